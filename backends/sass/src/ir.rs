@@ -1,0 +1,417 @@
+//! The machine-level IR: SASS instructions over virtual (before regalloc) or physical registers.
+//!
+//! One shape for every instruction: an [`Opcode`] that carries its modifiers, up to two
+//! destinations, up to five sources, a guard predicate and the control bits ([`Deps`]). Passes
+//! (regalloc, scheduling, the hazard checker) walk operands generically; the encoder and the
+//! printer read them by slot. The slot convention of each opcode is documented on its variant and
+//! is the contract between lowering, the encoder and the printer.
+
+/// Register files.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RegFile {
+    /// 32-bit general purpose registers R0..R254 (R255 = RZ is [`SrcVal::Zero`] / [`Dst::None`]).
+    Gpr,
+    /// Predicates P0..P6 (P7 = PT is [`SrcVal::True`] / [`Dst::None`]).
+    Pred,
+    /// Uniform registers UR0..UR62 (UR63 = URZ).
+    UGpr,
+    /// Uniform predicates UP0..UP6.
+    UPred,
+}
+
+/// A register or an aligned group of `comps` consecutive registers (64-bit values are `comps == 2`).
+///
+/// Before register allocation `idx` is a virtual register number (dense per function, one number per
+/// group); after it, `idx` is the physical number of the first register of the group.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Reg {
+    pub file: RegFile,
+    pub idx: u32,
+    pub comps: u8,
+}
+
+impl Reg {
+    pub const fn gpr(idx: u32) -> Reg {
+        Reg { file: RegFile::Gpr, idx, comps: 1 }
+    }
+    pub const fn gpr64(idx: u32) -> Reg {
+        Reg { file: RegFile::Gpr, idx, comps: 2 }
+    }
+    pub const fn pred(idx: u32) -> Reg {
+        Reg { file: RegFile::Pred, idx, comps: 1 }
+    }
+    pub const fn ugpr(idx: u32, comps: u8) -> Reg {
+        Reg { file: RegFile::UGpr, idx, comps }
+    }
+}
+
+/// The value of a source operand.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SrcVal {
+    Reg(Reg),
+    /// RZ (or URZ in a uniform slot).
+    Zero,
+    /// PT, the always-true predicate.
+    True,
+    /// A 32-bit immediate (f32 operands hold IEEE bits).
+    Imm(u32),
+    /// `c[bank][offset]`.
+    CBuf { bank: u8, offset: u16 },
+}
+
+/// A source operand with its modifiers. `neg` on a predicate source means `!P`; on a float or
+/// IADD3 operand it means `-x`. `abs` applies to float operands only.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Src {
+    pub val: SrcVal,
+    pub neg: bool,
+    pub abs: bool,
+}
+
+impl Src {
+    pub const fn new(val: SrcVal) -> Src {
+        Src { val, neg: false, abs: false }
+    }
+    pub const fn reg(r: Reg) -> Src {
+        Src::new(SrcVal::Reg(r))
+    }
+    pub const fn imm(v: u32) -> Src {
+        Src::new(SrcVal::Imm(v))
+    }
+    pub const fn cbuf(bank: u8, offset: u16) -> Src {
+        Src::new(SrcVal::CBuf { bank, offset })
+    }
+    pub const ZERO: Src = Src::new(SrcVal::Zero);
+    pub const TRUE: Src = Src::new(SrcVal::True);
+    pub const FALSE: Src = Src { val: SrcVal::True, neg: true, abs: false };
+    /// An unused slot.
+    pub const NONE: Src = Src::new(SrcVal::Zero);
+
+    pub fn negated(self) -> Src {
+        Src { neg: !self.neg, ..self }
+    }
+    pub fn absolute(self) -> Src {
+        Src { abs: true, ..self }
+    }
+    pub fn as_reg(&self) -> Option<Reg> {
+        match self.val {
+            SrcVal::Reg(r) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+/// A destination: a register, or the discard register (RZ / PT / URZ depending on the slot).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Dst {
+    None,
+    Reg(Reg),
+}
+
+impl Dst {
+    pub fn as_reg(&self) -> Option<Reg> {
+        match self {
+            Dst::Reg(r) => Some(*r),
+            Dst::None => None,
+        }
+    }
+}
+
+/// Special registers read by S2R.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SpecialReg {
+    LaneId,
+    TidX,
+    TidY,
+    TidZ,
+    CtaIdX,
+    CtaIdY,
+    CtaIdZ,
+}
+
+/// Integer comparisons (ISETP).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum IntCmp {
+    F,
+    Lt,
+    Eq,
+    Le,
+    Gt,
+    Ne,
+    Ge,
+    T,
+}
+
+/// Float comparisons (FSETP): ordered, unordered (`U` suffix), and NUM/NAN.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FloatCmp {
+    F,
+    Lt,
+    Eq,
+    Le,
+    Gt,
+    Ne,
+    Ge,
+    Num,
+    Nan,
+    Ltu,
+    Equ,
+    Leu,
+    Gtu,
+    Neu,
+    Geu,
+    T,
+}
+
+/// How a set-predicate result combines with its accumulator predicate.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BoolOp {
+    And,
+    Or,
+    Xor,
+}
+
+/// IMAD variants.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ImadMode {
+    /// Low 32 bits of a*b+c.
+    Lo,
+    /// High 32 bits of the 64-bit a*b (+c with carry semantics of the hardware).
+    Hi,
+    /// 64-bit a*b + c (c and dst are register pairs).
+    Wide,
+}
+
+/// Memory access sizes and extension.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MemSize {
+    U8,
+    S8,
+    U16,
+    S16,
+    B32,
+    B64,
+    B128,
+}
+
+impl MemSize {
+    pub fn bytes(self) -> u32 {
+        match self {
+            MemSize::U8 | MemSize::S8 => 1,
+            MemSize::U16 | MemSize::S16 => 2,
+            MemSize::B32 => 4,
+            MemSize::B64 => 8,
+            MemSize::B128 => 16,
+        }
+    }
+    /// Registers a load of this size writes (or a store reads).
+    pub fn regs(self) -> u8 {
+        match self {
+            MemSize::B64 => 2,
+            MemSize::B128 => 4,
+            _ => 1,
+        }
+    }
+}
+
+/// Opcodes with their modifiers. Slot conventions (`d` = dsts, `s` = srcs; unused slots hold
+/// [`Dst::None`] / [`Src::NONE`]):
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Opcode {
+    /// `MOV d0, s0` (s0: reg, imm or cbuf).
+    Mov,
+    /// `S2R d0, SR_x`.
+    S2r(SpecialReg),
+    /// `IADD3[.X] d0, d1(carry-out P, None=PT), s0, s1, s2, s3(carry-in P), s4(carry-in P)`.
+    /// s0..s2 may be negated (`-R`); s1 may be imm/cbuf. With `x`, s3/s4 are the carry inputs.
+    Iadd3 { x: bool },
+    /// `IMAD[.HI|.WIDE][.U32][.X] d0, s0, s1, s2` (+ s3 = carry-in predicate with `x`).
+    /// With `Wide`, d0 and s2 are pairs. s1 may be imm/cbuf; s2 may be cbuf.
+    Imad { mode: ImadMode, signed: bool, x: bool },
+    /// `IABS d0, s0`.
+    Iabs,
+    /// `IMNMX[.U32] d0, s0, s1, s2(P: PT = min, !PT = max)`.
+    Imnmx { signed: bool },
+    /// `FADD[.FTZ] d0, s0, s1` (neg/abs on both).
+    Fadd { ftz: bool },
+    /// `FMUL[.FTZ] d0, s0, s1`.
+    Fmul { ftz: bool },
+    /// `FFMA[.FTZ] d0, s0, s1, s2` (d = s0*s1 + s2).
+    Ffma { ftz: bool },
+    /// `FMNMX[.FTZ] d0, s0, s1, s2(P: PT = min, !PT = max)`.
+    Fmnmx { ftz: bool },
+    /// `ISETP.cmp[.U32].combine[.EX] d0(P), d1(P), s0, s1, s2(accumulator P)` (+ s3 = carry P with `ex`).
+    Isetp { cmp: IntCmp, signed: bool, combine: BoolOp, ex: bool },
+    /// `FSETP.cmp[.FTZ].combine d0(P), d1(P), s0, s1, s2(accumulator P)`.
+    Fsetp { cmp: FloatCmp, combine: BoolOp, ftz: bool },
+    /// `SEL d0, s0, s1, s2(P)`: d = P ? s0 : s1.
+    Sel,
+    /// `LOP3.LUT d1(P), d0, s0, s1, s2, lut, s3(P)`; d1 and s3 are usually PT / !PT.
+    Lop3 { lut: u8 },
+    /// `PLOP3.LUT d0(P), d1(P), s0(P), s1(P), s2(P), lut`.
+    Plop3 { lut: u8 },
+    /// `SHF.{L,R}[.S32|.U32|.S64|.U64][.HI] d0, s0(lo), s1(shift), s2(hi)`.
+    Shf { right: bool, signed: bool, wide: bool, hi: bool },
+    /// `PRMT d0, s0, s1(selector), s2`.
+    Prmt,
+    /// `LDG.E[.size][.CONSTANT] d0, [s0(addr pair) + offset]`; s1 = descriptor UR pair (sm_80+).
+    Ldg { size: MemSize, constant: bool, offset: i32 },
+    /// `STG.E[.size] [s0(addr pair) + offset], s1(data)`; s2 = descriptor UR pair (sm_80+).
+    Stg { size: MemSize, offset: i32 },
+    /// `LDS[.size] d0, [s0(addr or Zero) + offset]`.
+    Lds { size: MemSize, offset: i32 },
+    /// `STS[.size] [s0(addr or Zero) + offset], s1(data)`.
+    Sts { size: MemSize, offset: i32 },
+    /// `ULDC[.64] d0(UR), s0(cbuf)`.
+    Uldc { wide: bool },
+    /// `BRA target` where target is a block index of the function.
+    Bra { target: u32 },
+    /// `EXIT`.
+    Exit,
+    /// `BAR.SYNC.DEFER_BLOCKING id`.
+    BarSync { id: u32 },
+    /// `NOP`.
+    Nop,
+}
+
+/// Control bits of one instruction (bits 105..125 of the encoding).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Deps {
+    /// Cycles before the next instruction of the warp may issue (0..15).
+    pub stall: u8,
+    /// Bit 109 (printed `Y` by CuAssembler when clear).
+    pub yld: bool,
+    /// Scoreboard incremented at issue, released when the result is written.
+    pub wr_sb: Option<u8>,
+    /// Scoreboard released once the sources have been read.
+    pub rd_sb: Option<u8>,
+    /// Scoreboards (bit i = SB i) that must reach zero before this instruction issues.
+    pub wait: u8,
+    /// Operand reuse flags (bit 0 = slot A, 1 = B, 2 = C, 3 = D).
+    pub reuse: u8,
+}
+
+impl Default for Deps {
+    /// The most conservative setting: wait 15 cycles, no scoreboards.
+    fn default() -> Deps {
+        Deps { stall: 15, yld: false, wr_sb: None, rd_sb: None, wait: 0, reuse: 0 }
+    }
+}
+
+/// One instruction.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Instr {
+    pub op: Opcode,
+    pub dsts: [Dst; 2],
+    pub srcs: [Src; 5],
+    /// Guard predicate: `Src::TRUE` for unpredicated, a predicate register, optionally negated.
+    pub guard: Src,
+    pub deps: Deps,
+}
+
+/// How an instruction touches a register.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+}
+
+impl Instr {
+    /// An unpredicated instruction with default (conservative) control bits.
+    pub fn new(op: Opcode, dsts: &[Dst], srcs: &[Src]) -> Instr {
+        let mut d = [Dst::None; 2];
+        d[..dsts.len()].copy_from_slice(dsts);
+        let mut s = [Src::NONE; 5];
+        s[..srcs.len()].copy_from_slice(srcs);
+        Instr { op, dsts: d, srcs: s, guard: Src::TRUE, deps: Deps::default() }
+    }
+
+    pub fn guarded(mut self, guard: Src) -> Instr {
+        self.guard = guard;
+        self
+    }
+
+    /// Calls `f` for every register operand: the guard and sources as reads, destinations as writes.
+    pub fn visit_regs(&self, mut f: impl FnMut(Reg, Access)) {
+        if let SrcVal::Reg(r) = self.guard.val {
+            f(r, Access::Read);
+        }
+        for s in &self.srcs {
+            if let SrcVal::Reg(r) = s.val {
+                f(r, Access::Read);
+            }
+        }
+        for d in &self.dsts {
+            if let Dst::Reg(r) = d {
+                f(*r, Access::Write);
+            }
+        }
+    }
+
+    /// Like [`Instr::visit_regs`], with the registers open to rewriting (register allocation).
+    pub fn visit_regs_mut(&mut self, mut f: impl FnMut(&mut Reg, Access)) {
+        if let SrcVal::Reg(r) = &mut self.guard.val {
+            f(r, Access::Read);
+        }
+        for s in &mut self.srcs {
+            if let SrcVal::Reg(r) = &mut s.val {
+                f(r, Access::Read);
+            }
+        }
+        for d in &mut self.dsts {
+            if let Dst::Reg(r) = d {
+                f(r, Access::Write);
+            }
+        }
+    }
+
+    /// Whether control leaves the straight line here (branch or exit).
+    pub fn is_terminator(&self) -> bool {
+        matches!(self.op, Opcode::Bra { .. } | Opcode::Exit)
+    }
+}
+
+/// A basic block: straight-line instructions; control flow only at the end (a guarded BRA or EXIT
+/// may also appear mid-block when it is guarded).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Block {
+    pub instrs: Vec<Instr>,
+}
+
+/// Register counts a function was allocated to (after regalloc).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct RegUsage {
+    /// Highest GPR used + 1, plus the two registers ptxas counts for the PC, as `-v` reports.
+    pub gprs: u32,
+    pub preds: u32,
+    pub ugprs: u32,
+}
+
+/// One kernel (or device function) in machine form. Blocks are laid out in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Function {
+    pub name: String,
+    pub blocks: Vec<Block>,
+    /// Number of virtual registers numbered so far (before regalloc).
+    pub num_vregs: u32,
+    /// Set once register allocation has rewritten every register to a physical one.
+    pub allocated: bool,
+    pub reg_usage: RegUsage,
+}
+
+impl Function {
+    /// A fresh virtual register of the given file and width.
+    pub fn new_vreg(&mut self, file: RegFile, comps: u8) -> Reg {
+        let r = Reg { file, idx: self.num_vregs, comps };
+        self.num_vregs += 1;
+        r
+    }
+
+    pub fn instrs(&self) -> impl Iterator<Item = &Instr> {
+        self.blocks.iter().flat_map(|b| b.instrs.iter())
+    }
+
+    pub fn num_instrs(&self) -> usize {
+        self.blocks.iter().map(|b| b.instrs.len()).sum()
+    }
+}

@@ -1,0 +1,5 @@
+//! SASS for sm_75..sm_90: the machine IR, encoders, the nvdisasm-style printer, the latency model,
+//! the hazard checker, and the machine passes (register allocation, scheduling).
+
+pub mod arch;
+pub mod ir;

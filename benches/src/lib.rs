@@ -1,0 +1,1 @@
+//! Shared helpers for ptxforge's benchmarks (which print ratios against ptxas).

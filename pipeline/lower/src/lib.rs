@@ -1,0 +1,1 @@
+//! Lowering of parsed PTX functions to SASS machine IR with virtual registers.

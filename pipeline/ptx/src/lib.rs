@@ -1,0 +1,1 @@
+//! The PTX front end: lexing, parsing to an AST with source spans, and ptxas-style diagnostics.
