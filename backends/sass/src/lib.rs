@@ -3,3 +3,4 @@
 
 pub mod arch;
 pub mod ir;
+pub mod nvtools;
