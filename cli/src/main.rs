@@ -1,9 +1,139 @@
 //! `ptxforge`: the ptxas-compatible command-line driver.
 
+mod args;
+mod verbose;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use ptxforge_pipeline::{compile_module, CompileOptions, CompileOutput};
+
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-fn main() {
-    eprintln!("ptxforge: not yet wired");
-    std::process::exit(255);
+const EXIT_ERROR: u8 = 255;
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let args = match args::parse(&argv) {
+        Ok(a) => a,
+        Err(msg) => return fatal(&msg),
+    };
+    for w in &args.warnings {
+        eprintln!("ptxas warning : {w}");
+    }
+    if args.version {
+        print!("{}", version_text());
+        return ExitCode::SUCCESS;
+    }
+    if args.help || args.inputs.is_empty() {
+        print!("{}", help_text());
+        return ExitCode::SUCCESS;
+    }
+    run(&args)
+}
+
+/// Compiles the input and writes the cubin; returns the process exit status.
+fn run(args: &args::Args) -> ExitCode {
+    if args.inputs.len() > 1 {
+        return fatal("ptxforge compiles one input file at a time for now");
+    }
+    let input = &args.inputs[0];
+    let src = match std::fs::read(input) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(_) => return fatal(&format!("Input file '{input}' could not be opened")),
+    };
+    let opts = compile_options(args);
+    let out = compile_module(&src, input, &opts);
+    report(args, &opts, &out);
+    if out.failed() {
+        eprintln!("ptxas fatal   : Ptx assembly aborted due to errors");
+        return ExitCode::from(EXIT_ERROR);
+    }
+    match &out.cubin {
+        Some(cubin) => write_output(&args.output, cubin),
+        None => ExitCode::SUCCESS,
+    }
+}
+
+fn compile_options(args: &args::Args) -> CompileOptions {
+    let (sm, parse_only) = args.target();
+    CompileOptions {
+        sm,
+        parse_only,
+        split_compile: args.split_compile,
+        dynamic_scheduling: args.dynamic_scheduling,
+        min_section_size: args.min_section_size,
+        max_regs: args.max_regs,
+        opt_level: args.opt_level,
+        keep_sass_text: args.dump_sass,
+        ..CompileOptions::default()
+    }
+}
+
+/// Diagnostics, `-v` lines and `--dump-sass`, on stderr / stdout as ptxas does.
+fn report(args: &args::Args, opts: &CompileOptions, out: &CompileOutput) {
+    for d in &out.diagnostics {
+        eprintln!("{d}");
+    }
+    if args.verbose > 0 && !out.failed() && !opts.parse_only {
+        eprint!("{}", verbose::resource_lines(opts, out));
+    }
+    if args.dump_sass {
+        let stdout = std::io::stdout();
+        let mut lock = stdout.lock();
+        for k in &out.kernels {
+            if let Some(text) = &k.sass_text {
+                let _ = writeln!(lock, "\t.text.{}:\n{}", k.name, text);
+            }
+        }
+    }
+}
+
+/// Writes the cubin through a temporary file and a rename, so a failure never leaves a partial file.
+fn write_output(path: &str, bytes: &[u8]) -> ExitCode {
+    let target = Path::new(path);
+    let dir = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let tmp = dir.join(format!(".{}.ptxforge-{}.tmp", file_name(target), std::process::id()));
+    let written = std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, target));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+        return fatal(&format!("Output file '{path}' could not be opened"));
+    }
+    ExitCode::SUCCESS
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into())
+}
+
+fn fatal(msg: &str) -> ExitCode {
+    eprintln!("ptxas fatal   : {msg}");
+    ExitCode::from(EXIT_ERROR)
+}
+
+fn version_text() -> String {
+    format!(
+        "ptxforge: a parallel PTX optimizing assembler (ptxas-compatible)\n\
+         Version {}, compatible with ptxas release 13.5\n",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+fn help_text() -> String {
+    "\nUsage  : ptxforge [options] <ptx file>,...\n\n\
+     Options (ptxas spellings):\n\
+     \t--gpu-name <arch>            (-arch)   sm_75, sm_80, sm_86, sm_89, sm_90 (default sm_75); compute_XX only parses\n\
+     \t--output-file <file>         (-o)      output cubin (default elf.o)\n\
+     \t--verbose                    (-v)      print resource usage\n\
+     \t--opt-level <N>              (-O)      optimisation level (default 3)\n\
+     \t--maxrregcount <N>                     register limit per thread\n\
+     \t--split-compile <N>                    0 = all CPUs, 1 = single-threaded, N = N workers\n\
+     \t--threads-dynamic-scheduling           work stealing between workers\n\
+     \t--threads-min-section-size <N>         smallest task, in PTX instructions\n\
+     \t--dump-sass                            print the output's SASS as nvdisasm would\n\
+     \t--version                    (-V)\n\
+     \t--help                       (-h)\n"
+        .to_string()
 }

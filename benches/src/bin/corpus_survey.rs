@@ -1,0 +1,66 @@
+//! Prints which `../shared/corpus` modules ptxforge compiles, per architecture, with the first error.
+//!
+//! Usage: `cargo run --release -p ptxforge-benches --bin corpus_survey -- [CORPUS_DIR]`
+
+use std::path::{Path, PathBuf};
+
+use ptxforge_pipeline::{compile_module, CompileOptions};
+use ptxforge_sass::arch::{Sm, SUPPORTED_SMS};
+
+fn corpus_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for sub in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = sub.path();
+        if p.is_dir() {
+            files.extend(corpus_files(&p));
+        } else if p.extension().is_some_and(|x| x == "ptx") {
+            files.push(p);
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The `.target` of a module, e.g. 80 for `.target sm_80`.
+fn module_target(src: &str) -> u32 {
+    src.lines()
+        .find_map(|l| l.trim().strip_prefix(".target"))
+        .and_then(|t| t.trim().trim_start_matches("sm_").get(..2).and_then(|n| n.parse().ok()))
+        .unwrap_or(75)
+}
+
+fn main() {
+    let dir = std::env::args().nth(1).map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
+    });
+    let files = corpus_files(&dir);
+    if files.is_empty() {
+        println!("skipped: no corpus at {}", dir.display());
+        return;
+    }
+    let mut ok = 0;
+    for f in &files {
+        let src = String::from_utf8_lossy(&std::fs::read(f).unwrap()).into_owned();
+        let target = module_target(&src);
+        let name = f.strip_prefix(&dir).unwrap_or(f).display().to_string();
+        for sm in SUPPORTED_SMS.iter().copied().filter(|s| s.num >= target) {
+            let verdict = survey_one(&src, &name, sm);
+            if verdict == "ok" {
+                ok += 1;
+            }
+            println!("{name}\t{sm}\t{verdict}");
+        }
+    }
+    println!("compiled: {ok} module/arch pairs");
+}
+
+fn survey_one(src: &str, name: &str, sm: Sm) -> String {
+    let opts = CompileOptions { sm, check_hazards: true, ..CompileOptions::default() };
+    let out = compile_module(src, name, &opts);
+    if out.failed() {
+        let first = out.diagnostics.iter().find(|d| d.is_error()).map(|d| d.to_string()).unwrap_or_default();
+        format!("FAIL {}", first.chars().take(160).collect::<String>())
+    } else {
+        "ok".into()
+    }
+}

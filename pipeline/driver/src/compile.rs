@@ -1,0 +1,145 @@
+//! `compile_module`: parse, run every kernel through the stage actors, assemble the cubin in order.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ptxforge_cubin::{write_cubin, CubinModule};
+use ptxforge_ptx::ast;
+
+use crate::options::CompileOptions;
+use crate::report::{Diagnostic, StageTiming};
+use crate::stages::{self, KernelError, KernelInFlight};
+
+/// What one kernel came to.
+#[derive(Clone, Debug)]
+pub struct KernelOutcome {
+    /// Position in the module (definition order).
+    pub index: usize,
+    pub name: String,
+    /// Registers as `-v` reports them (0 when the kernel failed).
+    pub regs: u32,
+    pub barriers: u32,
+    pub shared_bytes: u32,
+    /// Printed SASS when [`CompileOptions::keep_sass_text`] is set.
+    pub sass_text: Option<String>,
+    /// The encoded kernel, for the ELF stage (None when it failed).
+    pub image: Option<ptxforge_cubin::KernelImage>,
+    /// Per-stage timings of this kernel, in pipeline order.
+    pub timings: Vec<StageTiming>,
+    /// Wall time from the kernel entering the first stage to leaving the last.
+    pub wall: Duration,
+    pub error: Option<KernelError>,
+}
+
+/// The result of a whole compile.
+#[derive(Debug, Default)]
+pub struct CompileOutput {
+    /// The cubin, only when every kernel compiled and the target is a real architecture.
+    pub cubin: Option<Vec<u8>>,
+    /// Errors and warnings, in ptxas's format, in report order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// One entry per kernel, in definition order.
+    pub kernels: Vec<KernelOutcome>,
+    /// Time spent parsing and in the ELF stage.
+    pub parse_time: Duration,
+    pub elf_time: Duration,
+    pub total_time: Duration,
+}
+
+impl CompileOutput {
+    /// Whether any error was reported.
+    pub fn failed(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.is_error())
+    }
+}
+
+/// Compiles one PTX module (`src`, named `file_name` in diagnostics).
+pub fn compile_module(src: &str, file_name: &str, opts: &CompileOptions) -> CompileOutput {
+    let start = Instant::now();
+    let mut out = CompileOutput::default();
+    let module = match ptxforge_ptx::parse_module(src, file_name) {
+        Ok(m) => Arc::new(m),
+        Err(diags) => {
+            out.diagnostics = diags.iter().map(Diagnostic::from_ptx).collect();
+            out.parse_time = start.elapsed();
+            out.total_time = out.parse_time;
+            return out;
+        }
+    };
+    out.parse_time = start.elapsed();
+    if opts.parse_only {
+        out.total_time = start.elapsed();
+        return out;
+    }
+    let opts = Arc::new(opts.clone());
+    let jobs = kernel_jobs(&module, &opts);
+    out.kernels = run_stages(jobs, &opts, file_name, &mut out.diagnostics);
+    let elf_start = Instant::now();
+    if !out.failed() {
+        out.cubin = assemble(&module, &opts, &out.kernels, &mut out.diagnostics);
+    }
+    out.elf_time = elf_start.elapsed();
+    out.total_time = start.elapsed();
+    out
+}
+
+/// One job per `.entry` in definition order.
+fn kernel_jobs(module: &Arc<ast::Module>, opts: &Arc<CompileOptions>) -> Vec<KernelInFlight> {
+    module
+        .functions
+        .iter()
+        .filter(|f| f.is_entry)
+        .enumerate()
+        .map(|(index, f)| KernelInFlight {
+            index,
+            name: f.name.clone(),
+            module: Arc::clone(module),
+            opts: Arc::clone(opts),
+            lowered: None,
+            code: Vec::new(),
+            sass_text: None,
+            image: None,
+        })
+        .collect()
+}
+
+/// Runs every kernel through the stages on the runtime and returns outcomes in definition order.
+fn run_stages(
+    jobs: Vec<KernelInFlight>,
+    opts: &CompileOptions,
+    file_name: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<KernelOutcome> {
+    let results = crate::actors::run_kernel_pipeline(jobs, opts);
+    let mut outcomes = Vec::with_capacity(results.len());
+    for r in results {
+        if let Some(err) = &r.error {
+            diags.extend(Diagnostic::from_kernel_error(err, file_name));
+        }
+        outcomes.push(r);
+    }
+    outcomes
+}
+
+/// The ELF stage: kernels in definition order into one cubin.
+fn assemble(
+    module: &ast::Module,
+    opts: &CompileOptions,
+    kernels: &[KernelOutcome],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<u8>> {
+    let images = kernels.iter().filter_map(|k| k.image.clone()).collect();
+    let cubin = CubinModule {
+        sm: opts.sm,
+        ptx_version: module.version,
+        address_size: module.address_size,
+        kernels: images,
+    };
+    match write_cubin(&cubin) {
+        Ok(bytes) => Some(bytes),
+        Err(e) => {
+            diags.push(Diagnostic::fatal(format!("internal error: cubin writer: {e}")));
+            None
+        }
+    }
+}

@@ -1,0 +1,45 @@
+//! Options that steer one compile, independent of how the command line spelled them.
+
+use ptxforge_sass::arch::Sm;
+
+/// Everything [`crate::compile_module`] needs to know besides the PTX text.
+#[derive(Clone, Debug)]
+pub struct CompileOptions {
+    /// Target architecture (`-arch sm_XX`).
+    pub sm: Sm,
+    /// Only parse and validate (`-arch compute_XX`): no code, no output file.
+    pub parse_only: bool,
+    /// `--split-compile N`: 0 = online CPUs, 1 = on the calling thread, N = N workers.
+    pub split_compile: usize,
+    /// `--threads-dynamic-scheduling`: work stealing instead of static partitioning.
+    pub dynamic_scheduling: bool,
+    /// `--threads-min-section-size N`: smallest task, in PTX instructions.
+    pub min_section_size: usize,
+    /// `--maxrregcount N` (None = the architecture's maximum).
+    pub max_regs: Option<u32>,
+    /// `-O` level (0..3); the skeleton compiles every level the same way.
+    pub opt_level: u32,
+    /// Capacity of each stage's mailbox (bounded channels keep memory flat).
+    pub mailbox_capacity: usize,
+    /// Keep the printed SASS of every kernel (for `--dump-sass` and filetests).
+    pub keep_sass_text: bool,
+    /// Run the hazard checker on every kernel's encoded code (always on in debug builds).
+    pub check_hazards: bool,
+}
+
+impl Default for CompileOptions {
+    fn default() -> CompileOptions {
+        CompileOptions {
+            sm: Sm::new(75),
+            parse_only: false,
+            split_compile: 1,
+            dynamic_scheduling: false,
+            min_section_size: 1,
+            max_regs: None,
+            opt_level: 3,
+            mailbox_capacity: 4,
+            keep_sass_text: false,
+            check_hazards: cfg!(debug_assertions),
+        }
+    }
+}

@@ -1,0 +1,170 @@
+//! The per-kernel stages as plain functions: lower, optimize, regalloc, schedule, encode.
+//!
+//! Each takes the kernel's [`KernelInFlight`] and returns it advanced by one stage, or a
+//! [`KernelError`] naming the stage. The runtime runs them as actors; tests and benches may call
+//! them directly.
+
+use std::sync::Arc;
+
+use ptxforge_cubin::{KernelImage, ParamInfo};
+use ptxforge_lower::LoweredKernel;
+use ptxforge_ptx::ast;
+use ptxforge_sass::arch::Sm;
+use ptxforge_sass::ir::Opcode;
+
+use crate::options::CompileOptions;
+
+/// The stage names, in pipeline order, as reports and traces show them.
+pub const STAGES: [&str; 5] = ["lower", "optimize", "regalloc", "schedule", "encode"];
+
+/// One kernel on its way through the pipeline.
+pub struct KernelInFlight {
+    /// Position of the kernel in the module (definition order); the ELF stage orders by it.
+    pub index: usize,
+    pub name: String,
+    pub module: Arc<ast::Module>,
+    pub opts: Arc<CompileOptions>,
+    pub lowered: Option<LoweredKernel>,
+    pub code: Vec<u8>,
+    pub sass_text: Option<String>,
+    /// What the ELF stage needs, filled by [`encode`].
+    pub image: Option<KernelImage>,
+}
+
+/// A kernel that could not be compiled: the stage and ptxas-style messages (without prefix).
+#[derive(Clone, Debug)]
+pub struct KernelError {
+    pub kernel: String,
+    pub stage: &'static str,
+    /// `(line, message)`; line 0 when the error has no PTX line.
+    pub messages: Vec<(u32, String)>,
+}
+
+impl KernelError {
+    fn new(k: &KernelInFlight, stage: &'static str, line: u32, message: String) -> KernelError {
+        KernelError { kernel: k.name.clone(), stage, messages: vec![(line, message)] }
+    }
+}
+
+pub type StageResult = Result<KernelInFlight, KernelError>;
+
+impl KernelInFlight {
+    fn sm(&self) -> Sm {
+        self.opts.sm
+    }
+
+    fn func(&self) -> &ast::Function {
+        &self.module.functions[self.index_in_module()]
+    }
+
+    fn index_in_module(&self) -> usize {
+        self.module.functions.iter().position(|f| f.name == self.name).unwrap_or(0)
+    }
+
+    fn lowered_mut(&mut self, stage: &'static str) -> Result<&mut LoweredKernel, KernelError> {
+        match self.lowered.as_mut() {
+            Some(l) => Ok(l),
+            None => Err(KernelError {
+                kernel: self.name.clone(),
+                stage,
+                messages: vec![(0, "internal error: kernel reached a stage before lowering".into())],
+            }),
+        }
+    }
+}
+
+/// PTX function → machine IR with virtual registers.
+pub fn lower(mut k: KernelInFlight) -> StageResult {
+    match ptxforge_lower::lower_function(&k.module, k.func(), k.sm()) {
+        Ok(l) => {
+            k.lowered = Some(l);
+            Ok(k)
+        }
+        Err(errs) => Err(KernelError {
+            kernel: k.name.clone(),
+            stage: "lower",
+            messages: errs.into_iter().map(|e| (e.line, e.message)).collect(),
+        }),
+    }
+}
+
+/// Machine-independent clean-ups on the virtual-register IR.
+pub fn optimize(mut k: KernelInFlight) -> StageResult {
+    let l = k.lowered_mut("optimize")?;
+    ptxforge_lower::optimize(&mut l.func);
+    Ok(k)
+}
+
+/// Virtual → physical registers.
+pub fn regalloc(mut k: KernelInFlight) -> StageResult {
+    let sm = k.sm();
+    let max = k.opts.max_regs.unwrap_or(255);
+    let l = k.lowered_mut("regalloc")?;
+    if let Err(e) = ptxforge_sass::regalloc::allocate_registers(&mut l.func, sm, max) {
+        let msg = e.to_string();
+        return Err(KernelError::new(&k, "regalloc", 0, msg));
+    }
+    Ok(k)
+}
+
+/// Control bits (stalls, scoreboards), then the trailing self-branch and padding.
+pub fn schedule(mut k: KernelInFlight) -> StageResult {
+    let sm = k.sm();
+    let l = k.lowered_mut("schedule")?;
+    ptxforge_sass::schedule::schedule(&mut l.func, sm);
+    ptxforge_sass::schedule::append_trailer(&mut l.func);
+    Ok(k)
+}
+
+/// Machine IR → SASS words; optionally the printed SASS and the hazard check.
+pub fn encode(mut k: KernelInFlight) -> StageResult {
+    let sm = k.sm();
+    let keep_text = k.opts.keep_sass_text;
+    let check = k.opts.check_hazards;
+    let l = k.lowered_mut("encode")?;
+    let code = match ptxforge_sass::encode::encode_function(sm, &l.func) {
+        Ok(code) => code,
+        Err(e) => {
+            let msg = format!("internal error: {e}");
+            return Err(KernelError::new(&k, "encode", 0, msg));
+        }
+    };
+    if check {
+        if let Err(hazards) = ptxforge_sass::hazard::check_hazards(sm, &l.func, &code) {
+            let msg = format!("internal error: hazard in generated code: {}", hazards[0]);
+            return Err(KernelError::new(&k, "encode", 0, msg));
+        }
+    }
+    let text = keep_text.then(|| ptxforge_sass::print::print_function(sm, &l.func));
+    k.code = code;
+    k.sass_text = text;
+    k.image = Some(kernel_image(&k));
+    Ok(k)
+}
+
+/// The facts the cubin writer records for one compiled kernel.
+pub fn kernel_image(k: &KernelInFlight) -> KernelImage {
+    let l = k.lowered.as_ref().expect("kernel_image after encode");
+    let exit_offsets = l
+        .func
+        .instrs()
+        .enumerate()
+        .filter(|(_, i)| matches!(i.op, Opcode::Exit))
+        .map(|(n, _)| (n * 16) as u32)
+        .collect();
+    KernelImage {
+        name: k.name.clone(),
+        code: k.code.clone(),
+        params: l
+            .params
+            .iter()
+            .map(|p| ParamInfo { offset: p.offset, size: p.size, align: p.align })
+            .collect(),
+        param_bytes: l.param_bytes,
+        num_gprs: l.func.reg_usage.gprs,
+        shared_bytes: l.shared_bytes,
+        exit_offsets,
+        uses_barrier: l.uses_barrier,
+        ..KernelImage::default()
+    }
+}

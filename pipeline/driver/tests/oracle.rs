@@ -1,0 +1,121 @@
+//! Oracle tests against NVIDIA's tools, for every filetest on sm_75/80/86/89/90:
+//! nvdisasm decodes our code to exactly our printer's text, and `cuobjdump -elf` accepts our cubin
+//! with the same section names and `.nv.info` attribute kinds as ptxas's cubin for the same PTX.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{compile_for, filetest_inputs};
+use ptxforge_sass::arch::{Sm, SUPPORTED_SMS};
+use ptxforge_sass::nvtools;
+
+fn scratch_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ptxforge-oracle-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Our printer's instruction texts, in order, from a kernel's `/*addr*/ text` listing.
+fn printed_instrs(listing: &str) -> Vec<String> {
+    listing
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("/*").and_then(|r| r.split_once("*/")).map(|(_, t)| t.trim().to_string()))
+        .collect()
+}
+
+#[test]
+fn nvdisasm_decodes_our_code_to_our_text() {
+    if nvtools::tool("nvdisasm").is_none() {
+        println!("skipped: nvdisasm not found (run scripts/fetch-nvidia-tools.sh or set PTXFORGE_NV)");
+        return;
+    }
+    let mut compared = 0;
+    let mut failures = Vec::new();
+    for (name, src) in filetest_inputs() {
+        for sm in SUPPORTED_SMS {
+            let out = compile_for(&src, &name, sm);
+            assert!(!out.failed(), "{name} {sm}: {:?}", out.diagnostics);
+            for k in &out.kernels {
+                let image = k.image.as_ref().expect("compiled kernel has an image");
+                let ours = printed_instrs(k.sass_text.as_deref().unwrap());
+                let theirs = ptxforge_sass::oracle::nvdisasm_raw(sm, &image.code).expect("nvdisasm ran");
+                if ours != theirs {
+                    failures.push(first_mismatch(&name, &k.name, sm, &ours, &theirs));
+                }
+                compared += ours.len();
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(compared > 500, "only {compared} instructions compared");
+}
+
+fn first_mismatch(file: &str, kernel: &str, sm: Sm, ours: &[String], theirs: &[String]) -> String {
+    for (i, (a, b)) in ours.iter().zip(theirs).enumerate() {
+        if a != b {
+            return format!("{file}/{kernel} {sm} instr {i}: ours `{a}` nvdisasm `{b}`");
+        }
+    }
+    format!("{file}/{kernel} {sm}: {} instrs printed, {} decoded", ours.len(), theirs.len())
+}
+
+/// Section names and EIATTR kinds that `cuobjdump -elf` lists, or its complaint.
+fn cuobjdump_summary(cuobjdump: &Path, cubin: &Path) -> Result<(BTreeSet<String>, BTreeSet<String>), String> {
+    let out = Command::new(cuobjdump).arg("-elf").arg(cubin).output().map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let sections = section_names(&text);
+    let attrs = text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("Attribute:"))
+        .map(|a| a.trim().to_string())
+        .collect();
+    Ok((sections, attrs))
+}
+
+/// The last column of the `Sections:` table.
+fn section_names(text: &str) -> BTreeSet<String> {
+    text.lines()
+        .skip_while(|l| !l.starts_with("Sections:"))
+        .skip(2)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().last().map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn cuobjdump_accepts_our_cubins_like_ptxas() {
+    let (Some(cuobjdump), Some(ptxas), Some(nvdisasm)) =
+        (nvtools::tool("cuobjdump"), nvtools::tool("ptxas"), nvtools::tool("nvdisasm"))
+    else {
+        println!("skipped: cuobjdump/ptxas/nvdisasm not found (run scripts/fetch-nvidia-tools.sh or set PTXFORGE_NV)");
+        return;
+    };
+    let dir = scratch_dir();
+    let mut checked = 0;
+    for (name, src) in filetest_inputs() {
+        let ptx = dir.join(format!("{name}.ptx"));
+        std::fs::write(&ptx, &src).unwrap();
+        for sm in SUPPORTED_SMS {
+            let ours = dir.join(format!("{name}.{sm}.ours.cubin"));
+            let theirs = dir.join(format!("{name}.{sm}.ptxas.cubin"));
+            let out = compile_for(&src, &name, sm);
+            std::fs::write(&ours, out.cubin.as_ref().expect("cubin")).unwrap();
+            let st = Command::new(&ptxas).arg(format!("-arch={sm}")).arg(&ptx).arg("-o").arg(&theirs).status().unwrap();
+            assert!(st.success(), "ptxas failed on {name} {sm}");
+            let (our_secs, our_attrs) = cuobjdump_summary(&cuobjdump, &ours).unwrap_or_else(|e| panic!("{name} {sm}: cuobjdump rejected ours: {e}"));
+            let (ref_secs, ref_attrs) = cuobjdump_summary(&cuobjdump, &theirs).unwrap();
+            assert_eq!(our_secs, ref_secs, "{name} {sm}: section names differ");
+            assert_eq!(our_attrs, ref_attrs, "{name} {sm}: .nv.info attribute kinds differ");
+            let dis = Command::new(&nvdisasm).arg(&ours).output().unwrap();
+            assert!(dis.status.success(), "{name} {sm}: nvdisasm rejected ours: {}", String::from_utf8_lossy(&dis.stderr));
+            checked += 1;
+        }
+    }
+    assert!(checked >= 75);
+}
