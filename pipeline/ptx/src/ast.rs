@@ -1,0 +1,285 @@
+//! The PTX abstract syntax tree: modules, functions, declarations and generic instructions.
+//!
+//! Instructions are kept generic (opcode + dot-modifiers + operands); checking what each opcode
+//! accepts is the job of lowering and validation, not of the tree's shape.
+
+use std::collections::HashMap;
+
+/// A whole `.ptx` module.
+#[derive(Clone, Debug, Default)]
+pub struct Module {
+    /// `.version major.minor`.
+    pub version: (u32, u32),
+    /// `.target` architecture, e.g. `sm_80`.
+    pub target: String,
+    pub address_size: u32,
+    pub globals: Vec<VarDecl>,
+    pub functions: Vec<Function>,
+}
+
+/// PTX fundamental types.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    B8,
+    B16,
+    B32,
+    B64,
+    B128,
+    U8,
+    U16,
+    U32,
+    U64,
+    S8,
+    S16,
+    S32,
+    S64,
+    F16,
+    F16x2,
+    BF16,
+    BF16x2,
+    F32,
+    F64,
+    Pred,
+}
+
+impl Type {
+    /// Parses a type modifier without its dot (`u32`).
+    pub fn from_mod(s: &str) -> Option<Type> {
+        use Type::*;
+        Some(match s {
+            "b8" => B8,
+            "b16" => B16,
+            "b32" => B32,
+            "b64" => B64,
+            "b128" => B128,
+            "u8" => U8,
+            "u16" => U16,
+            "u32" => U32,
+            "u64" => U64,
+            "s8" => S8,
+            "s16" => S16,
+            "s32" => S32,
+            "s64" => S64,
+            "f16" => F16,
+            "f16x2" => F16x2,
+            "bf16" => BF16,
+            "bf16x2" => BF16x2,
+            "f32" => F32,
+            "f64" => F64,
+            "pred" => Pred,
+            _ => return None,
+        })
+    }
+
+    pub fn size_bytes(self) -> u32 {
+        use Type::*;
+        match self {
+            B8 | U8 | S8 | Pred => 1,
+            B16 | U16 | S16 | F16 | BF16 => 2,
+            B32 | U32 | S32 | F32 | F16x2 | BF16x2 => 4,
+            B64 | U64 | S64 | F64 => 8,
+            B128 => 16,
+        }
+    }
+
+    pub fn is_signed(self) -> bool {
+        matches!(self, Type::S8 | Type::S16 | Type::S32 | Type::S64)
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, Type::F16 | Type::F16x2 | Type::BF16 | Type::BF16x2 | Type::F32 | Type::F64)
+    }
+}
+
+/// State spaces of variables.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum StateSpace {
+    Reg,
+    Param,
+    Shared,
+    Global,
+    Const,
+    Local,
+}
+
+/// A variable declaration (`.shared .align 4 .b8 tile[512];`, `.param .u64 p`, `.global ...`).
+#[derive(Clone, Debug)]
+pub struct VarDecl {
+    pub space: StateSpace,
+    pub name: String,
+    pub ty: Type,
+    /// `.align N` (0 = natural alignment of the type).
+    pub align: u32,
+    /// Array length (`[N]`), 1 for scalars; `None` for `[]`.
+    pub array_len: Option<u64>,
+    /// `.v2`/`.v4` vector width, 1 for scalars.
+    pub vector: u32,
+    pub line: u32,
+    /// Initializer values, if any (integers as written; floats as bits).
+    pub init: Vec<i128>,
+}
+
+impl VarDecl {
+    /// Size in bytes of the whole variable.
+    pub fn size_bytes(&self) -> u64 {
+        self.ty.size_bytes() as u64 * self.vector as u64 * self.array_len.unwrap_or(0)
+    }
+
+    /// Alignment in bytes.
+    pub fn alignment(&self) -> u32 {
+        if self.align > 0 {
+            self.align
+        } else {
+            self.ty.size_bytes() * self.vector
+        }
+    }
+}
+
+/// A `.reg` declaration: `%r<N>` declares `%r0 .. %r{N-1}` without materialising them.
+#[derive(Clone, Debug)]
+pub struct RegDecl {
+    pub name: String,
+    pub ty: Type,
+    pub vector: u32,
+    /// `Some(N)` for the parameterised form `name<N>`.
+    pub count: Option<u64>,
+    pub line: u32,
+    /// Declared in a nested `{ }` scope (may shadow or repeat an outer name).
+    pub scoped: bool,
+}
+
+/// A `.entry` or `.func`.
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    pub is_entry: bool,
+    pub visible: bool,
+    pub is_extern: bool,
+    pub params: Vec<VarDecl>,
+    pub ret_params: Vec<VarDecl>,
+    pub regs: Vec<RegDecl>,
+    /// Function-scope `.shared` / `.local` / `.const` variables.
+    pub vars: Vec<VarDecl>,
+    pub body: Vec<Statement>,
+    /// Performance directives (`.maxntid`, `.reqntid`, `.maxnreg`, `.minnctapersm`, ...) with values.
+    pub directives: Vec<(String, Vec<u64>)>,
+    pub line: u32,
+    /// Whether the function has a body (`.extern` declarations don't).
+    pub has_body: bool,
+}
+
+impl Function {
+    /// The declared type of register `name` (e.g. `%r12`), resolving `%r<N>` ranges.
+    pub fn reg_type(&self, name: &str) -> Option<Type> {
+        RegTable::new(&self.regs).lookup(name)
+    }
+}
+
+/// Fast lookup of declared registers, including parameterised ranges.
+pub struct RegTable<'a> {
+    exact: HashMap<&'a str, Type>,
+    ranges: HashMap<&'a str, (Type, u64)>,
+}
+
+impl<'a> RegTable<'a> {
+    pub fn new(decls: &'a [RegDecl]) -> RegTable<'a> {
+        let mut exact = HashMap::new();
+        let mut ranges = HashMap::new();
+        for d in decls {
+            match d.count {
+                Some(n) => {
+                    ranges.insert(d.name.as_str(), (d.ty, n));
+                }
+                None => {
+                    exact.insert(d.name.as_str(), d.ty);
+                }
+            }
+        }
+        RegTable { exact, ranges }
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<Type> {
+        if let Some(t) = self.exact.get(name) {
+            return Some(*t);
+        }
+        let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
+        if digits == 0 || digits == name.len() {
+            return None;
+        }
+        let (prefix, num) = name.split_at(name.len() - digits);
+        let (ty, n) = self.ranges.get(prefix)?;
+        let idx: u64 = num.parse().ok()?;
+        (idx < *n && (num == "0" || !num.starts_with('0'))).then_some(*ty)
+    }
+}
+
+/// A statement of a function body.
+#[derive(Clone, Debug)]
+pub enum Statement {
+    Label { name: String, line: u32 },
+    Instr(Instruction),
+}
+
+/// One instruction: `@!%p1 ld.global.nc.f32 %f1, [%rd2+4];`.
+#[derive(Clone, Debug)]
+pub struct Instruction {
+    /// Guard predicate: `(negated, name)`.
+    pub guard: Option<(bool, String)>,
+    pub opcode: String,
+    /// Dot-modifiers in source order, without the dots (`global`, `nc`, `f32`).
+    pub mods: Vec<String>,
+    pub operands: Vec<Operand>,
+    pub line: u32,
+}
+
+impl Instruction {
+    pub fn has_mod(&self, m: &str) -> bool {
+        self.mods.iter().any(|x| x == m)
+    }
+
+    /// The last type modifier (`ld.global.f32` → F32), the usual "instruction type".
+    pub fn ty(&self) -> Option<Type> {
+        self.mods.iter().rev().find_map(|m| Type::from_mod(m))
+    }
+
+    /// All type modifiers in order (`cvt.s64.s32` → [S64, S32]).
+    pub fn types(&self) -> Vec<Type> {
+        self.mods.iter().filter_map(|m| Type::from_mod(m)).collect()
+    }
+}
+
+/// Base of a memory operand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AddrBase {
+    Reg(String),
+    Symbol(String),
+    /// `[imm]`: an absolute address.
+    None,
+}
+
+/// An instruction operand.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Operand {
+    /// A register (`%r1`, `%p2`, `%rd3`).
+    Reg(String),
+    /// A special register with its component (`%tid.x` → name `%tid`, comp `Some('x')`).
+    SpecialReg { name: String, comp: Option<char> },
+    /// An integer immediate (negative values keep their sign).
+    Imm(i128),
+    /// `0fXXXXXXXX` or a decimal float used as f32.
+    F32(u32),
+    /// `0dXXXXXXXXXXXXXXXX`.
+    F64(u64),
+    /// `[base+offset]`.
+    Addr { base: AddrBase, offset: i64 },
+    /// A label or variable name.
+    Symbol(String),
+    /// `{%r1, %r2}`.
+    Vector(Vec<Operand>),
+    /// `_`.
+    Sink,
+    /// `%p|%q` (setp's two results).
+    PredPair(String, String),
+    /// `!%p` (a negated predicate source).
+    NotReg(String),
+}

@@ -1,0 +1,720 @@
+//! The recursive-descent PTX parser: tokens → [`ast::Module`], collecting ptxas-style diagnostics.
+
+use crate::ast::*;
+use crate::diag::Diagnostic;
+use crate::lexer::{lex, LineIndex, Tok, Token};
+
+/// Most errors reported before giving up.
+const MAX_ERRORS: usize = 100;
+
+pub struct Parser<'s> {
+    src: &'s str,
+    toks: Vec<Token>,
+    pos: usize,
+    lines: LineIndex,
+    file: String,
+    /// Brace depth inside a function body (1 = the body itself).
+    depth: u32,
+    pub diags: Vec<Diagnostic>,
+}
+
+/// A parse failure already recorded in `diags`; the caller recovers.
+pub struct Failed;
+
+type PResult<T> = Result<T, Failed>;
+
+impl<'s> Parser<'s> {
+    pub fn new(src: &'s str, file: &str) -> Parser<'s> {
+        Parser { src, toks: lex(src), pos: 0, lines: LineIndex::new(src), file: file.to_string(), depth: 0, diags: Vec::new() }
+    }
+
+    // ---- token helpers -------------------------------------------------------------------
+
+    fn peek(&self) -> Option<Tok> {
+        self.toks.get(self.pos).map(|t| t.kind)
+    }
+
+    fn peek_at(&self, n: usize) -> Option<Tok> {
+        self.toks.get(self.pos + n).map(|t| t.kind)
+    }
+
+    fn text_at(&self, i: usize) -> &'s str {
+        let t = self.toks[i];
+        &self.src[t.start as usize..t.end as usize]
+    }
+
+    fn text(&self) -> &'s str {
+        if self.pos < self.toks.len() {
+            self.text_at(self.pos)
+        } else {
+            ""
+        }
+    }
+
+    fn line(&self) -> u32 {
+        let off = self.toks.get(self.pos).or(self.toks.last()).map_or(0, |t| t.start);
+        self.lines.line(off)
+    }
+
+    fn bump(&mut self) -> &'s str {
+        let t = self.text();
+        self.pos += 1;
+        t
+    }
+
+    fn eat(&mut self, k: Tok) -> bool {
+        if self.peek() == Some(k) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn eat_dot(&mut self, name: &str) -> bool {
+        if self.peek() == Some(Tok::Dot) && &self.text()[1..] == name {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect(&mut self, k: Tok) -> PResult<()> {
+        if self.eat(k) {
+            Ok(())
+        } else {
+            self.syntax_error()
+        }
+    }
+
+    /// ptxas's wording: `Parsing error near '<token>': syntax error`.
+    fn syntax_error<T>(&mut self) -> PResult<T> {
+        let near = if self.pos < self.toks.len() { self.text().to_string() } else { "<EOF>".into() };
+        let near: String = near.chars().take(64).collect();
+        let line = self.line();
+        self.error_at(line, format!("Parsing error near '{near}': syntax error"), true);
+        Err(Failed)
+    }
+
+    pub fn error_at(&mut self, line: u32, message: String, fatal: bool) {
+        if self.diags.len() < MAX_ERRORS {
+            self.diags.push(Diagnostic::new(&self.file, line, message, fatal));
+        }
+    }
+
+    /// Skips past the next `;` (or up to a `}` at this level) after a syntax error.
+    fn recover(&mut self) {
+        while let Some(k) = self.peek() {
+            match k {
+                Tok::Semi => {
+                    self.pos += 1;
+                    return;
+                }
+                Tok::RBrace => return,
+                _ => self.pos += 1,
+            }
+        }
+    }
+
+    fn too_many_errors(&self) -> bool {
+        self.diags.len() >= MAX_ERRORS
+    }
+
+    // ---- module level --------------------------------------------------------------------
+
+    pub fn parse_module(&mut self) -> Module {
+        let mut m = Module { address_size: 64, ..Module::default() };
+        while self.peek().is_some() && !self.too_many_errors() {
+            let start = self.pos;
+            if self.module_item(&mut m).is_err() {
+                self.recover_module();
+            }
+            if self.pos == start {
+                self.pos += 1;
+            }
+        }
+        m
+    }
+
+    /// After a bad module item: skip to the next top-level directive.
+    fn recover_module(&mut self) {
+        let mut depth = 0i32;
+        while let Some(k) = self.peek() {
+            match k {
+                Tok::LBrace => depth += 1,
+                Tok::RBrace => {
+                    depth -= 1;
+                    if depth <= 0 {
+                        self.pos += 1;
+                        return;
+                    }
+                }
+                Tok::Semi if depth == 0 => {
+                    self.pos += 1;
+                    return;
+                }
+                _ => {}
+            }
+            self.pos += 1;
+        }
+    }
+
+    fn module_item(&mut self, m: &mut Module) -> PResult<()> {
+        if self.peek() != Some(Tok::Dot) {
+            return self.syntax_error();
+        }
+        match &self.text()[1..] {
+            "version" => {
+                self.pos += 1;
+                m.version = self.version_number()?;
+            }
+            "target" => {
+                self.pos += 1;
+                m.target = self.bump().to_string();
+                while self.eat(Tok::Comma) {
+                    self.bump();
+                }
+            }
+            "address_size" => {
+                self.pos += 1;
+                m.address_size = self.integer()? as u32;
+            }
+            "file" | "loc" => self.skip_line(),
+            "section" => self.skip_braced_block()?,
+            "pragma" => self.skip_statement(),
+            _ => self.linkage_item(m)?,
+        }
+        Ok(())
+    }
+
+    fn version_number(&mut self) -> PResult<(u32, u32)> {
+        let t = self.bump();
+        let (a, b) = t.split_once('.').unwrap_or((t, "0"));
+        match (a.parse(), b.parse()) {
+            (Ok(a), Ok(b)) => Ok((a, b)),
+            _ => {
+                self.pos -= 1;
+                self.syntax_error()
+            }
+        }
+    }
+
+    /// `.visible .entry ...`, `.extern .func ...`, `.global .u32 x;` and friends.
+    fn linkage_item(&mut self, m: &mut Module) -> PResult<()> {
+        let (mut visible, mut is_extern) = (false, false);
+        loop {
+            if self.eat_dot("visible") {
+                visible = true;
+            } else if self.eat_dot("extern") {
+                is_extern = true;
+            } else if self.eat_dot("weak") || self.eat_dot("common") {
+                visible = true;
+            } else {
+                break;
+            }
+        }
+        let line = self.line();
+        if self.eat_dot("entry") {
+            let f = self.function(true, visible, is_extern, line)?;
+            m.functions.push(f);
+        } else if self.eat_dot("func") {
+            let f = self.function(false, visible, is_extern, line)?;
+            m.functions.push(f);
+        } else if let Some(space) = self.state_space() {
+            let v = self.var_decl(space)?;
+            self.expect(Tok::Semi)?;
+            m.globals.push(v);
+        } else {
+            let name = self.text().to_string();
+            let line = self.line();
+            self.error_at(line, format!("Unknown directive '{name}'"), false);
+            return Err(Failed);
+        }
+        Ok(())
+    }
+
+    fn state_space(&mut self) -> Option<StateSpace> {
+        let s = match self.peek() {
+            Some(Tok::Dot) => &self.text()[1..],
+            _ => return None,
+        };
+        let space = match s {
+            "reg" => StateSpace::Reg,
+            "param" => StateSpace::Param,
+            "shared" => StateSpace::Shared,
+            "global" => StateSpace::Global,
+            "const" => StateSpace::Const,
+            "local" => StateSpace::Local,
+            _ => return None,
+        };
+        self.pos += 1;
+        Some(space)
+    }
+
+    fn skip_line(&mut self) {
+        let line = self.line();
+        while self.peek().is_some() && self.line() == line {
+            self.pos += 1;
+        }
+    }
+
+    fn skip_statement(&mut self) {
+        while let Some(k) = self.peek() {
+            self.pos += 1;
+            if k == Tok::Semi {
+                return;
+            }
+        }
+    }
+
+    fn skip_braced_block(&mut self) -> PResult<()> {
+        while self.peek().is_some() && self.peek() != Some(Tok::LBrace) {
+            self.pos += 1;
+        }
+        self.expect(Tok::LBrace)?;
+        let mut depth = 1;
+        while depth > 0 {
+            match self.peek() {
+                Some(Tok::LBrace) => depth += 1,
+                Some(Tok::RBrace) => depth -= 1,
+                None => return self.syntax_error(),
+                _ => {}
+            }
+            self.pos += 1;
+        }
+        Ok(())
+    }
+
+    fn integer(&mut self) -> PResult<i128> {
+        let neg = self.eat(Tok::Minus);
+        let v = match self.peek() {
+            Some(Tok::DecInt) | Some(Tok::HexInt) => parse_int(self.bump()),
+            _ => None,
+        };
+        match v {
+            Some(v) => Ok(if neg { -v } else { v }),
+            None => self.syntax_error(),
+        }
+    }
+
+    // ---- declarations --------------------------------------------------------------------
+
+    /// After the state space: `[.align N] [.vN] .type name[[N]] [= init]`.
+    fn var_decl(&mut self, space: StateSpace) -> PResult<VarDecl> {
+        let line = self.line();
+        let (mut align, mut vector, mut ty) = (0, 1, None);
+        while self.peek() == Some(Tok::Dot) {
+            let m = &self.text()[1..];
+            if m == "align" {
+                self.pos += 1;
+                align = self.integer()? as u32;
+            } else if let Some(n) = m.strip_prefix('v').and_then(|n| n.parse::<u32>().ok()) {
+                self.pos += 1;
+                vector = n;
+            } else if let Some(t) = Type::from_mod(m) {
+                self.pos += 1;
+                ty = Some(t);
+            } else if m == "ptr" || m == "global" || m == "shared" || m == "const" || m == "local" {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+        let Some(ty) = ty else { return self.syntax_error() };
+        if !matches!(self.peek(), Some(Tok::Ident) | Some(Tok::Percent)) {
+            return self.syntax_error();
+        }
+        let name = self.bump().to_string();
+        let mut array_len: Option<u64> = Some(1);
+        while self.eat(Tok::LBracket) {
+            if self.eat(Tok::RBracket) {
+                array_len = None;
+                continue;
+            }
+            let n = self.integer()?.max(0) as u64;
+            array_len = array_len.map(|a| a.saturating_mul(n));
+            self.expect(Tok::RBracket)?;
+        }
+        let init = if self.eat(Tok::Eq) { self.initializer()? } else { Vec::new() };
+        Ok(VarDecl { space, name, ty, align, array_len, vector, line, init })
+    }
+
+    fn initializer(&mut self) -> PResult<Vec<i128>> {
+        let mut vals = Vec::new();
+        if self.eat(Tok::LBrace) {
+            loop {
+                if self.eat(Tok::RBrace) {
+                    break;
+                }
+                vals.extend(self.initializer()?);
+                if !self.eat(Tok::Comma) {
+                    self.expect(Tok::RBrace)?;
+                    break;
+                }
+            }
+            return Ok(vals);
+        }
+        match self.operand()? {
+            Operand::Imm(v) => vals.push(v),
+            Operand::F32(b) => vals.push(b as i128),
+            Operand::F64(b) => vals.push(b as i128),
+            _ => vals.push(0),
+        }
+        Ok(vals)
+    }
+
+    /// `.reg .b32 %r<5>, %x;`
+    fn reg_decl(&mut self, out: &mut Vec<RegDecl>) -> PResult<()> {
+        let line = self.line();
+        let (mut ty, mut vector) = (None, 1);
+        while self.peek() == Some(Tok::Dot) {
+            let m = &self.text()[1..];
+            if let Some(n) = m.strip_prefix('v').and_then(|n| n.parse::<u32>().ok()) {
+                vector = n;
+            } else if let Some(t) = Type::from_mod(m) {
+                ty = Some(t);
+            } else if m != "align" {
+                return self.syntax_error();
+            }
+            self.pos += 1;
+        }
+        let Some(ty) = ty else { return self.syntax_error() };
+        loop {
+            if !matches!(self.peek(), Some(Tok::Percent) | Some(Tok::Ident)) {
+                return self.syntax_error();
+            }
+            let name = self.bump().to_string();
+            let count = if self.eat(Tok::Lt) {
+                let n = self.integer()?;
+                self.expect(Tok::Gt)?;
+                Some(n.max(0) as u64)
+            } else {
+                None
+            };
+            out.push(RegDecl { name, ty, vector, count, line, scoped: self.depth > 1 });
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        self.expect(Tok::Semi)
+    }
+
+    // ---- functions -----------------------------------------------------------------------
+
+    fn function(&mut self, is_entry: bool, visible: bool, is_extern: bool, line: u32) -> PResult<Function> {
+        let mut ret_params = Vec::new();
+        if !is_entry && self.peek() == Some(Tok::LParen) {
+            ret_params = self.param_list()?;
+        }
+        if !matches!(self.peek(), Some(Tok::Ident)) {
+            return self.syntax_error();
+        }
+        let name = self.bump().to_string();
+        let params = if self.peek() == Some(Tok::LParen) { self.param_list()? } else { Vec::new() };
+        let mut f = Function {
+            name,
+            is_entry,
+            visible,
+            is_extern,
+            params,
+            ret_params,
+            regs: Vec::new(),
+            vars: Vec::new(),
+            body: Vec::new(),
+            directives: Vec::new(),
+            line,
+            has_body: false,
+        };
+        self.perf_directives(&mut f)?;
+        if self.eat(Tok::Semi) {
+            return Ok(f);
+        }
+        self.expect(Tok::LBrace)?;
+        f.has_body = true;
+        self.body(&mut f)?;
+        Ok(f)
+    }
+
+    fn param_list(&mut self) -> PResult<Vec<VarDecl>> {
+        self.expect(Tok::LParen)?;
+        let mut v = Vec::new();
+        if self.eat(Tok::RParen) {
+            return Ok(v);
+        }
+        loop {
+            let space = self.state_space().unwrap_or(StateSpace::Param);
+            v.push(self.var_decl(space)?);
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        self.expect(Tok::RParen)?;
+        Ok(v)
+    }
+
+    /// `.maxntid 256, 1, 1` etc. between the signature and the body; also `.noreturn`.
+    fn perf_directives(&mut self, f: &mut Function) -> PResult<()> {
+        while self.peek() == Some(Tok::Dot) {
+            let name = self.text()[1..].to_string();
+            self.pos += 1;
+            let mut vals = Vec::new();
+            while matches!(self.peek(), Some(Tok::DecInt) | Some(Tok::HexInt)) {
+                vals.push(self.integer()? as u64);
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            f.directives.push((name, vals));
+        }
+        Ok(())
+    }
+
+    /// Statements up to the matching `}`; nested `{ }` scopes are flattened.
+    fn body(&mut self, f: &mut Function) -> PResult<()> {
+        let mut depth = 1;
+        while depth > 0 {
+            if self.too_many_errors() {
+                return Err(Failed);
+            }
+            match self.peek() {
+                None => return self.syntax_error(),
+                Some(Tok::LBrace) => {
+                    self.pos += 1;
+                    depth += 1;
+                }
+                Some(Tok::RBrace) => {
+                    self.pos += 1;
+                    depth -= 1;
+                }
+                _ => {
+                    self.depth = depth;
+                    let start = self.pos;
+                    if self.statement(f).is_err() {
+                        self.recover();
+                    }
+                    if self.pos == start {
+                        self.pos += 1;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn statement(&mut self, f: &mut Function) -> PResult<()> {
+        if self.peek() == Some(Tok::Dot) {
+            return self.body_directive(f);
+        }
+        if matches!(self.peek(), Some(Tok::Ident) | Some(Tok::Percent)) && self.peek_at(1) == Some(Tok::Colon) {
+            let line = self.line();
+            let name = self.bump().to_string();
+            self.pos += 1;
+            f.body.push(Statement::Label { name, line });
+            return Ok(());
+        }
+        let i = self.instruction()?;
+        f.body.push(Statement::Instr(i));
+        Ok(())
+    }
+
+    fn body_directive(&mut self, f: &mut Function) -> PResult<()> {
+        let d = self.text()[1..].to_string();
+        match d.as_str() {
+            "reg" => {
+                self.pos += 1;
+                self.reg_decl(&mut f.regs)
+            }
+            "shared" | "local" | "const" | "global" | "param" => {
+                let space = self.state_space().unwrap();
+                let v = self.var_decl(space)?;
+                f.vars.push(v);
+                self.expect(Tok::Semi)
+            }
+            "loc" | "file" => {
+                self.skip_line();
+                Ok(())
+            }
+            "pragma" => {
+                self.skip_statement();
+                Ok(())
+            }
+            _ => {
+                let line = self.line();
+                self.error_at(line, format!("Unknown directive '.{d}'"), false);
+                Err(Failed)
+            }
+        }
+    }
+
+    // ---- instructions --------------------------------------------------------------------
+
+    fn instruction(&mut self) -> PResult<Instruction> {
+        let line = self.line();
+        let guard = if self.eat(Tok::At) {
+            let neg = self.eat(Tok::Bang);
+            if self.peek() != Some(Tok::Percent) && self.peek() != Some(Tok::Ident) {
+                return self.syntax_error();
+            }
+            Some((neg, self.bump().to_string()))
+        } else {
+            None
+        };
+        if self.peek() != Some(Tok::Ident) {
+            return self.syntax_error();
+        }
+        let opcode = self.bump().to_string();
+        let mut mods = Vec::new();
+        while self.peek() == Some(Tok::Dot) {
+            mods.push(self.bump()[1..].to_string());
+        }
+        let mut operands = Vec::new();
+        if !self.eat(Tok::Semi) {
+            loop {
+                operands.push(self.operand()?);
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.expect(Tok::Semi)?;
+        }
+        Ok(Instruction { guard, opcode, mods, operands, line })
+    }
+
+    fn operand(&mut self) -> PResult<Operand> {
+        match self.peek() {
+            Some(Tok::Percent) => self.register_operand(),
+            Some(Tok::Bang) => {
+                self.pos += 1;
+                if self.peek() != Some(Tok::Percent) {
+                    return self.syntax_error();
+                }
+                Ok(Operand::NotReg(self.bump().to_string()))
+            }
+            Some(Tok::Ident) => {
+                let t = self.bump();
+                Ok(if t == "_" { Operand::Sink } else { Operand::Symbol(t.to_string()) })
+            }
+            Some(Tok::LBracket) => self.address(),
+            Some(Tok::LBrace) => self.vector(),
+            Some(Tok::LParen) => self.paren_list(),
+            Some(Tok::F32Hex) => Ok(Operand::F32(u32::from_str_radix(&self.bump()[2..], 16).unwrap_or(0))),
+            Some(Tok::F64Hex) => Ok(Operand::F64(u64::from_str_radix(&self.bump()[2..], 16).unwrap_or(0))),
+            Some(Tok::DecFloat) => Ok(Operand::F32(self.bump().parse::<f32>().unwrap_or(0.0).to_bits())),
+            Some(Tok::Minus) if self.peek_at(1) == Some(Tok::DecFloat) => {
+                self.pos += 1;
+                Ok(Operand::F32((-self.bump().parse::<f32>().unwrap_or(0.0)).to_bits()))
+            }
+            Some(Tok::Minus) | Some(Tok::DecInt) | Some(Tok::HexInt) => Ok(Operand::Imm(self.integer()?)),
+            _ => self.syntax_error(),
+        }
+    }
+
+    /// `%r1`, `%tid.x`, `%p|%q`.
+    fn register_operand(&mut self) -> PResult<Operand> {
+        let name = self.bump().to_string();
+        if self.eat(Tok::Pipe) {
+            if self.peek() != Some(Tok::Percent) {
+                return self.syntax_error();
+            }
+            return Ok(Operand::PredPair(name, self.bump().to_string()));
+        }
+        if self.peek() == Some(Tok::Dot) {
+            let comp = &self.text()[1..];
+            if comp.len() == 1 && matches!(comp, "x" | "y" | "z" | "w" | "r" | "g" | "b" | "a") {
+                let c = comp.chars().next();
+                self.pos += 1;
+                return Ok(Operand::SpecialReg { name, comp: c });
+            }
+        }
+        if is_special_register(&name) {
+            return Ok(Operand::SpecialReg { name, comp: None });
+        }
+        Ok(Operand::Reg(name))
+    }
+
+    fn address(&mut self) -> PResult<Operand> {
+        self.expect(Tok::LBracket)?;
+        let base = match self.peek() {
+            Some(Tok::Percent) => AddrBase::Reg(self.bump().to_string()),
+            Some(Tok::Ident) => AddrBase::Symbol(self.bump().to_string()),
+            _ => AddrBase::None,
+        };
+        if self.peek() == Some(Tok::Comma) {
+            return self.tensor_address(base);
+        }
+        let mut offset: i64 = 0;
+        if base == AddrBase::None {
+            offset = self.integer()? as i64;
+        } else if self.eat(Tok::Plus) {
+            offset = self.integer()? as i64;
+        } else if self.peek() == Some(Tok::Minus) {
+            offset = self.integer()? as i64;
+        }
+        self.expect(Tok::RBracket)?;
+        Ok(Operand::Addr { base, offset })
+    }
+
+    /// `[%rd32, {%r1, %r2}]`: a tensor map with coordinates, kept as a vector of operands.
+    fn tensor_address(&mut self, base: AddrBase) -> PResult<Operand> {
+        let mut v = vec![Operand::Addr { base, offset: 0 }];
+        while self.eat(Tok::Comma) {
+            v.push(self.operand()?);
+        }
+        self.expect(Tok::RBracket)?;
+        Ok(Operand::Vector(v))
+    }
+
+    fn vector(&mut self) -> PResult<Operand> {
+        self.expect(Tok::LBrace)?;
+        let mut v = Vec::new();
+        loop {
+            v.push(self.operand()?);
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        self.expect(Tok::RBrace)?;
+        Ok(Operand::Vector(v))
+    }
+
+    /// `(a, b)` argument lists of `call`.
+    fn paren_list(&mut self) -> PResult<Operand> {
+        self.expect(Tok::LParen)?;
+        let mut v = Vec::new();
+        if !self.eat(Tok::RParen) {
+            loop {
+                v.push(self.operand()?);
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.expect(Tok::RParen)?;
+        }
+        Ok(Operand::Vector(v))
+    }
+}
+
+/// Special registers that take no component (the `%`-names PTX predefines).
+fn is_special_register(name: &str) -> bool {
+    const EXACT: &[&str] = &[
+        "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid", "%clock", "%clock64", "%clock_hi",
+        "%lanemask_eq", "%lanemask_le", "%lanemask_lt", "%lanemask_ge", "%lanemask_gt", "%globaltimer",
+        "%globaltimer_lo", "%globaltimer_hi", "%dynamic_smem_size", "%total_smem_size", "%aggr_smem_size",
+        "%is_explicit_cluster", "%cluster_ctarank", "%cluster_nctarank", "%current_graph_exec",
+    ];
+    const PREFIXES: &[&str] = &["%pm", "%envreg", "%reserved_smem_offset"];
+    EXACT.contains(&name) || PREFIXES.iter().any(|p| name.starts_with(p))
+}
+
+/// Decimal or hex integer with an optional `U` suffix; `None` on overflow.
+fn parse_int(t: &str) -> Option<i128> {
+    let t = t.trim_end_matches(['u', 'U']);
+    if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16).ok().map(|v| v as i128)
+    } else if t.len() > 1 && t.starts_with('0') {
+        u64::from_str_radix(&t[1..], 8).ok().map(|v| v as i128)
+    } else {
+        t.parse::<u64>().ok().map(|v| v as i128)
+    }
+}
