@@ -262,6 +262,8 @@ pub enum Opcode {
     Lds { size: MemSize, offset: i32 },
     /// `STS[.size] [s0(addr or Zero) + offset], s1(data)`.
     Sts { size: MemSize, offset: i32 },
+    /// `LDC[.64] d0, s0(cbuf)` (variable latency; sm_90 loads parameters this way).
+    Ldc { wide: bool },
     /// `ULDC[.64] d0(UR), s0(cbuf)`.
     Uldc { wide: bool },
     /// `BRA target` where target is a block index of the function.

@@ -2,5 +2,8 @@
 //! the hazard checker, and the machine passes (register allocation, scheduling).
 
 pub mod arch;
+pub mod encode;
 pub mod ir;
 pub mod nvtools;
+pub mod oracle;
+pub mod print;

@@ -1,0 +1,332 @@
+//! Prints instructions exactly as `nvdisasm -b SMxx` prints their encodings (raw-file mode),
+//! normalised: no address column, single spaces, no trailing `;`. Branch targets are absolute.
+
+use std::fmt::Write;
+
+use crate::arch::Sm;
+use crate::encode::block_offsets;
+use crate::ir::*;
+
+/// The listing of a whole function: one `/*addr*/ text ;` line per instruction.
+pub fn print_function(sm: Sm, f: &Function) -> String {
+    let offsets = block_offsets(f);
+    let mut s = String::new();
+    let mut pc = 0u32;
+    for b in &f.blocks {
+        for i in &b.instrs {
+            let _ = writeln!(s, "/*{pc:04x}*/ {} ;", print_instr(sm, i, pc, &offsets));
+            pc += 16;
+        }
+    }
+    s
+}
+
+/// One instruction's text (normalised nvdisasm form, without `;`).
+pub fn print_instr(sm: Sm, i: &Instr, _pc: u32, offsets: &[u32]) -> String {
+    let body = body(sm, i, offsets);
+    match guard(&i.guard) {
+        Some(g) => format!("{g} {body}"),
+        None => body,
+    }
+}
+
+fn guard(g: &Src) -> Option<String> {
+    match g.val {
+        SrcVal::True if !g.neg => None,
+        _ => Some(format!("@{}", pred(g))),
+    }
+}
+
+fn pred(s: &Src) -> String {
+    let name = match s.val {
+        SrcVal::Reg(r) => format!("P{}", r.idx),
+        _ => "PT".to_string(),
+    };
+    if s.neg {
+        format!("!{name}")
+    } else {
+        name
+    }
+}
+
+fn pdst(d: &Dst) -> String {
+    match d {
+        Dst::Reg(r) => format!("P{}", r.idx),
+        Dst::None => "PT".into(),
+    }
+}
+
+fn reg_name(r: &Reg) -> String {
+    match r.file {
+        RegFile::Gpr => format!("R{}", r.idx),
+        RegFile::Pred => format!("P{}", r.idx),
+        RegFile::UGpr => format!("UR{}", r.idx),
+        RegFile::UPred => format!("UP{}", r.idx),
+    }
+}
+
+fn dst(d: &Dst) -> String {
+    match d {
+        Dst::Reg(r) => reg_name(r),
+        Dst::None => "RZ".into(),
+    }
+}
+
+/// A source operand with its modifiers.
+fn src(s: &Src) -> String {
+    let v = match s.val {
+        SrcVal::Reg(r) => reg_name(&r),
+        SrcVal::Zero => "RZ".into(),
+        SrcVal::True => "PT".into(),
+        SrcVal::Imm(v) => format!("{v:#x}"),
+        SrcVal::CBuf { bank, offset } => format!("c[{bank:#x}][{offset:#x}]"),
+    };
+    let v = if s.abs { format!("|{v}|") } else { v };
+    if s.neg {
+        format!("-{v}")
+    } else {
+        v
+    }
+}
+
+/// Integer sources whose immediates nvdisasm prints as signed 32-bit values (`-0x7`).
+fn isrc(s: &Src) -> String {
+    match s.val {
+        SrcVal::Imm(v) => {
+            let v = if s.neg { v.wrapping_neg() } else { v } as i32;
+            if v < 0 {
+                format!("-{:#x}", v.unsigned_abs())
+            } else {
+                format!("{v:#x}")
+            }
+        }
+        _ => src(s),
+    }
+}
+
+fn join(parts: &[String]) -> String {
+    parts.join(", ")
+}
+
+fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
+    let [a, b, c, d, e] = &i.srcs;
+    let d0 = dst(&i.dsts[0]);
+    match i.op {
+        Opcode::Mov => format!("MOV {d0}, {}", src(a)),
+        Opcode::S2r(sr) => format!("S2R {d0}, {}", special_reg_name(sr)),
+        Opcode::Iadd3 { x } => print_iadd3(i, x),
+        Opcode::Imad { mode, signed, x } => {
+            let m = match mode {
+                ImadMode::Lo => "",
+                ImadMode::Hi => ".HI",
+                ImadMode::Wide => ".WIDE",
+            };
+            let u = if signed { "" } else { ".U32" };
+            let xs = if x { ".X" } else { "" };
+            let mut parts = vec![d0, src(a), isrc(b), src(c)];
+            if x {
+                parts.push(pred(d));
+            }
+            format!("IMAD{m}{u}{xs} {}", join(&parts))
+        }
+        Opcode::Iabs => format!("IABS {d0}, {}", src(a)),
+        Opcode::Imnmx { signed } => {
+            format!("IMNMX{} {}", if signed { "" } else { ".U32" }, join(&[d0, src(a), src(b), pred(c)]))
+        }
+        Opcode::Fadd { ftz } => format!("FADD{} {}", ftz_s(ftz), join(&[d0, src(a), src(b)])),
+        Opcode::Fmul { ftz } => format!("FMUL{} {}", ftz_s(ftz), join(&[d0, src(a), src(b)])),
+        Opcode::Ffma { ftz } => format!("FFMA{} {}", ftz_s(ftz), join(&[d0, src(a), src(b), src(c)])),
+        Opcode::Fmnmx { ftz } => format!("FMNMX{} {}", ftz_s(ftz), join(&[d0, src(a), src(b), pred(c)])),
+        Opcode::Isetp { cmp, signed, combine, ex } => {
+            let mut parts = vec![pdst(&i.dsts[0]), pdst(&i.dsts[1]), src(a), src(b), pred(c)];
+            if ex {
+                parts.push(pred(d));
+            }
+            format!(
+                "ISETP.{}{}.{}{} {}",
+                int_cmp_name(cmp),
+                if signed { "" } else { ".U32" },
+                bool_op_name(combine),
+                if ex { ".EX" } else { "" },
+                join(&parts)
+            )
+        }
+        Opcode::Fsetp { cmp, combine, ftz } => format!(
+            "FSETP.{}{}.{} {}",
+            float_cmp_name(cmp),
+            ftz_s(ftz),
+            bool_op_name(combine),
+            join(&[pdst(&i.dsts[0]), pdst(&i.dsts[1]), src(a), src(b), pred(c)])
+        ),
+        Opcode::Sel => format!("SEL {}", join(&[d0, src(a), src(b), pred(c)])),
+        Opcode::Lop3 { lut } => {
+            let p3 = if d.val == SrcVal::Zero { Src::FALSE } else { *d };
+            let mut parts = Vec::new();
+            if let Dst::Reg(_) = i.dsts[1] {
+                parts.push(pdst(&i.dsts[1]));
+            }
+            parts.extend([d0, src(a), src(b), src(c), format!("{lut:#x}"), pred(&p3)]);
+            format!("LOP3.LUT {}", join(&parts))
+        }
+        Opcode::Plop3 { lut } => format!("PLOP3.LUT {}, {lut:#x}", join(&[pdst(&i.dsts[0]), pdst(&i.dsts[1]), pred(a), pred(b), pred(c)])),
+        Opcode::Shf { right, signed, wide, hi } => {
+            let ty = match (wide, signed) {
+                (true, true) => "S64",
+                (true, false) => "U64",
+                (false, true) => "S32",
+                (false, false) => "U32",
+            };
+            format!(
+                "SHF.{}.{ty}{} {}",
+                if right { "R" } else { "L" },
+                if hi { ".HI" } else { "" },
+                join(&[d0, src(a), src(b), src(c)])
+            )
+        }
+        Opcode::Prmt => format!("PRMT {}", join(&[d0, src(a), src(b), src(c)])),
+        Opcode::Ldg { size, constant, offset } => {
+            let c = if constant { ".CONSTANT" } else { "" };
+            let sys = if sm.num == 75 { ".SYS" } else { "" };
+            format!("LDG.E{}{c}{sys} {d0}, {}", size_suffix(size), global_addr(sm, a, b, offset))
+        }
+        Opcode::Stg { size, offset } => {
+            let sys = if sm.num == 75 { ".SYS" } else { "" };
+            format!("STG.E{}{sys} {}, {}", size_suffix(size), global_addr(sm, a, c, offset), src(b))
+        }
+        Opcode::Lds { size, offset } => format!("LDS{} {d0}, {}", size_suffix(size), shared_addr(a, offset)),
+        Opcode::Sts { size, offset } => format!("STS{} {}, {}", size_suffix(size), shared_addr(a, offset), src(b)),
+        Opcode::Ldc { wide } => format!("LDC{} {d0}, {}", if wide { ".64" } else { "" }, src(a)),
+        Opcode::Uldc { wide } => format!("ULDC{} {d0}, {}", if wide { ".64" } else { "" }, src(a)),
+        Opcode::Bra { target } => {
+            format!("BRA {:#x}", offsets.get(target as usize).copied().unwrap_or(0))
+        }
+        Opcode::Exit => "EXIT".into(),
+        Opcode::BarSync { id } => {
+            if sm.num >= 80 {
+                format!("BAR.SYNC.DEFER_BLOCKING {id:#x}")
+            } else {
+                format!("BAR.SYNC {id:#x}")
+            }
+        }
+        Opcode::Nop => {
+            let _ = e;
+            "NOP".into()
+        }
+    }
+}
+
+fn print_iadd3(i: &Instr, x: bool) -> String {
+    let [a, b, c, d, e] = &i.srcs;
+    let mut parts = vec![dst(&i.dsts[0])];
+    if let Dst::Reg(_) = i.dsts[1] {
+        parts.push(pdst(&i.dsts[1]));
+    }
+    parts.extend([src(a), isrc(b), src(c)]);
+    if x {
+        let e = if e.val == SrcVal::Zero { Src::FALSE } else { *e };
+        parts.push(pred(d));
+        parts.push(pred(&e));
+    }
+    format!("IADD3{} {}", if x { ".X" } else { "" }, join(&parts))
+}
+
+fn ftz_s(ftz: bool) -> &'static str {
+    if ftz {
+        ".FTZ"
+    } else {
+        ""
+    }
+}
+
+fn size_suffix(s: MemSize) -> &'static str {
+    match s {
+        MemSize::U8 => ".U8",
+        MemSize::S8 => ".S8",
+        MemSize::U16 => ".U16",
+        MemSize::S16 => ".S16",
+        MemSize::B32 => "",
+        MemSize::B64 => ".64",
+        MemSize::B128 => ".128",
+    }
+}
+
+fn offset_suffix(offset: i32) -> String {
+    match offset {
+        0 => String::new(),
+        o if o > 0 => format!("+{o:#x}"),
+        o => format!("+-{:#x}", o.unsigned_abs()),
+    }
+}
+
+/// `[R2.64+0x10]`, `desc[UR4][R2.64]` on sm_90, `[R2+0x10]` on sm_75.
+fn global_addr(sm: Sm, addr: &Src, desc: &Src, offset: i32) -> String {
+    let off = offset_suffix(offset);
+    match sm.num {
+        75 => format!("[{}{off}]", src(addr)),
+        90.. => format!("desc[{}][{}.64{off}]", src(desc), src(addr)),
+        _ => format!("[{}.64{off}]", src(addr)),
+    }
+}
+
+fn shared_addr(addr: &Src, offset: i32) -> String {
+    match (addr.val, offset) {
+        (SrcVal::Zero, 0) => "[RZ]".into(),
+        (SrcVal::Zero, o) => format!("[{o:#x}]"),
+        _ => format!("[{}{}]", src(addr), offset_suffix(offset)),
+    }
+}
+
+fn special_reg_name(sr: SpecialReg) -> &'static str {
+    match sr {
+        SpecialReg::LaneId => "SR_LANEID",
+        SpecialReg::TidX => "SR_TID.X",
+        SpecialReg::TidY => "SR_TID.Y",
+        SpecialReg::TidZ => "SR_TID.Z",
+        SpecialReg::CtaIdX => "SR_CTAID.X",
+        SpecialReg::CtaIdY => "SR_CTAID.Y",
+        SpecialReg::CtaIdZ => "SR_CTAID.Z",
+    }
+}
+
+fn bool_op_name(b: BoolOp) -> &'static str {
+    match b {
+        BoolOp::And => "AND",
+        BoolOp::Or => "OR",
+        BoolOp::Xor => "XOR",
+    }
+}
+
+fn int_cmp_name(c: IntCmp) -> &'static str {
+    match c {
+        IntCmp::F => "F",
+        IntCmp::Lt => "LT",
+        IntCmp::Eq => "EQ",
+        IntCmp::Le => "LE",
+        IntCmp::Gt => "GT",
+        IntCmp::Ne => "NE",
+        IntCmp::Ge => "GE",
+        IntCmp::T => "T",
+    }
+}
+
+fn float_cmp_name(c: FloatCmp) -> &'static str {
+    use FloatCmp::*;
+    match c {
+        F => "F",
+        Lt => "LT",
+        Eq => "EQ",
+        Le => "LE",
+        Gt => "GT",
+        Ne => "NE",
+        Ge => "GE",
+        Num => "NUM",
+        Nan => "NAN",
+        Ltu => "LTU",
+        Equ => "EQU",
+        Leu => "LEU",
+        Gtu => "GTU",
+        Neu => "NEU",
+        Geu => "GEU",
+        T => "T",
+    }
+}
