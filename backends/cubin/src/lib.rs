@@ -1,1 +1,77 @@
 //! The cubin writer: turns encoded kernels into a CUDA ELF file as ptxas 13.5 lays it out.
+//!
+//! Two writer families exist (`../shared/docs/cubin.md` §0): the legacy one for sm_75..sm_89 and the
+//! new one for sm_90 (`.nv.compat`, RELA, reserved shared memory). [`write_cubin`] picks the family,
+//! lists the sections and symbols in ptxas's order (kernels in reverse definition order), and
+//! [`elf`] lays them out.
+
+mod elf;
+mod nvinfo;
+mod sections;
+
+use std::fmt;
+
+use ptxforge_sass::arch::Sm;
+
+/// One kernel parameter in constant bank 0.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ParamInfo {
+    /// Offset relative to the architecture's parameter base.
+    pub offset: u32,
+    pub size: u32,
+    pub align: u32,
+}
+
+/// Everything the writer needs to know about one compiled kernel.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KernelImage {
+    pub name: String,
+    /// Encoded SASS, 16 bytes per instruction, including the trailing self-branch and padding.
+    pub code: Vec<u8>,
+    /// Parameters in declaration order.
+    pub params: Vec<ParamInfo>,
+    /// End of the last parameter (EIATTR_CBANK_PARAM_SIZE).
+    pub param_bytes: u32,
+    /// Register count as `-v` reports it (EIATTR_REGCOUNT, `.text` sh_info on sm_75..89).
+    pub num_gprs: u32,
+    /// Static `.shared` bytes of this kernel (0 = no `.nv.shared.<kernel>` section).
+    pub shared_bytes: u32,
+    /// Byte offsets of the EXIT instructions (EIATTR_EXIT_INSTR_OFFSETS).
+    pub exit_offsets: Vec<u32>,
+    /// Whether `bar.sync` is used (EIATTR_NUM_BARRIERS = 1).
+    pub uses_barrier: bool,
+    /// Whether `%ctaid.z` is read (EIATTR_CTAIDZ_USED on sm_75..89).
+    pub uses_ctaid_z: bool,
+}
+
+/// A whole module: kernels in PTX definition order.
+#[derive(Clone, Debug)]
+pub struct CubinModule {
+    pub sm: Sm,
+    /// The PTX `.target` number (for `.note.nv.cuinfo`'s virtual SM), e.g. 75.
+    pub virtual_sm: u32,
+    pub ptx_version: (u32, u32),
+    pub address_size: u32,
+    pub kernels: Vec<KernelImage>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CubinError(pub String);
+
+impl fmt::Display for CubinError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Writes the cubin bytes for `module`. Deterministic: the same module gives the same bytes.
+pub fn write_cubin(module: &CubinModule) -> Result<Vec<u8>, CubinError> {
+    if !module.sm.is_supported() {
+        return Err(CubinError(format!("unsupported architecture {}", module.sm)));
+    }
+    if module.address_size != 64 {
+        return Err(CubinError(".address_size 32 is not supported".into()));
+    }
+    let layout = sections::build(module);
+    Ok(elf::write(module.sm, &layout))
+}

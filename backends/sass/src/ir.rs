@@ -28,20 +28,27 @@ pub struct Reg {
     pub file: RegFile,
     pub idx: u32,
     pub comps: u8,
+    /// Which register of the group this operand names, for views of one half of a 64-bit value
+    /// (`comps == 1`, `comp == 1` is the high half). Register allocation folds it into `idx`.
+    pub comp: u8,
 }
 
 impl Reg {
     pub const fn gpr(idx: u32) -> Reg {
-        Reg { file: RegFile::Gpr, idx, comps: 1 }
+        Reg { file: RegFile::Gpr, idx, comps: 1, comp: 0 }
     }
     pub const fn gpr64(idx: u32) -> Reg {
-        Reg { file: RegFile::Gpr, idx, comps: 2 }
+        Reg { file: RegFile::Gpr, idx, comps: 2, comp: 0 }
     }
     pub const fn pred(idx: u32) -> Reg {
-        Reg { file: RegFile::Pred, idx, comps: 1 }
+        Reg { file: RegFile::Pred, idx, comps: 1, comp: 0 }
     }
     pub const fn ugpr(idx: u32, comps: u8) -> Reg {
-        Reg { file: RegFile::UGpr, idx, comps }
+        Reg { file: RegFile::UGpr, idx, comps, comp: 0 }
+    }
+    /// The `n`-th 32-bit register of this group (a one-register view).
+    pub const fn part(self, n: u8) -> Reg {
+        Reg { comps: 1, comp: self.comp + n, ..self }
     }
 }
 
@@ -396,6 +403,8 @@ pub struct Function {
     pub blocks: Vec<Block>,
     /// Number of virtual registers numbered so far (before regalloc).
     pub num_vregs: u32,
+    /// Group size of each virtual register (index = vreg number).
+    pub vreg_comps: Vec<u8>,
     /// Set once register allocation has rewritten every register to a physical one.
     pub allocated: bool,
     pub reg_usage: RegUsage,
@@ -404,8 +413,9 @@ pub struct Function {
 impl Function {
     /// A fresh virtual register of the given file and width.
     pub fn new_vreg(&mut self, file: RegFile, comps: u8) -> Reg {
-        let r = Reg { file, idx: self.num_vregs, comps };
+        let r = Reg { file, idx: self.num_vregs, comps, comp: 0 };
         self.num_vregs += 1;
+        self.vreg_comps.push(comps);
         r
     }
 

@@ -3,7 +3,11 @@
 
 pub mod arch;
 pub mod encode;
+pub mod hazard;
 pub mod ir;
+pub mod latency;
 pub mod nvtools;
 pub mod oracle;
 pub mod print;
+pub mod regalloc;
+pub mod schedule;

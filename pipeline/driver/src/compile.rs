@@ -8,7 +8,7 @@ use ptxforge_ptx::ast;
 
 use crate::options::CompileOptions;
 use crate::report::{Diagnostic, StageTiming};
-use crate::stages::{self, KernelError, KernelInFlight};
+use crate::stages::{KernelError, KernelInFlight};
 
 /// What one kernel came to.
 #[derive(Clone, Debug)]
@@ -131,6 +131,7 @@ fn assemble(
     let images = kernels.iter().filter_map(|k| k.image.clone()).collect();
     let cubin = CubinModule {
         sm: opts.sm,
+        virtual_sm: module.target.trim_start_matches("sm_").trim_end_matches(['a', 'f']).parse().unwrap_or(opts.sm.num),
         ptx_version: module.version,
         address_size: module.address_size,
         kernels: images,

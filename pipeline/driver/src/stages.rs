@@ -10,7 +10,7 @@ use ptxforge_cubin::{KernelImage, ParamInfo};
 use ptxforge_lower::LoweredKernel;
 use ptxforge_ptx::ast;
 use ptxforge_sass::arch::Sm;
-use ptxforge_sass::ir::Opcode;
+use ptxforge_sass::ir::{Opcode, SpecialReg};
 
 use crate::options::CompileOptions;
 
@@ -165,6 +165,6 @@ pub fn kernel_image(k: &KernelInFlight) -> KernelImage {
         shared_bytes: l.shared_bytes,
         exit_offsets,
         uses_barrier: l.uses_barrier,
-        ..KernelImage::default()
+        uses_ctaid_z: l.func.instrs().any(|i| i.op == Opcode::S2r(SpecialReg::CtaIdZ)),
     }
 }

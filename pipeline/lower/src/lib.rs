@@ -1,1 +1,27 @@
 //! Lowering of parsed PTX functions to SASS machine IR with virtual registers.
+//!
+//! [`lower_function`] walks the PTX body once: labels and branches cut blocks, and each PTX
+//! instruction becomes a short sequence of SASS instructions (`int.rs`, `float.rs`, `mem.rs`,
+//! `control.rs`). Register views (`Reg::part`) name the halves of 64-bit values.
+
+mod ctx;
+mod float;
+mod int;
+mod mem;
+mod opt;
+
+pub use ctx::{LowerError, LoweredKernel, ParamLayout};
+pub use opt::optimize;
+
+use ptxforge_ptx::ast;
+use ptxforge_sass::arch::Sm;
+
+/// Lowers one `.entry` to machine IR (virtual registers, blocks in layout order).
+pub fn lower_function(module: &ast::Module, func: &ast::Function, sm: Sm) -> Result<LoweredKernel, Vec<LowerError>> {
+    if !func.is_entry {
+        return Err(vec![LowerError { line: func.line, message: "device functions (.func) are not supported yet".into() }]);
+    }
+    let mut cx = ctx::Ctx::new(module, func, sm);
+    cx.lower_body();
+    cx.finish()
+}

@@ -1,0 +1,160 @@
+//! ELF64 layout: header, section contents in section order, the section header table, then the
+//! program headers, as ptxas places them.
+
+use ptxforge_sass::arch::Sm;
+
+use crate::sections::{Layout, Section, SHT_NOBITS};
+
+const EM_CUDA: u16 = 190;
+const ET_EXEC: u16 = 2;
+const PT_LOAD: u32 = 1;
+const PT_PHDR: u32 = 6;
+
+/// Serialises `layout` (string tables and symbol table are generated here).
+pub fn write(sm: Sm, layout: &Layout) -> Vec<u8> {
+    let mut secs = layout.sections.clone();
+    let (shstrtab, name_offs) = string_table(secs.iter().map(|s| s.name.as_str()));
+    let (strtab, sym_offs) = string_table(layout.symbols.iter().map(|s| s.name.as_str()));
+    secs[1].data = shstrtab;
+    secs[2].data = strtab;
+    secs[3].data = symtab_bytes(layout, &sym_offs);
+    secs[3].info = layout.symtab_info;
+
+    let mut out = vec![0u8; 64];
+    let mut offsets = vec![0u64; secs.len()];
+    for (i, s) in secs.iter().enumerate().skip(1) {
+        align_to(&mut out, s.align.max(1) as usize);
+        offsets[i] = out.len() as u64;
+        if s.sh_type != SHT_NOBITS {
+            out.extend_from_slice(&s.data);
+        }
+    }
+    let shoff = out.len() as u64;
+    for (i, s) in secs.iter().enumerate() {
+        section_header(&mut out, s, if i == 0 { 0 } else { name_offs[i] }, offsets[i]);
+    }
+    let phoff = out.len() as u64;
+    let phdrs = program_headers(sm, &secs, &offsets, phoff);
+    for p in &phdrs {
+        p.write(&mut out);
+    }
+    let flags = (layout.cuinfo_index << 24) | (sm.num << 8) | 0x04;
+    elf_header(&mut out, shoff, phoff, phdrs.len() as u16, secs.len() as u16, flags);
+    out
+}
+
+fn align_to(out: &mut Vec<u8>, align: usize) {
+    while out.len() % align != 0 {
+        out.push(0);
+    }
+}
+
+/// `\0name\0name\0...` and each name's offset (identical names share nothing; order is kept).
+fn string_table<'a>(names: impl Iterator<Item = &'a str>) -> (Vec<u8>, Vec<u32>) {
+    let mut data = vec![0u8];
+    let mut offs = Vec::new();
+    for n in names {
+        if n.is_empty() {
+            offs.push(0);
+            continue;
+        }
+        offs.push(data.len() as u32);
+        data.extend_from_slice(n.as_bytes());
+        data.push(0);
+    }
+    (data, offs)
+}
+
+fn symtab_bytes(layout: &Layout, name_offs: &[u32]) -> Vec<u8> {
+    let mut v = Vec::with_capacity(layout.symbols.len() * 24);
+    for (s, off) in layout.symbols.iter().zip(name_offs) {
+        v.extend_from_slice(&off.to_le_bytes());
+        v.push(s.info);
+        v.push(s.other);
+        v.extend_from_slice(&s.shndx.to_le_bytes());
+        v.extend_from_slice(&s.value.to_le_bytes());
+        v.extend_from_slice(&s.size.to_le_bytes());
+    }
+    v
+}
+
+fn section_header(out: &mut Vec<u8>, s: &Section, name: u32, offset: u64) {
+    let size = if s.sh_type == SHT_NOBITS { s.nobits_size } else { s.data.len() as u64 };
+    out.extend_from_slice(&name.to_le_bytes());
+    out.extend_from_slice(&s.sh_type.to_le_bytes());
+    out.extend_from_slice(&s.flags.to_le_bytes());
+    out.extend_from_slice(&0u64.to_le_bytes());
+    out.extend_from_slice(&offset.to_le_bytes());
+    out.extend_from_slice(&size.to_le_bytes());
+    out.extend_from_slice(&s.link.to_le_bytes());
+    out.extend_from_slice(&s.info.to_le_bytes());
+    out.extend_from_slice(&s.align.to_le_bytes());
+    out.extend_from_slice(&s.entsize.to_le_bytes());
+}
+
+struct Phdr {
+    kind: u32,
+    flags: u32,
+    offset: u64,
+    filesz: u64,
+    memsz: u64,
+}
+
+impl Phdr {
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.kind.to_le_bytes());
+        out.extend_from_slice(&self.flags.to_le_bytes());
+        out.extend_from_slice(&self.offset.to_le_bytes());
+        out.extend_from_slice(&0u64.to_le_bytes());
+        out.extend_from_slice(&0u64.to_le_bytes());
+        out.extend_from_slice(&self.filesz.to_le_bytes());
+        out.extend_from_slice(&self.memsz.to_le_bytes());
+        out.extend_from_slice(&8u64.to_le_bytes());
+    }
+}
+
+/// PHDR, then LOAD segments for code/constants and (if any) writable NOBITS data.
+fn program_headers(sm: Sm, secs: &[Section], offsets: &[u64], phoff: u64) -> Vec<Phdr> {
+    let span = |pred: &dyn Fn(&Section) -> bool| -> Option<(u64, u64, u64)> {
+        let idx: Vec<usize> = (1..secs.len()).filter(|&i| pred(&secs[i])).collect();
+        let first = *idx.first()?;
+        let last = *idx.last()?;
+        let end_file = offsets[last] + if secs[last].sh_type == SHT_NOBITS { 0 } else { secs[last].data.len() as u64 };
+        let mem: u64 = idx.iter().map(|&i| if secs[i].sh_type == SHT_NOBITS { secs[i].nobits_size } else { secs[i].data.len() as u64 }).sum();
+        Some((offsets[first], end_file - offsets[first], mem))
+    };
+    let count: u64 = if sm.new_elf_family() { 5 } else { 3 };
+    let ph_size = 56 * count;
+    let mut v = vec![Phdr { kind: PT_PHDR, flags: if sm.new_elf_family() { 4 } else { 5 }, offset: phoff, filesz: ph_size, memsz: ph_size }];
+    let code = span(&|s: &Section| s.flags & 0x2 != 0 && s.flags & 0x1 == 0 && s.sh_type != SHT_NOBITS).unwrap_or((0, 0, 0));
+    let data = span(&|s: &Section| s.sh_type == SHT_NOBITS).unwrap_or((0, 0, 0));
+    if sm.new_elf_family() {
+        v.push(Phdr { kind: PT_LOAD, flags: 4, offset: phoff, filesz: ph_size, memsz: ph_size });
+        v.push(Phdr { kind: PT_LOAD, flags: 5, offset: code.0, filesz: code.1, memsz: code.1 });
+        v.push(Phdr { kind: PT_LOAD, flags: 6, offset: data.0, filesz: 0, memsz: data.2 });
+        v.push(Phdr { kind: PT_LOAD, flags: 4, offset: phoff, filesz: ph_size, memsz: ph_size });
+    } else {
+        v.push(Phdr { kind: PT_LOAD, flags: 5, offset: code.0, filesz: code.1, memsz: code.1 });
+        v.push(Phdr { kind: PT_LOAD, flags: 5, offset: phoff, filesz: ph_size, memsz: ph_size });
+    }
+    v
+}
+
+fn elf_header(out: &mut [u8], shoff: u64, phoff: u64, phnum: u16, shnum: u16, flags: u32) {
+    let mut h = Vec::with_capacity(64);
+    h.extend_from_slice(&[0x7f, b'E', b'L', b'F', 2, 1, 1, 0x41, 8, 0, 0, 0, 0, 0, 0, 0]);
+    h.extend_from_slice(&ET_EXEC.to_le_bytes());
+    h.extend_from_slice(&EM_CUDA.to_le_bytes());
+    h.extend_from_slice(&1u32.to_le_bytes());
+    h.extend_from_slice(&0u64.to_le_bytes());
+    h.extend_from_slice(&phoff.to_le_bytes());
+    h.extend_from_slice(&shoff.to_le_bytes());
+    h.extend_from_slice(&flags.to_le_bytes());
+    h.extend_from_slice(&64u16.to_le_bytes());
+    h.extend_from_slice(&56u16.to_le_bytes());
+    h.extend_from_slice(&phnum.to_le_bytes());
+    h.extend_from_slice(&64u16.to_le_bytes());
+    h.extend_from_slice(&shnum.to_le_bytes());
+    h.extend_from_slice(&1u16.to_le_bytes());
+    out[..64].copy_from_slice(&h);
+}

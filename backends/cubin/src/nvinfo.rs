@@ -1,0 +1,166 @@
+//! `.nv.info` / `.nv.info.<kernel>` EIATTR records, `.nv.compat` and `.nv.callgraph` contents.
+
+use ptxforge_sass::arch::Sm;
+
+use crate::{CubinModule, KernelImage};
+
+const EIFMT_NVAL: u8 = 1;
+const EIFMT_BVAL: u8 = 2;
+const EIFMT_HVAL: u8 = 3;
+const EIFMT_SVAL: u8 = 4;
+
+const CTAIDZ_USED: u8 = 0x04;
+const PARAM_CBANK: u8 = 0x0a;
+const FRAME_SIZE: u8 = 0x11;
+const MIN_STACK_SIZE: u8 = 0x12;
+const KPARAM_INFO: u8 = 0x17;
+const CBANK_PARAM_SIZE: u8 = 0x19;
+const MAXREG_COUNT: u8 = 0x1b;
+const EXIT_INSTR_OFFSETS: u8 = 0x1c;
+const REGCOUNT: u8 = 0x2f;
+const SW2861232_WAR: u8 = 0x35;
+const SW_WAR: u8 = 0x36;
+const CUDA_API_VERSION: u8 = 0x37;
+const NUM_BARRIERS: u8 = 0x4c;
+const SPARSE_MMA_MASK: u8 = 0x50;
+const MERCURY_ISA_VERSION: u8 = 0x5f;
+const LANGUAGE: u8 = 0x66;
+const NVSAL_SW_WAR: u8 = 0x6b;
+const PREEXIT_USED: u8 = 0x6d;
+
+/// Appends EIATTR records.
+#[derive(Default)]
+struct Records(Vec<u8>);
+
+impl Records {
+    fn nval(&mut self, attr: u8) {
+        self.0.extend_from_slice(&[EIFMT_NVAL, attr, 0, 0]);
+    }
+    fn bval(&mut self, attr: u8, v: u8) {
+        self.0.extend_from_slice(&[EIFMT_BVAL, attr, v, 0]);
+    }
+    fn hval(&mut self, attr: u8, v: u16) {
+        self.0.extend_from_slice(&[EIFMT_HVAL, attr]);
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn sval(&mut self, attr: u8, payload: &[u8]) {
+        self.0.extend_from_slice(&[EIFMT_SVAL, attr]);
+        self.0.extend_from_slice(&(payload.len() as u16).to_le_bytes());
+        self.0.extend_from_slice(payload);
+    }
+    fn words(&mut self, attr: u8, words: &[u32]) {
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        self.sval(attr, &bytes);
+    }
+}
+
+/// The module-wide `.nv.info`: REGCOUNT and FRAME_SIZE per kernel in PTX order, then MIN_STACK_SIZE
+/// per kernel in processing (reverse) order. `func_sym` is indexed in processing order.
+pub fn global_info(m: &CubinModule, func_sym: &[u32]) -> Vec<u8> {
+    let n = m.kernels.len();
+    let mut r = Records::default();
+    for (k, image) in m.kernels.iter().enumerate() {
+        let sym = func_sym[n - 1 - k];
+        r.words(REGCOUNT, &[sym, image.num_gprs]);
+        r.words(FRAME_SIZE, &[sym, 0]);
+    }
+    for sym in func_sym {
+        r.words(MIN_STACK_SIZE, &[*sym, 0]);
+    }
+    r.0
+}
+
+/// The per-kernel `.nv.info.<kernel>` in the order of the architecture's writer family.
+pub fn kernel_info(sm: Sm, k: &KernelImage, const_sym: u32) -> Vec<u8> {
+    if sm.new_elf_family() {
+        kernel_info_new(sm, k, const_sym)
+    } else {
+        kernel_info_legacy(sm, k, const_sym)
+    }
+}
+
+fn kernel_info_legacy(sm: Sm, k: &KernelImage, const_sym: u32) -> Vec<u8> {
+    let mut r = Records::default();
+    r.words(LANGUAGE, &[3]);
+    if sm.num == 75 {
+        r.words(SW_WAR, &[1]);
+    }
+    r.words(CUDA_API_VERSION, &[0x87]);
+    if matches!(sm.num, 80 | 86 | 87 | 88) {
+        r.nval(SW2861232_WAR);
+    }
+    if !k.params.is_empty() {
+        param_cbank(&mut r, sm, k, const_sym);
+        r.hval(CBANK_PARAM_SIZE, k.param_bytes as u16);
+        kparams(&mut r, k);
+    }
+    r.hval(MAXREG_COUNT, 0xff);
+    if k.uses_barrier {
+        r.bval(NUM_BARRIERS, 1);
+    }
+    r.hval(MERCURY_ISA_VERSION, 0);
+    r.words(EXIT_INSTR_OFFSETS, &k.exit_offsets);
+    if k.uses_ctaid_z {
+        r.nval(CTAIDZ_USED);
+    }
+    r.0
+}
+
+fn kernel_info_new(sm: Sm, k: &KernelImage, const_sym: u32) -> Vec<u8> {
+    let mut r = Records::default();
+    r.words(LANGUAGE, &[3]);
+    r.words(CUDA_API_VERSION, &[0x87]);
+    kparams(&mut r, k);
+    r.hval(SPARSE_MMA_MASK, 0);
+    r.hval(MAXREG_COUNT, 0xff);
+    if k.uses_barrier {
+        r.bval(NUM_BARRIERS, 1);
+    }
+    r.hval(MERCURY_ISA_VERSION, 0x0101);
+    r.words(EXIT_INSTR_OFFSETS, &k.exit_offsets);
+    if !k.params.is_empty() {
+        r.hval(CBANK_PARAM_SIZE, k.param_bytes as u16);
+        param_cbank(&mut r, sm, k, const_sym);
+    }
+    r.words(SW_WAR, &[8]);
+    r.hval(NVSAL_SW_WAR, 1);
+    r.bval(PREEXIT_USED, 0);
+    r.0
+}
+
+fn param_cbank(r: &mut Records, sm: Sm, k: &KernelImage, const_sym: u32) {
+    let packed = (k.param_bytes << 16) | sm.param_base();
+    r.words(PARAM_CBANK, &[const_sym, packed]);
+}
+
+/// KPARAM_INFO, one record per parameter, highest ordinal first.
+fn kparams(r: &mut Records, k: &KernelImage) {
+    for (ordinal, p) in k.params.iter().enumerate().rev() {
+        let flags = (0x1f << 12) | (p.size << 18);
+        let ord_off = (ordinal as u32) | (p.offset << 16);
+        r.words(KPARAM_INFO, &[0, ord_off, flags]);
+    }
+}
+
+/// `.nv.compat` for sm_90 (not sm_90a).
+pub fn compat_sm90() -> Vec<u8> {
+    let mut r = Records::default();
+    r.bval(0x09, 0);
+    r.bval(0x0c, 0);
+    r.bval(0x02, 1);
+    r.hval(0x0d, 0x0101);
+    r.bval(0x03, 0);
+    r.words(0x0b, &[0, 0]);
+    r.hval(0x0e, 0x0440);
+    r.0
+}
+
+/// A call graph with no edges: the four list markers.
+pub fn empty_callgraph() -> Vec<u8> {
+    let mut v = Vec::new();
+    for marker in [-1i32, -2, -3, -4] {
+        v.extend_from_slice(&0u32.to_le_bytes());
+        v.extend_from_slice(&marker.to_le_bytes());
+    }
+    v
+}

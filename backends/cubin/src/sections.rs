@@ -1,0 +1,296 @@
+//! Which sections and symbols a cubin holds, in ptxas's order, with their contents.
+
+use crate::nvinfo;
+use crate::{CubinModule, KernelImage};
+
+pub const SHT_PROGBITS: u32 = 1;
+pub const SHT_SYMTAB: u32 = 2;
+pub const SHT_STRTAB: u32 = 3;
+pub const SHT_RELA: u32 = 4;
+pub const SHT_NOTE: u32 = 7;
+pub const SHT_NOBITS: u32 = 8;
+pub const SHT_REL: u32 = 9;
+pub const SHT_CUDA_INFO: u32 = 0x7000_0000;
+pub const SHT_CUDA_CALLGRAPH: u32 = 0x7000_0001;
+pub const SHT_CUDA_RELOCINFO: u32 = 0x7000_000b;
+pub const SHT_CUDA_COMPAT: u32 = 0x7000_0086;
+
+/// One section: header fields plus contents (`size` is used for NOBITS).
+#[derive(Clone, Debug, Default)]
+pub struct Section {
+    pub name: String,
+    pub sh_type: u32,
+    pub flags: u64,
+    pub link: u32,
+    pub info: u32,
+    pub align: u64,
+    pub entsize: u64,
+    pub data: Vec<u8>,
+    pub nobits_size: u64,
+}
+
+/// One ELF symbol.
+#[derive(Clone, Debug, Default)]
+pub struct Symbol {
+    pub name: String,
+    pub info: u8,
+    pub other: u8,
+    pub shndx: u16,
+    pub value: u64,
+    pub size: u64,
+}
+
+/// The complete plan the ELF layer writes out.
+pub struct Layout {
+    pub sections: Vec<Section>,
+    pub symbols: Vec<Symbol>,
+    /// Index of the `.symtab` section's sh_info (first global, or the count on sm_90).
+    pub symtab_info: u32,
+    pub cuinfo_index: u32,
+}
+
+const CUDA_API_VERSION: u16 = 0x87;
+
+/// Section indices assigned before contents are built.
+struct Indices {
+    debug_frame: usize,
+    tkinfo: usize,
+    cuinfo: usize,
+    compat: Option<usize>,
+    text: Vec<usize>,
+    constant0: Vec<usize>,
+    shared: Vec<Option<usize>>,
+}
+
+/// Builds the whole layout of `m`. Kernels are processed in reverse definition order, as ptxas does.
+pub fn build(m: &CubinModule) -> Layout {
+    let proc: Vec<&KernelImage> = m.kernels.iter().rev().collect();
+    let new_family = m.sm.new_elf_family();
+    let mut secs = vec![Section::default()];
+    let mut push = |s: Section| {
+        secs.push(s);
+        secs.len() - 1
+    };
+    push(named(".shstrtab", SHT_STRTAB, 0, 1));
+    push(named(".strtab", SHT_STRTAB, 0, 1));
+    push(Section { entsize: 24, link: 2, ..named(".symtab", SHT_SYMTAB, 0, 8) });
+    let debug_frame = push(named(".debug_frame", SHT_PROGBITS, 0, 1));
+    let tkinfo = push(named(".note.nv.tkinfo", SHT_NOTE, 0x200_0000, 4));
+    let cuinfo = push(Section { link: tkinfo as u32, ..named(".note.nv.cuinfo", SHT_NOTE, 0x100_0000, 4) });
+    let info = push(Section { link: 3, ..named(".nv.info", SHT_CUDA_INFO, 0, 4) });
+    let compat = new_family.then(|| push(named(".nv.compat", SHT_CUDA_COMPAT, 0, 4)));
+    let info_f: Vec<usize> = proc
+        .iter()
+        .map(|k| push(Section { link: 3, ..named(&format!(".nv.info.{}", k.name), SHT_CUDA_INFO, 0x40, 4) }))
+        .collect();
+    let callgraph = push(Section { link: 3, entsize: 8, ..named(".nv.callgraph", SHT_CUDA_CALLGRAPH, 0, 4) });
+    let rel_action = (!new_family).then(|| push(Section { entsize: 8, ..named(".nv.rel.action", SHT_CUDA_RELOCINFO, 0, 8) }));
+    let rela_text: Vec<Option<usize>> = proc
+        .iter()
+        .map(|k| {
+            (new_family && k.shared_bytes > 0).then(|| {
+                push(Section { link: 3, entsize: 24, ..named(&format!(".rela.text.{}", k.name), SHT_RELA, 0x40, 8) })
+            })
+        })
+        .collect();
+    let rel_debug = if new_family {
+        push(Section { link: 3, info: debug_frame as u32, entsize: 24, ..named(".rela.debug_frame", SHT_RELA, 0x40, 8) })
+    } else {
+        push(Section { link: 3, info: debug_frame as u32, entsize: 16, ..named(".rel.debug_frame", SHT_REL, 0x40, 8) })
+    };
+    let mut constant0 = Vec::new();
+    if !new_family {
+        constant0 = proc.iter().map(|k| push(named(&format!(".nv.constant0.{}", k.name), SHT_PROGBITS, 0x42, 4))).collect();
+    }
+    let text: Vec<usize> = proc
+        .iter()
+        .map(|k| push(Section { link: 3, ..named(&format!(".text.{}", k.name), SHT_PROGBITS, 0x6, 128) }))
+        .collect();
+    let shared: Vec<Option<usize>> = proc
+        .iter()
+        .map(|k| (k.shared_bytes > 0).then(|| push(named(&format!(".nv.shared.{}", k.name), SHT_NOBITS, 0x43, 4))))
+        .collect();
+    let reserved = new_family.then(|| push(named(".nv.shared.reserved.0", SHT_NOBITS, 0x3, 1)));
+    if new_family {
+        constant0 = proc.iter().map(|k| push(named(&format!(".nv.constant0.{}", k.name), SHT_PROGBITS, 0x42, 4))).collect();
+    }
+    let idx = Indices { debug_frame, tkinfo, cuinfo, compat, text, constant0, shared };
+    let (symbols, symtab_info, func_sym, const_sym) = build_symbols(m, &proc, &secs, &idx, callgraph, rel_action, reserved);
+
+    fill_notes(&mut secs, &idx, m);
+    if let Some(c) = compat {
+        secs[c].data = nvinfo::compat_sm90();
+    }
+    secs[info].data = nvinfo::global_info(m, &func_sym);
+    for (n, k) in proc.iter().enumerate() {
+        secs[info_f[n]].info = idx.text[n] as u32;
+        secs[info_f[n]].data = nvinfo::kernel_info(m.sm, k, const_sym[n]);
+        let t = &mut secs[idx.text[n]];
+        t.data = k.code.clone();
+        t.info = if new_family { func_sym[n] } else { (k.num_gprs << 24) | func_sym[n] };
+        let c0 = &mut secs[idx.constant0[n]];
+        c0.data = vec![0; (m.sm.param_base() + k.param_bytes) as usize];
+        c0.info = idx.text[n] as u32;
+        if let Some(s) = idx.shared[n] {
+            let window = if new_family { 0x400 } else { 0 };
+            secs[s].nobits_size = window + k.shared_bytes.div_ceil(4) as u64 * 4;
+            secs[s].info = idx.text[n] as u32;
+        }
+        if let Some(r) = rela_text[n] {
+            secs[r].info = idx.text[n] as u32;
+        }
+    }
+    secs[callgraph].data = nvinfo::empty_callgraph();
+    if let Some(r) = rel_action {
+        secs[r].data = vec![0x73, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 0x25, 0, 0x05, 0x36];
+    }
+    let (frame, relocs) = debug_frame_contents(&proc, &func_sym, new_family);
+    secs[debug_frame].data = frame;
+    secs[rel_debug].data = relocs;
+    Layout { sections: secs, symbols, symtab_info, cuinfo_index: cuinfo as u32 }
+}
+
+fn named(name: &str, sh_type: u32, flags: u64, align: u64) -> Section {
+    Section { name: name.to_string(), sh_type, flags, align, ..Section::default() }
+}
+
+fn section_symbol(secs: &[Section], index: usize) -> Symbol {
+    Symbol { name: secs[index].name.clone(), info: 0x03, shndx: index as u16, ..Symbol::default() }
+}
+
+/// Symbols in ptxas's order; returns them with the symtab sh_info, and per processed kernel the
+/// index of its function symbol and of its `.nv.constant0` section symbol.
+fn build_symbols(
+    m: &CubinModule,
+    proc: &[&KernelImage],
+    secs: &[Section],
+    idx: &Indices,
+    callgraph: usize,
+    rel_action: Option<usize>,
+    reserved: Option<usize>,
+) -> (Vec<Symbol>, u32, Vec<u32>, Vec<u32>) {
+    let new_family = m.sm.new_elf_family();
+    let mut syms = vec![Symbol::default(), section_symbol(secs, idx.tkinfo), section_symbol(secs, idx.cuinfo)];
+    let mut const_sym = vec![0u32; proc.len()];
+    for n in 0..proc.len() {
+        syms.push(section_symbol(secs, idx.text[n]));
+        if let Some(s) = idx.shared[n] {
+            syms.push(section_symbol(secs, s));
+        }
+        if !new_family {
+            const_sym[n] = syms.len() as u32;
+            syms.push(section_symbol(secs, idx.constant0[n]));
+        }
+    }
+    syms.push(section_symbol(secs, idx.debug_frame));
+    syms.push(section_symbol(secs, callgraph));
+    if let Some(r) = rel_action {
+        syms.push(section_symbol(secs, r));
+    }
+    let first_global = syms.len() as u32;
+    let mut func_sym = vec![0u32; proc.len()];
+    for (n, k) in proc.iter().enumerate() {
+        func_sym[n] = syms.len() as u32;
+        syms.push(Symbol {
+            name: k.name.clone(),
+            info: 0x12,
+            other: 0x10,
+            shndx: idx.text[n] as u16,
+            size: k.code.len() as u64,
+            ..Symbol::default()
+        });
+        if n == 0 {
+            if let Some(r) = reserved {
+                syms.push(Symbol { name: ".nv.reservedSmem.offset0".into(), info: 0x21, size: 4, ..Symbol::default() });
+                syms.push(Symbol { name: "__nv_reservedSMEM_offset_0_alias".into(), info: 0x20, other: 0xa0, shndx: r as u16, ..Symbol::default() });
+            }
+        }
+    }
+    if new_family {
+        for n in 0..proc.len() {
+            const_sym[n] = syms.len() as u32;
+            syms.push(section_symbol(secs, idx.constant0[n]));
+        }
+    }
+    let info = if new_family { syms.len() as u32 } else { first_global };
+    (syms, info, func_sym, const_sym)
+}
+
+/// `.note.nv.tkinfo` and `.note.nv.cuinfo`.
+fn fill_notes(secs: &mut [Section], idx: &Indices, m: &CubinModule) {
+    if let Some(c) = idx.compat {
+        secs[idx.cuinfo].flags = 0x100_0040;
+        secs[idx.cuinfo].info = c as u32;
+    }
+    let mut cu = Vec::new();
+    cu.extend_from_slice(&2u16.to_le_bytes());
+    cu.extend_from_slice(&(m.virtual_sm as u16).to_le_bytes());
+    cu.extend_from_slice(&CUDA_API_VERSION.to_le_bytes());
+    cu.extend_from_slice(&0u16.to_le_bytes());
+    secs[idx.cuinfo].data = note(1000, &cu);
+    secs[idx.tkinfo].data = note(2000, &tkinfo_desc(m));
+}
+
+fn note(kind: u32, desc: &[u8]) -> Vec<u8> {
+    let mut v = Vec::new();
+    v.extend_from_slice(&12u32.to_le_bytes());
+    v.extend_from_slice(&(desc.len() as u32).to_le_bytes());
+    v.extend_from_slice(&kind.to_le_bytes());
+    v.extend_from_slice(b"NVIDIA Corp\0");
+    v.extend_from_slice(desc);
+    v
+}
+
+/// Tool information: which tool, version and options produced the file.
+fn tkinfo_desc(m: &CubinModule) -> Vec<u8> {
+    let strings = [
+        String::new(),
+        "ptxforge".to_string(),
+        format!("ptxforge {}", env!("CARGO_PKG_VERSION")),
+        "ptxforge".to_string(),
+        format!("-arch {} ", m.sm),
+    ];
+    let mut blob = Vec::new();
+    let mut offsets = Vec::new();
+    for s in &strings {
+        offsets.push(blob.len() as u32);
+        blob.extend_from_slice(s.as_bytes());
+        blob.push(0);
+    }
+    while blob.len() % 4 != 0 {
+        blob.push(0);
+    }
+    let mut desc = 2u32.to_le_bytes().to_vec();
+    offsets.iter().for_each(|o| desc.extend_from_slice(&o.to_le_bytes()));
+    desc.extend_from_slice(&blob);
+    desc
+}
+
+/// The 64-bit-format DWARF CIE ptxas writes, unchanged for every cubin.
+const CIE: [u8; 48] = [
+    0xff, 0xff, 0xff, 0xff, 0x24, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x03, 0x00, 0x04, 0x7c,
+    0xff, 0xff, 0xff, 0xff, 0x0f, 0x0c, 0x81, 0x80, 0x80, 0x28, 0x00, 0x08, 0xff, 0x81, 0x80, 0x28, 0x08, 0x81, 0x80, 0x80,
+    0x28, 0x00, 0x00, 0x00,
+];
+
+/// `.debug_frame` (CIE + one FDE per kernel) and its R_CUDA_64 relocations of each FDE's start.
+fn debug_frame_contents(proc: &[&KernelImage], func_sym: &[u32], rela: bool) -> (Vec<u8>, Vec<u8>) {
+    let mut frame = CIE.to_vec();
+    let mut relocs = Vec::new();
+    for (n, k) in proc.iter().enumerate() {
+        let body_len: u64 = 8 + 8 + 8 + 8;
+        frame.extend_from_slice(&[0xff; 4]);
+        frame.extend_from_slice(&body_len.to_le_bytes());
+        frame.extend_from_slice(&0u64.to_le_bytes());
+        let loc = frame.len() as u64;
+        frame.extend_from_slice(&0u64.to_le_bytes());
+        frame.extend_from_slice(&(k.code.len() as u64).to_le_bytes());
+        frame.extend_from_slice(&[0u8; 8]);
+        relocs.extend_from_slice(&loc.to_le_bytes());
+        relocs.extend_from_slice(&(((func_sym[n] as u64) << 32) | 2).to_le_bytes());
+        if rela {
+            relocs.extend_from_slice(&0u64.to_le_bytes());
+        }
+    }
+    (frame, relocs)
+}

@@ -1,0 +1,45 @@
+//! The latency model shared by the scheduler and the hazard checker.
+//!
+//! Fixed-latency results are covered by stall counts; variable-latency results (memory, S2R, LDC)
+//! by scoreboards. The numbers are deliberately conservative: NVIDIA's tables (as published in Mesa
+//! NAK for sm_75/sm_80) give 4-6 cycles for ALU/FMA results and 13 for a predicate read as a guard;
+//! sm_90 has no public table, so the same upper bounds are used there.
+
+use crate::ir::{Instr, Opcode, RegFile};
+
+/// Cycles from issue of a fixed-latency GPR producer to issue of any reader.
+pub const GPR_LATENCY: u32 = 6;
+/// IMAD variants (the high half of IMAD.WIDE lands later).
+pub const IMAD_LATENCY: u32 = 8;
+/// A predicate written by ISETP/FSETP before any reader (guard, SEL, accumulator).
+pub const PRED_LATENCY: u32 = 13;
+/// A uniform register written by ULDC before any reader.
+pub const UNIFORM_LATENCY: u32 = 12;
+/// The longest stall one instruction can encode.
+pub const MAX_STALL: u32 = 15;
+
+/// Whether the op's results arrive after a variable delay (and so need a scoreboard).
+pub fn is_variable_latency(op: &Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::S2r(_) | Opcode::Ldg { .. } | Opcode::Lds { .. } | Opcode::Ldc { .. } | Opcode::Stg { .. } | Opcode::Sts { .. }
+    )
+}
+
+/// Whether a variable-latency op reads its register sources after issue (so an overwriter of
+/// those registers must wait on its read scoreboard).
+pub fn reads_late(op: &Opcode) -> bool {
+    matches!(op, Opcode::Ldg { .. } | Opcode::Lds { .. } | Opcode::Stg { .. } | Opcode::Sts { .. })
+}
+
+/// Cycles before a fixed-latency result in `file` written by `producer` may be read.
+pub fn fixed_latency(producer: &Instr, file: RegFile) -> u32 {
+    match file {
+        RegFile::Pred | RegFile::UPred => PRED_LATENCY,
+        RegFile::UGpr => UNIFORM_LATENCY,
+        RegFile::Gpr => match producer.op {
+            Opcode::Imad { .. } => IMAD_LATENCY,
+            _ => GPR_LATENCY,
+        },
+    }
+}

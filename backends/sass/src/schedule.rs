@@ -1,0 +1,166 @@
+//! Scheduling: sets every instruction's control bits (stalls, scoreboards, waits) so the code is
+//! hazard-free under the latency model, then appends ptxas's trailer (self-branch and NOP padding).
+//!
+//! Instructions keep their order. Within a block, a forward pass tracks when each fixed-latency
+//! result is ready and which scoreboard guards each variable-latency result; the previous
+//! instruction's stall covers fixed latencies, and wait masks cover scoreboards. Block boundaries
+//! are made clean: the last instruction of a block stalls until its fixed results are ready, and the
+//! first instruction of every block waits on all scoreboards (free when they are idle).
+
+use std::collections::HashMap;
+
+use crate::arch::Sm;
+use crate::ir::*;
+use crate::latency::{fixed_latency, is_variable_latency, reads_late, MAX_STALL};
+
+/// Scoreboards used for results (0..=4) and for late source reads (5).
+const WRITE_SBS: u8 = 5;
+const READ_SB: u8 = 5;
+const ALL_SBS: u8 = 0x3f;
+
+/// One 32-bit register of one file.
+type PhysReg = (RegFile, u32);
+
+fn phys_regs(r: Reg) -> impl Iterator<Item = PhysReg> {
+    (0..r.comps as u32).map(move |k| (r.file, r.idx + k))
+}
+
+#[derive(Default)]
+struct BlockState {
+    /// Cycle (relative to block start) at which a fixed-latency result can be read.
+    ready: HashMap<PhysReg, u32>,
+    /// Scoreboard guarding a pending variable-latency result.
+    pending_write: HashMap<PhysReg, u8>,
+    /// Scoreboard guarding a pending late read of a source.
+    pending_read: HashMap<PhysReg, u8>,
+    next_sb: u8,
+}
+
+impl BlockState {
+    /// Scoreboards the instruction must wait on.
+    fn waits_for(&self, i: &Instr) -> u8 {
+        let mut mask = 0u8;
+        i.visit_regs(|r, a| {
+            for p in phys_regs(r) {
+                if let Some(sb) = self.pending_write.get(&p) {
+                    mask |= 1 << sb;
+                }
+                if a == Access::Write {
+                    if let Some(sb) = self.pending_read.get(&p) {
+                        mask |= 1 << sb;
+                    }
+                }
+            }
+        });
+        mask
+    }
+
+    fn clear_waited(&mut self, mask: u8) {
+        self.pending_write.retain(|_, sb| mask & (1 << *sb) == 0);
+        self.pending_read.retain(|_, sb| mask & (1 << *sb) == 0);
+    }
+
+    /// Earliest cycle the instruction may issue given fixed-latency producers.
+    fn earliest(&self, i: &Instr) -> u32 {
+        let mut t = 0;
+        i.visit_regs(|r, _| {
+            for p in phys_regs(r) {
+                t = t.max(self.ready.get(&p).copied().unwrap_or(0));
+            }
+        });
+        t
+    }
+
+    /// Records the instruction's results issued at cycle `t`.
+    fn record(&mut self, i: &mut Instr, t: u32) {
+        if is_variable_latency(&i.op) {
+            if i.dsts.iter().any(|d| d.as_reg().is_some()) {
+                let sb = self.next_sb;
+                self.next_sb = (self.next_sb + 1) % WRITE_SBS;
+                i.deps.wr_sb = Some(sb);
+                for r in i.dsts.iter().filter_map(Dst::as_reg) {
+                    phys_regs(r).for_each(|p| {
+                        self.pending_write.insert(p, sb);
+                        self.ready.remove(&p);
+                    });
+                }
+            }
+            if reads_late(&i.op) {
+                i.deps.rd_sb = Some(READ_SB);
+                let srcs: Vec<Reg> = i.srcs.iter().filter_map(Src::as_reg).collect();
+                for r in srcs {
+                    phys_regs(r).for_each(|p| {
+                        self.pending_read.insert(p, READ_SB);
+                    });
+                }
+            }
+            return;
+        }
+        let producer = *i;
+        for r in i.dsts.iter().filter_map(Dst::as_reg) {
+            let lat = fixed_latency(&producer, r.file);
+            phys_regs(r).for_each(|p| {
+                self.ready.insert(p, t + lat);
+                self.pending_write.remove(&p);
+            });
+        }
+    }
+
+    fn last_ready(&self) -> u32 {
+        self.ready.values().copied().max().unwrap_or(0)
+    }
+}
+
+/// Sets the control bits of every instruction of an allocated function.
+pub fn schedule(f: &mut Function, _sm: Sm) {
+    for b in &mut f.blocks {
+        schedule_block(b);
+    }
+}
+
+fn schedule_block(b: &mut Block) {
+    let mut st = BlockState::default();
+    let mut t = 0u32;
+    let n = b.instrs.len();
+    for k in 0..n {
+        let mut wait = st.waits_for(&b.instrs[k]);
+        if k == 0 {
+            wait = ALL_SBS;
+        }
+        st.clear_waited(wait);
+        if k > 0 {
+            let need = st.earliest(&b.instrs[k]).saturating_sub(t).clamp(1, MAX_STALL);
+            set_stall(&mut b.instrs[k - 1], need);
+            t += need;
+        }
+        let i = &mut b.instrs[k];
+        i.deps = Deps { stall: 1, yld: true, wr_sb: None, rd_sb: None, wait, reuse: 0 };
+        st.record(i, t);
+    }
+    if let Some(last) = b.instrs.last_mut() {
+        let need = st.last_ready().saturating_sub(t).clamp(1, MAX_STALL);
+        set_stall(last, need.max(last.deps.stall as u32));
+    }
+}
+
+/// Stall with ptxas's legal yield pattern: bit 109 set only for stalls 1..=11.
+fn set_stall(i: &mut Instr, stall: u32) {
+    i.deps.stall = stall as u8;
+    i.deps.yld = (1..=11).contains(&stall);
+}
+
+/// Appends `BRA` to itself and NOPs up to a multiple of 8 instructions (128 bytes), as ptxas does.
+pub fn append_trailer(f: &mut Function) {
+    let target = f.blocks.len() as u32;
+    let quiet = Deps { stall: 0, yld: false, wr_sb: None, rd_sb: None, wait: 0, reuse: 0 };
+    let mut block = Block::default();
+    let mut bra = Instr::new(Opcode::Bra { target }, &[], &[]);
+    bra.deps = quiet;
+    block.instrs.push(bra);
+    while (f.num_instrs() + block.instrs.len()) % 8 != 0 {
+        let mut nop = Instr::new(Opcode::Nop, &[], &[]);
+        nop.deps = quiet;
+        block.instrs.push(nop);
+    }
+    f.blocks.push(block);
+}

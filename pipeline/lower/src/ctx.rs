@@ -1,0 +1,411 @@
+//! The lowering context: blocks, PTX register → virtual register mapping, operands, and dispatch.
+
+use std::collections::HashMap;
+
+use ptxforge_ptx::ast::{self, AddrBase, Operand, RegTable, Statement, Type};
+use ptxforge_sass::arch::Sm;
+use ptxforge_sass::ir::*;
+
+/// A kernel parameter's place in constant bank 0 (offset relative to `Sm::param_base`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamLayout {
+    pub name: String,
+    pub offset: u32,
+    pub size: u32,
+    pub align: u32,
+}
+
+/// The result of lowering one kernel.
+#[derive(Clone, Debug)]
+pub struct LoweredKernel {
+    pub func: Function,
+    pub params: Vec<ParamLayout>,
+    pub param_bytes: u32,
+    pub shared_bytes: u32,
+    pub uses_barrier: bool,
+}
+
+/// An instruction lowering could not handle, with its PTX line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LowerError {
+    pub line: u32,
+    pub message: String,
+}
+
+pub type LResult<T> = Result<T, String>;
+
+pub struct Ctx<'a> {
+    pub sm: Sm,
+    func: &'a ast::Function,
+    regs: RegTable<'a>,
+    pub f: Function,
+    vregs: HashMap<String, Reg>,
+    params: HashMap<String, ParamLayout>,
+    param_list: Vec<ParamLayout>,
+    pub shared: HashMap<String, u32>,
+    shared_bytes: u32,
+    labels: HashMap<String, u32>,
+    /// Memory descriptor (sm_80+), loaded once in the entry block.
+    pub desc: Option<Reg>,
+    /// Guard of the PTX instruction being lowered; applied to every instruction emitted for it.
+    pub guard: Src,
+    pub uses_barrier: bool,
+    errors: Vec<LowerError>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(_module: &'a ast::Module, func: &'a ast::Function, sm: Sm) -> Ctx<'a> {
+        let (param_list, _) = layout_params(&func.params);
+        let params = param_list.iter().map(|p| (p.name.clone(), p.clone())).collect();
+        let (shared, shared_bytes) = layout_shared(func);
+        let mut f = Function { name: func.name.clone(), ..Function::default() };
+        f.blocks.push(Block::default());
+        Ctx {
+            sm,
+            func,
+            regs: RegTable::new(&func.regs),
+            f,
+            vregs: HashMap::new(),
+            params,
+            param_list,
+            shared,
+            shared_bytes,
+            labels: HashMap::new(),
+            desc: None,
+            guard: Src::TRUE,
+            uses_barrier: false,
+            errors: Vec::new(),
+        }
+    }
+
+    /// Lowers every statement; errors are collected per instruction.
+    pub fn lower_body(&mut self) {
+        self.assign_labels();
+        self.load_descriptor();
+        let mut after_branch = false;
+        for s in &self.func.body {
+            match s {
+                Statement::Label { name, .. } => {
+                    let b = self.labels[name];
+                    self.switch_to(b);
+                    after_branch = false;
+                }
+                Statement::Instr(i) => {
+                    if after_branch {
+                        self.new_block();
+                    }
+                    if let Err(message) = self.lower_instr(i) {
+                        self.errors.push(LowerError { line: i.line, message });
+                    }
+                    after_branch = ends_block(i);
+                }
+            }
+        }
+        if self.f.blocks.last().is_some_and(|b| b.instrs.is_empty()) && self.f.blocks.len() > 1 {
+            let last = self.f.blocks.len() as u32 - 1;
+            if !self.labels.values().any(|&b| b == last) {
+                self.f.blocks.pop();
+            }
+        }
+    }
+
+    pub fn finish(self) -> Result<LoweredKernel, Vec<LowerError>> {
+        if !self.errors.is_empty() {
+            return Err(self.errors);
+        }
+        let param_bytes = self.param_list.iter().map(|p| p.offset + p.size).max().unwrap_or(0);
+        Ok(LoweredKernel {
+            func: self.f,
+            params: self.param_list,
+            param_bytes,
+            shared_bytes: self.shared_bytes,
+            uses_barrier: self.uses_barrier,
+        })
+    }
+
+    /// Block numbers for labels, mirroring how `lower_body` cuts blocks.
+    fn assign_labels(&mut self) {
+        let mut block = 0u32;
+        let mut block_empty = true;
+        let mut after_branch = false;
+        for s in &self.func.body {
+            match s {
+                Statement::Label { name, .. } => {
+                    if !block_empty || after_branch {
+                        block += 1;
+                    }
+                    self.labels.insert(name.clone(), block);
+                    block_empty = true;
+                    after_branch = false;
+                }
+                Statement::Instr(i) => {
+                    if after_branch {
+                        block += 1;
+                    }
+                    block_empty = false;
+                    after_branch = ends_block(i);
+                }
+            }
+        }
+        let _ = block;
+    }
+
+    /// Continues emission in block `b` (creating blocks up to it).
+    fn switch_to(&mut self, b: u32) {
+        while self.f.blocks.len() <= b as usize {
+            self.f.blocks.push(Block::default());
+        }
+    }
+
+    fn new_block(&mut self) {
+        self.f.blocks.push(Block::default());
+    }
+
+    fn load_descriptor(&mut self) {
+        let Some(off) = self.sm.global_desc_offset() else { return };
+        let uses_global = self.func.body.iter().any(|s| {
+            matches!(s, Statement::Instr(i) if (i.opcode == "ld" || i.opcode == "st") && i.has_mod("global"))
+        });
+        if uses_global {
+            let r = self.f.new_vreg(RegFile::UGpr, 2);
+            let saved = self.guard;
+            self.guard = Src::TRUE;
+            self.emit(Opcode::Uldc { wide: true }, &[Dst::Reg(r)], &[Src::cbuf(0, off as u16)]);
+            self.guard = saved;
+            self.desc = Some(r);
+        }
+    }
+
+    pub fn block_of(&self, label: &str) -> LResult<u32> {
+        self.labels.get(label).copied().ok_or_else(|| format!("Unknown label '{label}'"))
+    }
+
+    /// Appends an instruction (with the current guard) to the current block.
+    pub fn emit(&mut self, op: Opcode, dsts: &[Dst], srcs: &[Src]) {
+        let i = Instr::new(op, dsts, srcs).guarded(self.guard);
+        self.f.blocks.last_mut().unwrap().instrs.push(i);
+    }
+
+    pub fn temp(&mut self) -> Reg {
+        self.f.new_vreg(RegFile::Gpr, 1)
+    }
+
+    pub fn temp64(&mut self) -> Reg {
+        self.f.new_vreg(RegFile::Gpr, 2)
+    }
+
+    pub fn temp_pred(&mut self) -> Reg {
+        self.f.new_vreg(RegFile::Pred, 1)
+    }
+
+    /// The virtual register of a PTX register (created on first use, sized by its declared type).
+    pub fn vreg(&mut self, name: &str) -> LResult<Reg> {
+        if let Some(r) = self.vregs.get(name) {
+            return Ok(*r);
+        }
+        let ty = self.regs.lookup(name).ok_or_else(|| format!("Unknown symbol '{name}'"))?;
+        let r = match ty {
+            Type::Pred => self.f.new_vreg(RegFile::Pred, 1),
+            t if t.size_bytes() == 8 => self.f.new_vreg(RegFile::Gpr, 2),
+            t if t.size_bytes() > 8 => return Err(format!("registers of type {t:?} are not supported yet")),
+            _ => self.f.new_vreg(RegFile::Gpr, 1),
+        };
+        self.vregs.insert(name.to_string(), r);
+        Ok(r)
+    }
+
+    pub fn dst(&mut self, op: &Operand) -> LResult<Reg> {
+        match op {
+            Operand::Reg(n) => self.vreg(n),
+            _ => Err(format!("expected a register destination, found {op:?}")),
+        }
+    }
+
+    /// A 32-bit source: register, immediate, special register, or a shared variable's address.
+    pub fn src32(&mut self, op: &Operand) -> LResult<Src> {
+        match op {
+            Operand::Reg(n) => {
+                let r = self.vreg(n)?;
+                Ok(Src::reg(if r.comps == 2 { r.part(0) } else { r }))
+            }
+            Operand::Imm(v) => Ok(Src::imm(*v as u32)),
+            Operand::F32(bits) => Ok(Src::imm(*bits)),
+            Operand::SpecialReg { name, comp } => self.special_reg(name, *comp).map(Src::reg),
+            Operand::Symbol(s) => match self.shared.get(s) {
+                Some(off) => Ok(Src::imm(self.shared_window() + off)),
+                None => Err(format!("Unknown symbol '{s}'")),
+            },
+            _ => Err(format!("unsupported operand {op:?}")),
+        }
+    }
+
+    /// The two 32-bit halves of a 64-bit source.
+    pub fn src64(&mut self, op: &Operand) -> LResult<(Src, Src)> {
+        match op {
+            Operand::Reg(n) => {
+                let r = self.vreg(n)?;
+                if r.comps != 2 {
+                    return Err(format!("'{n}' is not a 64-bit register"));
+                }
+                Ok((Src::reg(r.part(0)), Src::reg(r.part(1))))
+            }
+            Operand::Imm(v) => Ok((Src::imm(*v as u64 as u32), Src::imm((*v as u64 >> 32) as u32))),
+            _ => Err(format!("unsupported 64-bit operand {op:?}")),
+        }
+    }
+
+    /// A source that must be a register: immediates are moved into a temporary.
+    pub fn reg_src32(&mut self, op: &Operand) -> LResult<Src> {
+        let s = self.src32(op)?;
+        Ok(self.in_reg(s))
+    }
+
+    pub fn in_reg(&mut self, s: Src) -> Src {
+        match s.val {
+            SrcVal::Reg(_) | SrcVal::Zero => s,
+            SrcVal::Imm(0) => Src::ZERO,
+            _ => {
+                let t = self.temp();
+                self.emit(Opcode::Mov, &[Dst::Reg(t)], &[s]);
+                Src::reg(t)
+            }
+        }
+    }
+
+    /// A predicate source (`%p`, `!%p`).
+    pub fn pred_src(&mut self, op: &Operand) -> LResult<Src> {
+        match op {
+            Operand::Reg(n) => Ok(Src::reg(self.vreg(n)?)),
+            Operand::NotReg(n) => Ok(Src::reg(self.vreg(n)?).negated()),
+            Operand::Imm(v) => Ok(if *v != 0 { Src::TRUE } else { Src::FALSE }),
+            _ => Err(format!("expected a predicate, found {op:?}")),
+        }
+    }
+
+    /// Reads `%tid.x` and friends.
+    fn special_reg(&mut self, name: &str, comp: Option<char>) -> LResult<Reg> {
+        let axis = match comp {
+            Some('x') | None => 0,
+            Some('y') => 1,
+            Some('z') => 2,
+            Some(c) => return Err(format!("unsupported special register {name}.{c}")),
+        };
+        let t = self.temp();
+        let sr = |x: [SpecialReg; 3]| x[axis];
+        match name {
+            "%tid" => self.emit(Opcode::S2r(sr([SpecialReg::TidX, SpecialReg::TidY, SpecialReg::TidZ])), &[Dst::Reg(t)], &[]),
+            "%ctaid" => self.emit(Opcode::S2r(sr([SpecialReg::CtaIdX, SpecialReg::CtaIdY, SpecialReg::CtaIdZ])), &[Dst::Reg(t)], &[]),
+            "%laneid" => self.emit(Opcode::S2r(SpecialReg::LaneId), &[Dst::Reg(t)], &[]),
+            "%ntid" => self.load_const(t, 4 * axis as u32),
+            "%nctaid" => self.load_const(t, 0xc + 4 * axis as u32),
+            _ => return Err(format!("special register '{name}' is not supported yet")),
+        }
+        Ok(t)
+    }
+
+    /// `t = c[0x0][offset]`: a MOV before sm_90, an LDC from sm_90 on.
+    pub fn load_const(&mut self, t: Reg, offset: u32) {
+        let op = if self.sm.num >= 90 { Opcode::Ldc { wide: false } } else { Opcode::Mov };
+        self.emit(op, &[Dst::Reg(t)], &[Src::cbuf(0, offset as u16)]);
+    }
+
+    pub fn param(&self, name: &str) -> LResult<ParamLayout> {
+        self.params.get(name).cloned().ok_or_else(|| format!("Unknown symbol '{name}'"))
+    }
+
+    /// Byte offset added to shared-memory addresses (sm_90 reserves the first 1 KB).
+    pub fn shared_window(&self) -> u32 {
+        if self.sm.num >= 90 {
+            0x400
+        } else {
+            0
+        }
+    }
+
+    /// `[base+off]` of a memory operand.
+    pub fn address<'o>(&self, op: &'o Operand) -> LResult<(&'o AddrBase, i64)> {
+        match op {
+            Operand::Addr { base, offset } => Ok((base, *offset)),
+            _ => Err(format!("expected an address, found {op:?}")),
+        }
+    }
+
+    /// Dispatches one PTX instruction.
+    fn lower_instr(&mut self, i: &ast::Instruction) -> LResult<()> {
+        self.guard = match &i.guard {
+            Some((neg, p)) => {
+                let r = self.vreg(p)?;
+                Src { neg: *neg, ..Src::reg(r) }
+            }
+            None => Src::TRUE,
+        };
+        match i.opcode.as_str() {
+            "ld" | "st" | "ldu" => self.lower_mem(i),
+            "bra" => {
+                let target = match i.operands.first() {
+                    Some(Operand::Symbol(l)) => self.block_of(l)?,
+                    _ => return Err("bra needs a label".into()),
+                };
+                self.emit(Opcode::Bra { target }, &[], &[]);
+                Ok(())
+            }
+            "ret" | "exit" => {
+                self.emit(Opcode::Exit, &[], &[]);
+                Ok(())
+            }
+            "bar" | "barrier" => self.lower_barrier(i),
+            _ if is_float_op(i) => self.lower_float(i),
+            _ => self.lower_int(i),
+        }
+    }
+
+    fn lower_barrier(&mut self, i: &ast::Instruction) -> LResult<()> {
+        if !(i.has_mod("sync") || i.mods.is_empty()) || i.operands.len() != 1 {
+            return Err(format!("'{}.{}' is not supported yet", i.opcode, i.mods.join(".")));
+        }
+        let id = match i.operands[0] {
+            Operand::Imm(v) if (0..16).contains(&v) => v as u32,
+            _ => return Err("barrier id must be an immediate 0..15".into()),
+        };
+        self.uses_barrier = true;
+        self.emit(Opcode::BarSync { id }, &[], &[]);
+        Ok(())
+    }
+}
+
+/// Whether the instruction ends a basic block.
+fn ends_block(i: &ast::Instruction) -> bool {
+    matches!(i.opcode.as_str(), "bra" | "ret" | "exit")
+}
+
+fn is_float_op(i: &ast::Instruction) -> bool {
+    i.opcode != "mov" && i.opcode != "selp" && i.opcode != "setp" && i.opcode != "ld" && i.ty().is_some_and(|t| t.is_float())
+        || (i.opcode == "setp" && i.types().last().is_some_and(|t| t.is_float()))
+}
+
+/// Parameter offsets: each aligned to its size (or `.align`), in declaration order.
+fn layout_params(params: &[ast::VarDecl]) -> (Vec<ParamLayout>, u32) {
+    let mut off = 0u32;
+    let mut v = Vec::new();
+    for p in params {
+        let align = p.alignment().max(1);
+        off = off.div_ceil(align) * align;
+        let size = p.size_bytes() as u32;
+        v.push(ParamLayout { name: p.name.clone(), offset: off, size, align });
+        off += size;
+    }
+    (v, off)
+}
+
+/// Offsets of function-scope `.shared` variables.
+fn layout_shared(func: &ast::Function) -> (HashMap<String, u32>, u32) {
+    let mut off = 0u32;
+    let mut m = HashMap::new();
+    for v in func.vars.iter().filter(|v| v.space == ast::StateSpace::Shared) {
+        let align = v.alignment().max(1);
+        off = off.div_ceil(align) * align;
+        m.insert(v.name.clone(), off);
+        off += v.size_bytes() as u32;
+    }
+    (m, off)
+}

@@ -1,0 +1,106 @@
+//! f32 arithmetic and comparisons: FADD, FMUL, FFMA, FMNMX, FSETP. Float immediates go through MOV.
+
+use ptxforge_ptx::ast::{Instruction, Operand, Type};
+use ptxforge_sass::ir::*;
+
+use crate::ctx::{Ctx, LResult};
+
+impl Ctx<'_> {
+    pub fn lower_float(&mut self, i: &Instruction) -> LResult<()> {
+        let ty = i.types().last().copied().ok_or("missing type")?;
+        if ty != Type::F32 {
+            return Err(format!("'{}.{}' is not supported yet", i.opcode, i.mods.join(".")));
+        }
+        let ftz = i.has_mod("ftz");
+        if i.has_mod("sat") || i.mods.iter().any(|m| matches!(m.as_str(), "rz" | "rm" | "rp" | "approx" | "full")) {
+            return Err(format!("'{}.{}' is not supported yet", i.opcode, i.mods.join(".")));
+        }
+        match i.opcode.as_str() {
+            "add" | "sub" | "mul" => self.fbinary(i, ftz),
+            "fma" | "mad" => {
+                let [d, a, b, c] = self.fregs::<4>(i)?;
+                self.emit(Opcode::Ffma { ftz }, &[Dst::Reg(d.as_reg().unwrap())], &[a, b, c]);
+                Ok(())
+            }
+            "neg" | "abs" => {
+                let [d, a] = self.fregs::<2>(i)?;
+                let a = if i.opcode == "neg" { a.negated() } else { a.absolute() };
+                self.emit(Opcode::Fadd { ftz }, &[Dst::Reg(d.as_reg().unwrap())], &[a, Src::ZERO.negated()]);
+                Ok(())
+            }
+            "min" | "max" => {
+                let [d, a, b] = self.fregs::<3>(i)?;
+                let sel = if i.opcode == "min" { Src::TRUE } else { Src::FALSE };
+                self.emit(Opcode::Fmnmx { ftz }, &[Dst::Reg(d.as_reg().unwrap())], &[a, b, sel]);
+                Ok(())
+            }
+            "setp" => self.setp_float(i, ftz),
+            _ => Err(format!("'{}.{}' is not supported yet", i.opcode, i.mods.join("."))),
+        }
+    }
+
+    /// Destination register and N-1 sources, all in registers.
+    fn fregs<const N: usize>(&mut self, i: &Instruction) -> LResult<[Src; N]> {
+        if i.operands.len() != N {
+            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode));
+        }
+        let mut out = [Src::ZERO; N];
+        out[0] = Src::reg(self.dst(&i.operands[0])?);
+        for k in 1..N {
+            out[k] = self.float_src(&i.operands[k])?;
+        }
+        Ok(out)
+    }
+
+    fn float_src(&mut self, op: &Operand) -> LResult<Src> {
+        let s = self.src32(op)?;
+        Ok(self.in_reg(s))
+    }
+
+    fn fbinary(&mut self, i: &Instruction, ftz: bool) -> LResult<()> {
+        let [d, a, b] = self.fregs::<3>(i)?;
+        let d = [Dst::Reg(d.as_reg().unwrap())];
+        match i.opcode.as_str() {
+            "add" => self.emit(Opcode::Fadd { ftz }, &d, &[a, b]),
+            "sub" => self.emit(Opcode::Fadd { ftz }, &d, &[a, b.negated()]),
+            _ => self.emit(Opcode::Fmul { ftz }, &d, &[a, b]),
+        }
+        Ok(())
+    }
+
+    fn setp_float(&mut self, i: &Instruction, ftz: bool) -> LResult<()> {
+        let cmp = float_cmp(i)?;
+        let (combine, accum) = self.setp_combine(i)?;
+        let (d0, d1) = self.setp_dsts(&i.operands[0])?;
+        let a = self.float_src(&i.operands[1])?;
+        let b = self.float_src(&i.operands[2])?;
+        self.emit(Opcode::Fsetp { cmp, combine, ftz }, &[d0, d1], &[a, b, accum]);
+        Ok(())
+    }
+}
+
+fn float_cmp(i: &Instruction) -> LResult<FloatCmp> {
+    use FloatCmp::*;
+    i.mods
+        .iter()
+        .find_map(|m| {
+            Some(match m.as_str() {
+                "eq" => Eq,
+                "ne" => Ne,
+                "lt" => Lt,
+                "le" => Le,
+                "gt" => Gt,
+                "ge" => Ge,
+                "equ" => Equ,
+                "neu" => Neu,
+                "ltu" => Ltu,
+                "leu" => Leu,
+                "gtu" => Gtu,
+                "geu" => Geu,
+                "num" => Num,
+                "nan" => Nan,
+                _ => return None,
+            })
+        })
+        .ok_or_else(|| "setp needs a comparison".into())
+}

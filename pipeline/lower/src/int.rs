@@ -1,0 +1,425 @@
+//! Integer, logic, predicate, select, move and conversion instructions.
+
+use ptxforge_ptx::ast::{Instruction, Operand, Type};
+use ptxforge_sass::ir::*;
+
+use crate::ctx::{Ctx, LResult};
+
+const LUT_AND: u8 = 0xc0;
+const LUT_OR: u8 = 0xfc;
+const LUT_XOR: u8 = 0x3c;
+const LUT_NOT_A: u8 = 0x0f;
+
+fn ops(i: &Instruction, n: usize) -> LResult<&[Operand]> {
+    if i.operands.len() == n {
+        Ok(&i.operands)
+    } else {
+        Err(format!("Arguments mismatch for instruction '{}'", i.opcode))
+    }
+}
+
+fn unsupported(i: &Instruction) -> String {
+    format!("'{}{}{}' is not supported yet", i.opcode, if i.mods.is_empty() { "" } else { "." }, i.mods.join("."))
+}
+
+impl Ctx<'_> {
+    pub fn lower_int(&mut self, i: &Instruction) -> LResult<()> {
+        let ty = i.ty().ok_or_else(|| unsupported(i))?;
+        let wide = ty.size_bytes() == 8;
+        match (i.opcode.as_str(), wide) {
+            ("mov", _) => self.lower_mov(i, ty),
+            ("add", false) => self.add32(i, false),
+            ("sub", false) => self.add32(i, true),
+            ("add", true) => self.add64(i),
+            ("mul", false) | ("mad", false) => self.mul32(i, ty),
+            ("mul", true) if i.has_mod("lo") => self.mul_lo64(i),
+            ("neg", false) => {
+                let o = ops(i, 2)?;
+                let (d, a) = (self.dst(&o[0])?, self.reg_src32(&o[1])?);
+                self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(d), Dst::None], &[Src::ZERO, a.negated(), Src::ZERO]);
+                Ok(())
+            }
+            ("abs", false) => {
+                let o = ops(i, 2)?;
+                let (d, a) = (self.dst(&o[0])?, self.reg_src32(&o[1])?);
+                self.emit(Opcode::Iabs, &[Dst::Reg(d)], &[a]);
+                Ok(())
+            }
+            ("min", false) | ("max", false) => self.minmax32(i, ty),
+            ("and", _) | ("or", _) | ("xor", _) | ("not", _) if ty == Type::Pred => self.pred_logic(i),
+            ("and", _) | ("or", _) | ("xor", _) | ("not", _) => self.logic(i, wide),
+            ("shl", false) | ("shr", false) => self.shift32(i, ty),
+            ("shl", true) | ("shr", true) => self.shift64(i, ty),
+            ("setp", _) => self.setp_int(i),
+            ("selp", _) => self.selp(i, wide),
+            ("cvt", _) => self.cvt_int(i),
+            ("cvta", _) => self.cvta(i),
+            _ => Err(unsupported(i)),
+        }
+    }
+
+    fn lower_mov(&mut self, i: &Instruction, ty: Type) -> LResult<()> {
+        let o = ops(i, 2)?;
+        let d = self.dst(&o[0])?;
+        if ty == Type::Pred {
+            let s = self.pred_src(&o[1])?;
+            self.pred_copy(d, s);
+            return Ok(());
+        }
+        if d.comps == 2 {
+            let (lo, hi) = self.src64(&o[1])?;
+            self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[lo]);
+            self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[hi]);
+        } else {
+            let s = self.src32(&o[1])?;
+            self.emit(Opcode::Mov, &[Dst::Reg(d)], &[s]);
+        }
+        Ok(())
+    }
+
+    /// `d = s` for predicates: ISETP.EQ.U32.AND d, PT, RZ, RZ, s.
+    fn pred_copy(&mut self, d: Reg, s: Src) {
+        let op = Opcode::Isetp { cmp: IntCmp::Eq, signed: false, combine: BoolOp::And, ex: false };
+        self.emit(op, &[Dst::Reg(d), Dst::None], &[Src::ZERO, Src::ZERO, s]);
+    }
+
+    /// `and/or/xor/not.pred` through a 0/1 register and ISETP's accumulator.
+    fn pred_logic(&mut self, i: &Instruction) -> LResult<()> {
+        if i.opcode == "not" {
+            let o = ops(i, 2)?;
+            let (d, a) = (self.dst(&o[0])?, self.pred_src(&o[1])?);
+            self.pred_copy(d, a.negated());
+            return Ok(());
+        }
+        let o = ops(i, 3)?;
+        let (d, a, b) = (self.dst(&o[0])?, self.pred_src(&o[1])?, self.pred_src(&o[2])?);
+        let t = self.temp();
+        self.emit(Opcode::Sel, &[Dst::Reg(t)], &[Src::ZERO, Src::imm(1), a.negated()]);
+        let combine = match i.opcode.as_str() {
+            "and" => BoolOp::And,
+            "or" => BoolOp::Or,
+            _ => BoolOp::Xor,
+        };
+        let op = Opcode::Isetp { cmp: IntCmp::Ne, signed: false, combine, ex: false };
+        self.emit(op, &[Dst::Reg(d), Dst::None], &[Src::reg(t), Src::ZERO, b]);
+        Ok(())
+    }
+
+    fn add32(&mut self, i: &Instruction, sub: bool) -> LResult<()> {
+        let o = ops(i, 3)?;
+        let d = self.dst(&o[0])?;
+        let (mut a, mut b) = (self.src32(&o[1])?, self.src32(&o[2])?);
+        if !matches!(a.val, SrcVal::Reg(_)) && !sub {
+            std::mem::swap(&mut a, &mut b);
+        }
+        let a = self.in_reg(a);
+        let b = if sub { b.negated() } else { b };
+        let b = if sub && !matches!(b.val, SrcVal::Imm(_)) { self.in_reg(Src { neg: false, ..b }).negated() } else { b };
+        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(d), Dst::None], &[a, b, Src::ZERO]);
+        Ok(())
+    }
+
+    fn add64(&mut self, i: &Instruction) -> LResult<()> {
+        let o = ops(i, 3)?;
+        let d = self.dst(&o[0])?;
+        let (al, ah) = self.src64(&o[1])?;
+        let (bl, bh) = self.src64(&o[2])?;
+        let (al, ah) = (self.in_reg(al), self.in_reg(ah));
+        let p = self.temp_pred();
+        let lo = self.temp();
+        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(lo), Dst::Reg(p)], &[al, bl, Src::ZERO]);
+        self.emit(Opcode::Iadd3 { x: true }, &[Dst::Reg(d.part(1)), Dst::None], &[ah, bh, Src::ZERO, Src::reg(p), Src::FALSE]);
+        self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[Src::reg(lo)]);
+        Ok(())
+    }
+
+    /// `mul.lo/.hi/.wide` and `mad.lo/.wide` on 32-bit sources.
+    fn mul32(&mut self, i: &Instruction, ty: Type) -> LResult<()> {
+        let mad = i.opcode == "mad";
+        let o = ops(i, if mad { 4 } else { 3 })?;
+        let d = self.dst(&o[0])?;
+        let (mut a, mut b) = (self.src32(&o[1])?, self.src32(&o[2])?);
+        if !matches!(a.val, SrcVal::Reg(_)) {
+            std::mem::swap(&mut a, &mut b);
+        }
+        let a = self.in_reg(a);
+        let signed = ty.is_signed();
+        let mode = if i.has_mod("wide") {
+            ImadMode::Wide
+        } else if i.has_mod("hi") {
+            ImadMode::Hi
+        } else {
+            ImadMode::Lo
+        };
+        let c = match (mad, mode) {
+            (false, _) => Src::ZERO,
+            (true, ImadMode::Wide) => match &o[3] {
+                Operand::Reg(n) => Src::reg(self.vreg(n)?),
+                _ => return Err("mad.wide addend must be a register".into()),
+            },
+            (true, _) => self.reg_src32(&o[3])?,
+        };
+        let b = if mode == ImadMode::Wide { b } else { self.in_reg_unless_imm(b) };
+        self.emit(Opcode::Imad { mode, signed: signed || mode == ImadMode::Lo, x: false }, &[Dst::Reg(d)], &[a, b, c]);
+        Ok(())
+    }
+
+    fn in_reg_unless_imm(&mut self, s: Src) -> Src {
+        match s.val {
+            SrcVal::Imm(_) => s,
+            _ => self.in_reg(s),
+        }
+    }
+
+    /// 64-bit `mul.lo`: IMAD.WIDE.U32 of the low halves plus the cross products in the high half.
+    fn mul_lo64(&mut self, i: &Instruction) -> LResult<()> {
+        let o = ops(i, 3)?;
+        let d = self.dst(&o[0])?;
+        let (al, ah) = self.src64(&o[1])?;
+        let (bl, bh) = self.src64(&o[2])?;
+        let (al, ah, bl, bh) = (self.in_reg(al), self.in_reg(ah), self.in_reg(bl), self.in_reg(bh));
+        let (w, t) = (self.temp64(), self.temp());
+        let lo = Opcode::Imad { mode: ImadMode::Lo, signed: true, x: false };
+        self.emit(Opcode::Imad { mode: ImadMode::Wide, signed: false, x: false }, &[Dst::Reg(w)], &[al, bl, Src::ZERO]);
+        self.emit(lo, &[Dst::Reg(t)], &[al, bh, Src::ZERO]);
+        self.emit(lo, &[Dst::Reg(t)], &[ah, bl, Src::reg(t)]);
+        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(d.part(1)), Dst::None], &[Src::reg(w.part(1)), Src::reg(t), Src::ZERO]);
+        self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[Src::reg(w.part(0))]);
+        Ok(())
+    }
+
+    /// min/max via ISETP + SEL (one mechanism on every architecture).
+    fn minmax32(&mut self, i: &Instruction, ty: Type) -> LResult<()> {
+        let o = ops(i, 3)?;
+        let d = self.dst(&o[0])?;
+        let a = self.reg_src32(&o[1])?;
+        let b = self.src32(&o[2])?;
+        let p = self.temp_pred();
+        let cmp = if i.opcode == "min" { IntCmp::Lt } else { IntCmp::Gt };
+        let op = Opcode::Isetp { cmp, signed: ty.is_signed(), combine: BoolOp::And, ex: false };
+        self.emit(op, &[Dst::Reg(p), Dst::None], &[a, b, Src::TRUE]);
+        self.emit(Opcode::Sel, &[Dst::Reg(d)], &[a, b, Src::reg(p)]);
+        Ok(())
+    }
+
+    fn logic(&mut self, i: &Instruction, wide: bool) -> LResult<()> {
+        let not = i.opcode == "not";
+        let o = ops(i, if not { 2 } else { 3 })?;
+        let d = self.dst(&o[0])?;
+        let lut = match i.opcode.as_str() {
+            "and" => LUT_AND,
+            "or" => LUT_OR,
+            "xor" => LUT_XOR,
+            _ => LUT_NOT_A,
+        };
+        let halves: Vec<(Reg, Src, Src)> = if wide {
+            let (al, ah) = self.src64(&o[1])?;
+            let (bl, bh) = if not { (Src::ZERO, Src::ZERO) } else { self.src64(&o[2])? };
+            vec![(d.part(0), al, bl), (d.part(1), ah, bh)]
+        } else {
+            let a = self.src32(&o[1])?;
+            let b = if not { Src::ZERO } else { self.src32(&o[2])? };
+            vec![(d, a, b)]
+        };
+        for (dr, a, b) in halves {
+            let a = self.in_reg(a);
+            self.emit(Opcode::Lop3 { lut }, &[Dst::Reg(dr), Dst::None], &[a, b, Src::ZERO, Src::FALSE]);
+        }
+        Ok(())
+    }
+
+    fn shift32(&mut self, i: &Instruction, ty: Type) -> LResult<()> {
+        let o = ops(i, 3)?;
+        let d = self.dst(&o[0])?;
+        let a = self.reg_src32(&o[1])?;
+        let n = self.src32(&o[2])?;
+        if let SrcVal::Imm(v) = n.val {
+            if v >= 32 {
+                return self.shift32_saturated(i, ty, d, a);
+            }
+        }
+        let right = i.opcode == "shr";
+        let signed = right && ty.is_signed();
+        let shf = Opcode::Shf { right, signed, wide: false, hi: right };
+        let srcs = if right { [Src::ZERO, n, a] } else { [a, n, Src::ZERO] };
+        self.emit(shf, &[Dst::Reg(d)], &srcs);
+        Ok(())
+    }
+
+    /// Shifts by 32 or more: 0, or the sign for `shr.s32`.
+    fn shift32_saturated(&mut self, i: &Instruction, ty: Type, d: Reg, a: Src) -> LResult<()> {
+        if i.opcode == "shr" && ty.is_signed() {
+            let shf = Opcode::Shf { right: true, signed: true, wide: false, hi: true };
+            self.emit(shf, &[Dst::Reg(d)], &[Src::ZERO, Src::imm(31), a]);
+        } else {
+            self.emit(Opcode::Mov, &[Dst::Reg(d)], &[Src::ZERO]);
+        }
+        Ok(())
+    }
+
+    fn shift64(&mut self, i: &Instruction, ty: Type) -> LResult<()> {
+        let o = ops(i, 3)?;
+        let d = self.dst(&o[0])?;
+        let (al, ah) = self.src64(&o[1])?;
+        let (al, ah) = (self.in_reg(al), self.in_reg(ah));
+        let n = self.src32(&o[2])?;
+        if matches!(n.val, SrcVal::Imm(v) if v >= 32) {
+            return Err("64-bit shifts by 32 or more are not supported yet".into());
+        }
+        let (lo, hi) = (self.temp(), self.temp());
+        if i.opcode == "shl" {
+            self.emit(Opcode::Shf { right: false, signed: false, wide: true, hi: true }, &[Dst::Reg(hi)], &[al, n, ah]);
+            self.emit(Opcode::Shf { right: false, signed: false, wide: false, hi: false }, &[Dst::Reg(lo)], &[al, n, Src::ZERO]);
+        } else {
+            let signed = ty.is_signed();
+            self.emit(Opcode::Shf { right: true, signed, wide: true, hi: false }, &[Dst::Reg(lo)], &[al, n, ah]);
+            self.emit(Opcode::Shf { right: true, signed, wide: false, hi: true }, &[Dst::Reg(hi)], &[Src::ZERO, n, ah]);
+        }
+        self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[Src::reg(lo)]);
+        self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[Src::reg(hi)]);
+        Ok(())
+    }
+
+    /// Integer `setp` (32- and 64-bit), with an optional `.and/.or/.xor` predicate.
+    fn setp_int(&mut self, i: &Instruction) -> LResult<()> {
+        let ty = i.types().last().copied().ok_or("setp needs a type")?;
+        let cmp = int_cmp(i)?;
+        let (combine, accum) = self.setp_combine(i)?;
+        let (d0, d1) = self.setp_dsts(&i.operands[0])?;
+        if ty.size_bytes() == 8 {
+            let (al, ah) = self.src64(&i.operands[1])?;
+            let (bl, bh) = self.src64(&i.operands[2])?;
+            let (al, ah) = (self.in_reg(al), self.in_reg(ah));
+            let lo = self.temp_pred();
+            let lo_cmp = Opcode::Isetp { cmp, signed: false, combine: BoolOp::And, ex: false };
+            self.emit(lo_cmp, &[Dst::Reg(lo), Dst::None], &[al, bl, Src::TRUE]);
+            let hi_cmp = Opcode::Isetp { cmp, signed: ty.is_signed(), combine, ex: true };
+            self.emit(hi_cmp, &[d0, d1], &[ah, bh, accum, Src::reg(lo)]);
+        } else {
+            let a = self.reg_src32(&i.operands[1])?;
+            let b = self.src32(&i.operands[2])?;
+            let op = Opcode::Isetp { cmp, signed: ty.is_signed(), combine, ex: false };
+            self.emit(op, &[d0, d1], &[a, b, accum]);
+        }
+        Ok(())
+    }
+
+    pub fn setp_combine(&mut self, i: &Instruction) -> LResult<(BoolOp, Src)> {
+        let combine = if i.has_mod("and") {
+            BoolOp::And
+        } else if i.has_mod("or") {
+            BoolOp::Or
+        } else if i.has_mod("xor") {
+            BoolOp::Xor
+        } else {
+            return Ok((BoolOp::And, Src::TRUE));
+        };
+        let q = i.operands.get(3).ok_or("setp with a combining operation needs a predicate")?;
+        Ok((combine, self.pred_src(q)?))
+    }
+
+    pub fn setp_dsts(&mut self, op: &Operand) -> LResult<(Dst, Dst)> {
+        match op {
+            Operand::Reg(n) => Ok((Dst::Reg(self.vreg(n)?), Dst::None)),
+            Operand::PredPair(a, b) => Ok((Dst::Reg(self.vreg(a)?), Dst::Reg(self.vreg(b)?))),
+            _ => Err("setp needs a predicate destination".into()),
+        }
+    }
+
+    fn selp(&mut self, i: &Instruction, wide: bool) -> LResult<()> {
+        let o = ops(i, 4)?;
+        let d = self.dst(&o[0])?;
+        let p = self.pred_src(&o[3])?;
+        let pairs: Vec<(Reg, Src, Src)> = if wide {
+            let (al, ah) = self.src64(&o[1])?;
+            let (bl, bh) = self.src64(&o[2])?;
+            vec![(d.part(0), al, bl), (d.part(1), ah, bh)]
+        } else {
+            vec![(d, self.src32(&o[1])?, self.src32(&o[2])?)]
+        };
+        for (dr, a, b) in pairs {
+            let (a, b, p) = if matches!(a.val, SrcVal::Reg(_)) { (a, b, p) } else { (b, a, p.negated()) };
+            let a = self.in_reg(a);
+            self.emit(Opcode::Sel, &[Dst::Reg(dr)], &[a, b, p]);
+        }
+        Ok(())
+    }
+
+    fn cvta(&mut self, i: &Instruction) -> LResult<()> {
+        let o = ops(i, 2)?;
+        if !i.has_mod("to") || !(i.has_mod("global") || i.has_mod("shared")) {
+            return Err(unsupported(i));
+        }
+        let d = self.dst(&o[0])?;
+        if d.comps == 2 {
+            let (lo, hi) = self.src64(&o[1])?;
+            self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[lo]);
+            self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[hi]);
+        } else {
+            let s = self.src32(&o[1])?;
+            self.emit(Opcode::Mov, &[Dst::Reg(d)], &[s]);
+        }
+        Ok(())
+    }
+
+    /// `cvt` between integer types: truncation, zero and sign extension.
+    fn cvt_int(&mut self, i: &Instruction) -> LResult<()> {
+        let tys = i.types();
+        let [dt, st] = tys[..] else { return Err(unsupported(i)) };
+        if dt.is_float() || st.is_float() || i.has_mod("sat") {
+            return Err(unsupported(i));
+        }
+        let o = ops(i, 2)?;
+        let d = self.dst(&o[0])?;
+        let src = if st.size_bytes() == 8 { self.src64(&o[1])?.0 } else { self.src32(&o[1])? };
+        let src = self.in_reg(src);
+        let narrow = dt.size_bytes().min(st.size_bytes());
+        let signed = st.is_signed() && dt.size_bytes() > st.size_bytes() || dt.is_signed() && dt.size_bytes() < 4;
+        let v = self.extend32(src, narrow, signed);
+        if dt.size_bytes() == 8 {
+            let hi = if st.is_signed() || (st.size_bytes() < 4 && signed) {
+                let t = self.temp();
+                self.emit(Opcode::Shf { right: true, signed: true, wide: false, hi: true }, &[Dst::Reg(t)], &[Src::ZERO, Src::imm(31), v]);
+                Src::reg(t)
+            } else {
+                Src::ZERO
+            };
+            self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[v]);
+            self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[hi]);
+        } else {
+            self.emit(Opcode::Mov, &[Dst::Reg(d)], &[v]);
+        }
+        Ok(())
+    }
+
+    /// The low `bytes` of `v`, sign- or zero-extended to 32 bits.
+    fn extend32(&mut self, v: Src, bytes: u32, signed: bool) -> Src {
+        if bytes >= 4 {
+            return v;
+        }
+        let t = self.temp();
+        if signed {
+            let sel = if bytes == 1 { 0x8880 } else { 0x9910 };
+            self.emit(Opcode::Prmt, &[Dst::Reg(t)], &[v, Src::imm(sel), Src::ZERO]);
+        } else {
+            let mask = if bytes == 1 { 0xff } else { 0xffff };
+            self.emit(Opcode::Lop3 { lut: LUT_AND }, &[Dst::Reg(t), Dst::None], &[v, Src::imm(mask), Src::ZERO, Src::FALSE]);
+        }
+        Src::reg(t)
+    }
+}
+
+pub fn int_cmp(i: &Instruction) -> LResult<IntCmp> {
+    let m = i.mods.iter().find_map(|m| {
+        Some(match m.as_str() {
+            "eq" => IntCmp::Eq,
+            "ne" => IntCmp::Ne,
+            "lt" | "lo" => IntCmp::Lt,
+            "le" | "ls" => IntCmp::Le,
+            "gt" | "hi" => IntCmp::Gt,
+            "ge" | "hs" => IntCmp::Ge,
+            _ => return None,
+        })
+    });
+    m.ok_or_else(|| "setp needs a comparison".into())
+}
