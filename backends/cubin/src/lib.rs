@@ -42,6 +42,8 @@ pub struct KernelImage {
     pub uses_barrier: bool,
     /// Whether `%ctaid.z` is read (EIATTR_CTAIDZ_USED on sm_75..89).
     pub uses_ctaid_z: bool,
+    /// Whether a loop branches back on a thread-varying condition (EIATTR_CRS_STACK_SIZE = 0).
+    pub divergent_loop: bool,
 }
 
 /// A whole module: kernels in PTX definition order.

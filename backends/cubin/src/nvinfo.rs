@@ -10,6 +10,7 @@ const EIFMT_HVAL: u8 = 3;
 const EIFMT_SVAL: u8 = 4;
 
 const CTAIDZ_USED: u8 = 0x04;
+const CRS_STACK_SIZE: u8 = 0x1e;
 const PARAM_CBANK: u8 = 0x0a;
 const FRAME_SIZE: u8 = 0x11;
 const MIN_STACK_SIZE: u8 = 0x12;
@@ -103,6 +104,9 @@ fn kernel_info_legacy(sm: Sm, k: &KernelImage, const_sym: u32) -> Vec<u8> {
     if k.uses_ctaid_z {
         r.nval(CTAIDZ_USED);
     }
+    if k.divergent_loop {
+        r.words(CRS_STACK_SIZE, &[0]);
+    }
     r.0
 }
 
@@ -118,6 +122,9 @@ fn kernel_info_new(sm: Sm, k: &KernelImage, const_sym: u32) -> Vec<u8> {
     }
     r.hval(MERCURY_ISA_VERSION, 0x0101);
     r.words(EXIT_INSTR_OFFSETS, &k.exit_offsets);
+    if k.divergent_loop {
+        r.words(CRS_STACK_SIZE, &[0]);
+    }
     if !k.params.is_empty() {
         r.hval(CBANK_PARAM_SIZE, k.param_bytes as u16);
         param_cbank(&mut r, sm, k, const_sym);

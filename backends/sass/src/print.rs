@@ -195,7 +195,13 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         }
         Opcode::Lds { size, offset } => format!("LDS{} {d0}, {}", size_suffix(size), shared_addr(a, offset)),
         Opcode::Sts { size, offset } => format!("STS{} {}, {}", size_suffix(size), shared_addr(a, offset), src(b)),
-        Opcode::Ldc { wide } => format!("LDC{} {d0}, {}", if wide { ".64" } else { "" }, src(a)),
+        Opcode::Ldc { wide } => {
+            let c = match a.val {
+                SrcVal::CBuf { bank, offset: 0 } => format!("c[{bank:#x}][RZ]"),
+                _ => src(a),
+            };
+            format!("LDC{} {d0}, {c}", if wide { ".64" } else { "" })
+        }
         Opcode::Uldc { wide } => format!("ULDC{} {d0}, {}", if wide { ".64" } else { "" }, src(a)),
         Opcode::Bra { target } => {
             format!("BRA {:#x}", offsets.get(target as usize).copied().unwrap_or(0))

@@ -166,5 +166,6 @@ pub fn kernel_image(k: &KernelInFlight) -> KernelImage {
         exit_offsets,
         uses_barrier: l.uses_barrier,
         uses_ctaid_z: l.func.instrs().any(|i| i.op == Opcode::S2r(SpecialReg::CtaIdZ)),
+        divergent_loop: l.divergent_loop,
     }
 }

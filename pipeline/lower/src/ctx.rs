@@ -23,6 +23,8 @@ pub struct LoweredKernel {
     pub param_bytes: u32,
     pub shared_bytes: u32,
     pub uses_barrier: bool,
+    /// A loop branches back on a thread-varying condition (ptxas then records a CRS stack).
+    pub divergent_loop: bool,
 }
 
 /// An instruction lowering could not handle, with its PTX line.
@@ -114,7 +116,9 @@ impl<'a> Ctx<'a> {
             return Err(self.errors);
         }
         let param_bytes = self.param_list.iter().map(|p| p.offset + p.size).max().unwrap_or(0);
+        let divergent_loop = crate::divergence::has_divergent_backward_branch(&self.f);
         Ok(LoweredKernel {
+            divergent_loop,
             func: self.f,
             params: self.param_list,
             param_bytes,

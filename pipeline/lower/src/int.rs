@@ -263,8 +263,10 @@ impl Ctx<'_> {
         let (al, ah) = self.src64(&o[1])?;
         let (al, ah) = (self.in_reg(al), self.in_reg(ah));
         let n = self.src32(&o[2])?;
-        if matches!(n.val, SrcVal::Imm(v) if v >= 32) {
-            return Err("64-bit shifts by 32 or more are not supported yet".into());
+        if let SrcVal::Imm(v) = n.val {
+            if v >= 32 {
+                return self.shift64_by_32_or_more(i, ty, d, al, ah, v);
+            }
         }
         let (lo, hi) = (self.temp(), self.temp());
         if i.opcode == "shl" {
@@ -274,6 +276,29 @@ impl Ctx<'_> {
             let signed = ty.is_signed();
             self.emit(Opcode::Shf { right: true, signed, wide: true, hi: false }, &[Dst::Reg(lo)], &[al, n, ah]);
             self.emit(Opcode::Shf { right: true, signed, wide: false, hi: true }, &[Dst::Reg(hi)], &[Src::ZERO, n, ah]);
+        }
+        self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[Src::reg(lo)]);
+        self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[Src::reg(hi)]);
+        Ok(())
+    }
+
+    /// 64-bit shifts by an immediate of 32 or more: one half moves across, the other fills.
+    fn shift64_by_32_or_more(&mut self, i: &Instruction, ty: Type, d: Reg, al: Src, ah: Src, v: u32) -> LResult<()> {
+        let n = Src::imm((v - 32).min(31));
+        let gone = v >= 64;
+        let (lo, hi) = (self.temp(), self.temp());
+        let shr = |signed| Opcode::Shf { right: true, signed, wide: false, hi: true };
+        if i.opcode == "shl" {
+            let src = if gone { Src::ZERO } else { al };
+            self.emit(Opcode::Shf { right: false, signed: false, wide: false, hi: false }, &[Dst::Reg(hi)], &[src, n, Src::ZERO]);
+            self.emit(Opcode::Mov, &[Dst::Reg(lo)], &[Src::ZERO]);
+        } else if ty.is_signed() {
+            self.emit(shr(true), &[Dst::Reg(lo)], &[Src::ZERO, n, ah]);
+            self.emit(shr(true), &[Dst::Reg(hi)], &[Src::ZERO, Src::imm(31), ah]);
+        } else {
+            let src = if gone { Src::ZERO } else { ah };
+            self.emit(shr(false), &[Dst::Reg(lo)], &[Src::ZERO, n, src]);
+            self.emit(Opcode::Mov, &[Dst::Reg(hi)], &[Src::ZERO]);
         }
         self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[Src::reg(lo)]);
         self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[Src::reg(hi)]);

@@ -5,6 +5,7 @@
 //! `control.rs`). Register views (`Reg::part`) name the halves of 64-bit values.
 
 mod ctx;
+mod divergence;
 mod float;
 mod int;
 mod mem;
