@@ -3,6 +3,8 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
+use ptxforge_runtime::{Executor, ExecutorConfig, Pipeline, StageTiming as RtTiming};
+
 use crate::compile::KernelOutcome;
 use crate::options::CompileOptions;
 use crate::report::StageTiming;
@@ -19,34 +21,50 @@ const PIPELINE: [(&str, StageFn); 5] = [
     ("encode", stages::encode),
 ];
 
-/// Runs every job through all stages; the result is in definition order whatever the timing.
-pub fn run_kernel_pipeline(jobs: Vec<KernelInFlight>, _opts: &CompileOptions) -> Vec<KernelOutcome> {
+/// Runs every job through all stages as actors on the runtime; the result is in definition order
+/// whatever the timing. `--split-compile` picks the worker count.
+pub fn run_kernel_pipeline(jobs: Vec<KernelInFlight>, opts: &CompileOptions) -> Vec<KernelOutcome> {
     let epoch = Instant::now();
-    let mut outcomes: Vec<KernelOutcome> = jobs.into_iter().map(|k| run_one(k, epoch)).collect();
-    outcomes.sort_by_key(|o| o.index);
-    outcomes
-}
-
-/// One kernel through every stage on the calling thread.
-fn run_one(job: KernelInFlight, epoch: Instant) -> KernelOutcome {
-    let name = job.name.clone();
-    let index = job.index;
-    let start = Instant::now();
-    let mut timings = Vec::new();
-    let mut current = Ok(job);
+    let workers = match opts.split_compile {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let exec = Executor::new(ExecutorConfig { workers: workers.min(jobs.len().max(1)), dynamic_scheduling: opts.dynamic_scheduling });
+    let mut pipeline = Pipeline::new(|stage: &'static str, msg: String| -> StageResult {
+        Err(KernelError { kernel: String::new(), stage, messages: vec![(0, format!("internal error: {msg}"))] })
+    });
     for (stage, f) in PIPELINE {
-        let Ok(k) = current else { break };
-        let t0 = Instant::now();
-        current = run_stage_caught(stage, &name, f, k);
-        timings.push(StageTiming {
-            stage,
-            worker: 0,
-            start: t0 - epoch,
-            duration: t0.elapsed(),
-            queue_wait: Duration::ZERO,
+        pipeline = pipeline.stage(stage, opts.mailbox_capacity, move |r: StageResult| {
+            let k = r?;
+            let name = k.name.clone();
+            run_stage_caught(stage, &name, f, k)
         });
     }
-    finish(index, name, current, timings, start.elapsed())
+    let names: Vec<(usize, String)> = jobs.iter().map(|k| (k.index, k.name.clone())).collect();
+    let inputs = jobs.into_iter().map(Ok).collect();
+    let (envelopes, _stats) = pipeline.run(&exec, inputs);
+    envelopes
+        .into_iter()
+        .zip(names)
+        .map(|(env, (index, name))| {
+            let timings = env.timings.iter().map(|t| timing(t, epoch)).collect::<Vec<_>>();
+            let wall = match (env.timings.first(), env.timings.last()) {
+                (Some(a), Some(b)) => (b.start + b.duration).saturating_duration_since(a.start),
+                _ => Duration::ZERO,
+            };
+            finish(index, name, env.value, timings, wall)
+        })
+        .collect()
+}
+
+fn timing(t: &RtTiming, epoch: Instant) -> StageTiming {
+    StageTiming {
+        stage: t.stage,
+        worker: if t.worker == usize::MAX { 0 } else { t.worker + 1 },
+        start: t.start.saturating_duration_since(epoch),
+        duration: t.duration,
+        queue_wait: t.queue_wait,
+    }
 }
 
 /// Runs one stage; a panic becomes an internal error naming the kernel and the stage.
@@ -98,7 +116,12 @@ fn finish(
             o.sass_text = k.sass_text;
             o.image = k.image;
         }
-        Err(e) => o.error = Some(e),
+        Err(mut e) => {
+            if e.kernel.is_empty() {
+                e.kernel = o.name.clone();
+            }
+            o.error = Some(e);
+        }
     }
     o
 }

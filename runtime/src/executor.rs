@@ -1,0 +1,263 @@
+//! The executor: worker threads over crossbeam-deque queues, static or work-stealing, that park
+//! when idle.
+//!
+//! * `workers == 0` or `1`: no threads; tasks run on the thread that calls [`Executor::help`].
+//! * Static scheduling: each spawned task goes to worker `n % workers` (n counts spawns), so the
+//!   assignment is deterministic; workers only run their own queue.
+//! * Dynamic scheduling: tasks go to the global injector (or the spawning worker's own deque);
+//!   an idle worker takes local work first, then the injector, then steals from siblings.
+//! * Idle workers park on a crossbeam `Parker`; every spawn unparks the target (or all, dynamic).
+
+use std::cell::{Cell, RefCell};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use crossbeam_deque::{Injector, Steal, Stealer, Worker};
+use crossbeam_utils::sync::{Parker, Unparker};
+
+/// A unit of work.
+pub type Task = Box<dyn FnOnce() + Send + 'static>;
+
+/// How the executor runs.
+#[derive(Clone, Debug)]
+pub struct ExecutorConfig {
+    /// 0 or 1: everything on the calling thread; N: N worker threads.
+    pub workers: usize,
+    /// Work stealing (`--threads-dynamic-scheduling`) instead of static partitioning.
+    pub dynamic_scheduling: bool,
+}
+
+/// Counters for `--compiler-stats` and tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    pub tasks_run: u64,
+    pub steals: u64,
+    pub parks: u64,
+    pub panics: u64,
+}
+
+struct Shared {
+    injector: Injector<Task>,
+    /// Per-worker inboxes for static scheduling (and for the caller when there are no workers).
+    inboxes: Vec<Injector<Task>>,
+    stealers: Vec<Stealer<Task>>,
+    unparkers: Vec<Unparker>,
+    dynamic: bool,
+    shutdown: AtomicBool,
+    spawned: AtomicUsize,
+    tasks_run: AtomicU64,
+    steals: AtomicU64,
+    parks: AtomicU64,
+    panics: AtomicU64,
+}
+
+thread_local! {
+    /// The index of the current worker thread, if this thread is one.
+    static WORKER_INDEX: Cell<Option<usize>> = const { Cell::new(None) };
+    /// The current worker's own deque (dynamic scheduling pushes nested spawns here).
+    static LOCAL_QUEUE: RefCell<Option<Worker<Task>>> = const { RefCell::new(None) };
+}
+
+/// A pool of workers (possibly empty) that runs spawned tasks.
+pub struct Executor {
+    shared: Arc<Shared>,
+    threads: Mutex<Vec<JoinHandle<()>>>,
+}
+
+impl Executor {
+    pub fn new(cfg: ExecutorConfig) -> Executor {
+        let n = if cfg.workers <= 1 { 0 } else { cfg.workers };
+        let locals: Vec<Worker<Task>> = (0..n).map(|_| Worker::new_fifo()).collect();
+        let parkers: Vec<Parker> = (0..n).map(|_| Parker::new()).collect();
+        let shared = Arc::new(Shared {
+            injector: Injector::new(),
+            inboxes: (0..n.max(1)).map(|_| Injector::new()).collect(),
+            stealers: locals.iter().map(Worker::stealer).collect(),
+            unparkers: parkers.iter().map(|p| p.unparker().clone()).collect(),
+            dynamic: cfg.dynamic_scheduling,
+            shutdown: AtomicBool::new(false),
+            spawned: AtomicUsize::new(0),
+            tasks_run: AtomicU64::new(0),
+            steals: AtomicU64::new(0),
+            parks: AtomicU64::new(0),
+            panics: AtomicU64::new(0),
+        });
+        let threads = locals
+            .into_iter()
+            .zip(parkers)
+            .enumerate()
+            .map(|(i, (local, parker))| {
+                let shared = Arc::clone(&shared);
+                std::thread::Builder::new()
+                    .name(format!("ptxforge-worker-{i}"))
+                    .spawn(move || worker_loop(i, local, parker, shared))
+                    .expect("spawn worker thread")
+            })
+            .collect();
+        Executor { shared, threads: Mutex::new(threads) }
+    }
+
+    /// Number of worker threads (0 = the caller runs everything).
+    pub fn workers(&self) -> usize {
+        self.shared.unparkers.len()
+    }
+
+    /// Queues a task. Never blocks.
+    pub fn spawn(&self, task: Task) {
+        self.shared.spawn(task);
+    }
+
+    /// A cheap handle that tasks can carry to spawn more tasks.
+    pub fn spawner(&self) -> Spawner {
+        Spawner(Arc::clone(&self.shared))
+    }
+
+    /// Runs one queued task on the calling thread, if any is available; returns whether it did.
+    pub fn help(&self) -> bool {
+        match self.shared.find_for_caller() {
+            Some(t) => {
+                self.shared.run(t);
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub fn counters(&self) -> Counters {
+        let s = &self.shared;
+        Counters {
+            tasks_run: s.tasks_run.load(Ordering::Relaxed),
+            steals: s.steals.load(Ordering::Relaxed),
+            parks: s.parks.load(Ordering::Relaxed),
+            panics: s.panics.load(Ordering::Relaxed),
+        }
+    }
+
+    /// The worker index of the current thread (`None` on the caller's thread).
+    pub fn current_worker() -> Option<usize> {
+        WORKER_INDEX.with(Cell::get)
+    }
+}
+
+/// A clonable handle for spawning tasks onto an [`Executor`] from inside tasks.
+#[derive(Clone)]
+pub struct Spawner(Arc<Shared>);
+
+impl Spawner {
+    pub fn spawn(&self, task: Task) {
+        self.0.spawn(task);
+    }
+}
+
+impl Drop for Executor {
+    fn drop(&mut self) {
+        self.shared.shutdown.store(true, Ordering::SeqCst);
+        self.shared.unparkers.iter().for_each(Unparker::unpark);
+        for t in self.threads.lock().map(|mut v| std::mem::take(&mut *v)).unwrap_or_default() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Shared {
+    fn spawn(&self, task: Task) {
+        let n = self.unparkers.len();
+        if n == 0 {
+            self.inboxes[0].push(task);
+            return;
+        }
+        if self.dynamic {
+            let leftover = LOCAL_QUEUE.with(|q| match q.borrow().as_ref() {
+                Some(local) => {
+                    local.push(task);
+                    None
+                }
+                None => Some(task),
+            });
+            if let Some(task) = leftover {
+                self.injector.push(task);
+            }
+            self.unparkers.iter().for_each(Unparker::unpark);
+        } else {
+            let target = self.spawned.fetch_add(1, Ordering::Relaxed) % n;
+            self.inboxes[target].push(task);
+            self.unparkers[target].unpark();
+        }
+    }
+
+    /// Work the calling (non-worker) thread may run: only when there are no workers.
+    fn find_for_caller(&self) -> Option<Task> {
+        if !self.unparkers.is_empty() {
+            return None;
+        }
+        steal_one(&self.inboxes[0])
+    }
+
+    /// Local first, then own inbox / the injector, then (dynamic only) siblings.
+    fn find_for_worker(&self, me: usize) -> Option<Task> {
+        LOCAL_QUEUE.with(|q| q.borrow().as_ref().and_then(|local| self.find_with_local(me, local)))
+    }
+
+    fn find_with_local(&self, me: usize, local: &Worker<Task>) -> Option<Task> {
+        if let Some(t) = local.pop() {
+            return Some(t);
+        }
+        if let Some(t) = steal_one(&self.inboxes[me]) {
+            return Some(t);
+        }
+        if !self.dynamic {
+            return None;
+        }
+        loop {
+            match self.injector.steal_batch_and_pop(local) {
+                Steal::Success(t) => return Some(t),
+                Steal::Retry => continue,
+                Steal::Empty => break,
+            }
+        }
+        for (i, s) in self.stealers.iter().enumerate() {
+            if i == me {
+                continue;
+            }
+            if let Steal::Success(t) = s.steal() {
+                self.steals.fetch_add(1, Ordering::Relaxed);
+                return Some(t);
+            }
+        }
+        None
+    }
+
+    /// Runs a task; a panic is counted and contained (tasks report failures themselves).
+    fn run(&self, t: Task) {
+        if catch_unwind(AssertUnwindSafe(t)).is_err() {
+            self.panics.fetch_add(1, Ordering::Relaxed);
+        }
+        self.tasks_run.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+fn steal_one(q: &Injector<Task>) -> Option<Task> {
+    loop {
+        match q.steal() {
+            Steal::Success(t) => return Some(t),
+            Steal::Retry => continue,
+            Steal::Empty => return None,
+        }
+    }
+}
+
+fn worker_loop(me: usize, local: Worker<Task>, parker: Parker, shared: Arc<Shared>) {
+    WORKER_INDEX.with(|w| w.set(Some(me)));
+    LOCAL_QUEUE.with(|q| *q.borrow_mut() = Some(local));
+    while !shared.shutdown.load(Ordering::SeqCst) {
+        match shared.find_for_worker(me) {
+            Some(t) => shared.run(t),
+            None => {
+                shared.parks.fetch_add(1, Ordering::Relaxed);
+                parker.park();
+            }
+        }
+    }
+}
