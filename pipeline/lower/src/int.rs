@@ -126,10 +126,8 @@ impl Ctx<'_> {
         let (bl, bh) = self.src64(&o[2])?;
         let (al, ah) = (self.in_reg(al), self.in_reg(ah));
         let p = self.temp_pred();
-        let lo = self.temp();
-        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(lo), Dst::Reg(p)], &[al, bl, Src::ZERO]);
+        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(d.part(0)), Dst::Reg(p)], &[al, bl, Src::ZERO]);
         self.emit(Opcode::Iadd3 { x: true }, &[Dst::Reg(d.part(1)), Dst::None], &[ah, bh, Src::ZERO, Src::reg(p), Src::FALSE]);
-        self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[Src::reg(lo)]);
         Ok(())
     }
 

@@ -1,9 +1,88 @@
-//! Machine-independent clean-ups on virtual-register IR: dead-code elimination of pure results.
+//! Machine-independent clean-ups on virtual-register IR: copy propagation and dead-code elimination.
 
 use ptxforge_sass::ir::*;
 
-/// Removes instructions whose only effect is a register result nobody reads. Runs to a fixed point.
+/// Runs copy propagation, then removes pure instructions whose results nobody reads.
 pub fn optimize(f: &mut Function) {
+    propagate_copies(f);
+    eliminate_dead_code(f);
+}
+
+/// Per vreg and 32-bit part: how many instructions write that part.
+fn part_defs(f: &Function) -> Vec<[u32; 4]> {
+    let mut count = vec![[0u32; 4]; f.num_vregs as usize];
+    for i in f.instrs() {
+        i.visit_regs(|r, a| {
+            if a == Access::Write {
+                for c in r.comp..(r.comp + r.comps).min(4) {
+                    count[r.idx as usize][c as usize] += 1;
+                }
+            }
+        });
+    }
+    count
+}
+
+/// A copy `MOV d.part, s` where that part of `d` is written only here and `s`'s part only once.
+fn copy_source(i: &Instr, defs: &[[u32; 4]]) -> Option<(Reg, Reg)> {
+    if i.op != Opcode::Mov || i.guard != Src::TRUE || i.srcs[0].neg || i.srcs[0].abs {
+        return None;
+    }
+    let (Dst::Reg(d), SrcVal::Reg(s)) = (i.dsts[0], i.srcs[0].val) else { return None };
+    if d.file != s.file || d.comps != 1 || s.comps != 1 || d.idx == s.idx {
+        return None;
+    }
+    let once = |r: Reg| defs[r.idx as usize].get(r.comp as usize) == Some(&1);
+    (once(d) && once(s)).then_some((d, s))
+}
+
+/// Replaces reads of copied values (whole registers or single parts) by the copied sources.
+fn propagate_copies(f: &mut Function) {
+    let defs = part_defs(f);
+    let mut part_src: std::collections::HashMap<(u32, u8), Reg> = std::collections::HashMap::new();
+    for i in f.instrs() {
+        if let Some((d, s)) = copy_source(i, &defs) {
+            part_src.insert((d.idx, d.comp), s);
+        }
+    }
+    let comps = f.vreg_comps.clone();
+    let resolve_part = |mut r: Reg| {
+        for _ in 0..64 {
+            match part_src.get(&(r.idx, r.comp)) {
+                Some(s) => r = *s,
+                None => break,
+            }
+        }
+        r
+    };
+    let resolve = |r: Reg| -> Reg {
+        if r.comps == 1 {
+            return resolve_part(r);
+        }
+        let parts: Vec<Reg> = (0..r.comps).map(|c| resolve_part(r.part(c))).collect();
+        let base = parts[0];
+        let whole = base.comp == 0
+            && comps[base.idx as usize] == r.comps
+            && parts.iter().enumerate().all(|(c, p)| p.idx == base.idx && p.comp == c as u8);
+        if whole {
+            Reg { comps: r.comps, ..base }
+        } else {
+            r
+        }
+    };
+    for b in &mut f.blocks {
+        for i in &mut b.instrs {
+            i.visit_regs_mut(|r, a| {
+                if a == Access::Read {
+                    *r = resolve(*r);
+                }
+            });
+        }
+    }
+}
+
+/// Removes instructions whose only effect is a register result nobody reads, to a fixed point.
+fn eliminate_dead_code(f: &mut Function) {
     loop {
         let used = used_vregs(f);
         let before = f.num_instrs();
