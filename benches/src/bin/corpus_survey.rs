@@ -25,7 +25,10 @@ fn corpus_files(dir: &Path) -> Vec<PathBuf> {
 fn module_target(src: &str) -> u32 {
     src.lines()
         .find_map(|l| l.trim().strip_prefix(".target"))
-        .and_then(|t| t.trim().trim_start_matches("sm_").get(..2).and_then(|n| n.parse().ok()))
+        .and_then(|t| {
+            let digits: String = t.trim().trim_start_matches("sm_").chars().take_while(char::is_ascii_digit).collect();
+            digits.parse().ok()
+        })
         .unwrap_or(75)
 }
 

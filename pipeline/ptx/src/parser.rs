@@ -591,6 +591,7 @@ impl<'s> Parser<'s> {
                 }
                 Ok(Operand::NotReg(self.bump().to_string()))
             }
+            Some(Tok::Ident) if self.peek_at(1) == Some(Tok::Pipe) => self.register_operand(),
             Some(Tok::Ident) => {
                 let t = self.bump();
                 Ok(if t == "_" { Operand::Sink } else { Operand::Symbol(t.to_string()) })
@@ -614,7 +615,7 @@ impl<'s> Parser<'s> {
     fn register_operand(&mut self) -> PResult<Operand> {
         let name = self.bump().to_string();
         if self.eat(Tok::Pipe) {
-            if self.peek() != Some(Tok::Percent) {
+            if !matches!(self.peek(), Some(Tok::Percent) | Some(Tok::Ident)) {
                 return self.syntax_error();
             }
             return Ok(Operand::PredPair(name, self.bump().to_string()));
