@@ -223,3 +223,94 @@ fn rewrite(f: &mut Function, assign: &[u32]) {
     f.allocated = true;
     f.reg_usage = RegUsage { gprs: (max_gpr + 1).max(2) as u32 + 2, preds: max_pred, ugprs: 0 };
 }
+
+/// What a physical register holds at a program point, for [`verify_allocation`].
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Holds {
+    Nothing,
+    Value(u32, u8),
+    Unknown,
+}
+
+/// Checks an allocation by value tracking: `before` (virtual) and `after` (physical) are the same
+/// instruction sequence; every read of a virtual register part must find that value in the
+/// physical register it was mapped to, along every path where the state is known.
+pub fn verify_allocation(before: &Function, after: &Function) -> Result<(), String> {
+    if before.num_instrs() != after.num_instrs() || before.blocks.len() != after.blocks.len() {
+        return Err("instruction sequences differ".into());
+    }
+    type State = std::collections::HashMap<(RegFile, u32), Holds>;
+    let nb = before.blocks.len();
+    let mut entry: Vec<Option<State>> = vec![None; nb];
+    entry[0] = Some(State::new());
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in 0..nb {
+            let Some(mut st) = entry[b].clone() else { continue };
+            for (vi, pi) in before.blocks[b].instrs.iter().zip(&after.blocks[b].instrs) {
+                check_and_apply(vi, pi, &mut st)?;
+            }
+            for s in successors(before, b) {
+                let merged = match &entry[s] {
+                    None => st.clone(),
+                    Some(old) => merge(old, &st),
+                };
+                if entry[s].as_ref() != Some(&merged) {
+                    entry[s] = Some(merged);
+                    changed = true;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn merge(a: &std::collections::HashMap<(RegFile, u32), Holds>, b: &std::collections::HashMap<(RegFile, u32), Holds>) -> std::collections::HashMap<(RegFile, u32), Holds> {
+    let mut m = a.clone();
+    for (k, v) in b {
+        let e = m.entry(*k).or_insert(*v);
+        if e != v {
+            *e = Holds::Unknown;
+        }
+    }
+    for (k, v) in m.iter_mut() {
+        if !b.contains_key(k) && *v != Holds::Nothing {
+            *v = Holds::Unknown;
+        }
+    }
+    m
+}
+
+/// Pairs the virtual and physical operands of one instruction, checks reads, records writes.
+fn check_and_apply(vi: &Instr, pi: &Instr, st: &mut std::collections::HashMap<(RegFile, u32), Holds>) -> Result<(), String> {
+    let mut virt = Vec::new();
+    vi.visit_regs(|r, a| virt.push((r, a)));
+    let mut phys = Vec::new();
+    pi.visit_regs(|r, a| phys.push((r, a)));
+    if virt.len() != phys.len() {
+        return Err(format!("operand count differs at {:?}", vi.op));
+    }
+    for ((v, a), (p, _)) in virt.iter().zip(&phys) {
+        if *a != Access::Read {
+            continue;
+        }
+        for k in 0..v.comps {
+            let want = Holds::Value(v.idx, v.comp + k);
+            match st.get(&(p.file, p.idx + k as u32)).copied().unwrap_or(Holds::Nothing) {
+                Holds::Value(x, c) if Holds::Value(x, c) != want => {
+                    return Err(format!("{:?} reads v{}.{} from {:?}{} which holds v{x}.{c}", vi.op, v.idx, v.comp + k, p.file, p.idx + k as u32));
+                }
+                _ => {}
+            }
+        }
+    }
+    for ((v, a), (p, _)) in virt.iter().zip(&phys) {
+        if *a == Access::Write {
+            for k in 0..v.comps {
+                st.insert((p.file, p.idx + k as u32), Holds::Value(v.idx, v.comp + k));
+            }
+        }
+    }
+    Ok(())
+}
