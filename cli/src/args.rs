@@ -15,6 +15,7 @@ pub struct Args {
     pub max_regs: Option<u32>,
     pub opt_level: u32,
     pub dump_sass: bool,
+    pub jobserver: bool,
     pub version: bool,
     pub help: bool,
     /// Warnings produced while parsing the command line.
@@ -34,6 +35,7 @@ impl Default for Args {
             max_regs: None,
             opt_level: 3,
             dump_sass: false,
+            jobserver: false,
             version: false,
             help: false,
             warnings: Vec::new(),
@@ -60,6 +62,7 @@ const OPTIONS: &[(&str, &str, Takes)] = &[
     ("maxrregcount", "maxrregcount", Takes::Value),
     ("opt-level", "O", Takes::Value),
     ("dump-sass", "dump-sass", Takes::Flag),
+    ("jobserver", "jobserver", Takes::Flag),
     ("version", "V", Takes::Flag),
     ("help", "h", Takes::Flag),
     ("machine", "m", Takes::Value),
@@ -156,6 +159,7 @@ fn apply(args: &mut Args, long: &str, value: Option<String>) -> Result<(), Strin
             args.opt_level = n.min(3) as u32;
         }
         "dump-sass" => args.dump_sass = true,
+        "jobserver" => args.jobserver = true,
         "version" => args.version = true,
         "help" => args.help = true,
         "machine" if v == "64" => {}

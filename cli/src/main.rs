@@ -7,7 +7,10 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use ptxforge_pipeline::{compile_module, CompileOptions, CompileOutput};
+use std::sync::Arc;
+
+use ptxforge_pipeline::{compile_module, CompileOptions, CompileOutput, JobserverHandle};
+use ptxforge_runtime::Jobserver;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -44,9 +47,11 @@ fn run(args: &args::Args) -> ExitCode {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(_) => return fatal(&format!("Input file '{input}' could not be opened")),
     };
-    let opts = compile_options(args);
+    let mut opts = compile_options(args);
+    opts.jobserver = connect_jobserver(args);
     let out = compile_module(&src, input, &opts);
     report(args, &opts, &out);
+    report_jobserver(&opts);
     if out.failed() {
         eprintln!("ptxas fatal   : Ptx assembly aborted due to errors");
         return ExitCode::from(EXIT_ERROR);
@@ -54,6 +59,39 @@ fn run(args: &args::Args) -> ExitCode {
     match &out.cubin {
         Some(cubin) => write_output(&args.output, cubin),
         None => ExitCode::SUCCESS,
+    }
+}
+
+/// `--jobserver`: connect to Make's jobserver, or warn as ptxas does and go on without one.
+fn connect_jobserver(args: &args::Args) -> Option<JobserverHandle> {
+    if !args.jobserver {
+        return None;
+    }
+    match Jobserver::from_env() {
+        Ok(Some(js)) => {
+            ptxforge_runtime::jobserver::install_signal_handlers();
+            Some(JobserverHandle(Arc::new(js)))
+        }
+        Ok(None) => {
+            eprintln!("ptxas warning : {}", ptxforge_runtime::jobserver::NO_JOBSERVER_WARNING);
+            None
+        }
+        Err(_) => {
+            eprintln!("ptxas warning : {}", ptxforge_runtime::jobserver::JOBSERVER_ERROR_WARNING);
+            None
+        }
+    }
+}
+
+/// A jobserver error during the compile, and (with `PTXFORGE_JOBSERVER_STATS`) its counters.
+fn report_jobserver(opts: &CompileOptions) {
+    let Some(js) = &opts.jobserver else { return };
+    if js.0.error().is_some() {
+        eprintln!("ptxas warning : {}", ptxforge_runtime::jobserver::JOBSERVER_ERROR_WARNING);
+    }
+    if std::env::var_os("PTXFORGE_JOBSERVER_STATS").is_some() {
+        let s = js.0.stats();
+        eprintln!("ptxforge jobserver: {} tokens acquired, max {} concurrent sections", s.tokens_acquired, s.max_concurrent);
     }
 }
 

@@ -4,7 +4,9 @@
 //! [`Pipeline`] and run on an [`Executor`].
 
 pub mod executor;
+pub mod jobserver;
 pub mod pipeline;
 
 pub use executor::{Counters, Executor, ExecutorConfig, Spawner};
+pub use jobserver::{Jobserver, JobserverStats, Token};
 pub use pipeline::{Envelope, Pipeline, StageStats, StageTiming};

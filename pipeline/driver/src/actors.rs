@@ -34,9 +34,11 @@ pub fn run_kernel_pipeline(jobs: Vec<KernelInFlight>, opts: &CompileOptions) -> 
         Err(KernelError { kernel: String::new(), stage, messages: vec![(0, format!("internal error: {msg}"))] })
     });
     for (stage, f) in PIPELINE {
+        let js = opts.jobserver.clone();
         pipeline = pipeline.stage(stage, opts.mailbox_capacity, move |r: StageResult| {
             let k = r?;
             let name = k.name.clone();
+            let _token = js.as_ref().and_then(|j| j.0.acquire().ok());
             run_stage_caught(stage, &name, f, k)
         });
     }

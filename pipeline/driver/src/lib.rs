@@ -11,4 +11,4 @@ pub mod report;
 pub mod stages;
 
 pub use compile::{compile_module, CompileOutput, KernelOutcome};
-pub use options::CompileOptions;
+pub use options::{CompileOptions, JobserverHandle};

@@ -1,6 +1,20 @@
 //! Options that steer one compile, independent of how the command line spelled them.
 
+use std::fmt;
+use std::sync::Arc;
+
+use ptxforge_runtime::Jobserver;
 use ptxforge_sass::arch::Sm;
+
+/// A shared jobserver client (`--jobserver`), taken before each compile section.
+#[derive(Clone)]
+pub struct JobserverHandle(pub Arc<Jobserver>);
+
+impl fmt::Debug for JobserverHandle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("JobserverHandle")
+    }
+}
 
 /// Everything [`crate::compile_module`] needs to know besides the PTX text.
 #[derive(Clone, Debug)]
@@ -25,6 +39,8 @@ pub struct CompileOptions {
     pub keep_sass_text: bool,
     /// Run the hazard checker on every kernel's encoded code (always on in debug builds).
     pub check_hazards: bool,
+    /// Make's jobserver, when `--jobserver` found one.
+    pub jobserver: Option<JobserverHandle>,
 }
 
 impl Default for CompileOptions {
@@ -40,6 +56,7 @@ impl Default for CompileOptions {
             mailbox_capacity: 4,
             keep_sass_text: false,
             check_hazards: cfg!(debug_assertions),
+            jobserver: None,
         }
     }
 }

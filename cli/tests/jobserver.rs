@@ -1,0 +1,125 @@
+//! `--jobserver` under real GNU make (pipe style) and under a fifo jobserver the test creates:
+//! concurrency stays within the tokens, and every token is back in the pipe afterwards.
+
+use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ptxforge-js-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A module with many small kernels, so several compile sections overlap.
+fn many_kernels(dir: &Path, n: usize) -> PathBuf {
+    let mut src = String::from(".version 8.0\n.target sm_75\n.address_size 64\n");
+    for i in 0..n {
+        src.push_str(&format!(
+            ".visible .entry k{i}(.param .u64 p)\n{{\n.reg .b32 %r<4>;\n.reg .b64 %rd<3>;\nld.param.u64 %rd1, [p];\n\
+             cvta.to.global.u64 %rd2, %rd1;\nmov.u32 %r1, %tid.x;\nadd.s32 %r2, %r1, {i};\nst.global.u32 [%rd2], %r2;\nret;\n}}\n"
+        ));
+    }
+    let path = dir.join("many.ptx");
+    std::fs::write(&path, src).unwrap();
+    path
+}
+
+fn max_concurrent(stderr: &str) -> usize {
+    let line = stderr.lines().find(|l| l.starts_with("ptxforge jobserver:")).unwrap_or_else(|| panic!("no stats in {stderr}"));
+    line.split("max ").nth(1).unwrap().split_whitespace().next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn make_j2_limits_concurrency_and_gets_its_tokens_back() {
+    if Command::new("make").arg("--version").output().is_err() {
+        println!("skipped: GNU make not found");
+        return;
+    }
+    let dir = scratch("make");
+    let ptx = many_kernels(&dir, 400);
+    let makefile = format!(
+        "all:\n\t+{} --jobserver --split-compile 4 -arch=sm_80 {} -o {}\n",
+        env!("CARGO_BIN_EXE_ptxforge"),
+        ptx.display(),
+        dir.join("out.cubin").display()
+    );
+    std::fs::write(dir.join("Makefile"), makefile).unwrap();
+    let out = Command::new("make").arg("-j2").arg("-C").arg(&dir).env("PTXFORGE_JOBSERVER_STATS", "1").output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("jobserver tokens"), "make reports lost tokens: {stderr}");
+    assert!(!stderr.contains("Ignoring '--jobserver'"), "{stderr}");
+    let m = max_concurrent(&stderr);
+    assert!((1..=2).contains(&m), "{m} sections ran at once under -j2");
+}
+
+/// Creates a fifo holding `tokens` bytes; returns its path.
+fn fifo_with_tokens(dir: &Path, tokens: usize) -> PathBuf {
+    let path = dir.join("js.fifo");
+    let _ = std::fs::remove_file(&path);
+    assert!(Command::new("mkfifo").arg(&path).status().unwrap().success());
+    let mut f = std::fs::OpenOptions::new().read(true).write(true).open(&path).unwrap();
+    std::io::Write::write_all(&mut f, &vec![b'+'; tokens]).unwrap();
+    std::mem::forget(f);
+    path
+}
+
+fn tokens_in(path: &Path) -> usize {
+    let mut f = std::fs::OpenOptions::new().read(true).write(true).custom_flags(0o4000).open(path).unwrap();
+    let mut buf = [0u8; 256];
+    f.read(&mut buf).unwrap_or(0)
+}
+
+fn run_with_fifo(fifo: &Path, ptx: &Path, dir: &Path) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ptxforge"))
+        .args(["--jobserver", "--split-compile", "4", "-arch=sm_80"])
+        .arg(ptx)
+        .arg("-o")
+        .arg(dir.join("out.cubin"))
+        .env("MAKEFLAGS", format!(" -j3 --jobserver-auth=fifo:{}", fifo.display()))
+        .env("PTXFORGE_JOBSERVER_STATS", "1")
+        .output()
+        .unwrap();
+    (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn fifo_tokens_all_return_after_success_and_after_an_error() {
+    let dir = scratch("fifo");
+    let ptx = many_kernels(&dir, 300);
+    let fifo = fifo_with_tokens(&dir, 2);
+    let (ok, stderr) = run_with_fifo(&fifo, &ptx, &dir);
+    assert!(ok, "{stderr}");
+    assert!(max_concurrent(&stderr) <= 3, "{stderr}");
+    assert_eq!(tokens_in(&fifo), 2, "tokens lost after success");
+
+    let bad = dir.join("bad.ptx");
+    let mut src = std::fs::read_to_string(&ptx).unwrap();
+    src.push_str(".visible .entry broken()\n{\n.reg .f64 %fd<3>;\nsqrt.rn.f64 %fd1, %fd2;\nret;\n}\n");
+    std::fs::write(&bad, src).unwrap();
+    let fifo = fifo_with_tokens(&dir, 2);
+    let (ok, stderr) = run_with_fifo(&fifo, &bad, &dir);
+    assert!(!ok, "{stderr}");
+    assert_eq!(tokens_in(&fifo), 2, "tokens lost after a compile error");
+}
+
+#[test]
+fn no_jobserver_gives_ptxas_warning() {
+    let dir = scratch("none");
+    let ptx = many_kernels(&dir, 2);
+    let out = Command::new(env!("CARGO_BIN_EXE_ptxforge"))
+        .args(["--jobserver", "-arch=sm_80"])
+        .arg(&ptx)
+        .arg("-o")
+        .arg(dir.join("out.cubin"))
+        .env_remove("MAKEFLAGS")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "ptxas warning : GNU Jobserver support requested, but no compatible jobserver found. Ignoring '--jobserver'\n"
+    );
+}

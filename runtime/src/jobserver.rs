@@ -1,0 +1,373 @@
+//! GNU make jobserver client: take a token before each compile section, give it back after.
+//!
+//! * `MAKEFLAGS` is searched for `--jobserver-auth=fifo:PATH`, `--jobserver-auth=R,W` or the older
+//!   `--jobserver-fds=R,W` (the last one wins; negative descriptors mean "no jobserver").
+//! * Our own file description: the fifo is opened by path, and pipe descriptors are reopened
+//!   through `/proc/self/fd/N`, so `O_NONBLOCK` is set on a description nobody else shares
+//!   (setting it on Make's shared description would break Make and its other children).
+//! * The implicit token: the first acquire is free and that token is never written to the pipe.
+//! * A reader thread polls the Make descriptor and an internal wake-up pipe; it reads bytes only
+//!   while someone waits, hands them to waiters, and writes back any byte nobody needs.
+//! * Release, in order: hand a held byte to a waiter; otherwise write it back to Make; a release
+//!   with no byte held restores the implicit token. A release with nothing to give back is a
+//!   protocol error. Errors are sticky: the first one wins.
+//! * Every byte read is written back on drop, and [`install_signal_handlers`] does the same on
+//!   SIGINT/SIGTERM before re-raising. EINTR is retried.
+
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
+use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use nix::errno::Errno;
+use nix::fcntl::{open, OFlag};
+use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+use nix::sys::stat::Mode;
+
+/// ptxas's warning when `--jobserver` is given but Make offers none.
+pub const NO_JOBSERVER_WARNING: &str =
+    "GNU Jobserver support requested, but no compatible jobserver found. Ignoring '--jobserver'";
+/// ptxas's warning when the jobserver fails during the compile.
+pub const JOBSERVER_ERROR_WARNING: &str = "Jobserver requested, but an error occurred";
+
+/// Where Make's tokens live, as `MAKEFLAGS` describes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Auth {
+    Fifo(String),
+    Pipe(i32, i32),
+}
+
+/// Parses `MAKEFLAGS`; `None` when it names no usable jobserver.
+pub fn parse_makeflags(flags: &str) -> Option<Auth> {
+    let value = flags
+        .split_whitespace()
+        .filter_map(|w| w.strip_prefix("--jobserver-auth=").or_else(|| w.strip_prefix("--jobserver-fds=")))
+        .last()?;
+    if let Some(path) = value.strip_prefix("fifo:") {
+        return (!path.is_empty()).then(|| Auth::Fifo(path.to_string()));
+    }
+    let (r, w) = value.split_once(',')?;
+    let (r, w): (i32, i32) = (r.parse().ok()?, w.parse().ok()?);
+    (r >= 0 && w >= 0).then_some(Auth::Pipe(r, w))
+}
+
+/// Counters for `--compiler-stats` and tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct JobserverStats {
+    pub tokens_acquired: u64,
+    pub max_concurrent: usize,
+    pub wait_time: Duration,
+}
+
+#[derive(Default)]
+struct State {
+    implicit_available: bool,
+    /// Bytes read from Make and not yet given back (held by active sections or waiting in `ready`).
+    ready: Vec<u8>,
+    held: Vec<u8>,
+    waiters: usize,
+    active: usize,
+    shutdown: bool,
+    error: Option<String>,
+    stats: JobserverStats,
+}
+
+struct Inner {
+    read: OwnedFd,
+    write: OwnedFd,
+    wake_read: OwnedFd,
+    wake_write: OwnedFd,
+    state: Mutex<State>,
+    cond: Condvar,
+}
+
+/// A connected jobserver client.
+pub struct Jobserver {
+    inner: Arc<Inner>,
+    reader: Option<JoinHandle<()>>,
+}
+
+/// A held token; dropping it gives it back.
+pub struct Token<'a> {
+    js: &'a Jobserver,
+}
+
+impl Drop for Token<'_> {
+    fn drop(&mut self) {
+        self.js.release();
+    }
+}
+
+/// The write descriptor and the number of bytes to return, for the signal handler.
+static SIGNAL_WRITE_FD: AtomicI32 = AtomicI32::new(-1);
+static SIGNAL_HELD: AtomicUsize = AtomicUsize::new(0);
+
+impl Jobserver {
+    /// Connects to the jobserver `MAKEFLAGS` names. `Ok(None)`: there is none (warn and go on).
+    pub fn from_env() -> Result<Option<Jobserver>, String> {
+        let Some(flags) = std::env::var_os("MAKEFLAGS") else { return Ok(None) };
+        match parse_makeflags(&flags.to_string_lossy()) {
+            Some(auth) => Jobserver::connect(&auth).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Opens our own non-blocking descriptions of Make's channel and starts the reader thread.
+    pub fn connect(auth: &Auth) -> Result<Jobserver, String> {
+        let flags = OFlag::O_RDWR | OFlag::O_NONBLOCK | OFlag::O_CLOEXEC;
+        let (read, write) = match auth {
+            Auth::Fifo(path) => {
+                let fd = open(path.as_str(), flags, Mode::empty()).map_err(|e| format!("{path}: {e}"))?;
+                let fd = own(fd);
+                let dup = fd.try_clone().map_err(|e| e.to_string())?;
+                (fd, dup)
+            }
+            Auth::Pipe(r, w) => (reopen(*r, OFlag::O_RDONLY)?, reopen(*w, OFlag::O_WRONLY)?),
+        };
+        let (wake_read, wake_write) = nix::unistd::pipe().map_err(|e| e.to_string())?;
+        let inner = Arc::new(Inner {
+            read,
+            write,
+            wake_read,
+            wake_write,
+            state: Mutex::new(State { implicit_available: true, ..State::default() }),
+            cond: Condvar::new(),
+        });
+        SIGNAL_WRITE_FD.store(inner.write.as_raw_fd(), Ordering::SeqCst);
+        let reader_inner = Arc::clone(&inner);
+        let reader = std::thread::Builder::new()
+            .name("ptxforge-jobserver".into())
+            .spawn(move || reader_loop(&reader_inner))
+            .map_err(|e| e.to_string())?;
+        Ok(Jobserver { inner, reader: Some(reader) })
+    }
+
+    /// Blocks until a token is held (the implicit one first). `Err` after a jobserver error.
+    pub fn acquire(&self) -> Result<Token<'_>, String> {
+        let started = Instant::now();
+        let mut st = self.inner.state.lock().map_err(|_| "poisoned".to_string())?;
+        if let Some(e) = &st.error {
+            return Err(e.clone());
+        }
+        if st.implicit_available {
+            st.implicit_available = false;
+        } else {
+            st.waiters += 1;
+            self.inner.cond.notify_all();
+            while st.ready.is_empty() && !st.shutdown && st.error.is_none() {
+                st = self.inner.cond.wait(st).map_err(|_| "poisoned".to_string())?;
+            }
+            st.waiters -= 1;
+            let Some(byte) = st.ready.pop() else {
+                return Err(st.error.clone().unwrap_or_else(|| "jobserver shut down".into()));
+            };
+            st.held.push(byte);
+            SIGNAL_HELD.store(st.held.len() + st.ready.len(), Ordering::SeqCst);
+        }
+        st.active += 1;
+        st.stats.tokens_acquired += 1;
+        st.stats.max_concurrent = st.stats.max_concurrent.max(st.active);
+        st.stats.wait_time += started.elapsed();
+        Ok(Token { js: self })
+    }
+
+    /// Gives one token back: to a waiter, to Make, or as the implicit token.
+    fn release(&self) {
+        let Ok(mut st) = self.inner.state.lock() else { return };
+        st.active = st.active.saturating_sub(1);
+        if let Some(byte) = st.held.pop() {
+            if st.waiters > 0 {
+                st.ready.push(byte);
+                self.inner.cond.notify_all();
+            } else if let Err(e) = write_byte(&self.inner.write, byte) {
+                set_error(&mut st, format!("write: {e}"));
+            }
+        } else if !st.implicit_available {
+            st.implicit_available = true;
+        } else {
+            set_error(&mut st, "token released twice".into());
+        }
+        SIGNAL_HELD.store(st.held.len() + st.ready.len(), Ordering::SeqCst);
+    }
+
+    /// The first error seen, if any (sticky).
+    pub fn error(&self) -> Option<String> {
+        self.inner.state.lock().ok().and_then(|s| s.error.clone())
+    }
+
+    pub fn stats(&self) -> JobserverStats {
+        self.inner.state.lock().map(|s| s.stats).unwrap_or_default()
+    }
+}
+
+impl Drop for Jobserver {
+    /// Stops the reader and writes back every byte still held.
+    fn drop(&mut self) {
+        if let Ok(mut st) = self.inner.state.lock() {
+            st.shutdown = true;
+        }
+        self.inner.cond.notify_all();
+        let _ = write_byte(&self.inner.wake_write, b'x');
+        if let Some(r) = self.reader.take() {
+            let _ = r.join();
+        }
+        if let Ok(mut st) = self.inner.state.lock() {
+            let mut bytes = std::mem::take(&mut st.held);
+            bytes.append(&mut st.ready);
+            for b in bytes {
+                let _ = write_byte(&self.inner.write, b);
+            }
+        }
+        SIGNAL_HELD.store(0, Ordering::SeqCst);
+        SIGNAL_WRITE_FD.store(-1, Ordering::SeqCst);
+    }
+}
+
+fn own(fd: std::os::fd::RawFd) -> OwnedFd {
+    use std::os::fd::FromRawFd;
+    // SAFETY: `fd` was just returned by open(2) and is owned by nobody else.
+    unsafe { OwnedFd::from_raw_fd(fd) }
+}
+
+/// A new open file description for an inherited pipe end, so O_NONBLOCK stays ours.
+fn reopen(fd: i32, access: OFlag) -> Result<OwnedFd, String> {
+    let flags = access | OFlag::O_NONBLOCK | OFlag::O_CLOEXEC;
+    let path = format!("/proc/self/fd/{fd}");
+    open(path.as_str(), flags, Mode::empty()).map(own).map_err(|e| format!("jobserver fd {fd}: {e}"))
+}
+
+fn set_error(st: &mut State, e: String) {
+    if st.error.is_none() {
+        st.error = Some(e);
+    }
+}
+
+fn write_byte(fd: &OwnedFd, byte: u8) -> Result<(), Errno> {
+    loop {
+        match nix::unistd::write(fd.as_fd(), &[byte]) {
+            Ok(1) => return Ok(()),
+            Ok(_) => return Err(Errno::EIO),
+            Err(Errno::EINTR) => continue,
+            Err(Errno::EAGAIN) => {
+                let mut fds = [PollFd::new(fd.as_fd(), PollFlags::POLLOUT)];
+                let _ = poll(&mut fds, PollTimeout::from(100u16));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Reads one byte if one is there; `Ok(None)` when another reader got it first.
+fn read_byte(fd: &OwnedFd) -> Result<Option<u8>, Errno> {
+    let mut b = [0u8];
+    loop {
+        match nix::unistd::read(fd.as_raw_fd(), &mut b) {
+            Ok(1) => return Ok(Some(b[0])),
+            Ok(_) => return Err(Errno::EPIPE),
+            Err(Errno::EINTR) => continue,
+            Err(Errno::EAGAIN) => return Ok(None),
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// While someone waits: poll Make's descriptor and the wake-up pipe, and pass bytes on.
+fn reader_loop(inner: &Inner) {
+    loop {
+        {
+            let Ok(mut st) = inner.state.lock() else { return };
+            while st.waiters == 0 && !st.shutdown {
+                st = match inner.cond.wait(st) {
+                    Ok(s) => s,
+                    Err(_) => return,
+                };
+            }
+            if st.shutdown {
+                return;
+            }
+        }
+        let mut fds = [PollFd::new(inner.read.as_fd(), PollFlags::POLLIN), PollFd::new(inner.wake_read.as_fd(), PollFlags::POLLIN)];
+        match poll(&mut fds, PollTimeout::from(200u16)) {
+            Err(Errno::EINTR) | Ok(0) => continue,
+            Err(e) => return fail(inner, format!("poll: {e}")),
+            Ok(_) => {}
+        }
+        if fds[1].revents().is_some_and(|r| !r.is_empty()) {
+            return;
+        }
+        match read_byte(&inner.read) {
+            Ok(Some(byte)) => deliver(inner, byte),
+            Ok(None) => {}
+            Err(e) => return fail(inner, format!("read: {e}")),
+        }
+    }
+}
+
+/// Hands a byte to a waiter, or gives it straight back when nobody waits any more.
+fn deliver(inner: &Inner, byte: u8) {
+    let Ok(mut st) = inner.state.lock() else { return };
+    if st.waiters > st.ready.len() {
+        st.ready.push(byte);
+        SIGNAL_HELD.store(st.held.len() + st.ready.len(), Ordering::SeqCst);
+        inner.cond.notify_all();
+    } else if let Err(e) = write_byte(&inner.write, byte) {
+        set_error(&mut st, format!("write: {e}"));
+    }
+}
+
+fn fail(inner: &Inner, e: String) {
+    if let Ok(mut st) = inner.state.lock() {
+        set_error(&mut st, e);
+    }
+    inner.cond.notify_all();
+}
+
+/// On SIGINT/SIGTERM: write back the bytes held, then die of the same signal.
+pub fn install_signal_handlers() {
+    use nix::sys::signal::{sigaction, SaFlags, SigAction, SigHandler, SigSet, Signal};
+    extern "C" fn on_signal(sig: i32) {
+        let fd = SIGNAL_WRITE_FD.load(Ordering::SeqCst);
+        let n = SIGNAL_HELD.swap(0, Ordering::SeqCst);
+        if fd >= 0 {
+            for _ in 0..n {
+                // SAFETY: write(2) is async-signal-safe; the buffer is a static byte.
+                unsafe { libc_write(fd, b"+".as_ptr(), 1) };
+            }
+        }
+        // SAFETY: restoring the default action and re-raising are async-signal-safe.
+        unsafe {
+            libc_signal(sig, 0);
+            libc_raise(sig);
+        }
+    }
+    let action = SigAction::new(SigHandler::Handler(on_signal), SaFlags::empty(), SigSet::empty());
+    for s in [Signal::SIGINT, Signal::SIGTERM] {
+        // SAFETY: the handler only performs async-signal-safe calls.
+        let _ = unsafe { sigaction(s, &action) };
+    }
+}
+
+extern "C" {
+    #[link_name = "write"]
+    fn libc_write(fd: i32, buf: *const u8, n: usize) -> isize;
+    #[link_name = "signal"]
+    fn libc_signal(sig: i32, handler: usize) -> usize;
+    #[link_name = "raise"]
+    fn libc_raise(sig: i32) -> i32;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn makeflags_forms() {
+        assert_eq!(parse_makeflags("-j4 --jobserver-auth=3,4"), Some(Auth::Pipe(3, 4)));
+        assert_eq!(parse_makeflags("--jobserver-fds=5,6 -j"), Some(Auth::Pipe(5, 6)));
+        assert_eq!(parse_makeflags("--jobserver-auth=fifo:/tmp/js"), Some(Auth::Fifo("/tmp/js".into())));
+        assert_eq!(parse_makeflags("--jobserver-auth=-2,-2"), None);
+        assert_eq!(parse_makeflags("-k"), None);
+        assert_eq!(parse_makeflags("--jobserver-fds=3,4 --jobserver-auth=fifo:/x"), Some(Auth::Fifo("/x".into())));
+    }
+}
