@@ -123,3 +123,30 @@ fn no_jobserver_gives_ptxas_warning() {
         "ptxas warning : GNU Jobserver support requested, but no compatible jobserver found. Ignoring '--jobserver'\n"
     );
 }
+
+#[test]
+fn sigterm_mid_compile_gives_tokens_back() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = scratch("term");
+    for kernels in [20_000, 80_000] {
+        let ptx = many_kernels(&dir, kernels);
+        let fifo = fifo_with_tokens(&dir, 2);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ptxforge"))
+            .args(["--jobserver", "--split-compile", "4", "-arch=sm_80"])
+            .arg(&ptx)
+            .arg("-o")
+            .arg(dir.join("out.cubin"))
+            .env("MAKEFLAGS", format!("-j3 --jobserver-auth=fifo:{}", fifo.display()))
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(400));
+        let _ = Command::new("kill").arg("-TERM").arg(child.id().to_string()).status();
+        let status = child.wait().unwrap();
+        assert_eq!(tokens_in(&fifo), 2, "tokens lost after SIGTERM ({status:?})");
+        if status.signal() == Some(15) {
+            return;
+        }
+    }
+    println!("skipped: the compile finished before SIGTERM could interrupt it");
+}

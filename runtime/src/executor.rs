@@ -158,6 +158,11 @@ impl Drop for Executor {
         for t in self.threads.lock().map(|mut v| std::mem::take(&mut *v)).unwrap_or_default() {
             let _ = t.join();
         }
+        // Queued tasks may hold spawners (and so this executor's queues): drop them to break the cycle.
+        let queues = std::iter::once(&self.shared.injector).chain(self.shared.inboxes.iter());
+        for q in queues {
+            while steal_one(q).is_some() {}
+        }
     }
 }
 

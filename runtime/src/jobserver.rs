@@ -177,11 +177,14 @@ impl Jobserver {
         let Ok(mut st) = self.inner.state.lock() else { return };
         st.active = st.active.saturating_sub(1);
         if let Some(byte) = st.held.pop() {
-            if st.waiters > 0 {
+            if st.waiters > st.ready.len() {
                 st.ready.push(byte);
                 self.inner.cond.notify_all();
-            } else if let Err(e) = write_byte(&self.inner.write, byte) {
-                set_error(&mut st, format!("write: {e}"));
+            } else {
+                SIGNAL_HELD.store(st.held.len() + st.ready.len(), Ordering::SeqCst);
+                if let Err(e) = write_byte(&self.inner.write, byte) {
+                    set_error(&mut st, format!("write: {e}"));
+                }
             }
         } else if !st.implicit_available {
             st.implicit_available = true;
