@@ -22,41 +22,91 @@ const PIPELINE: [(&str, StageFn); 5] = [
 ];
 
 /// Runs every job through all stages as actors on the runtime; the result is in definition order
-/// whatever the timing. `--split-compile` picks the worker count.
-pub fn run_kernel_pipeline(jobs: Vec<KernelInFlight>, opts: &CompileOptions) -> Vec<KernelOutcome> {
+/// whatever the timing. `--split-compile` picks the worker count; `--threads-min-section-size`
+/// batches consecutive small kernels into one message (a section), so each task has enough work.
+pub fn run_kernel_pipeline(jobs: Vec<KernelInFlight>, opts: &CompileOptions) -> (Vec<KernelOutcome>, RuntimeStats) {
     let epoch = Instant::now();
     let workers = match opts.split_compile {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     };
-    let exec = Executor::new(ExecutorConfig { workers: workers.min(jobs.len().max(1)), dynamic_scheduling: opts.dynamic_scheduling });
-    let mut pipeline = Pipeline::new(|stage: &'static str, msg: String| -> StageResult {
-        Err(KernelError { kernel: String::new(), stage, messages: vec![(0, format!("internal error: {msg}"))] })
-    });
+    let names: Vec<(usize, String)> = jobs.iter().map(|k| (k.index, k.name.clone())).collect();
+    let sections = cut_sections(jobs, opts.min_section_size);
+    let exec = Executor::new(ExecutorConfig { workers: workers.min(sections.len().max(1)), dynamic_scheduling: opts.dynamic_scheduling });
+    let mut pipeline = Pipeline::new(|_stage: &'static str, _msg: String| -> Section { Vec::new() });
     for (stage, f) in PIPELINE {
         let js = opts.jobserver.clone();
-        pipeline = pipeline.stage(stage, opts.mailbox_capacity, move |r: StageResult| {
-            let k = r?;
-            let name = k.name.clone();
+        pipeline = pipeline.stage(stage, opts.mailbox_capacity, move |section: Section| {
             let _token = js.as_ref().and_then(|j| j.0.acquire().ok());
-            run_stage_caught(stage, &name, f, k)
+            section.into_iter().map(|r| r.and_then(|k| run_stage_caught(stage, &k.name.clone(), f, k))).collect()
         });
     }
-    let names: Vec<(usize, String)> = jobs.iter().map(|k| (k.index, k.name.clone())).collect();
-    let inputs = jobs.into_iter().map(Ok).collect();
-    let (envelopes, _stats) = pipeline.run(&exec, inputs);
-    envelopes
+    let section_count = sections.len();
+    let (envelopes, stage_stats) = pipeline.run(&exec, sections);
+    let mut results = Vec::with_capacity(names.len());
+    for env in envelopes {
+        let timings: Vec<StageTiming> = env.timings.iter().map(|t| timing(t, epoch)).collect();
+        let wall = match (env.timings.first(), env.timings.last()) {
+            (Some(a), Some(b)) => (b.start + b.duration).saturating_duration_since(a.start),
+            _ => Duration::ZERO,
+        };
+        results.extend(env.value.into_iter().map(|r| (r, timings.clone(), wall)));
+    }
+    let c = exec.counters();
+    let stats = RuntimeStats {
+        workers: exec.workers(),
+        sections: section_count,
+        tasks_run: c.tasks_run,
+        steals: c.steals,
+        parks: c.parks,
+        mailbox_high_water: stage_stats.iter().map(|s| (s.name, s.mailbox_high_water)).collect(),
+    };
+    let mut results = results.into_iter();
+    let outcomes = names
         .into_iter()
-        .zip(names)
-        .map(|(env, (index, name))| {
-            let timings = env.timings.iter().map(|t| timing(t, epoch)).collect::<Vec<_>>();
-            let wall = match (env.timings.first(), env.timings.last()) {
-                (Some(a), Some(b)) => (b.start + b.duration).saturating_duration_since(a.start),
-                _ => Duration::ZERO,
-            };
-            finish(index, name, env.value, timings, wall)
+        .map(|(index, name)| {
+            let (r, timings, wall) = results.next().unwrap_or_else(|| (Err(lost(&name)), Vec::new(), Duration::ZERO));
+            finish(index, name, r, timings, wall)
         })
-        .collect()
+        .collect();
+    (outcomes, stats)
+}
+
+/// A batch of consecutive kernels that travels as one message.
+type Section = Vec<StageResult>;
+
+/// What the runtime did during one compile (for `--compiler-stats` and tests).
+#[derive(Clone, Debug, Default)]
+pub struct RuntimeStats {
+    pub workers: usize,
+    pub sections: usize,
+    pub tasks_run: u64,
+    pub steals: u64,
+    pub parks: u64,
+    pub mailbox_high_water: Vec<(&'static str, usize)>,
+}
+
+/// Groups consecutive kernels until each group holds at least `min` PTX instructions.
+fn cut_sections(jobs: Vec<KernelInFlight>, min: usize) -> Vec<Section> {
+    let mut sections = Vec::new();
+    let mut current: Section = Vec::new();
+    let mut size = 0;
+    for k in jobs {
+        size += k.ptx_instructions();
+        current.push(Ok(k));
+        if size >= min.max(1) {
+            sections.push(std::mem::take(&mut current));
+            size = 0;
+        }
+    }
+    if !current.is_empty() {
+        sections.push(current);
+    }
+    sections
+}
+
+fn lost(name: &str) -> KernelError {
+    KernelError { kernel: name.to_string(), stage: "runtime", messages: vec![(0, "internal error: kernel lost by the runtime".into())] }
 }
 
 fn timing(t: &RtTiming, epoch: Instant) -> StageTiming {

@@ -44,6 +44,8 @@ pub struct CompileOutput {
     pub parse_time: Duration,
     pub elf_time: Duration,
     pub total_time: Duration,
+    /// Workers, sections, tasks, steals, parks and mailbox high-water marks of the kernel pipeline.
+    pub runtime: crate::actors::RuntimeStats,
 }
 
 impl CompileOutput {
@@ -73,7 +75,9 @@ pub fn compile_module(src: &str, file_name: &str, opts: &CompileOptions) -> Comp
     }
     let opts = Arc::new(opts.clone());
     let jobs = kernel_jobs(&module, &opts);
-    out.kernels = run_stages(jobs, &opts, file_name, &mut out.diagnostics);
+    let (kernels, runtime) = run_stages(jobs, &opts, file_name, &mut out.diagnostics);
+    out.kernels = kernels;
+    out.runtime = runtime;
     let elf_start = Instant::now();
     if !out.failed() {
         out.cubin = assemble(&module, &opts, &out.kernels, &mut out.diagnostics);
@@ -109,16 +113,14 @@ fn run_stages(
     opts: &CompileOptions,
     file_name: &str,
     diags: &mut Vec<Diagnostic>,
-) -> Vec<KernelOutcome> {
-    let results = crate::actors::run_kernel_pipeline(jobs, opts);
-    let mut outcomes = Vec::with_capacity(results.len());
-    for r in results {
+) -> (Vec<KernelOutcome>, crate::actors::RuntimeStats) {
+    let (results, stats) = crate::actors::run_kernel_pipeline(jobs, opts);
+    for r in &results {
         if let Some(err) = &r.error {
             diags.extend(Diagnostic::from_kernel_error(err, file_name));
         }
-        outcomes.push(r);
     }
-    outcomes
+    (results, stats)
 }
 
 /// The ELF stage: kernels in definition order into one cubin.

@@ -57,6 +57,11 @@ impl KernelInFlight {
         &self.module.functions[self.index_in_module()]
     }
 
+    /// Size of the kernel in PTX instructions (the unit of `--threads-min-section-size`).
+    pub fn ptx_instructions(&self) -> usize {
+        self.func().body.iter().filter(|s| matches!(s, ast::Statement::Instr(_))).count()
+    }
+
     fn index_in_module(&self) -> usize {
         self.module.functions.iter().position(|f| f.name == self.name).unwrap_or(0)
     }

@@ -48,3 +48,18 @@ fn many_kernels_keep_definition_order() {
         assert_eq!(one.cubin, four.cubin, "{sm}: thread count changed the cubin");
     }
 }
+
+/// `--threads-min-section-size` batches small kernels into fewer messages, same cubin.
+#[test]
+fn min_section_size_batches_kernels() {
+    let (_, src) = filetest_inputs().into_iter().find(|(n, _)| n == "multi").unwrap();
+    let sm = ptxforge_sass::arch::Sm::new(80);
+    let mut opts = ptxforge_pipeline::CompileOptions { sm, split_compile: 2, ..Default::default() };
+    let one_each = ptxforge_pipeline::compile_module(&src, "multi.ptx", &opts);
+    opts.min_section_size = 1000;
+    let batched = ptxforge_pipeline::compile_module(&src, "multi.ptx", &opts);
+    assert_eq!(one_each.runtime.sections, 3);
+    assert_eq!(batched.runtime.sections, 1);
+    assert!(batched.runtime.tasks_run < one_each.runtime.tasks_run);
+    assert_eq!(one_each.cubin, batched.cubin);
+}
