@@ -31,6 +31,9 @@ impl Ctx<'_> {
             ("add", false) => self.add32(i, false),
             ("sub", false) => self.add32(i, true),
             ("add", true) => self.add64(i),
+            ("sub", true) => self.sub64(i),
+            ("neg", true) => self.neg64(i),
+            ("min", true) | ("max", true) => self.minmax64(i, ty),
             ("mul", false) | ("mad", false) => self.mul32(i, ty),
             ("mul", true) if i.has_mod("lo") => self.mul_lo64(i),
             ("neg", false) => {
@@ -128,6 +131,52 @@ impl Ctx<'_> {
         let p = self.temp_pred();
         self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(d.part(0)), Dst::Reg(p)], &[al, bl, Src::ZERO]);
         self.emit(Opcode::Iadd3 { x: true }, &[Dst::Reg(d.part(1)), Dst::None], &[ah, bh, Src::ZERO, Src::reg(p), Src::FALSE]);
+        Ok(())
+    }
+
+    /// `d = a - b` on 64 bits: low half with borrow as carry, high half adds `~b.hi` and the carry.
+    fn sub64_parts(&mut self, d: Reg, al: Src, ah: Src, bl: Src, bh: Src) {
+        let (al, ah, bl, bh) = (self.in_reg(al), self.in_reg(ah), self.in_reg(bl), self.in_reg(bh));
+        let nbh = self.temp();
+        self.emit(Opcode::Lop3 { lut: LUT_NOT_A }, &[Dst::Reg(nbh), Dst::None], &[bh, Src::ZERO, Src::ZERO, Src::FALSE]);
+        let p = self.temp_pred();
+        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(d.part(0)), Dst::Reg(p)], &[al, bl.negated(), Src::ZERO]);
+        self.emit(Opcode::Iadd3 { x: true }, &[Dst::Reg(d.part(1)), Dst::None], &[ah, Src::reg(nbh), Src::ZERO, Src::reg(p), Src::FALSE]);
+    }
+
+    fn sub64(&mut self, i: &Instruction) -> LResult<()> {
+        let o = ops(i, 3)?;
+        let d = self.dst(&o[0])?;
+        let (al, ah) = self.src64(&o[1])?;
+        let (bl, bh) = self.src64(&o[2])?;
+        self.sub64_parts(d, al, ah, bl, bh);
+        Ok(())
+    }
+
+    fn neg64(&mut self, i: &Instruction) -> LResult<()> {
+        let o = ops(i, 2)?;
+        let d = self.dst(&o[0])?;
+        let (bl, bh) = self.src64(&o[1])?;
+        self.sub64_parts(d, Src::ZERO, Src::ZERO, bl, bh);
+        Ok(())
+    }
+
+    /// 64-bit min/max: a two-word compare (ISETP + ISETP.EX), then SEL on each half.
+    fn minmax64(&mut self, i: &Instruction, ty: Type) -> LResult<()> {
+        let o = ops(i, 3)?;
+        let d = self.dst(&o[0])?;
+        let (al, ah) = self.src64(&o[1])?;
+        let (bl, bh) = self.src64(&o[2])?;
+        let (al, ah, bl, bh) = (self.in_reg(al), self.in_reg(ah), self.in_reg(bl), self.in_reg(bh));
+        let cmp = if i.opcode == "min" { IntCmp::Lt } else { IntCmp::Gt };
+        let (lo, p) = (self.temp_pred(), self.temp_pred());
+        self.emit(Opcode::Isetp { cmp, signed: false, combine: BoolOp::And, ex: false }, &[Dst::Reg(lo), Dst::None], &[al, bl, Src::TRUE]);
+        self.emit(Opcode::Isetp { cmp, signed: ty.is_signed(), combine: BoolOp::And, ex: true }, &[Dst::Reg(p), Dst::None], &[ah, bh, Src::TRUE, Src::reg(lo)]);
+        let (rl, rh) = (self.temp(), self.temp());
+        self.emit(Opcode::Sel, &[Dst::Reg(rl)], &[al, bl, Src::reg(p)]);
+        self.emit(Opcode::Sel, &[Dst::Reg(rh)], &[ah, bh, Src::reg(p)]);
+        self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[Src::reg(rl)]);
+        self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[Src::reg(rh)]);
         Ok(())
     }
 
