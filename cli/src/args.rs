@@ -10,12 +10,16 @@ pub struct Args {
     pub arch: String,
     pub verbose: u8,
     pub split_compile: usize,
+    /// Whether `--split-compile` was given explicitly.
+    pub split_compile_given: bool,
     pub dynamic_scheduling: bool,
     pub min_section_size: usize,
     pub max_regs: Option<u32>,
     pub opt_level: u32,
     pub dump_sass: bool,
     pub jobserver: bool,
+    /// `--allow-expensive-optimizations true`: a pool sized to the machine when `--split-compile` is not given.
+    pub expensive_optimizations: Option<bool>,
     pub version: bool,
     pub help: bool,
     /// Warnings produced while parsing the command line.
@@ -30,12 +34,14 @@ impl Default for Args {
             arch: "sm_75".into(),
             verbose: 0,
             split_compile: 1,
+            split_compile_given: false,
             dynamic_scheduling: false,
             min_section_size: 1,
             max_regs: None,
             opt_level: 3,
             dump_sass: false,
             jobserver: false,
+            expensive_optimizations: None,
             version: false,
             help: false,
             warnings: Vec::new(),
@@ -63,6 +69,7 @@ const OPTIONS: &[(&str, &str, Takes)] = &[
     ("opt-level", "O", Takes::Value),
     ("dump-sass", "dump-sass", Takes::Flag),
     ("jobserver", "jobserver", Takes::Flag),
+    ("allow-expensive-optimizations", "allow-expensive-optimizations", Takes::Value),
     ("version", "V", Takes::Flag),
     ("help", "h", Takes::Flag),
     ("machine", "m", Takes::Value),
@@ -127,6 +134,14 @@ fn lookup(word: &str, name: &str) -> Result<(&'static str, Takes), String> {
         .ok_or_else(|| format!("Unknown option '{}'", strip_value(&word[1..])))
 }
 
+fn boolean(v: &str) -> Result<bool, String> {
+    match v {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!("'{v}': expected true or false")),
+    }
+}
+
 fn number(v: &str) -> Result<u64, String> {
     v.parse::<u64>().map_err(|_| format!("'{v}': expected a number"))
 }
@@ -147,6 +162,7 @@ fn apply(args: &mut Args, long: &str, value: Option<String>) -> Result<(), Strin
                 return Err(format!("Invalid value '{v}' for option '--split-compile'"));
             }
             args.split_compile = number(&v)? as usize;
+            args.split_compile_given = true;
         }
         "threads-dynamic-scheduling" => args.dynamic_scheduling = true,
         "threads-min-section-size" => args.min_section_size = number(&v)?.max(1) as usize,
@@ -160,6 +176,7 @@ fn apply(args: &mut Args, long: &str, value: Option<String>) -> Result<(), Strin
         }
         "dump-sass" => args.dump_sass = true,
         "jobserver" => args.jobserver = true,
+        "allow-expensive-optimizations" => args.expensive_optimizations = Some(boolean(&v)?),
         "version" => args.version = true,
         "help" => args.help = true,
         "machine" if v == "64" => {}
@@ -180,6 +197,14 @@ fn check_arch(v: &str) -> Result<(), String> {
 }
 
 impl Args {
+    /// Workers: `--split-compile N`, or all CPUs (0) with `--allow-expensive-optimizations true`.
+    pub fn workers(&self) -> usize {
+        match (self.split_compile_given, self.expensive_optimizations) {
+            (false, Some(true)) => 0,
+            _ => self.split_compile,
+        }
+    }
+
     /// The real architecture to encode for, and whether this is a parse-only virtual target.
     pub fn target(&self) -> (Sm, bool) {
         let virtual_arch = self.arch.starts_with("compute_");
@@ -216,6 +241,8 @@ mod tests {
         assert_eq!(p(&["-o"]).unwrap_err(), "argument expected after '-o'");
         assert_eq!(p(&["-Ox"]).unwrap_err(), "'x': expected a number");
         assert_eq!(p(&["--split-compile=-1"]).unwrap_err(), "Invalid value '-1' for option '--split-compile'");
+        assert_eq!(p(&["--allow-expensive-optimizations", "maybe"]).unwrap_err(), "'maybe': expected true or false");
+        assert_eq!(p(&["-allow-expensive-optimizations=true"]).unwrap().expensive_optimizations, Some(true));
     }
 
     #[test]

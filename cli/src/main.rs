@@ -100,7 +100,7 @@ fn compile_options(args: &args::Args) -> CompileOptions {
     CompileOptions {
         sm,
         parse_only,
-        split_compile: args.split_compile,
+        split_compile: args.workers(),
         dynamic_scheduling: args.dynamic_scheduling,
         min_section_size: args.min_section_size,
         max_regs: args.max_regs,

@@ -89,13 +89,3 @@ fn stealing_only_in_dynamic_mode() {
     let steals: u64 = (0..5).map(|_| run_imbalanced(true)).sum();
     assert!(steals > 0, "no steal in 5 imbalanced dynamic runs");
 }
-
-#[test]
-fn idle_workers_park() {
-    let e = exec(2, true);
-    std::thread::sleep(Duration::from_millis(50));
-    let before = e.counters().parks;
-    std::thread::sleep(Duration::from_millis(300));
-    let after = e.counters().parks;
-    assert!(after - before <= 2, "workers woke {} times while idle", after - before);
-}
