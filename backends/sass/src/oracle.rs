@@ -1,4 +1,5 @@
-//! nvdisasm as an oracle: decode raw instruction words and normalise the text like [`crate::print`].
+//! nvdisasm as an oracle: decode raw instruction words and normalise the text like [`crate::print`]
+//! (address column, `;` and anything after it, such as our control-bit comment, are dropped).
 
 use std::process::Command;
 
@@ -8,7 +9,7 @@ use crate::nvtools;
 /// Normalises one nvdisasm line: drops the address column, the trailing `;`, and extra spaces.
 pub fn normalise(line: &str) -> Option<String> {
     let rest = line.trim().strip_prefix("/*")?.split_once("*/")?.1;
-    let text = rest.trim().trim_end_matches(';').trim();
+    let text = rest.split(';').next().unwrap_or("").trim();
     Some(text.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 

@@ -14,11 +14,19 @@ pub fn print_function(sm: Sm, f: &Function) -> String {
     let mut pc = 0u32;
     for b in &f.blocks {
         for i in &b.instrs {
-            let _ = writeln!(s, "/*{pc:04x}*/ {} ;", print_instr(sm, i, pc, &offsets));
+            let _ = writeln!(s, "/*{pc:04x}*/ {} ; // {}", print_instr(sm, i, pc, &offsets), control_string(&i.deps));
             pc += 16;
         }
     }
     s
+}
+
+/// Control bits in CuAssembler's notation: `B0-----:R5:W1:Y:S04` (wait mask, read and write
+/// scoreboards, `Y` when bit 109 is clear, stall).
+pub fn control_string(d: &Deps) -> String {
+    let wait: String = (0..6).map(|b| if d.wait & (1 << b) != 0 { char::from(b'0' + b) } else { '-' }).collect();
+    let sb = |s: Option<u8>| s.map_or("-".to_string(), |v| v.to_string());
+    format!("B{wait}:R{}:W{}:{}:S{:02}", sb(d.rd_sb), sb(d.wr_sb), if d.yld { "-" } else { "Y" }, d.stall)
 }
 
 /// One instruction's text (normalised nvdisasm form, without `;`).

@@ -129,7 +129,8 @@ fn schedule_block(b: &mut Block) {
         }
         st.clear_waited(wait);
         if k > 0 {
-            let need = st.earliest(&b.instrs[k]).saturating_sub(t).clamp(1, MAX_STALL);
+            let floor = min_stall_after(&b.instrs[k - 1]);
+            let need = st.earliest(&b.instrs[k]).saturating_sub(t).max(floor).clamp(1, MAX_STALL);
             set_stall(&mut b.instrs[k - 1], need);
             t += need;
         }
@@ -140,6 +141,14 @@ fn schedule_block(b: &mut Block) {
     if let Some(last) = b.instrs.last_mut() {
         let need = st.last_ready().saturating_sub(t).clamp(1, MAX_STALL);
         set_stall(last, need.max(last.deps.stall as u32));
+    }
+}
+
+/// Minimum cycles after an instruction regardless of dependences (ptxas waits 6 after a barrier).
+fn min_stall_after(i: &Instr) -> u32 {
+    match i.op {
+        Opcode::BarSync { .. } => 6,
+        _ => 1,
     }
 }
 
