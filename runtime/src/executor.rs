@@ -6,7 +6,14 @@
 //!   assignment is deterministic; workers only run their own queue.
 //! * Dynamic scheduling: tasks go to the global injector (or the spawning worker's own deque);
 //!   an idle worker takes local work first, then the injector, then steals from siblings.
-//! * Idle workers park on a crossbeam `Parker`; every spawn unparks the target (or all, dynamic).
+//! * Idle workers park on a crossbeam `Parker`. A worker announces itself in a sleeper mask, looks
+//!   for work once more, then parks; a spawn wakes one announced sleeper (static: the target).
+//!
+//! Compared with ptxas's pool (one mutex-protected FIFO, a broadcast condition variable, no
+//! stealing; `../shared/seeds/000`): idle workers here are woken one at a time instead of all at
+//! once (no thundering herd on every task), tasks spawned by a worker stay on its own deque (cache
+//! locality, no global lock), and an idle worker steals from a busy sibling, so one long kernel
+//! does not leave the rest of a static partition waiting behind it.
 
 use std::cell::{Cell, RefCell};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -45,6 +52,8 @@ struct Shared {
     stealers: Vec<Stealer<Task>>,
     unparkers: Vec<Unparker>,
     dynamic: bool,
+    /// Bit i set: worker i is about to park or parked (workers beyond 64 are always woken).
+    sleepers: AtomicU64,
     shutdown: AtomicBool,
     spawned: AtomicUsize,
     tasks_run: AtomicU64,
@@ -77,6 +86,7 @@ impl Executor {
             stealers: locals.iter().map(Worker::stealer).collect(),
             unparkers: parkers.iter().map(|p| p.unparker().clone()).collect(),
             dynamic: cfg.dynamic_scheduling,
+            sleepers: AtomicU64::new(0),
             shutdown: AtomicBool::new(false),
             spawned: AtomicUsize::new(0),
             tasks_run: AtomicU64::new(0),
@@ -184,11 +194,31 @@ impl Shared {
             if let Some(task) = leftover {
                 self.injector.push(task);
             }
-            self.unparkers.iter().for_each(Unparker::unpark);
+            self.wake_one();
         } else {
             let target = self.spawned.fetch_add(1, Ordering::Relaxed) % n;
             self.inboxes[target].push(task);
             self.unparkers[target].unpark();
+        }
+    }
+
+    /// Wakes one worker that announced it is going to sleep (all of them past 64 workers).
+    fn wake_one(&self) {
+        if self.unparkers.len() > 64 {
+            self.unparkers.iter().for_each(Unparker::unpark);
+            return;
+        }
+        // Claim one sleeper, so back-to-back spawns wake different workers.
+        loop {
+            let mask = self.sleepers.load(Ordering::SeqCst);
+            if mask == 0 {
+                return;
+            }
+            let bit = mask & mask.wrapping_neg();
+            if self.sleepers.fetch_and(!bit, Ordering::SeqCst) & bit != 0 {
+                self.unparkers[bit.trailing_zeros() as usize].unpark();
+                return;
+            }
         }
     }
 
@@ -256,12 +286,24 @@ fn steal_one(q: &Injector<Task>) -> Option<Task> {
 fn worker_loop(me: usize, local: Worker<Task>, parker: Parker, shared: Arc<Shared>) {
     WORKER_INDEX.with(|w| w.set(Some(me)));
     LOCAL_QUEUE.with(|q| *q.borrow_mut() = Some(local));
+    let bit = if me < 64 { 1u64 << me } else { 0 };
     while !shared.shutdown.load(Ordering::SeqCst) {
+        if let Some(t) = shared.find_for_worker(me) {
+            shared.run(t);
+            continue;
+        }
+        // Announce, look once more (a spawn may have raced with the first look), then park.
+        shared.sleepers.fetch_or(bit, Ordering::SeqCst);
         match shared.find_for_worker(me) {
-            Some(t) => shared.run(t),
+            Some(t) => {
+                shared.sleepers.fetch_and(!bit, Ordering::SeqCst);
+                shared.run(t);
+            }
+            None if shared.shutdown.load(Ordering::SeqCst) => break,
             None => {
                 shared.parks.fetch_add(1, Ordering::Relaxed);
                 parker.park();
+                shared.sleepers.fetch_and(!bit, Ordering::SeqCst);
             }
         }
     }

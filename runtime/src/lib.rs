@@ -9,4 +9,4 @@ pub mod pipeline;
 
 pub use executor::{Counters, Executor, ExecutorConfig, Spawner};
 pub use jobserver::{Jobserver, JobserverStats, Token};
-pub use pipeline::{Envelope, Pipeline, StageStats, StageTiming};
+pub use pipeline::{Actor, Envelope, Pipeline, StageStats, StageTiming};

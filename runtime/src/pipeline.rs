@@ -45,7 +45,35 @@ pub struct Envelope<T> {
     enqueued: Instant,
 }
 
-type Handler<T> = Arc<dyn Fn(T) -> T + Send + Sync>;
+/// An actor: a named handler for the messages of one stage. The pipeline runs it as tasks on the
+/// executor; several workers may run the same actor at once, each on a message taken from the
+/// stage's one mailbox (several instances pulling from one channel).
+pub trait Actor<T>: Send + Sync + 'static {
+    fn name(&self) -> &'static str;
+    fn handle(&self, msg: T) -> T;
+}
+
+/// A closure as an actor.
+struct FnActor<F> {
+    name: &'static str,
+    f: F,
+}
+
+impl<T, F: Fn(T) -> T + Send + Sync + 'static> Actor<T> for FnActor<F> {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn handle(&self, msg: T) -> T {
+        (self.f)(msg)
+    }
+}
+
+/// The address of a stage: its bounded mailbox. Sending never blocks (see `offer`).
+struct Addr<T> {
+    tx: Sender<Envelope<T>>,
+}
+
+type Handler<T> = Arc<dyn Actor<T>>;
 /// Turns a panic in a stage into a value (`stage name`, panic message).
 type Recover<T> = Arc<dyn Fn(&'static str, String) -> T + Send + Sync>;
 
@@ -58,14 +86,14 @@ struct Stage<T> {
 
 struct Chain<T> {
     stages: Vec<Stage<T>>,
-    senders: Vec<Sender<Envelope<T>>>,
+    addrs: Vec<Addr<T>>,
     sink: Sender<Envelope<T>>,
     recover: Recover<T>,
 }
 
 /// A pipeline under construction: stages in order, each `Fn(T) -> T`.
 pub struct Pipeline<T> {
-    stages: Vec<(&'static str, usize, Handler<T>)>,
+    stages: Vec<(usize, Handler<T>)>,
     recover: Recover<T>,
 }
 
@@ -82,10 +110,15 @@ impl<T: Send + 'static> Pipeline<T> {
         Pipeline { stages: Vec::new(), recover: Arc::new(recover) }
     }
 
-    /// Adds a stage with a mailbox of `capacity` messages.
-    pub fn stage(mut self, name: &'static str, capacity: usize, handler: impl Fn(T) -> T + Send + Sync + 'static) -> Self {
-        self.stages.push((name, capacity.max(1), Arc::new(handler)));
+    /// Adds a stage run by `actor`, with a mailbox of `capacity` messages.
+    pub fn actor(mut self, capacity: usize, actor: impl Actor<T>) -> Self {
+        self.stages.push((capacity.max(1), Arc::new(actor)));
         self
+    }
+
+    /// Adds a stage whose actor is a closure.
+    pub fn stage(self, name: &'static str, capacity: usize, handler: impl Fn(T) -> T + Send + Sync + 'static) -> Self {
+        self.actor(capacity, FnActor { name, f: handler })
     }
 
     /// Runs every input through all stages on `exec`; returns envelopes in input order.
@@ -118,13 +151,13 @@ impl<T: Send + 'static> Pipeline<T> {
 
     fn into_chain(self, sink: Sender<Envelope<T>>) -> Chain<T> {
         let mut stages = Vec::new();
-        let mut senders = Vec::new();
-        for (name, cap, handler) in self.stages {
+        let mut addrs = Vec::new();
+        for (cap, handler) in self.stages {
             let (tx, rx) = flume::bounded(cap);
-            senders.push(tx);
-            stages.push(Stage { name, handler, rx, high_water: AtomicUsize::new(0) });
+            addrs.push(Addr { tx });
+            stages.push(Stage { name: handler.name(), handler, rx, high_water: AtomicUsize::new(0) });
         }
-        Chain { stages, senders, sink, recover: self.recover }
+        Chain { stages, addrs, sink, recover: self.recover }
     }
 }
 
@@ -155,7 +188,7 @@ fn offer<T: Send + 'static>(chain: &Arc<Chain<T>>, spawner: &Spawner, k: usize, 
     }
     env.enqueued = Instant::now();
     loop {
-        match chain.senders[k].try_send(env) {
+        match chain.addrs[k].tx.try_send(env) {
             Ok(()) => {
                 let len = chain.stages[k].rx.len();
                 chain.stages[k].high_water.fetch_max(len, Ordering::Relaxed);
@@ -181,7 +214,7 @@ fn pump<T: Send + 'static>(chain: &Arc<Chain<T>>, spawner: &Spawner, k: usize) {
     let queue_wait = start - env.enqueued;
     let handler = Arc::clone(&stage.handler);
     let value = env.value;
-    let value = match catch_unwind(AssertUnwindSafe(move || handler(value))) {
+    let value = match catch_unwind(AssertUnwindSafe(move || handler.handle(value))) {
         Ok(v) => v,
         Err(p) => (chain.recover)(stage.name, panic_message(&*p)),
     };

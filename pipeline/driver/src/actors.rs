@@ -3,10 +3,10 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
-use ptxforge_runtime::{Executor, ExecutorConfig, Pipeline, StageTiming as RtTiming};
+use ptxforge_runtime::{Actor, Executor, ExecutorConfig, Pipeline, StageTiming as RtTiming};
 
 use crate::compile::KernelOutcome;
-use crate::options::CompileOptions;
+use crate::options::{CompileOptions, JobserverHandle};
 use crate::report::StageTiming;
 use crate::stages::{self, KernelError, KernelInFlight, StageResult};
 
@@ -34,12 +34,9 @@ pub fn run_kernel_pipeline(jobs: Vec<KernelInFlight>, opts: &CompileOptions) -> 
     let sections = cut_sections(jobs, opts.min_section_size);
     let exec = Executor::new(ExecutorConfig { workers: workers.min(sections.len().max(1)), dynamic_scheduling: opts.dynamic_scheduling });
     let mut pipeline = Pipeline::new(|_stage: &'static str, _msg: String| -> Section { Vec::new() });
-    for (stage, f) in PIPELINE {
-        let js = opts.jobserver.clone();
-        pipeline = pipeline.stage(stage, opts.mailbox_capacity, move |section: Section| {
-            let _token = js.as_ref().and_then(|j| j.0.acquire().ok());
-            section.into_iter().map(|r| r.and_then(|k| run_stage_caught(stage, &k.name.clone(), f, k))).collect()
-        });
+    for (name, f) in PIPELINE {
+        let actor = StageActor { name, f, jobserver: opts.jobserver.clone(), fault: opts.fault_injection.clone() };
+        pipeline = pipeline.actor(opts.mailbox_capacity, actor);
     }
     let section_count = sections.len();
     let (envelopes, stage_stats) = pipeline.run(&exec, sections);
@@ -70,6 +67,36 @@ pub fn run_kernel_pipeline(jobs: Vec<KernelInFlight>, opts: &CompileOptions) -> 
         })
         .collect();
     (outcomes, stats)
+}
+
+/// One compile stage as an actor: holds a jobserver token while it works on a section.
+struct StageActor {
+    name: &'static str,
+    f: StageFn,
+    jobserver: Option<JobserverHandle>,
+    /// Test hook: `(kernel, stage)` that panics (see [`CompileOptions::fault_injection`]).
+    fault: Option<(String, String)>,
+}
+
+impl Actor<Section> for StageActor {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn handle(&self, section: Section) -> Section {
+        let _token = self.jobserver.as_ref().and_then(|j| j.0.acquire().ok());
+        section.into_iter().map(|r| r.and_then(|k| self.run(k))).collect()
+    }
+}
+
+impl StageActor {
+    fn run(&self, k: KernelInFlight) -> StageResult {
+        let name = k.name.clone();
+        let planted = self.fault.as_ref().is_some_and(|(kernel, stage)| *kernel == name && stage == self.name);
+        let f = self.f;
+        let stage: StageFn = if planted { |_| panic!("fault injected for a test") } else { f };
+        run_stage_caught(self.name, &name, stage, k)
+    }
 }
 
 /// A batch of consecutive kernels that travels as one message.

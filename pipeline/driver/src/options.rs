@@ -41,6 +41,8 @@ pub struct CompileOptions {
     pub check_hazards: bool,
     /// Make's jobserver, when `--jobserver` found one.
     pub jobserver: Option<JobserverHandle>,
+    /// Test hook: make stage `.1` panic on kernel `.0`, to check that faults stay contained.
+    pub fault_injection: Option<(String, String)>,
 }
 
 impl Default for CompileOptions {
@@ -57,6 +59,7 @@ impl Default for CompileOptions {
             keep_sass_text: false,
             check_hazards: cfg!(debug_assertions),
             jobserver: None,
+            fault_injection: None,
         }
     }
 }
