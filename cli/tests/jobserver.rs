@@ -53,6 +53,25 @@ fn make_j2_limits_concurrency_and_gets_its_tokens_back() {
     assert!(!stderr.contains("Ignoring '--jobserver'"), "{stderr}");
     let m = max_concurrent(&stderr);
     assert!((1..=2).contains(&m), "{m} sections ran at once under -j2");
+
+    // A failing compile under make: make itself counts its tokens at exit and complains if any is lost.
+    let bad = dir.join("bad.ptx");
+    let mut src = std::fs::read_to_string(&ptx).unwrap();
+    src.push_str(".visible .entry broken()\n{\n.reg .f64 %fd<3>;\nsqrt.rn.f64 %fd1, %fd2;\nret;\n}\n");
+    std::fs::write(&bad, src).unwrap();
+    let makefile = format!(
+        "all: a b\na:\n\t+{exe} --jobserver --split-compile 4 -arch=sm_80 {bad} -o {out}a\nb:\n\t+{exe} --jobserver --split-compile 4 -arch=sm_80 {ptx} -o {out}b\n",
+        exe = env!("CARGO_BIN_EXE_ptxforge"),
+        bad = bad.display(),
+        ptx = ptx.display(),
+        out = dir.join("out.cubin").display()
+    );
+    std::fs::write(dir.join("Makefile"), makefile).unwrap();
+    let out = Command::new("make").args(["-j3", "-k", "-C"]).arg(&dir).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("Ptx assembly aborted due to errors"), "{stderr}");
+    assert!(!stderr.contains("jobserver tokens"), "make reports lost tokens: {stderr}");
 }
 
 /// Creates a fifo holding `tokens` bytes; returns its path.
@@ -106,6 +125,22 @@ fn fifo_tokens_all_return_after_success_and_after_an_error() {
 }
 
 #[test]
+fn unusable_jobserver_gives_ptxas_error_warning() {
+    let dir = scratch("broken");
+    let ptx = many_kernels(&dir, 2);
+    let out = Command::new(env!("CARGO_BIN_EXE_ptxforge"))
+        .args(["--jobserver", "-arch=sm_80"])
+        .arg(&ptx)
+        .arg("-o")
+        .arg(dir.join("out.cubin"))
+        .env("MAKEFLAGS", "-j4 --jobserver-auth=fifo:/nonexistent/ptxforge-fifo")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "ptxas warning : Jobserver requested, but an error occurred\n");
+}
+
+#[test]
 fn no_jobserver_gives_ptxas_warning() {
     let dir = scratch("none");
     let ptx = many_kernels(&dir, 2);
@@ -149,4 +184,31 @@ fn sigterm_mid_compile_gives_tokens_back() {
         }
     }
     println!("skipped: the compile finished before SIGTERM could interrupt it");
+}
+
+#[test]
+fn sigterm_under_make_loses_no_token() {
+    if Command::new("make").arg("--version").output().is_err() || Command::new("pkill").arg("--version").output().is_err() {
+        println!("skipped: GNU make or pkill not found");
+        return;
+    }
+    let dir = scratch("make-term");
+    let ptx = many_kernels(&dir, 40_000);
+    let out_path = dir.join("term.cubin");
+    let makefile = format!(
+        "all: a b\na:\n\t+{exe} --jobserver --split-compile 4 -arch=sm_80 {ptx} -o {out}\nb:\n\t@sleep 1\n",
+        exe = env!("CARGO_BIN_EXE_ptxforge"),
+        ptx = ptx.display(),
+        out = out_path.display()
+    );
+    std::fs::write(dir.join("Makefile"), makefile).unwrap();
+    let child = Command::new("make").args(["-j3", "-k", "-C"]).arg(&dir).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let killed = Command::new("pkill").arg("-TERM").arg("-f").arg(out_path.to_str().unwrap()).status().unwrap().success();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("jobserver tokens"), "make reports lost tokens: {stderr}");
+    if !killed {
+        println!("skipped: the compile finished before SIGTERM");
+    }
 }
