@@ -216,9 +216,44 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
     let [a, b, c, d, e] = &i.srcs;
     match i.op {
         Opcode::Mov => {
-            set_alu_ab(w, 0x002, &Src::ZERO, a)?;
-            w.set(24, 8, 0);
+            match a.as_reg() {
+                Some(u) if u.file == RegFile::UGpr => {
+                    w.set(0, 12, 0xc02);
+                    w.set(32, 8, ureg(&u)?);
+                    w.set(91, 1, 1);
+                }
+                _ => {
+                    set_alu_ab(w, 0x002, &Src::ZERO, a)?;
+                    w.set(24, 8, 0);
+                }
+            }
             w.set(72, 4, 0xf);
+        }
+        Opcode::S2ur(sr) => {
+            w.set(0, 12, 0x9c3);
+            w.set(16, 8, udst(i)?);
+            w.set(72, 8, special_reg_code(sr));
+            return Ok(());
+        }
+        Opcode::Umov => {
+            let SrcVal::Imm(v) = a.val else { return err(i, "UMOV takes an immediate") };
+            w.set(0, 12, 0x882);
+            w.set(16, 8, udst(i)?);
+            w.set(32, 32, v as u64);
+            return Ok(());
+        }
+        Opcode::Ulea { shift } => {
+            let (Some(x), Some(y)) = (a.as_reg(), b.as_reg()) else { return err(i, "ULEA takes uniform registers") };
+            w.set(0, 12, 0x291);
+            w.set(16, 8, udst(i)?);
+            w.set(24, 8, ureg(&x)?);
+            w.set(32, 8, ureg(&y)?);
+            w.set(64, 8, 63);
+            w.set(75, 5, shift as u64);
+            w.set(81, 3, PT);
+            set_pred(w, 87, &Src::FALSE)?;
+            w.set(91, 1, 1);
+            return Ok(());
         }
         Opcode::S2r(sr) => {
             w.set(0, 12, 0x919);
@@ -395,6 +430,14 @@ fn set_dst(w: &mut Word, i: &Instr) -> EResult<()> {
     Ok(())
 }
 
+/// A uniform destination register (d0).
+fn udst(i: &Instr) -> EResult<u64> {
+    match i.dsts[0] {
+        Dst::Reg(r) => ureg(&r),
+        Dst::None => Ok(63),
+    }
+}
+
 fn set_float_mods(w: &mut Word, a: &Src, b: &Src) {
     w.set(72, 1, a.neg as u64);
     w.set(73, 1, a.abs as u64);
@@ -511,6 +554,7 @@ fn special_reg_code(sr: SpecialReg) -> u64 {
         SpecialReg::CtaIdX => 0x25,
         SpecialReg::CtaIdY => 0x26,
         SpecialReg::CtaIdZ => 0x27,
+        SpecialReg::CgaCtaId => 0x88,
     }
 }
 

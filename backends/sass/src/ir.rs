@@ -134,6 +134,8 @@ pub enum SpecialReg {
     CtaIdX,
     CtaIdY,
     CtaIdZ,
+    /// The CTA's rank in its cluster (sm_90), as used for the shared-memory window.
+    CgaCtaId,
 }
 
 /// Integer comparisons (ISETP).
@@ -225,10 +227,16 @@ impl MemSize {
 /// [`Dst::None`] / [`Src::NONE`]):
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Opcode {
-    /// `MOV d0, s0` (s0: reg, imm or cbuf).
+    /// `MOV d0, s0` (s0: reg, uniform reg, imm or cbuf).
     Mov,
     /// `S2R d0, SR_x`.
     S2r(SpecialReg),
+    /// `S2UR d0(UR), SR_x` (variable latency).
+    S2ur(SpecialReg),
+    /// `UMOV d0(UR), s0(imm)`.
+    Umov,
+    /// `ULEA d0(UR), s0(UR), s1(UR), shift`: d = (s0 << shift) + s1.
+    Ulea { shift: u8 },
     /// `IADD3[.X] d0, d1(carry-out P, None=PT), s0, s1, s2, s3(carry-in P), s4(carry-in P)`.
     /// s0..s2 may be negated (`-R`); s1 may be imm/cbuf. With `x`, s3/s4 are the carry inputs.
     Iadd3 { x: bool },

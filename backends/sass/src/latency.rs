@@ -22,7 +22,7 @@ pub const MAX_STALL: u32 = 15;
 pub fn is_variable_latency(op: &Opcode) -> bool {
     matches!(
         op,
-        Opcode::S2r(_) | Opcode::Ldg { .. } | Opcode::Lds { .. } | Opcode::Ldc { .. } | Opcode::Stg { .. } | Opcode::Sts { .. }
+        Opcode::S2r(_) | Opcode::S2ur(_) | Opcode::Ldg { .. } | Opcode::Lds { .. } | Opcode::Ldc { .. } | Opcode::Stg { .. } | Opcode::Sts { .. }
     )
 }
 

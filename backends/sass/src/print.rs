@@ -122,6 +122,9 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
     match i.op {
         Opcode::Mov => format!("MOV {d0}, {}", src(a)),
         Opcode::S2r(sr) => format!("S2R {d0}, {}", special_reg_name(sr)),
+        Opcode::S2ur(sr) => format!("S2UR {d0}, {}", special_reg_name(sr)),
+        Opcode::Umov => format!("UMOV {d0}, {}", src(a)),
+        Opcode::Ulea { shift } => format!("ULEA {d0}, {}, {}, {shift:#x}", src(a), src(b)),
         Opcode::Iadd3 { x } => print_iadd3(i, x),
         Opcode::Imad { mode, signed, x } => {
             let m = match mode {
@@ -299,6 +302,7 @@ fn special_reg_name(sr: SpecialReg) -> &'static str {
         SpecialReg::CtaIdX => "SR_CTAID.X",
         SpecialReg::CtaIdY => "SR_CTAID.Y",
         SpecialReg::CtaIdZ => "SR_CTAID.Z",
+        SpecialReg::CgaCtaId => "SR_CgaCtaId",
     }
 }
 

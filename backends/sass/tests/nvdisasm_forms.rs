@@ -86,6 +86,14 @@ fn forms(sm: Sm) -> Vec<Instr> {
         v.push(Instr::new(Imnmx { signed: true }, &[d(9)], &[r(2), r(5), Src::TRUE]));
         v.push(Instr::new(Imnmx { signed: false }, &[d(9)], &[r(2), r(5), Src::FALSE]));
     }
+    let u = |i: u32| Reg::ugpr(i, 1);
+    v.push(Instr::new(Umov, &[Dst::Reg(u(4))], &[Src::imm(0x400)]));
+    v.push(Instr::new(Ulea { shift: 0x18 }, &[Dst::Reg(u(4))], &[Src::reg(u(5)), Src::reg(u(4))]));
+    v.push(Instr::new(Mov, &[d(4)], &[Src::reg(u(4))]));
+    v.push(Instr::new(S2ur(SpecialReg::CtaIdX), &[Dst::Reg(u(6))], &[]));
+    if sm.num >= 90 {
+        v.push(Instr::new(S2ur(SpecialReg::CgaCtaId), &[Dst::Reg(u(5))], &[]));
+    }
     v.push(Instr::new(Ldc { wide: false }, &[d(1)], &[Src::cbuf(0, 0x28)]));
     v.push(Instr::new(Ldc { wide: true }, &[d(2)], &[Src::cbuf(0, 0x210)]));
     v.push(Instr::new(Uldc { wide: true }, &[Dst::Reg(Reg::ugpr(4, 2))], &[Src::cbuf(0, 0x118)]));

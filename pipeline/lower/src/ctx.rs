@@ -49,6 +49,8 @@ pub struct Ctx<'a> {
     labels: HashMap<String, u32>,
     /// Memory descriptor (sm_80+), loaded once in the entry block.
     pub desc: Option<Reg>,
+    /// sm_90: start of this CTA's shared-memory window, `(SR_CgaCtaId << 24) + 0x400`.
+    pub shared_base: Option<Reg>,
     /// Guard of the PTX instruction being lowered; applied to every instruction emitted for it.
     pub guard: Src,
     pub uses_barrier: bool,
@@ -74,6 +76,7 @@ impl<'a> Ctx<'a> {
             shared_bytes,
             labels: HashMap::new(),
             desc: None,
+            shared_base: None,
             guard: Src::TRUE,
             uses_barrier: false,
             errors: Vec::new(),
@@ -84,6 +87,7 @@ impl<'a> Ctx<'a> {
     pub fn lower_body(&mut self) {
         self.assign_labels();
         self.load_descriptor();
+        self.load_shared_base();
         let mut after_branch = false;
         for s in &self.func.body {
             match s {
@@ -180,6 +184,35 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// On sm_90 shared addresses live in the cluster's window: compute this CTA's base once.
+    fn load_shared_base(&mut self) {
+        let uses_shared = self.func.body.iter().any(|s| {
+            matches!(s, Statement::Instr(i) if (i.opcode == "ld" || i.opcode == "st") && i.has_mod("shared"))
+        }) || !self.shared.is_empty();
+        if self.sm.num < 90 || !uses_shared {
+            return;
+        }
+        let (rank, window, base) = (
+            self.f.new_vreg(RegFile::UGpr, 1),
+            self.f.new_vreg(RegFile::UGpr, 1),
+            self.f.new_vreg(RegFile::UGpr, 1),
+        );
+        let r = self.temp();
+        self.emit(Opcode::S2ur(SpecialReg::CgaCtaId), &[Dst::Reg(rank)], &[]);
+        self.emit(Opcode::Umov, &[Dst::Reg(window)], &[Src::imm(0x400)]);
+        self.emit(Opcode::Ulea { shift: 0x18 }, &[Dst::Reg(base)], &[Src::reg(rank), Src::reg(window)]);
+        self.emit(Opcode::Mov, &[Dst::Reg(r)], &[Src::reg(base)]);
+        self.shared_base = Some(r);
+    }
+
+    /// `[base + offset]` of a shared address given as an offset from the start of the window.
+    pub fn shared_operand(&self, offset: i32) -> (Src, i32) {
+        match self.shared_base {
+            Some(b) => (Src::reg(b), offset),
+            None => (Src::ZERO, offset),
+        }
+    }
+
     pub fn block_of(&self, label: &str) -> LResult<u32> {
         self.labels.get(label).copied().ok_or_else(|| format!("Unknown label '{label}'"))
     }
@@ -235,8 +268,8 @@ impl<'a> Ctx<'a> {
             Operand::Imm(v) => Ok(Src::imm(*v as u32)),
             Operand::F32(bits) => Ok(Src::imm(*bits)),
             Operand::SpecialReg { name, comp } => self.special_reg(name, *comp).map(Src::reg),
-            Operand::Symbol(s) => match self.shared.get(s) {
-                Some(off) => Ok(Src::imm(self.shared_window() + off)),
+            Operand::Symbol(s) => match self.shared.get(s).copied() {
+                Some(off) => Ok(self.shared_address(off)),
                 None => Err(format!("Unknown symbol '{s}'")),
             },
             _ => Err(format!("unsupported operand {op:?}")),
@@ -317,12 +350,16 @@ impl<'a> Ctx<'a> {
         self.params.get(name).cloned().ok_or_else(|| format!("Unknown symbol '{name}'"))
     }
 
-    /// Byte offset added to shared-memory addresses (sm_90 reserves the first 1 KB).
-    pub fn shared_window(&self) -> u32 {
-        if self.sm.num >= 90 {
-            0x400
-        } else {
-            0
+    /// The address of a shared variable at `offset`: an immediate, or base + offset on sm_90.
+    fn shared_address(&mut self, offset: u32) -> Src {
+        match self.shared_base {
+            Some(b) if offset == 0 => Src::reg(b),
+            Some(b) => {
+                let t = self.temp();
+                self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(t), Dst::None], &[Src::reg(b), Src::imm(offset), Src::ZERO]);
+                Src::reg(t)
+            }
+            None => Src::imm(offset),
         }
     }
 

@@ -89,9 +89,9 @@ impl Ctx<'_> {
             AddrBase::Reg(r) => (Src::reg(self.vreg(r)?), offset as i32),
             AddrBase::Symbol(s) => {
                 let off = *self.shared.get(s).ok_or_else(|| format!("Unknown symbol '{s}'"))?;
-                (Src::ZERO, (self.shared_window() + off) as i32 + offset as i32)
+                self.shared_operand(off as i32 + offset as i32)
             }
-            AddrBase::None => (Src::ZERO, offset as i32),
+            AddrBase::None => self.shared_operand(offset as i32),
         };
         let size = mem_size(ty);
         if load {
