@@ -24,22 +24,17 @@ const PIPELINE: [(&str, StageFn); 5] = [
 /// Runs every job through all stages as actors on the runtime; the result is in definition order
 /// whatever the timing. `--split-compile` picks the worker count; `--threads-min-section-size`
 /// batches consecutive small kernels into one message (a section), so each task has enough work.
-pub fn run_kernel_pipeline(jobs: Vec<KernelInFlight>, opts: &CompileOptions) -> (Vec<KernelOutcome>, RuntimeStats) {
+pub fn run_kernel_pipeline(exec: &Executor, jobs: Vec<KernelInFlight>, opts: &CompileOptions) -> (Vec<KernelOutcome>, RuntimeStats) {
     let epoch = Instant::now();
-    let workers = match opts.split_compile {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
     let names: Vec<(usize, String)> = jobs.iter().map(|k| (k.index, k.name.clone())).collect();
     let sections = cut_sections(jobs, opts.min_section_size);
-    let exec = Executor::new(ExecutorConfig { workers: workers.min(sections.len().max(1)), dynamic_scheduling: opts.dynamic_scheduling });
     let mut pipeline = Pipeline::new(|_stage: &'static str, _msg: String| -> Section { Vec::new() });
     for (name, f) in PIPELINE {
         let actor = StageActor { name, f, jobserver: opts.jobserver.clone(), fault: opts.fault_injection.clone() };
         pipeline = pipeline.actor(opts.mailbox_capacity, actor);
     }
     let section_count = sections.len();
-    let (envelopes, stage_stats) = pipeline.run(&exec, sections);
+    let (envelopes, stage_stats) = pipeline.run(exec, sections);
     let mut results = Vec::with_capacity(names.len());
     for env in envelopes {
         let timings: Vec<StageTiming> = env.timings.iter().map(|t| timing(t, epoch)).collect();
@@ -67,6 +62,28 @@ pub fn run_kernel_pipeline(jobs: Vec<KernelInFlight>, opts: &CompileOptions) -> 
         })
         .collect();
     (outcomes, stats)
+}
+
+/// The executor for one compile: `--split-compile` workers (0 = one per CPU, 1 = the caller).
+pub fn executor_for(opts: &CompileOptions) -> Executor {
+    let workers = match opts.split_compile {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    Executor::new(ExecutorConfig { workers, dynamic_scheduling: opts.dynamic_scheduling })
+}
+
+/// Runs one message through a single actor on `exec` (the module-level parse and ELF stages).
+pub fn run_on_actor<T: Send + 'static>(
+    exec: &Executor,
+    name: &'static str,
+    input: T,
+    recover: impl Fn(String) -> T + Send + Sync + 'static,
+    handler: impl Fn(T) -> T + Send + Sync + 'static,
+) -> T {
+    let pipeline = Pipeline::new(move |_, msg| recover(msg)).stage(name, 1, handler);
+    let (mut out, _) = pipeline.run(exec, vec![input]);
+    out.pop().expect("one message in, one out").value
 }
 
 /// One compile stage as an actor: holds a jobserver token while it works on a section.

@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 
 use ptxforge_cubin::{write_cubin, CubinModule};
 use ptxforge_ptx::ast;
+use ptxforge_runtime::Executor;
 
 use crate::options::CompileOptions;
 use crate::report::{Diagnostic, StageTiming};
@@ -59,7 +60,8 @@ impl CompileOutput {
 pub fn compile_module(src: &str, file_name: &str, opts: &CompileOptions) -> CompileOutput {
     let start = Instant::now();
     let mut out = CompileOutput::default();
-    let module = match ptxforge_ptx::parse_module(src, file_name) {
+    let exec = crate::actors::executor_for(opts);
+    let module = match parse_on_actor(&exec, src, file_name) {
         Ok(m) => Arc::new(m),
         Err(diags) => {
             out.diagnostics = diags.iter().map(Diagnostic::from_ptx).collect();
@@ -75,12 +77,12 @@ pub fn compile_module(src: &str, file_name: &str, opts: &CompileOptions) -> Comp
     }
     let opts = Arc::new(opts.clone());
     let jobs = kernel_jobs(&module, &opts);
-    let (kernels, runtime) = run_stages(jobs, &opts, file_name, &mut out.diagnostics);
+    let (kernels, runtime) = run_stages(&exec, jobs, &opts, file_name, &mut out.diagnostics);
     out.kernels = kernels;
     out.runtime = runtime;
     let elf_start = Instant::now();
     if !out.failed() {
-        out.cubin = assemble(&module, &opts, &out.kernels, &mut out.diagnostics);
+        out.cubin = assemble(&exec, &module, &opts, &out.kernels, &mut out.diagnostics);
     }
     out.elf_time = elf_start.elapsed();
     out.total_time = start.elapsed();
@@ -109,12 +111,13 @@ fn kernel_jobs(module: &Arc<ast::Module>, opts: &Arc<CompileOptions>) -> Vec<Ker
 
 /// Runs every kernel through the stages on the runtime and returns outcomes in definition order.
 fn run_stages(
+    exec: &Executor,
     jobs: Vec<KernelInFlight>,
     opts: &CompileOptions,
     file_name: &str,
     diags: &mut Vec<Diagnostic>,
 ) -> (Vec<KernelOutcome>, crate::actors::RuntimeStats) {
-    let (results, stats) = crate::actors::run_kernel_pipeline(jobs, opts);
+    let (results, stats) = crate::actors::run_kernel_pipeline(exec, jobs, opts);
     for r in &results {
         if let Some(err) = &r.error {
             diags.extend(Diagnostic::from_kernel_error(err, file_name));
@@ -123,8 +126,35 @@ fn run_stages(
     (results, stats)
 }
 
-/// The ELF stage: kernels in definition order into one cubin.
+/// Messages of the parse actor: the text in, the module (or diagnostics) out.
+enum ParseMsg {
+    Text(String, String),
+    Done(Result<ast::Module, Vec<ptxforge_ptx::Diagnostic>>),
+}
+
+/// The parse stage, run as an actor on the executor.
+fn parse_on_actor(exec: &Executor, src: &str, file_name: &str) -> Result<ast::Module, Vec<ptxforge_ptx::Diagnostic>> {
+    let file = file_name.to_string();
+    let recover = move |msg: String| ParseMsg::Done(Err(vec![ptxforge_ptx::Diagnostic::new(&file, 0, format!("internal error: {msg} (stage parse)"), true)]));
+    let handler = |m: ParseMsg| match m {
+        ParseMsg::Text(src, file) => ParseMsg::Done(ptxforge_ptx::parse_module(&src, &file)),
+        done => done,
+    };
+    match crate::actors::run_on_actor(exec, "parse", ParseMsg::Text(src.to_string(), file_name.to_string()), recover, handler) {
+        ParseMsg::Done(r) => r,
+        ParseMsg::Text(..) => Err(Vec::new()),
+    }
+}
+
+/// Messages of the ELF actor: the ordered kernels in, the cubin bytes out.
+enum ElfMsg {
+    Module(CubinModule),
+    Done(Result<Vec<u8>, String>),
+}
+
+/// The ELF stage, run as an actor: kernels in definition order into one cubin.
 fn assemble(
+    exec: &Executor,
     module: &ast::Module,
     opts: &CompileOptions,
     kernels: &[KernelOutcome],
@@ -138,10 +168,18 @@ fn assemble(
         address_size: module.address_size,
         kernels: images,
     };
-    match write_cubin(&cubin) {
+    let handler = |m: ElfMsg| match m {
+        ElfMsg::Module(c) => ElfMsg::Done(write_cubin(&c).map_err(|e| e.to_string())),
+        done => done,
+    };
+    let result = match crate::actors::run_on_actor(exec, "elf", ElfMsg::Module(cubin), |msg| ElfMsg::Done(Err(msg)), handler) {
+        ElfMsg::Done(r) => r,
+        ElfMsg::Module(_) => Err("the ELF actor returned no result".into()),
+    };
+    match result {
         Ok(bytes) => Some(bytes),
         Err(e) => {
-            diags.push(Diagnostic::fatal(format!("internal error: cubin writer: {e}")));
+            diags.push(Diagnostic::fatal(format!("internal error: cubin writer: {e} (stage elf)")));
             None
         }
     }
