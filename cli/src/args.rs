@@ -18,6 +18,10 @@ pub struct Args {
     pub opt_level: u32,
     pub dump_sass: bool,
     pub jobserver: bool,
+    /// `--compiler-stats LIST`.
+    pub compiler_stats: Option<crate::stats::StatsRequest>,
+    /// `--compiler-stats-file F`: append the report there instead of stderr.
+    pub compiler_stats_file: Option<String>,
     /// `--allow-expensive-optimizations true`: a pool sized to the machine when `--split-compile` is not given.
     pub expensive_optimizations: Option<bool>,
     pub version: bool,
@@ -41,6 +45,8 @@ impl Default for Args {
             opt_level: 3,
             dump_sass: false,
             jobserver: false,
+            compiler_stats: None,
+            compiler_stats_file: None,
             expensive_optimizations: None,
             version: false,
             help: false,
@@ -69,6 +75,8 @@ const OPTIONS: &[(&str, &str, Takes)] = &[
     ("opt-level", "O", Takes::Value),
     ("dump-sass", "dump-sass", Takes::Flag),
     ("jobserver", "jobserver", Takes::Flag),
+    ("compiler-stats", "", Takes::Value),
+    ("compiler-stats-file", "", Takes::Value),
     ("allow-expensive-optimizations", "allow-expensive-optimizations", Takes::Value),
     ("version", "V", Takes::Flag),
     ("help", "h", Takes::Flag),
@@ -129,7 +137,7 @@ fn lookup(word: &str, name: &str) -> Result<(&'static str, Takes), String> {
     let long_form = word.starts_with("--");
     OPTIONS
         .iter()
-        .find(|(l, s, _)| if long_form { *l == name } else { *s == name })
+        .find(|(l, s, _)| if long_form { *l == name } else { !s.is_empty() && *s == name })
         .map(|(l, _, t)| (*l, *t))
         .ok_or_else(|| format!("Unknown option '{}'", strip_value(&word[1..])))
 }
@@ -176,6 +184,8 @@ fn apply(args: &mut Args, long: &str, value: Option<String>) -> Result<(), Strin
         }
         "dump-sass" => args.dump_sass = true,
         "jobserver" => args.jobserver = true,
+        "compiler-stats" => args.compiler_stats = Some(crate::stats::parse_request(&v)?),
+        "compiler-stats-file" => args.compiler_stats_file = Some(v),
         "allow-expensive-optimizations" => args.expensive_optimizations = Some(boolean(&v)?),
         "version" => args.version = true,
         "help" => args.help = true,
@@ -242,6 +252,8 @@ mod tests {
         assert_eq!(p(&["-Ox"]).unwrap_err(), "'x': expected a number");
         assert_eq!(p(&["--split-compile=-1"]).unwrap_err(), "Invalid value '-1' for option '--split-compile'");
         assert_eq!(p(&["--allow-expensive-optimizations", "maybe"]).unwrap_err(), "'maybe': expected true or false");
+        assert_eq!(p(&["--compiler-stats", "foo"]).unwrap_err(), "Value 'foo' is not defined for option 'compiler-stats'");
+        assert_eq!(p(&["-compiler-stats=time"]).unwrap_err(), "Unknown option 'compiler-stats'");
         assert_eq!(p(&["-allow-expensive-optimizations=true"]).unwrap().expensive_optimizations, Some(true));
     }
 

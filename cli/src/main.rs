@@ -1,6 +1,7 @@
 //! `ptxforge`: the ptxas-compatible command-line driver.
 
 mod args;
+mod stats;
 mod verbose;
 
 use std::io::Write;
@@ -52,6 +53,9 @@ fn run(args: &args::Args) -> ExitCode {
     let out = compile_module(&src, input, &opts);
     report(args, &opts, &out);
     report_jobserver(&opts);
+    if let Err(code) = report_stats(args, input, &out) {
+        return code;
+    }
     if out.failed() {
         eprintln!("ptxas fatal   : Ptx assembly aborted due to errors");
         return ExitCode::from(EXIT_ERROR);
@@ -81,6 +85,27 @@ fn connect_jobserver(args: &args::Args) -> Option<JobserverHandle> {
             None
         }
     }
+}
+
+/// `--compiler-stats` on stderr, or appended to `--compiler-stats-file` as ptxas does.
+fn report_stats(args: &args::Args, input: &str, out: &CompileOutput) -> Result<(), ExitCode> {
+    let Some(req) = args.compiler_stats else {
+        if args.compiler_stats_file.is_some() {
+            eprintln!("ptxas warning : Option '--compiler-stats-file' requires option '--compiler-stats'; ignoring since latter is not specified");
+        }
+        return Ok(());
+    };
+    match &args.compiler_stats_file {
+        None => eprint!("{}", stats::report(req, out, "ptxas info    : STAT: ")),
+        Some(path) => {
+            let text = format!("{input} >>\n\n{}", stats::report(req, out, ""));
+            let file = std::fs::OpenOptions::new().create(true).append(true).open(path);
+            if file.and_then(|mut f| f.write_all(text.as_bytes())).is_err() {
+                return Err(fatal(&format!("Output file '{path}' could not be opened")));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A jobserver error during the compile, and (with `PTXFORGE_JOBSERVER_STATS`) its counters.
@@ -116,7 +141,7 @@ fn report(args: &args::Args, opts: &CompileOptions, out: &CompileOutput) {
         eprintln!("{d}");
     }
     if args.verbose > 0 && !out.failed() && !opts.parse_only {
-        eprint!("{}", verbose::resource_lines(opts, out));
+        eprint!("{}", verbose::resource_lines(opts, out, args.verbose));
     }
     if args.dump_sass {
         let stdout = std::io::stdout();
@@ -151,11 +176,15 @@ fn fatal(msg: &str) -> ExitCode {
     ExitCode::from(EXIT_ERROR)
 }
 
+/// `--version` in ptxas's five-line shape, naming ptxforge.
 fn version_text() -> String {
     format!(
-        "ptxforge: a parallel PTX optimizing assembler (ptxas-compatible)\n\
-         Version {}, compatible with ptxas release 13.5\n",
-        env!("CARGO_PKG_VERSION")
+        "ptxforge: a parallel PTX optimizing assembler\n\
+         Copyright (c) 2026 the ptxforge developers\n\
+         Built from ptxforge {v}\n\
+         Compatible with Cuda compilation tools, release 13.5, V13.5.37\n\
+         Build ptxforge {v}\n",
+        v = env!("CARGO_PKG_VERSION")
     )
 }
 

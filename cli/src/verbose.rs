@@ -5,8 +5,13 @@ use std::fmt::Write;
 use ptxforge_pipeline::{CompileOptions, CompileOutput};
 
 /// The `ptxas info    : ...` lines for a successful compile.
-pub fn resource_lines(opts: &CompileOptions, out: &CompileOutput) -> String {
+pub fn resource_lines(opts: &CompileOptions, out: &CompileOutput, level: u8) -> String {
     let mut s = String::new();
+    if level >= 2 && opts.split_compile == 1 {
+        for k in out.kernels.iter().rev() {
+            let _ = writeln!(s, "ptxas info    : Processing {}", k.name);
+        }
+    }
     let _ = writeln!(s, "ptxas info    : 0 bytes gmem");
     for k in out.kernels.iter().rev() {
         let _ = writeln!(s, "ptxas info    : Compiling entry function '{}' for '{}'", k.name, opts.sm);

@@ -59,3 +59,67 @@ fn virtual_arch_parses_only() {
     assert!(st.status.success());
     assert!(!out.exists());
 }
+
+/// A line's shape: every run of digits becomes `#`, so ours and ptxas's samples compare by format.
+fn shape(line: &str) -> String {
+    let mut out = String::new();
+    let mut in_digits = false;
+    for c in line.chars() {
+        if c.is_ascii_digit() {
+            if !in_digits {
+                out.push('#');
+            }
+            in_digits = true;
+        } else {
+            in_digits = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// ptxas 13.5's `--compiler-stats=time,memory,phase-wise,detailed` (shared/docs/cli.md), first CU.
+const PTXAS_SAMPLE: &str = "ptxas info    : STAT: CompileTime = 27.385000 ms (100%)
+Parse-time            : 11.661 ms (42.58%)
+CompileUnitSetup-time : 1.712 ms (6.25%)
+DAGgen-time           : 1.311 ms (4.79%)
+OCG-time              : 8.658 ms (31.62%)
+ELF-time              : 0.248 ms (0.91%)
+DebugInfo-time        : 0.056 ms (0.20%)
+
+ptxas info    : STAT: PeakMemoryUsage = 10161.707 KB
+ptxas info    : STAT: 
+Compile-unit with entry vadd
+\tTotal Compile-Unit time        = 2.873 ms
+\t\tDAGgen-time            : 0.494 ms
+\t\tOCG-time               : 2.345 ms
+\t\tELF-time               : 0.034 ms
+";
+
+#[test]
+fn compiler_stats_lines_have_ptxas_shapes() {
+    let out = scratch("stats.cubin");
+    let st = ptxforge().args(["-arch=sm_80", "--compiler-stats=t,m,p,d"]).arg(example("vadd.ptx")).arg("-o").arg(&out).output().unwrap();
+    assert!(st.status.success());
+    let ours: Vec<String> = String::from_utf8_lossy(&st.stderr).lines().filter(|l| !l.is_empty()).map(shape).collect();
+    let theirs: Vec<String> = PTXAS_SAMPLE.lines().filter(|l| !l.is_empty()).map(shape).collect();
+    for want in &theirs {
+        assert!(ours.contains(want), "no line shaped like `{want}` in {ours:#?}");
+    }
+    let time_only = ptxforge().args(["-arch=sm_80", "--compiler-stats", "time"]).arg(example("vadd.ptx")).arg("-o").arg(&out).output().unwrap();
+    assert_eq!(shape(String::from_utf8_lossy(&time_only.stderr).trim_end()), shape("ptxas info    : STAT: CompileTime = 45.613998 ms"));
+}
+
+#[test]
+fn compiler_stats_file_is_appended_without_prefix() {
+    let out = scratch("statsfile.cubin");
+    let file = scratch("cs.txt");
+    let _ = std::fs::remove_file(&file);
+    for _ in 0..2 {
+        let st = ptxforge().args(["-arch=sm_80", "--compiler-stats=time"]).arg("--compiler-stats-file").arg(&file).arg(example("vadd.ptx")).arg("-o").arg(&out).output().unwrap();
+        assert!(st.status.success());
+        assert!(st.stderr.is_empty());
+    }
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.matches(" >>\n\nCompileTime = ").count(), 2, "{text}");
+}
