@@ -1,10 +1,11 @@
-//! Machine-independent clean-ups on virtual-register IR: copy propagation and dead-code elimination.
+//! Clean-ups on virtual-register IR: copy propagation, constant-bank folding, dead-code elimination.
 
 use ptxforge_sass::ir::*;
 
-/// Runs copy propagation, then removes pure instructions whose results nobody reads.
+/// Runs copy propagation, constant-bank folding, then removes pure instructions nobody reads.
 pub fn optimize(f: &mut Function) {
     propagate_copies(f);
+    crate::fold::fold_constant_bank(f);
     eliminate_dead_code(f);
 }
 
