@@ -275,6 +275,21 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             let carry = if x { *d } else { Src::FALSE };
             set_pred(w, 87, &carry)?;
         }
+        Opcode::I2f { signed } | Opcode::I2fp { signed } => {
+            w.set(0, 12, if matches!(i.op, Opcode::I2f { .. }) { 0x306 } else { 0x245 });
+            w.set(32, 8, src_gpr(a)?);
+            w.set(74, 1, signed as u64);
+            w.set(76, 1, 1);
+            w.set(85, 1, 1);
+        }
+        Opcode::F2i { signed, truncate } => {
+            w.set(0, 12, 0x305);
+            w.set(32, 8, src_gpr(a)?);
+            w.set(72, 1, signed as u64);
+            w.set(76, 2, 3);
+            w.set(78, 2, if truncate { 3 } else { 0 });
+            w.set(85, 1, 1);
+        }
         Opcode::Iabs => {
             w.set(0, 9, 0x013);
             w.set(9, 3, FORM_RRR);

@@ -259,6 +259,12 @@ pub enum Opcode {
     Isetp { cmp: IntCmp, signed: bool, combine: BoolOp, ex: bool },
     /// `FSETP.cmp[.FTZ].combine d0(P), d1(P), s0, s1, s2(accumulator P)`.
     Fsetp { cmp: FloatCmp, combine: BoolOp, ftz: bool },
+    /// `I2F[.U32] d0, s0`: integer to f32, round to nearest (variable latency; sm_75/sm_80).
+    I2f { signed: bool },
+    /// `I2FP.F32.{S32,U32} d0, s0`: integer to f32 on the ALU (fixed latency; sm_86+).
+    I2fp { signed: bool },
+    /// `F2I[.U32][.TRUNC].NTZ d0, s0`: f32 to integer, truncating or to nearest (variable latency).
+    F2i { signed: bool, truncate: bool },
     /// `SEL d0, s0, s1, s2(P)`: d = P ? s0 : s1.
     Sel,
     /// `LOP3.LUT d1(P), d0, s0, s1, s2, lut, s3(P)`; d1 and s3 are usually PT / !PT.

@@ -22,14 +22,18 @@ pub const MAX_STALL: u32 = 15;
 pub fn is_variable_latency(op: &Opcode) -> bool {
     matches!(
         op,
-        Opcode::S2r(_) | Opcode::S2ur(_) | Opcode::Ldg { .. } | Opcode::Lds { .. } | Opcode::Ldc { .. } | Opcode::Stg { .. } | Opcode::Sts { .. }
+        Opcode::S2r(_) | Opcode::S2ur(_) | Opcode::I2f { .. } | Opcode::F2i { .. } | Opcode::Ldg { .. } | Opcode::Lds { .. } | Opcode::Ldc { .. } | Opcode::Stg { .. } | Opcode::Sts { .. }
     )
 }
 
 /// Whether a variable-latency op reads its register sources after issue (so an overwriter of
 /// those registers must wait on its read scoreboard).
+/// Conversions on the decoupled unit are treated the same way (conservatively, as Mesa NAK does).
 pub fn reads_late(op: &Opcode) -> bool {
-    matches!(op, Opcode::Ldg { .. } | Opcode::Lds { .. } | Opcode::Stg { .. } | Opcode::Sts { .. })
+    matches!(
+        op,
+        Opcode::Ldg { .. } | Opcode::Lds { .. } | Opcode::Stg { .. } | Opcode::Sts { .. } | Opcode::I2f { .. } | Opcode::F2i { .. }
+    )
 }
 
 /// Cycles before a fixed-latency result in `file` written by `producer` may be read.

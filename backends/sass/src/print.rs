@@ -141,6 +141,14 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             format!("IMAD{m}{u}{xs} {}", join(&parts))
         }
         Opcode::Iabs => format!("IABS {d0}, {}", src(a)),
+        Opcode::I2f { signed } => format!("I2F{} {d0}, {}", if signed { "" } else { ".U32" }, src(a)),
+        Opcode::I2fp { signed } => format!("I2FP.F32.{} {d0}, {}", if signed { "S32" } else { "U32" }, src(a)),
+        Opcode::F2i { signed, truncate } => format!(
+            "F2I{}{}.NTZ {d0}, {}",
+            if signed { "" } else { ".U32" },
+            if truncate { ".TRUNC" } else { "" },
+            src(a)
+        ),
         Opcode::Imnmx { signed } => {
             format!("IMNMX{} {}", if signed { "" } else { ".U32" }, join(&[d0, src(a), src(b), pred(c)]))
         }

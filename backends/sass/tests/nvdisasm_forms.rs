@@ -82,6 +82,11 @@ fn forms(sm: Sm) -> Vec<Instr> {
         Instr::new(Bra { target: 1 }, &[], &[]).guarded(p(1).negated()),
         Instr::new(Nop, &[], &[]),
     ];
+    for signed in [true, false] {
+        v.push(Instr::new(if sm.num >= 86 { I2fp { signed } } else { I2f { signed } }, &[d(3)], &[r(0)]));
+        v.push(Instr::new(F2i { signed, truncate: true }, &[d(5)], &[r(2)]));
+        v.push(Instr::new(F2i { signed, truncate: false }, &[d(5)], &[r(2)]));
+    }
     if sm.num < 90 {
         v.push(Instr::new(Imnmx { signed: true }, &[d(9)], &[r(2), r(5), Src::TRUE]));
         v.push(Instr::new(Imnmx { signed: false }, &[d(9)], &[r(2), r(5), Src::FALSE]));

@@ -420,7 +420,7 @@ fn ends_block(i: &ast::Instruction) -> bool {
 }
 
 fn is_float_op(i: &ast::Instruction) -> bool {
-    i.opcode != "mov" && i.opcode != "selp" && i.opcode != "setp" && i.opcode != "ld" && i.ty().is_some_and(|t| t.is_float())
+    !matches!(i.opcode.as_str(), "mov" | "selp" | "setp" | "ld" | "cvt") && i.ty().is_some_and(|t| t.is_float())
         || (i.opcode == "setp" && i.types().last().is_some_and(|t| t.is_float()))
 }
 

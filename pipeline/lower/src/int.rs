@@ -438,7 +438,10 @@ impl Ctx<'_> {
     fn cvt_int(&mut self, i: &Instruction) -> LResult<()> {
         let tys = i.types();
         let [dt, st] = tys[..] else { return Err(unsupported(i)) };
-        if dt.is_float() || st.is_float() || i.has_mod("sat") {
+        if dt.is_float() || st.is_float() {
+            return self.cvt_float(i, dt, st);
+        }
+        if i.has_mod("sat") {
             return Err(unsupported(i));
         }
         let o = ops(i, 2)?;
@@ -461,6 +464,29 @@ impl Ctx<'_> {
         } else {
             self.emit(Opcode::Mov, &[Dst::Reg(d)], &[v]);
         }
+        Ok(())
+    }
+
+    /// `cvt` between f32 and 32-bit integers: `.rn` int→f32, `.rzi`/`.rni` f32→int.
+    fn cvt_float(&mut self, i: &Instruction, dt: Type, st: Type) -> LResult<()> {
+        let o = ops(i, 2)?;
+        let d = self.dst(&o[0])?;
+        let a = self.reg_src32(&o[1])?;
+        let int32 = |t: Type| t.size_bytes() == 4 && !t.is_float();
+        let op = match (dt, st) {
+            (Type::F32, s) if int32(s) && i.has_mod("rn") => {
+                if self.sm.num >= 86 {
+                    Opcode::I2fp { signed: s.is_signed() }
+                } else {
+                    Opcode::I2f { signed: s.is_signed() }
+                }
+            }
+            (t, Type::F32) if int32(t) && (i.has_mod("rzi") || i.has_mod("rni")) && !i.has_mod("sat") => {
+                Opcode::F2i { signed: t.is_signed(), truncate: i.has_mod("rzi") }
+            }
+            _ => return Err(unsupported(i)),
+        };
+        self.emit(op, &[Dst::Reg(d)], &[a]);
         Ok(())
     }
 
