@@ -69,15 +69,25 @@ impl Ctx<'_> {
             self.pred_copy(d, s);
             return Ok(());
         }
+        self.copy_value(d, &o[1])
+    }
+
+    /// `d = src` for 32- and 64-bit values.
+    fn copy_value(&mut self, d: Reg, src: &Operand) -> LResult<()> {
         if d.comps == 2 {
-            let (lo, hi) = self.src64(&o[1])?;
-            self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[lo]);
-            self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[hi]);
+            let (lo, hi) = self.src64(src)?;
+            self.set_pair(d, lo, hi);
         } else {
-            let s = self.src32(&o[1])?;
+            let s = self.src32(src)?;
             self.emit(Opcode::Mov, &[Dst::Reg(d)], &[s]);
         }
         Ok(())
+    }
+
+    /// Writes the two halves of the 64-bit register `d`.
+    fn set_pair(&mut self, d: Reg, lo: Src, hi: Src) {
+        self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[lo]);
+        self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[hi]);
     }
 
     /// `d = s` for predicates: ISETP.EQ.U32.AND d, PT, RZ, RZ, s.
@@ -175,8 +185,7 @@ impl Ctx<'_> {
         let (rl, rh) = (self.temp(), self.temp());
         self.emit(Opcode::Sel, &[Dst::Reg(rl)], &[al, bl, Src::reg(p)]);
         self.emit(Opcode::Sel, &[Dst::Reg(rh)], &[ah, bh, Src::reg(p)]);
-        self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[Src::reg(rl)]);
-        self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[Src::reg(rh)]);
+        self.set_pair(d, Src::reg(rl), Src::reg(rh));
         Ok(())
     }
 
@@ -324,8 +333,7 @@ impl Ctx<'_> {
             self.emit(Opcode::Shf { right: true, signed, wide: true, hi: false }, &[Dst::Reg(lo)], &[al, n, ah]);
             self.emit(Opcode::Shf { right: true, signed, wide: false, hi: true }, &[Dst::Reg(hi)], &[Src::ZERO, n, ah]);
         }
-        self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[Src::reg(lo)]);
-        self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[Src::reg(hi)]);
+        self.set_pair(d, Src::reg(lo), Src::reg(hi));
         Ok(())
     }
 
@@ -347,8 +355,7 @@ impl Ctx<'_> {
             self.emit(shr(false), &[Dst::Reg(lo)], &[Src::ZERO, n, src]);
             self.emit(Opcode::Mov, &[Dst::Reg(hi)], &[Src::ZERO]);
         }
-        self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[Src::reg(lo)]);
-        self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[Src::reg(hi)]);
+        self.set_pair(d, Src::reg(lo), Src::reg(hi));
         Ok(())
     }
 
@@ -423,15 +430,7 @@ impl Ctx<'_> {
             return Err(unsupported(i));
         }
         let d = self.dst(&o[0])?;
-        if d.comps == 2 {
-            let (lo, hi) = self.src64(&o[1])?;
-            self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[lo]);
-            self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[hi]);
-        } else {
-            let s = self.src32(&o[1])?;
-            self.emit(Opcode::Mov, &[Dst::Reg(d)], &[s]);
-        }
-        Ok(())
+        self.copy_value(d, &o[1])
     }
 
     /// `cvt` between integer types: truncation, zero and sign extension.
