@@ -69,6 +69,7 @@ impl Ctx<'_> {
     }
 
     fn setp_float(&mut self, i: &Instruction, ftz: bool) -> LResult<()> {
+        crate::int::check_setp_arity(i)?;
         let cmp = float_cmp(i)?;
         let (combine, accum) = self.setp_combine(i)?;
         let (d0, d1) = self.setp_dsts(&i.operands[0])?;

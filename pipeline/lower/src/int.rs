@@ -361,6 +361,7 @@ impl Ctx<'_> {
 
     /// Integer `setp` (32- and 64-bit), with an optional `.and/.or/.xor` predicate.
     fn setp_int(&mut self, i: &Instruction) -> LResult<()> {
+        check_setp_arity(i)?;
         let ty = i.types().last().copied().ok_or("setp needs a type")?;
         let cmp = int_cmp(i)?;
         let (combine, accum) = self.setp_combine(i)?;
@@ -503,6 +504,16 @@ impl Ctx<'_> {
             self.emit(Opcode::Lop3 { lut: LUT_AND }, &[Dst::Reg(t), Dst::None], &[v, Src::imm(mask), Src::ZERO, Src::FALSE]);
         }
         Src::reg(t)
+    }
+}
+
+/// `setp` takes a destination, two sources and (with a combining op) a predicate.
+pub fn check_setp_arity(i: &Instruction) -> LResult<()> {
+    let want = if i.has_mod("and") || i.has_mod("or") || i.has_mod("xor") { 4 } else { 3 };
+    if i.operands.len() == want {
+        Ok(())
+    } else {
+        Err(format!("Arguments mismatch for instruction '{}'", i.opcode))
     }
 }
 

@@ -58,3 +58,13 @@ fn unsupported_instruction_names_its_line() {
     assert_eq!(errs[0].line, 7);
     assert!(errs[0].message.contains("not supported"), "{}", errs[0].message);
 }
+
+#[test]
+fn wrong_operand_counts_are_errors_not_panics() {
+    for body in ["setp.lt.s32 %p1, %r1;", "setp.lt.and.f32 %p1, %r1, %r2;", "add.s32 %r1, %r2;", "selp.b32 %r1, %r2, %r3;"] {
+        let src = format!(".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{{\n.reg .pred %p<4>;\n.reg .b32 %r<10>;\n{body}\nret;\n}}\n");
+        let m = parse_module(&src, "t.ptx").unwrap();
+        let errs = lower_function(&m, &m.functions[0], Sm::new(80)).unwrap_err();
+        assert!(errs[0].message.starts_with("Arguments mismatch"), "{body}: {errs:?}");
+    }
+}

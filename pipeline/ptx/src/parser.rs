@@ -6,6 +6,8 @@ use crate::lexer::{lex, LineIndex, Tok, Token};
 
 /// Most errors reported before giving up.
 const MAX_ERRORS: usize = 100;
+/// Deepest nesting of `{ }` in operands and initializers.
+const MAX_NESTING: u32 = 256;
 
 pub struct Parser<'s> {
     src: &'s str,
@@ -15,6 +17,8 @@ pub struct Parser<'s> {
     file: String,
     /// Brace depth inside a function body (1 = the body itself).
     depth: u32,
+    /// Nesting of recursive operand/initializer parsing (bounded, so no input overflows the stack).
+    nesting: u32,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -25,7 +29,7 @@ type PResult<T> = Result<T, Failed>;
 
 impl<'s> Parser<'s> {
     pub fn new(src: &'s str, file: &str) -> Parser<'s> {
-        Parser { src, toks: lex(src), pos: 0, lines: LineIndex::new(src), file: file.to_string(), depth: 0, diags: Vec::new() }
+        Parser { src, toks: lex(src), pos: 0, lines: LineIndex::new(src), file: file.to_string(), depth: 0, nesting: 0, diags: Vec::new() }
     }
 
     // ---- token helpers -------------------------------------------------------------------
@@ -341,6 +345,21 @@ impl<'s> Parser<'s> {
     }
 
     fn initializer(&mut self) -> PResult<Vec<i128>> {
+        self.nested(|p| p.initializer_inner())
+    }
+
+    /// Runs a recursive parse step, failing with a syntax error past `MAX_NESTING` levels.
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        if self.nesting >= MAX_NESTING {
+            return self.syntax_error();
+        }
+        self.nesting += 1;
+        let r = f(self);
+        self.nesting -= 1;
+        r
+    }
+
+    fn initializer_inner(&mut self) -> PResult<Vec<i128>> {
         let mut vals = Vec::new();
         if self.eat(Tok::LBrace) {
             loop {
@@ -582,6 +601,10 @@ impl<'s> Parser<'s> {
     }
 
     fn operand(&mut self) -> PResult<Operand> {
+        self.nested(|p| p.operand_inner())
+    }
+
+    fn operand_inner(&mut self) -> PResult<Operand> {
         match self.peek() {
             Some(Tok::Percent) => self.register_operand(),
             Some(Tok::Bang) => {

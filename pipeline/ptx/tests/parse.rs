@@ -66,6 +66,8 @@ fn odd_input_never_panics() {
         format!("{HEAD}.entry k()\n{{\n.reg .b32 %r<4000000000>;\nmov.u32 %r3999999999, 1;\nret;\n}}\n"),
         format!("{HEAD}.entry {long_ident}()\n{{\nret;\n}}\n"),
         format!("{HEAD}.entry k()\n{}", "{".repeat(100_000)),
+        format!("{HEAD}.global .u32 g[1] = {};\n", "{".repeat(1_000_000)),
+        format!("{HEAD}.entry k()\n{{\n.reg .b32 %r<2>;\nmov.b32 %r1, {};\n}}\n", "{".repeat(1_000_000)),
         String::new(),
     ] {
         let _ = parse_module(&src, "odd.ptx");
