@@ -49,6 +49,12 @@ fn run(args: &args::Args) -> ExitCode {
         Err(_) => return fatal(&format!("Input file '{input}' could not be opened")),
     };
     let mut opts = compile_options(args);
+    if !opts.parse_only && (!opts.sm.is_supported() || args.arch.ends_with('a')) {
+        return fatal(&format!(
+            "ptxforge cannot generate code for '{}' yet (supported: sm_75, sm_80, sm_86, sm_89, sm_90; compute_XX parses only)",
+            args.arch
+        ));
+    }
     opts.jobserver = connect_jobserver(args);
     let out = compile_module(&src, input, &opts);
     report(args, &opts, &out);

@@ -123,3 +123,12 @@ fn compiler_stats_file_is_appended_without_prefix() {
     let text = std::fs::read_to_string(&file).unwrap();
     assert_eq!(text.matches(" >>\n\nCompileTime = ").count(), 2, "{text}");
 }
+
+#[test]
+fn unsupported_real_arch_is_a_clear_fatal() {
+    let out = scratch("sm87.cubin");
+    let st = ptxforge().arg("-arch=sm_87").arg(example("vadd.ptx")).arg("-o").arg(&out).output().unwrap();
+    assert_eq!(st.status.code(), Some(255));
+    assert!(String::from_utf8_lossy(&st.stderr).starts_with("ptxas fatal   : ptxforge cannot generate code for 'sm_87' yet"));
+    assert!(!out.exists());
+}
