@@ -1,7 +1,8 @@
 //! Benchmark: wall time and peak memory of `ptxforge` vs `ptxas` on the same PTX, printed as ratios.
 //!
-//! Usage: `cargo run --release -p ptxforge-benches --bin compile_vs_ptxas -- [-arch=sm_80] [-n 5] FILE.ptx...`
-//! With no files it uses the filetests. Both compilers run as processes, side by side, alternating.
+//! Usage: `cargo run --release -p ptxforge-benches --bin compile_vs_ptxas -- [-arch=sm_80] [-n 5]
+//! [--generate N] FILE.ptx...`. With no files it uses the filetests; `--generate N` adds a module of
+//! N saxpy-like kernels (a large multi-kernel module). Both compilers run as processes, side by side.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -23,6 +24,9 @@ fn parse_args() -> Config {
             cfg.arch = arch.to_string();
         } else if a == "-n" {
             cfg.reps = args.next().and_then(|n| n.parse().ok()).unwrap_or(5);
+        } else if a == "--generate" {
+            let n = args.next().and_then(|n| n.parse().ok()).unwrap_or(1000);
+            cfg.files.push(generate_module(n));
         } else {
             cfg.files.push(PathBuf::from(a));
         }
@@ -34,6 +38,26 @@ fn parse_args() -> Config {
         cfg.files = v;
     }
     cfg
+}
+
+/// Writes a module of `n` kernels (one saxpy body each) to the temp folder.
+fn generate_module(n: usize) -> PathBuf {
+    let mut src = String::from(".version 8.0\n.target sm_75\n.address_size 64\n");
+    for i in 0..n {
+        src.push_str(&format!(
+            ".visible .entry saxpy_{i}(.param .u32 n, .param .f32 a, .param .u64 x, .param .u64 y)\n{{\n\
+             .reg .pred %p<2>;\n.reg .f32 %f<5>;\n.reg .b32 %r<6>;\n.reg .b64 %rd<8>;\n\
+             ld.param.u32 %r2, [n];\nld.param.f32 %f1, [a];\nld.param.u64 %rd1, [x];\nld.param.u64 %rd2, [y];\n\
+             mov.u32 %r3, %ctaid.x;\nmov.u32 %r4, %ntid.x;\nmov.u32 %r5, %tid.x;\nmad.lo.s32 %r1, %r3, %r4, %r5;\n\
+             setp.ge.s32 %p1, %r1, %r2;\n@%p1 bra $L_done;\ncvta.to.global.u64 %rd3, %rd1;\nmul.wide.s32 %rd4, %r1, 4;\n\
+             add.s64 %rd5, %rd3, %rd4;\ncvta.to.global.u64 %rd6, %rd2;\nadd.s64 %rd7, %rd6, %rd4;\n\
+             ld.global.f32 %f2, [%rd5];\nld.global.f32 %f3, [%rd7];\nfma.rn.f32 %f4, %f1, %f2, %f3;\n\
+             st.global.f32 [%rd7], %f4;\n$L_done:\nret;\n}}\n"
+        ));
+    }
+    let path = std::env::temp_dir().join(format!("ptxforge-bench-{n}-kernels.ptx"));
+    std::fs::write(&path, src).expect("write generated module");
+    path
 }
 
 /// Median wall time of `reps` runs of one compiler on one file, or None if it failed.
