@@ -94,10 +94,12 @@ fn kernel_jobs(module: &Arc<ast::Module>, opts: &Arc<CompileOptions>) -> Vec<Ker
     module
         .functions
         .iter()
-        .filter(|f| f.is_entry)
         .enumerate()
-        .map(|(index, f)| KernelInFlight {
+        .filter(|(_, f)| f.is_entry)
+        .enumerate()
+        .map(|(index, (func_index, f))| KernelInFlight {
             index,
+            func_index,
             name: f.name.clone(),
             module: Arc::clone(module),
             opts: Arc::clone(opts),

@@ -21,6 +21,8 @@ pub const STAGES: [&str; 5] = ["lower", "optimize", "regalloc", "schedule", "enc
 pub struct KernelInFlight {
     /// Position of the kernel in the module (definition order); the ELF stage orders by it.
     pub index: usize,
+    /// Position of the function in `module.functions` (entries and device functions).
+    pub func_index: usize,
     pub name: String,
     pub module: Arc<ast::Module>,
     pub opts: Arc<CompileOptions>,
@@ -54,16 +56,12 @@ impl KernelInFlight {
     }
 
     fn func(&self) -> &ast::Function {
-        &self.module.functions[self.index_in_module()]
+        &self.module.functions[self.func_index]
     }
 
     /// Size of the kernel in PTX instructions (the unit of `--threads-min-section-size`).
     pub fn ptx_instructions(&self) -> usize {
         self.func().body.iter().filter(|s| matches!(s, ast::Statement::Instr(_))).count()
-    }
-
-    fn index_in_module(&self) -> usize {
-        self.module.functions.iter().position(|f| f.name == self.name).unwrap_or(0)
     }
 
     fn lowered_mut(&mut self, stage: &'static str) -> Result<&mut LoweredKernel, KernelError> {
