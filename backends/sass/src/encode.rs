@@ -213,7 +213,7 @@ fn set_alu_ab(w: &mut Word, base: u64, a: &Src, b: &Src) -> EResult<()> {
 }
 
 fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResult<()> {
-    let [a, b, c, d, e] = &i.srcs;
+    let [a, b, c, d, _] = &i.srcs;
     match i.op {
         Opcode::Mov => {
             match a.as_reg() {
@@ -421,7 +421,6 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
     if !matches!(i.op, Opcode::Uldc { .. }) {
         set_dst(w, i)?;
     }
-    let _ = e;
     Ok(())
 }
 

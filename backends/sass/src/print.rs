@@ -117,7 +117,7 @@ fn join(parts: &[String]) -> String {
 }
 
 fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
-    let [a, b, c, d, e] = &i.srcs;
+    let [a, b, c, d, _] = &i.srcs;
     let d0 = dst(&i.dsts[0]);
     match i.op {
         Opcode::Mov => format!("MOV {d0}, {}", src(a)),
@@ -233,10 +233,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
                 format!("BAR.SYNC {id:#x}")
             }
         }
-        Opcode::Nop => {
-            let _ = e;
-            "NOP".into()
-        }
+        Opcode::Nop => "NOP".into(),
     }
 }
 

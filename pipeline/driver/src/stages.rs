@@ -14,9 +14,6 @@ use ptxforge_sass::ir::{Opcode, SpecialReg};
 
 use crate::options::CompileOptions;
 
-/// The stage names, in pipeline order, as reports and traces show them.
-pub const STAGES: [&str; 5] = ["lower", "optimize", "regalloc", "schedule", "encode"];
-
 /// One kernel on its way through the pipeline.
 pub struct KernelInFlight {
     /// Position of the kernel in the module (definition order); the ELF stage orders by it.
