@@ -113,30 +113,47 @@ impl Phdr {
     }
 }
 
-/// PHDR, then LOAD segments for code/constants and (if any) writable NOBITS data.
+/// File offset, file size and memory size covered by the sections `pick` selects (None if none).
+fn span(secs: &[Section], offsets: &[u64], pick: impl Fn(&Section) -> bool) -> Option<(u64, u64, u64)> {
+    let idx: Vec<usize> = (1..secs.len()).filter(|&i| pick(&secs[i])).collect();
+    let (first, last) = (*idx.first()?, *idx.last()?);
+    let size = |i: usize| if secs[i].sh_type == SHT_NOBITS { 0 } else { secs[i].data.len() as u64 };
+    let filesz = offsets[last] + size(last) - offsets[first];
+    let memsz = idx.iter().map(|&i| if secs[i].sh_type == SHT_NOBITS { secs[i].nobits_size } else { size(i) }).sum::<u64>().max(filesz);
+    Some((offsets[first], filesz, memsz))
+}
+
+fn load(flags: u32, (offset, filesz, memsz): (u64, u64, u64)) -> Phdr {
+    Phdr { kind: PT_LOAD, flags, offset, filesz, memsz }
+}
+
+/// Program headers as ptxas lays them out (`../shared/docs/cubin.md` §2): legacy family PHDR,
+/// LOAD R+X (constant banks through code), LOAD R+W (shared, if any), LOAD R+X (the table);
+/// sm_90 family PHDR, LOAD R (the table), LOAD R+X (code), LOAD R+W (NOBITS), LOAD R (constant0).
 fn program_headers(sm: Sm, secs: &[Section], offsets: &[u64], phoff: u64) -> Vec<Phdr> {
-    let span = |pred: &dyn Fn(&Section) -> bool| -> Option<(u64, u64, u64)> {
-        let idx: Vec<usize> = (1..secs.len()).filter(|&i| pred(&secs[i])).collect();
-        let first = *idx.first()?;
-        let last = *idx.last()?;
-        let end_file = offsets[last] + if secs[last].sh_type == SHT_NOBITS { 0 } else { secs[last].data.len() as u64 };
-        let mem: u64 = idx.iter().map(|&i| if secs[i].sh_type == SHT_NOBITS { secs[i].nobits_size } else { secs[i].data.len() as u64 }).sum();
-        Some((offsets[first], end_file - offsets[first], mem))
-    };
-    let count: u64 = if sm.new_elf_family() { 5 } else { 3 };
-    let ph_size = 56 * count;
-    let mut v = vec![Phdr { kind: PT_PHDR, flags: if sm.new_elf_family() { 4 } else { 5 }, offset: phoff, filesz: ph_size, memsz: ph_size }];
-    let code = span(&|s: &Section| s.flags & 0x2 != 0 && s.flags & 0x1 == 0 && s.sh_type != SHT_NOBITS).unwrap_or((0, 0, 0));
-    let data = span(&|s: &Section| s.sh_type == SHT_NOBITS).unwrap_or((0, 0, 0));
+    let is = |s: &Section, prefix: &str| s.name.starts_with(prefix);
+    let nobits = span(secs, offsets, |s| s.sh_type == SHT_NOBITS);
     if sm.new_elf_family() {
-        v.push(Phdr { kind: PT_LOAD, flags: 4, offset: phoff, filesz: ph_size, memsz: ph_size });
-        v.push(Phdr { kind: PT_LOAD, flags: 5, offset: code.0, filesz: code.1, memsz: code.1 });
-        v.push(Phdr { kind: PT_LOAD, flags: 6, offset: data.0, filesz: 0, memsz: data.2 });
-        v.push(Phdr { kind: PT_LOAD, flags: 4, offset: phoff, filesz: ph_size, memsz: ph_size });
-    } else {
-        v.push(Phdr { kind: PT_LOAD, flags: 5, offset: code.0, filesz: code.1, memsz: code.1 });
-        v.push(Phdr { kind: PT_LOAD, flags: 5, offset: phoff, filesz: ph_size, memsz: ph_size });
+        let table = 56 * 5;
+        let code = span(secs, offsets, |s| is(s, ".text.")).unwrap_or((phoff, 0, 0));
+        let data = nobits.map(|(o, _, m)| (o, 0, m)).unwrap_or((phoff, 0, 0));
+        let constants = span(secs, offsets, |s| is(s, ".nv.constant0.")).unwrap_or((phoff, 0, 0));
+        return vec![
+            Phdr { kind: PT_PHDR, flags: 4, offset: phoff, filesz: table, memsz: table },
+            load(4, (phoff, table, table)),
+            load(5, code),
+            load(6, data),
+            load(4, constants),
+        ];
     }
+    let count = if nobits.is_some() { 4 } else { 3 };
+    let table = 56 * count;
+    let code = span(secs, offsets, |s| is(s, ".nv.constant0.") || is(s, ".text.")).unwrap_or((phoff, 0, 0));
+    let mut v = vec![Phdr { kind: PT_PHDR, flags: 5, offset: phoff, filesz: table, memsz: table }, load(5, code)];
+    if let Some((o, _, m)) = nobits {
+        v.push(load(6, (o, 0, m)));
+    }
+    v.push(load(5, (phoff, table, table)));
     v
 }
 
