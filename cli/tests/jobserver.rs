@@ -124,34 +124,29 @@ fn fifo_tokens_all_return_after_success_and_after_an_error() {
     assert_eq!(tokens_in(&fifo), 2, "tokens lost after a compile error");
 }
 
+/// `ptxforge --jobserver` on a two-kernel module with the given MAKEFLAGS (None: unset).
+fn small_compile_with_makeflags(name: &str, makeflags: Option<&str>) -> std::process::Output {
+    let dir = scratch(name);
+    let ptx = many_kernels(&dir, 2);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ptxforge"));
+    cmd.args(["--jobserver", "-arch=sm_80"]).arg(&ptx).arg("-o").arg(dir.join("out.cubin"));
+    match makeflags {
+        Some(flags) => cmd.env("MAKEFLAGS", flags),
+        None => cmd.env_remove("MAKEFLAGS"),
+    };
+    cmd.output().unwrap()
+}
+
 #[test]
 fn unusable_jobserver_gives_ptxas_error_warning() {
-    let dir = scratch("broken");
-    let ptx = many_kernels(&dir, 2);
-    let out = Command::new(env!("CARGO_BIN_EXE_ptxforge"))
-        .args(["--jobserver", "-arch=sm_80"])
-        .arg(&ptx)
-        .arg("-o")
-        .arg(dir.join("out.cubin"))
-        .env("MAKEFLAGS", "-j4 --jobserver-auth=fifo:/nonexistent/ptxforge-fifo")
-        .output()
-        .unwrap();
+    let out = small_compile_with_makeflags("broken", Some("-j4 --jobserver-auth=fifo:/nonexistent/ptxforge-fifo"));
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stderr), "ptxas warning : Jobserver requested, but an error occurred\n");
 }
 
 #[test]
 fn no_jobserver_gives_ptxas_warning() {
-    let dir = scratch("none");
-    let ptx = many_kernels(&dir, 2);
-    let out = Command::new(env!("CARGO_BIN_EXE_ptxforge"))
-        .args(["--jobserver", "-arch=sm_80"])
-        .arg(&ptx)
-        .arg("-o")
-        .arg(dir.join("out.cubin"))
-        .env_remove("MAKEFLAGS")
-        .output()
-        .unwrap();
+    let out = small_compile_with_makeflags("none", None);
     assert!(out.status.success());
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
