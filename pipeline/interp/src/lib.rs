@@ -1,0 +1,1 @@
+//! PTX interpreter: runs a kernel of a parsed PTX module for a grid and block over simulated memory.
