@@ -1,1 +1,119 @@
 //! SASS emulator: decodes the SASS of a cubin and runs it warp by warp, checking control bits.
+//!
+//! `run_kernel` loads a kernel from a cubin (ptxas's or ours), lays out constant bank 0 as the
+//! driver would (launch dimensions, parameters at the architecture's parameter base), and runs
+//! every CTA of the grid: warps of 32 threads in lockstep with per-thread PCs (the lowest-PC group
+//! runs first, so diverged threads reconverge where their PCs meet), BAR.SYNC across the CTA's
+//! warps, global memory in caller-provided buffers with bounds checks, and per-CTA shared memory.
+//! With `check_hazards`, every warp's issue stream goes through the cycle model of `hazard.rs`.
+
+mod alu;
+pub mod cubin;
+pub mod decode;
+mod hazard;
+mod machine;
+
+use std::fmt;
+
+/// A global allocation at a fixed device address.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Buffer {
+    pub addr: u64,
+    pub bytes: Vec<u8>,
+}
+
+/// Grid and block dimensions of a launch.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Launch {
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+}
+
+/// Emulation options.
+#[derive(Copy, Clone, Debug)]
+pub struct EmuOptions {
+    /// Run the cycle model and report hazards as errors.
+    pub check_hazards: bool,
+    /// Upper bound on warp instructions issued over the whole launch.
+    pub max_steps: u64,
+}
+
+impl Default for EmuOptions {
+    fn default() -> Self {
+        EmuOptions { check_hazards: true, max_steps: 10_000_000 }
+    }
+}
+
+/// What a run did.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct EmuStats {
+    /// Instructions issued, counted once per warp group.
+    pub warp_instructions: u64,
+    /// Instructions executed, counted once per thread whose guard held.
+    pub thread_instructions: u64,
+    /// Modelled cycles of the slowest warp, summed over CTAs (they run one after another).
+    pub cycles: u64,
+    pub ctas: u64,
+}
+
+/// The kinds of hazard the cycle model finds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum HazardKind {
+    /// A fixed-latency result read before enough cycles passed.
+    ReadTooEarly,
+    /// A variable-latency result read without waiting on its scoreboard.
+    MissingWait,
+    /// A source of a late-reading op overwritten before waiting on its read scoreboard.
+    OverwriteBeforeRead,
+    /// A register written while a variable-latency result for it is still in flight.
+    OverwritePendingWrite,
+}
+
+/// Why a run stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EmuError {
+    Hazard { pc: u32, reg: String, kind: HazardKind, detail: String },
+    OutOfBounds { space: &'static str, addr: u64, pc: u32, thread: [u32; 3], cta: [u32; 3] },
+    Misaligned { space: &'static str, addr: u64, pc: u32, thread: [u32; 3], cta: [u32; 3] },
+    Unsupported { pc: u32, opcode: u32, what: String },
+    /// No thread of a CTA can make progress.
+    Deadlock { cta: [u32; 3] },
+    StepLimit { steps: u64 },
+    BadCubin(String),
+    BadLaunch(String),
+}
+
+impl fmt::Display for EmuError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EmuError::Hazard { pc, reg, kind, detail } => write!(f, "hazard at /*{pc:04x}*/ on {reg} ({kind:?}): {detail}"),
+            EmuError::OutOfBounds { space, addr, pc, thread, cta } => {
+                write!(f, "out-of-bounds {space} access at {addr:#x} by /*{pc:04x}*/ (thread {thread:?} of CTA {cta:?})")
+            }
+            EmuError::Misaligned { space, addr, pc, thread, cta } => {
+                write!(f, "misaligned {space} access at {addr:#x} by /*{pc:04x}*/ (thread {thread:?} of CTA {cta:?})")
+            }
+            EmuError::Unsupported { pc, opcode, what } => write!(f, "unsupported instruction at /*{pc:04x}*/ (opcode {opcode:#05x}): {what}"),
+            EmuError::Deadlock { cta } => write!(f, "deadlock: no thread of CTA {cta:?} can make progress"),
+            EmuError::StepLimit { steps } => write!(f, "step limit reached after {steps} warp instructions"),
+            EmuError::BadCubin(m) => write!(f, "bad cubin: {m}"),
+            EmuError::BadLaunch(m) => write!(f, "bad launch: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for EmuError {}
+
+/// Runs kernel `entry` of a cubin for `launch`. `params` is the kernel's parameter buffer (offset 0 =
+/// first parameter), placed in constant bank 0 at the parameter offset the cubin's `.nv.info`
+/// declares (0x160 on sm_75..89, 0x210 on sm_90). The driver area of bank 0 holds blockDim at 0x0
+/// and gridDim at 0xc; the shared-memory window base is SR_CgaCtaId = 0 (sm_90 code adds 0x400).
+pub fn run_kernel(cubin: &[u8], entry: &str, launch: &Launch, params: &[u8], buffers: &mut [Buffer], opts: &EmuOptions) -> Result<EmuStats, EmuError> {
+    let image = cubin::load_kernel(cubin, entry)?;
+    machine::run(&image, launch, params, buffers, opts)
+}
+
+/// The SASS mnemonics (base names) the emulator executes for `sm` (75, 80, 86, 89, 90).
+pub fn supported_opcodes(sm: u32) -> Vec<&'static str> {
+    decode::supported_names(sm)
+}

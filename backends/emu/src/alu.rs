@@ -1,0 +1,379 @@
+//! Per-thread (and uniform) ALU semantics: integer, logic, shift, compare and IEEE-exact f32 ops.
+//! Pure functions of the operand values; the machine reads operands and writes results.
+
+use crate::decode::{Inst, Op, Operand, PredSrc};
+
+/// Results of one ALU op for one thread: up to two consecutive registers and two predicates
+/// (the predicate destinations at bits 81..83 and 84..86).
+#[derive(Default, Debug)]
+pub struct AluOut {
+    pub r: [Option<u32>; 2],
+    pub p: [Option<bool>; 2],
+}
+
+/// Operand access for one thread (or for the uniform datapath).
+pub trait Operands {
+    fn val(&self, o: Operand) -> u32;
+    /// A 64-bit value: a register pair or an 8-byte constant.
+    fn val64(&self, o: Operand) -> u64;
+    fn pred(&self, p: PredSrc) -> bool;
+}
+
+fn lo(v: u64) -> u32 {
+    v as u32
+}
+
+fn hi(v: u64) -> u32 {
+    (v >> 32) as u32
+}
+
+/// Executes an ALU op; `Err` names a modifier the emulator does not implement.
+pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
+    use Op::*;
+    let mut out = AluOut::default();
+    let (a, b, c) = (x.val(i.a), x.val(i.b), x.val(i.c));
+    let r0 = match i.op {
+        Mov | Umov => b,
+        Iabs => (b as i32).wrapping_abs() as u32,
+        Sel | Usel => {
+            if x.pred(i.pred(87)) {
+                a
+            } else {
+                b
+            }
+        }
+        Imnmx | Vimnmx => {
+            let signed = if i.op == Imnmx { i.bit(73) } else { i.bit(72) };
+            let min = x.pred(i.pred(87));
+            let less = if signed { (a as i32) < (b as i32) } else { a < b };
+            if less == min {
+                a
+            } else {
+                b
+            }
+        }
+        Viadd => a.wrapping_add(b),
+        Iadd3 | Uiadd3 => return Ok(iadd3(i, x, a, b, c)),
+        Lea | Ulea => return Ok(lea(i, x, a, b, c)),
+        Lop3 => {
+            let r = lut3(i.f(72, 8), a, b, c);
+            out.p[0] = Some(r != 0);
+            r
+        }
+        Prmt => {
+            if i.f(72, 3) != 0 {
+                return Err("PRMT mode".into());
+            }
+            prmt(a, b, c)
+        }
+        Shf => shf(i, a, b, c),
+        Plop3 => {
+            let idx = (x.pred(i.pred(68)) as u32) << 2 | (x.pred(i.pred(77)) as u32) << 1 | x.pred(i.pred(87)) as u32;
+            let lut = i.f(72, 5) << 3 | i.f(64, 3);
+            out.p[0] = Some((lut >> idx) & 1 == 1);
+            out.p[1] = Some((i.f(16, 8) >> idx) & 1 == 1);
+            return Ok(out);
+        }
+        Isetp | Uisetp => {
+            let r = icmp(i, x, a, b);
+            return Ok(setp_out(i, x, r));
+        }
+        Fsetp => {
+            let r = fcmp(i, fsrc_a(i, a), fsrc_b(i, b));
+            return Ok(setp_out(i, x, r));
+        }
+        Imad | Uimad | ImadHi | ImadWide => return imad(i, x, a, b),
+        Hfma2Mma => {
+            if i.a != Operand::R(255) || i.b != Operand::R(255) {
+                return Err("HFMA2.MMA with non-zero factors".into());
+            }
+            c
+        }
+        Fadd | Fmul | Ffma => fop(i, a, b, c)?,
+        Fmnmx => {
+            let ftz = i.bit(80);
+            fminmax(flush(fsrc_a(i, a), ftz), flush(fsrc_b(i, b), ftz), x.pred(i.pred(87)))
+        }
+        I2fp => i2f(i, b)?,
+        _ => return Err("not an ALU op".into()),
+    };
+    out.r[0] = Some(r0);
+    Ok(out)
+}
+
+/// ISETP/FSETP/UISETP destinations: d0 = r OP acc, d1 = !r OP acc.
+fn setp_out(i: &Inst, x: &impl Operands, r: bool) -> AluOut {
+    let acc = x.pred(i.pred(87));
+    let comb = |v: bool| match i.f(74, 2) {
+        0 => v && acc,
+        1 => v || acc,
+        _ => v ^ acc,
+    };
+    AluOut { r: [None, None], p: [Some(comb(r)), Some(comb(!r))] }
+}
+
+fn icmp(i: &Inst, x: &impl Operands, a: u32, b: u32) -> bool {
+    let signed = i.bit(73);
+    let ord = if signed { (a as i32).cmp(&(b as i32)) } else { a.cmp(&b) };
+    use std::cmp::Ordering::*;
+    let cmp = i.f(76, 3);
+    if i.bit(72) {
+        // .EX: compares the high words of a 64-bit pair; ties fall back to the low compare (68..71).
+        let low = x.pred(i.pred(68));
+        return match cmp {
+            0 => false,
+            1 => ord == Less || (ord == Equal && low),
+            2 => ord == Equal && low,
+            3 => ord == Less || (ord == Equal && low),
+            4 => ord == Greater || (ord == Equal && low),
+            5 => ord != Equal || low,
+            6 => ord == Greater || (ord == Equal && low),
+            _ => true,
+        };
+    }
+    match cmp {
+        0 => false,
+        1 => ord == Less,
+        2 => ord == Equal,
+        3 => ord != Greater,
+        4 => ord == Greater,
+        5 => ord != Equal,
+        6 => ord != Less,
+        _ => true,
+    }
+}
+
+/// IADD3: a + b + c (each optionally negated) with two carry outputs; .X adds two carry-in
+/// predicates and negation is a bitwise NOT.
+fn iadd3(i: &Inst, x: &impl Operands, a: u32, b: u32, c: u32) -> AluOut {
+    let xmode = i.bit(74);
+    let term = |v: u32, neg: bool, o: Operand| -> u64 {
+        if !neg || matches!(o, Operand::Imm(_)) {
+            v as u64
+        } else if xmode {
+            (!v) as u64
+        } else {
+            (!v) as u64 + 1
+        }
+    };
+    let mut sum = term(a, i.bit(72), i.a) + term(b, i.bit(63), i.b) + term(c, i.bit(75), i.c);
+    if xmode {
+        sum += x.pred(i.pred(87)) as u64 + x.pred(i.pred(77)) as u64;
+    }
+    AluOut { r: [Some(lo(sum)), None], p: [Some(sum >> 32 & 1 == 1), Some(sum >> 33 & 1 == 1)] }
+}
+
+/// LEA: (a << s) + b with a carry out; LEA.HI: high word of ({c:a} << s) + b (+ carry in with .X);
+/// .SX32 takes the high word as a's sign.
+fn lea(i: &Inst, x: &impl Operands, a: u32, b: u32, c: u32) -> AluOut {
+    let s = i.f(75, 5);
+    let cin = if i.bit(74) { x.pred(i.pred(87)) as u64 } else { 0 };
+    let shifted = if i.bit(80) {
+        let high = if i.bit(73) { ((a as i32) >> 31) as u32 } else { c };
+        hi(((high as u64) << 32 | a as u64) << s)
+    } else {
+        a << s
+    };
+    let sum = shifted as u64 + b as u64 + cin;
+    AluOut { r: [Some(lo(sum)), None], p: [Some(sum >> 32 & 1 == 1), None] }
+}
+
+fn lut3(lut: u32, a: u32, b: u32, c: u32) -> u32 {
+    let mut r = 0;
+    for k in 0..32 {
+        let idx = ((a >> k) & 1) << 2 | ((b >> k) & 1) << 1 | ((c >> k) & 1);
+        r |= ((lut >> idx) & 1) << k;
+    }
+    r
+}
+
+fn prmt(a: u32, sel: u32, c: u32) -> u32 {
+    let pool = (c as u64) << 32 | a as u64;
+    let mut r = 0u32;
+    for k in 0..4 {
+        let s = (sel >> (4 * k)) & 0xf;
+        let byte = (pool >> (8 * (s & 7))) as u8;
+        let v = if s & 8 != 0 { if byte & 0x80 != 0 { 0xff } else { 0 } } else { byte };
+        r |= (v as u32) << (8 * k);
+    }
+    r
+}
+
+/// SHF: funnel shift of {c:a} by b; type at 73..74 (0 S64, 1 U64, 2 S32, 3 U32), right at 76, HI at 80.
+fn shf(i: &Inst, a: u32, b: u32, c: u32) -> u32 {
+    let ty = i.f(73, 2);
+    let signed = ty == 0 || ty == 2;
+    let limit = if ty >= 2 { 32 } else { 64 };
+    let s = b.min(limit);
+    let val = (c as u64) << 32 | a as u64;
+    let r = if i.bit(76) {
+        if signed {
+            let v = val as i64;
+            (if s >= 64 { v >> 63 } else { v >> s }) as u64
+        } else if s >= 64 {
+            0
+        } else {
+            val >> s
+        }
+    } else if s >= 64 {
+        0
+    } else {
+        val << s
+    };
+    if i.bit(80) {
+        hi(r)
+    } else {
+        lo(r)
+    }
+}
+
+fn imad(i: &Inst, x: &impl Operands, a: u32, b: u32) -> Result<AluOut, String> {
+    let signed = i.bit(73);
+    let xmode = i.bit(74);
+    let neg_c = i.bit(75);
+    let cin = if xmode { x.pred(i.pred(87)) as u64 } else { 0 };
+    let prod = if signed { ((a as i32 as i64) * (b as i32 as i64)) as u64 } else { a as u64 * b as u64 };
+    let mut out = AluOut::default();
+    match i.op {
+        Op::ImadWide => {
+            let c = x.val64(i.c);
+            let c = if neg_c { c.wrapping_neg() } else { c };
+            let r = prod.wrapping_add(c).wrapping_add(cin);
+            out.r = [Some(lo(r)), Some(hi(r))];
+        }
+        _ => {
+            let c = x.val(i.c);
+            let c = if !neg_c {
+                c
+            } else if xmode {
+                !c
+            } else {
+                c.wrapping_neg()
+            };
+            let base = if i.op == Op::ImadHi { hi(prod) } else { lo(prod) };
+            out.r[0] = Some(base.wrapping_add(c).wrapping_add(cin as u32));
+        }
+    }
+    Ok(out)
+}
+
+fn flush(v: f32, ftz: bool) -> f32 {
+    if ftz && v.is_subnormal() {
+        0.0f32.copysign(v)
+    } else {
+        v
+    }
+}
+
+fn fmods(v: u32, neg: bool, abs: bool) -> f32 {
+    let mut f = f32::from_bits(v);
+    if abs {
+        f = f.abs();
+    }
+    if neg {
+        f = -f;
+    }
+    f
+}
+
+/// Whether the B operand can carry the neg/abs bits at 63/62 (not an immediate in 32..63).
+fn b_has_mods(i: &Inst) -> bool {
+    !matches!(i.b, Operand::Imm(_))
+}
+
+fn fsrc_a(i: &Inst, a: u32) -> f32 {
+    fmods(a, i.bit(72), i.bit(73))
+}
+
+fn fsrc_b(i: &Inst, b: u32) -> f32 {
+    if b_has_mods(i) {
+        fmods(b, i.bit(63), i.bit(62))
+    } else {
+        f32::from_bits(b)
+    }
+}
+
+fn fcmp(i: &Inst, a: f32, b: f32) -> bool {
+    let ftz = i.bit(80);
+    let (a, b) = (flush(a, ftz), flush(b, ftz));
+    let unordered = a.is_nan() || b.is_nan();
+    let code = i.f(76, 4);
+    let ordered_result = match code & 7 {
+        0 => false,
+        1 => a < b,
+        2 => a == b,
+        3 => a <= b,
+        4 => a > b,
+        5 => a != b,
+        6 => a >= b,
+        _ => true,
+    };
+    match code {
+        7 => !unordered,
+        8 => unordered,
+        15 => true,
+        0..=6 => !unordered && ordered_result,
+        _ => unordered || ordered_result,
+    }
+}
+
+fn fop(i: &Inst, a: u32, b: u32, c: u32) -> Result<u32, String> {
+    let ftz = i.bit(80);
+    let fa = flush(fsrc_a(i, a), ftz);
+    let fb = flush(fsrc_b(i, b), ftz);
+    let r = match i.op {
+        Op::Fadd => fa + fb,
+        Op::Fmul => fa * fb,
+        Op::Ffma => {
+            if i.bit(77) {
+                return Err("FFMA.SAT".into());
+            }
+            let fc = flush(fmods(c, i.bit(75), i.bit(74)), ftz);
+            fa.mul_add(fb, fc)
+        }
+        _ => return Err("not a float op".into()),
+    };
+    Ok(flush(r, ftz).to_bits())
+}
+
+/// FMNMX: the predicate (87..90) true selects the minimum; NaN yields the other operand; -0 < +0.
+fn fminmax(a: f32, b: f32, min: bool) -> u32 {
+    if a.is_nan() && b.is_nan() {
+        return 0x7fff_ffff;
+    }
+    if a.is_nan() {
+        return b.to_bits();
+    }
+    if b.is_nan() {
+        return a.to_bits();
+    }
+    // Orders -0 below +0 by comparing the sign as well.
+    let a_less = a < b || (a == b && a.is_sign_negative() && !b.is_sign_negative());
+    if a_less == min {
+        a.to_bits()
+    } else {
+        b.to_bits()
+    }
+}
+
+/// Integer to f32 (I2F/I2FP): signed at bit 74, round to nearest even.
+pub fn i2f(i: &Inst, v: u32) -> Result<u32, String> {
+    if i.f(78, 2) != 0 {
+        return Err("rounding mode".into());
+    }
+    let f = if i.bit(74) { v as i32 as f32 } else { v as f32 };
+    Ok(f.to_bits())
+}
+
+/// f32 to a 32-bit integer (F2I): signed at bit 72, rounding 78..79 (RN, RM, RP, RZ), saturating,
+/// NaN to 0.
+pub fn f2i(i: &Inst, v: u32) -> Result<u32, String> {
+    let f = flush(f32::from_bits(v), i.bit(80));
+    let r = match i.f(78, 2) {
+        0 => f.round_ties_even(),
+        1 => f.floor(),
+        2 => f.ceil(),
+        _ => f.trunc(),
+    };
+    Ok(if i.bit(72) { r as i32 as u32 } else { r as u32 })
+}

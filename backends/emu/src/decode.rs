@@ -1,0 +1,591 @@
+//! SASS decoder: one 128-bit word into an opcode, its operands (per operand form), the registers it
+//! reads and writes (for the hazard model), its guard predicate and its control bits.
+//!
+//! Field facts (shared with the encoder in ptxforge-sass, checked here on ptxas's cubins): opcode
+//! 0..11 (ALU base 0..8, operand form 9..11), guard 12..15, dst 16..23, A 24..31, B 32..39 / imm
+//! 32..63 / cbuf 38..58, C 64..71, modifiers 72..90, uniform 91, control bits 105..125.
+
+use crate::EmuError;
+
+pub const RZ: u8 = 255;
+pub const URZ: u8 = 63;
+pub const PT: u8 = 7;
+
+/// Register files.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum File {
+    R,
+    Ur,
+    P,
+    Up,
+}
+
+/// `n` consecutive registers of one file starting at `idx` (zero registers are never listed).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RegRange {
+    pub file: File,
+    pub idx: u8,
+    pub n: u8,
+}
+
+impl RegRange {
+    pub fn name(file: File, idx: u8) -> String {
+        match file {
+            File::R => format!("R{idx}"),
+            File::Ur => format!("UR{idx}"),
+            File::P => format!("P{idx}"),
+            File::Up => format!("UP{idx}"),
+        }
+    }
+}
+
+/// A source operand value slot.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Operand {
+    None,
+    R(u8),
+    Ur(u8),
+    Imm(u32),
+    Cb { bank: u8, off: u32 },
+}
+
+/// A predicate operand (guard or source): index 7 is PT.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PredSrc {
+    pub idx: u8,
+    pub neg: bool,
+    pub uniform: bool,
+}
+
+/// Scheduling control bits.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct Ctrl {
+    pub stall: u32,
+    pub yld: bool,
+    pub wr_sb: Option<u8>,
+    pub rd_sb: Option<u8>,
+    pub wait: u8,
+}
+
+/// The opcodes the emulator executes. Each was first run on ptxas's code.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Op {
+    Mov,
+    Sel,
+    Fmnmx,
+    Fsetp,
+    Isetp,
+    Iadd3,
+    Lea,
+    Lop3,
+    Iabs,
+    Prmt,
+    Imnmx,
+    Shf,
+    Plop3,
+    Fmul,
+    Fadd,
+    Ffma,
+    Imad,
+    ImadWide,
+    ImadHi,
+    Hfma2Mma,
+    Viadd,
+    Vimnmx,
+    I2fp,
+    I2f,
+    F2i,
+    S2r,
+    S2ur,
+    Uldc,
+    Ldc,
+    Ldg,
+    Stg,
+    Lds,
+    Sts,
+    Bra,
+    Exit,
+    Bar,
+    Nop,
+    Umov,
+    Usel,
+    Uisetp,
+    Uiadd3,
+    Ulea,
+    Uimad,
+}
+
+/// How an op's results arrive, for the hazard model.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Timing {
+    /// Integer/logic ALU pipe.
+    Alu,
+    /// FMA pipe (IMAD, FFMA, FADD, FMUL, HFMA2).
+    Fma,
+    /// Uniform datapath.
+    Uniform,
+    /// Variable latency (scoreboarded); `in_order` ops of one queue complete in issue order.
+    Var { queue: Queue },
+    /// No register result (branches, barriers, NOP).
+    Control,
+}
+
+/// Queues of variable-latency ops.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Queue {
+    /// Conversions (I2F/F2I): results complete in issue order (ptxas relies on it).
+    Conversion,
+    /// Memory, constant loads and special registers: no order assumed.
+    Unordered,
+}
+
+impl Op {
+    /// The mnemonic as nvdisasm prints its base name.
+    pub fn name(self) -> &'static str {
+        use Op::*;
+        match self {
+            Mov => "MOV",
+            Sel => "SEL",
+            Fmnmx => "FMNMX",
+            Fsetp => "FSETP",
+            Isetp => "ISETP",
+            Iadd3 => "IADD3",
+            Lea => "LEA",
+            Lop3 => "LOP3",
+            Iabs => "IABS",
+            Prmt => "PRMT",
+            Imnmx => "IMNMX",
+            Shf => "SHF",
+            Plop3 => "PLOP3",
+            Fmul => "FMUL",
+            Fadd => "FADD",
+            Ffma => "FFMA",
+            Imad => "IMAD",
+            ImadWide => "IMAD.WIDE",
+            ImadHi => "IMAD.HI",
+            Hfma2Mma => "HFMA2.MMA",
+            Viadd => "VIADD",
+            Vimnmx => "VIMNMX",
+            I2fp => "I2FP",
+            I2f => "I2F",
+            F2i => "F2I",
+            S2r => "S2R",
+            S2ur => "S2UR",
+            Uldc => "ULDC",
+            Ldc => "LDC",
+            Ldg => "LDG",
+            Stg => "STG",
+            Lds => "LDS",
+            Sts => "STS",
+            Bra => "BRA",
+            Exit => "EXIT",
+            Bar => "BAR.SYNC",
+            Nop => "NOP",
+            Umov => "UMOV",
+            Usel => "USEL",
+            Uisetp => "UISETP",
+            Uiadd3 => "UIADD3",
+            Ulea => "ULEA",
+            Uimad => "UIMAD",
+        }
+    }
+
+    pub fn timing(self) -> Timing {
+        use Op::*;
+        match self {
+            Imad | ImadWide | ImadHi | Ffma | Fadd | Fmul | Hfma2Mma => Timing::Fma,
+            Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | Uldc => Timing::Uniform,
+            I2f | F2i => Timing::Var { queue: Queue::Conversion },
+            S2r | S2ur | Ldc | Ldg | Stg | Lds | Sts => Timing::Var { queue: Queue::Unordered },
+            Bra | Exit | Bar | Nop => Timing::Control,
+            _ => Timing::Alu,
+        }
+    }
+
+    /// Whether the op reads its register sources after issue (so overwriters need its read scoreboard).
+    pub fn reads_late(self) -> bool {
+        matches!(self, Op::Ldg | Op::Stg | Op::Lds | Op::Sts | Op::I2f | Op::F2i)
+    }
+
+    /// Whether the op runs once per warp on the uniform datapath.
+    pub fn is_uniform(self) -> bool {
+        matches!(self.timing(), Timing::Uniform) || self == Op::S2ur
+    }
+}
+
+/// The opcodes accepted for `sm`, as (op, 12-bit opcode or 9-bit ALU base, whether ALU).
+fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
+    use Op::*;
+    let mut t = vec![
+        (Mov, 0x002, true),
+        (Sel, 0x007, true),
+        (Fmnmx, 0x009, true),
+        (Fsetp, 0x00b, true),
+        (Isetp, 0x00c, true),
+        (Iadd3, 0x010, true),
+        (Lea, 0x011, true),
+        (Lop3, 0x012, true),
+        (Iabs, 0x013, true),
+        (Prmt, 0x016, true),
+        (Shf, 0x019, true),
+        (Plop3, 0x01c, true),
+        (Fmul, 0x020, true),
+        (Fadd, 0x021, true),
+        (Ffma, 0x023, true),
+        (Imad, 0x024, true),
+        (ImadWide, 0x025, true),
+        (ImadHi, 0x027, true),
+        (Umov, 0x082, true),
+        (Usel, 0x087, true),
+        (Uisetp, 0x08c, true),
+        (Uiadd3, 0x090, true),
+        (Ulea, 0x091, true),
+        (Uimad, 0x0a4, true),
+        (S2r, 0x919, false),
+        (S2ur, 0x9c3, false),
+        (Uldc, 0xab9, false),
+        (Ldc, 0xb82, false),
+        (Lds, 0x984, false),
+        (Sts, 0x388, false),
+        (Sts, 0x988, false),
+        (Bra, 0x947, false),
+        (Exit, 0x94d, false),
+        (Bar, 0xb1d, false),
+        (Nop, 0x918, false),
+        (F2i, 0x305, false),
+    ];
+    if sm == 75 {
+        t.extend([(Ldg, 0x381, false), (Stg, 0x386, false)]);
+    } else {
+        t.extend([(Ldg, 0x981, false), (Stg, 0x986, false), (Hfma2Mma, 0x035, true)]);
+    }
+    if sm < 90 {
+        t.push((Imnmx, 0x017, true));
+    } else {
+        t.extend([(Viadd, 0x036, true), (Vimnmx, 0x048, true)]);
+    }
+    if sm < 86 {
+        t.push((I2f, 0x306, false));
+    } else {
+        t.push((I2fp, 0x045, true));
+    }
+    t
+}
+
+/// The mnemonics the emulator runs for `sm`, sorted.
+pub fn supported_names(sm: u32) -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = opcode_table(sm).into_iter().map(|(op, _, _)| op.name()).collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// One decoded instruction.
+#[derive(Clone, Debug)]
+pub struct Inst {
+    pub pc: u32,
+    pub w: u128,
+    pub op: Op,
+    pub guard: PredSrc,
+    pub ctrl: Ctrl,
+    pub a: Operand,
+    pub b: Operand,
+    pub c: Operand,
+    /// Registers read (guard and predicate sources included) and written.
+    pub reads: Vec<RegRange>,
+    pub writes: Vec<RegRange>,
+}
+
+impl Inst {
+    /// `n` bits at `pos`.
+    pub fn f(&self, pos: u32, n: u32) -> u32 {
+        field(self.w, pos, n) as u32
+    }
+
+    pub fn bit(&self, pos: u32) -> bool {
+        self.f(pos, 1) == 1
+    }
+
+    /// A predicate operand at `pos` (3-bit index, negation at pos+3).
+    pub fn pred(&self, pos: u32) -> PredSrc {
+        PredSrc { idx: self.f(pos, 3) as u8, neg: self.bit(pos + 3), uniform: self.op.is_uniform() }
+    }
+
+    pub fn dst(&self) -> u8 {
+        self.f(16, 8) as u8
+    }
+}
+
+pub fn field(w: u128, pos: u32, n: u32) -> u64 {
+    ((w >> pos) & ((1u128 << n) - 1)) as u64
+}
+
+/// Sign-extends the low `bits` of `v`.
+pub fn sext(v: u64, bits: u32) -> i64 {
+    ((v << (64 - bits)) as i64) >> (64 - bits)
+}
+
+fn ctrl_of(w: u128) -> Ctrl {
+    let c = (w >> 105) as u32;
+    let sb = |v: u32| if v == 7 { None } else { Some(v as u8) };
+    Ctrl { stall: c & 0xf, yld: (c >> 4) & 1 == 1, wr_sb: sb((c >> 5) & 7), rd_sb: sb((c >> 8) & 7), wait: ((c >> 11) & 0x3f) as u8 }
+}
+
+/// Decodes the word at byte address `pc`.
+pub fn decode(sm: u32, pc: u32, w: u128) -> Result<Inst, EmuError> {
+    let opc = field(w, 0, 12) as u32;
+    let table = opcode_table(sm);
+    let op = table
+        .iter()
+        .find(|(_, code, alu)| !alu && *code == opc)
+        .or_else(|| table.iter().find(|(_, code, alu)| *alu && *code == opc & 0x1ff && field(w, 9, 3) != 0))
+        .map(|t| t.0)
+        .ok_or(EmuError::Unsupported { pc, opcode: opc, what: "unknown opcode".into() })?;
+    let mut i = Inst {
+        pc,
+        w,
+        op,
+        guard: PredSrc { idx: 0, neg: false, uniform: false },
+        ctrl: ctrl_of(w),
+        a: Operand::None,
+        b: Operand::None,
+        c: Operand::None,
+        reads: Vec::new(),
+        writes: Vec::new(),
+    };
+    i.guard = PredSrc { idx: i.f(12, 3) as u8, neg: i.bit(15), uniform: false };
+    if op.is_uniform() && (i.guard.idx != PT || i.guard.neg) {
+        return Err(EmuError::Unsupported { pc, opcode: opc, what: format!("guarded uniform {}", op.name()) });
+    }
+    operands(sm, &mut i).map_err(|what| EmuError::Unsupported { pc, opcode: opc, what: format!("{}: {what}", op.name()) })?;
+    Ok(i)
+}
+
+fn gpr(idx: u8) -> Operand {
+    Operand::R(idx)
+}
+
+/// Source operands of an ALU op by operand form: (B, C) for three-source ops.
+fn alu_bc(i: &Inst, uniform: bool) -> (Operand, Operand) {
+    let reg = |pos| if uniform { Operand::Ur(i.f(pos, 6) as u8) } else { gpr(i.f(pos, 8) as u8) };
+    let imm = Operand::Imm(i.f(32, 32));
+    let cb = Operand::Cb { bank: i.f(54, 5) as u8, off: i.f(38, 16) };
+    let ur32 = Operand::Ur(i.f(32, 6) as u8);
+    match i.f(9, 3) {
+        1 => (reg(32), reg(64)),
+        2 => (reg(64), imm),
+        3 => (reg(64), cb),
+        4 => (imm, reg(64)),
+        5 => (cb, reg(64)),
+        6 => (ur32, reg(64)),
+        _ => (reg(64), ur32),
+    }
+}
+
+/// The second source of a two-source ALU op: whatever the form puts in bits 32..63.
+fn alu_b2(i: &Inst, uniform: bool) -> Operand {
+    match i.f(9, 3) {
+        1 => {
+            if uniform {
+                Operand::Ur(i.f(32, 6) as u8)
+            } else {
+                gpr(i.f(32, 8) as u8)
+            }
+        }
+        2 | 4 => Operand::Imm(i.f(32, 32)),
+        3 | 5 => Operand::Cb { bank: i.f(54, 5) as u8, off: i.f(38, 16) },
+        _ => Operand::Ur(i.f(32, 6) as u8),
+    }
+}
+
+/// Width in registers of a memory access type (bits 73..75).
+pub fn mem_words(ty: u32) -> u8 {
+    match ty {
+        5 => 2,
+        6 => 4,
+        _ => 1,
+    }
+}
+
+fn add_read(i: &mut Inst, o: Operand, n: u8) {
+    match o {
+        Operand::R(r) if r != RZ => i.reads.push(RegRange { file: File::R, idx: r, n }),
+        Operand::Ur(r) if r != URZ => i.reads.push(RegRange { file: File::Ur, idx: r, n }),
+        _ => {}
+    }
+}
+
+fn add_pred_read(i: &mut Inst, p: PredSrc) {
+    if p.idx != PT {
+        i.reads.push(RegRange { file: if p.uniform { File::Up } else { File::P }, idx: p.idx, n: 1 });
+    }
+}
+
+fn add_write(i: &mut Inst, file: File, idx: u8, n: u8) {
+    let zero = match file {
+        File::R => RZ,
+        File::Ur => URZ,
+        File::P | File::Up => PT,
+    };
+    if idx != zero {
+        i.writes.push(RegRange { file, idx, n });
+    }
+}
+
+/// Fills the operand slots and the read/write lists.
+fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
+    use Op::*;
+    let u = i.op.is_uniform();
+    let rfile = if u { File::Ur } else { File::R };
+    let pfile = if u { File::Up } else { File::P };
+    let dst = if u { i.f(16, 6) as u8 } else { i.dst() };
+    let a = if u { Operand::Ur(i.f(24, 6) as u8) } else { gpr(i.f(24, 8) as u8) };
+    let guard = i.guard;
+    add_pred_read(i, guard);
+    match i.op {
+        Mov | Iabs => {
+            i.b = alu_b2(i, false);
+            add_read(i, i.b, 1);
+            add_write(i, File::R, dst, 1);
+        }
+        Umov => {
+            i.b = alu_b2(i, true);
+            add_read(i, i.b, 1);
+            add_write(i, File::Ur, dst, 1);
+        }
+        Sel | Fmnmx | Imnmx | Vimnmx | Usel | Fadd | Fmul | Viadd | I2fp => {
+            if i.op != I2fp {
+                i.a = a;
+            }
+            i.b = alu_b2(i, u);
+            add_read(i, i.a, 1);
+            add_read(i, i.b, 1);
+            if matches!(i.op, Sel | Fmnmx | Imnmx | Vimnmx | Usel) {
+                let p = i.pred(87);
+                add_pred_read(i, p);
+            }
+            if i.op == Fmul && i.f(84, 3) != 4 || matches!(i.op, Fadd | Fmul) && i.f(78, 2) != 0 {
+                return Err("rounding or scale modifier".into());
+            }
+            add_write(i, rfile, dst, 1);
+        }
+        Isetp | Fsetp | Uisetp => {
+            i.a = a;
+            i.b = alu_b2(i, u);
+            add_read(i, i.a, 1);
+            add_read(i, i.b, 1);
+            let acc = i.pred(87);
+            add_pred_read(i, acc);
+            if i.op != Fsetp && i.bit(72) {
+                let carry = i.pred(68);
+                add_pred_read(i, carry);
+            }
+            add_write(i, pfile, i.f(81, 3) as u8, 1);
+            add_write(i, pfile, i.f(84, 3) as u8, 1);
+        }
+        Plop3 => {
+            for pos in [68, 77, 87] {
+                let p = i.pred(pos);
+                add_pred_read(i, p);
+            }
+            add_write(i, File::P, i.f(81, 3) as u8, 1);
+            add_write(i, File::P, i.f(84, 3) as u8, 1);
+        }
+        Iadd3 | Uiadd3 | Lea | Ulea | Lop3 | Prmt | Shf | Imad | ImadWide | ImadHi | Uimad | Ffma | Hfma2Mma => {
+            i.a = a;
+            let (b, c) = alu_bc(i, u);
+            i.b = b;
+            i.c = c;
+            let c_words = if i.op == ImadWide { 2 } else { 1 };
+            add_read(i, i.a, 1);
+            add_read(i, i.b, 1);
+            let lea_lo = matches!(i.op, Lea | Ulea) && !i.bit(80);
+            if !lea_lo && !(matches!(i.op, Lea) && i.bit(73)) {
+                add_read(i, i.c, c_words);
+            }
+            if i.op == Ffma && i.f(78, 2) != 0 {
+                return Err("rounding modifier".into());
+            }
+            carry_preds(i);
+            let d_words = if i.op == ImadWide { 2 } else { 1 };
+            add_write(i, rfile, dst, d_words);
+            if matches!(i.op, Iadd3 | Uiadd3) {
+                add_write(i, pfile, i.f(81, 3) as u8, 1);
+                add_write(i, pfile, i.f(84, 3) as u8, 1);
+            } else if matches!(i.op, Lea | Ulea | Lop3) {
+                add_write(i, pfile, i.f(81, 3) as u8, 1);
+            }
+        }
+        I2f | F2i => {
+            i.b = alu_b2(i, false);
+            add_read(i, i.b, 1);
+            add_write(i, File::R, dst, 1);
+        }
+        S2r => add_write(i, File::R, dst, 1),
+        S2ur => add_write(i, File::Ur, dst, 1),
+        Uldc | Ldc => {
+            i.b = Operand::Cb { bank: i.f(54, 5) as u8, off: i.f(38, 16) };
+            if i.op == Ldc {
+                i.a = a;
+                add_read(i, a, 1);
+            }
+            add_write(i, rfile, dst, mem_words(i.f(73, 3)));
+        }
+        Ldg => {
+            i.a = a;
+            add_read(i, a, if i.bit(72) { 2 } else { 1 });
+            add_write(i, File::R, dst, mem_words(i.f(73, 3)));
+        }
+        Stg => {
+            i.a = a;
+            i.b = gpr(i.f(32, 8) as u8);
+            add_read(i, a, if i.bit(72) { 2 } else { 1 });
+            add_read(i, i.b, mem_words(i.f(73, 3)));
+        }
+        Lds => {
+            i.a = a;
+            i.c = Operand::Ur(i.f(32, 6) as u8);
+            add_read(i, a, 1);
+            add_read(i, i.c, 1);
+            add_write(i, File::R, dst, mem_words(i.f(73, 3)));
+        }
+        Sts => {
+            i.a = a;
+            i.b = gpr(i.f(32, 8) as u8);
+            i.c = if i.f(0, 12) == 0x988 { Operand::Ur(i.f(64, 6) as u8) } else { Operand::Ur(URZ) };
+            add_read(i, a, 1);
+            add_read(i, i.b, mem_words(i.f(73, 3)));
+            add_read(i, i.c, 1);
+        }
+        Bra | Exit => {
+            if i.f(87, 3) != PT as u32 || i.bit(90) {
+                return Err("predicate input other than PT".into());
+            }
+        }
+        Bar => {
+            if i.f(0, 12) == 0xb1d && sm >= 75 && i.f(54, 4) != 0 {
+                return Err("barrier other than 0".into());
+            }
+        }
+        Nop => {}
+    }
+    Ok(())
+}
+
+/// Carry / predicate inputs of the three-source integer ops.
+fn carry_preds(i: &mut Inst) {
+    use Op::*;
+    let x = i.bit(74);
+    match i.op {
+        Iadd3 | Uiadd3 if x => {
+            let (p, q) = (i.pred(87), i.pred(77));
+            add_pred_read(i, p);
+            add_pred_read(i, q);
+        }
+        Imad | ImadWide | ImadHi | Uimad | Lea | Ulea if x => {
+            let p = i.pred(87);
+            add_pred_read(i, p);
+        }
+        _ => {}
+    }
+}

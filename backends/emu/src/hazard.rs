@@ -1,0 +1,219 @@
+//! The hazard check: a cycle model of one warp's issue stream driven by the control bits.
+//!
+//! Each issued instruction waits for the scoreboards in its wait mask, then issues at cycle `t`;
+//! the next instruction of the warp issues `max(stall, 1)` cycles later. Fixed-latency results
+//! become readable a pipe-dependent number of cycles after issue; variable-latency results only
+//! after a wait on their write scoreboard (or, for conversions, a wait covering a later conversion:
+//! that queue completes in order, and ptxas relies on it). A late-reading op's sources may not be
+//! overwritten before a wait on its read scoreboard.
+//!
+//! The latencies are the shortest that NVIDIA's hardware gives (Mesa NAK's tables for sm_75..89,
+//! from NVIDIA), lowered where ptxas's own code shows a shorter distance is safe: every cubin ptxas
+//! writes for the filetests must run with zero hazards.
+
+use crate::decode::{File, Inst, Op, Queue, Timing, PT};
+use crate::{EmuError, HazardKind};
+
+/// GPR result of the ALU pipe read by an ALU-pipe or uniform op.
+const ALU_TO_ALU: u64 = 4;
+/// Results crossing between the ALU and FMA pipes (NAK: 5 both ways).
+const CROSS_PIPE: u64 = 5;
+/// FMA pipe result read by an FMA-pipe op.
+const FMA_TO_FMA: u64 = 4;
+/// A predicate written by a fixed-latency op, used as a guard or branch condition.
+const PRED_TO_GUARD: u64 = 13;
+/// A predicate read as an ordinary operand (SEL, carry in, accumulator).
+const PRED_TO_OPERAND: u64 = 4;
+/// A uniform register read by a uniform op.
+const UNIFORM_TO_UNIFORM: u64 = 4;
+/// A uniform register read by a per-thread op.
+const UNIFORM_TO_VECTOR: u64 = 6;
+
+/// Modelled completion delays of variable-latency ops (they only shape the cycle count).
+fn var_latency(op: Op) -> u64 {
+    match op {
+        Op::Ldg | Op::Stg => 200,
+        Op::Lds | Op::Sts => 30,
+        Op::I2f | Op::F2i => 15,
+        _ => 20,
+    }
+}
+
+#[derive(Copy, Clone)]
+struct Fixed {
+    issued: u64,
+    pipe: Timing,
+}
+
+#[derive(Copy, Clone)]
+struct Pending {
+    sb: Option<u8>,
+    seq: u64,
+    queue: Queue,
+    pc: u32,
+}
+
+const SLOTS: usize = 4 * 256;
+
+fn slot(file: File, idx: u8) -> usize {
+    (file as usize) * 256 + idx as usize
+}
+
+fn file_of(s: usize) -> (File, u8) {
+    let f = match s / 256 {
+        0 => File::R,
+        1 => File::Ur,
+        2 => File::P,
+        _ => File::Up,
+    };
+    (f, (s % 256) as u8)
+}
+
+/// Per-warp state of the cycle model.
+pub struct HazardModel {
+    /// Issue cycle of the next instruction.
+    pub t: u64,
+    seq: u64,
+    fixed: Vec<Option<Fixed>>,
+    pending_write: Vec<Option<Pending>>,
+    pending_read: Vec<Option<(u8, u32)>>,
+    sb_done: [u64; 6],
+}
+
+impl Default for HazardModel {
+    fn default() -> Self {
+        HazardModel { t: 0, seq: 0, fixed: vec![None; SLOTS], pending_write: vec![None; SLOTS], pending_read: vec![None; SLOTS], sb_done: [0; 6] }
+    }
+}
+
+fn hazard(i: &Inst, s: usize, kind: HazardKind, detail: String) -> EmuError {
+    let (f, idx) = file_of(s);
+    EmuError::Hazard { pc: i.pc, reg: crate::decode::RegRange::name(f, idx), kind, detail }
+}
+
+/// Cycles after a fixed-latency producer's issue before `consumer` may read it.
+fn raw_latency(pipe: Timing, file: File, consumer: Timing, as_guard: bool) -> u64 {
+    match file {
+        File::P | File::Up if as_guard => PRED_TO_GUARD,
+        File::P | File::Up => PRED_TO_OPERAND,
+        File::Ur if consumer == Timing::Uniform => UNIFORM_TO_UNIFORM,
+        File::Ur => UNIFORM_TO_VECTOR,
+        File::R => match (pipe, consumer) {
+            (Timing::Fma, Timing::Fma) => FMA_TO_FMA,
+            (Timing::Alu, Timing::Fma) | (Timing::Fma, _) => CROSS_PIPE,
+            _ => ALU_TO_ALU,
+        },
+    }
+}
+
+impl HazardModel {
+    /// Accounts for one issued instruction; `Err` reports the first hazard it finds.
+    pub fn issue(&mut self, i: &Inst) -> Result<(), EmuError> {
+        self.wait(i.ctrl.wait);
+        self.check_reads(i)?;
+        self.check_writes(i)?;
+        self.record(i);
+        self.t += i.ctrl.stall.max(1) as u64;
+        Ok(())
+    }
+
+    /// Waits on the scoreboards of `mask`, resolving what they cover.
+    fn wait(&mut self, mask: u8) {
+        for sb in 0..6u8 {
+            if mask & (1 << sb) == 0 {
+                continue;
+            }
+            self.t = self.t.max(self.sb_done[sb as usize]);
+            let covered = self.pending_write.iter().flatten().filter(|p| p.sb == Some(sb) && p.queue == Queue::Conversion).map(|p| p.seq).max();
+            for p in self.pending_write.iter_mut() {
+                let resolved = match p {
+                    Some(q) => q.sb == Some(sb) || (q.queue == Queue::Conversion && covered.is_some_and(|c| q.seq <= c)),
+                    None => false,
+                };
+                if resolved {
+                    *p = None;
+                }
+            }
+            for r in self.pending_read.iter_mut() {
+                if matches!(r, Some((s, _)) if *s == sb) {
+                    *r = None;
+                }
+            }
+        }
+    }
+
+    fn check_reads(&self, i: &Inst) -> Result<(), EmuError> {
+        let consumer = i.op.timing();
+        let guard_slot = (i.guard.idx != PT).then(|| slot(File::P, i.guard.idx));
+        for r in &i.reads {
+            for k in 0..r.n {
+                let s = slot(r.file, r.idx.wrapping_add(k));
+                if let Some(p) = self.pending_write[s] {
+                    let why = match p.sb {
+                        Some(sb) => format!("result of /*{:04x}*/ read without waiting on SB{sb}", p.pc),
+                        None => format!("result of /*{:04x}*/ (no scoreboard) read before a covering wait", p.pc),
+                    };
+                    return Err(hazard(i, s, HazardKind::MissingWait, why));
+                }
+                if let Some(f) = self.fixed[s] {
+                    let need = raw_latency(f.pipe, r.file, consumer, guard_slot == Some(s) && r.file == File::P);
+                    if self.t < f.issued + need {
+                        let why = format!("read at cycle {}, {} cycles after its producer; needs {need}", self.t, self.t - f.issued);
+                        return Err(hazard(i, s, HazardKind::ReadTooEarly, why));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_writes(&self, i: &Inst) -> Result<(), EmuError> {
+        for r in &i.writes {
+            for k in 0..r.n {
+                let s = slot(r.file, r.idx.wrapping_add(k));
+                if let Some((sb, pc)) = self.pending_read[s] {
+                    let why = format!("source of /*{pc:04x}*/ overwritten before waiting on its read scoreboard SB{sb}");
+                    return Err(hazard(i, s, HazardKind::OverwriteBeforeRead, why));
+                }
+                if let Some(p) = self.pending_write[s] {
+                    let why = format!("pending result of /*{:04x}*/ may land after this write", p.pc);
+                    return Err(hazard(i, s, HazardKind::OverwritePendingWrite, why));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn record(&mut self, i: &Inst) {
+        self.seq += 1;
+        let pipe = i.op.timing();
+        if let Timing::Var { queue } = pipe {
+            for r in &i.writes {
+                for k in 0..r.n {
+                    let s = slot(r.file, r.idx.wrapping_add(k));
+                    self.fixed[s] = None;
+                    self.pending_write[s] = Some(Pending { sb: i.ctrl.wr_sb, seq: self.seq, queue, pc: i.pc });
+                }
+            }
+            if let Some(sb) = i.ctrl.wr_sb.filter(|&s| s < 6) {
+                self.sb_done[sb as usize] = self.sb_done[sb as usize].max(self.t + var_latency(i.op));
+            }
+            if let Some(sb) = i.ctrl.rd_sb.filter(|&s| s < 6) {
+                self.sb_done[sb as usize] = self.sb_done[sb as usize].max(self.t + 2);
+                if i.op.reads_late() {
+                    for r in i.reads.iter().filter(|r| matches!(r.file, File::R | File::Ur)) {
+                        for k in 0..r.n {
+                            self.pending_read[slot(r.file, r.idx.wrapping_add(k))] = Some((sb, i.pc));
+                        }
+                    }
+                }
+            }
+            return;
+        }
+        for r in &i.writes {
+            for k in 0..r.n {
+                self.fixed[slot(r.file, r.idx.wrapping_add(k))] = Some(Fixed { issued: self.t, pipe });
+            }
+        }
+    }
+}

@@ -1,0 +1,549 @@
+//! The machine: CTAs of warps, lockstep execution with per-thread PCs, barriers, and the memory
+//! spaces (global buffers, per-CTA shared memory, constant bank 0).
+
+use crate::alu::{exec_alu, f2i, i2f, AluOut, Operands};
+use crate::cubin::KernelImage;
+use crate::decode::{decode, field, mem_words, sext, Inst, Op, Operand, PredSrc, PT, RZ, URZ};
+use crate::hazard::HazardModel;
+use crate::{Buffer, EmuError, EmuOptions, EmuStats, Launch};
+
+const WARP: usize = 32;
+/// Constant bank 0 is modelled at its full architectural size.
+const CBANK_SIZE: usize = 0x10000;
+/// Warp instructions a warp runs before the next warp of its CTA gets a turn.
+const TURN: u32 = 64;
+
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Lane {
+    Ready,
+    AtBarrier,
+    Exited,
+}
+
+struct Warp {
+    r: Vec<u32>,
+    /// Predicate masks P0..P6 (one bit per lane); index 7 is PT.
+    p: [u32; 8],
+    ur: [u32; 64],
+    up: [bool; 8],
+    pc: [u32; WARP],
+    lane: [Lane; WARP],
+    tid: [[u32; 3]; WARP],
+    hz: HazardModel,
+}
+
+impl Warp {
+    fn new(first_thread: u32, block: [u32; 3]) -> Warp {
+        let total = block[0] * block[1] * block[2];
+        let mut w = Warp {
+            r: vec![0; 256 * WARP],
+            p: [0, 0, 0, 0, 0, 0, 0, u32::MAX],
+            ur: [0; 64],
+            up: [false, false, false, false, false, false, false, true],
+            pc: [0; WARP],
+            lane: [Lane::Exited; WARP],
+            tid: [[0; 3]; WARP],
+            hz: HazardModel::default(),
+        };
+        for l in 0..WARP {
+            let t = first_thread + l as u32;
+            if t < total {
+                w.lane[l] = Lane::Ready;
+                w.tid[l] = [t % block[0], (t / block[0]) % block[1], t / (block[0] * block[1])];
+            }
+        }
+        w
+    }
+
+    fn reg(&self, idx: u8, lane: usize) -> u32 {
+        if idx == RZ {
+            0
+        } else {
+            self.r[idx as usize * WARP + lane]
+        }
+    }
+
+    fn set_reg(&mut self, idx: u8, lane: usize, v: u32) {
+        if idx != RZ {
+            self.r[idx as usize * WARP + lane] = v;
+        }
+    }
+
+    fn ureg(&self, idx: u8) -> u32 {
+        if idx >= URZ {
+            0
+        } else {
+            self.ur[idx as usize]
+        }
+    }
+
+    fn pred(&self, p: PredSrc, lane: usize) -> bool {
+        let v = if p.uniform { self.up[p.idx as usize & 7] } else { self.p[p.idx as usize & 7] >> lane & 1 == 1 };
+        v != p.neg
+    }
+
+    fn set_pred(&mut self, idx: u8, lane: usize, v: bool) {
+        if idx != PT {
+            let m = 1u32 << lane;
+            self.p[idx as usize] = if v { self.p[idx as usize] | m } else { self.p[idx as usize] & !m };
+        }
+    }
+
+    fn mask(&self, state: Lane) -> u32 {
+        (0..WARP).filter(|&l| self.lane[l] == state).fold(0, |m, l| m | 1 << l)
+    }
+}
+
+fn cbank_read(cbank: &[u8], off: u64, bytes: usize) -> Option<u64> {
+    let s = cbank.get(off as usize..off as usize + bytes)?;
+    let mut v = [0u8; 8];
+    v[..bytes].copy_from_slice(s);
+    Some(u64::from_le_bytes(v))
+}
+
+/// Operand access for one lane of a warp.
+struct LaneView<'a> {
+    w: &'a Warp,
+    lane: usize,
+    cbank: &'a [u8],
+}
+
+impl Operands for LaneView<'_> {
+    fn val(&self, o: Operand) -> u32 {
+        match o {
+            Operand::None => 0,
+            Operand::R(r) => self.w.reg(r, self.lane),
+            Operand::Ur(r) => self.w.ureg(r),
+            Operand::Imm(v) => v,
+            Operand::Cb { bank: 0, off } => cbank_read(self.cbank, off as u64, 4).unwrap_or(0) as u32,
+            Operand::Cb { .. } => 0,
+        }
+    }
+
+    fn val64(&self, o: Operand) -> u64 {
+        match o {
+            Operand::R(r) if r != RZ => (self.w.reg(r, self.lane) as u64) | (self.w.reg(r + 1, self.lane) as u64) << 32,
+            Operand::Ur(r) if r < URZ => (self.w.ureg(r) as u64) | (self.w.ureg(r + 1) as u64) << 32,
+            Operand::Cb { bank: 0, off } => cbank_read(self.cbank, off as u64, 8).unwrap_or(0),
+            Operand::Imm(v) => v as i32 as i64 as u64,
+            _ => 0,
+        }
+    }
+
+    fn pred(&self, p: PredSrc) -> bool {
+        self.w.pred(p, self.lane)
+    }
+}
+
+/// One launch in progress.
+struct Run<'a> {
+    k: &'a KernelImage,
+    /// Decoded words; a decode error is reported only if execution reaches the word.
+    insts: Vec<Result<Inst, EmuError>>,
+    cbank: Vec<u8>,
+    buffers: &'a mut [Buffer],
+    opts: &'a EmuOptions,
+    stats: EmuStats,
+    cta: [u32; 3],
+    shared: Vec<u8>,
+}
+
+/// Runs the whole grid.
+pub fn run(k: &KernelImage, launch: &Launch, params: &[u8], buffers: &mut [Buffer], opts: &EmuOptions) -> Result<EmuStats, EmuError> {
+    let threads = launch.block.iter().map(|&d| d as u64).product::<u64>();
+    if threads == 0 || threads > 1024 || launch.grid.contains(&0) {
+        return Err(EmuError::BadLaunch(format!("block {:?} grid {:?}", launch.block, launch.grid)));
+    }
+    if params.len() as u64 > k.param_size as u64 || k.param_offset as usize + params.len() > CBANK_SIZE {
+        return Err(EmuError::BadLaunch(format!("{} parameter bytes for a kernel that takes {}", params.len(), k.param_size)));
+    }
+    let insts = (0..k.code.len() / 16)
+        .map(|n| {
+            let w = u128::from_le_bytes(k.code[n * 16..n * 16 + 16].try_into().expect("16 bytes"));
+            decode(k.sm, n as u32 * 16, w)
+        })
+        .collect::<Vec<_>>();
+    let mut cbank = vec![0u8; CBANK_SIZE];
+    for (n, v) in launch.block.iter().chain(launch.grid.iter()).enumerate() {
+        cbank[n * 4..n * 4 + 4].copy_from_slice(&v.to_le_bytes());
+    }
+    cbank[k.param_offset as usize..k.param_offset as usize + params.len()].copy_from_slice(params);
+    let mut run = Run { k, insts, cbank, buffers, opts, stats: EmuStats::default(), cta: [0; 3], shared: Vec::new() };
+    for z in 0..launch.grid[2] {
+        for y in 0..launch.grid[1] {
+            for x in 0..launch.grid[0] {
+                run.cta = [x, y, z];
+                run.run_cta(launch.block)?;
+            }
+        }
+    }
+    Ok(run.stats)
+}
+
+impl Run<'_> {
+    fn run_cta(&mut self, block: [u32; 3]) -> Result<(), EmuError> {
+        let threads = block[0] * block[1] * block[2];
+        self.shared = vec![0u8; self.k.shared_size as usize];
+        let mut warps: Vec<Warp> = (0..threads.div_ceil(WARP as u32)).map(|n| Warp::new(n * WARP as u32, block)).collect();
+        loop {
+            let mut progressed = false;
+            for w in warps.iter_mut() {
+                for _ in 0..TURN {
+                    if !self.step(w)? {
+                        break;
+                    }
+                    progressed = true;
+                }
+            }
+            let live = warps.iter().any(|w| w.mask(Lane::Exited) != u32::MAX);
+            if !live {
+                break;
+            }
+            let ready = warps.iter().any(|w| w.mask(Lane::Ready) != 0);
+            if !ready {
+                // Every live thread waits at the barrier: release them together.
+                let t = warps.iter().map(|w| w.hz.t).max().unwrap_or(0);
+                for w in warps.iter_mut() {
+                    w.hz.t = t;
+                    for l in 0..WARP {
+                        if w.lane[l] == Lane::AtBarrier {
+                            w.lane[l] = Lane::Ready;
+                        }
+                    }
+                }
+            } else if !progressed {
+                return Err(EmuError::Deadlock { cta: self.cta });
+            }
+        }
+        self.stats.cycles += warps.iter().map(|w| w.hz.t).max().unwrap_or(0);
+        self.stats.ctas += 1;
+        Ok(())
+    }
+
+    /// Issues one instruction for the lowest-PC group of ready lanes; false when none is ready.
+    fn step(&mut self, w: &mut Warp) -> Result<bool, EmuError> {
+        let ready = w.mask(Lane::Ready);
+        if ready == 0 {
+            return Ok(false);
+        }
+        let pc = (0..WARP).filter(|&l| ready >> l & 1 == 1).map(|l| w.pc[l]).min().unwrap_or(0);
+        let group = (0..WARP).filter(|&l| ready >> l & 1 == 1 && w.pc[l] == pc).fold(0u32, |m, l| m | 1 << l);
+        self.stats.warp_instructions += 1;
+        if self.stats.warp_instructions > self.opts.max_steps {
+            return Err(EmuError::StepLimit { steps: self.opts.max_steps });
+        }
+        let inst = match self.insts.get(pc as usize / 16) {
+            Some(Ok(i)) => i.clone(),
+            Some(Err(e)) => return Err(e.clone()),
+            None => {
+                let lane = group.trailing_zeros() as usize;
+                return Err(EmuError::OutOfBounds { space: "code", addr: pc as u64, pc, thread: w.tid[lane], cta: self.cta });
+            }
+        };
+        if self.opts.check_hazards {
+            w.hz.issue(&inst)?;
+        } else {
+            w.hz.t += inst.ctrl.stall.max(1) as u64;
+        }
+        let exec = (0..WARP).filter(|&l| group >> l & 1 == 1 && w.pred(inst.guard, l)).fold(0u32, |m, l| m | 1 << l);
+        self.stats.thread_instructions += exec.count_ones() as u64;
+        for l in (0..WARP).filter(|&l| group >> l & 1 == 1) {
+            w.pc[l] = pc + 16;
+        }
+        self.execute(w, &inst, exec)?;
+        Ok(true)
+    }
+
+    fn execute(&mut self, w: &mut Warp, i: &Inst, exec: u32) -> Result<(), EmuError> {
+        let lanes = (0..WARP).filter(|&l| exec >> l & 1 == 1);
+        match i.op {
+            Op::Nop => {}
+            Op::Bra => {
+                let target = branch_target(self.k.sm, i);
+                for l in lanes {
+                    w.pc[l] = target;
+                }
+            }
+            Op::Exit => lanes.for_each(|l| w.lane[l] = Lane::Exited),
+            Op::Bar => lanes.for_each(|l| w.lane[l] = Lane::AtBarrier),
+            Op::S2ur => {
+                if exec != 0 {
+                    let v = self.special(i, w, exec.trailing_zeros() as usize)?;
+                    set_ureg(w, i.f(16, 6) as u8, v);
+                }
+            }
+            Op::Uldc => {
+                if exec != 0 {
+                    let Operand::Cb { bank, off } = i.b else { unreachable!("ULDC has a cbuf operand") };
+                    let words = mem_words(i.f(73, 3));
+                    for k in 0..words {
+                        let v = self.cload(i, bank, off as u64 + 4 * k as u64, w, exec.trailing_zeros() as usize)?;
+                        set_ureg(w, i.f(16, 6) as u8 + k, v);
+                    }
+                }
+            }
+            op if op.is_uniform() => {
+                if exec != 0 {
+                    let out = exec_alu(i, &UniformView { w, cbank: &self.cbank }).map_err(|what| unsupported(i, what))?;
+                    write_uniform(w, i, out);
+                }
+            }
+            _ => {
+                for l in lanes {
+                    self.execute_lane(w, i, l)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn execute_lane(&mut self, w: &mut Warp, i: &Inst, l: usize) -> Result<(), EmuError> {
+        let d = i.dst();
+        match i.op {
+            Op::S2r => {
+                let v = self.special(i, w, l)?;
+                w.set_reg(d, l, v);
+            }
+            Op::Ldc => {
+                let Operand::Cb { bank, off } = i.b else { unreachable!("LDC has a cbuf operand") };
+                let base = off as u64 + w.reg(i.f(24, 8) as u8, l) as u64;
+                for k in 0..mem_words(i.f(73, 3)) {
+                    let v = self.cload(i, bank, base + 4 * k as u64, w, l)?;
+                    w.set_reg(d.saturating_add(k), l, v);
+                }
+            }
+            Op::I2f => {
+                let v = i2f(i, w.reg(i.f(32, 8) as u8, l)).map_err(|what| unsupported(i, what))?;
+                w.set_reg(d, l, v);
+            }
+            Op::F2i => {
+                let v = f2i(i, w.reg(i.f(32, 8) as u8, l)).map_err(|what| unsupported(i, what))?;
+                w.set_reg(d, l, v);
+            }
+            Op::Ldg | Op::Lds => {
+                let (space, addr) = self.address(i, w, l);
+                let ty = i.f(73, 3);
+                let bytes = access_bytes(ty);
+                let raw = self.load(space, addr, bytes, i, w, l)?;
+                for k in 0..mem_words(ty) {
+                    let v = match ty {
+                        1 => raw[0] as i8 as i32 as u32,
+                        3 => i16::from_le_bytes([raw[0], raw[1]]) as i32 as u32,
+                        _ => {
+                            let s = 4 * k as usize;
+                            let mut b = [0u8; 4];
+                            let n = bytes.min(4);
+                            b[..n].copy_from_slice(&raw[s..s + n]);
+                            u32::from_le_bytes(b)
+                        }
+                    };
+                    w.set_reg(d.saturating_add(k), l, v);
+                }
+            }
+            Op::Stg | Op::Sts => {
+                let (space, addr) = self.address(i, w, l);
+                let ty = i.f(73, 3);
+                let bytes = access_bytes(ty);
+                let src = i.f(32, 8) as u8;
+                let mut data = Vec::with_capacity(16);
+                for k in 0..mem_words(ty) {
+                    let r = if src == RZ { RZ } else { src.saturating_add(k) };
+                    data.extend_from_slice(&w.reg(r, l).to_le_bytes());
+                }
+                data.truncate(bytes);
+                self.store(space, addr, &data, i, w, l)?;
+            }
+            _ => {
+                let out = exec_alu(i, &LaneView { w, lane: l, cbank: &self.cbank }).map_err(|what| unsupported(i, what))?;
+                write_lane(w, i, l, out);
+            }
+        }
+        Ok(())
+    }
+
+    fn special(&self, i: &Inst, w: &Warp, l: usize) -> Result<u32, EmuError> {
+        let t = w.tid[l];
+        Ok(match i.f(72, 8) {
+            0x00 => l as u32,
+            0x21 => t[0],
+            0x22 => t[1],
+            0x23 => t[2],
+            0x25 => self.cta[0],
+            0x26 => self.cta[1],
+            0x27 => self.cta[2],
+            0x88 => 0,
+            sr => return Err(unsupported(i, format!("special register {sr:#x}"))),
+        })
+    }
+
+    fn cload(&self, i: &Inst, bank: u8, off: u64, w: &Warp, l: usize) -> Result<u32, EmuError> {
+        if bank != 0 {
+            return Err(unsupported(i, format!("constant bank {bank}")));
+        }
+        if off % 4 != 0 {
+            return Err(EmuError::Misaligned { space: "constant", addr: off, pc: i.pc, thread: w.tid[l], cta: self.cta });
+        }
+        cbank_read(&self.cbank, off, 4)
+            .map(|v| v as u32)
+            .ok_or(EmuError::OutOfBounds { space: "constant", addr: off, pc: i.pc, thread: w.tid[l], cta: self.cta })
+    }
+
+    /// The space and byte address of a memory op for lane `l`.
+    fn address(&self, i: &Inst, w: &Warp, l: usize) -> (&'static str, u64) {
+        let a = i.f(24, 8) as u8;
+        let off = sext(field(i.w, 40, 24), 24);
+        if matches!(i.op, Op::Ldg | Op::Stg) {
+            let base = if i.bit(72) && a != RZ { w.reg(a, l) as u64 | (w.reg(a + 1, l) as u64) << 32 } else { w.reg(a, l) as u64 };
+            return ("global", base.wrapping_add(off as u64));
+        }
+        let scale = [1u64, 4, 8, 16][i.f(78, 2) as usize];
+        let ur = match i.c {
+            Operand::Ur(u) => w.ureg(u) as u64,
+            _ => 0,
+        };
+        ("shared", (w.reg(a, l) as u64 * scale).wrapping_add(ur).wrapping_add(off as u64) & 0xffff_ffff)
+    }
+
+    fn oob(&self, space: &'static str, addr: u64, i: &Inst, w: &Warp, l: usize) -> EmuError {
+        EmuError::OutOfBounds { space, addr, pc: i.pc, thread: w.tid[l], cta: self.cta }
+    }
+
+    fn check_align(&self, space: &'static str, addr: u64, bytes: usize, i: &Inst, w: &Warp, l: usize) -> Result<(), EmuError> {
+        if addr % bytes as u64 != 0 {
+            return Err(EmuError::Misaligned { space, addr, pc: i.pc, thread: w.tid[l], cta: self.cta });
+        }
+        Ok(())
+    }
+
+    fn load(&mut self, space: &'static str, addr: u64, bytes: usize, i: &Inst, w: &Warp, l: usize) -> Result<[u8; 16], EmuError> {
+        self.check_align(space, addr, bytes, i, w, l)?;
+        let mut out = [0u8; 16];
+        let src = if space == "shared" {
+            self.shared.get(addr as usize..addr as usize + bytes)
+        } else {
+            find_buffer(self.buffers, addr, bytes).map(|(b, o)| &self.buffers[b].bytes[o..o + bytes])
+        };
+        let src = src.ok_or_else(|| self.oob(space, addr, i, w, l))?;
+        out[..bytes].copy_from_slice(src);
+        Ok(out)
+    }
+
+    fn store(&mut self, space: &'static str, addr: u64, data: &[u8], i: &Inst, w: &Warp, l: usize) -> Result<(), EmuError> {
+        self.check_align(space, addr, data.len(), i, w, l)?;
+        let n = data.len();
+        let dst = if space == "shared" {
+            self.shared.get_mut(addr as usize..addr as usize + n)
+        } else {
+            match find_buffer(self.buffers, addr, n) {
+                Some((b, o)) => Some(&mut self.buffers[b].bytes[o..o + n]),
+                None => None,
+            }
+        };
+        match dst {
+            Some(d) => {
+                d.copy_from_slice(data);
+                Ok(())
+            }
+            None => Err(EmuError::OutOfBounds { space, addr, pc: i.pc, thread: w.tid[l], cta: self.cta }),
+        }
+    }
+}
+
+fn find_buffer(buffers: &[Buffer], addr: u64, bytes: usize) -> Option<(usize, usize)> {
+    buffers.iter().enumerate().find_map(|(n, b)| {
+        let off = addr.checked_sub(b.addr)?;
+        (off.checked_add(bytes as u64)? <= b.bytes.len() as u64).then_some((n, off as usize))
+    })
+}
+
+fn access_bytes(ty: u32) -> usize {
+    match ty {
+        0 | 1 => 1,
+        2 | 3 => 2,
+        5 => 8,
+        6 => 16,
+        _ => 4,
+    }
+}
+
+fn unsupported(i: &Inst, what: String) -> EmuError {
+    EmuError::Unsupported { pc: i.pc, opcode: i.f(0, 12), what: format!("{}: {what}", i.op.name()) }
+}
+
+/// Absolute byte address of a BRA's target: signed word offset from the next instruction, split
+/// on sm_90 (low 8 bits in 16..23, the rest in 34..81).
+pub fn branch_target(sm: u32, i: &Inst) -> u32 {
+    let high = sext(field(i.w, 34, 48), 48);
+    let words = if sm >= 90 { high << 8 | field(i.w, 16, 8) as i64 } else { high };
+    (i.pc as i64 + 16 + words * 4) as u32
+}
+
+fn set_ureg(w: &mut Warp, idx: u8, v: u32) {
+    if idx < URZ {
+        w.ur[idx as usize] = v;
+    }
+}
+
+fn write_lane(w: &mut Warp, i: &Inst, l: usize, out: AluOut) {
+    let d = i.dst();
+    if d != RZ {
+        for (k, v) in out.r.iter().enumerate() {
+            if let Some(v) = v {
+                w.set_reg(d.saturating_add(k as u8), l, *v);
+            }
+        }
+    }
+    if let Some(v) = out.p[0] {
+        w.set_pred(i.f(81, 3) as u8, l, v);
+    }
+    if let Some(v) = out.p[1] {
+        w.set_pred(i.f(84, 3) as u8, l, v);
+    }
+}
+
+fn write_uniform(w: &mut Warp, i: &Inst, out: AluOut) {
+    let d = i.f(16, 6) as u8;
+    for (k, v) in out.r.iter().enumerate() {
+        if let Some(v) = v {
+            if d < URZ {
+                set_ureg(w, d + k as u8, *v);
+            }
+        }
+    }
+    for (n, pos) in [81, 84].into_iter().enumerate() {
+        if let Some(v) = out.p[n] {
+            let idx = i.f(pos, 3) as usize;
+            if idx != PT as usize {
+                w.up[idx] = v;
+            }
+        }
+    }
+}
+
+/// Operand access for the uniform datapath.
+struct UniformView<'a> {
+    w: &'a Warp,
+    cbank: &'a [u8],
+}
+
+impl Operands for UniformView<'_> {
+    fn val(&self, o: Operand) -> u32 {
+        match o {
+            Operand::Ur(r) => self.w.ureg(r),
+            Operand::Imm(v) => v,
+            Operand::Cb { bank: 0, off } => cbank_read(self.cbank, off as u64, 4).unwrap_or(0) as u32,
+            _ => 0,
+        }
+    }
+
+    fn val64(&self, o: Operand) -> u64 {
+        match o {
+            Operand::Ur(r) if r < URZ => (self.w.ureg(r) as u64) | (self.w.ureg(r + 1) as u64) << 32,
+            _ => self.val(o) as u64,
+        }
+    }
+
+    fn pred(&self, p: PredSrc) -> bool {
+        self.w.up[p.idx as usize & 7] != p.neg
+    }
+}

@@ -1,0 +1,416 @@
+//! The filetest kernels: inputs and reference results computed here, independently of any compiler.
+
+use super::*;
+use ptxforge_emu::Launch;
+
+pub const CASES: &[Case] = &[
+    Case { file: "vadd.ptx", kernel: "vadd", setup: vadd },
+    Case { file: "saxpy.ptx", kernel: "saxpy", setup: saxpy },
+    Case { file: "addr64.ptx", kernel: "gather64", setup: gather64 },
+    Case { file: "bitops.ptx", kernel: "bitops", setup: bitops },
+    Case { file: "block_reduce.ptx", kernel: "block_reduce", setup: block_reduce },
+    Case { file: "counted_loop.ptx", kernel: "row_sum", setup: row_sum },
+    Case { file: "cvt_int.ptx", kernel: "cvt_int", setup: cvt_int },
+    Case { file: "empty.ptx", kernel: "empty", setup: empty },
+    Case { file: "float_ops.ptx", kernel: "float_ops", setup: float_ops },
+    Case { file: "grid_stride.ptx", kernel: "grid_stride", setup: grid_stride },
+    Case { file: "handwritten_cvt_float.ptx", kernel: "k", setup: cvt_float },
+    Case { file: "handwritten_int64.ptx", kernel: "int64_ops", setup: int64_ops },
+    Case { file: "handwritten_preds.ptx", kernel: "preds", setup: preds },
+    Case { file: "handwritten_shared.ptx", kernel: "shared_rev", setup: shared_rev },
+    Case { file: "if_else.ptx", kernel: "clamp_or_scale", setup: clamp_or_scale },
+    Case { file: "index3d.ptx", kernel: "index3d", setup: index3d },
+    Case { file: "int_minmax.ptx", kernel: "int_minmax", setup: int_minmax },
+    Case { file: "laneid.ptx", kernel: "laneid", setup: laneid },
+    Case { file: "ldg_nc.ptx", kernel: "ldg_nc", setup: ldg_nc },
+    Case { file: "mul_wide.ptx", kernel: "mul_wide", setup: mul_wide },
+    Case { file: "multi.ptx", kernel: "fill", setup: fill },
+    Case { file: "multi.ptx", kernel: "scale", setup: scale },
+    Case { file: "multi.ptx", kernel: "copy", setup: copy },
+    Case { file: "select_pred.ptx", kernel: "select_pred", setup: select_pred },
+    Case { file: "u64_compare.ptx", kernel: "u64_compare", setup: u64_compare },
+];
+
+fn floats(r: &mut Rng, n: usize, range: f32) -> Vec<f32> {
+    (0..n).map(|_| r.f32(range)).collect()
+}
+
+fn words(r: &mut Rng, n: usize) -> Vec<u32> {
+    (0..n).map(|_| r.u32()).collect()
+}
+
+fn grid(g: u32, b: u32) -> Launch {
+    Launch { grid: [g, 1, 1], block: [b, 1, 1] }
+}
+
+fn vadd(r: &mut Rng) -> Setup {
+    let (a, b, c) = (floats(r, 128, 100.0), floats(r, 128, 100.0), floats(r, 128, 1.0));
+    let n = 100;
+    let mut e = c.clone();
+    (0..n).for_each(|i| e[i] = a[i] + b[i]);
+    Setup {
+        launch: grid(2, 64),
+        params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).u32(n as u32).0,
+        buffers: vec![buf_f32(0, &a), buf_f32(1, &b), buf_f32(2, &c)],
+        expected: vec![buf_f32(0, &a), buf_f32(1, &b), buf_f32(2, &e)],
+    }
+}
+
+fn saxpy(r: &mut Rng) -> Setup {
+    let (x, y) = (floats(r, 128, 10.0), floats(r, 128, 10.0));
+    let (n, a) = (100, r.f32(4.0));
+    let mut e = y.clone();
+    (0..n).for_each(|i| e[i] = a.mul_add(x[i], y[i]));
+    Setup {
+        launch: grid(2, 64),
+        params: Params::default().u32(n as u32).f32(a).u64(addr(0)).u64(addr(1)).0,
+        buffers: vec![buf_f32(0, &x), buf_f32(1, &y)],
+        expected: vec![buf_f32(0, &x), buf_f32(1, &e)],
+    }
+}
+
+fn gather64(r: &mut Rng) -> Setup {
+    let src: Vec<u64> = (0..64).map(|_| r.next()).collect();
+    let idx: Vec<u64> = (0..128).map(|_| r.next() % 64).collect();
+    let dst: Vec<u64> = (0..128).map(|_| r.next()).collect();
+    let n = 90u64;
+    let mut e = dst.clone();
+    (0..n as usize).for_each(|i| e[i] = src[idx[i] as usize].wrapping_add(i as u64));
+    Setup {
+        launch: grid(2, 64),
+        params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).u64(n).0,
+        buffers: vec![buf_u64(0, &src), buf_u64(1, &dst), buf_u64(2, &idx)],
+        expected: vec![buf_u64(0, &src), buf_u64(1, &e), buf_u64(2, &idx)],
+    }
+}
+
+fn bitops(r: &mut Rng) -> Setup {
+    let a = words(r, 64);
+    let sh = r.u32() % 32;
+    let e: Vec<u32> = a.iter().map(|&x| ((x & 0xff00) | (x << 3)) ^ !(x >> sh) ^ ((x as i32) >> 5) as u32).collect();
+    Setup {
+        launch: grid(1, 64),
+        params: Params::default().u64(addr(0)).u64(addr(1)).u32(sh).0,
+        buffers: vec![buf_u32(0, &a), buf_u32(1, &[0; 64])],
+        expected: vec![buf_u32(0, &a), buf_u32(1, &e)],
+    }
+}
+
+fn block_reduce(r: &mut Rng) -> Setup {
+    let input = floats(r, 512, 10.0);
+    let mut out = vec![0f32; 2];
+    for (b, o) in out.iter_mut().enumerate() {
+        let mut buf = input[b * 256..b * 256 + 256].to_vec();
+        let mut s = 128;
+        while s > 0 {
+            (0..s).for_each(|t| buf[t] += buf[t + s]);
+            s >>= 1;
+        }
+        *o = buf[0];
+    }
+    Setup {
+        launch: grid(2, 256),
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
+        buffers: vec![buf_f32(0, &input), buf_f32(1, &[0.0; 2])],
+        expected: vec![buf_f32(0, &input), buf_f32(1, &out)],
+    }
+}
+
+fn row_sum(r: &mut Rng) -> Setup {
+    let (rows, cols) = (4usize, 37usize);
+    let m = words(r, rows * cols);
+    let e: Vec<u32> = (0..rows).map(|row| m[row * cols..row * cols + cols].iter().fold(0u32, |s, &v| s.wrapping_add(v))).collect();
+    Setup {
+        launch: grid(rows as u32, 32),
+        params: Params::default().u64(addr(0)).u64(addr(1)).u32(cols as u32).0,
+        buffers: vec![buf_u32(0, &m), buf_u32(1, &[0; 4])],
+        expected: vec![buf_u32(0, &m), buf_u32(1, &e)],
+    }
+}
+
+fn cvt_int(r: &mut Rng) -> Setup {
+    let c: Vec<u8> = (0..64).map(|_| r.u32() as u8).collect();
+    let s: Vec<u8> = (0..128).map(|_| r.u32() as u8).collect();
+    let us: Vec<u8> = (0..128).map(|_| r.u32() as u8).collect();
+    let t = words(r, 64);
+    let mut out = vec![0u64; 64];
+    let mut te = t.clone();
+    for i in 0..64 {
+        let sv = i16::from_le_bytes([s[2 * i], s[2 * i + 1]]) as i64;
+        let uv = u16::from_le_bytes([us[2 * i], us[2 * i + 1]]) as i64;
+        let o = c[i] as i8 as i64 + sv + uv;
+        out[i] = o as u64;
+        te[i] = ((o >> 3) as i16 as i32).wrapping_add(t[i] as u8 as i8 as i32) as u32;
+    }
+    let p = Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).u64(addr(3)).u64(addr(4)).0;
+    let ins = vec![buf_bytes(0, c), buf_bytes(1, s), buf_bytes(2, us)];
+    let mut buffers = ins.clone();
+    buffers.extend([buf_u64(3, &[0; 64]), buf_u32(4, &t)]);
+    let mut expected = ins;
+    expected.extend([buf_u64(3, &out), buf_u32(4, &te)]);
+    Setup { launch: grid(1, 64), params: p, buffers, expected }
+}
+
+fn empty(_: &mut Rng) -> Setup {
+    Setup { launch: grid(2, 32), params: vec![], buffers: vec![], expected: vec![] }
+}
+
+fn nonzero_floats(r: &mut Rng, n: usize) -> Vec<f32> {
+    (0..n).map(|_| loop {
+        let v = r.f32(8.0);
+        if v != 0.0 {
+            break v;
+        }
+    })
+    .collect()
+}
+
+fn float_ops(r: &mut Rng) -> Setup {
+    let (a, b) = (nonzero_floats(r, 64), nonzero_floats(r, 64));
+    let mut e = vec![0f32; 192];
+    for i in 0..64 {
+        let (x, y) = (a[i], b[i]);
+        e[3 * i] = x.min(y) - y.abs();
+        e[3 * i + 1] = (-x).max(y);
+        e[3 * i + 2] = x.mul_add(y, 1.5) * x;
+    }
+    Setup {
+        launch: grid(1, 64),
+        params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).0,
+        buffers: vec![buf_f32(0, &a), buf_f32(1, &b), buf_f32(2, &[0.0; 192])],
+        expected: vec![buf_f32(0, &a), buf_f32(1, &b), buf_f32(2, &e)],
+    }
+}
+
+fn grid_stride(r: &mut Rng) -> Setup {
+    let (x, y) = (floats(r, 160, 10.0), floats(r, 160, 10.0));
+    let n = 150;
+    let mut e = y.clone();
+    (0..n).for_each(|i| e[i] = x[i].mul_add(2.0, y[i]));
+    Setup {
+        launch: grid(2, 32),
+        params: Params::default().u64(addr(0)).u64(addr(1)).u32(n as u32).0,
+        buffers: vec![buf_f32(0, &x), buf_f32(1, &y)],
+        expected: vec![buf_f32(0, &x), buf_f32(1, &e)],
+    }
+}
+
+fn cvt_float(r: &mut Rng) -> Setup {
+    let i1 = r.u32();
+    let f1 = r.f32(3.0e9);
+    let f2 = i1 as i32 as f32;
+    let f3 = i1 as f32;
+    let (r2, r3, r4) = (f1 as i32 as u32, f1 as u32, f1.round_ties_even() as i32 as u32);
+    let input = [i1, f1.to_bits(), 0, 0];
+    let e = [(f2 + f3).to_bits(), f1.to_bits(), r2.wrapping_add(r3).wrapping_add(r4), 0];
+    Setup { launch: grid(1, 1), params: Params::default().u64(addr(0)).0, buffers: vec![buf_u32(0, &input)], expected: vec![buf_u32(0, &e)] }
+}
+
+fn int64_ops(r: &mut Rng) -> Setup {
+    let (a, b) = (r.next() >> (r.next() % 64), r.next() >> (r.next() % 64));
+    let d5 = a.wrapping_sub(b);
+    let d6 = d5.wrapping_neg();
+    let d7 = (d5 as i64).min(d6 as i64) as u64;
+    let d9 = a.max(b).wrapping_sub(1);
+    let d10 = if (d7 as i64) > (d9 as i64) { d7 } else { d9 };
+    Setup {
+        launch: grid(1, 1),
+        params: Params::default().u64(addr(0)).u64(a).u64(b).0,
+        buffers: vec![buf_u64(0, &[0; 2])],
+        expected: vec![buf_u64(0, &[d10, d6])],
+    }
+}
+
+fn preds(_: &mut Rng) -> Setup {
+    let (a, b) = (20i32, 5i32);
+    let mut out = vec![0u8; 64 * 8];
+    let mut per_thread = Vec::new();
+    for t in 0..32i32 {
+        let p1 = t < a;
+        let p2 = t != b && p1;
+        let p3 = t == 7 || p2;
+        let p5 = !p3 ^ p1;
+        let r4 = if p5 { a } else { b };
+        let r5 = r4.wrapping_neg();
+        let r7 = (r5.wrapping_abs() as u32).max(t as u32);
+        let rd6 = ((r5 as i64) >> 3).checked_shl(a as u32).unwrap_or(0) as u64;
+        per_thread.push((p1, p2, r7, rd6));
+    }
+    for &(_, p2, r7, rd6) in &per_thread {
+        if !p2 {
+            let at = r7 as usize * 8;
+            out[at..at + 8].copy_from_slice(&rd6.to_le_bytes());
+        }
+    }
+    for &(p1, _, r7, _) in &per_thread {
+        if !p1 {
+            out[4..8].copy_from_slice(&r7.to_le_bytes());
+        }
+    }
+    Setup {
+        launch: grid(1, 32),
+        params: Params::default().u64(addr(0)).u32(a as u32).u32(b as u32).0,
+        buffers: vec![buf_bytes(0, vec![0; 64 * 8])],
+        expected: vec![buf_bytes(0, out)],
+    }
+}
+
+fn shared_rev(r: &mut Rng) -> Setup {
+    let io = words(r, 128);
+    let e: Vec<u32> = (0..128).map(|t| (io[127 - t] as u16 as i16 as i32).wrapping_add(io[1] as i32) as u32).collect();
+    Setup { launch: grid(1, 128), params: Params::default().u64(addr(0)).0, buffers: vec![buf_u32(0, &io)], expected: vec![buf_u32(0, &e)] }
+}
+
+fn clamp_or_scale(r: &mut Rng) -> Setup {
+    let v = floats(r, 128, 10.0);
+    let (lo, n) = (r.f32(5.0), 100);
+    let mut e = v.clone();
+    for x in e.iter_mut().take(n) {
+        *x = if *x < lo { lo + lo } else { x.mul_add(0.5, -1.0) };
+    }
+    Setup {
+        launch: grid(2, 64),
+        params: Params::default().u64(addr(0)).f32(lo).u32(n as u32).0,
+        buffers: vec![buf_f32(0, &v)],
+        expected: vec![buf_f32(0, &e)],
+    }
+}
+
+fn index3d(_: &mut Rng) -> Setup {
+    let (g, b) = ([2u32, 2, 2], [4u32, 2, 2]);
+    let (w, h, d) = (g[0] * b[0], g[1] * b[1], g[2] * b[2]);
+    let mut e = vec![0u32; (w * h * d) as usize];
+    for z in 0..d {
+        for y in 0..h {
+            for x in 0..w {
+                e[((z * h + y) * w + x) as usize] = x + y * 3 + z * 5 + g[2];
+            }
+        }
+    }
+    Setup {
+        launch: Launch { grid: g, block: b },
+        params: Params::default().u64(addr(0)).0,
+        buffers: vec![buf_u32(0, &vec![0; e.len()])],
+        expected: vec![buf_u32(0, &e)],
+    }
+}
+
+fn int_minmax(r: &mut Rng) -> Setup {
+    let (a, b) = (words(r, 64), words(r, 64));
+    let mut e = vec![0u32; 256];
+    for i in 0..64 {
+        let (x, y) = (a[i] as i32, b[i] as i32);
+        e[4 * i] = x.min(y) as u32;
+        e[4 * i + 1] = x.max(y) as u32;
+        e[4 * i + 2] = x.wrapping_abs().wrapping_sub(y) as u32;
+        e[4 * i + 3] = x.wrapping_neg().wrapping_add((x as u32).min(y as u32) as i32) as u32;
+    }
+    Setup {
+        launch: grid(1, 64),
+        params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).0,
+        buffers: vec![buf_u32(0, &a), buf_u32(1, &b), buf_u32(2, &[0; 256])],
+        expected: vec![buf_u32(0, &a), buf_u32(1, &b), buf_u32(2, &e)],
+    }
+}
+
+fn laneid(_: &mut Rng) -> Setup {
+    let e: Vec<u32> = (0..64).map(|t| t % 32).collect();
+    Setup { launch: grid(1, 64), params: Params::default().u64(addr(0)).0, buffers: vec![buf_u32(0, &[0; 64])], expected: vec![buf_u32(0, &e)] }
+}
+
+fn ldg_nc(r: &mut Rng) -> Setup {
+    let a = floats(r, 64, 100.0);
+    let e: Vec<f32> = (0..32).map(|i| a[i] + a[i + 32]).collect();
+    Setup {
+        launch: grid(1, 32),
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
+        buffers: vec![buf_f32(0, &a), buf_f32(1, &[0.0; 32])],
+        expected: vec![buf_f32(0, &a), buf_f32(1, &e)],
+    }
+}
+
+fn mul_wide(r: &mut Rng) -> Setup {
+    let (a, b) = (words(r, 33), words(r, 33));
+    let mut w = vec![0u64; 32];
+    let (mut h, mut hu) = (vec![0u32; 32], vec![0u32; 32]);
+    for i in 0..32 {
+        let (x, y) = (a[i] as i32 as i64, a[i + 1] as i32 as i64);
+        w[i] = x.wrapping_mul(12345).wrapping_add(x.wrapping_mul(y)) as u64;
+        h[i] = ((x * y) >> 32) as u32;
+        hu[i] = (((b[i] as u64 * b[i + 1] as u64) >> 32) as u32).wrapping_add(b[i].wrapping_mul(7)).wrapping_add(3);
+    }
+    let p = Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).u64(addr(3)).u64(addr(4)).0;
+    let ins = vec![buf_u32(0, &a), buf_u32(1, &b)];
+    let mut buffers = ins.clone();
+    buffers.extend([buf_u64(2, &[0; 32]), buf_u32(3, &[0; 32]), buf_u32(4, &[0; 32])]);
+    let mut expected = ins;
+    expected.extend([buf_u64(2, &w), buf_u32(3, &h), buf_u32(4, &hu)]);
+    Setup { launch: grid(1, 32), params: p, buffers, expected }
+}
+
+fn fill(r: &mut Rng) -> Setup {
+    let v = r.u32();
+    Setup {
+        launch: grid(1, 64),
+        params: Params::default().u64(addr(0)).u32(v).0,
+        buffers: vec![buf_u32(0, &[0; 64])],
+        expected: vec![buf_u32(0, &[v; 64])],
+    }
+}
+
+fn scale(r: &mut Rng) -> Setup {
+    let p = floats(r, 64, 100.0);
+    let s = r.f32(3.0);
+    let e: Vec<f32> = p.iter().map(|x| x * s).collect();
+    Setup { launch: grid(1, 64), params: Params::default().u64(addr(0)).f32(s).0, buffers: vec![buf_f32(0, &p)], expected: vec![buf_f32(0, &e)] }
+}
+
+fn copy(r: &mut Rng) -> Setup {
+    let a = words(r, 64);
+    Setup {
+        launch: grid(1, 64),
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
+        buffers: vec![buf_u32(0, &a), buf_u32(1, &[0; 64])],
+        expected: vec![buf_u32(0, &a), buf_u32(1, &a)],
+    }
+}
+
+fn select_pred(r: &mut Rng) -> Setup {
+    let a: Vec<u32> = (0..64).map(|_| ((r.u32() % 200) as i32 - 100) as u32).collect();
+    let f: Vec<f32> = (0..64).map(|k| if k % 9 == 0 { f32::NAN } else { r.f32(2.0) }).collect();
+    let (lo, hi) = (-30i32, 40i32);
+    let e: Vec<u32> = (0..64)
+        .map(|i| {
+            let x = a[i] as i32;
+            let inside = x >= lo && x < hi;
+            let pos = f[i] > 0.0 || f[i].is_nan();
+            if inside {
+                if pos {
+                    1
+                } else {
+                    2
+                }
+            } else {
+                x as u32
+            }
+        })
+        .collect();
+    Setup {
+        launch: grid(1, 64),
+        params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).u32(lo as u32).u32(hi as u32).0,
+        buffers: vec![buf_u32(0, &a), buf_f32(1, &f), buf_u32(2, &[0; 64])],
+        expected: vec![buf_u32(0, &a), buf_f32(1, &f), buf_u32(2, &e)],
+    }
+}
+
+fn u64_compare(r: &mut Rng) -> Setup {
+    let a: Vec<u64> = (0..64).map(|_| r.next() >> (r.next() % 8)).collect();
+    let lim = 1u64 << 61;
+    let e: Vec<u32> = a.iter().map(|&v| if v < lim { (v & 0xffff) as u32 } else { (v >> 40) as u32 }).collect();
+    Setup {
+        launch: grid(1, 64),
+        params: Params::default().u64(addr(0)).u64(lim).u64(addr(1)).0,
+        buffers: vec![buf_u64(0, &a), buf_u32(1, &[0; 64])],
+        expected: vec![buf_u64(0, &a), buf_u32(1, &e)],
+    }
+}

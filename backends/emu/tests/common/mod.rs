@@ -1,0 +1,147 @@
+//! Shared helpers of the emulator tests: compiling filetests with ptxas and with ptxforge, building
+//! parameter buffers, deterministic inputs, and the per-kernel cases with their reference results.
+#![allow(dead_code)]
+
+pub mod cases;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use ptxforge_emu::{Buffer, Launch};
+
+pub const SMS: [u32; 5] = [75, 80, 86, 89, 90];
+
+pub fn filetest_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../pipeline/driver/tests/filetests")
+}
+
+pub fn read_ptx(file: &str) -> String {
+    std::fs::read_to_string(filetest_dir().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+/// Compiles `file` with NVIDIA's ptxas for `sm_<sm>`; None when ptxas is not installed.
+pub fn ptxas_cubin(file: &str, sm: u32) -> Option<Vec<u8>> {
+    let ptxas = ptxforge_sass::nvtools::tool("ptxas")?;
+    let dir = std::env::temp_dir().join(format!("ptxforge-emu-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).ok()?;
+    let out = dir.join(format!("{file}.{sm}.cubin"));
+    let status = Command::new(ptxas).arg(format!("-arch=sm_{sm}")).arg(filetest_dir().join(file)).arg("-o").arg(&out).status().ok()?;
+    assert!(status.success(), "ptxas failed on {file} for sm_{sm}");
+    let bytes = std::fs::read(&out).ok();
+    let _ = std::fs::remove_file(&out);
+    bytes
+}
+
+/// Compiles `file` with ptxforge; Err carries the diagnostics.
+pub fn our_cubin(file: &str, sm: u32) -> Result<Vec<u8>, String> {
+    let opts = ptxforge_pipeline::CompileOptions { sm: ptxforge_sass::arch::Sm::new(sm), ..Default::default() };
+    let out = ptxforge_pipeline::compile_module(&read_ptx(file), file, &opts);
+    out.cubin.ok_or_else(|| out.diagnostics.iter().map(|d| format!("{d:?}")).collect::<Vec<_>>().join("; "))
+}
+
+/// A parameter buffer laid out as PTX does (natural alignment, declaration order).
+#[derive(Default)]
+pub struct Params(pub Vec<u8>);
+
+impl Params {
+    fn push(mut self, bytes: &[u8]) -> Self {
+        while self.0.len() % bytes.len() != 0 {
+            self.0.push(0);
+        }
+        self.0.extend_from_slice(bytes);
+        self
+    }
+    pub fn u64(self, v: u64) -> Self {
+        self.push(&v.to_le_bytes())
+    }
+    pub fn u32(self, v: u32) -> Self {
+        self.push(&v.to_le_bytes())
+    }
+    pub fn f32(self, v: f32) -> Self {
+        self.push(&v.to_le_bytes())
+    }
+}
+
+/// Address of the `n`-th buffer.
+pub fn addr(n: usize) -> u64 {
+    0x7f00_0000_0000 + (n as u64) * 0x10_0000
+}
+
+/// Deterministic pseudo-random words (xorshift64*).
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    pub fn u32(&mut self) -> u32 {
+        (self.next() >> 32) as u32
+    }
+    /// A float in [-range, range) with a few specials mixed in.
+    pub fn f32(&mut self, range: f32) -> f32 {
+        match self.next() % 16 {
+            0 => -0.0,
+            1 => 0.0,
+            _ => ((self.u32() >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0) * range,
+        }
+    }
+}
+
+pub fn buf_u32(n: usize, v: &[u32]) -> Buffer {
+    Buffer { addr: addr(n), bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect() }
+}
+pub fn buf_f32(n: usize, v: &[f32]) -> Buffer {
+    Buffer { addr: addr(n), bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect() }
+}
+pub fn buf_u64(n: usize, v: &[u64]) -> Buffer {
+    Buffer { addr: addr(n), bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect() }
+}
+pub fn buf_bytes(n: usize, v: Vec<u8>) -> Buffer {
+    Buffer { addr: addr(n), bytes: v }
+}
+pub fn u32s(b: &Buffer) -> Vec<u32> {
+    b.bytes.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
+}
+pub fn f32s(b: &Buffer) -> Vec<f32> {
+    u32s(b).into_iter().map(f32::from_bits).collect()
+}
+pub fn u64s(b: &Buffer) -> Vec<u64> {
+    b.bytes.chunks(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+/// One kernel launch with its inputs and the expected global memory afterwards.
+pub struct Setup {
+    pub launch: Launch,
+    pub params: Vec<u8>,
+    pub buffers: Vec<Buffer>,
+    pub expected: Vec<Buffer>,
+}
+
+/// A filetest kernel and how to run and check it.
+pub struct Case {
+    pub file: &'static str,
+    pub kernel: &'static str,
+    pub setup: fn(&mut Rng) -> Setup,
+}
+
+fn launch1(block: u32) -> Launch {
+    Launch { grid: [1, 1, 1], block: [block, 1, 1] }
+}
+
+/// Compares the buffers bit-exactly, naming the first differing 32-bit word.
+pub fn compare(got: &[Buffer], expected: &[Buffer]) -> Result<(), String> {
+    for (n, (g, e)) in got.iter().zip(expected).enumerate() {
+        if g.bytes != e.bytes {
+            let (gw, ew) = (u32s(g), u32s(e));
+            let k = gw.iter().zip(&ew).position(|(a, b)| a != b).unwrap_or(0);
+            return Err(format!("buffer {n} word {k}: got {:#010x}, expected {:#010x}", gw[k], ew[k]));
+        }
+    }
+    Ok(())
+}

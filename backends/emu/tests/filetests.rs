@@ -1,0 +1,60 @@
+//! Every filetest kernel, compiled by ptxas and by ptxforge for each architecture, runs in the
+//! emulator with zero hazards and produces the results computed by the test itself.
+
+mod common;
+
+use common::cases::CASES;
+use common::*;
+use ptxforge_emu::{run_kernel, EmuOptions};
+
+/// Runs one case on one cubin; Err describes the failure.
+fn run_case(case: &Case, cubin: &[u8], seed: u64) -> Result<(), String> {
+    let mut rng = Rng::new(seed);
+    let mut s = (case.setup)(&mut rng);
+    run_kernel(cubin, case.kernel, &s.launch, &s.params, &mut s.buffers, &EmuOptions::default()).map_err(|e| e.to_string())?;
+    compare(&s.buffers, &s.expected)
+}
+
+fn run_all(which: &str, cubin_of: impl Fn(&str, u32) -> Option<Result<Vec<u8>, String>>) -> (usize, Vec<String>) {
+    let mut ran = 0;
+    let mut failures = Vec::new();
+    for sm in SMS {
+        for case in CASES {
+            let cubin = match cubin_of(case.file, sm) {
+                None => return (ran, failures),
+                Some(Err(e)) => {
+                    println!("skipped: {which} cannot compile {} for sm_{sm}: {e}", case.file);
+                    continue;
+                }
+                Some(Ok(c)) => c,
+            };
+            for seed in 1..=3 {
+                ran += 1;
+                if let Err(e) = run_case(case, &cubin, seed) {
+                    failures.push(format!("{which} sm_{sm} {}:{} seed {seed}: {e}", case.file, case.kernel));
+                    break;
+                }
+            }
+        }
+    }
+    (ran, failures)
+}
+
+#[test]
+fn ptxas_cubins_run_correctly_without_hazards() {
+    if ptxforge_sass::nvtools::tool("ptxas").is_none() {
+        println!("skipped: ptxas not found (set PTXFORGE_NV)");
+        return;
+    }
+    let (ran, failures) = run_all("ptxas", |f, sm| ptxas_cubin(f, sm).map(Ok));
+    println!("{ran} ptxas runs");
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn our_cubins_run_correctly_without_hazards() {
+    let (ran, failures) = run_all("ptxforge", |f, sm| Some(our_cubin(f, sm)));
+    println!("{ran} ptxforge runs");
+    assert!(ran > 0);
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
