@@ -1,1 +1,166 @@
 //! PTX interpreter: runs a kernel of a parsed PTX module for a grid and block over simulated memory.
+//!
+//! Threads follow the independent-thread-scheduling model: each runs until it exits or reaches a
+//! barrier or warp collective, which completes once every participant waits (see `machine.rs`).
+//! Results are deterministic: CTAs run in order (x fastest), threads in linear order.
+//!
+//! Semantics chosen where PTX leaves them to the machine (the differential check relies on them):
+//! - integer `x / 0` is all ones for unsigned types, `-1` (dividend >= 0) or `1` (dividend < 0) for
+//!   signed ones; `x % 0 == x`; `MIN / -1 == MIN`, `MIN % -1 == 0`.
+//! - NaN results are canonical: f32 `0x7fffffff`, f16/bf16 `0x7fff`, f64 `0x7fffffffffffffff`
+//!   (`abs`, `neg`, `copysign`, `mov` and memory keep bits).
+//! - `.approx` functions (`rcp`, `sqrt`, `rsqrt`, `ex2`, `lg2`, `sin`, `cos`, `tanh`, `div.approx`,
+//!   `div.full`) are computed in f64 and rounded to nearest once; hardware results differ by up to
+//!   the PTX ISA's stated error: rcp/sqrt/rsqrt.approx.f32 1 ulp... (see `APPROX_ULPS`).
+//! - generic addresses: shared, local, const and param memory appear at the `*_WINDOW` addresses;
+//!   module `.global` variables live at `GLOBAL_VARS_BASE`; buffers must lie elsewhere.
+//! - `%clock`, `%clock64`, `%globaltimer` read 0; `%smid`, `%gridid` read 0; `%nsmid` reads 1.
+//! - a warp collective's exited member lanes are dropped from its mask; `shfl` from a lane outside
+//!   the group reads the caller's own value.
+
+mod arith;
+mod collective;
+mod convert;
+pub mod error;
+mod exec;
+pub mod float;
+mod machine;
+mod memops;
+pub mod memory;
+mod prep;
+
+pub use error::{SimError, Space, ThreadId};
+pub use memory::{CONST_WINDOW, GLOBAL_VARS_BASE, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+pub use prep::{param_layout, ParamSlot};
+
+use ptxforge_ptx::ast::Module;
+
+/// Documented tolerance, in ulps of the result, of the interpreter's `.approx` results against
+/// hardware, per opcode (f32). `sin`/`cos` are bounded in absolute error instead (2^-20.5 on
+/// [-pi, pi]) and `lg2` in absolute error 2^-22 near 1; the differential check uses these numbers.
+pub const APPROX_ULPS: &[(&str, u32)] = &[
+    ("rcp.approx", 1),
+    ("sqrt.approx", 1),
+    ("rsqrt.approx", 2),
+    ("div.approx", 2),
+    ("div.full", 2),
+    ("ex2.approx", 2),
+    ("lg2.approx", 2),
+    ("tanh.approx", 2048),
+    ("sin.approx", 2),
+    ("cos.approx", 2),
+];
+
+/// A device allocation in global memory at a fixed address.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Buffer {
+    pub addr: u64,
+    pub bytes: Vec<u8>,
+}
+
+/// Grid and block shape.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Launch {
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+}
+
+/// Bounds on a run.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Instructions one thread may execute before the run stops with `SimError::StepLimit`.
+    pub max_steps_per_thread: u64,
+    /// Bytes of dynamic (`.extern .shared`) shared memory per CTA.
+    pub dynamic_shared_bytes: u64,
+    /// Deepest call nesting (the entry counts as one).
+    pub max_call_depth: u32,
+    /// Most local memory one thread may use over all its frames.
+    pub max_local_bytes: u64,
+    /// Most threads per block and CTAs per grid accepted.
+    pub max_threads_per_block: u32,
+    pub max_ctas: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_steps_per_thread: 1_000_000,
+            dynamic_shared_bytes: 0,
+            max_call_depth: 64,
+            max_local_bytes: 1 << 20,
+            max_threads_per_block: 1024,
+            max_ctas: 1 << 16,
+        }
+    }
+}
+
+/// What a completed run did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunStats {
+    pub ctas: u64,
+    pub threads: u64,
+    /// Instructions executed (guarded-off ones included), over all threads.
+    pub instructions: u64,
+}
+
+/// Runs `entry` of `module` for `launch`. `params` is the kernel's parameter buffer laid out as
+/// [`param_layout`] says. Global accesses must fall inside one of `buffers` (or a module-level
+/// `.global` variable, which the interpreter allocates itself at [`GLOBAL_VARS_BASE`]).
+pub fn run_kernel(
+    module: &Module,
+    entry: &str,
+    launch: &Launch,
+    params: &[u8],
+    buffers: &mut [Buffer],
+    limits: &Limits,
+) -> Result<RunStats, SimError> {
+    let threads: u64 = launch.block.iter().map(|&x| x as u64).product();
+    let ctas: u64 = launch.grid.iter().map(|&x| x as u64).product();
+    if threads == 0 || threads > limits.max_threads_per_block as u64 {
+        return Err(SimError::BadLaunch(format!("block of {threads} threads")));
+    }
+    if ctas == 0 || ctas > limits.max_ctas {
+        return Err(SimError::BadLaunch(format!("grid of {ctas} blocks")));
+    }
+    let prog = prep::prepare(module, entry)?;
+    let needed = param_layout(module, entry)?.iter().map(|p| p.offset as usize + p.size as usize).max().unwrap_or(0);
+    if params.len() < needed {
+        return Err(SimError::BadLaunch(format!("parameter buffer of {} bytes, the entry needs {needed}", params.len())));
+    }
+    let info = machine::launch_info(launch, &prog, limits);
+    let mut mem = memory::Memory {
+        buffers,
+        global_vars: prog.global_vars.clone(),
+        const_bank: prog.const_bank.clone(),
+        kernel_params: params.to_vec(),
+        shared: Vec::new(),
+    };
+    let mut stats = RunStats { ctas, threads: threads * ctas, instructions: 0 };
+    for z in 0..launch.grid[2] {
+        for y in 0..launch.grid[1] {
+            for x in 0..launch.grid[0] {
+                mem.shared = vec![0; info.total_smem as usize];
+                let mut cta = machine::Cta::new(&prog, &mut mem, &info, limits, [x, y, z]);
+                cta.run()?;
+                stats.instructions += cta.steps;
+            }
+        }
+    }
+    Ok(stats)
+}
+
+/// Builds a parameter buffer for `entry` from one value per parameter (pointers and integers;
+/// floats as their bits), each stored little-endian in its slot.
+pub fn pack_params(module: &Module, entry: &str, values: &[u64]) -> Result<Vec<u8>, SimError> {
+    let slots = param_layout(module, entry)?;
+    if values.len() != slots.len() {
+        return Err(SimError::BadLaunch(format!("{} parameter values for {} parameters", values.len(), slots.len())));
+    }
+    let end = slots.iter().map(|s| (s.offset + s.size) as usize).max().unwrap_or(0);
+    let mut buf = vec![0u8; end];
+    for (s, v) in slots.iter().zip(values) {
+        let n = (s.size as usize).min(8);
+        buf[s.offset as usize..s.offset as usize + n].copy_from_slice(&v.to_le_bytes()[..n]);
+    }
+    Ok(buf)
+}

@@ -1,0 +1,406 @@
+//! Integer and floating-point arithmetic, logic, bit manipulation and shifts.
+
+use ptxforge_ptx::ast::Type;
+
+use crate::error::SimError;
+use crate::exec::{extend, mask, sext, ty_of, unsupported, width};
+use crate::float::{self, Fmt, Rnd};
+use crate::machine::{Cta, Flow};
+use crate::prep::Ins;
+
+impl Cta<'_, '_> {
+    pub(crate) fn arith(&mut self, t: usize, ins: &Ins) -> Result<Flow, SimError> {
+        let ty = ty_of(ins)?;
+        if ins.ops.is_empty() {
+            return Err(unsupported(ins, "no operands"));
+        }
+        let srcs = (1..ins.ops.len()).map(|i| self.read(t, &ins.ops[i], ty)).collect::<Result<Vec<_>, _>>()?;
+        let (v, dty) = if ty.is_float() {
+            (float_op(ins, ty, &srcs)?, ty)
+        } else {
+            let mut carry = self.threads[t].carry;
+            let r = int_op(ins, ty, &srcs, &mut carry)?;
+            self.threads[t].carry = carry;
+            r
+        };
+        self.write(t, &ins.ops[0], v, dty)?;
+        Ok(Flow::Next)
+    }
+}
+
+fn arg(ins: &Ins, s: &[u64], i: usize) -> Result<u64, SimError> {
+    s.get(i).copied().ok_or_else(|| unsupported(ins, "missing operand"))
+}
+
+/// Type with twice the width and the same signedness (`.wide` results).
+fn wide_of(ty: Type) -> Type {
+    match ty {
+        Type::S16 => Type::S32,
+        Type::S32 => Type::S64,
+        Type::U16 | Type::B16 => Type::U32,
+        _ => Type::U64,
+    }
+}
+
+/// The full 2w-bit product of two w-bit operands.
+fn product(a: u64, b: u64, ty: Type) -> i128 {
+    let w = width(ty);
+    if ty.is_signed() {
+        sext(a, w) as i128 * sext(b, w) as i128
+    } else {
+        (a & mask(w)) as i128 * (b & mask(w)) as i128
+    }
+}
+
+/// Integer (and predicate) operations; returns the value and the type it is written with.
+fn int_op(ins: &Ins, ty: Type, s: &[u64], carry: &mut bool) -> Result<(u64, Type), SimError> {
+    let w = width(ty);
+    let m = mask(w);
+    let signed = ty.is_signed();
+    let a = arg(ins, s, 0)?;
+    let b = || arg(ins, s, 1);
+    let c = || arg(ins, s, 2);
+    let sv = |v: u64| if signed { sext(v, w) as i128 } else { (v & m) as i128 };
+    let sat32 = |x: i128| x.clamp(i32::MIN as i128, i32::MAX as i128) as u64;
+    let cc = ins.has("cc");
+    let op = ins.op.as_str();
+    let v: u64 = match op {
+        "add" | "addc" | "sub" | "subc" => {
+            let is_sub = op.starts_with("sub");
+            let cin = (op.ends_with('c') && *carry) as i128;
+            if ins.has("sat") && ty == Type::S32 {
+                let r = if is_sub { sv(a) - sv(b()?) } else { sv(a) + sv(b()?) };
+                sat32(r)
+            } else {
+                let (x, y) = ((a & m) as i128, (b()? & m) as i128);
+                let r = if is_sub { x - y - cin } else { x + y + cin };
+                if cc {
+                    *carry = if is_sub { r < 0 } else { r >> w != 0 };
+                }
+                r as u64
+            }
+        }
+        "mul" => {
+            let p = product(a, b()?, ty);
+            if ins.has("wide") {
+                return Ok((p as u64, wide_of(ty)));
+            }
+            if ins.has("hi") {
+                (p >> w) as u64
+            } else {
+                p as u64
+            }
+        }
+        "mad" | "madc" => {
+            let p = product(a, b()?, ty);
+            let cin = (op == "madc" && *carry) as i128;
+            if ins.has("wide") {
+                let wt = wide_of(ty);
+                let r = p + sext_or_zext(c()?, wt) + cin;
+                if cc {
+                    *carry = (r as u128 >> (2 * w)) & 1 != 0 || (r < 0 && !wt.is_signed());
+                }
+                return Ok((r as u64, wt));
+            }
+            let part = if ins.has("hi") { (p >> w) & m as i128 } else { p & m as i128 };
+            if ins.has("sat") && ty == Type::S32 && ins.has("hi") {
+                sat32((p >> 32) + sv(c()?))
+            } else {
+                let r = part + (c()? & m) as i128 + cin;
+                if cc {
+                    *carry = r >> w != 0;
+                }
+                r as u64
+            }
+        }
+        "mul24" | "mad24" => {
+            let low24 = |v: u64| if signed { sext(v & 0xff_ffff, 24) as i128 } else { (v & 0xff_ffff) as i128 };
+            let p = low24(a) * low24(b()?);
+            let part = if ins.has("hi") { (p >> 16) as u64 } else { p as u64 };
+            if op == "mad24" { part.wrapping_add(c()?) } else { part }
+        }
+        "sad" => ((sv(a) - sv(b()?)).unsigned_abs() as u64).wrapping_add(c()?),
+        "div" | "rem" => div_rem(op == "div", a, b()?, ty),
+        "abs" => sv(a).unsigned_abs() as u64,
+        "neg" => (a as i64).wrapping_neg() as u64,
+        "min" | "max" => {
+            let (x, y) = (sv(a), sv(b()?));
+            let mut r = if (op == "min") == (x <= y) { x } else { y };
+            if ins.has("relu") {
+                r = r.max(0);
+            }
+            r as u64
+        }
+        "popc" => return Ok(((a & m).count_ones() as u64, Type::U32)),
+        "clz" => return Ok((((a & m).leading_zeros() - (64 - w)) as u64, Type::U32)),
+        "bfind" => return Ok((bfind(a, ty, ins.has("shiftamt")), Type::U32)),
+        "brev" => (a & m).reverse_bits() >> (64 - w),
+        "bfe" => bfe(a, b()?, c()?, ty),
+        "bfi" => bfi(a, b()?, c()?, arg(ins, s, 3)?, w),
+        "prmt" => prmt(ins, a as u32, b()? as u32, c()? as u32)? as u64,
+        "shf" => shf(ins, a as u32, b()? as u32, c()? as u32) as u64,
+        "shl" => {
+            let n = b()? & 0xffff_ffff;
+            if n >= w as u64 { 0 } else { a << n }
+        }
+        "shr" => {
+            let n = (b()? & 0xffff_ffff).min(w as u64 - 1 + (!signed) as u64);
+            if n >= w as u64 {
+                0
+            } else if signed {
+                (sext(a, w) >> n) as u64
+            } else {
+                (a & m) >> n
+            }
+        }
+        "and" => a & b()?,
+        "or" => a | b()?,
+        "xor" => a ^ b()?,
+        "not" => !a,
+        "cnot" => (a & m == 0) as u64,
+        "lop3" => lop3(a, b()?, c()?, arg(ins, s, 3)? as u8),
+        "dp4a" | "dp2a" => dot(ins, a as u32, b()? as u32, c()? as u32)? as u64,
+        _ => return Err(unsupported(ins, "")),
+    };
+    Ok((extend(v, ty), ty))
+}
+
+fn sext_or_zext(v: u64, ty: Type) -> i128 {
+    let w = width(ty);
+    if ty.is_signed() {
+        sext(v, w) as i128
+    } else {
+        (v & mask(w)) as i128
+    }
+}
+
+/// Integer division as the hardware sequence ptxas emits behaves: `x / 0` is all ones for
+/// unsigned (and `-1`/`1` by the dividend's sign for signed: the unsigned quotient of magnitudes,
+/// negated when the signs differ), `x % 0 == x`; `MIN / -1 == MIN`, `MIN % -1 == 0`.
+fn div_rem(is_div: bool, a: u64, b: u64, ty: Type) -> u64 {
+    let w = width(ty);
+    let m = mask(w);
+    if !ty.is_signed() {
+        let (x, y) = (a & m, b & m);
+        return match (is_div, y) {
+            (true, 0) => m,
+            (false, 0) => x,
+            (true, _) => x / y,
+            (false, _) => x % y,
+        };
+    }
+    let (x, y) = (sext(a, w) as i128, sext(b, w) as i128);
+    if y == 0 {
+        return if is_div { if x < 0 { 1 } else { m } } else { x as u64 };
+    }
+    let r = if is_div { x / y } else { x % y };
+    r as u64 & m
+}
+
+fn bfind(a: u64, ty: Type, shiftamt: bool) -> u64 {
+    let w = width(ty);
+    let mut x = a & mask(w);
+    if ty.is_signed() && sext(a, w) < 0 {
+        x = !x & mask(w);
+    }
+    if x == 0 {
+        return 0xffff_ffff;
+    }
+    let idx = 63 - x.leading_zeros() as u64;
+    if shiftamt { w as u64 - 1 - idx } else { idx }
+}
+
+fn bfe(a: u64, b: u64, c: u64, ty: Type) -> u64 {
+    let w = width(ty) as u64;
+    let (pos, len) = (b & 0xff, c & 0xff);
+    let msb = w - 1;
+    let sbit = if ty.is_signed() && len != 0 { (a >> (pos + len - 1).min(msb)) & 1 } else { 0 };
+    let mut d = 0u64;
+    for i in 0..w {
+        let bit = if i < len && pos + i <= msb { (a >> (pos + i)) & 1 } else { sbit };
+        d |= bit << i;
+    }
+    d
+}
+
+fn bfi(a: u64, b: u64, c: u64, d: u64, w: u32) -> u64 {
+    let (pos, len) = (c & 0xff, d & 0xff);
+    let mut r = b;
+    let mut i = 0;
+    while i < len && pos + i < w as u64 {
+        r = (r & !(1 << (pos + i))) | (((a >> i) & 1) << (pos + i));
+        i += 1;
+    }
+    r
+}
+
+/// `prmt` byte selection; mode tables list result bytes from b3 down to b0.
+fn prmt(ins: &Ins, a: u32, b: u32, c: u32) -> Result<u32, SimError> {
+    let tmp = ((b as u64) << 32) | a as u64;
+    let byte = |i: u32| ((tmp >> (8 * (i & 7))) & 0xff) as u32;
+    let mode = ins.mods.iter().find(|m| matches!(m.as_str(), "f4e" | "b4e" | "rc8" | "ecl" | "ecr" | "rc16"));
+    let Some(mode) = mode else {
+        let mut d = 0;
+        for i in 0..4 {
+            let sel = (c >> (4 * i)) & 0xf;
+            let mut v = byte(sel & 7);
+            if sel & 8 != 0 {
+                v = if v & 0x80 != 0 { 0xff } else { 0 };
+            }
+            d |= v << (8 * i);
+        }
+        return Ok(d);
+    };
+    let table: [[u32; 4]; 4] = match mode.as_str() {
+        "f4e" => [[3, 2, 1, 0], [4, 3, 2, 1], [5, 4, 3, 2], [6, 5, 4, 3]],
+        "b4e" => [[5, 6, 7, 0], [6, 7, 0, 1], [7, 0, 1, 2], [0, 1, 2, 3]],
+        "rc8" => [[0, 0, 0, 0], [1, 1, 1, 1], [2, 2, 2, 2], [3, 3, 3, 3]],
+        "ecl" => [[3, 2, 1, 0], [3, 2, 1, 1], [3, 2, 2, 2], [3, 3, 3, 3]],
+        "ecr" => [[0, 0, 0, 0], [1, 1, 1, 0], [2, 2, 1, 0], [3, 2, 1, 0]],
+        _ => [[1, 0, 1, 0], [3, 2, 3, 2], [1, 0, 1, 0], [3, 2, 3, 2]],
+    };
+    let row = table[(c & 3) as usize];
+    Ok((byte(row[0]) << 24) | (byte(row[1]) << 16) | (byte(row[2]) << 8) | byte(row[3]))
+}
+
+/// Funnel shift of the 64-bit pair `b:a`.
+fn shf(ins: &Ins, a: u32, b: u32, c: u32) -> u32 {
+    let n = if ins.has("clamp") { c.min(32) } else { c & 31 };
+    let pair = ((b as u128) << 32) | a as u128;
+    if ins.has("l") {
+        ((pair << n) >> 32) as u32
+    } else {
+        (pair >> n) as u32
+    }
+}
+
+fn lop3(a: u64, b: u64, c: u64, lut: u8) -> u64 {
+    let mut d = 0u64;
+    for i in 0..64 {
+        let idx = (((a >> i) & 1) << 2) | (((b >> i) & 1) << 1) | ((c >> i) & 1);
+        d |= (((lut >> idx) & 1) as u64) << i;
+    }
+    d
+}
+
+/// `dp4a`/`dp2a`: byte (and half-word) dot products accumulated into `c`.
+fn dot(ins: &Ins, a: u32, b: u32, c: u32) -> Result<u32, SimError> {
+    let (ta, tb) = match ins.types.as_slice() {
+        [x, y, ..] => (*x, *y),
+        _ => return Err(unsupported(ins, "needs two types")),
+    };
+    let part = |v: u32, bits: u32, i: u32, signed: bool| -> i64 {
+        let x = (v >> (bits * i)) as u64 & mask(bits);
+        if signed { sext(x, bits) } else { x as i64 }
+    };
+    let mut acc = c as i32 as i64;
+    if ins.op == "dp4a" {
+        for i in 0..4 {
+            acc += part(a, 8, i, ta.is_signed()) * part(b, 8, i, tb.is_signed());
+        }
+    } else {
+        let base = if ins.has("hi") { 2 } else { 0 };
+        for i in 0..2 {
+            acc += part(a, 16, i, ta.is_signed()) * part(b, 8, base + i, tb.is_signed());
+        }
+    }
+    Ok(acc as u32)
+}
+
+/// Floating-point arithmetic on f64, f32, f16, bf16 and the packed x2 forms (lane by lane).
+fn float_op(ins: &Ins, ty: Type, s: &[u64]) -> Result<u64, SimError> {
+    match ty {
+        Type::F64 => f64_op(ins, s),
+        Type::F16x2 | Type::BF16x2 => {
+            let f = float::fmt_of(ty).expect("half format");
+            let lane = |sh: u32| -> Result<u64, SimError> {
+                let ls: Vec<u64> = s.iter().map(|v| (v >> sh) & 0xffff).collect();
+                Ok(narrow_op(ins, f, &ls)? << sh)
+            };
+            Ok(lane(0)? | lane(16)?)
+        }
+        _ => narrow_op(ins, float::fmt_of(ty).ok_or_else(|| unsupported(ins, "float type"))?, s),
+    }
+}
+
+fn f64_op(ins: &Ins, s: &[u64]) -> Result<u64, SimError> {
+    let rnd = float::rnd_of(&ins.mods);
+    let x = |i: usize| -> Result<f64, SimError> { Ok(f64::from_bits(arg(ins, s, i)?)) };
+    let a = x(0)?;
+    let r = match ins.op.as_str() {
+        "add" => float::add64(a, x(1)?, rnd),
+        "sub" => float::add64(a, -x(1)?, rnd),
+        "mul" => float::mul64(a, x(1)?, rnd),
+        "fma" | "mad" => float::fma64(a, x(1)?, x(2)?, rnd),
+        "div" => float::div64(a, x(1)?, rnd),
+        "rcp" => float::div64(1.0, a, rnd),
+        "sqrt" => float::sqrt64(a, rnd),
+        "abs" => return Ok(s[0] & !(1 << 63)),
+        "neg" => return Ok(s[0] ^ (1 << 63)),
+        "copysign" => return Ok((arg(ins, s, 1)? & !(1 << 63)) | (s[0] & (1 << 63))),
+        "min" | "max" => match float::pick_first(ins.op == "min", a, x(1)?) {
+            _ if ins.has("NaN") && (a.is_nan() || x(1)?.is_nan()) => f64::NAN,
+            Some(true) => a,
+            Some(false) => x(1)?,
+            None => f64::NAN,
+        },
+        op => float::approx(op, a).ok_or_else(|| unsupported(ins, ""))?,
+    };
+    Ok(if r.is_nan() { float::F64_NAN } else { r.to_bits() })
+}
+
+/// One f32, f16 or bf16 operation.
+fn narrow_op(ins: &Ins, f: Fmt, s: &[u64]) -> Result<u64, SimError> {
+    let ftz = ins.has("ftz");
+    let rnd = float::rnd_of(&ins.mods);
+    let bits = |i: usize| -> Result<u64, SimError> {
+        let v = arg(ins, s, i)? & ((1u64 << (f.ebits + f.mbits + 1)) - 1);
+        Ok(if ftz { float::flush(v, f) } else { v })
+    };
+    let x = |i: usize| -> Result<f64, SimError> { Ok(float::decode(bits(i)?, f)) };
+    let sign = 1u64 << (f.ebits + f.mbits);
+    let approx = ins.has("approx") || ins.has("full");
+    let a = x(0)?;
+    let r = match ins.op.as_str() {
+        "add" => float::add_in(a, x(1)?, rnd, f),
+        "sub" => float::add_in(a, -x(1)?, rnd, f),
+        "mul" => float::mul_in(a, x(1)?, rnd, f),
+        "fma" | "mad" => float::fma_in(a, x(1)?, x(2)?, rnd, f),
+        "div" => float::div_in(a, x(1)?, if approx { Rnd::Rn } else { rnd }, f),
+        "rcp" => float::div_in(1.0, a, if approx { Rnd::Rn } else { rnd }, f),
+        "sqrt" => float::sqrt_in(a, if approx { Rnd::Rn } else { rnd }, f),
+        "abs" => return Ok(bits(0)? & !sign),
+        "neg" => return Ok(bits(0)? ^ sign),
+        "copysign" => return Ok((bits(1)? & !sign) | (bits(0)? & sign)),
+        "min" | "max" => {
+            let y = x(1)?;
+            match float::pick_first(ins.op == "min", a, y) {
+                _ if ins.has("NaN") && (a.is_nan() || y.is_nan()) => f.nan(),
+                Some(true) => bits(0)?,
+                Some(false) => bits(1)?,
+                None => f.nan(),
+            }
+        }
+        op => float::round_to(float::approx(op, a).ok_or_else(|| unsupported(ins, ""))?, 0, Rnd::Rn, f),
+    };
+    Ok(finish(ins, r, f))
+}
+
+/// Output flushing, `.sat` clamping to [0, 1] and `.relu`.
+fn finish(ins: &Ins, mut r: u64, f: Fmt) -> u64 {
+    if ins.has("ftz") {
+        r = float::flush(r, f);
+    }
+    let v = float::decode(r, f);
+    if ins.has("sat") {
+        if v.is_nan() || v <= 0.0 {
+            r = 0;
+        } else if v > 1.0 {
+            r = float::round_to(1.0, 0, Rnd::Rn, f);
+        }
+    }
+    if ins.has("relu") && (v.is_nan() || v < 0.0) {
+        r = 0;
+    }
+    r
+}

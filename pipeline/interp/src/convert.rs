@@ -1,0 +1,134 @@
+//! `cvt`: conversions between all integer and float types with rounding modes, `.sat` and `.ftz`,
+//! and the packed `f16x2`/`bf16x2` forms.
+
+use ptxforge_ptx::ast::Type;
+
+use crate::error::SimError;
+use crate::exec::{extend, mask, operand, sext, two_types, unsupported, width};
+use crate::float::{self, Rnd};
+use crate::machine::{Cta, Flow};
+use crate::prep::Ins;
+
+impl Cta<'_, '_> {
+    pub(crate) fn convert(&mut self, t: usize, ins: &Ins) -> Result<Flow, SimError> {
+        let (dty, sty) = two_types(ins)?;
+        if ins.mods.iter().any(|m| m.starts_with('e') || m == "tf32" || m.starts_with("ue")) {
+            return Err(unsupported(ins, "fp8/tf32 conversion"));
+        }
+        let v = if matches!(dty, Type::F16x2 | Type::BF16x2) && ins.ops.len() == 3 {
+            let hi = self.read(t, operand(ins, 1)?, sty)?;
+            let lo = self.read(t, operand(ins, 2)?, sty)?;
+            let lane = if dty == Type::F16x2 { Type::F16 } else { Type::BF16 };
+            (cvt_value(ins, lane, sty, hi)? << 16) | cvt_value(ins, lane, sty, lo)?
+        } else {
+            let a = self.read(t, operand(ins, 1)?, sty)?;
+            cvt_value(ins, dty, sty, a)?
+        };
+        self.write(t, operand(ins, 0)?, v, dty)?;
+        Ok(Flow::Next)
+    }
+}
+
+/// Inclusive integer range of `ty`.
+fn int_range(ty: Type) -> (i128, i128) {
+    let w = width(ty);
+    if ty.is_signed() {
+        (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1)
+    } else {
+        (0, (1i128 << w) - 1)
+    }
+}
+
+fn int_value(a: u64, ty: Type) -> i128 {
+    let w = width(ty);
+    if ty.is_signed() {
+        sext(a, w) as i128
+    } else {
+        (a & mask(w)) as i128
+    }
+}
+
+/// Rounds to an integral value by the `.rni`/`.rzi`/`.rmi`/`.rpi` mode (truncation when none).
+fn round_integral(x: f64, mods: &[String]) -> f64 {
+    let has = |m: &str| mods.iter().any(|x| x == m);
+    if has("rni") {
+        x.round_ties_even()
+    } else if has("rmi") {
+        x.floor()
+    } else if has("rpi") {
+        x.ceil()
+    } else {
+        x.trunc()
+    }
+}
+
+/// An integer converted to f64 with rounding mode `rnd`, plus the sign of the remainder.
+fn int_to_f64(x: i128) -> (f64, i8) {
+    let s = x as f64;
+    let d = x - s as i128;
+    (s, d.signum() as i8)
+}
+
+fn cvt_value(ins: &Ins, dty: Type, sty: Type, a: u64) -> Result<u64, SimError> {
+    let ftz = ins.has("ftz");
+    let sat = ins.has("sat");
+    let rnd = float::rnd_of(&ins.mods);
+    let int_round = ins.mods.iter().any(|m| matches!(m.as_str(), "rni" | "rzi" | "rmi" | "rpi"));
+    let src_f = |a: u64| float::to_f64(a, sty, ftz);
+    let v = match (dty.is_float(), sty.is_float()) {
+        (false, false) => {
+            let x = int_value(a, sty);
+            let (lo, hi) = int_range(dty);
+            extend(if sat { x.clamp(lo, hi) as u64 } else { x as u64 }, dty)
+        }
+        (false, true) => {
+            let x = src_f(a);
+            let (lo, hi) = int_range(dty);
+            let r = if x.is_nan() { 0 } else { (round_integral(x, &ins.mods) as i128).clamp(lo, hi) };
+            extend(r as u64, dty)
+        }
+        (true, false) => {
+            let (s, tail) = int_to_f64(int_value(a, sty));
+            to_float(s, tail, dty, rnd)
+        }
+        (true, true) => {
+            let x = src_f(a);
+            let x = if int_round { round_integral(x, &ins.mods) } else { x };
+            to_float(x, 0, dty, rnd)
+        }
+    };
+    if !dty.is_float() {
+        return Ok(v);
+    }
+    let f = float::fmt_of(dty);
+    let mut v = v;
+    if let Some(f) = f {
+        if ftz && dty == Type::F32 {
+            v = float::flush(v, f);
+        }
+        if ins.has("satfinite") && float::decode(v, f).is_infinite() {
+            let max_finite = f.inf() - 1;
+            v = (v & (1u64 << (f.ebits + f.mbits))) | max_finite;
+        }
+    }
+    if sat {
+        let x = match f {
+            Some(f) => float::decode(v, f),
+            None => f64::from_bits(v),
+        };
+        if x.is_nan() || x <= 0.0 {
+            v = 0;
+        } else if x > 1.0 {
+            v = to_float(1.0, 0, dty, Rnd::Rn);
+        }
+    }
+    Ok(v)
+}
+
+/// `s + tail` as bits of float type `dty`, rounded by `rnd`.
+fn to_float(s: f64, tail: i8, dty: Type, rnd: Rnd) -> u64 {
+    match float::fmt_of(dty) {
+        Some(f) => float::round_to(s, tail, rnd, f),
+        None => float::from_f64_with_tail(s, tail, rnd).to_bits(),
+    }
+}

@@ -1,0 +1,498 @@
+//! Preparation: turns the entry and the functions it calls into an executable form (register
+//! numbers, resolved labels and symbols) and lays out the shared, const, global and param spaces.
+
+use std::collections::HashMap;
+
+use ptxforge_ptx::ast::{AddrBase, Function, Module, Operand, StateSpace, Statement, Type, VarDecl};
+
+use crate::error::SimError;
+use crate::memory::GLOBAL_VARS_BASE;
+
+/// Where a named variable lives.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(crate) enum Loc {
+    /// Absolute global address (module `.global` variables).
+    Global(u64),
+    /// Offset in the CTA's shared memory.
+    Shared(u64),
+    /// Offset in the const bank.
+    Const(u64),
+    /// Offset in the kernel's parameter buffer.
+    KernelParam(u64),
+    /// Offset in the current frame's param area (a `.func`'s parameters, call arguments).
+    FrameParam(u64),
+    /// Offset in the current frame's local area.
+    Local(u64),
+}
+
+/// Special registers.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(crate) enum Sreg {
+    Tid(usize),
+    Ntid(usize),
+    Ctaid(usize),
+    Nctaid(usize),
+    Laneid,
+    Warpid,
+    Nwarpid,
+    LanemaskEq,
+    LanemaskLe,
+    LanemaskLt,
+    LanemaskGe,
+    LanemaskGt,
+    Clock,
+    Clock64,
+    DynSmem,
+    TotalSmem,
+    /// Registers with a fixed value in the simulation (`%smid`, `%gridid`, `%globaltimer`, ...).
+    Fixed(u64),
+}
+
+/// Base of a memory operand.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum MemBase {
+    Reg(u32),
+    Sym(Loc),
+    Abs,
+}
+
+/// A resolved operand.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Opnd {
+    Reg(u32),
+    NotReg(u32),
+    Imm(i128),
+    F32(u32),
+    F64(u64),
+    Special(Sreg),
+    Sym(Loc),
+    Mem(MemBase, i64),
+    Vec(Vec<Opnd>),
+    Sink,
+    Pair(u32, u32),
+    Label(usize),
+    Func(usize),
+    Unresolved(String),
+}
+
+/// One prepared instruction.
+#[derive(Clone, Debug)]
+pub(crate) struct Ins {
+    pub op: String,
+    pub mods: Vec<String>,
+    /// The last type modifier.
+    pub ty: Option<Type>,
+    /// All type modifiers in order.
+    pub types: Vec<Type>,
+    pub guard: Option<(bool, u32)>,
+    pub ops: Vec<Opnd>,
+    pub line: u32,
+}
+
+impl Ins {
+    pub fn has(&self, m: &str) -> bool {
+        self.mods.iter().any(|x| x == m)
+    }
+}
+
+/// A prepared function.
+#[derive(Clone, Debug)]
+pub(crate) struct Func {
+    pub is_entry: bool,
+    pub ins: Vec<Ins>,
+    /// Width in bits of each register (1 for predicates).
+    pub reg_bits: Vec<u8>,
+    pub local_size: u64,
+    pub param_size: u64,
+    /// (offset, size) of each parameter in the frame param area.
+    pub params: Vec<(u64, u64)>,
+    pub rets: Vec<(u64, u64)>,
+    /// Sizes of the function-scope `.param` variables by location (call arguments).
+    pub param_vars: HashMap<u64, u64>,
+}
+
+/// The module prepared for one entry.
+pub(crate) struct Program {
+    pub funcs: Vec<Func>,
+    pub entry: usize,
+    pub static_shared: u64,
+    pub const_bank: Vec<u8>,
+    pub global_vars: Vec<u8>,
+}
+
+/// A parameter of an entry in the parameter buffer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamSlot {
+    pub name: String,
+    pub offset: u32,
+    pub size: u32,
+    /// `.u64`/`.b64` parameters (and those declared `.ptr`) usually hold pointers.
+    pub is_pointer_hint: bool,
+}
+
+fn align_up(x: u64, a: u64) -> u64 {
+    let a = a.max(1);
+    x.div_ceil(a) * a
+}
+
+/// Lays out `vars` one after another from `start`, each at its alignment; returns offsets and the end.
+fn layout(vars: &[&VarDecl], start: u64) -> (Vec<u64>, u64) {
+    let mut at = start;
+    let mut offs = Vec::new();
+    for v in vars {
+        at = align_up(at, v.alignment() as u64);
+        offs.push(at);
+        at += v.size_bytes();
+    }
+    (offs, at)
+}
+
+/// The parameter layout of an entry (natural alignment, offsets from 0).
+pub fn param_layout(module: &Module, entry: &str) -> Result<Vec<ParamSlot>, SimError> {
+    let f = find_function(module, entry)?;
+    let vars: Vec<&VarDecl> = f.params.iter().collect();
+    let (offs, _) = layout(&vars, 0);
+    Ok(f.params
+        .iter()
+        .zip(offs)
+        .map(|(p, o)| ParamSlot {
+            name: p.name.clone(),
+            offset: o as u32,
+            size: p.size_bytes() as u32,
+            is_pointer_hint: p.size_bytes() == 8 && matches!(p.ty, Type::U64 | Type::B64 | Type::S64),
+        })
+        .collect())
+}
+
+fn find_function<'m>(module: &'m Module, name: &str) -> Result<&'m Function, SimError> {
+    module
+        .functions
+        .iter()
+        .filter(|f| f.name == name)
+        .max_by_key(|f| f.has_body)
+        .ok_or_else(|| SimError::BadLaunch(format!("no function '{name}' in the module")))
+}
+
+fn write_init(buf: &mut [u8], at: u64, v: &VarDecl) {
+    let sz = v.ty.size_bytes() as usize;
+    for (i, val) in v.init.iter().enumerate() {
+        let o = at as usize + i * sz;
+        if o + sz > buf.len() {
+            break;
+        }
+        buf[o..o + sz].copy_from_slice(&(*val as u128).to_le_bytes()[..sz]);
+    }
+}
+
+/// Module-level symbols shared by every function.
+struct ModuleSyms {
+    syms: HashMap<String, Loc>,
+    static_shared: u64,
+    const_bank: Vec<u8>,
+    global_vars: Vec<u8>,
+}
+
+fn module_syms(module: &Module) -> ModuleSyms {
+    let mut syms = HashMap::new();
+    let of = |s: StateSpace| module.globals.iter().filter(move |v| v.space == s).collect::<Vec<_>>();
+    let consts = of(StateSpace::Const);
+    let (offs, end) = layout(&consts, 0);
+    let mut const_bank = vec![0u8; end as usize];
+    for (v, o) in consts.iter().zip(offs) {
+        write_init(&mut const_bank, o, v);
+        syms.insert(v.name.clone(), Loc::Const(o));
+    }
+    let globals = of(StateSpace::Global);
+    let (offs, end) = layout(&globals, 0);
+    let mut global_vars = vec![0u8; end as usize];
+    for (v, o) in globals.iter().zip(offs) {
+        write_init(&mut global_vars, o, v);
+        syms.insert(v.name.clone(), Loc::Global(GLOBAL_VARS_BASE + o));
+    }
+    let shared: Vec<&VarDecl> = of(StateSpace::Shared).into_iter().filter(|v| v.array_len.is_some()).collect();
+    let (offs, end) = layout(&shared, 0);
+    for (v, o) in shared.iter().zip(offs) {
+        syms.insert(v.name.clone(), Loc::Shared(o));
+    }
+    // Dynamic (`.extern .shared ... []`) arrays are placed after all static shared memory (see `prepare`).
+    for v in of(StateSpace::Shared).into_iter().filter(|v| v.array_len.is_none()) {
+        syms.insert(v.name.clone(), Loc::Shared(u64::MAX));
+    }
+    ModuleSyms { syms, static_shared: end, const_bank, global_vars }
+}
+
+/// Prepares `entry` and every function it can call.
+pub(crate) fn prepare(module: &Module, entry: &str) -> Result<Program, SimError> {
+    let ef = find_function(module, entry)?;
+    if !ef.is_entry {
+        return Err(SimError::BadLaunch(format!("'{entry}' is a .func, not an .entry")));
+    }
+    let mut ms = module_syms(module);
+    let mut names: HashMap<String, usize> = HashMap::new();
+    let mut order: Vec<&Function> = vec![ef];
+    names.insert(ef.name.clone(), 0);
+    let mut funcs = Vec::new();
+    let mut i = 0;
+    let mut dynamic_fixups = Vec::new();
+    while i < order.len() {
+        let f = order[i];
+        if !f.has_body {
+            return Err(SimError::BadModule(format!("function '{}' has no body", f.name)));
+        }
+        // Call targets of this function become new functions to prepare.
+        for s in &f.body {
+            if let Statement::Instr(ins) = s {
+                if ins.opcode == "call" {
+                    for o in &ins.operands {
+                        if let Operand::Symbol(n) = o {
+                            if !names.contains_key(n) {
+                                if let Ok(g) = find_function(module, n) {
+                                    names.insert(n.clone(), order.len());
+                                    order.push(g);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let prepared = prepare_function(f, &mut ms, &names, &mut dynamic_fixups)?;
+        funcs.push(prepared);
+        i += 1;
+    }
+    // Dynamic shared memory starts after the static part, 16-byte aligned.
+    let dyn_base = align_up(ms.static_shared, 16);
+    for (fi, ii, oi) in dynamic_fixups {
+        fix_dynamic(&mut funcs[fi as usize].ins[ii as usize].ops[oi as usize], dyn_base);
+    }
+    Ok(Program { funcs, entry: 0, static_shared: dyn_base, const_bank: ms.const_bank, global_vars: ms.global_vars })
+}
+
+fn fix_dynamic(o: &mut Opnd, base: u64) {
+    match o {
+        Opnd::Sym(Loc::Shared(x)) | Opnd::Mem(MemBase::Sym(Loc::Shared(x)), _) if *x == u64::MAX => *x = base,
+        Opnd::Vec(v) => v.iter_mut().for_each(|x| fix_dynamic(x, base)),
+        _ => {}
+    }
+}
+
+fn has_dynamic(o: &Opnd) -> bool {
+    match o {
+        Opnd::Sym(Loc::Shared(x)) | Opnd::Mem(MemBase::Sym(Loc::Shared(x)), _) => *x == u64::MAX,
+        Opnd::Vec(v) => v.iter().any(has_dynamic),
+        _ => false,
+    }
+}
+
+fn reg_bits(t: Type) -> u8 {
+    if t == Type::Pred {
+        1
+    } else {
+        (t.size_bytes() * 8).min(64) as u8
+    }
+}
+
+struct FnCtx<'a> {
+    regs: HashMap<String, u32>,
+    reg_bits: Vec<u8>,
+    syms: HashMap<String, Loc>,
+    labels: HashMap<&'a str, usize>,
+    funcs: &'a HashMap<String, usize>,
+    table: ptxforge_ptx::ast::RegTable<'a>,
+}
+
+impl FnCtx<'_> {
+    /// Register number of `name`, allocating it on first use (declarations are checked by the parser).
+    fn reg(&mut self, name: &str) -> Option<u32> {
+        if let Some(r) = self.regs.get(name) {
+            return Some(*r);
+        }
+        let ty = self.table.lookup(name)?;
+        let r = self.reg_bits.len() as u32;
+        self.reg_bits.push(reg_bits(ty));
+        self.regs.insert(name.to_string(), r);
+        Some(r)
+    }
+
+    fn name(&mut self, n: &str) -> Opnd {
+        if let Some(r) = self.reg(n) {
+            return Opnd::Reg(r);
+        }
+        if let Some(l) = self.syms.get(n) {
+            return Opnd::Sym(*l);
+        }
+        if let Some(i) = self.labels.get(n) {
+            return Opnd::Label(*i);
+        }
+        if let Some(i) = self.funcs.get(n) {
+            return Opnd::Func(*i);
+        }
+        Opnd::Unresolved(n.to_string())
+    }
+
+    fn operand(&mut self, o: &Operand) -> Opnd {
+        match o {
+            Operand::Reg(n) => match self.reg(n) {
+                Some(r) => Opnd::Reg(r),
+                None => self.name(n),
+            },
+            Operand::NotReg(n) => match self.reg(n) {
+                Some(r) => Opnd::NotReg(r),
+                None => Opnd::Unresolved(n.clone()),
+            },
+            Operand::SpecialReg { name, comp } => special(name, *comp),
+            Operand::Imm(v) => Opnd::Imm(*v),
+            Operand::F32(b) => Opnd::F32(*b),
+            Operand::F64(b) => Opnd::F64(*b),
+            Operand::Addr { base, offset } => {
+                let b = match base {
+                    AddrBase::Reg(n) => match self.reg(n) {
+                        Some(r) => MemBase::Reg(r),
+                        None => return Opnd::Unresolved(n.clone()),
+                    },
+                    AddrBase::Symbol(n) => match self.name(n) {
+                        Opnd::Sym(l) => MemBase::Sym(l),
+                        Opnd::Reg(r) => MemBase::Reg(r),
+                        _ => return Opnd::Unresolved(n.clone()),
+                    },
+                    AddrBase::None => MemBase::Abs,
+                };
+                Opnd::Mem(b, *offset)
+            }
+            Operand::Symbol(n) => self.name(n),
+            Operand::Vector(v) => Opnd::Vec(v.iter().map(|x| self.operand(x)).collect()),
+            Operand::Sink => Opnd::Sink,
+            Operand::PredPair(a, b) => match (self.reg(a), self.reg(b)) {
+                (Some(a), Some(b)) => Opnd::Pair(a, b),
+                _ => Opnd::Unresolved(format!("{a}|{b}")),
+            },
+        }
+    }
+}
+
+fn special(name: &str, comp: Option<char>) -> Opnd {
+    let c = match comp {
+        Some('y') => 1,
+        Some('z') => 2,
+        _ => 0,
+    };
+    let s = match name {
+        "%tid" => Sreg::Tid(c),
+        "%ntid" => Sreg::Ntid(c),
+        "%ctaid" => Sreg::Ctaid(c),
+        "%nctaid" => Sreg::Nctaid(c),
+        "%laneid" => Sreg::Laneid,
+        "%warpid" => Sreg::Warpid,
+        "%nwarpid" => Sreg::Nwarpid,
+        "%lanemask_eq" => Sreg::LanemaskEq,
+        "%lanemask_le" => Sreg::LanemaskLe,
+        "%lanemask_lt" => Sreg::LanemaskLt,
+        "%lanemask_ge" => Sreg::LanemaskGe,
+        "%lanemask_gt" => Sreg::LanemaskGt,
+        "%clock" | "%clock_hi" => Sreg::Clock,
+        "%clock64" | "%globaltimer" | "%globaltimer_lo" | "%globaltimer_hi" => Sreg::Clock64,
+        "%dynamic_smem_size" => Sreg::DynSmem,
+        "%total_smem_size" | "%aggr_smem_size" => Sreg::TotalSmem,
+        "%nsmid" | "%cluster_nctarank" | "%nclusterid" | "%cluster_nctaid" => Sreg::Fixed(1),
+        "%smid" | "%gridid" | "%cluster_ctarank" | "%clusterid" | "%cluster_ctaid" | "%is_explicit_cluster" => Sreg::Fixed(0),
+        n if n.starts_with("%envreg") || n.starts_with("%pm") || n.starts_with("%reserved_smem") => Sreg::Fixed(0),
+        _ => return Opnd::Unresolved(name.to_string()),
+    };
+    Opnd::Special(s)
+}
+
+fn prepare_function(
+    f: &Function,
+    ms: &mut ModuleSyms,
+    funcs: &HashMap<String, usize>,
+    fixups: &mut Vec<(u32, u32, u32)>,
+) -> Result<Func, SimError> {
+    let mut syms = ms.syms.clone();
+    // Parameters.
+    let mut params = Vec::new();
+    let mut rets = Vec::new();
+    let mut param_vars = HashMap::new();
+    let param_size;
+    let local_vars: Vec<&VarDecl> = f.vars.iter().filter(|v| v.space == StateSpace::Local).collect();
+    let (loffs, local_size) = layout(&local_vars, 0);
+    for (v, o) in local_vars.iter().zip(loffs) {
+        syms.insert(v.name.clone(), Loc::Local(o));
+    }
+    let frame_params: Vec<&VarDecl> = f.vars.iter().filter(|v| v.space == StateSpace::Param).collect();
+    if f.is_entry {
+        let (offs, _) = layout(&f.params.iter().collect::<Vec<_>>(), 0);
+        for (v, o) in f.params.iter().zip(offs) {
+            syms.insert(v.name.clone(), Loc::KernelParam(o));
+        }
+        let (offs, end) = layout(&frame_params, 0);
+        for (v, o) in frame_params.iter().zip(offs) {
+            syms.insert(v.name.clone(), Loc::FrameParam(o));
+            param_vars.insert(o, v.size_bytes());
+        }
+        param_size = end;
+    } else {
+        let all: Vec<&VarDecl> = f.params.iter().chain(f.ret_params.iter()).chain(frame_params.iter().copied()).collect();
+        let (offs, end) = layout(&all, 0);
+        for (i, (v, o)) in all.iter().zip(offs).enumerate() {
+            syms.insert(v.name.clone(), Loc::FrameParam(o));
+            if i < f.params.len() {
+                params.push((o, v.size_bytes()));
+            } else if i < f.params.len() + f.ret_params.len() {
+                rets.push((o, v.size_bytes()));
+            } else {
+                param_vars.insert(o, v.size_bytes());
+            }
+        }
+        param_size = end;
+    }
+    // Function-scope shared variables extend the CTA's static shared memory.
+    for v in f.vars.iter().filter(|v| v.space == StateSpace::Shared) {
+        if v.array_len.is_none() {
+            syms.insert(v.name.clone(), Loc::Shared(u64::MAX));
+            continue;
+        }
+        let o = align_up(ms.static_shared, v.alignment() as u64);
+        ms.static_shared = o + v.size_bytes();
+        syms.insert(v.name.clone(), Loc::Shared(o));
+    }
+    for v in f.vars.iter().filter(|v| matches!(v.space, StateSpace::Const | StateSpace::Global)) {
+        let (bank, base) = if v.space == StateSpace::Const { (&mut ms.const_bank, 0) } else { (&mut ms.global_vars, GLOBAL_VARS_BASE) };
+        let o = align_up(bank.len() as u64, v.alignment() as u64);
+        bank.resize((o + v.size_bytes()) as usize, 0);
+        write_init(bank, o, v);
+        let loc = if v.space == StateSpace::Const { Loc::Const(o) } else { Loc::Global(base + o) };
+        syms.insert(v.name.clone(), loc);
+    }
+    // Labels: the index of the next instruction.
+    let mut labels = HashMap::new();
+    let mut n = 0;
+    for s in &f.body {
+        match s {
+            Statement::Label { name, .. } => {
+                labels.insert(name.as_str(), n);
+            }
+            Statement::Instr(_) => n += 1,
+        }
+    }
+    let mut cx = FnCtx { regs: HashMap::new(), reg_bits: Vec::new(), syms, labels, funcs, table: ptxforge_ptx::ast::RegTable::new(&f.regs) };
+    let fi = funcs.get(&f.name).copied().unwrap_or(0) as u32;
+    let mut ins = Vec::new();
+    for s in &f.body {
+        let Statement::Instr(i) = s else { continue };
+        let guard = match &i.guard {
+            Some((neg, name)) => match cx.reg(name) {
+                Some(r) => Some((*neg, r)),
+                None => return Err(SimError::BadModule(format!("line {}: unknown guard predicate '{name}'", i.line))),
+            },
+            None => None,
+        };
+        let ops: Vec<Opnd> = i.operands.iter().map(|o| cx.operand(o)).collect();
+        for (oi, o) in ops.iter().enumerate() {
+            if has_dynamic(o) {
+                fixups.push((fi, ins.len() as u32, oi as u32));
+            }
+        }
+        ins.push(Ins { op: i.opcode.clone(), mods: i.mods.clone(), ty: i.ty(), types: i.types(), guard, ops, line: i.line });
+    }
+    Ok(Func { is_entry: f.is_entry, ins, reg_bits: cx.reg_bits, local_size, param_size, params, rets, param_vars })
+}
