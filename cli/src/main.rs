@@ -1,7 +1,10 @@
 //! `ptxforge`: the ptxas-compatible command-line driver.
 
 mod args;
+mod json;
 mod stats;
+mod stats_json;
+mod trace;
 mod verbose;
 
 use std::io::Write;
@@ -25,6 +28,9 @@ fn main() -> ExitCode {
         Err(msg) => return fatal(&msg),
     };
     for w in &args.warnings {
+        eprintln!("ptxas warning : {w}");
+    }
+    for w in args.trace.warnings() {
         eprintln!("ptxas warning : {w}");
     }
     if args.version {
@@ -62,13 +68,24 @@ fn run(args: &args::Args) -> ExitCode {
     if let Err(code) = report_stats(args, input, &out) {
         return code;
     }
+    if let Err(msg) = stats_json::write_file(args.compiler_stats_json.as_deref(), input, &out) {
+        return fatal(&msg);
+    }
     if out.failed() {
         eprintln!("ptxas fatal   : Ptx assembly aborted due to errors");
         return ExitCode::from(EXIT_ERROR);
     }
-    match &out.cubin {
+    let code = match &out.cubin {
         Some(cubin) => write_output(&args.output, cubin),
         None => ExitCode::SUCCESS,
+    };
+    if code != ExitCode::SUCCESS {
+        return code;
+    }
+    // As ptxas: the trace is written after the cubin, and only when the compile succeeded.
+    match trace::write_trace(&args.trace, input, &out) {
+        Ok(()) => code,
+        Err(msg) => fatal(&msg),
     }
 }
 

@@ -8,6 +8,10 @@
 //!   an idle worker takes local work first, then the injector, then steals from siblings.
 //! * Idle workers park on a crossbeam `Parker`. A worker announces itself in a sleeper mask, looks
 //!   for work once more, then parks; a spawn wakes one announced sleeper (static: the target).
+//! * Each thread adds the time it spends on tasks to its own cache-padded counter
+//!   ([`Executor::busy_times`], for `--compiler-stats` utilisation): slot 0 is the calling thread
+//!   (tasks it runs in [`Executor::help`], and work it times with [`Executor::on_caller`]), slot
+//!   `i + 1` is worker `i`.
 //!
 //! Compared with ptxas's pool (one mutex-protected FIFO, a broadcast condition variable, no
 //! stealing; `../shared/seeds/000`): idle workers here are woken one at a time instead of all at
@@ -20,9 +24,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 use crossbeam_utils::sync::{Parker, Unparker};
+use crossbeam_utils::CachePadded;
 
 /// A unit of work.
 pub type Task = Box<dyn FnOnce() + Send + 'static>;
@@ -60,6 +66,8 @@ struct Shared {
     steals: AtomicU64,
     parks: AtomicU64,
     panics: AtomicU64,
+    /// Nanoseconds spent running tasks: slot 0 the calling thread, slot `i + 1` worker `i`.
+    busy_ns: Vec<CachePadded<AtomicU64>>,
 }
 
 thread_local! {
@@ -93,6 +101,7 @@ impl Executor {
             steals: AtomicU64::new(0),
             parks: AtomicU64::new(0),
             panics: AtomicU64::new(0),
+            busy_ns: (0..=n).map(|_| CachePadded::new(AtomicU64::new(0))).collect(),
         });
         let threads = locals
             .into_iter()
@@ -128,7 +137,7 @@ impl Executor {
     pub fn help(&self) -> bool {
         match self.shared.find_for_caller() {
             Some(t) => {
-                self.shared.run(t);
+                self.shared.run(0, t);
                 true
             }
             None => false,
@@ -143,6 +152,20 @@ impl Executor {
             parks: s.parks.load(Ordering::Relaxed),
             panics: s.panics.load(Ordering::Relaxed),
         }
+    }
+
+    /// Time each thread spent on tasks so far: `[0]` the calling thread, `[i + 1]` worker `i`.
+    pub fn busy_times(&self) -> Vec<Duration> {
+        self.shared.busy_ns.iter().map(|b| Duration::from_nanos(b.load(Ordering::Relaxed))).collect()
+    }
+
+    /// Runs `work` on the calling thread and counts its time as the caller's busy time (for work
+    /// the caller does outside tasks, such as running a stage inline while a mailbox is full).
+    pub fn on_caller<R>(&self, work: impl FnOnce() -> R) -> R {
+        let started = Instant::now();
+        let r = work();
+        self.shared.busy_ns[0].fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        r
     }
 
     /// The worker index of the current thread (`None` on the caller's thread).
@@ -264,11 +287,14 @@ impl Shared {
         None
     }
 
-    /// Runs a task; a panic is counted and contained (tasks report failures themselves).
-    fn run(&self, t: Task) {
+    /// Runs a task on worker `slot` and adds its run time there; a panic is counted and contained
+    /// (tasks report failures themselves).
+    fn run(&self, slot: usize, t: Task) {
+        let started = Instant::now();
         if catch_unwind(AssertUnwindSafe(t)).is_err() {
             self.panics.fetch_add(1, Ordering::Relaxed);
         }
+        self.busy_ns[slot].fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
         self.tasks_run.fetch_add(1, Ordering::Relaxed);
     }
 }
@@ -289,7 +315,7 @@ fn worker_loop(me: usize, local: Worker<Task>, parker: Parker, shared: Arc<Share
     let bit = if me < 64 { 1u64 << me } else { 0 };
     while !shared.shutdown.load(Ordering::SeqCst) {
         if let Some(t) = shared.find_for_worker(me) {
-            shared.run(t);
+            shared.run(me + 1, t);
             continue;
         }
         // Announce, look once more (a spawn may have raced with the first look), then park.
@@ -297,7 +323,7 @@ fn worker_loop(me: usize, local: Worker<Task>, parker: Parker, shared: Arc<Share
         match shared.find_for_worker(me) {
             Some(t) => {
                 shared.sleepers.fetch_and(!bit, Ordering::SeqCst);
-                shared.run(t);
+                shared.run(me + 1, t);
             }
             None if shared.shutdown.load(Ordering::SeqCst) => break,
             None => {

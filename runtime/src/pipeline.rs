@@ -33,7 +33,8 @@ pub struct StageTiming {
     pub worker: usize,
     pub start: Instant,
     pub duration: Duration,
-    /// Time between arriving in the stage's mailbox and being taken.
+    /// Time between arriving in the stage's mailbox and being taken (time spent helping a full
+    /// mailbox drain before the message got in is not part of it).
     pub queue_wait: Duration,
 }
 
@@ -133,7 +134,7 @@ impl<T: Send + 'static> Pipeline<T> {
         while received < total {
             if let Some((index, value)) = pending.next() {
                 let env = Envelope { index, value, timings: Vec::new(), enqueued: Instant::now() };
-                offer(&chain, &spawner, 0, env);
+                exec.on_caller(|| offer(&chain, &spawner, 0, env));
             }
             let drained = drain_sink(&sink_rx, &mut out);
             received += drained;
@@ -186,8 +187,8 @@ fn offer<T: Send + 'static>(chain: &Arc<Chain<T>>, spawner: &Spawner, k: usize, 
         let _ = chain.sink.send(env);
         return;
     }
-    env.enqueued = Instant::now();
     loop {
+        env.enqueued = Instant::now();
         match chain.addrs[k].tx.try_send(env) {
             Ok(()) => {
                 let len = chain.stages[k].rx.len();

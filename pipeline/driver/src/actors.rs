@@ -3,12 +3,13 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
-use ptxforge_runtime::{Actor, Executor, ExecutorConfig, Pipeline, StageTiming as RtTiming};
+use ptxforge_runtime::{Actor, Executor, ExecutorConfig, JobserverStats, Pipeline};
 
 use crate::compile::KernelOutcome;
 use crate::options::{CompileOptions, JobserverHandle};
 use crate::report::StageTiming;
 use crate::stages::{self, KernelError, KernelInFlight, StageResult};
+use crate::timeline::{self, Traced};
 
 type StageFn = fn(KernelInFlight) -> StageResult;
 
@@ -24,8 +25,13 @@ const PIPELINE: [(&str, StageFn); 5] = [
 /// Runs every job through all stages as actors on the runtime; the result is in definition order
 /// whatever the timing. `--split-compile` picks the worker count; `--threads-min-section-size`
 /// batches consecutive small kernels into one message (a section), so each task has enough work.
-pub fn run_kernel_pipeline(exec: &Executor, jobs: Vec<KernelInFlight>, opts: &CompileOptions) -> (Vec<KernelOutcome>, RuntimeStats) {
-    let epoch = Instant::now();
+/// Kernel timings are relative to `epoch`, the compile's start.
+pub fn run_kernel_pipeline(
+    exec: &Executor,
+    jobs: Vec<KernelInFlight>,
+    opts: &CompileOptions,
+    epoch: Instant,
+) -> (Vec<KernelOutcome>, RuntimeStats) {
     let names: Vec<(usize, String)> = jobs.iter().map(|k| (k.index, k.name.clone())).collect();
     let sections = cut_sections(jobs, opts.min_section_size);
     let mut pipeline = Pipeline::new(|_stage: &'static str, _msg: String| -> Section { Vec::new() });
@@ -37,12 +43,11 @@ pub fn run_kernel_pipeline(exec: &Executor, jobs: Vec<KernelInFlight>, opts: &Co
     let (envelopes, stage_stats) = pipeline.run(exec, sections);
     let mut results = Vec::with_capacity(names.len());
     for env in envelopes {
-        let timings: Vec<StageTiming> = env.timings.iter().map(|t| timing(t, epoch)).collect();
-        let wall = match (env.timings.first(), env.timings.last()) {
-            (Some(a), Some(b)) => (b.start + b.duration).saturating_duration_since(a.start),
-            _ => Duration::ZERO,
-        };
-        results.extend(env.value.into_iter().map(|r| (r, timings.clone(), wall)));
+        for kernel in env.value {
+            let timings = timeline::kernel_timings(&kernel.stamps, &env.timings, epoch);
+            let wall = timeline::kernel_wall(&timings);
+            results.push((kernel.result, timings, wall));
+        }
     }
     let c = exec.counters();
     let stats = RuntimeStats {
@@ -52,6 +57,8 @@ pub fn run_kernel_pipeline(exec: &Executor, jobs: Vec<KernelInFlight>, opts: &Co
         steals: c.steals,
         parks: c.parks,
         mailbox_high_water: stage_stats.iter().map(|s| (s.name, s.mailbox_high_water)).collect(),
+        worker_busy: exec.busy_times(),
+        jobserver: opts.jobserver.as_ref().map(|j| j.0.stats()),
     };
     let mut results = results.into_iter();
     let outcomes = names
@@ -102,7 +109,7 @@ impl Actor<Section> for StageActor {
 
     fn handle(&self, section: Section) -> Section {
         let _token = self.jobserver.as_ref().and_then(|j| j.0.acquire().ok());
-        section.into_iter().map(|r| r.and_then(|k| self.run(k))).collect()
+        section.into_iter().map(|k| k.step(self.name, |r| r.and_then(|k| self.run(k)))).collect()
     }
 }
 
@@ -116,8 +123,8 @@ impl StageActor {
     }
 }
 
-/// A batch of consecutive kernels that travels as one message.
-type Section = Vec<StageResult>;
+/// A batch of consecutive kernels that travels as one message, each with its stage stamps.
+type Section = Vec<Traced>;
 
 /// What the runtime did during one compile (for `--compiler-stats` and tests).
 #[derive(Clone, Debug, Default)]
@@ -128,6 +135,11 @@ pub struct RuntimeStats {
     pub steals: u64,
     pub parks: u64,
     pub mailbox_high_water: Vec<(&'static str, usize)>,
+    /// Time each thread spent on tasks: `[0]` the calling thread, `[i + 1]` worker `i`;
+    /// [`crate::compile_module`] takes it again after the ELF stage.
+    pub worker_busy: Vec<Duration>,
+    /// Tokens taken from Make's jobserver and the time spent waiting for them (`--jobserver`).
+    pub jobserver: Option<JobserverStats>,
 }
 
 /// Groups consecutive kernels until each group holds at least `min` PTX instructions.
@@ -137,7 +149,7 @@ fn cut_sections(jobs: Vec<KernelInFlight>, min: usize) -> Vec<Section> {
     let mut size = 0;
     for k in jobs {
         size += k.ptx_instructions();
-        current.push(Ok(k));
+        current.push(Traced::new(Ok(k)));
         if size >= min.max(1) {
             sections.push(std::mem::take(&mut current));
             size = 0;
@@ -151,16 +163,6 @@ fn cut_sections(jobs: Vec<KernelInFlight>, min: usize) -> Vec<Section> {
 
 fn lost(name: &str) -> KernelError {
     KernelError { kernel: name.to_string(), stage: "runtime", messages: vec![(0, "internal error: kernel lost by the runtime".into())] }
-}
-
-fn timing(t: &RtTiming, epoch: Instant) -> StageTiming {
-    StageTiming {
-        stage: t.stage,
-        worker: if t.worker == usize::MAX { 0 } else { t.worker + 1 },
-        start: t.start.saturating_duration_since(epoch),
-        duration: t.duration,
-        queue_wait: t.queue_wait,
-    }
 }
 
 /// Runs one stage; a panic becomes an internal error naming the kernel and the stage.

@@ -77,7 +77,7 @@ pub fn compile_module(src: &str, file_name: &str, opts: &CompileOptions) -> Comp
     }
     let opts = Arc::new(opts.clone());
     let jobs = kernel_jobs(&module, &opts);
-    let (kernels, runtime) = run_stages(&exec, jobs, &opts, file_name, &mut out.diagnostics);
+    let (kernels, runtime) = run_stages(&exec, jobs, &opts, file_name, start, &mut out.diagnostics);
     out.kernels = kernels;
     out.runtime = runtime;
     let elf_start = Instant::now();
@@ -86,6 +86,7 @@ pub fn compile_module(src: &str, file_name: &str, opts: &CompileOptions) -> Comp
     }
     out.elf_time = elf_start.elapsed();
     out.total_time = start.elapsed();
+    out.runtime.worker_busy = exec.busy_times();
     out
 }
 
@@ -117,9 +118,10 @@ fn run_stages(
     jobs: Vec<KernelInFlight>,
     opts: &CompileOptions,
     file_name: &str,
+    epoch: Instant,
     diags: &mut Vec<Diagnostic>,
 ) -> (Vec<KernelOutcome>, crate::actors::RuntimeStats) {
-    let (results, stats) = crate::actors::run_kernel_pipeline(exec, jobs, opts);
+    let (results, stats) = crate::actors::run_kernel_pipeline(exec, jobs, opts, epoch);
     for r in &results {
         if let Some(err) = &r.error {
             diags.extend(Diagnostic::from_kernel_error(err, file_name));

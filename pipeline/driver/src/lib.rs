@@ -9,6 +9,7 @@ pub mod compile;
 pub mod options;
 pub mod report;
 pub mod stages;
+pub mod timeline;
 
 pub use compile::{compile_module, CompileOutput, KernelOutcome};
 pub use options::{CompileOptions, JobserverHandle};
