@@ -10,6 +10,9 @@ use crate::prep::Ins;
 
 impl Cta<'_, '_> {
     pub(crate) fn arith(&mut self, t: usize, ins: &Ins) -> Result<Flow, SimError> {
+        if !ARITH_OPS.contains(&ins.op.as_str()) {
+            return Err(unsupported(ins, ""));
+        }
         let ty = ty_of(ins)?;
         if ins.ops.is_empty() {
             return Err(unsupported(ins, "no operands"));
@@ -27,6 +30,14 @@ impl Cta<'_, '_> {
         Ok(Flow::Next)
     }
 }
+
+/// The opcodes `arith` implements (everything else is reported unsupported before operands are read).
+const ARITH_OPS: &[&str] = &[
+    "add", "addc", "sub", "subc", "mul", "mad", "madc", "mul24", "mad24", "sad", "div", "rem", "abs", "neg", "min",
+    "max", "popc", "clz", "bfind", "brev", "bfe", "bfi", "prmt", "shf", "shl", "shr", "and", "or", "xor", "not",
+    "cnot", "lop3", "dp4a", "dp2a", "bmsk", "fma", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh",
+    "copysign",
+];
 
 fn arg(ins: &Ins, s: &[u64], i: usize) -> Result<u64, SimError> {
     s.get(i).copied().ok_or_else(|| unsupported(ins, "missing operand"))
@@ -152,6 +163,10 @@ fn int_op(ins: &Ins, ty: Type, s: &[u64], carry: &mut bool) -> Result<(u64, Type
             } else {
                 (a & m) >> n
             }
+        }
+        "bmsk" => {
+            let (pos, len) = if ins.has("wrap") { (a & 31, b()? & 31) } else { (a.min(32), b()?.min(32)) };
+            (mask(len as u32) << pos) & 0xffff_ffff
         }
         "and" => a & b()?,
         "or" => a | b()?,

@@ -170,6 +170,7 @@ impl Cta<'_, '_> {
             "st" => self.store(t, ins),
             "atom" | "red" => self.atomic(t, ins),
             "cvta" => self.cvta(t, ins),
+            "cp" if ins.has("async") => self.cp_async(t, ins),
             "isspacep" => self.isspacep(t, ins),
             "cvt" => self.convert(t, ins),
             "setp" => self.setp(t, ins),
@@ -250,6 +251,9 @@ impl Cta<'_, '_> {
                 _ => return Err(unsupported(ins, "return value not in a .param variable")),
             }
         }
+        if f.external {
+            return self.call_external(t, ins, &f.name, &ret_to);
+        }
         let th = &mut self.threads[t];
         let param_base = th.fparam.len().div_ceil(16) as u64 * 16;
         let local_base = th.local.len().div_ceil(16) as u64 * 16;
@@ -264,6 +268,17 @@ impl Cta<'_, '_> {
         }
         th.frames.push(Frame { func: callee, pc: 0, regs: vec![0; f.reg_bits.len()], local_base, param_base, ret_to });
         Ok(Flow::Call)
+    }
+
+    /// Calls to bodiless functions: `vprintf` prints nothing and returns 0; others are unsupported.
+    fn call_external(&mut self, t: usize, ins: &Ins, name: &str, ret_to: &[(u64, u64)]) -> Result<Flow, SimError> {
+        if name != "vprintf" {
+            return Err(unsupported(ins, &format!("call to external function '{name}'")));
+        }
+        for &(at, size) in ret_to {
+            self.threads[t].fparam[at as usize..(at + size) as usize].fill(0);
+        }
+        Ok(Flow::Next)
     }
 
     fn mov(&mut self, t: usize, ins: &Ins) -> Result<Flow, SimError> {

@@ -166,7 +166,11 @@ impl<'p, 'm> Cta<'p, 'm> {
                     continue;
                 }
             }
-            match self.exec(t, ins)? {
+            let flow = self.exec(t, ins).map_err(|e| match e {
+                SimError::BadModule(m) => SimError::BadModule(format!("line {} ({}): {m}", ins.line, ins.op)),
+                e => e,
+            })?;
+            match flow {
                 Flow::Next => self.threads[t].frame_mut().pc += 1,
                 Flow::Jump(to) => self.threads[t].frame_mut().pc = to,
                 Flow::Block(w) => {

@@ -63,13 +63,15 @@ impl Cta<'_, '_> {
     fn access(&mut self, t: usize, ins: &Ins, region: Region, addr: u64, size: u64) -> Result<&mut [u8], SimError> {
         let thread = self.threads[t].id;
         let space = region.space();
-        if addr % size.min(16).max(1) != 0 {
-            return Err(SimError::Misaligned { space, addr, size: size as u32, thread, line: ins.line });
-        }
+        let misaligned = addr % size.clamp(1, 16) != 0;
         let th = &mut self.threads[t];
-        self.mem
-            .bytes(&mut th.local, &mut th.fparam, region, addr, size)
-            .ok_or(SimError::OutOfBounds { space, addr: addr.wrapping_add(region.window()), size: size as u32, thread, line: ins.line })
+        let bytes = self.mem.bytes(&mut th.local, &mut th.fparam, region, addr, size);
+        let generic_addr = addr.wrapping_add(region.window());
+        match bytes {
+            None => Err(SimError::OutOfBounds { space, addr: generic_addr, size: size as u32, thread, line: ins.line }),
+            Some(_) if misaligned => Err(SimError::Misaligned { space, addr: generic_addr, size: size as u32, thread, line: ins.line }),
+            Some(b) => Ok(b),
+        }
     }
 
     pub(crate) fn load(&mut self, t: usize, ins: &Ins) -> Result<Flow, SimError> {
@@ -153,6 +155,38 @@ impl Cta<'_, '_> {
         if !is_red {
             self.write(t, operand(ins, 0)?, extend(old, ty), ty)?;
         }
+        Ok(Flow::Next)
+    }
+
+    /// `cp.async.{ca,cg}.shared.global [dst], [src], size{, src_size}`: copied at once (the copy is
+    /// complete before any `cp.async.wait_*`, which are no-ops); bytes past `src_size` are zeroed.
+    pub(crate) fn cp_async(&mut self, t: usize, ins: &Ins) -> Result<Flow, SimError> {
+        if ins.has("commit_group") || ins.has("wait_group") || ins.has("wait_all") {
+            return Ok(Flow::Next);
+        }
+        if !(ins.has("shared") && ins.has("global")) || ins.has("bulk") {
+            return Err(unsupported(ins, "only cp.async.{ca,cg}.shared.global"));
+        }
+        let size = self.read(t, operand(ins, 2)?, Type::U32)?;
+        let src_size = match ins.ops.get(3) {
+            Some(o @ (Opnd::Imm(_) | Opnd::Reg(_))) => self.read(t, o, Type::U32)?.min(size),
+            _ => size,
+        };
+        let dst = operand(ins, 0)?;
+        let src = operand(ins, 1)?;
+        let (_, d) = self.address(t, ins, dst)?;
+        let Opnd::Mem(base, off) = src else { return Err(unsupported(ins, "source address")) };
+        let s = match base {
+            MemBase::Reg(r) => self.threads[t].frame().regs[*r as usize],
+            MemBase::Sym(l) => self.sym_addr(t, *l),
+            MemBase::Abs => 0,
+        }
+        .wrapping_add(*off as u64);
+        let mut data = vec![0u8; size as usize];
+        if src_size > 0 {
+            data[..src_size as usize].copy_from_slice(self.access(t, ins, Region::Global, s, src_size)?);
+        }
+        self.access(t, ins, Region::Shared, d, size)?.copy_from_slice(&data);
         Ok(Flow::Next)
     }
 

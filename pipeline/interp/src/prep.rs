@@ -98,6 +98,9 @@ impl Ins {
 /// A prepared function.
 #[derive(Clone, Debug)]
 pub(crate) struct Func {
+    pub name: String,
+    /// A declaration without a body (`vprintf`, ...): only the calls the interpreter knows run.
+    pub external: bool,
     pub is_entry: bool,
     pub ins: Vec<Ins>,
     /// Width in bits of each register (1 for predicates).
@@ -236,9 +239,6 @@ pub(crate) fn prepare(module: &Module, entry: &str) -> Result<Program, SimError>
     let mut dynamic_fixups = Vec::new();
     while i < order.len() {
         let f = order[i];
-        if !f.has_body {
-            return Err(SimError::BadModule(format!("function '{}' has no body", f.name)));
-        }
         // Call targets of this function become new functions to prepare.
         for s in &f.body {
             if let Statement::Instr(ins) = s {
@@ -494,5 +494,5 @@ fn prepare_function(
         }
         ins.push(Ins { op: i.opcode.clone(), mods: i.mods.clone(), ty: i.ty(), types: i.types(), guard, ops, line: i.line });
     }
-    Ok(Func { is_entry: f.is_entry, ins, reg_bits: cx.reg_bits, local_size, param_size, params, rets, param_vars })
+    Ok(Func { name: f.name.clone(), external: !f.has_body, is_entry: f.is_entry, ins, reg_bits: cx.reg_bits, local_size, param_size, params, rets, param_vars })
 }
