@@ -1,9 +1,16 @@
-//! Semantic checks after parsing: known opcodes, declared registers, defined labels.
+//! Semantic validation after parsing: runs the module, declaration and instruction checks and puts
+//! their messages in ptxas's order (per function: checks made while reading, then unknown symbols;
+//! nothing after the first fatal message).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::ast::*;
+use crate::check_instr::{check_instruction, Findings, Scope};
+use crate::check_module::{self as cm, Finding};
 use crate::diag::Diagnostic;
+
+/// Most diagnostics reported for one module.
+const MAX_DIAGNOSTICS: usize = 100;
 
 /// Every PTX ISA opcode name (through PTX 9.x); anything else is "Not a name of any known instruction".
 const OPCODES: &[&str] = &[
@@ -21,90 +28,112 @@ const OPCODES: &[&str] = &[
     "vsub2", "vsub4", "wgmma", "wmma", "xor", "st.async", "red.async", "cp.async", "ex2", "tensormap",
 ];
 
-/// Checks one function; diagnostics are appended in line order per kind.
+pub fn is_known_opcode(op: &str) -> bool {
+    OPCODES.contains(&op)
+}
+
+/// A message with its place in ptxas's output order: (line, 0 = while reading / 1 = after the function).
+struct Placed {
+    key: (u32, u8),
+    line: u32,
+    message: String,
+    fatal: bool,
+}
+
+/// Validates a parsed module; `parse_diags` are the parser's. Returns every diagnostic, in order.
+pub fn validate_module(src: &str, m: &Module, file: &str, parse_diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let header = cm::check_header(src, m, file);
+    let header_fatal = header.iter().any(|f| f.2);
+    let mut placed: Vec<Placed> = Vec::new();
+    let mut put = |findings: Vec<Finding>, rank: u8, key_line: Option<u32>| {
+        for (line, message, fatal) in findings {
+            placed.push(Placed { key: (key_line.unwrap_or(line), rank), line, message, fatal });
+        }
+    };
+    put(header, 0, None);
+    if !header_fatal {
+        module_findings(src, m, &mut put);
+    }
+    for d in parse_diags {
+        let fatal = d.severity == crate::Severity::Fatal;
+        placed.push(Placed { key: (d.line, 0), line: d.line, message: d.message, fatal });
+    }
+    placed.sort_by_key(|p| p.key);
+    let mut out = Vec::new();
+    for p in placed {
+        out.push(Diagnostic::new(file, p.line, p.message, p.fatal));
+        if p.fatal || out.len() >= MAX_DIAGNOSTICS {
+            break;
+        }
+    }
+    out
+}
+
+/// Declarations and functions; each function's unknown symbols come at its end.
+fn module_findings(src: &str, m: &Module, put: &mut impl FnMut(Vec<Finding>, u8, Option<u32>)) {
+    put(cm::check_globals(m), 0, None);
+    put(cm::check_duplicate_functions(m), 0, None);
+    let starts: Vec<u32> = m.functions.iter().map(|f| f.line).chain(m.globals.iter().map(|g| g.line)).collect();
+    for f in m.functions.iter().filter(|f| f.has_body) {
+        let (first, later) = function_findings(src, f, m);
+        put(first, 0, None);
+        let end = starts.iter().copied().filter(|&l| l > f.line).min().map_or(u32::MAX, |l| l - 1);
+        put(later, 1, Some(end));
+    }
+}
+
+/// Checks one function; its diagnostics (checks while reading, then unknown symbols) are appended.
 pub fn validate_function(f: &Function, module: &Module, file: &str, diags: &mut Vec<Diagnostic>) {
-    let regs = RegTable::new(&f.regs);
-    let labels: HashSet<&str> = f
+    let (first, later) = function_findings("", f, module);
+    for (line, msg, fatal) in first.into_iter().chain(later) {
+        diags.push(Diagnostic::new(file, line, msg, fatal));
+    }
+}
+
+/// One function's findings: those ptxas makes while reading (in line order), then unknown symbols.
+fn function_findings(src: &str, f: &Function, m: &Module) -> (Vec<Finding>, Vec<Finding>) {
+    let scope = scope_of(f, m);
+    let mut first = cm::check_duplicate_regs(f);
+    first.extend(cm::check_duplicate_labels(src, f));
+    if !src.is_empty() {
+        first.extend(cm::check_perf_directives(src, f));
+    }
+    let mut found = Findings::default();
+    for s in &f.body {
+        if let Statement::Instr(i) = s {
+            check_instruction(i, &scope, &mut found);
+        }
+    }
+    first.extend(found.first.into_iter().map(|(l, msg)| (l, msg, false)));
+    first.sort_by_key(|f| f.0);
+    let later = found.later.into_iter().map(|(l, msg)| (l, msg, false)).collect();
+    (first, later)
+}
+
+fn scope_of<'a>(f: &'a Function, m: &'a Module) -> Scope<'a> {
+    let labels = f
         .body
         .iter()
         .filter_map(|s| match s {
             Statement::Label { name, .. } => Some(name.as_str()),
             _ => None,
         })
-        .collect();
-    let symbols: HashSet<&str> = f
-        .params
+        .collect::<HashSet<_>>();
+    let vars: HashMap<&str, StateSpace> = m
+        .globals
         .iter()
+        .chain(f.params.iter())
+        .chain(f.ret_params.iter())
         .chain(f.vars.iter())
-        .chain(module.globals.iter())
-        .map(|v| v.name.as_str())
-        .chain(module.functions.iter().map(|g| g.name.as_str()))
+        .map(|v| (v.name.as_str(), v.space))
         .collect();
-    check_duplicate_regs(f, file, diags);
-    for s in &f.body {
-        if let Statement::Instr(i) = s {
-            check_instruction(i, &regs, &labels, &symbols, file, diags);
-        }
-    }
-}
-
-fn check_duplicate_regs(f: &Function, file: &str, diags: &mut Vec<Diagnostic>) {
-    let mut seen = HashSet::new();
-    for d in f.regs.iter().filter(|d| !d.scoped) {
-        if !seen.insert(d.name.as_str()) {
-            diags.push(Diagnostic::new(file, d.line, format!("Duplicate definition of symbol '{}'", d.name), false));
-        }
-    }
-}
-
-fn check_instruction(
-    i: &Instruction,
-    regs: &RegTable,
-    labels: &HashSet<&str>,
-    symbols: &HashSet<&str>,
-    file: &str,
-    diags: &mut Vec<Diagnostic>,
-) {
-    if !OPCODES.contains(&i.opcode.as_str()) {
-        diags.push(Diagnostic::new(file, i.line, format!("Not a name of any known instruction: '{}'", i.opcode), false));
-        return;
-    }
-    let mut unknown = Vec::new();
-    if let Some((_, p)) = &i.guard {
-        if regs.lookup(p).is_none() {
-            unknown.push(p.clone());
-        }
-    }
-    for op in &i.operands {
-        collect_unknown(op, regs, labels, symbols, &mut unknown);
-    }
-    if !unknown.is_empty() {
-        diags.push(Diagnostic::new(file, i.line, format!("Arguments mismatch for instruction '{}'", i.opcode), false));
-        for u in unknown {
-            diags.push(Diagnostic::new(file, i.line, format!("Unknown symbol '{u}'"), false));
-        }
-    }
-}
-
-fn collect_unknown(op: &Operand, regs: &RegTable, labels: &HashSet<&str>, symbols: &HashSet<&str>, out: &mut Vec<String>) {
-    let mut reg = |name: &str| {
-        if regs.lookup(name).is_none() {
-            out.push(name.to_string());
-        }
-    };
-    match op {
-        Operand::Reg(r) | Operand::NotReg(r) => reg(r),
-        Operand::PredPair(a, b) => {
-            reg(a);
-            reg(b);
-        }
-        Operand::Addr { base: AddrBase::Reg(r), .. } => reg(r),
-        Operand::Addr { base: AddrBase::Symbol(s), .. } | Operand::Symbol(s) => {
-            if !labels.contains(s.as_str()) && !symbols.contains(s.as_str()) && !s.starts_with("__") {
-                out.push(s.clone());
-            }
-        }
-        Operand::Vector(v) => v.iter().for_each(|o| collect_unknown(o, regs, labels, symbols, out)),
-        _ => {}
+    let functions = m.functions.iter().map(|g| (g.name.as_str(), g)).collect();
+    Scope {
+        regs: RegTable::new(&f.regs),
+        labels,
+        vars,
+        functions,
+        target_sm: cm::target_number(&m.target).unwrap_or(u32::MAX),
+        version: m.version,
     }
 }

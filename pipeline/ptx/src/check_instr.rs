@@ -1,0 +1,500 @@
+//! Per-instruction semantic checks with ptxas's messages: known opcode, instruction types, operand
+//! kinds and register types (from the `isa` table), vector sizes, rounding modifiers, state spaces,
+//! `.target`/`.version` requirements, `call` against the callee's prototype, and symbols.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::ast::*;
+use crate::isa::{self, OpSpec, Typing};
+use crate::typing::{float_immediate_fits, int_immediate_fits, is_float, is_int, register_fits, widened};
+
+/// Everything an instruction's operands are checked against.
+pub struct Scope<'a> {
+    pub regs: RegTable<'a>,
+    pub labels: HashSet<&'a str>,
+    /// Variables visible in the function, with their state spaces.
+    pub vars: HashMap<&'a str, StateSpace>,
+    pub functions: HashMap<&'a str, &'a Function>,
+    pub target_sm: u32,
+    pub version: (u32, u32),
+}
+
+/// Messages found for one instruction: `first` come out as the instruction is read (ptxas's
+/// parse-time checks), `later` after the function (unknown symbols).
+#[derive(Default)]
+pub struct Findings {
+    pub first: Vec<(u32, String)>,
+    pub later: Vec<(u32, String)>,
+}
+
+impl Findings {
+    fn now(&mut self, line: u32, msg: String) {
+        self.first.push((line, msg));
+    }
+}
+
+/// The name ptxas gives the instruction in "Arguments mismatch" (`mul.wide` for wide forms).
+fn display_name(i: &Instruction) -> String {
+    if (i.opcode == "mul" || i.opcode == "mad") && i.has_mod("wide") {
+        format!("{}.wide", i.opcode)
+    } else if i.opcode == "cvta" && i.has_mod("to") {
+        "cvta.to".into()
+    } else {
+        i.opcode.clone()
+    }
+}
+
+pub fn check_instruction(i: &Instruction, s: &Scope, out: &mut Findings) {
+    if !crate::validate::is_known_opcode(&i.opcode) {
+        out.now(i.line, format!("Not a name of any known instruction: '{}'", i.opcode));
+        return;
+    }
+    check_requirements(i, s, out);
+    if i.opcode == "call" {
+        check_call(i, s, out);
+        return;
+    }
+    let mut mismatch = false;
+    if let Some((_, p)) = &i.guard {
+        match s.regs.lookup(p) {
+            Some(Type::Pred) => {}
+            _ => out.now(i.line, "Predicate expression expected".into()),
+        }
+    }
+    if !check_signedness(i, out) {
+        unknown_symbols(i, s, out);
+        return;
+    }
+    check_space(i, s, out);
+    check_atom_op(i, out);
+    if let Some(spec) = isa::op_spec(&i.opcode) {
+        if !check_types(i, spec, out) {
+            mismatch |= unknown_symbols(i, s, out);
+            report_mismatch(i, mismatch, out);
+            return;
+        }
+        if !check_operand_forms(i, spec, s, out) {
+            unknown_symbols(i, s, out);
+            return;
+        }
+        mismatch |= !check_operands(i, spec, s, out);
+        check_rounding(i, out);
+    }
+    mismatch |= unknown_symbols(i, s, out);
+    report_mismatch(i, mismatch, out);
+}
+
+fn report_mismatch(i: &Instruction, mismatch: bool, out: &mut Findings) {
+    if mismatch {
+        // ptxas names the instruction once, before any other message about it.
+        let at = out.first.iter().position(|(l, _)| *l == i.line).unwrap_or(out.first.len());
+        out.first.insert(at, (i.line, format!("Arguments mismatch for instruction '{}'", display_name(i))));
+    }
+}
+
+/// `abs` and `neg` take signed or floating-point types only.
+fn check_signedness(i: &Instruction, out: &mut Findings) -> bool {
+    let unsigned = matches!(i.ty(), Some(Type::U16 | Type::U32 | Type::U64));
+    if matches!(i.opcode.as_str(), "abs" | "neg") && unsigned {
+        out.now(i.line, format!("Instruction '{}' applies only to signed numeric types", i.opcode));
+        return false;
+    }
+    true
+}
+
+/// Operand forms ptxas rejects before looking at types: an address where a register belongs,
+/// an address through an unknown name, a vector of an illegal size. False if any was reported.
+fn check_operand_forms(i: &Instruction, spec: &OpSpec, s: &Scope, out: &mut Findings) -> bool {
+    if matches!(i.opcode.as_str(), "ld" | "st" | "ldu") && vector_width(i, out).is_none() {
+        return false;
+    }
+    let mut ok = true;
+    for (k, o) in i.operands.iter().enumerate() {
+        let kind = spec.shape.chars().filter(|c| !matches!(c, '?' | '*')).nth(k);
+        match o {
+            Operand::Addr { base, .. } if kind.is_some_and(|c| c != 'm') => {
+                out.now(i.line, format!("Argument {k} of instruction '{}': must be register", i.opcode));
+                ok = false;
+            }
+            Operand::Addr { base: AddrBase::Reg(n) | AddrBase::Symbol(n), .. } if !is_known_name(n, s) => {
+                out.now(i.line, format!("Illegal operand type to instruction '{}'", i.opcode));
+                ok = false;
+            }
+            Operand::Vector(v) if !matches!(v.len(), 1 | 2 | 4 | 8) && i.opcode != "mov" => {
+                out.now(i.line, format!("Illegal vector size: {}", v.len()));
+                ok = false;
+            }
+            _ => {}
+        }
+    }
+    ok
+}
+
+fn is_known_name(n: &str, s: &Scope) -> bool {
+    s.regs.lookup(n).is_some() || s.vars.contains_key(n) || s.functions.contains_key(n) || n.starts_with("__")
+}
+
+/// Types outside [`Type`] (`.e4m3x2`, `.tf32`, ...): such instructions' types and operands are not checked.
+fn has_untabled_type(i: &Instruction) -> bool {
+    const PREFIXES: &[&str] = &["e4m3", "e5m2", "e2m1", "e2m3", "e3m2", "ue8m0", "tf32", "s2f6", "b4x", "b6x"];
+    i.mods.iter().any(|m| PREFIXES.iter().any(|p| m.starts_with(p)))
+}
+
+/// `u33`, `s7`, `f8`: a type-shaped modifier ptxas does not know.
+fn looks_like_type(m: &str) -> bool {
+    let mut c = m.chars();
+    matches!(c.next(), Some('u' | 's' | 'b' | 'f')) && m.len() > 1 && c.all(|c| c.is_ascii_digit())
+}
+
+/// Instruction-type modifiers: unknown ones, a missing or disallowed type, `.lo`/`.hi` for integers.
+/// Returns false when the operands can't be checked.
+fn check_types(i: &Instruction, spec: &OpSpec, out: &mut Findings) -> bool {
+    let unexpected = |out: &mut Findings| out.now(i.line, format!("Unexpected instruction types specified for '{}'", i.opcode));
+    if let Some(bad) = i.mods.iter().find(|m| looks_like_type(m) && Type::from_mod(m).is_none()) {
+        out.now(i.line, format!("Unknown modifier '.{bad}'"));
+        unexpected(out);
+        return false;
+    }
+    if spec.types.0 == 0 || has_untabled_type(i) {
+        return true;
+    }
+    let types = i.types();
+    let wanted = match i.opcode.as_str() {
+        "cvt" if i.has_mod("pack") => 3,
+        "cvt" => 2,
+        _ => 1,
+    };
+    if types.len() != wanted || types.iter().any(|t| !spec.types.contains(*t)) {
+        unexpected(out);
+        return false;
+    }
+    let int_like = is_int(types[0]) || matches!(types[0], Type::B16 | Type::B32 | Type::B64);
+    if spec.needs_lo_hi && int_like && !["lo", "hi", "wide"].iter().any(|m| i.has_mod(m)) {
+        unexpected(out);
+        return false;
+    }
+    true
+}
+
+/// Vector width from `.v2`/`.v4`/`.v8`; `None` after reporting an illegal one.
+fn vector_width(i: &Instruction, out: &mut Findings) -> Option<u32> {
+    for m in &i.mods {
+        if let Some(n) = m.strip_prefix('v').and_then(|n| n.parse::<u32>().ok()) {
+            if matches!(n, 2 | 4 | 8) {
+                return Some(n);
+            }
+            out.now(i.line, format!("Unknown modifier '.{m}'"));
+            out.now(i.line, format!("Illegal vector size: {n}"));
+            return None;
+        }
+    }
+    Some(1)
+}
+
+/// Operand kinds and register types against the row's shape; false on a mismatch.
+fn check_operands(i: &Instruction, spec: &OpSpec, s: &Scope, out: &mut Findings) -> bool {
+    let types = i.types();
+    let ty = types.first().copied();
+    let src_ty = if i.opcode == "cvt" { types.get(1).copied() } else { ty };
+    let is_mem = matches!(i.opcode.as_str(), "ld" | "st" | "ldu");
+    let width = if is_mem {
+        match vector_width(i, out) {
+            Some(w) => w,
+            None => return true,
+        }
+    } else {
+        1
+    };
+    if i.has_mod("pack") || has_untabled_type(i) {
+        return true;
+    }
+    let mut ok = true;
+    let mut optional = false;
+    let mut idx = 0;
+    for kind in spec.shape.chars() {
+        match kind {
+            '?' => {
+                optional = true;
+                continue;
+            }
+            '*' => return ok,
+            _ => {}
+        }
+        let Some(o) = i.operands.get(idx) else {
+            return ok && optional;
+        };
+        let t = if idx == 0 { ty } else { src_ty };
+        let data_operand = is_mem && ((i.opcode == "st" && idx == 1) || (i.opcode != "st" && idx == 0));
+        if data_operand && !check_data_vector(i, o, width, out) {
+            return ok;
+        }
+        ok &= match o {
+            Operand::Vector(v) if data_operand && width > 1 => v.iter().all(|e| operand_fits(kind, e, t, spec, s, i)),
+            _ => operand_fits(kind, o, t, spec, s, i),
+        };
+        idx += 1;
+    }
+    ok && idx == i.operands.len()
+}
+
+/// `.vN` against the data operand: a `{...}` of exactly N elements, or a scalar without `.vN`.
+fn check_data_vector(i: &Instruction, o: &Operand, width: u32, out: &mut Findings) -> bool {
+    let msg = format!("Argument vector size mismatch for instruction '{}'", i.opcode);
+    match o {
+        Operand::Vector(v) if width == 1 || v.len() as u32 != width => {
+            out.now(i.line, msg);
+            false
+        }
+        Operand::Vector(_) => true,
+        _ if width > 1 => {
+            if i.opcode != "st" {
+                out.now(i.line, "Result vector expected".into());
+            }
+            out.now(i.line, msg);
+            false
+        }
+        _ => true,
+    }
+}
+
+fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Scope, i: &Instruction) -> bool {
+    let reg_fits = |name: &str, want: Option<Type>, typing: Typing| match (s.regs.lookup(name), want) {
+        (None, _) | (_, None) => true, // undeclared: reported as an unknown symbol
+        (Some(r), Some(w)) => register_fits(w, r, typing),
+    };
+    match kind {
+        'd' | 'w' | 'U' => {
+            let want = match kind {
+                'd' => ty,
+                'w' if i.has_mod("wide") => ty.and_then(widened),
+                'w' => ty,
+                _ => Some(Type::U32),
+            };
+            match o {
+                Operand::Reg(r) => reg_fits(r, want, spec.typing),
+                Operand::Sink => true,
+                Operand::Vector(_) => i.opcode == "mov",
+                _ => false,
+            }
+        }
+        'a' | 'u' | 'c' => {
+            let want = match kind {
+                'u' => Some(Type::U32),
+                'c' if i.has_mod("wide") => ty.and_then(widened),
+                _ => ty,
+            };
+            let typing = if kind == 'u' { Typing::Strict } else { spec.typing };
+            match o {
+                Operand::Reg(r) => reg_fits(r, want, typing),
+                Operand::Imm(_) => want.is_none_or(int_immediate_fits),
+                Operand::F32(_) | Operand::F64(_) => kind == 'a' && want.is_none_or(float_immediate_fits),
+                Operand::SpecialReg { .. } => want.is_none_or(|t| !is_float(t) && t != Type::Pred),
+                Operand::Symbol(name) => matches!(i.opcode.as_str(), "mov" | "cvta") && symbol_is_address(name, s),
+                Operand::Vector(_) => i.opcode == "mov",
+                Operand::NotReg(r) => want == Some(Type::Pred) && reg_fits(r, want, typing),
+                _ => false,
+            }
+        }
+        'P' => match o {
+            Operand::Reg(r) => reg_fits(r, Some(Type::Pred), Typing::Strict),
+            Operand::PredPair(a, b) => reg_fits(a, Some(Type::Pred), Typing::Strict) && reg_fits(b, Some(Type::Pred), Typing::Strict),
+            Operand::Sink => true,
+            _ => false,
+        },
+        'q' => match o {
+            Operand::Reg(r) | Operand::NotReg(r) => reg_fits(r, Some(Type::Pred), Typing::Strict),
+            _ => false,
+        },
+        'm' => matches!(o, Operand::Addr { .. }),
+        'l' => matches!(o, Operand::Symbol(_)),
+        _ => true,
+    }
+}
+
+/// Whether a name used as a value is a variable or function (its address), not a label.
+fn symbol_is_address(name: &str, s: &Scope) -> bool {
+    s.vars.contains_key(name) || s.functions.contains_key(name) || !s.labels.contains(name)
+}
+
+/// `div`/`sqrt`/`rcp`, `fma`/`mad` and `cvt` need rounding modifiers for some types.
+fn check_rounding(i: &Instruction, out: &mut Findings) {
+    let has = |set: &[&str]| set.iter().any(|m| i.has_mod(m));
+    let types = i.types();
+    let Some(&ty) = types.first() else { return };
+    let missing = match i.opcode.as_str() {
+        "div" | "sqrt" | "rcp" if ty == Type::F32 => !has(isa::FLOAT_ROUNDING) && !i.has_mod("approx") && !i.has_mod("full"),
+        "div" | "sqrt" | "rcp" if ty == Type::F64 => !has(isa::FLOAT_ROUNDING) && !i.has_mod("approx"),
+        "fma" | "mad" if matches!(ty, Type::F32 | Type::F64) => !has(isa::FLOAT_ROUNDING),
+        "cvt" => cvt_needs_rounding(&types) && !has(isa::FLOAT_ROUNDING) && !has(isa::INT_ROUNDING),
+        _ => false,
+    };
+    if !missing {
+        return;
+    }
+    let msg = if matches!(i.opcode.as_str(), "div" | "sqrt" | "rcp") {
+        format!("Rounding modifier or '.approx' modifier required for instruction '{}'", i.opcode)
+    } else {
+        format!("Rounding modifier required for instruction '{}'", i.opcode)
+    };
+    out.now(i.line, msg);
+}
+
+/// Conversions that lose precision: to a float from an integer or a wider float, or float to integer.
+fn cvt_needs_rounding(types: &[Type]) -> bool {
+    let [d, a] = types else { return false };
+    match (is_float(*d), is_float(*a)) {
+        (true, false) => !matches!(a, Type::B8 | Type::B16 | Type::B32 | Type::B64),
+        (false, true) => is_int(*d),
+        (true, true) => d.size_bytes() < a.size_bytes() && !matches!(d, Type::F16x2 | Type::BF16x2),
+        _ => false,
+    }
+}
+
+/// State space of the instruction against the variable it addresses.
+fn check_space(i: &Instruction, s: &Scope, out: &mut Findings) {
+    if !matches!(i.opcode.as_str(), "ld" | "st" | "ldu" | "atom" | "red") {
+        return;
+    }
+    let Some(space) = i.mods.iter().find(|m| isa::SPACES.contains(&m.as_str())) else { return };
+    let space = match space.split("::").next().unwrap_or("") {
+        "global" => StateSpace::Global,
+        "shared" => StateSpace::Shared,
+        "local" => StateSpace::Local,
+        "param" => StateSpace::Param,
+        _ => StateSpace::Const,
+    };
+    let writes = matches!(i.opcode.as_str(), "st" | "atom" | "red");
+    if writes && space == StateSpace::Const {
+        out.now(i.line, format!("State space incorrect for instruction '{}'", i.opcode));
+        return;
+    }
+    let var = i.operands.iter().find_map(|o| match o {
+        Operand::Addr { base: AddrBase::Symbol(v), .. } => s.vars.get(v.as_str()),
+        _ => None,
+    });
+    if var.is_some_and(|v| *v != space) {
+        out.now(i.line, format!("State space mismatch between instruction and address in instruction '{}'", i.opcode));
+    }
+}
+
+/// `atom.inc`/`atom.dec` exist only for `.u32`.
+fn check_atom_op(i: &Instruction, out: &mut Findings) {
+    if i.opcode != "atom" && i.opcode != "red" {
+        return;
+    }
+    for op in ["inc", "dec"] {
+        if i.has_mod(op) && i.ty() != Some(Type::U32) {
+            out.now(i.line, format!("Operation .{op} requires .u32 type for instruction '{}'", i.opcode));
+        }
+    }
+}
+
+/// Opcodes, modifiers, types and special registers that need a newer `.target` or `.version`.
+fn check_requirements(i: &Instruction, s: &Scope, out: &mut Findings) {
+    for r in isa::REQUIREMENTS {
+        let opcode_ok = r.opcode.is_empty() || r.opcode == i.opcode;
+        if opcode_ok && (r.modifier.is_empty() || i.has_mod(r.modifier)) {
+            let name = r.name.replace("{m0}", i.mods.first().map_or("", String::as_str));
+            let what = if r.is_modifier { format!("Modifier '{name}'") } else { format!("Feature '{name}'") };
+            require(i.line, &what, r.sm, r.ptx, r.is_modifier, s, out);
+            return;
+        }
+    }
+    for o in &i.operands {
+        if let Operand::SpecialReg { name, .. } = o {
+            if let Some((_, sm, ptx)) = isa::SPECIAL_REQUIREMENTS.iter().find(|(n, ..)| n == name) {
+                require(i.line, &format!("Feature '{name}'"), *sm, *ptx, false, s, out);
+            }
+        }
+    }
+}
+
+fn require(line: u32, what: &str, sm: u32, ptx: (u32, u32), target_first: bool, s: &Scope, out: &mut Findings) {
+    let version = (s.version < ptx).then(|| format!("{what} requires PTX ISA .version {}.{} or later", ptx.0, ptx.1));
+    let target = (s.target_sm < sm).then(|| format!("{what} requires .target sm_{sm} or higher"));
+    let (a, b) = if target_first { (target, version) } else { (version, target) };
+    for m in [a, b].into_iter().flatten() {
+        out.now(line, m);
+    }
+}
+
+/// `call (rets), f, (args)`: a known callee with as many results and arguments as its prototype.
+fn check_call(i: &Instruction, s: &Scope, out: &mut Findings) {
+    let Some(pos) = i.operands.iter().position(|o| matches!(o, Operand::Symbol(_) | Operand::Reg(_))) else {
+        out.now(i.line, "Arguments mismatch for instruction 'call'".into());
+        return;
+    };
+    let mut unknown = Vec::new();
+    for o in &i.operands {
+        if let Operand::Vector(v) = o {
+            v.iter().for_each(|e| collect_unknown(e, s, &mut unknown));
+        }
+    }
+    if let Operand::Symbol(name) = &i.operands[pos] {
+        match s.functions.get(name.as_str()) {
+            Some(f) => {
+                let rets = i.operands[..pos].iter().map(vector_len).sum::<usize>();
+                let args = i.operands.get(pos + 1).map_or(0, vector_len);
+                if rets != f.ret_params.len() || args != f.params.len() {
+                    out.now(i.line, "Call has wrong number of parameters".into());
+                }
+            }
+            None if s.regs.lookup(name).is_none() => {
+                out.now(i.line, format!("Call to '{name}' requires call prototype"));
+                unknown.insert(0, name.clone());
+            }
+            None => {}
+        }
+    }
+    for u in unknown {
+        out.later.push((i.line, format!("Unknown symbol '{u}'")));
+    }
+}
+
+fn vector_len(o: &Operand) -> usize {
+    match o {
+        Operand::Vector(v) => v.len(),
+        _ => 0,
+    }
+}
+
+/// Undeclared registers and unknown names, reported after the function; true if a register is unknown.
+fn unknown_symbols(i: &Instruction, s: &Scope, out: &mut Findings) -> bool {
+    let mut unknown = Vec::new();
+    i.operands.iter().for_each(|o| collect_unknown(o, s, &mut unknown));
+    // An undeclared register also makes the operands mismatch; an unknown label alone does not.
+    let any_register = unknown.iter().any(|u| u.starts_with('%'));
+    if let Some((_, p)) = &i.guard {
+        if s.regs.lookup(p).is_none() {
+            unknown.insert(0, p.clone());
+        }
+    }
+    for u in unknown {
+        out.later.push((i.line, format!("Unknown symbol '{u}'")));
+    }
+    any_register
+}
+
+fn collect_unknown(op: &Operand, s: &Scope, out: &mut Vec<String>) {
+    let mut reg = |name: &str| {
+        if name != "_" && s.regs.lookup(name).is_none() {
+            out.push(name.to_string());
+        }
+    };
+    match op {
+        Operand::Reg(r) | Operand::NotReg(r) => reg(r),
+        Operand::PredPair(a, b) => {
+            reg(a);
+            reg(b);
+        }
+        Operand::Addr { base: AddrBase::Reg(r), .. } => reg(r),
+        Operand::Addr { base: AddrBase::Symbol(n), .. } | Operand::Symbol(n) => {
+            let known = s.labels.contains(n.as_str()) || s.vars.contains_key(n.as_str()) || s.functions.contains_key(n.as_str());
+            if !known && !n.starts_with("__") && n != "_" {
+                out.push(n.clone());
+            }
+        }
+        Operand::Vector(v) => v.iter().for_each(|o| collect_unknown(o, s, out)),
+        _ => {}
+    }
+}

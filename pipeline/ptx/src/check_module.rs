@@ -1,0 +1,227 @@
+//! Module- and declaration-level checks with ptxas's messages: `.version`/`.target`, duplicate
+//! functions, registers and labels, array initializers, and performance directives.
+
+use std::collections::HashSet;
+
+use crate::ast::*;
+use crate::isa;
+
+/// A message about the input: (line, text, fatal).
+pub type Finding = (u32, String, bool);
+
+/// The 1-based line of the first directive `name` (e.g. `.version`) in `src`, if any.
+pub fn directive_line(src: &str, name: &str) -> Option<u32> {
+    let mut in_block_comment = false;
+    for (n, line) in src.lines().enumerate() {
+        let code = strip_comments(line, &mut in_block_comment);
+        if code.split_whitespace().next() == Some(name) {
+            return Some(n as u32 + 1);
+        }
+    }
+    None
+}
+
+fn strip_comments(line: &str, in_block: &mut bool) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    loop {
+        if *in_block {
+            match rest.find("*/") {
+                Some(p) => {
+                    rest = &rest[p + 2..];
+                    *in_block = false;
+                }
+                None => return out,
+            }
+        }
+        let cut = [rest.find("//"), rest.find("/*")].into_iter().flatten().min();
+        match cut {
+            Some(p) if rest[p..].starts_with("/*") => {
+                out.push_str(&rest[..p]);
+                rest = &rest[p + 2..];
+                *in_block = true;
+            }
+            Some(p) => {
+                out.push_str(&rest[..p]);
+                return out;
+            }
+            None => {
+                out.push_str(rest);
+                return out;
+            }
+        }
+    }
+}
+
+/// The number of an `sm_NN[a|f]` target; `None` for anything else.
+pub fn target_number(target: &str) -> Option<u32> {
+    let digits = target.strip_prefix("sm_")?.trim_end_matches(['a', 'f']);
+    digits.parse().ok()
+}
+
+/// `.version` and `.target`: known, present, and compatible. Fatal findings stop everything.
+pub fn check_header(src: &str, m: &Module, file: &str) -> Vec<Finding> {
+    let version_line = directive_line(src, ".version");
+    let target_line = directive_line(src, ".target");
+    let Some(vline) = version_line else {
+        return vec![(second_code_line(src), format!("Missing .version directive at start of file '{file}'"), true)];
+    };
+    if !isa::known_version(m.version) {
+        let msg = format!("Unsupported .version {}.{}; current version is '9.5'", m.version.0, m.version.1);
+        return vec![(vline, msg, true)];
+    }
+    let Some(tline) = target_line else {
+        return vec![(second_code_line(src).max(vline + 1), format!("Missing .target directive at start of file '{file}'"), true)];
+    };
+    let Some(sm) = target_number(&m.target) else {
+        return vec![(tline, format!("Target architecture not defined at start of file '{file}'"), true)];
+    };
+    let Some((_, needs)) = isa::TARGET_VERSIONS.iter().find(|(n, _)| *n == sm) else {
+        return vec![(tline, format!("Unsupported .target '{}'", m.target), true)];
+    };
+    if m.version < *needs && !m.functions.is_empty() {
+        let msg = format!("PTX .version {}.{} does not support .target {}", m.version.0, m.version.1, m.target);
+        return vec![(tline, msg, false)];
+    }
+    Vec::new()
+}
+
+/// The line of the second line holding code, where ptxas notices a missing header directive
+/// (the line after the end when there is none).
+fn second_code_line(src: &str) -> u32 {
+    let mut in_block = false;
+    let mut n = 0;
+    let mut seen = 0;
+    for (i, line) in src.lines().enumerate() {
+        n = i as u32 + 1;
+        if !strip_comments(line, &mut in_block).trim().is_empty() {
+            seen += 1;
+            if seen == 2 {
+                return n;
+            }
+        }
+    }
+    if src.ends_with('\n') || src.is_empty() {
+        n + 1
+    } else {
+        n
+    }
+}
+
+/// Functions defined twice (a declaration followed by its definition is fine).
+pub fn check_duplicate_functions(m: &Module) -> Vec<Finding> {
+    let mut seen = HashSet::new();
+    m.functions
+        .iter()
+        .filter(|f| f.has_body && !seen.insert(f.name.as_str()))
+        .map(|f| (f.line, format!("Duplicate definition of function '{}'", f.name), false))
+        .collect()
+}
+
+/// Module variables: more initializer values than elements; names defined twice.
+pub fn check_globals(m: &Module) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    for v in &m.globals {
+        if !seen.insert(v.name.as_str()) {
+            out.push((v.line, format!("Duplicate definition of variable '{}'", v.name), false));
+        }
+        if let Some(n) = v.array_len {
+            if v.init.len() as u64 > n.saturating_mul(v.vector as u64) {
+                out.push((v.line, "Greater number of elements in array initializer".into(), true));
+            }
+        }
+    }
+    out
+}
+
+/// Registers declared twice at function level (`%r<` names a `%r<N>` range, as ptxas does).
+pub fn check_duplicate_regs(f: &Function) -> Vec<Finding> {
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for d in f.regs.iter().filter(|d| !d.scoped) {
+        let shown = if d.count.is_some() { format!("{}<", d.name) } else { d.name.clone() };
+        if !seen.insert(shown.clone()) {
+            out.push((d.line, format!("Duplicate definition of variable '{shown}'"), false));
+        }
+    }
+    out
+}
+
+/// Labels defined twice at the function's top level (`{ }` blocks have labels of their own).
+pub fn check_duplicate_labels(src: &str, f: &Function) -> Vec<Finding> {
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for s in &f.body {
+        if let Statement::Label { name, line, span } = s {
+            if !seen.insert(name.as_str()) && top_level(src, f, *span) && top_level_first(src, f, name) {
+                out.push((*line, format!("Duplicate definition of label '{name}'"), false));
+            }
+        }
+    }
+    out
+}
+
+/// Whether the first definition of label `name` is at the function's top level.
+fn top_level_first(src: &str, f: &Function, name: &str) -> bool {
+    f.body.iter().find_map(|s| match s {
+        Statement::Label { name: n, span, .. } if n == name => Some(top_level(src, f, *span)),
+        _ => None,
+    }) == Some(true)
+}
+
+/// Whether `at` lies directly in the function body, not in a nested `{ }` block.
+fn top_level(src: &str, f: &Function, at: Span) -> bool {
+    let Some(text) = src.get(f.span.start as usize..at.start as usize) else { return true };
+    let mut depth = 0i32;
+    for line in text.split('\n') {
+        let code = line.split("//").next().unwrap_or("");
+        for c in code.bytes() {
+            match c {
+                b'{' => depth += 1,
+                b'}' => depth -= 1,
+                _ => {}
+            }
+        }
+    }
+    depth <= 1
+}
+
+/// Performance directives between the signature and the body: known names and value counts.
+pub fn check_perf_directives(src: &str, f: &Function) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (k, (name, vals)) in f.directives.iter().enumerate() {
+        let line = f.directive_lines.get(k).copied().unwrap_or(f.line);
+        let counts: Option<(usize, usize)> = match name.as_str() {
+            "maxntid" | "reqntid" | "reqnctapercluster" => Some((1, 3)),
+            "maxnreg" | "minnctapersm" | "maxclusterrank" | "maxnctapersm" => Some((1, 1)),
+            "noreturn" | "explicitcluster" | "blocksareclusters" => Some((0, 0)),
+            "pragma" => None,
+            _ => {
+                out.push((line, format!("Parsing error near '.{name}': syntax error"), true));
+                return out;
+            }
+        };
+        if let Some((lo, hi)) = counts {
+            if vals.len() > hi {
+                out.push((line, "Parsing error near ',': syntax error".into(), true));
+                return out;
+            }
+            if vals.len() < lo {
+                // ptxas stumbles on the token after the directive.
+                let end = f.directive_spans.get(k).map_or(0, |s| s.end as usize);
+                let next = src.get(end..).and_then(|t| t.find(|c: char| !c.is_whitespace())).map_or(end, |o| end + o);
+                let near: String = src[next..].chars().take(1).collect();
+                out.push((line_of(src, next as u32), format!("Parsing error near '{near}': syntax error"), true));
+                return out;
+            }
+        }
+    }
+    out
+}
+
+/// The 1-based line of byte offset `at`.
+pub fn line_of(src: &str, at: u32) -> u32 {
+    let end = (at as usize).min(src.len());
+    src.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() as u32 + 1
+}

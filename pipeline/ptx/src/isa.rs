@@ -1,0 +1,240 @@
+//! The instruction table: per opcode, the instruction types it allows, the shape of its operands and
+//! the `.target`/`.version` its features need. The checks in `check_instr.rs` read these tables, so
+//! covering more of the ISA means adding rows, not code.
+
+use crate::ast::Type;
+
+/// A set of instruction types (bit `1 << Type as u32`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TypeSet(pub u32);
+
+const fn set(types: &[Type]) -> TypeSet {
+    let mut bits = 0;
+    let mut i = 0;
+    while i < types.len() {
+        bits |= 1 << types[i] as u32;
+        i += 1;
+    }
+    TypeSet(bits)
+}
+
+impl TypeSet {
+    pub const fn union(self, o: TypeSet) -> TypeSet {
+        TypeSet(self.0 | o.0)
+    }
+
+    pub fn contains(self, t: Type) -> bool {
+        self.0 & (1 << t as u32) != 0
+    }
+}
+
+use Type::*;
+pub const INTS: TypeSet = set(&[U16, U32, U64, S16, S32, S64]);
+pub const SIGNED: TypeSet = set(&[S16, S32, S64]);
+pub const BITS: TypeSet = set(&[B16, B32, B64]);
+pub const BITS32_64: TypeSet = set(&[B32, B64]);
+pub const FLOATS: TypeSet = set(&[F32, F64]);
+pub const HALVES: TypeSet = set(&[F16, F16x2, BF16, BF16x2]);
+pub const PRED: TypeSet = set(&[Pred]);
+pub const U32_64: TypeSet = set(&[U32, U64]);
+pub const INT32_64: TypeSet = set(&[U32, U64, S32, S64]);
+pub const INT32: TypeSet = set(&[U32, S32]);
+pub const F32_ONLY: TypeSet = set(&[F32]);
+pub const B32_ONLY: TypeSet = set(&[B32]);
+/// Every type a memory access may name (all but `.pred`).
+pub const MEMORY: TypeSet = set(&[B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64, F16, F16x2, BF16, BF16x2, F32, F64]);
+pub const MOVABLE: TypeSet = set(&[Pred, B16, B32, B64, B128, U16, U32, U64, S16, S32, S64, F16, BF16, F32, F64]);
+
+/// How register types are matched against the instruction type.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Typing {
+    /// Same size; bit-size registers fit any type of their size (ptxas's rule for most instructions).
+    Strict,
+    /// Registers may be wider than the instruction type (`ld`, `st`, `cvt`).
+    Relaxed,
+}
+
+/// One opcode's row. `shape` has one letter per operand:
+/// `d` destination of the instruction type, `a` source of the instruction type (register or
+/// immediate), `w` destination of twice the type's size (`.wide`), `U` a `.u32` destination,
+/// `c` a source of twice the type's size under `.wide`, `u` a 32-bit integer source, `P` predicate destination (or `p|q`), `q` predicate source,
+/// `m` address, `l` label; operands after `?` are optional; `*` ends checking.
+pub struct OpSpec {
+    pub opcode: &'static str,
+    pub types: TypeSet,
+    pub shape: &'static str,
+    pub typing: Typing,
+    /// Integer forms need `.lo`, `.hi` or `.wide` (`mul`, `mad`).
+    pub needs_lo_hi: bool,
+}
+
+const fn op(opcode: &'static str, types: TypeSet, shape: &'static str) -> OpSpec {
+    OpSpec { opcode, types, shape, typing: Typing::Strict, needs_lo_hi: false }
+}
+
+const fn relaxed(opcode: &'static str, types: TypeSet, shape: &'static str) -> OpSpec {
+    OpSpec { opcode, types, shape, typing: Typing::Relaxed, needs_lo_hi: false }
+}
+
+const fn lo_hi(opcode: &'static str, types: TypeSet, shape: &'static str) -> OpSpec {
+    OpSpec { opcode, types, shape, typing: Typing::Strict, needs_lo_hi: true }
+}
+
+const ARITH: TypeSet = INTS.union(FLOATS).union(HALVES);
+
+/// Opcodes whose types and operands are checked.
+pub const OPS: &[OpSpec] = &[
+    op("add", ARITH, "daa"),
+    op("sub", ARITH, "daa"),
+    lo_hi("mul", ARITH, "waa"),
+    lo_hi("mad", INTS.union(FLOATS).union(HALVES), "waac"),
+    op("mul24", INT32, "daa"),
+    op("mad24", INT32, "daaa"),
+    op("fma", FLOATS.union(HALVES), "daaa"),
+    op("div", INTS.union(FLOATS), "daa"),
+    op("rem", INTS, "daa"),
+    op("abs", SIGNED.union(FLOATS).union(HALVES), "da"),
+    op("neg", SIGNED.union(FLOATS).union(HALVES), "da"),
+    op("min", ARITH, "daa?a"),
+    op("max", ARITH, "daa?a"),
+    op("and", BITS.union(PRED), "daa"),
+    op("or", BITS.union(PRED), "daa"),
+    op("xor", BITS.union(PRED), "daa"),
+    op("not", BITS.union(PRED), "da"),
+    op("cnot", BITS, "da"),
+    op("shl", BITS, "dau"),
+    op("shr", BITS.union(INTS), "dau"),
+    op("mov", MOVABLE, "da"),
+    op("selp", BITS.union(INTS).union(FLOATS), "daaq"),
+    op("setp", BITS.union(INTS).union(FLOATS).union(HALVES), "Paa?q"),
+    op("popc", BITS32_64, "Ua"),
+    op("clz", BITS32_64, "Ua"),
+    op("brev", BITS32_64, "da"),
+    op("bfind", INT32_64, "Ua"),
+    op("bfe", INT32_64, "dauu"),
+    op("bfi", BITS32_64, "daauu"),
+    op("prmt", B32_ONLY, "daaa"),
+    op("rcp", FLOATS, "da"),
+    op("sqrt", FLOATS, "da"),
+    op("rsqrt", FLOATS, "da"),
+    op("sin", F32_ONLY, "da"),
+    op("cos", F32_ONLY, "da"),
+    op("lg2", F32_ONLY, "da"),
+    op("ex2", F32_ONLY.union(HALVES), "da"),
+    op("copysign", FLOATS, "daa"),
+    op("testp", FLOATS, "Pa"),
+    op("cvta", U32_64, "da"),
+    relaxed("ld", MEMORY, "dm*"),
+    relaxed("ldu", MEMORY, "dm"),
+    relaxed("st", MEMORY, "ma*"),
+    relaxed("cvt", MEMORY, "da*"),
+    op("bra", TypeSet(0), "l"),
+    op("ret", TypeSet(0), ""),
+    op("exit", TypeSet(0), ""),
+    op("trap", TypeSet(0), ""),
+];
+
+pub fn op_spec(opcode: &str) -> Option<&'static OpSpec> {
+    OPS.iter().find(|s| s.opcode == opcode)
+}
+
+/// What needs a newer `.target` or `.version`: an opcode (`mods` empty), an opcode with a
+/// modifier, or a modifier on any opcode (`opcode` empty).
+pub struct Requirement {
+    pub opcode: &'static str,
+    pub modifier: &'static str,
+    /// ptxas's name for it (`Feature 'redux'`, `Modifier '.async'`).
+    pub name: &'static str,
+    pub is_modifier: bool,
+    pub sm: u32,
+    pub ptx: (u32, u32),
+}
+
+const fn feat(opcode: &'static str, modifier: &'static str, name: &'static str, sm: u32, ptx: (u32, u32)) -> Requirement {
+    Requirement { opcode, modifier, name, is_modifier: false, sm, ptx }
+}
+
+const fn modifier(opcode: &'static str, m: &'static str, name: &'static str, sm: u32, ptx: (u32, u32)) -> Requirement {
+    Requirement { opcode, modifier: m, name, is_modifier: true, sm, ptx }
+}
+
+/// The first row that matches an instruction applies. In `name`, `{m0}` stands for the
+/// instruction's first modifier (ptxas says `Feature 'mbarrier.init'`, `Modifier '.wait'`).
+pub const REQUIREMENTS: &[Requirement] = &[
+    feat("redux", "", "redux", 80, (7, 0)),
+    feat("cp", "async", "cp.async", 80, (7, 0)),
+    feat("elect", "", "elect", 90, (8, 0)),
+    feat("mbarrier", "", "mbarrier.{m0}", 80, (7, 0)),
+    modifier("griddepcontrol", "", ".{m0}", 90, (7, 8)),
+    feat("stmatrix", "", "stmatrix", 90, (7, 8)),
+    feat("ldmatrix", "", "ldmatrix", 75, (6, 5)),
+    feat("mapa", "", "mapa", 90, (7, 8)),
+    feat("getctarank", "", "getctarank", 90, (7, 8)),
+    feat("multimem", "", "multimem", 90, (8, 1)),
+    feat("createpolicy", "", "createpolicy.{m0}", 80, (7, 4)),
+    modifier("fence", "alias", ".alias", 70, (7, 5)),
+    modifier("fence", "async", ".async", 90, (8, 0)),
+    feat("fence", "proxy", "fence.proxy", 70, (7, 5)),
+    feat("barrier", "cluster", "barrier.cluster", 90, (7, 8)),
+    feat("ld", "v8", "256 bit wide load/store", 100, (8, 8)),
+    feat("st", "v8", "256 bit wide load/store", 100, (8, 8)),
+    feat("ld", "L2::64B", "cache prefetching", 75, (7, 4)),
+    feat("ld", "L2::128B", "cache prefetching", 75, (7, 4)),
+    feat("ld", "L2::256B", "cache prefetching", 75, (7, 4)),
+    feat("", "bf16", ".bf16", 80, (7, 0)),
+    feat("", "bf16x2", ".bf16x2", 80, (7, 0)),
+    feat("", "cluster", ".cluster scope", 90, (7, 8)),
+    feat("", "shared::cluster", "::cluster", 90, (7, 8)),
+];
+
+/// Special registers that need a newer target (`%cluster_ctarank`, ...): (name, sm, ptx).
+pub const SPECIAL_REQUIREMENTS: &[(&str, u32, (u32, u32))] = &[
+    ("%cluster_ctarank", 90, (7, 8)),
+    ("%cluster_nctarank", 90, (7, 8)),
+    ("%clusterid", 90, (7, 8)),
+    ("%nclusterid", 90, (7, 8)),
+    ("%cluster_ctaid", 90, (7, 8)),
+    ("%cluster_nctaid", 90, (7, 8)),
+    ("%is_explicit_cluster", 90, (7, 8)),
+];
+
+/// Lowest `.version` that knows each `.target` (sm number → PTX version).
+pub const TARGET_VERSIONS: &[(u32, (u32, u32))] = &[
+    (75, (6, 3)),
+    (80, (7, 0)),
+    (86, (7, 1)),
+    (87, (7, 4)),
+    (88, (9, 0)),
+    (89, (7, 8)),
+    (90, (7, 8)),
+    (100, (8, 6)),
+    (103, (8, 8)),
+    (107, (8, 8)),
+    (110, (9, 0)),
+    (120, (8, 7)),
+    (121, (8, 8)),
+];
+
+/// `.version`s ptxas 13.5 accepts.
+pub fn known_version(v: (u32, u32)) -> bool {
+    let max_minor = match v.0 {
+        1 => 5,
+        2 => 3,
+        3 => 2,
+        4 => 3,
+        5 => 1,
+        6 => 5,
+        7 => 8,
+        8 => 8,
+        9 => 5,
+        _ => return false,
+    };
+    v.1 <= max_minor
+}
+
+/// Rounding modifiers of floating-point results, and the integer-rounding ones of `cvt`.
+pub const FLOAT_ROUNDING: &[&str] = &["rn", "rz", "rm", "rp", "rna", "rs"];
+pub const INT_ROUNDING: &[&str] = &["rni", "rzi", "rmi", "rpi"];
+
+/// State-space modifiers of memory instructions.
+pub const SPACES: &[&str] = &["global", "shared", "local", "param", "const", "shared::cta", "shared::cluster", "param::entry", "param::func"];

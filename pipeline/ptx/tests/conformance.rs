@@ -1,0 +1,178 @@
+//! Conformance suite: small PTX inputs under `tests/conformance/`, each opening with its expected
+//! outcome, checked against our validator; and an oracle test that runs ptxas on every case and
+//! checks that it accepts or rejects the case alike and names the same line for the first error.
+//!
+//! Header format (first line of each case):
+//!   `// expect: ok`
+//!   `// expect: error <line>: <text>` — the first diagnostic is on <line> and contains <text>.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use ptxforge_ptx::parse_module;
+
+/// What a case expects, or what a tool did with it: accepted, or rejected with the first error's
+/// line and message.
+#[derive(Clone, Debug, PartialEq)]
+enum Outcome {
+    Ok,
+    Error { line: u32, message: String },
+}
+
+struct Case {
+    name: String,
+    path: PathBuf,
+    text: String,
+    expected: Outcome,
+}
+
+fn cases() -> Vec<Case> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ptx"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            let header = text.lines().next().unwrap_or("");
+            let expected = parse_expectation(header).unwrap_or_else(|| panic!("{name}: bad header {header:?}"));
+            Case { name, path, text, expected }
+        })
+        .collect()
+}
+
+fn parse_expectation(header: &str) -> Option<Outcome> {
+    let rest = header.strip_prefix("// expect: ")?;
+    if rest == "ok" {
+        return Some(Outcome::Ok);
+    }
+    let (line, message) = rest.strip_prefix("error ")?.split_once(": ")?;
+    Some(Outcome::Error { line: line.parse().ok()?, message: message.to_string() })
+}
+
+/// Our validator's verdict on a case.
+fn our_outcome(case: &Case) -> Outcome {
+    match parse_module(&case.text, &format!("{}.ptx", case.name)) {
+        Ok(_) => Outcome::Ok,
+        Err(diags) => Outcome::Error { line: diags[0].line, message: diags[0].message.clone() },
+    }
+}
+
+fn matches(expected: &Outcome, got: &Outcome) -> bool {
+    match (expected, got) {
+        (Outcome::Ok, Outcome::Ok) => true,
+        (Outcome::Error { line: el, message: em }, Outcome::Error { line: gl, message: gm }) => el == gl && gm.contains(em.as_str()),
+        _ => false,
+    }
+}
+
+#[test]
+fn suite_is_large_and_mixed() {
+    let all = cases();
+    let valid = all.iter().filter(|c| c.expected == Outcome::Ok).count();
+    assert!(all.len() >= 200, "only {} cases", all.len());
+    assert!(valid >= 50 && all.len() - valid >= 100, "{valid} valid of {}", all.len());
+}
+
+#[test]
+fn validator_matches_expectations() {
+    let mut failures = Vec::new();
+    let all = cases();
+    for case in &all {
+        let got = our_outcome(case);
+        if !matches(&case.expected, &got) {
+            failures.push(format!("{}: expected {:?}, got {:?}", case.name, case.expected, got));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} cases differ:\n{}", failures.len(), all.len(), failures.join("\n"));
+}
+
+#[test]
+fn every_case_reports_errors_in_order_and_never_panics() {
+    for case in cases() {
+        if let Err(diags) = parse_module(&case.text, "c.ptx") {
+            assert!(diags.len() <= 100, "{}", case.name);
+            let fatal = diags.iter().position(|d| d.severity == ptxforge_ptx::Severity::Fatal);
+            assert!(fatal.is_none_or(|f| f == diags.len() - 1), "{}: diagnostics after a fatal one", case.name);
+        }
+    }
+}
+
+// ---- oracle: ptxas ---------------------------------------------------------------------------
+
+fn ptxas() -> Option<PathBuf> {
+    let from_env = std::env::var_os("PTXFORGE_NV").map(PathBuf::from);
+    let cache = std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/ptxforge/nvidia-13.5.37/nvidia/cu13"));
+    [from_env, cache].into_iter().flatten().map(|d| d.join("bin/ptxas")).find(|p| p.is_file())
+}
+
+/// The `-arch` for a case: its `.target` when ptxas can compile for it, else sm_80.
+fn arch_of(text: &str) -> String {
+    const REAL: &[&str] = &["sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a", "sm_103", "sm_110", "sm_120", "sm_121"];
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix(".target"))
+        .filter_map(|t| t.split([',', ' ', '\t', '/']).find(|w| !w.is_empty()))
+        .find(|t| REAL.contains(t))
+        .unwrap_or("sm_80")
+        .to_string()
+}
+
+/// ptxas's verdict: accepted, or the first diagnostic that names a line.
+fn ptxas_outcome(ptxas: &Path, case: &Case, out_dir: &Path) -> Outcome {
+    let out = out_dir.join(format!("{}.cubin", case.name));
+    let r = Command::new(ptxas).arg(format!("-arch={}", arch_of(&case.text))).arg(&case.path).arg("-o").arg(&out).output().unwrap();
+    if r.status.success() {
+        return Outcome::Ok;
+    }
+    let stderr = String::from_utf8_lossy(&r.stderr);
+    let first = stderr.lines().find_map(|l| {
+        let (_, rest) = l.split_once(", line ")?;
+        let (line, rest) = rest.split_once("; ")?;
+        let message = rest.split_once(": ")?.1;
+        Some(Outcome::Error { line: line.parse().ok()?, message: message.to_string() })
+    });
+    first.unwrap_or(Outcome::Error { line: 0, message: stderr.lines().next().unwrap_or("").to_string() })
+}
+
+#[test]
+fn ptxas_agrees_on_every_case() {
+    let Some(ptxas) = ptxas() else {
+        println!("skipped: ptxas not found (set PTXFORGE_NV)");
+        return;
+    };
+    let all = cases();
+    let out_dir = std::env::temp_dir().join(format!("ptxforge-conformance-{}", std::process::id()));
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(4, |n| n.get()).clamp(4, 16);
+    let disagreements = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(case) = all.get(k) else { break };
+                let theirs = ptxas_outcome(&ptxas, case, &out_dir);
+                let ours = our_outcome(case);
+                let same = match (&theirs, &ours) {
+                    (Outcome::Ok, Outcome::Ok) => true,
+                    (Outcome::Error { line: a, .. }, Outcome::Error { line: b, .. }) => a == b,
+                    _ => false,
+                };
+                if !same {
+                    disagreements.lock().unwrap().push(format!("{}: ptxas {theirs:?}, ours {ours:?}", case.name));
+                }
+            });
+        }
+    });
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let mut d = disagreements.into_inner().unwrap();
+    d.sort();
+    println!("ptxas agrees on {} of {} cases", all.len() - d.len(), all.len());
+    assert!(d.is_empty(), "{} disagreements:\n{}", d.len(), d.join("\n"));
+}
