@@ -82,7 +82,7 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
             let r = fcmp(i, fsrc_a(i, a), fsrc_b(i, b));
             return Ok(setp_out(i, x, r));
         }
-        Imad | Uimad | ImadHi | ImadWide => return imad(i, x, a, b),
+        Imad | Uimad | ImadHi | ImadWide | UimadWide => return imad(i, x, a, b),
         Hfma2Mma => {
             if i.a != Operand::R(255) || i.b != Operand::R(255) {
                 return Err("HFMA2.MMA with non-zero factors".into());
@@ -143,12 +143,12 @@ fn icmp(i: &Inst, x: &impl Operands, a: u32, b: u32) -> bool {
     }
 }
 
-/// IADD3: a + b + c (each optionally negated) with two carry outputs; .X adds two carry-in
-/// predicates and negation is a bitwise NOT.
+/// IADD3: a + b + c (each optionally negated) as two adds, each giving one carry out (so the
+/// carries of a 64-bit chain add up); .X adds two carry-in predicates and negation is a bitwise NOT.
 fn iadd3(i: &Inst, x: &impl Operands, a: u32, b: u32, c: u32) -> AluOut {
     let xmode = i.bit(74);
-    let term = |v: u32, neg: bool, o: Operand| -> u64 {
-        if !neg || matches!(o, Operand::Imm(_)) {
+    let term = |v: u32, neg: bool| -> u64 {
+        if !neg {
             v as u64
         } else if xmode {
             (!v) as u64
@@ -156,11 +156,23 @@ fn iadd3(i: &Inst, x: &impl Operands, a: u32, b: u32, c: u32) -> AluOut {
             (!v) as u64 + 1
         }
     };
-    let mut sum = term(a, i.bit(72), i.a) + term(b, i.bit(63), i.b) + term(c, i.bit(75), i.c);
-    if xmode {
-        sum += x.pred(i.pred(87)) as u64 + x.pred(i.pred(77)) as u64;
+    let neg_of = |slot_c: bool| mod_bits(i, slot_c).is_some_and(|(n, _)| i.bit(n));
+    let (cin0, cin1) = if xmode { (x.pred(i.pred(87)) as u64, x.pred(i.pred(77)) as u64) } else { (0, 0) };
+    let first = term(a, i.bit(72)) + term(b, neg_of(false)) + cin0;
+    let second = (first & 0xffff_ffff) + term(c, neg_of(true)) + cin1;
+    AluOut { r: [Some(lo(second)), None], p: [Some(first >> 32 != 0), Some(second >> 32 != 0)] }
+}
+
+/// Bit positions (neg, abs) of the modifiers of operand B (or C with `slot_c`): they belong to the
+/// operand's field (bits 32..63: 63/62; bits 64..71: 75/74), which the operand form decides.
+/// None for an immediate.
+pub fn mod_bits(i: &Inst, slot_c: bool) -> Option<(u32, u32)> {
+    let o = if slot_c { i.c } else { i.b };
+    if matches!(o, Operand::Imm(_) | Operand::None) {
+        return None;
     }
-    AluOut { r: [Some(lo(sum)), None], p: [Some(sum >> 32 & 1 == 1), Some(sum >> 33 & 1 == 1)] }
+    let field32 = if i.c == Operand::None && !slot_c { true } else { matches!(i.f(9, 3), 1 | 4 | 5 | 6) != slot_c };
+    Some(if field32 { (63, 62) } else { (75, 74) })
 }
 
 /// LEA: (a << s) + b with a carry out; LEA.HI: high word of ({c:a} << s) + b (+ carry in with .X);
@@ -230,12 +242,12 @@ fn shf(i: &Inst, a: u32, b: u32, c: u32) -> u32 {
 fn imad(i: &Inst, x: &impl Operands, a: u32, b: u32) -> Result<AluOut, String> {
     let signed = i.bit(73);
     let xmode = i.bit(74);
-    let neg_c = i.bit(75);
+    let neg_c = mod_bits(i, true).is_some_and(|(n, _)| i.bit(n));
     let cin = if xmode { x.pred(i.pred(87)) as u64 } else { 0 };
     let prod = if signed { ((a as i32 as i64) * (b as i32 as i64)) as u64 } else { a as u64 * b as u64 };
     let mut out = AluOut::default();
     match i.op {
-        Op::ImadWide => {
+        Op::ImadWide | Op::UimadWide => {
             let c = x.val64(i.c);
             let c = if neg_c { c.wrapping_neg() } else { c };
             let r = prod.wrapping_add(c).wrapping_add(cin);
@@ -276,21 +288,20 @@ fn fmods(v: u32, neg: bool, abs: bool) -> f32 {
     f
 }
 
-/// Whether the B operand can carry the neg/abs bits at 63/62 (not an immediate in 32..63).
-fn b_has_mods(i: &Inst) -> bool {
-    !matches!(i.b, Operand::Imm(_))
-}
-
 fn fsrc_a(i: &Inst, a: u32) -> f32 {
     fmods(a, i.bit(72), i.bit(73))
 }
 
-fn fsrc_b(i: &Inst, b: u32) -> f32 {
-    if b_has_mods(i) {
-        fmods(b, i.bit(63), i.bit(62))
-    } else {
-        f32::from_bits(b)
+/// Operand B (or C) of a float op with its neg/abs modifiers.
+fn fsrc(i: &Inst, v: u32, slot_c: bool) -> f32 {
+    match mod_bits(i, slot_c) {
+        Some((n, a)) => fmods(v, i.bit(n), i.bit(a)),
+        None => f32::from_bits(v),
     }
+}
+
+fn fsrc_b(i: &Inst, b: u32) -> f32 {
+    fsrc(i, b, false)
 }
 
 fn fcmp(i: &Inst, a: f32, b: f32) -> bool {
@@ -328,7 +339,7 @@ fn fop(i: &Inst, a: u32, b: u32, c: u32) -> Result<u32, String> {
             if i.bit(77) {
                 return Err("FFMA.SAT".into());
             }
-            let fc = flush(fmods(c, i.bit(75), i.bit(74)), ftz);
+            let fc = flush(fsrc(i, c, true), ftz);
             fa.mul_add(fb, fc)
         }
         _ => return Err("not a float op".into()),

@@ -1,8 +1,5 @@
 //! Cubin loader: finds a kernel's code, constant bank 0 layout and shared-memory size in a cubin ELF.
 
-use object::read::elf::{ElfFile64, FileHeader};
-use object::{Object, ObjectSection};
-
 use crate::EmuError;
 
 /// What the emulator needs to know about one kernel of a cubin.
@@ -34,23 +31,27 @@ fn bad(msg: String) -> EmuError {
 
 /// Loads kernel `entry` from `cubin`.
 pub fn load_kernel(cubin: &[u8], entry: &str) -> Result<KernelImage, EmuError> {
-    let elf = ElfFile64::<object::Endianness>::parse(cubin).map_err(|e| bad(format!("not an ELF64 file: {e}")))?;
-    let flags = elf.elf_header().e_flags(elf.endian());
-    let sm = (flags >> 8) & 0xff;
+    let elf = Elf::parse(cubin)?;
+    let sm = (elf.flags >> 8) & 0xff;
     if ![75, 80, 86, 89, 90].contains(&sm) {
-        return Err(bad(format!("unsupported architecture sm_{sm} (e_flags {flags:#x})")));
+        return Err(bad(format!("unsupported architecture sm_{sm} (e_flags {:#x})", elf.flags)));
     }
-    let section = |name: String| elf.section_by_name(&name);
-    let text = section(format!(".text.{entry}")).ok_or_else(|| bad(format!("no .text.{entry} section")))?;
-    let code = text.data().map_err(|e| bad(format!("unreadable .text.{entry}: {e}")))?.to_vec();
+    let section = |name: String| elf.section(&name);
+    let data = |name: String| -> Result<Option<&[u8]>, EmuError> {
+        match section(name.clone()) {
+            None => Ok(None),
+            Some(s) => s.data(cubin).map(Some).ok_or_else(|| bad(format!("{name} lies outside the file"))),
+        }
+    };
+    let code = data(format!(".text.{entry}"))?.ok_or_else(|| bad(format!("no .text.{entry} section")))?.to_vec();
     if code.len() % 16 != 0 {
         return Err(bad(format!(".text.{entry} is not a whole number of 16-byte instructions")));
     }
-    let cbank0_size = section(format!(".nv.constant0.{entry}")).map_or(0, |s| s.size() as u32);
-    let shared_size = section(format!(".nv.shared.{entry}")).map_or(0, |s| s.size() as u32);
+    let cbank0_size = section(format!(".nv.constant0.{entry}")).map_or(0, |s| s.size as u32);
+    let shared_size = section(format!(".nv.shared.{entry}")).map_or(0, |s| s.size as u32);
     let default_base = if sm >= 90 { 0x210 } else { 0x160 };
-    let (param_offset, param_size) = match section(format!(".nv.info.{entry}")) {
-        Some(s) => param_cbank(s.data().map_err(|e| bad(format!("unreadable .nv.info.{entry}: {e}")))?)?,
+    let (param_offset, param_size) = match data(format!(".nv.info.{entry}"))? {
+        Some(info) => param_cbank(info)?,
         None => None,
     }
     .unwrap_or((default_base, cbank0_size.saturating_sub(default_base)));
@@ -76,4 +77,69 @@ fn param_cbank(data: &[u8]) -> Result<Option<(u32, u32)>, EmuError> {
         at += len;
     }
     Ok(None)
+}
+
+/// One section header (the fields the loader uses).
+#[derive(Clone, Debug)]
+struct Section {
+    name: String,
+    kind: u32,
+    offset: u64,
+    size: u64,
+}
+
+const SHT_NOBITS: u32 = 8;
+
+impl Section {
+    fn data<'a>(&self, file: &'a [u8]) -> Option<&'a [u8]> {
+        if self.kind == SHT_NOBITS {
+            return Some(&[]);
+        }
+        file.get(self.offset as usize..self.offset.checked_add(self.size)? as usize)
+    }
+}
+
+/// The parts of a little-endian ELF64 file the loader reads: `e_flags` and the section headers.
+/// (Program headers are not read, so a cubin with odd ones still loads.)
+struct Elf {
+    flags: u32,
+    sections: Vec<Section>,
+}
+
+fn le(file: &[u8], at: usize, n: usize) -> Option<u64> {
+    let b = file.get(at..at + n)?;
+    Some(b.iter().rev().fold(0u64, |v, &x| v << 8 | x as u64))
+}
+
+impl Elf {
+    fn parse(file: &[u8]) -> Result<Elf, EmuError> {
+        if file.get(..6) != Some(&[0x7f, b'E', b'L', b'F', 2, 1][..]) {
+            return Err(bad("not a little-endian ELF64 file".into()));
+        }
+        let field = |at: usize, n: usize| le(file, at, n).ok_or_else(|| bad("truncated ELF header".into()));
+        let flags = field(0x30, 4)? as u32;
+        let (shoff, shentsize, shnum, shstrndx) = (field(0x28, 8)?, field(0x3a, 2)?, field(0x3c, 2)?, field(0x3e, 2)?);
+        if shentsize < 64 {
+            return Err(bad(format!("section header size {shentsize}")));
+        }
+        let header = |n: u64| -> Result<(u32, u32, u64, u64), EmuError> {
+            let at = shoff.checked_add(n * shentsize).ok_or_else(|| bad("section header offset".into()))? as usize;
+            let f = |o: usize, w: usize| le(file, at + o, w).ok_or_else(|| bad("truncated section headers".into()));
+            Ok((f(0, 4)? as u32, f(4, 4)? as u32, f(0x18, 8)?, f(0x20, 8)?))
+        };
+        let (_, _, str_off, str_size) = header(shstrndx)?;
+        let strtab = file.get(str_off as usize..(str_off + str_size) as usize).ok_or_else(|| bad("section name table".into()))?;
+        let mut sections = Vec::with_capacity(shnum as usize);
+        for n in 0..shnum {
+            let (name_off, kind, offset, size) = header(n)?;
+            let name = strtab.get(name_off as usize..).unwrap_or(&[]);
+            let name = String::from_utf8_lossy(&name[..name.iter().position(|&c| c == 0).unwrap_or(name.len())]).into_owned();
+            sections.push(Section { name, kind, offset, size });
+        }
+        Ok(Elf { flags, sections })
+    }
+
+    fn section(&self, name: &str) -> Option<&Section> {
+        self.sections.iter().find(|s| s.name == name)
+    }
 }

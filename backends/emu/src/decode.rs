@@ -113,6 +113,7 @@ pub enum Op {
     Uiadd3,
     Ulea,
     Uimad,
+    UimadWide,
 }
 
 /// How an op's results arrive, for the hazard model.
@@ -135,7 +136,9 @@ pub enum Timing {
 pub enum Queue {
     /// Conversions (I2F/F2I): results complete in issue order (ptxas relies on it).
     Conversion,
-    /// Memory, constant loads and special registers: no order assumed.
+    /// Shared-memory loads and stores: complete in issue order (ptxas relies on it).
+    Shared,
+    /// Global memory, constant loads and special registers: no order assumed.
     Unordered,
 }
 
@@ -187,6 +190,7 @@ impl Op {
             Uiadd3 => "UIADD3",
             Ulea => "ULEA",
             Uimad => "UIMAD",
+            UimadWide => "UIMAD.WIDE",
         }
     }
 
@@ -194,9 +198,10 @@ impl Op {
         use Op::*;
         match self {
             Imad | ImadWide | ImadHi | Ffma | Fadd | Fmul | Hfma2Mma => Timing::Fma,
-            Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | Uldc => Timing::Uniform,
+            Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | UimadWide | Uldc => Timing::Uniform,
             I2f | F2i => Timing::Var { queue: Queue::Conversion },
-            S2r | S2ur | Ldc | Ldg | Stg | Lds | Sts => Timing::Var { queue: Queue::Unordered },
+            Lds | Sts => Timing::Var { queue: Queue::Shared },
+            S2r | S2ur | Ldc | Ldg | Stg => Timing::Var { queue: Queue::Unordered },
             Bra | Exit | Bar | Nop => Timing::Control,
             _ => Timing::Alu,
         }
@@ -241,6 +246,7 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Uiadd3, 0x090, true),
         (Ulea, 0x091, true),
         (Uimad, 0x0a4, true),
+        (UimadWide, 0x0a5, true),
         (S2r, 0x919, false),
         (S2ur, 0x9c3, false),
         (Uldc, 0xab9, false),
@@ -254,10 +260,11 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Nop, 0x918, false),
         (F2i, 0x305, false),
     ];
+    t.extend([(Ldg, 0x981, false), (Stg, 0x986, false)]);
     if sm == 75 {
         t.extend([(Ldg, 0x381, false), (Stg, 0x386, false)]);
     } else {
-        t.extend([(Ldg, 0x981, false), (Stg, 0x986, false), (Hfma2Mma, 0x035, true)]);
+        t.push((Hfma2Mma, 0x035, true));
     }
     if sm < 90 {
         t.push((Imnmx, 0x017, true));
@@ -491,12 +498,12 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_write(i, File::P, i.f(81, 3) as u8, 1);
             add_write(i, File::P, i.f(84, 3) as u8, 1);
         }
-        Iadd3 | Uiadd3 | Lea | Ulea | Lop3 | Prmt | Shf | Imad | ImadWide | ImadHi | Uimad | Ffma | Hfma2Mma => {
+        Iadd3 | Uiadd3 | Lea | Ulea | Lop3 | Prmt | Shf | Imad | ImadWide | ImadHi | Uimad | UimadWide | Ffma | Hfma2Mma => {
             i.a = a;
             let (b, c) = alu_bc(i, u);
             i.b = b;
             i.c = c;
-            let c_words = if i.op == ImadWide { 2 } else { 1 };
+            let c_words = if matches!(i.op, ImadWide | UimadWide) { 2 } else { 1 };
             add_read(i, i.a, 1);
             add_read(i, i.b, 1);
             let lea_lo = matches!(i.op, Lea | Ulea) && !i.bit(80);
@@ -507,7 +514,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
                 return Err("rounding modifier".into());
             }
             carry_preds(i);
-            let d_words = if i.op == ImadWide { 2 } else { 1 };
+            let d_words = if matches!(i.op, ImadWide | UimadWide) { 2 } else { 1 };
             add_write(i, rfile, dst, d_words);
             if matches!(i.op, Iadd3 | Uiadd3) {
                 add_write(i, pfile, i.f(81, 3) as u8, 1);
@@ -533,12 +540,20 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
         }
         Ldg => {
             i.a = a;
+            if sm == 75 && i.f(0, 12) == 0x981 {
+                i.c = Operand::Ur(i.f(32, 6) as u8);
+                add_read(i, i.c, if i.bit(72) { 2 } else { 1 });
+            }
             add_read(i, a, if i.bit(72) { 2 } else { 1 });
             add_write(i, File::R, dst, mem_words(i.f(73, 3)));
         }
         Stg => {
             i.a = a;
             i.b = gpr(i.f(32, 8) as u8);
+            if sm == 75 && i.f(0, 12) == 0x986 {
+                i.c = Operand::Ur(i.f(64, 6) as u8);
+                add_read(i, i.c, if i.bit(72) { 2 } else { 1 });
+            }
             add_read(i, a, if i.bit(72) { 2 } else { 1 });
             add_read(i, i.b, mem_words(i.f(73, 3)));
         }
@@ -582,7 +597,7 @@ fn carry_preds(i: &mut Inst) {
             add_pred_read(i, p);
             add_pred_read(i, q);
         }
-        Imad | ImadWide | ImadHi | Uimad | Lea | Ulea if x => {
+        Imad | ImadWide | ImadHi | Uimad | UimadWide | Lea | Ulea if x => {
             let p = i.pred(87);
             add_pred_read(i, p);
         }

@@ -18,10 +18,16 @@ use crate::{EmuError, HazardKind};
 const ALU_TO_ALU: u64 = 4;
 /// Results crossing between the ALU and FMA pipes (NAK: 5 both ways).
 const CROSS_PIPE: u64 = 5;
+/// FMA pipe result read by an ALU op on sm_90 (ptxas's code reads IMAD.WIDE's low word 3 cycles later).
+const FMA_TO_ALU_SM90: u64 = 3;
 /// FMA pipe result read by an FMA-pipe op.
 const FMA_TO_FMA: u64 = 4;
-/// A predicate written by a fixed-latency op, used as a guard or branch condition.
+/// A predicate written by a fixed-latency op, used as a guard or branch condition (sm_80+;
+/// ptxas's sm_75 code shows 12).
 const PRED_TO_GUARD: u64 = 13;
+const PRED_TO_GUARD_SM75: u64 = 12;
+/// ULDC's result, read by any op (ptxas's code reads it 2 cycles later on every architecture).
+const ULDC_TO_ANY: u64 = 2;
 /// A predicate read as an ordinary operand (SEL, carry in, accumulator).
 const PRED_TO_OPERAND: u64 = 4;
 /// A uniform register read by a uniform op.
@@ -42,7 +48,7 @@ fn var_latency(op: Op) -> u64 {
 #[derive(Copy, Clone)]
 struct Fixed {
     issued: u64,
-    pipe: Timing,
+    op: Op,
 }
 
 #[derive(Copy, Clone)]
@@ -71,6 +77,7 @@ fn file_of(s: usize) -> (File, u8) {
 
 /// Per-warp state of the cycle model.
 pub struct HazardModel {
+    sm: u32,
     /// Issue cycle of the next instruction.
     pub t: u64,
     seq: u64,
@@ -80,9 +87,9 @@ pub struct HazardModel {
     sb_done: [u64; 6],
 }
 
-impl Default for HazardModel {
-    fn default() -> Self {
-        HazardModel { t: 0, seq: 0, fixed: vec![None; SLOTS], pending_write: vec![None; SLOTS], pending_read: vec![None; SLOTS], sb_done: [0; 6] }
+impl HazardModel {
+    pub fn new(sm: u32) -> Self {
+        HazardModel { sm, t: 0, seq: 0, fixed: vec![None; SLOTS], pending_write: vec![None; SLOTS], pending_read: vec![None; SLOTS], sb_done: [0; 6] }
     }
 }
 
@@ -92,14 +99,18 @@ fn hazard(i: &Inst, s: usize, kind: HazardKind, detail: String) -> EmuError {
 }
 
 /// Cycles after a fixed-latency producer's issue before `consumer` may read it.
-fn raw_latency(pipe: Timing, file: File, consumer: Timing, as_guard: bool) -> u64 {
+fn raw_latency(sm: u32, producer: Op, file: File, consumer: Timing, as_guard: bool) -> u64 {
+    let pipe = producer.timing();
     match file {
+        _ if producer == Op::Uldc => ULDC_TO_ANY,
+        File::P | File::Up if as_guard && sm == 75 => PRED_TO_GUARD_SM75,
         File::P | File::Up if as_guard => PRED_TO_GUARD,
         File::P | File::Up => PRED_TO_OPERAND,
         File::Ur if consumer == Timing::Uniform => UNIFORM_TO_UNIFORM,
         File::Ur => UNIFORM_TO_VECTOR,
         File::R => match (pipe, consumer) {
             (Timing::Fma, Timing::Fma) => FMA_TO_FMA,
+            (Timing::Fma, Timing::Alu) if sm >= 90 => FMA_TO_ALU_SM90,
             (Timing::Alu, Timing::Fma) | (Timing::Fma, _) => CROSS_PIPE,
             _ => ALU_TO_ALU,
         },
@@ -124,10 +135,19 @@ impl HazardModel {
                 continue;
             }
             self.t = self.t.max(self.sb_done[sb as usize]);
-            let covered = self.pending_write.iter().flatten().filter(|p| p.sb == Some(sb) && p.queue == Queue::Conversion).map(|p| p.seq).max();
+            // In-order queues: a wait covering a later op of the queue covers the earlier ones too.
+            let covered = |queue: Queue| self.pending_write.iter().flatten().filter(|p| p.sb == Some(sb) && p.queue == queue).map(|p| p.seq).max();
+            let (conv, shared) = (covered(Queue::Conversion), covered(Queue::Shared));
             for p in self.pending_write.iter_mut() {
                 let resolved = match p {
-                    Some(q) => q.sb == Some(sb) || (q.queue == Queue::Conversion && covered.is_some_and(|c| q.seq <= c)),
+                    Some(q) => {
+                        let last = match q.queue {
+                            Queue::Conversion => conv,
+                            Queue::Shared => shared,
+                            Queue::Unordered => None,
+                        };
+                        q.sb == Some(sb) || last.is_some_and(|c| q.seq <= c)
+                    }
                     None => false,
                 };
                 if resolved {
@@ -156,7 +176,7 @@ impl HazardModel {
                     return Err(hazard(i, s, HazardKind::MissingWait, why));
                 }
                 if let Some(f) = self.fixed[s] {
-                    let need = raw_latency(f.pipe, r.file, consumer, guard_slot == Some(s) && r.file == File::P);
+                    let need = raw_latency(self.sm, f.op, r.file, consumer, guard_slot == Some(s) && r.file == File::P);
                     if self.t < f.issued + need {
                         let why = format!("read at cycle {}, {} cycles after its producer; needs {need}", self.t, self.t - f.issued);
                         return Err(hazard(i, s, HazardKind::ReadTooEarly, why));
@@ -212,7 +232,7 @@ impl HazardModel {
         }
         for r in &i.writes {
             for k in 0..r.n {
-                self.fixed[slot(r.file, r.idx.wrapping_add(k))] = Some(Fixed { issued: self.t, pipe });
+                self.fixed[slot(r.file, r.idx.wrapping_add(k))] = Some(Fixed { issued: self.t, op: i.op });
             }
         }
     }

@@ -33,7 +33,7 @@ struct Warp {
 }
 
 impl Warp {
-    fn new(first_thread: u32, block: [u32; 3]) -> Warp {
+    fn new(sm: u32, first_thread: u32, block: [u32; 3]) -> Warp {
         let total = block[0] * block[1] * block[2];
         let mut w = Warp {
             r: vec![0; 256 * WARP],
@@ -43,7 +43,7 @@ impl Warp {
             pc: [0; WARP],
             lane: [Lane::Exited; WARP],
             tid: [[0; 3]; WARP],
-            hz: HazardModel::default(),
+            hz: HazardModel::new(sm),
         };
         for l in 0..WARP {
             let t = first_thread + l as u32;
@@ -184,7 +184,7 @@ impl Run<'_> {
     fn run_cta(&mut self, block: [u32; 3]) -> Result<(), EmuError> {
         let threads = block[0] * block[1] * block[2];
         self.shared = vec![0u8; self.k.shared_size as usize];
-        let mut warps: Vec<Warp> = (0..threads.div_ceil(WARP as u32)).map(|n| Warp::new(n * WARP as u32, block)).collect();
+        let mut warps: Vec<Warp> = (0..threads.div_ceil(WARP as u32)).map(|n| Warp::new(self.k.sm, n * WARP as u32, block)).collect();
         loop {
             let mut progressed = false;
             for w in warps.iter_mut() {
@@ -393,8 +393,15 @@ impl Run<'_> {
         let a = i.f(24, 8) as u8;
         let off = sext(field(i.w, 40, 24), 24);
         if matches!(i.op, Op::Ldg | Op::Stg) {
-            let base = if i.bit(72) && a != RZ { w.reg(a, l) as u64 | (w.reg(a + 1, l) as u64) << 32 } else { w.reg(a, l) as u64 };
-            return ("global", base.wrapping_add(off as u64));
+            let wide = i.bit(72);
+            let base = if wide && a != RZ { w.reg(a, l) as u64 | (w.reg(a + 1, l) as u64) << 32 } else { w.reg(a, l) as u64 };
+            // On sm_75 the UR of the 0x98x forms is an address offset (elsewhere a descriptor).
+            let ur = match i.c {
+                Operand::Ur(u) if wide && u < URZ => w.ureg(u) as u64 | (w.ureg(u + 1) as u64) << 32,
+                Operand::Ur(u) => w.ureg(u) as u64,
+                _ => 0,
+            };
+            return ("global", base.wrapping_add(ur).wrapping_add(off as u64));
         }
         let scale = [1u64, 4, 8, 16][i.f(78, 2) as usize];
         let ur = match i.c {
