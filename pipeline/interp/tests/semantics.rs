@@ -1,0 +1,382 @@
+//! Warp collectives, barriers with shared memory, divergence inside a warp, calls and recursion,
+//! and the errors: out of bounds, deadlock, call depth, unsupported instructions.
+
+mod common;
+use common::*;
+use ptxforge_interp::SimError;
+
+const HEAD: &str = ".version 8.0\n.target sm_80\n.address_size 64\n";
+
+fn kernel(body: &str) -> ptxforge_ptx::ast::Module {
+    parse(&format!("{HEAD}{body}"))
+}
+
+#[test]
+fn shfl_and_vote() {
+    let m = kernel(
+        r#"
+.visible .entry k(.param .u64 out)
+{
+    .reg .pred %p<4>;
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd2, %r1, 32;
+    add.s64 %rd1, %rd1, %rd2;
+    mul.lo.u32 %r2, %r1, 10;
+    shfl.sync.down.b32 %r3|%p1, %r2, 3, 31, -1;
+    shfl.sync.up.b32 %r4, %r2, 1, 0, -1;
+    shfl.sync.bfly.b32 %r5, %r2, 5, 31, -1;
+    shfl.sync.idx.b32 %r6, %r2, 7, 31, -1;
+    setp.lt.u32 %p2, %r1, 20;
+    vote.sync.ballot.b32 %r7, %p2, -1;
+    vote.sync.all.pred %p3, %p2, -1;
+    selp.u32 %r8, 1, 0, %p3;
+    selp.u32 %r9, 1, 0, %p1;
+    st.global.u32 [%rd1], %r3;
+    st.global.u32 [%rd1+4], %r4;
+    st.global.u32 [%rd1+8], %r5;
+    st.global.u32 [%rd1+12], %r6;
+    st.global.u32 [%rd1+16], %r7;
+    st.global.u32 [%rd1+20], %r8;
+    st.global.u32 [%rd1+24], %r9;
+    ret;
+}"#,
+    );
+    let mut bufs = vec![zeros(A, 32 * 32)];
+    run(&m, "k", launch([1, 1, 1], [32, 1, 1]), &[A], &mut bufs).unwrap();
+    let o = read_u32(&bufs[0]);
+    for l in 0..32u32 {
+        let r = &o[8 * l as usize..8 * l as usize + 8];
+        let down_ok = l + 3 <= 31;
+        assert_eq!(r[0], if down_ok { (l + 3) * 10 } else { l * 10 }, "down lane {l}");
+        assert_eq!(r[6], down_ok as u32, "down predicate lane {l}");
+        assert_eq!(r[1], if l >= 1 { (l - 1) * 10 } else { 0 }, "up lane {l}");
+        assert_eq!(r[2], (l ^ 5) * 10, "bfly lane {l}");
+        assert_eq!(r[3], 70, "idx lane {l}");
+        assert_eq!(r[4], 0x000f_ffff, "ballot");
+        assert_eq!(r[5], 0, "all");
+    }
+}
+
+#[test]
+fn divergent_warp_reconverges_for_shfl() {
+    // Odd and even lanes take different paths and meet at a shfl.sync with the full mask.
+    let m = kernel(
+        r#"
+.visible .entry k(.param .u64 out)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %laneid;
+    and.b32 %r2, %r1, 1;
+    setp.eq.u32 %p1, %r2, 0;
+    @%p1 bra EVEN;
+    mul.lo.u32 %r3, %r1, 100;
+    shfl.sync.bfly.b32 %r4, %r3, 1, 31, -1;
+    bra.uni DONE;
+EVEN:
+    add.u32 %r3, %r1, 7;
+    shfl.sync.bfly.b32 %r4, %r3, 1, 31, -1;
+DONE:
+    mov.u32 %r5, %tid.x;
+    mul.wide.u32 %rd2, %r5, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r4;
+    ret;
+}"#,
+    );
+    let mut bufs = vec![zeros(A, 4 * 64)];
+    run(&m, "k", launch([1, 1, 1], [64, 1, 1]), &[A], &mut bufs).unwrap();
+    let o = read_u32(&bufs[0]);
+    for t in 0..64u32 {
+        let partner = (t % 32) ^ 1;
+        let want = if partner % 2 == 1 { partner * 100 } else { partner + 7 };
+        assert_eq!(o[t as usize], want, "thread {t}");
+    }
+}
+
+#[test]
+fn barrier_orders_shared_memory_and_bar_red() {
+    // Each thread writes its slot, waits, then reads its neighbour's; bar.red.popc counts odd threads.
+    let m = kernel(
+        r#"
+.visible .entry k(.param .u64 out)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<4>;
+    .shared .align 4 .b32 s[128];
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, s;
+    shl.b32 %r3, %r1, 2;
+    add.u32 %r4, %r2, %r3;
+    mad.lo.u32 %r5, %r1, 3, 1;
+    st.shared.u32 [%r4], %r5;
+    and.b32 %r9, %r1, 1;
+    setp.ne.u32 %p1, %r9, 0;
+    bar.red.popc.u32 %r10, 0, %p1;
+    add.u32 %r6, %r1, 1;
+    rem.u32 %r6, %r6, 128;
+    shl.b32 %r6, %r6, 2;
+    add.u32 %r7, %r2, %r6;
+    ld.shared.u32 %r8, [%r7];
+    mul.wide.u32 %rd2, %r1, 8;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r8;
+    st.global.u32 [%rd3+4], %r10;
+    ret;
+}"#,
+    );
+    let mut bufs = vec![zeros(A, 8 * 128)];
+    run(&m, "k", launch([1, 1, 1], [128, 1, 1]), &[A], &mut bufs).unwrap();
+    let o = read_u32(&bufs[0]);
+    for t in 0..128u32 {
+        assert_eq!(o[2 * t as usize], ((t + 1) % 128) * 3 + 1);
+        assert_eq!(o[2 * t as usize + 1], 64);
+    }
+}
+
+#[test]
+fn atomics_on_global_and_shared() {
+    let m = kernel(
+        r#"
+.visible .entry k(.param .u64 out)
+{
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<3>;
+    .shared .align 4 .b32 cnt;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    atom.shared.add.u32 %r2, [cnt], 1;
+    atom.global.add.u32 %r3, [%rd1], %r1;
+    atom.global.max.s32 %r4, [%rd1+4], %r1;
+    atom.global.inc.u32 %r5, [%rd1+8], 9;
+    atom.global.cas.b32 %r6, [%rd1+12], 0, 55;
+    bar.sync 0;
+    ld.shared.u32 %r7, [cnt];
+    st.global.u32 [%rd1+16], %r7;
+    ret;
+}"#,
+    );
+    let mut bufs = vec![zeros(A, 20)];
+    run(&m, "k", launch([1, 1, 1], [40, 1, 1]), &[A], &mut bufs).unwrap();
+    let o = read_u32(&bufs[0]);
+    assert_eq!(o, vec![(0..40).sum::<u32>(), 39, 40 % 10, 55, 40]);
+}
+
+#[test]
+fn calls_with_params_and_recursion() {
+    let m = kernel(
+        r#"
+.func (.param .b32 ret) fact(.param .b32 n)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<6>;
+    ld.param.b32 %r1, [n];
+    setp.le.u32 %p1, %r1, 1;
+    @%p1 bra BASE;
+    sub.u32 %r2, %r1, 1;
+    {
+    .param .b32 a0;
+    st.param.b32 [a0], %r2;
+    .param .b32 r0;
+    call.uni (r0), fact, (a0);
+    ld.param.b32 %r3, [r0];
+    }
+    mul.lo.u32 %r4, %r3, %r1;
+    st.param.b32 [ret], %r4;
+    ret;
+BASE:
+    st.param.b32 [ret], 1;
+    ret;
+}
+.visible .entry k(.param .u64 out)
+{
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    {
+    .param .b32 a0;
+    st.param.b32 [a0], %r1;
+    .param .b32 r0;
+    call.uni (r0), fact, (a0);
+    ld.param.b32 %r2, [r0];
+    }
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r2;
+    ret;
+}"#,
+    );
+    let mut bufs = vec![zeros(A, 4 * 10)];
+    run(&m, "k", launch([1, 1, 1], [10, 1, 1]), &[A], &mut bufs).unwrap();
+    let o = read_u32(&bufs[0]);
+    let mut f = 1u32;
+    for n in 0..10u32 {
+        f *= n.max(1);
+        assert_eq!(o[n as usize], f, "fact({n})");
+    }
+    // Unbounded recursion stops at the call depth limit.
+    let deep = kernel(
+        r#"
+.func loop_forever(.param .b32 n)
+{
+    .reg .b32 %r<2>;
+    ld.param.b32 %r1, [n];
+    {
+    .param .b32 a0;
+    st.param.b32 [a0], %r1;
+    call.uni loop_forever, (a0);
+    }
+    ret;
+}
+.visible .entry k()
+{
+    .reg .b32 %r<2>;
+    {
+    .param .b32 a0;
+    st.param.b32 [a0], 0;
+    call.uni loop_forever, (a0);
+    }
+    ret;
+}"#,
+    );
+    let e = run(&deep, "k", launch([1, 1, 1], [1, 1, 1]), &[], &mut []).unwrap_err();
+    assert!(matches!(e, SimError::CallDepth { .. }), "{e}");
+}
+
+#[test]
+fn out_of_bounds_is_reported_with_space_address_and_thread() {
+    let m = load("pipeline/driver/tests/filetests/vadd.ptx");
+    let mut bufs = vec![zeros(A, 4 * 64), zeros(B, 4 * 64), zeros(C, 4 * 63)];
+    let e = run(&m, "vadd", launch([1, 1, 1], [64, 1, 1]), &[A, B, C, 64], &mut bufs).unwrap_err();
+    match &e {
+        SimError::OutOfBounds { space, addr, thread, .. } => {
+            assert_eq!(*space, ptxforge_interp::Space::Global);
+            assert_eq!(*addr, C + 4 * 63);
+            assert_eq!(thread.tid, [63, 0, 0]);
+        }
+        _ => panic!("expected out of bounds, got {e}"),
+    }
+    assert!(e.to_string().contains("out-of-bounds global access"), "{e}");
+    assert!(e.is_kernel_fault());
+}
+
+#[test]
+fn mismatched_barriers_deadlock() {
+    let m = kernel(
+        r#"
+.visible .entry k()
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<3>;
+    mov.u32 %r1, %tid.x;
+    setp.lt.u32 %p1, %r1, 16;
+    @%p1 bra LOW;
+    bar.sync 1;
+    ret;
+LOW:
+    bar.sync 0;
+    ret;
+}"#,
+    );
+    let e = run(&m, "k", launch([1, 1, 1], [32, 1, 1]), &[], &mut []).unwrap_err();
+    assert!(matches!(e, SimError::Deadlock { .. }), "{e}");
+    assert!(e.to_string().starts_with("deadlock: 32 threads wait"), "{e}");
+    // Exited threads don't hold a barrier up: half the block exits, the other half syncs.
+    let m = kernel(
+        r#"
+.visible .entry k()
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<3>;
+    mov.u32 %r1, %tid.x;
+    setp.lt.u32 %p1, %r1, 16;
+    @%p1 ret;
+    bar.sync 0;
+    ret;
+}"#,
+    );
+    run(&m, "k", launch([1, 1, 1], [32, 1, 1]), &[], &mut []).unwrap();
+}
+
+#[test]
+fn unsupported_instruction_names_opcode_and_line() {
+    let m = kernel(
+        r#"
+.visible .entry k(.param .u64 p)
+{
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [p];
+    ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [%rd1];
+    ret;
+}"#,
+    );
+    let e = run(&m, "k", launch([1, 1, 1], [32, 1, 1]), &[A], &mut []).unwrap_err();
+    match &e {
+        SimError::Unsupported { opcode, line, .. } => {
+            assert!(opcode.starts_with("ldmatrix"), "{opcode}");
+            assert_eq!(*line, 10, "3 header lines, a blank line, then the kernel");
+        }
+        _ => panic!("expected unsupported, got {e}"),
+    }
+}
+
+#[test]
+fn integer_edge_semantics() {
+    let m = kernel(
+        r#"
+.visible .entry k(.param .u64 p, .param .u32 a, .param .u32 b)
+{
+    .reg .b32 %r<16>;
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [p];
+    ld.param.u32 %r1, [a];
+    ld.param.u32 %r2, [b];
+    div.u32 %r3, %r1, %r2;
+    rem.u32 %r4, %r1, %r2;
+    div.s32 %r5, %r1, %r2;
+    bfe.s32 %r6, %r1, 4, 8;
+    bfi.b32 %r7, %r2, %r1, 8, 4;
+    prmt.b32 %r8, %r1, %r2, 0x3210;
+    prmt.b32 %r9, %r1, %r2, 0x8765;
+    bfind.u32 %r10, %r1;
+    brev.b32 %r11, %r1;
+    shf.l.wrap.b32 %r12, %r1, %r2, 36;
+    lop3.b32 %r13, %r1, %r2, 0xff, 0x96;
+    popc.b32 %r14, %r1;
+    clz.b32 %r15, %r1;
+    st.global.v4.u32 [%rd1], {%r3, %r4, %r5, %r6};
+    st.global.v4.u32 [%rd1+16], {%r7, %r8, %r9, %r10};
+    st.global.v4.u32 [%rd1+32], {%r11, %r12, %r13, %r14};
+    st.global.u32 [%rd1+48], %r15;
+    ret;
+}"#,
+    );
+    let (a, b) = (0x8123_45f0u32, 0u32);
+    let mut bufs = vec![zeros(A, 64)];
+    run(&m, "k", launch([1, 1, 1], [1, 1, 1]), &[A, a as u64, b as u64], &mut bufs).unwrap();
+    let o = read_u32(&bufs[0]);
+    assert_eq!(o[0], u32::MAX, "u32 x/0");
+    assert_eq!(o[1], a, "u32 x%0");
+    assert_eq!(o[2], 1, "negative s32 x/0");
+    assert_eq!(o[3], ((a >> 4) as u8 as i8) as i32 as u32, "bfe.s32");
+    assert_eq!(o[4], (a & !0xf00) | ((b & 0xf) << 8), "bfi");
+    assert_eq!(o[5], a, "prmt identity");
+    let bytes = [a.to_le_bytes(), b.to_le_bytes()].concat();
+    let sel = |s: u32| if s & 8 != 0 { if bytes[(s & 7) as usize] & 0x80 != 0 { 0xff } else { 0 } } else { bytes[(s & 7) as usize] as u32 };
+    assert_eq!(o[6], sel(5) | sel(6) << 8 | sel(7) << 16 | sel(8) << 24, "prmt with sign replication");
+    assert_eq!(o[7], 31, "bfind");
+    assert_eq!(o[8], a.reverse_bits(), "brev");
+    assert_eq!(o[9], ((((b as u64) << 32 | a as u64) << 4) >> 32) as u32, "shf.l.wrap");
+    assert_eq!(o[10], a ^ b ^ 0xff, "lop3 xor");
+    assert_eq!(o[11], a.count_ones(), "popc");
+    assert_eq!(o[12], 0, "clz");
+}
