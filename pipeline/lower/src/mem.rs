@@ -75,7 +75,9 @@ impl Ctx<'_> {
         let offset = offset as i32;
         if load {
             let d = self.dst(val)?;
-            self.emit(Opcode::Ldg { size, constant: nc, offset }, &[Dst::Reg(d)], &[Src::reg(base), desc]);
+            let narrow = self.narrow_target(d, size);
+            self.emit(Opcode::Ldg { size, constant: nc, offset }, &[Dst::Reg(narrow)], &[Src::reg(base), desc]);
+            self.widen_loaded(d, narrow, ty);
         } else {
             let data = self.store_data(val, size)?;
             self.emit(Opcode::Stg { size, offset }, &[], &[Src::reg(base), data, desc]);
@@ -96,12 +98,37 @@ impl Ctx<'_> {
         let size = mem_size(ty);
         if load {
             let d = self.dst(val)?;
-            self.emit(Opcode::Lds { size, offset }, &[Dst::Reg(d)], &[base]);
+            let narrow = self.narrow_target(d, size);
+            self.emit(Opcode::Lds { size, offset }, &[Dst::Reg(narrow)], &[base]);
+            self.widen_loaded(d, narrow, ty);
         } else {
             let data = self.store_data(val, size)?;
             self.emit(Opcode::Sts { size, offset }, &[], &[base, data]);
         }
         Ok(())
+    }
+
+    /// Where a load of `size` lands: the low half when a value narrower than 64 bits is loaded into
+    /// a 64-bit register (`ld.global.s32 %rd1, [..]`), else the register itself.
+    fn narrow_target(&self, d: Reg, size: MemSize) -> Reg {
+        if d.comps == 2 && !matches!(size, MemSize::B64 | MemSize::B128) {
+            d.part(0)
+        } else {
+            d
+        }
+    }
+
+    /// Completes a narrow load into a 64-bit register: the high half is the sign (signed types) or zero.
+    fn widen_loaded(&mut self, d: Reg, narrow: Reg, ty: Type) {
+        if narrow == d {
+            return;
+        }
+        if ty.is_signed() {
+            let shf = Opcode::Shf { right: true, signed: true, wide: false, hi: true };
+            self.emit(shf, &[Dst::Reg(d.part(1))], &[Src::ZERO, Src::imm(31), Src::reg(narrow)]);
+        } else {
+            self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[Src::ZERO]);
+        }
     }
 
     /// The register a store writes from (immediates are moved to a register first).
