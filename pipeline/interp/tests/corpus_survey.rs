@@ -8,7 +8,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use ptxforge_interp::{param_layout, run_kernel, Buffer, Launch, Limits, SimError};
+use ptxforge_interp::{param_layout, run_kernel, Buffer, Launch, Limits, SimError, Space};
 use ptxforge_ptx::ast::Function;
 
 /// Each pointer parameter gets its own buffer of this many bytes, at 0x1_0000_0000 * (i + 1).
@@ -79,8 +79,12 @@ fn corpus_survey() {
                 Ok(()) => t.completed += 1,
                 Err(e) if e.is_kernel_fault() => {
                     t.kernel_fault += 1;
+                    if std::env::var_os("SURVEY_VERBOSE").is_some() {
+                        println!("  fault {rel} {:.50}: {e}", f.name);
+                    }
                     let kind = match e {
-                        SimError::OutOfBounds { .. } => "out of bounds",
+                        SimError::OutOfBounds { space: Space::Global, .. } => "out of bounds (global)",
+                        SimError::OutOfBounds { .. } => "out of bounds (other space)",
                         SimError::Misaligned { .. } => "misaligned",
                         SimError::StepLimit { .. } => "step limit",
                         SimError::Deadlock { .. } => "deadlock",
