@@ -4,9 +4,17 @@
 //! accepts is the job of lowering and validation, not of the tree's shape.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A byte range `start..end` of the module's text (the node's first and past-its-last byte).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
 
 /// A whole `.ptx` module.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Module {
     /// `.version major.minor`.
     pub version: (u32, u32),
@@ -103,7 +111,7 @@ pub enum StateSpace {
 }
 
 /// A variable declaration (`.shared .align 4 .b8 tile[512];`, `.param .u64 p`, `.global ...`).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct VarDecl {
     pub space: StateSpace,
     pub name: String,
@@ -115,6 +123,7 @@ pub struct VarDecl {
     /// `.v2`/`.v4` vector width, 1 for scalars.
     pub vector: u32,
     pub line: u32,
+    pub span: Span,
     /// Initializer values, if any (integers as written; floats as bits).
     pub init: Vec<i128>,
 }
@@ -136,7 +145,7 @@ impl VarDecl {
 }
 
 /// A `.reg` declaration: `%r<N>` declares `%r0 .. %r{N-1}` without materialising them.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RegDecl {
     pub name: String,
     pub ty: Type,
@@ -144,12 +153,14 @@ pub struct RegDecl {
     /// `Some(N)` for the parameterised form `name<N>`.
     pub count: Option<u64>,
     pub line: u32,
+    /// The whole `.reg` statement (shared by the names it declares).
+    pub span: Span,
     /// Declared in a nested `{ }` scope (may shadow or repeat an outer name).
     pub scoped: bool,
 }
 
 /// A `.entry` or `.func`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Function {
     pub name: String,
     pub is_entry: bool,
@@ -163,7 +174,13 @@ pub struct Function {
     pub body: Vec<Statement>,
     /// Performance directives (`.maxntid`, `.reqntid`, `.maxnreg`, `.minnctapersm`, ...) with values.
     pub directives: Vec<(String, Vec<u64>)>,
+    /// Span of each entry of `directives` (same order).
+    pub directive_spans: Vec<Span>,
+    /// Line of each entry of `directives` (same order).
+    pub directive_lines: Vec<u32>,
     pub line: u32,
+    /// From the first linkage directive to the closing `}` (or `;` of a declaration).
+    pub span: Span,
     /// Whether the function has a body (`.extern` declarations don't).
     pub has_body: bool,
 }
@@ -177,14 +194,14 @@ impl Function {
 
 /// Fast lookup of declared registers, including parameterised ranges.
 pub struct RegTable<'a> {
-    exact: HashMap<&'a str, Type>,
-    ranges: HashMap<&'a str, (Type, u64)>,
+    exact: FastMap<&'a str, Type>,
+    ranges: FastMap<&'a str, (Type, u64)>,
 }
 
 impl<'a> RegTable<'a> {
     pub fn new(decls: &'a [RegDecl]) -> RegTable<'a> {
-        let mut exact = HashMap::new();
-        let mut ranges = HashMap::new();
+        let mut exact = FastMap::default();
+        let mut ranges = FastMap::default();
         for d in decls {
             match d.count {
                 Some(n) => {
@@ -199,8 +216,10 @@ impl<'a> RegTable<'a> {
     }
 
     pub fn lookup(&self, name: &str) -> Option<Type> {
-        if let Some(t) = self.exact.get(name) {
-            return Some(*t);
+        if !self.exact.is_empty() {
+            if let Some(t) = self.exact.get(name) {
+                return Some(*t);
+            }
         }
         let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
         if digits == 0 || digits == name.len() {
@@ -213,15 +232,81 @@ impl<'a> RegTable<'a> {
     }
 }
 
+/// A hash map with [`FastHasher`]. Its order varies per process: look up, never iterate into output.
+pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
+/// A hash set with [`FastHasher`].
+pub type FastSet<K> = std::collections::HashSet<K, BuildHasherDefault<FastHasher>>;
+
+/// A multiply-rotate hasher over 8-byte words (the FxHash scheme), much cheaper than SipHash
+/// on the short register, label and symbol names the front end looks up. It starts from a
+/// per-process random seed and folds the high product bits into the bucket bits at the end, so
+/// crafted names cannot be made to share buckets (no quadratic probing on hostile input).
+#[derive(Clone, Copy)]
+pub struct FastHasher {
+    hash: u64,
+}
+
+impl Default for FastHasher {
+    #[inline]
+    fn default() -> FastHasher {
+        static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+        let seed = *SEED.get_or_init(|| {
+            use std::hash::BuildHasher;
+            std::collections::hash_map::RandomState::new().hash_one(0x5eed_u64)
+        });
+        FastHasher { hash: seed }
+    }
+}
+
+impl FastHasher {
+    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(Self::SEED);
+    }
+}
+
+impl Hasher for FastHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes(c.try_into().unwrap()));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.hash.rotate_left(26)
+    }
+}
+
 /// A statement of a function body.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Statement {
-    Label { name: String, line: u32 },
+    Label { name: String, line: u32, span: Span },
     Instr(Instruction),
 }
 
 /// One instruction: `@!%p1 ld.global.nc.f32 %f1, [%rd2+4];`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Instruction {
     /// Guard predicate: `(negated, name)`.
     pub guard: Option<(bool, String)>,
@@ -230,6 +315,8 @@ pub struct Instruction {
     pub mods: Vec<String>,
     pub operands: Vec<Operand>,
     pub line: u32,
+    /// From the guard (or opcode) to the `;`.
+    pub span: Span,
 }
 
 impl Instruction {

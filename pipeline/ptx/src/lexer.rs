@@ -1,4 +1,5 @@
-//! The PTX lexer (logos): tokens with byte spans; comments and whitespace are skipped.
+//! The PTX lexer (logos): a stream of tokens with byte spans (comments and whitespace skipped) and
+//! a forward-counting line cursor.
 
 use logos::Logos;
 
@@ -64,7 +65,7 @@ pub enum Tok {
     Error,
 }
 
-/// One token with its text span.
+/// One token with its byte span in the module's text.
 #[derive(Clone, Copy, Debug)]
 pub struct Token {
     pub kind: Tok,
@@ -74,34 +75,64 @@ pub struct Token {
 
 /// Lexes the whole input. Unknown characters become [`Tok::Error`] tokens; lexing never fails.
 pub fn lex(src: &str) -> Vec<Token> {
-    let mut out = Vec::with_capacity(src.len() / 4);
-    let mut lexer = Tok::lexer(src);
-    while let Some(res) = lexer.next() {
-        let span = lexer.span();
-        let kind = res.unwrap_or(Tok::Error);
-        out.push(Token { kind, start: span.start as u32, end: span.end as u32 });
-    }
-    out
+    TokenStream::new(src, 0).collect()
 }
 
-/// Maps byte offsets to 1-based line numbers.
-pub struct LineIndex {
-    starts: Vec<u32>,
+/// Tokens of `text` one at a time (no token vector); spans are offset by `base`, the position
+/// of `text` in the whole module, so a section's tokens carry module-wide byte offsets.
+pub struct TokenStream<'s> {
+    lexer: logos::Lexer<'s, Tok>,
+    base: u32,
 }
 
-impl LineIndex {
-    pub fn new(src: &str) -> LineIndex {
-        let mut starts = vec![0];
-        starts.extend(src.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i as u32 + 1));
-        LineIndex { starts }
+impl<'s> TokenStream<'s> {
+    pub fn new(text: &'s str, base: u32) -> TokenStream<'s> {
+        TokenStream { lexer: Tok::lexer(text), base }
+    }
+}
+
+impl Iterator for TokenStream<'_> {
+    type Item = Token;
+
+    #[inline]
+    fn next(&mut self) -> Option<Token> {
+        let kind = self.lexer.next()?.unwrap_or(Tok::Error);
+        let span = self.lexer.span();
+        Some(Token { kind, start: self.base + span.start as u32, end: self.base + span.end as u32 })
+    }
+}
+
+/// Maps byte offsets to 1-based line numbers by counting newlines forward from the last query,
+/// so a parser that asks in increasing order scans the text once and stores nothing per line.
+pub struct LineCursor<'s> {
+    bytes: &'s [u8],
+    /// Where counting may restart from: the section's first byte and its line.
+    origin: (u32, u32),
+    /// The last answer: offset and its line.
+    at: (u32, u32),
+}
+
+impl<'s> LineCursor<'s> {
+    /// A cursor over `src` whose offset `start` is on line `line`.
+    pub fn new(src: &'s str, start: u32, line: u32) -> LineCursor<'s> {
+        LineCursor { bytes: src.as_bytes(), origin: (start, line), at: (start, line) }
     }
 
-    pub fn line(&self, offset: u32) -> u32 {
-        match self.starts.binary_search(&offset) {
-            Ok(i) => i as u32 + 1,
-            Err(i) => i as u32,
+    pub fn line(&mut self, offset: u32) -> u32 {
+        let offset = offset.min(self.bytes.len() as u32);
+        if offset < self.at.0 {
+            self.at = if offset >= self.origin.0 { self.origin } else { (0, 1) };
         }
+        let (from, line) = self.at;
+        let line = line + count_newlines(&self.bytes[from as usize..offset as usize]);
+        self.at = (offset, line);
+        line
     }
+}
+
+/// Newlines in `bytes` (the loop vectorises).
+pub fn count_newlines(bytes: &[u8]) -> u32 {
+    bytes.iter().map(|&b| u32::from(b == b'\n')).sum()
 }
 
 #[cfg(test)]
@@ -124,8 +155,9 @@ mod tests {
         let src = "0f3F800000 0d3FF0000000000000 1.5\n0x10U";
         let kinds: Vec<Tok> = lex(src).iter().map(|t| t.kind).collect();
         assert_eq!(kinds, vec![Tok::F32Hex, Tok::F64Hex, Tok::DecFloat, Tok::HexInt]);
-        let idx = LineIndex::new(src);
-        assert_eq!(idx.line(0), 1);
-        assert_eq!(idx.line(src.len() as u32 - 1), 2);
+        let mut lines = LineCursor::new(src, 0, 1);
+        assert_eq!(lines.line(0), 1);
+        assert_eq!(lines.line(src.len() as u32 - 1), 2);
+        assert_eq!(lines.line(3), 1, "a query behind the cursor recounts");
     }
 }

@@ -1,27 +1,39 @@
 //! The PTX front end: lexing, parsing to an AST with source spans, and ptxas-style diagnostics.
 
 pub mod ast;
+pub mod check_instr;
+pub mod check_module;
 pub mod diag;
+pub mod isa;
 pub mod lexer;
 pub mod parser;
 pub mod resolve;
+pub mod sections;
+pub mod typing;
 pub mod validate;
 
 pub use diag::{Diagnostic, Severity};
 
 /// Parses and validates a module; `Err` holds every diagnostic found (up to a cap).
 pub fn parse_module(src: &str, file_name: &str) -> Result<ast::Module, Vec<Diagnostic>> {
+    let (module, diags) = parse_syntax(src, file_name);
+    finish_module(src, file_name, module, diags)
+}
+
+/// Lexes and parses `src` without validating it: the module (bare register names resolved) and
+/// the syntax diagnostics. [`sections`] gives the same result from sections parsed in parallel.
+pub fn parse_syntax(src: &str, file_name: &str) -> (ast::Module, Vec<Diagnostic>) {
     let mut p = parser::Parser::new(src, file_name);
     let mut module = p.parse_module();
     for f in &mut module.functions {
         resolve::register_symbols(f);
     }
-    let mut diags = std::mem::take(&mut p.diags);
-    if diags.is_empty() {
-        for f in module.functions.iter().filter(|f| f.has_body) {
-            validate::validate_function(f, &module, file_name, &mut diags);
-        }
-    }
+    (module, std::mem::take(&mut p.diags))
+}
+
+/// Validates a parsed module together with its syntax diagnostics: the module, or every diagnostic.
+pub fn finish_module(src: &str, file_name: &str, module: ast::Module, syntax: Vec<Diagnostic>) -> Result<ast::Module, Vec<Diagnostic>> {
+    let diags = validate::validate_module(src, &module, file_name, syntax);
     if diags.is_empty() {
         Ok(module)
     } else {

@@ -2,24 +2,59 @@
 
 use crate::ast::*;
 use crate::diag::Diagnostic;
-use crate::lexer::{lex, LineIndex, Tok, Token};
+use crate::lexer::{LineCursor, Tok, Token, TokenStream};
 
 /// Most errors reported before giving up.
 const MAX_ERRORS: usize = 100;
 /// Deepest nesting of `{ }` in operands and initializers.
 const MAX_NESTING: u32 = 256;
 
+/// Parses a module, or one section of it, pulling tokens from the lexer one at a time (no token
+/// vector) and counting lines forward as it goes.
 pub struct Parser<'s> {
     src: &'s str,
-    toks: Vec<Token>,
-    pos: usize,
-    lines: LineIndex,
+    tokens: TokenStream<'s>,
+    /// The current token and the one after it (the only lookahead the grammar needs).
+    cur: Option<Token>,
+    next: Option<Token>,
+    /// Tokens consumed so far (progress checks after error recovery).
+    consumed: usize,
+    /// Start of the last token seen: where diagnostics at the end of input point.
+    last_start: u32,
+    /// End of the last consumed token: where spans end.
+    prev_end: u32,
+    lines: LineCursor<'s>,
     file: String,
     /// Brace depth inside a function body (1 = the body itself).
     depth: u32,
     /// Nesting of recursive operand/initializer parsing (bounded, so no input overflows the stack).
     nesting: u32,
+    /// Module-level directives seen (`.version`, `.target`, `.address_size`).
+    pub header: ModuleHeader,
     pub diags: Vec<Diagnostic>,
+}
+
+/// The module-level directives a module (or section) set, in the order a serial parse applies them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ModuleHeader {
+    pub version: Option<(u32, u32)>,
+    pub target: Option<String>,
+    pub address_size: Option<u32>,
+}
+
+impl ModuleHeader {
+    /// Writes the directives that were set into `m` (later sections override earlier ones).
+    pub fn apply(&self, m: &mut Module) {
+        if let Some(v) = self.version {
+            m.version = v;
+        }
+        if let Some(t) = &self.target {
+            m.target = t.clone();
+        }
+        if let Some(a) = self.address_size {
+            m.address_size = a;
+        }
+    }
 }
 
 /// A parse failure already recorded in `diags`; the caller recovers.
@@ -28,47 +63,101 @@ pub struct Failed;
 type PResult<T> = Result<T, Failed>;
 
 impl<'s> Parser<'s> {
+    /// A parser for the whole of `src`.
     pub fn new(src: &'s str, file: &str) -> Parser<'s> {
-        Parser { src, toks: lex(src), pos: 0, lines: LineIndex::new(src), file: file.to_string(), depth: 0, nesting: 0, diags: Vec::new() }
+        Parser::for_section(src, 0..src.len(), 1, file)
+    }
+
+    /// A parser for `src[range]`, which starts on line `first_line`; spans and lines stay
+    /// module-wide. Texts past 4 GiB (offsets are 32-bit) get a fatal diagnostic and no tokens.
+    pub fn for_section(src: &'s str, range: std::ops::Range<usize>, first_line: u32, file: &str) -> Parser<'s> {
+        let too_large = src.len() > u32::MAX as usize;
+        let text = if too_large { "" } else { &src[range.clone()] };
+        let start = if too_large { 0 } else { range.start as u32 };
+        let mut tokens = TokenStream::new(text, start);
+        let cur = tokens.next();
+        let next = tokens.next();
+        let mut p = Parser {
+            src,
+            tokens,
+            cur,
+            next,
+            consumed: 0,
+            last_start: cur.map_or(start, |t| t.start),
+            prev_end: start,
+            lines: LineCursor::new(src, start, first_line),
+            file: file.to_string(),
+            depth: 0,
+            nesting: 0,
+            header: ModuleHeader::default(),
+            diags: Vec::new(),
+        };
+        if too_large {
+            p.error_at(1, format!("Input file too large ({} bytes; at most {} supported)", src.len(), u32::MAX), true);
+        }
+        p
     }
 
     // ---- token helpers -------------------------------------------------------------------
 
+    #[inline]
     fn peek(&self) -> Option<Tok> {
-        self.toks.get(self.pos).map(|t| t.kind)
+        self.cur.map(|t| t.kind)
     }
 
-    fn peek_at(&self, n: usize) -> Option<Tok> {
-        self.toks.get(self.pos + n).map(|t| t.kind)
+    #[inline]
+    fn peek_second(&self) -> Option<Tok> {
+        self.next.map(|t| t.kind)
     }
 
-    fn text_at(&self, i: usize) -> &'s str {
-        let t = self.toks[i];
-        &self.src[t.start as usize..t.end as usize]
-    }
-
+    #[inline]
     fn text(&self) -> &'s str {
-        if self.pos < self.toks.len() {
-            self.text_at(self.pos)
-        } else {
-            ""
+        match self.cur {
+            Some(t) => &self.src[t.start as usize..t.end as usize],
+            None => "",
         }
     }
 
-    fn line(&self) -> u32 {
-        let off = self.toks.get(self.pos).or(self.toks.last()).map_or(0, |t| t.start);
+    /// Byte offset of the current token (the end of input once tokens run out).
+    fn offset(&self) -> u32 {
+        self.cur.map_or(self.last_start, |t| t.start)
+    }
+
+    fn line(&mut self) -> u32 {
+        let off = self.offset();
         self.lines.line(off)
     }
 
+    /// Moves to the next token.
+    #[inline]
+    fn advance(&mut self) {
+        if let Some(t) = self.cur {
+            self.prev_end = t.end;
+            self.consumed += 1;
+        }
+        self.cur = self.next;
+        self.next = self.tokens.next();
+        if let Some(t) = self.cur {
+            self.last_start = t.start;
+        }
+    }
+
+    #[inline]
     fn bump(&mut self) -> &'s str {
         let t = self.text();
-        self.pos += 1;
+        self.advance();
         t
     }
 
+    /// The span from `start` to the end of the last consumed token.
+    fn span_from(&self, start: u32) -> Span {
+        Span { start, end: self.prev_end.max(start) }
+    }
+
+    #[inline]
     fn eat(&mut self, k: Tok) -> bool {
         if self.peek() == Some(k) {
-            self.pos += 1;
+            self.advance();
             true
         } else {
             false
@@ -77,7 +166,7 @@ impl<'s> Parser<'s> {
 
     fn eat_dot(&mut self, name: &str) -> bool {
         if self.peek() == Some(Tok::Dot) && &self.text()[1..] == name {
-            self.pos += 1;
+            self.advance();
             true
         } else {
             false
@@ -94,9 +183,9 @@ impl<'s> Parser<'s> {
 
     /// ptxas's wording: `Parsing error near '<token>': syntax error`.
     fn syntax_error<T>(&mut self) -> PResult<T> {
-        let near = if self.pos < self.toks.len() { self.text().to_string() } else { "<EOF>".into() };
-        let near: String = near.chars().take(64).collect();
-        let line = self.line();
+        // At the end of input ptxas names '' and the line the end is on.
+        let near: String = self.text().chars().take(64).collect();
+        let line = if self.cur.is_some() { self.line() } else { self.lines.line(self.src.len() as u32) };
         self.error_at(line, format!("Parsing error near '{near}': syntax error"), true);
         Err(Failed)
     }
@@ -112,11 +201,11 @@ impl<'s> Parser<'s> {
         while let Some(k) = self.peek() {
             match k {
                 Tok::Semi => {
-                    self.pos += 1;
+                    self.advance();
                     return;
                 }
                 Tok::RBrace => return,
-                _ => self.pos += 1,
+                _ => self.advance(),
             }
         }
     }
@@ -127,17 +216,19 @@ impl<'s> Parser<'s> {
 
     // ---- module level --------------------------------------------------------------------
 
+    /// Parses module items to the end of the text; the header directives are applied at the end.
     pub fn parse_module(&mut self) -> Module {
         let mut m = Module { address_size: 64, ..Module::default() };
         while self.peek().is_some() && !self.too_many_errors() {
-            let start = self.pos;
+            let start = self.consumed;
             if self.module_item(&mut m).is_err() {
                 self.recover_module();
             }
-            if self.pos == start {
-                self.pos += 1;
+            if self.consumed == start {
+                self.advance();
             }
         }
+        self.header.apply(&mut m);
         m
     }
 
@@ -150,17 +241,17 @@ impl<'s> Parser<'s> {
                 Tok::RBrace => {
                     depth -= 1;
                     if depth <= 0 {
-                        self.pos += 1;
+                        self.advance();
                         return;
                     }
                 }
                 Tok::Semi if depth == 0 => {
-                    self.pos += 1;
+                    self.advance();
                     return;
                 }
                 _ => {}
             }
-            self.pos += 1;
+            self.advance();
         }
     }
 
@@ -170,19 +261,19 @@ impl<'s> Parser<'s> {
         }
         match &self.text()[1..] {
             "version" => {
-                self.pos += 1;
-                m.version = self.version_number()?;
+                self.advance();
+                self.header.version = Some(self.version_number()?);
             }
             "target" => {
-                self.pos += 1;
-                m.target = self.bump().to_string();
+                self.advance();
+                self.header.target = Some(self.bump().to_string());
                 while self.eat(Tok::Comma) {
                     self.bump();
                 }
             }
             "address_size" => {
-                self.pos += 1;
-                m.address_size = self.integer()? as u32;
+                self.advance();
+                self.header.address_size = Some(self.integer()? as u32);
             }
             "file" | "loc" => self.skip_line(),
             "section" => self.skip_braced_block()?,
@@ -193,19 +284,20 @@ impl<'s> Parser<'s> {
     }
 
     fn version_number(&mut self) -> PResult<(u32, u32)> {
-        let t = self.bump();
+        let t = self.text();
         let (a, b) = t.split_once('.').unwrap_or((t, "0"));
         match (a.parse(), b.parse()) {
-            (Ok(a), Ok(b)) => Ok((a, b)),
-            _ => {
-                self.pos -= 1;
-                self.syntax_error()
+            (Ok(a), Ok(b)) if self.cur.is_some() => {
+                self.advance();
+                Ok((a, b))
             }
+            _ => self.syntax_error(),
         }
     }
 
     /// `.visible .entry ...`, `.extern .func ...`, `.global .u32 x;` and friends.
     fn linkage_item(&mut self, m: &mut Module) -> PResult<()> {
+        let start = self.offset();
         let (mut visible, mut is_extern) = (false, false);
         loop {
             if self.eat_dot("visible") {
@@ -220,20 +312,18 @@ impl<'s> Parser<'s> {
         }
         let line = self.line();
         if self.eat_dot("entry") {
-            let f = self.function(true, visible, is_extern, line)?;
+            let f = self.function(true, visible, is_extern, line, start)?;
             m.functions.push(f);
         } else if self.eat_dot("func") {
-            let f = self.function(false, visible, is_extern, line)?;
+            let f = self.function(false, visible, is_extern, line, start)?;
             m.functions.push(f);
         } else if let Some(space) = self.state_space() {
-            let v = self.var_decl(space)?;
+            let mut v = self.var_decl(space, start)?;
             self.expect(Tok::Semi)?;
+            v.span = self.span_from(start);
             m.globals.push(v);
         } else {
-            let name = self.text().to_string();
-            let line = self.line();
-            self.error_at(line, format!("Unknown directive '{name}'"), false);
-            return Err(Failed);
+            return self.syntax_error();
         }
         Ok(())
     }
@@ -252,20 +342,20 @@ impl<'s> Parser<'s> {
             "local" => StateSpace::Local,
             _ => return None,
         };
-        self.pos += 1;
+        self.advance();
         Some(space)
     }
 
     fn skip_line(&mut self) {
         let line = self.line();
         while self.peek().is_some() && self.line() == line {
-            self.pos += 1;
+            self.advance();
         }
     }
 
     fn skip_statement(&mut self) {
         while let Some(k) = self.peek() {
-            self.pos += 1;
+            self.advance();
             if k == Tok::Semi {
                 return;
             }
@@ -274,7 +364,7 @@ impl<'s> Parser<'s> {
 
     fn skip_braced_block(&mut self) -> PResult<()> {
         while self.peek().is_some() && self.peek() != Some(Tok::LBrace) {
-            self.pos += 1;
+            self.advance();
         }
         self.expect(Tok::LBrace)?;
         let mut depth = 1;
@@ -285,7 +375,7 @@ impl<'s> Parser<'s> {
                 None => return self.syntax_error(),
                 _ => {}
             }
-            self.pos += 1;
+            self.advance();
         }
         Ok(())
     }
@@ -293,7 +383,14 @@ impl<'s> Parser<'s> {
     fn integer(&mut self) -> PResult<i128> {
         let neg = self.eat(Tok::Minus);
         let v = match self.peek() {
-            Some(Tok::DecInt) | Some(Tok::HexInt) => parse_int(self.bump()),
+            Some(Tok::DecInt) | Some(Tok::HexInt) => {
+                let line = self.line();
+                let value = parse_int(self.bump());
+                if value.is_none() {
+                    self.error_at(line, "Constant overflow".into(), false);
+                }
+                Some(value.unwrap_or(0))
+            }
             _ => None,
         };
         match v {
@@ -304,23 +401,24 @@ impl<'s> Parser<'s> {
 
     // ---- declarations --------------------------------------------------------------------
 
-    /// After the state space: `[.align N] [.vN] .type name[[N]] [= init]`.
-    fn var_decl(&mut self, space: StateSpace) -> PResult<VarDecl> {
+    /// After the state space: `[.align N] [.vN] .type name[[N]] [= init]`; the span runs from
+    /// `start` (the declaration's first token) to its last token.
+    fn var_decl(&mut self, space: StateSpace, start: u32) -> PResult<VarDecl> {
         let line = self.line();
         let (mut align, mut vector, mut ty) = (0, 1, None);
         while self.peek() == Some(Tok::Dot) {
             let m = &self.text()[1..];
             if m == "align" {
-                self.pos += 1;
+                self.advance();
                 align = self.integer()? as u32;
             } else if let Some(n) = m.strip_prefix('v').and_then(|n| n.parse::<u32>().ok()) {
-                self.pos += 1;
+                self.advance();
                 vector = n;
             } else if let Some(t) = Type::from_mod(m) {
-                self.pos += 1;
+                self.advance();
                 ty = Some(t);
             } else if m == "ptr" || m == "global" || m == "shared" || m == "const" || m == "local" {
-                self.pos += 1;
+                self.advance();
             } else {
                 break;
             }
@@ -341,7 +439,7 @@ impl<'s> Parser<'s> {
             self.expect(Tok::RBracket)?;
         }
         let init = if self.eat(Tok::Eq) { self.initializer()? } else { Vec::new() };
-        Ok(VarDecl { space, name, ty, align, array_len, vector, line, init })
+        Ok(VarDecl { space, name, ty, align, array_len, vector, line, span: self.span_from(start), init })
     }
 
     fn initializer(&mut self) -> PResult<Vec<i128>> {
@@ -384,8 +482,9 @@ impl<'s> Parser<'s> {
     }
 
     /// `.reg .b32 %r<5>, %x;`
-    fn reg_decl(&mut self, out: &mut Vec<RegDecl>) -> PResult<()> {
+    fn reg_decl(&mut self, out: &mut Vec<RegDecl>, start: u32) -> PResult<()> {
         let line = self.line();
+        let first = out.len();
         let (mut ty, mut vector) = (None, 1);
         while self.peek() == Some(Tok::Dot) {
             let m = &self.text()[1..];
@@ -396,7 +495,7 @@ impl<'s> Parser<'s> {
             } else if m != "align" {
                 return self.syntax_error();
             }
-            self.pos += 1;
+            self.advance();
         }
         let Some(ty) = ty else { return self.syntax_error() };
         loop {
@@ -411,17 +510,20 @@ impl<'s> Parser<'s> {
             } else {
                 None
             };
-            out.push(RegDecl { name, ty, vector, count, line, scoped: self.depth > 1 });
+            out.push(RegDecl { name, ty, vector, count, line, span: Span::default(), scoped: self.depth > 1 });
             if !self.eat(Tok::Comma) {
                 break;
             }
         }
-        self.expect(Tok::Semi)
+        self.expect(Tok::Semi)?;
+        let span = self.span_from(start);
+        out[first..].iter_mut().for_each(|d| d.span = span);
+        Ok(())
     }
 
     // ---- functions -----------------------------------------------------------------------
 
-    fn function(&mut self, is_entry: bool, visible: bool, is_extern: bool, line: u32) -> PResult<Function> {
+    fn function(&mut self, is_entry: bool, visible: bool, is_extern: bool, line: u32, start: u32) -> PResult<Function> {
         let mut ret_params = Vec::new();
         if !is_entry && self.peek() == Some(Tok::LParen) {
             ret_params = self.param_list()?;
@@ -442,16 +544,21 @@ impl<'s> Parser<'s> {
             vars: Vec::new(),
             body: Vec::new(),
             directives: Vec::new(),
+            directive_spans: Vec::new(),
+            directive_lines: Vec::new(),
             line,
+            span: Span::default(),
             has_body: false,
         };
         self.perf_directives(&mut f)?;
         if self.eat(Tok::Semi) {
+            f.span = self.span_from(start);
             return Ok(f);
         }
         self.expect(Tok::LBrace)?;
         f.has_body = true;
         self.body(&mut f)?;
+        f.span = self.span_from(start);
         Ok(f)
     }
 
@@ -462,8 +569,9 @@ impl<'s> Parser<'s> {
             return Ok(v);
         }
         loop {
+            let start = self.offset();
             let space = self.state_space().unwrap_or(StateSpace::Param);
-            v.push(self.var_decl(space)?);
+            v.push(self.var_decl(space, start)?);
             if !self.eat(Tok::Comma) {
                 break;
             }
@@ -475,8 +583,10 @@ impl<'s> Parser<'s> {
     /// `.maxntid 256, 1, 1` etc. between the signature and the body; also `.noreturn`.
     fn perf_directives(&mut self, f: &mut Function) -> PResult<()> {
         while self.peek() == Some(Tok::Dot) {
+            let start = self.offset();
+            let line = self.line();
             let name = self.text()[1..].to_string();
-            self.pos += 1;
+            self.advance();
             let mut vals = Vec::new();
             while matches!(self.peek(), Some(Tok::DecInt) | Some(Tok::HexInt)) {
                 vals.push(self.integer()? as u64);
@@ -485,6 +595,8 @@ impl<'s> Parser<'s> {
                 }
             }
             f.directives.push((name, vals));
+            f.directive_spans.push(self.span_from(start));
+            f.directive_lines.push(line);
         }
         Ok(())
     }
@@ -499,21 +611,21 @@ impl<'s> Parser<'s> {
             match self.peek() {
                 None => return self.syntax_error(),
                 Some(Tok::LBrace) => {
-                    self.pos += 1;
+                    self.advance();
                     depth += 1;
                 }
                 Some(Tok::RBrace) => {
-                    self.pos += 1;
+                    self.advance();
                     depth -= 1;
                 }
                 _ => {
                     self.depth = depth;
-                    let start = self.pos;
+                    let start = self.consumed;
                     if self.statement(f).is_err() {
                         self.recover();
                     }
-                    if self.pos == start {
-                        self.pos += 1;
+                    if self.consumed == start {
+                        self.advance();
                     }
                 }
             }
@@ -525,11 +637,12 @@ impl<'s> Parser<'s> {
         if self.peek() == Some(Tok::Dot) {
             return self.body_directive(f);
         }
-        if matches!(self.peek(), Some(Tok::Ident) | Some(Tok::Percent)) && self.peek_at(1) == Some(Tok::Colon) {
+        if matches!(self.peek(), Some(Tok::Ident) | Some(Tok::Percent)) && self.peek_second() == Some(Tok::Colon) {
             let line = self.line();
+            let start = self.offset();
             let name = self.bump().to_string();
-            self.pos += 1;
-            f.body.push(Statement::Label { name, line });
+            self.advance();
+            f.body.push(Statement::Label { name, line, span: self.span_from(start) });
             return Ok(());
         }
         let i = self.instruction()?;
@@ -538,17 +651,20 @@ impl<'s> Parser<'s> {
     }
 
     fn body_directive(&mut self, f: &mut Function) -> PResult<()> {
-        let d = self.text()[1..].to_string();
-        match d.as_str() {
+        let d = &self.text()[1..];
+        let start = self.offset();
+        match d {
             "reg" => {
-                self.pos += 1;
-                self.reg_decl(&mut f.regs)
+                self.advance();
+                self.reg_decl(&mut f.regs, start)
             }
             "shared" | "local" | "const" | "global" | "param" => {
                 let space = self.state_space().unwrap();
-                let v = self.var_decl(space)?;
+                let mut v = self.var_decl(space, start)?;
+                self.expect(Tok::Semi)?;
+                v.span = self.span_from(start);
                 f.vars.push(v);
-                self.expect(Tok::Semi)
+                Ok(())
             }
             "loc" | "file" => {
                 self.skip_line();
@@ -558,11 +674,7 @@ impl<'s> Parser<'s> {
                 self.skip_statement();
                 Ok(())
             }
-            _ => {
-                let line = self.line();
-                self.error_at(line, format!("Unknown directive '.{d}'"), false);
-                Err(Failed)
-            }
+            _ => self.syntax_error(),
         }
     }
 
@@ -570,6 +682,7 @@ impl<'s> Parser<'s> {
 
     fn instruction(&mut self) -> PResult<Instruction> {
         let line = self.line();
+        let start = self.offset();
         let guard = if self.eat(Tok::At) {
             let neg = self.eat(Tok::Bang);
             if self.peek() != Some(Tok::Percent) && self.peek() != Some(Tok::Ident) {
@@ -597,7 +710,7 @@ impl<'s> Parser<'s> {
             }
             self.expect(Tok::Semi)?;
         }
-        Ok(Instruction { guard, opcode, mods, operands, line })
+        Ok(Instruction { guard, opcode, mods, operands, line, span: self.span_from(start) })
     }
 
     fn operand(&mut self) -> PResult<Operand> {
@@ -608,13 +721,13 @@ impl<'s> Parser<'s> {
         match self.peek() {
             Some(Tok::Percent) => self.register_operand(),
             Some(Tok::Bang) => {
-                self.pos += 1;
+                self.advance();
                 if self.peek() != Some(Tok::Percent) {
                     return self.syntax_error();
                 }
                 Ok(Operand::NotReg(self.bump().to_string()))
             }
-            Some(Tok::Ident) if self.peek_at(1) == Some(Tok::Pipe) => self.register_operand(),
+            Some(Tok::Ident) if self.peek_second() == Some(Tok::Pipe) => self.register_operand(),
             Some(Tok::Ident) => {
                 let t = self.bump();
                 Ok(if t == "_" { Operand::Sink } else { Operand::Symbol(t.to_string()) })
@@ -625,8 +738,8 @@ impl<'s> Parser<'s> {
             Some(Tok::F32Hex) => Ok(Operand::F32(u32::from_str_radix(&self.bump()[2..], 16).unwrap_or(0))),
             Some(Tok::F64Hex) => Ok(Operand::F64(u64::from_str_radix(&self.bump()[2..], 16).unwrap_or(0))),
             Some(Tok::DecFloat) => Ok(Operand::F32(self.bump().parse::<f32>().unwrap_or(0.0).to_bits())),
-            Some(Tok::Minus) if self.peek_at(1) == Some(Tok::DecFloat) => {
-                self.pos += 1;
+            Some(Tok::Minus) if self.peek_second() == Some(Tok::DecFloat) => {
+                self.advance();
                 Ok(Operand::F32((-self.bump().parse::<f32>().unwrap_or(0.0)).to_bits()))
             }
             Some(Tok::Minus) | Some(Tok::DecInt) | Some(Tok::HexInt) => Ok(Operand::Imm(self.integer()?)),
@@ -647,7 +760,7 @@ impl<'s> Parser<'s> {
             let comp = &self.text()[1..];
             if comp.len() == 1 && matches!(comp, "x" | "y" | "z" | "w" | "r" | "g" | "b" | "a") {
                 let c = comp.chars().next();
-                self.pos += 1;
+                self.advance();
                 return Ok(Operand::SpecialReg { name, comp: c });
             }
         }
@@ -721,14 +834,13 @@ impl<'s> Parser<'s> {
 
 /// Special registers that take no component (the `%`-names PTX predefines).
 fn is_special_register(name: &str) -> bool {
-    const EXACT: &[&str] = &[
-        "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid", "%clock", "%clock64", "%clock_hi",
-        "%lanemask_eq", "%lanemask_le", "%lanemask_lt", "%lanemask_ge", "%lanemask_gt", "%globaltimer",
-        "%globaltimer_lo", "%globaltimer_hi", "%dynamic_smem_size", "%total_smem_size", "%aggr_smem_size",
-        "%is_explicit_cluster", "%cluster_ctarank", "%cluster_nctarank", "%current_graph_exec",
-    ];
-    const PREFIXES: &[&str] = &["%pm", "%envreg", "%reserved_smem_offset"];
-    EXACT.contains(&name) || PREFIXES.iter().any(|p| name.starts_with(p))
+    matches!(
+        name,
+        "%laneid" | "%warpid" | "%nwarpid" | "%smid" | "%nsmid" | "%gridid" | "%clock" | "%clock64" | "%clock_hi"
+            | "%lanemask_eq" | "%lanemask_le" | "%lanemask_lt" | "%lanemask_ge" | "%lanemask_gt" | "%globaltimer"
+            | "%globaltimer_lo" | "%globaltimer_hi" | "%dynamic_smem_size" | "%total_smem_size" | "%aggr_smem_size"
+            | "%is_explicit_cluster" | "%cluster_ctarank" | "%cluster_nctarank" | "%current_graph_exec"
+    ) || ["%pm", "%envreg", "%reserved_smem_offset"].iter().any(|p| name.starts_with(p))
 }
 
 /// Decimal or hex integer with an optional `U` suffix; `None` on overflow.

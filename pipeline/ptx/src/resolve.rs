@@ -3,14 +3,21 @@
 use crate::ast::{AddrBase, Function, Operand, RegTable, Statement};
 
 /// PTX allows registers without `%` (`.reg .pred p;`); the parser can't tell them from labels.
+/// Registers declared with `%` can't be bare identifiers, so a function whose registers all start
+/// with `%` (nvcc's output) is left untouched without a walk over its body.
 pub fn register_symbols(f: &mut Function) {
-    let regs = f.regs.clone();
+    if f.regs.iter().all(|r| r.name.starts_with('%')) {
+        return;
+    }
+    let regs = std::mem::take(&mut f.regs);
     let table = RegTable::new(&regs);
     for s in &mut f.body {
         if let Statement::Instr(i) = s {
             i.operands.iter_mut().for_each(|o| resolve_operand(o, &table));
         }
     }
+    drop(table);
+    f.regs = regs;
 }
 
 fn resolve_operand(o: &mut Operand, table: &RegTable) {

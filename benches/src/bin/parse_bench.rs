@@ -1,0 +1,218 @@
+//! Benchmark: PTX front-end throughput (lexing, parsing, validation) in MB/s per phase and in
+//! total, on one thread and with sections parsed in parallel on the runtime, with
+//! `ptxas -arch=compute_XX` (parse and check only, no code) on the same file as a ratio.
+//!
+//! Usage: `cargo run --release -p ptxforge-benches --bin parse_bench -- [-n REPS] [--threads N]
+//! [--min-section N] [--generate-mb MB] [--no-ptxas] [FILE.ptx ...]`. With no files it reads every
+//! module of `../shared/corpus`; it always adds a generated module of `--generate-mb` MB (default
+//! 100; 0 = none) made of renamed copies of an nvcc-written kernel. Times are the best of REPS.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use ptxforge_pipeline::actors::parse_in_sections;
+use ptxforge_ptx::{lexer, parse_syntax, validate};
+use ptxforge_runtime::{Executor, ExecutorConfig};
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// The kernel the generated module repeats (nvcc output: loads, shared memory, barriers, branches).
+const TEMPLATE: &str = include_str!("../../../pipeline/driver/tests/filetests/block_reduce.ptx");
+/// ptxas gets this long on the generated module before it is stopped.
+const PTXAS_LIMIT: Duration = Duration::from_secs(60);
+
+struct Config {
+    reps: usize,
+    threads: usize,
+    min_section: usize,
+    generate_mb: usize,
+    ptxas: bool,
+    files: Vec<PathBuf>,
+}
+
+fn parse_args() -> Config {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut cfg = Config { reps: 3, threads, min_section: 1, generate_mb: 100, ptxas: true, files: Vec::new() };
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut num = |d: usize| args.next().and_then(|n| n.parse().ok()).unwrap_or(d);
+        match a.as_str() {
+            "-n" => cfg.reps = num(3).max(1),
+            "--threads" => cfg.threads = num(threads).max(1),
+            "--min-section" => cfg.min_section = num(1),
+            "--generate-mb" => cfg.generate_mb = num(100),
+            "--no-ptxas" => cfg.ptxas = false,
+            _ => cfg.files.push(PathBuf::from(a)),
+        }
+    }
+    if cfg.files.is_empty() {
+        cfg.files = corpus_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
+    }
+    cfg
+}
+
+fn corpus_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files.extend(corpus_files(&p));
+        } else if p.extension().is_some_and(|x| x == "ptx") {
+            files.push(p);
+        }
+    }
+    files.sort();
+    files
+}
+
+/// A module of about `mb` MB: the template's header once, then its kernel renamed `_0`, `_1`, ...
+fn generate_module(mb: usize) -> String {
+    let body_at = TEMPLATE.find(".visible .entry").expect("template has an entry");
+    let (header, body) = TEMPLATE.split_at(body_at);
+    let mut src = String::with_capacity(mb * 1_000_000 + body.len() * 2);
+    src.push_str(header);
+    let mut i = 0;
+    while src.len() < mb * 1_000_000 {
+        src.push_str(&body.replace("block_reduce", &format!("block_reduce_{i}")));
+        i += 1;
+    }
+    src
+}
+
+/// The best of `reps` timings of `f` (its result is dropped outside the timing).
+fn best<T>(reps: usize, mut f: impl FnMut() -> T) -> Duration {
+    (0..reps)
+        .map(|_| {
+            let t = Instant::now();
+            let r = f();
+            let d = t.elapsed();
+            drop(r);
+            d
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+/// Per-phase times of the front end on one module.
+struct Phases {
+    lex: Duration,
+    /// Lexing and parsing fused (the parser pulls tokens); parsing alone is `syntax - lex`.
+    syntax: Duration,
+    validate: Duration,
+    parallel: Duration,
+    ok: bool,
+}
+
+fn measure(src: &str, name: &str, cfg: &Config, exec: &Executor) -> Phases {
+    let lex = best(cfg.reps, || lexer::TokenStream::new(src, 0).count());
+    let syntax = best(cfg.reps, || parse_syntax(src, name));
+    let (module, diags) = parse_syntax(src, name);
+    let ok = diags.is_empty();
+    let validate = best(cfg.reps, || validate::validate_module(src, &module, name, diags.clone()));
+    drop(module);
+    let parallel = best(cfg.reps, || parse_in_sections(exec, src, name, cfg.min_section));
+    Phases { lex, syntax, validate, parallel, ok }
+}
+
+/// `ptxas -arch=compute_XX` (XX from `.target`) on `path`; None when absent, failing or too slow.
+fn ptxas_time(path: &Path, src: &str) -> Option<Result<Duration, String>> {
+    let ptxas = ptxforge_sass::nvtools::tool("ptxas")?;
+    let target = src.lines().find_map(|l| l.trim().strip_prefix(".target")).map(|t| t.trim().split(',').next().unwrap_or("").trim().to_string());
+    let arch = target.unwrap_or_default().replace("sm_", "compute_");
+    let t = Instant::now();
+    let mut child = Command::new(ptxas).arg(format!("-arch={arch}")).arg(path).stdout(Stdio::null()).stderr(Stdio::null()).spawn().ok()?;
+    loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            return Some(if status.success() { Ok(t.elapsed()) } else { Err(format!("ptxas failed ({status})")) });
+        }
+        if t.elapsed() > PTXAS_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Some(Err(format!("ptxas > {} s, stopped", PTXAS_LIMIT.as_secs())));
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn mb_per_s(bytes: usize, d: Duration) -> f64 {
+    bytes as f64 / 1e6 / d.as_secs_f64().max(1e-9)
+}
+
+/// Sums over the corpus.
+#[derive(Default)]
+struct Totals {
+    bytes: usize,
+    lex: Duration,
+    syntax: Duration,
+    validate: Duration,
+    parallel: Duration,
+    ptxas_bytes: usize,
+    ptxas: Duration,
+    ours_on_ptxas_files: Duration,
+}
+
+/// ptxas's throughput on `bytes` and how many times longer it took than we did (`ours`).
+fn versus_ptxas(ptxas: Option<&Result<Duration, String>>, bytes: usize, ours: Duration) -> String {
+    match ptxas {
+        Some(Ok(d)) => format!("ptxas {:5.1} MB/s = {:5.1}x our 1-thread time", mb_per_s(bytes, *d), d.as_secs_f64() / ours.as_secs_f64()),
+        Some(Err(e)) => e.clone(),
+        None => "ptxas: skipped".into(),
+    }
+}
+
+fn report(label: &str, bytes: usize, p: &Phases, vs: String, threads: usize) {
+    let parse = p.syntax.saturating_sub(p.lex);
+    let total = p.syntax + p.validate;
+    println!(
+        "{label:<44} {:7.2} MB  lex {:6.0}  parse {:6.0}  validate {:6.0}  total(1 thr) {:6.0}  sections({threads} thr) {:6.0} MB/s{}  {vs}",
+        bytes as f64 / 1e6,
+        mb_per_s(bytes, p.lex),
+        mb_per_s(bytes, parse),
+        mb_per_s(bytes, p.validate),
+        mb_per_s(bytes, total),
+        mb_per_s(bytes, p.parallel),
+        if p.ok { "" } else { " (syntax errors)" },
+    );
+}
+
+fn main() {
+    let cfg = parse_args();
+    let exec = Executor::new(ExecutorConfig { workers: cfg.threads, dynamic_scheduling: true });
+    println!("front end MB/s: lex = lexer alone; parse = parse_syntax minus lex; validate; total = parse_syntax + validate");
+    let mut t = Totals::default();
+    for path in &cfg.files {
+        let Ok(src) = std::fs::read_to_string(path) else { continue };
+        let name = path.display().to_string();
+        let p = measure(&src, &name, &cfg, &exec);
+        let ptxas = if cfg.ptxas { ptxas_time(path, &src) } else { None };
+        let label = path.file_name().map_or(name.clone(), |f| f.to_string_lossy().chars().take(44).collect());
+        report(&label, src.len(), &p, versus_ptxas(ptxas.as_ref(), src.len(), p.syntax + p.validate), cfg.threads);
+        t.bytes += src.len();
+        t.lex += p.lex;
+        t.syntax += p.syntax;
+        t.validate += p.validate;
+        t.parallel += p.parallel;
+        if let Some(Ok(d)) = ptxas {
+            t.ptxas_bytes += src.len();
+            t.ptxas += d;
+            t.ours_on_ptxas_files += p.syntax + p.validate;
+        }
+    }
+    if t.bytes > 0 {
+        let all = Phases { lex: t.lex, syntax: t.syntax, validate: t.validate, parallel: t.parallel, ok: true };
+        let ptxas = (t.ptxas_bytes > 0).then_some(Ok(t.ptxas));
+        let vs = versus_ptxas(ptxas.as_ref(), t.ptxas_bytes, t.ours_on_ptxas_files);
+        report(&format!("ALL {} files", cfg.files.len()), t.bytes, &all, vs, cfg.threads);
+    }
+    if cfg.generate_mb > 0 {
+        let src = generate_module(cfg.generate_mb);
+        let path = std::env::temp_dir().join(format!("ptxforge-parse-bench-{}mb.ptx", cfg.generate_mb));
+        let p = measure(&src, "generated.ptx", &cfg, &exec);
+        let ptxas = if cfg.ptxas && std::fs::write(&path, &src).is_ok() { ptxas_time(&path, &src) } else { None };
+        let _ = std::fs::remove_file(&path);
+        let vs = versus_ptxas(ptxas.as_ref(), src.len(), p.syntax + p.validate);
+        report(&format!("generated ({} kernels)", src.matches(".entry").count()), src.len(), &p, vs, cfg.threads);
+    }
+}

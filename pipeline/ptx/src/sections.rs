@@ -1,0 +1,263 @@
+//! Parallel parsing support: [`split_sections`] cuts a module at top-level function boundaries,
+//! [`parse_section`] parses one piece, [`merge_sections`] joins the pieces into exactly what a
+//! serial parse gives. The crate stays runtime-free: callers run the pieces as tasks.
+//!
+//! The splitter scans bytes, not tokens: it skips comments and strings as the lexer does and
+//! cuts after a `}` that closes a top-level block (a function body or `.section`, never an
+//! initializer). A piece whose parse reports anything (a cut in a wrong place always does: the
+//! body or block it split runs into the end of the piece) makes the merge fall back to a serial
+//! parse, so the result and its diagnostics are a serial parse's in every case.
+
+use std::ops::Range;
+
+use crate::ast::Module;
+use crate::diag::Diagnostic;
+use crate::lexer::count_newlines;
+use crate::parser::{ModuleHeader, Parser};
+
+/// A piece of a module made of whole top-level items.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SectionSpan {
+    /// Byte range in the module's text.
+    pub range: Range<usize>,
+    /// Line of `range.start` (1-based).
+    pub first_line: u32,
+    /// `;` outside comments and strings: the piece's size in PTX statements (the unit of
+    /// `--threads-min-section-size`).
+    pub statements: usize,
+}
+
+/// Cuts `src` into pieces of at least `min_statements` statements each (the last piece joins the
+/// one before it when it is smaller). Every byte belongs to exactly one piece, in order; an empty
+/// module is one empty piece.
+pub fn split_sections(src: &str, min_statements: usize) -> Vec<SectionSpan> {
+    let min = min_statements.max(1);
+    let mut scan = Scanner { bytes: src.as_bytes(), pos: 0, line: 1 };
+    let mut sections = Vec::new();
+    let mut current = SectionSpan { range: 0..0, first_line: 1, statements: 0 };
+    while let Some(cut) = scan.next_cut(&mut current.statements) {
+        if current.statements >= min {
+            current.range.end = cut;
+            let next = SectionSpan { range: cut..cut, first_line: scan.line, statements: 0 };
+            sections.push(std::mem::replace(&mut current, next));
+        }
+    }
+    current.range.end = src.len();
+    match sections.last_mut() {
+        Some(prev) if current.statements < min => {
+            prev.range.end = current.range.end;
+            prev.statements += current.statements;
+        }
+        _ => sections.push(current),
+    }
+    sections
+}
+
+/// A byte scanner that sees braces, semicolons and newlines as the lexer does: comments and
+/// strings (also unterminated ones, which the lexer swallows as one error token) hide them.
+struct Scanner<'s> {
+    bytes: &'s [u8],
+    pos: usize,
+    line: u32,
+}
+
+impl Scanner<'_> {
+    /// Advances past the next `}` that closes a top-level function body or `.section` block and
+    /// returns the offset after it, counting `;` into `statements`; `None` at the end.
+    fn next_cut(&mut self, statements: &mut usize) -> Option<usize> {
+        let mut depth = 0u32;
+        let mut cuttable = false;
+        let mut last_significant = b';';
+        while let Some((at, c)) = self.next_structural() {
+            match c {
+                b';' => *statements += 1,
+                b'{' => {
+                    if depth == 0 {
+                        cuttable = last_significant != b'=';
+                    }
+                    depth += 1;
+                }
+                b'}' if depth > 0 => {
+                    depth -= 1;
+                    if depth == 0 && cuttable {
+                        return Some(at + 1);
+                    }
+                }
+                _ => {}
+            }
+            if depth == 0 {
+                last_significant = c;
+            }
+        }
+        None
+    }
+
+    /// The next byte outside comments and strings that is not whitespace, with its offset.
+    fn next_structural(&mut self) -> Option<(usize, u8)> {
+        let b = self.bytes;
+        while self.pos < b.len() {
+            let c = b[self.pos];
+            match c {
+                b'\n' => self.line += 1,
+                b'/' | b'"' if self.skip_comment_or_string() => continue,
+                b' ' | b'\t' | b'\r' | b'\x0c' => {}
+                _ => {
+                    self.pos += 1;
+                    return Some((self.pos - 1, c));
+                }
+            }
+            self.pos += 1;
+        }
+        None
+    }
+
+    /// At `/` or `"`: skips what the lexer takes as one comment, string or error token and
+    /// returns true; false when none starts here.
+    fn skip_comment_or_string(&mut self) -> bool {
+        let rest = &self.bytes[self.pos..];
+        let len = match rest {
+            [b'/', b'/', ..] => rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len()),
+            [b'/', b'*', tail @ ..] => tail.windows(2).position(|w| w == b"*/").map_or(rest.len(), |p| p + 4),
+            [b'"', ..] => string_len(rest),
+            _ => return false,
+        };
+        self.line += count_newlines(&rest[..len]);
+        self.pos += len;
+        true
+    }
+}
+
+/// Length of the string literal at the start of `s` (`"([^"\\\n]|\\.)*"`), or of the part the
+/// lexer swallows when it is unterminated (up to the newline or the end).
+fn string_len(s: &[u8]) -> usize {
+    let mut i = 1;
+    while i < s.len() {
+        match s[i] {
+            b'"' => return i + 1,
+            b'\n' => return i,
+            b'\\' if s.get(i + 1) == Some(&b'\n') => return i,
+            b'\\' => i += 2,
+            _ => i += 1,
+        }
+    }
+    s.len()
+}
+
+/// What one piece parsed to.
+#[derive(Debug)]
+pub struct ParsedSection {
+    /// The piece's globals and functions (bare register names resolved).
+    pub module: Module,
+    /// The module-level directives the piece set.
+    pub header: ModuleHeader,
+    pub diags: Vec<Diagnostic>,
+}
+
+/// Parses one piece of `src` (spans and lines stay module-wide).
+pub fn parse_section(src: &str, section: &SectionSpan, file_name: &str) -> ParsedSection {
+    let mut p = Parser::for_section(src, section.range.clone(), section.first_line, file_name);
+    let mut module = p.parse_module();
+    for f in &mut module.functions {
+        crate::resolve::register_symbols(f);
+    }
+    ParsedSection { module, header: std::mem::take(&mut p.header), diags: std::mem::take(&mut p.diags) }
+}
+
+/// Joins the pieces of `src`, in order, into the module and syntax diagnostics that
+/// [`crate::parse_syntax`] gives; when any piece reported something, that is a serial parse.
+pub fn merge_sections(src: &str, file_name: &str, parts: Vec<ParsedSection>) -> (Module, Vec<Diagnostic>) {
+    if parts.iter().any(|p| !p.diags.is_empty()) {
+        return crate::parse_syntax(src, file_name);
+    }
+    let mut m = Module { address_size: 64, ..Module::default() };
+    m.functions.reserve(parts.iter().map(|p| p.module.functions.len()).sum());
+    for p in parts {
+        m.globals.extend(p.module.globals);
+        m.functions.extend(p.module.functions);
+        p.header.apply(&mut m);
+    }
+    (m, Vec::new())
+}
+
+/// Split, parse each piece and merge, on the calling thread (tests and tools; the driver runs
+/// the pieces as tasks).
+pub fn parse_syntax_in_sections(src: &str, file_name: &str, min_statements: usize) -> (Module, Vec<Diagnostic>) {
+    let parts = split_sections(src, min_statements).iter().map(|s| parse_section(src, s, file_name)).collect();
+    merge_sections(src, file_name, parts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::{lex, Tok};
+
+    const TWO: &str = ".version 8.0\n.target sm_80\n.global .u32 g[2] = {1, 2};\n\
+        .entry a()\n{\n// } not a brace\n/* { */ ret;\n}\n.entry b()\n{\n.pragma \"}\";\nret;\n}\n";
+
+    #[test]
+    fn cuts_after_function_bodies_only() {
+        let s = split_sections(TWO, 1);
+        let texts: Vec<&str> = s.iter().map(|s| &TWO[s.range.clone()]).collect();
+        assert_eq!(texts.len(), 2, "{texts:?}");
+        assert!(texts[0].ends_with("ret;\n}"), "{texts:?}");
+        assert!(texts[1].starts_with("\n.entry b()"));
+        assert_eq!(s[1].first_line, 8);
+        assert_eq!(s.iter().map(|s| s.statements).sum::<usize>(), 4);
+    }
+
+    #[test]
+    fn small_pieces_join() {
+        assert_eq!(split_sections(TWO, 100).len(), 1);
+        assert_eq!(split_sections("", 1), vec![SectionSpan { range: 0..0, first_line: 1, statements: 0 }]);
+    }
+
+    /// `{`, `}` and `;` as the lexer sees them and as the scanner does.
+    fn structure_both_ways(text: &str) -> (Vec<usize>, Vec<usize>) {
+        let by_lexer = lex(text)
+            .iter()
+            .filter(|t| matches!(t.kind, Tok::LBrace | Tok::RBrace | Tok::Semi))
+            .map(|t| t.start as usize)
+            .collect();
+        let mut scan = Scanner { bytes: text.as_bytes(), pos: 0, line: 1 };
+        let by_scanner = std::iter::from_fn(|| scan.next_structural())
+            .filter(|(_, c)| matches!(c, b'{' | b'}' | b';'))
+            .map(|(at, _)| at)
+            .collect();
+        (by_lexer, by_scanner)
+    }
+
+    #[test]
+    fn scanner_sees_the_lexers_braces() {
+        for text in ["// {\n}", "/* { */;", "\"{\";", "\"\\\"{\"}", "/*/ { */", "\"{\n{", "\"a\\\n{", "/* {", "/ {", "\"\\\"{\n}"] {
+            let (lexer, scanner) = structure_both_ways(text);
+            assert_eq!(lexer, scanner, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn scanner_agrees_with_the_lexer_on_random_text() {
+        let alphabet = b"{};\"/*\\\n a.:0fex=%$_";
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..20_000 {
+            let len = (state % 24) as usize;
+            let text: String = (0..len)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    alphabet[(state % alphabet.len() as u64) as usize] as char
+                })
+                .collect();
+            let (lexer, scanner) = structure_both_ways(&text);
+            assert_eq!(lexer, scanner, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn lines_are_counted_through_comments_and_strings() {
+        let text = "/* a\nb */ .entry a() {\nret;\n}\n// x\n.entry b() {\nret;\n}\n";
+        let s = split_sections(text, 1);
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[1].first_line, 4);
+    }
+}
