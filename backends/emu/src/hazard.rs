@@ -26,7 +26,8 @@ const FMA_TO_FMA: u64 = 4;
 /// ptxas's sm_75 code shows 12).
 const PRED_TO_GUARD: u64 = 13;
 const PRED_TO_GUARD_SM75: u64 = 12;
-/// ULDC's result, read by any op (ptxas's code reads it 2 cycles later on every architecture).
+/// The result of a uniform move (ULDC, UMOV), read by any op: ptxas's code reads ULDC's 2 cycles
+/// later on every architecture, and UMOV's 2 cycles later on sm_90.
 const ULDC_TO_ANY: u64 = 2;
 /// A predicate read as an ordinary operand (SEL, carry in, accumulator).
 const PRED_TO_OPERAND: u64 = 4;
@@ -35,15 +36,9 @@ const UNIFORM_TO_UNIFORM: u64 = 4;
 /// A uniform register read by a per-thread op.
 const UNIFORM_TO_VECTOR: u64 = 6;
 
-/// Modelled completion delays of variable-latency ops (they only shape the cycle count).
-fn var_latency(op: Op) -> u64 {
-    match op {
-        Op::Ldg | Op::Stg => 200,
-        Op::Lds | Op::Sts => 30,
-        Op::I2f | Op::F2i => 15,
-        _ => 20,
-    }
-}
+/// Earliest completion of a variable-latency op after issue. A scoreboard wait only guarantees
+/// this much delay, so it must not hide a fixed-latency hazard: the model takes the minimum.
+const VAR_MIN_LATENCY: u64 = 2;
 
 #[derive(Copy, Clone)]
 struct Fixed {
@@ -102,7 +97,7 @@ fn hazard(i: &Inst, s: usize, kind: HazardKind, detail: String) -> EmuError {
 fn raw_latency(sm: u32, producer: Op, file: File, consumer: Timing, as_guard: bool) -> u64 {
     let pipe = producer.timing();
     match file {
-        _ if producer == Op::Uldc => ULDC_TO_ANY,
+        _ if matches!(producer, Op::Uldc | Op::Umov) => ULDC_TO_ANY,
         File::P | File::Up if as_guard && sm == 75 => PRED_TO_GUARD_SM75,
         File::P | File::Up if as_guard => PRED_TO_GUARD,
         File::P | File::Up => PRED_TO_OPERAND,
@@ -216,7 +211,7 @@ impl HazardModel {
                 }
             }
             if let Some(sb) = i.ctrl.wr_sb.filter(|&s| s < 6) {
-                self.sb_done[sb as usize] = self.sb_done[sb as usize].max(self.t + var_latency(i.op));
+                self.sb_done[sb as usize] = self.sb_done[sb as usize].max(self.t + VAR_MIN_LATENCY);
             }
             if let Some(sb) = i.ctrl.rd_sb.filter(|&s| s < 6) {
                 self.sb_done[sb as usize] = self.sb_done[sb as usize].max(self.t + 2);

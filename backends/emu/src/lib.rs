@@ -51,7 +51,8 @@ pub struct EmuStats {
     pub warp_instructions: u64,
     /// Instructions executed, counted once per thread whose guard held.
     pub thread_instructions: u64,
-    /// Modelled cycles of the slowest warp, summed over CTAs (they run one after another).
+    /// Issue cycles of the slowest warp, summed over CTAs (they run one after another), with every
+    /// variable-latency op completing as early as possible: a lower bound, not a timing.
     pub cycles: u64,
     pub ctas: u64,
 }

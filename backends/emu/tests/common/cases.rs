@@ -222,7 +222,7 @@ fn int64_ops(r: &mut Rng) -> Setup {
 }
 
 fn preds(_: &mut Rng) -> Setup {
-    let (a, b) = (20i32, 5i32);
+    let (a, b) = (40i32, 5i32);
     let mut out = vec![0u8; 64 * 8];
     let mut per_thread = Vec::new();
     for t in 0..32i32 {

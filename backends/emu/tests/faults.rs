@@ -1,0 +1,192 @@
+//! Planted faults in ptxforge's cubins: each one must be caught, as a hazard at the right
+//! instruction, as a wrong result against the test's reference, or as an emulation error.
+
+mod common;
+
+use common::cases::CASES;
+use common::*;
+use ptxforge_emu::decode::{decode, File, Inst, Op, Timing};
+use ptxforge_emu::{run_kernel, EmuError, EmuOptions, HazardKind};
+
+/// A cubin with its kernel's code located, so words can be rewritten in place.
+struct Patchable {
+    cubin: Vec<u8>,
+    code_at: usize,
+    sm: u32,
+    insts: Vec<Inst>,
+}
+
+impl Patchable {
+    fn new(file: &str, kernel: &str, sm: u32) -> Patchable {
+        let cubin = our_cubin(file, sm).unwrap_or_else(|e| panic!("ptxforge cannot compile {file}: {e}"));
+        let code = ptxforge_emu::cubin::load_kernel(&cubin, kernel).expect("kernel").code;
+        let code_at = cubin.windows(code.len()).position(|w| w == code).expect("code inside the cubin");
+        let insts = code.chunks(16).enumerate().map(|(n, w)| decode(sm, n as u32 * 16, u128::from_le_bytes(w.try_into().unwrap())).expect("decodes")).collect();
+        Patchable { cubin, code_at, sm, insts }
+    }
+
+    fn word(&self, n: usize) -> u128 {
+        let at = self.code_at + 16 * n;
+        u128::from_le_bytes(self.cubin[at..at + 16].try_into().unwrap())
+    }
+
+    /// Sets `width` bits at `pos` of instruction `n`.
+    fn patch(&mut self, n: usize, pos: u32, width: u32, v: u128) {
+        let mask = ((1u128 << width) - 1) << pos;
+        let w = (self.word(n) & !mask) | ((v << pos) & mask);
+        let at = self.code_at + 16 * n;
+        self.cubin[at..at + 16].copy_from_slice(&w.to_le_bytes());
+        self.insts[n] = decode(self.sm, n as u32 * 16, w).expect("patched word decodes");
+    }
+}
+
+fn case(kernel: &str) -> &'static Case {
+    CASES.iter().find(|c| c.kernel == kernel).expect("case")
+}
+
+/// Runs a case on a (patched) cubin: Ok(true) = results as expected.
+fn run(c: &Case, cubin: &[u8]) -> Result<bool, EmuError> {
+    let mut s = (c.setup)(&mut Rng::new(7));
+    run_kernel(cubin, c.kernel, &s.launch, &s.params, &mut s.buffers, &EmuOptions { max_steps: 200_000, ..Default::default() })?;
+    Ok(compare(&s.buffers, &s.expected).is_ok())
+}
+
+fn reads_reg(i: &Inst, file: File, idx: u8) -> bool {
+    i.reads.iter().any(|r| r.file == file && (r.idx..r.idx + r.n).contains(&idx))
+}
+
+/// The first consumer (index) after `k` that reads a register `k` writes, in straight-line code.
+fn first_consumer(insts: &[Inst], k: usize) -> Option<(usize, File, u8)> {
+    for (j, c) in insts.iter().enumerate().skip(k + 1) {
+        if let Some((f, r)) = insts[k].writes.iter().flat_map(|w| (0..w.n).map(move |d| (w.file, w.idx + d))).find(|&(f, r)| reads_reg(c, f, r)) {
+            return Some((j, f, r));
+        }
+        if matches!(c.op, Op::Bra | Op::Exit | Op::Bar) {
+            return None;
+        }
+    }
+    None
+}
+
+#[test]
+fn removed_scoreboard_wait_is_a_hazard_at_the_consumer() {
+    let mut checked = 0;
+    for sm in [80, 90] {
+        for c in CASES.iter().filter(|c| c.kernel != "empty") {
+            let mut p = Patchable::new(c.file, c.kernel, sm);
+            assert_eq!(run(c, &p.cubin).map(|_| ()), Ok(()), "{} sm_{sm} unpatched", c.kernel);
+            // The first scoreboarded load (LDG/LDS/S2R/LDC) and its first consumer.
+            let found = (0..p.insts.len()).find_map(|k| {
+                let sb = p.insts[k].ctrl.wr_sb.filter(|_| matches!(p.insts[k].op.timing(), Timing::Var { .. }))?;
+                let (j, _, _) = first_consumer(&p.insts, k)?;
+                (p.insts[j].ctrl.wait & (1 << sb) != 0).then_some((j, sb))
+            });
+            let Some((j, sb)) = found else { continue };
+            let wait = p.insts[j].ctrl.wait & !(1 << sb);
+            p.patch(j, 116, 6, wait as u128);
+            match run(c, &p.cubin) {
+                Err(EmuError::Hazard { pc, kind: HazardKind::MissingWait, .. }) => assert_eq!(pc, 16 * j as u32, "{} sm_{sm}", c.kernel),
+                other => panic!("{} sm_{sm}: removing SB{sb} from the wait of /*{:04x}*/ gave {other:?}", c.kernel, 16 * j),
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "only {checked} kernels had a scoreboarded load with a consumer");
+}
+
+#[test]
+fn too_short_stall_is_a_hazard_at_the_consumer() {
+    let mut checked = 0;
+    for sm in [80, 90] {
+        for c in CASES.iter().filter(|c| c.kernel != "empty") {
+            let mut p = Patchable::new(c.file, c.kernel, sm);
+            // A fixed-latency producer immediately followed by its consumer (no wait in between).
+            let found = (0..p.insts.len().saturating_sub(1)).find(|&k| {
+                matches!(p.insts[k].op.timing(), Timing::Alu | Timing::Fma | Timing::Uniform)
+                    && !matches!(p.insts[k].op, Op::Uldc | Op::Umov)
+                    && p.insts[k + 1].ctrl.wait == 0
+                    && first_consumer(&p.insts, k).is_some_and(|(j, _, _)| j == k + 1)
+            });
+            let Some(k) = found else { continue };
+            p.patch(k, 105, 4, 1);
+            match run(c, &p.cubin) {
+                Err(EmuError::Hazard { pc, kind: HazardKind::ReadTooEarly, .. }) => assert_eq!(pc, 16 * (k as u32 + 1), "{} sm_{sm}", c.kernel),
+                other => panic!("{} sm_{sm}: stall 1 on /*{:04x}*/ gave {other:?}", c.kernel, 16 * k),
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "only {checked} kernels had an adjacent producer/consumer pair");
+}
+
+#[test]
+fn inverted_guard_predicate_gives_a_wrong_result_or_an_error() {
+    for sm in [80, 90] {
+        for kernel in ["vadd", "saxpy", "clamp_or_scale", "gather64", "grid_stride"] {
+            let c = case(kernel);
+            let mut p = Patchable::new(c.file, c.kernel, sm);
+            let k = p.insts.iter().position(|i| i.guard.idx != 7).expect("a guarded instruction");
+            p.patch(k, 15, 1, (!p.insts[k].guard.neg) as u128);
+            let outcome = run(c, &p.cubin);
+            assert!(!matches!(outcome, Ok(true)), "{kernel} sm_{sm}: inverting the guard of /*{:04x}*/ went unnoticed", 16 * k);
+        }
+    }
+}
+
+#[test]
+fn wrong_branch_target_gives_a_wrong_result_or_an_error() {
+    let mut checked = 0;
+    for sm in [80, 90] {
+        // (block_reduce is left out: its last step, `if (t == 0) buf[0] += buf[1]`, gives the same
+        // output when every thread runs it in lockstep, so retargeting that branch is benign.)
+        for kernel in ["clamp_or_scale", "preds", "select_pred", "row_sum", "grid_stride"] {
+            let c = case(kernel);
+            let base = Patchable::new(c.file, c.kernel, sm);
+            // Every branch the run takes (a self-loop there hits the step limit), except the trailing
+            // self-loop: retarget it to the next instruction.
+            let taken = |k: usize| {
+                let mut p = Patchable::new(c.file, c.kernel, sm);
+                set_branch_offset(&mut p, k, -4);
+                matches!(run(c, &p.cubin), Err(EmuError::StepLimit { .. }))
+            };
+            let branches: Vec<usize> = (0..base.insts.len()).filter(|&k| base.insts[k].op == Op::Bra && branch_offset_words(&base, k) != -4 && taken(k)).collect();
+            for k in branches {
+                let mut p = Patchable::new(c.file, c.kernel, sm);
+                set_branch_offset(&mut p, k, 0);
+                let outcome = run(c, &p.cubin);
+                assert!(!matches!(outcome, Ok(true)), "{kernel} sm_{sm}: branch /*{:04x}*/ to the next instruction went unnoticed", 16 * k);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 6, "only {checked} branches");
+}
+
+#[test]
+fn branch_into_a_self_loop_hits_the_step_limit() {
+    let c = case("row_sum");
+    let mut p = Patchable::new(c.file, c.kernel, 80);
+    let k = p.insts.iter().position(|i| i.op == Op::Bra).expect("a branch");
+    set_branch_offset(&mut p, k, -4);
+    p.patch(k, 12, 4, 7);
+    assert!(matches!(run(c, &p.cubin), Err(EmuError::StepLimit { .. })));
+}
+
+fn branch_offset_words(p: &Patchable, k: usize) -> i64 {
+    let w = p.word(k);
+    let high = (((w >> 34) as u64 & ((1 << 48) - 1)) << 16) as i64 >> 16;
+    if p.sm >= 90 {
+        high << 8 | ((w >> 16) & 0xff) as i64
+    } else {
+        high
+    }
+}
+
+fn set_branch_offset(p: &mut Patchable, k: usize, words: i64) {
+    if p.sm >= 90 {
+        p.patch(k, 16, 8, (words & 0xff) as u128);
+        p.patch(k, 34, 48, (words >> 8) as u128);
+    } else {
+        p.patch(k, 34, 48, words as u128);
+    }
+}
