@@ -79,6 +79,9 @@ impl<'p> Cta<'p, '_> {
             "shfl" => self.shfl(group)?,
             "match" => self.match_sync(group, gmask)?,
             "redux" => self.redux(group)?,
+            "mma" => self.mma(group, self.current(group[0]))?,
+            "ldmatrix" => self.ldmatrix(group, self.current(group[0]), false)?,
+            "stmatrix" => self.ldmatrix(group, self.current(group[0]), true)?,
             _ => return Err(unsupported(self.current(group[0]), "warp collective")),
         }
         for &t in group {

@@ -179,7 +179,9 @@ impl Cta<'_, '_> {
             "slct" => self.slct(t, ins),
             "testp" => self.testp(t, ins),
             "bar" | "barrier" => self.barrier(t, ins),
-            "shfl" | "vote" | "match" | "redux" | "activemask" | "elect" => self.warp_wait(t, ins),
+            "shfl" | "vote" | "match" | "redux" | "activemask" | "elect" | "mma" | "ldmatrix" | "stmatrix" => {
+                self.warp_wait(t, ins)
+            }
             _ => self.arith(t, ins),
         }
     }
@@ -386,7 +388,7 @@ impl Cta<'_, '_> {
     fn warp_wait(&mut self, t: usize, ins: &Ins) -> Result<Flow, SimError> {
         let kind = ins.op.clone();
         let mask = match kind.as_str() {
-            "activemask" => u32::MAX,
+            "activemask" | "mma" | "ldmatrix" | "stmatrix" => u32::MAX,
             _ if ins.has("sync") || kind == "elect" => {
                 let last = ins.ops.last().ok_or_else(|| unsupported(ins, "no member mask"))?;
                 self.read(t, last, Type::B32)? as u32

@@ -26,6 +26,7 @@ mod exec;
 pub mod float;
 mod machine;
 mod memops;
+mod mma;
 pub mod memory;
 mod prep;
 

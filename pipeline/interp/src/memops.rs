@@ -74,6 +74,20 @@ impl Cta<'_, '_> {
         }
     }
 
+    /// The shared-space address of a memory operand (generic addresses in the shared window too).
+    pub(crate) fn region_address(&self, t: usize, ins: &Ins, o: &Opnd) -> Result<u64, SimError> {
+        let (region, a) = self.address(t, ins, o)?;
+        if region != Region::Shared {
+            return Err(unsupported(ins, "matrix rows outside shared memory"));
+        }
+        Ok(a)
+    }
+
+    /// The 16 bytes of one matrix row in shared memory.
+    pub(crate) fn shared_bytes(&mut self, t: usize, ins: &Ins, addr: u64) -> Result<&mut [u8], SimError> {
+        self.access(t, ins, Region::Shared, addr, 16)
+    }
+
     pub(crate) fn load(&mut self, t: usize, ins: &Ins) -> Result<Flow, SimError> {
         let ty = ty_of(ins)?;
         let n = vector_len(ins);
