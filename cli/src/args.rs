@@ -1,4 +1,9 @@
 //! Command-line parsing with ptxas's spellings, value forms and fatal messages.
+//!
+//! Every option of ptxas 13.5's `--help` is in [`OPTIONS`]; [`apply`] says what ptxforge does with
+//! each: implemented, accepted without effect on our output, or accepted with a warning naming it.
+
+use std::collections::VecDeque;
 
 use ptxforge_sass::arch::Sm;
 
@@ -6,6 +11,8 @@ use ptxforge_sass::arch::Sm;
 #[derive(Clone, Debug)]
 pub struct Args {
     pub inputs: Vec<String>,
+    /// `--input-as-string`: PTX modules given on the command line (compiled after the files).
+    pub ptx_strings: Vec<String>,
     pub output: String,
     pub arch: String,
     pub verbose: u8,
@@ -14,28 +21,69 @@ pub struct Args {
     pub split_compile_given: bool,
     pub dynamic_scheduling: bool,
     pub min_section_size: usize,
+    /// The register limit after [`Args::check`] applied ptxas's bounds.
     pub max_regs: Option<u32>,
+    /// `--maxrregcount` as given.
+    pub max_regs_request: Option<MaxRegs>,
     pub opt_level: u32,
+    /// Whether `-O` / `--opt-level` was given (only then can it conflict with `--Ofast-compile`).
+    pub opt_level_given: bool,
+    /// `--Ofast-compile` as given; checked by [`Args::check`] (ptxas checks it after the help).
+    pub fast_compile: Option<String>,
     pub dump_sass: bool,
     pub jobserver: bool,
     /// `--compiler-stats LIST`.
     pub compiler_stats: Option<crate::stats::StatsRequest>,
     /// `--compiler-stats-file F`: append the report there instead of stderr.
     pub compiler_stats_file: Option<String>,
+    /// `--compiler-stats-json F`: the stats as JSON.
     pub compiler_stats_json: Option<String>,
+    /// `--fdevice-time-trace F`, `--use-trace-pid N`, `--ftrace-phase-after NAME`.
     pub trace: crate::trace::TraceOptions,
     /// `--allow-expensive-optimizations true`: a pool sized to the machine when `--split-compile` is not given.
     pub expensive_optimizations: Option<bool>,
     pub version: bool,
     pub help: bool,
-    /// Warnings produced while parsing the command line.
+    pub list_arch: bool,
+    pub list_version: bool,
+    /// `--entry`: compile only these entries (empty: all).
+    pub entries: Vec<String>,
+    /// `-w`: print no warnings.
+    pub disable_warnings: bool,
+    /// `-Werror`: warnings become errors.
+    pub warnings_as_errors: bool,
+    pub warn_spills: bool,
+    pub warn_local_memory: bool,
+    pub warn_double: bool,
+    /// Flags whose warnings depend on other options (checked by [`Args::check`]).
+    pic_given: bool,
+    suppress_pic_warning: bool,
+    debug_info: bool,
+    suppress_debug_info: bool,
+    compile_only: bool,
+    func_clone: bool,
+    /// `incompatible redefinition` warnings: printed whatever `-w` and `-Werror` say, as ptxas does.
+    pub redefinitions: Vec<String>,
+    /// Warnings about options (ignored values, options ptxforge does not implement): `-w` hides
+    /// them, `-Werror` makes them errors.
     pub warnings: Vec<String>,
+    /// Errors about option values that ptxas reports after parsing (`ptxas error   : ...`).
+    pub errors: Vec<String>,
+}
+
+/// `--maxrregcount` (and `--device-function-maxrregcount`) values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MaxRegs {
+    ArchMax,
+    ArchMin,
+    Count(i64),
 }
 
 impl Default for Args {
     fn default() -> Args {
         Args {
             inputs: Vec::new(),
+            ptx_strings: Vec::new(),
             output: "elf.o".into(),
             arch: "sm_75".into(),
             verbose: 0,
@@ -44,7 +92,10 @@ impl Default for Args {
             dynamic_scheduling: false,
             min_section_size: 1,
             max_regs: None,
+            max_regs_request: None,
             opt_level: 3,
+            opt_level_given: false,
+            fast_compile: None,
             dump_sass: false,
             jobserver: false,
             compiler_stats: None,
@@ -54,7 +105,23 @@ impl Default for Args {
             expensive_optimizations: None,
             version: false,
             help: false,
+            list_arch: false,
+            list_version: false,
+            entries: Vec::new(),
+            disable_warnings: false,
+            warnings_as_errors: false,
+            warn_spills: false,
+            warn_local_memory: false,
+            warn_double: false,
+            pic_given: false,
+            suppress_pic_warning: false,
+            debug_info: false,
+            suppress_debug_info: false,
+            compile_only: false,
+            func_clone: false,
+            redefinitions: Vec::new(),
             warnings: Vec::new(),
+            errors: Vec::new(),
         }
     }
 }
@@ -66,74 +133,150 @@ enum Takes {
     Value,
 }
 
-/// `(long, short, takes)`; the canonical name is the long one.
+/// `(long, short, takes)`; the canonical name is the long one. ptxas's `--help` order, then ours.
 const OPTIONS: &[(&str, &str, Takes)] = &[
+    ("Ofast-compile", "Ofc", Takes::Value),
+    ("allow-expensive-optimizations", "allow-expensive-optimizations", Takes::Value),
+    ("apply-controls", "apply-controls", Takes::Value),
+    ("compile-as-tools-patch", "astoolspatch", Takes::Flag),
+    ("compile-only", "c", Takes::Flag),
+    ("compiler-annotations", "annotate", Takes::Flag),
+    ("def-load-cache", "dlcm", Takes::Value),
+    ("def-store-cache", "dscm", Takes::Value),
+    ("device-debug", "g", Takes::Flag),
+    ("device-function-maxrregcount", "func-maxrregcount", Takes::Value),
+    ("device-stack-protector", "device-stack-protector", Takes::Value),
+    ("disable-optimizer-constants", "disable-optimizer-consts", Takes::Flag),
+    ("disable-warnings", "w", Takes::Flag),
+    ("dont-merge-basicblocks", "no-bb-merge", Takes::Flag),
+    ("enable-func-clone-sc", "enable-func-clone-sc", Takes::Value),
+    ("entry", "e", Takes::Value),
+    ("extensible-whole-program", "ewp", Takes::Flag),
+    ("fmad", "fmad", Takes::Value),
+    ("force-load-cache", "flcm", Takes::Value),
+    ("force-store-cache", "fscm", Takes::Value),
+    ("g-tensor-memory-access-check", "g-tmem-access-check", Takes::Flag),
+    ("generate-line-info", "lineinfo", Takes::Flag),
+    ("gno-fabric-access-check", "gno-fabric-access-check", Takes::Flag),
+    ("gno-tensor-memory-access-check", "gno-tmem-access-check", Takes::Flag),
     ("gpu-name", "arch", Takes::Value),
+    ("help", "h", Takes::Flag),
+    ("input-as-string", "ias", Takes::Value),
+    ("jobserver", "jobserver", Takes::Flag),
+    ("legacy-bar-warp-wide-behavior", "legacy-bar-warp-wide-behavior", Takes::Flag),
+    ("list-arch", "arch-ls", Takes::Flag),
+    ("list-version", "version-ls", Takes::Flag),
+    ("machine", "m", Takes::Value),
+    ("make-errors-visible-at-exit", "make-errors-visible-at-exit", Takes::Flag),
+    ("maxntid", "maxntid", Takes::Value),
+    ("maxrregcount", "maxrregcount", Takes::Value),
+    ("minnctapersm", "minnctapersm", Takes::Value),
+    ("opt-level", "O", Takes::Value),
+    ("optimize-float-atomics", "opt-fp-atomics", Takes::Flag),
+    ("options-file", "optf", Takes::Value),
     ("output-file", "o", Takes::Value),
+    ("override-directive-values", "override-directive-values", Takes::Flag),
+    ("position-independent-code", "pic", Takes::Value),
+    ("preserve-relocs", "preserve-relocs", Takes::Flag),
+    ("register-usage-level", "regUsageLevel", Takes::Value),
+    ("return-at-end", "ret-end", Takes::Flag),
+    ("sanitize", "sanitize", Takes::Value),
+    ("sp-bounds-check", "sp-bounds-check", Takes::Flag),
+    ("split-compile", "split-compile", Takes::Value),
+    ("suppress-async-bulk-multicast-advisory-warning", "suppress-async-bulk-multicast-advisory-warning", Takes::Flag),
+    ("suppress-debug-info", "suppress-debug-info", Takes::Flag),
+    ("suppress-double-demote-warning", "suppress-double-demote-warning", Takes::Flag),
+    ("suppress-position-independent-code-warning", "suppress-position-independent-code-warning", Takes::Flag),
+    ("suppress-sparse-mma-advisory-info", "suppress-sparse-mma-advisory-info", Takes::Flag),
+    ("suppress-stack-size-warning", "suppress-stack-size-warning", Takes::Flag),
     ("verbose", "v", Takes::Flag),
     ("verbose2", "v2", Takes::Flag),
-    ("split-compile", "split-compile", Takes::Value),
-    ("threads-dynamic-scheduling", "threads-dynamic-scheduling", Takes::Flag),
-    ("threads-min-section-size", "threads-min-section-size", Takes::Value),
-    ("maxrregcount", "maxrregcount", Takes::Value),
-    ("opt-level", "O", Takes::Value),
-    ("dump-sass", "dump-sass", Takes::Flag),
-    ("jobserver", "jobserver", Takes::Flag),
+    ("version", "V", Takes::Flag),
+    ("warn-on-double-precision-use", "warn-double-usage", Takes::Flag),
+    ("warn-on-local-memory-usage", "warn-lmem-usage", Takes::Flag),
+    ("warn-on-spills", "warn-spills", Takes::Flag),
+    ("warning-as-error", "Werror", Takes::Flag),
+    // ptxas's hidden options that ptxforge implements.
     ("compiler-stats", "", Takes::Value),
     ("compiler-stats-file", "", Takes::Value),
     ("compiler-stats-json", "", Takes::Value),
     ("fdevice-time-trace", "fdevice-time-trace", Takes::Value),
     ("use-trace-pid", "use-trace-pid", Takes::Value),
     ("ftrace-phase-after", "ftrace-phase-after", Takes::Value),
-    ("allow-expensive-optimizations", "allow-expensive-optimizations", Takes::Value),
-    ("version", "V", Takes::Flag),
-    ("help", "h", Takes::Flag),
-    ("machine", "m", Takes::Value),
+    // ptxforge's own options.
+    ("threads-dynamic-scheduling", "threads-dynamic-scheduling", Takes::Flag),
+    ("threads-min-section-size", "threads-min-section-size", Takes::Value),
+    ("dump-sass", "dump-sass", Takes::Flag),
 ];
+
+/// Options that may be given several times, each adding to a list (no redefinition warning).
+const LIST_OPTIONS: [&str; 3] = ["entry", "input-as-string", "options-file"];
+
+/// Short options that take a number glued to them, as ptxas reads `-O3` and `-m64`.
+const GLUED_NUMBER_OPTIONS: [(&str, &str); 2] = [("O", "opt-level"), ("m", "machine")];
+
+/// How many options files one command line may open (ptxas stops an including loop too).
+const MAX_OPTIONS_FILES: usize = 64;
 
 /// Parses `argv[1..]`; `Err` holds ptxas's fatal message (without the `ptxas fatal   : ` prefix).
 pub fn parse(argv: &[String]) -> Result<Args, String> {
     let mut args = Args::default();
-    let mut i = 0;
-    while i < argv.len() {
-        let word = &argv[i];
-        i += 1;
+    let mut words: VecDeque<String> = argv.iter().cloned().collect();
+    let mut given: Vec<(&'static str, String)> = Vec::new();
+    let mut files_opened = 0;
+    while let Some(word) = words.pop_front() {
         if !word.starts_with('-') || word == "-" {
-            args.inputs.push(word.clone());
+            args.inputs.push(word);
             continue;
         }
-        let (name, inline) = split_option(word)?;
-        let (long, takes) = lookup(word, &name)?;
-        let value = match (takes, inline) {
-            (Takes::Flag, Some(_)) => return Err(format!("no argument expected after '{}'", strip_value(word))),
-            (Takes::Flag, None) => None,
-            (Takes::Value, Some(v)) => Some(v),
-            (Takes::Value, None) => match argv.get(i) {
-                Some(v) => {
-                    i += 1;
-                    Some(v.clone())
-                }
-                None => return Err(format!("argument expected after '{}'", word)),
-            },
-        };
+        let (long, value) = read_option(&word, &mut words)?;
+        if long == "options-file" {
+            let names = value.unwrap_or_default();
+            files_opened += names.split(',').count();
+            crate::options_file::splice(&names, &mut words, files_opened > MAX_OPTIONS_FILES)?;
+            continue;
+        }
+        if let Some(v) = &value {
+            note_redefinition(&mut args, &mut given, long, v);
+        }
         apply(&mut args, long, value)?;
     }
     Ok(args)
 }
 
-/// Splits `--name=value`, `-name=value`, and the glued `-O3` form.
-fn split_option(word: &str) -> Result<(String, Option<String>), String> {
-    let body = word.trim_start_matches('-');
-    if let Some((n, v)) = body.split_once('=') {
-        return Ok((n.to_string(), Some(v.to_string())));
+/// Reads one option word (and its value, from the word or the next one): `(long name, value)`.
+fn read_option(word: &str, rest: &mut VecDeque<String>) -> Result<(&'static str, Option<String>), String> {
+    let long_form = word.starts_with("--");
+    let body = &word[if long_form { 2 } else { 1 }..];
+    let (name, inline) = match body.split_once('=') {
+        Some((n, v)) => (n, Some(v.to_string())),
+        None => (body, None),
+    };
+    let Some((long, takes)) = lookup(long_form, name) else {
+        return glued_number(long_form, body).ok_or_else(|| format!("Unknown option '{}'", strip_value(&word[1..])));
+    };
+    match (takes, inline) {
+        (Takes::Flag, Some(_)) => Err(format!("no argument expected after '{}'", strip_value(word))),
+        (Takes::Flag, None) => Ok((long, None)),
+        (Takes::Value, Some(v)) => Ok((long, Some(v))),
+        // `-O` alone is `-O0`; it never takes the next word.
+        (Takes::Value, None) if !long_form && name == "O" => Ok((long, Some("0".into()))),
+        (Takes::Value, None) => match rest.pop_front() {
+            Some(v) => Ok((long, Some(v))),
+            None => Err(format!("argument expected after '{word}'")),
+        },
     }
-    if !word.starts_with("--") && body.starts_with('O') && body.len() > 1 {
-        return Ok(("O".into(), Some(body[1..].to_string())));
+}
+
+/// `-O3`, `-m64`: a one-letter numeric short option with its value glued on.
+fn glued_number(long_form: bool, body: &str) -> Option<(&'static str, Option<String>)> {
+    if long_form {
+        return None;
     }
-    if !word.starts_with("--") && body == "O" {
-        return Ok(("O".into(), Some("0".into())));
-    }
-    Ok((body.to_string(), None))
+    GLUED_NUMBER_OPTIONS
+        .iter()
+        .find(|(short, _)| body.starts_with(short))
+        .map(|(short, long)| (*long, Some(body[short.len()..].to_string())))
 }
 
 fn strip_value(word: &str) -> &str {
@@ -141,13 +284,37 @@ fn strip_value(word: &str) -> &str {
 }
 
 /// Finds the option: `--long` or `-short` (ptxas is strict about the number of dashes).
-fn lookup(word: &str, name: &str) -> Result<(&'static str, Takes), String> {
-    let long_form = word.starts_with("--");
+fn lookup(long_form: bool, name: &str) -> Option<(&'static str, Takes)> {
     OPTIONS
         .iter()
         .find(|(l, s, _)| if long_form { *l == name } else { !s.is_empty() && *s == name })
         .map(|(l, _, t)| (*l, *t))
-        .ok_or_else(|| format!("Unknown option '{}'", strip_value(&word[1..])))
+}
+
+/// The short spelling of an option, if it has one (for `--help`).
+pub fn short_name(long: &str) -> Option<&'static str> {
+    OPTIONS.iter().find(|(l, s, _)| *l == long && !s.is_empty()).map(|(_, s, _)| *s)
+}
+
+/// Every option's long name (for `--help`'s test).
+#[cfg(test)]
+pub fn all_options() -> impl Iterator<Item = &'static str> {
+    OPTIONS.iter().map(|(l, _, _)| *l)
+}
+
+/// ptxas's warning when a single-valued option is given again with another value.
+fn note_redefinition(args: &mut Args, given: &mut Vec<(&'static str, String)>, long: &'static str, value: &str) {
+    if LIST_OPTIONS.contains(&long) {
+        return;
+    }
+    match given.iter_mut().find(|(l, _)| *l == long) {
+        Some((_, old)) if old != value => {
+            args.redefinitions.push(format!("incompatible redefinition for option '{long}', the last value of this option was used"));
+            *old = value.to_string();
+        }
+        Some(_) => {}
+        None => given.push((long, value.to_string())),
+    }
 }
 
 fn boolean(v: &str) -> Result<bool, String> {
@@ -158,8 +325,28 @@ fn boolean(v: &str) -> Result<bool, String> {
     }
 }
 
+/// ptxas's number syntax: decimal, optionally negative; an empty value reads as 0.
+fn signed_number(v: &str) -> Result<i64, String> {
+    if v.is_empty() {
+        return Ok(0);
+    }
+    v.parse::<i64>().map_err(|_| format!("'{v}': expected a number"))
+}
+
 fn number(v: &str) -> Result<u64, String> {
+    if v.is_empty() {
+        return Ok(0);
+    }
     v.parse::<u64>().map_err(|_| format!("'{v}': expected a number"))
+}
+
+fn not_defined(v: &str, long: &str) -> String {
+    format!("Value '{v}' is not defined for option '{long}'")
+}
+
+/// The warning for an option ptxforge accepts but does not implement.
+fn not_implemented(long: &str) -> String {
+    format!("Option '--{long}' is not implemented by ptxforge and is ignored")
 }
 
 /// Stores one option's value.
@@ -182,14 +369,16 @@ fn apply(args: &mut Args, long: &str, value: Option<String>) -> Result<(), Strin
         }
         "threads-dynamic-scheduling" => args.dynamic_scheduling = true,
         "threads-min-section-size" => args.min_section_size = number(&v)?.max(1) as usize,
-        "maxrregcount" => args.max_regs = Some(number(&v)? as u32),
+        "maxrregcount" => args.max_regs_request = Some(max_regs(&v, long)?),
         "opt-level" => {
-            let n = number(&v)?;
-            if n > 9 {
+            let n = signed_number(&v)?;
+            if !(0..=9).contains(&n) {
                 return Err(format!("Invalid value '{v}' for option '--opt-level'"));
             }
             args.opt_level = n.min(3) as u32;
+            args.opt_level_given = true;
         }
+        "Ofast-compile" => args.fast_compile = Some(v),
         "dump-sass" => args.dump_sass = true,
         "jobserver" => args.jobserver = true,
         "compiler-stats" => args.compiler_stats = Some(crate::stats::parse_request(&v)?),
@@ -201,22 +390,143 @@ fn apply(args: &mut Args, long: &str, value: Option<String>) -> Result<(), Strin
         "allow-expensive-optimizations" => args.expensive_optimizations = Some(boolean(&v)?),
         "version" => args.version = true,
         "help" => args.help = true,
-        "machine" if v == "64" => {}
-        "machine" => return Err(format!("Value '{v}' is not defined for option 'machine'")),
-        _ => {}
+        "list-arch" => args.list_arch = true,
+        "list-version" => args.list_version = true,
+        "machine" => {
+            if number(&v)? != 64 {
+                return Err(not_defined(&v, long));
+            }
+        }
+        "entry" => args.entries.extend(v.split(',').filter(|e| !e.is_empty()).map(str::to_string)),
+        "input-as-string" => args.ptx_strings.push(v),
+        "disable-warnings" => args.disable_warnings = true,
+        "warning-as-error" => args.warnings_as_errors = true,
+        "warn-on-spills" => args.warn_spills = true,
+        "warn-on-local-memory-usage" => args.warn_local_memory = true,
+        "warn-on-double-precision-use" => args.warn_double = true,
+        _ => apply_unimplemented(args, long, &v)?,
     }
     Ok(())
 }
 
-/// Accepts `sm_XX` and `compute_XX` names ptxas knows; ptxforge encodes only some of them.
-fn check_arch(v: &str) -> Result<(), String> {
-    const KNOWN: [&str; 8] = ["75", "80", "86", "87", "88", "89", "90", "90a"];
-    let num = v.strip_prefix("sm_").or_else(|| v.strip_prefix("compute_"));
-    match num {
-        Some(n) if KNOWN.contains(&n) => Ok(()),
-        _ => Err(format!("Value '{v}' is not defined for option 'gpu-name'")),
+/// Options with no effect on ptxforge's output (accepted), and options it does not implement
+/// (accepted with a warning naming them), after checking their values as ptxas does.
+fn apply_unimplemented(args: &mut Args, long: &str, v: &str) -> Result<(), String> {
+    match long {
+        // No effect: ptxforge never contracts separate multiplies and adds, never uses an
+        // optimizer constant bank, never relaxes float atomics, does not merge or move blocks
+        // or returns in a way a debugger would notice, and has no stack frames to check.
+        "fmad" => {
+            boolean(v)?;
+        }
+        "register-usage-level" => {
+            let n = signed_number(v)?;
+            if !(0..=10).contains(&n) {
+                args.warnings.push(format!("Value of RegUsageLevel ({n}) is out of valid range {{0..10}}, option will be ignored"));
+            }
+        }
+        "disable-optimizer-constants" | "optimize-float-atomics" | "dont-merge-basicblocks" | "return-at-end"
+        | "sp-bounds-check" | "suppress-stack-size-warning" | "suppress-double-demote-warning"
+        | "suppress-sparse-mma-advisory-info" | "suppress-async-bulk-multicast-advisory-warning"
+        | "g-tensor-memory-access-check" | "gno-tensor-memory-access-check" | "gno-fabric-access-check" => {}
+        "suppress-position-independent-code-warning" => args.suppress_pic_warning = true,
+        "suppress-debug-info" => args.suppress_debug_info = true,
+        "position-independent-code" => {
+            boolean(v)?;
+            args.pic_given = true;
+        }
+        "legacy-bar-warp-wide-behavior" => {
+            args.warnings.push("'--legacy-bar-warp-wide-behavior' is a deprecated option, It will be removed in future release and is not recommended".into());
+            args.warnings.push("Command line option '--legacy-bar-warp-wide-behavior' not supported for '.target sm_70', will be ignored".into());
+        }
+        "enable-func-clone-sc" => args.func_clone = boolean(v)?,
+        "device-function-maxrregcount" => {
+            max_regs(v, long)?;
+        }
+        "compile-only" => {
+            args.compile_only = true;
+            args.warnings.push(not_implemented(long));
+        }
+        "device-debug" | "generate-line-info" => {
+            args.debug_info = true;
+            args.warnings.push(not_implemented(long));
+        }
+        "device-stack-protector" => {
+            if boolean(v)? {
+                args.warnings.push(not_implemented(long));
+            }
+        }
+        "def-load-cache" | "force-load-cache" => cache_modifier(args, v, "load", &["ca", "cg", "cs", "cv", "lu"], long),
+        "def-store-cache" | "force-store-cache" => cache_modifier(args, v, "store", &["cg", "cs", "wb", "wt"], long),
+        "sanitize" => {
+            if !matches!(v, "memcheck" | "threadsteer") {
+                return Err(not_defined(v, long));
+            }
+            args.warnings.push(not_implemented(long));
+        }
+        "maxntid" => {
+            if v.split(',').count() > 3 {
+                args.warnings.push("Too many values specified for option '-maxntid', option will be ignored".into());
+            } else {
+                args.warnings.push(not_implemented(long));
+            }
+        }
+        "minnctapersm" => {
+            number(v)?;
+            args.warnings.push(not_implemented(long));
+        }
+        "apply-controls" => {
+            if std::fs::File::open(v).is_err() {
+                return Err(format!("File '{v}' could not be opened"));
+            }
+            args.warnings.push(not_implemented(long));
+        }
+        _ => args.warnings.push(not_implemented(long)),
+    }
+    Ok(())
+}
+
+/// `-dlcm` / `-dscm` / `-flcm` / `-fscm`: ptxas's error for a bad modifier, else our warning.
+fn cache_modifier(args: &mut Args, v: &str, kind: &str, allowed: &[&str], long: &str) {
+    if allowed.contains(&v) {
+        args.warnings.push(not_implemented(long));
+    } else {
+        args.errors.push(format!("Invalid default cache modifier on {kind} specified: {v}"));
     }
 }
+
+fn max_regs(v: &str, long: &str) -> Result<MaxRegs, String> {
+    match v {
+        "archmax" => Ok(MaxRegs::ArchMax),
+        "archmin" => Ok(MaxRegs::ArchMin),
+        _ => signed_number(v).map(MaxRegs::Count).map_err(|_| format!("Invalid value '{v}' for option '{long}'")),
+    }
+}
+
+/// Every name ptxas 13.5 accepts for `--gpu-name`: `sm_`, `compute_` and `lto_` with 75..90a
+/// and with 100..121 plus the `a` and `f` variants.
+pub fn is_known_arch(v: &str) -> bool {
+    const OLDER: [&str; 8] = ["75", "80", "86", "87", "88", "89", "90", "90a"];
+    const NEWER: [&str; 6] = ["100", "103", "107", "110", "120", "121"];
+    let Some(num) = ["sm_", "compute_", "lto_"].iter().find_map(|p| v.strip_prefix(p)) else {
+        return false;
+    };
+    let base = num.strip_suffix(['a', 'f']).unwrap_or(num);
+    OLDER.contains(&num) || NEWER.contains(&base)
+}
+
+fn check_arch(v: &str) -> Result<(), String> {
+    if is_known_arch(v) {
+        Ok(())
+    } else {
+        Err(format!("Value '{v}' is not defined for option 'gpu-name'"))
+    }
+}
+
+/// The lowest register limit ptxas lets `--maxrregcount` set (it raises smaller ones).
+const MIN_MAX_REGS: i64 = 24;
+/// The highest register limit per thread on sm_75..sm_90.
+const MAX_MAX_REGS: i64 = 255;
 
 impl Args {
     /// Workers: `--split-compile N`, or all CPUs (0) with `--allow-expensive-optimizations true`.
@@ -230,8 +540,67 @@ impl Args {
     /// The real architecture to encode for, and whether this is a parse-only virtual target.
     pub fn target(&self) -> (Sm, bool) {
         let virtual_arch = self.arch.starts_with("compute_");
-        let sm = self.arch.trim_end_matches('a').parse::<Sm>().unwrap_or(Sm::new(75));
+        let num = self.arch.trim_start_matches(|c: char| !c.is_ascii_digit()).trim_end_matches(['a', 'f']);
+        let sm = num.parse::<u32>().map(Sm::new).unwrap_or(Sm::new(75));
         (sm, virtual_arch)
+    }
+
+    /// Whether ptxforge generates code for `--gpu-name` (virtual targets only parse).
+    pub fn can_generate(&self) -> bool {
+        let (sm, virtual_arch) = self.target();
+        virtual_arch || (self.arch.starts_with("sm_") && !self.arch.ends_with(['a', 'f']) && sm.is_supported())
+    }
+
+    /// Checks done once the command line is read and a compile is due, as ptxas does after
+    /// printing help: `--Ofast-compile` and its conflicts with `-O` (fatal), the register limit
+    /// against the architecture, and warnings that depend on other options.
+    pub fn check(&mut self) -> Result<(), String> {
+        self.check_fast_compile()?;
+        self.max_regs = self.max_regs_request.and_then(|r| self.bounded_max_regs(r));
+        if self.pic_given && !self.suppress_pic_warning {
+            self.warnings.push("'--position-independent-code' is a deprecated option and is no longer functional. It will be removed in a future release".into());
+        }
+        if self.suppress_debug_info && !self.debug_info {
+            self.warnings.push("Option suppress-debug-info requires option device-debug or lineinfo; ignoring since latter is not specified".into());
+        }
+        if self.func_clone && !self.compile_only {
+            self.warnings.push("Option '--enable-func-clone-sc' requires option '--compile-only'; ignoring since latter is not specified".into());
+        }
+        Ok(())
+    }
+
+    fn check_fast_compile(&self) -> Result<(), String> {
+        let Some(level) = self.fast_compile.as_deref() else { return Ok(()) };
+        let allowed_opt = match level {
+            "0" => return Ok(()),
+            "min" | "mid" => 1,
+            "max" => 0,
+            _ => return Err(format!("Invalid value for --Ofast-compile/-Ofc ({level}), is not 'max', 'mid', 'min', or '0'")),
+        };
+        if self.opt_level_given && self.opt_level != allowed_opt {
+            let others = if allowed_opt == 1 { "0,2,3" } else { "1,2,3" };
+            return Err(format!("Conflicting options -opt-level=<{others}> and --Ofast-compile={level} specified"));
+        }
+        Ok(())
+    }
+
+    /// ptxas's bounds on `--maxrregcount`: too big is ignored, too small is raised (with warnings).
+    fn bounded_max_regs(&mut self, request: MaxRegs) -> Option<u32> {
+        let n = match request {
+            MaxRegs::ArchMax => return None,
+            MaxRegs::ArchMin => return Some(MIN_MAX_REGS as u32),
+            MaxRegs::Count(n) => n,
+        };
+        if !(0..=MAX_MAX_REGS).contains(&n) {
+            self.warnings.push(format!("Too big maxrregcount value specified {n}, will be ignored"));
+            return None;
+        }
+        if n < MIN_MAX_REGS {
+            let arch = &self.arch;
+            self.warnings.push(format!("For profile {arch} adjusting per thread register count of {n} to lower bound of {MIN_MAX_REGS}"));
+            return Some(MIN_MAX_REGS as u32);
+        }
+        Some(n as u32)
     }
 }
 
@@ -252,6 +621,9 @@ mod tests {
         assert_eq!(a.inputs, vec!["k.ptx"]);
         let b = p(&["--gpu-name", "sm_80", "--split-compile", "4", "k.ptx"]).unwrap();
         assert_eq!((b.arch.as_str(), b.split_compile), ("sm_80", 4));
+        assert_eq!(p(&["-O"]).unwrap().opt_level, 0);
+        assert_eq!(p(&["-O=1"]).unwrap().opt_level, 1);
+        assert!(p(&["-m64", "-m", "64", "--machine=64"]).is_ok());
     }
 
     #[test]
@@ -262,10 +634,13 @@ mod tests {
         assert_eq!(p(&["-v=1"]).unwrap_err(), "no argument expected after '-v'");
         assert_eq!(p(&["-o"]).unwrap_err(), "argument expected after '-o'");
         assert_eq!(p(&["-Ox"]).unwrap_err(), "'x': expected a number");
+        assert_eq!(p(&["-maxrregcount64"]).unwrap_err(), "'axrregcount64': expected a number");
+        assert_eq!(p(&["-m32"]).unwrap_err(), "Value '32' is not defined for option 'machine'");
         assert_eq!(p(&["--split-compile=-1"]).unwrap_err(), "Invalid value '-1' for option '--split-compile'");
         assert_eq!(p(&["--allow-expensive-optimizations", "maybe"]).unwrap_err(), "'maybe': expected true or false");
         assert_eq!(p(&["--compiler-stats", "foo"]).unwrap_err(), "Value 'foo' is not defined for option 'compiler-stats'");
         assert_eq!(p(&["-compiler-stats=time"]).unwrap_err(), "Unknown option 'compiler-stats'");
+        assert_eq!(p(&["-maxrregcount=abc"]).unwrap_err(), "Invalid value 'abc' for option 'maxrregcount'");
         assert_eq!(p(&["-allow-expensive-optimizations=true"]).unwrap().expensive_optimizations, Some(true));
     }
 
@@ -273,5 +648,46 @@ mod tests {
     fn defaults_match_ptxas() {
         let a = p(&["k.ptx"]).unwrap();
         assert_eq!((a.arch.as_str(), a.output.as_str(), a.opt_level), ("sm_75", "elf.o", 3));
+    }
+
+    #[test]
+    fn every_ptxas_architecture_name_is_known() {
+        for name in ["sm_75", "compute_90a", "lto_89", "sm_100f", "compute_121a", "lto_110"] {
+            assert!(is_known_arch(name), "{name}");
+        }
+        for name in ["sm_70", "sm_80a", "sm_90f", "SM_80", "sm_101", "sm_80,sm_90"] {
+            assert!(!is_known_arch(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn redefinition_warns_only_for_a_different_value() {
+        assert!(p(&["-O3", "--opt-level=3"]).unwrap().redefinitions.is_empty());
+        assert_eq!(p(&["-O2", "-O3"]).unwrap().redefinitions.len(), 1);
+        assert!(p(&["-e", "a", "-e", "b"]).unwrap().redefinitions.is_empty());
+    }
+
+    #[test]
+    fn fast_compile_conflicts_follow_ptxas() {
+        let check = |w: &[&str]| p(w).unwrap().check();
+        assert!(check(&["-Ofc=min", "-O1"]).is_ok());
+        assert!(check(&["-Ofc=max", "-O0"]).is_ok());
+        assert!(check(&["-Ofc=min"]).is_ok());
+        assert!(check(&["-Ofc=0", "-O2"]).is_ok());
+        assert_eq!(check(&["-Ofc=mid", "-O3"]).unwrap_err(), "Conflicting options -opt-level=<0,2,3> and --Ofast-compile=mid specified");
+        assert_eq!(check(&["-Ofc=max", "-O1"]).unwrap_err(), "Conflicting options -opt-level=<1,2,3> and --Ofast-compile=max specified");
+    }
+
+    #[test]
+    fn maxrregcount_bounds() {
+        let checked = |w: &[&str]| {
+            let mut a = p(w).unwrap();
+            a.check().unwrap();
+            (a.max_regs, a.warnings)
+        };
+        assert_eq!(checked(&["-maxrregcount=64"]), (Some(64), vec![]));
+        assert_eq!(checked(&["-maxrregcount=2", "-arch=sm_90"]).0, Some(24));
+        assert_eq!(checked(&["-maxrregcount=256"]).1, vec!["Too big maxrregcount value specified 256, will be ignored"]);
+        assert_eq!(checked(&["-maxrregcount=-1"]).0, None);
     }
 }

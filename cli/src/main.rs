@@ -1,11 +1,15 @@
 //! `ptxforge`: the ptxas-compatible command-line driver.
 
 mod args;
+mod help;
+mod inputs;
 mod json;
+mod options_file;
 mod stats;
 mod stats_json;
 mod trace;
 mod verbose;
+mod warnings;
 
 use std::io::Write;
 use std::path::Path;
@@ -13,7 +17,8 @@ use std::process::ExitCode;
 
 use std::sync::Arc;
 
-use ptxforge_pipeline::{compile_module, CompileOptions, CompileOutput, JobserverHandle};
+use ptxforge_pipeline::compile::{compile_sources, Source};
+use ptxforge_pipeline::{CompileOptions, CompileOutput, JobserverHandle};
 use ptxforge_runtime::Jobserver;
 
 #[global_allocator]
@@ -23,11 +28,11 @@ const EXIT_ERROR: u8 = 255;
 
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
-    let args = match args::parse(&argv) {
+    let mut args = match args::parse(&argv) {
         Ok(a) => a,
         Err(msg) => return fatal(&msg),
     };
-    for w in &args.warnings {
+    for w in &args.redefinitions {
         eprintln!("ptxas warning : {w}");
     }
     for w in args.trace.warnings() {
@@ -37,43 +42,61 @@ fn main() -> ExitCode {
         print!("{}", version_text());
         return ExitCode::SUCCESS;
     }
-    if args.help || args.inputs.is_empty() {
-        print!("{}", help_text());
+    let lists = args.list_arch || args.list_version;
+    if args.help || (args.inputs.is_empty() && args.ptx_strings.is_empty() && !lists) {
+        print!("{}", help::help_text());
         return ExitCode::SUCCESS;
+    }
+    if lists {
+        print!("{}", help::lists_text(args.list_arch, args.list_version));
+        return ExitCode::SUCCESS;
+    }
+    if let Err(msg) = args.check() {
+        return fatal(&msg);
     }
     run(&args)
 }
 
 /// Compiles the input and writes the cubin; returns the process exit status.
 fn run(args: &args::Args) -> ExitCode {
-    if args.inputs.len() > 1 {
-        return fatal("ptxforge compiles one input file at a time for now");
+    let policy = warnings::WarningPolicy::new(args.disable_warnings, args.warnings_as_errors);
+    for w in &args.warnings {
+        policy.warning(w);
     }
-    let input = &args.inputs[0];
-    let src = match std::fs::read(input) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(_) => return fatal(&format!("Input file '{input}' could not be opened")),
-    };
-    let mut opts = compile_options(args);
-    if !opts.parse_only && (!opts.sm.is_supported() || args.arch.ends_with('a')) {
+    for e in &args.errors {
+        eprintln!("ptxas error   : {e}");
+    }
+    if policy.errored() || !args.errors.is_empty() {
+        return aborted();
+    }
+    if !args.can_generate() {
         return fatal(&format!(
             "ptxforge cannot generate code for '{}' yet (supported: sm_75, sm_80, sm_86, sm_89, sm_90; compute_XX parses only)",
             args.arch
         ));
     }
-    opts.jobserver = connect_jobserver(args);
-    let out = compile_module(&src, input, &opts);
-    report(args, &opts, &out);
-    report_jobserver(&opts);
+    let inputs = match inputs::read_all(&args.inputs, &args.ptx_strings) {
+        Ok(inputs) => inputs,
+        Err(missing) => {
+            missing.iter().for_each(|m| eprintln!("ptxas fatal   : {m}"));
+            return aborted();
+        }
+    };
+    let sources: Vec<Source> = inputs.iter().map(|i| Source { text: &i.text, name: &i.name }).collect();
+    let input = &inputs[0].name;
+    let mut opts = compile_options(args);
+    opts.jobserver = connect_jobserver(args, &policy);
+    let out = compile_sources(&sources, &opts);
+    let printed = report(args, &opts, &out, &policy);
+    report_jobserver(&opts, &policy);
     if let Err(code) = report_stats(args, input, &out) {
         return code;
     }
     if let Err(msg) = stats_json::write_file(args.compiler_stats_json.as_deref(), input, &out) {
         return fatal(&msg);
     }
-    if out.failed() {
-        eprintln!("ptxas fatal   : Ptx assembly aborted due to errors");
-        return ExitCode::from(EXIT_ERROR);
+    if printed.failed || policy.errored() {
+        return if printed.aborted_line || policy.errored() { aborted() } else { ExitCode::from(EXIT_ERROR) };
     }
     let code = match &out.cubin {
         Some(cubin) => write_output(&args.output, cubin),
@@ -90,7 +113,7 @@ fn run(args: &args::Args) -> ExitCode {
 }
 
 /// `--jobserver`: connect to Make's jobserver, or warn as ptxas does and go on without one.
-fn connect_jobserver(args: &args::Args) -> Option<JobserverHandle> {
+fn connect_jobserver(args: &args::Args, policy: &warnings::WarningPolicy) -> Option<JobserverHandle> {
     if !args.jobserver {
         return None;
     }
@@ -100,11 +123,11 @@ fn connect_jobserver(args: &args::Args) -> Option<JobserverHandle> {
             Some(JobserverHandle(Arc::new(js)))
         }
         Ok(None) => {
-            eprintln!("ptxas warning : {}", ptxforge_runtime::jobserver::NO_JOBSERVER_WARNING);
+            policy.warning(ptxforge_runtime::jobserver::NO_JOBSERVER_WARNING);
             None
         }
         Err(_) => {
-            eprintln!("ptxas warning : {}", ptxforge_runtime::jobserver::JOBSERVER_ERROR_WARNING);
+            policy.warning(ptxforge_runtime::jobserver::JOBSERVER_ERROR_WARNING);
             None
         }
     }
@@ -132,10 +155,10 @@ fn report_stats(args: &args::Args, input: &str, out: &CompileOutput) -> Result<(
 }
 
 /// A jobserver error during the compile, and (with `PTXFORGE_JOBSERVER_STATS`) its counters.
-fn report_jobserver(opts: &CompileOptions) {
+fn report_jobserver(opts: &CompileOptions, policy: &warnings::WarningPolicy) {
     let Some(js) = &opts.jobserver else { return };
     if js.0.error().is_some() {
-        eprintln!("ptxas warning : {}", ptxforge_runtime::jobserver::JOBSERVER_ERROR_WARNING);
+        policy.warning(ptxforge_runtime::jobserver::JOBSERVER_ERROR_WARNING);
     }
     if std::env::var_os("PTXFORGE_JOBSERVER_STATS").is_some() {
         let s = js.0.stats();
@@ -154,16 +177,16 @@ fn compile_options(args: &args::Args) -> CompileOptions {
         max_regs: args.max_regs,
         opt_level: args.opt_level,
         keep_sass_text: args.dump_sass,
+        entries: args.entries.clone(),
+        warn_double_precision: args.warn_double,
         ..CompileOptions::default()
     }
 }
 
-/// Diagnostics, `-v` lines and `--dump-sass`, on stderr / stdout as ptxas does.
-fn report(args: &args::Args, opts: &CompileOptions, out: &CompileOutput) {
-    for d in &out.diagnostics {
-        eprintln!("{d}");
-    }
-    if args.verbose > 0 && !out.failed() && !opts.parse_only {
+/// Diagnostics (after `-w` / `-Werror`), `-v` lines and `--dump-sass`, on stderr / stdout as ptxas does.
+fn report(args: &args::Args, opts: &CompileOptions, out: &CompileOutput, policy: &warnings::WarningPolicy) -> warnings::Printed {
+    let printed = policy.print(&out.diagnostics);
+    if args.verbose > 0 && !printed.failed && !opts.parse_only {
         eprint!("{}", verbose::resource_lines(opts, out, args.verbose));
     }
     if args.dump_sass {
@@ -175,6 +198,7 @@ fn report(args: &args::Args, opts: &CompileOptions, out: &CompileOutput) {
             }
         }
     }
+    printed
 }
 
 /// Writes the cubin through a temporary file and a rename, so a failure never leaves a partial file.
@@ -194,6 +218,12 @@ fn file_name(p: &Path) -> String {
     p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into())
 }
 
+/// ptxas's last line after errors, and the error exit status.
+fn aborted() -> ExitCode {
+    eprintln!("ptxas fatal   : Ptx assembly aborted due to errors");
+    ExitCode::from(EXIT_ERROR)
+}
+
 fn fatal(msg: &str) -> ExitCode {
     eprintln!("ptxas fatal   : {msg}");
     ExitCode::from(EXIT_ERROR)
@@ -209,21 +239,4 @@ fn version_text() -> String {
          Build ptxforge {v}\n",
         v = env!("CARGO_PKG_VERSION")
     )
-}
-
-fn help_text() -> String {
-    "\nUsage  : ptxforge [options] <ptx file>,...\n\n\
-     Options (ptxas spellings):\n\
-     \t--gpu-name <arch>            (-arch)   sm_75, sm_80, sm_86, sm_89, sm_90 (default sm_75); compute_XX only parses\n\
-     \t--output-file <file>         (-o)      output cubin (default elf.o)\n\
-     \t--verbose                    (-v)      print resource usage\n\
-     \t--opt-level <N>              (-O)      optimisation level (default 3)\n\
-     \t--maxrregcount <N>                     register limit per thread\n\
-     \t--split-compile <N>                    0 = all CPUs, 1 = single-threaded, N = N workers\n\
-     \t--threads-dynamic-scheduling           work stealing between workers\n\
-     \t--threads-min-section-size <N>         smallest task, in PTX instructions\n\
-     \t--dump-sass                            print the output's SASS as nvdisasm would\n\
-     \t--version                    (-V)\n\
-     \t--help                       (-h)\n"
-        .to_string()
 }

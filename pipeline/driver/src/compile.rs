@@ -56,28 +56,45 @@ impl CompileOutput {
     }
 }
 
+/// One PTX input: its text and the name diagnostics give it.
+#[derive(Clone, Copy, Debug)]
+pub struct Source<'a> {
+    pub text: &'a str,
+    pub name: &'a str,
+}
+
 /// Compiles one PTX module (`src`, named `file_name` in diagnostics).
 pub fn compile_module(src: &str, file_name: &str, opts: &CompileOptions) -> CompileOutput {
+    compile_sources(&[Source { text: src, name: file_name }], opts)
+}
+
+/// Compiles several PTX inputs into one cubin, as ptxas does: their functions in input order.
+pub fn compile_sources(sources: &[Source], opts: &CompileOptions) -> CompileOutput {
     let start = Instant::now();
     let mut out = CompileOutput::default();
     let exec = crate::actors::executor_for(opts);
-    let module = match parse_on_actor(&exec, src, file_name) {
-        Ok(m) => Arc::new(m),
+    let (module, files) = match parse_sources(&exec, sources) {
+        Ok((m, files)) => (Arc::new(m), files),
         Err(diags) => {
-            out.diagnostics = diags.iter().map(Diagnostic::from_ptx).collect();
+            out.diagnostics = diags;
             out.parse_time = start.elapsed();
             out.total_time = out.parse_time;
             return out;
         }
     };
     out.parse_time = start.elapsed();
-    if opts.parse_only {
+    out.diagnostics = module_warnings(&module, &files, opts);
+    if let Some(fatal) = unknown_entry(&module, opts) {
+        out.diagnostics.push(fatal);
+    }
+    if opts.parse_only || out.failed() {
         out.total_time = start.elapsed();
         return out;
     }
     let opts = Arc::new(opts.clone());
     let jobs = kernel_jobs(&module, &opts);
-    let (kernels, runtime) = run_stages(&exec, jobs, &opts, file_name, start, &mut out.diagnostics);
+    let job_files: Vec<String> = jobs.iter().map(|j| files[j.func_index].clone()).collect();
+    let (kernels, runtime) = run_stages(&exec, jobs, &opts, &job_files, start, &mut out.diagnostics);
     out.kernels = kernels;
     out.runtime = runtime;
     let elf_start = Instant::now();
@@ -96,7 +113,7 @@ fn kernel_jobs(module: &Arc<ast::Module>, opts: &Arc<CompileOptions>) -> Vec<Ker
         .functions
         .iter()
         .enumerate()
-        .filter(|(_, f)| f.is_entry)
+        .filter(|(_, f)| f.is_entry && opts.compiles_entry(&f.name))
         .enumerate()
         .map(|(index, (func_index, f))| KernelInFlight {
             index,
@@ -117,14 +134,14 @@ fn run_stages(
     exec: &Executor,
     jobs: Vec<KernelInFlight>,
     opts: &CompileOptions,
-    file_name: &str,
+    files: &[String],
     epoch: Instant,
     diags: &mut Vec<Diagnostic>,
 ) -> (Vec<KernelOutcome>, crate::actors::RuntimeStats) {
     let (results, stats) = crate::actors::run_kernel_pipeline(exec, jobs, opts, epoch);
     for r in &results {
         if let Some(err) = &r.error {
-            diags.extend(Diagnostic::from_kernel_error(err, file_name));
+            diags.extend(Diagnostic::from_kernel_error(err, &files[r.index]));
         }
     }
     (results, stats)
@@ -187,4 +204,83 @@ fn assemble(
             None
         }
     }
+}
+
+/// Parses every source and joins them into one module (the first one's header, then every
+/// module's globals and functions in order), with the source name of each function.
+/// Diagnostics of all sources are reported together, as are functions defined in two sources.
+fn parse_sources(exec: &Executor, sources: &[Source]) -> Result<(ast::Module, Vec<String>), Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    let mut joined: Option<ast::Module> = None;
+    let mut files = Vec::new();
+    for src in sources {
+        match parse_on_actor(exec, src.text, src.name) {
+            Ok(m) => {
+                if let Some(j) = &joined {
+                    diags.extend(defined_again(j, &m, src.name));
+                }
+                files.extend(std::iter::repeat(src.name.to_string()).take(m.functions.len()));
+                match &mut joined {
+                    None => joined = Some(m),
+                    Some(j) => {
+                        j.globals.extend(m.globals);
+                        j.functions.extend(m.functions);
+                    }
+                }
+            }
+            Err(d) => diags.extend(d.iter().map(Diagnostic::from_ptx)),
+        }
+    }
+    let module = joined.unwrap_or_default();
+    if diags.is_empty() {
+        Ok((module, files))
+    } else {
+        Err(diags)
+    }
+}
+
+/// ptxas's error for each function of `next` (from `file`) that an earlier source already defines
+/// (a function defined twice in one source is the front end's error).
+fn defined_again(earlier: &ast::Module, next: &ast::Module, file: &str) -> Vec<Diagnostic> {
+    let defined: std::collections::HashSet<&str> =
+        earlier.functions.iter().filter(|f| f.has_body).map(|f| f.name.as_str()).collect();
+    next.functions
+        .iter()
+        .filter(|f| f.has_body && defined.contains(f.name.as_str()))
+        .map(|f| Diagnostic {
+            severity: crate::report::Severity::Error,
+            location: Some((file.to_string(), f.line)),
+            message: format!("Duplicate definition of function '{}'", f.name),
+        })
+        .collect()
+}
+
+/// `--warn-on-double-precision-use`: ptxas's warning at every instruction with an `.f64` type
+/// (twice for a conversion, as ptxas checks its source and its destination).
+fn module_warnings(module: &ast::Module, files: &[String], opts: &CompileOptions) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    if !opts.warn_double_precision {
+        return diags;
+    }
+    for (i, f) in module.functions.iter().enumerate() {
+        for stmt in &f.body {
+            let ast::Statement::Instr(instr) = stmt else { continue };
+            if !instr.types().contains(&ast::Type::F64) {
+                continue;
+            }
+            let times = if instr.opcode == "cvt" { 2 } else { 1 };
+            diags.extend(std::iter::repeat_with(|| Diagnostic {
+                severity: crate::report::Severity::Warning,
+                location: Some((files[i].clone(), instr.line)),
+                message: "Program is doing double precision computations.".into(),
+            }).take(times));
+        }
+    }
+    diags
+}
+
+/// `--entry NAME` naming no entry function of the module: ptxas's fatal.
+fn unknown_entry(module: &ast::Module, opts: &CompileOptions) -> Option<Diagnostic> {
+    let missing = opts.entries.iter().find(|e| !module.functions.iter().any(|f| f.is_entry && &f.name == *e))?;
+    Some(Diagnostic::fatal(format!("Unknown function {missing}")))
 }

@@ -41,6 +41,10 @@ pub struct CompileOptions {
     pub check_hazards: bool,
     /// Make's jobserver, when `--jobserver` found one.
     pub jobserver: Option<JobserverHandle>,
+    /// `--entry`: compile only these entry functions (empty: every entry).
+    pub entries: Vec<String>,
+    /// `--warn-on-double-precision-use`: warn at every `.f64` instruction.
+    pub warn_double_precision: bool,
     /// Test hook: make stage `.1` panic on kernel `.0`, to check that faults stay contained.
     pub fault_injection: Option<(String, String)>,
 }
@@ -60,6 +64,15 @@ impl Default for CompileOptions {
             check_hazards: cfg!(debug_assertions),
             jobserver: None,
             fault_injection: None,
+            entries: Vec::new(),
+            warn_double_precision: false,
         }
+    }
+}
+
+impl CompileOptions {
+    /// Whether `--entry` selects the entry function `name`.
+    pub fn compiles_entry(&self, name: &str) -> bool {
+        self.entries.is_empty() || self.entries.iter().any(|e| e == name)
     }
 }

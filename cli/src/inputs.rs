@@ -1,0 +1,28 @@
+//! The PTX inputs of one run: the files, then the `--input-as-string` modules, as ptxas reads them.
+
+/// The name ptxas gives a module passed with `--input-as-string` in its diagnostics.
+pub const STRING_INPUT_NAME: &str = "application ptx input";
+
+/// One input's name and text.
+pub struct Input {
+    pub name: String,
+    pub text: String,
+}
+
+/// Reads every input file (then the string inputs); `Err` lists ptxas's fatal message for every
+/// file that could not be read.
+pub fn read_all(files: &[String], strings: &[String]) -> Result<Vec<Input>, Vec<String>> {
+    let mut inputs = Vec::new();
+    let mut missing = Vec::new();
+    for name in files {
+        match std::fs::read(name) {
+            Ok(bytes) => inputs.push(Input { name: name.clone(), text: String::from_utf8_lossy(&bytes).into_owned() }),
+            Err(_) => missing.push(format!("Input file '{name}' could not be opened")),
+        }
+    }
+    if !missing.is_empty() {
+        return Err(missing);
+    }
+    inputs.extend(strings.iter().map(|s| Input { name: STRING_INPUT_NAME.into(), text: s.clone() }));
+    Ok(inputs)
+}
