@@ -53,7 +53,7 @@ fn syntax_error_near_token() {
 #[test]
 fn undefined_label_and_duplicate_reg() {
     let e = errors(&format!("{HEAD}.entry k()\n{{\n.reg .b32 %r<2>;\n.reg .b32 %r<3>;\nbra $L_nowhere;\n}}\n"));
-    assert!(e.contains(&"ptxas t.ptx, line 7; error   : Duplicate definition of symbol '%r'".to_string()), "{e:?}");
+    assert!(e.contains(&"ptxas t.ptx, line 7; error   : Duplicate definition of variable '%r<'".to_string()), "{e:?}");
     assert!(e.contains(&"ptxas t.ptx, line 8; error   : Unknown symbol '$L_nowhere'".to_string()), "{e:?}");
 }
 
@@ -94,4 +94,77 @@ fn corpus_parses() {
     }
     assert!(count > 0);
     assert!(failures.is_empty(), "{} of {count} corpus modules failed:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Parsing in sections (every piece size) gives exactly the serial parse: module, diagnostics, order.
+fn assert_sections_match_serial(src: &str, name: &str) {
+    let serial = ptxforge_ptx::parse_syntax(src, name);
+    for min in [1, 7, 100, usize::MAX] {
+        let (module, diags) = ptxforge_ptx::sections::parse_syntax_in_sections(src, name, min);
+        assert!(module == serial.0, "{name}: module differs with sections of >= {min} statements");
+        assert_eq!(diags, serial.1, "{name}: diagnostics differ with sections of >= {min} statements");
+    }
+}
+
+fn filetest_modules() -> Vec<(String, String)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../driver/tests/filetests");
+    let mut v: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ptx"))
+        .map(|p| (p.display().to_string(), std::fs::read_to_string(&p).unwrap()))
+        .collect();
+    v.sort();
+    assert!(!v.is_empty(), "no filetests in {}", dir.display());
+    v
+}
+
+#[test]
+fn sections_match_serial_on_filetests() {
+    let all: String = filetest_modules().iter().map(|(_, s)| s.as_str()).collect::<Vec<_>>().join("\n");
+    assert!(ptxforge_ptx::sections::split_sections(&all, 1).len() > 10);
+    assert_sections_match_serial(&all, "all.ptx");
+    for (name, src) in filetest_modules() {
+        assert_sections_match_serial(&src, &name);
+    }
+}
+
+/// Broken modules (cut short, a brace or quote dropped or added) still give the serial result.
+#[test]
+fn sections_match_serial_on_broken_modules() {
+    let all: String = filetest_modules().iter().map(|(_, s)| s.as_str()).collect::<Vec<_>>().join("\n");
+    let bytes: Vec<usize> = all.char_indices().map(|(i, _)| i).collect();
+    for k in (0..bytes.len()).step_by(bytes.len() / 60) {
+        let at = bytes[k];
+        let cut = &all[..at];
+        assert_sections_match_serial(cut, "cut.ptx");
+        for insert in ["}", "{", "\"", "/*", "= {"] {
+            let text = format!("{}{insert}{}", &all[..at], &all[at..]);
+            assert_sections_match_serial(&text, "insert.ptx");
+        }
+        let dropped = format!("{}{}", &all[..at], &all[at..].get(1..).unwrap_or(""));
+        assert_sections_match_serial(&dropped, "drop.ptx");
+    }
+}
+
+#[test]
+fn sections_match_serial_on_corpus() {
+    if cfg!(debug_assertions) {
+        println!("skipped: the corpus comparison runs in release builds");
+        return;
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    if !dir.join("MANIFEST.tsv").is_file() {
+        println!("skipped: corpus absent at {}", dir.display());
+        return;
+    }
+    let files = ["cutlass", "cccl"].iter().flat_map(|sub| std::fs::read_dir(dir.join(sub)).into_iter().flatten().flatten());
+    let mut count = 0;
+    for e in files {
+        let src = std::fs::read_to_string(e.path()).unwrap();
+        assert_sections_match_serial(&src, &e.path().display().to_string());
+        count += 1;
+    }
+    assert!(count > 0);
 }
