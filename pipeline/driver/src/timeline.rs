@@ -13,6 +13,9 @@ use ptxforge_runtime::{Executor, StageTiming as MessageTiming};
 use crate::report::StageTiming;
 use crate::stages::StageResult;
 
+/// Room for one stamp per kernel stage, so stamping never reallocates.
+const STAMPS_PER_KERNEL: usize = 8;
+
 /// When and where one stage ran one kernel.
 #[derive(Clone, Debug)]
 pub struct Stamp {
@@ -31,7 +34,7 @@ pub struct Traced {
 
 impl Traced {
     pub fn new(result: StageResult) -> Traced {
-        Traced { result, stamps: Vec::new() }
+        Traced { result, stamps: Vec::with_capacity(STAMPS_PER_KERNEL) }
     }
 
     /// Runs `stage` on the kernel (skipped when an earlier stage failed) and stamps it.
