@@ -247,6 +247,9 @@ impl Run<'_> {
         }
         let exec = (0..WARP).filter(|&l| group >> l & 1 == 1 && w.pred(inst.guard, l)).fold(0u32, |m, l| m | 1 << l);
         self.stats.thread_instructions += exec.count_ones() as u64;
+        if exec != 0 {
+            self.stats.opcodes_run |= 1 << inst.op as usize;
+        }
         for l in (0..WARP).filter(|&l| group >> l & 1 == 1) {
             w.pc[l] = pc + 16;
         }

@@ -8,11 +8,12 @@ use common::*;
 use ptxforge_emu::{run_kernel, EmuOptions};
 
 /// Runs one case on one cubin; Err describes the failure.
-fn run_case(case: &Case, cubin: &[u8], seed: u64) -> Result<(), String> {
+fn run_case(case: &Case, cubin: &[u8], seed: u64) -> Result<u64, String> {
     let mut rng = Rng::new(seed);
     let mut s = (case.setup)(&mut rng);
-    run_kernel(cubin, case.kernel, &s.launch, &s.params, &mut s.buffers, &EmuOptions::default()).map_err(|e| e.to_string())?;
-    compare(&s.buffers, &s.expected)
+    let stats = run_kernel(cubin, case.kernel, &s.launch, &s.params, &mut s.buffers, &EmuOptions::default()).map_err(|e| e.to_string())?;
+    compare(&s.buffers, &s.expected)?;
+    Ok(stats.opcodes_run)
 }
 
 /// Wrong results of ptxforge's code that the emulator found and that are tracked as compiler bugs
@@ -20,13 +21,17 @@ fn run_case(case: &Case, cubin: &[u8], seed: u64) -> Result<(), String> {
 /// only the low register, so the high word is read uninitialized.
 const KNOWN_PTXFORGE_BUGS: &[(&str, &str)] = &[("cvt_int.ptx", "cvt_int"), ("mul_wide.ptx", "mul_wide")];
 
-fn run_all(which: &str, cubin_of: impl Fn(&str, u32) -> Option<Result<Vec<u8>, String>>) -> (usize, Vec<String>) {
+/// Runs every case on every architecture; returns the runs, the failures and, per architecture,
+/// the opcodes executed.
+fn run_all(which: &str, cubin_of: impl Fn(&str, u32) -> Option<Result<Vec<u8>, String>>) -> (usize, Vec<String>, Vec<(u32, u64)>) {
     let mut ran = 0;
     let mut failures = Vec::new();
+    let mut executed = Vec::new();
     for sm in SMS {
+        let mut ops = 0u64;
         for case in CASES {
             let cubin = match cubin_of(case.file, sm) {
-                None => return (ran, failures),
+                None => return (ran, failures, executed),
                 Some(Err(e)) => {
                     println!("skipped: {which} cannot compile {} for sm_{sm}: {e}", case.file);
                     continue;
@@ -35,7 +40,11 @@ fn run_all(which: &str, cubin_of: impl Fn(&str, u32) -> Option<Result<Vec<u8>, S
             };
             for seed in 1..=3 {
                 ran += 1;
-                if let Err(e) = run_case(case, &cubin, seed) {
+                let outcome = run_case(case, &cubin, seed);
+                if let Ok(o) = outcome {
+                    ops |= o;
+                }
+                if let Err(e) = outcome {
                     if which == "ptxforge" && KNOWN_PTXFORGE_BUGS.contains(&(case.file, case.kernel)) {
                         println!("known ptxforge bug, sm_{sm} {}:{}: {e}", case.file, case.kernel);
                         break;
@@ -45,8 +54,9 @@ fn run_all(which: &str, cubin_of: impl Fn(&str, u32) -> Option<Result<Vec<u8>, S
                 }
             }
         }
+        executed.push((sm, ops));
     }
-    (ran, failures)
+    (ran, failures, executed)
 }
 
 #[test]
@@ -55,14 +65,24 @@ fn ptxas_cubins_run_correctly_without_hazards() {
         println!("skipped: ptxas not found (set PTXFORGE_NV)");
         return;
     }
-    let (ran, failures) = run_all("ptxas", |f, sm| ptxas_cubin(f, sm).map(Ok));
+    let (ran, mut failures, executed) = run_all("ptxas", |f, sm| ptxas_cubin(f, sm).map(Ok));
     println!("{ran} ptxas runs");
+    // Every opcode the emulator claims for an architecture ran correctly on ptxas's code for it.
+    for (sm, ops) in executed {
+        let run = ptxforge_emu::EmuStats { opcodes_run: ops, ..Default::default() }.opcodes();
+        // (NOP only pads the code after the final EXIT; it is never reached.)
+        for op in ptxforge_emu::supported_opcodes(sm).into_iter().filter(|&op| op != "NOP") {
+            if !run.contains(&op) {
+                failures.push(format!("sm_{sm}: {op} is listed as supported but no ptxas code ran it"));
+            }
+        }
+    }
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
 fn our_cubins_run_correctly_without_hazards() {
-    let (ran, failures) = run_all("ptxforge", |f, sm| Some(our_cubin(f, sm)));
+    let (ran, failures, _) = run_all("ptxforge", |f, sm| Some(our_cubin(f, sm)));
     println!("{ran} ptxforge runs");
     assert!(ran > 0);
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
