@@ -334,3 +334,36 @@ fn worker_loop(me: usize, local: Worker<Task>, parker: Parker, shared: Arc<Share
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nap() {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+
+    #[test]
+    fn busy_time_is_counted_for_the_thread_that_did_the_work() {
+        let alone = Executor::new(ExecutorConfig { workers: 0, dynamic_scheduling: false });
+        alone.spawn(Box::new(nap));
+        assert!(alone.help());
+        assert_eq!(alone.busy_times().len(), 1);
+        assert!(alone.busy_times()[0] >= Duration::from_millis(2));
+
+        let pool = Executor::new(ExecutorConfig { workers: 2, dynamic_scheduling: false });
+        for _ in 0..4 {
+            pool.spawn(Box::new(nap));
+        }
+        // A task's busy time is added before it counts as run.
+        while pool.counters().tasks_run < 4 {
+            std::thread::yield_now();
+        }
+        assert!(pool.busy_times()[0].is_zero(), "the caller ran nothing yet");
+        pool.on_caller(nap);
+        let busy = pool.busy_times();
+        assert_eq!(busy.len(), 3);
+        assert!(busy[0] >= Duration::from_millis(2));
+        assert!(busy[1] >= Duration::from_millis(4) && busy[2] >= Duration::from_millis(4), "{busy:?}");
+    }
+}
