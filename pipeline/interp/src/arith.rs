@@ -14,6 +14,9 @@ impl Cta<'_, '_> {
             return Err(unsupported(ins, ""));
         }
         let ty = ty_of(ins)?;
+        if crate::exec::width(ty) > 64 {
+            return Err(unsupported(ins, "128-bit arithmetic"));
+        }
         if ins.ops.is_empty() {
             return Err(unsupported(ins, "no operands"));
         }

@@ -12,6 +12,9 @@ use crate::prep::Ins;
 impl Cta<'_, '_> {
     pub(crate) fn convert(&mut self, t: usize, ins: &Ins) -> Result<Flow, SimError> {
         let (dty, sty) = two_types(ins)?;
+        if width(dty) > 64 || width(sty) > 64 {
+            return Err(unsupported(ins, "128-bit conversion"));
+        }
         if ins.mods.iter().any(|m| m.starts_with('e') || m == "tf32" || m.starts_with("ue")) {
             return Err(unsupported(ins, "fp8/tf32 conversion"));
         }

@@ -163,13 +163,15 @@ impl Cta<'_, '_> {
             "exit" => Ok(Flow::Exit),
             "call" => self.call(t, ins),
             "trap" | "brkpt" => Err(SimError::Trap { thread: self.threads[t].id, line: ins.line }),
-            "nanosleep" | "membar" | "fence" | "prefetch" | "prefetchu" | "pmevent" | "discard" | "applypriority"
+            "nanosleep" => Ok(Flow::Block(Wait::Yield { retry: false })),
+            "membar" | "fence" | "prefetch" | "prefetchu" | "pmevent" | "discard" | "applypriority"
             | "griddepcontrol" | "createpolicy" | "setmaxnreg" => self.no_effect(t, ins),
             "mov" => self.mov(t, ins),
             "ld" | "ldu" => self.load(t, ins),
             "st" => self.store(t, ins),
             "atom" | "red" => self.atomic(t, ins),
             "cvta" => self.cvta(t, ins),
+            "mbarrier" => self.mbarrier(t, ins),
             "cp" if ins.has("async") => self.cp_async(t, ins),
             "isspacep" => self.isspacep(t, ins),
             "cvt" => self.convert(t, ins),

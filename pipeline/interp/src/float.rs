@@ -105,7 +105,7 @@ pub fn round_to(s: f64, tail_sign: i8, rnd: Rnd, fmt: Fmt) -> u64 {
     let q = top.max(emin) - fmt.mbits as i32;
     let sh = q - e;
     let (kept, rem, half) = if sh <= 0 {
-        (m << (-sh) as u32, 0u64, 1u64)
+        (m.checked_shl((-sh) as u32).unwrap_or(0), 0u64, 1u64)
     } else if sh >= 64 {
         (0, m, u64::MAX)
     } else {

@@ -25,6 +25,7 @@ pub mod error;
 mod exec;
 pub mod float;
 mod machine;
+mod mbarrier;
 mod memops;
 mod mma;
 pub mod memory;
@@ -77,6 +78,8 @@ pub struct Limits {
     pub max_call_depth: u32,
     /// Most local memory one thread may use over all its frames.
     pub max_local_bytes: u64,
+    /// Most shared memory per CTA (static plus dynamic) accepted.
+    pub max_shared_bytes: u64,
     /// Most threads per block and CTAs per grid accepted.
     pub max_threads_per_block: u32,
     pub max_ctas: u64,
@@ -88,7 +91,8 @@ impl Default for Limits {
             max_steps_per_thread: 1_000_000,
             dynamic_shared_bytes: 0,
             max_call_depth: 64,
-            max_local_bytes: 1 << 20,
+            max_local_bytes: 256 << 10,
+            max_shared_bytes: 4 << 20,
             max_threads_per_block: 1024,
             max_ctas: 1 << 16,
         }
@@ -129,6 +133,12 @@ pub fn run_kernel(
         return Err(SimError::BadLaunch(format!("parameter buffer of {} bytes, the entry needs {needed}", params.len())));
     }
     let info = machine::launch_info(launch, &prog, limits);
+    if info.total_smem > limits.max_shared_bytes {
+        return Err(SimError::BadLaunch(format!("{} bytes of shared memory per block", info.total_smem)));
+    }
+    if prog.funcs[prog.entry].local_size > limits.max_local_bytes {
+        return Err(SimError::BadLaunch(format!("{} bytes of local memory per thread", prog.funcs[prog.entry].local_size)));
+    }
     let mut mem = memory::Memory {
         buffers,
         global_vars: prog.global_vars.clone(),

@@ -25,6 +25,9 @@ pub(crate) enum Wait {
     /// A warp collective (`shfl`, `vote`, `bar.warp.sync`, `match`, `redux`, `activemask`, ...),
     /// named by its opcode, with its member mask.
     Warp { kind: String, mask: u32 },
+    /// Let the other threads run (`nanosleep`, a failed `mbarrier.try_wait`); `retry` re-executes
+    /// the instruction afterwards instead of moving past it.
+    Yield { retry: bool },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -80,6 +83,8 @@ pub(crate) struct Cta<'p, 'm> {
     /// Arrivals counted on each barrier (16 hardware barriers).
     pub arrived: [u32; 16],
     pub steps: u64,
+    /// Whether some instruction other than a retried wait completed since the last check.
+    pub did_work: bool,
 }
 
 /// What an executed instruction asks the scheduler to do next.
@@ -123,7 +128,7 @@ impl<'p, 'm> Cta<'p, 'm> {
                 }
             }
         }
-        Cta { prog, mem, threads, info, limits, arrived: [0; 16], steps: 0 }
+        Cta { prog, mem, threads, info, limits, arrived: [0; 16], steps: 0, did_work: false }
     }
 
     /// Runs the CTA to completion.
@@ -135,7 +140,8 @@ impl<'p, 'm> Cta<'p, 'm> {
             if self.threads.iter().all(|t| t.status == Status::Exited) {
                 return Ok(());
             }
-            let progressed = self.resolve_barriers()? | self.resolve_warp_collectives()?;
+            let worked = std::mem::take(&mut self.did_work);
+            let progressed = self.resolve_barriers()? | self.resolve_warp_collectives()? | (self.release_yields() && worked);
             if !progressed {
                 return Err(SimError::Deadlock { detail: self.describe_waits() });
             }
@@ -170,6 +176,9 @@ impl<'p, 'm> Cta<'p, 'm> {
                 SimError::BadModule(m) => SimError::BadModule(format!("line {} ({}): {m}", ins.line, ins.op)),
                 e => e,
             })?;
+            if !matches!(flow, Flow::Block(Wait::Yield { retry: true })) {
+                self.did_work = true;
+            }
             match flow {
                 Flow::Next => self.threads[t].frame_mut().pc += 1,
                 Flow::Jump(to) => self.threads[t].frame_mut().pc = to,
@@ -211,6 +220,21 @@ impl<'p, 'm> Cta<'p, 'm> {
         th.fparam.truncate(frame.param_base as usize);
         th.local.truncate(frame.local_base as usize);
         th.frame_mut().pc += 1;
+    }
+
+    /// Makes yielding threads ready again; returns whether there were any.
+    fn release_yields(&mut self) -> bool {
+        let mut any = false;
+        for th in &mut self.threads {
+            if let Status::Waiting(Wait::Yield { retry }) = th.status {
+                if !retry {
+                    th.frame_mut().pc += 1;
+                }
+                th.status = Status::Ready;
+                any = true;
+            }
+        }
+        any
     }
 
     fn live_count(&self) -> u32 {
@@ -291,6 +315,7 @@ impl<'p, 'm> Cta<'p, 'm> {
                         None => format!("barrier {id}"),
                     },
                     Wait::Warp { kind, mask } => format!("{kind} (mask {mask:#010x})"),
+                    Wait::Yield { .. } => "an mbarrier or sleep that never completes".to_string(),
                 };
                 parts.push(format!("{} waits at {what}, line {line}", t.id));
                 if parts.len() == 4 {

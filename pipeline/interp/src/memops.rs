@@ -35,7 +35,7 @@ fn loc_region(l: Loc) -> Region {
 
 /// Vector width from `.v2`/`.v4`/`.v8`.
 fn vector_len(ins: &Ins) -> usize {
-    ins.mods.iter().find_map(|m| m.strip_prefix('v').and_then(|n| n.parse().ok())).unwrap_or(1)
+    ins.mods.iter().find_map(|m| m.strip_prefix('v').and_then(|n| n.parse::<usize>().ok())).unwrap_or(1).clamp(1, 8)
 }
 
 impl Cta<'_, '_> {
@@ -72,6 +72,16 @@ impl Cta<'_, '_> {
             Some(_) if misaligned => Err(SimError::Misaligned { space, addr: generic_addr, size: size as u32, thread, line: ins.line }),
             Some(b) => Ok(b),
         }
+    }
+
+    /// (region, address) of a memory operand, for other modules.
+    pub(crate) fn mem_address(&self, t: usize, ins: &Ins, o: &Opnd) -> Result<(Region, u64), SimError> {
+        self.address(t, ins, o)
+    }
+
+    /// The checked bytes of an access, for other modules.
+    pub(crate) fn mem_access(&mut self, t: usize, ins: &Ins, region: Region, addr: u64, size: u64) -> Result<&mut [u8], SimError> {
+        self.access(t, ins, region, addr, size)
     }
 
     /// The shared-space address of a memory operand (generic addresses in the shared window too).
@@ -154,6 +164,9 @@ impl Cta<'_, '_> {
             None => 0,
         };
         let size = ty.size_bytes() as u64;
+        if size > 8 {
+            return Err(unsupported(ins, "128-bit atomic"));
+        }
         let op = ins
             .mods
             .iter()

@@ -105,7 +105,7 @@ impl Cta<'_, '_> {
             return Err(unsupported(ins, "mma needs a full warp"));
         }
         let shape = ins.mods.iter().find(|m| m.starts_with('m') && m.contains('n') && m.contains('k')).cloned().unwrap_or_default();
-        let dims: Vec<usize> = shape[1..].split(['n', 'k']).filter_map(|x| x.parse().ok()).collect();
+        let dims: Vec<usize> = shape.get(1..).unwrap_or("").split(['n', 'k']).filter_map(|x| x.parse().ok()).collect();
         let [m, n, k] = dims[..] else { return Err(unsupported(ins, "mma shape")) };
         let elems: Vec<Elem> = ins.mods.iter().filter_map(|x| Elem::parse(x)).collect();
         let (d_e, a_e, b_e, c_e) = match elems[..] {
@@ -113,6 +113,9 @@ impl Cta<'_, '_> {
             _ => return Err(unsupported(ins, "mma types")),
         };
         if !((m == 16 && n == 8) || (m == 8 && n == 8)) || ins.has("sp") || (m == 8 && k == 4 && a_e == Elem::F16) {
+            return Err(unsupported(ins, "mma shape"));
+        }
+        if k == 0 || k > 256 || m * k % 32 != 0 || k * n % 32 != 0 {
             return Err(unsupported(ins, "mma shape"));
         }
         let mut a = vec![vec![0f64; k]; m];
@@ -132,12 +135,15 @@ impl Cta<'_, '_> {
                 } else {
                     (g, tq * per_a + i % per_a)
                 };
-                a[row][col] = a_e.decode(element(&fa, a_e, i));
+                *a.get_mut(row).and_then(|x| x.get_mut(col)).ok_or_else(|| unsupported(ins, "mma shape and type"))? =
+                    a_e.decode(element(&fa, a_e, i));
             }
             let per_b = b_e.per_reg();
             for i in 0..k * n / 32 {
                 let r = i / per_b;
-                b[tq * per_b + i % per_b + (k / 2) * r][g] = b_e.decode(element(&fb, b_e, i));
+                let row = tq * per_b + i % per_b + (k / 2) * r;
+                *b.get_mut(row).and_then(|x| x.get_mut(g)).ok_or_else(|| unsupported(ins, "mma shape and type"))? =
+                    b_e.decode(element(&fb, b_e, i));
             }
             for i in 0..m * n / 32 {
                 let (row, col) = if m == 16 { (g + 8 * (i >> 1), 2 * tq + (i & 1)) } else { (g, 2 * tq + i) };
@@ -185,6 +191,9 @@ impl Cta<'_, '_> {
             return Err(unsupported(ins, "only m8n8 b16 with a full warp"));
         }
         let count: usize = ins.mods.iter().find_map(|m| m.strip_prefix('x').and_then(|n| n.parse().ok())).unwrap_or(1);
+        if ![1, 2, 4].contains(&count) {
+            return Err(unsupported(ins, "ldmatrix count"));
+        }
         let trans = ins.has("trans");
         let (addr_op, frag_op) = if store { (0, 1) } else { (1, 0) };
         let mut rows = vec![0u64; 8 * count];

@@ -133,6 +133,20 @@ pub struct ParamSlot {
     pub is_pointer_hint: bool,
 }
 
+/// Size of a variable in bytes (saturating: declarations can be absurdly large).
+fn var_bytes(v: &VarDecl) -> u64 {
+    (v.ty.size_bytes() as u64).saturating_mul(v.vector as u64).saturating_mul(v.array_len.unwrap_or(0))
+}
+
+/// Alignment of a variable (its `.align`, else its element size), at most 4 KiB.
+fn var_align(v: &VarDecl) -> u64 {
+    let a = if v.align > 0 { v.align as u64 } else { (v.ty.size_bytes() as u64).saturating_mul(v.vector as u64) };
+    a.clamp(1, 4096)
+}
+
+/// Most bytes of declared variables (all spaces) a module may have: beyond it nothing is allocated.
+const MAX_VAR_BYTES: u64 = 1 << 30;
+
 fn align_up(x: u64, a: u64) -> u64 {
     let a = a.max(1);
     x.div_ceil(a) * a
@@ -143,9 +157,9 @@ fn layout(vars: &[&VarDecl], start: u64) -> (Vec<u64>, u64) {
     let mut at = start;
     let mut offs = Vec::new();
     for v in vars {
-        at = align_up(at, v.alignment() as u64);
+        at = align_up(at, var_align(v) as u64);
         offs.push(at);
-        at += v.size_bytes();
+        at += var_bytes(v);
     }
     (offs, at)
 }
@@ -161,8 +175,8 @@ pub fn param_layout(module: &Module, entry: &str) -> Result<Vec<ParamSlot>, SimE
         .map(|(p, o)| ParamSlot {
             name: p.name.clone(),
             offset: o as u32,
-            size: p.size_bytes() as u32,
-            is_pointer_hint: p.size_bytes() == 8 && matches!(p.ty, Type::U64 | Type::B64 | Type::S64),
+            size: var_bytes(p) as u32,
+            is_pointer_hint: var_bytes(p) == 8 && matches!(p.ty, Type::U64 | Type::B64 | Type::S64),
         })
         .collect())
 }
@@ -229,6 +243,10 @@ pub(crate) fn prepare(module: &Module, entry: &str) -> Result<Program, SimError>
     let ef = find_function(module, entry)?;
     if !ef.is_entry {
         return Err(SimError::BadLaunch(format!("'{entry}' is a .func, not an .entry")));
+    }
+    let var_bytes: u64 = module.globals.iter().chain(module.functions.iter().flat_map(|f| f.vars.iter())).map(var_bytes).fold(0u64, |a, b| a.saturating_add(b));
+    if var_bytes > MAX_VAR_BYTES {
+        return Err(SimError::BadModule(format!("{var_bytes} bytes of variables")));
     }
     let mut ms = module_syms(module);
     let mut names: HashMap<String, usize> = HashMap::new();
@@ -427,7 +445,7 @@ fn prepare_function(
         let (offs, end) = layout(&frame_params, 0);
         for (v, o) in frame_params.iter().zip(offs) {
             syms.insert(v.name.clone(), Loc::FrameParam(o));
-            param_vars.insert(o, v.size_bytes());
+            param_vars.insert(o, var_bytes(v));
         }
         param_size = end;
     } else {
@@ -436,11 +454,11 @@ fn prepare_function(
         for (i, (v, o)) in all.iter().zip(offs).enumerate() {
             syms.insert(v.name.clone(), Loc::FrameParam(o));
             if i < f.params.len() {
-                params.push((o, v.size_bytes()));
+                params.push((o, var_bytes(v)));
             } else if i < f.params.len() + f.ret_params.len() {
-                rets.push((o, v.size_bytes()));
+                rets.push((o, var_bytes(v)));
             } else {
-                param_vars.insert(o, v.size_bytes());
+                param_vars.insert(o, var_bytes(v));
             }
         }
         param_size = end;
@@ -451,14 +469,14 @@ fn prepare_function(
             syms.insert(v.name.clone(), Loc::Shared(u64::MAX));
             continue;
         }
-        let o = align_up(ms.static_shared, v.alignment() as u64);
-        ms.static_shared = o + v.size_bytes();
+        let o = align_up(ms.static_shared, var_align(v) as u64);
+        ms.static_shared = o + var_bytes(v);
         syms.insert(v.name.clone(), Loc::Shared(o));
     }
     for v in f.vars.iter().filter(|v| matches!(v.space, StateSpace::Const | StateSpace::Global)) {
         let (bank, base) = if v.space == StateSpace::Const { (&mut ms.const_bank, 0) } else { (&mut ms.global_vars, GLOBAL_VARS_BASE) };
-        let o = align_up(bank.len() as u64, v.alignment() as u64);
-        bank.resize((o + v.size_bytes()) as usize, 0);
+        let o = align_up(bank.len() as u64, var_align(v) as u64);
+        bank.resize((o + var_bytes(v)) as usize, 0);
         write_init(bank, o, v);
         let loc = if v.space == StateSpace::Const { Loc::Const(o) } else { Loc::Global(base + o) };
         syms.insert(v.name.clone(), loc);

@@ -315,14 +315,14 @@ fn unsupported_instruction_names_opcode_and_line() {
     .reg .b32 %r<4>;
     .reg .b64 %rd<2>;
     ld.param.u64 %rd1, [p];
-    ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [%rd1];
+    wgmma.fence.sync.aligned;
     ret;
 }"#,
     );
     let e = run(&m, "k", launch([1, 1, 1], [32, 1, 1]), &[A], &mut []).unwrap_err();
     match &e {
         SimError::Unsupported { opcode, line, .. } => {
-            assert!(opcode.starts_with("ldmatrix"), "{opcode}");
+            assert_eq!(opcode, "wgmma.fence.sync.aligned");
             assert_eq!(*line, 10, "3 header lines, a blank line, then the kernel");
         }
         _ => panic!("expected unsupported, got {e}"),
@@ -379,4 +379,51 @@ fn integer_edge_semantics() {
     assert_eq!(o[10], a ^ b ^ 0xff, "lop3 xor");
     assert_eq!(o[11], a.count_ones(), "popc");
     assert_eq!(o[12], 0, "clz");
+}
+
+#[test]
+fn mbarrier_phases_order_shared_memory() {
+    let src = r#"
+.visible .entry k(.param .u64 out, .param .u32 count)
+{
+    .reg .pred %p<3>;
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<6>;
+    .shared .align 8 .b64 bar;
+    .shared .align 4 .b32 s[64];
+    ld.param.u64 %rd1, [out];
+    ld.param.u32 %r11, [count];
+    mov.u32 %r1, %tid.x;
+    setp.ne.u32 %p1, %r1, 0;
+    @%p1 bra SKIP;
+    mbarrier.init.shared::cta.b64 [bar], %r11;
+SKIP:
+    bar.sync 0;
+    mov.u32 %r2, s;
+    shl.b32 %r3, %r1, 2;
+    add.u32 %r4, %r2, %r3;
+    mul.lo.u32 %r5, %r1, %r1;
+    st.shared.u32 [%r4], %r5;
+    mbarrier.arrive.shared::cta.b64 %rd2, [bar];
+WAIT:
+    mbarrier.try_wait.parity.shared::cta.b64 %p2, [bar], 0;
+    @!%p2 bra WAIT;
+    xor.b32 %r6, %r1, 1;
+    shl.b32 %r7, %r6, 2;
+    add.u32 %r8, %r2, %r7;
+    ld.shared.u32 %r9, [%r8];
+    mul.wide.u32 %rd3, %r1, 4;
+    add.s64 %rd4, %rd1, %rd3;
+    st.global.u32 [%rd4], %r9;
+    ret;
+}"#;
+    let m = kernel(src);
+    let mut bufs = vec![zeros(A, 4 * 64)];
+    let stats = run(&m, "k", launch([1, 1, 1], [64, 1, 1]), &[A, 64], &mut bufs).unwrap();
+    let o = read_u32(&bufs[0]);
+    assert!((0..64u32).all(|t| o[t as usize] == (t ^ 1) * (t ^ 1)));
+    assert!(stats.instructions < 64 * 40, "waiting threads yield instead of spinning: {}", stats.instructions);
+    // Expecting more arrivals than there are threads never completes the phase.
+    let e = run(&m, "k", launch([1, 1, 1], [64, 1, 1]), &[A, 65], &mut bufs).unwrap_err();
+    assert!(matches!(e, SimError::Deadlock { .. }), "{e}");
 }
