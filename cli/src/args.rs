@@ -370,12 +370,11 @@ fn apply(args: &mut Args, long: &str, value: Option<String>) -> Result<(), Strin
         "threads-dynamic-scheduling" => args.dynamic_scheduling = true,
         "threads-min-section-size" => args.min_section_size = number(&v)?.max(1) as usize,
         "maxrregcount" => args.max_regs_request = Some(max_regs(&v, long)?),
+        // As ptxas for sm_75..sm_89: any number other than 0, 1 and 2 (negative ones included)
+        // means full optimization. (ptxas 13.5 aborts on -O10 and up, or negative, for sm_90.)
         "opt-level" => {
             let n = signed_number(&v)?;
-            if !(0..=9).contains(&n) {
-                return Err(format!("Invalid value '{v}' for option '--opt-level'"));
-            }
-            args.opt_level = n.min(3) as u32;
+            args.opt_level = if (0..=2).contains(&n) { n as u32 } else { 3 };
             args.opt_level_given = true;
         }
         "Ofast-compile" => args.fast_compile = Some(v),
@@ -440,8 +439,9 @@ fn apply_unimplemented(args: &mut Args, long: &str, v: &str) -> Result<(), Strin
             args.warnings.push("Command line option '--legacy-bar-warp-wide-behavior' not supported for '.target sm_70', will be ignored".into());
         }
         "enable-func-clone-sc" => args.func_clone = boolean(v)?,
+        // ptxas ignores it (without looking at the value) unless compiling with -c.
         "device-function-maxrregcount" => {
-            max_regs(v, long)?;
+            args.warnings.push("Command line option 'device-function-maxrregcount' not supported for 'whole program compilation', will be ignored".into());
         }
         "compile-only" => {
             args.compile_only = true;
