@@ -14,6 +14,9 @@ const VADD: &str = include_str!("../../examples/vadd.ptx");
 /// Double-precision instructions (parse-only targets keep the back end out of it).
 const DOUBLES: &str = ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry dk(.param .u64 p)\n{\n.reg .f64 %fd<5>;\n.reg .f32 %f<3>;\n.reg .b64 %rd<3>;\n.reg .pred %p<2>;\nld.param.u64 %rd1, [p];\nld.global.f64 %fd2, [%rd1];\nmov.f64 %fd3, %fd2;\nsetp.lt.f64 %p1, %fd2, %fd3;\nst.global.f64 [%rd1], %fd3;\ncvt.rn.f32.f64 %f1, %fd3;\nret;\n}\n";
 
+/// An entry calling a `.func`.
+const WITH_FUNC: &str = ".version 8.0\n.target sm_80\n.address_size 64\n.func helper()\n{\nret;\n}\n.visible .entry k()\n{\ncall helper;\nret;\n}\n";
+
 /// What must agree besides accepting or rejecting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Agree {
@@ -73,6 +76,7 @@ const CASES: &[(&str, Agree)] = &[
     ("-arch=sm_80 -e vadd v.ptx s.ptx", Stderr),
     ("-arch=sm_80 -e vadd -e vsub v.ptx s.ptx", Stderr),
     ("-arch=sm_80 --entry=vadd,nosuch v.ptx", Errors),
+    ("-arch=sm_80 -e helper f.ptx", Errors),
     ("-arch=sm_80 -ias @VADD", Stderr),
     ("-arch=sm_80 -ias @VADD s.ptx", Stderr),
     ("-arch=sm_80 -ias", Errors),
@@ -111,6 +115,15 @@ const CASES: &[(&str, Agree)] = &[
     ("-optf nofile.txt v.ptx", Errors),
     ("-optf loop.txt v.ptx", Errors),
     ("-optf quote.txt v.ptx", Errors),
+    ("-optf=o1.txt v.ptx", Stderr),
+    ("-arch=sm_80 -w -maxrregcount=2 v.ptx", Stderr),
+    ("-arch=sm_80 -e= v.ptx", Stderr),
+    ("-arch=sm_80 -minnctapersm=x v.ptx", Errors),
+    // Help, version and lists name ptxforge and its own architectures: only the status agrees.
+    ("-h", Status),
+    ("--version", Status),
+    ("-arch=sm_80", Status),
+    ("--list-arch", Status),
 ];
 
 /// A scratch folder with the inputs and options files every case may name.
@@ -121,6 +134,7 @@ fn scratch(root: &Path, tool: &str) -> PathBuf {
         ("v.ptx", VADD.to_string()),
         ("s.ptx", VADD.replace("vadd", "vsub").replace("add.f32", "sub.f32")),
         ("d.ptx", DOUBLES.to_string()),
+        ("f.ptx", WITH_FUNC.to_string()),
         ("o1.txt", "-arch=sm_80\n-O2   -o \"with space.o\"\n".to_string()),
         ("o2.txt", "-o other.o".to_string()),
         ("comment.txt", "-arch=sm_80 # comment\n".to_string()),

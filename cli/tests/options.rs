@@ -208,6 +208,9 @@ fn entry_selects_kernels() {
     accepts(&dir, "-arch=sm_80 -e= v.ptx -o all.o", &[]);
     assert_eq!(functions(&dir.join("all.o")), ["vadd"]);
     rejects(&dir, "-arch=sm_80 --entry=vadd,nosuch v.ptx", &["ptxas fatal   : Unknown function nosuch"]);
+    let with_func = ".version 8.0\n.target sm_80\n.address_size 64\n.func helper()\n{\nret;\n}\n.visible .entry k()\n{\ncall helper;\nret;\n}\n";
+    std::fs::write(dir.join("f.ptx"), with_func).unwrap();
+    rejects(&dir, "-arch=sm_80 -e helper f.ptx", &["ptxas error   : Entry function 'helper' not found", ABORTED]);
 }
 
 /// A kernel with double-precision instructions at lines 11..=15 (15 is a conversion).

@@ -279,8 +279,13 @@ fn module_warnings(module: &ast::Module, files: &[String], opts: &CompileOptions
     diags
 }
 
-/// `--entry NAME` naming no entry function of the module: ptxas's fatal.
+/// `--entry NAME` naming no entry function of the module: ptxas's error for a `.func`, its
+/// fatal for a name the module does not define.
 fn unknown_entry(module: &ast::Module, opts: &CompileOptions) -> Option<Diagnostic> {
     let missing = opts.entries.iter().find(|e| !module.functions.iter().any(|f| f.is_entry && &f.name == *e))?;
+    if module.functions.iter().any(|f| &f.name == missing) {
+        let message = format!("Entry function '{missing}' not found");
+        return Some(Diagnostic { severity: crate::report::Severity::Error, location: None, message });
+    }
     Some(Diagnostic::fatal(format!("Unknown function {missing}")))
 }
