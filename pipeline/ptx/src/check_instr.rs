@@ -73,11 +73,16 @@ pub fn check_instruction(i: &Instruction, s: &Scope, out: &mut Findings) {
             report_mismatch(i, mismatch, out);
             return;
         }
+        let width = if is_memory_access(i) { check_memory_vector(i, out) } else { Some(1) };
+        let Some(width) = width else {
+            unknown_symbols(i, s, out);
+            return;
+        };
         if !check_operand_forms(i, spec, s, out) {
             unknown_symbols(i, s, out);
             return;
         }
-        mismatch |= !check_operands(i, spec, s, out);
+        mismatch |= !check_operands(i, spec, width, s);
         check_rounding(i, out);
     }
     mismatch |= unknown_symbols(i, s, out);
@@ -105,9 +110,6 @@ fn check_signedness(i: &Instruction, out: &mut Findings) -> bool {
 /// Operand forms ptxas rejects before looking at types: an address where a register belongs,
 /// an address through an unknown name, a vector of an illegal size. False if any was reported.
 fn check_operand_forms(i: &Instruction, spec: &OpSpec, s: &Scope, out: &mut Findings) -> bool {
-    if matches!(i.opcode.as_str(), "ld" | "st" | "ldu") && vector_width(i, out).is_none() {
-        return false;
-    }
     let mut ok = true;
     for (k, o) in i.operands.iter().enumerate() {
         let kind = spec.shape.chars().filter(|c| !matches!(c, '?' | '*')).nth(k);
@@ -118,10 +120,6 @@ fn check_operand_forms(i: &Instruction, spec: &OpSpec, s: &Scope, out: &mut Find
             }
             Operand::Addr { base: AddrBase::Reg(n) | AddrBase::Symbol(n), .. } if !is_known_name(n, s) => {
                 out.now(i.line, format!("Illegal operand type to instruction '{}'", i.opcode));
-                ok = false;
-            }
-            Operand::Vector(v) if !matches!(v.len(), 1 | 2 | 4 | 8) && i.opcode != "mov" => {
-                out.now(i.line, format!("Illegal vector size: {}", v.len()));
                 ok = false;
             }
             _ => {}
@@ -184,7 +182,6 @@ fn vector_width(i: &Instruction, out: &mut Findings) -> Option<u32> {
                 return Some(n);
             }
             out.now(i.line, format!("Unknown modifier '.{m}'"));
-            out.now(i.line, format!("Illegal vector size: {n}"));
             return None;
         }
     }
@@ -192,19 +189,11 @@ fn vector_width(i: &Instruction, out: &mut Findings) -> Option<u32> {
 }
 
 /// Operand kinds and register types against the row's shape; false on a mismatch.
-fn check_operands(i: &Instruction, spec: &OpSpec, s: &Scope, out: &mut Findings) -> bool {
+fn check_operands(i: &Instruction, spec: &OpSpec, width: u32, s: &Scope) -> bool {
     let types = i.types();
     let ty = types.first().copied();
     let src_ty = if i.opcode == "cvt" { types.get(1).copied() } else { ty };
-    let is_mem = matches!(i.opcode.as_str(), "ld" | "st" | "ldu");
-    let width = if is_mem {
-        match vector_width(i, out) {
-            Some(w) => w,
-            None => return true,
-        }
-    } else {
-        1
-    };
+    let is_mem = is_memory_access(i);
     if i.has_mod("pack") || has_untabled_type(i) {
         return true;
     }
@@ -224,10 +213,7 @@ fn check_operands(i: &Instruction, spec: &OpSpec, s: &Scope, out: &mut Findings)
             return ok && optional;
         };
         let t = if idx == 0 { ty } else { src_ty };
-        let data_operand = is_mem && ((i.opcode == "st" && idx == 1) || (i.opcode != "st" && idx == 0));
-        if data_operand && !check_data_vector(i, o, width, out) {
-            return ok;
-        }
+        let data_operand = is_mem && idx == data_index(i);
         ok &= match o {
             Operand::Vector(v) if data_operand && width > 1 => v.iter().all(|e| operand_fits(kind, e, t, spec, s, i)),
             _ => operand_fits(kind, o, t, spec, s, i),
@@ -237,24 +223,42 @@ fn check_operands(i: &Instruction, spec: &OpSpec, s: &Scope, out: &mut Findings)
     ok && idx == i.operands.len()
 }
 
+fn is_memory_access(i: &Instruction) -> bool {
+    matches!(i.opcode.as_str(), "ld" | "st" | "ldu")
+}
+
+/// Which operand holds the loaded or stored value.
+fn data_index(i: &Instruction) -> usize {
+    usize::from(i.opcode == "st")
+}
+
 /// `.vN` against the data operand: a `{...}` of exactly N elements, or a scalar without `.vN`.
-fn check_data_vector(i: &Instruction, o: &Operand, width: u32, out: &mut Findings) -> bool {
-    let msg = format!("Argument vector size mismatch for instruction '{}'", i.opcode);
-    match o {
-        Operand::Vector(v) if width == 1 || v.len() as u32 != width => {
-            out.now(i.line, msg);
-            false
+/// Returns the width, or `None` after reporting a mismatch (`ld` reports it twice, as ptxas does).
+fn check_memory_vector(i: &Instruction, out: &mut Findings) -> Option<u32> {
+    let width = vector_width(i, out);
+    let data = i.operands.get(data_index(i));
+    if let Some(Operand::Vector(v)) = data {
+        if !matches!(v.len(), 1 | 2 | 4 | 8) {
+            out.now(i.line, format!("Illegal vector size: {}", v.len()));
         }
-        Operand::Vector(_) => true,
-        _ if width > 1 => {
-            if i.opcode != "st" {
-                out.now(i.line, "Result vector expected".into());
-            }
-            out.now(i.line, msg);
-            false
-        }
-        _ => true,
     }
+    let fits = match (width, data) {
+        (Some(w), Some(Operand::Vector(v))) => w > 1 && v.len() as u32 == w,
+        (Some(w), _) => w == 1,
+        (None, _) => false,
+    };
+    if fits {
+        return width;
+    }
+    let vector_form = width.is_some_and(|w| w > 1);
+    if vector_form && i.opcode != "st" && !matches!(data, Some(Operand::Vector(_))) {
+        out.now(i.line, "Result vector expected".into());
+    }
+    let times = if vector_form && i.opcode != "st" { 2 } else { 1 };
+    for _ in 0..times {
+        out.now(i.line, format!("Argument vector size mismatch for instruction '{}'", i.opcode));
+    }
+    None
 }
 
 fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Scope, i: &Instruction) -> bool {
@@ -331,7 +335,7 @@ fn check_rounding(i: &Instruction, out: &mut Findings) {
     if !missing {
         return;
     }
-    let msg = if matches!(i.opcode.as_str(), "div" | "sqrt" | "rcp") {
+    let msg = if matches!(i.opcode.as_str(), "div" | "sqrt" | "rcp") && ty == Type::F32 {
         format!("Rounding modifier or '.approx' modifier required for instruction '{}'", i.opcode)
     } else {
         format!("Rounding modifier required for instruction '{}'", i.opcode)
@@ -394,10 +398,8 @@ fn check_requirements(i: &Instruction, s: &Scope, out: &mut Findings) {
     for r in isa::REQUIREMENTS {
         let opcode_ok = r.opcode.is_empty() || r.opcode == i.opcode;
         if opcode_ok && (r.modifier.is_empty() || i.has_mod(r.modifier)) {
-            let name = r.name.replace("{m0}", i.mods.first().map_or("", String::as_str));
-            let what = if r.is_modifier { format!("Modifier '{name}'") } else { format!("Feature '{name}'") };
-            require(i.line, &what, r.sm, r.ptx, r.is_modifier, s, out);
-            return;
+            let what = r.what.replace("{m0}", i.mods.first().map_or("", String::as_str)).replace("{mods}", &i.mods.join("."));
+            require(i.line, &what, r.sm, r.ptx, r.target_first, s, out);
         }
     }
     for o in &i.operands {

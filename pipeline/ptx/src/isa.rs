@@ -138,53 +138,65 @@ pub fn op_spec(opcode: &str) -> Option<&'static OpSpec> {
     OPS.iter().find(|s| s.opcode == opcode)
 }
 
-/// What needs a newer `.target` or `.version`: an opcode (`mods` empty), an opcode with a
+/// What needs a newer `.target` or `.version`: an opcode (`modifier` empty), an opcode with a
 /// modifier, or a modifier on any opcode (`opcode` empty).
 pub struct Requirement {
     pub opcode: &'static str,
     pub modifier: &'static str,
-    /// ptxas's name for it (`Feature 'redux'`, `Modifier '.async'`).
-    pub name: &'static str,
-    pub is_modifier: bool,
+    /// What ptxas names, quoted (`Feature 'redux'`); `{m0}` stands for the first modifier, `{mods}`
+    /// for all of them joined by dots.
+    pub what: &'static str,
+    /// ptxas reports the `.target` before the `.version` (modifiers), or after (features).
+    pub target_first: bool,
     pub sm: u32,
     pub ptx: (u32, u32),
 }
 
-const fn feat(opcode: &'static str, modifier: &'static str, name: &'static str, sm: u32, ptx: (u32, u32)) -> Requirement {
-    Requirement { opcode, modifier, name, is_modifier: false, sm, ptx }
+const fn feat(opcode: &'static str, modifier: &'static str, what: &'static str, sm: u32, ptx: (u32, u32)) -> Requirement {
+    Requirement { opcode, modifier, what, target_first: false, sm, ptx }
 }
 
-const fn modifier(opcode: &'static str, m: &'static str, name: &'static str, sm: u32, ptx: (u32, u32)) -> Requirement {
-    Requirement { opcode, modifier: m, name, is_modifier: true, sm, ptx }
+const fn modifier(opcode: &'static str, m: &'static str, what: &'static str, sm: u32, ptx: (u32, u32)) -> Requirement {
+    Requirement { opcode, modifier: m, what, target_first: true, sm, ptx }
 }
 
-/// The first row that matches an instruction applies. In `name`, `{m0}` stands for the
-/// instruction's first modifier (ptxas says `Feature 'mbarrier.init'`, `Modifier '.wait'`).
+/// Every row that matches an instruction applies, in this order.
 pub const REQUIREMENTS: &[Requirement] = &[
-    feat("redux", "", "redux", 80, (7, 0)),
-    feat("cp", "async", "cp.async", 80, (7, 0)),
-    feat("elect", "", "elect", 90, (8, 0)),
-    feat("mbarrier", "", "mbarrier.{m0}", 80, (7, 0)),
-    modifier("griddepcontrol", "", ".{m0}", 90, (7, 8)),
-    feat("stmatrix", "", "stmatrix", 90, (7, 8)),
-    feat("ldmatrix", "", "ldmatrix", 75, (6, 5)),
-    feat("mapa", "", "mapa", 90, (7, 8)),
-    feat("getctarank", "", "getctarank", 90, (7, 8)),
-    feat("multimem", "", "multimem", 90, (8, 1)),
-    feat("createpolicy", "", "createpolicy.{m0}", 80, (7, 4)),
-    modifier("fence", "alias", ".alias", 70, (7, 5)),
-    modifier("fence", "async", ".async", 90, (8, 0)),
-    feat("fence", "proxy", "fence.proxy", 70, (7, 5)),
-    feat("barrier", "cluster", "barrier.cluster", 90, (7, 8)),
-    feat("ld", "v8", "256 bit wide load/store", 100, (8, 8)),
-    feat("st", "v8", "256 bit wide load/store", 100, (8, 8)),
-    feat("ld", "L2::64B", "cache prefetching", 75, (7, 4)),
-    feat("ld", "L2::128B", "cache prefetching", 75, (7, 4)),
-    feat("ld", "L2::256B", "cache prefetching", 75, (7, 4)),
-    feat("", "bf16", ".bf16", 80, (7, 0)),
-    feat("", "bf16x2", ".bf16x2", 80, (7, 0)),
-    feat("", "cluster", ".cluster scope", 90, (7, 8)),
-    feat("", "shared::cluster", "::cluster", 90, (7, 8)),
+    feat("redux", "", "Feature 'redux'", 80, (7, 0)),
+    feat("cp", "async", "Feature 'cp.async'", 80, (7, 0)),
+    feat("elect", "", "Feature 'elect'", 90, (8, 0)),
+    feat("mbarrier", "", "Feature 'mbarrier.{m0}'", 80, (7, 0)),
+    modifier("griddepcontrol", "", "Modifier '.{m0}'", 90, (7, 8)),
+    modifier("griddepcontrol", "", "Instruction 'griddepcontrol'", 90, (7, 8)),
+    feat("stmatrix", "", "Feature 'stmatrix'", 90, (7, 8)),
+    feat("ldmatrix", "", "Feature 'ldmatrix'", 75, (6, 5)),
+    feat("mapa", "", "Feature 'mapa'", 90, (7, 8)),
+    feat("getctarank", "", "Feature 'getctarank'", 90, (7, 8)),
+    feat("multimem", "", "Feature 'multimem.{m0}'", 90, (8, 1)),
+    feat("createpolicy", "", "Feature 'createpolicy.{m0}'", 80, (7, 4)),
+    modifier("createpolicy", "L2::evict_last", "Modifier '.L2::evict_last' on 'createpolicy.{m0}'", 80, (7, 4)),
+    modifier("createpolicy", "L2::evict_first", "Modifier '.L2::evict_first' on 'createpolicy.{m0}'", 80, (7, 4)),
+    modifier("createpolicy", "L2::evict_normal", "Modifier '.L2::evict_normal' on 'createpolicy.{m0}'", 80, (7, 4)),
+    modifier("createpolicy", "L2::evict_unchanged", "Modifier '.L2::evict_unchanged' on 'createpolicy.{m0}'", 80, (7, 4)),
+    modifier("fence", "alias", "Modifier '.alias'", 70, (7, 5)),
+    modifier("fence", "async", "Modifier '.async'", 90, (8, 0)),
+    feat("fence", "proxy", "Feature 'fence.proxy'", 70, (7, 5)),
+    feat("barrier", "cluster", "Feature 'barrier.{mods}'", 90, (7, 8)),
+    feat("ld", "v8", "Feature '256 bit wide load/store'", 100, (8, 8)),
+    feat("st", "v8", "Feature '256 bit wide load/store'", 100, (8, 8)),
+    feat("ld", "L2::64B", "Feature 'cache prefetching'", 75, (7, 4)),
+    feat("ld", "L2::128B", "Feature 'cache prefetching'", 75, (7, 4)),
+    feat("ld", "L2::256B", "Feature 'cache prefetching'", 75, (7, 4)),
+    feat("", "bf16", "Feature '.bf16'", 80, (7, 0)),
+    feat("", "bf16x2", "Feature '.bf16x2'", 80, (7, 0)),
+    feat("cvt", "bf16", "Feature 'cvt.bf16.f32'", 80, (7, 0)),
+    feat("cvt", "bf16x2", "Feature 'cvt.bf16x2.f32'", 80, (7, 0)),
+    feat("fence", "cluster", "Feature '.cluster scope'", 90, (7, 8)),
+    feat("atom", "cluster", "Feature '.cluster scope'", 90, (7, 8)),
+    feat("red", "cluster", "Feature '.cluster scope'", 90, (7, 8)),
+    feat("ld", "cluster", "Feature '.cluster scope'", 90, (7, 8)),
+    feat("st", "cluster", "Feature '.cluster scope'", 90, (7, 8)),
+    feat("", "shared::cluster", "Feature '::cluster'", 90, (7, 8)),
 ];
 
 /// Special registers that need a newer target (`%cluster_ctarank`, ...): (name, sm, ptx).
