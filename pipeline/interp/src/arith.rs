@@ -56,14 +56,19 @@ fn wide_of(ty: Type) -> Type {
     }
 }
 
-/// The full 2w-bit product of two w-bit operands.
-fn product(a: u64, b: u64, ty: Type) -> i128 {
+/// The full 2w-bit product of two w-bit operands (two's complement bits for signed types).
+fn product(a: u64, b: u64, ty: Type) -> u128 {
     let w = width(ty);
     if ty.is_signed() {
-        sext(a, w) as i128 * sext(b, w) as i128
+        (sext(a, w) as i128 * sext(b, w) as i128) as u128
     } else {
-        (a & mask(w)) as i128 * (b & mask(w)) as i128
+        (a & mask(w)) as u128 * (b & mask(w)) as u128
     }
+}
+
+/// The high w bits of a 2w-bit product.
+fn high(p: u128, w: u32) -> u64 {
+    (p >> w) as u64 & mask(w)
 }
 
 /// Integer (and predicate) operations; returns the value and the type it is written with.
@@ -100,27 +105,27 @@ fn int_op(ins: &Ins, ty: Type, s: &[u64], carry: &mut bool) -> Result<(u64, Type
                 return Ok((p as u64, wide_of(ty)));
             }
             if ins.has("hi") {
-                (p >> w) as u64
+                high(p, w)
             } else {
                 p as u64
             }
         }
         "mad" | "madc" => {
             let p = product(a, b()?, ty);
-            let cin = (op == "madc" && *carry) as i128;
+            let cin = (op == "madc" && *carry) as u128;
             if ins.has("wide") {
                 let wt = wide_of(ty);
-                let r = p + sext_or_zext(c()?, wt) + cin;
+                let r = p.wrapping_add(sext_or_zext(c()?, wt) as u128).wrapping_add(cin);
                 if cc {
-                    *carry = (r as u128 >> (2 * w)) & 1 != 0 || (r < 0 && !wt.is_signed());
+                    *carry = (r >> (2 * w)) & 1 != 0;
                 }
                 return Ok((r as u64, wt));
             }
-            let part = if ins.has("hi") { (p >> w) & m as i128 } else { p & m as i128 };
+            let part = if ins.has("hi") { high(p, w) } else { p as u64 & m };
             if ins.has("sat") && ty == Type::S32 && ins.has("hi") {
-                sat32((p >> 32) + sv(c()?))
+                sat32(sext(part, 32) as i128 + sv(c()?))
             } else {
-                let r = part + (c()? & m) as i128 + cin;
+                let r = part as u128 + (c()? & m) as u128 + cin;
                 if cc {
                     *carry = r >> w != 0;
                 }
@@ -128,7 +133,7 @@ fn int_op(ins: &Ins, ty: Type, s: &[u64], carry: &mut bool) -> Result<(u64, Type
             }
         }
         "mul24" | "mad24" => {
-            let low24 = |v: u64| if signed { sext(v & 0xff_ffff, 24) as i128 } else { (v & 0xff_ffff) as i128 };
+            let low24 = |v: u64| if signed { sext(v & 0xff_ffff, 24) } else { (v & 0xff_ffff) as i64 };
             let p = low24(a) * low24(b()?);
             let part = if ins.has("hi") { (p >> 16) as u64 } else { p as u64 };
             if op == "mad24" { part.wrapping_add(c()?) } else { part }

@@ -176,7 +176,8 @@ pub fn param_layout(module: &Module, entry: &str) -> Result<Vec<ParamSlot>, SimE
             name: p.name.clone(),
             offset: o as u32,
             size: var_bytes(p) as u32,
-            is_pointer_hint: var_bytes(p) == 8 && matches!(p.ty, Type::U64 | Type::B64 | Type::S64),
+            // 8-byte, 8-aligned byte arrays are usually wrapped pointers (iterators).
+            is_pointer_hint: var_bytes(p) == 8 && (matches!(p.ty, Type::U64 | Type::B64 | Type::S64) || (p.ty == Type::B8 && var_align(p) == 8)),
         })
         .collect())
 }

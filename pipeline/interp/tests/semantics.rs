@@ -427,3 +427,51 @@ WAIT:
     let e = run(&m, "k", launch([1, 1, 1], [64, 1, 1]), &[A, 65], &mut bufs).unwrap_err();
     assert!(matches!(e, SimError::Deadlock { .. }), "{e}");
 }
+
+#[test]
+fn wide_multiplies_and_carry_chains() {
+    let m = kernel(
+        r#"
+.visible .entry k(.param .u64 p, .param .u64 a, .param .u64 b)
+{
+    .reg .b32 %r<16>;
+    .reg .b64 %rd<12>;
+    ld.param.u64 %rd1, [p];
+    ld.param.u64 %rd2, [a];
+    ld.param.u64 %rd3, [b];
+    mul.hi.u64 %rd4, %rd2, %rd3;
+    mul.hi.s64 %rd5, %rd2, %rd3;
+    mov.b64 {%r1, %r2}, %rd2;
+    mov.b64 {%r3, %r4}, %rd3;
+    add.cc.u32 %r5, %r1, %r3;
+    addc.cc.u32 %r6, %r2, %r4;
+    addc.u32 %r7, 0, 0;
+    sub.cc.u32 %r8, %r1, %r3;
+    subc.u32 %r9, %r2, %r4;
+    mov.b64 %rd6, {%r5, %r6};
+    mov.b64 %rd7, {%r8, %r9};
+    mad.wide.u32 %rd8, %r1, %r3, %rd2;
+    cvt.sat.s8.s32 %r10, %r1;
+    cvt.sat.u16.s64 %r11, %rd3;
+    st.global.v2.u64 [%rd1], {%rd4, %rd5};
+    st.global.v2.u64 [%rd1+16], {%rd6, %rd7};
+    st.global.u64 [%rd1+32], %rd8;
+    st.global.v4.u32 [%rd1+48], {%r7, %r10, %r11, %r11};
+    ret;
+}"#,
+    );
+    for (a, b) in [(u64::MAX, u64::MAX - 2), (0x8000_0000_0000_0001, 3), (0x1234_5678_9abc_def0, 0xfedc_ba98_7654_3210), (5, 7)] {
+        let mut bufs = vec![zeros(A, 64)];
+        run(&m, "k", launch([1, 1, 1], [1, 1, 1]), &[A, a, b], &mut bufs).unwrap();
+        let o = read_u64(&bufs[0]);
+        let w = read_u32(&bufs[0]);
+        assert_eq!(o[0], ((a as u128 * b as u128) >> 64) as u64, "mul.hi.u64");
+        assert_eq!(o[1], ((a as i64 as i128 * b as i64 as i128) >> 64) as u64, "mul.hi.s64");
+        assert_eq!(o[2], a.wrapping_add(b), "64-bit add from a 32-bit carry chain");
+        assert_eq!(o[3], a.wrapping_sub(b), "64-bit sub from a 32-bit borrow chain");
+        assert_eq!(o[4], (a as u32 as u64 * b as u32 as u64).wrapping_add(a), "mad.wide.u32");
+        assert_eq!(w[12], a.checked_add(b).is_none() as u32, "carry out");
+        assert_eq!(w[13], (a as u32 as i32).clamp(-128, 127) as u32, "cvt.sat.s8.s32");
+        assert_eq!(w[14], (b as i64).clamp(0, 65535) as u32, "cvt.sat.u16.s64");
+    }
+}
