@@ -1,7 +1,8 @@
 //! Command-line parsing with ptxas's spellings, value forms and fatal messages.
 //!
-//! Every option of ptxas 13.5's `--help` is in [`OPTIONS`]; [`apply`] says what ptxforge does with
-//! each: implemented, accepted without effect on our output, or accepted with a warning naming it.
+//! Every option of ptxas 13.5's `--help` is in [`OPTIONS`]; [`apply`] stores the ones ptxforge
+//! implements and hands the others to [`crate::unimplemented`] (accepted without effect on our
+//! output, or accepted with a warning naming them).
 
 use std::collections::VecDeque;
 
@@ -52,16 +53,14 @@ pub struct Args {
     pub disable_warnings: bool,
     /// `-Werror`: warnings become errors.
     pub warnings_as_errors: bool,
-    pub warn_spills: bool,
-    pub warn_local_memory: bool,
     pub warn_double: bool,
-    /// Flags whose warnings depend on other options (checked by [`Args::check`]).
-    pic_given: bool,
-    suppress_pic_warning: bool,
-    debug_info: bool,
-    suppress_debug_info: bool,
-    compile_only: bool,
-    func_clone: bool,
+    /// Options whose warnings depend on other options (given by [`Args::check`]).
+    pub(crate) pic_given: bool,
+    pub(crate) suppress_pic_warning: bool,
+    pub(crate) debug_info: bool,
+    pub(crate) suppress_debug_info: bool,
+    pub(crate) compile_only: bool,
+    pub(crate) func_clone: bool,
     /// `incompatible redefinition` warnings: printed whatever `-w` and `-Werror` say, as ptxas does.
     pub redefinitions: Vec<String>,
     /// Warnings about options (ignored values, options ptxforge does not implement): `-w` hides
@@ -110,8 +109,6 @@ impl Default for Args {
             entries: Vec::new(),
             disable_warnings: false,
             warnings_as_errors: false,
-            warn_spills: false,
-            warn_local_memory: false,
             warn_double: false,
             pic_given: false,
             suppress_pic_warning: false,
@@ -317,7 +314,7 @@ fn note_redefinition(args: &mut Args, given: &mut Vec<(&'static str, String)>, l
     }
 }
 
-fn boolean(v: &str) -> Result<bool, String> {
+pub(crate) fn boolean(v: &str) -> Result<bool, String> {
     match v {
         "true" => Ok(true),
         "false" => Ok(false),
@@ -326,27 +323,22 @@ fn boolean(v: &str) -> Result<bool, String> {
 }
 
 /// ptxas's number syntax: decimal, optionally negative; an empty value reads as 0.
-fn signed_number(v: &str) -> Result<i64, String> {
+pub(crate) fn signed_number(v: &str) -> Result<i64, String> {
     if v.is_empty() {
         return Ok(0);
     }
     v.parse::<i64>().map_err(|_| format!("'{v}': expected a number"))
 }
 
-fn number(v: &str) -> Result<u64, String> {
+pub(crate) fn number(v: &str) -> Result<u64, String> {
     if v.is_empty() {
         return Ok(0);
     }
     v.parse::<u64>().map_err(|_| format!("'{v}': expected a number"))
 }
 
-fn not_defined(v: &str, long: &str) -> String {
+pub(crate) fn not_defined(v: &str, long: &str) -> String {
     format!("Value '{v}' is not defined for option '{long}'")
-}
-
-/// The warning for an option ptxforge accepts but does not implement.
-fn not_implemented(long: &str) -> String {
-    format!("Option '--{long}' is not implemented by ptxforge and is ignored")
 }
 
 /// Stores one option's value.
@@ -400,99 +392,10 @@ fn apply(args: &mut Args, long: &str, value: Option<String>) -> Result<(), Strin
         "input-as-string" => args.ptx_strings.push(v),
         "disable-warnings" => args.disable_warnings = true,
         "warning-as-error" => args.warnings_as_errors = true,
-        "warn-on-spills" => args.warn_spills = true,
-        "warn-on-local-memory-usage" => args.warn_local_memory = true,
         "warn-on-double-precision-use" => args.warn_double = true,
-        _ => apply_unimplemented(args, long, &v)?,
+        _ => crate::unimplemented::apply(args, long, &v)?,
     }
     Ok(())
-}
-
-/// Options with no effect on ptxforge's output (accepted), and options it does not implement
-/// (accepted with a warning naming them), after checking their values as ptxas does.
-fn apply_unimplemented(args: &mut Args, long: &str, v: &str) -> Result<(), String> {
-    match long {
-        // No effect: ptxforge never contracts separate multiplies and adds, never uses an
-        // optimizer constant bank, never relaxes float atomics, does not merge or move blocks
-        // or returns in a way a debugger would notice, and has no stack frames to check.
-        "fmad" => {
-            boolean(v)?;
-        }
-        "register-usage-level" => {
-            let n = signed_number(v)?;
-            if !(0..=10).contains(&n) {
-                args.warnings.push(format!("Value of RegUsageLevel ({n}) is out of valid range {{0..10}}, option will be ignored"));
-            }
-        }
-        "disable-optimizer-constants" | "optimize-float-atomics" | "dont-merge-basicblocks" | "return-at-end"
-        | "sp-bounds-check" | "suppress-stack-size-warning" | "suppress-double-demote-warning"
-        | "suppress-sparse-mma-advisory-info" | "suppress-async-bulk-multicast-advisory-warning"
-        | "g-tensor-memory-access-check" | "gno-tensor-memory-access-check" | "gno-fabric-access-check" => {}
-        "suppress-position-independent-code-warning" => args.suppress_pic_warning = true,
-        "suppress-debug-info" => args.suppress_debug_info = true,
-        "position-independent-code" => {
-            boolean(v)?;
-            args.pic_given = true;
-        }
-        "legacy-bar-warp-wide-behavior" => {
-            args.warnings.push("'--legacy-bar-warp-wide-behavior' is a deprecated option, It will be removed in future release and is not recommended".into());
-            args.warnings.push("Command line option '--legacy-bar-warp-wide-behavior' not supported for '.target sm_70', will be ignored".into());
-        }
-        "enable-func-clone-sc" => args.func_clone = boolean(v)?,
-        // ptxas ignores it (without looking at the value) unless compiling with -c.
-        "device-function-maxrregcount" => {
-            args.warnings.push("Command line option 'device-function-maxrregcount' not supported for 'whole program compilation', will be ignored".into());
-        }
-        "compile-only" => {
-            args.compile_only = true;
-            args.warnings.push(not_implemented(long));
-        }
-        "device-debug" | "generate-line-info" => {
-            args.debug_info = true;
-            args.warnings.push(not_implemented(long));
-        }
-        "device-stack-protector" => {
-            if boolean(v)? {
-                args.warnings.push(not_implemented(long));
-            }
-        }
-        "def-load-cache" | "force-load-cache" => cache_modifier(args, v, "load", &["ca", "cg", "cs", "cv", "lu"], long),
-        "def-store-cache" | "force-store-cache" => cache_modifier(args, v, "store", &["cg", "cs", "wb", "wt"], long),
-        "sanitize" => {
-            if !matches!(v, "memcheck" | "threadsteer") {
-                return Err(not_defined(v, long));
-            }
-            args.warnings.push(not_implemented(long));
-        }
-        "maxntid" => {
-            if v.split(',').count() > 3 {
-                args.warnings.push("Too many values specified for option '-maxntid', option will be ignored".into());
-            } else {
-                args.warnings.push(not_implemented(long));
-            }
-        }
-        "minnctapersm" => {
-            number(v)?;
-            args.warnings.push(not_implemented(long));
-        }
-        "apply-controls" => {
-            if std::fs::File::open(v).is_err() {
-                return Err(format!("File '{v}' could not be opened"));
-            }
-            args.warnings.push(not_implemented(long));
-        }
-        _ => args.warnings.push(not_implemented(long)),
-    }
-    Ok(())
-}
-
-/// `-dlcm` / `-dscm` / `-flcm` / `-fscm`: ptxas's error for a bad modifier, else our warning.
-fn cache_modifier(args: &mut Args, v: &str, kind: &str, allowed: &[&str], long: &str) {
-    if allowed.contains(&v) {
-        args.warnings.push(not_implemented(long));
-    } else {
-        args.errors.push(format!("Invalid default cache modifier on {kind} specified: {v}"));
-    }
 }
 
 fn max_regs(v: &str, long: &str) -> Result<MaxRegs, String> {

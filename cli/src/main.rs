@@ -8,6 +8,7 @@ mod options_file;
 mod stats;
 mod stats_json;
 mod trace;
+mod unimplemented;
 mod verbose;
 mod warnings;
 
