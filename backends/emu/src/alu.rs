@@ -34,6 +34,18 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
     let (a, b, c) = (x.val(i.a), x.val(i.b), x.val(i.c));
     let r0 = match i.op {
         Mov | Umov => b,
+        Popc => b.count_ones(),
+        Brev => b.reverse_bits(),
+        Flo => {
+            if i.bit(73) {
+                return Err("signed FLO".into());
+            }
+            match (b, i.bit(74)) {
+                (0, _) => u32::MAX,
+                (_, true) => b.leading_zeros(),
+                (_, false) => 31 - b.leading_zeros(),
+            }
+        }
         Iabs => (b as i32).wrapping_abs() as u32,
         Sel | Usel => {
             if x.pred(i.pred(87)) {

@@ -114,6 +114,21 @@ pub enum Op {
     Ulea,
     Uimad,
     UimadWide,
+    Popc,
+    Flo,
+    Brev,
+    Vote,
+    Voteu,
+    Redux,
+    Shfl,
+    Atoms,
+    Atomg,
+    Red,
+    Bssy,
+    Bsync,
+    Break,
+    Bmov,
+    Warpsync,
 }
 
 /// How an op's results arrive, for the hazard model.
@@ -144,7 +159,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 44] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide];
+    pub const ALL: [Op; 59] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync];
 
     /// The mnemonic as nvdisasm prints its base name.
     pub fn name(self) -> &'static str {
@@ -194,6 +209,21 @@ impl Op {
             Ulea => "ULEA",
             Uimad => "UIMAD",
             UimadWide => "UIMAD.WIDE",
+            Popc => "POPC",
+            Flo => "FLO",
+            Brev => "BREV",
+            Vote => "VOTE",
+            Voteu => "VOTEU",
+            Redux => "REDUX",
+            Shfl => "SHFL",
+            Atoms => "ATOMS",
+            Atomg => "ATOMG",
+            Red => "RED",
+            Bssy => "BSSY",
+            Bsync => "BSYNC",
+            Break => "BREAK",
+            Bmov => "BMOV",
+            Warpsync => "WARPSYNC",
         }
     }
 
@@ -201,23 +231,23 @@ impl Op {
         use Op::*;
         match self {
             Imad | ImadWide | ImadHi | Ffma | Fadd | Fmul | Hfma2Mma => Timing::Fma,
-            Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | UimadWide | Uldc => Timing::Uniform,
+            Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | UimadWide | Uldc | Voteu => Timing::Uniform,
             I2f | F2i => Timing::Var { queue: Queue::Conversion },
             Lds | Sts => Timing::Var { queue: Queue::Shared },
-            S2r | S2ur | Ldc | Ldg | Stg => Timing::Var { queue: Queue::Unordered },
-            Bra | Exit | Bar | Nop => Timing::Control,
+            S2r | S2ur | Ldc | Ldg | Stg | Popc | Flo | Brev | Redux | Shfl | Atoms | Atomg | Red => Timing::Var { queue: Queue::Unordered },
+            Bra | Exit | Bar | Nop | Bssy | Bsync | Break | Bmov | Warpsync => Timing::Control,
             _ => Timing::Alu,
         }
     }
 
     /// Whether the op reads its register sources after issue (so overwriters need its read scoreboard).
     pub fn reads_late(self) -> bool {
-        matches!(self, Op::Ldg | Op::Stg | Op::Lds | Op::Sts | Op::I2f | Op::F2i)
+        matches!(self, Op::Ldg | Op::Stg | Op::Lds | Op::Sts | Op::I2f | Op::F2i | Op::Shfl | Op::Atoms | Op::Atomg | Op::Red | Op::Redux)
     }
 
     /// Whether the op runs once per warp on the uniform datapath.
     pub fn is_uniform(self) -> bool {
-        matches!(self.timing(), Timing::Uniform) || self == Op::S2ur
+        matches!(self.timing(), Timing::Uniform) && self != Op::Voteu || self == Op::S2ur
     }
 }
 
@@ -260,11 +290,36 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (F2i, 0x305, false),
         (Ldg, 0x981, false),
         (Stg, 0x986, false),
+        (Popc, 0x109, true),
+        (Flo, 0x100, true),
+        (Brev, 0x101, true),
+        (Vote, 0x806, false),
+        (Voteu, 0x886, false),
+        (Shfl, 0x389, false),
+        (Shfl, 0x589, false),
+        (Shfl, 0x989, false),
+        (Shfl, 0xf89, false),
+        (Atoms, 0x38c, false),
+        (Atomg, 0x9a8, false),
+        (Red, 0x98e, false),
+        (Bssy, 0x945, false),
+        (Bsync, 0x941, false),
+        (Break, 0x942, false),
     ];
     match sm {
-        75 => t.extend([(Ldg, 0x381, false), (Stg, 0x386, false), (UimadWide, 0x0a5, true), (S2ur, 0x9c3, false), (Umov, 0x082, true)]),
-        80 => t.push((Hfma2Mma, 0x035, true)),
+        75 => t.extend([
+            (Ldg, 0x381, false),
+            (Stg, 0x386, false),
+            (UimadWide, 0x0a5, true),
+            (S2ur, 0x9c3, false),
+            (Umov, 0x082, true),
+            (Bmov, 0x355, false),
+        ]),
+        80 => t.extend([(Hfma2Mma, 0x035, true), (Redux, 0x3c4, false), (Atoms, 0xf8c, false), (Warpsync, 0x948, false)]),
         90 => t.extend([
+            (Redux, 0x3c4, false),
+            (Atoms, 0xf8c, false),
+            (Warpsync, 0x948, false),
             (Hfma2Mma, 0x035, true),
             (Ldc, 0xb82, false),
             (S2ur, 0x9c3, false),
@@ -273,7 +328,7 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Viadd, 0x036, true),
             (Vimnmx, 0x048, true),
         ]),
-        _ => {}
+        _ => t.extend([(Redux, 0x3c4, false), (Atoms, 0xf8c, false), (Warpsync, 0x948, false)]),
     }
     if sm < 90 {
         t.push((Imnmx, 0x017, true));
@@ -457,7 +512,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
     let guard = i.guard;
     add_pred_read(i, guard);
     match i.op {
-        Mov | Iabs => {
+        Mov | Iabs | Popc | Flo | Brev => {
             i.b = alu_b2(i, false);
             add_read(i, i.b, 1);
             add_write(i, File::R, dst, 1);
@@ -579,6 +634,58 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_read(i, i.b, mem_words(i.f(73, 3)));
             add_read(i, i.c, 1);
         }
+        Vote | Voteu => {
+            let p = i.pred(87);
+            let p = PredSrc { uniform: false, ..p };
+            add_pred_read(i, p);
+            if i.op == Vote {
+                add_write(i, File::R, i.dst(), 1);
+                add_write(i, File::P, i.f(81, 3) as u8, 1);
+            } else {
+                add_write(i, File::Ur, i.f(16, 6) as u8, 1);
+                add_write(i, File::Up, i.f(81, 3) as u8, 1);
+            }
+        }
+        Redux => {
+            i.a = a;
+            add_read(i, a, 1);
+            add_write(i, File::Ur, i.f(16, 6) as u8, 1);
+        }
+        Shfl => {
+            let form = i.f(9, 3);
+            i.a = a;
+            i.b = if form == 1 || form == 2 { gpr(i.f(32, 8) as u8) } else { Operand::Imm(i.f(53, 5)) };
+            i.c = if form == 1 || form == 4 { gpr(i.f(64, 8) as u8) } else { Operand::Imm(i.f(40, 13)) };
+            add_read(i, a, 1);
+            add_read(i, i.b, 1);
+            add_read(i, i.c, 1);
+            add_write(i, File::R, dst, 1);
+            add_write(i, File::P, i.f(81, 3) as u8, 1);
+        }
+        Atoms => {
+            i.a = a;
+            i.b = gpr(i.f(32, 8) as u8);
+            i.c = if i.f(0, 12) == 0xf8c { Operand::Ur(i.f(64, 6) as u8) } else { Operand::Ur(URZ) };
+            add_read(i, a, 1);
+            add_read(i, i.b, 1);
+            add_read(i, i.c, 1);
+            add_write(i, File::R, dst, 1);
+        }
+        Atomg | Red => {
+            i.a = a;
+            i.b = gpr(i.f(32, 8) as u8);
+            let wide = if i.bit(72) { 2 } else { 1 };
+            if sm == 75 {
+                i.c = Operand::Ur(i.f(64, 6) as u8);
+                add_read(i, i.c, wide);
+            }
+            add_read(i, a, wide);
+            add_read(i, i.b, 1);
+            if i.op == Atomg {
+                add_write(i, File::R, dst, 1);
+            }
+        }
+        Bssy | Bsync | Break | Bmov | Warpsync => {}
         Bra | Exit => {
             if i.f(87, 3) != PT as u32 || i.bit(90) {
                 return Err("predicate input other than PT".into());

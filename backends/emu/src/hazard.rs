@@ -26,8 +26,8 @@ const FMA_TO_FMA: u64 = 4;
 /// ptxas's sm_75 code shows 12).
 const PRED_TO_GUARD: u64 = 13;
 const PRED_TO_GUARD_SM75: u64 = 12;
-/// The result of a uniform move (ULDC, UMOV), read by any op: ptxas's code reads ULDC's 2 cycles
-/// later on every architecture, and UMOV's 2 cycles later on sm_90.
+/// The result of a uniform move (ULDC, UMOV, VOTEU), read by any op: ptxas's code reads ULDC's and
+/// VOTEU's 2 cycles later on every architecture, and UMOV's 2 cycles later on sm_90.
 const ULDC_TO_ANY: u64 = 2;
 /// A predicate read as an ordinary operand (SEL, carry in, accumulator).
 const PRED_TO_OPERAND: u64 = 4;
@@ -97,7 +97,7 @@ fn hazard(i: &Inst, s: usize, kind: HazardKind, detail: String) -> EmuError {
 fn raw_latency(sm: u32, producer: Op, file: File, consumer: Timing, as_guard: bool) -> u64 {
     let pipe = producer.timing();
     match file {
-        _ if matches!(producer, Op::Uldc | Op::Umov) => ULDC_TO_ANY,
+        _ if matches!(producer, Op::Uldc | Op::Umov | Op::Voteu) => ULDC_TO_ANY,
         File::P | File::Up if as_guard && sm == 75 => PRED_TO_GUARD_SM75,
         File::P | File::Up if as_guard => PRED_TO_GUARD,
         File::P | File::Up => PRED_TO_OPERAND,

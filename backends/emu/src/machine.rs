@@ -16,7 +16,12 @@ const TURN: u32 = 64;
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum Lane {
     Ready,
+    /// Waiting at BAR.SYNC for the rest of the CTA.
     AtBarrier,
+    /// Waiting at BSYNC on convergence barrier B<n> for the lanes it still holds.
+    AtBsync(u8),
+    /// Waiting at WARPSYNC for the lanes of the mask.
+    AtWarpsync(u32),
     Exited,
 }
 
@@ -28,6 +33,8 @@ struct Warp {
     up: [bool; 8],
     pc: [u32; WARP],
     lane: [Lane; WARP],
+    /// Convergence barrier registers B0..B15: the lanes each one waits for.
+    bar: [u32; 16],
     tid: [[u32; 3]; WARP],
     hz: HazardModel,
 }
@@ -42,6 +49,7 @@ impl Warp {
             up: [false, false, false, false, false, false, false, true],
             pc: [0; WARP],
             lane: [Lane::Exited; WARP],
+            bar: [0; 16],
             tid: [[0; 3]; WARP],
             hz: HazardModel::new(sm),
         };
@@ -90,7 +98,35 @@ impl Warp {
     }
 
     fn mask(&self, state: Lane) -> u32 {
-        (0..WARP).filter(|&l| self.lane[l] == state).fold(0, |m, l| m | 1 << l)
+        self.mask_where(|s| s == state)
+    }
+
+    fn mask_where(&self, f: impl Fn(Lane) -> bool) -> u32 {
+        (0..WARP).filter(|&l| f(self.lane[l])).fold(0, |m, l| m | 1 << l)
+    }
+
+    /// Releases lanes waiting at BSYNC or WARPSYNC once every lane they wait for has arrived
+    /// (or exited, or left the region with BREAK).
+    fn release_syncs(&mut self) {
+        let exited = self.mask(Lane::Exited);
+        for l in 0..WARP {
+            let release = match self.lane[l] {
+                Lane::AtBsync(b) => {
+                    let want = self.bar[b as usize] & !exited;
+                    want & !self.mask(Lane::AtBsync(b)) == 0
+                }
+                Lane::AtWarpsync(m) => m & !exited & !self.mask_where(|s| matches!(s, Lane::AtWarpsync(_))) == 0,
+                _ => false,
+            };
+            if release {
+                let waiting = self.lane[l];
+                for k in 0..WARP {
+                    if self.lane[k] == waiting {
+                        self.lane[k] = Lane::Ready;
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -186,21 +222,21 @@ impl Run<'_> {
         self.shared = vec![0u8; self.k.shared_size as usize];
         let mut warps: Vec<Warp> = (0..threads.div_ceil(WARP as u32)).map(|n| Warp::new(self.k.sm, n * WARP as u32, block)).collect();
         loop {
-            let mut progressed = false;
             for w in warps.iter_mut() {
                 for _ in 0..TURN {
                     if !self.step(w)? {
                         break;
                     }
-                    progressed = true;
                 }
             }
             let live = warps.iter().any(|w| w.mask(Lane::Exited) != u32::MAX);
             if !live {
                 break;
             }
+            warps.iter_mut().for_each(Warp::release_syncs);
             let ready = warps.iter().any(|w| w.mask(Lane::Ready) != 0);
-            if !ready {
+            let all_at_bar = warps.iter().all(|w| w.mask_where(|s| s == Lane::Exited || s == Lane::AtBarrier) == u32::MAX);
+            if !ready && all_at_bar {
                 // Every live thread waits at the barrier: release them together.
                 let t = warps.iter().map(|w| w.hz.t).max().unwrap_or(0);
                 for w in warps.iter_mut() {
@@ -211,7 +247,7 @@ impl Run<'_> {
                         }
                     }
                 }
-            } else if !progressed {
+            } else if !ready {
                 return Err(EmuError::Deadlock { cta: self.cta });
             }
         }
@@ -222,6 +258,7 @@ impl Run<'_> {
 
     /// Issues one instruction for the lowest-PC group of ready lanes; false when none is ready.
     fn step(&mut self, w: &mut Warp) -> Result<bool, EmuError> {
+        w.release_syncs();
         let ready = w.mask(Lane::Ready);
         if ready == 0 {
             return Ok(false);
@@ -269,6 +306,33 @@ impl Run<'_> {
             }
             Op::Exit => lanes.for_each(|l| w.lane[l] = Lane::Exited),
             Op::Bar => lanes.for_each(|l| w.lane[l] = Lane::AtBarrier),
+            Op::Bssy => w.bar[i.f(16, 4) as usize] = exec,
+            Op::Break => w.bar[i.f(16, 4) as usize] &= !exec,
+            Op::Bmov => {
+                if i.dst() != RZ || !i.bit(84) {
+                    return Err(unsupported(i, "BMOV other than .CLEAR into RZ".into()));
+                }
+                if exec != 0 {
+                    w.bar[i.f(24, 4) as usize] = 0;
+                }
+            }
+            Op::Bsync => {
+                let b = i.f(16, 4) as u8;
+                lanes.for_each(|l| w.lane[l] = Lane::AtBsync(b));
+            }
+            Op::Warpsync => {
+                let m = match i.f(32, 32) {
+                    0 => u32::MAX,
+                    m => m,
+                };
+                if i.f(9, 3) != 4 {
+                    return Err(unsupported(i, "WARPSYNC with a register mask".into()));
+                }
+                lanes.for_each(|l| w.lane[l] = Lane::AtWarpsync(m));
+            }
+            Op::Vote | Op::Voteu => self.vote(w, i, exec)?,
+            Op::Redux => self.redux(w, i, exec)?,
+            Op::Shfl => shfl(w, i, exec)?,
             Op::S2ur => {
                 if exec != 0 {
                     let v = self.special(i, w, exec.trailing_zeros() as usize)?;
@@ -343,6 +407,17 @@ impl Run<'_> {
                     w.set_reg(d.saturating_add(k), l, v);
                 }
             }
+            Op::Atoms | Op::Atomg | Op::Red => {
+                let (space, addr) = self.address(i, w, l);
+                let old = self.load(space, addr, 4, i, w, l)?;
+                let old = u32::from_le_bytes([old[0], old[1], old[2], old[3]]);
+                let v = w.reg(i.f(32, 8) as u8, l);
+                let new = atomic(i, old, v).map_err(|what| unsupported(i, what))?;
+                self.store(space, addr, &new.to_le_bytes(), i, w, l)?;
+                if i.op != Op::Red {
+                    w.set_reg(d, l, old);
+                }
+            }
             Op::Stg | Op::Sts => {
                 let (space, addr) = self.address(i, w, l);
                 let ty = i.f(73, 3);
@@ -364,10 +439,60 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// VOTE (ballot into a register, ALL/ANY into a predicate) and VOTEU (ballot into a UR).
+    fn vote(&mut self, w: &mut Warp, i: &Inst, exec: u32) -> Result<(), EmuError> {
+        let p = PredSrc { uniform: false, ..i.pred(87) };
+        let ballot = (0..WARP).filter(|&l| exec >> l & 1 == 1 && w.pred(p, l)).fold(0u32, |m, l| m | 1 << l);
+        let result = match i.f(72, 2) {
+            0 => ballot == exec,
+            1 => ballot != 0,
+            _ => return Err(unsupported(i, "VOTE mode".into())),
+        };
+        if exec == 0 {
+            return Ok(());
+        }
+        if i.op == Op::Voteu {
+            set_ureg(w, i.f(16, 6) as u8, ballot);
+            let pd = i.f(81, 3) as usize;
+            if pd != PT as usize {
+                w.up[pd] = result;
+            }
+            return Ok(());
+        }
+        for l in (0..WARP).filter(|&l| exec >> l & 1 == 1) {
+            w.set_reg(i.dst(), l, ballot);
+            w.set_pred(i.f(81, 3) as u8, l, result);
+        }
+        Ok(())
+    }
+
+    /// REDUX: reduces a register over the executing lanes into a uniform register.
+    fn redux(&mut self, w: &mut Warp, i: &Inst, exec: u32) -> Result<(), EmuError> {
+        if exec == 0 {
+            return Ok(());
+        }
+        let signed = i.bit(73);
+        let vals = (0..WARP).filter(|&l| exec >> l & 1 == 1).map(|l| w.reg(i.f(24, 8) as u8, l));
+        let r = match i.f(78, 3) {
+            0 => vals.fold(u32::MAX, |a, v| a & v),
+            1 => vals.fold(0, |a, v| a | v),
+            2 => vals.fold(0, |a, v| a ^ v),
+            3 => vals.fold(0u32, |a, v| a.wrapping_add(v)),
+            4 if signed => vals.map(|v| v as i32).min().unwrap_or(0) as u32,
+            4 => vals.min().unwrap_or(0),
+            5 if signed => vals.map(|v| v as i32).max().unwrap_or(0) as u32,
+            5 => vals.max().unwrap_or(0),
+            _ => return Err(unsupported(i, "REDUX operation".into())),
+        };
+        set_ureg(w, i.f(16, 6) as u8, r);
+        Ok(())
+    }
+
     fn special(&self, i: &Inst, w: &Warp, l: usize) -> Result<u32, EmuError> {
         let t = w.tid[l];
         Ok(match i.f(72, 8) {
             0x00 => l as u32,
+            0x39 => (1u32 << l) - 1,
             0x21 => t[0],
             0x22 => t[1],
             0x23 => t[2],
@@ -395,7 +520,7 @@ impl Run<'_> {
     fn address(&self, i: &Inst, w: &Warp, l: usize) -> (&'static str, u64) {
         let a = i.f(24, 8) as u8;
         let off = sext(field(i.w, 40, 24), 24);
-        if matches!(i.op, Op::Ldg | Op::Stg) {
+        if matches!(i.op, Op::Ldg | Op::Stg | Op::Atomg | Op::Red) {
             let wide = i.bit(72);
             let base = if wide && a != RZ { w.reg(a, l) as u64 | (w.reg(a + 1, l) as u64) << 32 } else { w.reg(a, l) as u64 };
             // On sm_75 the UR of the 0x98x forms is an address offset (elsewhere a descriptor).
@@ -406,7 +531,7 @@ impl Run<'_> {
             };
             return ("global", base.wrapping_add(ur).wrapping_add(off as u64));
         }
-        let scale = [1u64, 4, 8, 16][i.f(78, 2) as usize];
+        let scale = if i.op == Op::Atoms { 1 } else { [1u64, 4, 8, 16][i.f(78, 2) as usize] };
         let ur = match i.c {
             Operand::Ur(u) => w.ureg(u) as u64,
             _ => 0,
@@ -457,6 +582,58 @@ impl Run<'_> {
             None => Err(EmuError::OutOfBounds { space, addr, pc: i.pc, thread: w.tid[l], cta: self.cta }),
         }
     }
+}
+
+/// SHFL: every executing lane reads lane j's A value (computed as PTX's shfl.sync specifies from
+/// the lane operand B and the clamp/segment operand C); out of range keeps its own value.
+fn shfl(w: &mut Warp, i: &Inst, exec: u32) -> Result<(), EmuError> {
+    let mode = i.f(58, 2);
+    let src: Vec<u32> = (0..WARP).map(|l| w.reg(i.f(24, 8) as u8, l)).collect();
+    for l in (0..WARP).filter(|&l| exec >> l & 1 == 1) {
+        let view = LaneView { w, lane: l, cbank: &[] };
+        let (b, c) = (view.val(i.b) & 0x1f, view.val(i.c));
+        let (clamp, seg) = (c & 0x1f, (c >> 8) & 0x1f);
+        let lane = l as i32;
+        let max_lane = ((l as u32 & seg) | (clamp & !seg)) as i32;
+        let min_lane = (l as u32 & seg) as i32;
+        let (j, ok) = match mode {
+            0 => {
+                let j = min_lane | (b & !seg) as i32;
+                (j, j <= max_lane)
+            }
+            1 => (lane - b as i32, lane - b as i32 >= max_lane),
+            2 => (lane + b as i32, lane + b as i32 <= max_lane),
+            _ => (lane ^ b as i32, (lane ^ b as i32) <= max_lane),
+        };
+        let j = if ok && (0..WARP as i32).contains(&j) { j as usize } else { l };
+        if exec >> j & 1 == 0 {
+            return Err(unsupported(i, format!("SHFL from inactive lane {j}")));
+        }
+        w.set_reg(i.dst(), l, src[j]);
+        w.set_pred(i.f(81, 3) as u8, l, ok);
+    }
+    Ok(())
+}
+
+/// The new value of a 32-bit atomic: ATOMG/RED/ATOMS operation field (87..90, RED: 87..89) on
+/// the type (73..75: U32 or S32).
+fn atomic(i: &Inst, old: u32, v: u32) -> Result<u32, String> {
+    let ty = if i.op == Op::Atoms { 0 } else { i.f(73, 3) };
+    if ty > 1 {
+        return Err("atomic type other than U32/S32".into());
+    }
+    let op = match i.op {
+        Op::Red => i.f(87, 3),
+        // POPC.INC (88..90 = 5): each lane adds one (bit 87 differs between sm_80 and sm_90 code).
+        Op::Atoms if i.f(0, 12) == 0xf8c => return if i.f(88, 3) == 5 { Ok(old.wrapping_add(1)) } else { Err("ATOMS operation".into()) },
+        _ => i.f(87, 4),
+    };
+    Ok(match (op, ty) {
+        (0, _) => old.wrapping_add(v),
+        (2, 1) => (old as i32).max(v as i32) as u32,
+        (8, _) if i.op != Op::Red => v,
+        _ => return Err(format!("atomic operation {op}")),
+    })
 }
 
 fn find_buffer(buffers: &[Buffer], addr: u64, bytes: usize) -> Option<(usize, usize)> {

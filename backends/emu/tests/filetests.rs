@@ -12,7 +12,7 @@ fn run_case(case: &Case, cubin: &[u8], seed: u64) -> Result<u64, String> {
     let mut rng = Rng::new(seed);
     let mut s = (case.setup)(&mut rng);
     let stats = run_kernel(cubin, case.kernel, &s.launch, &s.params, &mut s.buffers, &EmuOptions::default()).map_err(|e| e.to_string())?;
-    compare(&s.buffers, &s.expected)?;
+    compare(&s.buffers, &s)?;
     Ok(stats.opcodes_run)
 }
 

@@ -29,6 +29,10 @@ pub const CASES: &[Case] = &[
     Case { file: "multi.ptx", kernel: "copy", setup: copy },
     Case { file: "select_pred.ptx", kernel: "select_pred", setup: select_pred },
     Case { file: "u64_compare.ptx", kernel: "u64_compare", setup: u64_compare },
+    Case { file: "kernels/warp.ptx", kernel: "warp_ops", setup: warp_ops },
+    Case { file: "kernels/warp.ptx", kernel: "atomics", setup: atomics },
+    Case { file: "kernels/warp.ptx", kernel: "diverge", setup: diverge },
+    Case { file: "kernels/warp.ptx", kernel: "param_index", setup: param_index },
 ];
 
 fn floats(r: &mut Rng, n: usize, range: f32) -> Vec<f32> {
@@ -53,6 +57,7 @@ fn vadd(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).u32(n as u32).0,
         buffers: vec![buf_f32(0, &a), buf_f32(1, &b), buf_f32(2, &c)],
         expected: vec![buf_f32(0, &a), buf_f32(1, &b), buf_f32(2, &e)],
+        unordered: vec![],
     }
 }
 
@@ -66,6 +71,7 @@ fn saxpy(r: &mut Rng) -> Setup {
         params: Params::default().u32(n as u32).f32(a).u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_f32(0, &x), buf_f32(1, &y)],
         expected: vec![buf_f32(0, &x), buf_f32(1, &e)],
+        unordered: vec![],
     }
 }
 
@@ -81,6 +87,7 @@ fn gather64(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).u64(n).0,
         buffers: vec![buf_u64(0, &src), buf_u64(1, &dst), buf_u64(2, &idx)],
         expected: vec![buf_u64(0, &src), buf_u64(1, &e), buf_u64(2, &idx)],
+        unordered: vec![],
     }
 }
 
@@ -93,6 +100,7 @@ fn bitops(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u32(sh).0,
         buffers: vec![buf_u32(0, &a), buf_u32(1, &[0; 64])],
         expected: vec![buf_u32(0, &a), buf_u32(1, &e)],
+        unordered: vec![],
     }
 }
 
@@ -113,6 +121,7 @@ fn block_reduce(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_f32(0, &input), buf_f32(1, &[0.0; 2])],
         expected: vec![buf_f32(0, &input), buf_f32(1, &out)],
+        unordered: vec![],
     }
 }
 
@@ -125,6 +134,7 @@ fn row_sum(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u32(cols as u32).0,
         buffers: vec![buf_u32(0, &m), buf_u32(1, &[0; 4])],
         expected: vec![buf_u32(0, &m), buf_u32(1, &e)],
+        unordered: vec![],
     }
 }
 
@@ -148,11 +158,11 @@ fn cvt_int(r: &mut Rng) -> Setup {
     buffers.extend([buf_u64(3, &[0; 64]), buf_u32(4, &t)]);
     let mut expected = ins;
     expected.extend([buf_u64(3, &out), buf_u32(4, &te)]);
-    Setup { launch: grid(1, 64), params: p, buffers, expected }
+    Setup { launch: grid(1, 64), params: p, buffers, expected, unordered: vec![] }
 }
 
 fn empty(_: &mut Rng) -> Setup {
-    Setup { launch: grid(2, 32), params: vec![], buffers: vec![], expected: vec![] }
+    Setup { launch: grid(2, 32), params: vec![], buffers: vec![], expected: vec![], unordered: vec![] }
 }
 
 fn nonzero_floats(r: &mut Rng, n: usize) -> Vec<f32> {
@@ -179,6 +189,7 @@ fn float_ops(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).0,
         buffers: vec![buf_f32(0, &a), buf_f32(1, &b), buf_f32(2, &[0.0; 192])],
         expected: vec![buf_f32(0, &a), buf_f32(1, &b), buf_f32(2, &e)],
+        unordered: vec![],
     }
 }
 
@@ -192,6 +203,7 @@ fn grid_stride(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u32(n as u32).0,
         buffers: vec![buf_f32(0, &x), buf_f32(1, &y)],
         expected: vec![buf_f32(0, &x), buf_f32(1, &e)],
+        unordered: vec![],
     }
 }
 
@@ -203,7 +215,7 @@ fn cvt_float(r: &mut Rng) -> Setup {
     let (r2, r3, r4) = (f1 as i32 as u32, f1 as u32, f1.round_ties_even() as i32 as u32);
     let input = [i1, f1.to_bits(), 0, 0];
     let e = [(f2 + f3).to_bits(), f1.to_bits(), r2.wrapping_add(r3).wrapping_add(r4), 0];
-    Setup { launch: grid(1, 1), params: Params::default().u64(addr(0)).0, buffers: vec![buf_u32(0, &input)], expected: vec![buf_u32(0, &e)] }
+    Setup { launch: grid(1, 1), params: Params::default().u64(addr(0)).0, buffers: vec![buf_u32(0, &input)], expected: vec![buf_u32(0, &e)], unordered: vec![] }
 }
 
 fn int64_ops(r: &mut Rng) -> Setup {
@@ -218,6 +230,7 @@ fn int64_ops(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(a).u64(b).0,
         buffers: vec![buf_u64(0, &[0; 2])],
         expected: vec![buf_u64(0, &[d10, d6])],
+        unordered: vec![],
     }
 }
 
@@ -252,13 +265,14 @@ fn preds(_: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u32(a as u32).u32(b as u32).0,
         buffers: vec![buf_bytes(0, vec![0; 64 * 8])],
         expected: vec![buf_bytes(0, out)],
+        unordered: vec![],
     }
 }
 
 fn shared_rev(r: &mut Rng) -> Setup {
     let io = words(r, 128);
     let e: Vec<u32> = (0..128).map(|t| (io[127 - t] as u16 as i16 as i32).wrapping_add(io[1] as i32) as u32).collect();
-    Setup { launch: grid(1, 128), params: Params::default().u64(addr(0)).0, buffers: vec![buf_u32(0, &io)], expected: vec![buf_u32(0, &e)] }
+    Setup { launch: grid(1, 128), params: Params::default().u64(addr(0)).0, buffers: vec![buf_u32(0, &io)], expected: vec![buf_u32(0, &e)], unordered: vec![] }
 }
 
 fn clamp_or_scale(r: &mut Rng) -> Setup {
@@ -273,6 +287,7 @@ fn clamp_or_scale(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).f32(lo).u32(n as u32).0,
         buffers: vec![buf_f32(0, &v)],
         expected: vec![buf_f32(0, &e)],
+        unordered: vec![],
     }
 }
 
@@ -292,6 +307,7 @@ fn index3d(_: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).0,
         buffers: vec![buf_u32(0, &vec![0; e.len()])],
         expected: vec![buf_u32(0, &e)],
+        unordered: vec![],
     }
 }
 
@@ -310,12 +326,13 @@ fn int_minmax(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).0,
         buffers: vec![buf_u32(0, &a), buf_u32(1, &b), buf_u32(2, &[0; 256])],
         expected: vec![buf_u32(0, &a), buf_u32(1, &b), buf_u32(2, &e)],
+        unordered: vec![],
     }
 }
 
 fn laneid(_: &mut Rng) -> Setup {
     let e: Vec<u32> = (0..64).map(|t| t % 32).collect();
-    Setup { launch: grid(1, 64), params: Params::default().u64(addr(0)).0, buffers: vec![buf_u32(0, &[0; 64])], expected: vec![buf_u32(0, &e)] }
+    Setup { launch: grid(1, 64), params: Params::default().u64(addr(0)).0, buffers: vec![buf_u32(0, &[0; 64])], expected: vec![buf_u32(0, &e)], unordered: vec![] }
 }
 
 fn ldg_nc(r: &mut Rng) -> Setup {
@@ -326,6 +343,7 @@ fn ldg_nc(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_f32(0, &a), buf_f32(1, &[0.0; 32])],
         expected: vec![buf_f32(0, &a), buf_f32(1, &e)],
+        unordered: vec![],
     }
 }
 
@@ -345,7 +363,7 @@ fn mul_wide(r: &mut Rng) -> Setup {
     buffers.extend([buf_u64(2, &[0; 32]), buf_u32(3, &[0; 32]), buf_u32(4, &[0; 32])]);
     let mut expected = ins;
     expected.extend([buf_u64(2, &w), buf_u32(3, &h), buf_u32(4, &hu)]);
-    Setup { launch: grid(1, 32), params: p, buffers, expected }
+    Setup { launch: grid(1, 32), params: p, buffers, expected, unordered: vec![] }
 }
 
 fn fill(r: &mut Rng) -> Setup {
@@ -355,6 +373,7 @@ fn fill(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u32(v).0,
         buffers: vec![buf_u32(0, &[0; 64])],
         expected: vec![buf_u32(0, &[v; 64])],
+        unordered: vec![],
     }
 }
 
@@ -362,7 +381,7 @@ fn scale(r: &mut Rng) -> Setup {
     let p = floats(r, 64, 100.0);
     let s = r.f32(3.0);
     let e: Vec<f32> = p.iter().map(|x| x * s).collect();
-    Setup { launch: grid(1, 64), params: Params::default().u64(addr(0)).f32(s).0, buffers: vec![buf_f32(0, &p)], expected: vec![buf_f32(0, &e)] }
+    Setup { launch: grid(1, 64), params: Params::default().u64(addr(0)).f32(s).0, buffers: vec![buf_f32(0, &p)], expected: vec![buf_f32(0, &e)], unordered: vec![] }
 }
 
 fn copy(r: &mut Rng) -> Setup {
@@ -372,6 +391,7 @@ fn copy(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_u32(0, &a), buf_u32(1, &[0; 64])],
         expected: vec![buf_u32(0, &a), buf_u32(1, &a)],
+        unordered: vec![],
     }
 }
 
@@ -400,6 +420,7 @@ fn select_pred(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).u32(lo as u32).u32(hi as u32).0,
         buffers: vec![buf_u32(0, &a), buf_f32(1, &f), buf_u32(2, &[0; 64])],
         expected: vec![buf_u32(0, &a), buf_f32(1, &f), buf_u32(2, &e)],
+        unordered: vec![],
     }
 }
 
@@ -412,5 +433,95 @@ fn u64_compare(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(lim).u64(addr(1)).0,
         buffers: vec![buf_u64(0, &a), buf_u32(1, &[0; 64])],
         expected: vec![buf_u64(0, &a), buf_u32(1, &e)],
+        unordered: vec![],
+    }
+}
+
+fn warp_ops(r: &mut Rng) -> Setup {
+    let a: Vec<u32> = (0..64).map(|k| if k % 13 == 5 { 0 } else { r.u32() >> (r.u32() % 4) }).collect();
+    let mut e = vec![0u32; 512];
+    for t in 0..64 {
+        let (base, lane) = (t & !31, t % 32);
+        let x = a[t];
+        let warp = &a[base..base + 32];
+        let ffs = if x == 0 { 0 } else { x.trailing_zeros() + 1 };
+        e[8 * t] = x.count_ones() | x.leading_zeros() << 8 | ffs << 16;
+        e[8 * t + 1] = x.reverse_bits();
+        e[8 * t + 2] = warp[lane ^ 1];
+        e[8 * t + 3] = if lane + 3 <= 31 { warp[lane + 3] } else { x };
+        e[8 * t + 4] = if lane >= 5 { warp[lane - 5] } else { x };
+        e[8 * t + 5] = warp[(x & 31) as usize];
+        e[8 * t + 6] = (0..32).filter(|&l| warp[l] & 1 == 1).fold(0, |m, l| m | 1 << l);
+        e[8 * t + 7] = warp.iter().any(|&v| v > 0xf000_0000) as u32 | ((warp.iter().all(|&v| v != 0) as u32) << 1);
+    }
+    Setup {
+        launch: grid(1, 64),
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
+        buffers: vec![buf_u32(0, &a), buf_u32(1, &[0; 512])],
+        expected: vec![buf_u32(0, &a), buf_u32(1, &e)],
+        unordered: vec![],
+    }
+}
+
+fn atomics(r: &mut Rng) -> Setup {
+    let a: Vec<u32> = (0..64).map(|_| r.u32() >> 4).collect();
+    let g0 = [r.u32(), r.u32() >> 8, 1000, 0];
+    let mut hist = [0u32; 16];
+    a.iter().for_each(|&v| hist[(v & 15) as usize] += 1);
+    let g = [
+        a.iter().fold(g0[0], |s, &v| s.wrapping_add(v)),
+        a.iter().map(|&v| v as i32).chain([g0[1] as i32]).max().unwrap_or(0) as u32,
+        g0[2] + 64,
+        7,
+    ];
+    let old: Vec<u32> = (0..64).map(|k| g0[2] + k).collect();
+    let p = Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).u64(addr(3)).0;
+    Setup {
+        launch: grid(1, 64),
+        params: p,
+        buffers: vec![buf_u32(0, &g0), buf_u32(1, &[0; 16]), buf_u32(2, &a), buf_u32(3, &[0; 64])],
+        expected: vec![buf_u32(0, &g), buf_u32(1, &hist), buf_u32(2, &a), buf_u32(3, &old)],
+        unordered: vec![3],
+    }
+}
+
+fn diverge(r: &mut Rng) -> Setup {
+    let a = words(r, 64);
+    let v: Vec<u32> = (0..64u32)
+        .map(|t| {
+            let mut v = a[t as usize];
+            for k in 0..v % 37 {
+                v = v.wrapping_mul(3).wrapping_add(k);
+            }
+            if t & 1 == 1 {
+                v ^ 0x5555
+            } else {
+                v.wrapping_add(t)
+            }
+        })
+        .collect();
+    let e: Vec<u32> = (0..64).map(|t| v[t].wrapping_add(v[t ^ 2])).collect();
+    Setup {
+        launch: grid(1, 64),
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
+        buffers: vec![buf_u32(0, &a), buf_u32(1, &[0; 64])],
+        expected: vec![buf_u32(0, &a), buf_u32(1, &e)],
+        unordered: vec![],
+    }
+}
+
+fn param_index(r: &mut Rng) -> Setup {
+    let table = words(r, 16);
+    let mut p = Params::default();
+    for &v in &table {
+        p = p.u32(v);
+    }
+    let e: Vec<u32> = (0..32).map(|t| table[t & 15]).collect();
+    Setup {
+        launch: grid(1, 32),
+        params: p.u64(addr(0)).0,
+        buffers: vec![buf_u32(0, &[0; 32])],
+        expected: vec![buf_u32(0, &e)],
+        unordered: vec![],
     }
 }

@@ -15,8 +15,17 @@ pub fn filetest_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../pipeline/driver/tests/filetests")
 }
 
+/// A test PTX file: `kernels/...` lives in this crate's tests, anything else is a filetest.
+pub fn ptx_path(file: &str) -> PathBuf {
+    if file.starts_with("kernels/") {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join(file)
+    } else {
+        filetest_dir().join(file)
+    }
+}
+
 pub fn read_ptx(file: &str) -> String {
-    std::fs::read_to_string(filetest_dir().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
+    std::fs::read_to_string(ptx_path(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
 /// Compiles `file` with NVIDIA's ptxas for `sm_<sm>`; None when ptxas is not installed.
@@ -24,8 +33,8 @@ pub fn ptxas_cubin(file: &str, sm: u32) -> Option<Vec<u8>> {
     let ptxas = ptxforge_sass::nvtools::tool("ptxas")?;
     let dir = std::env::temp_dir().join(format!("ptxforge-emu-{}", std::process::id()));
     std::fs::create_dir_all(&dir).ok()?;
-    let out = dir.join(format!("{file}.{sm}.cubin"));
-    let status = Command::new(ptxas).arg(format!("-arch=sm_{sm}")).arg(filetest_dir().join(file)).arg("-o").arg(&out).status().ok()?;
+    let out = dir.join(format!("{}.{sm}.cubin", file.replace('/', "_")));
+    let status = Command::new(ptxas).arg(format!("-arch=sm_{sm}")).arg(ptx_path(file)).arg("-o").arg(&out).status().ok()?;
     assert!(status.success(), "ptxas failed on {file} for sm_{sm}");
     let bytes = std::fs::read(&out).ok();
     let _ = std::fs::remove_file(&out);
@@ -121,6 +130,8 @@ pub struct Setup {
     pub params: Vec<u8>,
     pub buffers: Vec<Buffer>,
     pub expected: Vec<Buffer>,
+    /// Buffers whose 32-bit words are compared as multisets (results of contended atomics).
+    pub unordered: Vec<usize>,
 }
 
 /// A filetest kernel and how to run and check it.
@@ -134,11 +145,16 @@ fn launch1(block: u32) -> Launch {
     Launch { grid: [1, 1, 1], block: [block, 1, 1] }
 }
 
-/// Compares the buffers bit-exactly, naming the first differing 32-bit word.
-pub fn compare(got: &[Buffer], expected: &[Buffer]) -> Result<(), String> {
-    for (n, (g, e)) in got.iter().zip(expected).enumerate() {
-        if g.bytes != e.bytes {
-            let (gw, ew) = (u32s(g), u32s(e));
+/// Compares the buffers bit-exactly (the `unordered` ones as sorted words), naming the first
+/// differing 32-bit word.
+pub fn compare(got: &[Buffer], s: &Setup) -> Result<(), String> {
+    for (n, (g, e)) in got.iter().zip(&s.expected).enumerate() {
+        let (mut gw, mut ew) = (u32s(g), u32s(e));
+        if s.unordered.contains(&n) {
+            gw.sort_unstable();
+            ew.sort_unstable();
+        }
+        if gw != ew {
             let k = gw.iter().zip(&ew).position(|(a, b)| a != b).unwrap_or(0);
             return Err(format!("buffer {n} word {k}: got {:#010x}, expected {:#010x}", gw[k], ew[k]));
         }
