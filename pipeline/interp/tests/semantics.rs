@@ -475,3 +475,197 @@ fn wide_multiplies_and_carry_chains() {
         assert_eq!(w[14], (b as i64).clamp(0, 65535) as u32, "cvt.sat.u16.s64");
     }
 }
+
+#[test]
+fn generic_addressing_reaches_shared_local_and_global() {
+    let m = kernel(
+        r#"
+.visible .entry k(.param .u64 out)
+{
+    .local .align 8 .b8 depot[16];
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<12>;
+    .reg .pred %p<4>;
+    .shared .align 4 .b32 sh[32];
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    mov.u64 %rd2, sh;
+    cvta.shared.u64 %rd3, %rd2;
+    mul.wide.u32 %rd4, %r1, 4;
+    add.s64 %rd5, %rd3, %rd4;
+    add.u32 %r2, %r1, 1000;
+    st.u32 [%rd5], %r2;
+    mov.u64 %rd6, depot;
+    cvta.local.u64 %rd7, %rd6;
+    st.u32 [%rd7+4], %r1;
+    ld.local.u32 %r3, [depot+4];
+    ld.shared.u32 %r4, [%rd2];
+    bar.sync 0;
+    ld.u32 %r5, [%rd5];
+    isspacep.shared %p1, %rd5;
+    isspacep.global %p2, %rd1;
+    isspacep.local %p3, %rd5;
+    selp.u32 %r6, 1, 0, %p1;
+    selp.u32 %r7, 2, 0, %p2;
+    add.u32 %r6, %r6, %r7;
+    selp.u32 %r7, 4, 0, %p3;
+    add.u32 %r6, %r6, %r7;
+    cvta.to.shared.u64 %rd8, %rd5;
+    cvt.u32.u64 %r7, %rd8;
+    mul.wide.u32 %rd9, %r1, 16;
+    add.s64 %rd10, %rd1, %rd9;
+    st.v4.u32 [%rd10], {%r3, %r5, %r6, %r7};
+    ret;
+}"#,
+    );
+    let mut bufs = vec![zeros(A, 16 * 32)];
+    run(&m, "k", launch([1, 1, 1], [32, 1, 1]), &[A], &mut bufs).unwrap();
+    let o = read_u32(&bufs[0]);
+    for t in 0..32u32 {
+        let r = &o[4 * t as usize..4 * t as usize + 4];
+        assert_eq!(r, &[t, t + 1000, 3, 4 * t], "thread {t}");
+    }
+}
+
+#[test]
+fn match_redux_activemask_elect() {
+    let m = parse(&format!(
+        ".version 8.0\n.target sm_90\n.address_size 64\n{}",
+        r#"
+.visible .entry k(.param .u64 out)
+{
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<4>;
+    .reg .pred %p<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %laneid;
+    and.b32 %r2, %r1, 3;
+    match.any.sync.b32 %r3, %r2, -1;
+    match.all.sync.b32 %r4|%p1, %r2, -1;
+    redux.sync.add.u32 %r5, %r1, -1;
+    redux.sync.max.s32 %r6, %r2, -1;
+    activemask.b32 %r7;
+    elect.sync %r8|%p2, -1;
+    selp.u32 %r9, 1, 0, %p2;
+    mul.wide.u32 %rd2, %r1, 32;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.v4.u32 [%rd3], {%r3, %r4, %r5, %r6};
+    st.global.v4.u32 [%rd3+16], {%r7, %r8, %r9, %r9};
+    ret;
+}"#
+    ));
+    let mut bufs = vec![zeros(A, 32 * 32)];
+    run(&m, "k", launch([1, 1, 1], [32, 1, 1]), &[A], &mut bufs).unwrap();
+    let o = read_u32(&bufs[0]);
+    for l in 0..32u32 {
+        let r = &o[8 * l as usize..8 * l as usize + 8];
+        assert_eq!(r[0], 0x1111_1111 << (l & 3), "match.any lane {l}");
+        assert_eq!(r[1], 0, "match.all");
+        assert_eq!(r[2], (0..32).sum::<u32>(), "redux.add");
+        assert_eq!(r[3], 3, "redux.max");
+        assert_eq!(r[4], u32::MAX, "activemask");
+        assert_eq!(r[5], 0, "elected lane");
+        assert_eq!(r[6], (l == 0) as u32, "elect predicate");
+    }
+}
+
+#[test]
+fn atomics_all_operations() {
+    let m = kernel(
+        r#"
+.visible .entry k(.param .u64 p)
+{
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<4>;
+    .reg .f32 %f<3>;
+    ld.param.u64 %rd1, [p];
+    mov.u32 %r1, %tid.x;
+    atom.global.exch.b32 %r2, [%rd1], %r1;
+    atom.global.dec.u32 %r3, [%rd1+4], 5;
+    atom.global.and.b32 %r4, [%rd1+8], -2;
+    atom.global.or.b32 %r5, [%rd1+12], 16;
+    atom.global.xor.b32 %r6, [%rd1+16], %r1;
+    atom.global.min.u32 %r7, [%rd1+20], %r1;
+    cvt.rn.f32.u32 %f1, %r1;
+    atom.global.add.f32 %f2, [%rd1+24], %f1;
+    red.global.add.u64 [%rd1+32], 3;
+    atom.global.cas.b64 %rd2, [%rd1+40], 7, 9;
+    ret;
+}"#,
+    );
+    let init = [0u32, 2, 0xffff_ffff, 0, 0, 100, 0, 0, 0, 0, 7, 0];
+    let mut bufs = vec![u32s(A, &init)];
+    run(&m, "k", launch([1, 1, 1], [10, 1, 1]), &[A], &mut bufs).unwrap();
+    let o = read_u32(&bufs[0]);
+    assert_eq!(o[0], 9, "exch keeps the last thread's value");
+    // dec from 2 with limit 5: 1, 0, 5, 4, 3, 2, 1, 0, 5, 4
+    assert_eq!(o[1], 4, "dec wraps to the limit at 0");
+    assert_eq!(o[2], 0xffff_fffe, "and");
+    assert_eq!(o[3], 16, "or");
+    assert_eq!(o[4], (0..10).fold(0, |a, x| a ^ x), "xor");
+    assert_eq!(o[5], 0, "min");
+    assert_eq!(f32::from_bits(o[6]), 45.0, "f32 add");
+    assert_eq!(o[8] as u64 | (o[9] as u64) << 32, 30, "red.add.u64");
+    assert_eq!(o[10], 9, "cas replaced 7 once");
+}
+
+#[test]
+fn float_min_max_nan_rules_and_int_to_float_rounding() {
+    let m = kernel(
+        r#"
+.visible .entry k(.param .u64 p, .param .u64 x)
+{
+    .reg .b32 %r<2>;
+    .reg .b64 %rd<4>;
+    .reg .f32 %f<12>;
+    ld.param.u64 %rd1, [p];
+    ld.param.u64 %rd2, [x];
+    mov.f32 %f1, 0f7FC00000;
+    mov.f32 %f2, 0f3F800000;
+    min.f32 %f3, %f1, %f2;
+    max.f32 %f4, %f1, %f1;
+    min.NaN.f32 %f5, %f2, %f1;
+    mov.f32 %f6, 0f80000000;
+    mov.f32 %f7, 0f00000000;
+    min.f32 %f8, %f7, %f6;
+    cvt.rz.f32.u64 %f9, %rd2;
+    cvt.rm.f32.s64 %f10, %rd2;
+    cvt.rp.f32.s64 %f11, %rd2;
+    st.global.v4.f32 [%rd1], {%f3, %f4, %f5, %f8};
+    st.global.v4.f32 [%rd1+16], {%f9, %f10, %f11, %f11};
+    ret;
+}"#,
+    );
+    for x in [(1u64 << 40) + 1, u64::MAX, (-((1i64 << 40) + 1)) as u64, 12345] {
+        let mut bufs = vec![zeros(A, 32)];
+        run(&m, "k", launch([1, 1, 1], [1, 1, 1]), &[A, x], &mut bufs).unwrap();
+        let o = read_u32(&bufs[0]);
+        assert_eq!(f32::from_bits(o[0]), 1.0, "min(NaN, 1) is 1");
+        assert_eq!(o[1], 0x7fff_ffff, "max(NaN, NaN) is the canonical NaN");
+        assert_eq!(o[2], 0x7fff_ffff, "min.NaN propagates");
+        assert_eq!(o[3], 0x8000_0000, "min(+0, -0) is -0");
+        // Reference: the f32 neighbours of the integer, compared exactly in i128.
+        // Exact comparison of an f32 with an integer: in f64 below 2^53, else both are integers.
+        let cmp = |g: f32, v: i128| -> std::cmp::Ordering {
+            if v.unsigned_abs() < 1 << 53 {
+                (g as f64).partial_cmp(&(v as f64)).unwrap()
+            } else {
+                (g as f64 as i128).cmp(&v)
+            }
+        };
+        let step = |g: f32, up: bool| f32::from_bits(if (g >= 0.0) == up { g.to_bits() + 1 } else { g.to_bits() - 1 });
+        use std::cmp::Ordering::*;
+        let check = |bits: u32, v: i128, dir: i32| {
+            let g = f32::from_bits(bits);
+            match dir {
+                0 if v >= 0 => assert!(cmp(g, v) != Greater && cmp(step(g, true), v) == Greater, "rz {v}"),
+                0 => assert!(cmp(g, v) != Less && cmp(step(g, false), v) == Less, "rz {v}"),
+                -1 => assert!(cmp(g, v) != Greater && cmp(step(g, true), v) == Greater, "rm {v}"),
+                _ => assert!(cmp(g, v) != Less && cmp(step(g, false), v) == Less, "rp {v}"),
+            }
+        };
+        check(o[4], x as i128, 0);
+        check(o[5], x as i64 as i128, -1);
+        check(o[6], x as i64 as i128, 1);
+    }
+}
