@@ -369,7 +369,11 @@ fn f64_op(ins: &Ins, s: &[u64]) -> Result<u64, SimError> {
         },
         op => float::approx(op, a).ok_or_else(|| unsupported(ins, ""))?,
     };
-    Ok(if r.is_nan() { float::F64_NAN } else { r.to_bits() })
+    if !r.is_nan() {
+        return Ok(r.to_bits());
+    }
+    // A NaN operand propagates (quieted, the first one wins); an invalid operation gives the canonical NaN.
+    Ok(s.iter().copied().find(|b| f64::from_bits(*b).is_nan()).map_or(float::F64_NAN, |b| b | 1 << 51))
 }
 
 /// One f32, f16 or bf16 operation.

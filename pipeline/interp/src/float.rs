@@ -44,7 +44,9 @@ pub const F32: Fmt = Fmt { ebits: 8, mbits: 23 };
 pub const F16: Fmt = Fmt { ebits: 5, mbits: 10 };
 pub const BF16: Fmt = Fmt { ebits: 8, mbits: 7 };
 
-/// Canonical NaN results: f32 `0x7fffffff`, f16 `0x7fff`, bf16 `0x7fff`, f64 `0x7fffffffffffffff`.
+/// Canonical NaN results: f32 `0x7fffffff`, f16 `0x7fff`, bf16 `0x7fff` (these formats carry no
+/// payload through arithmetic); f64 `0x7fffffffffffffff` for invalid operations, while a NaN f64
+/// operand propagates quieted.
 pub const F64_NAN: u64 = 0x7fff_ffff_ffff_ffff;
 
 impl Fmt {

@@ -7,8 +7,10 @@
 //! Semantics chosen where PTX leaves them to the machine (the differential check relies on them):
 //! - integer `x / 0` is all ones for unsigned types, `-1` (dividend >= 0) or `1` (dividend < 0) for
 //!   signed ones; `x % 0 == x`; `MIN / -1 == MIN`, `MIN % -1 == 0`.
-//! - NaN results are canonical: f32 `0x7fffffff`, f16/bf16 `0x7fff`, f64 `0x7fffffffffffffff`
-//!   (`abs`, `neg`, `copysign`, `mov` and memory keep bits).
+//! - NaN results of f32/f16/bf16 arithmetic are canonical (`0x7fffffff`, `0x7fff`): single precision
+//!   has no NaN payloads on NVIDIA GPUs. f64 arithmetic propagates the first NaN operand (quieted)
+//!   and gives `0x7fffffffffffffff` for invalid operations (`abs`, `neg`, `copysign`, `mov` and
+//!   memory keep bits). The f64 payload rule is an assumption the differential check should confirm.
 //! - `.approx` functions (`rcp`, `sqrt`, `rsqrt`, `ex2`, `lg2`, `sin`, `cos`, `tanh`, `div.approx`,
 //!   `div.full`) are computed in f64 and rounded to nearest once; hardware results differ by up to
 //!   the PTX ISA's stated error: rcp/sqrt/rsqrt.approx.f32 1 ulp... (see `APPROX_ULPS`).
