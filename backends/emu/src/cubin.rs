@@ -128,7 +128,8 @@ impl Elf {
             Ok((f(0, 4)? as u32, f(4, 4)? as u32, f(0x18, 8)?, f(0x20, 8)?))
         };
         let (_, _, str_off, str_size) = header(shstrndx)?;
-        let strtab = file.get(str_off as usize..(str_off + str_size) as usize).ok_or_else(|| bad("section name table".into()))?;
+        let str_end = str_off.checked_add(str_size).ok_or_else(|| bad("section name table".into()))?;
+        let strtab = file.get(str_off as usize..str_end as usize).ok_or_else(|| bad("section name table".into()))?;
         let mut sections = Vec::with_capacity(shnum as usize);
         for n in 0..shnum {
             let (name_off, kind, offset, size) = header(n)?;

@@ -10,6 +10,8 @@ use crate::{Buffer, EmuError, EmuOptions, EmuStats, Launch};
 const WARP: usize = 32;
 /// Constant bank 0 is modelled at its full architectural size.
 const CBANK_SIZE: usize = 0x10000;
+/// The most shared memory a CTA can have (sm_90: 227 KiB usable plus the 1 KiB reserved window).
+const MAX_SHARED: u32 = 228 * 1024;
 /// Warp instructions a warp runs before the next warp of its CTA gets a turn.
 const TURN: u32 = 64;
 
@@ -35,6 +37,10 @@ struct Warp {
     lane: [Lane; WARP],
     /// Convergence barrier registers B0..B15: the lanes each one waits for.
     bar: [u32; 16],
+    /// Lanes run together only while they share a group: a divergent branch splits its group and
+    /// only BSYNC or WARPSYNC merges groups again (the hardware guarantees nothing more).
+    group: [u32; WARP],
+    next_group: u32,
     tid: [[u32; 3]; WARP],
     hz: HazardModel,
 }
@@ -50,6 +56,8 @@ impl Warp {
             pc: [0; WARP],
             lane: [Lane::Exited; WARP],
             bar: [0; 16],
+            group: [0; WARP],
+            next_group: 1,
             tid: [[0; 3]; WARP],
             hz: HazardModel::new(sm),
         };
@@ -119,10 +127,11 @@ impl Warp {
                 _ => false,
             };
             if release {
-                let waiting = self.lane[l];
+                let (waiting, merged) = (self.lane[l], self.group[l]);
                 for k in 0..WARP {
                     if self.lane[k] == waiting {
                         self.lane[k] = Lane::Ready;
+                        self.group[k] = merged;
                     }
                 }
             }
@@ -189,6 +198,9 @@ pub fn run(k: &KernelImage, launch: &Launch, params: &[u8], buffers: &mut [Buffe
     let threads = launch.block.iter().map(|&d| d as u64).product::<u64>();
     if threads == 0 || threads > 1024 || launch.grid.contains(&0) {
         return Err(EmuError::BadLaunch(format!("block {:?} grid {:?}", launch.block, launch.grid)));
+    }
+    if k.shared_size > MAX_SHARED {
+        return Err(EmuError::BadCubin(format!("{} bytes of shared memory (at most {MAX_SHARED})", k.shared_size)));
     }
     if params.len() as u64 > k.param_size as u64 || k.param_offset as usize + params.len() > CBANK_SIZE {
         return Err(EmuError::BadLaunch(format!("{} parameter bytes for a kernel that takes {}", params.len(), k.param_size)));
@@ -263,11 +275,15 @@ impl Run<'_> {
         if ready == 0 {
             return Ok(false);
         }
-        let pc = (0..WARP).filter(|&l| ready >> l & 1 == 1).map(|l| w.pc[l]).min().unwrap_or(0);
-        let group = (0..WARP).filter(|&l| ready >> l & 1 == 1 && w.pc[l] == pc).fold(0u32, |m, l| m | 1 << l);
+        let (pc, gid) = (0..WARP).filter(|&l| ready >> l & 1 == 1).map(|l| (w.pc[l], w.group[l])).min().unwrap_or((0, 0));
+        let group = (0..WARP).filter(|&l| ready >> l & 1 == 1 && w.pc[l] == pc && w.group[l] == gid).fold(0u32, |m, l| m | 1 << l);
         self.stats.warp_instructions += 1;
         if self.stats.warp_instructions > self.opts.max_steps {
             return Err(EmuError::StepLimit { steps: self.opts.max_steps });
+        }
+        if pc % 16 != 0 {
+            let lane = group.trailing_zeros() as usize;
+            return Err(EmuError::Misaligned { space: "code", addr: pc as u64, pc, thread: w.tid[lane], cta: self.cta });
         }
         let inst = match self.insts.get(pc as usize / 16) {
             Some(Ok(i)) => i.clone(),
@@ -291,6 +307,12 @@ impl Run<'_> {
             w.pc[l] = pc + 16;
         }
         self.execute(w, &inst, exec)?;
+        if inst.op == Op::Bra && exec != 0 && exec != group {
+            // A divergent branch: the lanes that took it form a new group.
+            let id = w.next_group;
+            w.next_group += 1;
+            (0..WARP).filter(|&l| exec >> l & 1 == 1).for_each(|l| w.group[l] = id);
+        }
         Ok(true)
     }
 

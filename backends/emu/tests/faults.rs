@@ -190,3 +190,59 @@ fn set_branch_offset(p: &mut Patchable, k: usize, words: i64) {
         p.patch(k, 34, 48, words as u128);
     }
 }
+
+#[test]
+fn removed_bsync_in_ptxas_code_is_caught() {
+    if ptxforge_sass::nvtools::tool("ptxas").is_none() {
+        println!("skipped: ptxas not found (set PTXFORGE_NV)");
+        return;
+    }
+    let c = case("diverge");
+    for sm in [80, 90] {
+        let cubin = ptxas_cubin(c.file, sm).expect("ptxas");
+        let code = ptxforge_emu::cubin::load_kernel(&cubin, c.kernel).expect("kernel").code;
+        let code_at = cubin.windows(code.len()).position(|w| w == code).expect("code inside the cubin");
+        let insts: Vec<Inst> = code.chunks(16).enumerate().map(|(n, w)| decode(sm, n as u32 * 16, u128::from_le_bytes(w.try_into().unwrap())).unwrap()).collect();
+        let bsyncs: Vec<usize> = (0..insts.len()).filter(|&k| insts[k].op == Op::Bsync).collect();
+        assert!(!bsyncs.is_empty(), "sm_{sm}: ptxas emitted no BSYNC");
+        let mut caught = 0;
+        for &k in &bsyncs {
+            // Replace the BSYNC by a NOP with the same control bits.
+            let mut patched = cubin.clone();
+            let at = code_at + 16 * k;
+            let w = u128::from_le_bytes(patched[at..at + 16].try_into().unwrap());
+            let nop = (w & !0xffff) | 0x7918;
+            patched[at..at + 16].copy_from_slice(&nop.to_le_bytes());
+            if !matches!(run(c, &patched), Ok(true)) {
+                caught += 1;
+            }
+        }
+        // Removing the BSYNC that reconverges the warp before the shuffle must be caught; inner
+        // ones may be harmless to the result.
+        assert!(caught >= 1, "sm_{sm}: none of {} BSYNC removals was caught", bsyncs.len());
+        println!("sm_{sm}: {caught} of {} BSYNC removals caught", bsyncs.len());
+    }
+}
+
+#[test]
+fn mutated_code_never_panics() {
+    let c = case("vadd");
+    let base = Patchable::new(c.file, c.kernel, 80);
+    let mut rng = Rng::new(42);
+    let mut outcomes = [0usize; 3];
+    for _ in 0..1500 {
+        let mut p = Patchable { cubin: base.cubin.clone(), code_at: base.code_at, sm: 80, insts: Vec::new() };
+        let n = (rng.next() % (base.insts.len() as u64)) as usize;
+        let bit = (rng.next() % 128) as usize;
+        p.cubin[p.code_at + 16 * n + bit / 8] ^= 1 << (bit % 8);
+        let result = std::panic::catch_unwind(|| run(c, &p.cubin));
+        let outcome = result.unwrap_or_else(|_| panic!("panic with bit {bit} of /*{:04x}*/ flipped", 16 * n));
+        outcomes[match outcome {
+            Ok(true) => 0,
+            Ok(false) => 1,
+            Err(_) => 2,
+        }] += 1;
+    }
+    println!("unchanged result {}, wrong result {}, error {}", outcomes[0], outcomes[1], outcomes[2]);
+    assert!(outcomes[1] + outcomes[2] > 0);
+}
