@@ -13,10 +13,28 @@ pub struct Scope<'a> {
     pub regs: RegTable<'a>,
     pub labels: HashSet<&'a str>,
     /// Variables visible in the function, with their state spaces.
-    pub vars: HashMap<&'a str, StateSpace>,
-    pub functions: HashMap<&'a str, &'a Function>,
+    pub vars: VarScope<'a>,
+    /// The module's functions by name (built once per module, shared by every function's scope).
+    pub functions: &'a HashMap<&'a str, &'a Function>,
     pub target_sm: u32,
     pub version: (u32, u32),
+}
+
+/// The function's own variables (parameters, locals) over the module's globals, which are built
+/// once per module: one function's scope costs its own size, not the module's.
+pub struct VarScope<'a> {
+    pub globals: &'a HashMap<&'a str, StateSpace>,
+    pub locals: HashMap<&'a str, StateSpace>,
+}
+
+impl VarScope<'_> {
+    pub fn get(&self, name: &str) -> Option<&StateSpace> {
+        self.locals.get(name).or_else(|| self.globals.get(name))
+    }
+
+    pub fn contains_key(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
 }
 
 /// Messages found for one instruction: `first` come out as the instruction is read (ptxas's
@@ -107,14 +125,24 @@ fn check_signedness(i: &Instruction, out: &mut Findings) -> bool {
     true
 }
 
-/// Operand forms ptxas rejects before looking at types: an address where a register belongs,
+/// Operand forms ptxas rejects before looking at types: an immediate or special register as a
+/// result, an address where a register belongs,
 /// an address through an unknown name, a vector of an illegal size. False if any was reported.
 fn check_operand_forms(i: &Instruction, spec: &OpSpec, s: &Scope, out: &mut Findings) -> bool {
     let mut ok = true;
     for (k, o) in i.operands.iter().enumerate() {
         let kind = spec.shape.chars().filter(|c| !matches!(c, '?' | '*')).nth(k);
+        let is_dest = kind.is_some_and(|c| matches!(c, 'd' | 'w' | 'U' | 'P'));
         match o {
-            Operand::Addr { base, .. } if kind.is_some_and(|c| c != 'm') => {
+            Operand::Imm(_) | Operand::F32(_) | Operand::F64(_) if is_dest => {
+                out.now(i.line, format!("Result register required for instruction '{}'", i.opcode));
+                ok = false;
+            }
+            Operand::SpecialReg { .. } if is_dest => {
+                out.now(i.line, format!("Special register argument not allowed for instruction '{}'", i.opcode));
+                ok = false;
+            }
+            Operand::Addr { .. } if kind.is_some_and(|c| c != 'm') => {
                 out.now(i.line, format!("Argument {k} of instruction '{}': must be register", i.opcode));
                 ok = false;
             }
@@ -332,6 +360,10 @@ fn check_rounding(i: &Instruction, out: &mut Findings) {
         "cvt" => cvt_needs_rounding(&types) && !has(isa::FLOAT_ROUNDING) && !has(isa::INT_ROUNDING),
         _ => false,
     };
+    if i.opcode == "cvt" && cvt_rounding_is_illegal(&types, &has) {
+        out.now(i.line, "Illegal rounding modifier for instruction 'cvt'".into());
+        return;
+    }
     if !missing {
         return;
     }
@@ -341,6 +373,16 @@ fn check_rounding(i: &Instruction, out: &mut Findings) {
         format!("Rounding modifier required for instruction '{}'", i.opcode)
     };
     out.now(i.line, msg);
+}
+
+/// Integer rounding (`.rni`) into a float from an integer, or float rounding (`.rn`) into an integer.
+fn cvt_rounding_is_illegal(types: &[Type], has: &dyn Fn(&[&str]) -> bool) -> bool {
+    let [d, a] = types else { return false };
+    match (is_float(*d), is_float(*a)) {
+        (true, false) => has(isa::INT_ROUNDING),
+        (false, true) => has(isa::FLOAT_ROUNDING),
+        _ => false,
+    }
 }
 
 /// Conversions that lose precision: to a float from an integer or a wider float, or float to integer.
