@@ -54,23 +54,22 @@ pub struct Args {
     /// `-Werror`: warnings become errors.
     pub warnings_as_errors: bool,
     pub warn_double: bool,
-    /// Options whose warnings depend on other options (given by [`Args::check`]).
-    pub(crate) pic_given: bool,
-    pub(crate) suppress_pic_warning: bool,
-    pub(crate) debug_info: bool,
-    pub(crate) suppress_debug_info: bool,
-    pub(crate) compile_only: bool,
-    pub(crate) func_clone: bool,
+    /// Options ptxforge accepts without implementing them.
+    pub ignored: crate::unimplemented::Ignored,
     /// `incompatible redefinition` warnings: printed whatever `-w` and `-Werror` say, as ptxas does.
     pub redefinitions: Vec<String>,
-    /// Warnings about options (ignored values, options ptxforge does not implement): `-w` hides
-    /// them, `-Werror` makes them errors.
-    pub warnings: Vec<String>,
-    /// Errors about option values that ptxas reports after parsing (`ptxas error   : ...`).
-    pub errors: Vec<String>,
 }
 
-/// `--maxrregcount` (and `--device-function-maxrregcount`) values.
+/// A message about the options, from [`Args::check`], in the order ptxas gives them. Warnings
+/// follow `-w` and `-Werror`; errors fail the run after the inputs are read; a fatal ends it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionNote {
+    Warning(String),
+    Error(String),
+    Fatal(String),
+}
+
+/// `--maxrregcount` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MaxRegs {
     ArchMax,
@@ -110,15 +109,8 @@ impl Default for Args {
             disable_warnings: false,
             warnings_as_errors: false,
             warn_double: false,
-            pic_given: false,
-            suppress_pic_warning: false,
-            debug_info: false,
-            suppress_debug_info: false,
-            compile_only: false,
-            func_clone: false,
+            ignored: Default::default(),
             redefinitions: Vec::new(),
-            warnings: Vec::new(),
-            errors: Vec::new(),
         }
     }
 }
@@ -393,7 +385,7 @@ fn apply(args: &mut Args, long: &str, value: Option<String>) -> Result<(), Strin
         "disable-warnings" => args.disable_warnings = true,
         "warning-as-error" => args.warnings_as_errors = true,
         "warn-on-double-precision-use" => args.warn_double = true,
-        _ => crate::unimplemented::apply(args, long, &v)?,
+        _ => args.ignored.record(long, &v)?,
     }
     Ok(())
 }
@@ -454,59 +446,73 @@ impl Args {
         virtual_arch || (self.arch.starts_with("sm_") && !self.arch.ends_with(['a', 'f']) && sm.is_supported())
     }
 
-    /// Checks done once the command line is read and a compile is due, as ptxas does after
-    /// printing help: `--Ofast-compile` and its conflicts with `-O` (fatal), the register limit
-    /// against the architecture, and warnings that depend on other options.
-    pub fn check(&mut self) -> Result<(), String> {
-        self.check_fast_compile()?;
-        self.max_regs = self.max_regs_request.and_then(|r| self.bounded_max_regs(r));
-        if self.pic_given && !self.suppress_pic_warning {
-            self.warnings.push("'--position-independent-code' is a deprecated option and is no longer functional. It will be removed in a future release".into());
+    /// Checks done once the command line is read and a compile is due, as ptxas does them after
+    /// printing help, with its messages in its order: `--Ofast-compile` and its conflicts with
+    /// `-O` (fatal), `-g` with other options, the register limit against the architecture, and
+    /// warnings that depend on other options. Sets [`Args::max_regs`].
+    pub fn check(&mut self) -> Vec<OptionNote> {
+        let mut notes = self.ignored.notes_before_fast_compile();
+        let optimizing = self.opt_level_given && self.opt_level > 0;
+        let fast = self.fast_compile.as_deref().is_some_and(|l| l != "0");
+        let fatal = self.fast_compile_level_error().or_else(|| {
+            let debug = self.ignored.debug_notes(optimizing, fast);
+            let debug_fatal = debug.iter().find(|n| matches!(n, OptionNote::Fatal(_))).cloned();
+            notes.extend(debug.into_iter().filter(|n| !matches!(n, OptionNote::Fatal(_))));
+            debug_fatal.or_else(|| self.fast_compile_conflict())
+        });
+        if let Some(fatal) = fatal {
+            notes.push(fatal);
+            return notes;
         }
-        if self.suppress_debug_info && !self.debug_info {
-            self.warnings.push("Option suppress-debug-info requires option device-debug or lineinfo; ignoring since latter is not specified".into());
-        }
-        if self.func_clone && !self.compile_only {
-            self.warnings.push("Option '--enable-func-clone-sc' requires option '--compile-only'; ignoring since latter is not specified".into());
-        }
-        Ok(())
+        notes.extend(self.ignored.cache_notes());
+        let (max_regs, note) = self.max_regs_request.map_or((None, None), |r| self.bounded_max_regs(r));
+        self.max_regs = max_regs;
+        notes.extend(note);
+        notes.extend(self.ignored.notes_after_max_regs(self.max_regs_request.is_some()));
+        notes
     }
 
-    fn check_fast_compile(&self) -> Result<(), String> {
-        let Some(level) = self.fast_compile.as_deref() else { return Ok(()) };
+    /// ptxas's fatal for an `--Ofast-compile` level it does not know.
+    fn fast_compile_level_error(&self) -> Option<OptionNote> {
+        let level = self.fast_compile.as_deref()?;
+        (!matches!(level, "0" | "min" | "mid" | "max"))
+            .then(|| OptionNote::Fatal(format!("Invalid value for --Ofast-compile/-Ofc ({level}), is not 'max', 'mid', 'min', or '0'")))
+    }
+
+    /// ptxas's fatal for `--Ofast-compile` with an `-O` it does not allow (`min`/`mid`: only
+    /// -O1, `max`: only -O0); an `-O` not given never conflicts.
+    fn fast_compile_conflict(&self) -> Option<OptionNote> {
+        let level = self.fast_compile.as_deref()?;
         let allowed_opt = match level {
-            "0" => return Ok(()),
             "min" | "mid" => 1,
             "max" => 0,
-            _ => return Err(format!("Invalid value for --Ofast-compile/-Ofc ({level}), is not 'max', 'mid', 'min', or '0'")),
+            _ => return None,
         };
-        if self.opt_level_given && self.opt_level != allowed_opt {
-            let others = if allowed_opt == 1 { "0,2,3" } else { "1,2,3" };
-            return Err(format!("Conflicting options -opt-level=<{others}> and --Ofast-compile={level} specified"));
+        if !self.opt_level_given || self.opt_level == allowed_opt || self.ignored.device_debug {
+            return None;
         }
-        Ok(())
+        let others = if allowed_opt == 1 { "0,2,3" } else { "1,2,3" };
+        Some(OptionNote::Fatal(format!("Conflicting options -opt-level=<{others}> and --Ofast-compile={level} specified")))
     }
 
-    /// ptxas's bounds on `--maxrregcount`: too big is ignored, too small is raised (with warnings).
-    fn bounded_max_regs(&mut self, request: MaxRegs) -> Option<u32> {
+    /// ptxas's bounds on `--maxrregcount`: too big is ignored, too small is raised (with a warning).
+    fn bounded_max_regs(&self, request: MaxRegs) -> (Option<u32>, Option<OptionNote>) {
         let n = match request {
-            MaxRegs::ArchMax => return None,
-            MaxRegs::ArchMin => return Some(MIN_MAX_REGS as u32),
+            MaxRegs::ArchMax => return (None, None),
+            MaxRegs::ArchMin => return (Some(MIN_MAX_REGS as u32), None),
             MaxRegs::Count(n) => n,
         };
         if !(0..=MAX_MAX_REGS).contains(&n) {
-            self.warnings.push(format!("Too big maxrregcount value specified {n}, will be ignored"));
-            return None;
+            return (None, Some(OptionNote::Warning(format!("Too big maxrregcount value specified {n}, will be ignored"))));
         }
         if n < MIN_MAX_REGS {
             let arch = &self.arch;
-            self.warnings.push(format!("For profile {arch} adjusting per thread register count of {n} to lower bound of {MIN_MAX_REGS}"));
-            return Some(MIN_MAX_REGS as u32);
+            let note = format!("For profile {arch} adjusting per thread register count of {n} to lower bound of {MIN_MAX_REGS}");
+            return (Some(MIN_MAX_REGS as u32), Some(OptionNote::Warning(note)));
         }
-        Some(n as u32)
+        (Some(n as u32), None)
     }
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -573,24 +579,26 @@ mod tests {
     #[test]
     fn fast_compile_conflicts_follow_ptxas() {
         let check = |w: &[&str]| p(w).unwrap().check();
-        assert!(check(&["-Ofc=min", "-O1"]).is_ok());
-        assert!(check(&["-Ofc=max", "-O0"]).is_ok());
-        assert!(check(&["-Ofc=min"]).is_ok());
-        assert!(check(&["-Ofc=0", "-O2"]).is_ok());
-        assert_eq!(check(&["-Ofc=mid", "-O3"]).unwrap_err(), "Conflicting options -opt-level=<0,2,3> and --Ofast-compile=mid specified");
-        assert_eq!(check(&["-Ofc=max", "-O1"]).unwrap_err(), "Conflicting options -opt-level=<1,2,3> and --Ofast-compile=max specified");
+        for ok in [&["-Ofc=min", "-O1"][..], &["-Ofc=max", "-O0"], &["-Ofc=min"], &["-Ofc=0", "-O2"]] {
+            assert!(check(ok).is_empty(), "{ok:?}");
+        }
+        let fatal = |m: &str| vec![OptionNote::Fatal(m.into())];
+        assert_eq!(check(&["-Ofc=mid", "-O3"]), fatal("Conflicting options -opt-level=<0,2,3> and --Ofast-compile=mid specified"));
+        assert_eq!(check(&["-Ofc=max", "-O1"]), fatal("Conflicting options -opt-level=<1,2,3> and --Ofast-compile=max specified"));
+        assert_eq!(check(&["-g", "-O1"]), fatal("Optimized debugging not supported"));
     }
 
     #[test]
     fn maxrregcount_bounds() {
         let checked = |w: &[&str]| {
             let mut a = p(w).unwrap();
-            a.check().unwrap();
-            (a.max_regs, a.warnings)
+            let notes = a.check();
+            (a.max_regs, notes)
         };
         assert_eq!(checked(&["-maxrregcount=64"]), (Some(64), vec![]));
         assert_eq!(checked(&["-maxrregcount=2", "-arch=sm_90"]).0, Some(24));
-        assert_eq!(checked(&["-maxrregcount=256"]).1, vec!["Too big maxrregcount value specified 256, will be ignored"]);
+        let too_big = OptionNote::Warning("Too big maxrregcount value specified 256, will be ignored".into());
+        assert_eq!(checked(&["-maxrregcount=256"]).1, vec![too_big]);
         assert_eq!(checked(&["-maxrregcount=-1"]).0, None);
     }
 }

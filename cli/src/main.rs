@@ -52,22 +52,25 @@ fn main() -> ExitCode {
         print!("{}", help::lists_text(args.list_arch, args.list_version));
         return ExitCode::SUCCESS;
     }
-    if let Err(msg) = args.check() {
-        return fatal(&msg);
-    }
-    run(&args)
+    let notes = args.check();
+    run(&args, &notes)
 }
 
 /// Compiles the input and writes the cubin; returns the process exit status.
-fn run(args: &args::Args) -> ExitCode {
+fn run(args: &args::Args, notes: &[args::OptionNote]) -> ExitCode {
     let policy = warnings::WarningPolicy::new(args.disable_warnings, args.warnings_as_errors);
-    for w in &args.warnings {
-        policy.warning(w);
-    }
-    for e in &args.errors {
-        eprintln!("ptxas error   : {e}");
-    }
-    if policy.errored() || !args.errors.is_empty() {
+    let option_errors = match print_option_notes(notes, &policy) {
+        Ok(errors) => errors,
+        Err(code) => return code,
+    };
+    let inputs = match inputs::read_all(&args.inputs, &args.ptx_strings) {
+        Ok(inputs) => inputs,
+        Err(missing) => {
+            missing.iter().for_each(|m| eprintln!("ptxas fatal   : {m}"));
+            return aborted();
+        }
+    };
+    if option_errors {
         return aborted();
     }
     if !args.can_generate() {
@@ -76,13 +79,6 @@ fn run(args: &args::Args) -> ExitCode {
             args.arch
         ));
     }
-    let inputs = match inputs::read_all(&args.inputs, &args.ptx_strings) {
-        Ok(inputs) => inputs,
-        Err(missing) => {
-            missing.iter().for_each(|m| eprintln!("ptxas fatal   : {m}"));
-            return aborted();
-        }
-    };
     let sources: Vec<Source> = inputs.iter().map(|i| Source { text: &i.text, name: &i.name }).collect();
     let input = &inputs[0].name;
     let mut opts = compile_options(args);
@@ -111,6 +107,23 @@ fn run(args: &args::Args) -> ExitCode {
         Ok(()) => code,
         Err(msg) => fatal(&msg),
     }
+}
+
+/// Prints the option warnings (after `-w` / `-Werror`) and errors in order; `Ok(true)` when an
+/// error was printed (the run fails once the inputs are checked), `Err` at a fatal.
+fn print_option_notes(notes: &[args::OptionNote], policy: &warnings::WarningPolicy) -> Result<bool, ExitCode> {
+    let mut errors = false;
+    for note in notes {
+        match note {
+            args::OptionNote::Warning(w) => policy.warning(w),
+            args::OptionNote::Error(e) => {
+                eprintln!("ptxas error   : {e}");
+                errors = true;
+            }
+            args::OptionNote::Fatal(f) => return Err(fatal(f)),
+        }
+    }
+    Ok(errors || policy.errored())
 }
 
 /// `--jobserver`: connect to Make's jobserver, or warn as ptxas does and go on without one.

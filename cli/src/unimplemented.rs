@@ -1,8 +1,9 @@
 //! Options ptxforge accepts without implementing them: those with no effect on its output
 //! (accepted silently), those ptxas itself ignores (with ptxas's warnings), and the rest, which
-//! warn by name. Values are checked as ptxas checks them first, with ptxas's messages.
+//! warn by name. Values are checked as ptxas checks them, with ptxas's messages; the messages
+//! come out in ptxas's order through [`Ignored::notes_before_fast_compile`] and friends.
 
-use crate::args::{boolean, not_defined, number, signed_number, Args};
+use crate::args::{boolean, not_defined, number, signed_number, OptionNote};
 
 /// Flags with no effect on ptxforge's output: it never uses an optimizer constant bank, never
 /// relaxes float atomics, merges no blocks and moves no returns a debugger would notice, has no
@@ -26,79 +27,167 @@ const NO_EFFECT: [&str; 14] = [
     "warn-on-local-memory-usage",
 ];
 
+/// What the command line said about options ptxforge does not implement.
+#[derive(Clone, Debug, Default)]
+pub struct Ignored {
+    compile_only: bool,
+    func_clone: bool,
+    pic: bool,
+    suppress_pic_warning: bool,
+    reg_usage_level: Option<i64>,
+    /// `-g` (`--device-debug`).
+    pub device_debug: bool,
+    line_info: bool,
+    suppress_debug_info: bool,
+    /// ptxas's errors for `-dlcm` / `-flcm` / `-dscm` / `-fscm` modifiers it does not know:
+    /// `(load or store, message)`.
+    cache_errors: Vec<(&'static str, String)>,
+    func_max_regs: bool,
+    /// How many values `--maxntid` had.
+    maxntid: Option<usize>,
+    minnctapersm: bool,
+    legacy_bar: bool,
+    /// Options that only warn that ptxforge does not implement them, in command-line order.
+    not_implemented: Vec<String>,
+}
+
 /// The warning for an option ptxforge accepts but does not implement.
 pub fn not_implemented(long: &str) -> String {
     format!("Option '--{long}' is not implemented by ptxforge and is ignored")
 }
 
-/// Applies one option that ptxforge does not implement.
-pub fn apply(args: &mut Args, long: &str, v: &str) -> Result<(), String> {
-    if NO_EFFECT.contains(&long) || ignored_as_by_ptxas(args, long, v)? {
-        return Ok(());
-    }
-    if let Some(warning) = checked_warning(args, long, v)? {
-        args.warnings.push(warning);
-    }
-    Ok(())
-}
-
-/// Options ptxas ignores too, or that change nothing here, with ptxas's own warnings; `false`
-/// when `long` is not one of them.
-fn ignored_as_by_ptxas(args: &mut Args, long: &str, v: &str) -> Result<bool, String> {
-    match long {
-        // ptxforge never contracts separate multiplies and adds: false changes nothing.
-        "fmad" => {
-            boolean(v)?;
+impl Ignored {
+    /// Records one option that ptxforge does not implement, after checking its value.
+    pub fn record(&mut self, long: &str, v: &str) -> Result<(), String> {
+        if NO_EFFECT.contains(&long) {
+            return Ok(());
         }
-        "register-usage-level" => {
-            let n = signed_number(v)?;
-            if !(0..=10).contains(&n) {
-                args.warnings.push(format!("Value of RegUsageLevel ({n}) is out of valid range {{0..10}}, option will be ignored"));
+        match long {
+            // ptxforge never contracts separate multiplies and adds: false changes nothing.
+            "fmad" => {
+                boolean(v)?;
+            }
+            "register-usage-level" => self.reg_usage_level = Some(signed_number(v)?),
+            "position-independent-code" => {
+                boolean(v)?;
+                self.pic = true;
+            }
+            "suppress-position-independent-code-warning" => self.suppress_pic_warning = true,
+            "suppress-debug-info" => self.suppress_debug_info = true,
+            "enable-func-clone-sc" => self.func_clone = boolean(v)?,
+            "legacy-bar-warp-wide-behavior" => self.legacy_bar = true,
+            // ptxas ignores it (without looking at the value) unless compiling with -c.
+            "device-function-maxrregcount" => self.func_max_regs = true,
+            "def-load-cache" | "force-load-cache" => self.cache_modifier(long, v, "load", &["ca", "cg", "cs", "cv", "lu"]),
+            "def-store-cache" | "force-store-cache" => self.cache_modifier(long, v, "store", &["cg", "cs", "wb", "wt"]),
+            "maxntid" => self.maxntid = Some(v.split(',').count()),
+            "minnctapersm" => {
+                number(v)?;
+                self.minnctapersm = true;
+            }
+            _ => return self.record_not_implemented(long, v),
+        }
+        Ok(())
+    }
+
+    /// A cache modifier: ptxas's error when it does not know it, else ptxforge's warning.
+    fn cache_modifier(&mut self, long: &str, v: &str, kind: &'static str, known: &[&str]) {
+        if known.contains(&v) {
+            self.not_implemented.push(not_implemented(long));
+        } else {
+            self.cache_errors.push((kind, format!("Invalid default cache modifier on {kind} specified: {v}")));
+        }
+    }
+
+    /// Options ptxforge warns about by name (values checked first).
+    fn record_not_implemented(&mut self, long: &str, v: &str) -> Result<(), String> {
+        match long {
+            "compile-only" => self.compile_only = true,
+            "device-debug" => self.device_debug = true,
+            "generate-line-info" => self.line_info = true,
+            "device-stack-protector" if !boolean(v)? => return Ok(()),
+            "sanitize" if !matches!(v, "memcheck" | "threadsteer") => return Err(not_defined(v, long)),
+            "apply-controls" if std::fs::File::open(v).is_err() => return Err(format!("File '{v}' could not be opened")),
+            _ => {}
+        }
+        self.not_implemented.push(not_implemented(long));
+        Ok(())
+    }
+
+    /// ptxas's first option warnings: `-enable-func-clone-sc` without `-c`, the deprecated
+    /// `-pic`, a register-usage level out of range.
+    pub fn notes_before_fast_compile(&self) -> Vec<OptionNote> {
+        let mut notes = Vec::new();
+        if self.func_clone && !self.compile_only {
+            notes.push(warning("Option '--enable-func-clone-sc' requires option '--compile-only'; ignoring since latter is not specified"));
+        }
+        if self.pic && !self.suppress_pic_warning {
+            notes.push(warning("'--position-independent-code' is a deprecated option and is no longer functional. It will be removed in a future release"));
+        }
+        if let Some(n) = self.reg_usage_level.filter(|n| !(0..=10).contains(n)) {
+            notes.push(OptionNote::Warning(format!("Value of RegUsageLevel ({n}) is out of valid range {{0..10}}, option will be ignored")));
+        }
+        notes
+    }
+
+    /// `-g` with other options: fatal with `-O1` and up given, else the options `-g` overrides.
+    pub fn debug_notes(&self, optimizing: bool, fast_compile: bool) -> Vec<OptionNote> {
+        if !self.device_debug {
+            return Vec::new();
+        }
+        if optimizing {
+            return vec![OptionNote::Fatal("Optimized debugging not supported".into())];
+        }
+        let mut notes = Vec::new();
+        if self.line_info {
+            notes.push(warning("Conflicting options --device-debug and --generate-line-info specified, ignoring --generate-line-info option"));
+        }
+        if self.reg_usage_level.is_some() {
+            notes.push(warning("Conflicting options '--device-debug' and '--register-usage-level' specified, ignoring '--register-usage-level' option"));
+        }
+        if fast_compile {
+            notes.push(warning("Conflicting options '--device-debug' and '--Ofast-compile=<min,mid,max>' specified, ignoring '--Ofast-compile=<min,mid,max>' option"));
+        }
+        notes
+    }
+
+    /// ptxas's errors for cache modifiers it does not know: loads first, then stores.
+    pub fn cache_notes(&self) -> Vec<OptionNote> {
+        let of_kind = |kind| self.cache_errors.iter().filter(move |(k, _)| *k == kind).map(|(_, m)| OptionNote::Error(m.clone()));
+        of_kind("load").chain(of_kind("store")).collect()
+    }
+
+    /// ptxas's warnings after the register limit, then ptxforge's own for what it does not implement.
+    pub fn notes_after_max_regs(&self, max_regs_given: bool) -> Vec<OptionNote> {
+        let mut notes = Vec::new();
+        if self.func_max_regs {
+            notes.push(warning("Command line option 'device-function-maxrregcount' not supported for 'whole program compilation', will be ignored"));
+        }
+        for (given, name) in [(self.minnctapersm, "minnctapersm"), (self.maxntid.is_some(), "maxntid")] {
+            if given && max_regs_given {
+                notes.push(OptionNote::Warning(format!("Conflicting options -maxrregcount and -{name} specified, ignoring -{name} option")));
             }
         }
-        "position-independent-code" => {
-            boolean(v)?;
-            args.pic_given = true;
+        match self.maxntid {
+            Some(n) if n > 3 && !max_regs_given => notes.push(warning("Too many values specified for option '-maxntid', option will be ignored")),
+            Some(_) if !max_regs_given => notes.push(OptionNote::Warning(not_implemented("maxntid"))),
+            _ => {}
         }
-        "suppress-position-independent-code-warning" => args.suppress_pic_warning = true,
-        "suppress-debug-info" => args.suppress_debug_info = true,
-        "enable-func-clone-sc" => args.func_clone = boolean(v)?,
-        "legacy-bar-warp-wide-behavior" => {
-            args.warnings.push("'--legacy-bar-warp-wide-behavior' is a deprecated option, It will be removed in future release and is not recommended".into());
-            args.warnings.push("Command line option '--legacy-bar-warp-wide-behavior' not supported for '.target sm_70', will be ignored".into());
+        if self.minnctapersm && !max_regs_given {
+            notes.push(OptionNote::Warning(not_implemented("minnctapersm")));
         }
-        // ptxas ignores it (without looking at the value) unless compiling with -c.
-        "device-function-maxrregcount" => {
-            args.warnings.push("Command line option 'device-function-maxrregcount' not supported for 'whole program compilation', will be ignored".into());
+        if self.suppress_debug_info && !self.device_debug && !self.line_info {
+            notes.push(warning("Option suppress-debug-info requires option device-debug or lineinfo; ignoring since latter is not specified"));
         }
-        _ => return Ok(false),
+        if self.legacy_bar {
+            notes.push(warning("'--legacy-bar-warp-wide-behavior' is a deprecated option, It will be removed in future release and is not recommended"));
+            notes.push(warning("Command line option '--legacy-bar-warp-wide-behavior' not supported for '.target sm_70', will be ignored"));
+        }
+        notes.extend(self.not_implemented.iter().cloned().map(OptionNote::Warning));
+        notes
     }
-    Ok(true)
 }
 
-/// Checks the value as ptxas does; the warning to give, if any.
-fn checked_warning(args: &mut Args, long: &str, v: &str) -> Result<Option<String>, String> {
-    match long {
-        "compile-only" => args.compile_only = true,
-        "device-debug" | "generate-line-info" => args.debug_info = true,
-        "device-stack-protector" if !boolean(v)? => return Ok(None),
-        "def-load-cache" | "force-load-cache" if !["ca", "cg", "cs", "cv", "lu"].contains(&v) => {
-            args.errors.push(format!("Invalid default cache modifier on load specified: {v}"));
-            return Ok(None);
-        }
-        "def-store-cache" | "force-store-cache" if !["cg", "cs", "wb", "wt"].contains(&v) => {
-            args.errors.push(format!("Invalid default cache modifier on store specified: {v}"));
-            return Ok(None);
-        }
-        "sanitize" if !matches!(v, "memcheck" | "threadsteer") => return Err(not_defined(v, long)),
-        "maxntid" if v.split(',').count() > 3 => {
-            return Ok(Some("Too many values specified for option '-maxntid', option will be ignored".into()));
-        }
-        "minnctapersm" => {
-            number(v)?;
-        }
-        "apply-controls" if std::fs::File::open(v).is_err() => return Err(format!("File '{v}' could not be opened")),
-        _ => {}
-    }
-    Ok(Some(not_implemented(long)))
+fn warning(text: &str) -> OptionNote {
+    OptionNote::Warning(text.to_string())
 }

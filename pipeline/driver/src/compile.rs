@@ -84,7 +84,7 @@ pub fn compile_sources(sources: &[Source], opts: &CompileOptions) -> CompileOutp
     };
     out.parse_time = start.elapsed();
     out.diagnostics = module_warnings(&module, &files, opts);
-    if let Some(fatal) = unknown_entry(&module, opts) {
+    if let Some(fatal) = unknown_entry(&module, opts).filter(|_| !opts.parse_only) {
         out.diagnostics.push(fatal);
     }
     if opts.parse_only || out.failed() {
