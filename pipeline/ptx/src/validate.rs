@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::ast::*;
-use crate::check_instr::{check_instruction, Findings, Scope};
+use crate::check_instr::{check_instruction, Findings, Scope, VarScope};
 use crate::check_module::{self as cm, Finding};
 use crate::diag::Diagnostic;
 
@@ -73,26 +73,44 @@ pub fn validate_module(src: &str, m: &Module, file: &str, parse_diags: Vec<Diagn
 fn module_findings(src: &str, m: &Module, put: &mut impl FnMut(Vec<Finding>, u8, Option<u32>)) {
     put(cm::check_globals(m), 0, None);
     put(cm::check_duplicate_functions(m), 0, None);
-    let starts: Vec<u32> = m.functions.iter().map(|f| f.line).chain(m.globals.iter().map(|g| g.line)).collect();
+    let mut starts: Vec<u32> = m.functions.iter().map(|f| f.line).chain(m.globals.iter().map(|g| g.line)).collect();
+    starts.sort_unstable();
+    let shared = ModuleScope::new(m);
     for f in m.functions.iter().filter(|f| f.has_body) {
-        let (first, later) = function_findings(src, f, m);
+        let (first, later) = function_findings(src, f, m, &shared);
         put(first, 0, None);
-        let end = starts.iter().copied().filter(|&l| l > f.line).min().map_or(u32::MAX, |l| l - 1);
+        let next = starts.partition_point(|&l| l <= f.line);
+        let end = starts.get(next).map_or(u32::MAX, |l| l - 1);
         put(later, 1, Some(end));
     }
 }
 
 /// Checks one function; its diagnostics (checks while reading, then unknown symbols) are appended.
 pub fn validate_function(f: &Function, module: &Module, file: &str, diags: &mut Vec<Diagnostic>) {
-    let (first, later) = function_findings("", f, module);
+    let (first, later) = function_findings("", f, module, &ModuleScope::new(module));
     for (line, msg, fatal) in first.into_iter().chain(later) {
         diags.push(Diagnostic::new(file, line, msg, fatal));
     }
 }
 
 /// One function's findings: those ptxas makes while reading (in line order), then unknown symbols.
-fn function_findings(src: &str, f: &Function, m: &Module) -> (Vec<Finding>, Vec<Finding>) {
-    let scope = scope_of(f, m);
+/// What every function's scope shares: the module's globals and functions by name.
+struct ModuleScope<'a> {
+    globals: HashMap<&'a str, StateSpace>,
+    functions: HashMap<&'a str, &'a Function>,
+}
+
+impl<'a> ModuleScope<'a> {
+    fn new(m: &'a Module) -> ModuleScope<'a> {
+        ModuleScope {
+            globals: m.globals.iter().map(|v| (v.name.as_str(), v.space)).collect(),
+            functions: m.functions.iter().map(|g| (g.name.as_str(), g)).collect(),
+        }
+    }
+}
+
+fn function_findings(src: &str, f: &Function, m: &Module, shared: &ModuleScope) -> (Vec<Finding>, Vec<Finding>) {
+    let scope = scope_of(f, m, shared);
     let mut first = cm::check_duplicate_regs(f);
     first.extend(cm::check_duplicate_labels(src, f));
     if !src.is_empty() {
@@ -110,7 +128,7 @@ fn function_findings(src: &str, f: &Function, m: &Module) -> (Vec<Finding>, Vec<
     (first, later)
 }
 
-fn scope_of<'a>(f: &'a Function, m: &'a Module) -> Scope<'a> {
+fn scope_of<'a>(f: &'a Function, m: &'a Module, shared: &'a ModuleScope<'a>) -> Scope<'a> {
     let labels = f
         .body
         .iter()
@@ -119,20 +137,13 @@ fn scope_of<'a>(f: &'a Function, m: &'a Module) -> Scope<'a> {
             _ => None,
         })
         .collect::<HashSet<_>>();
-    let vars: HashMap<&str, StateSpace> = m
-        .globals
-        .iter()
-        .chain(f.params.iter())
-        .chain(f.ret_params.iter())
-        .chain(f.vars.iter())
-        .map(|v| (v.name.as_str(), v.space))
-        .collect();
-    let functions = m.functions.iter().map(|g| (g.name.as_str(), g)).collect();
+    let locals: HashMap<&str, StateSpace> =
+        f.params.iter().chain(f.ret_params.iter()).chain(f.vars.iter()).map(|v| (v.name.as_str(), v.space)).collect();
     Scope {
         regs: RegTable::new(&f.regs),
         labels,
-        vars,
-        functions,
+        vars: VarScope { globals: &shared.globals, locals },
+        functions: &shared.functions,
         target_sm: cm::target_number(&m.target).unwrap_or(u32::MAX),
         version: m.version,
     }
