@@ -36,11 +36,13 @@ pub struct EmuOptions {
     pub check_hazards: bool,
     /// Upper bound on warp instructions issued over the whole launch.
     pub max_steps: u64,
+    /// Report a thread reading a general-purpose register it never wrote.
+    pub check_uninit: bool,
 }
 
 impl Default for EmuOptions {
     fn default() -> Self {
-        EmuOptions { check_hazards: true, max_steps: 10_000_000 }
+        EmuOptions { check_hazards: true, max_steps: 10_000_000, check_uninit: false }
     }
 }
 
@@ -86,6 +88,8 @@ pub enum EmuError {
     OutOfBounds { space: &'static str, addr: u64, pc: u32, thread: [u32; 3], cta: [u32; 3] },
     Misaligned { space: &'static str, addr: u64, pc: u32, thread: [u32; 3], cta: [u32; 3] },
     Unsupported { pc: u32, opcode: u32, what: String },
+    /// A thread read a register it never wrote (with `check_uninit`).
+    Uninitialized { pc: u32, reg: String, thread: [u32; 3], cta: [u32; 3] },
     /// No thread of a CTA can make progress.
     Deadlock { cta: [u32; 3] },
     StepLimit { steps: u64 },
@@ -104,6 +108,9 @@ impl fmt::Display for EmuError {
                 write!(f, "misaligned {space} access at {addr:#x} by /*{pc:04x}*/ (thread {thread:?} of CTA {cta:?})")
             }
             EmuError::Unsupported { pc, opcode, what } => write!(f, "unsupported instruction at /*{pc:04x}*/ (opcode {opcode:#05x}): {what}"),
+            EmuError::Uninitialized { pc, reg, thread, cta } => {
+                write!(f, "/*{pc:04x}*/ reads {reg}, which thread {thread:?} of CTA {cta:?} never wrote")
+            }
             EmuError::Deadlock { cta } => write!(f, "deadlock: no thread of CTA {cta:?} can make progress"),
             EmuError::StepLimit { steps } => write!(f, "step limit reached after {steps} warp instructions"),
             EmuError::BadCubin(m) => write!(f, "bad cubin: {m}"),

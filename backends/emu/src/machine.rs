@@ -29,6 +29,8 @@ enum Lane {
 
 struct Warp {
     r: Vec<u32>,
+    /// Per register, the lanes that have written it.
+    written: [u32; 256],
     /// Predicate masks P0..P6 (one bit per lane); index 7 is PT.
     p: [u32; 8],
     ur: [u32; 64],
@@ -50,6 +52,7 @@ impl Warp {
         let total = block[0] * block[1] * block[2];
         let mut w = Warp {
             r: vec![0; 256 * WARP],
+            written: [0; 256],
             p: [0, 0, 0, 0, 0, 0, 0, u32::MAX],
             ur: [0; 64],
             up: [false, false, false, false, false, false, false, true],
@@ -82,6 +85,7 @@ impl Warp {
     fn set_reg(&mut self, idx: u8, lane: usize, v: u32) {
         if idx != RZ {
             self.r[idx as usize * WARP + lane] = v;
+            self.written[idx as usize] |= 1 << lane;
         }
     }
 
@@ -299,6 +303,9 @@ impl Run<'_> {
             w.hz.t += inst.ctrl.stall.max(1) as u64;
         }
         let exec = (0..WARP).filter(|&l| group >> l & 1 == 1 && w.pred(inst.guard, l)).fold(0u32, |m, l| m | 1 << l);
+        if self.opts.check_uninit {
+            self.check_written(w, &inst, exec)?;
+        }
         self.stats.thread_instructions += exec.count_ones() as u64;
         if exec != 0 {
             self.stats.opcodes_run |= 1 << inst.op as usize;
@@ -456,6 +463,20 @@ impl Run<'_> {
             _ => {
                 let out = exec_alu(i, &LaneView { w, lane: l, cbank: &self.cbank }).map_err(|what| unsupported(i, what))?;
                 write_lane(w, i, l, out);
+            }
+        }
+        Ok(())
+    }
+
+    fn check_written(&self, w: &Warp, i: &Inst, exec: u32) -> Result<(), EmuError> {
+        for r in i.reads.iter().filter(|r| r.file == crate::decode::File::R) {
+            for k in 0..r.n {
+                let idx = r.idx.saturating_add(k);
+                let missing = exec & !w.written[idx as usize];
+                if idx != RZ && missing != 0 {
+                    let lane = missing.trailing_zeros() as usize;
+                    return Err(EmuError::Uninitialized { pc: i.pc, reg: format!("R{idx}"), thread: w.tid[lane], cta: self.cta });
+                }
             }
         }
         Ok(())

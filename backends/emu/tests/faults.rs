@@ -246,3 +246,19 @@ fn mutated_code_never_panics() {
     println!("unchanged result {}, wrong result {}, error {}", outcomes[0], outcomes[1], outcomes[2]);
     assert!(outcomes[1] + outcomes[2] > 0);
 }
+
+#[test]
+fn read_of_a_never_written_register_is_reported() {
+    let c = case("vadd");
+    for sm in [80, 90] {
+        let mut p = Patchable::new(c.file, c.kernel, sm);
+        let k = p.insts.iter().position(|i| i.op == Op::Fadd).expect("an FADD");
+        p.patch(k, 24, 8, 200);
+        let mut s = (c.setup)(&mut Rng::new(1));
+        let opts = EmuOptions { check_uninit: true, ..Default::default() };
+        match run_kernel(&p.cubin, c.kernel, &s.launch, &s.params, &mut s.buffers, &opts) {
+            Err(EmuError::Uninitialized { pc, reg, .. }) => assert_eq!((pc, reg.as_str()), (16 * k as u32, "R200")),
+            other => panic!("sm_{sm}: FADD reading R200 gave {other:?}"),
+        }
+    }
+}

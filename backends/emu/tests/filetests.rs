@@ -11,15 +11,10 @@ use ptxforge_emu::{run_kernel, EmuOptions};
 fn run_case(case: &Case, cubin: &[u8], seed: u64) -> Result<u64, String> {
     let mut rng = Rng::new(seed);
     let mut s = (case.setup)(&mut rng);
-    let stats = run_kernel(cubin, case.kernel, &s.launch, &s.params, &mut s.buffers, &EmuOptions::default()).map_err(|e| e.to_string())?;
+    let stats = run_kernel(cubin, case.kernel, &s.launch, &s.params, &mut s.buffers, &EmuOptions { check_uninit: true, ..Default::default() }).map_err(|e| e.to_string())?;
     compare(&s.buffers, &s)?;
     Ok(stats.opcodes_run)
 }
-
-/// Wrong results of ptxforge's code that the emulator found and that are tracked as compiler bugs
-/// (file, kernel): sign-extending loads into 64-bit registers (`ld.global.s8/.s16/.s32 %rd`) write
-/// only the low register, so the high word is read uninitialized.
-const KNOWN_PTXFORGE_BUGS: &[(&str, &str)] = &[("cvt_int.ptx", "cvt_int"), ("mul_wide.ptx", "mul_wide")];
 
 /// Runs every case on every architecture; returns the runs, the failures and, per architecture,
 /// the opcodes executed.
@@ -33,7 +28,7 @@ fn run_all(which: &str, cubin_of: impl Fn(&str, u32) -> Option<Result<Vec<u8>, S
             let cubin = match cubin_of(case.file, sm) {
                 None => return (ran, failures, executed),
                 Some(Err(e)) => {
-                    println!("skipped: {which} cannot compile {} for sm_{sm}: {e}", case.file);
+                    println!("skipped: {which} cannot compile {} for sm_{sm}: {}", case.file, e.split("; ").next().unwrap_or(""));
                     continue;
                 }
                 Some(Ok(c)) => c,
@@ -45,10 +40,6 @@ fn run_all(which: &str, cubin_of: impl Fn(&str, u32) -> Option<Result<Vec<u8>, S
                     ops |= o;
                 }
                 if let Err(e) = outcome {
-                    if which == "ptxforge" && KNOWN_PTXFORGE_BUGS.contains(&(case.file, case.kernel)) {
-                        println!("known ptxforge bug, sm_{sm} {}:{}: {e}", case.file, case.kernel);
-                        break;
-                    }
                     failures.push(format!("{which} sm_{sm} {}:{} seed {seed}: {e}", case.file, case.kernel));
                     break;
                 }
