@@ -10,9 +10,6 @@ use crate::prep::Ins;
 
 impl Cta<'_, '_> {
     pub(crate) fn arith(&mut self, t: usize, ins: &Ins) -> Result<Flow, SimError> {
-        if !ARITH_OPS.contains(&ins.op.as_str()) {
-            return Err(unsupported(ins, ""));
-        }
         let ty = ty_of(ins)?;
         if crate::exec::width(ty) > 64 {
             return Err(unsupported(ins, "128-bit arithmetic"));
@@ -20,12 +17,17 @@ impl Cta<'_, '_> {
         if ins.ops.is_empty() {
             return Err(unsupported(ins, "no operands"));
         }
-        let srcs = (1..ins.ops.len()).map(|i| self.read(t, &ins.ops[i], ty)).collect::<Result<Vec<_>, _>>()?;
+        let mut buf = [0u64; 4];
+        let n = (ins.ops.len() - 1).min(4);
+        for (i, slot) in buf.iter_mut().enumerate().take(n) {
+            *slot = self.read(t, &ins.ops[i + 1], ty)?;
+        }
+        let srcs = &buf[..n];
         let (v, dty) = if ty.is_float() {
-            (float_op(ins, ty, &srcs)?, ty)
+            (float_op(ins, ty, srcs)?, ty)
         } else {
             let mut carry = self.threads[t].carry;
-            let r = int_op(ins, ty, &srcs, &mut carry)?;
+            let r = int_op(ins, ty, srcs, &mut carry)?;
             self.threads[t].carry = carry;
             r
         };
@@ -35,7 +37,7 @@ impl Cta<'_, '_> {
 }
 
 /// The opcodes `arith` implements (everything else is reported unsupported before operands are read).
-const ARITH_OPS: &[&str] = &[
+pub(crate) const ARITH_OPS: &[&str] = &[
     "add", "addc", "sub", "subc", "mul", "mad", "madc", "mul24", "mad24", "sad", "div", "rem", "abs", "neg", "min",
     "max", "popc", "clz", "bfind", "brev", "bfe", "bfi", "prmt", "shf", "shl", "shr", "and", "or", "xor", "not",
     "cnot", "lop3", "dp4a", "dp2a", "bmsk", "fma", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh",

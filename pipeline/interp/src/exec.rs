@@ -5,7 +5,7 @@ use ptxforge_ptx::ast::Type;
 
 use crate::error::SimError;
 use crate::machine::{Cta, Flow, Frame, Wait};
-use crate::prep::{Ins, Loc, Opnd, Sreg};
+use crate::prep::{Ins, Kind, Loc, Opnd, Sreg};
 
 /// Bit width of a type (1 for predicates).
 pub(crate) fn width(ty: Type) -> u32 {
@@ -157,34 +157,32 @@ impl Cta<'_, '_> {
 
     /// Executes one instruction (its guard already passed).
     pub(crate) fn exec(&mut self, t: usize, ins: &Ins) -> Result<Flow, SimError> {
-        match ins.op.as_str() {
-            "bra" | "brx" => self.branch(t, ins),
-            "ret" => Ok(Flow::Ret),
-            "exit" => Ok(Flow::Exit),
-            "call" => self.call(t, ins),
-            "trap" | "brkpt" => Err(SimError::Trap { thread: self.threads[t].id, line: ins.line }),
-            "nanosleep" => Ok(Flow::Block(Wait::Yield { retry: false })),
-            "membar" | "fence" | "prefetch" | "prefetchu" | "pmevent" | "discard" | "applypriority"
-            | "griddepcontrol" | "createpolicy" | "setmaxnreg" => self.no_effect(t, ins),
-            "mov" => self.mov(t, ins),
-            "ld" | "ldu" => self.load(t, ins),
-            "st" => self.store(t, ins),
-            "atom" | "red" => self.atomic(t, ins),
-            "cvta" => self.cvta(t, ins),
-            "mbarrier" => self.mbarrier(t, ins),
-            "cp" if ins.has("async") => self.cp_async(t, ins),
-            "isspacep" => self.isspacep(t, ins),
-            "cvt" => self.convert(t, ins),
-            "setp" => self.setp(t, ins),
-            "set" => self.set(t, ins),
-            "selp" => self.selp(t, ins),
-            "slct" => self.slct(t, ins),
-            "testp" => self.testp(t, ins),
-            "bar" | "barrier" => self.barrier(t, ins),
-            "shfl" | "vote" | "match" | "redux" | "activemask" | "elect" | "mma" | "ldmatrix" | "stmatrix" => {
-                self.warp_wait(t, ins)
-            }
-            _ => self.arith(t, ins),
+        match ins.kind {
+            Kind::Branch => self.branch(t, ins),
+            Kind::Ret => Ok(Flow::Ret),
+            Kind::Exit => Ok(Flow::Exit),
+            Kind::Call => self.call(t, ins),
+            Kind::Trap => Err(SimError::Trap { thread: self.threads[t].id, line: ins.line }),
+            Kind::Sleep => Ok(Flow::Block(Wait::Yield { retry: false })),
+            Kind::NoEffect => self.no_effect(t, ins),
+            Kind::Mov => self.mov(t, ins),
+            Kind::Load => self.load(t, ins),
+            Kind::Store => self.store(t, ins),
+            Kind::Atomic => self.atomic(t, ins),
+            Kind::Cvta => self.cvta(t, ins),
+            Kind::Mbarrier => self.mbarrier(t, ins),
+            Kind::CpAsync => self.cp_async(t, ins),
+            Kind::Isspacep => self.isspacep(t, ins),
+            Kind::Cvt => self.convert(t, ins),
+            Kind::Setp => self.setp(t, ins),
+            Kind::Set => self.set(t, ins),
+            Kind::Selp => self.selp(t, ins),
+            Kind::Slct => self.slct(t, ins),
+            Kind::Testp => self.testp(t, ins),
+            Kind::Barrier => self.barrier(t, ins),
+            Kind::Warp => self.warp_wait(t, ins),
+            Kind::Arith => self.arith(t, ins),
+            Kind::Unknown => Err(unsupported(ins, "")),
         }
     }
 

@@ -106,15 +106,13 @@ impl Cta<'_, '_> {
         if esz > 8 {
             return Err(unsupported(ins, "128-bit load"));
         }
-        let bytes = self.access(t, ins, region, addr, esz * n as u64)?.to_vec();
-        let vals: Vec<u64> = bytes
-            .chunks(esz as usize)
-            .map(|c| {
-                let mut b = [0u8; 8];
-                b[..c.len()].copy_from_slice(c);
-                extend(u64::from_le_bytes(b), ty)
-            })
-            .collect();
+        let bytes = self.access(t, ins, region, addr, esz * n as u64)?;
+        let mut vals = [0u64; 8];
+        for (v, c) in vals.iter_mut().zip(bytes.chunks(esz as usize)) {
+            let mut b = [0u8; 8];
+            b[..c.len()].copy_from_slice(c);
+            *v = extend(u64::from_le_bytes(b), ty);
+        }
         let d = operand(ins, 0)?;
         match d {
             Opnd::Vec(parts) if n > 1 => {

@@ -75,9 +75,71 @@ pub(crate) enum Opnd {
     Unresolved(String),
 }
 
+/// How an instruction is dispatched (decided once, from its opcode).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Branch,
+    Ret,
+    Exit,
+    Call,
+    Trap,
+    Sleep,
+    NoEffect,
+    Mov,
+    Load,
+    Store,
+    Atomic,
+    Cvta,
+    Mbarrier,
+    CpAsync,
+    Isspacep,
+    Cvt,
+    Setp,
+    Set,
+    Selp,
+    Slct,
+    Testp,
+    Barrier,
+    Warp,
+    Arith,
+    Unknown,
+}
+
+fn kind_of(op: &str, mods: &[String]) -> Kind {
+    match op {
+        "bra" | "brx" => Kind::Branch,
+        "ret" => Kind::Ret,
+        "exit" => Kind::Exit,
+        "call" => Kind::Call,
+        "trap" | "brkpt" => Kind::Trap,
+        "nanosleep" => Kind::Sleep,
+        "membar" | "fence" | "prefetch" | "prefetchu" | "pmevent" | "discard" | "applypriority" | "griddepcontrol"
+        | "createpolicy" | "setmaxnreg" => Kind::NoEffect,
+        "mov" => Kind::Mov,
+        "ld" | "ldu" => Kind::Load,
+        "st" => Kind::Store,
+        "atom" | "red" => Kind::Atomic,
+        "cvta" => Kind::Cvta,
+        "mbarrier" => Kind::Mbarrier,
+        "cp" if mods.iter().any(|m| m == "async") => Kind::CpAsync,
+        "isspacep" => Kind::Isspacep,
+        "cvt" => Kind::Cvt,
+        "setp" => Kind::Setp,
+        "set" => Kind::Set,
+        "selp" => Kind::Selp,
+        "slct" => Kind::Slct,
+        "testp" => Kind::Testp,
+        "bar" | "barrier" => Kind::Barrier,
+        "shfl" | "vote" | "match" | "redux" | "activemask" | "elect" | "mma" | "ldmatrix" | "stmatrix" => Kind::Warp,
+        _ if crate::arith::ARITH_OPS.contains(&op) => Kind::Arith,
+        _ => Kind::Unknown,
+    }
+}
+
 /// One prepared instruction.
 #[derive(Clone, Debug)]
 pub(crate) struct Ins {
+    pub kind: Kind,
     pub op: String,
     pub mods: Vec<String>,
     /// The last type modifier.
@@ -511,7 +573,7 @@ fn prepare_function(
                 fixups.push((fi, ins.len() as u32, oi as u32));
             }
         }
-        ins.push(Ins { op: i.opcode.clone(), mods: i.mods.clone(), ty: i.ty(), types: i.types(), guard, ops, line: i.line });
+        ins.push(Ins { kind: kind_of(&i.opcode, &i.mods), op: i.opcode.clone(), mods: i.mods.clone(), ty: i.ty(), types: i.types(), guard, ops, line: i.line });
     }
     Ok(Func { name: f.name.clone(), external: !f.has_body, is_entry: f.is_entry, ins, reg_bits: cx.reg_bits, local_size, param_size, params, rets, param_vars })
 }
