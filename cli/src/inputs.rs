@@ -3,6 +3,9 @@
 /// The name ptxas gives a module passed with `--input-as-string` in its diagnostics.
 pub const STRING_INPUT_NAME: &str = "application ptx input";
 
+/// The input file `-` is standard input (ptxas names it after a temporary file; we say this).
+const STDIN_NAME: &str = "<stdin>";
+
 /// One input's name and text.
 pub struct Input {
     pub name: String,
@@ -15,8 +18,11 @@ pub fn read_all(files: &[String], strings: &[String]) -> Result<Vec<Input>, Vec<
     let mut inputs = Vec::new();
     let mut missing = Vec::new();
     for name in files {
-        match std::fs::read(name) {
-            Ok(bytes) => inputs.push(Input { name: name.clone(), text: String::from_utf8_lossy(&bytes).into_owned() }),
+        match read_file(name) {
+            Ok(bytes) => {
+                let shown = if name == "-" { STDIN_NAME.to_string() } else { name.clone() };
+                inputs.push(Input { name: shown, text: String::from_utf8_lossy(&bytes).into_owned() });
+            }
             Err(_) => missing.push(format!("Input file '{name}' could not be opened")),
         }
     }
@@ -25,4 +31,13 @@ pub fn read_all(files: &[String], strings: &[String]) -> Result<Vec<Input>, Vec<
     }
     inputs.extend(strings.iter().map(|s| Input { name: STRING_INPUT_NAME.into(), text: s.clone() }));
     Ok(inputs)
+}
+
+fn read_file(name: &str) -> std::io::Result<Vec<u8>> {
+    if name == "-" {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)?;
+        return Ok(bytes);
+    }
+    std::fs::read(name)
 }

@@ -330,6 +330,56 @@ fn ptxas_warnings_for_ignored_options() {
 }
 
 #[test]
+fn option_messages_come_in_ptxas_order() {
+    let dir = workdir("order");
+    accepts(&dir, "-arch=sm_80 -legacy-bar-warp-wide-behavior -maxrregcount=2 -pic=true -enable-func-clone-sc=true v.ptx", &[
+        "ptxas warning : Option '--enable-func-clone-sc' requires option '--compile-only'; ignoring since latter is not specified",
+        "ptxas warning : '--position-independent-code' is a deprecated option and is no longer functional. It will be removed in a future release",
+        "ptxas warning : For profile sm_80 adjusting per thread register count of 2 to lower bound of 24",
+        "ptxas warning : '--legacy-bar-warp-wide-behavior' is a deprecated option, It will be removed in future release and is not recommended",
+        "ptxas warning : Command line option '--legacy-bar-warp-wide-behavior' not supported for '.target sm_70', will be ignored",
+    ]);
+    // Errors about option values fail the run, but only after the inputs are checked.
+    rejects(&dir, "-arch=sm_80 -fscm=zz -dlcm=zz nofile.ptx", &[
+        "ptxas error   : Invalid default cache modifier on load specified: zz",
+        "ptxas error   : Invalid default cache modifier on store specified: zz",
+        "ptxas fatal   : Input file 'nofile.ptx' could not be opened",
+        ABORTED,
+    ]);
+    accepts(&dir, "-arch=sm_80 -maxntid=128 -minnctapersm=2 -maxrregcount=32 v.ptx", &[
+        "ptxas warning : Conflicting options -maxrregcount and -minnctapersm specified, ignoring -minnctapersm option",
+        "ptxas warning : Conflicting options -maxrregcount and -maxntid specified, ignoring -maxntid option",
+    ]);
+    rejects(&dir, "-arch=sm_80 -pic=true -g -O1 v.ptx", &[
+        "ptxas warning : '--position-independent-code' is a deprecated option and is no longer functional. It will be removed in a future release",
+        "ptxas fatal   : Optimized debugging not supported",
+    ]);
+    accepts(&dir, "-arch=sm_80 -g -lineinfo -Ofc=max v.ptx", &[
+        "ptxas warning : Conflicting options --device-debug and --generate-line-info specified, ignoring --generate-line-info option",
+        "ptxas warning : Conflicting options '--device-debug' and '--Ofast-compile=<min,mid,max>' specified, ignoring '--Ofast-compile=<min,mid,max>' option",
+        "ptxas warning : Option '--device-debug' is not implemented by ptxforge and is ignored",
+        "ptxas warning : Option '--generate-line-info' is not implemented by ptxforge and is ignored",
+    ]);
+}
+
+#[test]
+fn stdin_is_an_input() {
+    use std::io::Write;
+    let dir = workdir("stdin");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ptxforge"))
+        .current_dir(&dir)
+        .args(["-arch=sm_80", "-", "-o", "stdin.o"])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(VADD.as_bytes()).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(functions(&dir.join("stdin.o")), ["vadd"]);
+}
+
+#[test]
 fn options_files() {
     let dir = workdir("optf");
     std::fs::write(dir.join("o1.txt"), "-arch=sm_80\n-O2   -o \"with space.o\"\n").unwrap();
