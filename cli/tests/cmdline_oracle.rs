@@ -204,3 +204,30 @@ fn command_lines_agree_with_ptxas() {
     let _ = std::fs::remove_dir_all(&root);
     assert!(failures.is_empty(), "{} of {} command lines disagree:\n{}", failures.len(), CASES.len(), failures.join("\n"));
 }
+
+/// `(long, short)` of every option line (`--long <value> (-short)`) of a `--help` text.
+fn help_options(help: &str) -> Vec<(String, String)> {
+    help.lines()
+        .filter(|l| l.starts_with("--"))
+        .filter_map(|l| {
+            let long = l.split_whitespace().next()?.trim_start_matches('-').to_string();
+            let short = l.rsplit_once("(-")?.1.split(')').next()?.to_string();
+            Some((long, short))
+        })
+        .collect()
+}
+
+#[test]
+fn help_lists_every_ptxas_option_with_its_spellings() {
+    let Some(ptxas) = nvtools::tool("ptxas") else {
+        println!("skipped: ptxas not found (set PTXFORGE_NV or run scripts/fetch-nvidia-tools.sh)");
+        return;
+    };
+    let theirs = Command::new(ptxas).arg("--help").output().unwrap();
+    let ours = Command::new(env!("CARGO_BIN_EXE_ptxforge")).arg("--help").output().unwrap();
+    let theirs = help_options(&String::from_utf8_lossy(&theirs.stdout));
+    let ours = help_options(&String::from_utf8_lossy(&ours.stdout));
+    assert!(theirs.len() >= 60, "{theirs:?}");
+    let missing: Vec<_> = theirs.iter().filter(|o| !ours.contains(o)).collect();
+    assert!(missing.is_empty(), "options of ptxas's --help missing from ours (or spelled otherwise): {missing:?}");
+}
