@@ -125,6 +125,10 @@ mod tests {
         for long in crate::args::all_options() {
             assert!(described.contains(&long), "--{long} is missing from --help");
         }
+        let parsed: Vec<&str> = crate::args::all_options().collect();
+        for long in &described {
+            assert!(parsed.contains(long), "--help describes --{long}, which the parser does not know");
+        }
         let text = super::help_text();
         assert!(text.starts_with("\nUsage  : ptxforge [options] <ptx file>,...\n"));
         assert!(text.contains("--maxrregcount <archmax/archmin/N>"));
