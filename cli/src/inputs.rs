@@ -33,7 +33,11 @@ pub fn read_all(files: &[String], strings: &[String]) -> Result<Vec<Input>, Vec<
     Ok(inputs)
 }
 
+/// A file's bytes; `-` is standard input, and a directory reads as empty, as ptxas reads them.
 fn read_file(name: &str) -> std::io::Result<Vec<u8>> {
+    if std::path::Path::new(name).is_dir() {
+        return Ok(Vec::new());
+    }
     if name == "-" {
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)?;

@@ -73,6 +73,7 @@ const CASES: &[(&str, Agree)] = &[
     ("-arch=sm_80 v.ptx v.ptx", Status),
     ("-arch=sm_80 nof1.ptx nof2.ptx", Errors),
     ("-arch=sm_80 v.ptx,s.ptx", Errors),
+    ("-arch=sm_80 .", Stderr),
     ("-arch=sm_80 -e vadd v.ptx s.ptx", Stderr),
     ("-arch=sm_80 -e vadd -e vsub v.ptx s.ptx", Stderr),
     ("-arch=sm_80 --entry=vadd,nosuch v.ptx", Errors),
