@@ -11,12 +11,15 @@ use crate::prep::Ins;
 
 impl Cta<'_, '_> {
     pub(crate) fn convert(&mut self, t: usize, ins: &Ins) -> Result<Flow, SimError> {
+        if ins.has("e4m3x2") || ins.has("e5m2x2") {
+            return self.convert_fp8(t, ins);
+        }
         let (dty, sty) = two_types(ins)?;
         if width(dty) > 64 || width(sty) > 64 {
             return Err(unsupported(ins, "128-bit conversion"));
         }
         if ins.mods.iter().any(|m| m.starts_with('e') || m == "tf32" || m.starts_with("ue")) {
-            return Err(unsupported(ins, "fp8/tf32 conversion"));
+            return Err(unsupported(ins, "tf32 or narrow float conversion"));
         }
         let v = if matches!(dty, Type::F16x2 | Type::BF16x2) && ins.ops.len() == 3 {
             let hi = self.read(t, operand(ins, 1)?, sty)?;
@@ -28,6 +31,40 @@ impl Cta<'_, '_> {
             cvt_value(ins, dty, sty, a)?
         };
         self.write(t, operand(ins, 0)?, v, dty)?;
+        Ok(Flow::Next)
+    }
+}
+
+impl Cta<'_, '_> {
+    /// `cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.{f32,f16x2}` packs (first source in the high
+    /// byte); `cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2}` unpacks.
+    fn convert_fp8(&mut self, t: usize, ins: &Ins) -> Result<Flow, SimError> {
+        let e4m3 = ins.has("e4m3x2");
+        let relu = ins.has("relu");
+        let packs = ins.mods.iter().position(|m| m == "e4m3x2" || m == "e5m2x2") < ins.mods.iter().position(|m| m == "f32" || m == "f16x2");
+        let v = if packs {
+            let (hi, lo) = if ins.has("f32") {
+                let a = f32::from_bits(self.read(t, operand(ins, 1)?, Type::F32)? as u32) as f64;
+                let b = f32::from_bits(self.read(t, operand(ins, 2)?, Type::F32)? as u32) as f64;
+                (a, b)
+            } else {
+                let h = self.read(t, operand(ins, 1)?, Type::B32)?;
+                (float::decode(h >> 16 & 0xffff, float::F16), float::decode(h & 0xffff, float::F16))
+            };
+            let sat = ins.has("satfinite");
+            (crate::fp8::encode(hi, e4m3, sat, relu) as u64) << 8 | crate::fp8::encode(lo, e4m3, sat, relu) as u64
+        } else if ins.has("f16x2") {
+            let h = self.read(t, operand(ins, 1)?, Type::B16)?;
+            let lane = |b: u64| {
+                let x = crate::fp8::decode(b as u8, e4m3);
+                let x = if relu && x < 0.0 { 0.0 } else { x };
+                float::round_to(x, 0, Rnd::Rn, float::F16)
+            };
+            lane(h >> 8 & 0xff) << 16 | lane(h & 0xff)
+        } else {
+            return Err(unsupported(ins, "fp8 conversion form"));
+        };
+        self.write(t, operand(ins, 0)?, v, if packs { Type::B16 } else { Type::B32 })?;
         Ok(Flow::Next)
     }
 }

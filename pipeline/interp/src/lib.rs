@@ -26,6 +26,7 @@ mod convert;
 pub mod error;
 mod exec;
 pub mod float;
+mod fp8;
 mod machine;
 mod mbarrier;
 mod memops;

@@ -201,3 +201,73 @@ fn f16_and_bf16_arithmetic() {
         }
     }
 }
+
+const FP8: &str = r#"
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry fp8(.param .u64 io)
+{
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<4>;
+    .reg .f32 %f<3>;
+    .reg .b16 %h<4>;
+    ld.param.u64 %rd1, [io];
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd2, %r1, 16;
+    add.s64 %rd1, %rd1, %rd2;
+    ld.global.f32 %f1, [%rd1];
+    ld.global.f32 %f2, [%rd1+4];
+    cvt.rn.satfinite.e4m3x2.f32 %h1, %f1, %f2;
+    cvt.rn.satfinite.e5m2x2.f32 %h2, %f1, %f2;
+    cvt.rn.f16x2.e4m3x2 %r2, %h1;
+    st.global.b16 [%rd1+8], %h1;
+    st.global.b16 [%rd1+10], %h2;
+    st.global.b32 [%rd1+12], %r2;
+    ret;
+}
+"#;
+
+#[test]
+fn fp8_pack_and_unpack() {
+    let m = parse(FP8);
+    // (hi, lo) inputs and the expected e4m3 / e5m2 codes of each.
+    let cases: [(f32, f32, u8, u8, u8, u8); 5] = [
+        (1.0, 2.0, 0x38, 0x40, 0x3c, 0x40),
+        (448.0, -500.0, 0x7e, 0xfe, 0x5f, 0xe0),
+        (0.001953125, 1.0625, 0x01, 0x38, 0x18, 0x3c),
+        (1e6, -1e6, 0x7e, 0xfe, 0x7b, 0xfb),
+        (3.25, 0.0, 0x45, 0x00, 0x42, 0x00),
+    ];
+    let mut io = vec![0u32; 4 * cases.len()];
+    for (i, c) in cases.iter().enumerate() {
+        io[4 * i] = c.0.to_bits();
+        io[4 * i + 1] = c.1.to_bits();
+    }
+    let mut bufs = vec![u32s(A, &io)];
+    run(&m, "fp8", launch([1, 1, 1], [cases.len() as u32, 1, 1]), &[A], &mut bufs).unwrap();
+    let b = &bufs[0].bytes;
+    for (i, c) in cases.iter().enumerate() {
+        let at = 16 * i;
+        assert_eq!((b[at + 9], b[at + 8]), (c.2, c.3), "e4m3 of {} {}", c.0, c.1);
+        assert_eq!((b[at + 11], b[at + 10]), (c.4, c.5), "e5m2 of {} {}", c.0, c.1);
+        // Unpacking e4m3 to f16 is exact: compare with the f16 encoding of the e4m3 value.
+        let h = u32::from_le_bytes(b[at + 12..at + 16].try_into().unwrap());
+        let f16_of = |code: u8| -> u16 {
+            let (e, mm) = ((code >> 3) & 0xf, (code & 7) as u16);
+            let mag = if e == 0 && mm == 0 {
+                0
+            } else if e == 0 {
+                // subnormal e4m3 m * 2^-9 is a normal f16: m = 1 << k ... normalise.
+                let v = mm as f64 * 2f64.powi(-9);
+                let ex = v.log2().floor() as i32;
+                let frac = ((v / 2f64.powi(ex) - 1.0) * 1024.0) as u16;
+                (((ex + 15) as u16) << 10) | frac
+            } else {
+                ((e as u16 + 8) << 10) | (mm << 7)
+            };
+            mag | if code & 0x80 != 0 { 0x8000 } else { 0 }
+        };
+        assert_eq!(h, (f16_of(c.2) as u32) << 16 | f16_of(c.3) as u32, "f16x2 from e4m3 {:#x} {:#x}", c.2, c.3);
+    }
+}
