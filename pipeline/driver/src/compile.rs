@@ -219,7 +219,7 @@ fn parse_sources(exec: &Executor, sources: &[Source]) -> Result<(ast::Module, Ve
                 if let Some(j) = &joined {
                     diags.extend(defined_again(j, &m, src.name));
                 }
-                files.extend(std::iter::repeat(src.name.to_string()).take(m.functions.len()));
+                files.extend(std::iter::repeat_n(src.name.to_string(), m.functions.len()));
                 match &mut joined {
                     None => joined = Some(m),
                     Some(j) => {
