@@ -67,7 +67,11 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         Viadd => a.wrapping_add(b),
         Iadd3 | Uiadd3 => return Ok(iadd3(i, x, a, b, c)),
         Lea | Ulea => return Ok(lea(i, x, a, b, c)),
-        Lop3 => {
+        Cs2r => {
+            out.r = [Some(0), i.bit(80).then_some(0)];
+            return Ok(out);
+        }
+        Lop3 | Ulop3 => {
             let r = lut3(i.f(72, 8), a, b, c);
             out.p[0] = Some(r != 0);
             r

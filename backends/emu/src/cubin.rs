@@ -18,6 +18,12 @@ pub struct KernelImage {
     pub shared_size: u32,
 }
 
+/// The kernels of a cubin (the names of its `.text.<kernel>` sections).
+pub fn kernel_names(cubin: &[u8]) -> Result<Vec<String>, EmuError> {
+    let elf = Elf::parse(cubin)?;
+    Ok(elf.sections.iter().filter_map(|s| s.name.strip_prefix(".text.").map(str::to_string)).collect())
+}
+
 /// EIATTR_PARAM_CBANK (format SVAL): `u32 symidx, u16 param_offset, u16 param_size`.
 const EIATTR_PARAM_CBANK: u8 = 0x0a;
 const EIFMT_NVAL: u8 = 1;

@@ -129,6 +129,8 @@ pub enum Op {
     Break,
     Bmov,
     Warpsync,
+    Cs2r,
+    Ulop3,
 }
 
 /// How an op's results arrive, for the hazard model.
@@ -159,7 +161,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 59] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync];
+    pub const ALL: [Op; 61] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync, Op::Cs2r, Op::Ulop3];
 
     /// The mnemonic as nvdisasm prints its base name.
     pub fn name(self) -> &'static str {
@@ -224,6 +226,8 @@ impl Op {
             Break => "BREAK",
             Bmov => "BMOV",
             Warpsync => "WARPSYNC",
+            Cs2r => "CS2R",
+            Ulop3 => "ULOP3",
         }
     }
 
@@ -231,7 +235,7 @@ impl Op {
         use Op::*;
         match self {
             Imad | ImadWide | ImadHi | Ffma | Fadd | Fmul | Hfma2Mma => Timing::Fma,
-            Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | UimadWide | Uldc | Voteu => Timing::Uniform,
+            Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | UimadWide | Uldc | Voteu | Ulop3 => Timing::Uniform,
             I2f | F2i => Timing::Var { queue: Queue::Conversion },
             Lds | Sts => Timing::Var { queue: Queue::Shared },
             S2r | S2ur | Ldc | Ldg | Stg | Popc | Flo | Brev | Redux | Shfl | Atoms | Atomg | Red => Timing::Var { queue: Queue::Unordered },
@@ -317,6 +321,7 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         ]),
         80 => t.extend([(Hfma2Mma, 0x035, true), (Redux, 0x3c4, false), (Atoms, 0xf8c, false), (Warpsync, 0x948, false)]),
         90 => t.extend([
+            (Ulop3, 0x092, true),
             (Redux, 0x3c4, false),
             (Atoms, 0xf8c, false),
             (Warpsync, 0x948, false),
@@ -329,6 +334,9 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Vimnmx, 0x048, true),
         ]),
         _ => t.extend([(Redux, 0x3c4, false), (Atoms, 0xf8c, false), (Warpsync, 0x948, false)]),
+    }
+    if sm >= 80 {
+        t.push((Cs2r, 0x805, false));
     }
     if sm < 90 {
         t.push((Imnmx, 0x017, true));
@@ -560,7 +568,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_write(i, File::P, i.f(81, 3) as u8, 1);
             add_write(i, File::P, i.f(84, 3) as u8, 1);
         }
-        Iadd3 | Uiadd3 | Lea | Ulea | Lop3 | Prmt | Shf | Imad | ImadWide | ImadHi | Uimad | UimadWide | Ffma | Hfma2Mma => {
+        Iadd3 | Uiadd3 | Lea | Ulea | Lop3 | Ulop3 | Prmt | Shf | Imad | ImadWide | ImadHi | Uimad | UimadWide | Ffma | Hfma2Mma => {
             i.a = a;
             let (b, c) = alu_bc(i, u);
             i.b = b;
@@ -581,7 +589,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             if matches!(i.op, Iadd3 | Uiadd3) {
                 add_write(i, pfile, i.f(81, 3) as u8, 1);
                 add_write(i, pfile, i.f(84, 3) as u8, 1);
-            } else if matches!(i.op, Lea | Ulea | Lop3) {
+            } else if matches!(i.op, Lea | Ulea | Lop3 | Ulop3) {
                 add_write(i, pfile, i.f(81, 3) as u8, 1);
             }
         }
@@ -591,6 +599,12 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_write(i, File::R, dst, 1);
         }
         S2r => add_write(i, File::R, dst, 1),
+        Cs2r => {
+            if i.f(72, 8) != 0xff {
+                return Err("CS2R from a register other than SRZ".into());
+            }
+            add_write(i, File::R, dst, if i.bit(80) { 2 } else { 1 });
+        }
         S2ur => add_write(i, File::Ur, dst, 1),
         Uldc | Ldc => {
             i.b = Operand::Cb { bank: i.f(54, 5) as u8, off: i.f(38, 16) };

@@ -33,6 +33,7 @@ pub const CASES: &[Case] = &[
     Case { file: "kernels/warp.ptx", kernel: "atomics", setup: atomics },
     Case { file: "kernels/warp.ptx", kernel: "diverge", setup: diverge },
     Case { file: "kernels/warp.ptx", kernel: "param_index", setup: param_index },
+    Case { file: "kernels/warp.ptx", kernel: "uniform_ops", setup: uniform_ops },
 ];
 
 fn floats(r: &mut Rng, n: usize, range: f32) -> Vec<f32> {
@@ -522,6 +523,28 @@ fn param_index(r: &mut Rng) -> Setup {
         params: p.u64(addr(0)).0,
         buffers: vec![buf_u32(0, &[0; 32])],
         expected: vec![buf_u32(0, &e)],
+        unordered: vec![],
+    }
+}
+
+fn uniform_ops(r: &mut Rng) -> Setup {
+    let (base, shift) = (r.next() as i64 >> 8, r.u32() as i32);
+    let (grid_x, block_x) = (3u32, 32u32);
+    let mut e = vec![0u64; (grid_x * block_x) as usize];
+    for b in 0..grid_x {
+        let cta = (b as i64).wrapping_mul(block_x as i64).wrapping_mul(12345).wrapping_add(base);
+        let s = cta.wrapping_shl((shift & 31) as u32);
+        let m = ((b ^ 0xff) & shift as u32) as i64;
+        for t in 0..block_x {
+            let acc = (0..(t & 3) as i64).fold(0i64, |acc, k| acc.wrapping_add(s.wrapping_add(m).wrapping_add(k)));
+            e[(b * block_x + t) as usize] = acc.wrapping_add(cta) as u64;
+        }
+    }
+    Setup {
+        launch: Launch { grid: [grid_x, 1, 1], block: [block_x, 1, 1] },
+        params: Params::default().u64(addr(0)).u64(base as u64).u32(shift as u32).0,
+        buffers: vec![buf_u64(0, &vec![0; e.len()])],
+        expected: vec![buf_u64(0, &e)],
         unordered: vec![],
     }
 }

@@ -1,5 +1,6 @@
 // Kernels that make ptxas emit warp-level, atomic, divergent and indexed-constant SASS
-// (SHFL, VOTE, POPC, FLO, BREV, ATOMS/ATOMG/RED, BSSY/BSYNC, LDC with a register index).
+// (SHFL, VOTE, POPC, FLO, BREV, ATOMS/ATOMG/RED, BSSY/BSYNC, LDC with a register index, CS2R,
+// uniform datapath ops).
 // warp.ptx is generated from this file: nvcc -ptx -arch=compute_75 warp.cu -o warp.ptx
 extern "C" __global__ void warp_ops(const unsigned* a, unsigned* out) {
   unsigned t = threadIdx.x;
@@ -40,3 +41,12 @@ extern "C" __global__ void diverge(const unsigned* a, unsigned* out) {
 
 struct Table { int v[16]; };
 extern "C" __global__ void param_index(Table p, int* out) { out[threadIdx.x] = p.v[threadIdx.x & 15]; }
+
+extern "C" __global__ void uniform_ops(long long* out, long long base, int shift) {
+  long long cta = (long long)blockIdx.x * blockDim.x * 12345ll + base;
+  long long s = cta << (shift & 31);
+  unsigned m = ((unsigned)blockIdx.x ^ 0xffu) & (unsigned)shift;
+  long long acc = 0;
+  for (int k = 0; k < (int)(threadIdx.x & 3); ++k) acc += s + m + k;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc + cta;
+}
