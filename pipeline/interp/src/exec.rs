@@ -4,7 +4,7 @@
 use ptxforge_ptx::ast::Type;
 
 use crate::error::SimError;
-use crate::machine::{Cta, Flow, Frame, Wait};
+use crate::machine::{Cta, Flow, Frame, Wait, CLUSTER_BARRIER};
 use crate::prep::{Ins, Kind, Loc, Opnd, Sreg};
 
 /// Bit width of a type (1 for predicates).
@@ -170,6 +170,7 @@ impl Cta<'_, '_> {
             Kind::Store => self.store(t, ins),
             Kind::Atomic => self.atomic(t, ins),
             Kind::Cvta => self.cvta(t, ins),
+            Kind::Mapa => self.mapa(t, ins),
             Kind::Mbarrier => self.mbarrier(t, ins),
             Kind::CpAsync => self.cp_async(t, ins),
             Kind::Isspacep => self.isspacep(t, ins),
@@ -280,6 +281,19 @@ impl Cta<'_, '_> {
         for &(at, size) in ret_to {
             self.threads[t].fparam[at as usize..(at + size) as usize].fill(0);
         }
+        Ok(Flow::Next)
+    }
+
+    /// `mapa{.shared::cluster}.type d, a, rank`: clusters hold one CTA, so only rank 0 exists and
+    /// the address maps to itself.
+    fn mapa(&mut self, t: usize, ins: &Ins) -> Result<Flow, SimError> {
+        let ty = ty_of(ins)?;
+        let a = self.read(t, operand(ins, 1)?, ty)?;
+        let rank = self.read(t, operand(ins, 2)?, Type::U32)?;
+        if rank != 0 {
+            return Err(unsupported(ins, "cluster rank other than 0 (clusters hold one CTA)"));
+        }
+        self.write(t, operand(ins, 0)?, a, ty)?;
         Ok(Flow::Next)
     }
 
@@ -402,6 +416,13 @@ impl Cta<'_, '_> {
         if ins.has("warp") {
             let m = self.read(t, operand(ins, 0)?, Type::B32)? as u32;
             return Ok(Flow::Block(Wait::Warp { kind: "bar.warp.sync".into(), mask: m }));
+        }
+        if ins.has("cluster") {
+            if ins.has("arrive") {
+                self.arrived[CLUSTER_BARRIER as usize] += 1;
+                return Ok(Flow::Next);
+            }
+            return Ok(Flow::Block(Wait::Barrier { id: CLUSTER_BARRIER, count: None }));
         }
         let is_red = ins.has("red");
         let id_at = if is_red { 1 } else { 0 };

@@ -6,6 +6,9 @@ use crate::memory::Memory;
 use crate::prep::Program;
 use crate::{Launch, Limits};
 
+/// Barrier number used for `barrier.cluster.arrive`/`wait`.
+pub(crate) const CLUSTER_BARRIER: u32 = 16;
+
 /// One call frame.
 pub(crate) struct Frame {
     pub func: usize,
@@ -81,7 +84,9 @@ pub(crate) struct Cta<'p, 'm> {
     pub info: &'p LaunchInfo,
     pub limits: &'p Limits,
     /// Arrivals counted on each barrier (16 hardware barriers).
-    pub arrived: [u32; 16],
+    /// Arrivals counted on each barrier: the 16 CTA barriers, then the cluster barrier
+    /// ([`CLUSTER_BARRIER`]; clusters hold one CTA in this simulation).
+    pub arrived: [u32; 17],
     pub steps: u64,
     /// Whether some instruction other than a retried wait completed since the last check.
     pub did_work: bool,
@@ -128,7 +133,7 @@ impl<'p, 'm> Cta<'p, 'm> {
                 }
             }
         }
-        Cta { prog, mem, threads, info, limits, arrived: [0; 16], steps: 0, did_work: false }
+        Cta { prog, mem, threads, info, limits, arrived: [0; 17], steps: 0, did_work: false }
     }
 
     /// Runs the CTA to completion.
@@ -183,8 +188,11 @@ impl<'p, 'm> Cta<'p, 'm> {
                 Flow::Next => self.threads[t].frame_mut().pc += 1,
                 Flow::Jump(to) => self.threads[t].frame_mut().pc = to,
                 Flow::Block(w) => {
+                    // barrier.cluster.wait counts no arrival: barrier.cluster.arrive did.
                     if let Wait::Barrier { id, .. } = w {
-                        self.arrived[id as usize % 16] += 1;
+                        if id < CLUSTER_BARRIER {
+                            self.arrived[id as usize] += 1;
+                        }
                     }
                     self.threads[t].status = Status::Waiting(w);
                 }
@@ -244,7 +252,7 @@ impl<'p, 'm> Cta<'p, 'm> {
     /// Completes every barrier whose expected arrivals are in; returns whether any did.
     fn resolve_barriers(&mut self) -> Result<bool, SimError> {
         let mut progressed = false;
-        for id in 0..16u32 {
+        for id in 0..=CLUSTER_BARRIER {
             let waiting: Vec<usize> = (0..self.threads.len())
                 .filter(|&t| matches!(&self.threads[t].status, Status::Waiting(Wait::Barrier { id: i, .. }) if *i == id))
                 .collect();

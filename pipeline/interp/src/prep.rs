@@ -90,6 +90,8 @@ pub(crate) enum Kind {
     Store,
     Atomic,
     Cvta,
+    /// `mapa`: a shared address in another CTA of the cluster (the same CTA here).
+    Mapa,
     Mbarrier,
     CpAsync,
     Isspacep,
@@ -120,6 +122,7 @@ fn kind_of(op: &str, mods: &[String]) -> Kind {
         "st" => Kind::Store,
         "atom" | "red" => Kind::Atomic,
         "cvta" => Kind::Cvta,
+        "mapa" => Kind::Mapa,
         "mbarrier" => Kind::Mbarrier,
         "cp" if mods.iter().any(|m| m == "async") => Kind::CpAsync,
         "isspacep" => Kind::Isspacep,

@@ -669,3 +669,40 @@ fn float_min_max_nan_rules_and_int_to_float_rounding() {
         check(o[6], x as i64 as i128, 1);
     }
 }
+
+#[test]
+fn cluster_barrier_and_mapa_with_one_cta_clusters() {
+    let m = parse(&format!(
+        ".version 8.0\n.target sm_90\n.address_size 64\n{}",
+        r#"
+.visible .entry k(.param .u64 out)
+{
+    .reg .b32 %r<10>;
+    .reg .b64 %rd<4>;
+    .shared .align 4 .b32 s[64];
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, s;
+    shl.b32 %r3, %r1, 2;
+    add.u32 %r4, %r2, %r3;
+    add.u32 %r5, %r1, 7;
+    st.shared.u32 [%r4], %r5;
+    barrier.cluster.arrive.relaxed.aligned;
+    barrier.cluster.wait.aligned;
+    mov.u32 %r9, %cluster_ctarank;
+    xor.b32 %r6, %r1, 63;
+    shl.b32 %r6, %r6, 2;
+    add.u32 %r7, %r2, %r6;
+    mapa.shared::cluster.u32 %r8, %r7, %r9;
+    ld.shared::cluster.u32 %r8, [%r8];
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r8;
+    ret;
+}"#
+    ));
+    let mut bufs = vec![zeros(A, 4 * 64)];
+    run(&m, "k", launch([1, 1, 1], [64, 1, 1]), &[A], &mut bufs).unwrap();
+    let o = read_u32(&bufs[0]);
+    assert!((0..64u32).all(|t| o[t as usize] == (t ^ 63) + 7));
+}
