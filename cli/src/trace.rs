@@ -58,8 +58,9 @@ pub fn write_trace(opts: &TraceOptions, input: &str, out: &CompileOutput) -> Res
         Some(name) => phase_end_us(events, name).ok_or_else(|| format!("{NOT_EXPECTED}required phase entry not found in input file"))?,
         None => 0.0,
     };
+    let offset_ns = (offset_us * 1e3).round() as i128;
     let pid = opts.pid.unwrap_or_else(|| free_pid(events, i64::from(std::process::id())));
-    events.extend(our_events(input, out, pid, offset_us));
+    events.extend(our_events(input, out, pid, offset_ns));
     write_atomically(path, doc.to_text().as_bytes()).map_err(|_| format!("File '{path}' could not be opened"))
 }
 
@@ -102,15 +103,18 @@ fn free_pid(events: &[Json], wanted: i64) -> i64 {
     }
 }
 
-fn us(d: Duration, offset_us: f64) -> Json {
-    Json::fixed(d.as_secs_f64() * 1e6 + offset_us, 3)
+/// `d + offset_ns` in microseconds, exact to the nanosecond (so spans that touch never overlap).
+fn us(d: Duration, offset_ns: i128) -> Json {
+    let ns = d.as_nanos() as i128 + offset_ns;
+    let sign = if ns < 0 { "-" } else { "" };
+    Json::Num(format!("{sign}{}.{:03}", ns.abs() / 1000, ns.abs() % 1000))
 }
 
 /// A complete event, keys in ptxas's (sorted) order.
 fn complete(name: &str, args: Json, tid: usize, ts: Json, dur: Duration, pid: i64) -> Json {
     Json::obj([
         ("args", args),
-        ("dur", us(dur, 0.0)),
+        ("dur", us(dur, 0)),
         ("name", Json::str(name)),
         ("ph", Json::str("X")),
         ("pid", Json::int(pid)),
@@ -130,7 +134,7 @@ fn metadata(kind: &str, label: &str, tid: usize, pid: i64) -> Json {
 }
 
 /// Metadata, module-level spans, then one span per kernel per stage in definition order.
-fn our_events(input: &str, out: &CompileOutput, pid: i64, offset_us: f64) -> Vec<Json> {
+fn our_events(input: &str, out: &CompileOutput, pid: i64, offset_ns: i128) -> Vec<Json> {
     let named = |s: &str| Json::obj([("name", Json::str(s))]);
     let mut tids: BTreeSet<usize> = out.kernels.iter().flat_map(|k| &k.timings).map(|t| t.worker).collect();
     tids.insert(0);
@@ -140,16 +144,16 @@ fn our_events(input: &str, out: &CompileOutput, pid: i64, offset_us: f64) -> Vec
         events.push(metadata("thread_name", &label, tid, pid));
     }
     let elf_start = out.total_time.saturating_sub(out.elf_time);
-    events.push(complete("compile", named(input), 0, us(Duration::ZERO, offset_us), out.total_time, pid));
-    events.push(complete("parse", named(input), 0, us(Duration::ZERO, offset_us), out.parse_time, pid));
+    events.push(complete("compile", named(input), 0, us(Duration::ZERO, offset_ns), out.total_time, pid));
+    events.push(complete("parse", named(input), 0, us(Duration::ZERO, offset_ns), out.parse_time, pid));
     for k in &out.kernels {
         for t in &k.timings {
-            let args = Json::obj([("channel_wait_us", us(t.queue_wait, 0.0)), ("name", Json::str(&k.name))]);
-            events.push(complete(t.stage, args, t.worker, us(t.start, offset_us), t.duration, pid));
+            let args = Json::obj([("channel_wait_us", us(t.queue_wait, 0)), ("name", Json::str(&k.name))]);
+            events.push(complete(t.stage, args, t.worker, us(t.start, offset_ns), t.duration, pid));
         }
     }
     if out.cubin.is_some() {
-        events.push(complete("elf", named(input), 0, us(elf_start, offset_us), out.elf_time, pid));
+        events.push(complete("elf", named(input), 0, us(elf_start, offset_ns), out.elf_time, pid));
     }
     events
 }
@@ -182,6 +186,13 @@ mod tests {
         assert_eq!(free_pid(&e, 5), 5);
         assert_eq!(free_pid(&e, 3), 8);
         assert_eq!(free_pid(&[], 3), 3);
+    }
+
+    #[test]
+    fn microseconds_are_exact_to_the_nanosecond() {
+        assert_eq!(us(Duration::from_nanos(1_234_567), 0), Json::Num("1234.567".into()));
+        assert_eq!(us(Duration::from_nanos(5), 150_500), Json::Num("150.505".into()));
+        assert_eq!(us(Duration::ZERO, -1_500), Json::Num("-1.500".into()));
     }
 
     #[test]

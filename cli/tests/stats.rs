@@ -231,6 +231,30 @@ fn trace_has_a_span_per_kernel_per_stage_on_worker_threads() {
     for module_stage in ["compile", "parse", "elf"] {
         assert!(events.iter().any(|e| e["name"] == module_stage && e["ph"] == "X"), "no {module_stage} event");
     }
+    assert_properly_nested(events);
+}
+
+/// Complete events on one thread either nest or follow each other (trace viewers drop the rest).
+fn assert_properly_nested(events: &[Value]) {
+    let ns = |v: &Value| (v.as_f64().unwrap() * 1e3).round() as i64;
+    let mut per_thread: BTreeMap<(i64, i64), Vec<(i64, i64)>> = BTreeMap::new();
+    for e in events.iter().filter(|e| e["ph"] == "X") {
+        let start = ns(&e["ts"]);
+        per_thread.entry((e["pid"].as_i64().unwrap(), e["tid"].as_i64().unwrap())).or_default().push((start, start + ns(&e["dur"])));
+    }
+    for (thread, mut spans) in per_thread {
+        spans.sort_by_key(|&(start, end)| (start, -end));
+        let mut open: Vec<(i64, i64)> = Vec::new();
+        for (start, end) in spans {
+            while open.last().is_some_and(|o| o.1 <= start) {
+                open.pop();
+            }
+            if let Some(outer) = open.last() {
+                assert!(end <= outer.1, "thread {thread:?}: {:?} overlaps {outer:?}", (start, end));
+            }
+            open.push((start, end));
+        }
+    }
 }
 
 #[test]
