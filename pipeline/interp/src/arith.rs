@@ -81,7 +81,13 @@ fn int_op(ins: &Ins, ty: Type, s: &[u64], carry: &mut bool) -> Result<(u64, Type
     let a = arg(ins, s, 0)?;
     let b = || arg(ins, s, 1);
     let c = || arg(ins, s, 2);
-    let sv = |v: u64| if signed { sext(v, w) as i128 } else { (v & m) as i128 };
+    let sv = |v: u64| {
+        if signed {
+            sext(v, w) as i128
+        } else {
+            (v & m) as i128
+        }
+    };
     let sat32 = |x: i128| x.clamp(i32::MIN as i128, i32::MAX as i128) as u64;
     let cc = ins.has("cc");
     let op = ins.op.as_str();
@@ -135,10 +141,20 @@ fn int_op(ins: &Ins, ty: Type, s: &[u64], carry: &mut bool) -> Result<(u64, Type
             }
         }
         "mul24" | "mad24" => {
-            let low24 = |v: u64| if signed { sext(v & 0xff_ffff, 24) } else { (v & 0xff_ffff) as i64 };
+            let low24 = |v: u64| {
+                if signed {
+                    sext(v & 0xff_ffff, 24)
+                } else {
+                    (v & 0xff_ffff) as i64
+                }
+            };
             let p = low24(a) * low24(b()?);
             let part = if ins.has("hi") { (p >> 16) as u64 } else { p as u64 };
-            if op == "mad24" { part.wrapping_add(c()?) } else { part }
+            if op == "mad24" {
+                part.wrapping_add(c()?)
+            } else {
+                part
+            }
         }
         "sad" => ((sv(a) - sv(b()?)).unsigned_abs() as u64).wrapping_add(c()?),
         "div" | "rem" => div_rem(op == "div", a, b()?, ty),
@@ -162,7 +178,11 @@ fn int_op(ins: &Ins, ty: Type, s: &[u64], carry: &mut bool) -> Result<(u64, Type
         "shf" => shf(ins, a as u32, b()? as u32, c()? as u32) as u64,
         "shl" => {
             let n = b()? & 0xffff_ffff;
-            if n >= w as u64 { 0 } else { a << n }
+            if n >= w as u64 {
+                0
+            } else {
+                a << n
+            }
         }
         "shr" => {
             let n = (b()? & 0xffff_ffff).min(w as u64 - 1 + (!signed) as u64);
@@ -216,7 +236,15 @@ fn div_rem(is_div: bool, a: u64, b: u64, ty: Type) -> u64 {
     }
     let (x, y) = (sext(a, w) as i128, sext(b, w) as i128);
     if y == 0 {
-        return if is_div { if x < 0 { 1 } else { m } } else { x as u64 };
+        return if is_div {
+            if x < 0 {
+                1
+            } else {
+                m
+            }
+        } else {
+            x as u64
+        };
     }
     let r = if is_div { x / y } else { x % y };
     r as u64 & m
@@ -232,7 +260,11 @@ fn bfind(a: u64, ty: Type, shiftamt: bool) -> u64 {
         return 0xffff_ffff;
     }
     let idx = 63 - x.leading_zeros() as u64;
-    if shiftamt { w as u64 - 1 - idx } else { idx }
+    if shiftamt {
+        w as u64 - 1 - idx
+    } else {
+        idx
+    }
 }
 
 fn bfe(a: u64, b: u64, c: u64, ty: Type) -> u64 {
@@ -316,7 +348,11 @@ fn dot(ins: &Ins, a: u32, b: u32, c: u32) -> Result<u32, SimError> {
     };
     let part = |v: u32, bits: u32, i: u32, signed: bool| -> i64 {
         let x = (v >> (bits * i)) as u64 & mask(bits);
-        if signed { sext(x, bits) } else { x as i64 }
+        if signed {
+            sext(x, bits)
+        } else {
+            x as i64
+        }
     };
     let mut acc = c as i32 as i64;
     if ins.op == "dp4a" {

@@ -60,7 +60,9 @@ impl<'p> Cta<'p, '_> {
     }
 
     pub(crate) fn complete_warp_collective(&mut self, group: &[usize], gmask: u32) -> Result<(), SimError> {
-        let Status::Waiting(Wait::Warp { kind, .. }) = self.threads[group[0]].status.clone() else { return Ok(()) };
+        let Status::Waiting(Wait::Warp { kind, .. }) = self.threads[group[0]].status.clone() else {
+            return Ok(());
+        };
         match kind.as_str() {
             "bar.warp.sync" => {}
             "activemask" => {
@@ -167,9 +169,17 @@ impl<'p> Cta<'p, '_> {
         for (i, &t) in group.iter().enumerate() {
             let ins = self.current(t);
             let v = if ins.has("all") {
-                if all_same { gmask } else { 0 }
+                if all_same {
+                    gmask
+                } else {
+                    0
+                }
             } else {
-                group.iter().zip(&vals).filter(|(_, v)| **v == vals[i]).fold(0u32, |m, (&u, _)| m | 1 << self.threads[u].lane())
+                group
+                    .iter()
+                    .zip(&vals)
+                    .filter(|(_, v)| **v == vals[i])
+                    .fold(0u32, |m, (&u, _)| m | 1 << self.threads[u].lane())
             };
             self.write_dp(t, operand(ins, 0)?, v as u64, Type::B32, all_same)?;
         }
@@ -186,7 +196,13 @@ impl<'p> Cta<'p, '_> {
         for &t in group {
             vals.push(self.read(t, operand(self.current(t), 1)?, ty)? as u32);
         }
-        let key = |v: u32| if ty.is_signed() { sext(v as u64, 32) } else { v as i64 };
+        let key = |v: u32| {
+            if ty.is_signed() {
+                sext(v as u64, 32)
+            } else {
+                v as i64
+            }
+        };
         let r = if ins0.has("add") {
             vals.iter().fold(0u32, |a, v| a.wrapping_add(*v))
         } else if ins0.has("min") {

@@ -41,7 +41,8 @@ impl Cta<'_, '_> {
     fn convert_fp8(&mut self, t: usize, ins: &Ins) -> Result<Flow, SimError> {
         let e4m3 = ins.has("e4m3x2");
         let relu = ins.has("relu");
-        let packs = ins.mods.iter().position(|m| m == "e4m3x2" || m == "e5m2x2") < ins.mods.iter().position(|m| m == "f32" || m == "f16x2");
+        let packs = ins.mods.iter().position(|m| m == "e4m3x2" || m == "e5m2x2")
+            < ins.mods.iter().position(|m| m == "f32" || m == "f16x2");
         let v = if packs {
             let (hi, lo) = if ins.has("f32") {
                 let a = f32::from_bits(self.read(t, operand(ins, 1)?, Type::F32)? as u32) as f64;

@@ -97,8 +97,12 @@ impl fmt::Display for SimError {
                 Ok(())
             }
             SimError::Deadlock { detail } => write!(f, "deadlock: {detail}"),
-            SimError::StepLimit { thread, steps } => write!(f, "step limit of {steps} instructions reached by {thread}"),
-            SimError::CallDepth { thread, line } => write!(f, "call depth limit reached by {thread} at line {line}"),
+            SimError::StepLimit { thread, steps } => {
+                write!(f, "step limit of {steps} instructions reached by {thread}")
+            }
+            SimError::CallDepth { thread, line } => {
+                write!(f, "call depth limit reached by {thread} at line {line}")
+            }
             SimError::Trap { thread, line } => write!(f, "trap by {thread} at line {line}"),
             SimError::BadLaunch(m) => write!(f, "bad launch: {m}"),
             SimError::BadModule(m) => write!(f, "cannot run module: {m}"),

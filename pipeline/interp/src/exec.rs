@@ -240,7 +240,8 @@ impl Cta<'_, '_> {
                     b.resize(size, 0);
                     b
                 }
-                _ => self.read(t, a, uint_of_width((size as u32 * 8).clamp(8, 64)))?.to_le_bytes()[..size.min(8)].to_vec(),
+                _ => self.read(t, a, uint_of_width((size as u32 * 8).clamp(8, 64)))?.to_le_bytes()[..size.min(8)]
+                    .to_vec(),
             };
             arg_bytes.push(bytes);
         }
@@ -324,7 +325,9 @@ impl Cta<'_, '_> {
 
     /// Applies `.and`/`.or`/`.xor` with the optional predicate operand `ops[idx]`; returns (r, complement).
     fn combine(&self, t: usize, ins: &Ins, r: bool, idx: usize) -> Result<(bool, bool), SimError> {
-        let Some(c) = ins.ops.get(idx) else { return Ok((r, !r)) };
+        let Some(c) = ins.ops.get(idx) else {
+            return Ok((r, !r));
+        };
         let c = self.read(t, c, Type::Pred)? & 1 != 0;
         let f = |x: bool| {
             if ins.has("and") {
@@ -348,8 +351,20 @@ impl Cta<'_, '_> {
         let r = compare(cmp, a, b, sty, ins.has("ftz")).ok_or_else(|| unsupported(ins, "comparison"))?;
         let (r, _) = self.combine(t, ins, r, 3)?;
         let v = match dty {
-            Type::F32 => if r { 1.0f32.to_bits() as u64 } else { 0 },
-            _ => if r { mask(width(dty)) } else { 0 },
+            Type::F32 => {
+                if r {
+                    1.0f32.to_bits() as u64
+                } else {
+                    0
+                }
+            }
+            _ => {
+                if r {
+                    mask(width(dty))
+                } else {
+                    0
+                }
+            }
         };
         self.write(t, operand(ins, 0)?, v, dty)?;
         Ok(Flow::Next)
@@ -504,10 +519,34 @@ pub(crate) fn compare(cmp: &str, a: u64, b: u64, ty: Type, ftz: bool) -> Option<
     Some(match cmp {
         "eq" => ua == ub,
         "ne" => ua != ub,
-        "lt" => if signed { sa < sb } else { ua < ub },
-        "le" => if signed { sa <= sb } else { ua <= ub },
-        "gt" => if signed { sa > sb } else { ua > ub },
-        "ge" => if signed { sa >= sb } else { ua >= ub },
+        "lt" => {
+            if signed {
+                sa < sb
+            } else {
+                ua < ub
+            }
+        }
+        "le" => {
+            if signed {
+                sa <= sb
+            } else {
+                ua <= ub
+            }
+        }
+        "gt" => {
+            if signed {
+                sa > sb
+            } else {
+                ua > ub
+            }
+        }
+        "ge" => {
+            if signed {
+                sa >= sb
+            } else {
+                ua >= ub
+            }
+        }
         "lo" => ua < ub,
         "ls" => ua <= ub,
         "hi" => ua > ub,

@@ -76,8 +76,20 @@ fn dir(rnd: Rnd, neg: bool) -> Dir {
     match rnd {
         Rnd::Rn => Dir::Nearest,
         Rnd::Rz => Dir::Trunc,
-        Rnd::Rm => if neg { Dir::Away } else { Dir::Trunc },
-        Rnd::Rp => if neg { Dir::Trunc } else { Dir::Away },
+        Rnd::Rm => {
+            if neg {
+                Dir::Away
+            } else {
+                Dir::Trunc
+            }
+        }
+        Rnd::Rp => {
+            if neg {
+                Dir::Trunc
+            } else {
+                Dir::Away
+            }
+        }
     }
 }
 
@@ -98,7 +110,11 @@ pub fn round_to(s: f64, tail_sign: i8, rnd: Rnd, fmt: Fmt) -> u64 {
     }
     let mag_tail = if neg { -tail_sign } else { tail_sign };
     let bits = s.abs().to_bits();
-    let (m, e) = if bits >> 52 == 0 { (bits, -1074i32) } else { ((bits & ((1 << 52) - 1)) | 1 << 52, (bits >> 52) as i32 - 1075) };
+    let (m, e) = if bits >> 52 == 0 {
+        (bits, -1074i32)
+    } else {
+        ((bits & ((1 << 52) - 1)) | 1 << 52, (bits >> 52) as i32 - 1075)
+    };
     let top = e + 63 - m.leading_zeros() as i32;
     let (bias, emin) = (fmt.bias(), 1 - fmt.bias());
     if top > bias {
@@ -113,7 +129,8 @@ pub fn round_to(s: f64, tail_sign: i8, rnd: Rnd, fmt: Fmt) -> u64 {
     } else {
         (m >> sh, m & ((1u64 << sh) - 1), 1u64 << (sh - 1))
     };
-    let mut out = if top >= emin { (((top + bias) as u64) << fmt.mbits) | (kept & ((1 << fmt.mbits) - 1)) } else { kept };
+    let mut out =
+        if top >= emin { (((top + bias) as u64) << fmt.mbits) | (kept & ((1 << fmt.mbits) - 1)) } else { kept };
     match d {
         Dir::Nearest => {
             let up = rem > half || (rem == half && (mag_tail > 0 || (mag_tail == 0 && kept & 1 == 1)));
@@ -292,13 +309,21 @@ pub fn decode(bits: u64, fmt: Fmt) -> f64 {
     let e = ((bits >> fmt.mbits) & ((1 << fmt.ebits) - 1)) as i32;
     let m = bits & ((1 << fmt.mbits) - 1);
     let mag = if e == (1 << fmt.ebits) - 1 {
-        if m == 0 { f64::INFINITY } else { f64::NAN }
+        if m == 0 {
+            f64::INFINITY
+        } else {
+            f64::NAN
+        }
     } else if e == 0 {
         m as f64 * 2f64.powi(1 - fmt.bias() - fmt.mbits as i32)
     } else {
         (m | 1 << fmt.mbits) as f64 * 2f64.powi(e - fmt.bias() - fmt.mbits as i32)
     };
-    if neg { -mag } else { mag }
+    if neg {
+        -mag
+    } else {
+        mag
+    }
 }
 
 /// Whether `bits` is a subnormal of `fmt`.
@@ -308,7 +333,11 @@ pub fn is_subnormal(bits: u64, fmt: Fmt) -> bool {
 
 /// Flushes a subnormal to a zero of the same sign.
 pub fn flush(bits: u64, fmt: Fmt) -> u64 {
-    if is_subnormal(bits, fmt) { bits & fmt.sign() } else { bits }
+    if is_subnormal(bits, fmt) {
+        bits & fmt.sign()
+    } else {
+        bits
+    }
 }
 
 /// The narrow format of a scalar or packed type.
@@ -377,7 +406,11 @@ pub fn pick_first(is_min: bool, x: f64, y: f64) -> Option<bool> {
 
 fn total_key(x: f64) -> i64 {
     let b = x.to_bits() as i64;
-    if b < 0 { !(b & i64::MAX) } else { b }
+    if b < 0 {
+        !(b & i64::MAX)
+    } else {
+        b
+    }
 }
 
 /// The approximate functions, computed in f64 and rounded to nearest. Documented tolerances

@@ -28,7 +28,11 @@ pub fn decode(code: u8, e4m3: bool) -> f64 {
         return f64::NAN;
     }
     let v = e4m3_value(code & 0x7f);
-    if code & 0x80 != 0 { -v } else { v }
+    if code & 0x80 != 0 {
+        -v
+    } else {
+        v
+    }
 }
 
 /// `x` rounded to nearest (ties to even) into e4m3 or e5m2; `satfinite` clamps overflow (and

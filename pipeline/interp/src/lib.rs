@@ -30,8 +30,8 @@ mod fp8;
 mod machine;
 mod mbarrier;
 mod memops;
-mod mma;
 pub mod memory;
+mod mma;
 mod prep;
 
 pub use error::{SimError, Space, ThreadId};
@@ -133,14 +133,20 @@ pub fn run_kernel(
     let prog = prep::prepare(module, entry)?;
     let needed = param_layout(module, entry)?.iter().map(|p| p.offset as usize + p.size as usize).max().unwrap_or(0);
     if params.len() < needed {
-        return Err(SimError::BadLaunch(format!("parameter buffer of {} bytes, the entry needs {needed}", params.len())));
+        return Err(SimError::BadLaunch(format!(
+            "parameter buffer of {} bytes, the entry needs {needed}",
+            params.len()
+        )));
     }
     let info = machine::launch_info(launch, &prog, limits);
     if info.total_smem > limits.max_shared_bytes {
         return Err(SimError::BadLaunch(format!("{} bytes of shared memory per block", info.total_smem)));
     }
     if prog.funcs[prog.entry].local_size > limits.max_local_bytes {
-        return Err(SimError::BadLaunch(format!("{} bytes of local memory per thread", prog.funcs[prog.entry].local_size)));
+        return Err(SimError::BadLaunch(format!(
+            "{} bytes of local memory per thread",
+            prog.funcs[prog.entry].local_size
+        )));
     }
     let mut mem = memory::Memory {
         buffers,

@@ -104,7 +104,13 @@ pub(crate) enum Flow {
 }
 
 impl<'p, 'm> Cta<'p, 'm> {
-    pub fn new(prog: &'p Program, mem: &'p mut Memory<'m>, info: &'p LaunchInfo, limits: &'p Limits, ctaid: [u32; 3]) -> Self {
+    pub fn new(
+        prog: &'p Program,
+        mem: &'p mut Memory<'m>,
+        info: &'p LaunchInfo,
+        limits: &'p Limits,
+        ctaid: [u32; 3],
+    ) -> Self {
         let [bx, by, bz] = info.block;
         let mut threads = Vec::with_capacity((bx * by * bz) as usize);
         let entry = &prog.funcs[prog.entry];
@@ -146,7 +152,8 @@ impl<'p, 'm> Cta<'p, 'm> {
                 return Ok(());
             }
             let worked = std::mem::take(&mut self.did_work);
-            let progressed = self.resolve_barriers()? | self.resolve_warp_collectives()? | (self.release_yields() && worked);
+            let progressed =
+                self.resolve_barriers()? | self.resolve_warp_collectives()? | (self.release_yields() && worked);
             if !progressed {
                 return Err(SimError::Deadlock { detail: self.describe_waits() });
             }
@@ -254,7 +261,9 @@ impl<'p, 'm> Cta<'p, 'm> {
         let mut progressed = false;
         for id in 0..=CLUSTER_BARRIER {
             let waiting: Vec<usize> = (0..self.threads.len())
-                .filter(|&t| matches!(&self.threads[t].status, Status::Waiting(Wait::Barrier { id: i, .. }) if *i == id))
+                .filter(
+                    |&t| matches!(&self.threads[t].status, Status::Waiting(Wait::Barrier { id: i, .. }) if *i == id),
+                )
                 .collect();
             if waiting.is_empty() {
                 continue;
@@ -283,7 +292,9 @@ impl<'p, 'm> Cta<'p, 'm> {
         for w in 0..nwarps {
             let lanes: Vec<usize> = (w * 32..(w * 32 + 32).min(self.threads.len())).collect();
             for &t in &lanes {
-                let Status::Waiting(Wait::Warp { kind, mask }) = self.threads[t].status.clone() else { continue };
+                let Status::Waiting(Wait::Warp { kind, mask }) = self.threads[t].status.clone() else {
+                    continue;
+                };
                 let live: u32 = lanes
                     .iter()
                     .filter(|&&l| self.threads[l].status != Status::Exited)
@@ -299,10 +310,11 @@ impl<'p, 'm> Cta<'p, 'm> {
                         })
                         .fold(0, |m, &l| m | 1 << self.threads[l].lane());
                 }
-                let group: Vec<usize> = lanes.iter().copied().filter(|&l| group_mask >> self.threads[l].lane() & 1 != 0).collect();
-                let all_there = group
-                    .iter()
-                    .all(|&l| matches!(&self.threads[l].status, Status::Waiting(Wait::Warp { kind: k, .. }) if *k == kind));
+                let group: Vec<usize> =
+                    lanes.iter().copied().filter(|&l| group_mask >> self.threads[l].lane() & 1 != 0).collect();
+                let all_there = group.iter().all(
+                    |&l| matches!(&self.threads[l].status, Status::Waiting(Wait::Warp { kind: k, .. }) if *k == kind),
+                );
                 if all_there {
                     self.complete_warp_collective(&group, group_mask)?;
                     progressed = true;

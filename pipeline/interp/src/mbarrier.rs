@@ -50,7 +50,14 @@ impl Cta<'_, '_> {
         Ok((region, addr, State::decode(w)))
     }
 
-    fn mbar_store(&mut self, t: usize, ins: &Ins, region: crate::memory::Region, addr: u64, s: State) -> Result<(), SimError> {
+    fn mbar_store(
+        &mut self,
+        t: usize,
+        ins: &Ins,
+        region: crate::memory::Region,
+        addr: u64,
+        s: State,
+    ) -> Result<(), SimError> {
         self.mem_access(t, ins, region, addr, 8)?.copy_from_slice(&s.encode().to_le_bytes());
         Ok(())
     }

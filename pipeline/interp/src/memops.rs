@@ -41,7 +41,9 @@ fn vector_len(ins: &Ins) -> usize {
 impl Cta<'_, '_> {
     /// Resolves a memory operand to (region, address in region).
     fn address(&self, t: usize, ins: &Ins, o: &Opnd) -> Result<(Region, u64), SimError> {
-        let Opnd::Mem(base, off) = o else { return Err(unsupported(ins, "expected an address operand")) };
+        let Opnd::Mem(base, off) = o else {
+            return Err(unsupported(ins, "expected an address operand"));
+        };
         let named = named_region(ins);
         let in_entry = self.prog.funcs[self.threads[t].frame().func].is_entry;
         let (base_region, base_val) = match base {
@@ -63,13 +65,15 @@ impl Cta<'_, '_> {
     fn access(&mut self, t: usize, ins: &Ins, region: Region, addr: u64, size: u64) -> Result<&mut [u8], SimError> {
         let thread = self.threads[t].id;
         let space = region.space();
-        let misaligned = addr % size.clamp(1, 16) != 0;
+        let misaligned = !addr.is_multiple_of(size.clamp(1, 16));
         let th = &mut self.threads[t];
         let bytes = self.mem.bytes(&mut th.local, &mut th.fparam, region, addr, size);
         let generic_addr = addr.wrapping_add(region.window());
         match bytes {
             None => Err(SimError::OutOfBounds { space, addr: generic_addr, size: size as u32, thread, line: ins.line }),
-            Some(_) if misaligned => Err(SimError::Misaligned { space, addr: generic_addr, size: size as u32, thread, line: ins.line }),
+            Some(_) if misaligned => {
+                Err(SimError::Misaligned { space, addr: generic_addr, size: size as u32, thread, line: ins.line })
+            }
             Some(b) => Ok(b),
         }
     }
@@ -80,7 +84,14 @@ impl Cta<'_, '_> {
     }
 
     /// The checked bytes of an access, for other modules.
-    pub(crate) fn mem_access(&mut self, t: usize, ins: &Ins, region: Region, addr: u64, size: u64) -> Result<&mut [u8], SimError> {
+    pub(crate) fn mem_access(
+        &mut self,
+        t: usize,
+        ins: &Ins,
+        region: Region,
+        addr: u64,
+        size: u64,
+    ) -> Result<&mut [u8], SimError> {
         self.access(t, ins, region, addr, size)
     }
 
@@ -168,7 +179,9 @@ impl Cta<'_, '_> {
         let op = ins
             .mods
             .iter()
-            .find(|m| matches!(m.as_str(), "and" | "or" | "xor" | "cas" | "exch" | "add" | "inc" | "dec" | "min" | "max"))
+            .find(|m| {
+                matches!(m.as_str(), "and" | "or" | "xor" | "cas" | "exch" | "add" | "inc" | "dec" | "min" | "max")
+            })
             .cloned()
             .ok_or_else(|| unsupported(ins, "atomic operation"))?;
         let bytes = self.access(t, ins, region, addr, size)?;
@@ -200,7 +213,9 @@ impl Cta<'_, '_> {
         let dst = operand(ins, 0)?;
         let src = operand(ins, 1)?;
         let (_, d) = self.address(t, ins, dst)?;
-        let Opnd::Mem(base, off) = src else { return Err(unsupported(ins, "source address")) };
+        let Opnd::Mem(base, off) = src else {
+            return Err(unsupported(ins, "source address"));
+        };
         let s = match base {
             MemBase::Reg(r) => self.threads[t].frame().regs[*r as usize],
             MemBase::Sym(l) => self.sym_addr(t, *l),
@@ -248,15 +263,37 @@ fn atomic_result(op: &str, old: u64, b: u64, c: u64, ty: Type) -> Option<u64> {
         "or" => o | bb,
         "xor" => o ^ bb,
         "exch" => bb,
-        "cas" => if o == bb { c & m } else { o },
-        "inc" => if o >= bb { 0 } else { o + 1 },
-        "dec" => if o == 0 || o > bb { bb } else { o - 1 },
+        "cas" => {
+            if o == bb {
+                c & m
+            } else {
+                o
+            }
+        }
+        "inc" => {
+            if o >= bb {
+                0
+            } else {
+                o + 1
+            }
+        }
+        "dec" => {
+            if o == 0 || o > bb {
+                bb
+            } else {
+                o - 1
+            }
+        }
         "add" if ty.is_float() => float::atomic_add(o, bb, ty)?,
         "add" => o.wrapping_add(bb) & m,
         "min" | "max" if ty.is_float() => float::atomic_minmax(op == "min", o, bb, ty)?,
         "min" | "max" => {
             let lt = if signed { crate::exec::sext(o, w) < crate::exec::sext(bb, w) } else { o < bb };
-            if (op == "min") == lt { o } else { bb }
+            if (op == "min") == lt {
+                o
+            } else {
+                bb
+            }
         }
         _ => return None,
     })

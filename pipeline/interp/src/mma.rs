@@ -62,7 +62,11 @@ impl Elem {
     }
     /// Elements per register (64-bit registers for f64).
     fn per_reg(self) -> usize {
-        if self == Elem::F64 { 1 } else { (32 / self.bits()) as usize }
+        if self == Elem::F64 {
+            1
+        } else {
+            (32 / self.bits()) as usize
+        }
     }
     fn is_int(self) -> bool {
         matches!(self, Elem::S8 | Elem::U8 | Elem::S4 | Elem::U4 | Elem::S32)
@@ -104,15 +108,25 @@ impl Cta<'_, '_> {
         if group.len() != 32 {
             return Err(unsupported(ins, "mma needs a full warp"));
         }
-        let shape = ins.mods.iter().find(|m| m.starts_with('m') && m.contains('n') && m.contains('k')).cloned().unwrap_or_default();
+        let shape = ins
+            .mods
+            .iter()
+            .find(|m| m.starts_with('m') && m.contains('n') && m.contains('k'))
+            .cloned()
+            .unwrap_or_default();
         let dims: Vec<usize> = shape.get(1..).unwrap_or("").split(['n', 'k']).filter_map(|x| x.parse().ok()).collect();
-        let [m, n, k] = dims[..] else { return Err(unsupported(ins, "mma shape")) };
+        let [m, n, k] = dims[..] else {
+            return Err(unsupported(ins, "mma shape"));
+        };
         let elems: Vec<Elem> = ins.mods.iter().filter_map(|x| Elem::parse(x)).collect();
         let (d_e, a_e, b_e, c_e) = match elems[..] {
             [d, a, b, c] => (d, a, b, c),
             _ => return Err(unsupported(ins, "mma types")),
         };
-        if !((m == 16 && n == 8) || (m == 8 && n == 8)) || ins.has("sp") || (m == 8 && k == 4 && a_e == Elem::F16) {
+        let known_shape = n == 8 && (m == 16 || m == 8);
+        // m8n8k4 with f16 is Volta's quad-pair form, which has another fragment layout.
+        let volta_form = m == 8 && k == 4 && a_e == Elem::F16;
+        if !known_shape || ins.has("sp") || volta_form {
             return Err(unsupported(ins, "mma shape"));
         }
         if k == 0 || k > 256 || m * k % 32 != 0 || k * n % 32 != 0 {
@@ -210,7 +224,8 @@ impl Cta<'_, '_> {
                 for (mat, reg) in regs.iter().enumerate().take(count) {
                     for h in 0..2 {
                         let v = (reg >> (16 * h)) as u16;
-                        let (r, c) = if trans { (2 * (lane % 4) + h, lane / 4) } else { (lane / 4, 2 * (lane % 4) + h) };
+                        let (r, c) =
+                            if trans { (2 * (lane % 4) + h, lane / 4) } else { (lane / 4, 2 * (lane % 4) + h) };
                         m[mat][r][c] = v;
                     }
                 }
@@ -231,7 +246,13 @@ impl Cta<'_, '_> {
             let lane = self.threads[t].lane() as usize;
             let dst = items(operand(ins, frag_op)?).to_vec();
             for (mat, o) in dst.iter().enumerate().take(count) {
-                let el = |h: usize| if trans { m[mat][2 * (lane % 4) + h][lane / 4] } else { m[mat][lane / 4][2 * (lane % 4) + h] };
+                let el = |h: usize| {
+                    if trans {
+                        m[mat][2 * (lane % 4) + h][lane / 4]
+                    } else {
+                        m[mat][lane / 4][2 * (lane % 4) + h]
+                    }
+                };
                 let v = el(0) as u64 | (el(1) as u64) << 16;
                 self.write(t, o, v, Type::B32)?;
             }

@@ -222,7 +222,7 @@ fn layout(vars: &[&VarDecl], start: u64) -> (Vec<u64>, u64) {
     let mut at = start;
     let mut offs = Vec::new();
     for v in vars {
-        at = align_up(at, var_align(v) as u64);
+        at = align_up(at, var_align(v));
         offs.push(at);
         at += var_bytes(v);
     }
@@ -242,7 +242,8 @@ pub fn param_layout(module: &Module, entry: &str) -> Result<Vec<ParamSlot>, SimE
             offset: o as u32,
             size: var_bytes(p) as u32,
             // 8-byte, 8-aligned byte arrays are usually wrapped pointers (iterators).
-            is_pointer_hint: var_bytes(p) == 8 && (matches!(p.ty, Type::U64 | Type::B64 | Type::S64) || (p.ty == Type::B8 && var_align(p) == 8)),
+            is_pointer_hint: var_bytes(p) == 8
+                && (matches!(p.ty, Type::U64 | Type::B64 | Type::S64) || (p.ty == Type::B8 && var_align(p) == 8)),
         })
         .collect())
 }
@@ -310,7 +311,12 @@ pub(crate) fn prepare(module: &Module, entry: &str) -> Result<Program, SimError>
     if !ef.is_entry {
         return Err(SimError::BadLaunch(format!("'{entry}' is a .func, not an .entry")));
     }
-    let var_bytes: u64 = module.globals.iter().chain(module.functions.iter().flat_map(|f| f.vars.iter())).map(var_bytes).fold(0u64, |a, b| a.saturating_add(b));
+    let var_bytes: u64 = module
+        .globals
+        .iter()
+        .chain(module.functions.iter().flat_map(|f| f.vars.iter()))
+        .map(var_bytes)
+        .fold(0u64, |a, b| a.saturating_add(b));
     if var_bytes > MAX_VAR_BYTES {
         return Err(SimError::BadModule(format!("{var_bytes} bytes of variables")));
     }
@@ -478,7 +484,9 @@ fn special(name: &str, comp: Option<char>) -> Opnd {
         "%dynamic_smem_size" => Sreg::DynSmem,
         "%total_smem_size" | "%aggr_smem_size" => Sreg::TotalSmem,
         "%nsmid" | "%cluster_nctarank" | "%nclusterid" | "%cluster_nctaid" => Sreg::Fixed(1),
-        "%smid" | "%gridid" | "%cluster_ctarank" | "%clusterid" | "%cluster_ctaid" | "%is_explicit_cluster" => Sreg::Fixed(0),
+        "%smid" | "%gridid" | "%cluster_ctarank" | "%clusterid" | "%cluster_ctaid" | "%is_explicit_cluster" => {
+            Sreg::Fixed(0)
+        }
         n if n.starts_with("%envreg") || n.starts_with("%pm") || n.starts_with("%reserved_smem") => Sreg::Fixed(0),
         _ => return Opnd::Unresolved(name.to_string()),
     };
@@ -496,14 +504,13 @@ fn prepare_function(
     let mut params = Vec::new();
     let mut rets = Vec::new();
     let mut param_vars = HashMap::new();
-    let param_size;
     let local_vars: Vec<&VarDecl> = f.vars.iter().filter(|v| v.space == StateSpace::Local).collect();
     let (loffs, local_size) = layout(&local_vars, 0);
     for (v, o) in local_vars.iter().zip(loffs) {
         syms.insert(v.name.clone(), Loc::Local(o));
     }
     let frame_params: Vec<&VarDecl> = f.vars.iter().filter(|v| v.space == StateSpace::Param).collect();
-    if f.is_entry {
+    let param_size = if f.is_entry {
         let (offs, _) = layout(&f.params.iter().collect::<Vec<_>>(), 0);
         for (v, o) in f.params.iter().zip(offs) {
             syms.insert(v.name.clone(), Loc::KernelParam(o));
@@ -513,9 +520,10 @@ fn prepare_function(
             syms.insert(v.name.clone(), Loc::FrameParam(o));
             param_vars.insert(o, var_bytes(v));
         }
-        param_size = end;
+        end
     } else {
-        let all: Vec<&VarDecl> = f.params.iter().chain(f.ret_params.iter()).chain(frame_params.iter().copied()).collect();
+        let all: Vec<&VarDecl> =
+            f.params.iter().chain(f.ret_params.iter()).chain(frame_params.iter().copied()).collect();
         let (offs, end) = layout(&all, 0);
         for (i, (v, o)) in all.iter().zip(offs).enumerate() {
             syms.insert(v.name.clone(), Loc::FrameParam(o));
@@ -527,21 +535,25 @@ fn prepare_function(
                 param_vars.insert(o, var_bytes(v));
             }
         }
-        param_size = end;
-    }
+        end
+    };
     // Function-scope shared variables extend the CTA's static shared memory.
     for v in f.vars.iter().filter(|v| v.space == StateSpace::Shared) {
         if v.array_len.is_none() {
             syms.insert(v.name.clone(), Loc::Shared(u64::MAX));
             continue;
         }
-        let o = align_up(ms.static_shared, var_align(v) as u64);
+        let o = align_up(ms.static_shared, var_align(v));
         ms.static_shared = o + var_bytes(v);
         syms.insert(v.name.clone(), Loc::Shared(o));
     }
     for v in f.vars.iter().filter(|v| matches!(v.space, StateSpace::Const | StateSpace::Global)) {
-        let (bank, base) = if v.space == StateSpace::Const { (&mut ms.const_bank, 0) } else { (&mut ms.global_vars, GLOBAL_VARS_BASE) };
-        let o = align_up(bank.len() as u64, var_align(v) as u64);
+        let (bank, base) = if v.space == StateSpace::Const {
+            (&mut ms.const_bank, 0)
+        } else {
+            (&mut ms.global_vars, GLOBAL_VARS_BASE)
+        };
+        let o = align_up(bank.len() as u64, var_align(v));
         bank.resize((o + var_bytes(v)) as usize, 0);
         write_init(bank, o, v);
         let loc = if v.space == StateSpace::Const { Loc::Const(o) } else { Loc::Global(base + o) };
@@ -558,7 +570,14 @@ fn prepare_function(
             Statement::Instr(_) => n += 1,
         }
     }
-    let mut cx = FnCtx { regs: HashMap::new(), reg_bits: Vec::new(), syms, labels, funcs, table: ptxforge_ptx::ast::RegTable::new(&f.regs) };
+    let mut cx = FnCtx {
+        regs: HashMap::new(),
+        reg_bits: Vec::new(),
+        syms,
+        labels,
+        funcs,
+        table: ptxforge_ptx::ast::RegTable::new(&f.regs),
+    };
     let fi = funcs.get(&f.name).copied().unwrap_or(0) as u32;
     let mut ins = Vec::new();
     for s in &f.body {
@@ -576,7 +595,27 @@ fn prepare_function(
                 fixups.push((fi, ins.len() as u32, oi as u32));
             }
         }
-        ins.push(Ins { kind: kind_of(&i.opcode, &i.mods), op: i.opcode.clone(), mods: i.mods.clone(), ty: i.ty(), types: i.types(), guard, ops, line: i.line });
+        ins.push(Ins {
+            kind: kind_of(&i.opcode, &i.mods),
+            op: i.opcode.clone(),
+            mods: i.mods.clone(),
+            ty: i.ty(),
+            types: i.types(),
+            guard,
+            ops,
+            line: i.line,
+        });
     }
-    Ok(Func { name: f.name.clone(), external: !f.has_body, is_entry: f.is_entry, ins, reg_bits: cx.reg_bits, local_size, param_size, params, rets, param_vars })
+    Ok(Func {
+        name: f.name.clone(),
+        external: !f.has_body,
+        is_entry: f.is_entry,
+        ins,
+        reg_bits: cx.reg_bits,
+        local_size,
+        param_size,
+        params,
+        rets,
+        param_vars,
+    })
 }

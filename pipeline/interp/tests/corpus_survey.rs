@@ -68,8 +68,12 @@ fn corpus_survey() {
     };
     let mut t = Tally::default();
     for line in manifest.lines().skip(1) {
-        let Some(rel) = line.split('\t').next() else { continue };
-        let Ok(src) = std::fs::read_to_string(root.join(rel)) else { continue };
+        let Some(rel) = line.split('\t').next() else {
+            continue;
+        };
+        let Ok(src) = std::fs::read_to_string(root.join(rel)) else {
+            continue;
+        };
         let Ok(m) = ptxforge_ptx::parse_module(&src, rel) else {
             println!("  parse failed: {rel}");
             continue;
@@ -110,7 +114,7 @@ fn corpus_survey() {
         t.completed, t.kernel_fault, t.faults, t.unsupported, t.other
     );
     let mut top: Vec<_> = t.missing.into_iter().collect();
-    top.sort_by(|a, b| b.1.cmp(&a.1));
+    top.sort_by_key(|e| std::cmp::Reverse(e.1));
     for (op, n) in top.iter().take(25) {
         println!("  missing {n:4}  {op}");
     }

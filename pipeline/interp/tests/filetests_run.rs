@@ -225,7 +225,13 @@ fn if_else_clamp_or_scale() {
     run(&m, "clamp_or_scale", launch([2, 1, 1], [32, 1, 1]), &[A, 3.0f32.to_bits() as u64, 37], &mut bufs).unwrap();
     let o = read_f32(&bufs[0]);
     for i in 0..40 {
-        let want = if i >= 37 { x[i] } else if x[i] < 3.0 { 6.0 } else { x[i].mul_add(0.5, -1.0) };
+        let want = if i >= 37 {
+            x[i]
+        } else if x[i] < 3.0 {
+            6.0
+        } else {
+            x[i].mul_add(0.5, -1.0)
+        };
         assert_eq!(o[i], want);
     }
 }

@@ -14,7 +14,11 @@ fn table(ebits: u32, mbits: u32) -> Vec<(f64, u16)> {
         if e == (1 << ebits) - 1 || b == 0x8000 {
             continue;
         }
-        let mag = if e == 0 { m as f64 * 2f64.powi(1 - bias - mbits as i32) } else { (m | 1 << mbits) as f64 * 2f64.powi(e as i32 - bias - mbits as i32) };
+        let mag = if e == 0 {
+            m as f64 * 2f64.powi(1 - bias - mbits as i32)
+        } else {
+            (m | 1 << mbits) as f64 * 2f64.powi(e as i32 - bias - mbits as i32)
+        };
         v.push((if b & 0x8000 != 0 { -mag } else { mag }, b));
     }
     v.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap());
@@ -35,7 +39,13 @@ fn reference(t: &[(f64, u16)], x: f64, mode: u32, inf: u16) -> u16 {
     let ulp_top = max - t[t.len() - 2].0;
     let down = || below.map_or(inf | 0x8000, |b| b.1);
     let up = || above.map_or(inf, |a| a.1);
-    let toward_zero = || if x > 0.0 { below.map_or(inf, |b| b.1) } else { above.map_or(0x8000 | inf, |a| a.1) };
+    let toward_zero = || {
+        if x > 0.0 {
+            below.map_or(inf, |b| b.1)
+        } else {
+            above.map_or(0x8000 | inf, |a| a.1)
+        }
+    };
     match mode {
         0 => {
             if x >= max + ulp_top / 2.0 {
@@ -48,19 +58,45 @@ fn reference(t: &[(f64, u16)], x: f64, mode: u32, inf: u16) -> u16 {
             let (db, da) = (x - b.0, a.0 - x);
             let pick = if db < da || (db == da && b.1 & 1 == 0) { b.1 } else { a.1 };
             // Results of zero keep the sign of x.
-            if pick & 0x7fff == 0 { if x < 0.0 { 0x8000 } else { 0 } } else { pick }
+            if pick & 0x7fff == 0 {
+                if x < 0.0 {
+                    0x8000
+                } else {
+                    0
+                }
+            } else {
+                pick
+            }
         }
         1 => {
-            let r = if x > max { t.last().unwrap().1 } else if x < -max { t[0].1 } else { toward_zero() };
-            if r & 0x7fff == 0 && x < 0.0 { 0x8000 } else { r }
+            let r = if x > max {
+                t.last().unwrap().1
+            } else if x < -max {
+                t[0].1
+            } else {
+                toward_zero()
+            };
+            if r & 0x7fff == 0 && x < 0.0 {
+                0x8000
+            } else {
+                r
+            }
         }
         2 => {
             let r = if x > max { t.last().unwrap().1 } else { down() };
-            if r & 0x7fff == 0 && x < 0.0 { 0x8000 } else { r }
+            if r & 0x7fff == 0 && x < 0.0 {
+                0x8000
+            } else {
+                r
+            }
         }
         _ => {
             let r = if x < -max { t[0].1 } else { up() };
-            if r & 0x7fff == 0 && x < 0.0 { 0x8000 } else { r }
+            if r & 0x7fff == 0 && x < 0.0 {
+                0x8000
+            } else {
+                r
+            }
         }
     }
 }
@@ -107,7 +143,16 @@ fn f32_to_f16_and_bf16_in_all_modes() {
     let n = 512;
     let mut xs: Vec<f32> = (0..n).map(|_| rand_f32(&mut rng)).collect();
     // Ties, overflow boundaries and subnormals.
-    xs[..8].copy_from_slice(&[65520.0, 65504.0, -65520.0, 1.0 + 1.0 / 2048.0, 2f32.powi(-25), -2f32.powi(-26), 3.0 * 2f32.powi(-25), 0.0]);
+    xs[..8].copy_from_slice(&[
+        65520.0,
+        65504.0,
+        -65520.0,
+        1.0 + 1.0 / 2048.0,
+        2f32.powi(-25),
+        -2f32.powi(-26),
+        3.0 * 2f32.powi(-25),
+        0.0,
+    ]);
     let mut io = vec![0u32; 8 * n];
     for (i, x) in xs.iter().enumerate() {
         io[8 * i] = x.to_bits();
@@ -119,11 +164,24 @@ fn f32_to_f16_and_bf16_in_all_modes() {
     for (i, &x) in xs.iter().enumerate() {
         for mode in 0..4 {
             assert_eq!(half(i, mode as usize), reference(&t16, x as f64, mode, 0x7c00), "f16 mode {mode} of {x:e}");
-            assert_eq!(half(i, 4 + mode as usize), reference(&tb16, x as f64, mode, 0x7f80), "bf16 mode {mode} of {x:e}");
+            assert_eq!(
+                half(i, 4 + mode as usize),
+                reference(&tb16, x as f64, mode, 0x7f80),
+                "bf16 mode {mode} of {x:e}"
+            );
         }
         let back = f32::from_bits(u32::from_le_bytes(b[32 * i + 20..32 * i + 24].try_into().unwrap()));
         let h = half(i, 0);
-        let want = t16.iter().find(|e| e.1 == h).map_or(if h & 0x8000 != 0 { f64::NEG_INFINITY } else if h == 0 { 0.0 } else { f64::INFINITY }, |e| e.0);
+        let want = t16.iter().find(|e| e.1 == h).map_or(
+            if h & 0x8000 != 0 {
+                f64::NEG_INFINITY
+            } else if h == 0 {
+                0.0
+            } else {
+                f64::INFINITY
+            },
+            |e| e.0,
+        );
         assert_eq!(back as f64, if h == 0x8000 { -0.0 } else { want }, "f16 {h:#x} back to f32");
     }
 }
@@ -182,7 +240,13 @@ fn f16_and_bf16_arithmetic() {
         let r = &o[16 * i..16 * i + 16];
         let (a, b, c) = (dec(&t16, r[0]).unwrap(), dec(&t16, r[1]).unwrap(), dec(&t16, r[2]).unwrap());
         let nearest = |x: f64| reference(&t16, x, 0, 0x7c00);
-        let sign_fix = |got: u16, want: u16| if got & 0x7fff == 0 && want & 0x7fff == 0 { got & 0x7fff } else { got };
+        let sign_fix = |got: u16, want: u16| {
+            if got & 0x7fff == 0 && want & 0x7fff == 0 {
+                got & 0x7fff
+            } else {
+                got
+            }
+        };
         assert_eq!(sign_fix(r[4], nearest(a + b)), sign_fix(nearest(a + b), nearest(a + b)), "f16 {a} + {b}");
         assert_eq!(sign_fix(r[5], nearest(a * b)), sign_fix(nearest(a * b), nearest(a * b)), "f16 {a} * {b}");
         // a*b + c in f64 is exact when it needs no more than 53 bits; the inputs keep it so except

@@ -155,7 +155,8 @@ fn mma_s8_m16n8k32_matches_the_isa_fragment_formulas() {
         let (g, t) = (lane >> 2, lane % 4);
         for i in 0..4 {
             let (row, col) = (g + if i >= 2 { 8 } else { 0 }, t * 2 + (i & 1));
-            let want: i32 = (0..32).map(|k| a[row * 32 + k] as i32 * b[k * 8 + col] as i32).sum::<i32>() + c[row * 8 + col];
+            let want: i32 =
+                (0..32).map(|k| a[row * 32 + k] as i32 * b[k * 8 + col] as i32).sum::<i32>() + c[row * 8 + col];
             assert_eq!(d[lane * 4 + i] as i32, want, "D[{row}][{col}]");
         }
     }

@@ -63,7 +63,10 @@ fn exact(x: f32) -> Exact {
 
 fn align(a: Exact, b: Exact) -> Option<(i128, i128)> {
     let e = a.e.min(b.e);
-    Some((a.n.checked_mul(1i128.checked_shl((a.e - e) as u32)?)?, b.n.checked_mul(1i128.checked_shl((b.e - e) as u32)?)?))
+    Some((
+        a.n.checked_mul(1i128.checked_shl((a.e - e) as u32)?)?,
+        b.n.checked_mul(1i128.checked_shl((b.e - e) as u32)?)?,
+    ))
 }
 
 fn add(a: Exact, b: Exact) -> Option<Exact> {
@@ -193,7 +196,8 @@ const F64_KERNEL: &str = r#"
 fn f64_directed_rounding_known_cases() {
     let m = parse(F64_KERNEL);
     let tiny = 2f64.powi(-60);
-    let mut bufs = vec![buf(A, &[1.0f64, tiny, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], |x: f64| x.to_le_bytes().to_vec())];
+    let mut bufs =
+        vec![buf(A, &[1.0f64, tiny, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], |x: f64| x.to_le_bytes().to_vec())];
     run(&m, "rnd64", launch([1, 1, 1], [1, 1, 1]), &[A], &mut bufs).unwrap();
     let o: Vec<f64> = read_u64(&bufs[0]).iter().map(|b| f64::from_bits(*b)).collect();
     let next_up = f64::from_bits(1f64.to_bits() + 1);

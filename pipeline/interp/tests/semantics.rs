@@ -371,7 +371,17 @@ fn integer_edge_semantics() {
     assert_eq!(o[4], (a & !0xf00) | ((b & 0xf) << 8), "bfi");
     assert_eq!(o[5], a, "prmt identity");
     let bytes = [a.to_le_bytes(), b.to_le_bytes()].concat();
-    let sel = |s: u32| if s & 8 != 0 { if bytes[(s & 7) as usize] & 0x80 != 0 { 0xff } else { 0 } } else { bytes[(s & 7) as usize] as u32 };
+    let sel = |s: u32| {
+        if s & 8 != 0 {
+            if bytes[(s & 7) as usize] & 0x80 != 0 {
+                0xff
+            } else {
+                0
+            }
+        } else {
+            bytes[(s & 7) as usize] as u32
+        }
+    };
     assert_eq!(o[6], sel(5) | sel(6) << 8 | sel(7) << 16 | sel(8) << 24, "prmt with sign replication");
     assert_eq!(o[7], 31, "bfind");
     assert_eq!(o[8], a.reverse_bits(), "brev");
@@ -460,7 +470,9 @@ fn wide_multiplies_and_carry_chains() {
     ret;
 }"#,
     );
-    for (a, b) in [(u64::MAX, u64::MAX - 2), (0x8000_0000_0000_0001, 3), (0x1234_5678_9abc_def0, 0xfedc_ba98_7654_3210), (5, 7)] {
+    for (a, b) in
+        [(u64::MAX, u64::MAX - 2), (0x8000_0000_0000_0001, 3), (0x1234_5678_9abc_def0, 0xfedc_ba98_7654_3210), (5, 7)]
+    {
         let mut bufs = vec![zeros(A, 64)];
         run(&m, "k", launch([1, 1, 1], [1, 1, 1]), &[A, a, b], &mut bufs).unwrap();
         let o = read_u64(&bufs[0]);

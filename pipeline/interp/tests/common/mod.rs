@@ -17,7 +17,8 @@ pub fn load(rel: &str) -> Module {
 }
 
 pub fn parse(src: &str) -> Module {
-    ptxforge_ptx::parse_module(src, "test.ptx").unwrap_or_else(|d| panic!("parse errors: {:?}", d.first().map(|x| x.to_string())))
+    ptxforge_ptx::parse_module(src, "test.ptx")
+        .unwrap_or_else(|d| panic!("parse errors: {:?}", d.first().map(|x| x.to_string())))
 }
 
 /// Base addresses of the test buffers.
