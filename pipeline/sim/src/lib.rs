@@ -1,0 +1,133 @@
+//! Differential check: runs one kernel on the PTX interpreter and on the SASS emulator (our cubin,
+//! and ptxas's when given) with the same random inputs, and reports the first disagreement.
+//!
+//! The interpreter is the reference: it reads the PTX, not any compiler's output. The emulator earns
+//! trust by agreeing with it on ptxas's cubins; then agreement on ours says our code computes what
+//! the PTX says and respects the hazards the emulator checks.
+
+pub mod compare;
+pub mod rng;
+pub mod setup;
+
+pub use compare::{first_mismatch, DeviceBuffer, Mismatch};
+
+use ptxforge_pipeline::{compile_module, CompileOptions};
+use ptxforge_sass::arch::Sm;
+
+/// What to run, and on what.
+#[derive(Clone, Debug)]
+pub struct SimRequest {
+    pub ptx: String,
+    pub file_name: String,
+    pub entry: String,
+    pub sm: u32,
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    /// Values of the non-pointer parameters, in order: integers (decimal, `0x` hex, negative) or
+    /// floats (`1.5`, `-2e3`: stored as f32 or f64 by the parameter's size).
+    pub scalar_args: Vec<String>,
+    /// Size of the random buffer each pointer parameter gets.
+    pub buffer_bytes: usize,
+    /// What the buffers are filled with.
+    pub fill: Fill,
+    pub seed: u64,
+    /// ptxas's cubin for the same PTX, to run beside ours.
+    pub reference_cubin: Option<Vec<u8>>,
+    /// f32 ulps allowed where the kernel uses approximate instructions (0: bit-exact everywhere).
+    pub ulps: u32,
+}
+
+/// How pointer parameters' buffers are filled.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Fill {
+    /// Random bits (every value, NaNs and huge integers included).
+    #[default]
+    Random,
+    /// Every 64-bit word a random value below 64: indices and counts that stay in bounds.
+    Small,
+}
+
+/// The outcome of a differential run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every runner left the same buffers.
+    Agree,
+    /// `runner`'s buffers differ from the interpreter's.
+    Differ { runner: String, mismatch: Mismatch },
+    /// `runner` stopped with an error (hazard, out-of-bounds access, unsupported instruction, ...).
+    Failed { runner: String, error: String },
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Verdict::Agree => write!(f, "agree"),
+            Verdict::Differ { runner, mismatch } => write!(f, "differ: {runner}: {mismatch}"),
+            Verdict::Failed { runner, error } => write!(f, "error: {runner}: {error}"),
+        }
+    }
+}
+
+/// Runs the differential check: the interpreter, then the emulator on ptxas's cubin (when given)
+/// and on ours. `Err` is a setup problem (the PTX does not parse, our compile fails, a scalar
+/// argument is missing) rather than a disagreement.
+pub fn differential_check(req: &SimRequest) -> Result<Verdict, String> {
+    let mut cubins = vec![("ptxforge cubin".to_string(), compile_ours(req)?)];
+    if let Some(cubin) = &req.reference_cubin {
+        cubins.insert(0, ("ptxas cubin".to_string(), cubin.clone()));
+    }
+    check_cubins(req, &cubins)
+}
+
+/// Runs the interpreter and then the emulator on each named cubin; the first runner that fails or
+/// leaves different buffers decides the verdict.
+pub fn check_cubins(req: &SimRequest, cubins: &[(String, Vec<u8>)]) -> Result<Verdict, String> {
+    let module = ptxforge_ptx::parse_module(&req.ptx, &req.file_name)
+        .map_err(|diags| diags.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n"))?;
+    let inputs = setup::build_inputs(&module, req)?;
+    let reference = match run_interpreter(&module, req, &inputs) {
+        Ok(buffers) => buffers,
+        Err(error) => return Ok(Verdict::Failed { runner: "interpreter".into(), error }),
+    };
+    for (runner, cubin) in cubins {
+        match run_emulator(cubin, req, &inputs) {
+            Err(error) => return Ok(Verdict::Failed { runner: runner.clone(), error }),
+            Ok(buffers) => {
+                if let Some(mismatch) = first_mismatch(&reference, &buffers, req.ulps) {
+                    return Ok(Verdict::Differ { runner: runner.clone(), mismatch });
+                }
+            }
+        }
+    }
+    Ok(Verdict::Agree)
+}
+
+/// Compiles the PTX with ptxforge for `req.sm`.
+pub fn compile_ours(req: &SimRequest) -> Result<Vec<u8>, String> {
+    let opts = CompileOptions { sm: Sm::new(req.sm), ..CompileOptions::default() };
+    let out = compile_module(&req.ptx, &req.file_name, &opts);
+    out.cubin.ok_or_else(|| {
+        let msgs: Vec<String> = out.diagnostics.iter().map(|d| d.to_string()).collect();
+        format!("ptxforge could not compile {}: {}", req.file_name, msgs.join("; "))
+    })
+}
+
+fn run_interpreter(module: &ptxforge_ptx::ast::Module, req: &SimRequest, inputs: &setup::Inputs) -> Result<Vec<DeviceBuffer>, String> {
+    use ptxforge_interp as interp;
+    let mut buffers: Vec<interp::Buffer> =
+        inputs.buffers.iter().map(|b| interp::Buffer { addr: b.addr, bytes: b.bytes.clone() }).collect();
+    let launch = interp::Launch { grid: req.grid, block: req.block };
+    interp::run_kernel(module, &req.entry, &launch, &inputs.params, &mut buffers, &interp::Limits::default())
+        .map_err(|e| e.to_string())?;
+    Ok(inputs.with_contents(buffers.into_iter().map(|b| b.bytes)))
+}
+
+fn run_emulator(cubin: &[u8], req: &SimRequest, inputs: &setup::Inputs) -> Result<Vec<DeviceBuffer>, String> {
+    use ptxforge_emu as emu;
+    let mut buffers: Vec<emu::Buffer> =
+        inputs.buffers.iter().map(|b| emu::Buffer { addr: b.addr, bytes: b.bytes.clone() }).collect();
+    let launch = emu::Launch { grid: req.grid, block: req.block };
+    let opts = emu::EmuOptions { check_hazards: true, ..emu::EmuOptions::default() };
+    emu::run_kernel(cubin, &req.entry, &launch, &inputs.params, &mut buffers, &opts).map_err(|e| e.to_string())?;
+    Ok(inputs.with_contents(buffers.into_iter().map(|b| b.bytes)))
+}

@@ -1,0 +1,96 @@
+//! Builds a kernel's inputs: a random buffer per pointer parameter, scalars from the caller, and the
+//! parameter buffer as ptxas lays it out.
+
+use crate::compare::DeviceBuffer;
+use crate::rng::SplitMix64;
+use crate::{Fill, SimRequest};
+
+/// Where buffers live in the simulated global address space: far apart, never at address 0.
+const BUFFER_BASE: u64 = 0x7f00_0000_0000;
+const BUFFER_STRIDE: u64 = 0x0100_0000_0000;
+
+/// A kernel launch's inputs.
+pub struct Inputs {
+    pub params: Vec<u8>,
+    pub buffers: Vec<DeviceBuffer>,
+}
+
+impl Inputs {
+    /// The same buffers (names, addresses) holding new contents.
+    pub fn with_contents(&self, contents: impl Iterator<Item = Vec<u8>>) -> Vec<DeviceBuffer> {
+        self.buffers.iter().zip(contents).map(|(b, bytes)| DeviceBuffer { bytes, ..b.clone() }).collect()
+    }
+}
+
+/// Lays out the parameters of `req.entry`: pointer parameters get fresh random buffers, the others
+/// take `req.scalar_args` in order.
+pub fn build_inputs(module: &ptxforge_ptx::ast::Module, req: &SimRequest) -> Result<Inputs, String> {
+    let slots = ptxforge_interp::param_layout(module, &req.entry).map_err(|e| e.to_string())?;
+    let size = slots.iter().map(|s| s.offset + s.size).max().unwrap_or(0);
+    let mut params = vec![0u8; size as usize];
+    let mut rng = SplitMix64::new(req.seed);
+    let mut scalars = req.scalar_args.iter();
+    let mut buffers = Vec::new();
+    for slot in &slots {
+        let value = if slot.is_pointer_hint {
+            let addr = BUFFER_BASE + BUFFER_STRIDE * buffers.len() as u64;
+            let mut bytes = vec![0u8; req.buffer_bytes];
+            fill(&mut rng, &mut bytes, req.fill);
+            buffers.push(DeviceBuffer { param: slot.name.clone(), addr, bytes });
+            addr
+        } else {
+            let text = scalars.next().ok_or_else(|| format!("no value given for parameter '{}' (--args)", slot.name))?;
+            scalar_bits(text, slot.size).ok_or_else(|| format!("'{text}' is not a value for parameter '{}'", slot.name))?
+        };
+        let at = slot.offset as usize;
+        let n = (slot.size as usize).min(8);
+        params[at..at + n].copy_from_slice(&value.to_le_bytes()[..n]);
+    }
+    Ok(Inputs { params, buffers })
+}
+
+fn fill(rng: &mut SplitMix64, bytes: &mut [u8], how: Fill) {
+    match how {
+        Fill::Random => rng.fill(bytes),
+        Fill::Small => {
+            for chunk in bytes.chunks_mut(8) {
+                let word = (rng.next_u64() % 64).to_le_bytes();
+                chunk.copy_from_slice(&word[..chunk.len()]);
+            }
+        }
+    }
+}
+
+/// A scalar argument's bits for a parameter of `size` bytes: an integer, or a float stored as f32
+/// (4 bytes) or f64 (8 bytes).
+pub fn scalar_bits(text: &str, size: u32) -> Option<u64> {
+    let t = text.trim();
+    let (negative, digits) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t),
+    };
+    let integer = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => digits.parse::<u64>().ok(),
+    };
+    if let Some(v) = integer {
+        return Some(if negative { v.wrapping_neg() } else { v });
+    }
+    let f: f64 = t.parse().ok()?;
+    Some(if size == 4 { (f as f32).to_bits() as u64 } else { f.to_bits() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scalar_bits;
+
+    #[test]
+    fn scalars_parse_as_integers_or_sized_floats() {
+        assert_eq!(scalar_bits("42", 4), Some(42));
+        assert_eq!(scalar_bits("0x10", 8), Some(16));
+        assert_eq!(scalar_bits("-1", 4), Some(u64::MAX));
+        assert_eq!(scalar_bits("1.5", 4), Some(1.5f32.to_bits() as u64));
+        assert_eq!(scalar_bits("1.5", 8), Some(1.5f64.to_bits()));
+        assert_eq!(scalar_bits("abc", 4), None);
+    }
+}

@@ -1,0 +1,123 @@
+//! The differential check over every filetest kernel on every supported architecture: the PTX
+//! interpreter, the emulator on ptxas's cubin (when ptxas is installed) and the emulator on ours
+//! must leave the same buffers, with fixed seeds.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use ptxforge_sass::arch::SUPPORTED_SMS;
+use ptxforge_sass::nvtools;
+use ptxforge_sim::{differential_check, Fill, SimRequest, Verdict};
+
+/// A kernel launch of one filetest: file, entry, grid, block, scalar arguments, fill.
+struct Case {
+    file: &'static str,
+    entry: &'static str,
+    grid: [u32; 3],
+    block: [u32; 3],
+    args: &'static [&'static str],
+    fill: Fill,
+}
+
+const fn case(file: &'static str, entry: &'static str, grid: u32, block: u32, args: &'static [&'static str]) -> Case {
+    Case { file, entry, grid: [grid, 1, 1], block: [block, 1, 1], args, fill: Fill::Random }
+}
+
+/// Every filetest kernel, launched so that its accesses stay inside 4 KiB buffers.
+const CASES: &[Case] = &[
+    Case { file: "addr64.ptx", entry: "gather64", grid: [2, 1, 1], block: [32, 1, 1], args: &["50"], fill: Fill::Small },
+    case("bitops.ptx", "bitops", 1, 64, &["7"]),
+    case("block_reduce.ptx", "block_reduce", 2, 256, &[]),
+    case("counted_loop.ptx", "row_sum", 4, 1, &["9"]),
+    case("cvt_int.ptx", "cvt_int", 1, 64, &[]),
+    case("empty.ptx", "empty", 1, 32, &[]),
+    case("float_ops.ptx", "float_ops", 1, 64, &[]),
+    case("grid_stride.ptx", "grid_stride", 2, 64, &["1000"]),
+    // One thread: every thread of this kernel reads and writes the same words.
+    case("handwritten_cvt_float.ptx", "k", 1, 1, &[]),
+    case("handwritten_int64.ptx", "int64_ops", 1, 32, &["-123456789012", "987654321"]),
+    case("handwritten_preds.ptx", "preds", 1, 64, &["-5", "17"]),
+    case("handwritten_shared.ptx", "shared_rev", 1, 64, &[]),
+    case("if_else.ptx", "clamp_or_scale", 3, 64, &["0.25", "150"]),
+    Case { file: "index3d.ptx", entry: "index3d", grid: [2, 2, 2], block: [4, 2, 2], args: &[], fill: Fill::Random },
+    case("int_minmax.ptx", "int_minmax", 1, 64, &[]),
+    case("laneid.ptx", "laneid", 1, 96, &[]),
+    case("ldg_nc.ptx", "ldg_nc", 1, 64, &[]),
+    case("mul_wide.ptx", "mul_wide", 1, 64, &[]),
+    case("multi.ptx", "fill", 1, 64, &["-77"]),
+    case("multi.ptx", "scale", 1, 64, &["1.5"]),
+    case("multi.ptx", "copy", 1, 64, &[]),
+    case("saxpy.ptx", "saxpy", 3, 128, &["300", "2.5"]),
+    case("select_pred.ptx", "select_pred", 1, 64, &["-100000", "100000000"]),
+    case("u64_compare.ptx", "u64_compare", 1, 64, &["0x8000000000000000"]),
+    case("vadd.ptx", "vadd", 3, 128, &["300"]),
+];
+
+fn filetest_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../driver/tests/filetests")
+}
+
+/// ptxas's cubin for `file` on `sm`, or None when ptxas is not installed.
+fn ptxas_cubin(file: &Path, sm: u32) -> Option<Vec<u8>> {
+    let ptxas = nvtools::tool("ptxas")?;
+    let out = std::env::temp_dir().join(format!("ptxforge-sim-{}-{}-sm{sm}.cubin", std::process::id(), file.file_stem()?.to_str()?));
+    let status = Command::new(ptxas).arg(format!("-arch=sm_{sm}")).arg(file).arg("-o").arg(&out).status().ok()?;
+    assert!(status.success(), "ptxas rejected {}", file.display());
+    let bytes = std::fs::read(&out).ok();
+    let _ = std::fs::remove_file(&out);
+    bytes
+}
+
+fn request(c: &Case, sm: u32, seed: u64) -> SimRequest {
+    let path = filetest_dir().join(c.file);
+    SimRequest {
+        ptx: std::fs::read_to_string(&path).unwrap(),
+        file_name: c.file.into(),
+        entry: c.entry.into(),
+        sm,
+        grid: c.grid,
+        block: c.block,
+        scalar_args: c.args.iter().map(|s| s.to_string()).collect(),
+        buffer_bytes: 4096,
+        fill: c.fill,
+        seed,
+        reference_cubin: ptxas_cubin(&path, sm),
+        ulps: 0,
+    }
+}
+
+#[test]
+fn every_filetest_kernel_agrees_on_every_architecture() {
+    if nvtools::tool("ptxas").is_none() {
+        println!("skipped: the ptxas cubin runs (ptxas not found); interpreter vs our cubin only");
+    }
+    let mut failures = Vec::new();
+    let mut runs = 0;
+    for c in CASES {
+        for sm in SUPPORTED_SMS.iter().map(|s| s.num) {
+            runs += 1;
+            match differential_check(&request(c, sm, 0x5eed + sm as u64)) {
+                Ok(Verdict::Agree) => {}
+                Ok(v) => failures.push(format!("{} {} sm_{sm}: {v}", c.file, c.entry)),
+                Err(e) => failures.push(format!("{} {} sm_{sm}: setup: {e}", c.file, c.entry)),
+            }
+        }
+    }
+    println!("{} of {runs} kernel/architecture runs agree", runs - failures.len());
+    assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn the_filetest_table_covers_every_filetest_entry() {
+    for entry in std::fs::read_dir(filetest_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("ptx") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for line in text.lines().filter(|l| l.contains(".entry")) {
+            let name = line.split(".entry").nth(1).unwrap().trim().split(['(', ' ']).next().unwrap();
+            assert!(CASES.iter().any(|c| c.entry == name), "no differential case for {} in {}", name, path.display());
+        }
+    }
+}
