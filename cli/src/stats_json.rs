@@ -1,5 +1,6 @@
 //! `--compiler-stats-json FILE`: the `--compiler-stats` figures and every kernel's per-stage spans
-//! as one JSON object (times in milliseconds, relative to the compile's start):
+//! as one JSON object, written whether or not `--compiler-stats` is given and also when the
+//! compile fails (times in milliseconds, relative to the compile's start):
 //!
 //! ```text
 //! { "input", "compile_time_ms", "peak_memory_kb",
