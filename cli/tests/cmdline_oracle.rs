@@ -69,8 +69,8 @@ const CASES: &[(&str, Agree)] = &[
     ("-arch=sm_80 -O2 -O3 v.ptx", Stderr),
     ("-arch=sm_80 v.ptx -o a.o -o b.o", Stderr),
     ("-arch=sm_80 v.ptx s.ptx -o two.o", Stderr),
-    // ptxas names the line that closes the parameter list; ptxforge the `.entry` line.
-    ("-arch=sm_80 v.ptx v.ptx", Status),
+    ("-arch=sm_80 v.ptx v.ptx", Errors),
+    ("-arch=sm_80 g.ptx g.ptx", Errors),
     ("-arch=sm_80 nof1.ptx nof2.ptx", Errors),
     ("-arch=sm_80 v.ptx,s.ptx", Errors),
     ("-arch=sm_80 .", Stderr),
@@ -145,6 +145,7 @@ fn scratch(root: &Path, tool: &str) -> PathBuf {
         ("s.ptx", VADD.replace("vadd", "vsub").replace("add.f32", "sub.f32")),
         ("d.ptx", DOUBLES.to_string()),
         ("f.ptx", WITH_FUNC.to_string()),
+        ("g.ptx", WITH_FUNC.replace(".func", ".visible .func")),
         ("o1.txt", "-arch=sm_80\n-O2   -o \"with space.o\"\n".to_string()),
         ("o2.txt", "-o other.o".to_string()),
         ("comment.txt", "-arch=sm_80 # comment\n".to_string()),

@@ -169,7 +169,7 @@ fn several_inputs_make_one_cubin() {
     let mut rev = functions(&dir.join("rev.o"));
     rev.reverse();
     assert_eq!(rev, both);
-    rejects(&dir, "-arch=sm_80 v.ptx v.ptx", &["ptxas v.ptx, line 12; error   : Duplicate definition of function 'vadd'", ABORTED]);
+    rejects(&dir, "-arch=sm_80 v.ptx v.ptx", &["ptxas v.ptx, line 17; error   : Duplicate definition of function 'vadd'", ABORTED]);
     rejects(&dir, "-arch=sm_80 nof1.ptx v.ptx nof2.ptx", &["ptxas fatal   : Input file 'nof1.ptx' could not be opened", "ptxas fatal   : Input file 'nof2.ptx' could not be opened", ABORTED]);
     rejects(&dir, "-arch=sm_80 v.ptx,s.ptx", &["ptxas fatal   : Input file 'v.ptx,s.ptx' could not be opened", ABORTED]);
 }

@@ -217,7 +217,7 @@ fn parse_sources(exec: &Executor, sources: &[Source]) -> Result<(ast::Module, Ve
         match parse_on_actor(exec, src.text, src.name) {
             Ok(m) => {
                 if let Some(j) = &joined {
-                    diags.extend(defined_again(j, &m, src.name));
+                    diags.extend(defined_again(j, &m, src));
                 }
                 files.extend(std::iter::repeat_n(src.name.to_string(), m.functions.len()));
                 match &mut joined {
@@ -241,18 +241,45 @@ fn parse_sources(exec: &Executor, sources: &[Source]) -> Result<(ast::Module, Ve
 
 /// ptxas's error for each function of `next` (from `file`) that an earlier source already defines
 /// (a function defined twice in one source is the front end's error).
-fn defined_again(earlier: &ast::Module, next: &ast::Module, file: &str) -> Vec<Diagnostic> {
+fn defined_again(earlier: &ast::Module, next: &ast::Module, src: &Source) -> Vec<Diagnostic> {
     let defined: std::collections::HashSet<&str> =
         earlier.functions.iter().filter(|f| f.has_body).map(|f| f.name.as_str()).collect();
     next.functions
         .iter()
         .filter(|f| f.has_body && defined.contains(f.name.as_str()))
-        .map(|f| Diagnostic {
-            severity: crate::report::Severity::Error,
-            location: Some((file.to_string(), f.line)),
-            message: format!("Duplicate definition of function '{}'", f.name),
+        .map(|f| {
+            // Internal `.func`s are private to their input for ptxas; one module cannot hold both.
+            let message = if f.is_entry || f.visible {
+                format!("Duplicate definition of function '{}'", f.name)
+            } else {
+                format!("ptxforge cannot yet join inputs that each define the internal function '{}'", f.name)
+            };
+            let location = Some((src.name.to_string(), header_end_line(src.text, f)));
+            Diagnostic { severity: crate::report::Severity::Error, location, message }
         })
         .collect()
+}
+
+/// Where ptxas reports a function defined twice: for an entry, the line of the `)` that closes its
+/// parameter list; for a `.func`, the line of the token after it (its parser looks one further).
+/// The function's own line when the text does not show them.
+fn header_end_line(text: &str, f: &ast::Function) -> u32 {
+    let start = (f.span.start as usize).min(text.len());
+    let header = &text[start..];
+    let is_word_end = |c: Option<char>| c.is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '$'));
+    let name_at = header.match_indices(f.name.as_str()).map(|(i, _)| i).find(|&i| {
+        is_word_end(header[..i].chars().next_back()) && is_word_end(header[i + f.name.len()..].chars().next())
+    });
+    let Some(after_name) = name_at.map(|i| &header[i + f.name.len()..]) else { return f.line };
+    let rest = after_name.trim_start();
+    if !rest.starts_with('(') {
+        return f.line;
+    }
+    let close = rest.find(')').map_or(0, |i| i);
+    let after = &rest[close + 1..];
+    let next_token = close + 1 + (after.len() - after.trim_start().len());
+    let offset = text.len() - rest.len() + if f.is_entry { close } else { next_token };
+    1 + text[..offset.min(text.len())].matches('\n').count() as u32
 }
 
 /// `--warn-on-double-precision-use`: ptxas's warning at every instruction with an `.f64` type
