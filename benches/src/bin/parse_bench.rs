@@ -3,7 +3,7 @@
 //! `ptxas -arch=compute_XX` (parse and check only, no code) on the same file as a ratio.
 //!
 //! Usage: `cargo run --release -p ptxforge-benches --bin parse_bench -- [-n REPS] [--threads N]
-//! [--min-section N] [--generate-mb MB] [--no-ptxas] [FILE.ptx ...]`. With no files it reads every
+//! [--min-section N] [--generate-mb MB] [--no-ptxas] [--cpu-time] [FILE.ptx ...]`. With no files it reads every
 //! module of `../shared/corpus`; it always adds a generated module of `--generate-mb` MB (default
 //! 100; 0 = none) made of renamed copies of an nvcc-written kernel. Times are the best of REPS.
 
@@ -44,6 +44,7 @@ fn parse_args() -> Config {
             "--min-section" => cfg.min_section = num(1),
             "--generate-mb" => cfg.generate_mb = num(100),
             "--no-ptxas" => cfg.ptxas = false,
+            "--cpu-time" => CPU_TIME.store(true, std::sync::atomic::Ordering::Relaxed),
             _ => cfg.files.push(PathBuf::from(a)),
         }
     }
@@ -81,19 +82,34 @@ fn generate_module(mb: usize) -> String {
     src
 }
 
-/// The best of `reps` timings of `f` (its result is dropped outside the timing).
+/// CPU time of the calling thread (`/proc/thread-self/schedstat`, in ns), when the kernel tells.
+fn thread_cpu() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    stat.split_whitespace().next()?.parse().ok().map(Duration::from_nanos)
+}
+
+/// The best of `reps` timings of `f` (its result is dropped outside the timing). On a shared
+/// machine the calling thread's CPU time is steadier than wall time, so single-thread phases
+/// use it when `--cpu-time` is given.
 fn best<T>(reps: usize, mut f: impl FnMut() -> T) -> Duration {
+    let cpu = CPU_TIME.load(std::sync::atomic::Ordering::Relaxed);
     (0..reps)
         .map(|_| {
-            let t = Instant::now();
+            let (t, c) = (Instant::now(), thread_cpu());
             let r = f();
-            let d = t.elapsed();
+            let d = match (cpu, c, thread_cpu()) {
+                (true, Some(a), Some(b)) => b.saturating_sub(a),
+                _ => t.elapsed(),
+            };
             drop(r);
             d
         })
         .min()
         .unwrap_or_default()
 }
+
+/// `--cpu-time`: time single-thread phases by the thread's CPU time instead of wall time.
+static CPU_TIME: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Per-phase times of the front end on one module.
 struct Phases {
@@ -112,7 +128,9 @@ fn measure(src: &str, name: &str, cfg: &Config, exec: &Executor) -> Phases {
     let ok = diags.is_empty();
     let validate = best(cfg.reps, || validate::validate_module(src, &module, name, diags.clone()));
     drop(module);
+    let cpu = CPU_TIME.swap(false, std::sync::atomic::Ordering::Relaxed);
     let parallel = best(cfg.reps, || parse_in_sections(exec, src, name, cfg.min_section));
+    CPU_TIME.store(cpu, std::sync::atomic::Ordering::Relaxed);
     Phases { lex, syntax, validate, parallel, ok }
 }
 
