@@ -476,6 +476,7 @@ fn check_call(i: &Instruction, s: &Scope, out: &mut Findings) {
     }
     if let Operand::Symbol(name) = &i.operands[pos] {
         match s.functions.get(name.as_str()) {
+            Some(f) if f.is_entry => out.now(i.line, "Illegal call target, device function expected".into()),
             Some(f) => {
                 let rets = i.operands[..pos].iter().map(vector_len).sum::<usize>();
                 let args = i.operands.get(pos + 1).map_or(0, vector_len);

@@ -1,7 +1,7 @@
 //! Module- and declaration-level checks with ptxas's messages: `.version`/`.target`, duplicate
 //! functions, registers and labels, array initializers, and performance directives.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::ast::*;
 use crate::isa;
@@ -126,6 +126,7 @@ pub fn check_globals(m: &Module) -> Vec<Finding> {
         if !seen.insert(v.name.as_str()) {
             out.push((v.line, format!("Duplicate definition of variable '{}'", v.name), false));
         }
+        out.extend(check_initializer_space(v));
         if let Some(n) = v.array_len {
             if v.init.len() as u64 > n.saturating_mul(v.vector as u64) {
                 out.push((v.line, "Greater number of elements in array initializer".into(), true));
@@ -135,16 +136,33 @@ pub fn check_globals(m: &Module) -> Vec<Finding> {
     out
 }
 
-/// Registers declared twice at function level (`%r<` names a `%r<N>` range, as ptxas does).
-pub fn check_duplicate_regs(f: &Function) -> Vec<Finding> {
-    let mut seen = HashSet::new();
+/// `.shared` and `.local` variables take no initializer.
+pub fn check_initializer_space(v: &VarDecl) -> Option<Finding> {
+    let uninitialized = matches!(v.space, StateSpace::Shared | StateSpace::Local);
+    (uninitialized && !v.init.is_empty()).then(|| (v.line, format!("No initial value is allowed for '{}' in this state space", v.name), false))
+}
+
+/// Parameters, variables and registers of one function that share a name (`%r<` for ranges).
+/// Names declared inside `{ }` blocks (call sequences' `.param`s) have scopes of their own.
+pub fn check_duplicate_names(src: &str, f: &Function) -> Vec<Finding> {
+    let mut first_seen: HashMap<String, Option<Span>> = HashMap::new();
     let mut out = Vec::new();
-    for d in f.regs.iter().filter(|d| !d.scoped) {
-        let shown = if d.count.is_some() { format!("{}<", d.name) } else { d.name.clone() };
-        if !seen.insert(shown.clone()) {
-            out.push((d.line, format!("Duplicate definition of variable '{shown}'"), false));
+    let vars = f.params.iter().chain(&f.ret_params).map(|v| (v.name.clone(), v.line, None));
+    let locals = f.vars.iter().map(|v| (v.name.clone(), v.line, Some(v.span)));
+    let regs = f.regs.iter().filter(|d| !d.scoped).map(|d| (if d.count.is_some() { format!("{}<", d.name) } else { d.name.clone() }, d.line, None));
+    let nested = |span: Option<Span>| span.is_some_and(|s| !src.is_empty() && !top_level(src, f, s));
+    for (name, line, span) in vars.chain(locals).chain(regs) {
+        match first_seen.get(&name) {
+            None => {
+                first_seen.insert(name, span);
+            }
+            Some(first) if !nested(*first) && !nested(span) => {
+                out.push((line, format!("Duplicate definition of variable '{name}'"), false));
+            }
+            Some(_) => {}
         }
     }
+    out.extend(f.vars.iter().filter_map(check_initializer_space));
     out
 }
 
@@ -190,8 +208,13 @@ fn top_level(src: &str, f: &Function, at: Span) -> bool {
 /// Performance directives between the signature and the body: known names and value counts.
 pub fn check_perf_directives(src: &str, f: &Function) -> Vec<Finding> {
     let mut out = Vec::new();
+    const ENTRY_ONLY: &[&str] = &["maxnreg", "maxntid", "reqntid", "minnctapersm", "maxclusterrank", "reqnctapercluster", "explicitcluster"];
     for (k, (name, vals)) in f.directives.iter().enumerate() {
         let line = f.directive_lines.get(k).copied().unwrap_or(f.line);
+        if !f.is_entry && ENTRY_ONLY.contains(&name.as_str()) {
+            out.push((line, format!("Parsing error near '.{name}': syntax error"), true));
+            return out;
+        }
         let counts: Option<(usize, usize)> = match name.as_str() {
             "maxntid" | "reqntid" | "reqnctapercluster" => Some((1, 3)),
             "maxnreg" | "minnctapersm" | "maxclusterrank" | "maxnctapersm" => Some((1, 1)),
@@ -202,6 +225,12 @@ pub fn check_perf_directives(src: &str, f: &Function) -> Vec<Finding> {
                 return out;
             }
         };
+        if matches!(name.as_str(), "maxnreg" | "maxntid" | "reqntid") && vals.contains(&0) {
+            // ptxas checks the values once it has seen the token after them.
+            let room_left = counts.is_some_and(|(_, hi)| vals.len() < hi);
+            let at = if room_left { next_token_line(src, f, k) } else { line };
+            out.push((at, format!("Positive non-zero value expected for {name}"), false));
+        }
         if let Some((lo, hi)) = counts {
             if vals.len() > hi {
                 out.push((line, "Parsing error near ',': syntax error".into(), true));
@@ -209,8 +238,7 @@ pub fn check_perf_directives(src: &str, f: &Function) -> Vec<Finding> {
             }
             if vals.len() < lo {
                 // ptxas stumbles on the token after the directive.
-                let end = f.directive_spans.get(k).map_or(0, |s| s.end as usize);
-                let next = src.get(end..).and_then(|t| t.find(|c: char| !c.is_whitespace())).map_or(end, |o| end + o);
+                let next = next_token_offset(src, f, k);
                 let near: String = src[next..].chars().take(1).collect();
                 out.push((line_of(src, next as u32), format!("Parsing error near '{near}': syntax error"), true));
                 return out;
@@ -218,6 +246,23 @@ pub fn check_perf_directives(src: &str, f: &Function) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// The byte offset of the first token after directive `k` of `f`.
+fn next_token_offset(src: &str, f: &Function, k: usize) -> usize {
+    let end = f.directive_spans.get(k).map_or(0, |s| s.end as usize).min(src.len());
+    src[end..].find(|c: char| !c.is_whitespace()).map_or(end, |o| end + o)
+}
+
+fn next_token_line(src: &str, f: &Function, k: usize) -> u32 {
+    line_of(src, next_token_offset(src, f, k) as u32)
+}
+
+/// `.maxntid` with `.reqntid`: reported where the function ends.
+pub fn check_directive_conflicts(src: &str, f: &Function) -> Option<Finding> {
+    let has = |n: &str| f.directives.iter().any(|(d, _)| d == n);
+    let end = || line_of(src, f.span.end.saturating_sub(1));
+    (has("maxntid") && has("reqntid")).then(|| (end(), "Conflicting directives: .maxntid and .reqntid cannot both be specified".into(), false))
 }
 
 /// The 1-based line of byte offset `at`.

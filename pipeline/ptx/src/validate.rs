@@ -111,10 +111,11 @@ impl<'a> ModuleScope<'a> {
 
 fn function_findings(src: &str, f: &Function, m: &Module, shared: &ModuleScope) -> (Vec<Finding>, Vec<Finding>) {
     let scope = scope_of(f, m, shared);
-    let mut first = cm::check_duplicate_regs(f);
+    let mut first = cm::check_duplicate_names(src, f);
     first.extend(cm::check_duplicate_labels(src, f));
     if !src.is_empty() {
         first.extend(cm::check_perf_directives(src, f));
+        first.extend(cm::check_directive_conflicts(src, f));
     }
     let mut found = Findings::default();
     for s in &f.body {
