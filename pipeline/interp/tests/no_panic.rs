@@ -8,15 +8,34 @@ use ptxforge_interp::{pack_params, run_kernel, Limits};
 use ptxforge_ptx::ast::{Module, Operand, Statement};
 
 const FILES: &[&str] = &[
-    "block_reduce", "addr64", "bitops", "counted_loop", "cvt_int", "float_ops", "grid_stride", "handwritten_cvt_float",
-    "handwritten_int64", "handwritten_preds", "handwritten_shared", "if_else", "index3d", "int_minmax", "laneid",
-    "ldg_nc", "mul_wide", "saxpy", "select_pred", "u64_compare", "vadd",
+    "block_reduce",
+    "addr64",
+    "bitops",
+    "counted_loop",
+    "cvt_int",
+    "float_ops",
+    "grid_stride",
+    "handwritten_cvt_float",
+    "handwritten_int64",
+    "handwritten_preds",
+    "handwritten_shared",
+    "if_else",
+    "index3d",
+    "int_minmax",
+    "laneid",
+    "ldg_nc",
+    "mul_wide",
+    "saxpy",
+    "select_pred",
+    "u64_compare",
+    "vadd",
 ];
 
 const OPCODES: &[&str] = &[
-    "add", "sub", "mul", "mad", "div", "rem", "min", "max", "shl", "shr", "and", "or", "xor", "not", "cvt", "mov", "ld",
-    "st", "setp", "selp", "bra", "bar", "shfl", "vote", "atom", "fma", "rcp", "sqrt", "ex2", "prmt", "bfe", "bfi",
-    "mma", "ldmatrix", "cp", "mbarrier", "call", "ret", "exit", "popc", "clz", "brev", "lop3", "shf", "cvta", "redux",
+    "add", "sub", "mul", "mad", "div", "rem", "min", "max", "shl", "shr", "and", "or", "xor", "not", "cvt", "mov",
+    "ld", "st", "setp", "selp", "bra", "bar", "shfl", "vote", "atom", "fma", "rcp", "sqrt", "ex2", "prmt", "bfe",
+    "bfi", "mma", "ldmatrix", "cp", "mbarrier", "call", "ret", "exit", "popc", "clz", "brev", "lop3", "shf", "cvta",
+    "redux",
 ];
 
 const MODS: &[&str] = &[

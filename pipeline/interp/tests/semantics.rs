@@ -718,3 +718,111 @@ fn cluster_barrier_and_mapa_with_one_cta_clusters() {
     let o = read_u32(&bufs[0]);
     assert!((0..64u32).all(|t| o[t as usize] == (t ^ 63) + 7));
 }
+
+#[test]
+fn compare_select_and_misc_integer_ops() {
+    let m = kernel(
+        r#"
+.visible .entry k(.param .u64 p, .param .u32 a, .param .u32 b)
+{
+    .reg .b32 %r<20>;
+    .reg .b64 %rd<2>;
+    .reg .f32 %f<8>;
+    .reg .pred %p<4>;
+    ld.param.u64 %rd1, [p];
+    ld.param.u32 %r1, [a];
+    ld.param.u32 %r2, [b];
+    set.lt.u32.s32 %r3, %r1, %r2;
+    set.ge.f32.u32 %f1, %r1, %r2;
+    slct.u32.s32 %r4, 11, 22, %r1;
+    sad.u32 %r5, %r1, %r2, 1;
+    dp4a.u32.s32 %r6, %r1, %r2, 5;
+    bfind.shiftamt.u32 %r7, %r2;
+    shf.r.clamp.b32 %r8, %r1, %r2, 40;
+    shf.r.wrap.b32 %r9, %r1, %r2, 36;
+    mov.b32 %f2, %r1;
+    testp.normal.f32 %p1, %f2;
+    selp.u32 %r10, 1, 0, %p1;
+    copysign.f32 %f3, %f2, 0f3F800000;
+    cvt.rni.f32.f32 %f4, %f2;
+    mul24.hi.u32 %r11, %r1, %r2;
+    cnot.b32 %r12, %r2;
+    st.global.v4.u32 [%rd1], {%r3, %r4, %r5, %r6};
+    st.global.v4.u32 [%rd1+16], {%r7, %r8, %r9, %r10};
+    st.global.v4.f32 [%rd1+32], {%f1, %f3, %f4, %f4};
+    st.global.v2.u32 [%rd1+48], {%r11, %r12};
+    ret;
+}"#,
+    );
+    for (a, b) in [(0xc0a0_0000u32, 0x0000_1234u32), (0x4049_0fdb, 0x8000_0001), (3, 0)] {
+        let mut bufs = vec![zeros(A, 64)];
+        run(&m, "k", launch([1, 1, 1], [1, 1, 1]), &[A, a as u64, b as u64], &mut bufs).unwrap();
+        let o = read_u32(&bufs[0]);
+        let (sa, sb) = (a as i32, b as i32);
+        assert_eq!(o[0], if sa < sb { u32::MAX } else { 0 }, "set.lt.u32.s32");
+        assert_eq!(f32::from_bits(o[8]), if a >= b { 1.0 } else { 0.0 }, "set.ge.f32.u32");
+        assert_eq!(o[1], if sa >= 0 { 11 } else { 22 }, "slct");
+        assert_eq!(o[2], a.abs_diff(b) + 1, "sad");
+        let dot: i32 = (0..4).map(|i| (a >> (8 * i)) as u8 as i32 * (b >> (8 * i)) as u8 as i8 as i32).sum::<i32>() + 5;
+        assert_eq!(o[3], dot as u32, "dp4a.u32.s32");
+        assert_eq!(o[4], if b == 0 { u32::MAX } else { b.leading_zeros() }, "bfind.shiftamt");
+        assert_eq!(o[5], b, "shf.r.clamp by 40 gives the high word");
+        assert_eq!(o[6], ((((b as u64) << 32) | a as u64) >> 4) as u32, "shf.r.wrap by 36 shifts by 4");
+        let f = f32::from_bits(a);
+        assert_eq!(o[7], f.is_normal() as u32, "testp.normal");
+        assert_eq!(f32::from_bits(o[9]), 1.0f32.copysign(f), "copysign: the magnitude of b with the sign of a");
+        assert_eq!(f32::from_bits(o[10]), f.round_ties_even(), "cvt.rni.f32.f32");
+        assert_eq!(o[12], (((a & 0xff_ffff) as u64 * (b & 0xff_ffff) as u64) >> 16) as u32, "mul24.hi.u32");
+        assert_eq!(o[13], (b == 0) as u32, "cnot");
+    }
+}
+
+#[test]
+fn approximate_functions_stay_within_documented_ulps() {
+    let m = kernel(
+        r#"
+.visible .entry k(.param .u64 p)
+{
+    .reg .b32 %r<2>;
+    .reg .b64 %rd<4>;
+    .reg .f32 %f<10>;
+    ld.param.u64 %rd1, [p];
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd2, %r1, 32;
+    add.s64 %rd1, %rd1, %rd2;
+    ld.global.f32 %f1, [%rd1];
+    ex2.approx.ftz.f32 %f2, %f1;
+    lg2.approx.ftz.f32 %f3, %f1;
+    rsqrt.approx.ftz.f32 %f4, %f1;
+    rcp.approx.ftz.f32 %f5, %f1;
+    div.full.f32 %f6, 0f40490FDB, %f1;
+    sin.approx.ftz.f32 %f7, %f1;
+    tanh.approx.f32 %f8, %f1;
+    st.global.v4.f32 [%rd1], {%f2, %f3, %f4, %f5};
+    st.global.v4.f32 [%rd1+16], {%f6, %f7, %f8, %f8};
+    ret;
+}"#,
+    );
+    let xs: Vec<f32> = (1..=64).map(|i| i as f32 * 0.37).collect();
+    let mut io = vec![0f32; 8 * xs.len()];
+    for (i, x) in xs.iter().enumerate() {
+        io[8 * i] = *x;
+    }
+    let mut bufs = vec![f32s(A, &io)];
+    run(&m, "k", launch([1, 1, 1], [64, 1, 1]), &[A], &mut bufs).unwrap();
+    let o = read_f32(&bufs[0]);
+    let ulps = |got: f32, want: f64| {
+        ((got as f64 - want).abs() / (want.abs().max(f32::MIN_POSITIVE as f64) * f32::EPSILON as f64)) as u32
+    };
+    for (i, &x) in xs.iter().enumerate() {
+        let r = &o[8 * i..8 * i + 8];
+        let x = x as f64;
+        assert!(ulps(r[0], x.exp2()) <= 2, "ex2 {x}");
+        assert!((r[1] as f64 - x.log2()).abs() <= 2f64.powi(-22) * x.log2().abs().max(1.0), "lg2 {x}");
+        assert!(ulps(r[2], 1.0 / x.sqrt()) <= 2, "rsqrt {x}");
+        assert!(ulps(r[3], 1.0 / x) <= 1, "rcp {x}");
+        assert!(ulps(r[4], std::f32::consts::PI as f64 / x) <= 2, "div.full {x}");
+        assert!((r[5] as f64 - x.sin()).abs() <= 2f64.powi(-20), "sin {x}");
+        assert!((r[6] as f64 - x.tanh()).abs() <= 2f64.powi(-10), "tanh {x}");
+    }
+}
