@@ -328,12 +328,16 @@ mod tests {
         let v = Json::parse(text).unwrap();
         assert_eq!(v.to_text(), "{\"b\":[1.50,-2e3,true,null],\"a\":{\"s\":\"q\\\"\\\\\\n\u{e9}\u{1F600}\"}}");
         assert_eq!(Json::parse(&v.to_text()).unwrap(), v);
-        assert_eq!(v.get("b"), Some(&Json::Arr(vec![Json::Num("1.50".into()), Json::Num("-2e3".into()), Json::Bool(true), Json::Null])));
+        assert_eq!(
+            v.get("b"),
+            Some(&Json::Arr(vec![Json::Num("1.50".into()), Json::Num("-2e3".into()), Json::Bool(true), Json::Null]))
+        );
     }
 
     #[test]
     fn refuses_malformed_documents_without_panicking() {
-        for bad in ["", "{", "[1,]", "{\"a\" 1}", "01x", "\"\\u12\"", "\"\\x\"", "tru", "{} {}", "-", "1.", "\"\u{1}\""] {
+        for bad in ["", "{", "[1,]", "{\"a\" 1}", "01x", "\"\\u12\"", "\"\\x\"", "tru", "{} {}", "-", "1.", "\"\u{1}\""]
+        {
             assert!(Json::parse(bad).is_err(), "{bad:?} was accepted");
         }
         let deep = "[".repeat(MAX_DEPTH + 2) + &"]".repeat(MAX_DEPTH + 2);

@@ -190,7 +190,12 @@ pub fn stage_summaries(out: &CompileOutput) -> Vec<StageSummary> {
                 stage,
                 latency: Latency::of(of_stage().map(|t| t.duration)),
                 wait: Latency::of(of_stage().map(|t| t.queue_wait)),
-                mailbox_high_water: out.runtime.mailbox_high_water.iter().find(|(s, _)| *s == stage).map_or(0, |(_, n)| *n),
+                mailbox_high_water: out
+                    .runtime
+                    .mailbox_high_water
+                    .iter()
+                    .find(|(s, _)| *s == stage)
+                    .map_or(0, |(_, n)| *n),
             }
         })
         .collect()
@@ -221,7 +226,15 @@ fn pipeline_lines(s: &mut String, out: &CompileOutput, prefix: &str) {
     let _ = writeln!(s, "{prefix}KernelStages = {} kernels", out.kernels.len());
     for st in stage_summaries(out) {
         let (l, w) = (st.latency, st.wait);
-        for (what, d) in [("p50", l.p50), ("p90", l.p90), ("p99", l.p99), ("max", l.max), ("wait", w.total), ("wait-p99", w.p99), ("wait-max", w.max)] {
+        for (what, d) in [
+            ("p50", l.p50),
+            ("p90", l.p90),
+            ("p99", l.p99),
+            ("max", l.max),
+            ("wait", w.total),
+            ("wait-p99", w.p99),
+            ("wait-max", w.max),
+        ] {
             line(s, &format!("{}-{what}", st.stage), msf(d));
         }
     }

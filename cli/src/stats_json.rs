@@ -41,7 +41,10 @@ pub fn document(input: &str, out: &CompileOutput) -> Json {
         ("peak_memory_kb", Json::fixed(stats::peak_kb(), 3)),
         ("phases", phases(out)),
         ("stages", Json::Arr(stats::stage_summaries(out).iter().map(stage).collect())),
-        ("workers", Json::Arr(stats::worker_busy(out).into_iter().map(|(id, busy)| worker(id, busy, out.total_time)).collect())),
+        (
+            "workers",
+            Json::Arr(stats::worker_busy(out).into_iter().map(|(id, busy)| worker(id, busy, out.total_time)).collect()),
+        ),
         (
             "runtime",
             Json::obj([
@@ -52,13 +55,16 @@ pub fn document(input: &str, out: &CompileOutput) -> Json {
                 ("parks", Json::int(rt.parks)),
             ]),
         ),
-        ("jobserver", rt.jobserver.map_or(Json::Null, |js| {
-            Json::obj([
-                ("tokens_acquired", Json::int(js.tokens_acquired)),
-                ("max_held", count(js.max_concurrent)),
-                ("wait_ms", msj(js.wait_time)),
-            ])
-        })),
+        (
+            "jobserver",
+            rt.jobserver.map_or(Json::Null, |js| {
+                Json::obj([
+                    ("tokens_acquired", Json::int(js.tokens_acquired)),
+                    ("max_held", count(js.max_concurrent)),
+                    ("wait_ms", msj(js.wait_time)),
+                ])
+            }),
+        ),
         ("kernels", Json::Arr(out.kernels.iter().map(kernel).collect())),
     ])
 }
@@ -77,7 +83,13 @@ fn phases(out: &CompileOutput) -> Json {
 }
 
 fn latency(l: &Latency) -> Json {
-    Json::obj([("p50", msj(l.p50)), ("p90", msj(l.p90)), ("p99", msj(l.p99)), ("max", msj(l.max)), ("total", msj(l.total))])
+    Json::obj([
+        ("p50", msj(l.p50)),
+        ("p90", msj(l.p90)),
+        ("p99", msj(l.p99)),
+        ("max", msj(l.max)),
+        ("total", msj(l.total)),
+    ])
 }
 
 fn stage(s: &stats::StageSummary) -> Json {

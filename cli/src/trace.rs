@@ -55,7 +55,8 @@ pub fn write_trace(opts: &TraceOptions, input: &str, out: &CompileOutput) -> Res
     let mut doc = read_trace(path)?;
     let events = trace_events(&mut doc)?;
     let offset_us = match &opts.phase_after {
-        Some(name) => phase_end_us(events, name).ok_or_else(|| format!("{NOT_EXPECTED}required phase entry not found in input file"))?,
+        Some(name) => phase_end_us(events, name)
+            .ok_or_else(|| format!("{NOT_EXPECTED}required phase entry not found in input file"))?,
         None => 0.0,
     };
     let offset_ns = (offset_us * 1e3).round() as i128;
@@ -68,7 +69,9 @@ pub fn write_trace(opts: &TraceOptions, input: &str, out: &CompileOutput) -> Res
 fn read_trace(path: &str) -> Result<Json, String> {
     let text = match std::fs::read(path) {
         Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Json::obj([("traceEvents", Json::Arr(Vec::new()))])),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Json::obj([("traceEvents", Json::Arr(Vec::new()))]))
+        }
         Err(_) => return Err(format!("File '{path}' could not be opened")),
     };
     let text = String::from_utf8(text).map_err(|_| format!("Input file '{path}' not in expected format"))?;
@@ -96,7 +99,8 @@ fn phase_end_us(events: &[Json], name: &str) -> Option<f64> {
 
 /// `wanted`, or one past the largest pid in `events` when `wanted` is taken.
 fn free_pid(events: &[Json], wanted: i64) -> i64 {
-    let used: BTreeSet<i64> = events.iter().filter_map(|e| e.get("pid").and_then(Json::as_f64)).map(|p| p as i64).collect();
+    let used: BTreeSet<i64> =
+        events.iter().filter_map(|e| e.get("pid").and_then(Json::as_f64)).map(|p| p as i64).collect();
     match used.last() {
         Some(&max) if used.contains(&wanted) => max.saturating_add(1),
         _ => wanted,
@@ -205,7 +209,10 @@ mod tests {
     #[test]
     fn ptxas_messages_for_files_that_hold_no_trace() {
         let mut no_key = Json::parse(r#"{"foo":1}"#).unwrap();
-        assert_eq!(trace_events(&mut no_key).unwrap_err(), "Parsed trace file not in expected format : expected key 'traceEvents'");
+        assert_eq!(
+            trace_events(&mut no_key).unwrap_err(),
+            "Parsed trace file not in expected format : expected key 'traceEvents'"
+        );
         let mut not_array = Json::parse(r#"{"traceEvents":{}}"#).unwrap();
         assert_eq!(
             trace_events(&mut not_array).unwrap_err(),

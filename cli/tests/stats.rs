@@ -102,7 +102,8 @@ fn stats_text_keeps_ptxas_shapes_and_adds_ours_in_the_same_shapes() {
     assert_eq!(unmatched(PTXAS_SAMPLE, &shapes), Vec::<&str>::new(), "the shapes must fit ptxas's own lines");
     let inputs = [repo("examples/vadd.ptx"), repo("pipeline/driver/tests/filetests/multi.ptx"), many_kernels(50)];
     for input in &inputs {
-        let o = run(&["-arch=sm_80", "--split-compile", "2", "--compiler-stats=t,m,p,d"], input, &scratch("text.cubin"));
+        let o =
+            run(&["-arch=sm_80", "--split-compile", "2", "--compiler-stats=t,m,p,d"], input, &scratch("text.cubin"));
         let text = String::from_utf8_lossy(&o.stderr);
         assert_eq!(unmatched(&text, &shapes), Vec::<&str>::new(), "{}:\n{text}", input.display());
         for (name, re) in &shapes {
@@ -110,8 +111,13 @@ fn stats_text_keeps_ptxas_shapes_and_adds_ours_in_the_same_shapes() {
         }
         let f = figures(&text);
         for stage in STAGES {
-            let get = |what: &str| *f.get(&format!("{stage}-{what}")).unwrap_or_else(|| panic!("no {stage}-{what} in\n{text}"));
-            assert!(get("p50") <= get("p90") && get("p90") <= get("p99") && get("p99") <= get("max"), "{stage}:\n{text}");
+            let get = |what: &str| {
+                *f.get(&format!("{stage}-{what}")).unwrap_or_else(|| panic!("no {stage}-{what} in\n{text}"))
+            };
+            assert!(
+                get("p50") <= get("p90") && get("p90") <= get("p99") && get("p99") <= get("max"),
+                "{stage}:\n{text}"
+            );
             assert!(get("wait-p99") <= get("wait-max") && get("wait-max") <= get("wait"), "{stage}:\n{text}");
         }
         assert!(f.contains_key("worker-1-busy") && f.contains_key("worker-2-busy"), "{text}");
@@ -130,7 +136,21 @@ fn stats_json_has_every_kernel_and_stage_and_consistent_times() {
     let json = scratch("stats.json");
     let input = many_kernels(50);
     for section in ["1", "40"] {
-        let o = ptxforge().args(["-arch=sm_80", "--split-compile", "2", "--threads-min-section-size", section, "--compiler-stats-json"]).arg(&json).arg(&input).arg("-o").arg(scratch("j.cubin")).output().unwrap();
+        let o = ptxforge()
+            .args([
+                "-arch=sm_80",
+                "--split-compile",
+                "2",
+                "--threads-min-section-size",
+                section,
+                "--compiler-stats-json",
+            ])
+            .arg(&json)
+            .arg(&input)
+            .arg("-o")
+            .arg(scratch("j.cubin"))
+            .output()
+            .unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let doc: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
         let kernels = doc["kernels"].as_array().unwrap();
@@ -143,7 +163,9 @@ fn stats_json_has_every_kernel_and_stage_and_consistent_times() {
             let first = spans.iter().map(|s| ms(s, "start_ms")).fold(f64::MAX, f64::min);
             let last = spans.iter().map(|s| ms(s, "start_ms") + ms(s, "duration_ms")).fold(0.0, f64::max);
             let sum: f64 = spans.iter().map(|s| ms(s, "duration_ms")).sum();
-            assert!(spans.iter().all(|s| ms(s, "duration_ms") >= 0.0 && ms(s, "channel_wait_ms") >= 0.0 && ms(s, "start_ms") >= 0.0));
+            assert!(spans
+                .iter()
+                .all(|s| ms(s, "duration_ms") >= 0.0 && ms(s, "channel_wait_ms") >= 0.0 && ms(s, "start_ms") >= 0.0));
             assert!((ms(k, "wall_ms") - (last - first)).abs() < 1e-5, "{k}");
             assert!(sum <= ms(k, "wall_ms") + 1e-5, "stage times {sum} exceed the wall time: {k}");
             assert!(last <= ms(&doc, "compile_time_ms") + 1e-5);
@@ -154,7 +176,10 @@ fn stats_json_has_every_kernel_and_stage_and_consistent_times() {
         for s in stages {
             assert_eq!(s["kernels"], 50);
             let l = &s["latency_ms"];
-            assert!(ms(l, "p50") <= ms(l, "p90") && ms(l, "p90") <= ms(l, "p99") && ms(l, "p99") <= ms(l, "max"), "{s}");
+            assert!(
+                ms(l, "p50") <= ms(l, "p90") && ms(l, "p90") <= ms(l, "p99") && ms(l, "p99") <= ms(l, "max"),
+                "{s}"
+            );
         }
         let workers = doc["workers"].as_array().unwrap();
         assert_eq!(workers.len(), 3, "the calling thread and two workers");
@@ -198,7 +223,9 @@ fn stage_events(events: &[Value], pid: i64) -> BTreeMap<(String, String), Value>
         .map(|e| e["tid"].as_i64().unwrap())
         .collect();
     let mut out = BTreeMap::new();
-    for e in events.iter().filter(|e| e["ph"] == "X" && e["pid"] == pid && STAGES.contains(&e["name"].as_str().unwrap())) {
+    for e in
+        events.iter().filter(|e| e["ph"] == "X" && e["pid"] == pid && STAGES.contains(&e["name"].as_str().unwrap()))
+    {
         assert!(e["dur"].as_f64().unwrap() >= 0.0 && e["ts"].as_f64().unwrap() >= 0.0, "{e}");
         assert!(threads.contains(&e["tid"].as_i64().unwrap()), "no thread_name for {e}");
         let key = (e["args"]["name"].as_str().unwrap().to_string(), e["name"].as_str().unwrap().to_string());
@@ -212,7 +239,14 @@ fn trace_has_a_span_per_kernel_per_stage_on_worker_threads() {
     let trace = scratch("new_trace.json");
     let _ = std::fs::remove_file(&trace);
     let input = many_kernels(50);
-    let o = ptxforge().args(["-arch=sm_80", "--split-compile", "2", "--fdevice-time-trace"]).arg(&trace).arg(&input).arg("-o").arg(scratch("t.cubin")).output().unwrap();
+    let o = ptxforge()
+        .args(["-arch=sm_80", "--split-compile", "2", "--fdevice-time-trace"])
+        .arg(&trace)
+        .arg(&input)
+        .arg("-o")
+        .arg(scratch("t.cubin"))
+        .output()
+        .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let doc = read_trace(&trace);
     let events = doc["traceEvents"].as_array().unwrap();
@@ -240,7 +274,10 @@ fn assert_properly_nested(events: &[Value]) {
     let mut per_thread: BTreeMap<(i64, i64), Vec<(i64, i64)>> = BTreeMap::new();
     for e in events.iter().filter(|e| e["ph"] == "X") {
         let start = ns(&e["ts"]);
-        per_thread.entry((e["pid"].as_i64().unwrap(), e["tid"].as_i64().unwrap())).or_default().push((start, start + ns(&e["dur"])));
+        per_thread
+            .entry((e["pid"].as_i64().unwrap(), e["tid"].as_i64().unwrap()))
+            .or_default()
+            .push((start, start + ns(&e["dur"])));
     }
     for (thread, mut spans) in per_thread {
         spans.sort_by_key(|&(start, end)| (start, -end));
@@ -293,7 +330,10 @@ fn trace_file_that_holds_no_trace_is_a_ptxas_fatal_after_the_cubin() {
     let input = repo("examples/vadd.ptx");
     let cases = [
         ("{\"foo\":1}", "ptxas fatal   : Parsed trace file not in expected format : expected key 'traceEvents'"),
-        ("{\"traceEvents\":{}}", "ptxas fatal   : Parsed trace file not in expected format : expected key 'traceEvents' to be a JSON Array"),
+        (
+            "{\"traceEvents\":{}}",
+            "ptxas fatal   : Parsed trace file not in expected format : expected key 'traceEvents' to be a JSON Array",
+        ),
         ("", "ptxas fatal   : Parsed trace file not in expected format : Error reading input trace file to buffer"),
     ];
     for (i, (content, message)) in cases.iter().enumerate() {
@@ -301,13 +341,28 @@ fn trace_file_that_holds_no_trace_is_a_ptxas_fatal_after_the_cubin() {
         std::fs::write(&trace, content).unwrap();
         let cubin = scratch(&format!("bad_trace{i}.cubin"));
         let _ = std::fs::remove_file(&cubin);
-        let o = ptxforge().arg("-arch=sm_80").arg("--fdevice-time-trace").arg(&trace).arg(&input).arg("-o").arg(&cubin).output().unwrap();
+        let o = ptxforge()
+            .arg("-arch=sm_80")
+            .arg("--fdevice-time-trace")
+            .arg(&trace)
+            .arg(&input)
+            .arg("-o")
+            .arg(&cubin)
+            .output()
+            .unwrap();
         assert_eq!(o.status.code(), Some(255));
         assert_eq!(String::from_utf8_lossy(&o.stderr).trim_end(), *message);
         assert!(cubin.exists(), "the cubin is written before the trace");
         assert_eq!(std::fs::read_to_string(&trace).unwrap(), *content, "the file is left as it was");
     }
-    let o = ptxforge().args(["-arch=sm_80", "--use-trace-pid", "3"]).arg(&input).arg("-o").arg(scratch("w.cubin")).output().unwrap();
+    let o = ptxforge()
+        .args(["-arch=sm_80", "--use-trace-pid", "3"])
+        .arg(&input)
+        .arg("-o")
+        .arg(scratch("w.cubin"))
+        .output()
+        .unwrap();
     assert!(o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("ptxas warning : Option '--use-trace-pid' requires option '--fdevice-time-trace'"));
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("ptxas warning : Option '--use-trace-pid' requires option '--fdevice-time-trace'"));
 }
