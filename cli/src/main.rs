@@ -5,6 +5,7 @@ mod help;
 mod inputs;
 mod json;
 mod options_file;
+mod sim;
 mod stats;
 mod stats_json;
 mod trace;
@@ -29,6 +30,9 @@ const EXIT_ERROR: u8 = 255;
 
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
+    if argv.first().map(String::as_str) == Some("sim") {
+        return sim::main(&argv[1..]);
+    }
     let mut args = match args::parse(&argv) {
         Ok(a) => a,
         Err(msg) => return fatal(&msg),

@@ -1,0 +1,127 @@
+//! `ptxforge sim`: compile a PTX file and run one kernel on the PTX interpreter and the SASS emulator.
+//!
+//! ```text
+//! ptxforge sim FILE.ptx [-arch sm_XX] --entry NAME --grid X[,Y,Z] --block X[,Y,Z] [--args a,b,...]
+//!              [--buffer-bytes N] [--fill random|small] [--seed S] [--reference-cubin F] [--ulps N]
+//! ```
+//! Prints `agree` and exits 0, or the first difference (buffer, offset, values) or the error that
+//! stopped a runner (hazard, out-of-bounds access) and exits 1; a usage problem exits 255.
+
+use std::process::ExitCode;
+
+use ptxforge_sim::{differential_check, Fill, SimRequest, Verdict};
+
+const USAGE: &str = "usage: ptxforge sim FILE.ptx [-arch sm_XX] --entry NAME --grid X[,Y,Z] --block X[,Y,Z] \
+[--args a,b,...] [--buffer-bytes N] [--fill random|small] [--seed S] [--reference-cubin F] [--ulps N]";
+
+/// Runs the subcommand on the words after `sim`.
+pub fn main(argv: &[String]) -> ExitCode {
+    let req = match parse(argv) {
+        Ok(r) => r,
+        Err(msg) => {
+            eprintln!("ptxforge sim: {msg}\n{USAGE}");
+            return ExitCode::from(255);
+        }
+    };
+    match differential_check(&req) {
+        Ok(Verdict::Agree) => {
+            println!("agree");
+            ExitCode::SUCCESS
+        }
+        Ok(verdict) => {
+            println!("{verdict}");
+            ExitCode::from(1)
+        }
+        Err(msg) => {
+            eprintln!("ptxforge sim: {msg}");
+            ExitCode::from(255)
+        }
+    }
+}
+
+/// Reads the subcommand's options into a request (the PTX and the reference cubin are read here).
+fn parse(argv: &[String]) -> Result<SimRequest, String> {
+    let mut req = SimRequest {
+        ptx: String::new(),
+        file_name: String::new(),
+        entry: String::new(),
+        sm: 80,
+        grid: [1, 1, 1],
+        block: [32, 1, 1],
+        scalar_args: Vec::new(),
+        buffer_bytes: 4096,
+        fill: Fill::Random,
+        seed: 1,
+        reference_cubin: None,
+        ulps: 0,
+    };
+    let mut words = argv.iter();
+    while let Some(word) = words.next() {
+        let (name, inline) = match word.split_once('=') {
+            Some((n, v)) if word.starts_with('-') => (n, Some(v.to_string())),
+            _ => (word.as_str(), None),
+        };
+        if !name.starts_with('-') {
+            if !req.file_name.is_empty() {
+                return Err(format!("one input file only ('{}' and '{name}')", req.file_name));
+            }
+            req.file_name = name.to_string();
+            continue;
+        }
+        let mut value = || inline.clone().or_else(|| words.next().cloned()).ok_or(format!("'{name}' needs a value"));
+        match name {
+            "-arch" | "--gpu-name" => req.sm = arch_number(&value()?)?,
+            "--entry" | "-e" => req.entry = value()?,
+            "--grid" => req.grid = dims(&value()?)?,
+            "--block" => req.block = dims(&value()?)?,
+            "--args" => req.scalar_args = value()?.split(',').filter(|s| !s.is_empty()).map(str::to_string).collect(),
+            "--buffer-bytes" => req.buffer_bytes = number(&value()?)? as usize,
+            "--seed" => req.seed = number(&value()?)?,
+            "--ulps" => req.ulps = number(&value()?)? as u32,
+            "--fill" => req.fill = fill(&value()?)?,
+            "--reference-cubin" => {
+                let path = value()?;
+                req.reference_cubin = Some(std::fs::read(&path).map_err(|e| format!("cannot read '{path}': {e}"))?);
+            }
+            _ => return Err(format!("unknown option '{name}'")),
+        }
+    }
+    if req.file_name.is_empty() {
+        return Err("no input file".into());
+    }
+    if req.entry.is_empty() {
+        return Err("--entry is required".into());
+    }
+    let bytes = std::fs::read(&req.file_name).map_err(|_| format!("Input file '{}' could not be opened", req.file_name))?;
+    req.ptx = String::from_utf8_lossy(&bytes).into_owned();
+    Ok(req)
+}
+
+fn arch_number(arch: &str) -> Result<u32, String> {
+    arch.strip_prefix("sm_").and_then(|n| n.parse().ok()).ok_or(format!("'{arch}': expected sm_XX"))
+}
+
+fn number(v: &str) -> Result<u64, String> {
+    v.parse().map_err(|_| format!("'{v}': expected a number"))
+}
+
+/// `X[,Y,Z]`, each at least 1.
+fn dims(v: &str) -> Result<[u32; 3], String> {
+    let parts: Vec<&str> = v.split(',').collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(format!("'{v}': expected X[,Y,Z]"));
+    }
+    let mut d = [1u32; 3];
+    for (slot, p) in d.iter_mut().zip(&parts) {
+        *slot = p.parse().ok().filter(|&n| n > 0).ok_or(format!("'{v}': expected X[,Y,Z] of positive numbers"))?;
+    }
+    Ok(d)
+}
+
+fn fill(v: &str) -> Result<Fill, String> {
+    match v {
+        "random" => Ok(Fill::Random),
+        "small" => Ok(Fill::Small),
+        _ => Err(format!("'{v}': expected random or small")),
+    }
+}
