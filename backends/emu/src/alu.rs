@@ -82,7 +82,7 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
             }
             prmt(a, b, c)
         }
-        Shf => shf(i, a, b, c),
+        Shf | Ushf => shf(i, a, b, c),
         Plop3 => {
             let idx = (x.pred(i.pred(68)) as u32) << 2 | (x.pred(i.pred(77)) as u32) << 1 | x.pred(i.pred(87)) as u32;
             let lut = i.f(72, 5) << 3 | i.f(64, 3);
@@ -196,6 +196,11 @@ pub fn mod_bits(i: &Inst, slot_c: bool) -> Option<(u32, u32)> {
 fn lea(i: &Inst, x: &impl Operands, a: u32, b: u32, c: u32) -> AluOut {
     let s = i.f(75, 5);
     let cin = if i.bit(74) { x.pred(i.pred(87)) as u64 } else { 0 };
+    let b = match mod_bits(i, false) {
+        Some((n, _)) if i.bit(n) && i.bit(74) => !b,
+        Some((n, _)) if i.bit(n) => b.wrapping_neg(),
+        _ => b,
+    };
     let shifted = if i.bit(80) {
         let high = if i.bit(73) { ((a as i32) >> 31) as u32 } else { c };
         hi(((high as u64) << 32 | a as u64) << s)
@@ -360,6 +365,11 @@ fn fop(i: &Inst, a: u32, b: u32, c: u32) -> Result<u32, String> {
         }
         _ => return Err("not a float op".into()),
     };
+    // The hardware returns the quiet NaN 0x7fffffff for any f32 result that is NaN (CUDA
+    // programming guide, "Floating-Point Standard"); input payloads are not propagated.
+    if r.is_nan() {
+        return Ok(0x7fff_ffff);
+    }
     Ok(flush(r, ftz).to_bits())
 }
 

@@ -131,6 +131,7 @@ pub enum Op {
     Warpsync,
     Cs2r,
     Ulop3,
+    Ushf,
 }
 
 /// How an op's results arrive, for the hazard model.
@@ -161,7 +162,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 61] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync, Op::Cs2r, Op::Ulop3];
+    pub const ALL: [Op; 62] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync, Op::Cs2r, Op::Ulop3, Op::Ushf];
 
     /// The mnemonic as nvdisasm prints its base name.
     pub fn name(self) -> &'static str {
@@ -228,6 +229,7 @@ impl Op {
             Warpsync => "WARPSYNC",
             Cs2r => "CS2R",
             Ulop3 => "ULOP3",
+            Ushf => "USHF",
         }
     }
 
@@ -235,7 +237,7 @@ impl Op {
         use Op::*;
         match self {
             Imad | ImadWide | ImadHi | Ffma | Fadd | Fmul | Hfma2Mma => Timing::Fma,
-            Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | UimadWide | Uldc | Voteu | Ulop3 => Timing::Uniform,
+            Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | UimadWide | Uldc | Voteu | Ulop3 | Ushf => Timing::Uniform,
             I2f | F2i => Timing::Var { queue: Queue::Conversion },
             Lds | Sts => Timing::Var { queue: Queue::Shared },
             S2r | S2ur | Ldc | Ldg | Stg | Popc | Flo | Brev | Redux | Shfl | Atoms | Atomg | Red => Timing::Var { queue: Queue::Unordered },
@@ -282,6 +284,9 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Uisetp, 0x08c, true),
         (Uiadd3, 0x090, true),
         (Uimad, 0x0a4, true),
+        (Ulop3, 0x092, true),
+        (Ulea, 0x091, true),
+        (Ushf, 0x099, true),
         (S2r, 0x919, false),
         (Uldc, 0xab9, false),
         (Lds, 0x984, false),
@@ -321,7 +326,6 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         ]),
         80 => t.extend([(Hfma2Mma, 0x035, true), (Redux, 0x3c4, false), (Atoms, 0xf8c, false), (Warpsync, 0x948, false)]),
         90 => t.extend([
-            (Ulop3, 0x092, true),
             (Redux, 0x3c4, false),
             (Atoms, 0xf8c, false),
             (Warpsync, 0x948, false),
@@ -329,7 +333,6 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Ldc, 0xb82, false),
             (S2ur, 0x9c3, false),
             (Umov, 0x082, true),
-            (Ulea, 0x091, true),
             (Viadd, 0x036, true),
             (Vimnmx, 0x048, true),
         ]),
@@ -568,7 +571,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_write(i, File::P, i.f(81, 3) as u8, 1);
             add_write(i, File::P, i.f(84, 3) as u8, 1);
         }
-        Iadd3 | Uiadd3 | Lea | Ulea | Lop3 | Ulop3 | Prmt | Shf | Imad | ImadWide | ImadHi | Uimad | UimadWide | Ffma | Hfma2Mma => {
+        Iadd3 | Uiadd3 | Lea | Ulea | Lop3 | Ulop3 | Prmt | Shf | Ushf | Imad | ImadWide | ImadHi | Uimad | UimadWide | Ffma | Hfma2Mma => {
             i.a = a;
             let (b, c) = alu_bc(i, u);
             i.b = b;
@@ -577,7 +580,10 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_read(i, i.a, 1);
             add_read(i, i.b, 1);
             let lea_lo = matches!(i.op, Lea | Ulea) && !i.bit(80);
-            if !lea_lo && !(matches!(i.op, Lea) && i.bit(73)) {
+            if matches!(i.op, Lea | Ulea) && i.bit(72) {
+                return Err("negated A".into());
+            }
+            if !lea_lo && !(matches!(i.op, Lea | Ulea) && i.bit(73)) {
                 add_read(i, i.c, c_words);
             }
             if i.op == Ffma && i.f(78, 2) != 0 {

@@ -18,8 +18,9 @@ use crate::{EmuError, HazardKind};
 const ALU_TO_ALU: u64 = 4;
 /// Results crossing between the ALU and FMA pipes (NAK: 5 both ways).
 const CROSS_PIPE: u64 = 5;
-/// FMA pipe result read by an ALU op on sm_90 (ptxas's code reads IMAD.WIDE's low word 3 cycles later).
-const FMA_TO_ALU_SM90: u64 = 3;
+/// Results crossing between the ALU and FMA pipes on sm_90: ptxas's code reads IMAD.WIDE's low
+/// word in an ISETP, and an SHF result as IMAD.WIDE's high addend word, 3 cycles later.
+const CROSS_PIPE_SM90: u64 = 3;
 /// FMA pipe result read by an FMA-pipe op.
 const FMA_TO_FMA: u64 = 4;
 /// A predicate written by a fixed-latency op, used as a guard or branch condition (sm_80+;
@@ -105,7 +106,7 @@ fn raw_latency(sm: u32, producer: Op, file: File, consumer: Timing, as_guard: bo
         File::Ur => UNIFORM_TO_VECTOR,
         File::R => match (pipe, consumer) {
             (Timing::Fma, Timing::Fma) => FMA_TO_FMA,
-            (Timing::Fma, Timing::Alu) if sm >= 90 => FMA_TO_ALU_SM90,
+            (Timing::Fma, Timing::Alu) | (Timing::Alu, Timing::Fma) if sm >= 90 => CROSS_PIPE_SM90,
             (Timing::Alu, Timing::Fma) | (Timing::Fma, _) => CROSS_PIPE,
             _ => ALU_TO_ALU,
         },

@@ -34,6 +34,7 @@ pub const CASES: &[Case] = &[
     Case { file: "kernels/warp.ptx", kernel: "diverge", setup: diverge },
     Case { file: "kernels/warp.ptx", kernel: "param_index", setup: param_index },
     Case { file: "kernels/warp.ptx", kernel: "uniform_ops", setup: uniform_ops },
+    Case { file: "kernels/warp.ptx", kernel: "uniform_addr", setup: uniform_addr },
 ];
 
 fn floats(r: &mut Rng, n: usize, range: f32) -> Vec<f32> {
@@ -545,6 +546,28 @@ fn uniform_ops(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(base as u64).u32(shift as u32).0,
         buffers: vec![buf_u64(0, &vec![0; e.len()])],
         expected: vec![buf_u64(0, &e)],
+        unordered: vec![],
+    }
+}
+
+fn uniform_addr(r: &mut Rng) -> Setup {
+    let ld = 100 + (r.u32() % 64) as i32;
+    let n = 90 + (r.u32() % 10) as i32;
+    let input = words(r, 2 * ld as usize);
+    let mut e = vec![0u32; 64];
+    for b in 0..2usize {
+        let row = &input[b * ld as usize..];
+        for t in 0..32usize {
+            let s = (t..n as usize).step_by(32).fold(0i32, |s, j| s.wrapping_add(row[j] as i32));
+            let tail = (((ld as i64 as u64) << 35) >> 40) as i32;
+            e[b * 32 + t] = s.wrapping_add(ld >> 3).wrapping_add(tail) as u32;
+        }
+    }
+    Setup {
+        launch: grid(2, 32),
+        params: Params::default().u64(addr(0)).u64(addr(1)).u32(n as u32).u32(ld as u32).0,
+        buffers: vec![buf_u32(0, &input), buf_u32(1, &[0; 64])],
+        expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
         unordered: vec![],
     }
 }

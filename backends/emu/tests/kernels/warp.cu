@@ -50,3 +50,11 @@ extern "C" __global__ void uniform_ops(long long* out, long long base, int shift
   for (int k = 0; k < (int)(threadIdx.x & 3); ++k) acc += s + m + k;
   out[blockIdx.x * blockDim.x + threadIdx.x] = acc + cta;
 }
+
+extern "C" __global__ void uniform_addr(const int* in, int* out, int n, int ld) {
+  const int* row = in + (size_t)blockIdx.x * ld;
+  int* orow = out + (size_t)blockIdx.x * 32;
+  int s = 0;
+  for (int j = threadIdx.x; j < n; j += 32) s += row[j];
+  orow[threadIdx.x] = s + (ld >> 3) + (int)(((unsigned long long)ld << 35) >> 40);
+}
