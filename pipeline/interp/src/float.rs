@@ -413,8 +413,8 @@ fn total_key(x: f64) -> i64 {
     }
 }
 
-/// The approximate functions, computed in f64 and rounded to nearest. Documented tolerances
-/// against hardware (the differential check's budget): `rcp`/`sqrt`/`rsqrt` 1 ulp... see README.
+/// The approximate functions, computed in f64 (then rounded to nearest once by the caller); the
+/// hardware's tolerances are in `APPROX_TOLERANCE`.
 pub fn approx(op: &str, x: f64) -> Option<f64> {
     Some(match op {
         "rcp" => 1.0 / x,
