@@ -59,7 +59,7 @@ fn mutate(m: &mut Module, rng: &mut Rng) {
         0 => ins.opcode = OPCODES[(rng.next() % OPCODES.len() as u64) as usize].to_string(),
         1 => {
             let m = MODS[(rng.next() % MODS.len() as u64) as usize].to_string();
-            if ins.mods.is_empty() || rng.next() % 2 == 0 {
+            if ins.mods.is_empty() || rng.next().is_multiple_of(2) {
                 ins.mods.push(m);
             } else {
                 let i = (rng.next() % ins.mods.len() as u64) as usize;
@@ -78,7 +78,7 @@ fn mutate(m: &mut Module, rng: &mut Rng) {
         3 if !ins.operands.is_empty() => {
             ins.operands.pop();
         }
-        _ => ins.guard = Some((rng.next() % 2 == 0, "%p1".into())),
+        _ => ins.guard = Some((rng.next().is_multiple_of(2), "%p1".into())),
     }
 }
 
