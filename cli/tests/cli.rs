@@ -45,6 +45,24 @@ fn bad_input_gives_diagnostic_255_and_keeps_old_output() {
 }
 
 #[test]
+fn semantic_errors_are_all_reported_with_file_and_line() {
+    let ptx = scratch("semantic.ptx");
+    let body = "\t.reg .b32 %r<4>;\n\t.reg .f32 %f<2>;\n\tadd.u32 %r1, %f1, 1;\n\tmul.u32 %r1, %r1, %r2;\n\tbra NOWHERE;\n\tret;\n}\n";
+    std::fs::write(&ptx, format!(".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{{\n{body}")).unwrap();
+    let st = ptxforge().arg("-arch=sm_80").arg(&ptx).arg("-o").arg(scratch("semantic.cubin")).output().unwrap();
+    let f = ptx.display();
+    let expected = format!(
+        "ptxas {f}, line 8; error   : Arguments mismatch for instruction 'add'\n\
+         ptxas {f}, line 9; error   : Unexpected instruction types specified for 'mul'\n\
+         ptxas {f}, line 10; error   : Unknown symbol 'NOWHERE'\n\
+         ptxas fatal   : Ptx assembly aborted due to errors\n"
+    );
+    assert_eq!(st.status.code(), Some(255));
+    assert_eq!(String::from_utf8_lossy(&st.stderr), expected);
+    assert!(!scratch("semantic.cubin").exists());
+}
+
+#[test]
 fn unknown_option_is_fatal() {
     let st = ptxforge().arg("--knob").output().unwrap();
     assert_eq!(st.status.code(), Some(255));
