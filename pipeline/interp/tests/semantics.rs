@@ -834,3 +834,47 @@ fn approximate_functions_stay_within_documented_ulps() {
         within("tanh.approx", r[6], x.tanh());
     }
 }
+
+#[test]
+fn special_registers() {
+    let m = kernel(
+        r#"
+.visible .entry k(.param .u64 p)
+{
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [p];
+    mov.u32 %r1, %lanemask_lt;
+    mov.u32 %r2, %lanemask_le;
+    mov.u32 %r3, %lanemask_gt;
+    mov.u32 %r4, %lanemask_ge;
+    mov.u32 %r5, %lanemask_eq;
+    mov.u32 %r6, %warpid;
+    mov.u32 %r7, %smid;
+    mov.u32 %r8, %clock;
+    mov.u32 %r9, %tid.y;
+    mov.u32 %r10, %ntid.y;
+    mov.u32 %r11, %nctaid.x;
+    mov.u32 %r0, %tid.x;
+    mad.lo.u32 %r0, %r9, 16, %r0;
+    mul.wide.u32 %rd2, %r0, 48;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.v4.u32 [%rd3], {%r1, %r2, %r3, %r4};
+    st.global.v4.u32 [%rd3+16], {%r5, %r6, %r7, %r8};
+    st.global.v4.u32 [%rd3+32], {%r9, %r10, %r11, %r11};
+    ret;
+}"#,
+    );
+    let mut bufs = vec![zeros(A, 48 * 64)];
+    run(&m, "k", launch([3, 1, 1], [16, 4, 1]), &[A], &mut bufs).unwrap();
+    let o = read_u32(&bufs[0]);
+    for lin in 0..64u32 {
+        let r = &o[12 * lin as usize..12 * lin as usize + 12];
+        let lane = lin % 32;
+        let lt = (1u64 << lane) as u32 - 1;
+        assert_eq!(r[..5], [lt, lt | 1 << lane, !(lt | 1 << lane), !lt, 1 << lane], "lane masks of {lin}");
+        assert_eq!(r[5], lin / 32, "warpid");
+        assert_eq!(r[6..8], [0, 0], "smid and clock are fixed");
+        assert_eq!(r[8..11], [lin / 16, 4, 3], "tid.y, ntid.y, nctaid.x");
+    }
+}
