@@ -583,7 +583,8 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             if matches!(i.op, Lea | Ulea) && i.bit(72) {
                 return Err("negated A".into());
             }
-            if !lea_lo && !(matches!(i.op, Lea | Ulea) && i.bit(73)) {
+            let sign_extended = matches!(i.op, Lea | Ulea) && i.bit(73);
+            if !(lea_lo || sign_extended) {
                 add_read(i, i.c, c_words);
             }
             if i.op == Ffma && i.f(78, 2) != 0 {

@@ -1,11 +1,26 @@
 //! SASS emulator: decodes the SASS of a cubin and runs it warp by warp, checking control bits.
 //!
 //! `run_kernel` loads a kernel from a cubin (ptxas's or ours), lays out constant bank 0 as the
-//! driver would (launch dimensions, parameters at the architecture's parameter base), and runs
-//! every CTA of the grid: warps of 32 threads in lockstep with per-thread PCs (the lowest-PC group
-//! runs first, so diverged threads reconverge where their PCs meet), BAR.SYNC across the CTA's
-//! warps, global memory in caller-provided buffers with bounds checks, and per-CTA shared memory.
-//! With `check_hazards`, every warp's issue stream goes through the cycle model of `hazard.rs`.
+//! driver would (launch dimensions, parameters at the parameter offset of the cubin's
+//! EIATTR_PARAM_CBANK), and runs every CTA of the grid, one after another:
+//!
+//! - Warps of 32 threads execute in lockstep. Each lane has its own PC and a convergence group:
+//!   the scheduler issues for the group holding the lowest PC; a divergent BRA splits a group and
+//!   only BSYNC (convergence barriers set by BSSY, left by BREAK) or WARPSYNC merges groups again,
+//!   so code that needs reconvergence and lacks it runs warp-level ops on partial groups (SHFL
+//!   from an inactive lane is an error). BAR.SYNC releases when every live thread of the CTA waits.
+//! - Memory: global accesses must fall inside a caller's `Buffer` (else `OutOfBounds`) and be
+//!   aligned; shared memory is per CTA (`.nv.shared.<kernel>` bytes, SR_CgaCtaId = 0, so sm_90's
+//!   window base is 0x400); constant bank 0 is 64 KiB with blockDim at 0x0 and gridDim at 0xc.
+//!   Atomics run lane by lane in lane order.
+//! - Arithmetic is bit-exact: integer ops, IEEE f32 add/mul/fma with round-to-nearest and FTZ,
+//!   compares, conversions. Modifiers the emulator does not implement give `Unsupported`.
+//! - With `check_hazards`, each warp's issue stream runs through the cycle model of `hazard.rs`
+//!   (stall counts, scoreboards, in-order queues, latencies calibrated so that ptxas's code runs
+//!   hazard-free); with `check_uninit`, reading a never-written register is an error.
+//!
+//! `supported_opcodes(sm)` lists the opcodes that ran correctly on ptxas's code for that
+//! architecture (the tests check each entry); OPCODES.md is the generated table.
 
 mod alu;
 pub mod cubin;

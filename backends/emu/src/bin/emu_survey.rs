@@ -43,7 +43,7 @@ fn main() {
     }
     let _ = std::fs::remove_file(&out);
     let mut rows: Vec<_> = tally.into_iter().collect();
-    rows.sort_by(|a, b| b.1.cmp(&a.1));
+    rows.sort_by_key(|r| std::cmp::Reverse(r.1));
     for (what, n) in rows {
         println!("{n:6}  {what}");
     }
