@@ -878,3 +878,58 @@ fn special_registers() {
         assert_eq!(r[8..11], [lin / 16, 4, 3], "tid.y, ntid.y, nctaid.x");
     }
 }
+
+#[test]
+fn const_global_variables_and_dynamic_shared() {
+    let m = kernel(
+        r#"
+.const .align 4 .u32 table[4] = {10, 20, 30, 40};
+.global .align 4 .u32 counter = 5;
+.global .align 8 .f64 scale[2] = {0d4000000000000000, 0d4008000000000000};
+.extern .shared .align 16 .b8 dyn[];
+.visible .entry k(.param .u64 out)
+{
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<6>;
+    .reg .f64 %fd<3>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    and.b32 %r2, %r1, 3;
+    shl.b32 %r3, %r2, 2;
+    mov.u64 %rd2, table;
+    cvt.u64.u32 %rd3, %r3;
+    add.s64 %rd4, %rd2, %rd3;
+    ld.const.u32 %r4, [%rd4];
+    atom.global.add.u32 %r5, [counter], 1;
+    ld.global.f64 %fd1, [scale+8];
+    mov.u32 %r6, dyn;
+    shl.b32 %r7, %r1, 2;
+    add.u32 %r8, %r6, %r7;
+    st.shared.u32 [%r8], %r4;
+    bar.sync 0;
+    xor.b32 %r9, %r7, 4;
+    add.u32 %r9, %r6, %r9;
+    ld.shared.u32 %r10, [%r9];
+    mov.u32 %r11, %dynamic_smem_size;
+    cvt.rzi.u32.f64 %r2, %fd1;
+    mul.wide.u32 %rd5, %r1, 16;
+    add.s64 %rd5, %rd1, %rd5;
+    st.global.v4.u32 [%rd5], {%r4, %r10, %r11, %r2};
+    ret;
+}"#,
+    );
+    let p = ptxforge_interp::pack_params(&m, "k", &[A]).unwrap();
+    let limits = ptxforge_interp::Limits { dynamic_shared_bytes: 256, ..Default::default() };
+    let mut bufs = vec![zeros(A, 16 * 64)];
+    ptxforge_interp::run_kernel(&m, "k", &launch([1, 1, 1], [64, 1, 1]), &p, &mut bufs, &limits).unwrap();
+    let o = read_u32(&bufs[0]);
+    for t in 0..64usize {
+        assert_eq!(o[4 * t], [10, 20, 30, 40][t % 4], ".const initialiser");
+        assert_eq!(o[4 * t + 1], [10, 20, 30, 40][(t ^ 1) % 4], "dynamic shared");
+        assert_eq!(o[4 * t + 2], 256, "%dynamic_smem_size");
+        assert_eq!(o[4 * t + 3], 3, ".global f64 initialiser");
+    }
+    // Without dynamic shared memory the first store is out of bounds.
+    let e = ptxforge_interp::run_kernel(&m, "k", &launch([1, 1, 1], [64, 1, 1]), &p, &mut bufs, &Default::default());
+    assert!(matches!(e, Err(SimError::OutOfBounds { space: ptxforge_interp::Space::Shared, .. })), "{e:?}");
+}
