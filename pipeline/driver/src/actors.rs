@@ -3,7 +3,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
-use ptxforge_runtime::{Actor, Executor, ExecutorConfig, JobserverStats, Pipeline};
+use ptxforge_runtime::{Actor, Executor, ExecutorConfig, JobserverStats, Pipeline, StageTiming as MessageTiming};
 
 use crate::compile::KernelOutcome;
 use crate::options::{CompileOptions, JobserverHandle};
@@ -88,9 +88,22 @@ pub fn run_on_actor<T: Send + 'static>(
     recover: impl Fn(String) -> T + Send + Sync + 'static,
     handler: impl Fn(T) -> T + Send + Sync + 'static,
 ) -> T {
+    run_on_actor_timed(exec, name, input, recover, handler).0
+}
+
+/// [`run_on_actor`], with the runtime's record of the run: when, for how long and on which
+/// thread (see [`timeline::message_spans`]).
+pub fn run_on_actor_timed<T: Send + 'static>(
+    exec: &Executor,
+    name: &'static str,
+    input: T,
+    recover: impl Fn(String) -> T + Send + Sync + 'static,
+    handler: impl Fn(T) -> T + Send + Sync + 'static,
+) -> (T, Vec<MessageTiming>) {
     let pipeline = Pipeline::new(move |_, msg| recover(msg)).stage(name, 1, handler);
     let (mut out, _) = pipeline.run(exec, vec![input]);
-    out.pop().expect("one message in, one out").value
+    let envelope = out.pop().expect("one message in, one out");
+    (envelope.value, envelope.timings)
 }
 
 /// One compile stage as an actor: holds a jobserver token while it works on a section.
@@ -222,4 +235,60 @@ fn finish(
         }
     }
     o
+}
+
+/// Messages of the parse actor: a section of the module in, its parse out (or the panic's text).
+enum SectionMsg {
+    Span(ptxforge_ptx::sections::SectionSpan),
+    Parsed(ptxforge_ptx::sections::ParsedSection),
+    Panicked(String),
+}
+
+/// Messages of the validation actor: the merged module and its syntax diagnostics in, the result out.
+enum ValidateMsg {
+    Parsed(ptxforge_ptx::ast::Module, Vec<ptxforge_ptx::Diagnostic>),
+    Done(ParseResult),
+}
+
+/// A parsed and validated module, or every diagnostic.
+pub type ParseResult = Result<ptxforge_ptx::ast::Module, Vec<ptxforge_ptx::Diagnostic>>;
+
+/// The parse stage: the module is cut at top-level function boundaries into sections of at
+/// least `min_section_size` statements, the sections parse as messages of one actor on `exec`
+/// (in parallel when it has workers), and the merged module is validated by a second actor.
+/// The result, diagnostics and their order included, is a serial parse's.
+pub fn parse_in_sections(exec: &Executor, src: &str, file_name: &str, min_section_size: usize) -> ParseResult {
+    use ptxforge_ptx::sections;
+    let internal = |file: &str, what: String| vec![ptxforge_ptx::Diagnostic::new(file, 0, format!("internal error: {what} (stage parse)"), true)];
+    let text: std::sync::Arc<str> = std::sync::Arc::from(src);
+    let file: std::sync::Arc<str> = std::sync::Arc::from(file_name);
+    let (text_for_validation, file_for_validation) = (std::sync::Arc::clone(&text), file_name.to_string());
+    let spans: Vec<SectionMsg> = sections::split_sections(src, min_section_size).into_iter().map(SectionMsg::Span).collect();
+    let capacity = 2 * exec.workers().max(1);
+    let parse = move |m: SectionMsg| match m {
+        SectionMsg::Span(s) => SectionMsg::Parsed(sections::parse_section(&text, &s, &file)),
+        done => done,
+    };
+    let pipeline = Pipeline::new(|_, msg| SectionMsg::Panicked(msg)).stage("parse", capacity, parse);
+    let (envelopes, _) = pipeline.run(exec, spans);
+    let mut parts = Vec::with_capacity(envelopes.len());
+    for env in envelopes {
+        match env.value {
+            SectionMsg::Parsed(p) => parts.push(p),
+            SectionMsg::Panicked(what) => return Err(internal(file_name, what)),
+            SectionMsg::Span(_) => return Err(internal(file_name, "a section was not parsed".into())),
+        }
+    }
+    let (module, syntax) = sections::merge_sections(src, file_name, parts);
+    let (text, file) = (text_for_validation, file_for_validation);
+    let recover_file = file.clone();
+    let validate = move |m: ValidateMsg| match m {
+        ValidateMsg::Parsed(module, syntax) => ValidateMsg::Done(ptxforge_ptx::finish_module(&text, &file, module, syntax)),
+        done => done,
+    };
+    let recover = move |what: String| ValidateMsg::Done(Err(internal(&recover_file, what)));
+    match run_on_actor(exec, "validate", ValidateMsg::Parsed(module, syntax), recover, validate) {
+        ValidateMsg::Done(r) => r,
+        ValidateMsg::Parsed(..) => Err(internal(file_name, "the module was not validated".into())),
+    }
 }

@@ -25,11 +25,19 @@ pub struct KernelOutcome {
     pub sass_text: Option<String>,
     /// The encoded kernel, for the ELF stage (None when it failed).
     pub image: Option<ptxforge_cubin::KernelImage>,
-    /// Per-stage timings of this kernel, in pipeline order.
+    /// Per-stage timings of this kernel, in pipeline order, relative to the compile's start.
     pub timings: Vec<StageTiming>,
     /// Wall time from the kernel entering the first stage to leaving the last.
     pub wall: Duration,
     pub error: Option<KernelError>,
+}
+
+impl KernelOutcome {
+    /// The kernel's own compile time: the sum of its stage spans, without the time it waited in
+    /// mailboxes or behind other kernels of its section (what `-v` reports as "Compile time").
+    pub fn compile_time(&self) -> Duration {
+        self.timings.iter().map(|t| t.duration).sum()
+    }
 }
 
 /// The result of a whole compile.
@@ -73,7 +81,7 @@ pub fn compile_sources(sources: &[Source], opts: &CompileOptions) -> CompileOutp
     let start = Instant::now();
     let mut out = CompileOutput::default();
     let exec = crate::actors::executor_for(opts);
-    let (module, files) = match parse_sources(&exec, sources) {
+    let (module, files) = match parse_sources(&exec, sources, opts.min_section_size) {
         Ok((m, files)) => (Arc::new(m), files),
         Err(diags) => {
             out.diagnostics = diags;
@@ -147,26 +155,6 @@ fn run_stages(
     (results, stats)
 }
 
-/// Messages of the parse actor: the text in, the module (or diagnostics) out.
-enum ParseMsg {
-    Text(String, String),
-    Done(Result<ast::Module, Vec<ptxforge_ptx::Diagnostic>>),
-}
-
-/// The parse stage, run as an actor on the executor.
-fn parse_on_actor(exec: &Executor, src: &str, file_name: &str) -> Result<ast::Module, Vec<ptxforge_ptx::Diagnostic>> {
-    let file = file_name.to_string();
-    let recover = move |msg: String| ParseMsg::Done(Err(vec![ptxforge_ptx::Diagnostic::new(&file, 0, format!("internal error: {msg} (stage parse)"), true)]));
-    let handler = |m: ParseMsg| match m {
-        ParseMsg::Text(src, file) => ParseMsg::Done(ptxforge_ptx::parse_module(&src, &file)),
-        done => done,
-    };
-    match crate::actors::run_on_actor(exec, "parse", ParseMsg::Text(src.to_string(), file_name.to_string()), recover, handler) {
-        ParseMsg::Done(r) => r,
-        ParseMsg::Text(..) => Err(Vec::new()),
-    }
-}
-
 /// Messages of the ELF actor: the ordered kernels in, the cubin bytes out.
 enum ElfMsg {
     Module(CubinModule),
@@ -209,12 +197,12 @@ fn assemble(
 /// Parses every source and joins them into one module (the first one's header, then every
 /// module's globals and functions in order), with the source name of each function.
 /// Diagnostics of all sources are reported together, as are functions defined in two sources.
-fn parse_sources(exec: &Executor, sources: &[Source]) -> Result<(ast::Module, Vec<String>), Vec<Diagnostic>> {
+fn parse_sources(exec: &Executor, sources: &[Source], min_section_size: usize) -> Result<(ast::Module, Vec<String>), Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let mut joined: Option<ast::Module> = None;
     let mut files = Vec::new();
     for src in sources {
-        match parse_on_actor(exec, src.text, src.name) {
+        match crate::actors::parse_in_sections(exec, src.text, src.name, min_section_size) {
             Ok(m) => {
                 if let Some(j) = &joined {
                     diags.extend(defined_again(j, &m, src));
