@@ -24,8 +24,10 @@ fn run_all(which: &str, cubin_of: impl Fn(&str, u32) -> Option<Result<Vec<u8>, S
     let mut executed = Vec::new();
     for sm in SMS {
         let mut ops = 0u64;
+        // One compile per file (several cases share one).
+        let mut compiled: std::collections::HashMap<&str, Option<Result<Vec<u8>, String>>> = std::collections::HashMap::new();
         for case in CASES {
-            let cubin = match cubin_of(case.file, sm) {
+            let cubin = match compiled.entry(case.file).or_insert_with(|| cubin_of(case.file, sm)).clone() {
                 None => return (ran, failures, executed),
                 Some(Err(e)) => {
                     println!("skipped: {which} cannot compile {} for sm_{sm}: {}", case.file, e.split("; ").next().unwrap_or(""));
