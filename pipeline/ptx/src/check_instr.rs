@@ -2,8 +2,6 @@
 //! kinds and register types (from the `isa` table), vector sizes, rounding modifiers, state spaces,
 //! `.target`/`.version` requirements, `call` against the callee's prototype, and symbols.
 
-use std::collections::{HashMap, HashSet};
-
 use crate::ast::*;
 use crate::isa::{self, OpSpec, Typing};
 use crate::typing::{float_immediate_fits, int_immediate_fits, is_float, is_int, register_fits, widened};
@@ -11,11 +9,11 @@ use crate::typing::{float_immediate_fits, int_immediate_fits, is_float, is_int, 
 /// Everything an instruction's operands are checked against.
 pub struct Scope<'a> {
     pub regs: RegTable<'a>,
-    pub labels: HashSet<&'a str>,
+    pub labels: FastSet<&'a str>,
     /// Variables visible in the function, with their state spaces.
     pub vars: VarScope<'a>,
     /// The module's functions by name (built once per module, shared by every function's scope).
-    pub functions: &'a HashMap<&'a str, &'a Function>,
+    pub functions: &'a FastMap<&'a str, &'a Function>,
     pub target_sm: u32,
     pub version: (u32, u32),
 }
@@ -23,8 +21,8 @@ pub struct Scope<'a> {
 /// The function's own variables (parameters, locals) over the module's globals, which are built
 /// once per module: one function's scope costs its own size, not the module's.
 pub struct VarScope<'a> {
-    pub globals: &'a HashMap<&'a str, StateSpace>,
-    pub locals: HashMap<&'a str, StateSpace>,
+    pub globals: &'a FastMap<&'a str, StateSpace>,
+    pub locals: FastMap<&'a str, StateSpace>,
 }
 
 impl VarScope<'_> {
@@ -86,7 +84,8 @@ pub fn check_instruction(i: &Instruction, s: &Scope, out: &mut Findings) {
     check_space(i, s, out);
     check_atom_op(i, out);
     if let Some(spec) = isa::op_spec(&i.opcode) {
-        if !check_types(i, spec, out) {
+        let types = i.types();
+        if !check_types(i, &types, spec, out) {
             mismatch |= unknown_symbols(i, s, out);
             report_mismatch(i, mismatch, out);
             return;
@@ -100,8 +99,8 @@ pub fn check_instruction(i: &Instruction, s: &Scope, out: &mut Findings) {
             unknown_symbols(i, s, out);
             return;
         }
-        mismatch |= !check_operands(i, spec, width, s);
-        check_rounding(i, out);
+        mismatch |= !check_operands(i, &types, spec, width, s);
+        check_rounding(i, &types, out);
     }
     mismatch |= unknown_symbols(i, s, out);
     report_mismatch(i, mismatch, out);
@@ -174,7 +173,7 @@ fn looks_like_type(m: &str) -> bool {
 
 /// Instruction-type modifiers: unknown ones, a missing or disallowed type, `.lo`/`.hi` for integers.
 /// Returns false when the operands can't be checked.
-fn check_types(i: &Instruction, spec: &OpSpec, out: &mut Findings) -> bool {
+fn check_types(i: &Instruction, types: &[Type], spec: &OpSpec, out: &mut Findings) -> bool {
     let unexpected = |out: &mut Findings| out.now(i.line, format!("Unexpected instruction types specified for '{}'", i.opcode));
     if let Some(bad) = i.mods.iter().find(|m| looks_like_type(m) && Type::from_mod(m).is_none()) {
         out.now(i.line, format!("Unknown modifier '.{bad}'"));
@@ -184,7 +183,6 @@ fn check_types(i: &Instruction, spec: &OpSpec, out: &mut Findings) -> bool {
     if spec.types.0 == 0 || has_untabled_type(i) {
         return true;
     }
-    let types = i.types();
     let wanted = match i.opcode.as_str() {
         "cvt" if i.has_mod("pack") => 3,
         "cvt" => 2,
@@ -217,8 +215,7 @@ fn vector_width(i: &Instruction, out: &mut Findings) -> Option<u32> {
 }
 
 /// Operand kinds and register types against the row's shape; false on a mismatch.
-fn check_operands(i: &Instruction, spec: &OpSpec, width: u32, s: &Scope) -> bool {
-    let types = i.types();
+fn check_operands(i: &Instruction, types: &[Type], spec: &OpSpec, width: u32, s: &Scope) -> bool {
     let ty = types.first().copied();
     let src_ty = if i.opcode == "cvt" { types.get(1).copied() } else { ty };
     let is_mem = is_memory_access(i);
@@ -349,18 +346,17 @@ fn symbol_is_address(name: &str, s: &Scope) -> bool {
 }
 
 /// `div`/`sqrt`/`rcp`, `fma`/`mad` and `cvt` need rounding modifiers for some types.
-fn check_rounding(i: &Instruction, out: &mut Findings) {
+fn check_rounding(i: &Instruction, types: &[Type], out: &mut Findings) {
     let has = |set: &[&str]| set.iter().any(|m| i.has_mod(m));
-    let types = i.types();
     let Some(&ty) = types.first() else { return };
     let missing = match i.opcode.as_str() {
         "div" | "sqrt" | "rcp" if ty == Type::F32 => !has(isa::FLOAT_ROUNDING) && !i.has_mod("approx") && !i.has_mod("full"),
         "div" | "sqrt" | "rcp" if ty == Type::F64 => !has(isa::FLOAT_ROUNDING) && !i.has_mod("approx"),
         "fma" | "mad" if matches!(ty, Type::F32 | Type::F64) => !has(isa::FLOAT_ROUNDING),
-        "cvt" => cvt_needs_rounding(&types) && !has(isa::FLOAT_ROUNDING) && !has(isa::INT_ROUNDING),
+        "cvt" => cvt_needs_rounding(types) && !has(isa::FLOAT_ROUNDING) && !has(isa::INT_ROUNDING),
         _ => false,
     };
-    if i.opcode == "cvt" && cvt_rounding_is_illegal(&types, &has) {
+    if i.opcode == "cvt" && cvt_rounding_is_illegal(types, &has) {
         out.now(i.line, "Illegal rounding modifier for instruction 'cvt'".into());
         return;
     }
@@ -437,7 +433,7 @@ fn check_atom_op(i: &Instruction, out: &mut Findings) {
 
 /// Opcodes, modifiers, types and special registers that need a newer `.target` or `.version`.
 fn check_requirements(i: &Instruction, s: &Scope, out: &mut Findings) {
-    for r in isa::REQUIREMENTS {
+    for r in isa::requirements_for(&i.opcode) {
         let opcode_ok = r.opcode.is_empty() || r.opcode == i.opcode;
         if opcode_ok && (r.modifier.is_empty() || i.has_mod(r.modifier)) {
             let what = r.what.replace("{m0}", i.mods.first().map_or("", String::as_str)).replace("{mods}", &i.mods.join("."));

@@ -2,7 +2,9 @@
 //! the `.target`/`.version` its features need. The checks in `check_instr.rs` read these tables, so
 //! covering more of the ISA means adding rows, not code.
 
-use crate::ast::Type;
+use std::sync::OnceLock;
+
+use crate::ast::{FastMap, Type};
 
 /// A set of instruction types (bit `1 << Type as u32`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -135,7 +137,8 @@ pub const OPS: &[OpSpec] = &[
 ];
 
 pub fn op_spec(opcode: &str) -> Option<&'static OpSpec> {
-    OPS.iter().find(|s| s.opcode == opcode)
+    static BY_OPCODE: OnceLock<FastMap<&'static str, &'static OpSpec>> = OnceLock::new();
+    BY_OPCODE.get_or_init(|| OPS.iter().map(|s| (s.opcode, s)).collect()).get(opcode).copied()
 }
 
 /// What needs a newer `.target` or `.version`: an opcode (`modifier` empty), an opcode with a
@@ -198,6 +201,21 @@ pub const REQUIREMENTS: &[Requirement] = &[
     feat("st", "cluster", "Feature '.cluster scope'", 90, (7, 8)),
     feat("", "shared::cluster", "Feature '::cluster'", 90, (7, 8)),
 ];
+
+/// The rows that may apply to `opcode` (its own and the opcode-free ones), in table order.
+pub fn requirements_for(opcode: &str) -> &'static [&'static Requirement] {
+    type Rows = Vec<&'static Requirement>;
+    static BY_OPCODE: OnceLock<(FastMap<&'static str, Rows>, Rows)> = OnceLock::new();
+    let (by_opcode, generic) = BY_OPCODE.get_or_init(|| {
+        let generic: Vec<_> = REQUIREMENTS.iter().filter(|r| r.opcode.is_empty()).collect();
+        let mut map = FastMap::default();
+        for r in REQUIREMENTS.iter().filter(|r| !r.opcode.is_empty()) {
+            map.entry(r.opcode).or_insert_with(|| REQUIREMENTS.iter().filter(|g| g.opcode.is_empty() || g.opcode == r.opcode).collect());
+        }
+        (map, generic)
+    });
+    by_opcode.get(opcode).unwrap_or(generic)
+}
 
 /// Special registers that need a newer target (`%cluster_ctarank`, ...): (name, sm, ptx).
 pub const SPECIAL_REQUIREMENTS: &[(&str, u32, (u32, u32))] = &[

@@ -2,7 +2,6 @@
 //! their messages in ptxas's order (per function: checks made while reading, then unknown symbols;
 //! nothing after the first fatal message).
 
-use std::collections::{HashMap, HashSet};
 
 use crate::ast::*;
 use crate::check_instr::{check_instruction, Findings, Scope, VarScope};
@@ -29,7 +28,8 @@ const OPCODES: &[&str] = &[
 ];
 
 pub fn is_known_opcode(op: &str) -> bool {
-    OPCODES.contains(&op)
+    static KNOWN: std::sync::OnceLock<FastSet<&'static str>> = std::sync::OnceLock::new();
+    KNOWN.get_or_init(|| OPCODES.iter().copied().collect()).contains(op)
 }
 
 /// A message with its place in ptxas's output order: (line, 0 = while reading / 1 = after the function).
@@ -96,8 +96,8 @@ pub fn validate_function(f: &Function, module: &Module, file: &str, diags: &mut 
 /// One function's findings: those ptxas makes while reading (in line order), then unknown symbols.
 /// What every function's scope shares: the module's globals and functions by name.
 struct ModuleScope<'a> {
-    globals: HashMap<&'a str, StateSpace>,
-    functions: HashMap<&'a str, &'a Function>,
+    globals: FastMap<&'a str, StateSpace>,
+    functions: FastMap<&'a str, &'a Function>,
 }
 
 impl<'a> ModuleScope<'a> {
@@ -137,8 +137,8 @@ fn scope_of<'a>(f: &'a Function, m: &'a Module, shared: &'a ModuleScope<'a>) -> 
             Statement::Label { name, .. } => Some(name.as_str()),
             _ => None,
         })
-        .collect::<HashSet<_>>();
-    let locals: HashMap<&str, StateSpace> =
+        .collect::<FastSet<_>>();
+    let locals: FastMap<&str, StateSpace> =
         f.params.iter().chain(f.ret_params.iter()).chain(f.vars.iter()).map(|v| (v.name.as_str(), v.space)).collect();
     Scope {
         regs: RegTable::new(&f.regs),
