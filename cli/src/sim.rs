@@ -41,20 +41,7 @@ pub fn main(argv: &[String]) -> ExitCode {
 
 /// Reads the subcommand's options into a request (the PTX and the reference cubin are read here).
 fn parse(argv: &[String]) -> Result<SimRequest, String> {
-    let mut req = SimRequest {
-        ptx: String::new(),
-        file_name: String::new(),
-        entry: String::new(),
-        sm: 80,
-        grid: [1, 1, 1],
-        block: [32, 1, 1],
-        scalar_args: Vec::new(),
-        buffer_bytes: 4096,
-        fill: Fill::Random,
-        seed: 1,
-        reference_cubin: None,
-        ulps: 0,
-    };
+    let mut req = SimRequest::default();
     let mut words = argv.iter();
     while let Some(word) = words.next() {
         let (name, inline) = match word.split_once('=') {

@@ -12,6 +12,7 @@ pub mod setup;
 pub use compare::{first_mismatch, DeviceBuffer, Mismatch};
 
 use ptxforge_pipeline::{compile_module, CompileOptions};
+use ptxforge_ptx::ast::Module;
 use ptxforge_sass::arch::Sm;
 
 /// What to run, and on what.
@@ -35,6 +36,28 @@ pub struct SimRequest {
     pub reference_cubin: Option<Vec<u8>>,
     /// f32 ulps allowed where the kernel uses approximate instructions (0: bit-exact everywhere).
     pub ulps: u32,
+    /// Parameters beyond `scalar_args` (structs included) get small random words instead of an error.
+    pub auto_scalars: bool,
+}
+
+impl Default for SimRequest {
+    fn default() -> SimRequest {
+        SimRequest {
+            ptx: String::new(),
+            file_name: String::new(),
+            entry: String::new(),
+            sm: 80,
+            grid: [1, 1, 1],
+            block: [32, 1, 1],
+            scalar_args: Vec::new(),
+            buffer_bytes: 4096,
+            fill: Fill::Random,
+            seed: 1,
+            reference_cubin: None,
+            ulps: 0,
+            auto_scalars: false,
+        }
+    }
 }
 
 /// How pointer parameters' buffers are filled.
@@ -72,29 +95,35 @@ impl std::fmt::Display for Verdict {
 /// and on ours. `Err` is a setup problem (the PTX does not parse, our compile fails, a scalar
 /// argument is missing) rather than a disagreement.
 pub fn differential_check(req: &SimRequest) -> Result<Verdict, String> {
-    let mut cubins = vec![("ptxforge cubin".to_string(), compile_ours(req)?)];
+    let ours = compile_ours(req)?;
+    let mut cubins: Vec<(&str, &[u8])> = vec![("ptxforge cubin", &ours)];
     if let Some(cubin) = &req.reference_cubin {
-        cubins.insert(0, ("ptxas cubin".to_string(), cubin.clone()));
+        cubins.insert(0, ("ptxas cubin", cubin));
     }
     check_cubins(req, &cubins)
 }
 
-/// Runs the interpreter and then the emulator on each named cubin; the first runner that fails or
-/// leaves different buffers decides the verdict.
-pub fn check_cubins(req: &SimRequest, cubins: &[(String, Vec<u8>)]) -> Result<Verdict, String> {
+/// Parses `req.ptx`, then runs [`check_parsed`].
+pub fn check_cubins(req: &SimRequest, cubins: &[(&str, &[u8])]) -> Result<Verdict, String> {
     let module = ptxforge_ptx::parse_module(&req.ptx, &req.file_name)
         .map_err(|diags| diags.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n"))?;
-    let inputs = setup::build_inputs(&module, req)?;
-    let reference = match run_interpreter(&module, req, &inputs) {
+    check_parsed(&module, req, cubins)
+}
+
+/// Runs the interpreter on `module` and then the emulator on each named cubin; the first runner
+/// that fails or leaves different buffers decides the verdict (`req.ptx` is not read).
+pub fn check_parsed(module: &Module, req: &SimRequest, cubins: &[(&str, &[u8])]) -> Result<Verdict, String> {
+    let inputs = setup::build_inputs(module, req)?;
+    let reference = match run_interpreter(module, req, &inputs) {
         Ok(buffers) => buffers,
         Err(error) => return Ok(Verdict::Failed { runner: "interpreter".into(), error }),
     };
     for (runner, cubin) in cubins {
         match run_emulator(cubin, req, &inputs) {
-            Err(error) => return Ok(Verdict::Failed { runner: runner.clone(), error }),
+            Err(error) => return Ok(Verdict::Failed { runner: runner.to_string(), error }),
             Ok(buffers) => {
                 if let Some(mismatch) = first_mismatch(&reference, &buffers, req.ulps) {
-                    return Ok(Verdict::Differ { runner: runner.clone(), mismatch });
+                    return Ok(Verdict::Differ { runner: runner.to_string(), mismatch });
                 }
             }
         }
@@ -112,7 +141,7 @@ pub fn compile_ours(req: &SimRequest) -> Result<Vec<u8>, String> {
     })
 }
 
-fn run_interpreter(module: &ptxforge_ptx::ast::Module, req: &SimRequest, inputs: &setup::Inputs) -> Result<Vec<DeviceBuffer>, String> {
+fn run_interpreter(module: &Module, req: &SimRequest, inputs: &setup::Inputs) -> Result<Vec<DeviceBuffer>, String> {
     use ptxforge_interp as interp;
     let mut buffers: Vec<interp::Buffer> =
         inputs.buffers.iter().map(|b| interp::Buffer { addr: b.addr, bytes: b.bytes.clone() }).collect();

@@ -32,21 +32,32 @@ pub fn build_inputs(module: &ptxforge_ptx::ast::Module, req: &SimRequest) -> Res
     let mut scalars = req.scalar_args.iter();
     let mut buffers = Vec::new();
     for slot in &slots {
-        let value = if slot.is_pointer_hint {
+        let at = slot.offset as usize;
+        let field = &mut params[at..at + slot.size as usize];
+        if slot.is_pointer_hint {
             let addr = BUFFER_BASE + BUFFER_STRIDE * buffers.len() as u64;
             let mut bytes = vec![0u8; req.buffer_bytes];
             fill(&mut rng, &mut bytes, req.fill);
             buffers.push(DeviceBuffer { param: slot.name.clone(), addr, bytes });
-            addr
+            store(field, addr);
+        } else if let Some(text) = scalars.next() {
+            let bits = scalar_bits(text, slot.size).ok_or_else(|| format!("'{text}' is not a value for parameter '{}'", slot.name))?;
+            store(field, bits);
+        } else if req.auto_scalars {
+            for word in field.chunks_mut(4) {
+                word[0] = (rng.next_u64() % 16) as u8;
+            }
         } else {
-            let text = scalars.next().ok_or_else(|| format!("no value given for parameter '{}' (--args)", slot.name))?;
-            scalar_bits(text, slot.size).ok_or_else(|| format!("'{text}' is not a value for parameter '{}'", slot.name))?
-        };
-        let at = slot.offset as usize;
-        let n = (slot.size as usize).min(8);
-        params[at..at + n].copy_from_slice(&value.to_le_bytes()[..n]);
+            return Err(format!("no value given for parameter '{}' (--args)", slot.name));
+        }
     }
     Ok(Inputs { params, buffers })
+}
+
+/// Stores the low bytes of `value` into a parameter field (at most 8 bytes; the rest stays zero).
+fn store(field: &mut [u8], value: u64) {
+    let n = field.len().min(8);
+    field[..n].copy_from_slice(&value.to_le_bytes()[..n]);
 }
 
 fn fill(rng: &mut SplitMix64, bytes: &mut [u8], how: Fill) {

@@ -78,11 +78,10 @@ fn request(c: &Case, sm: u32, seed: u64) -> SimRequest {
         grid: c.grid,
         block: c.block,
         scalar_args: c.args.iter().map(|s| s.to_string()).collect(),
-        buffer_bytes: 4096,
         fill: c.fill,
         seed,
         reference_cubin: ptxas_cubin(&path, sm),
-        ulps: 0,
+        ..SimRequest::default()
     }
 }
 
