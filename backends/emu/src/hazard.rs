@@ -40,6 +40,10 @@ const UNIFORM_TO_VECTOR: u64 = 6;
 /// Earliest completion of a variable-latency op after issue. A scoreboard wait only guarantees
 /// this much delay, so it must not hide a fixed-latency hazard: the model takes the minimum.
 const VAR_MIN_LATENCY: u64 = 2;
+/// Cycles after issue during which a late-reading op without a read scoreboard may still read its
+/// GPR sources: overwriting one sooner is a hazard. (Calibrated: ptxas's code overwrites such a
+/// source 14 cycles after issue; uniform-register sources are read at issue.)
+const UNGUARDED_READ_WINDOW: u64 = 14;
 
 #[derive(Copy, Clone)]
 struct Fixed {
@@ -79,7 +83,9 @@ pub struct HazardModel {
     seq: u64,
     fixed: Vec<Option<Fixed>>,
     pending_write: Vec<Option<Pending>>,
-    pending_read: Vec<Option<(u8, u32)>>,
+    /// Sources of late-reading ops: (read scoreboard or None, cycle until which the read may be
+    /// pending without one, the op's address).
+    pending_read: Vec<Option<(Option<u8>, u64, u32)>>,
     sb_done: [u64; 6],
 }
 
@@ -151,7 +157,7 @@ impl HazardModel {
                 }
             }
             for r in self.pending_read.iter_mut() {
-                if matches!(r, Some((s, _)) if *s == sb) {
+                if matches!(r, Some((s, _, _)) if *s == Some(sb)) {
                     *r = None;
                 }
             }
@@ -187,9 +193,16 @@ impl HazardModel {
         for r in &i.writes {
             for k in 0..r.n {
                 let s = slot(r.file, r.idx.wrapping_add(k));
-                if let Some((sb, pc)) = self.pending_read[s] {
-                    let why = format!("source of /*{pc:04x}*/ overwritten before waiting on its read scoreboard SB{sb}");
-                    return Err(hazard(i, s, HazardKind::OverwriteBeforeRead, why));
+                match self.pending_read[s] {
+                    Some((Some(sb), _, pc)) => {
+                        let why = format!("source of /*{pc:04x}*/ overwritten before waiting on its read scoreboard SB{sb}");
+                        return Err(hazard(i, s, HazardKind::OverwriteBeforeRead, why));
+                    }
+                    Some((None, until, pc)) if self.t < until => {
+                        let why = format!("source of /*{pc:04x}*/ (no read scoreboard) overwritten {} cycles after it issued", self.t + UNGUARDED_READ_WINDOW - until);
+                        return Err(hazard(i, s, HazardKind::OverwriteBeforeRead, why));
+                    }
+                    _ => {}
                 }
                 if let Some(p) = self.pending_write[s] {
                     let why = format!("pending result of /*{:04x}*/ may land after this write", p.pc);
@@ -214,12 +227,19 @@ impl HazardModel {
             if let Some(sb) = i.ctrl.wr_sb.filter(|&s| s < 6) {
                 self.sb_done[sb as usize] = self.sb_done[sb as usize].max(self.t + VAR_MIN_LATENCY);
             }
-            if let Some(sb) = i.ctrl.rd_sb.filter(|&s| s < 6) {
+            let rd_sb = i.ctrl.rd_sb.filter(|&s| s < 6);
+            if let Some(sb) = rd_sb {
                 self.sb_done[sb as usize] = self.sb_done[sb as usize].max(self.t + 2);
-                if i.op.reads_late() {
-                    for r in i.reads.iter().filter(|r| matches!(r.file, File::R | File::Ur)) {
-                        for k in 0..r.n {
-                            self.pending_read[slot(r.file, r.idx.wrapping_add(k))] = Some((sb, i.pc));
+            }
+            if i.op.reads_late() {
+                let until = self.t + UNGUARDED_READ_WINDOW;
+                for r in i.reads.iter().filter(|r| matches!(r.file, File::R | File::Ur)) {
+                    for k in 0..r.n {
+                        let s = slot(r.file, r.idx.wrapping_add(k));
+                        // The op's own result overwrites its source only after reading it.
+                        let own_result = i.writes.iter().any(|w| w.file == r.file && (w.idx..w.idx.saturating_add(w.n)).contains(&r.idx.wrapping_add(k)));
+                        if !own_result && (rd_sb.is_some() || r.file == File::R) {
+                            self.pending_read[s] = Some((rd_sb, until, i.pc));
                         }
                     }
                 }

@@ -262,3 +262,39 @@ fn read_of_a_never_written_register_is_reported() {
         }
     }
 }
+
+#[test]
+fn removed_read_scoreboard_wait_is_a_hazard_at_the_overwriter() {
+    let mut checked = 0;
+    for sm in [80, 90] {
+        for c in CASES.iter().filter(|c| c.kernel != "empty" && our_cubin(c.file, sm).is_ok()) {
+            let mut p = Patchable::new(c.file, c.kernel, sm);
+            // A late-reading op with a read scoreboard and the first later writer of one of its
+            // GPR sources, in straight-line code, that waits on that scoreboard.
+            let found = (0..p.insts.len()).find_map(|k| {
+                let sb = p.insts[k].ctrl.rd_sb.filter(|_| p.insts[k].op.reads_late())?;
+                let sources: Vec<(File, u8)> = p.insts[k].reads.iter().filter(|r| r.file == File::R).flat_map(|r| (0..r.n).map(move |d| (r.file, r.idx + d))).collect();
+                for j in k + 1..p.insts.len() {
+                    let w = &p.insts[j];
+                    if sources.iter().any(|&(f, r)| w.writes.iter().any(|x| x.file == f && (x.idx..x.idx + x.n).contains(&r))) {
+                        return (w.ctrl.wait & (1 << sb) != 0).then_some((j, sb));
+                    }
+                    if w.ctrl.wait & (1 << sb) != 0 || matches!(w.op, Op::Bra | Op::Exit | Op::Bar) {
+                        return None;
+                    }
+                }
+                None
+            });
+            let Some((j, sb)) = found else { continue };
+            let wait = p.insts[j].ctrl.wait & !(1 << sb);
+            p.patch(j, 116, 6, wait as u128);
+            match run(c, &p.cubin) {
+                Err(EmuError::Hazard { pc, kind: HazardKind::OverwriteBeforeRead, .. }) => assert_eq!(pc, 16 * j as u32, "{} sm_{sm}", c.kernel),
+                other => panic!("{} sm_{sm}: removing SB{sb} from the wait of /*{:04x}*/ gave {other:?}", c.kernel, 16 * j),
+            }
+            checked += 1;
+        }
+    }
+    println!("{checked} kernels checked");
+    assert!(checked >= 4, "only {checked} kernels overwrite a late-read source");
+}
