@@ -349,6 +349,17 @@ fn fcmp(i: &Inst, a: f32, b: f32) -> bool {
     }
 }
 
+/// The bits of an f32 result: NVIDIA GPUs return the canonical NaN 0x7fffffff for any NaN result.
+fn canonical(v: f32) -> u32 {
+    if v.is_nan() {
+        CANONICAL_NAN
+    } else {
+        v.to_bits()
+    }
+}
+
+const CANONICAL_NAN: u32 = 0x7fff_ffff;
+
 fn fop(i: &Inst, a: u32, b: u32, c: u32) -> Result<u32, String> {
     let ftz = i.bit(80);
     let fa = flush(fsrc_a(i, a), ftz);
@@ -376,7 +387,7 @@ fn fop(i: &Inst, a: u32, b: u32, c: u32) -> Result<u32, String> {
 /// FMNMX: the predicate (87..90) true selects the minimum; NaN yields the other operand; -0 < +0.
 fn fminmax(a: f32, b: f32, min: bool) -> u32 {
     if a.is_nan() && b.is_nan() {
-        return 0x7fff_ffff;
+        return CANONICAL_NAN;
     }
     if a.is_nan() {
         return b.to_bits();
