@@ -91,6 +91,7 @@ fn removed_scoreboard_wait_is_a_hazard_at_the_consumer() {
             checked += 1;
         }
     }
+    println!("{checked} kernels checked");
     assert!(checked >= 20, "only {checked} kernels had a scoreboarded load with a consumer");
 }
 
@@ -116,6 +117,7 @@ fn too_short_stall_is_a_hazard_at_the_consumer() {
             checked += 1;
         }
     }
+    println!("{checked} kernels checked");
     assert!(checked >= 20, "only {checked} kernels had an adjacent producer/consumer pair");
 }
 
@@ -159,6 +161,7 @@ fn wrong_branch_target_gives_a_wrong_result_or_an_error() {
             }
         }
     }
+    println!("{checked} branches checked");
     assert!(checked >= 6, "only {checked} branches");
 }
 
