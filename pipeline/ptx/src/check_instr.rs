@@ -83,6 +83,7 @@ pub fn check_instruction(i: &Instruction, s: &Scope, out: &mut Findings) {
     }
     check_space(i, s, out);
     check_atom_op(i, out);
+    check_barrier_number(i, out);
     if let Some(spec) = isa::op_spec(&i.opcode) {
         let types = i.types();
         if !check_types(i, &types, spec, out) {
@@ -101,6 +102,7 @@ pub fn check_instruction(i: &Instruction, s: &Scope, out: &mut Findings) {
         }
         mismatch |= !check_operands(i, &types, spec, width, s);
         check_rounding(i, &types, out);
+        check_qualifiers(i, &types, out);
     }
     mismatch |= unknown_symbols(i, s, out);
     report_mismatch(i, mismatch, out);
@@ -141,6 +143,10 @@ fn check_operand_forms(i: &Instruction, spec: &OpSpec, s: &Scope, out: &mut Find
                 out.now(i.line, format!("Special register argument not allowed for instruction '{}'", i.opcode));
                 ok = false;
             }
+            Operand::SpecialReg { name, comp: None } | Operand::Reg(name) if is_vector_special(name) && s.regs.lookup(name).is_none() => {
+                out.now(i.line, format!("Argument vector size mismatch for instruction '{}'", i.opcode));
+                ok = false;
+            }
             Operand::Addr { .. } if kind.is_some_and(|c| c != 'm') => {
                 out.now(i.line, format!("Argument {k} of instruction '{}': must be register", i.opcode));
                 ok = false;
@@ -155,6 +161,11 @@ fn check_operand_forms(i: &Instruction, spec: &OpSpec, s: &Scope, out: &mut Find
     ok
 }
 
+/// Special registers with `.x`/`.y`/`.z` components, named whole.
+fn is_vector_special(name: &str) -> bool {
+    matches!(name, "%tid" | "%ntid" | "%ctaid" | "%nctaid" | "%clusterid" | "%nclusterid" | "%cluster_ctaid" | "%cluster_nctaid")
+}
+
 fn is_known_name(n: &str, s: &Scope) -> bool {
     s.regs.lookup(n).is_some() || s.vars.contains_key(n) || s.functions.contains_key(n) || n.starts_with("__")
 }
@@ -163,6 +174,17 @@ fn is_known_name(n: &str, s: &Scope) -> bool {
 fn has_untabled_type(i: &Instruction) -> bool {
     const PREFIXES: &[&str] = &["e4m3", "e5m2", "e2m1", "e2m3", "e3m2", "ue8m0", "tf32", "s2f6", "b4x", "b6x"];
     i.mods.iter().any(|m| PREFIXES.iter().any(|p| m.starts_with(p)))
+}
+
+/// A modifier some tabled opcode takes: a type, space, vector size, cache hint or listed word.
+fn is_known_modifier(m: &str) -> bool {
+    const PREFIXES: &[&str] = &["L1::", "L2::", "level::", "e4m3", "e5m2", "e2m1", "e2m3", "e3m2", "ue8m0", "tf32", "s2f6", "b4x", "b6x"];
+    Type::from_mod(m).is_some()
+        || isa::KNOWN_MODIFIERS.contains(&m)
+        || isa::SPACES.contains(&m)
+        || m.strip_prefix('v').is_some_and(|n| n.parse::<u32>().is_ok())
+        || PREFIXES.iter().any(|p| m.starts_with(p))
+        || looks_like_type(m)
 }
 
 /// `u33`, `s7`, `f8`: a type-shaped modifier ptxas does not know.
@@ -180,6 +202,9 @@ fn check_types(i: &Instruction, types: &[Type], spec: &OpSpec, out: &mut Finding
         unexpected(out);
         return false;
     }
+    for m in i.mods.iter().filter(|m| !is_known_modifier(m)) {
+        out.now(i.line, format!("Unknown modifier '.{m}'"));
+    }
     if spec.types.0 == 0 || has_untabled_type(i) {
         return true;
     }
@@ -193,6 +218,12 @@ fn check_types(i: &Instruction, types: &[Type], spec: &OpSpec, out: &mut Finding
         return false;
     }
     let int_like = is_int(types[0]) || matches!(types[0], Type::B16 | Type::B32 | Type::B64);
+    if spec.needs_lo_hi && !int_like {
+        if let Some(m) = ["lo", "hi", "wide"].iter().find(|m| i.has_mod(m)) {
+            out.now(i.line, format!("Unexpected instruction types specified for '{}.{m}'", i.opcode));
+            return false;
+        }
+    }
     if spec.needs_lo_hi && int_like && !["lo", "hi", "wide"].iter().any(|m| i.has_mod(m)) {
         unexpected(out);
         return false;
@@ -371,13 +402,25 @@ fn check_rounding(i: &Instruction, types: &[Type], out: &mut Findings) {
     out.now(i.line, msg);
 }
 
-/// Integer rounding (`.rni`) into a float from an integer, or float rounding (`.rn`) into an integer.
+/// Integer rounding (`.rni`) into a float from an integer, float rounding (`.rn`) into an integer,
+/// any rounding into a wider float, float rounding between floats of one size.
 fn cvt_rounding_is_illegal(types: &[Type], has: &dyn Fn(&[&str]) -> bool) -> bool {
     let [d, a] = types else { return false };
     match (is_float(*d), is_float(*a)) {
         (true, false) => has(isa::INT_ROUNDING),
         (false, true) => has(isa::FLOAT_ROUNDING),
+        // Between floats: widening takes no rounding; same size only integer rounding.
+        (true, true) if element_size(*d) > element_size(*a) => has(isa::INT_ROUNDING) || has(isa::FLOAT_ROUNDING),
+        (true, true) if element_size(*d) == element_size(*a) => has(isa::FLOAT_ROUNDING),
         _ => false,
+    }
+}
+
+/// Size of one value: packed `.f16x2`/`.bf16x2` hold two of two bytes.
+fn element_size(t: Type) -> u32 {
+    match t {
+        Type::F16x2 | Type::BF16x2 => 2,
+        _ => t.size_bytes(),
     }
 }
 
@@ -419,6 +462,56 @@ fn check_space(i: &Instruction, s: &Scope, out: &mut Findings) {
     }
 }
 
+/// Modifiers that don't fit the type or space: comparison kinds of `setp`, rounding and `.ftz` on
+/// integer arithmetic, `.nc` outside global loads.
+fn check_qualifiers(i: &Instruction, types: &[Type], out: &mut Findings) {
+    let Some(&ty) = types.first() else { return };
+    let op = i.opcode.as_str();
+    if op == "setp" && !comparison_fits(i, ty) {
+        out.now(i.line, "Mismatch between instruction type and comparison qualifier".into());
+    }
+    let arith = matches!(op, "add" | "sub" | "mul" | "mad" | "min" | "max" | "div" | "rem" | "abs" | "neg");
+    if arith && !is_float(ty) {
+        if isa::FLOAT_ROUNDING.iter().any(|m| i.has_mod(m)) {
+            out.now(i.line, format!("Illegal rounding modifier for instruction '{op}'"));
+        }
+        if i.has_mod("ftz") {
+            out.now(i.line, format!("Illegal modifier '.ftz' for instruction '{op}'"));
+        }
+    }
+    if i.has_mod("nc") {
+        if op == "st" {
+            out.now(i.line, "Illegal modifier '.nc' for instruction 'st'".into());
+        } else if op == "ld" && !i.has_mod("global") {
+            out.now(i.line, "Modifier '.nc' requires .global space".into());
+        }
+    }
+}
+
+/// `setp`'s comparison against its type: unsigned orders for unsigned integers, unordered ones
+/// for floats, only `eq`/`ne` for bit types.
+fn comparison_fits(i: &Instruction, ty: Type) -> bool {
+    const UNSIGNED: &[&str] = &["lo", "ls", "hi", "hs"];
+    const FLOAT: &[&str] = &["equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"];
+    const ORDERED: &[&str] = &["lt", "le", "gt", "ge"];
+    let has = |set: &[&str]| set.iter().any(|m| i.has_mod(m));
+    let unsigned = matches!(ty, Type::U16 | Type::U32 | Type::U64);
+    let bits = matches!(ty, Type::B16 | Type::B32 | Type::B64);
+    !(has(UNSIGNED) && !unsigned || has(FLOAT) && !is_float(ty) || has(ORDERED) && bits)
+}
+
+/// `bar`/`barrier` name barriers 0..15.
+fn check_barrier_number(i: &Instruction, out: &mut Findings) {
+    if !matches!(i.opcode.as_str(), "bar" | "barrier") || i.has_mod("warp") || i.has_mod("cluster") {
+        return;
+    }
+    if let Some(Operand::Imm(n)) = i.operands.first() {
+        if !(0..16).contains(n) {
+            out.now(i.line, format!("Barrier number '{n}' out of range, expected to be in range [0..15]"));
+        }
+    }
+}
+
 /// `atom.inc`/`atom.dec` exist only for `.u32`.
 fn check_atom_op(i: &Instruction, out: &mut Findings) {
     if i.opcode != "atom" && i.opcode != "red" {
@@ -439,6 +532,10 @@ fn check_requirements(i: &Instruction, s: &Scope, out: &mut Findings) {
             let what = r.what.replace("{m0}", i.mods.first().map_or("", String::as_str)).replace("{mods}", &i.mods.join("."));
             require(i.line, &what, r.sm, r.ptx, r.target_first, s, out);
         }
+    }
+    let wide_vector = i.has_mod("v4") && i.ty().is_some_and(|t| t.size_bytes() == 8);
+    if is_memory_access(i) && wide_vector {
+        require(i.line, "Feature '256 bit wide load/store'", 100, (8, 8), false, s, out);
     }
     for o in &i.operands {
         if let Operand::SpecialReg { name, .. } = o {
@@ -523,6 +620,7 @@ fn collect_unknown(op: &Operand, s: &Scope, out: &mut Vec<String>) {
         }
     };
     match op {
+        Operand::Reg(r) if is_vector_special(r) => {}
         Operand::Reg(r) | Operand::NotReg(r) => reg(r),
         Operand::PredPair(a, b) => {
             reg(a);

@@ -166,6 +166,10 @@ const fn modifier(opcode: &'static str, m: &'static str, what: &'static str, sm:
 /// Every row that matches an instruction applies, in this order.
 pub const REQUIREMENTS: &[Requirement] = &[
     feat("redux", "", "Feature 'redux'", 80, (7, 0)),
+    feat("min", "abs", "Feature '.abs'", 86, (7, 2)),
+    feat("max", "abs", "Feature '.abs'", 86, (7, 2)),
+    modifier("min", "xorsign", "Modifier '.xorsign'", 86, (7, 2)),
+    modifier("max", "xorsign", "Modifier '.xorsign'", 86, (7, 2)),
     feat("cp", "async", "Feature 'cp.async'", 80, (7, 0)),
     feat("elect", "", "Feature 'elect'", 90, (8, 0)),
     feat("mbarrier", "", "Feature 'mbarrier.{m0}'", 80, (7, 0)),
@@ -265,6 +269,17 @@ pub fn known_version(v: (u32, u32)) -> bool {
 /// Rounding modifiers of floating-point results, and the integer-rounding ones of `cvt`.
 pub const FLOAT_ROUNDING: &[&str] = &["rn", "rz", "rm", "rp", "rna", "rs"];
 pub const INT_ROUNDING: &[&str] = &["rni", "rzi", "rmi", "rpi"];
+
+/// Modifiers the tabled opcodes (`OPS`) may carry besides types, spaces, vectors and cache hints
+/// (`L1::`/`L2::`/`level::`); any other is an "Unknown modifier".
+pub const KNOWN_MODIFIERS: &[&str] = &[
+    "rn", "rz", "rm", "rp", "rna", "rs", "rni", "rzi", "rmi", "rpi", "ftz", "sat", "satfinite", "approx", "full",
+    "lo", "hi", "wide", "cc", "eq", "ne", "lt", "le", "gt", "ge", "ls", "hs", "equ", "neu", "ltu", "leu", "gtu",
+    "geu", "num", "nan", "and", "or", "xor", "NaN", "xorsign", "abs", "relu", "pack", "shiftamt", "to", "uni",
+    "ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc", "volatile", "relaxed", "acquire", "release", "weak", "mmio",
+    "sys", "gpu", "cta", "cluster", "unified", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16", "finite", "infinite",
+    "number", "notanumber", "normal", "subnormal", "oob", "noftz", "async", "mmio",
+];
 
 /// State-space modifiers of memory instructions.
 pub const SPACES: &[&str] = &["global", "shared", "local", "param", "const", "shared::cta", "shared::cluster", "param::entry", "param::func"];
