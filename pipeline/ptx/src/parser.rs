@@ -31,7 +31,8 @@ pub struct Parser<'s> {
     nesting: u32,
     /// Module-level directives seen (`.version`, `.target`, `.address_size`).
     pub header: ModuleHeader,
-    /// Reused buffers for one function's statements and one instruction's modifiers and operands.
+    /// Reused buffers for one function's statements and one instruction's modifiers and operands
+    /// (taken from and given back to the thread's [`SPARE_BUFFERS`]).
     body_buf: Vec<Statement>,
     mods_buf: Vec<String>,
     operands_buf: Vec<Operand>,
@@ -66,6 +67,30 @@ pub struct Failed;
 
 type PResult<T> = Result<T, Failed>;
 
+/// A parser's buffers, kept per thread between parsers: a worker parsing section after section
+/// reuses warm memory instead of growing fresh buffers for each.
+type SpareBuffers = (Vec<Statement>, Vec<String>, Vec<Operand>);
+
+/// Larger statement buffers (one giant function's) go back to the allocator, not to the thread.
+const MAX_SPARE_STATEMENTS: usize = 1 << 16;
+
+thread_local! {
+    static SPARE_BUFFERS: std::cell::Cell<Option<SpareBuffers>> = const { std::cell::Cell::new(None) };
+}
+
+impl Drop for Parser<'_> {
+    fn drop(&mut self) {
+        let mut spare = (std::mem::take(&mut self.body_buf), std::mem::take(&mut self.mods_buf), std::mem::take(&mut self.operands_buf));
+        if spare.0.capacity() > MAX_SPARE_STATEMENTS {
+            spare.0 = Vec::new();
+        }
+        spare.0.clear();
+        spare.1.clear();
+        spare.2.clear();
+        let _ = SPARE_BUFFERS.try_with(|s| s.set(Some(spare)));
+    }
+}
+
 impl<'s> Parser<'s> {
     /// A parser for the whole of `src`.
     pub fn new(src: &'s str, file: &str) -> Parser<'s> {
@@ -81,6 +106,7 @@ impl<'s> Parser<'s> {
         let mut tokens = TokenStream::new(text, start);
         let cur = tokens.next();
         let next = tokens.next();
+        let spare = SPARE_BUFFERS.with(|s| s.take()).unwrap_or_default();
         let mut p = Parser {
             src,
             tokens,
@@ -94,9 +120,9 @@ impl<'s> Parser<'s> {
             depth: 0,
             nesting: 0,
             header: ModuleHeader::default(),
-            body_buf: Vec::new(),
-            mods_buf: Vec::new(),
-            operands_buf: Vec::new(),
+            body_buf: spare.0,
+            mods_buf: spare.1,
+            operands_buf: spare.2,
             diags: Vec::new(),
         };
         if too_large {
