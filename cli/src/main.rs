@@ -67,6 +67,10 @@ fn run(args: &args::Args, notes: &[args::OptionNote]) -> ExitCode {
         Ok(errors) => errors,
         Err(code) => return code,
     };
+    let jobserver = match connect_jobserver(args, &policy) {
+        Ok(js) => js,
+        Err(code) => return code,
+    };
     let inputs = match inputs::read_all(&args.inputs, &args.ptx_strings) {
         Ok(inputs) => inputs,
         Err(missing) => {
@@ -86,7 +90,7 @@ fn run(args: &args::Args, notes: &[args::OptionNote]) -> ExitCode {
     let sources: Vec<Source> = inputs.iter().map(|i| Source { text: &i.text, name: &i.name }).collect();
     let input = &inputs[0].name;
     let mut opts = compile_options(args);
-    opts.jobserver = connect_jobserver(args, &policy);
+    opts.jobserver = jobserver;
     let out = compile_sources(&sources, &opts);
     let printed = report(args, &opts, &out, &policy);
     report_jobserver(&opts, &policy);
@@ -130,24 +134,23 @@ fn print_option_notes(notes: &[args::OptionNote], policy: &warnings::WarningPoli
     Ok(errors || policy.errored())
 }
 
-/// `--jobserver`: connect to Make's jobserver, or warn as ptxas does and go on without one.
-fn connect_jobserver(args: &args::Args, policy: &warnings::WarningPolicy) -> Option<JobserverHandle> {
-    if !args.jobserver {
-        return None;
+/// `--jobserver`, as ptxas: only a parallel compile (`--split-compile` other than 1) looks for
+/// Make's jobserver; finding none is a warning, finding one that cannot be used is fatal (before
+/// the inputs are read).
+fn connect_jobserver(args: &args::Args, policy: &warnings::WarningPolicy) -> Result<Option<JobserverHandle>, ExitCode> {
+    if !args.jobserver || args.workers() == 1 {
+        return Ok(None);
     }
     match Jobserver::from_env() {
         Ok(Some(js)) => {
             ptxforge_runtime::jobserver::install_signal_handlers();
-            Some(JobserverHandle(Arc::new(js)))
+            Ok(Some(JobserverHandle(Arc::new(js))))
         }
         Ok(None) => {
             policy.warning(ptxforge_runtime::jobserver::NO_JOBSERVER_WARNING);
-            None
+            Ok(None)
         }
-        Err(_) => {
-            policy.warning(ptxforge_runtime::jobserver::JOBSERVER_ERROR_WARNING);
-            None
-        }
+        Err(_) => Err(fatal(ptxforge_runtime::jobserver::JOBSERVER_ERROR_WARNING)),
     }
 }
 

@@ -3,8 +3,9 @@
 //!
 //! One `X` (complete) event per kernel per stage, on the thread that ran it (`tid` 0 = the calling
 //! thread, `i + 1` = worker `i`), named after the stage, with the kernel in `args.name` and its
-//! wait in the stage's channel in `args.channel_wait_us`; module-level `compile`, `parse` and
-//! `elf` events on thread 0; `thread_name` / `process_name` metadata events. Times are in
+//! wait in the stage's channel in `args.channel_wait_us`; the module-level `parse` (one per
+//! section), `validate` and `elf` events likewise on the thread that ran them, with the input in
+//! `args.name`; `compile` on thread 0; `thread_name` / `process_name` metadata events. Times are in
 //! microseconds from the compile's start.
 //!
 //! As with ptxas, the file is read back after the cubin is written and our events are appended to
@@ -140,24 +141,24 @@ fn metadata(kind: &str, label: &str, tid: usize, pid: i64) -> Json {
 /// Metadata, module-level spans, then one span per kernel per stage in definition order.
 fn our_events(input: &str, out: &CompileOutput, pid: i64, offset_ns: i128) -> Vec<Json> {
     let named = |s: &str| Json::obj([("name", Json::str(s))]);
-    let mut tids: BTreeSet<usize> = out.kernels.iter().flat_map(|k| &k.timings).map(|t| t.worker).collect();
+    let spans = out.kernels.iter().flat_map(|k| &k.timings).chain(&out.module_spans);
+    let mut tids: BTreeSet<usize> = spans.map(|t| t.worker).collect();
     tids.insert(0);
     let mut events = vec![metadata("process_name", &format!("ptxforge {input}"), 0, pid)];
     for &tid in &tids {
         let label = if tid == 0 { "main".to_string() } else { format!("ptxforge-worker-{}", tid - 1) };
         events.push(metadata("thread_name", &label, tid, pid));
     }
-    let elf_start = out.total_time.saturating_sub(out.elf_time);
     events.push(complete("compile", named(input), 0, us(Duration::ZERO, offset_ns), out.total_time, pid));
-    events.push(complete("parse", named(input), 0, us(Duration::ZERO, offset_ns), out.parse_time, pid));
+    for t in &out.module_spans {
+        let args = Json::obj([("channel_wait_us", us(t.queue_wait, 0)), ("name", Json::str(input))]);
+        events.push(complete(t.stage, args, t.worker, us(t.start, offset_ns), t.duration, pid));
+    }
     for k in &out.kernels {
         for t in &k.timings {
             let args = Json::obj([("channel_wait_us", us(t.queue_wait, 0)), ("name", Json::str(&k.name))]);
             events.push(complete(t.stage, args, t.worker, us(t.start, offset_ns), t.duration, pid));
         }
-    }
-    if out.cubin.is_some() {
-        events.push(complete("elf", named(input), 0, us(elf_start, offset_ns), out.elf_time, pid));
     }
     events
 }

@@ -1,7 +1,10 @@
 //! The `-v` resource report, in ptxas's wording and order (entries in reverse definition order).
+//! "Compile time" is the kernel's own work (the sum of its stage spans), as ptxas reports each
+//! kernel's time whatever `--split-compile` is, not the time it spent waiting behind others.
 
 use std::fmt::Write;
 
+use ptxforge_pipeline::compile::KernelOutcome;
 use ptxforge_pipeline::{CompileOptions, CompileOutput};
 
 /// The `ptxas info    : ...` lines for a successful compile.
@@ -21,8 +24,18 @@ pub fn resource_lines(opts: &CompileOptions, out: &CompileOutput, level: u8) -> 
         if k.shared_bytes > 0 {
             let _ = write!(s, ", {} bytes smem", k.shared_bytes);
         }
+        if let Some(bytes) = param_bank_bytes(opts, k) {
+            let _ = write!(s, ", {bytes} bytes cmem[0]");
+        }
         let _ = writeln!(s);
-        let _ = writeln!(s, "ptxas info    : Compile time = {:.3} ms", k.wall.as_secs_f64() * 1e3);
+        let _ = writeln!(s, "ptxas info    : Compile time = {:.3} ms", k.compile_time().as_secs_f64() * 1e3);
     }
     s
+}
+
+/// The size of the kernel's constant bank 0 (driver area and parameters), which ptxas reports
+/// before sm_90 and leaves out from sm_90 on.
+fn param_bank_bytes(opts: &CompileOptions, k: &KernelOutcome) -> Option<u32> {
+    let image = k.image.as_ref()?;
+    (opts.sm.num < 90).then(|| opts.sm.param_base() + image.param_bytes)
 }

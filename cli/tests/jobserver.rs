@@ -27,7 +27,8 @@ fn many_kernels(dir: &Path, n: usize) -> PathBuf {
 }
 
 fn max_concurrent(stderr: &str) -> usize {
-    let line = stderr.lines().find(|l| l.starts_with("ptxforge jobserver:")).unwrap_or_else(|| panic!("no stats in {stderr}"));
+    let line =
+        stderr.lines().find(|l| l.starts_with("ptxforge jobserver:")).unwrap_or_else(|| panic!("no stats in {stderr}"));
     line.split("max ").nth(1).unwrap().split_whitespace().next().unwrap().parse().unwrap()
 }
 
@@ -46,7 +47,8 @@ fn make_j2_limits_concurrency_and_gets_its_tokens_back() {
         dir.join("out.cubin").display()
     );
     std::fs::write(dir.join("Makefile"), makefile).unwrap();
-    let out = Command::new("make").arg("-j2").arg("-C").arg(&dir).env("PTXFORGE_JOBSERVER_STATS", "1").output().unwrap();
+    let out =
+        Command::new("make").arg("-j2").arg("-C").arg(&dir).env("PTXFORGE_JOBSERVER_STATS", "1").output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(!stderr.contains("jobserver tokens"), "make reports lost tokens: {stderr}");
@@ -124,12 +126,12 @@ fn fifo_tokens_all_return_after_success_and_after_an_error() {
     assert_eq!(tokens_in(&fifo), 2, "tokens lost after a compile error");
 }
 
-/// `ptxforge --jobserver` on a two-kernel module with the given MAKEFLAGS (None: unset).
-fn small_compile_with_makeflags(name: &str, makeflags: Option<&str>) -> std::process::Output {
+/// `ptxforge --jobserver` on a two-kernel module with the given extra options and MAKEFLAGS (None: unset).
+fn small_compile_with_makeflags(name: &str, options: &[&str], makeflags: Option<&str>) -> std::process::Output {
     let dir = scratch(name);
     let ptx = many_kernels(&dir, 2);
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_ptxforge"));
-    cmd.args(["--jobserver", "-arch=sm_80"]).arg(&ptx).arg("-o").arg(dir.join("out.cubin"));
+    cmd.args(["--jobserver", "-arch=sm_80"]).args(options).arg(&ptx).arg("-o").arg(dir.join("out.cubin"));
     match makeflags {
         Some(flags) => cmd.env("MAKEFLAGS", flags),
         None => cmd.env_remove("MAKEFLAGS"),
@@ -137,21 +139,39 @@ fn small_compile_with_makeflags(name: &str, makeflags: Option<&str>) -> std::pro
     cmd.output().unwrap()
 }
 
+const BROKEN_FIFO: &str = "-j4 --jobserver-auth=fifo:/nonexistent/ptxforge-fifo";
+
 #[test]
-fn unusable_jobserver_gives_ptxas_error_warning() {
-    let out = small_compile_with_makeflags("broken", Some("-j4 --jobserver-auth=fifo:/nonexistent/ptxforge-fifo"));
-    assert!(out.status.success());
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "ptxas warning : Jobserver requested, but an error occurred\n");
+fn unusable_jobserver_is_fatal_for_a_split_compile() {
+    let out = small_compile_with_makeflags("broken", &["--split-compile", "2"], Some(BROKEN_FIFO));
+    assert_eq!(out.status.code(), Some(255));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "ptxas fatal   : Jobserver requested, but an error occurred\n");
+    assert!(!scratch("broken").join("out.cubin").exists(), "a fatal jobserver error wrote the cubin");
 }
 
 #[test]
-fn no_jobserver_gives_ptxas_warning() {
-    let out = small_compile_with_makeflags("none", None);
-    assert!(out.status.success());
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        "ptxas warning : GNU Jobserver support requested, but no compatible jobserver found. Ignoring '--jobserver'\n"
-    );
+fn no_jobserver_gives_ptxas_warning_for_a_split_compile() {
+    for split in ["2", "0"] {
+        let out = small_compile_with_makeflags(&format!("none{split}"), &["--split-compile", split], None);
+        assert!(out.status.success());
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "ptxas warning : GNU Jobserver support requested, but no compatible jobserver found. Ignoring '--jobserver'\n"
+        );
+    }
+}
+
+#[test]
+fn jobserver_is_not_looked_for_without_split_compile() {
+    for (name, options, makeflags) in [
+        ("plain-none", &[][..], None),
+        ("plain-broken", &[][..], Some(BROKEN_FIFO)),
+        ("one-broken", &["--split-compile", "1"][..], Some(BROKEN_FIFO)),
+    ] {
+        let out = small_compile_with_makeflags(name, options, makeflags);
+        assert!(out.status.success(), "{name}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{name}");
+    }
 }
 
 #[test]
@@ -183,7 +203,9 @@ fn sigterm_mid_compile_gives_tokens_back() {
 
 #[test]
 fn sigterm_under_make_loses_no_token() {
-    if Command::new("make").arg("--version").output().is_err() || Command::new("pkill").arg("--version").output().is_err() {
+    if Command::new("make").arg("--version").output().is_err()
+        || Command::new("pkill").arg("--version").output().is_err()
+    {
         println!("skipped: GNU make or pkill not found");
         return;
     }
@@ -197,9 +219,11 @@ fn sigterm_under_make_loses_no_token() {
         out = out_path.display()
     );
     std::fs::write(dir.join("Makefile"), makefile).unwrap();
-    let child = Command::new("make").args(["-j3", "-k", "-C"]).arg(&dir).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let child =
+        Command::new("make").args(["-j3", "-k", "-C"]).arg(&dir).stderr(std::process::Stdio::piped()).spawn().unwrap();
     std::thread::sleep(std::time::Duration::from_millis(500));
-    let killed = Command::new("pkill").arg("-TERM").arg("-f").arg(out_path.to_str().unwrap()).status().unwrap().success();
+    let killed =
+        Command::new("pkill").arg("-TERM").arg("-f").arg(out_path.to_str().unwrap()).status().unwrap().success();
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("jobserver tokens"), "make reports lost tokens: {stderr}");

@@ -262,10 +262,53 @@ fn trace_has_a_span_per_kernel_per_stage_on_worker_threads() {
     // The two workers and the calling thread (0, which runs stages inline while a mailbox is
     // full); which of them ran what depends on timing.
     assert!(tids.iter().all(|t| (0..=2).contains(t)), "{tids:?}");
-    for module_stage in ["compile", "parse", "elf"] {
+    for module_stage in ["compile", "parse", "validate", "elf"] {
         assert!(events.iter().any(|e| e["name"] == module_stage && e["ph"] == "X"), "no {module_stage} event");
     }
     assert_properly_nested(events);
+}
+
+/// The `tid`s of our module-level events (`parse` per section, `validate`, `elf`) with `--split-compile N`.
+fn module_event_threads(split: &str) -> BTreeMap<String, Vec<i64>> {
+    let trace = scratch(&format!("module_trace{split}.json"));
+    let _ = std::fs::remove_file(&trace);
+    let input = many_kernels(12);
+    let args = ["-arch=sm_80", "--split-compile", split, "--fdevice-time-trace", trace.to_str().unwrap()];
+    run(&args, &input, &scratch(&format!("module{split}.cubin")));
+    let doc = read_trace(&trace);
+    let events = doc["traceEvents"].as_array().unwrap();
+    let threads: Vec<i64> = events
+        .iter()
+        .filter(|e| e["ph"] == "M" && e["name"] == "thread_name")
+        .map(|e| e["tid"].as_i64().unwrap())
+        .collect();
+    let mut out: BTreeMap<String, Vec<i64>> = BTreeMap::new();
+    for e in
+        events.iter().filter(|e| e["ph"] == "X" && ["parse", "validate", "elf"].contains(&e["name"].as_str().unwrap()))
+    {
+        let tid = e["tid"].as_i64().unwrap();
+        assert!(threads.contains(&tid), "no thread_name for {e}");
+        assert_eq!(e["args"]["name"].as_str(), input.to_str(), "{e}");
+        out.entry(e["name"].as_str().unwrap().to_string()).or_default().push(tid);
+    }
+    assert_properly_nested(events);
+    out
+}
+
+#[test]
+fn trace_puts_parse_validate_and_elf_on_the_thread_that_ran_them() {
+    // One worker: the calling thread runs everything.
+    let threads = module_event_threads("1");
+    assert_eq!(threads.keys().collect::<Vec<_>>(), ["elf", "parse", "validate"]);
+    assert!(threads.values().flatten().all(|&t| t == 0), "{threads:?}");
+    // Two workers: the single validate and ELF messages find room in their mailboxes, so a worker
+    // takes them (the caller only helps a full mailbox, as it may for the parse sections).
+    let threads = module_event_threads("2");
+    assert_eq!((threads["elf"].len(), threads["validate"].len()), (1, 1));
+    for stage in ["elf", "validate"] {
+        assert!((1..=2).contains(&threads[stage][0]), "{stage} on thread {:?}", threads[stage]);
+    }
+    assert!(threads["parse"].iter().all(|t| (0..=2).contains(t)), "{threads:?}");
 }
 
 /// Complete events on one thread either nest or follow each other (trace viewers drop the rest).

@@ -3,7 +3,9 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
-use ptxforge_runtime::{Actor, Executor, ExecutorConfig, JobserverStats, Pipeline, StageTiming as MessageTiming};
+use ptxforge_runtime::{Actor, Executor, ExecutorConfig, JobserverStats, Pipeline};
+/// The runtime's record of one message in one stage (absolute instants, runtime worker index).
+pub use ptxforge_runtime::StageTiming as MessageTiming;
 
 use crate::compile::KernelOutcome;
 use crate::options::{CompileOptions, JobserverHandle};
@@ -258,6 +260,18 @@ pub type ParseResult = Result<ptxforge_ptx::ast::Module, Vec<ptxforge_ptx::Diagn
 /// (in parallel when it has workers), and the merged module is validated by a second actor.
 /// The result, diagnostics and their order included, is a serial parse's.
 pub fn parse_in_sections(exec: &Executor, src: &str, file_name: &str, min_section_size: usize) -> ParseResult {
+    parse_in_sections_timed(exec, src, file_name, min_section_size, &mut Vec::new())
+}
+
+/// [`parse_in_sections`], adding the runtime's record of every section's parse and of the
+/// validation to `runs` (for the trace: which thread ran them, and when).
+pub fn parse_in_sections_timed(
+    exec: &Executor,
+    src: &str,
+    file_name: &str,
+    min_section_size: usize,
+    runs: &mut Vec<MessageTiming>,
+) -> ParseResult {
     use ptxforge_ptx::sections;
     let internal = |file: &str, what: String| vec![ptxforge_ptx::Diagnostic::new(file, 0, format!("internal error: {what} (stage parse)"), true)];
     let text: std::sync::Arc<str> = std::sync::Arc::from(src);
@@ -271,6 +285,7 @@ pub fn parse_in_sections(exec: &Executor, src: &str, file_name: &str, min_sectio
     };
     let pipeline = Pipeline::new(|_, msg| SectionMsg::Panicked(msg)).stage("parse", capacity, parse);
     let (envelopes, _) = pipeline.run(exec, spans);
+    runs.extend(envelopes.iter().flat_map(|env| env.timings.iter().cloned()));
     let mut parts = Vec::with_capacity(envelopes.len());
     for env in envelopes {
         match env.value {
@@ -287,7 +302,9 @@ pub fn parse_in_sections(exec: &Executor, src: &str, file_name: &str, min_sectio
         done => done,
     };
     let recover = move |what: String| ValidateMsg::Done(Err(internal(&recover_file, what)));
-    match run_on_actor(exec, "validate", ValidateMsg::Parsed(module, syntax), recover, validate) {
+    let (validated, validation) = run_on_actor_timed(exec, "validate", ValidateMsg::Parsed(module, syntax), recover, validate);
+    runs.extend(validation);
+    match validated {
         ValidateMsg::Done(r) => r,
         ValidateMsg::Parsed(..) => Err(internal(file_name, "the module was not validated".into())),
     }

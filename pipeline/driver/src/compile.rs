@@ -53,6 +53,9 @@ pub struct CompileOutput {
     pub parse_time: Duration,
     pub elf_time: Duration,
     pub total_time: Duration,
+    /// Spans of the module-level stages (each parse section, validation, ELF), relative to the
+    /// compile's start, each on the thread that ran it (as [`StageTiming::worker`]).
+    pub module_spans: Vec<StageTiming>,
     /// Workers, sections, tasks, steals, parks and mailbox high-water marks of the kernel pipeline.
     pub runtime: crate::actors::RuntimeStats,
 }
@@ -81,7 +84,10 @@ pub fn compile_sources(sources: &[Source], opts: &CompileOptions) -> CompileOutp
     let start = Instant::now();
     let mut out = CompileOutput::default();
     let exec = crate::actors::executor_for(opts);
-    let (module, files) = match parse_sources(&exec, sources, opts.min_section_size) {
+    let mut runs = Vec::new();
+    let parsed = parse_sources(&exec, sources, opts.min_section_size, &mut runs);
+    out.module_spans = crate::timeline::message_spans(&runs, start);
+    let (module, files) = match parsed {
         Ok((m, files)) => (Arc::new(m), files),
         Err(diags) => {
             out.diagnostics = diags;
@@ -107,7 +113,9 @@ pub fn compile_sources(sources: &[Source], opts: &CompileOptions) -> CompileOutp
     out.runtime = runtime;
     let elf_start = Instant::now();
     if !out.failed() {
-        out.cubin = assemble(&exec, &module, &opts, &out.kernels, &mut out.diagnostics);
+        let (cubin, elf_runs) = assemble(&exec, &module, &opts, &out.kernels, &mut out.diagnostics);
+        out.cubin = cubin;
+        out.module_spans.extend(crate::timeline::message_spans(&elf_runs, start));
     }
     out.elf_time = elf_start.elapsed();
     out.total_time = start.elapsed();
@@ -161,14 +169,15 @@ enum ElfMsg {
     Done(Result<Vec<u8>, String>),
 }
 
-/// The ELF stage, run as an actor: kernels in definition order into one cubin.
+/// The ELF stage, run as an actor: kernels in definition order into one cubin, with the
+/// runtime's record of the run.
 fn assemble(
     exec: &Executor,
     module: &ast::Module,
     opts: &CompileOptions,
     kernels: &[KernelOutcome],
     diags: &mut Vec<Diagnostic>,
-) -> Option<Vec<u8>> {
+) -> (Option<Vec<u8>>, Vec<crate::actors::MessageTiming>) {
     let images = kernels.iter().filter_map(|k| k.image.clone()).collect();
     let cubin = CubinModule {
         sm: opts.sm,
@@ -181,15 +190,16 @@ fn assemble(
         ElfMsg::Module(c) => ElfMsg::Done(write_cubin(&c).map_err(|e| e.to_string())),
         done => done,
     };
-    let result = match crate::actors::run_on_actor(exec, "elf", ElfMsg::Module(cubin), |msg| ElfMsg::Done(Err(msg)), handler) {
+    let (done, runs) = crate::actors::run_on_actor_timed(exec, "elf", ElfMsg::Module(cubin), |msg| ElfMsg::Done(Err(msg)), handler);
+    let result = match done {
         ElfMsg::Done(r) => r,
         ElfMsg::Module(_) => Err("the ELF actor returned no result".into()),
     };
     match result {
-        Ok(bytes) => Some(bytes),
+        Ok(bytes) => (Some(bytes), runs),
         Err(e) => {
             diags.push(Diagnostic::fatal(format!("internal error: cubin writer: {e} (stage elf)")));
-            None
+            (None, runs)
         }
     }
 }
@@ -197,12 +207,18 @@ fn assemble(
 /// Parses every source and joins them into one module (the first one's header, then every
 /// module's globals and functions in order), with the source name of each function.
 /// Diagnostics of all sources are reported together, as are functions defined in two sources.
-fn parse_sources(exec: &Executor, sources: &[Source], min_section_size: usize) -> Result<(ast::Module, Vec<String>), Vec<Diagnostic>> {
+/// The runtime's record of each parse actor run is added to `runs`.
+fn parse_sources(
+    exec: &Executor,
+    sources: &[Source],
+    min_section_size: usize,
+    runs: &mut Vec<crate::actors::MessageTiming>,
+) -> Result<(ast::Module, Vec<String>), Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let mut joined: Option<ast::Module> = None;
     let mut files = Vec::new();
     for src in sources {
-        match crate::actors::parse_in_sections(exec, src.text, src.name, min_section_size) {
+        match crate::actors::parse_in_sections_timed(exec, src.text, src.name, min_section_size, runs) {
             Ok(m) => {
                 if let Some(j) = &joined {
                     diags.extend(defined_again(j, &m, src));

@@ -66,6 +66,21 @@ pub fn kernel_timings(stamps: &[Stamp], message: &[MessageTiming], epoch: Instan
         .collect()
 }
 
+/// The runtime's record of a module-level message (a parse section, validation, the ELF stage)
+/// as spans relative to `epoch`, on the thread that ran them (0 = the caller's, `i + 1` = worker `i`).
+pub fn message_spans(message: &[MessageTiming], epoch: Instant) -> Vec<StageTiming> {
+    message
+        .iter()
+        .map(|m| StageTiming {
+            stage: m.stage,
+            worker: if m.worker == usize::MAX { 0 } else { m.worker + 1 },
+            start: m.start.saturating_duration_since(epoch),
+            duration: m.duration,
+            queue_wait: m.queue_wait,
+        })
+        .collect()
+}
+
 /// Wall time of one kernel: from the start of its first stage to the end of its last.
 pub fn kernel_wall(timings: &[StageTiming]) -> Duration {
     let first = timings.iter().map(|t| t.start).min();
@@ -104,5 +119,20 @@ mod tests {
         assert_eq!(t[0].queue_wait, Duration::ZERO);
         assert_eq!(kernel_wall(&t), Duration::from_micros(45));
         assert_eq!(kernel_wall(&[]), Duration::ZERO);
+    }
+
+    #[test]
+    fn message_spans_name_the_thread_that_ran_them() {
+        let epoch = Instant::now();
+        let timing = |worker| MessageTiming {
+            stage: "elf",
+            worker,
+            start: at(epoch, 40),
+            duration: Duration::from_micros(20),
+            queue_wait: Duration::from_micros(3),
+        };
+        let spans = message_spans(&[timing(usize::MAX), timing(1)], epoch);
+        assert_eq!(spans.iter().map(|s| s.worker).collect::<Vec<_>>(), [0, 2]);
+        assert_eq!((spans[1].stage, spans[1].start, spans[1].duration), ("elf", Duration::from_micros(40), Duration::from_micros(20)));
     }
 }

@@ -1,0 +1,152 @@
+//! `-v`: the resource report's lines. Oracle: ptxas 13.5 prints the same lines in the same order
+//! on every filetest and examples/vadd.ptx (register counts and compile times masked), skipped
+//! without ptxas. Without ptxas: every line has ptxas's shape, kernels come in reverse definition
+//! order, and `cmem[0]` is the size of the kernel's constant bank 0 in our cubin (before sm_90).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use object::{Object, ObjectSection};
+use regex::Regex;
+
+use ptxforge_sass::nvtools;
+
+const ARCHS: [&str; 3] = ["sm_75", "sm_80", "sm_90"];
+
+fn repo(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join(rel)
+}
+
+/// Every filetest, then examples/vadd.ptx.
+fn inputs() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(repo("pipeline/driver/tests/filetests"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ptx"))
+        .collect();
+    files.sort();
+    files.push(repo("examples/vadd.ptx"));
+    files
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ptxforge-verbose-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn run<S: AsRef<std::ffi::OsStr>>(tool: &Path, options: &[S], input: &Path, out: &Path) -> Output {
+    Command::new(tool).args(options).arg(input).arg("-o").arg(out).output().unwrap()
+}
+
+/// Stderr with the figures that depend on code quality or on the machine masked.
+fn masked(stderr: &[u8]) -> String {
+    let text = String::from_utf8_lossy(stderr);
+    let regs = Regex::new(r"Used [0-9]+ registers").unwrap();
+    let time = Regex::new(r"Compile time = [0-9]+\.[0-9]{3} ms").unwrap();
+    let text = regs.replace_all(&text, "Used R registers");
+    time.replace_all(&text, "Compile time = T ms").into_owned()
+}
+
+#[test]
+fn verbose_lines_are_ptxas_lines() {
+    let Some(ptxas) = nvtools::tool("ptxas") else {
+        println!("skipped: ptxas not found (set PTXFORGE_NV)");
+        return;
+    };
+    let ours = PathBuf::from(env!("CARGO_BIN_EXE_ptxforge"));
+    let multi = repo("pipeline/driver/tests/filetests/multi.ptx");
+    let words = |options: &[&str]| options.iter().map(|o| o.to_string()).collect::<Vec<_>>();
+    let mut cases: Vec<(Vec<String>, PathBuf)> = Vec::new();
+    for input in inputs() {
+        for arch in ARCHS {
+            cases.push((words(&["-v", &format!("-arch={arch}")]), input.clone()));
+        }
+    }
+    for options in [
+        &["--verbose2", "-arch=sm_80"][..],
+        &["-v", "--split-compile", "2", "-arch=sm_86"],
+        &["-v", "-e", "scale", "-arch=sm_89"],
+    ] {
+        cases.push((words(options), multi.clone()));
+    }
+    for (options, input) in &cases {
+        let theirs = run(&ptxas, options, input, &scratch("ptxas.cubin"));
+        let mine = run(&ours, options, input, &scratch("ptxforge.cubin"));
+        let what = format!("{options:?} {}", input.display());
+        assert_eq!(mine.status.code(), theirs.status.code(), "{what}");
+        assert!(masked(&theirs.stderr).contains("Compile time = T ms"), "{what}: {}", masked(&theirs.stderr));
+        assert_eq!(masked(&mine.stderr), masked(&theirs.stderr), "{what}");
+    }
+}
+
+/// `.entry` names in definition order.
+fn entries(ptx: &str) -> Vec<String> {
+    let entry = Regex::new(r"\.entry[ \t]+([A-Za-z_$%][A-Za-z0-9_$]*)").unwrap();
+    entry.captures_iter(ptx).map(|c| c[1].to_string()).collect()
+}
+
+/// Size of `.nv.constant0.<kernel>` in a cubin.
+fn constant0_size(cubin: &[u8], kernel: &str) -> Option<u64> {
+    let file = object::File::parse(cubin).unwrap();
+    let name = format!(".nv.constant0.{kernel}");
+    file.sections().find(|s| s.name() == Ok(name.as_str())).map(|s| s.size())
+}
+
+/// Checks one `-v` report line by line; returns how many kernels it described.
+fn check_report(stderr: &str, ptx: &str, cubin: &[u8], arch: &str) -> usize {
+    let usage = Regex::new(r"^ptxas info    : Used [0-9]+ registers, used [01] barriers(, ([0-9]+) bytes smem)?(, ([0-9]+) bytes cmem\[0\])?$").unwrap();
+    let time = Regex::new(r"^ptxas info    : Compile time = [0-9]+\.[0-9]{3} ms$").unwrap();
+    let mut lines = stderr.lines();
+    assert_eq!(lines.next(), Some("ptxas info    : 0 bytes gmem"));
+    let mut kernels = entries(ptx);
+    kernels.reverse();
+    for k in &kernels {
+        assert_eq!(lines.next().unwrap(), format!("ptxas info    : Compiling entry function '{k}' for '{arch}'"));
+        assert_eq!(lines.next().unwrap(), format!("ptxas info    : Function properties for {k}"));
+        assert_eq!(lines.next().unwrap(), "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads");
+        let line = lines.next().unwrap();
+        let fields = usage.captures(line).unwrap_or_else(|| panic!("{k}: {line}"));
+        let cmem0 = fields.get(4).map(|m| m.as_str().parse::<u64>().unwrap());
+        let expected = if arch == "sm_90" { None } else { constant0_size(cubin, k) };
+        assert!(arch == "sm_90" || expected.is_some(), "{k}: no .nv.constant0 section");
+        assert_eq!(cmem0, expected, "{k}: {line}");
+        let line = lines.next().unwrap();
+        assert!(time.is_match(line), "{k}: {line}");
+    }
+    assert_eq!(lines.next(), None, "{stderr}");
+    kernels.len()
+}
+
+#[test]
+fn verbose_lines_have_ptxas_shape_and_our_cubins_figures() {
+    let ours = PathBuf::from(env!("CARGO_BIN_EXE_ptxforge"));
+    let mut kernels = 0;
+    for input in inputs() {
+        let ptx = std::fs::read_to_string(&input).unwrap();
+        for arch in ARCHS {
+            let cubin = scratch(&format!("shape-{arch}.cubin"));
+            let o = run(&ours, &["-v", &format!("-arch={arch}")], &input, &cubin);
+            let stderr = String::from_utf8_lossy(&o.stderr);
+            assert!(o.status.success(), "{}: {stderr}", input.display());
+            kernels += check_report(&stderr, &ptx, &std::fs::read(&cubin).unwrap(), arch);
+        }
+    }
+    assert!(kernels > 3 * inputs().len() - 3, "only {kernels} kernels reported");
+}
+
+#[test]
+fn verbose2_names_each_kernel_first_without_split_compile_only() {
+    let ours = PathBuf::from(env!("CARGO_BIN_EXE_ptxforge"));
+    let multi = repo("pipeline/driver/tests/filetests/multi.ptx");
+    let processing = |options: &[&str]| -> Vec<String> {
+        let o = run(&ours, options, &multi, &scratch("v2.cubin"));
+        let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+        stderr.lines().filter(|l| l.starts_with("ptxas info    : Processing ")).map(str::to_string).collect()
+    };
+    assert_eq!(
+        processing(&["--verbose2", "-arch=sm_80"]),
+        ["ptxas info    : Processing copy", "ptxas info    : Processing scale", "ptxas info    : Processing fill"]
+    );
+    assert!(processing(&["--verbose2", "--split-compile", "2", "-arch=sm_80"]).is_empty());
+}
