@@ -32,13 +32,13 @@ pub struct SectionSpan {
 /// module is one empty piece.
 pub fn split_sections(src: &str, min_statements: usize) -> Vec<SectionSpan> {
     let min = min_statements.max(1);
-    let mut scan = Scanner { bytes: src.as_bytes(), pos: 0, line: 1 };
+    let mut scan = Scanner { bytes: src.as_bytes(), pos: 0 };
     let mut sections = Vec::new();
     let mut current = SectionSpan { range: 0..0, first_line: 1, statements: 0 };
     while let Some(cut) = scan.next_cut(&mut current.statements) {
         if current.statements >= min {
             current.range.end = cut;
-            let next = SectionSpan { range: cut..cut, first_line: scan.line, statements: 0 };
+            let next = SectionSpan { range: cut..cut, first_line: 0, statements: 0 };
             sections.push(std::mem::replace(&mut current, next));
         }
     }
@@ -50,30 +50,46 @@ pub fn split_sections(src: &str, min_statements: usize) -> Vec<SectionSpan> {
         }
         _ => sections.push(current),
     }
+    let mut line = 1;
+    for pair in 1..sections.len() {
+        let (before, after) = sections.split_at_mut(pair);
+        line += count_newlines(&src.as_bytes()[before[pair - 1].range.clone()]);
+        after[0].first_line = line;
+    }
     sections
 }
 
-/// A byte scanner that sees braces, semicolons and newlines as the lexer does: comments and
-/// strings (also unterminated ones, which the lexer swallows as one error token) hide them.
+/// Bytes the scanner stops at: braces, semicolons, and what may open a comment or string.
+const STOPS: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'{' as usize] = true;
+    t[b'}' as usize] = true;
+    t[b';' as usize] = true;
+    t[b'/' as usize] = true;
+    t[b'"' as usize] = true;
+    t
+};
+
+/// A byte scanner that sees braces and semicolons as the lexer does: comments and strings (also
+/// unterminated ones, which the lexer swallows as one error token) hide them.
 struct Scanner<'s> {
     bytes: &'s [u8],
     pos: usize,
-    line: u32,
 }
 
 impl Scanner<'_> {
     /// Advances past the next `}` that closes a top-level function body or `.section` block and
-    /// returns the offset after it, counting `;` into `statements`; `None` at the end.
+    /// returns the offset after it, counting `;` into `statements`; `None` at the end. A block
+    /// opened right after `=` is an initializer, never cut after.
     fn next_cut(&mut self, statements: &mut usize) -> Option<usize> {
         let mut depth = 0u32;
         let mut cuttable = false;
-        let mut last_significant = b';';
         while let Some((at, c)) = self.next_structural() {
             match c {
                 b';' => *statements += 1,
                 b'{' => {
                     if depth == 0 {
-                        cuttable = last_significant != b'=';
+                        cuttable = self.previous_non_space(at) != Some(b'=');
                     }
                     depth += 1;
                 }
@@ -85,30 +101,30 @@ impl Scanner<'_> {
                 }
                 _ => {}
             }
-            if depth == 0 {
-                last_significant = c;
-            }
         }
         None
     }
 
-    /// The next byte outside comments and strings that is not whitespace, with its offset.
+    /// The next `{`, `}` or `;` outside comments and strings, with its offset.
     fn next_structural(&mut self) -> Option<(usize, u8)> {
         let b = self.bytes;
-        while self.pos < b.len() {
-            let c = b[self.pos];
-            match c {
-                b'\n' => self.line += 1,
-                b'/' | b'"' if self.skip_comment_or_string() => continue,
-                b' ' | b'\t' | b'\r' | b'\x0c' => {}
-                _ => {
-                    self.pos += 1;
+        loop {
+            while self.pos < b.len() && !STOPS[b[self.pos] as usize] {
+                self.pos += 1;
+            }
+            let c = *b.get(self.pos)?;
+            if !self.skip_comment_or_string() {
+                self.pos += 1;
+                if c != b'/' {
                     return Some((self.pos - 1, c));
                 }
             }
-            self.pos += 1;
         }
-        None
+    }
+
+    /// The last byte before `at` that is not whitespace.
+    fn previous_non_space(&self, at: usize) -> Option<u8> {
+        self.bytes[..at].iter().rev().find(|c| !c.is_ascii_whitespace()).copied()
     }
 
     /// At `/` or `"`: skips what the lexer takes as one comment, string or error token and
@@ -121,7 +137,6 @@ impl Scanner<'_> {
             [b'"', ..] => string_len(rest),
             _ => return false,
         };
-        self.line += count_newlines(&rest[..len]);
         self.pos += len;
         true
     }
@@ -218,7 +233,7 @@ mod tests {
             .filter(|t| matches!(t.kind, Tok::LBrace | Tok::RBrace | Tok::Semi))
             .map(|t| t.start as usize)
             .collect();
-        let mut scan = Scanner { bytes: text.as_bytes(), pos: 0, line: 1 };
+        let mut scan = Scanner { bytes: text.as_bytes(), pos: 0 };
         let by_scanner = std::iter::from_fn(|| scan.next_structural())
             .filter(|(_, c)| matches!(c, b'{' | b'}' | b';'))
             .map(|(at, _)| at)
