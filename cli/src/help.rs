@@ -31,7 +31,7 @@ const HELP: &[(&str, &str, &str)] = &[
     ("gpu-name", "<gpu name>", "Architecture to generate code for: sm_75, sm_80, sm_86, sm_89, sm_90. Every name ptxas\naccepts is recognised; compute_XX only parses and validates the input.\nDefault value:  'sm_75'."),
     ("help", "", "Print this help."),
     ("input-as-string", "<ptx string>", "Compile PTX given as a string (after the input files)."),
-    ("jobserver", "", "Take a GNU Make jobserver token for each compile task (`make -j<N>`)."),
+    ("jobserver", "", "With --split-compile other than 1: take a GNU Make jobserver token for each compile\ntask (`make -j<N>`). No jobserver: a warning; an unusable one: fatal (as ptxas)."),
     ("legacy-bar-warp-wide-behavior", "", "Deprecated; ignored for sm_70 and later, as by ptxas."),
     ("list-arch", "", "Print the architectures ptxforge generates code for."),
     ("list-version", "", "Print the PTX ISA versions ptxforge reads."),
@@ -88,8 +88,20 @@ pub fn help_text() -> String {
         }
         s.push('\n');
     }
+    s.push_str(SUBCOMMANDS);
     s
 }
+
+/// What ptxforge has besides ptxas's command line, after the options.
+const SUBCOMMANDS: &str = concat!(
+    "Subcommands\n===========\n\n",
+    "ptxforge sim <ptx file> --entry <name> --grid <X,Y,Z> --block <X,Y,Z> [options]\n",
+    "        Run one kernel on the PTX interpreter and on the SASS emulator and print `agree` or the\n",
+    "        first difference (`ptxforge sim` alone prints its options).\n\n",
+    "Environment\n===========\n\n",
+    "PTXFORGE_JOBSERVER_STATS\n",
+    "        With --jobserver: print the tokens taken and the most sections that ran at once.\n\n",
+);
 
 /// `--list-arch` (the architectures ptxforge generates code for) and `--list-version` (the PTX
 /// ISA versions it reads, ptxas 13.5's list), one per line.
@@ -133,5 +145,6 @@ mod tests {
         assert!(text.starts_with("\nUsage  : ptxforge [options] <ptx file>,...\n"));
         assert!(text.contains("--maxrregcount <archmax/archmin/N>"));
         assert!(text.contains("(-arch)"));
+        assert!(text.contains("\nptxforge sim <ptx file> --entry <name>"));
     }
 }

@@ -67,10 +67,6 @@ fn run(args: &args::Args, notes: &[args::OptionNote]) -> ExitCode {
         Ok(errors) => errors,
         Err(code) => return code,
     };
-    let jobserver = match connect_jobserver(args, &policy) {
-        Ok(js) => js,
-        Err(code) => return code,
-    };
     let inputs = match inputs::read_all(&args.inputs, &args.ptx_strings) {
         Ok(inputs) => inputs,
         Err(missing) => {
@@ -90,8 +86,15 @@ fn run(args: &args::Args, notes: &[args::OptionNote]) -> ExitCode {
     let sources: Vec<Source> = inputs.iter().map(|i| Source { text: &i.text, name: &i.name }).collect();
     let input = &inputs[0].name;
     let mut opts = compile_options(args);
-    opts.jobserver = jobserver;
+    let link = connect_jobserver(args);
+    if let JobserverLink::Connected(js) = &link {
+        opts.jobserver = Some(js.clone());
+    }
     let out = compile_sources(&sources, &opts);
+    let jobserver_policy = warnings::WarningPolicy::new(args.disable_warnings, args.warnings_as_errors);
+    if let Err(code) = check_jobserver(&link, !opts.parse_only && !out.kernels.is_empty(), &jobserver_policy) {
+        return code;
+    }
     let printed = report(args, &opts, &out, &policy);
     report_jobserver(&opts, &policy);
     if let Err(code) = report_stats(args, input, &out) {
@@ -102,6 +105,9 @@ fn run(args: &args::Args, notes: &[args::OptionNote]) -> ExitCode {
     }
     if printed.failed || policy.errored() {
         return if printed.aborted_line || policy.errored() { aborted() } else { ExitCode::from(EXIT_ERROR) };
+    }
+    if jobserver_policy.errored() {
+        return ExitCode::from(EXIT_ERROR);
     }
     let code = match &out.cubin {
         Some(cubin) => write_output(&args.output, cubin),
@@ -134,23 +140,48 @@ fn print_option_notes(notes: &[args::OptionNote], policy: &warnings::WarningPoli
     Ok(errors || policy.errored())
 }
 
-/// `--jobserver`, as ptxas: only a parallel compile (`--split-compile` other than 1) looks for
-/// Make's jobserver; finding none is a warning, finding one that cannot be used is fatal (before
-/// the inputs are read).
-fn connect_jobserver(args: &args::Args, policy: &warnings::WarningPolicy) -> Result<Option<JobserverHandle>, ExitCode> {
-    if !args.jobserver || args.workers() == 1 {
-        return Ok(None);
+/// What `--jobserver` found in the environment.
+enum JobserverLink {
+    /// Not asked for, or asked for without a parallel compile.
+    NotUsed,
+    Connected(JobserverHandle),
+    /// Asked for, but MAKEFLAGS names no jobserver.
+    Missing,
+    /// MAKEFLAGS names a jobserver that cannot be opened.
+    Unusable,
+}
+
+/// As ptxas, the jobserver is looked at once code generation starts (not for parse-only targets
+/// or inputs that fail to parse): an unusable one is fatal; none is a warning, which under
+/// -Werror fails the run (`policy.errored()`) without the "aborted" line and without output.
+fn check_jobserver(
+    link: &JobserverLink,
+    reached_codegen: bool,
+    policy: &warnings::WarningPolicy,
+) -> Result<(), ExitCode> {
+    match link {
+        JobserverLink::Unusable if reached_codegen => Err(fatal(ptxforge_runtime::jobserver::JOBSERVER_ERROR_WARNING)),
+        JobserverLink::Missing if reached_codegen => {
+            policy.warning(ptxforge_runtime::jobserver::NO_JOBSERVER_WARNING);
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `--jobserver`, as ptxas: only a parallel compile (`--split-compile` given and not 1) looks
+/// for Make's jobserver.
+fn connect_jobserver(args: &args::Args) -> JobserverLink {
+    if !args.jobserver || args.split_compile == 1 {
+        return JobserverLink::NotUsed;
     }
     match Jobserver::from_env() {
         Ok(Some(js)) => {
             ptxforge_runtime::jobserver::install_signal_handlers();
-            Ok(Some(JobserverHandle(Arc::new(js))))
+            JobserverLink::Connected(JobserverHandle(Arc::new(js)))
         }
-        Ok(None) => {
-            policy.warning(ptxforge_runtime::jobserver::NO_JOBSERVER_WARNING);
-            Ok(None)
-        }
-        Err(_) => Err(fatal(ptxforge_runtime::jobserver::JOBSERVER_ERROR_WARNING)),
+        Ok(None) => JobserverLink::Missing,
+        Err(_) => JobserverLink::Unusable,
     }
 }
 
@@ -183,7 +214,10 @@ fn report_jobserver(opts: &CompileOptions, policy: &warnings::WarningPolicy) {
     }
     if std::env::var_os("PTXFORGE_JOBSERVER_STATS").is_some() {
         let s = js.0.stats();
-        eprintln!("ptxforge jobserver: {} tokens acquired, max {} concurrent sections", s.tokens_acquired, s.max_concurrent);
+        eprintln!(
+            "ptxforge jobserver: {} tokens acquired, max {} concurrent sections",
+            s.tokens_acquired, s.max_concurrent
+        );
     }
 }
 
@@ -205,7 +239,12 @@ fn compile_options(args: &args::Args) -> CompileOptions {
 }
 
 /// Diagnostics (after `-w` / `-Werror`), `-v` lines and `--dump-sass`, on stderr / stdout as ptxas does.
-fn report(args: &args::Args, opts: &CompileOptions, out: &CompileOutput, policy: &warnings::WarningPolicy) -> warnings::Printed {
+fn report(
+    args: &args::Args,
+    opts: &CompileOptions,
+    out: &CompileOutput,
+    policy: &warnings::WarningPolicy,
+) -> warnings::Printed {
     let printed = policy.print(&out.diagnostics);
     if args.verbose > 0 && !printed.failed && !opts.parse_only {
         eprint!("{}", verbose::resource_lines(opts, out, args.verbose));

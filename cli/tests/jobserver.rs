@@ -4,7 +4,7 @@
 use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("ptxforge-js-{}-{name}", std::process::id()));
@@ -126,27 +126,45 @@ fn fifo_tokens_all_return_after_success_and_after_an_error() {
     assert_eq!(tokens_in(&fifo), 2, "tokens lost after a compile error");
 }
 
-/// `ptxforge --jobserver` on a two-kernel module with the given extra options and MAKEFLAGS (None: unset).
-fn small_compile_with_makeflags(name: &str, options: &[&str], makeflags: Option<&str>) -> std::process::Output {
+/// `ptxforge --jobserver` on a two-kernel module (or, with `broken_ptx`, one that fails to parse)
+/// with the given extra options and MAKEFLAGS (None: unset); also whether the cubin was written.
+fn compile_with_makeflags(name: &str, options: &[&str], makeflags: Option<&str>, broken_ptx: bool) -> (Output, bool) {
     let dir = scratch(name);
     let ptx = many_kernels(&dir, 2);
+    if broken_ptx {
+        std::fs::write(&ptx, ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tfoo;\n}\n")
+            .unwrap();
+    }
+    let cubin = dir.join("out.cubin");
+    let _ = std::fs::remove_file(&cubin);
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_ptxforge"));
-    cmd.args(["--jobserver", "-arch=sm_80"]).args(options).arg(&ptx).arg("-o").arg(dir.join("out.cubin"));
+    cmd.args(["--jobserver", "-arch=sm_80"]).args(options).arg(&ptx).arg("-o").arg(&cubin);
     match makeflags {
         Some(flags) => cmd.env("MAKEFLAGS", flags),
         None => cmd.env_remove("MAKEFLAGS"),
     };
-    cmd.output().unwrap()
+    (cmd.output().unwrap(), cubin.exists())
+}
+
+fn small_compile_with_makeflags(name: &str, options: &[&str], makeflags: Option<&str>) -> Output {
+    compile_with_makeflags(name, options, makeflags, false).0
 }
 
 const BROKEN_FIFO: &str = "-j4 --jobserver-auth=fifo:/nonexistent/ptxforge-fifo";
+const NO_JOBSERVER: &str =
+    "ptxas warning : GNU Jobserver support requested, but no compatible jobserver found. Ignoring '--jobserver'\n";
 
 #[test]
 fn unusable_jobserver_is_fatal_for_a_split_compile() {
-    let out = small_compile_with_makeflags("broken", &["--split-compile", "2"], Some(BROKEN_FIFO));
-    assert_eq!(out.status.code(), Some(255));
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "ptxas fatal   : Jobserver requested, but an error occurred\n");
-    assert!(!scratch("broken").join("out.cubin").exists(), "a fatal jobserver error wrote the cubin");
+    for options in [&["--split-compile", "2"][..], &["--split-compile", "2", "-v", "-w"]] {
+        let (out, written) = compile_with_makeflags("broken", options, Some(BROKEN_FIFO), false);
+        assert_eq!(out.status.code(), Some(255));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "ptxas fatal   : Jobserver requested, but an error occurred\n"
+        );
+        assert!(!written, "a fatal jobserver error wrote the cubin");
+    }
 }
 
 #[test]
@@ -154,20 +172,43 @@ fn no_jobserver_gives_ptxas_warning_for_a_split_compile() {
     for split in ["2", "0"] {
         let out = small_compile_with_makeflags(&format!("none{split}"), &["--split-compile", split], None);
         assert!(out.status.success());
-        assert_eq!(
-            String::from_utf8_lossy(&out.stderr),
-            "ptxas warning : GNU Jobserver support requested, but no compatible jobserver found. Ignoring '--jobserver'\n"
-        );
+        assert_eq!(String::from_utf8_lossy(&out.stderr), NO_JOBSERVER);
+    }
+    let out = small_compile_with_makeflags("none-w", &["--split-compile", "2", "-w"], None);
+    assert!(out.status.success() && out.stderr.is_empty());
+}
+
+#[test]
+fn no_jobserver_under_werror_fails_without_output_or_aborted_line() {
+    let (out, written) = compile_with_makeflags("none-werror", &["--split-compile", "2", "-Werror"], None, false);
+    assert_eq!(out.status.code(), Some(255));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), NO_JOBSERVER.replace("warning", "error  "));
+    assert!(!written);
+}
+
+#[test]
+fn jobserver_is_looked_at_only_once_code_generation_starts() {
+    // Input errors come alone, as ptxas reports them; so do parse-only targets.
+    for makeflags in [None, Some(BROKEN_FIFO)] {
+        let (out, _) = compile_with_makeflags("bad-input", &["--split-compile", "2"], makeflags, true);
+        assert_eq!(out.status.code(), Some(255));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("observer"), "{stderr}");
+        assert!(stderr.contains("error   : Not a name of any known instruction: 'foo'"), "{stderr}");
+        let out = small_compile_with_makeflags("virtual", &["--split-compile", "2", "-arch=compute_80"], makeflags);
+        assert!(out.status.success() && !String::from_utf8_lossy(&out.stderr).contains("observer"), "{out:?}");
     }
 }
 
 #[test]
 fn jobserver_is_not_looked_for_without_split_compile() {
-    for (name, options, makeflags) in [
+    let cases = [
         ("plain-none", &[][..], None),
         ("plain-broken", &[][..], Some(BROKEN_FIFO)),
         ("one-broken", &["--split-compile", "1"][..], Some(BROKEN_FIFO)),
-    ] {
+        ("expensive-none", &["--allow-expensive-optimizations", "true"][..], None),
+    ];
+    for (name, options, makeflags) in cases {
         let out = small_compile_with_makeflags(name, options, makeflags);
         assert!(out.status.success(), "{name}");
         assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{name}");

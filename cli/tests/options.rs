@@ -418,7 +418,15 @@ fn version_help_and_lists_on_stdout() {
         assert!(o.status.success() && o.stderr.is_empty());
         let text = String::from_utf8(o.stdout).unwrap();
         assert!(text.starts_with("\nUsage  : ptxforge [options] <ptx file>,...\n"), "{text}");
-        for own in ["--threads-dynamic-scheduling", "--threads-min-section-size <N>", "--dump-sass", "--Ofast-compile <0|min|mid|max>"] {
+        for own in [
+            "--threads-dynamic-scheduling",
+            "--threads-min-section-size <N>",
+            "--dump-sass",
+            "--Ofast-compile <0|min|mid|max>",
+            "--compiler-stats-json <file>",
+            "--fdevice-time-trace <file>",
+            "ptxforge sim <ptx file>",
+        ] {
             assert!(text.contains(own), "{own}");
         }
     }
