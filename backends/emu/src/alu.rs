@@ -349,15 +349,7 @@ fn fcmp(i: &Inst, a: f32, b: f32) -> bool {
     }
 }
 
-/// The bits of an f32 result: NVIDIA GPUs return the canonical NaN 0x7fffffff for any NaN result.
-fn canonical(v: f32) -> u32 {
-    if v.is_nan() {
-        CANONICAL_NAN
-    } else {
-        v.to_bits()
-    }
-}
-
+/// The f32 NaN NVIDIA GPUs return.
 const CANONICAL_NAN: u32 = 0x7fff_ffff;
 
 fn fop(i: &Inst, a: u32, b: u32, c: u32) -> Result<u32, String> {
@@ -379,7 +371,7 @@ fn fop(i: &Inst, a: u32, b: u32, c: u32) -> Result<u32, String> {
     // The hardware returns the quiet NaN 0x7fffffff for any f32 result that is NaN (CUDA
     // programming guide, "Floating-Point Standard"); input payloads are not propagated.
     if r.is_nan() {
-        return Ok(0x7fff_ffff);
+        return Ok(CANONICAL_NAN);
     }
     Ok(flush(r, ftz).to_bits())
 }

@@ -156,6 +156,9 @@ pub enum Queue {
     Conversion,
     /// Shared-memory loads and stores: complete in issue order (ptxas relies on it).
     Shared,
+    /// S2UR: complete in issue order (ptxas's sm_90 code reads an S2UR result after waiting only
+    /// on a later S2UR).
+    UniformSpecial,
     /// Global memory, constant loads and special registers: no order assumed.
     Unordered,
 }
@@ -240,7 +243,8 @@ impl Op {
             Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | UimadWide | Uldc | Voteu | Ulop3 | Ushf => Timing::Uniform,
             I2f | F2i => Timing::Var { queue: Queue::Conversion },
             Lds | Sts => Timing::Var { queue: Queue::Shared },
-            S2r | S2ur | Ldc | Ldg | Stg | Popc | Flo | Brev | Redux | Shfl | Atoms | Atomg | Red => Timing::Var { queue: Queue::Unordered },
+            S2ur => Timing::Var { queue: Queue::UniformSpecial },
+            S2r | Ldc | Ldg | Stg | Popc | Flo | Brev | Redux | Shfl | Atoms | Atomg | Red => Timing::Var { queue: Queue::Unordered },
             Bra | Exit | Bar | Nop | Bssy | Bsync | Break | Bmov | Warpsync => Timing::Control,
             _ => Timing::Alu,
         }

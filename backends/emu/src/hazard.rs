@@ -51,6 +51,18 @@ struct Fixed {
     op: Op,
 }
 
+/// A source register a late-reading op may still read.
+#[derive(Copy, Clone)]
+struct PendingRead {
+    /// Its read scoreboard: a wait on it ends the read.
+    rd_sb: Option<u8>,
+    /// Its write scoreboard: once its result is back, its sources were read.
+    wr_sb: Option<u8>,
+    /// Without a read scoreboard, the read is over by this cycle.
+    until: u64,
+    pc: u32,
+}
+
 #[derive(Copy, Clone)]
 struct Pending {
     sb: Option<u8>,
@@ -85,7 +97,7 @@ pub struct HazardModel {
     pending_write: Vec<Option<Pending>>,
     /// Sources of late-reading ops: (read scoreboard or None, cycle until which the read may be
     /// pending without one, the op's address).
-    pending_read: Vec<Option<(Option<u8>, u64, u32)>>,
+    pending_read: Vec<Option<PendingRead>>,
     sb_done: [u64; 6],
 }
 
@@ -139,13 +151,14 @@ impl HazardModel {
             self.t = self.t.max(self.sb_done[sb as usize]);
             // In-order queues: a wait covering a later op of the queue covers the earlier ones too.
             let covered = |queue: Queue| self.pending_write.iter().flatten().filter(|p| p.sb == Some(sb) && p.queue == queue).map(|p| p.seq).max();
-            let (conv, shared) = (covered(Queue::Conversion), covered(Queue::Shared));
+            let (conv, shared, special) = (covered(Queue::Conversion), covered(Queue::Shared), covered(Queue::UniformSpecial));
             for p in self.pending_write.iter_mut() {
                 let resolved = match p {
                     Some(q) => {
                         let last = match q.queue {
                             Queue::Conversion => conv,
                             Queue::Shared => shared,
+                            Queue::UniformSpecial => special,
                             Queue::Unordered => None,
                         };
                         q.sb == Some(sb) || last.is_some_and(|c| q.seq <= c)
@@ -157,7 +170,7 @@ impl HazardModel {
                 }
             }
             for r in self.pending_read.iter_mut() {
-                if matches!(r, Some((s, _, _)) if *s == Some(sb)) {
+                if matches!(r, Some(p) if p.rd_sb == Some(sb) || p.wr_sb == Some(sb)) {
                     *r = None;
                 }
             }
@@ -194,17 +207,19 @@ impl HazardModel {
             for k in 0..r.n {
                 let s = slot(r.file, r.idx.wrapping_add(k));
                 match self.pending_read[s] {
-                    Some((Some(sb), _, pc)) => {
+                    Some(PendingRead { rd_sb: Some(sb), pc, .. }) => {
                         let why = format!("source of /*{pc:04x}*/ overwritten before waiting on its read scoreboard SB{sb}");
                         return Err(hazard(i, s, HazardKind::OverwriteBeforeRead, why));
                     }
-                    Some((None, until, pc)) if self.t < until => {
+                    Some(PendingRead { rd_sb: None, until, pc, .. }) if self.t < until => {
                         let why = format!("source of /*{pc:04x}*/ (no read scoreboard) overwritten {} cycles after it issued", self.t + UNGUARDED_READ_WINDOW - until);
                         return Err(hazard(i, s, HazardKind::OverwriteBeforeRead, why));
                     }
                     _ => {}
                 }
-                if let Some(p) = self.pending_write[s] {
+                // A later op of the same in-order queue writes after the pending one: no hazard.
+                let same_queue = |q: Queue| q != Queue::Unordered && i.op.timing() == Timing::Var { queue: q };
+                if let Some(p) = self.pending_write[s].filter(|p| !same_queue(p.queue)) {
                     let why = format!("pending result of /*{:04x}*/ may land after this write", p.pc);
                     return Err(hazard(i, s, HazardKind::OverwritePendingWrite, why));
                 }
@@ -239,7 +254,7 @@ impl HazardModel {
                         // The op's own result overwrites its source only after reading it.
                         let own_result = i.writes.iter().any(|w| w.file == r.file && (w.idx..w.idx.saturating_add(w.n)).contains(&r.idx.wrapping_add(k)));
                         if !own_result && (rd_sb.is_some() || r.file == File::R) {
-                            self.pending_read[s] = Some((rd_sb, until, i.pc));
+                            self.pending_read[s] = Some(PendingRead { rd_sb, wr_sb: i.ctrl.wr_sb, until, pc: i.pc });
                         }
                     }
                 }

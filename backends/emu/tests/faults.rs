@@ -273,16 +273,18 @@ fn removed_read_scoreboard_wait_is_a_hazard_at_the_overwriter() {
         for c in CASES.iter().filter(|c| c.kernel != "empty" && our_cubin(c.file, sm).is_ok()) {
             let mut p = Patchable::new(c.file, c.kernel, sm);
             // A late-reading op with a read scoreboard and the first later writer of one of its
-            // GPR sources, in straight-line code, that waits on that scoreboard.
+            // GPR sources, in straight-line code, that waits on that scoreboard (with no wait on
+            // the op's write scoreboard in between: its result coming back also ends the read).
             let found = (0..p.insts.len()).find_map(|k| {
                 let sb = p.insts[k].ctrl.rd_sb.filter(|_| p.insts[k].op.reads_late())?;
+                let wr = p.insts[k].ctrl.wr_sb.map_or(0, |s| 1u8 << s);
                 let sources: Vec<(File, u8)> = p.insts[k].reads.iter().filter(|r| r.file == File::R).flat_map(|r| (0..r.n).map(move |d| (r.file, r.idx + d))).collect();
                 for j in k + 1..p.insts.len() {
                     let w = &p.insts[j];
                     if sources.iter().any(|&(f, r)| w.writes.iter().any(|x| x.file == f && (x.idx..x.idx + x.n).contains(&r))) {
-                        return (w.ctrl.wait & (1 << sb) != 0).then_some((j, sb));
+                        return (w.ctrl.wait & (1 << sb) != 0 && w.ctrl.wait & wr == 0).then_some((j, sb));
                     }
-                    if w.ctrl.wait & (1 << sb) != 0 || matches!(w.op, Op::Bra | Op::Exit | Op::Bar) {
+                    if w.ctrl.wait & ((1 << sb) | wr) != 0 || matches!(w.op, Op::Bra | Op::Exit | Op::Bar) {
                         return None;
                     }
                 }
