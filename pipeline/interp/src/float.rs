@@ -249,9 +249,44 @@ pub fn add64(a: f64, b: f64, rnd: Rnd) -> f64 {
     adjust64(s, err_sign(e), overflowed(s, &[a, b]), rnd)
 }
 
+/// The binary exponent of a finite nonzero `x`: `|x|` lies in `[2^e, 2^(e+1))`.
+fn exponent(x: f64) -> i32 {
+    let bits = x.abs().to_bits();
+    if bits >> 52 == 0 {
+        return -1011 - bits.leading_zeros() as i32;
+    }
+    (bits >> 52) as i32 - 1023
+}
+
+/// `x * 2^e`, exact when the result is a normal number or zero and every step moves `x` towards it
+/// (scaling a tiny value up, or a large one down to about 1).
+fn scale(mut x: f64, mut e: i32) -> f64 {
+    while e != 0 {
+        let step = e.clamp(-1000, 1000);
+        x *= f64::from_bits(((step + 1023) as u64) << 52);
+        e -= step;
+    }
+    x
+}
+
+/// Whether every value is finite and nonzero (the operands error terms are computed for).
+fn finite_nonzero(xs: &[f64]) -> bool {
+    xs.iter().all(|x| x.is_finite() && *x != 0.0)
+}
+
 pub fn mul64(a: f64, b: f64, rnd: Rnd) -> f64 {
     let r = a * b;
-    adjust64(r, err_sign(a.mul_add(b, -r)), overflowed(r, &[a, b]), rnd)
+    adjust64(r, mul_err_sign(a, b, r), overflowed(r, &[a, b]), rnd)
+}
+
+/// The sign of `a * b - r`. The low part of the product is taken on operands scaled to `[1, 2)`,
+/// so that it cannot underflow when the product is subnormal or below the smallest subnormal.
+fn mul_err_sign(a: f64, b: f64, r: f64) -> i8 {
+    if !finite_nonzero(&[a, b]) || !r.is_finite() {
+        return err_sign(a.mul_add(b, -r));
+    }
+    let (ea, eb) = (exponent(a), exponent(b));
+    err_sign(scale(a, -ea).mul_add(scale(b, -eb), -scale(r, -(ea + eb))))
 }
 
 pub fn fma64(a: f64, b: f64, c: f64, rnd: Rnd) -> f64 {
@@ -266,13 +301,33 @@ pub fn fma64(a: f64, b: f64, c: f64, rnd: Rnd) -> f64 {
 
 pub fn div64(a: f64, b: f64, rnd: Rnd) -> f64 {
     let r = a / b;
-    let rem = (-r).mul_add(b, a);
-    adjust64(r, err_sign(rem) * sign_of(b), overflowed(r, &[a, b]) && b != 0.0, rnd)
+    adjust64(r, div_err_sign(a, b, r), overflowed(r, &[a, b]) && b != 0.0, rnd)
+}
+
+/// The sign of `a / b - r`, from the remainder `a - r * b` taken on operands scaled to `[1, 2)` (the
+/// quotient then lies near 1, so the remainder is exact even when `r` is subnormal).
+fn div_err_sign(a: f64, b: f64, r: f64) -> i8 {
+    if !finite_nonzero(&[a, b]) || !r.is_finite() {
+        return err_sign((-r).mul_add(b, a)) * sign_of(b);
+    }
+    let (ea, eb) = (exponent(a), exponent(b));
+    let (a1, b1) = (scale(a, -ea), scale(b, -eb));
+    err_sign((-scale(r, eb - ea)).mul_add(b1, a1)) * sign_of(b)
 }
 
 pub fn sqrt64(a: f64, rnd: Rnd) -> f64 {
     let r = a.sqrt();
-    adjust64(r, err_sign((-r).mul_add(r, a)), false, rnd)
+    adjust64(r, sqrt_err_sign(a, r), false, rnd)
+}
+
+/// The sign of `sqrt(a) - r`, from `a - r * r` on `a` scaled by an even power of two into `[1, 4)`.
+fn sqrt_err_sign(a: f64, r: f64) -> i8 {
+    if !finite_nonzero(&[a]) || a < 0.0 {
+        return err_sign((-r).mul_add(r, a));
+    }
+    let half = exponent(a).div_euclid(2);
+    let r1 = scale(r, -half);
+    err_sign((-r1).mul_add(r1, scale(a, -2 * half)))
 }
 
 /// `a + b` in `fmt` (operands already decoded to f64).

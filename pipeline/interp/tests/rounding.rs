@@ -212,3 +212,73 @@ fn f64_directed_rounding_known_cases() {
     assert_eq!(o[8], 2f64.powi(1023), "1 * 2^1023 is exact");
     assert_eq!(o[9], 1.0, "1 + 2^-60 by fma rounded down");
 }
+
+const F64_TINY_KERNEL: &str = r#"
+.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry tiny64(.param .u64 io)
+{
+    .reg .b32 %r<2>;
+    .reg .b64 %rd<4>;
+    .reg .f64 %d<8>;
+    ld.param.u64 %rd1, [io];
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd2, %r1, 128;
+    add.s64 %rd1, %rd1, %rd2;
+    ld.global.f64 %d1, [%rd1];
+    ld.global.f64 %d2, [%rd1+8];
+    mul.rz.f64 %d3, %d1, %d2;   st.global.f64 [%rd1+16], %d3;
+    mul.rm.f64 %d3, %d1, %d2;   st.global.f64 [%rd1+24], %d3;
+    mul.rp.f64 %d3, %d1, %d2;   st.global.f64 [%rd1+32], %d3;
+    div.rz.f64 %d3, %d1, %d2;   st.global.f64 [%rd1+40], %d3;
+    div.rm.f64 %d3, %d1, %d2;   st.global.f64 [%rd1+48], %d3;
+    div.rp.f64 %d3, %d1, %d2;   st.global.f64 [%rd1+56], %d3;
+    sqrt.rz.f64 %d3, %d1;       st.global.f64 [%rd1+64], %d3;
+    sqrt.rp.f64 %d3, %d1;       st.global.f64 [%rd1+72], %d3;
+    ret;
+}
+"#;
+
+/// f64 products, quotients and square roots whose exact value lies among the subnormals or below
+/// the smallest one: the directed roundings must still see the sign of what rounding dropped.
+#[test]
+fn f64_directed_rounding_of_subnormal_and_underflowing_results() {
+    let u = f64::from_bits(1); // the smallest subnormal, 2^-1074
+    let p = |e: i32| 2f64.powi(e);
+    // (x, y, mul x*y .rz/.rm/.rp, div x/y .rz/.rm/.rp)
+    let cases: [(f64, f64, [f64; 3], [f64; 3]); 6] = [
+        // x*y = -2^-1200, below the smallest subnormal.
+        (p(-600), -p(-600), [-0.0, -u, -0.0], [-1.0; 3]),
+        // x*y = 4.5u; x/y = 2^1073 overflows.
+        (1.5, 3.0 * u, [4.0 * u, 4.0 * u, 5.0 * u], [f64::MAX, f64::MAX, f64::INFINITY]),
+        (-1.5, 3.0 * u, [-4.0 * u, -5.0 * u, -4.0 * u], [-f64::MAX, -f64::INFINITY, -f64::MAX]),
+        // x*y = 2.09999..u; x/y = 4.2857..u (0.7 is a little below 7/10).
+        (3.0 * u, 0.7, [2.0 * u, 2.0 * u, 3.0 * u], [4.0 * u, 4.0 * u, 5.0 * u]),
+        // x*y = -10u exactly; x/y = -2.5u.
+        (5.0 * u, -2.0, [-10.0 * u; 3], [-2.0 * u, -3.0 * u, -2.0 * u]),
+        // x/y = u/3, below the smallest subnormal.
+        (u, 3.0, [3.0 * u; 3], [0.0, 0.0, u]),
+    ];
+    let input: Vec<f64> =
+        cases.iter().flat_map(|(x, y, _, _)| [*x, *y].into_iter().chain(std::iter::repeat_n(0.0, 14))).collect();
+    let mut bufs = vec![buf(A, &input, |x: f64| x.to_le_bytes().to_vec())];
+    run(&parse(F64_TINY_KERNEL), "tiny64", launch([1, 1, 1], [cases.len() as u32, 1, 1]), &[A], &mut bufs).unwrap();
+    let out: Vec<u64> = read_u64(&bufs[0]);
+    for (i, (x, y, mul, div)) in cases.iter().enumerate() {
+        let o = &out[16 * i..16 * i + 16];
+        for (k, mode) in ["rz", "rm", "rp"].iter().enumerate() {
+            assert_eq!(o[2 + k], mul[k].to_bits(), "mul.{mode} {x:e} * {y:e}");
+            assert_eq!(o[5 + k], div[k].to_bits(), "div.{mode} {x:e} / {y:e}");
+        }
+    }
+    // sqrt of the subnormal x, checked exactly on x scaled by 2^1074 (so r by 2^537).
+    let below = |r: f64, sx: f64| r.mul_add(r, -sx);
+    for (i, (x, _, _, _)) in cases.iter().enumerate().filter(|(_, c)| c.0 > 0.0 && c.0 < p(-1022)) {
+        let (rz, rp) = (f64::from_bits(out[16 * i + 8]) * p(537), f64::from_bits(out[16 * i + 9]) * p(537));
+        let sx = x / u;
+        let (after_rz, before_rp) = (f64::from_bits(rz.to_bits() + 1), f64::from_bits(rp.to_bits() - 1));
+        assert!(below(rz, sx) <= 0.0 && below(after_rz, sx) > 0.0, "sqrt.rz {x:e}");
+        assert!(below(rp, sx) >= 0.0 && below(before_rp, sx) < 0.0, "sqrt.rp {x:e}");
+    }
+}
