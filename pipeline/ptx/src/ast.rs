@@ -192,6 +192,23 @@ impl Function {
     }
 }
 
+/// The symbol an operand names: `g` for `g` and for `g+4` (a symbol plus offset, see
+/// [`Operand::Symbol`]).
+pub fn symbol_base(name: &str) -> &str {
+    name.split_once('+').map_or(name, |(base, _)| base)
+}
+
+/// `%r1` for a zero-padded register name `%r01` or `%r00` (prefix and number); `None` otherwise.
+pub fn zero_padded_number(name: &str) -> Option<String> {
+    let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
+    let (prefix, num) = name.split_at(name.len() - digits);
+    if digits < 2 || prefix.is_empty() || !num.starts_with('0') {
+        return None;
+    }
+    let unpadded = num.trim_start_matches('0');
+    Some(format!("{prefix}{}", if unpadded.is_empty() { "0" } else { unpadded }))
+}
+
 /// Fast lookup of declared registers, including parameterised ranges.
 pub struct RegTable<'a> {
     exact: FastMap<&'a str, Type>,
@@ -227,8 +244,14 @@ impl<'a> RegTable<'a> {
         }
         let (prefix, num) = name.split_at(name.len() - digits);
         let (ty, n) = self.ranges.get(prefix)?;
+        // ptxas reads the number, so `%r01` is `%r1` of `%r<N>` (but not of a plain `%r1`).
         let idx: u64 = num.parse().ok()?;
-        (idx < *n && (num == "0" || !num.starts_with('0'))).then_some(*ty)
+        (idx < *n).then_some(*ty)
+    }
+
+    /// Whether `name` is declared as itself (not as a member of a range).
+    pub fn is_exact(&self, name: &str) -> bool {
+        self.exact.contains_key(name)
     }
 }
 
@@ -359,7 +382,7 @@ pub enum Operand {
     F64(u64),
     /// `[base+offset]`.
     Addr { base: AddrBase, offset: i64 },
-    /// A label or variable name.
+    /// A label or variable name; `name+offset` for a symbol plus a byte offset (`g+4`).
     Symbol(String),
     /// `{%r1, %r2}`.
     Vector(Vec<Operand>),

@@ -61,6 +61,13 @@ fn display_name(i: &Instruction) -> String {
 }
 
 pub fn check_instruction(i: &Instruction, s: &Scope, out: &mut Findings) {
+    // ptxas checks the guard before the opcode (`@ bra L;` takes `bra` as the guard).
+    if let Some((_, p)) = &i.guard {
+        match s.regs.lookup(p) {
+            Some(Type::Pred) => {}
+            _ => out.now(i.line, "Predicate expression expected".into()),
+        }
+    }
     if !crate::validate::is_known_opcode(&i.opcode) {
         out.now(i.line, format!("Not a name of any known instruction: '{}'", i.opcode));
         return;
@@ -71,12 +78,6 @@ pub fn check_instruction(i: &Instruction, s: &Scope, out: &mut Findings) {
         return;
     }
     let mut mismatch = false;
-    if let Some((_, p)) = &i.guard {
-        match s.regs.lookup(p) {
-            Some(Type::Pred) => {}
-            _ => out.now(i.line, "Predicate expression expected".into()),
-        }
-    }
     if !check_signedness(i, out) {
         unknown_symbols(i, s, out);
         return;
@@ -373,6 +374,7 @@ fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Sc
 
 /// Whether a name used as a value is a variable or function (its address), not a label.
 fn symbol_is_address(name: &str, s: &Scope) -> bool {
+    let name = symbol_base(name);
     s.vars.contains_key(name) || s.functions.contains_key(name) || !s.labels.contains(name)
 }
 
@@ -628,9 +630,10 @@ fn collect_unknown(op: &Operand, s: &Scope, out: &mut Vec<String>) {
         }
         Operand::Addr { base: AddrBase::Reg(r), .. } => reg(r),
         Operand::Addr { base: AddrBase::Symbol(n), .. } | Operand::Symbol(n) => {
-            let known = s.labels.contains(n.as_str()) || s.vars.contains_key(n.as_str()) || s.functions.contains_key(n.as_str());
+            let n = symbol_base(n);
+            let known = s.labels.contains(n) || s.vars.contains_key(n) || s.functions.contains_key(n);
             if !known && !n.starts_with("__") && n != "_" {
-                out.push(n.clone());
+                out.push(n.to_string());
             }
         }
         Operand::Vector(v) => v.iter().for_each(|o| collect_unknown(o, s, out)),

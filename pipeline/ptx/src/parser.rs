@@ -36,6 +36,8 @@ pub struct Parser<'s> {
     body_buf: Vec<Statement>,
     mods_buf: Vec<String>,
     operands_buf: Vec<Operand>,
+    /// Whether the current function names a register with a zero-padded number (`%r01`).
+    zero_padded_reg: bool,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -123,6 +125,7 @@ impl<'s> Parser<'s> {
             body_buf: spare.0,
             mods_buf: spare.1,
             operands_buf: spare.2,
+            zero_padded_reg: false,
             diags: Vec::new(),
         };
         if too_large {
@@ -316,16 +319,28 @@ impl<'s> Parser<'s> {
         Ok(())
     }
 
+    /// `.version major.minor`. ptxas takes a malformed number (`8`, `8.x`) as no `.version` at
+    /// all, and a third part (`8.0.1`) as the end of the header before its `.target`.
     fn version_number(&mut self) -> PResult<(u32, u32)> {
+        let line = self.line();
         let t = self.text();
-        let (a, b) = t.split_once('.').unwrap_or((t, "0"));
-        match (a.parse(), b.parse()) {
-            (Ok(a), Ok(b)) if self.cur.is_some() => {
-                self.advance();
-                Ok((a, b))
-            }
-            _ => self.syntax_error(),
+        let parsed = t.split_once('.').and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)));
+        let Some(version) = parsed.filter(|_| self.cur.is_some() && self.peek() != Some(Tok::Dot)) else {
+            return self.header_error(line, ".version");
+        };
+        self.advance();
+        let third_part = self.peek() == Some(Tok::Dot) && self.line() == line && self.text()[1..].bytes().all(|b| b.is_ascii_digit());
+        if third_part {
+            return self.header_error(line, ".target");
         }
+        Ok(version)
+    }
+
+    /// ptxas's fatal "Missing <directive> directive at start of file" for a malformed header.
+    fn header_error<T>(&mut self, line: u32, directive: &str) -> PResult<T> {
+        let message = format!("Missing {directive} directive at start of file '{}'", self.file);
+        self.error_at(line, message, true);
+        Err(Failed)
     }
 
     /// `.visible .entry ...`, `.extern .func ...`, `.global .u32 x;` and friends.
@@ -603,8 +618,12 @@ impl<'s> Parser<'s> {
         // Statements gather in a buffer reused across functions (its pages stay warm) and move
         // into a vector of exactly their count.
         self.body_buf.clear();
+        self.zero_padded_reg = false;
         let parsed = self.body(&mut f);
         f.body = self.body_buf.drain(..).collect();
+        if std::mem::take(&mut self.zero_padded_reg) {
+            crate::resolve::unpad_register_numbers(&mut f);
+        }
         parsed?;
         f.span = self.span_from(start);
         Ok(f)
@@ -782,12 +801,18 @@ impl<'s> Parser<'s> {
                 if self.peek() != Some(Tok::Percent) {
                     return self.syntax_error();
                 }
-                Ok(Operand::NotReg(self.bump().to_string()))
+                let name = self.bump().to_string();
+                self.note_register(&name);
+                Ok(Operand::NotReg(name))
             }
             Some(Tok::Ident) if self.peek_second() == Some(Tok::Pipe) => self.register_operand(),
             Some(Tok::Ident) => {
                 let t = self.bump();
-                Ok(if t == "_" { Operand::Sink } else { Operand::Symbol(t.to_string()) })
+                if t == "_" {
+                    return Ok(Operand::Sink);
+                }
+                let name = t.to_string();
+                self.symbol_offset(name)
             }
             Some(Tok::LBracket) => self.address(),
             Some(Tok::LBrace) => self.vector(),
@@ -804,14 +829,38 @@ impl<'s> Parser<'s> {
         }
     }
 
+    /// `sym` or `sym+4[+8...]` (ptxas adds the offsets; `sym-4` is a syntax error): a symbol
+    /// operand, named `sym+<total>` when offset (see [`crate::ast::symbol_base`]).
+    fn symbol_offset(&mut self, name: String) -> PResult<Operand> {
+        let mut offset: Option<i128> = None;
+        while self.eat(Tok::Plus) {
+            let n = self.integer()?;
+            offset = Some(offset.unwrap_or(0).wrapping_add(n));
+        }
+        Ok(Operand::Symbol(match offset {
+            Some(o) => format!("{name}+{o}"),
+            None => name,
+        }))
+    }
+
+    /// Notes a zero-padded register number (`%r01`), which ptxas reads as a member of a range.
+    fn note_register(&mut self, name: &str) {
+        if crate::ast::zero_padded_number(name).is_some() {
+            self.zero_padded_reg = true;
+        }
+    }
+
     /// `%r1`, `%tid.x`, `%p|%q`.
     fn register_operand(&mut self) -> PResult<Operand> {
         let name = self.bump().to_string();
+        self.note_register(&name);
         if self.eat(Tok::Pipe) {
             if !matches!(self.peek(), Some(Tok::Percent) | Some(Tok::Ident)) {
                 return self.syntax_error();
             }
-            return Ok(Operand::PredPair(name, self.bump().to_string()));
+            let second = self.bump().to_string();
+            self.note_register(&second);
+            return Ok(Operand::PredPair(name, second));
         }
         if self.peek() == Some(Tok::Dot) {
             let comp = &self.text()[1..];
@@ -830,7 +879,11 @@ impl<'s> Parser<'s> {
     fn address(&mut self) -> PResult<Operand> {
         self.expect(Tok::LBracket)?;
         let base = match self.peek() {
-            Some(Tok::Percent) => AddrBase::Reg(self.bump().to_string()),
+            Some(Tok::Percent) => {
+                let name = self.bump().to_string();
+                self.note_register(&name);
+                AddrBase::Reg(name)
+            }
             Some(Tok::Ident) => AddrBase::Symbol(self.bump().to_string()),
             _ => AddrBase::None,
         };
@@ -903,11 +956,27 @@ fn is_special_register(name: &str) -> bool {
 /// Decimal or hex integer with an optional `U` suffix; `None` on overflow.
 fn parse_int(t: &str) -> Option<i128> {
     let t = t.trim_end_matches(['u', 'U']);
-    if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        u64::from_str_radix(h, 16).ok().map(|v| v as i128)
+    let (digits, radix) = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        (h, 16)
     } else if t.len() > 1 && t.starts_with('0') {
-        u64::from_str_radix(&t[1..], 8).ok().map(|v| v as i128)
+        (&t[1..], 8)
     } else {
-        t.parse::<u64>().ok().map(|v| v as i128)
+        (t, 10)
+    };
+    accumulate_like_ptxas(digits, radix).map(|v| v as i128)
+}
+
+/// ptxas's integer reading: digits accumulate into 64 bits, wrapping, and the constant overflows
+/// only when a digit comes while the top bit is set (so 0x1FFFFFFFFFFFFFFFF and 2^64 pass as
+/// their low 64 bits, 0x80000000000000000 overflows).
+fn accumulate_like_ptxas(digits: &str, radix: u32) -> Option<u64> {
+    let mut v: u64 = 0;
+    for c in digits.chars() {
+        let d = c.to_digit(radix)?;
+        if v >> 63 != 0 {
+            return None;
+        }
+        v = v.wrapping_mul(radix as u64).wrapping_add(d as u64);
     }
+    Some(v)
 }

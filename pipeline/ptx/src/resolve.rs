@@ -1,6 +1,6 @@
 //! Name resolution after parsing: bare identifiers that name declared registers become registers.
 
-use crate::ast::{AddrBase, Function, Operand, RegTable, Statement};
+use crate::ast::{zero_padded_number, AddrBase, Function, Operand, RegTable, Statement};
 
 /// PTX allows registers without `%` (`.reg .pred p;`); the parser can't tell them from labels.
 /// Registers declared with `%` can't be bare identifiers, so a function whose registers all start
@@ -31,6 +31,41 @@ fn resolve_operand(o: &mut Operand, table: &RegTable) {
             }
         }
         Operand::Vector(v) => v.iter_mut().for_each(|x| resolve_operand(x, table)),
+        _ => {}
+    }
+}
+
+/// Renames zero-padded members of register ranges (`%r01` of `%r<4>`) to their plain names
+/// (`%r1`), as ptxas reads them, so later stages see one name per register.
+pub fn unpad_register_numbers(f: &mut Function) {
+    let regs = std::mem::take(&mut f.regs);
+    let table = RegTable::new(&regs);
+    let unpad = |name: &mut String| {
+        if table.is_exact(name) || table.lookup(name).is_none() {
+            return;
+        }
+        if let Some(plain) = zero_padded_number(name) {
+            *name = plain;
+        }
+    };
+    for s in &mut f.body {
+        if let Statement::Instr(i) = s {
+            i.operands.iter_mut().for_each(|o| unpad_operand(o, &unpad));
+        }
+    }
+    drop(table);
+    f.regs = regs;
+}
+
+fn unpad_operand(o: &mut Operand, unpad: &impl Fn(&mut String)) {
+    match o {
+        Operand::Reg(n) | Operand::NotReg(n) => unpad(n),
+        Operand::PredPair(a, b) => {
+            unpad(a);
+            unpad(b);
+        }
+        Operand::Addr { base: AddrBase::Reg(n), .. } => unpad(n),
+        Operand::Vector(v) => v.iter_mut().for_each(|x| unpad_operand(x, unpad)),
         _ => {}
     }
 }

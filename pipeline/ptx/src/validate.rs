@@ -45,6 +45,12 @@ pub fn validate_module(src: &str, m: &Module, file: &str, parse_diags: Vec<Diagn
     let header = cm::check_header(src, m, file);
     let header_fatal = header.iter().any(|f| f.2);
     let mut placed: Vec<Placed> = Vec::new();
+    // The parser's messages come first on a line they share with a header finding (a malformed
+    // `.version` is ptxas's "Missing .version directive", not an unsupported version).
+    for d in parse_diags {
+        let fatal = d.severity == crate::Severity::Fatal;
+        placed.push(Placed { key: (d.line, 0), line: d.line, message: d.message, fatal });
+    }
     let mut put = |findings: Vec<Finding>, rank: u8, key_line: Option<u32>| {
         for (line, message, fatal) in findings {
             placed.push(Placed { key: (key_line.unwrap_or(line), rank), line, message, fatal });
@@ -53,10 +59,6 @@ pub fn validate_module(src: &str, m: &Module, file: &str, parse_diags: Vec<Diagn
     put(header, 0, None);
     if !header_fatal {
         module_findings(src, m, &mut put);
-    }
-    for d in parse_diags {
-        let fatal = d.severity == crate::Severity::Fatal;
-        placed.push(Placed { key: (d.line, 0), line: d.line, message: d.message, fatal });
     }
     placed.sort_by_key(|p| p.key);
     let mut out = Vec::new();
