@@ -294,9 +294,23 @@ pub fn fma64(a: f64, b: f64, c: f64, rnd: Rnd) -> f64 {
     if rnd == Rnd::Rn || !r.is_finite() {
         return adjust64(r, 0, overflowed(r, &[a, b, c]), rnd);
     }
-    let ph = a * b;
-    let pl = a.mul_add(b, -ph);
-    adjust64(r, exact_sign(vec![c, -r, pl, ph]), false, rnd)
+    adjust64(r, fma_err_sign(a, b, c, r), false, rnd)
+}
+
+/// The sign of `a * b + c - r`: error-free sums over `c`, `-r` and the product split in two. The
+/// split is exact only while the product's low part does not underflow, so all terms are first
+/// scaled up together until the product reaches 2^-900; where `c` or `r` would then overflow they
+/// dwarf the product, which only decides when `c == r`.
+fn fma_err_sign(a: f64, b: f64, c: f64, r: f64) -> i8 {
+    let lift = if finite_nonzero(&[a, b]) { (-900 - exponent(a) - exponent(b)).max(0) } else { 0 };
+    let (c1, r1) = (scale(c, lift), scale(r, lift));
+    if !c1.is_finite() || !r1.is_finite() {
+        return if c == r { sign_of(a) * sign_of(b) } else { sign_of(c - r) };
+    }
+    let a1 = scale(a, lift);
+    let ph = a1 * b;
+    let pl = a1.mul_add(b, -ph);
+    exact_sign(vec![c1, -r1, pl, ph])
 }
 
 pub fn div64(a: f64, b: f64, rnd: Rnd) -> f64 {

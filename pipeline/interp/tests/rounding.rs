@@ -236,6 +236,10 @@ const F64_TINY_KERNEL: &str = r#"
     div.rp.f64 %d3, %d1, %d2;   st.global.f64 [%rd1+56], %d3;
     sqrt.rz.f64 %d3, %d1;       st.global.f64 [%rd1+64], %d3;
     sqrt.rp.f64 %d3, %d1;       st.global.f64 [%rd1+72], %d3;
+    mov.f64 %d4, 0d0000000000000000;
+    fma.rz.f64 %d3, %d1, %d2, %d4;   st.global.f64 [%rd1+80], %d3;
+    fma.rm.f64 %d3, %d1, %d2, %d4;   st.global.f64 [%rd1+88], %d3;
+    fma.rp.f64 %d3, %d1, %d2, %d4;   st.global.f64 [%rd1+96], %d3;
     ret;
 }
 "#;
@@ -246,7 +250,7 @@ const F64_TINY_KERNEL: &str = r#"
 fn f64_directed_rounding_of_subnormal_and_underflowing_results() {
     let u = f64::from_bits(1); // the smallest subnormal, 2^-1074
     let p = |e: i32| 2f64.powi(e);
-    // (x, y, mul x*y .rz/.rm/.rp, div x/y .rz/.rm/.rp)
+    // (x, y, mul x*y .rz/.rm/.rp (fma x*y+0 too), div x/y .rz/.rm/.rp)
     let cases: [(f64, f64, [f64; 3], [f64; 3]); 6] = [
         // x*y = -2^-1200, below the smallest subnormal.
         (p(-600), -p(-600), [-0.0, -u, -0.0], [-1.0; 3]),
@@ -269,6 +273,7 @@ fn f64_directed_rounding_of_subnormal_and_underflowing_results() {
         let o = &out[16 * i..16 * i + 16];
         for (k, mode) in ["rz", "rm", "rp"].iter().enumerate() {
             assert_eq!(o[2 + k], mul[k].to_bits(), "mul.{mode} {x:e} * {y:e}");
+            assert_eq!(o[10 + k], mul[k].to_bits(), "fma.{mode} {x:e} * {y:e} + 0");
             assert_eq!(o[5 + k], div[k].to_bits(), "div.{mode} {x:e} / {y:e}");
         }
     }
