@@ -298,7 +298,8 @@ fn note_redefinition(args: &mut Args, given: &mut Vec<(&'static str, String)>, l
     }
     match given.iter_mut().find(|(l, _)| *l == long) {
         Some((_, old)) if old != value => {
-            args.redefinitions.push(format!("incompatible redefinition for option '{long}', the last value of this option was used"));
+            args.redefinitions
+                .push(format!("incompatible redefinition for option '{long}', the last value of this option was used"));
             *old = value.to_string();
         }
         Some(_) => {}
@@ -475,8 +476,11 @@ impl Args {
     /// ptxas's fatal for an `--Ofast-compile` level it does not know.
     fn fast_compile_level_error(&self) -> Option<OptionNote> {
         let level = self.fast_compile.as_deref()?;
-        (!matches!(level, "0" | "min" | "mid" | "max"))
-            .then(|| OptionNote::Fatal(format!("Invalid value for --Ofast-compile/-Ofc ({level}), is not 'max', 'mid', 'min', or '0'")))
+        (!matches!(level, "0" | "min" | "mid" | "max")).then(|| {
+            OptionNote::Fatal(format!(
+                "Invalid value for --Ofast-compile/-Ofc ({level}), is not 'max', 'mid', 'min', or '0'"
+            ))
+        })
     }
 
     /// ptxas's fatal for `--Ofast-compile` with an `-O` it does not allow (`min`/`mid`: only
@@ -492,7 +496,9 @@ impl Args {
             return None;
         }
         let others = if allowed_opt == 1 { "0,2,3" } else { "1,2,3" };
-        Some(OptionNote::Fatal(format!("Conflicting options -opt-level=<{others}> and --Ofast-compile={level} specified")))
+        Some(OptionNote::Fatal(format!(
+            "Conflicting options -opt-level=<{others}> and --Ofast-compile={level} specified"
+        )))
     }
 
     /// ptxas's bounds on `--maxrregcount`: too big is ignored, too small is raised (with a warning).
@@ -503,11 +509,16 @@ impl Args {
             MaxRegs::Count(n) => n,
         };
         if !(0..=MAX_MAX_REGS).contains(&n) {
-            return (None, Some(OptionNote::Warning(format!("Too big maxrregcount value specified {n}, will be ignored"))));
+            return (
+                None,
+                Some(OptionNote::Warning(format!("Too big maxrregcount value specified {n}, will be ignored"))),
+            );
         }
         if n < MIN_MAX_REGS {
             let arch = &self.arch;
-            let note = format!("For profile {arch} adjusting per thread register count of {n} to lower bound of {MIN_MAX_REGS}");
+            let note = format!(
+                "For profile {arch} adjusting per thread register count of {n} to lower bound of {MIN_MAX_REGS}"
+            );
             return (Some(MIN_MAX_REGS as u32), Some(OptionNote::Warning(note)));
         }
         (Some(n as u32), None)
@@ -547,7 +558,10 @@ mod tests {
         assert_eq!(p(&["-m32"]).unwrap_err(), "Value '32' is not defined for option 'machine'");
         assert_eq!(p(&["--split-compile=-1"]).unwrap_err(), "Invalid value '-1' for option '--split-compile'");
         assert_eq!(p(&["--allow-expensive-optimizations", "maybe"]).unwrap_err(), "'maybe': expected true or false");
-        assert_eq!(p(&["--compiler-stats", "foo"]).unwrap_err(), "Value 'foo' is not defined for option 'compiler-stats'");
+        assert_eq!(
+            p(&["--compiler-stats", "foo"]).unwrap_err(),
+            "Value 'foo' is not defined for option 'compiler-stats'"
+        );
         assert_eq!(p(&["-compiler-stats=time"]).unwrap_err(), "Unknown option 'compiler-stats'");
         assert_eq!(p(&["-maxrregcount=abc"]).unwrap_err(), "Invalid value 'abc' for option 'maxrregcount'");
         assert_eq!(p(&["-allow-expensive-optimizations=true"]).unwrap().expensive_optimizations, Some(true));
@@ -583,8 +597,14 @@ mod tests {
             assert!(check(ok).is_empty(), "{ok:?}");
         }
         let fatal = |m: &str| vec![OptionNote::Fatal(m.into())];
-        assert_eq!(check(&["-Ofc=mid", "-O3"]), fatal("Conflicting options -opt-level=<0,2,3> and --Ofast-compile=mid specified"));
-        assert_eq!(check(&["-Ofc=max", "-O1"]), fatal("Conflicting options -opt-level=<1,2,3> and --Ofast-compile=max specified"));
+        assert_eq!(
+            check(&["-Ofc=mid", "-O3"]),
+            fatal("Conflicting options -opt-level=<0,2,3> and --Ofast-compile=mid specified")
+        );
+        assert_eq!(
+            check(&["-Ofc=max", "-O1"]),
+            fatal("Conflicting options -opt-level=<1,2,3> and --Ofast-compile=max specified")
+        );
         assert_eq!(check(&["-g", "-O1"]), fatal("Optimized debugging not supported"));
     }
 

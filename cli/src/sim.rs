@@ -79,7 +79,8 @@ fn parse(argv: &[String]) -> Result<SimRequest, String> {
     if req.entry.is_empty() {
         return Err("--entry is required".into());
     }
-    let bytes = std::fs::read(&req.file_name).map_err(|_| format!("Input file '{}' could not be opened", req.file_name))?;
+    let bytes =
+        std::fs::read(&req.file_name).map_err(|_| format!("Input file '{}' could not be opened", req.file_name))?;
     req.ptx = String::from_utf8_lossy(&bytes).into_owned();
     Ok(req)
 }

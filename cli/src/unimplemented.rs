@@ -78,7 +78,9 @@ impl Ignored {
             "legacy-bar-warp-wide-behavior" => self.legacy_bar = true,
             // ptxas ignores it (without looking at the value) unless compiling with -c.
             "device-function-maxrregcount" => self.func_max_regs = true,
-            "def-load-cache" | "force-load-cache" => self.cache_modifier(long, v, "load", &["ca", "cg", "cs", "cv", "lu"]),
+            "def-load-cache" | "force-load-cache" => {
+                self.cache_modifier(long, v, "load", &["ca", "cg", "cs", "cv", "lu"])
+            }
             "def-store-cache" | "force-store-cache" => self.cache_modifier(long, v, "store", &["cg", "cs", "wb", "wt"]),
             "maxntid" => self.maxntid = Some(v.split(',').count()),
             "minnctapersm" => {
@@ -107,7 +109,9 @@ impl Ignored {
             "generate-line-info" => self.line_info = true,
             "device-stack-protector" if !boolean(v)? => return Ok(()),
             "sanitize" if !matches!(v, "memcheck" | "threadsteer") => return Err(not_defined(v, long)),
-            "apply-controls" if std::fs::File::open(v).is_err() => return Err(format!("File '{v}' could not be opened")),
+            "apply-controls" if std::fs::File::open(v).is_err() => {
+                return Err(format!("File '{v}' could not be opened"))
+            }
             _ => {}
         }
         self.not_implemented.push(not_implemented(long));
@@ -125,7 +129,9 @@ impl Ignored {
             notes.push(warning("'--position-independent-code' is a deprecated option and is no longer functional. It will be removed in a future release"));
         }
         if let Some(n) = self.reg_usage_level.filter(|n| !(0..=10).contains(n)) {
-            notes.push(OptionNote::Warning(format!("Value of RegUsageLevel ({n}) is out of valid range {{0..10}}, option will be ignored")));
+            notes.push(OptionNote::Warning(format!(
+                "Value of RegUsageLevel ({n}) is out of valid range {{0..10}}, option will be ignored"
+            )));
         }
         notes
     }
@@ -153,7 +159,8 @@ impl Ignored {
 
     /// ptxas's errors for cache modifiers it does not know: loads first, then stores.
     pub fn cache_notes(&self) -> Vec<OptionNote> {
-        let of_kind = |kind| self.cache_errors.iter().filter(move |(k, _)| *k == kind).map(|(_, m)| OptionNote::Error(m.clone()));
+        let of_kind =
+            |kind| self.cache_errors.iter().filter(move |(k, _)| *k == kind).map(|(_, m)| OptionNote::Error(m.clone()));
         of_kind("load").chain(of_kind("store")).collect()
     }
 
@@ -165,11 +172,15 @@ impl Ignored {
         }
         for (given, name) in [(self.minnctapersm, "minnctapersm"), (self.maxntid.is_some(), "maxntid")] {
             if given && max_regs_given {
-                notes.push(OptionNote::Warning(format!("Conflicting options -maxrregcount and -{name} specified, ignoring -{name} option")));
+                notes.push(OptionNote::Warning(format!(
+                    "Conflicting options -maxrregcount and -{name} specified, ignoring -{name} option"
+                )));
             }
         }
         match self.maxntid {
-            Some(n) if n > 3 && !max_regs_given => notes.push(warning("Too many values specified for option '-maxntid', option will be ignored")),
+            Some(n) if n > 3 && !max_regs_given => {
+                notes.push(warning("Too many values specified for option '-maxntid', option will be ignored"))
+            }
             Some(_) if !max_regs_given => notes.push(OptionNote::Warning(not_implemented("maxntid"))),
             _ => {}
         }

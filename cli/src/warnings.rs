@@ -74,7 +74,9 @@ impl WarningPolicy {
         }
         Printed {
             failed: shown.iter().any(Diagnostic::is_error),
-            aborted_line: shown.iter().any(|d| d.severity == Severity::Error || (d.severity == Severity::Fatal && d.location.is_some())),
+            aborted_line: shown
+                .iter()
+                .any(|d| d.severity == Severity::Error || (d.severity == Severity::Fatal && d.location.is_some())),
         }
     }
 }
