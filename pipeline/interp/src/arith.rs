@@ -219,33 +219,20 @@ fn sext_or_zext(v: u64, ty: Type) -> i128 {
     }
 }
 
-/// Integer division as the hardware sequence ptxas emits behaves: `x / 0` is all ones for
-/// unsigned (and `-1`/`1` by the dividend's sign for signed: the unsigned quotient of magnitudes,
-/// negated when the signs differ), `x % 0 == x`; `MIN / -1 == MIN`, `MIN % -1 == 0`.
+/// Integer division as the sequences ptxas 13.5 emits behave (sm_75..sm_90): division and remainder
+/// by zero give all ones, signed and unsigned, 32 and 64 bits (the sequence ends by selecting `~0`
+/// when the divisor is zero); `MIN / -1 == MIN`, `MIN % -1 == 0`.
 fn div_rem(is_div: bool, a: u64, b: u64, ty: Type) -> u64 {
     let w = width(ty);
     let m = mask(w);
+    if b & m == 0 {
+        return m;
+    }
     if !ty.is_signed() {
         let (x, y) = (a & m, b & m);
-        return match (is_div, y) {
-            (true, 0) => m,
-            (false, 0) => x,
-            (true, _) => x / y,
-            (false, _) => x % y,
-        };
+        return if is_div { x / y } else { x % y };
     }
     let (x, y) = (sext(a, w) as i128, sext(b, w) as i128);
-    if y == 0 {
-        return if is_div {
-            if x < 0 {
-                1
-            } else {
-                m
-            }
-        } else {
-            x as u64
-        };
-    }
     let r = if is_div { x / y } else { x % y };
     r as u64 & m
 }

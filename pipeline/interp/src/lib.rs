@@ -5,8 +5,8 @@
 //! Results are deterministic: CTAs run in order (x fastest), threads in linear order.
 //!
 //! Semantics chosen where PTX leaves them to the machine (the differential check relies on them):
-//! - integer `x / 0` is all ones for unsigned types, `-1` (dividend >= 0) or `1` (dividend < 0) for
-//!   signed ones; `x % 0 == x`; `MIN / -1 == MIN`, `MIN % -1 == 0`.
+//! - integer `x / 0` and `x % 0` are all ones, signed and unsigned (ptxas 13.5's division sequences
+//!   select `~0` for a zero divisor on sm_75..sm_90); `MIN / -1 == MIN`, `MIN % -1 == 0`.
 //! - NaN results of f32/f16/bf16 arithmetic are canonical (`0x7fffffff`, `0x7fff`): single precision
 //!   has no NaN payloads on NVIDIA GPUs. f64 arithmetic propagates the first NaN operand (quieted)
 //!   and gives `0x7fffffffffffffff` for invalid operations (`abs`, `neg`, `copysign`, `mov` and
