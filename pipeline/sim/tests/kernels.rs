@@ -66,7 +66,9 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     ("bitfield", &[90], "BMSK (opcode 0x21b) unknown"),
     ("bitcount", &[75, 80, 86, 89], "false hazard MissingWait on R11: POPC then IMAD.IADD, as ptxas scheduled it"),
     ("bitcount", &[90], "false hazard OverwriteBeforeRead on R4: LDG.E then SHF.R.W.U32.HI, as ptxas scheduled it"),
-    ("mul_hi", &[75, 80, 86, 89, 90], "PLOP3.LUT (opcode 0x21f) unknown"),
+    // Past it: ptxas writes mad.hi.u32 as IMAD.HI.U32 Rd, Ra, Rb, R4 with R4 = 0 and c in R5 (C is a
+    // 64-bit register pair); the emulator reads C as 32 bits.
+    ("mul_hi", &[75, 80, 86, 89, 90], "PLOP3.LUT (opcode 0x21f) unknown; then IMAD.HI's 64-bit C operand"),
     (
         "mul_hi64",
         &[75, 80, 86, 89, 90],
