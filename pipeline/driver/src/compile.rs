@@ -97,7 +97,8 @@ pub fn compile_sources(sources: &[Source], opts: &CompileOptions) -> CompileOutp
         }
     };
     out.parse_time = start.elapsed();
-    out.diagnostics = module_warnings(&module, &files, opts);
+    out.diagnostics = module.warnings.iter().map(front_end_diagnostic).collect();
+    out.diagnostics.extend(module_warnings(&module, &files, opts));
     if let Some(fatal) = unknown_entry(&module, opts).filter(|_| !opts.parse_only) {
         out.diagnostics.push(fatal);
     }
@@ -229,10 +230,11 @@ fn parse_sources(
                     Some(j) => {
                         j.globals.extend(m.globals);
                         j.functions.extend(m.functions);
+                        j.warnings.extend(m.warnings);
                     }
                 }
             }
-            Err(d) => diags.extend(d.iter().map(Diagnostic::from_ptx)),
+            Err(d) => diags.extend(d.iter().map(front_end_diagnostic)),
         }
     }
     let module = joined.unwrap_or_default();
@@ -284,6 +286,15 @@ fn header_end_line(text: &str, f: &ast::Function) -> u32 {
     let next_token = close + 1 + (after.len() - after.trim_start().len());
     let offset = text.len() - rest.len() + if f.is_entry { close } else { next_token };
     1 + text[..offset.min(text.len())].matches('\n').count() as u32
+}
+
+/// A front-end diagnostic; line 0 is one ptxas prints without a place (`ptxas warning : ...`).
+fn front_end_diagnostic(d: &ptxforge_ptx::Diagnostic) -> Diagnostic {
+    let mut out = Diagnostic::from_ptx(d);
+    if d.line == 0 {
+        out.location = None;
+    }
+    out
 }
 
 /// `--warn-on-double-precision-use`: ptxas's warning at every instruction with an `.f64` type

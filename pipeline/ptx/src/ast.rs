@@ -23,6 +23,8 @@ pub struct Module {
     pub address_size: u32,
     pub globals: Vec<VarDecl>,
     pub functions: Vec<Function>,
+    /// Warnings about a module that is otherwise valid (ptxas's order: those with a line first).
+    pub warnings: Vec<crate::diag::Diagnostic>,
 }
 
 /// PTX fundamental types.

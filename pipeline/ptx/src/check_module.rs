@@ -265,6 +265,14 @@ pub fn check_directive_conflicts(src: &str, f: &Function) -> Option<Finding> {
     (has("maxntid") && has("reqntid")).then(|| (end(), "Conflicting directives: .maxntid and .reqntid cannot both be specified".into(), false))
 }
 
+/// ptxas's warning for `.minnctapersm` alone: (line of the function's end, message).
+pub fn perf_directive_warning(src: &str, f: &Function) -> Option<(u32, String)> {
+    let has = |n: &str| f.directives.iter().any(|(d, _)| d == n);
+    let alone = has("minnctapersm") && !has("maxntid") && !has("reqntid");
+    let message = ".minnctapersm is ignored when neither .maxntid nor .reqntid is specified.";
+    alone.then(|| (line_of(src, f.span.end.saturating_sub(1)), message.to_string()))
+}
+
 /// The 1-based line of byte offset `at`.
 pub fn line_of(src: &str, at: u32) -> u32 {
     let end = (at as usize).min(src.len());

@@ -1,4 +1,5 @@
-//! ptxas-style diagnostics: `ptxas <file>, line <N>; error   : <message>`.
+//! ptxas-style diagnostics: `ptxas <file>, line <N>; error   : <message>`, or without a place
+//! (line 0): `ptxas warning : <message>`.
 
 use std::fmt;
 
@@ -23,6 +24,11 @@ impl Diagnostic {
         let severity = if fatal { Severity::Fatal } else { Severity::Error };
         Diagnostic { severity, file: file.to_string(), line, message }
     }
+
+    /// A warning; `line` 0 for one ptxas prints without a place (`ptxas warning : ...`).
+    pub fn warning(file: &str, line: u32, message: String) -> Diagnostic {
+        Diagnostic { severity: Severity::Warning, file: file.to_string(), line, message }
+    }
 }
 
 impl fmt::Display for Diagnostic {
@@ -32,6 +38,9 @@ impl fmt::Display for Diagnostic {
             Severity::Error => "error   ",
             Severity::Fatal => "fatal   ",
         };
+        if self.line == 0 {
+            return write!(f, "ptxas {}: {}", sev, self.message);
+        }
         write!(f, "ptxas {}, line {}; {}: {}", self.file, self.line, sev, self.message)
     }
 }

@@ -14,7 +14,8 @@ pub mod validate;
 
 pub use diag::{Diagnostic, Severity};
 
-/// Parses and validates a module; `Err` holds every diagnostic found (up to a cap).
+/// Parses and validates a module; `Err` holds every diagnostic found (up to a cap). Warnings
+/// about a valid module come back in [`ast::Module::warnings`].
 pub fn parse_module(src: &str, file_name: &str) -> Result<ast::Module, Vec<Diagnostic>> {
     let (module, diags) = parse_syntax(src, file_name);
     finish_module(src, file_name, module, diags)
@@ -31,12 +32,20 @@ pub fn parse_syntax(src: &str, file_name: &str) -> (ast::Module, Vec<Diagnostic>
     (module, std::mem::take(&mut p.diags))
 }
 
-/// Validates a parsed module together with its syntax diagnostics: the module, or every diagnostic.
-pub fn finish_module(src: &str, file_name: &str, module: ast::Module, syntax: Vec<Diagnostic>) -> Result<ast::Module, Vec<Diagnostic>> {
+/// Validates a parsed module together with its syntax diagnostics: the module with its warnings,
+/// or every error (and the warnings, unless a fatal error ends the list).
+pub fn finish_module(src: &str, file_name: &str, mut module: ast::Module, syntax: Vec<Diagnostic>) -> Result<ast::Module, Vec<Diagnostic>> {
+    let (mut warnings, syntax): (Vec<Diagnostic>, Vec<Diagnostic>) = syntax.into_iter().partition(|d| d.severity == Severity::Warning);
     let diags = validate::validate_module(src, &module, file_name, syntax);
+    warnings.extend(validate::module_warnings(src, &module, file_name));
+    warnings.sort_by_key(|w| (w.line == 0, w.line));
     if diags.is_empty() {
-        Ok(module)
-    } else {
-        Err(diags)
+        module.warnings = warnings;
+        return Ok(module);
     }
+    let mut diags = diags;
+    if diags.last().is_some_and(|d| d.severity != Severity::Fatal) {
+        diags.extend(warnings);
+    }
+    Err(diags)
 }

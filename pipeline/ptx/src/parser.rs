@@ -313,7 +313,7 @@ impl<'s> Parser<'s> {
             }
             "file" | "loc" => self.skip_line(),
             "section" => self.skip_braced_block()?,
-            "pragma" => self.pragma()?,
+            "pragma" => self.pragma(false)?,
             _ => self.linkage_item(m)?,
         }
         Ok(())
@@ -401,14 +401,38 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// `.pragma "..."[, "..."];`: ptxas takes only strings.
-    fn pragma(&mut self) -> PResult<()> {
+    /// `.pragma "..."[, "..."];`: ptxas takes only strings. An unknown pragma is a warning in a
+    /// function and an error at module level, both without a line.
+    fn pragma(&mut self, in_function: bool) -> PResult<()> {
         self.advance();
         if self.peek() != Some(Tok::Str) {
             return self.syntax_error();
         }
-        self.skip_statement();
+        while let Some(k) = self.peek() {
+            if k == Tok::Str {
+                let text = self.text();
+                let name = text[1..text.len().saturating_sub(1).max(1)].to_string();
+                self.check_pragma(&name, in_function);
+            }
+            self.advance();
+            if k == Tok::Semi {
+                break;
+            }
+        }
         Ok(())
+    }
+
+    fn check_pragma(&mut self, name: &str, in_function: bool) {
+        let word = name.split_whitespace().next().unwrap_or("");
+        if matches!(word, "nounroll" | "used_bytes_mask" | "enable_smem_spilling") {
+            return;
+        }
+        if in_function {
+            let warning = Diagnostic::warning(&self.file, 0, format!("Pragma '{name}' unsupported"));
+            self.diags.push(warning);
+        } else {
+            self.error_at(0, format!("Pragma '{name}' not supported"), false);
+        }
     }
 
     fn skip_statement(&mut self) {
@@ -738,7 +762,7 @@ impl<'s> Parser<'s> {
                 self.skip_line();
                 Ok(())
             }
-            "pragma" => self.pragma(),
+            "pragma" => self.pragma(true),
             // `.branchtargets`/`.calltargets`/`.callprototype` follow the label that names them.
             "branchtargets" | "calltargets" | "callprototype" => {
                 self.skip_statement();

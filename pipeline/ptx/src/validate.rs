@@ -40,6 +40,17 @@ struct Placed {
     fatal: bool,
 }
 
+/// Warnings about a module's functions: `.minnctapersm` without `.maxntid` or `.reqntid` (at the
+/// function's end, as ptxas).
+pub fn module_warnings(src: &str, m: &Module, file: &str) -> Vec<Diagnostic> {
+    m.functions
+        .iter()
+        .filter(|f| f.has_body)
+        .filter_map(|f| cm::perf_directive_warning(src, f))
+        .map(|(line, message)| Diagnostic::warning(file, line, message))
+        .collect()
+}
+
 /// Validates a parsed module; `parse_diags` are the parser's. Returns every diagnostic, in order.
 pub fn validate_module(src: &str, m: &Module, file: &str, parse_diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
     let header = cm::check_header(src, m, file);

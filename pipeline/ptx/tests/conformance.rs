@@ -5,17 +5,20 @@
 //! Header format (first line of each case):
 //!   `// expect: ok`
 //!   `// expect: error <line>: <text>` — the first diagnostic is on <line> and contains <text>.
+//!   `// expect: warning <line>: <text>` — accepted; the first warning is on <line> (0: ptxas
+//!   names no place) and contains <text>.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use ptxforge_ptx::parse_module;
 
-/// What a case expects, or what a tool did with it: accepted, or rejected with the first error's
-/// line and message.
+/// What a case expects, or what a tool did with it: accepted, accepted with warnings (the first
+/// one's line and message), or rejected with the first error's line and message.
 #[derive(Clone, Debug, PartialEq)]
 enum Outcome {
     Ok,
+    Warning { line: u32, message: String },
     Error { line: u32, message: String },
 }
 
@@ -52,6 +55,10 @@ fn parse_expectation(header: &str) -> Option<Outcome> {
     if rest == "ok" {
         return Some(Outcome::Ok);
     }
+    if let Some(warning) = rest.strip_prefix("warning ") {
+        let (line, message) = warning.split_once(": ")?;
+        return Some(Outcome::Warning { line: line.parse().ok()?, message: message.to_string() });
+    }
     let (line, message) = rest.strip_prefix("error ")?.split_once(": ")?;
     Some(Outcome::Error { line: line.parse().ok()?, message: message.to_string() })
 }
@@ -59,7 +66,10 @@ fn parse_expectation(header: &str) -> Option<Outcome> {
 /// Our validator's verdict on a case.
 fn our_outcome(case: &Case) -> Outcome {
     match parse_module(&case.text, &format!("{}.ptx", case.name)) {
-        Ok(_) => Outcome::Ok,
+        Ok(m) => match m.warnings.first() {
+            None => Outcome::Ok,
+            Some(w) => Outcome::Warning { line: w.line, message: w.message.clone() },
+        },
         Err(diags) => Outcome::Error { line: diags[0].line, message: diags[0].message.clone() },
     }
 }
@@ -68,6 +78,7 @@ fn matches(expected: &Outcome, got: &Outcome) -> bool {
     match (expected, got) {
         (Outcome::Ok, Outcome::Ok) => true,
         (Outcome::Error { line: el, message: em }, Outcome::Error { line: gl, message: gm }) => el == gl && gm.contains(em.as_str()),
+        (Outcome::Warning { line: el, message: em }, Outcome::Warning { line: gl, message: gm }) => el == gl && gm.contains(em.as_str()),
         _ => false,
     }
 }
@@ -123,14 +134,15 @@ fn arch_of(text: &str) -> String {
         .to_string()
 }
 
-/// ptxas's verdict: accepted, or the first diagnostic that names a line.
+/// ptxas's verdict: accepted (with its first warning, if any), or the first diagnostic that names
+/// a line.
 fn ptxas_outcome(ptxas: &Path, case: &Case, out_dir: &Path) -> Outcome {
     let out = out_dir.join(format!("{}.cubin", case.name));
     let r = Command::new(ptxas).arg(format!("-arch={}", arch_of(&case.text))).arg(&case.path).arg("-o").arg(&out).output().unwrap();
-    if r.status.success() {
-        return Outcome::Ok;
-    }
     let stderr = String::from_utf8_lossy(&r.stderr);
+    if r.status.success() {
+        return stderr.lines().find_map(ptxas_warning).unwrap_or(Outcome::Ok);
+    }
     let first = stderr.lines().find_map(|l| {
         let (_, rest) = l.split_once(", line ")?;
         let (line, rest) = rest.split_once("; ")?;
@@ -138,6 +150,22 @@ fn ptxas_outcome(ptxas: &Path, case: &Case, out_dir: &Path) -> Outcome {
         Some(Outcome::Error { line: line.parse().ok()?, message: message.to_string() })
     });
     first.unwrap_or(Outcome::Error { line: 0, message: stderr.lines().next().unwrap_or("").to_string() })
+}
+
+/// Warnings from ptxas's code generation, not its front end (which this suite checks).
+const CODE_GENERATION_WARNINGS: &[&str] = &["Stack size for entry function", "Registers are spilled", "Local memory used"];
+
+/// `ptxas <file>, line <N>; warning : <text>` or `ptxas warning : <text>` (line 0).
+fn ptxas_warning(l: &str) -> Option<Outcome> {
+    if let Some(message) = l.strip_prefix("ptxas warning : ") {
+        if CODE_GENERATION_WARNINGS.iter().any(|w| message.starts_with(w)) {
+            return None;
+        }
+        return Some(Outcome::Warning { line: 0, message: message.to_string() });
+    }
+    let (_, rest) = l.split_once(", line ")?;
+    let (line, message) = rest.split_once("; warning : ")?;
+    Some(Outcome::Warning { line: line.parse().ok()?, message: message.to_string() })
 }
 
 #[test]
@@ -162,6 +190,7 @@ fn ptxas_agrees_on_every_case() {
                 let same = match (&theirs, &ours) {
                     (Outcome::Ok, Outcome::Ok) => true,
                     (Outcome::Error { line: a, .. }, Outcome::Error { line: b, .. }) => a == b,
+                    (Outcome::Warning { line: a, message: m }, Outcome::Warning { line: b, message: n }) => a == b && m == n,
                     _ => false,
                 };
                 if !same {
