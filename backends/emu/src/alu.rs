@@ -47,7 +47,14 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
             }
         }
         Iabs => (b as i32).wrapping_abs() as u32,
-        Sel | Usel => {
+        Bmsk | Ubmsk => bmsk(a, b, i.bit(75)),
+        Dadd | Dmul | Dfma => {
+            let r = dop(i, x)?;
+            out.r = [Some(lo(r)), Some(hi(r))];
+            return Ok(out);
+        }
+        Dsetp => return Ok(dsetp(i, x)),
+        Sel | Fsel | Usel => {
             if x.pred(i.pred(87)) {
                 a
             } else {
@@ -416,4 +423,93 @@ pub fn f2i(i: &Inst, v: u32) -> Result<u32, String> {
         _ => f.trunc(),
     };
     Ok(if i.bit(72) { r as i32 as u32 } else { r as u32 })
+}
+
+/// BMSK: a mask of `width` (B) ones starting at bit `start` (A); .W (bit 75) wraps both to 0..31,
+/// otherwise they clamp at 32 (bits past 31 are dropped).
+fn bmsk(start: u32, width: u32, wrap: bool) -> u32 {
+    let (s, w) = if wrap { (start & 31, width & 31) } else { (start.min(32), width.min(32)) };
+    ((((1u64 << w) - 1) << s) & 0xffff_ffff) as u32
+}
+
+/// The f64 NaN the emulator returns for a NaN result of FP64 arithmetic: the one the PTX
+/// interpreter uses (NVIDIA documents 0x7fffffff only for f32 results).
+const CANONICAL_NAN64: u64 = 0x7fff_ffff_ffff_ffff;
+
+/// An f64 source with neg/abs modifier bits.
+fn dmods(v: u64, neg: bool, abs: bool) -> f64 {
+    let mut f = f64::from_bits(v);
+    if abs {
+        f = f.abs();
+    }
+    if neg {
+        f = -f;
+    }
+    f
+}
+
+/// An f64 source operand B (or C with `slot_c`) with its modifiers.
+fn dsrc(i: &Inst, x: &impl Operands, slot_c: bool) -> f64 {
+    let v = x.val64(if slot_c { i.c } else { i.b });
+    match mod_bits(i, slot_c) {
+        Some((n, a)) => dmods(v, i.bit(n), i.bit(a)),
+        None => f64::from_bits(v),
+    }
+}
+
+/// DADD (A + C), DMUL (A * B) and DFMA (A * B + C), round to nearest even.
+fn dop(i: &Inst, x: &impl Operands) -> Result<u64, String> {
+    let a = dmods(x.val64(i.a), i.bit(72), i.bit(73));
+    let r = match i.op {
+        Op::Dadd => a + dsrc(i, x, true),
+        Op::Dmul => a * dsrc(i, x, false),
+        _ => a.mul_add(dsrc(i, x, false), dsrc(i, x, true)),
+    };
+    Ok(if r.is_nan() { CANONICAL_NAN64 } else { r.to_bits() })
+}
+
+/// DSETP: compare codes as FSETP's (76..79); code 0 is .MIN and 15 is .MAX, which write "A is the
+/// minimum (maximum)" (NaN loses, -0 < +0) to the first destination and "both are NaN" to the
+/// second, each combined with the accumulator.
+fn dsetp(i: &Inst, x: &impl Operands) -> AluOut {
+    let a = dmods(x.val64(i.a), i.bit(72), i.bit(73));
+    let b = dsrc(i, x, false);
+    let acc = x.pred(i.pred(87));
+    let comb = |v: bool| match i.f(74, 2) {
+        0 => v && acc,
+        1 => v || acc,
+        _ => v ^ acc,
+    };
+    let code = i.f(76, 4);
+    let (first, second) = match code {
+        0 | 15 => {
+            let a_less = a < b || (a == b && a.is_sign_negative() && !b.is_sign_negative());
+            let pick_a = !a.is_nan() && (b.is_nan() || a_less == (code == 0));
+            (pick_a, a.is_nan() && b.is_nan())
+        }
+        _ => {
+            let r = fcmp_code(code, a.partial_cmp(&b));
+            (r, !r)
+        }
+    };
+    AluOut { r: [None, None], p: [Some(comb(first)), Some(comb(second))] }
+}
+
+/// A float compare code (FSETP/DSETP 76..79: F LT EQ LE GT NE GE NUM NAN LTU EQU LEU GTU NEU GEU
+/// T) on an ordering (None: unordered).
+fn fcmp_code(code: u32, ord: Option<std::cmp::Ordering>) -> bool {
+    use std::cmp::Ordering::*;
+    let Some(o) = ord else {
+        return matches!(code, 8..=15);
+    };
+    match code & 7 {
+        0 => false,
+        1 => o == Less,
+        2 => o == Equal,
+        3 => o != Greater,
+        4 => o == Greater,
+        5 => o != Equal,
+        6 => o != Less,
+        _ => code != 8,
+    }
 }

@@ -132,6 +132,15 @@ pub enum Op {
     Cs2r,
     Ulop3,
     Ushf,
+    Fsel,
+    Bmsk,
+    Ubmsk,
+    Dadd,
+    Dmul,
+    Dfma,
+    Dsetp,
+    Acqbulk,
+    Preexit,
 }
 
 /// How an op's results arrive, for the hazard model.
@@ -165,7 +174,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 62] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync, Op::Cs2r, Op::Ulop3, Op::Ushf];
+    pub const ALL: [Op; 71] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync, Op::Cs2r, Op::Ulop3, Op::Ushf, Op::Fsel, Op::Bmsk, Op::Ubmsk, Op::Dadd, Op::Dmul, Op::Dfma, Op::Dsetp, Op::Acqbulk, Op::Preexit];
 
     /// The mnemonic as nvdisasm prints its base name.
     pub fn name(self) -> &'static str {
@@ -233,6 +242,15 @@ impl Op {
             Cs2r => "CS2R",
             Ulop3 => "ULOP3",
             Ushf => "USHF",
+            Fsel => "FSEL",
+            Bmsk => "BMSK",
+            Ubmsk => "UBMSK",
+            Dadd => "DADD",
+            Dmul => "DMUL",
+            Dfma => "DFMA",
+            Dsetp => "DSETP",
+            Acqbulk => "ACQBULK",
+            Preexit => "PREEXIT",
         }
     }
 
@@ -240,19 +258,27 @@ impl Op {
         use Op::*;
         match self {
             Imad | ImadWide | ImadHi | Ffma | Fadd | Fmul | Hfma2Mma => Timing::Fma,
-            Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | UimadWide | Uldc | Voteu | Ulop3 | Ushf => Timing::Uniform,
+            Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | UimadWide | Uldc | Voteu | Ulop3 | Ushf | Ubmsk => Timing::Uniform,
             I2f | F2i => Timing::Var { queue: Queue::Conversion },
             Lds | Sts => Timing::Var { queue: Queue::Shared },
             S2ur => Timing::Var { queue: Queue::UniformSpecial },
             S2r | Ldc | Ldg | Stg | Popc | Flo | Brev | Redux | Shfl | Atoms | Atomg | Red => Timing::Var { queue: Queue::Unordered },
-            Bra | Exit | Bar | Nop | Bssy | Bsync | Break | Bmov | Warpsync => Timing::Control,
+            // FP64 ops take a write scoreboard when ptxas gives them one; without one the model
+            // treats the result as fixed-latency (`HazardModel::record`).
+            Dadd | Dmul | Dfma | Dsetp => Timing::Var { queue: Queue::Unordered },
+            Bra | Exit | Bar | Nop | Bssy | Bsync | Break | Bmov | Warpsync | Acqbulk | Preexit => Timing::Control,
             _ => Timing::Alu,
         }
     }
 
     /// Whether the op reads its register sources after issue (so overwriters need its read scoreboard).
     pub fn reads_late(self) -> bool {
-        matches!(self, Op::Ldg | Op::Stg | Op::Lds | Op::Sts | Op::I2f | Op::F2i | Op::Shfl | Op::Atoms | Op::Atomg | Op::Red | Op::Redux)
+        matches!(self, Op::Ldg | Op::Stg | Op::Lds | Op::Sts | Op::I2f | Op::F2i | Op::Shfl | Op::Atoms | Op::Atomg | Op::Red | Op::Redux) || self.is_fp64()
+    }
+
+    /// FP64 ops: variable-latency when ptxas gives them a write scoreboard, else fixed-latency.
+    pub fn is_fp64(self) -> bool {
+        matches!(self, Op::Dadd | Op::Dmul | Op::Dfma | Op::Dsetp)
     }
 
     /// Whether the op runs once per warp on the uniform datapath.
@@ -291,6 +317,13 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Ulop3, 0x092, true),
         (Ulea, 0x091, true),
         (Ushf, 0x099, true),
+        (Fsel, 0x008, true),
+        (Bmsk, 0x01b, true),
+        (Ubmsk, 0x09b, true),
+        (Dadd, 0x029, true),
+        (Dmul, 0x028, true),
+        (Dfma, 0x02b, true),
+        (Dsetp, 0x02a, true),
         (S2r, 0x919, false),
         (Uldc, 0xab9, false),
         (Lds, 0x984, false),
@@ -330,6 +363,8 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         ]),
         80 => t.extend([(Hfma2Mma, 0x035, true), (Redux, 0x3c4, false), (Atoms, 0xf8c, false), (Warpsync, 0x948, false)]),
         90 => t.extend([
+            (Acqbulk, 0x82e, false),
+            (Preexit, 0x82d, false),
             (Redux, 0x3c4, false),
             (Atoms, 0xf8c, false),
             (Warpsync, 0x948, false),
@@ -537,14 +572,14 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_read(i, i.b, 1);
             add_write(i, File::Ur, dst, 1);
         }
-        Sel | Fmnmx | Imnmx | Vimnmx | Usel | Fadd | Fmul | Viadd | I2fp => {
+        Sel | Fsel | Fmnmx | Imnmx | Vimnmx | Usel | Fadd | Fmul | Viadd | I2fp | Bmsk | Ubmsk => {
             if i.op != I2fp {
                 i.a = a;
             }
             i.b = alu_b2(i, u);
             add_read(i, i.a, 1);
             add_read(i, i.b, 1);
-            if matches!(i.op, Sel | Fmnmx | Imnmx | Vimnmx | Usel) {
+            if matches!(i.op, Sel | Fsel | Fmnmx | Imnmx | Vimnmx | Usel) {
                 let p = i.pred(87);
                 add_pred_read(i, p);
             }
@@ -710,7 +745,36 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
                 add_write(i, File::R, dst, 1);
             }
         }
-        Bssy | Bsync | Break | Bmov | Warpsync => {}
+        Dadd | Dmul | Dfma => {
+            // DADD's second source sits in the C slot (bits 64..71, or a UR at 32 in form 7).
+            i.a = a;
+            if i.op == Dfma {
+                let (b, c) = alu_bc(i, false);
+                (i.b, i.c) = (b, c);
+            } else if i.op == Dmul {
+                i.b = alu_b2(i, false);
+            } else {
+                i.c = alu_bc(i, false).1;
+            }
+            if i.f(78, 2) != 0 {
+                return Err("rounding modifier".into());
+            }
+            for o in [i.a, i.b, i.c] {
+                add_read(i, o, 2);
+            }
+            add_write(i, File::R, dst, 2);
+        }
+        Dsetp => {
+            i.a = a;
+            i.b = alu_b2(i, false);
+            add_read(i, i.a, 2);
+            add_read(i, i.b, 2);
+            let acc = i.pred(87);
+            add_pred_read(i, acc);
+            add_write(i, File::P, i.f(81, 3) as u8, 1);
+            add_write(i, File::P, i.f(84, 3) as u8, 1);
+        }
+        Bssy | Bsync | Break | Bmov | Warpsync | Acqbulk | Preexit => {}
         Bra | Exit => {
             if i.f(87, 3) != PT as u32 || i.bit(90) {
                 return Err("predicate input other than PT".into());

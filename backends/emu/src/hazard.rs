@@ -231,7 +231,8 @@ impl HazardModel {
     fn record(&mut self, i: &Inst) {
         self.seq += 1;
         let pipe = i.op.timing();
-        if let Timing::Var { queue } = pipe {
+        let fixed_fp64 = i.op.is_fp64() && i.ctrl.wr_sb.is_none();
+        if let (Timing::Var { queue }, false) = (pipe, fixed_fp64) {
             for r in &i.writes {
                 for k in 0..r.n {
                     let s = slot(r.file, r.idx.wrapping_add(k));
@@ -253,7 +254,9 @@ impl HazardModel {
                         let s = slot(r.file, r.idx.wrapping_add(k));
                         // The op's own result overwrites its source only after reading it.
                         let own_result = i.writes.iter().any(|w| w.file == r.file && (w.idx..w.idx.saturating_add(w.n)).contains(&r.idx.wrapping_add(k)));
-                        if !own_result && (rd_sb.is_some() || r.file == File::R) {
+                        // FP64 ops read late only under a read scoreboard (ptxas's sm_75 code overwrites a
+                        // DADD source 4 cycles after issue).
+                        if !own_result && (rd_sb.is_some() || r.file == File::R && !i.op.is_fp64()) {
                             self.pending_read[s] = Some(PendingRead { rd_sb, wr_sb: i.ctrl.wr_sb, until, pc: i.pc });
                         }
                     }

@@ -73,7 +73,7 @@ pub struct EmuStats {
     pub cycles: u64,
     pub ctas: u64,
     /// Bit `op as usize` is set when some thread ran `decode::Op::ALL[op]`.
-    pub opcodes_run: u64,
+    pub opcodes_run: u128,
 }
 
 impl EmuStats {

@@ -308,7 +308,7 @@ impl Run<'_> {
         }
         self.stats.thread_instructions += exec.count_ones() as u64;
         if exec != 0 {
-            self.stats.opcodes_run |= 1 << inst.op as usize;
+            self.stats.opcodes_run |= 1u128 << inst.op as usize;
         }
         for l in (0..WARP).filter(|&l| group >> l & 1 == 1) {
             w.pc[l] = pc + 16;
@@ -326,7 +326,8 @@ impl Run<'_> {
     fn execute(&mut self, w: &mut Warp, i: &Inst, exec: u32) -> Result<(), EmuError> {
         let lanes = (0..WARP).filter(|&l| exec >> l & 1 == 1);
         match i.op {
-            Op::Nop => {}
+            // Grid dependency control (griddepcontrol.wait / .launch_dependents): one grid runs at a time.
+            Op::Nop | Op::Acqbulk | Op::Preexit => {}
             Op::Bra => {
                 let target = branch_target(self.k.sm, i);
                 for l in lanes {

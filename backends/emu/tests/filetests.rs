@@ -8,7 +8,7 @@ use common::*;
 use ptxforge_emu::{run_kernel, EmuOptions};
 
 /// Runs one case on one cubin; Err describes the failure.
-fn run_case(case: &Case, cubin: &[u8], seed: u64) -> Result<u64, String> {
+fn run_case(case: &Case, cubin: &[u8], seed: u64) -> Result<u128, String> {
     let mut rng = Rng::new(seed);
     let mut s = (case.setup)(&mut rng);
     let stats = run_kernel(cubin, case.kernel, &s.launch, &s.params, &mut s.buffers, &EmuOptions { check_uninit: true, ..Default::default() }).map_err(|e| e.to_string())?;
@@ -18,15 +18,15 @@ fn run_case(case: &Case, cubin: &[u8], seed: u64) -> Result<u64, String> {
 
 /// Runs every case on every architecture; returns the runs, the failures and, per architecture,
 /// the opcodes executed.
-fn run_all(which: &str, cubin_of: impl Fn(&str, u32) -> Option<Result<Vec<u8>, String>>) -> (usize, Vec<String>, Vec<(u32, u64)>) {
+fn run_all(which: &str, cubin_of: impl Fn(&str, u32) -> Option<Result<Vec<u8>, String>>) -> (usize, Vec<String>, Vec<(u32, u128)>) {
     let mut ran = 0;
     let mut failures = Vec::new();
     let mut executed = Vec::new();
     for sm in SMS {
-        let mut ops = 0u64;
+        let mut ops = 0u128;
         // One compile per file (several cases share one).
         let mut compiled: std::collections::HashMap<&str, Option<Result<Vec<u8>, String>>> = std::collections::HashMap::new();
-        for case in CASES {
+        for case in CASES.iter().filter(|c| target_sm(c.file) <= sm) {
             let cubin = match compiled.entry(case.file).or_insert_with(|| cubin_of(case.file, sm)).clone() {
                 None => return (ran, failures, executed),
                 Some(Err(e)) => {

@@ -35,6 +35,8 @@ pub const CASES: &[Case] = &[
     Case { file: "kernels/warp.ptx", kernel: "param_index", setup: param_index },
     Case { file: "kernels/warp.ptx", kernel: "uniform_ops", setup: uniform_ops },
     Case { file: "kernels/warp.ptx", kernel: "uniform_addr", setup: uniform_addr },
+    Case { file: "kernels/fp64.ptx", kernel: "f64_ops", setup: f64_ops },
+    Case { file: "kernels/sm90.ptx", kernel: "dep_copy", setup: dep_copy },
 ];
 
 fn floats(r: &mut Rng, n: usize, range: f32) -> Vec<f32> {
@@ -568,6 +570,68 @@ fn uniform_addr(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u32(n as u32).u32(ld as u32).0,
         buffers: vec![buf_u32(0, &input), buf_u32(1, &[0; 64])],
         expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
+        unordered: vec![],
+    }
+}
+
+fn f64_bytes(v: f64) -> [u8; 8] {
+    v.to_bits().to_le_bytes()
+}
+
+/// clamp: start and width clamp at 32; wrap: both taken modulo 32.
+fn bit_mask(start: u32, width: u32, wrap: bool) -> u32 {
+    let (s, w) = if wrap { (start % 32, width % 32) } else { (start.min(32), width.min(32)) };
+    ((((1u64 << w) - 1) << s) & 0xffff_ffff) as u32
+}
+
+fn f64_ops(r: &mut Rng) -> Setup {
+    let n = 64;
+    // Nonzero values (the sign of a zero min/max is not asserted here).
+    let value = |r: &mut Rng| match r.f32(100.0) as f64 * (1.0 + r.u32() as f64 / 4294967296.0) {
+        0.0 => 1.5,
+        v => v,
+    };
+    let a: Vec<f64> = (0..n).map(|_| value(r)).collect();
+    // Every fourth b equals a (ties of min, max and the compares).
+    let b: Vec<f64> = (0..n).map(|k| if k % 4 == 3 { a[k] } else { value(r) }).collect();
+    let w = words(r, n);
+    let (s, len) = (r.u32() % 40, r.u32() % 40);
+    let mut e = Vec::with_capacity(96 * n);
+    for t in 0..n {
+        let (x, y) = (a[t], b[t]);
+        let (sum, prod) = (x + y, x * y);
+        let (fma, diff) = (x.mul_add(y, sum), prod - x);
+        let min = if x < y { x } else { y };
+        let max = if x > y { x } else { y };
+        for v in [sum, prod, fma, diff, max, min, if x < y { sum } else { prod }, -diff.abs()] {
+            e.extend_from_slice(&f64_bytes(v));
+        }
+        let (start, width) = (w[t] & 31, (w[t] >> 5) & 63);
+        let hi = f32::from_bits((x.to_bits() >> 32) as u32);
+        let sel = if hi > 0.0 { hi } else { 1.0 };
+        for v in [bit_mask(start, width, false), bit_mask(width, start, true), bit_mask(s, len, false).wrapping_add(t as u32), 0, sel.to_bits(), (fma != diff) as u32] {
+            e.extend_from_slice(&v.to_le_bytes());
+        }
+        e.extend_from_slice(&[0; 8]);
+    }
+    let bytes = |v: &[f64]| v.iter().flat_map(|&x| f64_bytes(x)).collect::<Vec<u8>>();
+    let p = Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).u64(addr(3)).u32(s).u32(len).0;
+    let inputs = vec![buf_bytes(0, bytes(&a)), buf_bytes(1, bytes(&b)), buf_u32(2, &w)];
+    let mut buffers = inputs.clone();
+    buffers.push(buf_bytes(3, vec![0; 96 * n]));
+    let mut expected = inputs;
+    expected.push(buf_bytes(3, e));
+    Setup { launch: grid(1, n as u32), params: p, buffers, expected, unordered: vec![] }
+}
+
+fn dep_copy(r: &mut Rng) -> Setup {
+    let a = words(r, 64);
+    let e: Vec<u32> = a.iter().map(|v| v.wrapping_add(1)).collect();
+    Setup {
+        launch: grid(1, 64),
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
+        buffers: vec![buf_u32(0, &a), buf_u32(1, &[0; 64])],
+        expected: vec![buf_u32(0, &a), buf_u32(1, &e)],
         unordered: vec![],
     }
 }

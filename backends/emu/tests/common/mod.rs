@@ -28,6 +28,13 @@ pub fn read_ptx(file: &str) -> String {
     std::fs::read_to_string(ptx_path(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
+/// The architecture a PTX file targets (`.target sm_NN`): its cases run only on that one and later.
+pub fn target_sm(file: &str) -> u32 {
+    let text = read_ptx(file);
+    let target = text.lines().find_map(|l| l.trim().strip_prefix(".target sm_"));
+    target.and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()).unwrap_or(0)
+}
+
 /// Compiles `file` with NVIDIA's ptxas for `sm_<sm>`; None when ptxas is not installed.
 pub fn ptxas_cubin(file: &str, sm: u32) -> Option<Vec<u8>> {
     let ptxas = ptxforge_sass::nvtools::tool("ptxas")?;
