@@ -48,6 +48,11 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         }
         Iabs => (b as i32).wrapping_abs() as u32,
         Bmsk | Ubmsk => bmsk(a, b, i.bit(75)),
+        // P2R: the predicate bits P0..P6 (PT as bit 7) under mask B, A's bits elsewhere.
+        P2r => {
+            let pr = (0..8u8).fold(0u32, |m, p| m | (x.pred(PredSrc { idx: p, neg: false, uniform: false }) as u32) << p);
+            (pr & b) | (a & !b)
+        }
         Dadd | Dmul | Dfma => {
             let r = dop(i, x)?;
             out.r = [Some(lo(r)), Some(hi(r))];

@@ -141,6 +141,9 @@ pub enum Op {
     Dsetp,
     Acqbulk,
     Preexit,
+    P2r,
+    Ld,
+    St,
 }
 
 /// How an op's results arrive, for the hazard model.
@@ -168,13 +171,16 @@ pub enum Queue {
     /// S2UR: complete in issue order (ptxas's sm_90 code reads an S2UR result after waiting only
     /// on a later S2UR).
     UniformSpecial,
+    /// SHFL: complete in issue order (ptxas's sm_90 code reads a SHFL result after waiting only on
+    /// the next SHFL's scoreboard).
+    Shuffle,
     /// Global memory, constant loads and special registers: no order assumed.
     Unordered,
 }
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 71] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync, Op::Cs2r, Op::Ulop3, Op::Ushf, Op::Fsel, Op::Bmsk, Op::Ubmsk, Op::Dadd, Op::Dmul, Op::Dfma, Op::Dsetp, Op::Acqbulk, Op::Preexit];
+    pub const ALL: [Op; 74] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync, Op::Cs2r, Op::Ulop3, Op::Ushf, Op::Fsel, Op::Bmsk, Op::Ubmsk, Op::Dadd, Op::Dmul, Op::Dfma, Op::Dsetp, Op::Acqbulk, Op::Preexit, Op::P2r, Op::Ld, Op::St];
 
     /// The mnemonic as nvdisasm prints its base name.
     pub fn name(self) -> &'static str {
@@ -251,6 +257,9 @@ impl Op {
             Dsetp => "DSETP",
             Acqbulk => "ACQBULK",
             Preexit => "PREEXIT",
+            P2r => "P2R",
+            Ld => "LD",
+            St => "ST",
         }
     }
 
@@ -262,7 +271,8 @@ impl Op {
             I2f | F2i => Timing::Var { queue: Queue::Conversion },
             Lds | Sts => Timing::Var { queue: Queue::Shared },
             S2ur => Timing::Var { queue: Queue::UniformSpecial },
-            S2r | Ldc | Ldg | Stg | Popc | Flo | Brev | Redux | Shfl | Atoms | Atomg | Red => Timing::Var { queue: Queue::Unordered },
+            Shfl => Timing::Var { queue: Queue::Shuffle },
+            S2r | Ldc | Ldg | Stg | Ld | St | Popc | Flo | Brev | Redux | Atoms | Atomg | Red => Timing::Var { queue: Queue::Unordered },
             // FP64 ops take a write scoreboard when ptxas gives them one; without one the model
             // treats the result as fixed-latency (`HazardModel::record`).
             Dadd | Dmul | Dfma | Dsetp => Timing::Var { queue: Queue::Unordered },
@@ -273,7 +283,7 @@ impl Op {
 
     /// Whether the op reads its register sources after issue (so overwriters need its read scoreboard).
     pub fn reads_late(self) -> bool {
-        matches!(self, Op::Ldg | Op::Stg | Op::Lds | Op::Sts | Op::I2f | Op::F2i | Op::Shfl | Op::Atoms | Op::Atomg | Op::Red | Op::Redux) || self.is_fp64()
+        matches!(self, Op::Ldg | Op::Stg | Op::Ld | Op::St | Op::Lds | Op::Sts | Op::I2f | Op::F2i | Op::Shfl | Op::Atoms | Op::Atomg | Op::Red | Op::Redux) || self.is_fp64()
     }
 
     /// FP64 ops: variable-latency when ptxas gives them a write scoreboard, else fixed-latency.
@@ -378,7 +388,8 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         _ => t.extend([(Redux, 0x3c4, false), (Atoms, 0xf8c, false), (Warpsync, 0x948, false)]),
     }
     if sm >= 80 {
-        t.push((Cs2r, 0x805, false));
+        // Generic LD/ST: sm_75's forms place the offset elsewhere (not run yet); P2R not yet run on sm_75.
+        t.extend([(Cs2r, 0x805, false), (Ld, 0x980, false), (St, 0x985, false), (P2r, 0x003, true)]);
     }
     if sm < 90 {
         t.push((Imnmx, 0x017, true));
@@ -660,7 +671,21 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             }
             add_write(i, rfile, dst, mem_words(i.f(73, 3)));
         }
-        Ldg => {
+        P2r => {
+            if i.f(72, 19) != 0 {
+                return Err("byte-selecting or other modified form".into());
+            }
+            i.a = a;
+            i.b = alu_b2(i, false);
+            add_read(i, a, 1);
+            add_read(i, i.b, 1);
+            let mask = if let Operand::Imm(m) = i.b { m } else { u32::MAX };
+            for p in (0..PT).filter(|&p| mask >> p & 1 == 1) {
+                add_pred_read(i, PredSrc { idx: p, neg: false, uniform: false });
+            }
+            add_write(i, File::R, dst, 1);
+        }
+        Ldg | Ld => {
             i.a = a;
             if sm == 75 && i.f(0, 12) == 0x981 {
                 i.c = Operand::Ur(i.f(32, 6) as u8);
@@ -669,7 +694,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_read(i, a, if i.bit(72) { 2 } else { 1 });
             add_write(i, File::R, dst, mem_words(i.f(73, 3)));
         }
-        Stg => {
+        Stg | St => {
             i.a = a;
             i.b = gpr(i.f(32, 8) as u8);
             if sm == 75 && i.f(0, 12) == 0x986 {

@@ -61,6 +61,9 @@ struct PendingRead {
     /// Without a read scoreboard, the read is over by this cycle.
     until: u64,
     pc: u32,
+    /// The op's queue and issue order: a later op of an in-order queue reads and writes after it.
+    queue: Queue,
+    seq: u64,
 }
 
 #[derive(Copy, Clone)]
@@ -150,27 +153,20 @@ impl HazardModel {
             }
             self.t = self.t.max(self.sb_done[sb as usize]);
             // In-order queues: a wait covering a later op of the queue covers the earlier ones too.
-            let covered = |queue: Queue| self.pending_write.iter().flatten().filter(|p| p.sb == Some(sb) && p.queue == queue).map(|p| p.seq).max();
-            let (conv, shared, special) = (covered(Queue::Conversion), covered(Queue::Shared), covered(Queue::UniformSpecial));
+            let covered = |queue: Queue| {
+                let last = self.pending_write.iter().flatten().filter(|p| p.sb == Some(sb) && p.queue == queue).map(|p| p.seq).max();
+                last.filter(|_| queue != Queue::Unordered)
+            };
+            let last = [Queue::Conversion, Queue::Shared, Queue::UniformSpecial, Queue::Shuffle, Queue::Unordered].map(|q| (q, covered(q)));
+            let covers = |queue: Queue, seq: u64| last.iter().any(|&(q, c)| q == queue && c.is_some_and(|c| seq <= c));
             for p in self.pending_write.iter_mut() {
-                let resolved = match p {
-                    Some(q) => {
-                        let last = match q.queue {
-                            Queue::Conversion => conv,
-                            Queue::Shared => shared,
-                            Queue::UniformSpecial => special,
-                            Queue::Unordered => None,
-                        };
-                        q.sb == Some(sb) || last.is_some_and(|c| q.seq <= c)
-                    }
-                    None => false,
-                };
-                if resolved {
+                if matches!(p, Some(q) if q.sb == Some(sb) || covers(q.queue, q.seq)) {
                     *p = None;
                 }
             }
+            // A read is over once the op's own scoreboards, or a later op of its queue, complete.
             for r in self.pending_read.iter_mut() {
-                if matches!(r, Some(p) if p.rd_sb == Some(sb) || p.wr_sb == Some(sb)) {
+                if matches!(r, Some(p) if p.rd_sb == Some(sb) || p.wr_sb == Some(sb) || covers(p.queue, p.seq)) {
                     *r = None;
                 }
             }
@@ -206,12 +202,17 @@ impl HazardModel {
         for r in &i.writes {
             for k in 0..r.n {
                 let s = slot(r.file, r.idx.wrapping_add(k));
-                match self.pending_read[s] {
+                // A later shared-memory op writes after an earlier one read (ptxas's sm_90 code
+                // loads into an STS.64 source under its read scoreboard without waiting).
+                let same_queue = |q: Queue| q == Queue::Shared && i.op.timing() == Timing::Var { queue: q };
+                // A variable-latency result lands at least VAR_MIN_LATENCY cycles after issue.
+                let lands = self.t + if matches!(i.op.timing(), Timing::Var { .. }) { VAR_MIN_LATENCY } else { 0 };
+                match self.pending_read[s].filter(|p| !same_queue(p.queue)) {
                     Some(PendingRead { rd_sb: Some(sb), pc, .. }) => {
                         let why = format!("source of /*{pc:04x}*/ overwritten before waiting on its read scoreboard SB{sb}");
                         return Err(hazard(i, s, HazardKind::OverwriteBeforeRead, why));
                     }
-                    Some(PendingRead { rd_sb: None, until, pc, .. }) if self.t < until => {
+                    Some(PendingRead { rd_sb: None, until, pc, .. }) if lands < until => {
                         let why = format!("source of /*{pc:04x}*/ (no read scoreboard) overwritten {} cycles after it issued", self.t + UNGUARDED_READ_WINDOW - until);
                         return Err(hazard(i, s, HazardKind::OverwriteBeforeRead, why));
                     }
@@ -257,7 +258,7 @@ impl HazardModel {
                         // FP64 ops read late only under a read scoreboard (ptxas's sm_75 code overwrites a
                         // DADD source 4 cycles after issue).
                         if !own_result && (rd_sb.is_some() || r.file == File::R && !i.op.is_fp64()) {
-                            self.pending_read[s] = Some(PendingRead { rd_sb, wr_sb: i.ctrl.wr_sb, until, pc: i.pc });
+                            self.pending_read[s] = Some(PendingRead { rd_sb, wr_sb: i.ctrl.wr_sb, until, pc: i.pc, queue, seq: self.seq });
                         }
                     }
                 }

@@ -417,7 +417,7 @@ impl Run<'_> {
                 let v = f2i(i, w.reg(i.f(32, 8) as u8, l)).map_err(|what| unsupported(i, what))?;
                 w.set_reg(d, l, v);
             }
-            Op::Ldg | Op::Lds => {
+            Op::Ldg | Op::Ld | Op::Lds => {
                 let (space, addr) = self.address(i, w, l);
                 let ty = i.f(73, 3);
                 let bytes = access_bytes(ty);
@@ -448,7 +448,7 @@ impl Run<'_> {
                     w.set_reg(d, l, old);
                 }
             }
-            Op::Stg | Op::Sts => {
+            Op::Stg | Op::St | Op::Sts => {
                 let (space, addr) = self.address(i, w, l);
                 let ty = i.f(73, 3);
                 let bytes = access_bytes(ty);
@@ -564,7 +564,8 @@ impl Run<'_> {
     fn address(&self, i: &Inst, w: &Warp, l: usize) -> (&'static str, u64) {
         let a = i.f(24, 8) as u8;
         let off = sext(field(i.w, 40, 24), 24);
-        if matches!(i.op, Op::Ldg | Op::Stg | Op::Atomg | Op::Red) {
+        // Generic LD/ST run on global addresses only (a shared-window address is out of bounds).
+        if matches!(i.op, Op::Ldg | Op::Stg | Op::Ld | Op::St | Op::Atomg | Op::Red) {
             let wide = i.bit(72);
             let base = if wide && a != RZ { w.reg(a, l) as u64 | (w.reg(a + 1, l) as u64) << 32 } else { w.reg(a, l) as u64 };
             // On sm_75 the UR of the 0x98x forms is an address offset (elsewhere a descriptor).

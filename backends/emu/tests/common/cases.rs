@@ -37,6 +37,7 @@ pub const CASES: &[Case] = &[
     Case { file: "kernels/warp.ptx", kernel: "uniform_addr", setup: uniform_addr },
     Case { file: "kernels/fp64.ptx", kernel: "f64_ops", setup: f64_ops },
     Case { file: "kernels/sm90.ptx", kernel: "dep_copy", setup: dep_copy },
+    Case { file: "kernels/preds.ptx", kernel: "many_preds", setup: many_preds },
 ];
 
 fn floats(r: &mut Rng, n: usize, range: f32) -> Vec<f32> {
@@ -632,6 +633,30 @@ fn dep_copy(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_u32(0, &a), buf_u32(1, &[0; 64])],
         expected: vec![buf_u32(0, &a), buf_u32(1, &e)],
+        unordered: vec![],
+    }
+}
+
+fn many_preds(r: &mut Rng) -> Setup {
+    let n = 64;
+    let input: Vec<u32> = (0..10 * n).map(|_| r.u32() % 8).collect();
+    let out = words(r, 4 * n);
+    let mut e = out.clone();
+    for t in 0..n {
+        let v = &input[10 * t..10 * t + 10];
+        let p: Vec<bool> = (0..10).map(|k| v[k] < v[(k + 1) % 10]).collect();
+        for k in 0..10 {
+            if p[k] {
+                e[4 * t] = e[4 * t].wrapping_add(1 << k);
+                e[4 * t + 1] = e[4 * t + 1].wrapping_add(1 << (9 - k));
+            }
+        }
+    }
+    Setup {
+        launch: grid(1, n as u32),
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
+        buffers: vec![buf_u32(0, &input), buf_u32(1, &out)],
+        expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
         unordered: vec![],
     }
 }
