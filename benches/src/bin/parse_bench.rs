@@ -23,6 +23,15 @@ const TEMPLATE: &str = include_str!("../../../pipeline/driver/tests/filetests/bl
 /// ptxas gets this long on the generated module before it is stopped.
 const PTXAS_LIMIT: Duration = Duration::from_secs(60);
 
+const USAGE: &str = "usage: parse_bench [-n REPS] [--threads N] [--min-section N] [--generate-mb MB] [--no-ptxas] [--cpu-time] [FILE.ptx ...]
+  -n REPS            best of REPS runs per phase (default 3)
+  --threads N        workers for the sections run (default: all cores)
+  --min-section N    smallest section, in statements, for the sections run (default 1)
+  --generate-mb MB   also time a generated module of MB MB (default 100; 0 = none)
+  --no-ptxas         leave out the ptxas -arch=compute_XX comparison
+  --cpu-time         report CPU time instead of wall time
+  FILE.ptx ...       modules to time (default: every module of ../shared/corpus)";
+
 struct Config {
     reps: usize,
     threads: usize,
@@ -45,6 +54,10 @@ fn parse_args() -> Config {
             "--generate-mb" => cfg.generate_mb = num(100),
             "--no-ptxas" => cfg.ptxas = false,
             "--cpu-time" => CPU_TIME.store(true, std::sync::atomic::Ordering::Relaxed),
+            "-h" | "--help" => {
+                println!("{}", USAGE);
+                std::process::exit(0);
+            }
             _ => cfg.files.push(PathBuf::from(a)),
         }
     }

@@ -143,23 +143,17 @@ pub fn check_initializer_space(v: &VarDecl) -> Option<Finding> {
 }
 
 /// Parameters, variables and registers of one function that share a name (`%r<` for ranges).
-/// Names declared inside `{ }` blocks (call sequences' `.param`s) have scopes of their own.
+/// Names declared inside `{ }` blocks (call sequences' `.param`s) have scopes of their own; a
+/// top-level name is defined twice when an earlier top-level one has the same name.
 pub fn check_duplicate_names(src: &str, f: &Function) -> Vec<Finding> {
-    let mut first_seen: HashMap<String, Option<Span>> = HashMap::new();
     let mut out = Vec::new();
     let vars = f.params.iter().chain(&f.ret_params).map(|v| (v.name.clone(), v.line, None));
     let locals = f.vars.iter().map(|v| (v.name.clone(), v.line, Some(v.span)));
     let regs = f.regs.iter().filter(|d| !d.scoped).map(|d| (if d.count.is_some() { format!("{}<", d.name) } else { d.name.clone() }, d.line, None));
-    let nested = |span: Option<Span>| span.is_some_and(|s| !src.is_empty() && !top_level(src, f, s));
+    let mut tops = TopLevelNames::new(src, f);
     for (name, line, span) in vars.chain(locals).chain(regs) {
-        match first_seen.get(&name) {
-            None => {
-                first_seen.insert(name, span);
-            }
-            Some(first) if !nested(*first) && !nested(span) => {
-                out.push((line, format!("Duplicate definition of variable '{name}'"), false));
-            }
-            Some(_) => {}
+        if tops.defined_again(name.clone(), span) {
+            out.push((line, format!("Duplicate definition of variable '{name}'"), false));
         }
     }
     out.extend(f.vars.iter().filter_map(check_initializer_space));
@@ -168,11 +162,11 @@ pub fn check_duplicate_names(src: &str, f: &Function) -> Vec<Finding> {
 
 /// Labels defined twice at the function's top level (`{ }` blocks have labels of their own).
 pub fn check_duplicate_labels(src: &str, f: &Function) -> Vec<Finding> {
-    let mut seen = HashSet::new();
+    let mut tops = TopLevelNames::new(src, f);
     let mut out = Vec::new();
     for s in &f.body {
         if let Statement::Label { name, line, span } = s {
-            if !seen.insert(name.as_str()) && top_level(src, f, *span) && top_level_first(src, f, name) {
+            if tops.defined_again(name.as_str(), Some(*span)) {
                 out.push((*line, format!("Duplicate definition of label '{name}'"), false));
             }
         }
@@ -180,29 +174,91 @@ pub fn check_duplicate_labels(src: &str, f: &Function) -> Vec<Finding> {
     out
 }
 
-/// Whether the first definition of label `name` is at the function's top level.
-fn top_level_first(src: &str, f: &Function, name: &str) -> bool {
-    f.body.iter().find_map(|s| match s {
-        Statement::Label { name: n, span, .. } if n == name => Some(top_level(src, f, *span)),
-        _ => None,
-    }) == Some(true)
+/// Names defined in one function, in order, and whether one was defined at the top level. Only a
+/// name seen twice needs to know where its definitions lie, so most functions never scan for
+/// braces.
+struct TopLevelNames<'a, K> {
+    depths: BraceDepths<'a>,
+    /// Per name: its first definition's place (None: top level by kind, e.g. a parameter), whether
+    /// that was looked at, and whether any definition so far was at the top level.
+    seen: HashMap<K, (Option<Span>, bool, bool)>,
 }
 
-/// Whether `at` lies directly in the function body, not in a nested `{ }` block.
-fn top_level(src: &str, f: &Function, at: Span) -> bool {
-    let Some(text) = src.get(f.span.start as usize..at.start as usize) else { return true };
-    let mut depth = 0i32;
-    for line in text.split('\n') {
-        let code = line.split("//").next().unwrap_or("");
-        for c in code.bytes() {
-            match c {
-                b'{' => depth += 1,
-                b'}' => depth -= 1,
+impl<'a, K: std::hash::Hash + Eq> TopLevelNames<'a, K> {
+    fn new(src: &'a str, f: &Function) -> Self {
+        TopLevelNames { depths: BraceDepths::lazy(src, f), seen: HashMap::new() }
+    }
+
+    /// Records a definition of `name` at `span`; true when it is at the top level and an earlier
+    /// one was too.
+    fn defined_again(&mut self, name: K, span: Option<Span>) -> bool {
+        let Some(entry) = self.seen.get_mut(&name) else {
+            self.seen.insert(name, (span, false, false));
+            return false;
+        };
+        let depths = &mut self.depths;
+        let mut top = |at: Option<Span>| at.is_none_or(|s| depths.src.is_empty() || depths.top_level(s));
+        if !entry.1 {
+            entry.1 = true;
+            entry.2 = top(entry.0);
+        }
+        let here = top(span);
+        let again = here && entry.2;
+        entry.2 |= here;
+        again
+    }
+}
+
+/// The `{ }` nesting inside one function, found with one scan of its text the first time it is
+/// asked (most functions never need it): where each brace is and the depth after it. Braces
+/// after `//` on a line do not count.
+struct BraceDepths<'a> {
+    src: &'a str,
+    start: usize,
+    end: usize,
+    braces: Option<Vec<(u32, i32)>>,
+}
+
+impl<'a> BraceDepths<'a> {
+    fn lazy(src: &'a str, f: &Function) -> BraceDepths<'a> {
+        BraceDepths { src, start: f.span.start as usize, end: f.span.end as usize, braces: None }
+    }
+
+    fn scan(&self) -> Vec<(u32, i32)> {
+        let bytes = self.src.as_bytes();
+        let end = self.end.min(bytes.len());
+        let (mut depth, mut in_comment, mut out) = (0i32, false, Vec::new());
+        for k in self.start.min(end)..end {
+            match bytes[k] {
+                b'\n' => in_comment = false,
+                b'/' if bytes.get(k + 1) == Some(&b'/') => in_comment = true,
+                b'{' if !in_comment => {
+                    depth += 1;
+                    out.push((k as u32, depth));
+                }
+                b'}' if !in_comment => {
+                    depth -= 1;
+                    out.push((k as u32, depth));
+                }
                 _ => {}
             }
         }
+        out
     }
-    depth <= 1
+
+    /// Whether `at` lies directly in the function body, not in a nested `{ }` block.
+    fn top_level(&mut self, at: Span) -> bool {
+        let at = at.start as usize;
+        if at < self.start || self.src.get(self.start..at).is_none() {
+            return true;
+        }
+        if self.braces.is_none() {
+            self.braces = Some(self.scan());
+        }
+        let braces = self.braces.as_deref().unwrap_or_default();
+        let before = braces.partition_point(|&(offset, _)| (offset as usize) < at);
+        before == 0 || braces[before - 1].1 <= 1
+    }
 }
 
 /// Performance directives between the signature and the body: known names and value counts.
