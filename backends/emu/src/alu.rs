@@ -77,6 +77,18 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
             }
         }
         Viadd => a.wrapping_add(b),
+        // VIADDMNMX: min (predicate 87..90 true) or max of A + B (B negated at its modifier bit)
+        // and C, signed at bit 72.
+        Viaddmnmx => {
+            let b = if mod_bits(i, false).is_some_and(|(n, _)| i.bit(n)) { b.wrapping_neg() } else { b };
+            let sum = a.wrapping_add(b);
+            let less = if i.bit(72) { (sum as i32) < (c as i32) } else { sum < c };
+            if less == x.pred(i.pred(87)) {
+                sum
+            } else {
+                c
+            }
+        }
         Iadd3 | Uiadd3 => return Ok(iadd3(i, x, a, b, c)),
         Lea | Ulea => return Ok(lea(i, x, a, b, c)),
         Cs2r => {

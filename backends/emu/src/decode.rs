@@ -144,6 +144,7 @@ pub enum Op {
     P2r,
     Ld,
     St,
+    Viaddmnmx,
 }
 
 /// How an op's results arrive, for the hazard model.
@@ -180,7 +181,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 74] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync, Op::Cs2r, Op::Ulop3, Op::Ushf, Op::Fsel, Op::Bmsk, Op::Ubmsk, Op::Dadd, Op::Dmul, Op::Dfma, Op::Dsetp, Op::Acqbulk, Op::Preexit, Op::P2r, Op::Ld, Op::St];
+    pub const ALL: [Op; 75] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync, Op::Cs2r, Op::Ulop3, Op::Ushf, Op::Fsel, Op::Bmsk, Op::Ubmsk, Op::Dadd, Op::Dmul, Op::Dfma, Op::Dsetp, Op::Acqbulk, Op::Preexit, Op::P2r, Op::Ld, Op::St, Op::Viaddmnmx];
 
     /// The mnemonic as nvdisasm prints its base name.
     pub fn name(self) -> &'static str {
@@ -260,6 +261,7 @@ impl Op {
             P2r => "P2R",
             Ld => "LD",
             St => "ST",
+            Viaddmnmx => "VIADDMNMX",
         }
     }
 
@@ -384,6 +386,7 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Umov, 0x082, true),
             (Viadd, 0x036, true),
             (Vimnmx, 0x048, true),
+            (Viaddmnmx, 0x046, true),
         ]),
         _ => t.extend([(Redux, 0x3c4, false), (Atoms, 0xf8c, false), (Warpsync, 0x948, false)]),
     }
@@ -621,7 +624,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_write(i, File::P, i.f(81, 3) as u8, 1);
             add_write(i, File::P, i.f(84, 3) as u8, 1);
         }
-        Iadd3 | Uiadd3 | Lea | Ulea | Lop3 | Ulop3 | Prmt | Shf | Ushf | Imad | ImadWide | ImadHi | Uimad | UimadWide | Ffma | Hfma2Mma => {
+        Iadd3 | Uiadd3 | Lea | Ulea | Lop3 | Ulop3 | Prmt | Shf | Ushf | Imad | ImadWide | ImadHi | Uimad | UimadWide | Ffma | Hfma2Mma | Viaddmnmx => {
             i.a = a;
             let (b, c) = alu_bc(i, u);
             i.b = b;
@@ -641,6 +644,10 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
                 return Err("rounding modifier".into());
             }
             carry_preds(i);
+            if i.op == Viaddmnmx {
+                let p = i.pred(87);
+                add_pred_read(i, p);
+            }
             let d_words = if matches!(i.op, ImadWide | UimadWide) { 2 } else { 1 };
             add_write(i, rfile, dst, d_words);
             if matches!(i.op, Iadd3 | Uiadd3) {

@@ -40,6 +40,10 @@ const UNIFORM_TO_VECTOR: u64 = 6;
 /// Earliest completion of a variable-latency op after issue. A scoreboard wait only guarantees
 /// this much delay, so it must not hide a fixed-latency hazard: the model takes the minimum.
 const VAR_MIN_LATENCY: u64 = 2;
+/// Cycles after issue before a variable-latency op writes its result registers, against the
+/// unguarded reads of earlier late-reading ops (calibrated: ptxas's code issues an LDS into an
+/// STG's data register, the STG having no read scoreboard, 4 cycles after the STG).
+const VAR_WRITE_DELAY: u64 = 10;
 /// Cycles after issue during which a late-reading op without a read scoreboard may still read its
 /// GPR sources: overwriting one sooner is a hazard. (Calibrated: ptxas's code overwrites such a
 /// source 14 cycles after issue; uniform-register sources are read at issue.)
@@ -205,8 +209,7 @@ impl HazardModel {
                 // A later shared-memory op writes after an earlier one read (ptxas's sm_90 code
                 // loads into an STS.64 source under its read scoreboard without waiting).
                 let same_queue = |q: Queue| q == Queue::Shared && i.op.timing() == Timing::Var { queue: q };
-                // A variable-latency result lands at least VAR_MIN_LATENCY cycles after issue.
-                let lands = self.t + if matches!(i.op.timing(), Timing::Var { .. }) { VAR_MIN_LATENCY } else { 0 };
+                let lands = self.t + if matches!(i.op.timing(), Timing::Var { .. }) { VAR_WRITE_DELAY } else { 0 };
                 match self.pending_read[s].filter(|p| !same_queue(p.queue)) {
                     Some(PendingRead { rd_sb: Some(sb), pc, .. }) => {
                         let why = format!("source of /*{pc:04x}*/ overwritten before waiting on its read scoreboard SB{sb}");

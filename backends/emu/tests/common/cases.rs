@@ -37,6 +37,7 @@ pub const CASES: &[Case] = &[
     Case { file: "kernels/warp.ptx", kernel: "uniform_addr", setup: uniform_addr },
     Case { file: "kernels/fp64.ptx", kernel: "f64_ops", setup: f64_ops },
     Case { file: "kernels/sm90.ptx", kernel: "dep_copy", setup: dep_copy },
+    Case { file: "kernels/sm90.ptx", kernel: "add_minmax", setup: add_minmax },
     Case { file: "kernels/preds.ptx", kernel: "many_preds", setup: many_preds },
 ];
 
@@ -656,6 +657,27 @@ fn many_preds(r: &mut Rng) -> Setup {
         launch: grid(1, n as u32),
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_u32(0, &input), buf_u32(1, &out)],
+        expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
+        unordered: vec![],
+    }
+}
+
+fn add_minmax(r: &mut Rng) -> Setup {
+    let n = 64;
+    // Small and large magnitudes, so that sums wrap and signed and unsigned orders differ.
+    let input: Vec<u32> = (0..3 * n).map(|k| if k % 5 == 0 { r.u32() } else { r.u32() % 3000 }).collect();
+    let limit = r.u32() % 4000;
+    let mut e = Vec::with_capacity(3 * n);
+    for t in 0..n {
+        let (a, b, c) = (input[3 * t], input[3 * t + 1], input[3 * t + 2]);
+        e.push((a.wrapping_sub(b) as i32).min(c as i32) as u32);
+        e.push(a.wrapping_add(c).max(1000));
+        e.push(b.wrapping_add(c).min(limit));
+    }
+    Setup {
+        launch: grid(1, n as u32),
+        params: Params::default().u64(addr(0)).u64(addr(1)).u32(limit).0,
+        buffers: vec![buf_u32(0, &input), buf_u32(1, &vec![0; 3 * n])],
         expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
         unordered: vec![],
     }
