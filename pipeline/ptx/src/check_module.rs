@@ -156,8 +156,29 @@ pub fn check_duplicate_names(src: &str, f: &Function) -> Vec<Finding> {
             out.push((line, format!("Duplicate definition of variable '{name}'"), false));
         }
     }
+    out.extend(range_members_declared(f));
     out.extend(f.vars.iter().filter_map(check_initializer_space));
     out
+}
+
+/// Plain registers that a range of the same function also declares (`%r1` or `%r01` with
+/// `%r<3>`, in either order): reported at the later declaration, naming the plain register.
+fn range_members_declared(f: &Function) -> Vec<Finding> {
+    let top = || f.regs.iter().filter(|d| !d.scoped);
+    if top().all(|d| d.count.is_some()) {
+        return Vec::new();
+    }
+    let ranges: HashMap<&str, (u64, u32)> = top().filter_map(|d| Some((d.name.as_str(), (d.count?, d.line)))).collect();
+    let member_of = |name: &str| {
+        let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
+        let (prefix, num) = name.split_at(name.len() - digits);
+        let &(n, line) = ranges.get(prefix)?;
+        (digits > 0 && num.parse::<u64>().ok()? < n).then_some(line)
+    };
+    top()
+        .filter(|d| d.count.is_none())
+        .filter_map(|d| member_of(&d.name).map(|range_line| (range_line.max(d.line), format!("Duplicate definition of variable '{}'", d.name), false)))
+        .collect()
 }
 
 /// Labels defined twice at the function's top level (`{ }` blocks have labels of their own).
