@@ -100,7 +100,7 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
             out.p[0] = Some(r != 0);
             r
         }
-        Prmt => {
+        Prmt | Uprmt => {
             if i.f(72, 3) != 0 {
                 return Err("PRMT mode".into());
             }

@@ -145,6 +145,8 @@ pub enum Op {
     Ld,
     St,
     Viaddmnmx,
+    Membar,
+    Uprmt,
 }
 
 /// How an op's results arrive, for the hazard model.
@@ -181,7 +183,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 75] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync, Op::Cs2r, Op::Ulop3, Op::Ushf, Op::Fsel, Op::Bmsk, Op::Ubmsk, Op::Dadd, Op::Dmul, Op::Dfma, Op::Dsetp, Op::Acqbulk, Op::Preexit, Op::P2r, Op::Ld, Op::St, Op::Viaddmnmx];
+    pub const ALL: [Op; 77] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync, Op::Cs2r, Op::Ulop3, Op::Ushf, Op::Fsel, Op::Bmsk, Op::Ubmsk, Op::Dadd, Op::Dmul, Op::Dfma, Op::Dsetp, Op::Acqbulk, Op::Preexit, Op::P2r, Op::Ld, Op::St, Op::Viaddmnmx, Op::Membar, Op::Uprmt];
 
     /// The mnemonic as nvdisasm prints its base name.
     pub fn name(self) -> &'static str {
@@ -262,6 +264,8 @@ impl Op {
             Ld => "LD",
             St => "ST",
             Viaddmnmx => "VIADDMNMX",
+            Membar => "MEMBAR",
+            Uprmt => "UPRMT",
         }
     }
 
@@ -269,7 +273,7 @@ impl Op {
         use Op::*;
         match self {
             Imad | ImadWide | ImadHi | Ffma | Fadd | Fmul | Hfma2Mma => Timing::Fma,
-            Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | UimadWide | Uldc | Voteu | Ulop3 | Ushf | Ubmsk => Timing::Uniform,
+            Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | UimadWide | Uldc | Voteu | Ulop3 | Ushf | Ubmsk | Uprmt => Timing::Uniform,
             I2f | F2i => Timing::Var { queue: Queue::Conversion },
             Lds | Sts => Timing::Var { queue: Queue::Shared },
             S2ur => Timing::Var { queue: Queue::UniformSpecial },
@@ -278,7 +282,7 @@ impl Op {
             // FP64 ops take a write scoreboard when ptxas gives them one; without one the model
             // treats the result as fixed-latency (`HazardModel::record`).
             Dadd | Dmul | Dfma | Dsetp => Timing::Var { queue: Queue::Unordered },
-            Bra | Exit | Bar | Nop | Bssy | Bsync | Break | Bmov | Warpsync | Acqbulk | Preexit => Timing::Control,
+            Bra | Exit | Bar | Nop | Bssy | Bsync | Break | Bmov | Warpsync | Acqbulk | Preexit | Membar => Timing::Control,
             _ => Timing::Alu,
         }
     }
@@ -363,6 +367,7 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Bssy, 0x945, false),
         (Bsync, 0x941, false),
         (Break, 0x942, false),
+        (Membar, 0x992, false),
     ];
     match sm {
         75 => t.extend([
@@ -387,6 +392,7 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Viadd, 0x036, true),
             (Vimnmx, 0x048, true),
             (Viaddmnmx, 0x046, true),
+            (Uprmt, 0x096, true),
         ]),
         _ => t.extend([(Redux, 0x3c4, false), (Atoms, 0xf8c, false), (Warpsync, 0x948, false)]),
     }
@@ -624,7 +630,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_write(i, File::P, i.f(81, 3) as u8, 1);
             add_write(i, File::P, i.f(84, 3) as u8, 1);
         }
-        Iadd3 | Uiadd3 | Lea | Ulea | Lop3 | Ulop3 | Prmt | Shf | Ushf | Imad | ImadWide | ImadHi | Uimad | UimadWide | Ffma | Hfma2Mma | Viaddmnmx => {
+        Iadd3 | Uiadd3 | Lea | Ulea | Lop3 | Ulop3 | Prmt | Uprmt | Shf | Ushf | Imad | ImadWide | ImadHi | Uimad | UimadWide | Ffma | Hfma2Mma | Viaddmnmx => {
             i.a = a;
             let (b, c) = alu_bc(i, u);
             i.b = b;
@@ -806,7 +812,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_write(i, File::P, i.f(81, 3) as u8, 1);
             add_write(i, File::P, i.f(84, 3) as u8, 1);
         }
-        Bssy | Bsync | Break | Bmov | Warpsync | Acqbulk | Preexit => {}
+        Bssy | Bsync | Break | Bmov | Warpsync | Acqbulk | Preexit | Membar => {}
         Bra | Exit => {
             if i.f(87, 3) != PT as u32 || i.bit(90) {
                 return Err("predicate input other than PT".into());

@@ -327,7 +327,8 @@ impl Run<'_> {
         let lanes = (0..WARP).filter(|&l| exec >> l & 1 == 1);
         match i.op {
             // Grid dependency control (griddepcontrol.wait / .launch_dependents): one grid runs at a time.
-            Op::Nop | Op::Acqbulk | Op::Preexit => {}
+            // MEMBAR: every access completes at once here, so fences order nothing more.
+            Op::Nop | Op::Acqbulk | Op::Preexit | Op::Membar => {}
             Op::Bra => {
                 let target = branch_target(self.k.sm, i);
                 for l in lanes {

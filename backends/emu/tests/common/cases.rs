@@ -38,6 +38,7 @@ pub const CASES: &[Case] = &[
     Case { file: "kernels/fp64.ptx", kernel: "f64_ops", setup: f64_ops },
     Case { file: "kernels/sm90.ptx", kernel: "dep_copy", setup: dep_copy },
     Case { file: "kernels/sm90.ptx", kernel: "add_minmax", setup: add_minmax },
+    Case { file: "kernels/sm90.ptx", kernel: "uniform_prmt", setup: uniform_prmt },
     Case { file: "kernels/preds.ptx", kernel: "many_preds", setup: many_preds },
 ];
 
@@ -678,6 +679,20 @@ fn add_minmax(r: &mut Rng) -> Setup {
         launch: grid(1, n as u32),
         params: Params::default().u64(addr(0)).u64(addr(1)).u32(limit).0,
         buffers: vec![buf_u32(0, &input), buf_u32(1, &vec![0; 3 * n])],
+        expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
+        unordered: vec![],
+    }
+}
+
+fn uniform_prmt(r: &mut Rng) -> Setup {
+    let mut input = words(r, 64);
+    input[0] = r.u32() % 64;
+    let (c, n) = (r.u32(), r.u32() % 64);
+    let e: Vec<u32> = input.iter().map(|v| v.wrapping_add(c as u8 as i8 as i32 as u32).wrapping_add(input[0].min(n))).collect();
+    Setup {
+        launch: grid(1, 64),
+        params: Params::default().u64(addr(0)).u64(addr(1)).u32(c).u32(n).0,
+        buffers: vec![buf_u32(0, &input), buf_u32(1, &[0; 64])],
         expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
         unordered: vec![],
     }
