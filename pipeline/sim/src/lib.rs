@@ -36,7 +36,7 @@ pub struct SimRequest {
     pub reference_cubin: Option<Vec<u8>>,
     /// f32 ulps allowed where the kernel uses approximate instructions (0: bit-exact everywhere).
     pub ulps: u32,
-    /// Parameters beyond `scalar_args` (structs included) get small random words instead of an error.
+    /// Parameters beyond `scalar_args` get a small random value (structs: zeros) instead of an error.
     pub auto_scalars: bool,
 }
 
@@ -77,8 +77,10 @@ pub enum Verdict {
     Agree,
     /// `runner`'s buffers differ from the interpreter's.
     Differ { runner: String, mismatch: Mismatch },
-    /// `runner` stopped with an error (hazard, out-of-bounds access, unsupported instruction, ...).
+    /// `runner` stopped with an error (hazard, out-of-bounds access, step limit, ...).
     Failed { runner: String, error: String },
+    /// `runner` met an instruction it does not implement: nothing was compared.
+    Unsupported { runner: String, error: String },
 }
 
 impl std::fmt::Display for Verdict {
@@ -87,6 +89,7 @@ impl std::fmt::Display for Verdict {
             Verdict::Agree => write!(f, "agree"),
             Verdict::Differ { runner, mismatch } => write!(f, "differ: {runner}: {mismatch}"),
             Verdict::Failed { runner, error } => write!(f, "error: {runner}: {error}"),
+            Verdict::Unsupported { runner, error } => write!(f, "unsupported: {runner}: {error}"),
         }
     }
 }
@@ -116,11 +119,11 @@ pub fn check_parsed(module: &Module, req: &SimRequest, cubins: &[(&str, &[u8])])
     let inputs = setup::build_inputs(module, req)?;
     let reference = match run_interpreter(module, req, &inputs) {
         Ok(buffers) => buffers,
-        Err(error) => return Ok(Verdict::Failed { runner: "interpreter".into(), error }),
+        Err(stop) => return Ok(stop.verdict("interpreter")),
     };
     for (runner, cubin) in cubins {
         match run_emulator(cubin, req, &inputs) {
-            Err(error) => return Ok(Verdict::Failed { runner: runner.to_string(), error }),
+            Err(stop) => return Ok(stop.verdict(runner)),
             Ok(buffers) => {
                 if let Some(mismatch) = first_mismatch(&reference, &buffers, req.ulps) {
                     return Ok(Verdict::Differ { runner: runner.to_string(), mismatch });
@@ -141,22 +144,40 @@ pub fn compile_ours(req: &SimRequest) -> Result<Vec<u8>, String> {
     })
 }
 
-fn run_interpreter(module: &Module, req: &SimRequest, inputs: &setup::Inputs) -> Result<Vec<DeviceBuffer>, String> {
+/// Why a runner stopped before its buffers could be compared.
+struct Stop {
+    unsupported: bool,
+    error: String,
+}
+
+impl Stop {
+    fn verdict(self, runner: &str) -> Verdict {
+        let runner = runner.to_string();
+        match self.unsupported {
+            true => Verdict::Unsupported { runner, error: self.error },
+            false => Verdict::Failed { runner, error: self.error },
+        }
+    }
+}
+
+fn run_interpreter(module: &Module, req: &SimRequest, inputs: &setup::Inputs) -> Result<Vec<DeviceBuffer>, Stop> {
     use ptxforge_interp as interp;
     let mut buffers: Vec<interp::Buffer> =
         inputs.buffers.iter().map(|b| interp::Buffer { addr: b.addr, bytes: b.bytes.clone() }).collect();
     let launch = interp::Launch { grid: req.grid, block: req.block };
-    interp::run_kernel(module, &req.entry, &launch, &inputs.params, &mut buffers, &interp::Limits::default())
-        .map_err(|e| e.to_string())?;
+    interp::run_kernel(module, &req.entry, &launch, &inputs.params, &mut buffers, &interp::Limits::default()).map_err(
+        |e| Stop { unsupported: matches!(e, interp::SimError::Unsupported { .. }), error: e.to_string() },
+    )?;
     Ok(inputs.with_contents(buffers.into_iter().map(|b| b.bytes)))
 }
 
-fn run_emulator(cubin: &[u8], req: &SimRequest, inputs: &setup::Inputs) -> Result<Vec<DeviceBuffer>, String> {
+fn run_emulator(cubin: &[u8], req: &SimRequest, inputs: &setup::Inputs) -> Result<Vec<DeviceBuffer>, Stop> {
     use ptxforge_emu as emu;
     let mut buffers: Vec<emu::Buffer> =
         inputs.buffers.iter().map(|b| emu::Buffer { addr: b.addr, bytes: b.bytes.clone() }).collect();
     let launch = emu::Launch { grid: req.grid, block: req.block };
     let opts = emu::EmuOptions { check_hazards: true, ..emu::EmuOptions::default() };
-    emu::run_kernel(cubin, &req.entry, &launch, &inputs.params, &mut buffers, &opts).map_err(|e| e.to_string())?;
+    emu::run_kernel(cubin, &req.entry, &launch, &inputs.params, &mut buffers, &opts)
+        .map_err(|e| Stop { unsupported: matches!(e, emu::EmuError::Unsupported { .. }), error: e.to_string() })?;
     Ok(inputs.with_contents(buffers.into_iter().map(|b| b.bytes)))
 }

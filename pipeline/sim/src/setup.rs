@@ -44,8 +44,10 @@ pub fn build_inputs(module: &ptxforge_ptx::ast::Module, req: &SimRequest) -> Res
             let bits = scalar_bits(text, slot.size).ok_or_else(|| format!("'{text}' is not a value for parameter '{}'", slot.name))?;
             store(field, bits);
         } else if req.auto_scalars {
-            for word in field.chunks_mut(4) {
-                word[0] = (rng.next_u64() % 16) as u8;
+            // Small counts and sizes; aggregates (structs passed by value) stay zero, so any pointer
+            // inside them is null rather than a random address.
+            if field.len() <= 8 {
+                field[0] = (rng.next_u64() % 16) as u8;
             }
         } else {
             return Err(format!("no value given for parameter '{}' (--args)", slot.name));
