@@ -4,8 +4,9 @@
 //! ptxforge sim FILE.ptx [-arch sm_XX] --entry NAME --grid X[,Y,Z] --block X[,Y,Z] [--args a,b,...]
 //!              [--buffer-bytes N] [--fill random|small] [--seed S] [--reference-cubin F] [--ulps N]
 //! ```
-//! Prints `agree` and exits 0, or the first difference (buffer, offset, values) or the error that
-//! stopped a runner (hazard, out-of-bounds access) and exits 1; a usage problem exits 255.
+//! Prints `agree` and exits 0, or the first difference (buffer, offset, the thread that wrote the
+//! word in the interpreter, values) or the error that stopped a runner (hazard, out-of-bounds
+//! access) and exits 1; a usage problem exits 255.
 
 use std::process::ExitCode;
 

@@ -45,7 +45,10 @@ fn a_reference_cubin_that_computes_something_else_is_reported_with_buffer_and_of
     ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert!(stdout.starts_with("differ: ptxas cubin: buffer 'vadd_param_2' offset 0x0"), "{stdout}");
+    assert!(
+        stdout.starts_with("differ: ptxas cubin: buffer 'vadd_param_2' offset 0x0 (written by block (0,0,0) thread (0,0,0))"),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -100,6 +100,8 @@ pub struct Limits {
     /// Most threads per block and CTAs per grid accepted.
     pub max_threads_per_block: u32,
     pub max_ctas: u64,
+    /// A global address to watch: [`RunStats::last_writer`] names the thread that last stored to it.
+    pub watch_global: Option<u64>,
 }
 
 impl Default for Limits {
@@ -112,6 +114,7 @@ impl Default for Limits {
             max_shared_bytes: 4 << 20,
             max_threads_per_block: 1024,
             max_ctas: 1 << 16,
+            watch_global: None,
         }
     }
 }
@@ -123,6 +126,8 @@ pub struct RunStats {
     pub threads: u64,
     /// Instructions executed (guarded-off ones included), over all threads.
     pub instructions: u64,
+    /// The thread whose store (or atomic) last covered [`Limits::watch_global`].
+    pub last_writer: Option<ThreadId>,
 }
 
 /// Runs `entry` of `module` for `launch`. `params` is the kernel's parameter buffer laid out as
@@ -168,8 +173,10 @@ pub fn run_kernel(
         const_bank: prog.const_bank.clone(),
         kernel_params: params.to_vec(),
         shared: Vec::new(),
+        watch: limits.watch_global,
+        last_writer: None,
     };
-    let mut stats = RunStats { ctas, threads: threads * ctas, instructions: 0 };
+    let mut stats = RunStats { ctas, threads: threads * ctas, instructions: 0, last_writer: None };
     for z in 0..launch.grid[2] {
         for y in 0..launch.grid[1] {
             for x in 0..launch.grid[0] {
@@ -180,6 +187,7 @@ pub fn run_kernel(
             }
         }
     }
+    stats.last_writer = mem.last_writer;
     Ok(stats)
 }
 

@@ -78,6 +78,15 @@ impl Cta<'_, '_> {
         }
     }
 
+    /// Records this thread as the last writer of the watched global address, when the write covers it.
+    fn note_write(&mut self, t: usize, region: Region, addr: u64, size: u64) {
+        if let (Region::Global, Some(w)) = (region, self.mem.watch) {
+            if w >= addr && w - addr < size {
+                self.mem.last_writer = Some(self.threads[t].id);
+            }
+        }
+    }
+
     /// (region, address) of a memory operand, for other modules.
     pub(crate) fn mem_address(&self, t: usize, ins: &Ins, o: &Opnd) -> Result<(Region, u64), SimError> {
         self.address(t, ins, o)
@@ -152,6 +161,7 @@ impl Cta<'_, '_> {
             Opnd::Vec(parts) if n > 1 => parts.iter().map(|p| self.read(t, p, ty)).collect::<Result<_, _>>()?,
             _ => vec![self.read(t, src, ty)?],
         };
+        self.note_write(t, region, addr, (esz * n) as u64);
         let bytes = self.access(t, ins, region, addr, (esz * n) as u64)?;
         for (i, v) in vals.iter().enumerate() {
             bytes[i * esz..(i + 1) * esz].copy_from_slice(&v.to_le_bytes()[..esz]);
@@ -184,6 +194,7 @@ impl Cta<'_, '_> {
             })
             .cloned()
             .ok_or_else(|| unsupported(ins, "atomic operation"))?;
+        self.note_write(t, region, addr, size);
         let bytes = self.access(t, ins, region, addr, size)?;
         let mut raw = [0u8; 8];
         raw[..size as usize].copy_from_slice(bytes);

@@ -71,6 +71,9 @@ pub(crate) struct Memory<'a> {
     /// A copy of the kernel's parameter buffer (stores to it are refused by the caller).
     pub kernel_params: Vec<u8>,
     pub shared: Vec<u8>,
+    /// A global address whose last writer the caller wants to know ([`crate::Limits::watch_global`]).
+    pub watch: Option<u64>,
+    pub last_writer: Option<crate::ThreadId>,
 }
 
 fn window(bytes: &mut [u8], addr: u64, size: u64) -> Option<&mut [u8]> {

@@ -17,13 +17,16 @@ pub struct Mismatch {
     pub offset: usize,
     pub expected: u32,
     pub actual: u32,
+    /// The thread whose store the interpreter last made to this word (filled in by the caller).
+    pub writer: Option<String>,
 }
 
 impl std::fmt::Display for Mismatch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let writer = self.writer.as_deref().unwrap_or("no thread in the interpreter");
         write!(
             f,
-            "buffer '{}' offset {:#x}: expected {:#010x} ({}), got {:#010x} ({})",
+            "buffer '{}' offset {:#x} (written by {writer}): expected {:#010x} ({}), got {:#010x} ({})",
             self.param,
             self.offset,
             self.expected,
@@ -40,7 +43,7 @@ pub fn first_mismatch(expected: &[DeviceBuffer], actual: &[DeviceBuffer], ulps: 
     for (e, a) in expected.iter().zip(actual) {
         for (i, (we, wa)) in words(&e.bytes).zip(words(&a.bytes)).enumerate() {
             if we != wa && !within_ulps(we, wa, ulps) {
-                return Some(Mismatch { param: e.param.clone(), offset: i * 4, expected: we, actual: wa });
+                return Some(Mismatch { param: e.param.clone(), offset: i * 4, expected: we, actual: wa, writer: None });
             }
         }
     }

@@ -125,7 +125,8 @@ pub fn check_parsed(module: &Module, req: &SimRequest, cubins: &[(&str, &[u8])])
         match run_emulator(cubin, req, &inputs) {
             Err(stop) => return Ok(stop.verdict(runner)),
             Ok(buffers) => {
-                if let Some(mismatch) = first_mismatch(&reference, &buffers, req.ulps) {
+                if let Some(mut mismatch) = first_mismatch(&reference, &buffers, req.ulps) {
+                    mismatch.writer = last_writer(module, req, &inputs, &mismatch);
                     return Ok(Verdict::Differ { runner: runner.to_string(), mismatch });
                 }
             }
@@ -161,14 +162,33 @@ impl Stop {
 }
 
 fn run_interpreter(module: &Module, req: &SimRequest, inputs: &setup::Inputs) -> Result<Vec<DeviceBuffer>, Stop> {
+    let (buffers, _) = interpret(module, req, inputs, ptxforge_interp::Limits::default())?;
+    Ok(buffers)
+}
+
+/// The thread whose store the interpreter last made to the mismatching word (a second run that
+/// watches its address).
+fn last_writer(module: &Module, req: &SimRequest, inputs: &setup::Inputs, m: &Mismatch) -> Option<String> {
+    let buffer = inputs.buffers.iter().find(|b| b.param == m.param)?;
+    let limits = ptxforge_interp::Limits { watch_global: Some(buffer.addr + m.offset as u64), ..Default::default() };
+    let (_, stats) = interpret(module, req, inputs, limits).ok()?;
+    stats.last_writer.map(|t| t.to_string())
+}
+
+fn interpret(
+    module: &Module,
+    req: &SimRequest,
+    inputs: &setup::Inputs,
+    limits: ptxforge_interp::Limits,
+) -> Result<(Vec<DeviceBuffer>, ptxforge_interp::RunStats), Stop> {
     use ptxforge_interp as interp;
     let mut buffers: Vec<interp::Buffer> =
         inputs.buffers.iter().map(|b| interp::Buffer { addr: b.addr, bytes: b.bytes.clone() }).collect();
     let launch = interp::Launch { grid: req.grid, block: req.block };
-    interp::run_kernel(module, &req.entry, &launch, &inputs.params, &mut buffers, &interp::Limits::default()).map_err(
-        |e| Stop { unsupported: matches!(e, interp::SimError::Unsupported { .. }), error: e.to_string() },
-    )?;
-    Ok(inputs.with_contents(buffers.into_iter().map(|b| b.bytes)))
+    let stats = interp::run_kernel(module, &req.entry, &launch, &inputs.params, &mut buffers, &limits).map_err(|e| {
+        Stop { unsupported: matches!(e, interp::SimError::Unsupported { .. }), error: e.to_string() }
+    })?;
+    Ok((inputs.with_contents(buffers.into_iter().map(|b| b.bytes)), stats))
 }
 
 fn run_emulator(cubin: &[u8], req: &SimRequest, inputs: &setup::Inputs) -> Result<Vec<DeviceBuffer>, Stop> {
