@@ -85,6 +85,7 @@ pub fn check_instruction(i: &Instruction, s: &Scope, out: &mut Findings) {
     check_space(i, s, out);
     check_atom_op(i, out);
     check_barrier_number(i, out);
+    check_sync_form(i, s, out);
     if let Some(spec) = isa::op_spec(&i.opcode) {
         let types = i.types();
         if !check_types(i, &types, spec, out) {
@@ -134,7 +135,7 @@ fn check_operand_forms(i: &Instruction, spec: &OpSpec, s: &Scope, out: &mut Find
     let mut ok = true;
     for (k, o) in i.operands.iter().enumerate() {
         let kind = spec.shape.chars().filter(|c| !matches!(c, '?' | '*')).nth(k);
-        let is_dest = kind.is_some_and(|c| matches!(c, 'd' | 'w' | 'U' | 'P'));
+        let is_dest = kind.is_some_and(|c| matches!(c, 'd' | 'D' | 'w' | 'U' | 'P'));
         match o {
             Operand::Imm(_) | Operand::F32(_) | Operand::F64(_) if is_dest => {
                 out.now(i.line, format!("Result register required for instruction '{}'", i.opcode));
@@ -260,7 +261,8 @@ fn check_operands(i: &Instruction, types: &[Type], spec: &OpSpec, width: u32, s:
     for kind in spec.shape.chars() {
         match kind {
             '?' => {
-                optional = true;
+                // `.sync` forms (`shfl`, `vote`) take the member mask their plain forms lack.
+                optional = !i.has_mod("sync");
                 continue;
             }
             '*' => return ok,
@@ -356,6 +358,11 @@ fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Sc
                 _ => false,
             }
         }
+        'D' => match o {
+            Operand::Reg(r) => reg_fits(r, ty, spec.typing),
+            Operand::PredPair(r, p) => reg_fits(r, ty, spec.typing) && reg_fits(p, Some(Type::Pred), Typing::Strict),
+            _ => false,
+        },
         'P' => match o {
             Operand::Reg(r) => reg_fits(r, Some(Type::Pred), Typing::Strict),
             Operand::PredPair(a, b) => reg_fits(a, Some(Type::Pred), Typing::Strict) && reg_fits(b, Some(Type::Pred), Typing::Strict),
@@ -481,6 +488,12 @@ fn check_qualifiers(i: &Instruction, types: &[Type], out: &mut Findings) {
             out.now(i.line, format!("Illegal modifier '.ftz' for instruction '{op}'"));
         }
     }
+    if let Some(msg) = missing_mode(i) {
+        out.now(i.line, msg);
+    }
+    if let Some(msg) = vote_type_mismatch(i, ty) {
+        out.now(i.line, msg);
+    }
     if i.has_mod("nc") {
         if op == "st" {
             out.now(i.line, "Illegal modifier '.nc' for instruction 'st'".into());
@@ -488,6 +501,26 @@ fn check_qualifiers(i: &Instruction, types: &[Type], out: &mut Findings) {
             out.now(i.line, "Modifier '.nc' requires .global space".into());
         }
     }
+}
+
+/// `shfl` needs one of its shuffle modes, `bmsk` one of `.clamp`/`.wrap`.
+fn missing_mode(i: &Instruction) -> Option<String> {
+    let (modes, what): (&[&str], &str) = match i.opcode.as_str() {
+        "shfl" => (&["up", "down", "bfly", "idx"], "Shuffle"),
+        "bmsk" => (&["clamp", "wrap"], "Clamp"),
+        _ => return None,
+    };
+    (!modes.iter().any(|m| i.has_mod(m))).then(|| format!("{what} modifier required for instruction '{}'", i.opcode))
+}
+
+/// `vote.ballot` gives a `.b32`, `vote.all`/`.any`/`.uni` a `.pred`.
+fn vote_type_mismatch(i: &Instruction, ty: Type) -> Option<String> {
+    if i.opcode != "vote" {
+        return None;
+    }
+    let mode = ["all", "any", "uni", "ballot"].into_iter().find(|m| i.has_mod(m))?;
+    let (want, name) = if mode == "ballot" { (Type::B32, "b32") } else { (Type::Pred, "pred") };
+    (ty != want).then(|| format!("Instruction 'vote' requires '.{name}' type with '.{mode}' modifier."))
 }
 
 /// `setp`'s comparison against its type: unsigned orders for unsigned integers, unordered ones
@@ -511,6 +544,14 @@ fn check_barrier_number(i: &Instruction, out: &mut Findings) {
         if !(0..16).contains(n) {
             out.now(i.line, format!("Barrier number '{n}' out of range, expected to be in range [0..15]"));
         }
+    }
+}
+
+/// `shfl` and `vote` without `.sync` are gone from PTX ISA 6.4 on (every target we know is sm_70+).
+fn check_sync_form(i: &Instruction, s: &Scope, out: &mut Findings) {
+    if matches!(i.opcode.as_str(), "shfl" | "vote") && !i.has_mod("sync") && s.version >= (6, 4) {
+        let msg = format!("Instruction '{}' without '.sync' is not supported on .target sm_70 and higher from PTX ISA version 6.4", i.opcode);
+        out.now(i.line, msg);
     }
 }
 

@@ -60,6 +60,7 @@ pub enum Typing {
 /// `d` destination of the instruction type, `a` source of the instruction type (register or
 /// immediate), `w` destination of twice the type's size (`.wide`), `U` a `.u32` destination,
 /// `c` a source of twice the type's size under `.wide`, `u` a 32-bit integer source, `P` predicate destination (or `p|q`), `q` predicate source,
+/// `D` a destination of the instruction type, optionally paired with a predicate (`%r|%p`),
 /// `m` address, `l` label; operands after `?` are optional; `*` ends checking.
 pub struct OpSpec {
     pub opcode: &'static str,
@@ -116,6 +117,9 @@ pub const OPS: &[OpSpec] = &[
     op("bfe", INT32_64, "dauu"),
     op("bfi", BITS32_64, "daauu"),
     op("prmt", B32_ONLY, "daaa"),
+    op("bmsk", B32_ONLY, "duu"),
+    op("shfl", B32_ONLY, "Daaa?a"),
+    op("vote", PRED.union(B32_ONLY), "dq?u"),
     op("rcp", FLOATS, "da"),
     op("sqrt", FLOATS, "da"),
     op("rsqrt", FLOATS, "da"),
@@ -166,6 +170,7 @@ const fn modifier(opcode: &'static str, m: &'static str, what: &'static str, sm:
 /// Every row that matches an instruction applies, in this order.
 pub const REQUIREMENTS: &[Requirement] = &[
     feat("redux", "", "Feature 'redux'", 80, (7, 0)),
+    feat("bmsk", "", "Feature 'bmsk'", 70, (7, 6)),
     feat("min", "abs", "Feature '.abs'", 86, (7, 2)),
     feat("max", "abs", "Feature '.abs'", 86, (7, 2)),
     modifier("min", "xorsign", "Modifier '.xorsign'", 86, (7, 2)),
@@ -278,7 +283,8 @@ pub const KNOWN_MODIFIERS: &[&str] = &[
     "geu", "num", "nan", "and", "or", "xor", "NaN", "xorsign", "abs", "relu", "pack", "shiftamt", "to", "uni",
     "ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc", "volatile", "relaxed", "acquire", "release", "weak", "mmio",
     "sys", "gpu", "cta", "cluster", "unified", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16", "finite", "infinite",
-    "number", "notanumber", "normal", "subnormal", "oob", "noftz", "async", "mmio",
+    "number", "notanumber", "normal", "subnormal", "oob", "noftz", "async", "mmio", "sync", "up", "down", "bfly",
+    "idx", "all", "any", "ballot", "clamp", "wrap",
 ];
 
 /// State-space modifiers of memory instructions.
