@@ -2,24 +2,12 @@
 //!
 //! Usage: `cargo run --release -p ptxforge-benches --bin corpus_survey -- [CORPUS_DIR]`
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+use ptxforge_benches::corpus_files;
 
 use ptxforge_pipeline::{compile_module, CompileOptions};
 use ptxforge_sass::arch::{Sm, SUPPORTED_SMS};
-
-fn corpus_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for sub in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let p = sub.path();
-        if p.is_dir() {
-            files.extend(corpus_files(&p));
-        } else if p.extension().is_some_and(|x| x == "ptx") {
-            files.push(p);
-        }
-    }
-    files.sort();
-    files
-}
 
 /// The `.target` of a module, e.g. 80 for `.target sm_80`.
 fn module_target(src: &str) -> u32 {

@@ -8,6 +8,8 @@
 //! 100; 0 = none) made of renamed copies of an nvcc-written kernel. Times are the best of REPS.
 
 use std::path::{Path, PathBuf};
+
+use ptxforge_benches::corpus_files;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -65,20 +67,6 @@ fn parse_args() -> Config {
         cfg.files = corpus_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
     }
     cfg
-}
-
-fn corpus_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files.extend(corpus_files(&p));
-        } else if p.extension().is_some_and(|x| x == "ptx") {
-            files.push(p);
-        }
-    }
-    files.sort();
-    files
 }
 
 /// A module of about `mb` MB: the template's header once, then its kernel renamed `_0`, `_1`, ...
