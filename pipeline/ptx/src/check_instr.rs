@@ -83,7 +83,7 @@ pub fn check_instruction(i: &Instruction, s: &Scope, out: &mut Findings) {
         return;
     }
     check_space(i, s, out);
-    check_atom_op(i, out);
+    mismatch |= !check_atom_op(i, out);
     check_barrier_number(i, out);
     check_sync_form(i, s, out);
     if let Some(spec) = isa::op_spec(&i.opcode) {
@@ -252,7 +252,8 @@ fn check_operands(i: &Instruction, types: &[Type], spec: &OpSpec, width: u32, s:
     let ty = types.first().copied();
     let src_ty = if i.opcode == "cvt" { types.get(1).copied() } else { ty };
     let is_mem = is_memory_access(i);
-    if i.has_mod("pack") || has_untabled_type(i) {
+    let vector_atom = matches!(i.opcode.as_str(), "atom" | "red") && i.mods.iter().any(|m| matches!(m.as_str(), "v2" | "v4" | "v8"));
+    if i.has_mod("pack") || has_untabled_type(i) || vector_atom {
         return true;
     }
     let mut ok = true;
@@ -555,16 +556,31 @@ fn check_sync_form(i: &Instruction, s: &Scope, out: &mut Findings) {
     }
 }
 
-/// `atom.inc`/`atom.dec` exist only for `.u32`.
-fn check_atom_op(i: &Instruction, out: &mut Findings) {
-    if i.opcode != "atom" && i.opcode != "red" {
-        return;
+/// `atom`/`red`: the operation against its types (`.and` only on bit types, `.inc` only on `.u32`,
+/// no `red.cas`). Returns whether the operand count fits the operation (`cas` and a cache hint add one).
+fn check_atom_op(i: &Instruction, out: &mut Findings) -> bool {
+    let is_red = i.opcode == "red";
+    if i.opcode != "atom" && !is_red {
+        return true;
     }
-    for op in ["inc", "dec"] {
-        if i.has_mod(op) && i.ty() != Some(Type::U32) {
-            out.now(i.line, format!("Operation .{op} requires .u32 type for instruction '{}'", i.opcode));
+    let Some((op, types)) = isa::ATOM_OPERATIONS.iter().find(|(op, _)| i.has_mod(op)) else { return true };
+    let cas = *op == "cas";
+    match i.ty() {
+        _ if is_red && cas => out.now(i.line, "Illegal modifier '.cas' for instruction 'red'".into()),
+        // Types no operation takes are "Unexpected instruction types", reported with the row.
+        Some(ty) if isa::op_spec(&i.opcode).is_some_and(|s| s.types.contains(ty)) && !types.iter().any(|t| Type::from_mod(t) == Some(ty)) => {
+            let msg = if cas {
+                format!("Unexpected instruction types specified for '{}'", i.opcode)
+            } else {
+                let names: Vec<String> = types.iter().map(|t| format!(".{t}")).collect();
+                format!("Operation .{op} requires {} type for instruction '{}'", names.join(" or "), i.opcode)
+            };
+            out.now(i.line, msg);
         }
+        _ => {}
     }
+    let wanted = 2 + usize::from(!is_red) + usize::from(cas) + usize::from(i.has_mod("L2::cache_hint"));
+    i.operands.len() == wanted
 }
 
 /// Opcodes, modifiers, types and special registers that need a newer `.target` or `.version`.

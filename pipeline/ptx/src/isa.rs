@@ -134,10 +134,29 @@ pub const OPS: &[OpSpec] = &[
     relaxed("ldu", MEMORY, "dm"),
     relaxed("st", MEMORY, "ma*"),
     relaxed("cvt", MEMORY, "da*"),
+    op("atom", ATOM_TYPES, "dma?a*"),
+    op("red", ATOM_TYPES, "ma*"),
     op("bra", TypeSet(0), "l"),
     op("ret", TypeSet(0), ""),
     op("exit", TypeSet(0), ""),
     op("trap", TypeSet(0), ""),
+];
+
+/// Every type some `atom`/`red` operation takes; [`ATOM_OPERATIONS`] narrows it per operation.
+const ATOM_TYPES: TypeSet = set(&[B16, B32, B64, B128, U32, U64, S32, S64, F16, F16x2, BF16, BF16x2, F32, F64]);
+
+/// `atom`/`red` operations and the types each allows, in the order ptxas lists them.
+pub const ATOM_OPERATIONS: &[(&str, &[&str])] = &[
+    ("add", &["u32", "s32", "u64", "f64", "f16", "f16x2", "f32", "bf16", "bf16x2"]),
+    ("min", &["u32", "s32", "u64", "s64", "f16", "f16x2", "bf16", "bf16x2"]),
+    ("max", &["u32", "s32", "u64", "s64", "f16", "f16x2", "bf16", "bf16x2"]),
+    ("inc", &["u32"]),
+    ("dec", &["u32"]),
+    ("and", &["b32", "b64"]),
+    ("or", &["b32", "b64"]),
+    ("xor", &["b32", "b64"]),
+    ("exch", &["b32", "b64", "b128"]),
+    ("cas", &["b16", "b32", "b64", "b128"]),
 ];
 
 pub fn op_spec(opcode: &str) -> Option<&'static OpSpec> {
@@ -284,7 +303,7 @@ pub const KNOWN_MODIFIERS: &[&str] = &[
     "ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc", "volatile", "relaxed", "acquire", "release", "weak", "mmio",
     "sys", "gpu", "cta", "cluster", "unified", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16", "finite", "infinite",
     "number", "notanumber", "normal", "subnormal", "oob", "noftz", "async", "mmio", "sync", "up", "down", "bfly",
-    "idx", "all", "any", "ballot", "clamp", "wrap",
+    "idx", "all", "any", "ballot", "clamp", "wrap", "acq_rel", "add", "min", "max", "inc", "dec", "exch", "cas",
 ];
 
 /// State-space modifiers of memory instructions.
