@@ -1,4 +1,5 @@
-//! Per-thread (and uniform) ALU semantics: integer, logic, shift, compare and IEEE-exact f32 ops.
+//! Per-thread (and uniform) ALU semantics: integer, logic, shift, compare, IEEE-exact f32 ops (all
+//! four rounding modes) and the MUFU approximations (modelled in f64, see `mufu`).
 //! Pure functions of the operand values; the machine reads operands and writes results.
 
 use crate::decode::{Inst, Op, Operand, PredSrc};
@@ -135,6 +136,7 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
             fminmax(flush(fsrc_a(i, a), ftz), flush(fsrc_b(i, b), ftz), x.pred(i.pred(87)))
         }
         I2fp => i2f(i, b)?,
+        Mufu => mufu(i.f(74, 4), b)?,
         _ => return Err("not an ALU op".into()),
     };
     out.r[0] = Some(r0);
@@ -380,24 +382,99 @@ fn fop(i: &Inst, a: u32, b: u32, c: u32) -> Result<u32, String> {
     let ftz = i.bit(80);
     let fa = flush(fsrc_a(i, a), ftz);
     let fb = flush(fsrc_b(i, b), ftz);
-    let r = match i.op {
-        Op::Fadd => fa + fb,
-        Op::Fmul => fa * fb,
+    // The exact result as an unevaluated f64 pair (sum, error): an f32 product is exact in f64
+    // and TwoSum gives the error of the addition.
+    let (fa, fb) = (fa as f64, fb as f64);
+    let (sum, err) = match i.op {
+        Op::Fadd => two_sum(fa, fb),
+        Op::Fmul => (fa * fb, 0.0),
         Op::Ffma => {
             if i.bit(77) {
                 return Err("FFMA.SAT".into());
             }
-            let fc = flush(fsrc(i, c, true), ftz);
-            fa.mul_add(fb, fc)
+            two_sum(fa * fb, flush(fsrc(i, c, true), ftz) as f64)
         }
         _ => return Err("not a float op".into()),
     };
+    let r = round_f32(sum, err, i.f(78, 2));
     // The hardware returns the quiet NaN 0x7fffffff for any f32 result that is NaN (CUDA
     // programming guide, "Floating-Point Standard"); input payloads are not propagated.
     if r.is_nan() {
         return Ok(CANONICAL_NAN);
     }
     Ok(flush(r, ftz).to_bits())
+}
+
+/// a + b as the rounded sum and its exact error (Knuth's TwoSum).
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    let err = (a - (s - bb)) + (b - bb);
+    (s, if err.is_finite() { err } else { 0.0 })
+}
+
+/// The f32 nearest to sum + err in rounding mode `rm` (78..79: RN, RM, RP, RZ).
+fn round_f32(sum: f64, err: f64, rm: u32) -> f32 {
+    let near = sum as f32;
+    if rm == 0 || sum.is_nan() || near as f64 == sum && err == 0.0 {
+        return near;
+    }
+    // The sign of near - (sum + err); near - sum is exact (both are close).
+    let above = match (near as f64 - sum) - err {
+        d if d > 0.0 => true,
+        d if d < 0.0 => false,
+        _ => return near,
+    };
+    let down = match rm {
+        1 => true,
+        2 => false,
+        _ => sum > 0.0,
+    };
+    match (down, above) {
+        (true, true) => step_f32(near, false),
+        (false, false) => step_f32(near, true),
+        _ => near,
+    }
+}
+
+/// The next f32 above (`up`) or below `v` (v not NaN).
+fn step_f32(v: f32, up: bool) -> f32 {
+    if v == 0.0 {
+        let tiny = f32::from_bits(1);
+        return if up { tiny } else { -tiny };
+    }
+    let bits = v.to_bits();
+    let away = (v > 0.0) == up;
+    f32::from_bits(if away { bits + 1 } else { bits - 1 })
+}
+
+/// MUFU: the function at 74..77 of B. The hardware's tables are not public; the emulator computes
+/// each in f64 and rounds to f32 (NaN as the canonical NaN), with denormal sources and results
+/// flushed to zero (ptxas wraps non-.ftz approximations in scaling code for that reason). The
+/// hardware is only as close as the PTX ISA's bounds for the `.approx` instructions it serves
+/// (ex2 and lg2: 2 ulp plus range-dependent terms; rcp and rsqrt: 1 ulp; sin and cos on
+/// [-pi, pi]: absolute error 2^-20.5; tanh: relative error 2^-11), so tests compare MUFU results
+/// within those tolerances (pipeline/interp's `APPROX_TOLERANCE` holds the same table).
+/// SIN and COS take revolutions (ptxas multiplies by 1/(2 pi) first). RCP64H and RSQ64H read B
+/// as the high word of an f64 (low word zero) and give the high word of the f64 result.
+pub fn mufu(func: u32, b: u32) -> Result<u32, String> {
+    let wide = |f: fn(f64) -> f64| (f(f64::from_bits((b as u64) << 32)).to_bits() >> 32) as u32;
+    let x = flush(f32::from_bits(b), true) as f64;
+    let r = match func {
+        0 => (x * std::f64::consts::TAU).cos(),
+        1 => (x * std::f64::consts::TAU).sin(),
+        2 => x.exp2(),
+        3 => x.log2(),
+        4 => 1.0 / x,
+        5 => 1.0 / x.sqrt(),
+        6 => return Ok(wide(|v| 1.0 / v)),
+        7 => return Ok(wide(|v| 1.0 / v.sqrt())),
+        8 => x.sqrt(),
+        9 => x.tanh(),
+        _ => return Err(format!("MUFU function {func}")),
+    };
+    let r = r as f32;
+    Ok(if r.is_nan() { CANONICAL_NAN } else { flush(r, true).to_bits() })
 }
 
 /// FMNMX: the predicate (87..90) true selects the minimum; NaN yields the other operand; -0 < +0.

@@ -147,6 +147,7 @@ pub enum Op {
     Viaddmnmx,
     Membar,
     Uprmt,
+    Mufu,
 }
 
 /// How an op's results arrive, for the hazard model.
@@ -183,7 +184,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 77] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync, Op::Cs2r, Op::Ulop3, Op::Ushf, Op::Fsel, Op::Bmsk, Op::Ubmsk, Op::Dadd, Op::Dmul, Op::Dfma, Op::Dsetp, Op::Acqbulk, Op::Preexit, Op::P2r, Op::Ld, Op::St, Op::Viaddmnmx, Op::Membar, Op::Uprmt];
+    pub const ALL: [Op; 78] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync, Op::Cs2r, Op::Ulop3, Op::Ushf, Op::Fsel, Op::Bmsk, Op::Ubmsk, Op::Dadd, Op::Dmul, Op::Dfma, Op::Dsetp, Op::Acqbulk, Op::Preexit, Op::P2r, Op::Ld, Op::St, Op::Viaddmnmx, Op::Membar, Op::Uprmt, Op::Mufu];
 
     /// The mnemonic as nvdisasm prints its base name.
     pub fn name(self) -> &'static str {
@@ -266,6 +267,7 @@ impl Op {
             Viaddmnmx => "VIADDMNMX",
             Membar => "MEMBAR",
             Uprmt => "UPRMT",
+            Mufu => "MUFU",
         }
     }
 
@@ -278,7 +280,7 @@ impl Op {
             Lds | Sts => Timing::Var { queue: Queue::Shared },
             S2ur => Timing::Var { queue: Queue::UniformSpecial },
             Shfl => Timing::Var { queue: Queue::Shuffle },
-            S2r | Ldc | Ldg | Stg | Ld | St | Popc | Flo | Brev | Redux | Atoms | Atomg | Red => Timing::Var { queue: Queue::Unordered },
+            S2r | Ldc | Ldg | Stg | Ld | St | Popc | Flo | Brev | Mufu | Redux | Atoms | Atomg | Red => Timing::Var { queue: Queue::Unordered },
             // FP64 ops take a write scoreboard when ptxas gives them one; without one the model
             // treats the result as fixed-latency (`HazardModel::record`).
             Dadd | Dmul | Dfma | Dsetp => Timing::Var { queue: Queue::Unordered },
@@ -355,6 +357,7 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Popc, 0x109, true),
         (Flo, 0x100, true),
         (Brev, 0x101, true),
+        (Mufu, 0x108, true),
         (Vote, 0x806, false),
         (Voteu, 0x886, false),
         (Shfl, 0x389, false),
@@ -582,7 +585,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
     let guard = i.guard;
     add_pred_read(i, guard);
     match i.op {
-        Mov | Iabs | Popc | Flo | Brev => {
+        Mov | Iabs | Popc | Flo | Brev | Mufu => {
             i.b = alu_b2(i, false);
             add_read(i, i.b, 1);
             add_write(i, File::R, dst, 1);
@@ -603,8 +606,9 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
                 let p = i.pred(87);
                 add_pred_read(i, p);
             }
-            if i.op == Fmul && i.f(84, 3) != 4 || matches!(i.op, Fadd | Fmul) && i.f(78, 2) != 0 {
-                return Err("rounding or scale modifier".into());
+            // (Rounding modes at 78..79 run; FMUL's scale at 84..86, 4 meaning none, does not.)
+            if i.op == Fmul && i.f(84, 3) != 4 {
+                return Err("scale modifier".into());
             }
             add_write(i, rfile, dst, 1);
         }

@@ -40,6 +40,7 @@ pub const CASES: &[Case] = &[
     Case { file: "kernels/sm90.ptx", kernel: "add_minmax", setup: add_minmax },
     Case { file: "kernels/sm90.ptx", kernel: "uniform_prmt", setup: uniform_prmt },
     Case { file: "kernels/preds.ptx", kernel: "many_preds", setup: many_preds },
+    Case { file: "kernels/approx.ptx", kernel: "mufu_approx", setup: mufu_approx },
 ];
 
 fn floats(r: &mut Rng, n: usize, range: f32) -> Vec<f32> {
@@ -64,7 +65,7 @@ fn vadd(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).u32(n as u32).0,
         buffers: vec![buf_f32(0, &a), buf_f32(1, &b), buf_f32(2, &c)],
         expected: vec![buf_f32(0, &a), buf_f32(1, &b), buf_f32(2, &e)],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
@@ -78,7 +79,7 @@ fn saxpy(r: &mut Rng) -> Setup {
         params: Params::default().u32(n as u32).f32(a).u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_f32(0, &x), buf_f32(1, &y)],
         expected: vec![buf_f32(0, &x), buf_f32(1, &e)],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
@@ -94,7 +95,7 @@ fn gather64(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).u64(n).0,
         buffers: vec![buf_u64(0, &src), buf_u64(1, &dst), buf_u64(2, &idx)],
         expected: vec![buf_u64(0, &src), buf_u64(1, &e), buf_u64(2, &idx)],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
@@ -107,7 +108,7 @@ fn bitops(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u32(sh).0,
         buffers: vec![buf_u32(0, &a), buf_u32(1, &[0; 64])],
         expected: vec![buf_u32(0, &a), buf_u32(1, &e)],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
@@ -128,7 +129,7 @@ fn block_reduce(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_f32(0, &input), buf_f32(1, &[0.0; 2])],
         expected: vec![buf_f32(0, &input), buf_f32(1, &out)],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
@@ -141,7 +142,7 @@ fn row_sum(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u32(cols as u32).0,
         buffers: vec![buf_u32(0, &m), buf_u32(1, &[0; 4])],
         expected: vec![buf_u32(0, &m), buf_u32(1, &e)],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
@@ -165,11 +166,11 @@ fn cvt_int(r: &mut Rng) -> Setup {
     buffers.extend([buf_u64(3, &[0; 64]), buf_u32(4, &t)]);
     let mut expected = ins;
     expected.extend([buf_u64(3, &out), buf_u32(4, &te)]);
-    Setup { launch: grid(1, 64), params: p, buffers, expected, unordered: vec![] }
+    Setup { launch: grid(1, 64), params: p, buffers, expected, f32_ulps: 0, unordered: vec![] }
 }
 
 fn empty(_: &mut Rng) -> Setup {
-    Setup { launch: grid(2, 32), params: vec![], buffers: vec![], expected: vec![], unordered: vec![] }
+    Setup { launch: grid(2, 32), params: vec![], buffers: vec![], expected: vec![], f32_ulps: 0, unordered: vec![] }
 }
 
 fn nonzero_floats(r: &mut Rng, n: usize) -> Vec<f32> {
@@ -196,7 +197,7 @@ fn float_ops(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).0,
         buffers: vec![buf_f32(0, &a), buf_f32(1, &b), buf_f32(2, &[0.0; 192])],
         expected: vec![buf_f32(0, &a), buf_f32(1, &b), buf_f32(2, &e)],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
@@ -210,7 +211,7 @@ fn grid_stride(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u32(n as u32).0,
         buffers: vec![buf_f32(0, &x), buf_f32(1, &y)],
         expected: vec![buf_f32(0, &x), buf_f32(1, &e)],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
@@ -222,7 +223,7 @@ fn cvt_float(r: &mut Rng) -> Setup {
     let (r2, r3, r4) = (f1 as i32 as u32, f1 as u32, f1.round_ties_even() as i32 as u32);
     let input = [i1, f1.to_bits(), 0, 0];
     let e = [(f2 + f3).to_bits(), f1.to_bits(), r2.wrapping_add(r3).wrapping_add(r4), 0];
-    Setup { launch: grid(1, 1), params: Params::default().u64(addr(0)).0, buffers: vec![buf_u32(0, &input)], expected: vec![buf_u32(0, &e)], unordered: vec![] }
+    Setup { launch: grid(1, 1), params: Params::default().u64(addr(0)).0, buffers: vec![buf_u32(0, &input)], expected: vec![buf_u32(0, &e)], f32_ulps: 0, unordered: vec![] }
 }
 
 fn int64_ops(r: &mut Rng) -> Setup {
@@ -237,7 +238,7 @@ fn int64_ops(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(a).u64(b).0,
         buffers: vec![buf_u64(0, &[0; 2])],
         expected: vec![buf_u64(0, &[d10, d6])],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
@@ -272,14 +273,14 @@ fn preds(_: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u32(a as u32).u32(b as u32).0,
         buffers: vec![buf_bytes(0, vec![0; 64 * 8])],
         expected: vec![buf_bytes(0, out)],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
 fn shared_rev(r: &mut Rng) -> Setup {
     let io = words(r, 128);
     let e: Vec<u32> = (0..128).map(|t| (io[127 - t] as u16 as i16 as i32).wrapping_add(io[1] as i32) as u32).collect();
-    Setup { launch: grid(1, 128), params: Params::default().u64(addr(0)).0, buffers: vec![buf_u32(0, &io)], expected: vec![buf_u32(0, &e)], unordered: vec![] }
+    Setup { launch: grid(1, 128), params: Params::default().u64(addr(0)).0, buffers: vec![buf_u32(0, &io)], expected: vec![buf_u32(0, &e)], f32_ulps: 0, unordered: vec![] }
 }
 
 fn clamp_or_scale(r: &mut Rng) -> Setup {
@@ -294,7 +295,7 @@ fn clamp_or_scale(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).f32(lo).u32(n as u32).0,
         buffers: vec![buf_f32(0, &v)],
         expected: vec![buf_f32(0, &e)],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
@@ -314,7 +315,7 @@ fn index3d(_: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).0,
         buffers: vec![buf_u32(0, &vec![0; e.len()])],
         expected: vec![buf_u32(0, &e)],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
@@ -333,13 +334,13 @@ fn int_minmax(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).0,
         buffers: vec![buf_u32(0, &a), buf_u32(1, &b), buf_u32(2, &[0; 256])],
         expected: vec![buf_u32(0, &a), buf_u32(1, &b), buf_u32(2, &e)],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
 fn laneid(_: &mut Rng) -> Setup {
     let e: Vec<u32> = (0..64).map(|t| t % 32).collect();
-    Setup { launch: grid(1, 64), params: Params::default().u64(addr(0)).0, buffers: vec![buf_u32(0, &[0; 64])], expected: vec![buf_u32(0, &e)], unordered: vec![] }
+    Setup { launch: grid(1, 64), params: Params::default().u64(addr(0)).0, buffers: vec![buf_u32(0, &[0; 64])], expected: vec![buf_u32(0, &e)], f32_ulps: 0, unordered: vec![] }
 }
 
 fn ldg_nc(r: &mut Rng) -> Setup {
@@ -350,7 +351,7 @@ fn ldg_nc(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_f32(0, &a), buf_f32(1, &[0.0; 32])],
         expected: vec![buf_f32(0, &a), buf_f32(1, &e)],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
@@ -370,7 +371,7 @@ fn mul_wide(r: &mut Rng) -> Setup {
     buffers.extend([buf_u64(2, &[0; 32]), buf_u32(3, &[0; 32]), buf_u32(4, &[0; 32])]);
     let mut expected = ins;
     expected.extend([buf_u64(2, &w), buf_u32(3, &h), buf_u32(4, &hu)]);
-    Setup { launch: grid(1, 32), params: p, buffers, expected, unordered: vec![] }
+    Setup { launch: grid(1, 32), params: p, buffers, expected, f32_ulps: 0, unordered: vec![] }
 }
 
 fn fill(r: &mut Rng) -> Setup {
@@ -380,7 +381,7 @@ fn fill(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u32(v).0,
         buffers: vec![buf_u32(0, &[0; 64])],
         expected: vec![buf_u32(0, &[v; 64])],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
@@ -388,7 +389,7 @@ fn scale(r: &mut Rng) -> Setup {
     let p = floats(r, 64, 100.0);
     let s = r.f32(3.0);
     let e: Vec<f32> = p.iter().map(|x| x * s).collect();
-    Setup { launch: grid(1, 64), params: Params::default().u64(addr(0)).f32(s).0, buffers: vec![buf_f32(0, &p)], expected: vec![buf_f32(0, &e)], unordered: vec![] }
+    Setup { launch: grid(1, 64), params: Params::default().u64(addr(0)).f32(s).0, buffers: vec![buf_f32(0, &p)], expected: vec![buf_f32(0, &e)], f32_ulps: 0, unordered: vec![] }
 }
 
 fn copy(r: &mut Rng) -> Setup {
@@ -398,7 +399,7 @@ fn copy(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_u32(0, &a), buf_u32(1, &[0; 64])],
         expected: vec![buf_u32(0, &a), buf_u32(1, &a)],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
@@ -427,7 +428,7 @@ fn select_pred(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).u32(lo as u32).u32(hi as u32).0,
         buffers: vec![buf_u32(0, &a), buf_f32(1, &f), buf_u32(2, &[0; 64])],
         expected: vec![buf_u32(0, &a), buf_f32(1, &f), buf_u32(2, &e)],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
@@ -440,7 +441,7 @@ fn u64_compare(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(lim).u64(addr(1)).0,
         buffers: vec![buf_u64(0, &a), buf_u32(1, &[0; 64])],
         expected: vec![buf_u64(0, &a), buf_u32(1, &e)],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
@@ -466,7 +467,7 @@ fn warp_ops(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_u32(0, &a), buf_u32(1, &[0; 512])],
         expected: vec![buf_u32(0, &a), buf_u32(1, &e)],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
@@ -488,7 +489,7 @@ fn atomics(r: &mut Rng) -> Setup {
         params: p,
         buffers: vec![buf_u32(0, &g0), buf_u32(1, &[0; 16]), buf_u32(2, &a), buf_u32(3, &[0; 64])],
         expected: vec![buf_u32(0, &g), buf_u32(1, &hist), buf_u32(2, &a), buf_u32(3, &old)],
-        unordered: vec![3],
+        f32_ulps: 0, unordered: vec![3],
     }
 }
 
@@ -513,7 +514,7 @@ fn diverge(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_u32(0, &a), buf_u32(1, &[0; 64])],
         expected: vec![buf_u32(0, &a), buf_u32(1, &e)],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
@@ -529,7 +530,7 @@ fn param_index(r: &mut Rng) -> Setup {
         params: p.u64(addr(0)).0,
         buffers: vec![buf_u32(0, &[0; 32])],
         expected: vec![buf_u32(0, &e)],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
@@ -551,7 +552,7 @@ fn uniform_ops(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(base as u64).u32(shift as u32).0,
         buffers: vec![buf_u64(0, &vec![0; e.len()])],
         expected: vec![buf_u64(0, &e)],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
@@ -573,7 +574,7 @@ fn uniform_addr(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u32(n as u32).u32(ld as u32).0,
         buffers: vec![buf_u32(0, &input), buf_u32(1, &[0; 64])],
         expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
@@ -624,7 +625,7 @@ fn f64_ops(r: &mut Rng) -> Setup {
     buffers.push(buf_bytes(3, vec![0; 96 * n]));
     let mut expected = inputs;
     expected.push(buf_bytes(3, e));
-    Setup { launch: grid(1, n as u32), params: p, buffers, expected, unordered: vec![] }
+    Setup { launch: grid(1, n as u32), params: p, buffers, expected, f32_ulps: 0, unordered: vec![] }
 }
 
 fn dep_copy(r: &mut Rng) -> Setup {
@@ -635,7 +636,7 @@ fn dep_copy(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_u32(0, &a), buf_u32(1, &[0; 64])],
         expected: vec![buf_u32(0, &a), buf_u32(1, &e)],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
@@ -659,7 +660,7 @@ fn many_preds(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_u32(0, &input), buf_u32(1, &out)],
         expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
@@ -680,7 +681,7 @@ fn add_minmax(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u32(limit).0,
         buffers: vec![buf_u32(0, &input), buf_u32(1, &vec![0; 3 * n])],
         expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
-        unordered: vec![],
+        f32_ulps: 0, unordered: vec![],
     }
 }
 
@@ -694,6 +695,30 @@ fn uniform_prmt(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u32(c).u32(n).0,
         buffers: vec![buf_u32(0, &input), buf_u32(1, &[0; 64])],
         expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
+        f32_ulps: 0, unordered: vec![],
+    }
+}
+
+/// MUFU's eight f32 functions against f64 references, within 32 ulps: the emulator rounds an f64
+/// result (at most 1 ulp off), and ptxas's sin/cos first multiply x by 1/(2 pi) rounded to f32
+/// (relative error 4e-8) with FMUL.RZ (up to 1 ulp more), which for x in [0.25, 1.5) moves cos by
+/// up to about 21 ulps (cos(1.5) ~ 0.07 is the worst; 19 seen). The hardware's own tables are only
+/// bounded by the PTX ISA (ex2/lg2 2 ulp, rcp/rsqrt 1 ulp, sin/cos 2^-20.5 absolute, tanh 2^-11
+/// relative).
+fn mufu_approx(r: &mut Rng) -> Setup {
+    let n = 64;
+    let x: Vec<f32> = (0..n).map(|_| 0.25 + (r.u32() % (1 << 20)) as f32 / (1 << 20) as f32 * 1.25).collect();
+    let mut e = Vec::with_capacity(8 * n);
+    for &v in &x {
+        let d = v as f64;
+        e.extend([d.exp2(), d.log2(), 1.0 / d, 1.0 / d.sqrt(), d.sqrt(), d.sin(), d.cos(), d.tanh()].map(|y| y as f32));
+    }
+    Setup {
+        launch: grid(1, n as u32),
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
+        buffers: vec![buf_f32(0, &x), buf_f32(1, &vec![0.0; 8 * n])],
+        expected: vec![buf_f32(0, &x), buf_f32(1, &e)],
+        f32_ulps: 32,
         unordered: vec![],
     }
 }

@@ -139,6 +139,9 @@ pub struct Setup {
     pub expected: Vec<Buffer>,
     /// Buffers whose 32-bit words are compared as multisets (results of contended atomics).
     pub unordered: Vec<usize>,
+    /// How many f32 ulps a word may differ from the expected one (0: bit-exact), for results of
+    /// hardware approximations (MUFU) whose tables are not public.
+    pub f32_ulps: u32,
 }
 
 /// A filetest kernel and how to run and check it.
@@ -152,8 +155,19 @@ fn launch1(block: u32) -> Launch {
     Launch { grid: [1, 1, 1], block: [block, 1, 1] }
 }
 
-/// Compares the buffers bit-exactly (the `unordered` ones as sorted words), naming the first
-/// differing 32-bit word.
+/// The distance in f32 ulps between two f32 bit patterns (u32::MAX when either is NaN).
+fn ulp_distance(a: u32, b: u32) -> u32 {
+    let (fa, fb) = (f32::from_bits(a), f32::from_bits(b));
+    if fa.is_nan() || fb.is_nan() {
+        return u32::MAX;
+    }
+    // Maps the sign-magnitude bits to a monotonic integer line.
+    let line = |v: u32| if v >> 31 == 1 { -((v & 0x7fff_ffff) as i64) } else { v as i64 };
+    (line(a) - line(b)).unsigned_abs().min(u32::MAX as u64) as u32
+}
+
+/// Compares the buffers bit-exactly, or within `f32_ulps` (the `unordered` ones as sorted words),
+/// naming the first differing 32-bit word.
 pub fn compare(got: &[Buffer], s: &Setup) -> Result<(), String> {
     for (n, (g, e)) in got.iter().zip(&s.expected).enumerate() {
         let (mut gw, mut ew) = (u32s(g), u32s(e));
@@ -161,8 +175,9 @@ pub fn compare(got: &[Buffer], s: &Setup) -> Result<(), String> {
             gw.sort_unstable();
             ew.sort_unstable();
         }
-        if gw != ew {
-            let k = gw.iter().zip(&ew).position(|(a, b)| a != b).unwrap_or(0);
+        let far = |(a, b): (&u32, &u32)| a != b && ulp_distance(*a, *b) > s.f32_ulps;
+        if gw.len() != ew.len() || gw.iter().zip(&ew).any(far) {
+            let k = gw.iter().zip(&ew).position(far).unwrap_or(0);
             return Err(format!("buffer {n} word {k}: got {:#010x}, expected {:#010x}", gw[k], ew[k]));
         }
     }
