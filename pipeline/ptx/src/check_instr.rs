@@ -84,6 +84,10 @@ pub fn check_instruction(i: &Instruction, s: &Scope, out: &mut Findings) {
     }
     check_space(i, s, out);
     mismatch |= !check_atom_op(i, out);
+    if !check_matrix_access(i, out) {
+        unknown_symbols(i, s, out);
+        return;
+    }
     check_barrier_number(i, out);
     check_sync_form(i, s, out);
     if let Some(spec) = isa::op_spec(&i.opcode) {
@@ -135,7 +139,7 @@ fn check_operand_forms(i: &Instruction, spec: &OpSpec, s: &Scope, out: &mut Find
     let mut ok = true;
     for (k, o) in i.operands.iter().enumerate() {
         let kind = spec.shape.chars().filter(|c| !matches!(c, '?' | '*')).nth(k);
-        let is_dest = kind.is_some_and(|c| matches!(c, 'd' | 'D' | 'w' | 'U' | 'P'));
+        let is_dest = kind.is_some_and(|c| matches!(c, 'd' | 'D' | 'w' | 'U' | 'P')) || (kind == Some('V') && k == 0);
         match o {
             Operand::Imm(_) | Operand::F32(_) | Operand::F64(_) if is_dest => {
                 out.now(i.line, format!("Result register required for instruction '{}'", i.opcode));
@@ -174,19 +178,20 @@ fn is_known_name(n: &str, s: &Scope) -> bool {
 
 /// Types outside [`Type`] (`.e4m3x2`, `.tf32`, ...): such instructions' types and operands are not checked.
 fn has_untabled_type(i: &Instruction) -> bool {
-    const PREFIXES: &[&str] = &["e4m3", "e5m2", "e2m1", "e2m3", "e3m2", "ue8m0", "tf32", "s2f6", "b4x", "b6x"];
+    const PREFIXES: &[&str] = &["e4m3", "e5m2", "e2m1", "e2m3", "e3m2", "ue8m0", "tf32", "s2f6", "b4x", "b6x", "b8x"];
     i.mods.iter().any(|m| PREFIXES.iter().any(|p| m.starts_with(p)))
 }
 
 /// A modifier some tabled opcode takes: a type, space, vector size, cache hint or listed word.
 fn is_known_modifier(m: &str) -> bool {
-    const PREFIXES: &[&str] = &["L1::", "L2::", "level::", "e4m3", "e5m2", "e2m1", "e2m3", "e3m2", "ue8m0", "tf32", "s2f6", "b4x", "b6x"];
+    const PREFIXES: &[&str] = &["L1::", "L2::", "level::", "e4m3", "e5m2", "e2m1", "e2m3", "e3m2", "ue8m0", "tf32", "s2f6", "b4x", "b6x", "b8x"];
     Type::from_mod(m).is_some()
         || isa::KNOWN_MODIFIERS.contains(&m)
         || isa::SPACES.contains(&m)
         || m.strip_prefix('v').is_some_and(|n| n.parse::<u32>().is_ok())
         || PREFIXES.iter().any(|p| m.starts_with(p))
         || looks_like_type(m)
+        || is_shape(m)
 }
 
 /// `u33`, `s7`, `f8`: a type-shaped modifier ptxas does not know.
@@ -364,6 +369,10 @@ fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Sc
             Operand::PredPair(r, p) => reg_fits(r, ty, spec.typing) && reg_fits(p, Some(Type::Pred), Typing::Strict),
             _ => false,
         },
+        'V' => match o {
+            Operand::Vector(v) => v.iter().all(|e| matches!(e, Operand::Reg(r) if reg_fits(r, Some(Type::B32), Typing::Strict))),
+            _ => false,
+        },
         'P' => match o {
             Operand::Reg(r) => reg_fits(r, Some(Type::Pred), Typing::Strict),
             Operand::PredPair(a, b) => reg_fits(a, Some(Type::Pred), Typing::Strict) && reg_fits(b, Some(Type::Pred), Typing::Strict),
@@ -443,6 +452,66 @@ fn cvt_needs_rounding(types: &[Type]) -> bool {
         (true, true) => d.size_bytes() < a.size_bytes() && !matches!(d, Type::F16x2 | Type::BF16x2),
         _ => false,
     }
+}
+
+/// `ldmatrix`/`stmatrix`: `.sync`, a shape and a `.xN` count, shared memory only, and a fragment
+/// vector of N registers. False when the operands can't be checked further.
+fn check_matrix_access(i: &Instruction, out: &mut Findings) -> bool {
+    let op = i.opcode.as_str();
+    if op != "ldmatrix" && op != "stmatrix" {
+        return true;
+    }
+    if !i.has_mod("sync") {
+        let times = if op == "ldmatrix" { 2 } else { 1 };
+        (0..times).for_each(|_| out.now(i.line, format!(".sync modifier required for instruction '{op}'")));
+        return false;
+    }
+    if !i.mods.iter().any(|m| is_shape(m)) {
+        out.now(i.line, format!("Shape modifier required for instruction '{op}'"));
+        return false;
+    }
+    let Some(count) = i.mods.iter().find_map(|m| match m.as_str() {
+        "x1" => Some(1),
+        "x2" => Some(2),
+        "x4" => Some(4),
+        _ => None,
+    }) else {
+        out.now(i.line, format!(".num modifier required for instruction '{op}'"));
+        return false;
+    };
+    let space_ok = i.mods.iter().filter(|m| isa::SPACES.contains(&m.as_str())).all(|m| m == "shared" || m == "shared::cta");
+    if !space_ok {
+        out.now(i.line, format!("State space incorrect for instruction '{op}'"));
+        return false;
+    }
+    // A 16x16 matrix of bytes takes two registers per matrix.
+    let count = if i.has_mod("m16n16") { 2 * count } else { count };
+    let at = usize::from(op == "stmatrix");
+    match i.operands.get(at) {
+        Some(Operand::Vector(v)) if v.len() == count => true,
+        Some(_) => {
+            out.now(i.line, format!("Vector of size {count} is expected for argument {at} of instruction '{op}'"));
+            if matches!(i.operands.get(at), Some(Operand::Vector(_))) {
+                out.now(i.line, format!("Argument vector size mismatch for instruction '{op}'"));
+            }
+            false
+        }
+        None => true,
+    }
+}
+
+/// A matrix shape modifier (`m8n8`, `m16n8k16`).
+fn is_shape(m: &str) -> bool {
+    let mut rest = m;
+    for letter in ['m', 'n'] {
+        let Some(r) = rest.strip_prefix(letter) else { return false };
+        let digits = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
+        if digits == 0 {
+            return false;
+        }
+        rest = &r[digits..];
+    }
+    rest.is_empty() || rest.strip_prefix('k').is_some_and(|k| !k.is_empty() && k.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// State space of the instruction against the variable it addresses.

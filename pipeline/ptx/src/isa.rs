@@ -43,6 +43,8 @@ pub const INT32_64: TypeSet = set(&[U32, U64, S32, S64]);
 pub const INT32: TypeSet = set(&[U32, S32]);
 pub const F32_ONLY: TypeSet = set(&[F32]);
 pub const B32_ONLY: TypeSet = set(&[B32]);
+pub const B16_ONLY: TypeSet = set(&[B16]);
+pub const B8_16: TypeSet = set(&[B8, B16]);
 /// Every type a memory access may name (all but `.pred`).
 pub const MEMORY: TypeSet = set(&[B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64, F16, F16x2, BF16, BF16x2, F32, F64]);
 pub const MOVABLE: TypeSet = set(&[Pred, B16, B32, B64, B128, U16, U32, U64, S16, S32, S64, F16, BF16, F32, F64]);
@@ -61,7 +63,7 @@ pub enum Typing {
 /// immediate), `w` destination of twice the type's size (`.wide`), `U` a `.u32` destination,
 /// `c` a source of twice the type's size under `.wide`, `u` a 32-bit integer source, `P` predicate destination (or `p|q`), `q` predicate source,
 /// `D` a destination of the instruction type, optionally paired with a predicate (`%r|%p`),
-/// `m` address, `l` label; operands after `?` are optional; `*` ends checking.
+/// `V` a `{...}` of 32-bit registers (matrix fragments), `m` address, `l` label; operands after `?` are optional; `*` ends checking.
 pub struct OpSpec {
     pub opcode: &'static str,
     pub types: TypeSet,
@@ -134,6 +136,8 @@ pub const OPS: &[OpSpec] = &[
     relaxed("ldu", MEMORY, "dm"),
     relaxed("st", MEMORY, "ma*"),
     relaxed("cvt", MEMORY, "da*"),
+    op("ldmatrix", B8_16, "Vm"),
+    op("stmatrix", B16_ONLY, "mV"),
     op("atom", ATOM_TYPES, "dma?a*"),
     op("red", ATOM_TYPES, "ma*"),
     op("bra", TypeSet(0), "l"),
@@ -304,6 +308,7 @@ pub const KNOWN_MODIFIERS: &[&str] = &[
     "sys", "gpu", "cta", "cluster", "unified", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16", "finite", "infinite",
     "number", "notanumber", "normal", "subnormal", "oob", "noftz", "async", "mmio", "sync", "up", "down", "bfly",
     "idx", "all", "any", "ballot", "clamp", "wrap", "acq_rel", "add", "min", "max", "inc", "dec", "exch", "cas",
+    "aligned", "trans", "x1", "x2", "x4",
 ];
 
 /// State-space modifiers of memory instructions.
