@@ -55,6 +55,8 @@ fn display_name(i: &Instruction) -> String {
         format!("{}.wide", i.opcode)
     } else if i.opcode == "cvta" && i.has_mod("to") {
         "cvta.to".into()
+    } else if let Some(spec) = isa::spec_for(&i.opcode, &i.mods).filter(|_| i.opcode == "bar") {
+        spec.opcode.into()
     } else {
         i.opcode.clone()
     }
@@ -84,13 +86,14 @@ pub fn check_instruction(i: &Instruction, s: &Scope, out: &mut Findings) {
     }
     check_space(i, s, out);
     mismatch |= !check_atom_op(i, out);
+    mismatch |= !bar_red_operands_fit(i, s);
     if !check_matrix_access(i, out) {
         unknown_symbols(i, s, out);
         return;
     }
     check_barrier_number(i, out);
     check_sync_form(i, s, out);
-    if let Some(spec) = isa::op_spec(&i.opcode) {
+    if let Some(spec) = isa::spec_for(&i.opcode, &i.mods) {
         let types = i.types();
         if !check_types(i, &types, spec, out) {
             mismatch |= unknown_symbols(i, s, out);
@@ -212,6 +215,10 @@ fn check_types(i: &Instruction, types: &[Type], spec: &OpSpec, out: &mut Finding
     for m in i.mods.iter().filter(|m| !is_known_modifier(m)) {
         out.now(i.line, format!("Unknown modifier '.{m}'"));
     }
+    if spec.types.0 == 0 && !types.is_empty() {
+        unexpected(out);
+        return false;
+    }
     if spec.types.0 == 0 || has_untabled_type(i) {
         return true;
     }
@@ -268,7 +275,7 @@ fn check_operands(i: &Instruction, types: &[Type], spec: &OpSpec, width: u32, s:
         match kind {
             '?' => {
                 // `.sync` forms (`shfl`, `vote`) take the member mask their plain forms lack.
-                optional = !i.has_mod("sync");
+                optional = !(i.has_mod("sync") && matches!(i.opcode.as_str(), "shfl" | "vote"));
                 continue;
             }
             '*' => return ok,
@@ -561,6 +568,9 @@ fn check_qualifiers(i: &Instruction, types: &[Type], out: &mut Findings) {
     if let Some(msg) = missing_mode(i) {
         out.now(i.line, msg);
     }
+    if let Some(msg) = bar_red_type_mismatch(i, ty) {
+        out.now(i.line, msg);
+    }
     if let Some(msg) = vote_type_mismatch(i, ty) {
         out.now(i.line, msg);
     }
@@ -581,6 +591,37 @@ fn missing_mode(i: &Instruction) -> Option<String> {
         _ => return None,
     };
     (!modes.iter().any(|m| i.has_mod(m))).then(|| format!("{what} modifier required for instruction '{}'", i.opcode))
+}
+
+/// `bar.red d, a{, b}, {!}c`: the optional thread count sits before the predicate, which the row's
+/// shape (`du*`) leaves to this check.
+fn bar_red_operands_fit(i: &Instruction, s: &Scope) -> bool {
+    if i.opcode != "bar" || !i.has_mod("red") {
+        return true;
+    }
+    let is_pred = |o: &Operand| match o {
+        Operand::Reg(r) | Operand::NotReg(r) => s.regs.lookup(r).is_none_or(|t| t == Type::Pred),
+        _ => false,
+    };
+    let count_fits = |o: &Operand| match o {
+        Operand::Reg(r) => s.regs.lookup(r).is_none_or(|t| register_fits(Type::U32, t, Typing::Strict)),
+        o => matches!(o, Operand::Imm(_)),
+    };
+    match &i.operands[..] {
+        [_, _, c] => is_pred(c),
+        [_, _, b, c] => count_fits(b) && is_pred(c),
+        _ => false,
+    }
+}
+
+/// `bar.red.and`/`.or` reduce predicates, `bar.red.popc` counts into a `.u32`.
+fn bar_red_type_mismatch(i: &Instruction, ty: Type) -> Option<String> {
+    if i.opcode != "bar" || !i.has_mod("red") {
+        return None;
+    }
+    let want = if i.has_mod("popc") { Type::U32 } else if i.has_mod("and") || i.has_mod("or") { Type::Pred } else { return None };
+    let name = if want == Type::U32 { "u32" } else { "pred" };
+    (ty != want).then(|| format!("Operation requires .{name} type"))
 }
 
 /// `vote.ballot` gives a `.b32`, `vote.all`/`.any`/`.uni` a `.pred`.
@@ -610,7 +651,9 @@ fn check_barrier_number(i: &Instruction, out: &mut Findings) {
     if !matches!(i.opcode.as_str(), "bar" | "barrier") || i.has_mod("warp") || i.has_mod("cluster") {
         return;
     }
-    if let Some(Operand::Imm(n)) = i.operands.first() {
+    // `bar.red` names its barrier after the result.
+    let at = usize::from(i.has_mod("red"));
+    if let Some(Operand::Imm(n)) = i.operands.get(at) {
         if !(0..16).contains(n) {
             out.now(i.line, format!("Barrier number '{n}' out of range, expected to be in range [0..15]"));
         }

@@ -163,6 +163,23 @@ pub const ATOM_OPERATIONS: &[(&str, &[&str])] = &[
     ("cas", &["b16", "b32", "b64", "b128"]),
 ];
 
+/// `bar`'s forms, each its own row (ptxas names them so), picked by the first modifier listed
+/// that the instruction has; the last is the plain `bar.sync`/`bar.cta.sync`.
+pub const BAR_FORMS: &[(&str, OpSpec)] = &[
+    ("warp", op("bar.warp", TypeSet(0), "u")),
+    ("red", op("bar.red", PRED.union(set(&[U32])), "du*")),
+    ("arrive", op("bar.arrive", TypeSet(0), "uu")),
+    ("", op("bar", TypeSet(0), "u?u")),
+];
+
+/// The row that checks an instruction with this opcode and these modifiers.
+pub fn spec_for(opcode: &str, mods: &[String]) -> Option<&'static OpSpec> {
+    if opcode != "bar" {
+        return op_spec(opcode);
+    }
+    BAR_FORMS.iter().find(|(m, _)| m.is_empty() || mods.iter().any(|x| x == m)).map(|(_, spec)| spec)
+}
+
 pub fn op_spec(opcode: &str) -> Option<&'static OpSpec> {
     static BY_OPCODE: OnceLock<FastMap<&'static str, &'static OpSpec>> = OnceLock::new();
     BY_OPCODE.get_or_init(|| OPS.iter().map(|s| (s.opcode, s)).collect()).get(opcode).copied()
@@ -308,7 +325,7 @@ pub const KNOWN_MODIFIERS: &[&str] = &[
     "sys", "gpu", "cta", "cluster", "unified", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16", "finite", "infinite",
     "number", "notanumber", "normal", "subnormal", "oob", "noftz", "async", "mmio", "sync", "up", "down", "bfly",
     "idx", "all", "any", "ballot", "clamp", "wrap", "acq_rel", "add", "min", "max", "inc", "dec", "exch", "cas",
-    "aligned", "trans", "x1", "x2", "x4",
+    "aligned", "trans", "x1", "x2", "x4", "popc", "arrive", "warp", "red",
 ];
 
 /// State-space modifiers of memory instructions.
