@@ -87,6 +87,7 @@ pub fn check_instruction(i: &Instruction, s: &Scope, out: &mut Findings) {
     check_space(i, s, out);
     mismatch |= !check_atom_op(i, out);
     mismatch |= !bar_red_operands_fit(i, s);
+    check_membar_level(i, out);
     if !check_matrix_access(i, out) {
         unknown_symbols(i, s, out);
         return;
@@ -591,6 +592,21 @@ fn missing_mode(i: &Instruction) -> Option<String> {
         _ => return None,
     };
     (!modes.iter().any(|m| i.has_mod(m))).then(|| format!("{what} modifier required for instruction '{}'", i.opcode))
+}
+
+/// `membar` takes exactly one level, `.cta`, `.gl` or `.sys` (or is `membar.proxy`).
+fn check_membar_level(i: &Instruction, out: &mut Findings) {
+    if i.opcode != "membar" {
+        return;
+    }
+    for m in i.mods.iter().filter(|m| matches!(m.as_str(), "gpu" | "cluster")) {
+        out.now(i.line, format!("Illegal modifier '.{m}' for instruction 'membar'"));
+    }
+    match i.mods.iter().filter(|m| matches!(m.as_str(), "cta" | "gl" | "sys")).count() {
+        0 if !i.has_mod("proxy") => out.now(i.line, "Membar level required for instruction 'membar'".into()),
+        0 | 1 => {}
+        _ => out.now(i.line, "Multiple scope modifiers specified".into()),
+    }
 }
 
 /// `bar.red d, a{, b}, {!}c`: the optional thread count sits before the predicate, which the row's

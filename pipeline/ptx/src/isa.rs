@@ -140,6 +140,7 @@ pub const OPS: &[OpSpec] = &[
     op("stmatrix", B16_ONLY, "mV"),
     op("atom", ATOM_TYPES, "dma?a*"),
     op("red", ATOM_TYPES, "ma*"),
+    op("membar", TypeSet(0), ""),
     op("bra", TypeSet(0), "l"),
     op("ret", TypeSet(0), ""),
     op("exit", TypeSet(0), ""),
@@ -325,7 +326,7 @@ pub const KNOWN_MODIFIERS: &[&str] = &[
     "sys", "gpu", "cta", "cluster", "unified", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16", "finite", "infinite",
     "number", "notanumber", "normal", "subnormal", "oob", "noftz", "async", "mmio", "sync", "up", "down", "bfly",
     "idx", "all", "any", "ballot", "clamp", "wrap", "acq_rel", "add", "min", "max", "inc", "dec", "exch", "cas",
-    "aligned", "trans", "x1", "x2", "x4", "popc", "arrive", "warp", "red",
+    "aligned", "trans", "x1", "x2", "x4", "popc", "arrive", "warp", "red", "gl", "proxy", "alias",
 ];
 
 /// State-space modifiers of memory instructions.
