@@ -148,6 +148,8 @@ pub enum Op {
     Membar,
     Uprmt,
     Mufu,
+    Call,
+    Ret,
 }
 
 /// How an op's results arrive, for the hazard model.
@@ -184,7 +186,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 78] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync, Op::Cs2r, Op::Ulop3, Op::Ushf, Op::Fsel, Op::Bmsk, Op::Ubmsk, Op::Dadd, Op::Dmul, Op::Dfma, Op::Dsetp, Op::Acqbulk, Op::Preexit, Op::P2r, Op::Ld, Op::St, Op::Viaddmnmx, Op::Membar, Op::Uprmt, Op::Mufu];
+    pub const ALL: [Op; 80] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync, Op::Cs2r, Op::Ulop3, Op::Ushf, Op::Fsel, Op::Bmsk, Op::Ubmsk, Op::Dadd, Op::Dmul, Op::Dfma, Op::Dsetp, Op::Acqbulk, Op::Preexit, Op::P2r, Op::Ld, Op::St, Op::Viaddmnmx, Op::Membar, Op::Uprmt, Op::Mufu, Op::Call, Op::Ret];
 
     /// The mnemonic as nvdisasm prints its base name.
     pub fn name(self) -> &'static str {
@@ -268,6 +270,8 @@ impl Op {
             Membar => "MEMBAR",
             Uprmt => "UPRMT",
             Mufu => "MUFU",
+            Call => "CALL.REL.NOINC",
+            Ret => "RET.REL.NODEC",
         }
     }
 
@@ -284,7 +288,7 @@ impl Op {
             // FP64 ops take a write scoreboard when ptxas gives them one; without one the model
             // treats the result as fixed-latency (`HazardModel::record`).
             Dadd | Dmul | Dfma | Dsetp => Timing::Var { queue: Queue::Unordered },
-            Bra | Exit | Bar | Nop | Bssy | Bsync | Break | Bmov | Warpsync | Acqbulk | Preexit | Membar => Timing::Control,
+            Bra | Call | Ret | Exit | Bar | Nop | Bssy | Bsync | Break | Bmov | Warpsync | Acqbulk | Preexit | Membar => Timing::Control,
             _ => Timing::Alu,
         }
     }
@@ -348,6 +352,8 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Sts, 0x388, false),
         (Sts, 0x988, false),
         (Bra, 0x947, false),
+        (Call, 0x944, false),
+        (Ret, 0x950, false),
         (Exit, 0x94d, false),
         (Bar, 0xb1d, false),
         (Nop, 0x918, false),
@@ -766,7 +772,10 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
         }
         Atoms => {
             i.a = a;
-            i.b = gpr(i.f(32, 8) as u8);
+            // ATOMS.POPC.INC (0xf8c, 88..90 = 5) has no data operand: bits 32..39 are not a source
+            // (ptxas's sm_90 code overwrites R0, named there, under the op's read scoreboard).
+            let popc_inc = i.f(0, 12) == 0xf8c && i.f(88, 3) == 5;
+            i.b = gpr(if popc_inc { RZ } else { i.f(32, 8) as u8 });
             i.c = if i.f(0, 12) == 0xf8c { Operand::Ur(i.f(64, 6) as u8) } else { Operand::Ur(URZ) };
             add_read(i, a, 1);
             add_read(i, i.b, 1);
@@ -817,7 +826,17 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_write(i, File::P, i.f(84, 3) as u8, 1);
         }
         Bssy | Bsync | Break | Bmov | Warpsync | Acqbulk | Preexit | Membar => {}
-        Bra | Exit => {
+        // BRA's predicate input (87..90): the executing lanes whose predicate holds take it.
+        Bra => {
+            let p = i.pred(87);
+            add_pred_read(i, p);
+        }
+        // RET.REL.NODEC Ra: returns to the address in Ra (and Ra+1), relative to its target field.
+        Ret | Call | Exit => {
+            if i.op == Ret {
+                i.a = a;
+                add_read(i, a, 2);
+            }
             if i.f(87, 3) != PT as u32 || i.bit(90) {
                 return Err("predicate input other than PT".into());
             }

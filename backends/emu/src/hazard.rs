@@ -7,6 +7,10 @@
 //! that queue completes in order, and ptxas relies on it). A late-reading op's sources may not be
 //! overwritten before a wait on its read scoreboard.
 //!
+//! Registers are per thread: an entry remembers the lanes of the group that issued it, and only a
+//! later instruction of a group sharing one of those lanes can conflict with it (divergent groups
+//! interleave freely). Uniform registers belong to the whole warp.
+//!
 //! The latencies are the shortest that NVIDIA's hardware gives (Mesa NAK's tables for sm_75..89,
 //! from NVIDIA), lowered where ptxas's own code shows a shorter distance is safe: every cubin ptxas
 //! writes for the filetests must run with zero hazards.
@@ -53,6 +57,7 @@ const UNGUARDED_READ_WINDOW: u64 = 14;
 struct Fixed {
     issued: u64,
     op: Op,
+    lanes: u32,
 }
 
 /// A source register a late-reading op may still read.
@@ -68,6 +73,7 @@ struct PendingRead {
     /// The op's queue and issue order: a later op of an in-order queue reads and writes after it.
     queue: Queue,
     seq: u64,
+    lanes: u32,
 }
 
 #[derive(Copy, Clone)]
@@ -76,6 +82,7 @@ struct Pending {
     seq: u64,
     queue: Queue,
     pc: u32,
+    lanes: u32,
 }
 
 const SLOTS: usize = 4 * 256;
@@ -106,11 +113,22 @@ pub struct HazardModel {
     /// pending without one, the op's address).
     pending_read: Vec<Option<PendingRead>>,
     sb_done: [u64; 6],
+    /// The lanes of the group issuing the current instruction.
+    lanes: u32,
 }
 
 impl HazardModel {
     pub fn new(sm: u32) -> Self {
-        HazardModel { sm, t: 0, seq: 0, fixed: vec![None; SLOTS], pending_write: vec![None; SLOTS], pending_read: vec![None; SLOTS], sb_done: [0; 6] }
+        HazardModel { sm, t: 0, seq: 0, fixed: vec![None; SLOTS], pending_write: vec![None; SLOTS], pending_read: vec![None; SLOTS], sb_done: [0; 6], lanes: u32::MAX }
+    }
+
+    /// The lanes an entry for slot `s` covers: the issuing group's, or the whole warp's for
+    /// uniform registers.
+    fn lanes_of(&self, s: usize) -> u32 {
+        match file_of(s).0 {
+            File::R | File::P => self.lanes,
+            File::Ur | File::Up => u32::MAX,
+        }
     }
 }
 
@@ -140,7 +158,9 @@ fn raw_latency(sm: u32, producer: Op, file: File, consumer: Timing, as_guard: bo
 
 impl HazardModel {
     /// Accounts for one issued instruction; `Err` reports the first hazard it finds.
-    pub fn issue(&mut self, i: &Inst) -> Result<(), EmuError> {
+    /// `lanes`: the group of lanes issuing it.
+    pub fn issue(&mut self, i: &Inst, lanes: u32) -> Result<(), EmuError> {
+        self.lanes = lanes;
         self.wait(i.ctrl.wait);
         self.check_reads(i)?;
         self.check_writes(i)?;
@@ -179,19 +199,21 @@ impl HazardModel {
 
     fn check_reads(&self, i: &Inst) -> Result<(), EmuError> {
         let consumer = i.op.timing();
+        // A branch's predicate input decides the branch as its guard does.
+        let branch_pred = (i.op == Op::Bra && i.f(87, 3) != PT as u32).then(|| slot(File::P, i.f(87, 3) as u8));
         let guard_slot = (i.guard.idx != PT).then(|| slot(File::P, i.guard.idx));
         for r in &i.reads {
             for k in 0..r.n {
                 let s = slot(r.file, r.idx.wrapping_add(k));
-                if let Some(p) = self.pending_write[s] {
+                if let Some(p) = self.pending_write[s].filter(|p| p.lanes & self.lanes != 0) {
                     let why = match p.sb {
                         Some(sb) => format!("result of /*{:04x}*/ read without waiting on SB{sb}", p.pc),
                         None => format!("result of /*{:04x}*/ (no scoreboard) read before a covering wait", p.pc),
                     };
                     return Err(hazard(i, s, HazardKind::MissingWait, why));
                 }
-                if let Some(f) = self.fixed[s] {
-                    let need = raw_latency(self.sm, f.op, r.file, consumer, guard_slot == Some(s) && r.file == File::P);
+                if let Some(f) = self.fixed[s].filter(|f| f.lanes & self.lanes != 0) {
+                    let need = raw_latency(self.sm, f.op, r.file, consumer, (guard_slot == Some(s) || branch_pred == Some(s)) && r.file == File::P);
                     if self.t < f.issued + need {
                         let why = format!("read at cycle {}, {} cycles after its producer; needs {need}", self.t, self.t - f.issued);
                         return Err(hazard(i, s, HazardKind::ReadTooEarly, why));
@@ -210,7 +232,7 @@ impl HazardModel {
                 // loads into an STS.64 source under its read scoreboard without waiting).
                 let same_queue = |q: Queue| q == Queue::Shared && i.op.timing() == Timing::Var { queue: q };
                 let lands = self.t + if matches!(i.op.timing(), Timing::Var { .. }) { VAR_WRITE_DELAY } else { 0 };
-                match self.pending_read[s].filter(|p| !same_queue(p.queue)) {
+                match self.pending_read[s].filter(|p| !same_queue(p.queue) && p.lanes & self.lanes != 0) {
                     Some(PendingRead { rd_sb: Some(sb), pc, .. }) => {
                         let why = format!("source of /*{pc:04x}*/ overwritten before waiting on its read scoreboard SB{sb}");
                         return Err(hazard(i, s, HazardKind::OverwriteBeforeRead, why));
@@ -223,7 +245,7 @@ impl HazardModel {
                 }
                 // A later op of the same in-order queue writes after the pending one: no hazard.
                 let same_queue = |q: Queue| q != Queue::Unordered && i.op.timing() == Timing::Var { queue: q };
-                if let Some(p) = self.pending_write[s].filter(|p| !same_queue(p.queue)) {
+                if let Some(p) = self.pending_write[s].filter(|p| !same_queue(p.queue) && p.lanes & self.lanes != 0) {
                     let why = format!("pending result of /*{:04x}*/ may land after this write", p.pc);
                     return Err(hazard(i, s, HazardKind::OverwritePendingWrite, why));
                 }
@@ -241,7 +263,7 @@ impl HazardModel {
                 for k in 0..r.n {
                     let s = slot(r.file, r.idx.wrapping_add(k));
                     self.fixed[s] = None;
-                    self.pending_write[s] = Some(Pending { sb: i.ctrl.wr_sb, seq: self.seq, queue, pc: i.pc });
+                    self.pending_write[s] = Some(Pending { sb: i.ctrl.wr_sb, seq: self.seq, queue, pc: i.pc, lanes: self.lanes_of(s) });
                 }
             }
             if let Some(sb) = i.ctrl.wr_sb.filter(|&s| s < 6) {
@@ -261,7 +283,7 @@ impl HazardModel {
                         // FP64 ops read late only under a read scoreboard (ptxas's sm_75 code overwrites a
                         // DADD source 4 cycles after issue).
                         if !own_result && (rd_sb.is_some() || r.file == File::R && !i.op.is_fp64()) {
-                            self.pending_read[s] = Some(PendingRead { rd_sb, wr_sb: i.ctrl.wr_sb, until, pc: i.pc, queue, seq: self.seq });
+                            self.pending_read[s] = Some(PendingRead { rd_sb, wr_sb: i.ctrl.wr_sb, until, pc: i.pc, queue, seq: self.seq, lanes: self.lanes_of(s) });
                         }
                     }
                 }
@@ -270,7 +292,8 @@ impl HazardModel {
         }
         for r in &i.writes {
             for k in 0..r.n {
-                self.fixed[slot(r.file, r.idx.wrapping_add(k))] = Some(Fixed { issued: self.t, op: i.op });
+                let s = slot(r.file, r.idx.wrapping_add(k));
+                self.fixed[s] = Some(Fixed { issued: self.t, op: i.op, lanes: self.lanes_of(s) });
             }
         }
     }

@@ -298,11 +298,15 @@ impl Run<'_> {
             }
         };
         if self.opts.check_hazards {
-            w.hz.issue(&inst)?;
+            w.hz.issue(&inst, group)?;
         } else {
             w.hz.t += inst.ctrl.stall.max(1) as u64;
         }
-        let exec = (0..WARP).filter(|&l| group >> l & 1 == 1 && w.pred(inst.guard, l)).fold(0u32, |m, l| m | 1 << l);
+        let mut exec = (0..WARP).filter(|&l| group >> l & 1 == 1 && w.pred(inst.guard, l)).fold(0u32, |m, l| m | 1 << l);
+        if inst.op == Op::Bra {
+            // Only the lanes whose predicate input holds branch.
+            exec &= (0..WARP).filter(|&l| w.pred(inst.pred(87), l)).fold(0u32, |m, l| m | 1 << l);
+        }
         if self.opts.check_uninit {
             self.check_written(w, &inst, exec)?;
         }
@@ -314,7 +318,7 @@ impl Run<'_> {
             w.pc[l] = pc + 16;
         }
         self.execute(w, &inst, exec)?;
-        if inst.op == Op::Bra && exec != 0 && exec != group {
+        if matches!(inst.op, Op::Bra | Op::Call) && exec != 0 && exec != group {
             // A divergent branch: the lanes that took it form a new group.
             let id = w.next_group;
             w.next_group += 1;
@@ -333,6 +337,17 @@ impl Run<'_> {
                 let target = branch_target(self.k.sm, i);
                 for l in lanes {
                     w.pc[l] = target;
+                }
+            }
+            // CALL.REL.NOINC branches (the caller put the return address in a register first).
+            Op::Call => {
+                let target = branch_target(self.k.sm, i);
+                lanes.for_each(|l| w.pc[l] = target);
+            }
+            Op::Ret => {
+                let base = branch_target(self.k.sm, i);
+                for l in lanes {
+                    w.pc[l] = base.wrapping_add(w.reg(i.f(24, 8) as u8, l));
                 }
             }
             Op::Exit => lanes.for_each(|l| w.lane[l] = Lane::Exited),

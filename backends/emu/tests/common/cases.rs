@@ -40,6 +40,8 @@ pub const CASES: &[Case] = &[
     Case { file: "kernels/sm90.ptx", kernel: "add_minmax", setup: add_minmax },
     Case { file: "kernels/sm90.ptx", kernel: "uniform_prmt", setup: uniform_prmt },
     Case { file: "kernels/preds.ptx", kernel: "many_preds", setup: many_preds },
+    Case { file: "kernels/control.ptx", kernel: "window_sum", setup: window_sum },
+    Case { file: "kernels/control.ptx", kernel: "calls", setup: calls },
     Case { file: "kernels/approx.ptx", kernel: "mufu_approx", setup: mufu_approx },
 ];
 
@@ -720,5 +722,40 @@ fn mufu_approx(r: &mut Rng) -> Setup {
         expected: vec![buf_f32(0, &x), buf_f32(1, &e)],
         f32_ulps: 32,
         unordered: vec![],
+    }
+}
+
+fn window_sum(r: &mut Rng) -> Setup {
+    let mut input = words(r, 1024);
+    input[1000] = r.u32() % 8;
+    let n = r.u32() % 600;
+    let base = input[1000] * 64;
+    let e: Vec<u32> = (0..64u32)
+        .map(|t| (base..base + 64).step_by(32).take_while(|&i| i < n).fold(0u32, |a, i| a.wrapping_add(input[(i + t) as usize])))
+        .collect();
+    Setup {
+        launch: grid(1, 64),
+        params: Params::default().u64(addr(0)).u64(addr(1)).u32(n).0,
+        buffers: vec![buf_u32(0, &input), buf_u32(1, &[0; 64])],
+        expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
+        f32_ulps: 0, unordered: vec![],
+    }
+}
+
+fn calls(r: &mut Rng) -> Setup {
+    let input = words(r, 128);
+    let mix = |x: u32, y: u32| x.wrapping_mul(2654435761) ^ (y >> 3);
+    let e: Vec<u32> = (0..64u32)
+        .map(|t| {
+            let a = mix(input[t as usize], t);
+            mix(a, input[t as usize + 64]).wrapping_add(a)
+        })
+        .collect();
+    Setup {
+        launch: grid(1, 64),
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
+        buffers: vec![buf_u32(0, &input), buf_u32(1, &[0; 64])],
+        expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
+        f32_ulps: 0, unordered: vec![],
     }
 }
