@@ -143,7 +143,7 @@ fn check_operand_forms(i: &Instruction, spec: &OpSpec, s: &Scope, out: &mut Find
     let mut ok = true;
     for (k, o) in i.operands.iter().enumerate() {
         let kind = spec.shape.chars().filter(|c| !matches!(c, '?' | '*')).nth(k);
-        let is_dest = kind.is_some_and(|c| matches!(c, 'd' | 'D' | 'w' | 'U' | 'P')) || (kind == Some('V') && k == 0);
+        let is_dest = kind.is_some_and(|c| matches!(c, 'd' | 'D' | 'E' | 'w' | 'U' | 'P')) || (kind == Some('V') && k == 0);
         match o {
             Operand::Imm(_) | Operand::F32(_) | Operand::F64(_) if is_dest => {
                 out.now(i.line, format!("Result register required for instruction '{}'", i.opcode));
@@ -377,6 +377,10 @@ fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Sc
             Operand::PredPair(r, p) => reg_fits(r, ty, spec.typing) && reg_fits(p, Some(Type::Pred), Typing::Strict),
             _ => false,
         },
+        'E' => match o {
+            Operand::PredPair(r, p) => reg_fits(r, Some(Type::U32), Typing::Strict) && reg_fits(p, Some(Type::Pred), Typing::Strict),
+            _ => false,
+        },
         'V' => match o {
             Operand::Vector(v) => v.iter().all(|e| matches!(e, Operand::Reg(r) if reg_fits(r, Some(Type::B32), Typing::Strict))),
             _ => false,
@@ -552,6 +556,9 @@ fn check_space(i: &Instruction, s: &Scope, out: &mut Findings) {
 /// Modifiers that don't fit the type or space: comparison kinds of `setp`, rounding and `.ftz` on
 /// integer arithmetic, `.nc` outside global loads.
 fn check_qualifiers(i: &Instruction, types: &[Type], out: &mut Findings) {
+    if let Some(msg) = missing_mode(i) {
+        out.now(i.line, msg);
+    }
     let Some(&ty) = types.first() else { return };
     let op = i.opcode.as_str();
     if op == "setp" && !comparison_fits(i, ty) {
@@ -565,9 +572,6 @@ fn check_qualifiers(i: &Instruction, types: &[Type], out: &mut Findings) {
         if i.has_mod("ftz") {
             out.now(i.line, format!("Illegal modifier '.ftz' for instruction '{op}'"));
         }
-    }
-    if let Some(msg) = missing_mode(i) {
-        out.now(i.line, msg);
     }
     if let Some(msg) = bar_red_type_mismatch(i, ty) {
         out.now(i.line, msg);
@@ -584,11 +588,12 @@ fn check_qualifiers(i: &Instruction, types: &[Type], out: &mut Findings) {
     }
 }
 
-/// `shfl` needs one of its shuffle modes, `bmsk` one of `.clamp`/`.wrap`.
+/// `shfl` needs one of its shuffle modes, `bmsk` one of `.clamp`/`.wrap`, `elect` `.sync`.
 fn missing_mode(i: &Instruction) -> Option<String> {
     let (modes, what): (&[&str], &str) = match i.opcode.as_str() {
         "shfl" => (&["up", "down", "bfly", "idx"], "Shuffle"),
         "bmsk" => (&["clamp", "wrap"], "Clamp"),
+        "elect" => (&["sync"], ".sync"),
         _ => return None,
     };
     (!modes.iter().any(|m| i.has_mod(m))).then(|| format!("{what} modifier required for instruction '{}'", i.opcode))

@@ -63,7 +63,7 @@ pub enum Typing {
 /// immediate), `w` destination of twice the type's size (`.wide`), `U` a `.u32` destination,
 /// `c` a source of twice the type's size under `.wide`, `u` a 32-bit integer source, `P` predicate destination (or `p|q`), `q` predicate source,
 /// `D` a destination of the instruction type, optionally paired with a predicate (`%r|%p`),
-/// `V` a `{...}` of 32-bit registers (matrix fragments), `m` address, `l` label; operands after `?` are optional; `*` ends checking.
+/// `E` a `.u32` destination paired with a predicate (`elect`), `V` a `{...}` of 32-bit registers (matrix fragments), `m` address, `l` label; operands after `?` are optional; `*` ends checking.
 pub struct OpSpec {
     pub opcode: &'static str,
     pub types: TypeSet,
@@ -141,6 +141,7 @@ pub const OPS: &[OpSpec] = &[
     op("atom", ATOM_TYPES, "dma?a*"),
     op("red", ATOM_TYPES, "ma*"),
     op("membar", TypeSet(0), ""),
+    op("elect", TypeSet(0), "Eu"),
     op("bra", TypeSet(0), "l"),
     op("ret", TypeSet(0), ""),
     op("exit", TypeSet(0), ""),
