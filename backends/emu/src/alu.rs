@@ -137,6 +137,12 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         }
         I2fp => i2f(i, b)?,
         Mufu => mufu(i.f(74, 4), b)?,
+        I2f64 => i2f64(i, x.val64(i.b)),
+        F2i64 => {
+            let r = f2i64(i, b);
+            out.r = [Some(lo(r)), Some(hi(r))];
+            return Ok(out);
+        }
         _ => return Err("not an ALU op".into()),
     };
     out.r[0] = Some(r0);
@@ -497,13 +503,36 @@ fn fminmax(a: f32, b: f32, min: bool) -> u32 {
     }
 }
 
-/// Integer to f32 (I2F/I2FP): signed at bit 74, round to nearest even.
+/// Integer to f32 (I2F/I2FP): signed at bit 74, rounding 78..79 (RN, RM, RP, RZ); a 32-bit
+/// integer is exact in f64.
 pub fn i2f(i: &Inst, v: u32) -> Result<u32, String> {
-    if i.f(78, 2) != 0 {
-        return Err("rounding mode".into());
+    let exact = if i.bit(74) { v as i32 as f64 } else { v as f64 };
+    Ok(round_f32(exact, 0.0, i.f(78, 2)).to_bits())
+}
+
+/// A 64-bit integer (register pair) to f32 (I2F.U64/S64, opcode 0x312): signed at bit 74,
+/// rounding 78..79. The integer is split into an f64 sum of exact high and low parts.
+fn i2f64(i: &Inst, v: u64) -> u32 {
+    let (high, low) = if i.bit(74) { ((v as i64 >> 32) as f64 * 4294967296.0, (v & 0xffff_ffff) as f64) } else { ((v >> 32) as f64 * 4294967296.0, (v & 0xffff_ffff) as f64) };
+    let (sum, err) = two_sum(high, low);
+    round_f32(sum, err, i.f(78, 2)).to_bits()
+}
+
+/// f32 to a 64-bit integer (F2I.U64/S64, opcode 0x311): signed at bit 72, rounding 78..79,
+/// saturating, NaN to 0 (as `f2i`).
+fn f2i64(i: &Inst, v: u32) -> u64 {
+    let f = flush(f32::from_bits(v), i.bit(80));
+    let r = match i.f(78, 2) {
+        0 => f.round_ties_even(),
+        1 => f.floor(),
+        2 => f.ceil(),
+        _ => f.trunc(),
+    };
+    if i.bit(72) {
+        r as i64 as u64
+    } else {
+        r as u64
     }
-    let f = if i.bit(74) { v as i32 as f32 } else { v as f32 };
-    Ok(f.to_bits())
 }
 
 /// f32 to a 32-bit integer (F2I): signed at bit 72, rounding 78..79 (RN, RM, RP, RZ), saturating,

@@ -148,6 +148,8 @@ pub enum Op {
     Membar,
     Uprmt,
     Mufu,
+    I2f64,
+    F2i64,
     Call,
     Ret,
 }
@@ -186,7 +188,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 80] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync, Op::Cs2r, Op::Ulop3, Op::Ushf, Op::Fsel, Op::Bmsk, Op::Ubmsk, Op::Dadd, Op::Dmul, Op::Dfma, Op::Dsetp, Op::Acqbulk, Op::Preexit, Op::P2r, Op::Ld, Op::St, Op::Viaddmnmx, Op::Membar, Op::Uprmt, Op::Mufu, Op::Call, Op::Ret];
+    pub const ALL: [Op; 82] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync, Op::Cs2r, Op::Ulop3, Op::Ushf, Op::Fsel, Op::Bmsk, Op::Ubmsk, Op::Dadd, Op::Dmul, Op::Dfma, Op::Dsetp, Op::Acqbulk, Op::Preexit, Op::P2r, Op::Ld, Op::St, Op::Viaddmnmx, Op::Membar, Op::Uprmt, Op::Mufu, Op::I2f64, Op::F2i64, Op::Call, Op::Ret];
 
     /// The mnemonic as nvdisasm prints its base name.
     pub fn name(self) -> &'static str {
@@ -270,6 +272,8 @@ impl Op {
             Membar => "MEMBAR",
             Uprmt => "UPRMT",
             Mufu => "MUFU",
+            I2f64 => "I2F.64",
+            F2i64 => "F2I.64",
             Call => "CALL.REL.NOINC",
             Ret => "RET.REL.NODEC",
         }
@@ -280,7 +284,7 @@ impl Op {
         match self {
             Imad | ImadWide | ImadHi | Ffma | Fadd | Fmul | Hfma2Mma => Timing::Fma,
             Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | UimadWide | Uldc | Voteu | Ulop3 | Ushf | Ubmsk | Uprmt => Timing::Uniform,
-            I2f | F2i => Timing::Var { queue: Queue::Conversion },
+            I2f | F2i | I2f64 | F2i64 => Timing::Var { queue: Queue::Conversion },
             Lds | Sts => Timing::Var { queue: Queue::Shared },
             S2ur => Timing::Var { queue: Queue::UniformSpecial },
             Shfl => Timing::Var { queue: Queue::Shuffle },
@@ -295,7 +299,7 @@ impl Op {
 
     /// Whether the op reads its register sources after issue (so overwriters need its read scoreboard).
     pub fn reads_late(self) -> bool {
-        matches!(self, Op::Ldg | Op::Stg | Op::Ld | Op::St | Op::Lds | Op::Sts | Op::I2f | Op::F2i | Op::Shfl | Op::Atoms | Op::Atomg | Op::Red | Op::Redux) || self.is_fp64()
+        matches!(self, Op::Ldg | Op::Stg | Op::Ld | Op::St | Op::Lds | Op::Sts | Op::I2f | Op::F2i | Op::I2f64 | Op::F2i64 | Op::Shfl | Op::Atoms | Op::Atomg | Op::Red | Op::Redux) || self.is_fp64()
     }
 
     /// FP64 ops: variable-latency when ptxas gives them a write scoreboard, else fixed-latency.
@@ -364,6 +368,9 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Flo, 0x100, true),
         (Brev, 0x101, true),
         (Mufu, 0x108, true),
+        (I2f, 0x306, false),
+        (I2f64, 0x312, false),
+        (F2i64, 0x311, false),
         (Vote, 0x806, false),
         (Voteu, 0x886, false),
         (Shfl, 0x389, false),
@@ -412,9 +419,7 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
     if sm < 90 {
         t.push((Imnmx, 0x017, true));
     }
-    if sm < 86 {
-        t.push((I2f, 0x306, false));
-    } else {
+    if sm >= 86 {
         t.push((I2fp, 0x045, true));
     }
     t
@@ -673,10 +678,11 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
                 add_write(i, pfile, i.f(81, 3) as u8, 1);
             }
         }
-        I2f | F2i => {
+        I2f | F2i | I2f64 | F2i64 => {
             i.b = alu_b2(i, false);
-            add_read(i, i.b, 1);
-            add_write(i, File::R, dst, 1);
+            // 64-bit integers are register pairs.
+            add_read(i, i.b, if i.op == I2f64 { 2 } else { 1 });
+            add_write(i, File::R, dst, if i.op == F2i64 { 2 } else { 1 });
         }
         S2r => add_write(i, File::R, dst, 1),
         Cs2r => {
@@ -827,9 +833,14 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
         }
         Bssy | Bsync | Break | Bmov | Warpsync | Acqbulk | Preexit | Membar => {}
         // BRA's predicate input (87..90): the executing lanes whose predicate holds take it.
+        // BRA.DIV URa (bit 91): branches while the lanes of the mask in URa are not converged.
         Bra => {
             let p = i.pred(87);
             add_pred_read(i, p);
+            if i.bit(91) {
+                i.a = Operand::Ur(i.f(24, 6) as u8);
+                add_read(i, i.a, 1);
+            }
         }
         // RET.REL.NODEC Ra: returns to the address in Ra (and Ra+1), relative to its target field.
         Ret | Call | Exit => {

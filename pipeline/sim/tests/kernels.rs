@@ -78,7 +78,7 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
         "wrong high word (one less) of the 128-bit product: IMAD.WIDE.U32 carry-out / .X chain",
     ),
     ("divrem", &[75], "CS2R (opcode 0x805) unknown"),
-    ("divrem", &[80, 86, 89, 90], "I2F.U32.RP (opcode 0x306) unsupported"),
+    ("divrem", &[80, 86, 89, 90], "false hazard ReadTooEarly (4 cycles after its producer, needs 5; sm_90: 2, needs 4), as ptxas scheduled it"),
     ("minmax_cvt", &[75, 80, 86, 89, 90], "I2I.U16.S32.SAT (opcode 0x238) unknown"),
     ("cvt_half", &[75, 80, 86, 89, 90], "FRND.F16 / FRND.F16.TRUNC (opcode 0x307) unknown"),
     ("cvt_double", &[75, 80, 86, 89, 90], "F2F.F64.F16 (opcode 0x310) unknown"),

@@ -43,6 +43,7 @@ pub const CASES: &[Case] = &[
     Case { file: "kernels/control.ptx", kernel: "window_sum", setup: window_sum },
     Case { file: "kernels/control.ptx", kernel: "calls", setup: calls },
     Case { file: "kernels/approx.ptx", kernel: "mufu_approx", setup: mufu_approx },
+    Case { file: "kernels/cvt_round.ptx", kernel: "cvt_round", setup: cvt_round },
 ];
 
 fn floats(r: &mut Rng, n: usize, range: f32) -> Vec<f32> {
@@ -757,5 +758,47 @@ fn calls(r: &mut Rng) -> Setup {
         buffers: vec![buf_u32(0, &input), buf_u32(1, &[0; 64])],
         expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
         f32_ulps: 0, unordered: vec![],
+    }
+}
+
+/// `v` rounded to f32 upward (`up`) or downward, from the nearest f32 and an exact comparison.
+fn f32_directed(v: i128, up: bool) -> f32 {
+    let near = v as f32;
+    match (up, (near as i128).cmp(&v)) {
+        (true, std::cmp::Ordering::Less) => near.next_up(),
+        (false, std::cmp::Ordering::Greater) => near.next_down(),
+        _ => near,
+    }
+}
+
+fn cvt_round(r: &mut Rng) -> Setup {
+    let n = 64;
+    let w = words(r, n);
+    // Small, 32-bit-sized and negative 64-bit values.
+    let v: Vec<u64> = (0..n).map(|k| ((r.u32() as u64) << 32 | r.u32() as u64) >> if k % 4 == 1 { 40 } else { 0 }).collect();
+    // Values past both 64-bit ranges (saturating), negative ones and fractions.
+    let f: Vec<f32> = (0..n).map(|k| if k % 8 == 5 { -3e19 } else if k % 8 == 6 { 3e19 } else { r.f32(1e12) }).collect();
+    let mut e = Vec::with_capacity(48 * n);
+    for t in 0..n {
+        let (u, s) = (w[t] as i128, w[t] as i32 as i128);
+        let conv = [f32_directed(u, true), f32_directed(s, false), f32_directed(u, false), f32_directed(v[t] as i128, true), v[t] as i64 as f32];
+        conv.iter().for_each(|x| e.extend_from_slice(&x.to_le_bytes()));
+        e.extend_from_slice(&[0; 4]);
+        e.extend_from_slice(&(f[t].trunc() as i64).to_le_bytes());
+        e.extend_from_slice(&(f[t].trunc() as u64).to_le_bytes());
+        e.extend_from_slice(&[0; 8]);
+    }
+    let inputs = vec![buf_u32(0, &w), buf_u64(1, &v), buf_f32(2, &f)];
+    let mut buffers = inputs.clone();
+    buffers.push(buf_bytes(3, vec![0; 48 * n]));
+    let mut expected = inputs;
+    expected.push(buf_bytes(3, e));
+    Setup {
+        launch: grid(1, n as u32),
+        params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).u64(addr(3)).0,
+        buffers,
+        expected,
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
