@@ -137,6 +137,7 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         }
         I2fp => i2f(i, b)?,
         Mufu => mufu(i.f(74, 4), b)?,
+        I2i => i2i_sat(i, b)?,
         I2f64 => i2f64(i, x.val64(i.b)),
         F2i64 => {
             let r = f2i64(i, b);
@@ -508,6 +509,22 @@ fn fminmax(a: f32, b: f32, min: bool) -> u32 {
 pub fn i2f(i: &Inst, v: u32) -> Result<u32, String> {
     let exact = if i.bit(74) { v as i32 as f64 } else { v as f64 };
     Ok(round_f32(exact, 0.0, i.f(78, 2)).to_bits())
+}
+
+/// I2I.<dst>.S32.SAT: a signed 32-bit integer clamped to the range of the 8- or 16-bit type at
+/// 76..77 (U8, S8, U16, S16), as a 32-bit value (ptxas sign-extends the narrow result itself).
+/// Other source types (72..75 nonzero) have not been seen.
+fn i2i_sat(i: &Inst, v: u32) -> Result<u32, String> {
+    if i.f(72, 4) != 0 {
+        return Err("I2I source type".into());
+    }
+    let (lo, hi) = match i.f(76, 2) {
+        0 => (0, u8::MAX as i32),
+        1 => (i8::MIN as i32, i8::MAX as i32),
+        2 => (0, u16::MAX as i32),
+        _ => (i16::MIN as i32, i16::MAX as i32),
+    };
+    Ok((v as i32).clamp(lo, hi) as u32)
 }
 
 /// A 64-bit integer (register pair) to f32 (I2F.U64/S64, opcode 0x312): signed at bit 74,

@@ -79,7 +79,6 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     ),
     ("divrem", &[75], "CS2R (opcode 0x805) unknown"),
     ("divrem", &[80, 86, 89, 90], "false hazard ReadTooEarly (4 cycles after its producer, needs 5; sm_90: 2, needs 4), as ptxas scheduled it"),
-    ("minmax_cvt", &[75, 80, 86, 89, 90], "I2I.U16.S32.SAT (opcode 0x238) unknown"),
     ("cvt_half", &[75, 80, 86, 89, 90], "FRND.F16 / FRND.F16.TRUNC (opcode 0x307) unknown"),
     ("cvt_double", &[75, 80, 86, 89, 90], "F2F.F64.F16 (opcode 0x310) unknown"),
     ("cvt_bf16", &[80, 86, 89], "F2F.BF16.F32.RM (opcode 0x304) unknown"),

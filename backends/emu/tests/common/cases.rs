@@ -44,6 +44,7 @@ pub const CASES: &[Case] = &[
     Case { file: "kernels/control.ptx", kernel: "calls", setup: calls },
     Case { file: "kernels/approx.ptx", kernel: "mufu_approx", setup: mufu_approx },
     Case { file: "kernels/cvt_round.ptx", kernel: "cvt_round", setup: cvt_round },
+    Case { file: "kernels/i2i.ptx", kernel: "i2i_sat", setup: i2i_sat },
 ];
 
 fn floats(r: &mut Rng, n: usize, range: f32) -> Vec<f32> {
@@ -801,4 +802,19 @@ fn cvt_round(r: &mut Rng) -> Setup {
         f32_ulps: 0,
         unordered: vec![],
     }
+}
+
+fn i2i_sat(r: &mut Rng) -> Setup {
+    let n = 64;
+    // Small values of either sign around the 8- and 16-bit limits, and full-range words.
+    let w: Vec<u32> = (0..n).map(|k| if k % 2 == 0 { (r.u32() % 140_000) as i32 - 70_000 } else { r.u32() as i32 }).map(|v| v as u32).collect();
+    let mut e = Vec::with_capacity(8 * n);
+    for &x in &w {
+        let (s, u) = (x as i32 as i64, x as i64);
+        let sat = |v: i64, lo: i64, hi: i64| v.clamp(lo, hi) as i32 as u32;
+        e.extend([sat(s, -128, 127), sat(s, 0, 255), sat(s, -32768, 32767), sat(s, 0, 65535), sat(u, -128, 127), sat(u, 0, 255), sat(u, -32768, 32767), sat(u, 0, 65535)]);
+    }
+    let buffers = vec![buf_u32(0, &w), buf_u32(1, &vec![0; 8 * n])];
+    let expected = vec![buf_u32(0, &w), buf_u32(1, &e)];
+    Setup { launch: grid(1, n as u32), params: Params::default().u64(addr(0)).u64(addr(1)).0, buffers, expected, f32_ulps: 0, unordered: vec![] }
 }
