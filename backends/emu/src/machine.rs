@@ -306,6 +306,12 @@ impl Run<'_> {
         if inst.op == Op::Bra {
             // Only the lanes whose predicate input holds branch.
             exec &= (0..WARP).filter(|&l| w.pred(inst.pred(87), l)).fold(0u32, |m, l| m | 1 << l);
+            // BRA.DIV: taken only when a live lane of the mask is outside the issuing group.
+            if let (true, Operand::Ur(u)) = (inst.bit(91), inst.a) {
+                if w.ureg(u) & !w.mask(Lane::Exited) & !group == 0 {
+                    exec = 0;
+                }
+            }
         }
         if self.opts.check_uninit {
             self.check_written(w, &inst, exec)?;
