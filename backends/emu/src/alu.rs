@@ -138,8 +138,18 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         I2fp => i2f(i, b)?,
         Mufu => mufu(i.f(74, 4), b)?,
         I2i => i2i_sat(i, b)?,
-        I2f64 => i2f64(i, x.val64(i.b)),
+        I2f64 => {
+            // Bit 84: 64-bit source; bit 75: f64 destination (not seen yet).
+            if !i.bit(84) || i.bit(75) {
+                return Err("I2F (0x312) other than a 64-bit integer to f32".into());
+            }
+            i2f64(i, x.val64(i.b))
+        }
         F2i64 => {
+            // Bit 84: f64 source (not run yet); bit 75: 64-bit destination.
+            if i.bit(84) || !i.bit(75) {
+                return Err("F2I (0x311) other than f32 to a 64-bit integer".into());
+            }
             let r = f2i64(i, b);
             out.r = [Some(lo(r)), Some(hi(r))];
             return Ok(out);
