@@ -45,6 +45,7 @@ pub const CASES: &[Case] = &[
     Case { file: "kernels/approx.ptx", kernel: "mufu_approx", setup: mufu_approx },
     Case { file: "kernels/cvt_round.ptx", kernel: "cvt_round", setup: cvt_round },
     Case { file: "kernels/i2i.ptx", kernel: "i2i_sat", setup: i2i_sat },
+    Case { file: "kernels/fround.ptx", kernel: "f32_rounding", setup: f32_rounding },
 ];
 
 fn floats(r: &mut Rng, n: usize, range: f32) -> Vec<f32> {
@@ -817,4 +818,36 @@ fn i2i_sat(r: &mut Rng) -> Setup {
     let buffers = vec![buf_u32(0, &w), buf_u32(1, &vec![0; 8 * n])];
     let expected = vec![buf_u32(0, &w), buf_u32(1, &e)];
     Setup { launch: grid(1, n as u32), params: Params::default().u64(addr(0)).u64(addr(1)).0, buffers, expected, f32_ulps: 0, unordered: vec![] }
+}
+
+/// `v` (exact in f64) rounded to f32 downward, upward (`up`) or toward zero (`toward_zero`).
+fn f32_directed_f64(v: f64, up: bool, toward_zero: bool) -> f32 {
+    let up = if toward_zero { v < 0.0 } else { up };
+    let near = v as f32;
+    if up && (near as f64) < v {
+        near.next_up()
+    } else if !up && (near as f64) > v {
+        near.next_down()
+    } else {
+        near
+    }
+}
+
+fn f32_rounding(r: &mut Rng) -> Setup {
+    let n = 64;
+    // Operands of similar magnitude: their f64 sum and product are exact.
+    let (a, b) = (floats(r, n, 1000.0), floats(r, n, 1000.0));
+    let mut e = Vec::with_capacity(6 * n);
+    for t in 0..n {
+        let (sum, prod) = (a[t] as f64 + b[t] as f64, a[t] as f64 * b[t] as f64);
+        for v in [sum, prod] {
+            e.extend([f32_directed_f64(v, false, false), f32_directed_f64(v, true, false), f32_directed_f64(v, false, true)]);
+        }
+    }
+    let inputs = vec![buf_f32(0, &a), buf_f32(1, &b)];
+    let mut buffers = inputs.clone();
+    buffers.push(buf_f32(2, &vec![0.0; 6 * n]));
+    let mut expected = inputs;
+    expected.push(buf_f32(2, &e));
+    Setup { launch: grid(1, n as u32), params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).0, buffers, expected, f32_ulps: 0, unordered: vec![] }
 }
