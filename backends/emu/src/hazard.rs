@@ -281,8 +281,10 @@ impl HazardModel {
                         // The op's own result overwrites its source only after reading it.
                         let own_result = i.writes.iter().any(|w| w.file == r.file && (w.idx..w.idx.saturating_add(w.n)).contains(&r.idx.wrapping_add(k)));
                         // FP64 ops read late only under a read scoreboard (ptxas's sm_75 code overwrites a
-                        // DADD source 4 cycles after issue).
-                        if !own_result && (rd_sb.is_some() || r.file == File::R && !i.op.is_fp64()) {
+                        // DADD source 4 cycles after issue). Uniform sources are read at issue even
+                        // under one (ptxas's sm_90 code overwrites an STS's UR offset with a UMOV
+                        // before waiting on the STS's read scoreboard).
+                        if !own_result && r.file == File::R && (rd_sb.is_some() || !i.op.is_fp64()) {
                             self.pending_read[s] = Some(PendingRead { rd_sb, wr_sb: i.ctrl.wr_sb, until, pc: i.pc, queue, seq: self.seq, lanes: self.lanes_of(s) });
                         }
                     }

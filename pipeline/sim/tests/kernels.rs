@@ -100,15 +100,10 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     ("atomics_private", &[75, 80, 86, 89, 90], "ATOMG.E.CAS.STRONG.GPU (opcode 0x3a9) unknown"),
     ("atomics_shared", &[75, 80, 86, 89], "ATOMS.MAX (opcode 0x38c) unsupported (atomic operation 2)"),
     ("atomics_shared", &[90], "ATOMS.ADD (opcode 0x98c) unknown"),
-    ("divergent_reduce", &[90], "false hazard OverwriteBeforeRead on UR4: STS then UMOV, as ptxas scheduled it"),
 ];
 
 /// Kernel/architecture pairs where our cubin is not run (ptxas's still is), with the reason.
-const OUR_CUBIN_GAPS: &[(&str, &[u32], &str)] = &[(
-    "divergent_reduce",
-    &[75, 80, 86, 89],
-    "hazard OverwritePendingWrite: an instruction in the loop overwrites its own pending result",
-)];
+const OUR_CUBIN_GAPS: &[(&str, &[u32], &str)] = &[];
 
 fn kernel_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kernels")
