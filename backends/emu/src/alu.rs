@@ -413,13 +413,27 @@ fn fop(i: &Inst, a: u32, b: u32, c: u32) -> Result<u32, String> {
         }
         _ => return Err("not a float op".into()),
     };
-    let r = round_f32(sum, err, i.f(78, 2));
+    let rm = i.f(78, 2);
+    // Round to nearest straight from f32 arithmetic: rounding the f64 sum first would round twice.
+    let r = match rm {
+        0 => native_round_to_nearest(i.op, fa as f32, fb as f32, || flush(fsrc(i, c, true), ftz)),
+        _ => round_f32(sum, err, rm),
+    };
     // The hardware returns the quiet NaN 0x7fffffff for any f32 result that is NaN (CUDA
     // programming guide, "Floating-Point Standard"); input payloads are not propagated.
     if r.is_nan() {
         return Ok(CANONICAL_NAN);
     }
     Ok(flush(r, ftz).to_bits())
+}
+
+/// FADD / FMUL / FFMA rounded to nearest even, as f32 arithmetic (and `mul_add`) does.
+fn native_round_to_nearest(op: Op, a: f32, b: f32, c: impl Fn() -> f32) -> f32 {
+    match op {
+        Op::Fadd => a + b,
+        Op::Fmul => a * b,
+        _ => a.mul_add(b, c()),
+    }
 }
 
 /// a + b as the rounded sum and its exact error (Knuth's TwoSum).
