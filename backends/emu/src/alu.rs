@@ -190,7 +190,14 @@ fn icmp(i: &Inst, x: &impl Operands, a: u32, b: u32) -> bool {
             _ => true,
         };
     }
-    match cmp {
+    compare_code(cmp, ord)
+}
+
+/// The compare codes shared by ISETP, FSETP and DSETP (low three bits: F LT EQ LE GT NE GE T) on
+/// an ordering.
+fn compare_code(code: u32, ord: std::cmp::Ordering) -> bool {
+    use std::cmp::Ordering::*;
+    match code & 7 {
         0 => false,
         1 => ord == Less,
         2 => ord == Equal,
@@ -370,26 +377,7 @@ fn fsrc_b(i: &Inst, b: u32) -> f32 {
 
 fn fcmp(i: &Inst, a: f32, b: f32) -> bool {
     let ftz = i.bit(80);
-    let (a, b) = (flush(a, ftz), flush(b, ftz));
-    let unordered = a.is_nan() || b.is_nan();
-    let code = i.f(76, 4);
-    let ordered_result = match code & 7 {
-        0 => false,
-        1 => a < b,
-        2 => a == b,
-        3 => a <= b,
-        4 => a > b,
-        5 => a != b,
-        6 => a >= b,
-        _ => true,
-    };
-    match code {
-        7 => !unordered,
-        8 => unordered,
-        15 => true,
-        0..=6 => !unordered && ordered_result,
-        _ => unordered || ordered_result,
-    }
+    fcmp_code(i.f(76, 4), flush(a, ftz).partial_cmp(&flush(b, ftz)))
 }
 
 /// The f32 NaN NVIDIA GPUs return.
@@ -662,18 +650,8 @@ fn dsetp(i: &Inst, x: &impl Operands) -> AluOut {
 /// A float compare code (FSETP/DSETP 76..79: F LT EQ LE GT NE GE NUM NAN LTU EQU LEU GTU NEU GEU
 /// T) on an ordering (None: unordered).
 fn fcmp_code(code: u32, ord: Option<std::cmp::Ordering>) -> bool {
-    use std::cmp::Ordering::*;
-    let Some(o) = ord else {
-        return matches!(code, 8..=15);
-    };
-    match code & 7 {
-        0 => false,
-        1 => o == Less,
-        2 => o == Equal,
-        3 => o != Greater,
-        4 => o == Greater,
-        5 => o != Equal,
-        6 => o != Less,
-        _ => code != 8,
+    match ord {
+        None => matches!(code, 8..=15),
+        Some(o) => compare_code(code, o),
     }
 }
