@@ -26,40 +26,33 @@ impl Inputs {
 /// take `req.scalar_args` in order.
 pub fn build_inputs(module: &ptxforge_ptx::ast::Module, req: &SimRequest) -> Result<Inputs, String> {
     let slots = ptxforge_interp::param_layout(module, &req.entry).map_err(|e| e.to_string())?;
-    let size = slots.iter().map(|s| s.offset + s.size).max().unwrap_or(0);
-    let mut params = vec![0u8; size as usize];
     let mut rng = SplitMix64::new(req.seed);
     let mut scalars = req.scalar_args.iter();
     let mut buffers = Vec::new();
+    let mut values = Vec::with_capacity(slots.len());
     for slot in &slots {
-        let at = slot.offset as usize;
-        let field = &mut params[at..at + slot.size as usize];
-        if slot.is_pointer_hint {
+        let value = if slot.is_pointer_hint {
             let addr = BUFFER_BASE + BUFFER_STRIDE * buffers.len() as u64;
             let mut bytes = vec![0u8; req.buffer_bytes];
             fill(&mut rng, &mut bytes, req.fill);
             buffers.push(DeviceBuffer { param: slot.name.clone(), addr, bytes });
-            store(field, addr);
+            addr
         } else if let Some(text) = scalars.next() {
-            let bits = scalar_bits(text, slot.size).ok_or_else(|| format!("'{text}' is not a value for parameter '{}'", slot.name))?;
-            store(field, bits);
+            scalar_bits(text, slot.size).ok_or_else(|| format!("'{text}' is not a value for parameter '{}'", slot.name))?
         } else if req.auto_scalars {
             // Small counts and sizes; aggregates (structs passed by value) stay zero, so any pointer
             // inside them is null rather than a random address.
-            if field.len() <= 8 {
-                field[0] = (rng.next_u64() % 16) as u8;
+            match slot.size <= 8 {
+                true => rng.next_u64() % 16,
+                false => 0,
             }
         } else {
             return Err(format!("no value given for parameter '{}' (--args)", slot.name));
-        }
+        };
+        values.push(value);
     }
+    let params = ptxforge_interp::pack_params(module, &req.entry, &values).map_err(|e| e.to_string())?;
     Ok(Inputs { params, buffers })
-}
-
-/// Stores the low bytes of `value` into a parameter field (at most 8 bytes; the rest stays zero).
-fn store(field: &mut [u8], value: u64) {
-    let n = field.len().min(8);
-    field[..n].copy_from_slice(&value.to_le_bytes()[..n]);
 }
 
 fn fill(rng: &mut SplitMix64, bytes: &mut [u8], how: Fill) {
