@@ -3,7 +3,9 @@
 //! Lookup order: `$PTXFORGE_NV` (the folder holding `bin/`), then the cache that
 //! `scripts/fetch-nvidia-tools.sh` fills. Callers print `skipped: ...` when a tool is absent.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The reference toolkit version the oracles are pinned to.
 pub const NV_VERSION: &str = "13.5.37";
@@ -30,4 +32,21 @@ pub fn nv_root() -> Option<PathBuf> {
 pub fn tool(name: &str) -> Option<PathBuf> {
     let path = nv_root()?.join("bin").join(name);
     path.is_file().then_some(path)
+}
+
+/// Compiles the PTX file `ptx` with the reference ptxas for `sm_<sm>` and returns the cubin: None
+/// when ptxas is not installed, `Some(Err(stderr))` when it rejects the input.
+pub fn ptxas_cubin(ptx: &Path, sm: u32) -> Option<Result<Vec<u8>, String>> {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let ptxas = tool("ptxas")?;
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let out = std::env::temp_dir().join(format!("ptxforge-ptxas-{}-{n}.cubin", std::process::id()));
+    let run = Command::new(ptxas).arg(format!("-arch=sm_{sm}")).arg(ptx).arg("-o").arg(&out).output();
+    let result = match run {
+        Err(e) => Err(format!("ptxas did not run: {e}")),
+        Ok(o) if !o.status.success() => Err(String::from_utf8_lossy(&o.stderr).into_owned()),
+        Ok(_) => std::fs::read(&out).map_err(|e| format!("ptxas wrote no cubin: {e}")),
+    };
+    let _ = std::fs::remove_file(&out);
+    Some(result)
 }

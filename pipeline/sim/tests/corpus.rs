@@ -4,7 +4,6 @@
 //! Prints `skipped: ...` without the corpus or ptxas.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use ptxforge_ptx::ast::{Function, Module};
 use ptxforge_sass::nvtools;
@@ -27,13 +26,9 @@ fn block_of(f: &Function) -> u32 {
     64
 }
 
-fn ptxas_cubin(ptxas: &Path, file: &Path, sm: u32) -> Vec<u8> {
-    let out = std::env::temp_dir().join(format!("ptxforge-sim-corpus-{}-sm{sm}.cubin", std::process::id()));
-    let status = Command::new(ptxas).arg(format!("-arch=sm_{sm}")).arg(file).arg("-o").arg(&out).status().unwrap();
-    assert!(status.success(), "ptxas rejected {}", file.display());
-    let bytes = std::fs::read(&out).unwrap();
-    let _ = std::fs::remove_file(&out);
-    bytes
+fn ptxas_cubin(file: &Path, sm: u32) -> Vec<u8> {
+    let cubin = nvtools::ptxas_cubin(file, sm).expect("ptxas was found before");
+    cubin.unwrap_or_else(|e| panic!("ptxas rejected {}: {e}", file.display()))
 }
 
 /// Outcomes: agreement; the interpreter stopping (a fault of the kernel's own on random inputs, or
@@ -77,10 +72,10 @@ fn run_module(module: &Module, file: &str, sm: u32, cubin: &[u8], tally: &mut Ta
 #[test]
 fn corpus_kernels_agree_between_the_interpreter_and_ptxas_cubins() {
     let dir = corpus_dir();
-    let Some(ptxas) = nvtools::tool("ptxas") else {
+    if nvtools::tool("ptxas").is_none() {
         println!("skipped: ptxas not found (its cubins are what the emulator runs here)");
         return;
-    };
+    }
     if !dir.join("MANIFEST.tsv").exists() {
         println!("skipped: corpus not found at {}", dir.display());
         return;
@@ -90,7 +85,7 @@ fn corpus_kernels_agree_between_the_interpreter_and_ptxas_cubins() {
         let path = dir.join(file);
         let text = std::fs::read_to_string(&path).unwrap();
         let module = ptxforge_ptx::parse_module(&text, file).unwrap();
-        let cubin = ptxas_cubin(&ptxas, &path, *sm);
+        let cubin = ptxas_cubin(&path, *sm);
         run_module(&module, file, *sm, &cubin, &mut tally);
     }
     println!(

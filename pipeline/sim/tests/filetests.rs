@@ -3,7 +3,6 @@
 //! must leave the same buffers, with fixed seeds.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use ptxforge_sass::arch::SUPPORTED_SMS;
 use ptxforge_sass::nvtools;
@@ -59,13 +58,8 @@ fn filetest_dir() -> PathBuf {
 
 /// ptxas's cubin for `file` on `sm`, or None when ptxas is not installed.
 fn ptxas_cubin(file: &Path, sm: u32) -> Option<Vec<u8>> {
-    let ptxas = nvtools::tool("ptxas")?;
-    let out = std::env::temp_dir().join(format!("ptxforge-sim-{}-{}-sm{sm}.cubin", std::process::id(), file.file_stem()?.to_str()?));
-    let status = Command::new(ptxas).arg(format!("-arch=sm_{sm}")).arg(file).arg("-o").arg(&out).status().ok()?;
-    assert!(status.success(), "ptxas rejected {}", file.display());
-    let bytes = std::fs::read(&out).ok();
-    let _ = std::fs::remove_file(&out);
-    bytes
+    let cubin = nvtools::ptxas_cubin(file, sm)?;
+    Some(cubin.unwrap_or_else(|e| panic!("ptxas rejected {}: {e}", file.display())))
 }
 
 fn request(c: &Case, sm: u32, seed: u64) -> SimRequest {

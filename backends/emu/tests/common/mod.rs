@@ -5,7 +5,6 @@
 pub mod cases;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use ptxforge_emu::{Buffer, Launch};
 
@@ -37,15 +36,8 @@ pub fn target_sm(file: &str) -> u32 {
 
 /// Compiles `file` with NVIDIA's ptxas for `sm_<sm>`; None when ptxas is not installed.
 pub fn ptxas_cubin(file: &str, sm: u32) -> Option<Vec<u8>> {
-    let ptxas = ptxforge_sass::nvtools::tool("ptxas")?;
-    let dir = std::env::temp_dir().join(format!("ptxforge-emu-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).ok()?;
-    let out = dir.join(format!("{}.{sm}.cubin", file.replace('/', "_")));
-    let status = Command::new(ptxas).arg(format!("-arch=sm_{sm}")).arg(ptx_path(file)).arg("-o").arg(&out).status().ok()?;
-    assert!(status.success(), "ptxas failed on {file} for sm_{sm}");
-    let bytes = std::fs::read(&out).ok();
-    let _ = std::fs::remove_file(&out);
-    bytes
+    let cubin = ptxforge_sass::nvtools::ptxas_cubin(&ptx_path(file), sm)?;
+    Some(cubin.unwrap_or_else(|e| panic!("ptxas failed on {file} for sm_{sm}: {e}")))
 }
 
 /// Compiles `file` with ptxforge; Err carries the diagnostics.
