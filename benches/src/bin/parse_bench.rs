@@ -7,7 +7,9 @@
 //! module of `../shared/corpus`; it always adds a generated module of `--generate-mb` MB (default
 //! 100; 0 = none) made of renamed copies of an nvcc-written kernel. Times are the best of REPS.
 
+use std::alloc::{GlobalAlloc, Layout};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering::Relaxed};
 
 use ptxforge_benches::corpus_files;
 use std::process::{Command, Stdio};
@@ -18,7 +20,56 @@ use ptxforge_ptx::{lexer, parse_syntax, validate};
 use ptxforge_runtime::{Executor, ExecutorConfig};
 
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: CountingAlloc = CountingAlloc;
+
+/// mimalloc, counting live heap bytes and their peak while [`HEAP_COUNTING`] is on.
+struct CountingAlloc;
+
+static HEAP_COUNTING: AtomicBool = AtomicBool::new(false);
+static HEAP_LIVE: AtomicIsize = AtomicIsize::new(0);
+static HEAP_PEAK: AtomicIsize = AtomicIsize::new(0);
+
+fn count_heap(delta: isize) {
+    if HEAP_COUNTING.load(Relaxed) {
+        let live = HEAP_LIVE.fetch_add(delta, Relaxed) + delta;
+        HEAP_PEAK.fetch_max(live, Relaxed);
+    }
+}
+
+// SAFETY: every call is passed straight to mimalloc; the counting touches only atomics.
+unsafe impl GlobalAlloc for CountingAlloc {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count_heap(layout.size() as isize);
+        mimalloc::MiMalloc.alloc(layout)
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        count_heap(-(layout.size() as isize));
+        mimalloc::MiMalloc.dealloc(ptr, layout)
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count_heap(layout.size() as isize);
+        mimalloc::MiMalloc.alloc_zeroed(layout)
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count_heap(new_size as isize - layout.size() as isize);
+        mimalloc::MiMalloc.realloc(ptr, layout, new_size)
+    }
+}
+
+/// The most heap `f` had live at once beyond what was live before it (requested bytes, not
+/// the allocator's pages), with its result alive until `f` returns.
+fn heap_peak<T>(f: impl FnOnce() -> T) -> usize {
+    HEAP_LIVE.store(0, Relaxed);
+    HEAP_PEAK.store(0, Relaxed);
+    HEAP_COUNTING.store(true, Relaxed);
+    let r = f();
+    HEAP_COUNTING.store(false, Relaxed);
+    drop(r);
+    HEAP_PEAK.load(Relaxed).max(0) as usize
+}
 
 /// The kernel the generated module repeats (nvcc output: loads, shared memory, barriers, branches).
 const TEMPLATE: &str = include_str!("../../../pipeline/driver/tests/filetests/block_reduce.ptx");
@@ -83,10 +134,27 @@ fn generate_module(mb: usize) -> String {
     src
 }
 
-/// CPU time of the calling thread (`/proc/thread-self/schedstat`, in ns), when the kernel tells.
+/// `struct timespec` of 64-bit Linux.
+#[repr(C)]
+struct Timespec {
+    secs: i64,
+    nanos: i64,
+}
+
+extern "C" {
+    fn clock_gettime(clock: i32, out: *mut Timespec) -> i32;
+}
+
+/// Linux's `CLOCK_THREAD_CPUTIME_ID`: the calling thread's CPU time, to the nanosecond
+/// (`/proc/thread-self/schedstat` only moves at scheduler ticks, too coarse for small modules).
+const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+
+/// CPU time of the calling thread, when the system tells.
 fn thread_cpu() -> Option<Duration> {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    stat.split_whitespace().next()?.parse().ok().map(Duration::from_nanos)
+    let mut t = Timespec { secs: 0, nanos: 0 };
+    // SAFETY: `t` is a valid, writable timespec; the call only writes it.
+    let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    (rc == 0 && cfg!(target_os = "linux")).then(|| Duration::new(t.secs as u64, t.nanos as u32))
 }
 
 /// The best of `reps` timings of `f` (its result is dropped outside the timing). On a shared
@@ -119,6 +187,8 @@ struct Phases {
     syntax: Duration,
     validate: Duration,
     parallel: Duration,
+    /// Peak heap of one serial parse and validation (bytes).
+    heap: usize,
     ok: bool,
 }
 
@@ -129,10 +199,15 @@ fn measure(src: &str, name: &str, cfg: &Config, exec: &Executor) -> Phases {
     let ok = diags.is_empty();
     let validate = best(cfg.reps, || validate::validate_module(src, &module, name, diags.clone()));
     drop(module);
+    let heap = heap_peak(|| {
+        let (module, diags) = parse_syntax(src, name);
+        let checked = validate::validate_module(src, &module, name, diags);
+        (module, checked)
+    });
     let cpu = CPU_TIME.swap(false, std::sync::atomic::Ordering::Relaxed);
     let parallel = best(cfg.reps, || parse_in_sections(exec, src, name, cfg.min_section));
     CPU_TIME.store(cpu, std::sync::atomic::Ordering::Relaxed);
-    Phases { lex, syntax, validate, parallel, ok }
+    Phases { lex, syntax, validate, parallel, heap, ok }
 }
 
 /// `ptxas -arch=compute_XX` (XX from `.target`) on `path`; None when absent, failing or too slow.
@@ -167,6 +242,8 @@ struct Totals {
     syntax: Duration,
     validate: Duration,
     parallel: Duration,
+    /// Sum of the modules' heap peaks (their ratio to `bytes` is the mean, weighted by size).
+    heap: usize,
     ptxas_bytes: usize,
     ptxas: Duration,
     ours_on_ptxas_files: Duration,
@@ -185,13 +262,14 @@ fn report(label: &str, bytes: usize, p: &Phases, vs: String, threads: usize) {
     let parse = p.syntax.saturating_sub(p.lex);
     let total = p.syntax + p.validate;
     println!(
-        "{label:<44} {:7.2} MB  lex {:6.0}  parse {:6.0}  validate {:6.0}  total(1 thr) {:6.0}  sections({threads} thr) {:6.0} MB/s{}  {vs}",
+        "{label:<44} {:7.2} MB  lex {:6.0}  parse {:6.0}  validate {:6.0}  total(1 thr) {:6.0}  sections({threads} thr) {:6.0} MB/s  heap {:4.1}x{}  {vs}",
         bytes as f64 / 1e6,
         mb_per_s(bytes, p.lex),
         mb_per_s(bytes, parse),
         mb_per_s(bytes, p.validate),
         mb_per_s(bytes, total),
         mb_per_s(bytes, p.parallel),
+        p.heap as f64 / bytes.max(1) as f64,
         if p.ok { "" } else { " (syntax errors)" },
     );
 }
@@ -199,7 +277,7 @@ fn report(label: &str, bytes: usize, p: &Phases, vs: String, threads: usize) {
 fn main() {
     let cfg = parse_args();
     let exec = Executor::new(ExecutorConfig { workers: cfg.threads, dynamic_scheduling: true });
-    println!("front end MB/s: lex = lexer alone; parse = parse_syntax minus lex; validate; total = parse_syntax + validate");
+    println!("front end MB/s: lex = lexer alone; parse = parse_syntax minus lex; validate; total = parse_syntax + validate; heap = peak heap of parse + validate / input size");
     let mut t = Totals::default();
     for path in &cfg.files {
         let Ok(src) = std::fs::read_to_string(path) else { continue };
@@ -213,6 +291,7 @@ fn main() {
         t.syntax += p.syntax;
         t.validate += p.validate;
         t.parallel += p.parallel;
+        t.heap += p.heap;
         if let Some(Ok(d)) = ptxas {
             t.ptxas_bytes += src.len();
             t.ptxas += d;
@@ -220,7 +299,7 @@ fn main() {
         }
     }
     if t.bytes > 0 {
-        let all = Phases { lex: t.lex, syntax: t.syntax, validate: t.validate, parallel: t.parallel, ok: true };
+        let all = Phases { lex: t.lex, syntax: t.syntax, validate: t.validate, parallel: t.parallel, heap: t.heap, ok: true };
         let ptxas = (t.ptxas_bytes > 0).then_some(Ok(t.ptxas));
         let vs = versus_ptxas(ptxas.as_ref(), t.ptxas_bytes, t.ours_on_ptxas_files);
         report(&format!("ALL {} files", cfg.files.len()), t.bytes, &all, vs, cfg.threads);
