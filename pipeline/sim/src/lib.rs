@@ -6,10 +6,12 @@
 //! the PTX says and respects the hazards the emulator checks.
 
 pub mod compare;
+pub mod ours;
 pub mod rng;
 pub mod setup;
 
 pub use compare::{first_mismatch, DeviceBuffer, Mismatch};
+pub use ours::{compile_entries, OurCubins};
 
 use ptxforge_pipeline::{compile_module, CompileOptions};
 use ptxforge_ptx::ast::Module;
@@ -116,28 +118,54 @@ pub fn check_cubins(req: &SimRequest, cubins: &[(&str, &[u8])]) -> Result<Verdic
 /// Runs the interpreter on `module` and then the emulator on each named cubin; the first runner
 /// that fails or leaves different buffers decides the verdict (`req.ptx` is not read).
 pub fn check_parsed(module: &Module, req: &SimRequest, cubins: &[(&str, &[u8])]) -> Result<Verdict, String> {
+    Ok(match check_each(module, req, cubins)? {
+        Runs::InterpreterStopped(stop) => stop,
+        Runs::Compared(verdicts) => {
+            verdicts.into_iter().map(|(_, v)| v).find(|v| *v != Verdict::Agree).unwrap_or(Verdict::Agree)
+        }
+    })
+}
+
+/// What each runner of a differential check came to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Runs {
+    /// The interpreter stopped (its verdict says why): there was nothing to compare against.
+    InterpreterStopped(Verdict),
+    /// Each cubin's verdict against the interpreter's buffers, in the order given.
+    Compared(Vec<(String, Verdict)>),
+}
+
+/// Runs the interpreter on `module`, then the emulator on every named cubin, each compared with
+/// the interpreter on its own (one runner stopping does not keep the others from running).
+pub fn check_each(module: &Module, req: &SimRequest, cubins: &[(&str, &[u8])]) -> Result<Runs, String> {
     let inputs = setup::build_inputs(module, req)?;
     let reference = match run_interpreter(module, req, &inputs) {
         Ok(buffers) => buffers,
-        Err(stop) => return Ok(stop.verdict("interpreter")),
+        Err(stop) => return Ok(Runs::InterpreterStopped(stop.verdict("interpreter"))),
     };
-    for (runner, cubin) in cubins {
-        match run_emulator(cubin, req, &inputs) {
-            Err(stop) => return Ok(stop.verdict(runner)),
-            Ok(buffers) => {
-                if let Some(mut mismatch) = first_mismatch(&reference, &buffers, req.ulps) {
-                    mismatch.writer = last_writer(module, req, &inputs, &mismatch);
-                    return Ok(Verdict::Differ { runner: runner.to_string(), mismatch });
-                }
-            }
-        }
-    }
-    Ok(Verdict::Agree)
+    let verdicts = cubins
+        .iter()
+        .map(|(runner, cubin)| {
+            let verdict = match run_emulator(cubin, req, &inputs) {
+                Err(stop) => stop.verdict(runner),
+                Ok(buffers) => match first_mismatch(&reference, &buffers, req.ulps) {
+                    Some(mut mismatch) => {
+                        mismatch.writer = last_writer(module, req, &inputs, &mismatch);
+                        Verdict::Differ { runner: runner.to_string(), mismatch }
+                    }
+                    None => Verdict::Agree,
+                },
+            };
+            (runner.to_string(), verdict)
+        })
+        .collect();
+    Ok(Runs::Compared(verdicts))
 }
 
-/// Compiles the PTX with ptxforge for `req.sm`.
+/// Compiles `req.entry` of the PTX with ptxforge for `req.sm` (the module's other entries are
+/// left out, so that one ptxforge cannot compile yet does not stop the check).
 pub fn compile_ours(req: &SimRequest) -> Result<Vec<u8>, String> {
-    let opts = CompileOptions { sm: Sm::new(req.sm), ..CompileOptions::default() };
+    let opts = CompileOptions { sm: Sm::new(req.sm), entries: vec![req.entry.clone()], ..CompileOptions::default() };
     let out = compile_module(&req.ptx, &req.file_name, &opts);
     out.cubin.ok_or_else(|| {
         let msgs: Vec<String> = out.diagnostics.iter().map(|d| d.to_string()).collect();
