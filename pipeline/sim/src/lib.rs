@@ -7,6 +7,7 @@
 
 pub mod compare;
 pub mod ours;
+pub mod params;
 pub mod rng;
 pub mod setup;
 

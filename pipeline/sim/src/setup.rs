@@ -1,5 +1,5 @@
-//! Builds a kernel's inputs: a random buffer per pointer parameter, scalars from the caller, and the
-//! parameter buffer as ptxas lays it out.
+//! Builds a kernel's inputs: a random buffer per pointer (parameter or pointer field of a struct
+//! parameter), scalars from the caller, and the parameter buffer as ptxas lays it out.
 
 use crate::compare::DeviceBuffer;
 use crate::rng::SplitMix64;
@@ -22,37 +22,58 @@ impl Inputs {
     }
 }
 
-/// Lays out the parameters of `req.entry`: pointer parameters get fresh random buffers, the others
-/// take `req.scalar_args` in order.
+/// Lays out the parameters of `req.entry`: pointer parameters, and the pointer fields of structs
+/// passed by value, get fresh random buffers (what is a pointer is read from the PTX's use of it,
+/// see [`crate::params`], else from the parameter's type); the others take `req.scalar_args` in
+/// order, or small values with `req.auto_scalars`.
 pub fn build_inputs(module: &ptxforge_ptx::ast::Module, req: &SimRequest) -> Result<Inputs, String> {
     let slots = ptxforge_interp::param_layout(module, &req.entry).map_err(|e| e.to_string())?;
+    let uses = entry_function(module, &req.entry).map(crate::params::param_uses).unwrap_or_default();
     let mut rng = SplitMix64::new(req.seed);
     let mut scalars = req.scalar_args.iter();
     let mut buffers = Vec::new();
     let mut values = Vec::with_capacity(slots.len());
+    // (byte offset in the parameter buffer, address) of each pointer inside a struct.
+    let mut fields = Vec::new();
     for slot in &slots {
-        let value = if slot.is_pointer_hint {
-            let addr = BUFFER_BASE + BUFFER_STRIDE * buffers.len() as u64;
-            let mut bytes = vec![0u8; req.buffer_bytes];
-            fill(&mut rng, &mut bytes, req.fill);
-            buffers.push(DeviceBuffer { param: slot.name.clone(), addr, bytes });
-            addr
+        let is_pointer = slot.size == 8 && uses.is_pointer(&slot.name, 0).unwrap_or(slot.is_pointer_hint);
+        let value = if is_pointer {
+            new_buffer(&mut rng, req, slot.name.clone(), &mut buffers)
+        } else if slot.size > 8 {
+            // Structs passed by value: their pointer fields get buffers, the rest stays zero.
+            for offset in (0..slot.size as i64 - 7).step_by(8).filter(|&o| uses.is_pointer(&slot.name, o) == Some(true)) {
+                let addr = new_buffer(&mut rng, req, format!("{}+{offset}", slot.name), &mut buffers);
+                fields.push((slot.offset as usize + offset as usize, addr));
+            }
+            0
         } else if let Some(text) = scalars.next() {
             scalar_bits(text, slot.size).ok_or_else(|| format!("'{text}' is not a value for parameter '{}'", slot.name))?
         } else if req.auto_scalars {
-            // Small counts and sizes; aggregates (structs passed by value) stay zero, so any pointer
-            // inside them is null rather than a random address.
-            match slot.size <= 8 {
-                true => rng.next_u64() % 16,
-                false => 0,
-            }
+            // Small counts and sizes.
+            rng.next_u64() % 16
         } else {
             return Err(format!("no value given for parameter '{}' (--args)", slot.name));
         };
         values.push(value);
     }
-    let params = ptxforge_interp::pack_params(module, &req.entry, &values).map_err(|e| e.to_string())?;
+    let mut params = ptxforge_interp::pack_params(module, &req.entry, &values).map_err(|e| e.to_string())?;
+    for (at, addr) in fields {
+        params[at..at + 8].copy_from_slice(&addr.to_le_bytes());
+    }
     Ok(Inputs { params, buffers })
+}
+
+fn entry_function<'m>(module: &'m ptxforge_ptx::ast::Module, entry: &str) -> Option<&'m ptxforge_ptx::ast::Function> {
+    module.functions.iter().find(|f| f.is_entry && f.has_body && f.name == entry)
+}
+
+/// Adds a buffer of `req.buffer_bytes` filled as `req.fill` says; returns its address.
+fn new_buffer(rng: &mut SplitMix64, req: &SimRequest, param: String, buffers: &mut Vec<DeviceBuffer>) -> u64 {
+    let addr = BUFFER_BASE + BUFFER_STRIDE * buffers.len() as u64;
+    let mut bytes = vec![0u8; req.buffer_bytes];
+    fill(rng, &mut bytes, req.fill);
+    buffers.push(DeviceBuffer { param, addr, bytes });
+    addr
 }
 
 fn fill(rng: &mut SplitMix64, bytes: &mut [u8], how: Fill) {

@@ -60,10 +60,11 @@ enum Outcome {
 struct Tally {
     three_way: usize,
     ptxas_agree: usize,
-    ptxas_only: Vec<String>,
+    /// (kernel, why) for the outcomes printed as histograms.
+    ptxas_only: Vec<(String, String)>,
     disagree: Vec<String>,
-    unsupported: Vec<String>,
-    interpreter_stops: Vec<String>,
+    unsupported: Vec<(String, String)>,
+    interpreter_stops: Vec<(String, String)>,
     kernels: usize,
 }
 
@@ -73,10 +74,10 @@ impl Tally {
         self.ptxas_agree += ptxas_agreed as usize;
         match outcome {
             Outcome::ThreeWay => self.three_way += 1,
-            Outcome::PtxasOnly(why) => self.ptxas_only.push(why),
+            Outcome::PtxasOnly(why) => self.ptxas_only.push((label.into(), why)),
             Outcome::Disagree(why) => self.disagree.push(format!("{label}: {why}")),
-            Outcome::Unsupported(why) => self.unsupported.push(why),
-            Outcome::InterpreterStop(why) => self.interpreter_stops.push(why),
+            Outcome::Unsupported(why) => self.unsupported.push((label.into(), why)),
+            Outcome::InterpreterStop(why) => self.interpreter_stops.push((label.into(), why)),
         }
     }
 }
@@ -173,9 +174,9 @@ fn kind_of(message: &str) -> String {
 }
 
 /// Prints how many messages of each kind there are, most frequent first.
-fn print_histogram(title: &str, messages: &[String]) {
+fn print_histogram(title: &str, messages: &[(String, String)]) {
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-    for m in messages {
+    for (_, m) in messages {
         *counts.entry(kind_of(m)).or_default() += 1;
     }
     let mut rows: Vec<(String, usize)> = counts.into_iter().collect();
@@ -223,6 +224,12 @@ fn corpus_kernels_agree_between_the_interpreter_ptxas_cubins_and_ours() {
     print_histogram("not compiled by ptxforge (first error), among kernels agreeing with ptxas", &tally.ptxas_only);
     print_histogram("emulator-unsupported", &tally.unsupported);
     print_histogram("interpreter stops", &tally.interpreter_stops);
+    // PTXFORGE_CORPUS_VERBOSE=1 lists every kernel's stop and gap, not only the histograms.
+    if std::env::var_os("PTXFORGE_CORPUS_VERBOSE").is_some() {
+        for (kernel, why) in tally.unsupported.iter().chain(&tally.interpreter_stops) {
+            println!("  {kernel}: {why}");
+        }
+    }
     for line in &tally.disagree {
         println!("  disagree: {line}");
     }
