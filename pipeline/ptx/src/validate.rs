@@ -159,6 +159,7 @@ fn scope_of<'a>(f: &'a Function, m: &'a Module, shared: &'a ModuleScope<'a>) -> 
         vars: VarScope { globals: &shared.globals, locals },
         functions: &shared.functions,
         target_sm: cm::target_number(&m.target).unwrap_or(u32::MAX),
+        target: m.target.as_str(),
         version: m.version,
     }
 }

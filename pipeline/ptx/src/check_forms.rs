@@ -1,0 +1,486 @@
+//! Checks of the instruction families that come in forms (`mbarrier.init`, `cp.async.bulk`,
+//! `fence.proxy`, `wgmma.fence`, `tcgen05.alloc`, `cvt.pack`) against `isa::FORMS`, and of the
+//! matrix multiplies (`mma`, `wgmma.mma_async`) against their shape and type tables, with
+//! ptxas's messages.
+
+use crate::ast::*;
+use crate::check_instr::{Findings, Scope};
+use crate::isa::{self, Form, Frag, MmaRow};
+use crate::typing::register_fits;
+use crate::isa::Typing;
+
+/// Whether this instruction is checked here rather than against `isa::OPS`.
+pub fn is_checked_by_form(i: &Instruction) -> bool {
+    isa::FORM_OPCODES.contains(&i.opcode.as_str()) || i.opcode == "mma" || (i.opcode == "cvt" && i.has_mod("pack"))
+}
+
+pub fn check_form(i: &Instruction, s: &Scope, out: &mut Findings) {
+    if i.opcode == "mma" {
+        check_mma(i, s, out);
+        return;
+    }
+    let unknown: Vec<&str> = i.mods.iter().map(|m| &**m).filter(|m| !is_form_modifier(m)).collect();
+    for m in &unknown {
+        out.now(i.line, format!("Unknown modifier '.{m}'"));
+    }
+    let Some(f) = form_of(i) else {
+        out.now(i.line, format!("Not a name of any known instruction: '{}'", i.opcode));
+        return;
+    };
+    if !f.targets.is_empty() && !f.targets.contains(&s.target) {
+        out.now(i.line, format!("Instruction '{}' not supported on .target '{}'", f.name, s.target));
+    }
+    for (choices, msg) in f.needs {
+        if !choices.iter().any(|c| i.has_mod(c)) {
+            out.now(i.line, format!("{msg} for instruction '{}'", f.name));
+            return;
+        }
+    }
+    if i.opcode == "fence" && !fence_modifiers_fit(i, s, out) {
+        return;
+    }
+    let types = type_mods(i, f);
+    if f.types != ["*"] && !(f.types.is_empty() && types.is_empty() || f.types.contains(&types.as_str())) {
+        out.now(i.line, format!("Unexpected instruction types specified for '{}'", f.name));
+        return;
+    }
+    if !space_fits(i, f, s, out) {
+        return;
+    }
+    if f.name == "wgmma.mma_async" && !i.has_mod("sp") {
+        check_wgmma(i, s, out);
+        return;
+    }
+    if !operands_fit(i, f.operands, s) {
+        out.now(i.line, format!("Arguments mismatch for instruction '{}'", f.name));
+        return;
+    }
+    if check_values(i, f.name, f.values, out) {
+        check_vector_counts(i, f.name, out);
+        check_columns(i, f.name, out);
+    }
+}
+
+/// Vectors whose size the modifiers fix: the coordinates of an N-dimensional tensor copy, the
+/// registers of `tcgen05.ld`/`.st` (shape and `.xN`).
+fn check_vector_counts(i: &Instruction, name: &str, out: &mut Findings) {
+    let at = match name {
+        "cp.async.bulk.tensor" => {
+            let Some(dims) = i.mods.iter().find_map(|m| m.strip_suffix('d').and_then(|n| n.parse::<usize>().ok())) else { return };
+            let Some(at) = i.operands.iter().position(|o| matches!(o, Operand::Vector(v) if matches!(v.first(), Some(Operand::Addr { .. })))) else { return };
+            let Some(Operand::Vector(v)) = i.operands.get(at) else { return };
+            match v.get(1) {
+                Some(Operand::Vector(coords)) if coords.len() != dims => at + 1,
+                _ => return,
+            }
+        }
+        "tcgen05.ld" | "tcgen05.st" => {
+            let per = [("32x32b", 1), ("16x64b", 1), ("16x128b", 2), ("16x256b", 4), ("16x32bx2", 1)].into_iter().find(|(s, _)| i.has_mod(s)).map(|p| p.1);
+            let times = i.mods.iter().find_map(|m| m.strip_prefix('x').and_then(|n| n.parse::<usize>().ok()));
+            let (Some(per), Some(times)) = (per, times) else { return };
+            let at = usize::from(name == "tcgen05.st");
+            match i.operands.get(at) {
+                Some(Operand::Vector(v)) if v.len() != per * times => at,
+                _ => return,
+            }
+        }
+        _ => return,
+    };
+    out.now(i.line, format!("Argument {at} of instruction '{name}': Argument vector size mismatch"));
+}
+
+/// `tcgen05.alloc`/`.dealloc` columns: a power of two from 32 to 512.
+fn check_columns(i: &Instruction, name: &str, out: &mut Findings) {
+    if !matches!(name, "tcgen05.alloc" | "tcgen05.dealloc") {
+        return;
+    }
+    let Some(Operand::Imm(n)) = i.operands.get(1) else { return };
+    let msg = if n % 32 != 0 {
+        format!("Argument 1 of instruction '{name}': unexpected value '{n}', expected to be multiple of 32")
+    } else if !(32..=512).contains(n) {
+        format!("Argument 1 of instruction '{name}': value '{n}' out of range, expected to be in range [32..512]")
+    } else if (*n as u64).count_ones() != 1 {
+        format!("Argument 1 of '{name}' instruction: value must be power of 2")
+    } else {
+        return;
+    };
+    out.now(i.line, msg);
+}
+
+/// The opcode with the modifiers that name its form (`mbarrier.try_wait.parity`,
+/// `tcgen05.fence` for `tcgen05.fence::before_thread_sync`), as ptxas names features.
+pub fn form_name(i: &Instruction) -> String {
+    let is_word = |m: &str| {
+        isa::FORM_NAME_WORDS.contains(&m) || isa::FORMS.iter().any(|f| f.name.starts_with(&*i.opcode) && f.name.split('.').skip(1).any(|p| p == m))
+    };
+    let mut name = i.opcode.to_string();
+    for m in i.mods.iter().map(|m| m.split("::").next().unwrap_or("")).take_while(|m| is_word(m)) {
+        name.push('.');
+        name.push_str(m);
+    }
+    name
+}
+
+/// The first form whose name opens the modifiers and whose `when` holds.
+fn form_of(i: &Instruction) -> Option<&'static Form> {
+    isa::FORMS.iter().find(|f| {
+        let mut parts = f.name.split('.');
+        parts.next() == Some(i.opcode.as_str())
+            && parts.enumerate().all(|(k, p)| i.mods.get(k).is_some_and(|m| m == p || m.strip_prefix(p).is_some_and(|r| r.starts_with("::"))))
+            && (f.when.is_empty() || f.when.iter().any(|w| i.has_mod(w)))
+    })
+}
+
+fn is_form_modifier(m: &str) -> bool {
+    isa::FORM_MODIFIERS.contains(&m)
+        || isa::MMA_TYPES.contains(&m)
+        || isa::KNOWN_MODIFIERS.contains(&m)
+        || isa::SPACES.contains(&m)
+        || is_wgmma_shape(m)
+        || is_other_shape(m)
+        || ["L1::", "L2::"].iter().any(|p| m.starts_with(p))
+}
+
+/// The type modifiers named in the form's type lists, dot-joined in order.
+fn type_mods(i: &Instruction, f: &Form) -> String {
+    let is_type = |m: &str| Type::from_mod(m).is_some() || f.types.iter().any(|t| t.split('.').any(|p| p == m)) || matches!(m, "u4" | "s4");
+    let names: Vec<&str> = i.mods.iter().map(|m| &**m).filter(|m| is_type(m)).collect();
+    names.join(".")
+}
+
+/// The state-space modifiers against the form's: an illegal one is named by the address it
+/// qualifies when that is a variable.
+fn space_fits(i: &Instruction, f: &Form, s: &Scope, out: &mut Findings) -> bool {
+    if f.spaces.is_empty() {
+        return true;
+    }
+    let spaces: Vec<&str> = i.mods.iter().map(|m| &**m).filter(|m| isa::SPACES.contains(m)).collect();
+    let joined = if spaces.is_empty() { "-".to_string() } else { spaces.join(".") };
+    if f.spaces.contains(&joined.as_str()) {
+        return true;
+    }
+    let var = i.operands.iter().find_map(|o| match o {
+        Operand::Addr { base: AddrBase::Symbol(v), .. } if s.vars.contains_key(v) => Some(v),
+        _ => None,
+    });
+    let msg = match var {
+        Some(v) if spaces.len() == 1 => format!("Illegal state space for address operand '{v}' with instruction '{}'", f.name),
+        _ => format!("State space incorrect for instruction '{}'", f.name),
+    };
+    out.now(i.line, msg);
+    false
+}
+
+/// Operands against a form's kinds (see `isa::Form::operands`).
+fn operands_fit(i: &Instruction, kinds: &str, s: &Scope) -> bool {
+    let mut optional = false;
+    let mut k = 0;
+    for kind in kinds.chars() {
+        match kind {
+            '?' => optional = true,
+            '*' => return true,
+            _ => {
+                let Some(o) = i.operands.get(k) else { return optional };
+                if !operand_fits(kind, o, s) {
+                    return false;
+                }
+                k += 1;
+            }
+        }
+    }
+    k == i.operands.len()
+}
+
+fn operand_fits(kind: char, o: &Operand, s: &Scope) -> bool {
+    let reg = |r: &str, t: Type| s.regs.lookup(r).is_none_or(|have| register_fits(t, have, Typing::Strict));
+    match (kind, o) {
+        ('m', Operand::Addr { .. }) => true,
+        ('u', Operand::Imm(_)) | ('i', Operand::Imm(_)) | ('q', Operand::Imm(_)) => true,
+        ('u' | 'd', Operand::Reg(r)) => reg(r, Type::U32),
+        ('U' | 'D', Operand::Reg(r)) => reg(r, Type::B64),
+        ('D', Operand::Sink) => true,
+        ('p' | 'q', Operand::Reg(r)) => reg(r, Type::Pred),
+        ('q', Operand::NotReg(r)) => reg(r, Type::Pred),
+        _ => false,
+    }
+}
+
+/// Immediates with a fixed set of values: "unexpected value '8', expected to be 16".
+fn check_values(i: &Instruction, name: &str, values: &[(usize, &[i128])], out: &mut Findings) -> bool {
+    for (k, allowed) in values {
+        if let Some(Operand::Imm(v)) = i.operands.get(*k) {
+            if !allowed.contains(v) {
+                let list: Vec<String> = allowed.iter().map(i128::to_string).collect();
+                out.now(i.line, format!("Argument {k} of instruction '{name}': unexpected value '{v}', expected to be {}", list.join(" or ")));
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// `fence`: one scope for a memory-ordering fence, `.mbarrier_init` only as `.release.cluster`,
+/// a proxy kind for `fence.proxy`, and the PTX 8.6 `.acquire`/`.release` plain fences.
+fn fence_modifiers_fit(i: &Instruction, s: &Scope, out: &mut Findings) -> bool {
+    const SCOPES: &[&str] = &["cta", "cluster", "gpu", "sys"];
+    let scopes = i.mods.iter().filter(|m| SCOPES.contains(&m.as_str())).count();
+    if scopes > 1 {
+        out.now(i.line, "Multiple scope modifiers specified".into());
+        return false;
+    }
+    match i.mods.first().map(|m| &**m) {
+        Some("proxy") => {
+            const KINDS: &[&str] = &["alias", "async", "async::generic", "async::global", "async::shared::cta", "async::shared::cluster", "tensormap::generic"];
+            if !i.mods.iter().any(|m| KINDS.contains(&m.as_str())) {
+                out.now(i.line, ".proxykind modifier required for instruction 'fence.proxy'".into());
+                return false;
+            }
+            if i.has_mod("tensormap::generic") && s.version < (8, 3) {
+                out.now(i.line, "Feature 'fence.proxy with unidirection proxy fence' requires PTX ISA .version 8.3 or later".into());
+            }
+        }
+        Some("mbarrier_init") => {
+            if let Some(m) = i.mods[1..].iter().find(|m| !matches!(m.as_str(), "release" | "cluster")) {
+                out.now(i.line, format!("Modifier '.mbarrier_init' cannot be combined with modifier '.{m}'"));
+                return false;
+            }
+        }
+        _ => {
+            let sem = i.mods.iter().find(|m| matches!(m.as_str(), "sc" | "acq_rel" | "acquire" | "release"));
+            if sem.is_some() && scopes == 0 {
+                out.now(i.line, "Scope modifier required for instruction 'fence'".into());
+                return false;
+            }
+            if let Some(m) = sem.filter(|m| matches!(m.as_str(), "acquire" | "release")) {
+                if s.version < (8, 6) {
+                    out.now(i.line, format!("Modifier '.{m}' on 'fence' requires PTX ISA .version 8.6 or later"));
+                }
+            }
+        }
+    }
+    true
+}
+
+// ---- mma ------------------------------------------------------------------------------------
+
+/// `mma.sync.aligned.shape.alayout.blayout{.satfinite}.dtype.atype.btype.ctype d, a, b, c`.
+fn check_mma(i: &Instruction, s: &Scope, out: &mut Findings) {
+    let line = i.line;
+    for m in i.mods.iter().filter(|m| !is_mma_modifier(m)) {
+        out.now(line, format!("Unknown modifier '.{m}'"));
+    }
+    for (m, msg) in [("sync", ".sync modifier required"), ("aligned", ".aligned modifier required")] {
+        if !i.has_mod(m) {
+            out.now(line, format!("{msg} for instruction 'mma'"));
+            return;
+        }
+    }
+    let Some(shape) = i.mods.iter().find(|m| MMA_SHAPES.contains(&m.as_str())) else {
+        out.now(line, "Shape modifier required for instruction 'mma'".into());
+        return;
+    };
+    if isa::FLOAT_ROUNDING.iter().any(|r| i.has_mod(r)) && !i.has_mod("f64") {
+        out.now(line, "Illegal rounding modifier for instruction 'mma'".into());
+        return;
+    }
+    let types: Vec<&str> = i.mods.iter().map(|m| &**m).filter(|m| isa::MMA_TYPES.contains(m)).collect();
+    let [d, a, b, c] = types[..] else {
+        out.now(line, "Unexpected instruction types specified for 'mma'".into());
+        return;
+    };
+    let name = if a == "f64" { "mma with double types" } else { "mma" };
+    if !layouts_fit(i, shape, a, name, out) {
+        return;
+    }
+    let Some(row) = isa::MMA_ROWS.iter().find(|r| r.shape == shape.as_str() && r.ab.contains(&a) && r.ab.contains(&b)) else {
+        out.now(line, "Unexpected instruction types specified for 'mma'".into());
+        return;
+    };
+    let mixed_float = a != b && row.ab.len() == 1;
+    let acc = |t: &str| row.cd.iter().find(|(n, ..)| *n == t).copied();
+    let (Some(dk), Some(ck)) = (acc(d), acc(c)) else {
+        out.now(line, "Unexpected instruction types specified for 'mma'".into());
+        return;
+    };
+    if mixed_float || i.has_mod("satfinite") && !matches!(a, "s8" | "u8" | "s4" | "u4" | "b1") {
+        out.now(line, "Unexpected instruction types specified for 'mma'".into());
+        return;
+    }
+    if a == "b1" {
+        if i.has_mod("satfinite") {
+            out.now(line, "Illegal modifier '.satfinite' for instruction 'mma'".into());
+            return;
+        }
+        if !(i.has_mod("popc") && (i.has_mod("and") || i.has_mod("xor"))) {
+            out.now(line, format!("Unexpected number of operations specified for mma with shape '.{shape}'"));
+            return;
+        }
+    }
+    if d != c && c == "f16" {
+        out.now(line, format!(".dtype must be '.f16' when .ctype is '.f16' for 'mma' instruction with shape '.{shape}'"));
+        return;
+    }
+    require_row(i, row, s, out);
+    mma_operands_fit(i, [(dk.1, dk.2), row.a, row.b, (ck.1, ck.2)], name, s, out);
+}
+
+const MMA_SHAPES: &[&str] = &[
+    "m8n8k4", "m16n8k4", "m16n8k8", "m16n8k16", "m8n8k16", "m16n8k32", "m8n8k32", "m16n8k64", "m8n8k128", "m16n8k128", "m16n8k256",
+];
+
+fn is_mma_modifier(m: &str) -> bool {
+    const OTHERS: &[&str] = &["sync", "aligned", "row", "col", "satfinite", "and", "xor", "popc", "rn", "rz", "rm", "rp", "ftz"];
+    MMA_SHAPES.contains(&m) || isa::MMA_TYPES.contains(&m) || OTHERS.contains(&m)
+}
+
+/// `.row.col`, except that `.m8n8k4` with halves takes any layouts.
+fn layouts_fit(i: &Instruction, shape: &str, a: &str, name: &str, out: &mut Findings) -> bool {
+    let layouts: Vec<&str> = i.mods.iter().map(|m| &**m).filter(|m| matches!(*m, "row" | "col")).collect();
+    let [al, bl] = layouts[..] else {
+        out.now(i.line, format!("'.alayout.blayout' modifier required for instruction '{name}'"));
+        return false;
+    };
+    if shape == "m8n8k4" && a == "f16" {
+        return true;
+    }
+    if al != "row" {
+        out.now(i.line, format!("Illegal alayout '.{al}' for instruction '{name}'"));
+        return false;
+    }
+    if bl != "col" {
+        out.now(i.line, format!("Illegal blayout '.{bl}' for instruction '{name}'"));
+        return false;
+    }
+    true
+}
+
+/// The shape's (and type family's) `.target` and `.version`, as ptxas names them.
+fn require_row(i: &Instruction, row: &MmaRow, s: &Scope, out: &mut Findings) {
+    let what = format!("Feature '{}'", row.what);
+    if s.version < row.ptx {
+        out.now(i.line, format!("{what} requires PTX ISA .version {}.{} or later", row.ptx.0, row.ptx.1));
+    }
+    if s.target_sm < row.sm {
+        out.now(i.line, format!("{what} requires .target sm_{} or higher", row.sm));
+    }
+}
+
+/// D, A, B, C: vectors of the row's fragment counts and register kinds (C may hold immediates).
+fn mma_operands_fit(i: &Instruction, frags: [(Frag, usize); 4], name: &str, s: &Scope, out: &mut Findings) {
+    if i.operands.len() != 4 {
+        out.now(i.line, format!("Arguments mismatch for instruction '{name}'"));
+        return;
+    }
+    for (k, o) in i.operands.iter().enumerate() {
+        let Operand::Vector(v) = o else {
+            out.now(i.line, format!("Vector expected for argument {k}"));
+            return;
+        };
+        if !matches!(v.len(), 1 | 2 | 4 | 8) {
+            out.now(i.line, format!("Illegal vector size: {}", v.len()));
+            return;
+        }
+    }
+    for (o, (_, count)) in i.operands.iter().zip(frags) {
+        if let Operand::Vector(v) = o {
+            if v.len() != count {
+                out.now(i.line, format!("Argument vector size mismatch for instruction '{name}'"));
+                return;
+            }
+        }
+    }
+    let fits = i.operands.iter().zip(frags).enumerate().all(|(k, (o, (frag, _)))| match o {
+        Operand::Vector(v) => v.iter().all(|e| fragment_fits(e, frag, k == 3, s)),
+        _ => false,
+    });
+    if !fits {
+        out.now(i.line, format!("Arguments mismatch for instruction '{name}'"));
+    }
+}
+
+fn fragment_fits(o: &Operand, frag: Frag, may_be_immediate: bool, s: &Scope) -> bool {
+    let want = match frag {
+        Frag::B32 => Type::U32,
+        Frag::F32 => Type::F32,
+        Frag::S32 => Type::S32,
+        Frag::F64 => Type::F64,
+    };
+    match o {
+        Operand::Reg(r) => s.regs.lookup(r).is_none_or(|have| register_fits(want, have, Typing::Strict)),
+        Operand::Imm(_) | Operand::F32(_) | Operand::F64(_) => may_be_immediate,
+        _ => false,
+    }
+}
+
+// ---- wgmma.mma_async ------------------------------------------------------------------------
+
+/// `m64nNkK` with N a multiple of 8 up to 256: a shape `wgmma` knows (its `k` is checked per type).
+fn is_wgmma_shape(m: &str) -> bool {
+    let Some((n, k)) = m.strip_prefix("m64n").and_then(|r| r.split_once('k')) else { return false };
+    let (Ok(n), Ok(k)) = (n.parse::<u32>(), k.parse::<u32>()) else { return false };
+    n % 8 == 0 && (8..=256).contains(&n) && matches!(k, 8 | 16 | 32 | 256)
+}
+
+/// `wgmma.mma_async.sync.aligned.shape.dtype.atype.btype d, a-desc|{a}, b-desc, scale-d, ...`.
+fn check_wgmma(i: &Instruction, s: &Scope, out: &mut Findings) {
+    let line = i.line;
+    let Some(shape) = i.mods.iter().find(|m| is_wgmma_shape(m) || is_other_shape(m)) else {
+        out.now(line, "Shape modifier required for instruction 'wgmma.mma_async'".into());
+        return;
+    };
+    let types: Vec<&str> = i.mods.iter().map(|m| &**m).filter(|m| isa::MMA_TYPES.contains(m)).collect();
+    let row = match types[..] {
+        [d, a, b] => isa::WGMMA_ROWS.iter().find(|r| r.ab.contains(&a) && r.ab.contains(&b) && r.d.contains(&d)),
+        _ => None,
+    };
+    let Some(row) = row else {
+        out.now(line, "Unexpected instruction types specified for 'wgmma.mma_async'".into());
+        return;
+    };
+    let name = format!("wgmma.mma_async with {} types", row.family);
+    if !is_wgmma_shape(shape) {
+        out.now(line, format!("Illegal matrix shape '.{shape}' for instruction '{name}'"));
+        return;
+    }
+    let (n, k) = shape[4..].split_once('k').map(|(n, k)| (n.parse::<usize>().unwrap_or(0), k.parse::<u32>().unwrap_or(0))).unwrap_or((0, 0));
+    if k != row.k {
+        out.now(line, format!("Illegal instruction types specified for '{name}' with shape '.{shape}'"));
+        return;
+    }
+    let mixed_int = row.family == "integer" && types[1] != types[2];
+    if mixed_int && s.version < (8, 4) {
+        out.now(line, "Feature 'WGMMA with mixed integer types' requires PTX ISA .version 8.4 or later".into());
+    }
+    let d_count = if types[0] == "f16" { n / 4 } else { n / 2 };
+    let register_a = matches!(i.operands.get(1), Some(Operand::Vector(_)));
+    let wanted = 1 + row.operands - usize::from(register_a);
+    let descriptors_fit = matches!(i.operands.get(2), Some(Operand::Reg(r)) if s.regs.lookup(r).is_none_or(|t| t.size_bytes() == 8))
+        && (register_a || matches!(i.operands.get(1), Some(Operand::Reg(r)) if s.regs.lookup(r).is_none_or(|t| t.size_bytes() == 8)));
+    if !descriptors_fit {
+        out.now(line, "Arguments mismatch for instruction 'wgmma.mma_async'".into());
+        return;
+    }
+    if i.operands.len() != wanted {
+        out.now(line, format!("Arguments mismatch for instruction '{name}'"));
+        return;
+    }
+    match i.operands.first() {
+        Some(Operand::Vector(v)) if v.len() == d_count => {}
+        _ => {
+            out.now(line, format!("Argument vector size mismatch for instruction '{name}'"));
+            return;
+        }
+    }
+    // scale-a and scale-b are -1 or 1, the transposes 0 or 1.
+    let values: &[(usize, &[i128])] = &[(4, &[-1, 1]), (5, &[-1, 1]), (6, &[0, 1]), (7, &[0, 1])];
+    let shift = usize::from(register_a);
+    let shifted: Vec<(usize, &[i128])> = values.iter().map(|(k, v)| (k - shift, *v)).collect();
+    if row.family == "floating point" {
+        check_values(i, &name, &shifted, out);
+    }
+}
+
+/// The shapes of `mma` and `wmma`, which `wgmma` knows as shapes but does not take.
+fn is_other_shape(m: &str) -> bool {
+    MMA_SHAPES.contains(&m) || matches!(m, "m16n16k16" | "m32n8k16" | "m8n32k16" | "m16n16k8" | "m8n8k128")
+}
