@@ -15,6 +15,8 @@ pub struct Scope<'a> {
     /// The module's functions by name (built once per module, shared by every function's scope).
     pub functions: &'a FastMap<&'a str, &'a Function>,
     pub target_sm: u32,
+    /// The `.target` as written (`sm_90a`), for features of one architecture.
+    pub target: &'a str,
     pub version: (u32, u32),
 }
 
@@ -44,7 +46,7 @@ pub struct Findings {
 }
 
 impl Findings {
-    fn now(&mut self, line: u32, msg: String) {
+    pub(crate) fn now(&mut self, line: u32, msg: String) {
         self.first.push((line, msg));
     }
 }
@@ -58,7 +60,7 @@ fn display_name(i: &Instruction) -> String {
     } else if let Some(spec) = isa::spec_for(&i.opcode, &i.mods).filter(|_| i.opcode == "bar") {
         spec.opcode.into()
     } else {
-        i.opcode.clone()
+        i.opcode.to_string()
     }
 }
 
@@ -75,6 +77,11 @@ pub fn check_instruction(i: &Instruction, s: &Scope, out: &mut Findings) {
         return;
     }
     check_requirements(i, s, out);
+    if crate::check_forms::is_checked_by_form(i) {
+        crate::check_forms::check_form(i, s, out);
+        unknown_symbols(i, s, out);
+        return;
+    }
     if i.opcode == "call" {
         check_call(i, s, out);
         return;
@@ -397,6 +404,7 @@ fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Sc
         },
         'm' => matches!(o, Operand::Addr { .. }),
         'l' => matches!(o, Operand::Symbol(_)),
+        'i' => matches!(o, Operand::Imm(_)),
         _ => true,
     }
 }
@@ -559,6 +567,9 @@ fn check_qualifiers(i: &Instruction, types: &[Type], out: &mut Findings) {
     if let Some(msg) = missing_mode(i) {
         out.now(i.line, msg);
     }
+    if let Some(msg) = mode_conflict(i) {
+        out.now(i.line, msg);
+    }
     let Some(&ty) = types.first() else { return };
     let op = i.opcode.as_str();
     if op == "setp" && !comparison_fits(i, ty) {
@@ -597,6 +608,21 @@ fn missing_mode(i: &Instruction) -> Option<String> {
         _ => return None,
     };
     (!modes.iter().any(|m| i.has_mod(m))).then(|| format!("{what} modifier required for instruction '{}'", i.opcode))
+}
+
+/// `prmt` takes at most one permute mode; `cvt` to FP8 pairs needs `.satfinite`.
+fn mode_conflict(i: &Instruction) -> Option<String> {
+    const PERMUTES: &[&str] = &["f4e", "b4e", "rc8", "ecl", "ecr", "rc16"];
+    if i.opcode == "prmt" && i.mods.iter().filter(|m| PERMUTES.contains(&&***m)).count() > 1 {
+        return Some("Multiple permute modifiers specified".into());
+    }
+    // The destination is the first type named.
+    let dst = i.mods.iter().find(|m| Type::from_mod(m).is_some() || matches!(&***m, "e4m3x2" | "e5m2x2"))?;
+    let fp8: &str = dst;
+    if !matches!(fp8, "e4m3x2" | "e5m2x2") {
+        return None;
+    }
+    (i.opcode == "cvt" && !i.has_mod("satfinite")).then(|| format!("'.satfinite' modifier required for instruction 'cvt' with destination type '.{fp8}'"))
 }
 
 /// `membar` takes exactly one level, `.cta`, `.gl` or `.sys` (or is `membar.proxy`).
@@ -722,6 +748,7 @@ fn check_requirements(i: &Instruction, s: &Scope, out: &mut Findings) {
         let opcode_ok = r.opcode.is_empty() || r.opcode == i.opcode;
         if opcode_ok && (r.modifier.is_empty() || i.has_mod(r.modifier)) {
             let what = r.what.replace("{m0}", i.mods.first().map_or("", String::as_str)).replace("{mods}", &i.mods.join("."));
+            let what = what.replace("{form}", &crate::check_forms::form_name(i));
             require(i.line, &what, r.sm, r.ptx, r.target_first, s, out);
         }
     }
@@ -771,7 +798,7 @@ fn check_call(i: &Instruction, s: &Scope, out: &mut Findings) {
             }
             None if s.regs.lookup(name).is_none() => {
                 out.now(i.line, format!("Call to '{name}' requires call prototype"));
-                unknown.insert(0, name.clone());
+                unknown.insert(0, name.to_string());
             }
             None => {}
         }
@@ -796,7 +823,7 @@ fn unknown_symbols(i: &Instruction, s: &Scope, out: &mut Findings) -> bool {
     let any_register = unknown.iter().any(|u| u.starts_with('%'));
     if let Some((_, p)) = &i.guard {
         if s.regs.lookup(p).is_none() {
-            unknown.insert(0, p.clone());
+            unknown.insert(0, p.to_string());
         }
     }
     for u in unknown {

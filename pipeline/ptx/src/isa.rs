@@ -119,6 +119,7 @@ pub const OPS: &[OpSpec] = &[
     op("bfe", INT32_64, "dauu"),
     op("bfi", BITS32_64, "daauu"),
     op("prmt", B32_ONLY, "daaa"),
+    op("lop3", B32_ONLY, "Daaai?q"),
     op("bmsk", B32_ONLY, "duu"),
     op("shfl", B32_ONLY, "Daaa?a"),
     op("vote", PRED.union(B32_ONLY), "dq?u"),
@@ -193,7 +194,7 @@ pub struct Requirement {
     pub opcode: &'static str,
     pub modifier: &'static str,
     /// What ptxas names, quoted (`Feature 'redux'`); `{m0}` stands for the first modifier, `{mods}`
-    /// for all of them joined by dots.
+    /// for all of them joined by dots, `{form}` for the form's name (`mbarrier.try_wait.parity`).
     pub what: &'static str,
     /// ptxas reports the `.target` before the `.version` (modifiers), or after (features).
     pub target_first: bool,
@@ -220,6 +221,19 @@ pub const REQUIREMENTS: &[Requirement] = &[
     feat("cp", "async", "Feature 'cp.async'", 80, (7, 0)),
     feat("elect", "", "Feature 'elect'", 90, (8, 0)),
     feat("mbarrier", "", "Feature 'mbarrier.{m0}'", 80, (7, 0)),
+    feat("mbarrier", "parity", "Feature '{form}'", 80, (7, 1)),
+    feat("mbarrier", "try_wait", "Feature '{form}'", 90, (7, 8)),
+    feat("mbarrier", "expect_tx", "Feature '{form}'", 90, (8, 0)),
+    feat("mbarrier", "complete_tx", "Feature '{form}'", 90, (8, 0)),
+    feat("cp", "bulk", "Feature '{form}'", 90, (8, 0)),
+    feat("mma", "", "Feature 'mma'", 70, (6, 4)),
+    feat("mma", "tf32", "Feature '.tf32'", 80, (7, 0)),
+    feat("wgmma", "", "Feature 'WGMMA'", 0, (8, 0)),
+    feat("tcgen05", "", "Feature '{form}'", 0, (8, 6)),
+    feat("lop3", "or", "Feature 'lop3.<BoolOp>'", 50, (8, 2)),
+    feat("lop3", "and", "Feature 'lop3.<BoolOp>'", 50, (8, 2)),
+    feat("cvt", "e4m3x2", "Feature 'cvt.e4m3x2.f32'", 89, (7, 8)),
+    feat("cvt", "e5m2x2", "Feature 'cvt.e5m2x2.f32'", 89, (7, 8)),
     modifier("griddepcontrol", "", "Modifier '.{m0}'", 90, (7, 8)),
     modifier("griddepcontrol", "", "Instruction 'griddepcontrol'", 90, (7, 8)),
     feat("stmatrix", "", "Feature 'stmatrix'", 90, (7, 8)),
@@ -235,6 +249,8 @@ pub const REQUIREMENTS: &[Requirement] = &[
     modifier("fence", "alias", "Modifier '.alias'", 70, (7, 5)),
     modifier("fence", "async", "Modifier '.async'", 90, (8, 0)),
     feat("fence", "proxy", "Feature 'fence.proxy'", 70, (7, 5)),
+    feat("fence", "mbarrier_init", "Feature '.op_restrict'", 90, (8, 0)),
+    modifier("fence", "mbarrier_init", "Modifier '.mbarrier_init'", 90, (8, 0)),
     feat("barrier", "cluster", "Feature 'barrier.{mods}'", 90, (7, 8)),
     feat("ld", "v8", "Feature '256 bit wide load/store'", 100, (8, 8)),
     feat("st", "v8", "Feature '256 bit wide load/store'", 100, (8, 8)),
@@ -332,3 +348,223 @@ pub const KNOWN_MODIFIERS: &[&str] = &[
 
 /// State-space modifiers of memory instructions.
 pub const SPACES: &[&str] = &["global", "shared", "local", "param", "const", "shared::cta", "shared::cluster", "param::entry", "param::func"];
+
+/// An instruction family named by its leading modifiers (`mbarrier.init`, `cp.async.bulk`,
+/// `wgmma.fence`): what it takes is a list of forms, not one type list. A form applies when its
+/// name's parts after the opcode open the instruction's modifiers (`fence::before_thread_sync`
+/// opens with `fence`) and, if `when` is not empty, one of `when` is present; the first such row
+/// wins, so longer names come first.
+pub struct Form {
+    /// The name ptxas gives the form (`cp.async.bulk`).
+    pub name: &'static str,
+    pub when: &'static [&'static str],
+    /// The type modifiers it takes, dot-joined in order (`u8.s32.b32`); empty: none.
+    pub types: &'static [&'static str],
+    /// State-space modifiers it allows, dot-joined in order (`shared.global`; `-` for none);
+    /// empty: not checked.
+    pub spaces: &'static [&'static str],
+    /// Operand kinds, after `?` optional: `m` address, `T` tensor address `[addr, {coords}]`,
+    /// `u` 32-bit integer register or immediate, `U` 64-bit register, `d` 32-bit integer result,
+    /// `D` 64-bit result or `_`, `p` predicate result, `q` predicate register or immediate,
+    /// `i` integer immediate, `*` anything from here on.
+    pub operands: &'static str,
+    /// Modifier groups it needs one of, with ptxas's message when none is there.
+    pub needs: &'static [(&'static [&'static str], &'static str)],
+    /// Immediates it allows: (operand index, values).
+    pub values: &'static [(usize, &'static [i128])],
+    /// The only `.target`s it compiles for (`sm_90a`); empty: any that meets its requirements.
+    pub targets: &'static [&'static str],
+}
+
+const fn form(name: &'static str, types: &'static [&'static str], operands: &'static str) -> Form {
+    Form { name, when: &[], types, spaces: &[], operands, needs: &[], values: &[], targets: &[] }
+}
+
+const SYNC_ALIGNED: &[(&[&str], &str)] = &[(&["sync"], ".sync modifier required"), (&["aligned"], ".aligned modifier required")];
+const SYNC: &[(&[&str], &str)] = &[(&["sync"], ".sync modifier required")];
+const MBARRIER_SPACES: &[&str] = &["-", "shared", "shared::cta", "shared::cluster"];
+const SM_90A: &[&str] = &["sm_90a"];
+const TCGEN05_TARGETS: &[&str] = &["sm_100a", "sm_101a", "sm_103a", "sm_110a", "sm_100f", "sm_101f", "sm_103f", "sm_110f"];
+const CTA_GROUP: &[(&[&str], &str)] = &[(&["cta_group::1", "cta_group::2"], ".cta_group modifier required")];
+
+/// Every form of the families checked by form (`FORM_OPCODES`), most specific names first;
+/// types `["*"]` and operands `"*"` are not checked.
+pub const FORMS: &[Form] = &[
+    Form { spaces: MBARRIER_SPACES, ..form("mbarrier.init", &["b64"], "mu") },
+    Form { spaces: MBARRIER_SPACES, ..form("mbarrier.inval", &["b64"], "m") },
+    Form { spaces: MBARRIER_SPACES, ..form("mbarrier.expect_tx", &["b64"], "mu") },
+    Form { spaces: MBARRIER_SPACES, ..form("mbarrier.complete_tx", &["b64"], "mu") },
+    Form { spaces: MBARRIER_SPACES, ..form("mbarrier.arrive_drop", &["b64"], "Dm?u") },
+    Form { spaces: MBARRIER_SPACES, ..form("mbarrier.arrive", &["b64"], "Dm?u") },
+    Form { spaces: MBARRIER_SPACES, when: &["parity"], ..form("mbarrier.test_wait", &["b64"], "pmu") },
+    Form { spaces: MBARRIER_SPACES, ..form("mbarrier.test_wait", &["b64"], "pmU") },
+    Form { spaces: MBARRIER_SPACES, when: &["parity"], ..form("mbarrier.try_wait", &["b64"], "pmu?u") },
+    Form { spaces: MBARRIER_SPACES, ..form("mbarrier.try_wait", &["b64"], "pmU?u") },
+    form("mbarrier.pending_count", &["b64"], "dU"),
+    form("cp.async.bulk.tensor", &[], "*"),
+    form("cp.async.bulk.prefetch", &[], "*"),
+    form("cp.async.bulk.commit_group", &[], ""),
+    form("cp.async.bulk.wait_group", &[], "i"),
+    Form { when: &["mbarrier::complete_tx::bytes"], ..form("cp.async.bulk", &[], "mmum?*") },
+    Form {
+        needs: &[(&["mbarrier::complete_tx::bytes", "bulk_group"], ".completion_mechanism modifier required")],
+        ..form("cp.async.bulk", &[], "mmu?*")
+    },
+    Form { spaces: MBARRIER_SPACES, ..form("cp.async.mbarrier.arrive", &["b64"], "m") },
+    form("cp.async.commit_group", &[], ""),
+    form("cp.async.wait_group", &[], "i"),
+    form("cp.async.wait_all", &[], ""),
+    Form {
+        when: &["cg"],
+        spaces: &["shared.global", "shared::cta.global"],
+        values: &[(2, &[16])],
+        ..form("cp.async", &[], "mmi?*")
+    },
+    Form {
+        spaces: &["shared.global", "shared::cta.global"],
+        needs: &[(&["ca", "cg"], "'.ca or .cg' modifier required")],
+        values: &[(2, &[4, 8, 16])],
+        ..form("cp.async", &[], "mmi?*")
+    },
+    Form { values: &[(1, &[128])], ..form("fence.proxy", &[], "?mi") },
+    form("fence.mbarrier_init", &[], ""),
+    form("fence", &[], ""),
+    Form { targets: SM_90A, needs: SYNC, ..form("wgmma.fence", &[], "") },
+    Form { targets: SM_90A, needs: SYNC, ..form("wgmma.commit_group", &[], "") },
+    Form { targets: SM_90A, needs: SYNC, ..form("wgmma.wait_group", &[], "i") },
+    Form { targets: SM_90A, needs: SYNC_ALIGNED, ..form("wgmma.mma_async", &["*"], "*") },
+    Form { targets: TCGEN05_TARGETS, needs: CTA_GROUP, ..form("tcgen05.alloc", &["b32"], "mu") },
+    Form { targets: TCGEN05_TARGETS, needs: CTA_GROUP, ..form("tcgen05.dealloc", &["b32"], "uu") },
+    Form { targets: TCGEN05_TARGETS, needs: CTA_GROUP, ..form("tcgen05.relinquish_alloc_permit", &[], "") },
+    Form { targets: TCGEN05_TARGETS, ..form("tcgen05.fence", &[], "") },
+    Form { targets: TCGEN05_TARGETS, needs: SYNC_ALIGNED, ..form("tcgen05.wait", &[], "") },
+    Form { targets: TCGEN05_TARGETS, needs: CTA_GROUP, ..form("tcgen05.commit", &["b64"], "m?*") },
+    Form { targets: TCGEN05_TARGETS, ..form("tcgen05.ld", &["b32"], "*") },
+    Form { targets: TCGEN05_TARGETS, ..form("tcgen05.st", &["b32"], "*") },
+    Form { targets: TCGEN05_TARGETS, ..form("tcgen05.mma", &["*"], "*") },
+    Form { targets: TCGEN05_TARGETS, ..form("tcgen05.cp", &["*"], "*") },
+    Form { targets: TCGEN05_TARGETS, ..form("tcgen05.shift", &["*"], "*") },
+    form("cp.reduce.async.bulk", &["*"], "*"),
+    Form { when: &["u16", "s16"], needs: &[(&["sat"], ".sat modifier required")], ..form("cvt.pack", &["u16.s32", "s16.s32"], "duu") },
+    Form {
+        needs: &[(&["sat"], ".sat modifier required")],
+        ..form("cvt.pack", &["u8.s32.b32", "s8.s32.b32", "u4.s32.b32", "s4.s32.b32"], "duuu")
+    },
+];
+
+/// Words of form names that ptxas keeps in a form's name (`mbarrier.try_wait.parity`).
+pub const FORM_NAME_WORDS: &[&str] = &["parity", "expect_tx"];
+
+/// Opcodes whose instructions are checked against [`FORMS`] (`cvt` only with `.pack`).
+pub const FORM_OPCODES: &[&str] = &["mbarrier", "cp", "fence", "wgmma", "tcgen05"];
+
+/// Modifiers the form families take besides their names, types and spaces; any other is an
+/// "Unknown modifier".
+pub const FORM_MODIFIERS: &[&str] = &[
+    "sync", "aligned", "shared", "shared::cta", "shared::cluster", "global", "b32", "b64", "u8", "s8", "u4", "s4",
+    "u16", "s16", "s32", "sat", "parity", "noComplete", "relaxed", "acquire", "release", "acq_rel", "sc", "cta",
+    "cluster", "gpu", "sys", "ca", "cg", "noinc", "mbarrier::complete_tx::bytes", "bulk_group", "multicast::cluster",
+    "tile", "im2col", "im2col_no_offs", "tile::gather4", "tile::scatter4", "1d", "2d", "3d", "4d", "5d", "L2", "read",
+    "L2::cache_hint", "L2::64B", "L2::128B", "L2::256B", "alias", "async", "async::generic", "async::global",
+    "async::shared::cta", "async::shared::cluster", "tensormap::generic", "sync_restrict::shared::cluster",
+    "sync_restrict::shared::cta", "mbarrier::arrive::one", "32x32b", "16x64b", "16x128b", "16x256b", "16x32bx2",
+    "x1", "x2", "x4", "x8", "x16", "x32", "x64", "x128", "pack::16b", "unpack::16b", "cta_group::1", "cta_group::2",
+    "fence::before_thread_sync", "fence::after_thread_sync", "wait::ld", "wait::st", "proxy", "mbarrier_init",
+    "init", "inval", "expect_tx", "complete_tx", "arrive", "arrive_drop", "test_wait", "try_wait", "pending_count",
+    "bulk", "tensor", "prefetch", "commit_group", "wait_group", "wait_all", "mbarrier", "fence", "commit_group",
+    "mma_async", "alloc", "dealloc", "relinquish_alloc_permit", "commit", "ld", "st", "wait", "sp", "reduce", "mma",
+    "cp", "shift", "ws", "kind::f16", "kind::tf32", "kind::f8f6f4", "kind::i8", "kind::mxf8f6f4", "kind::mxf4",
+    "kind::mxf4nvf4", "collector::a::fill", "collector::a::use", "collector::a::lastuse", "collector::a::discard",
+    "down", "up", "128x256b", "4x256b", "128x128b", "64x128b", "warpx2::02_13", "warpx2::01_23", "warpx4",
+    "multicast::cluster::all", "add", "min", "max", "inc", "dec", "and", "or", "xor", "f16", "bf16", "f32", "f64",
+    "u32", "s64", "u64", "noftz", "32x128b", "block_scale", "block16", "block32", "scale_vec::1X", "scale_vec::2X",
+    "scale_vec::4X", "ashift", "weight_stationary", "tile::scatter4", "im2col::w", "im2col::w::128",
+];
+
+/// Element kinds of `mma` operands.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Frag {
+    /// 32-bit registers holding packed halves or 8/4/1-bit integers.
+    B32,
+    F32,
+    S32,
+    F64,
+}
+
+/// One `mma` shape and type family: the A/B types it multiplies, the C/D types it accumulates in
+/// (with their fragment kinds and counts), the A and B fragment counts, and what it needs.
+pub struct MmaRow {
+    pub shape: &'static str,
+    pub ab: &'static [&'static str],
+    /// (type, fragment kind, count) of C and D.
+    pub cd: &'static [(&'static str, Frag, usize)],
+    /// Register kind and count of A and B.
+    pub a: (Frag, usize),
+    pub b: (Frag, usize),
+    /// What ptxas names when the target or version is too old (`.m16n8k16`).
+    pub what: &'static str,
+    pub sm: u32,
+    pub ptx: (u32, u32),
+}
+
+const F16_ACC2: &[(&str, Frag, usize)] = &[("f16", Frag::B32, 2), ("f32", Frag::F32, 4)];
+const F32_ACC4: &[(&str, Frag, usize)] = &[("f32", Frag::F32, 4)];
+const S32_ACC2: &[(&str, Frag, usize)] = &[("s32", Frag::S32, 2)];
+const S32_ACC4: &[(&str, Frag, usize)] = &[("s32", Frag::S32, 4)];
+const F64_ACC2: &[(&str, Frag, usize)] = &[("f64", Frag::F64, 2)];
+const F64_ACC4: &[(&str, Frag, usize)] = &[("f64", Frag::F64, 4)];
+const INT8: &[&str] = &["s8", "u8"];
+const INT4: &[&str] = &["s4", "u4"];
+const FP8: &[&str] = &["e4m3", "e5m2"];
+
+const fn mma(shape: &'static str, ab: &'static [&'static str], cd: &'static [(&'static str, Frag, usize)], a: usize, b: usize, what: &'static str, sm: u32, ptx: (u32, u32)) -> MmaRow {
+    let frag = if ab.len() == 1 && matches!(ab[0].as_bytes(), b"f64") { Frag::F64 } else { Frag::B32 };
+    MmaRow { shape, ab, cd, a: (frag, a), b: (frag, b), what, sm, ptx }
+}
+
+/// `mma.sync.aligned` shapes and types (PTX ISA 9.x, warp-level forms without block scaling).
+pub const MMA_ROWS: &[MmaRow] = &[
+    mma("m8n8k4", &["f16"], &[("f16", Frag::B32, 4), ("f32", Frag::F32, 8)], 2, 2, ".m8n8k4", 70, (6, 4)),
+    mma("m8n8k4", &["f64"], F64_ACC2, 1, 1, ".m8n8k4 with double types", 80, (7, 0)),
+    mma("m16n8k8", &["f16"], F16_ACC2, 2, 1, ".m16n8k8", 75, (6, 5)),
+    mma("m16n8k16", &["f16"], F16_ACC2, 4, 2, ".m16n8k16", 80, (7, 0)),
+    mma("m16n8k8", &["bf16"], F32_ACC4, 2, 1, ".m16n8k8", 80, (7, 0)),
+    mma("m16n8k16", &["bf16"], F32_ACC4, 4, 2, ".m16n8k16", 80, (7, 0)),
+    mma("m16n8k4", &["tf32"], F32_ACC4, 2, 1, ".m16n8k4", 80, (7, 0)),
+    mma("m16n8k8", &["tf32"], F32_ACC4, 4, 2, ".m16n8k8", 80, (7, 0)),
+    mma("m8n8k16", INT8, S32_ACC2, 1, 1, ".m8n8k16", 75, (6, 5)),
+    mma("m16n8k16", INT8, S32_ACC4, 2, 1, ".m16n8k16", 80, (7, 0)),
+    mma("m16n8k32", INT8, S32_ACC4, 4, 2, ".m16n8k32", 80, (7, 0)),
+    mma("m8n8k32", INT4, S32_ACC2, 1, 1, ".m8n8k32", 75, (6, 5)),
+    mma("m16n8k32", INT4, S32_ACC4, 2, 1, ".m16n8k32", 80, (7, 0)),
+    mma("m16n8k64", INT4, S32_ACC4, 4, 2, ".m16n8k64", 80, (7, 0)),
+    mma("m8n8k128", &["b1"], S32_ACC2, 1, 1, ".m8n8k128", 75, (6, 5)),
+    mma("m16n8k128", &["b1"], S32_ACC4, 2, 1, ".m16n8k128", 80, (7, 0)),
+    mma("m16n8k256", &["b1"], S32_ACC4, 4, 2, ".m16n8k256", 80, (7, 0)),
+    mma("m16n8k4", &["f64"], F64_ACC4, 2, 1, ".m16n8k4 with double types", 90, (7, 8)),
+    mma("m16n8k8", &["f64"], F64_ACC4, 4, 2, ".m16n8k8 with double types", 90, (7, 8)),
+    mma("m16n8k16", &["f64"], F64_ACC4, 8, 4, ".m16n8k16 with double types", 90, (7, 8)),
+    mma("m16n8k32", FP8, F32_ACC4, 4, 2, "mma with FP8 floating point type", 89, (8, 4)),
+];
+
+/// Types an `mma` names (the D, A, B, C types in order).
+pub const MMA_TYPES: &[&str] = &["f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s4", "u4", "b1", "s32", "e4m3", "e5m2"];
+
+/// `wgmma.mma_async` type families: A/B types, D types, the `k` of their shapes, how many
+/// operands follow D (A given by descriptor), and the name ptxas gives the family.
+pub struct WgmmaRow {
+    pub ab: &'static [&'static str],
+    pub d: &'static [&'static str],
+    pub k: u32,
+    pub operands: usize,
+    pub family: &'static str,
+}
+
+pub const WGMMA_ROWS: &[WgmmaRow] = &[
+    WgmmaRow { ab: &["f16"], d: &["f16", "f32"], k: 16, operands: 7, family: "floating point" },
+    WgmmaRow { ab: &["bf16"], d: &["f32"], k: 16, operands: 7, family: "floating point" },
+    WgmmaRow { ab: &["tf32"], d: &["f32"], k: 8, operands: 5, family: "floating point" },
+    WgmmaRow { ab: FP8, d: &["f16", "f32"], k: 32, operands: 5, family: "floating point" },
+    WgmmaRow { ab: INT8, d: &["s32"], k: 32, operands: 3, family: "integer" },
+    WgmmaRow { ab: &["b1"], d: &["s32"], k: 256, operands: 3, family: "integer" },
+];
