@@ -1,6 +1,7 @@
 //! The PTX front end: lexing, parsing to an AST with source spans, and ptxas-style diagnostics.
 
 pub mod ast;
+pub mod check_decls;
 pub mod check_forms;
 pub mod check_instr;
 pub mod check_module;

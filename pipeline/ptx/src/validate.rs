@@ -47,6 +47,7 @@ pub fn module_warnings(src: &str, m: &Module, file: &str) -> Vec<Diagnostic> {
         .iter()
         .filter(|f| f.has_body)
         .filter_map(|f| cm::perf_directive_warning(src, f))
+        .chain(crate::check_decls::unresolved_externs(src, m))
         .map(|(line, message)| Diagnostic::warning(file, line, message))
         .collect()
 }
@@ -85,6 +86,7 @@ pub fn validate_module(src: &str, m: &Module, file: &str, parse_diags: Vec<Diagn
 /// Declarations and functions; each function's unknown symbols come at its end.
 fn module_findings(src: &str, m: &Module, put: &mut impl FnMut(Vec<Finding>, u8, Option<u32>)) {
     put(cm::check_globals(m), 0, None);
+    put(crate::check_decls::check_declarations(src, m), 0, None);
     put(cm::check_duplicate_functions(m), 0, None);
     let mut starts: Vec<u32> = m.functions.iter().map(|f| f.line).chain(m.globals.iter().map(|g| g.line)).collect();
     starts.sort_unstable();

@@ -1,0 +1,118 @@
+//! Declaration checks ptxas makes besides names and sizes: initializer literals against the
+//! variable's type (read from the declaration's source text, since the tree keeps only their
+//! values), names in initializers, no initializer for `.f16` variables or external symbols,
+//! `.pred` only in registers, no module-scoped `.local`, no body for an `.extern` function.
+
+use crate::ast::*;
+use crate::check_module::Finding;
+
+pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let module_names = |n: &str| m.globals.iter().any(|g| g.name == n) || m.functions.iter().any(|f| f.name == n);
+    for v in &m.globals {
+        if v.space == StateSpace::Local {
+            out.push((v.line, "Module-scoped variables in .local state space are not allowed with ABI".into(), false));
+        }
+        check_variable(src, v, &module_names, &mut out);
+    }
+    for f in &m.functions {
+        for v in f.params.iter().chain(&f.ret_params) {
+            out.extend(predicate_in_memory(v));
+        }
+        let names = |n: &str| module_names(n) || f.vars.iter().any(|v| v.name == n);
+        for v in &f.vars {
+            check_variable(src, v, &names, &mut out);
+        }
+        if f.is_extern && f.has_body {
+            let line = line_at(src, f.span.end.saturating_sub(1) as usize).unwrap_or(f.line);
+            out.push((line, format!("Function definition conflicts with '.extern' declaration for function '{}'", f.name), false));
+        }
+    }
+    out.extend(extern_redefinitions(src, m));
+    out
+}
+
+/// `.extern` `.global`/`.const` variables: nothing in one module resolves them (ptxas's warning,
+/// without a line).
+pub fn unresolved_externs(src: &str, m: &Module) -> Vec<(u32, String)> {
+    m.globals
+        .iter()
+        .filter(|v| matches!(v.space, StateSpace::Global | StateSpace::Const))
+        .filter(|v| src.get(v.span.start as usize..v.span.end as usize).is_some_and(|t| t.trim_start().starts_with(".extern")))
+        .map(|v| (0, format!("Unresolved extern variable '{}' in whole program compilation, ignoring extern qualifier", v.name)))
+        .collect()
+}
+
+/// A function declared `.extern` and defined in the module: the definition is inconsistent (at
+/// its `{`), or, defined first, the `.extern` declaration duplicates it (at its `;`).
+fn extern_redefinitions(src: &str, m: &Module) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (k, f) in m.functions.iter().enumerate() {
+        let Some(earlier) = m.functions[..k].iter().find(|g| g.name == f.name) else { continue };
+        let body_line = || {
+            let at = src.get(f.span.start as usize..)?.find('{')?;
+            line_at(src, f.span.start as usize + at)
+        };
+        if earlier.is_extern && !earlier.has_body && f.has_body && !f.is_extern {
+            out.push((body_line().unwrap_or(f.line), format!("Inconsistent redefinition of variable '{}'", f.name), false));
+        } else if earlier.has_body && f.is_extern && !f.has_body {
+            let line = line_at(src, f.span.end.saturating_sub(1) as usize).unwrap_or(f.line);
+            out.push((line, format!("Duplicate definition of function '{}'", f.name), false));
+        }
+    }
+    out
+}
+
+fn check_variable(src: &str, v: &VarDecl, known: &dyn Fn(&str) -> bool, out: &mut Vec<Finding>) {
+    out.extend(predicate_in_memory(v));
+    let Some(text) = src.get(v.span.start as usize..v.span.end as usize) else { return };
+    let Some((_, init)) = text.split_once('=') else { return };
+    if text.trim_start().starts_with(".extern") {
+        out.push((v.line, format!("No initial value is allowed for external symbol '{}'", v.name), false));
+    }
+    if v.ty == Type::F16 {
+        out.push((v.line, "No initial value is allowed for .f16 type".into(), true));
+        return;
+    }
+    for token in init.split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.' | '%'))).filter(|t| !t.is_empty()) {
+        let first = token.as_bytes()[0];
+        if !first.is_ascii_digit() && first != b'.' {
+            if token != "generic" && !known(token) {
+                out.push((v.line, format!("Invalid initial value symbol '{token}'"), true));
+                return;
+            }
+            continue;
+        }
+        let float = is_float_literal(token);
+        let mismatch = match v.ty {
+            Type::F32 | Type::F64 => !float,
+            t if t.is_signed() || matches!(t, Type::U8 | Type::U16 | Type::U32 | Type::U64) => float,
+            _ => false,
+        };
+        if mismatch {
+            out.push((v.line, "Initial value type mismatch".into(), true));
+            return;
+        }
+    }
+}
+
+/// `0f3F800000`, `0d...`, `1.5`, `1e3` (not `0x1E`).
+fn is_float_literal(t: &str) -> bool {
+    let lower = t.to_ascii_lowercase();
+    if lower.starts_with("0x") {
+        return false;
+    }
+    let hex_float = (lower.starts_with("0f") || lower.starts_with("0d")) && lower.len() > 2 && lower[2..].bytes().all(|b| b.is_ascii_hexdigit());
+    hex_float || lower.contains('.') || lower.contains('e')
+}
+
+/// `.pred` variables live only in registers.
+fn predicate_in_memory(v: &VarDecl) -> Option<Finding> {
+    (v.ty == Type::Pred && v.space != StateSpace::Reg).then(|| (v.line, format!("Predicate variable '{}' must be in register state space", v.name), false))
+}
+
+/// The 1-based line of byte `at`.
+fn line_at(src: &str, at: usize) -> Option<u32> {
+    let before = src.get(..at)?;
+    Some(1 + before.bytes().filter(|&b| b == b'\n').count() as u32)
+}
