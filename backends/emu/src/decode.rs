@@ -153,6 +153,7 @@ pub enum Op {
     I2i,
     Call,
     Ret,
+    R2ur,
 }
 
 /// How an op's results arrive, for the hazard model.
@@ -189,7 +190,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 83] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync, Op::Cs2r, Op::Ulop3, Op::Ushf, Op::Fsel, Op::Bmsk, Op::Ubmsk, Op::Dadd, Op::Dmul, Op::Dfma, Op::Dsetp, Op::Acqbulk, Op::Preexit, Op::P2r, Op::Ld, Op::St, Op::Viaddmnmx, Op::Membar, Op::Uprmt, Op::Mufu, Op::I2f64, Op::F2i64, Op::I2i, Op::Call, Op::Ret];
+    pub const ALL: [Op; 84] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync, Op::Cs2r, Op::Ulop3, Op::Ushf, Op::Fsel, Op::Bmsk, Op::Ubmsk, Op::Dadd, Op::Dmul, Op::Dfma, Op::Dsetp, Op::Acqbulk, Op::Preexit, Op::P2r, Op::Ld, Op::St, Op::Viaddmnmx, Op::Membar, Op::Uprmt, Op::Mufu, Op::I2f64, Op::F2i64, Op::I2i, Op::Call, Op::Ret, Op::R2ur];
 
     /// The mnemonic as nvdisasm prints its base name.
     pub fn name(self) -> &'static str {
@@ -278,6 +279,7 @@ impl Op {
             I2i => "I2I",
             Call => "CALL.REL.NOINC",
             Ret => "RET.REL.NODEC",
+            R2ur => "R2UR",
         }
     }
 
@@ -412,6 +414,8 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Vimnmx, 0x048, true),
             (Viaddmnmx, 0x046, true),
             (Uprmt, 0x096, true),
+            (UimadWide, 0x0a5, true),
+            (R2ur, 0x2ca, false),
         ]),
         _ => t.extend([(Redux, 0x3c4, false), (Atoms, 0xf8c, false), (Warpsync, 0x948, false)]),
     }
@@ -424,6 +428,9 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
     }
     if sm >= 86 {
         t.push((I2fp, 0x045, true));
+    }
+    if (80..90).contains(&sm) {
+        t.extend([(Umov, 0x082, true), (UimadWide, 0x0a5, true)]);
     }
     t
 }
@@ -510,8 +517,9 @@ pub fn decode(sm: u32, pc: u32, w: u128) -> Result<Inst, EmuError> {
         writes: Vec::new(),
     };
     i.guard = PredSrc { idx: i.f(12, 3) as u8, neg: i.bit(15), uniform: false };
+    // A uniform op's guard is a uniform predicate (`@!UP0 ULOP3`).
     if op.is_uniform() && (i.guard.idx != PT || i.guard.neg) {
-        return Err(EmuError::Unsupported { pc, opcode: opc, what: format!("guarded uniform {}", op.name()) });
+        i.guard.uniform = true;
     }
     operands(sm, &mut i).map_err(|what| EmuError::Unsupported { pc, opcode: opc, what: format!("{}: {what}", op.name()) })?;
     Ok(i)
@@ -695,6 +703,15 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_write(i, File::R, dst, if i.bit(80) { 2 } else { 1 });
         }
         S2ur => add_write(i, File::Ur, dst, 1),
+        // R2UR URd, Ra: a lane's register into a uniform one (the predicate form is not run yet).
+        R2ur => {
+            if i.f(81, 3) != PT as u32 {
+                return Err("predicate result".into());
+            }
+            i.a = a;
+            add_read(i, a, 1);
+            add_write(i, File::Ur, i.f(16, 6) as u8, 1);
+        }
         Uldc | Ldc => {
             i.b = Operand::Cb { bank: i.f(54, 5) as u8, off: i.f(38, 16) };
             if i.op == Ldc {

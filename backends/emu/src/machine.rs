@@ -396,9 +396,16 @@ impl Run<'_> {
                     let Operand::Cb { bank, off } = i.b else { unreachable!("ULDC has a cbuf operand") };
                     let words = mem_words(i.f(73, 3));
                     for k in 0..words {
-                        let v = self.cload(i, bank, off as u64 + 4 * k as u64, w, exec.trailing_zeros() as usize)?;
+                        let v = self.cload_typed(i, bank, off as u64 + 4 * k as u64, w, exec.trailing_zeros() as usize)?;
                         set_ureg(w, i.f(16, 6) as u8 + k, v);
                     }
+                }
+            }
+            // The lowest executing lane's value (ptxas moves only warp-uniform values).
+            Op::R2ur => {
+                if exec != 0 {
+                    let v = w.reg(i.f(24, 8) as u8, exec.trailing_zeros() as usize);
+                    set_ureg(w, i.f(16, 6) as u8, v);
                 }
             }
             op if op.is_uniform() => {
@@ -427,7 +434,7 @@ impl Run<'_> {
                 let Operand::Cb { bank, off } = i.b else { unreachable!("LDC has a cbuf operand") };
                 let base = off as u64 + w.reg(i.f(24, 8) as u8, l) as u64;
                 for k in 0..mem_words(i.f(73, 3)) {
-                    let v = self.cload(i, bank, base + 4 * k as u64, w, l)?;
+                    let v = self.cload_typed(i, bank, base + 4 * k as u64, w, l)?;
                     w.set_reg(d.saturating_add(k), l, v);
                 }
             }
@@ -567,6 +574,29 @@ impl Run<'_> {
             0x27 => self.cta[2],
             0x88 => 0,
             sr => return Err(unsupported(i, format!("special register {sr:#x}"))),
+        })
+    }
+
+    /// A constant load of the type at 73..75: bytes and halves (U8, S8, U16, S16) extended to 32
+    /// bits, at their own alignment; wider types one word at a time.
+    fn cload_typed(&self, i: &Inst, bank: u8, off: u64, w: &Warp, l: usize) -> Result<u32, EmuError> {
+        let ty = i.f(73, 3);
+        if ty >= 4 {
+            return self.cload(i, bank, off, w, l);
+        }
+        let bytes = if ty < 2 { 1 } else { 2 };
+        if bank != 0 {
+            return Err(unsupported(i, format!("constant bank {bank}")));
+        }
+        if off % bytes != 0 {
+            return Err(EmuError::Misaligned { space: "constant", addr: off, pc: i.pc, thread: w.tid[l], cta: self.cta });
+        }
+        let v = cbank_read(&self.cbank, off, bytes as usize)
+            .ok_or(EmuError::OutOfBounds { space: "constant", addr: off, pc: i.pc, thread: w.tid[l], cta: self.cta })?;
+        Ok(match ty {
+            1 => v as u8 as i8 as i32 as u32,
+            3 => v as u16 as i16 as i32 as u32,
+            _ => v as u32,
         })
     }
 

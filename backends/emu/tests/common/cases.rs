@@ -46,6 +46,9 @@ pub const CASES: &[Case] = &[
     Case { file: "kernels/cvt_round.ptx", kernel: "cvt_round", setup: cvt_round },
     Case { file: "kernels/i2i.ptx", kernel: "i2i_sat", setup: i2i_sat },
     Case { file: "kernels/fround.ptx", kernel: "f32_rounding", setup: f32_rounding },
+    Case { file: "kernels/uniform64.ptx", kernel: "grid_stride64", setup: grid_stride64 },
+    Case { file: "kernels/uniform64.ptx", kernel: "tile64", setup: tile64 },
+    Case { file: "kernels/uniform64.ptx", kernel: "byte_params", setup: byte_params },
 ];
 
 fn floats(r: &mut Rng, n: usize, range: f32) -> Vec<f32> {
@@ -850,4 +853,53 @@ fn f32_rounding(r: &mut Rng) -> Setup {
     let mut expected = inputs;
     expected.push(buf_f32(2, &e));
     Setup { launch: grid(1, n as u32), params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).0, buffers, expected, f32_ulps: 0, unordered: vec![] }
+}
+
+fn grid_stride64(r: &mut Rng) -> Setup {
+    let (n, n2) = (200 + (r.u32() % 56) as usize, 150 + (r.u32() % 100) as usize);
+    let (out, out2) = (words(r, 256), (0..256).map(|_| r.next()).collect::<Vec<u64>>());
+    let mut e = out.clone();
+    (0..n).for_each(|i| e[i] = i as u32);
+    let mut e2 = out2.clone();
+    (0..n2).for_each(|i| e2[i] = 3 * i as u64);
+    Setup {
+        launch: grid(3, 32),
+        params: Params::default().u64(addr(0)).u64(n as u64).u64(addr(1)).u64(n2 as u64).0,
+        buffers: vec![buf_u32(0, &out), buf_u64(1, &out2)],
+        expected: vec![buf_u32(0, &e), buf_u64(1, &e2)],
+        f32_ulps: 0, unordered: vec![],
+    }
+}
+
+fn tile64(r: &mut Rng) -> Setup {
+    // Three tiles of 128: the last one partial.
+    let n = 257 + (r.u32() % 128) as usize;
+    let (input, out) = (words(r, 384), words(r, 384));
+    let mut e = out.clone();
+    for tile in (0..3).map(|b| 128 * b) {
+        let count = (n - tile).min(128);
+        (tile..tile + count).for_each(|i| e[i] = input[i].wrapping_add(count as u32));
+    }
+    Setup {
+        launch: grid(3, 32),
+        params: Params::default().u64(addr(0)).u64(addr(1)).u64(n as u64).0,
+        buffers: vec![buf_u32(0, &input), buf_u32(1, &out)],
+        expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
+        f32_ulps: 0, unordered: vec![],
+    }
+}
+
+fn byte_params(r: &mut Rng) -> Setup {
+    let (flag, byte) = (r.u32() as u8, r.u32() as u8);
+    let input = words(r, 64);
+    let add = if (flag as i8) < 0 { byte as u32 } else { flag as i8 as i32 as u32 };
+    let e: Vec<u32> = (0..2).flat_map(|b| (0..32).map(move |t| (b, t))).map(|(b, t)| input[10 * b + t].wrapping_add(add)).collect();
+    Setup {
+        launch: grid(2, 32),
+        // The two byte parameters sit right after the pointers, where ptxas lays them out.
+        params: Params::default().u64(addr(0)).u64(addr(1)).u8(flag).u8(byte).0,
+        buffers: vec![buf_u32(0, &input), buf_u32(1, &[0; 64])],
+        expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
+        f32_ulps: 0, unordered: vec![],
+    }
 }

@@ -65,6 +65,9 @@ impl Params {
     pub fn u32(self, v: u32) -> Self {
         self.push(&v.to_le_bytes())
     }
+    pub fn u8(self, v: u8) -> Self {
+        self.push(&[v])
+    }
     pub fn f32(self, v: f32) -> Self {
         self.push(&v.to_le_bytes())
     }
