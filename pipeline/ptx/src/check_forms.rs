@@ -57,7 +57,22 @@ pub fn check_form(i: &Instruction, s: &Scope, out: &mut Findings) {
     }
     if check_values(i, f.name, f.values, out) {
         check_vector_counts(i, f.name, out);
-        check_columns(i, f.name, out);
+        check_steps(i, f, out);
+        check_arrive_count(i, f.name, s, out);
+    }
+}
+
+/// `mbarrier.arrive` with a count needs `.noComplete` before sm_90 and PTX 7.8.
+fn check_arrive_count(i: &Instruction, name: &str, s: &Scope, out: &mut Findings) {
+    if name != "mbarrier.arrive" || i.operands.len() != 3 || i.has_mod("noComplete") {
+        return;
+    }
+    let what = "Feature 'mbarrier.arrive with count argument and without '.noComplete' modifier'";
+    if s.target_sm < 90 {
+        out.now(i.line, format!("{what} requires .target sm_90 or higher"));
+    }
+    if s.version < (7, 8) {
+        out.now(i.line, format!("{what} requires PTX ISA .version 7.8 or later"));
     }
 }
 
@@ -89,18 +104,18 @@ fn check_vector_counts(i: &Instruction, name: &str, out: &mut Findings) {
     out.now(i.line, format!("Argument {at} of instruction '{name}': Argument vector size mismatch"));
 }
 
-/// `tcgen05.alloc`/`.dealloc` columns: a power of two from 32 to 512.
-fn check_columns(i: &Instruction, name: &str, out: &mut Findings) {
-    if !matches!(name, "tcgen05.alloc" | "tcgen05.dealloc") {
-        return;
-    }
-    let Some(Operand::Imm(n)) = i.operands.get(1) else { return };
-    let msg = if n % 32 != 0 {
-        format!("Argument 1 of instruction '{name}': unexpected value '{n}', expected to be multiple of 32")
-    } else if !(32..=512).contains(n) {
-        format!("Argument 1 of instruction '{name}': value '{n}' out of range, expected to be in range [32..512]")
-    } else if (*n as u64).count_ones() != 1 {
-        format!("Argument 1 of '{name}' instruction: value must be power of 2")
+/// An immediate counted in steps (`tcgen05.alloc` columns, `setmaxnreg` registers); ptxas
+/// numbers the operand from 1 when it is the only one.
+fn check_steps(i: &Instruction, f: &Form, out: &mut Findings) {
+    let Some((at, step, lo, hi, power_of_two)) = f.steps else { return };
+    let Some(Operand::Imm(n)) = i.operands.get(at) else { return };
+    let (name, shown) = (f.name, at.max(1));
+    let msg = if n % step != 0 {
+        format!("Argument {shown} of instruction '{name}': unexpected value '{n}', expected to be multiple of {step}")
+    } else if !(lo..=hi).contains(n) {
+        format!("Argument {shown} of instruction '{name}': value '{n}' out of range, expected to be in range [{lo}..{hi}]")
+    } else if power_of_two && (*n as u64).count_ones() != 1 {
+        format!("Argument {shown} of '{name}' instruction: value must be power of 2")
     } else {
         return;
     };

@@ -752,6 +752,11 @@ fn check_requirements(i: &Instruction, s: &Scope, out: &mut Findings) {
             require(i.line, &what, r.sm, r.ptx, r.target_first, s, out);
         }
     }
+    for (_, _, name, targets) in isa::ARCH_SPECIFIC.iter().filter(|(op, m, ..)| *op == &*i.opcode && i.has_mod(m)) {
+        if !targets.contains(&s.target) {
+            out.now(i.line, format!("Instruction '{name}' not supported on .target '{}'", s.target));
+        }
+    }
     let wide_vector = i.has_mod("v4") && i.ty().is_some_and(|t| t.size_bytes() == 8);
     if is_memory_access(i) && wide_vector {
         require(i.line, "Feature '256 bit wide load/store'", 100, (8, 8), false, s, out);

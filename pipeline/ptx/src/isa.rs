@@ -374,17 +374,22 @@ pub struct Form {
     pub values: &'static [(usize, &'static [i128])],
     /// The only `.target`s it compiles for (`sm_90a`); empty: any that meets its requirements.
     pub targets: &'static [&'static str],
+    /// An immediate counted in steps: (operand index, step, lowest, highest, power of two only).
+    pub steps: Option<(usize, i128, i128, i128, bool)>,
 }
 
 const fn form(name: &'static str, types: &'static [&'static str], operands: &'static str) -> Form {
-    Form { name, when: &[], types, spaces: &[], operands, needs: &[], values: &[], targets: &[] }
+    Form { name, when: &[], types, spaces: &[], operands, needs: &[], values: &[], targets: &[], steps: None }
 }
 
 const SYNC_ALIGNED: &[(&[&str], &str)] = &[(&["sync"], ".sync modifier required"), (&["aligned"], ".aligned modifier required")];
 const SYNC: &[(&[&str], &str)] = &[(&["sync"], ".sync modifier required")];
 const MBARRIER_SPACES: &[&str] = &["-", "shared", "shared::cta", "shared::cluster"];
 const SM_90A: &[&str] = &["sm_90a"];
+const SM_90A_FAMILY: &[&str] = SETMAXNREG_TARGETS;
 const TCGEN05_TARGETS: &[&str] = &["sm_100a", "sm_101a", "sm_103a", "sm_110a", "sm_100f", "sm_101f", "sm_103f", "sm_110f"];
+const ARCH_100_FAMILY: &[&str] = TCGEN05_TARGETS;
+const SETMAXNREG_TARGETS: &[&str] = &["sm_90a", "sm_100a", "sm_101a", "sm_103a", "sm_110a", "sm_100f", "sm_101f", "sm_103f", "sm_110f"];
 const CTA_GROUP: &[(&[&str], &str)] = &[(&["cta_group::1", "cta_group::2"], ".cta_group modifier required")];
 
 /// Every form of the families checked by form (`FORM_OPCODES`), most specific names first;
@@ -433,8 +438,12 @@ pub const FORMS: &[Form] = &[
     Form { targets: SM_90A, needs: SYNC, ..form("wgmma.commit_group", &[], "") },
     Form { targets: SM_90A, needs: SYNC, ..form("wgmma.wait_group", &[], "i") },
     Form { targets: SM_90A, needs: SYNC_ALIGNED, ..form("wgmma.mma_async", &["*"], "*") },
-    Form { targets: TCGEN05_TARGETS, needs: CTA_GROUP, ..form("tcgen05.alloc", &["b32"], "mu") },
-    Form { targets: TCGEN05_TARGETS, needs: CTA_GROUP, ..form("tcgen05.dealloc", &["b32"], "uu") },
+    Form { targets: TCGEN05_TARGETS, needs: CTA_GROUP, steps: Some((1, 32, 32, 512, true)), ..form("tcgen05.alloc", &["b32"], "mu") },
+    Form { targets: TCGEN05_TARGETS, needs: CTA_GROUP, steps: Some((1, 32, 32, 512, true)), ..form("tcgen05.dealloc", &["b32"], "uu") },
+    Form { targets: SETMAXNREG_TARGETS, needs: SYNC_ALIGNED, steps: Some((0, 8, 24, 256, false)), ..form("setmaxnreg.inc", &["u32"], "i") },
+    Form { targets: SETMAXNREG_TARGETS, needs: SYNC_ALIGNED, steps: Some((0, 8, 24, 256, false)), ..form("setmaxnreg.dec", &["u32"], "i") },
+    Form { targets: SM_90A_FAMILY, ..form("tensormap.replace", &["*"], "*") },
+    form("tensormap.cp_fenceproxy", &["*"], "*"),
     Form { targets: TCGEN05_TARGETS, needs: CTA_GROUP, ..form("tcgen05.relinquish_alloc_permit", &[], "") },
     Form { targets: TCGEN05_TARGETS, ..form("tcgen05.fence", &[], "") },
     Form { targets: TCGEN05_TARGETS, needs: SYNC_ALIGNED, ..form("tcgen05.wait", &[], "") },
@@ -456,7 +465,11 @@ pub const FORMS: &[Form] = &[
 pub const FORM_NAME_WORDS: &[&str] = &["parity", "expect_tx"];
 
 /// Opcodes whose instructions are checked against [`FORMS`] (`cvt` only with `.pack`).
-pub const FORM_OPCODES: &[&str] = &["mbarrier", "cp", "fence", "wgmma", "tcgen05"];
+pub const FORM_OPCODES: &[&str] = &["mbarrier", "cp", "fence", "wgmma", "tcgen05", "setmaxnreg", "tensormap"];
+
+/// Features of non-form opcodes that only some `.target`s have: (opcode, modifier, the name
+/// ptxas gives it, those targets).
+pub const ARCH_SPECIFIC: &[(&str, &str, &str, &[&str])] = &[("redux", "f32", "redux.f32", ARCH_100_FAMILY)];
 
 /// Modifiers the form families take besides their names, types and spaces; any other is an
 /// "Unknown modifier".
@@ -477,7 +490,9 @@ pub const FORM_MODIFIERS: &[&str] = &[
     "kind::mxf4nvf4", "collector::a::fill", "collector::a::use", "collector::a::lastuse", "collector::a::discard",
     "down", "up", "128x256b", "4x256b", "128x128b", "64x128b", "warpx2::02_13", "warpx2::01_23", "warpx4",
     "multicast::cluster::all", "add", "min", "max", "inc", "dec", "and", "or", "xor", "f16", "bf16", "f32", "f64",
-    "u32", "s64", "u64", "noftz", "32x128b", "block_scale", "block16", "block32", "scale_vec::1X", "scale_vec::2X",
+    "u32", "s64", "u64", "noftz", "inc", "dec", "replace", "cp_fenceproxy", "global_address", "b1024", "rank",
+    "box_dim", "global_dim", "global_stride", "element_stride", "elemtype", "interleave_layout", "swizzle_mode",
+    "fill_mode", "to_proxy::tensormap", "from_proxy::generic", "32x128b", "block_scale", "block16", "block32", "scale_vec::1X", "scale_vec::2X",
     "scale_vec::4X", "ashift", "weight_stationary", "tile::scatter4", "im2col::w", "im2col::w::128",
 ];
 
@@ -517,34 +532,36 @@ const INT8: &[&str] = &["s8", "u8"];
 const INT4: &[&str] = &["s4", "u4"];
 const FP8: &[&str] = &["e4m3", "e5m2"];
 
-const fn mma(shape: &'static str, ab: &'static [&'static str], cd: &'static [(&'static str, Frag, usize)], a: usize, b: usize, what: &'static str, sm: u32, ptx: (u32, u32)) -> MmaRow {
+/// A row whose A and B fragments (`ab_counts`) are 32-bit registers, or `.f64` ones for `.f64`.
+const fn mma(shape: &'static str, ab: &'static [&'static str], cd: &'static [(&'static str, Frag, usize)], ab_counts: (usize, usize), what: &'static str, sm: u32, ptx: (u32, u32)) -> MmaRow {
+    let (a, b) = ab_counts;
     let frag = if ab.len() == 1 && matches!(ab[0].as_bytes(), b"f64") { Frag::F64 } else { Frag::B32 };
     MmaRow { shape, ab, cd, a: (frag, a), b: (frag, b), what, sm, ptx }
 }
 
 /// `mma.sync.aligned` shapes and types (PTX ISA 9.x, warp-level forms without block scaling).
 pub const MMA_ROWS: &[MmaRow] = &[
-    mma("m8n8k4", &["f16"], &[("f16", Frag::B32, 4), ("f32", Frag::F32, 8)], 2, 2, ".m8n8k4", 70, (6, 4)),
-    mma("m8n8k4", &["f64"], F64_ACC2, 1, 1, ".m8n8k4 with double types", 80, (7, 0)),
-    mma("m16n8k8", &["f16"], F16_ACC2, 2, 1, ".m16n8k8", 75, (6, 5)),
-    mma("m16n8k16", &["f16"], F16_ACC2, 4, 2, ".m16n8k16", 80, (7, 0)),
-    mma("m16n8k8", &["bf16"], F32_ACC4, 2, 1, ".m16n8k8", 80, (7, 0)),
-    mma("m16n8k16", &["bf16"], F32_ACC4, 4, 2, ".m16n8k16", 80, (7, 0)),
-    mma("m16n8k4", &["tf32"], F32_ACC4, 2, 1, ".m16n8k4", 80, (7, 0)),
-    mma("m16n8k8", &["tf32"], F32_ACC4, 4, 2, ".m16n8k8", 80, (7, 0)),
-    mma("m8n8k16", INT8, S32_ACC2, 1, 1, ".m8n8k16", 75, (6, 5)),
-    mma("m16n8k16", INT8, S32_ACC4, 2, 1, ".m16n8k16", 80, (7, 0)),
-    mma("m16n8k32", INT8, S32_ACC4, 4, 2, ".m16n8k32", 80, (7, 0)),
-    mma("m8n8k32", INT4, S32_ACC2, 1, 1, ".m8n8k32", 75, (6, 5)),
-    mma("m16n8k32", INT4, S32_ACC4, 2, 1, ".m16n8k32", 80, (7, 0)),
-    mma("m16n8k64", INT4, S32_ACC4, 4, 2, ".m16n8k64", 80, (7, 0)),
-    mma("m8n8k128", &["b1"], S32_ACC2, 1, 1, ".m8n8k128", 75, (6, 5)),
-    mma("m16n8k128", &["b1"], S32_ACC4, 2, 1, ".m16n8k128", 80, (7, 0)),
-    mma("m16n8k256", &["b1"], S32_ACC4, 4, 2, ".m16n8k256", 80, (7, 0)),
-    mma("m16n8k4", &["f64"], F64_ACC4, 2, 1, ".m16n8k4 with double types", 90, (7, 8)),
-    mma("m16n8k8", &["f64"], F64_ACC4, 4, 2, ".m16n8k8 with double types", 90, (7, 8)),
-    mma("m16n8k16", &["f64"], F64_ACC4, 8, 4, ".m16n8k16 with double types", 90, (7, 8)),
-    mma("m16n8k32", FP8, F32_ACC4, 4, 2, "mma with FP8 floating point type", 89, (8, 4)),
+    mma("m8n8k4", &["f16"], &[("f16", Frag::B32, 4), ("f32", Frag::F32, 8)], (2, 2), ".m8n8k4", 70, (6, 4)),
+    mma("m8n8k4", &["f64"], F64_ACC2, (1, 1), ".m8n8k4 with double types", 80, (7, 0)),
+    mma("m16n8k8", &["f16"], F16_ACC2, (2, 1), ".m16n8k8", 75, (6, 5)),
+    mma("m16n8k16", &["f16"], F16_ACC2, (4, 2), ".m16n8k16", 80, (7, 0)),
+    mma("m16n8k8", &["bf16"], F32_ACC4, (2, 1), ".m16n8k8", 80, (7, 0)),
+    mma("m16n8k16", &["bf16"], F32_ACC4, (4, 2), ".m16n8k16", 80, (7, 0)),
+    mma("m16n8k4", &["tf32"], F32_ACC4, (2, 1), ".m16n8k4", 80, (7, 0)),
+    mma("m16n8k8", &["tf32"], F32_ACC4, (4, 2), ".m16n8k8", 80, (7, 0)),
+    mma("m8n8k16", INT8, S32_ACC2, (1, 1), ".m8n8k16", 75, (6, 5)),
+    mma("m16n8k16", INT8, S32_ACC4, (2, 1), ".m16n8k16", 80, (7, 0)),
+    mma("m16n8k32", INT8, S32_ACC4, (4, 2), ".m16n8k32", 80, (7, 0)),
+    mma("m8n8k32", INT4, S32_ACC2, (1, 1), ".m8n8k32", 75, (6, 5)),
+    mma("m16n8k32", INT4, S32_ACC4, (2, 1), ".m16n8k32", 80, (7, 0)),
+    mma("m16n8k64", INT4, S32_ACC4, (4, 2), ".m16n8k64", 80, (7, 0)),
+    mma("m8n8k128", &["b1"], S32_ACC2, (1, 1), ".m8n8k128", 75, (6, 5)),
+    mma("m16n8k128", &["b1"], S32_ACC4, (2, 1), ".m16n8k128", 80, (7, 0)),
+    mma("m16n8k256", &["b1"], S32_ACC4, (4, 2), ".m16n8k256", 80, (7, 0)),
+    mma("m16n8k4", &["f64"], F64_ACC4, (2, 1), ".m16n8k4 with double types", 90, (7, 8)),
+    mma("m16n8k8", &["f64"], F64_ACC4, (4, 2), ".m16n8k8 with double types", 90, (7, 8)),
+    mma("m16n8k16", &["f64"], F64_ACC4, (8, 4), ".m16n8k16 with double types", 90, (7, 8)),
+    mma("m16n8k32", FP8, F32_ACC4, (4, 2), "mma with FP8 floating point type", 89, (8, 4)),
 ];
 
 /// Types an `mma` names (the D, A, B, C types in order).
