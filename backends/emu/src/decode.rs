@@ -392,6 +392,8 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
     ];
     match sm {
         75 => t.extend([
+            (Ld, 0x980, false),
+            (St, 0x385, false),
             (Ldg, 0x381, false),
             (Stg, 0x386, false),
             (UimadWide, 0x0a5, true),
@@ -420,7 +422,7 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         _ => t.extend([(Redux, 0x3c4, false), (Atoms, 0xf8c, false), (Warpsync, 0x948, false)]),
     }
     if sm >= 80 {
-        // Generic LD/ST: sm_75's forms place the offset elsewhere (not run yet); P2R not yet run on sm_75.
+        // Generic LD/ST (sm_75: other opcodes, rewritten by sm75_generic_to_common_layout); P2R not yet run on sm_75.
         t.extend([(Cs2r, 0x805, false), (Ld, 0x980, false), (St, 0x985, false), (P2r, 0x003, true)]);
     }
     if sm < 90 {
@@ -497,6 +499,7 @@ fn ctrl_of(w: u128) -> Ctrl {
 /// Decodes the word at byte address `pc`.
 pub fn decode(sm: u32, pc: u32, w: u128) -> Result<Inst, EmuError> {
     let opc = field(w, 0, 12) as u32;
+    let w = if sm == 75 { sm75_generic_to_common_layout(w).map_err(|what| EmuError::Unsupported { pc, opcode: opc, what })? } else { w };
     let table = opcode_table(sm);
     let op = table
         .iter()
@@ -523,6 +526,26 @@ pub fn decode(sm: u32, pc: u32, w: u128) -> Result<Inst, EmuError> {
     }
     operands(sm, &mut i).map_err(|what| EmuError::Unsupported { pc, opcode: opc, what: format!("{}: {what}", op.name()) })?;
     Ok(i)
+}
+
+/// sm_75's generic LD (0x980) and ST (0x385) with a register address hold a 32-bit offset at
+/// 32..63 and ST's data register at 64..71; moved to where LDG/STG and sm_80's LD/ST have them
+/// (offset 40..63, data 32..39) so that one operand decoder serves all.
+fn sm75_generic_to_common_layout(w: u128) -> Result<u128, String> {
+    let opc = field(w, 0, 12);
+    if opc != 0x980 && opc != 0x385 {
+        return Ok(w);
+    }
+    if field(w, 90, 2) != 0 {
+        return Err("sm_75 LD/ST with a uniform-register address".into());
+    }
+    let offset = field(w, 32, 32) as u32 as i32;
+    if !(-(1 << 23)..1 << 23).contains(&offset) {
+        return Err("sm_75 LD/ST offset beyond 24 bits".into());
+    }
+    let data = if opc == 0x385 { field(w, 64, 8) } else { 0 };
+    let cleared = w & !(((1u128 << 32) - 1) << 32) & !(0xffu128 << 64);
+    Ok(cleared | (data as u128) << 32 | ((offset as u32 & 0xff_ffff) as u128) << 40)
 }
 
 fn gpr(idx: u8) -> Operand {

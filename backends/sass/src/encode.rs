@@ -7,6 +7,7 @@
 use std::fmt;
 
 use crate::arch::Sm;
+use crate::encode_mem::{encode_load, encode_store, Order};
 use crate::ir::*;
 
 /// Why an instruction could not be encoded.
@@ -19,7 +20,7 @@ impl fmt::Display for EncodeError {
     }
 }
 
-type EResult<T> = Result<T, EncodeError>;
+pub(crate) type EResult<T> = Result<T, EncodeError>;
 
 /// A 128-bit instruction word under construction.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -140,7 +141,7 @@ fn dst_gpr(d: &Dst) -> EResult<u64> {
     }
 }
 
-fn src_gpr(s: &Src) -> EResult<u64> {
+pub(crate) fn src_gpr(s: &Src) -> EResult<u64> {
     match s.val {
         SrcVal::Zero => Ok(RZ),
         SrcVal::Reg(r) if r.file == RegFile::Gpr => gpr(r.idx),
@@ -369,8 +370,10 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             w.set(80, 1, hi as u64);
         }
         Opcode::Prmt => set_alu_abc(w, 0x016, a, b, c)?,
-        Opcode::Ldg { size, constant, offset } => encode_ldg(sm, w, i, size, constant, offset)?,
-        Opcode::Stg { size, offset } => encode_stg(sm, w, i, size, offset)?,
+        Opcode::Ldg { size, constant, scope, offset } => encode_load(sm, w, i, false, size, Order::of(constant, scope), offset)?,
+        Opcode::Ld { size, scope, offset } => encode_load(sm, w, i, true, size, Order::of(false, scope), offset)?,
+        Opcode::Stg { size, scope, offset } => encode_store(sm, w, i, false, size, Order::of(false, scope), offset)?,
+        Opcode::St { size, scope, offset } => encode_store(sm, w, i, true, size, Order::of(false, scope), offset)?,
         Opcode::Lds { size, offset } => {
             w.set(0, 12, 0x984);
             w.set(24, 8, src_gpr(a)?);
@@ -432,6 +435,7 @@ fn set_dst(w: &mut Word, i: &Instr) -> EResult<()> {
             | Opcode::Fsetp { .. }
             | Opcode::Plop3 { .. }
             | Opcode::Stg { .. }
+            | Opcode::St { .. }
             | Opcode::Sts { .. }
             | Opcode::Bra { .. }
             | Opcode::Exit
@@ -486,54 +490,6 @@ fn encode_iadd3(w: &mut Word, i: &Instr, x: bool) -> EResult<()> {
     let (c0, c1) = if x { (*d, *e) } else { (Src::FALSE, Src::FALSE) };
     set_pred(w, 87, &c0)?;
     set_pred(w, 77, if c1.val == SrcVal::Zero { &Src::FALSE } else { &c1 })?;
-    Ok(())
-}
-
-fn encode_ldg(sm: Sm, w: &mut Word, i: &Instr, size: MemSize, constant: bool, offset: i32) -> EResult<()> {
-    let addr = src_gpr(&i.srcs[0])?;
-    w.set(24, 8, addr);
-    w.set(40, 24, offset as u64);
-    w.set(73, 3, mem_size_code(size));
-    w.set(81, 3, PT);
-    if sm.num == 75 {
-        w.set(0, 12, 0x381);
-        w.set(72, 1, 1);
-        w.set(77, 2, 3);
-        w.set(79, 2, if constant { 0 } else { 1 });
-        w.set(84, 3, 1);
-    } else {
-        let desc = i.srcs[1].as_reg().ok_or_else(|| EncodeError("LDG without a descriptor".into()))?;
-        w.set(0, 12, 0x981);
-        w.set(32, 8, ureg(&desc)?);
-        w.set(72, 1, 1);
-        w.set(76, 1, 1);
-        w.set(77, 4, if constant { 4 } else { 0 });
-        w.set(84, 3, 1);
-        w.set(90, 2, 3);
-    }
-    Ok(())
-}
-
-fn encode_stg(sm: Sm, w: &mut Word, i: &Instr, size: MemSize, offset: i32) -> EResult<()> {
-    w.set(24, 8, src_gpr(&i.srcs[0])?);
-    w.set(32, 8, src_gpr(&i.srcs[1])?);
-    w.set(40, 24, offset as u64);
-    w.set(73, 3, mem_size_code(size));
-    if sm.num == 75 {
-        w.set(0, 12, 0x386);
-        w.set(72, 1, 1);
-        w.set(77, 2, 3);
-        w.set(79, 2, 1);
-        w.set(84, 3, 1);
-    } else {
-        let desc = i.srcs[2].as_reg().ok_or_else(|| EncodeError("STG without a descriptor".into()))?;
-        w.set(0, 12, 0x986);
-        w.set(64, 8, ureg(&desc)?);
-        w.set(72, 1, 1);
-        w.set(76, 1, 1);
-        w.set(84, 3, 1);
-        w.set(90, 2, 3);
-    }
     Ok(())
 }
 

@@ -223,6 +223,47 @@ impl MemSize {
     }
 }
 
+/// The operation of an atomic or reduction (ATOMS/ATOMG/RED field 87..90).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AtomOp {
+    Add,
+    Min,
+    Max,
+    Inc,
+    Dec,
+    And,
+    Or,
+    Xor,
+    Exch,
+    /// Compare and swap (ATOMS.CAS / ATOMG.CAS, a different opcode).
+    Cas,
+}
+
+/// The operand type of an atomic.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AtomType {
+    U32,
+    S32,
+    U64,
+    S64,
+    /// f32 add, flushing denormals and rounding to nearest (`.F32.FTZ.RN`).
+    F32,
+}
+
+impl AtomType {
+    pub fn is_wide(self) -> bool {
+        matches!(self, AtomType::U64 | AtomType::S64)
+    }
+}
+
+/// The scope of a global atomic (`.STRONG.SM` for `.cta`, `.STRONG.GPU`, `.STRONG.SYS`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MemScope {
+    Cta,
+    Gpu,
+    Sys,
+}
+
 /// Opcodes with their modifiers. Slot conventions (`d` = dsts, `s` = srcs; unused slots hold
 /// [`Dst::None`] / [`Src::NONE`]):
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -276,9 +317,14 @@ pub enum Opcode {
     /// `PRMT d0, s0, s1(selector), s2`.
     Prmt,
     /// `LDG.E[.size][.CONSTANT] d0, [s0(addr pair) + offset]`; s1 = descriptor UR pair (sm_80+).
-    Ldg { size: MemSize, constant: bool, offset: i32 },
+    /// `scope`: `.STRONG.{SM,GPU,SYS}` for `.relaxed`/`.volatile` accesses (None: weak).
+    Ldg { size: MemSize, constant: bool, scope: Option<MemScope>, offset: i32 },
     /// `STG.E[.size] [s0(addr pair) + offset], s1(data)`; s2 = descriptor UR pair (sm_80+).
-    Stg { size: MemSize, offset: i32 },
+    Stg { size: MemSize, scope: Option<MemScope>, offset: i32 },
+    /// `LD.E[.size][.STRONG.scope] d0, [s0(addr pair) + offset]`: a generic-space load, slots as LDG.
+    Ld { size: MemSize, scope: Option<MemScope>, offset: i32 },
+    /// `ST.E[.size][.STRONG.scope] [s0(addr pair) + offset], s1(data)`: a generic-space store, slots as STG.
+    St { size: MemSize, scope: Option<MemScope>, offset: i32 },
     /// `LDS[.size] d0, [s0(addr or Zero) + offset]`.
     Lds { size: MemSize, offset: i32 },
     /// `STS[.size] [s0(addr or Zero) + offset], s1(data)`.

@@ -23,6 +23,7 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
     matches!(
         op,
         Opcode::S2r(_) | Opcode::S2ur(_) | Opcode::I2f { .. } | Opcode::F2i { .. } | Opcode::Ldg { .. } | Opcode::Lds { .. } | Opcode::Ldc { .. } | Opcode::Stg { .. } | Opcode::Sts { .. }
+            | Opcode::Ld { .. } | Opcode::St { .. }
     )
 }
 
@@ -33,6 +34,7 @@ pub fn reads_late(op: &Opcode) -> bool {
     matches!(
         op,
         Opcode::Ldg { .. } | Opcode::Lds { .. } | Opcode::Stg { .. } | Opcode::Sts { .. } | Opcode::I2f { .. } | Opcode::F2i { .. }
+            | Opcode::Ld { .. } | Opcode::St { .. }
     )
 }
 

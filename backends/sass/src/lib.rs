@@ -3,6 +3,7 @@
 
 pub mod arch;
 pub mod encode;
+mod encode_mem;
 pub mod hazard;
 pub mod ir;
 pub mod latency;

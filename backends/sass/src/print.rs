@@ -203,14 +203,18 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             )
         }
         Opcode::Prmt => format!("PRMT {}", join(&[d0, src(a), src(b), src(c)])),
-        Opcode::Ldg { size, constant, offset } => {
+        Opcode::Ldg { size, constant, scope, offset } => {
             let c = if constant { ".CONSTANT" } else { "" };
-            let sys = if sm.num == 75 { ".SYS" } else { "" };
-            format!("LDG.E{}{c}{sys} {d0}, {}", size_suffix(size), global_addr(sm, a, b, offset))
+            format!("LDG.E{}{c}{} {d0}, {}", size_suffix(size), order_suffix(sm, scope), global_addr(sm, a, b, offset))
         }
-        Opcode::Stg { size, offset } => {
-            let sys = if sm.num == 75 { ".SYS" } else { "" };
-            format!("STG.E{}{sys} {}, {}", size_suffix(size), global_addr(sm, a, c, offset), src(b))
+        Opcode::Ld { size, scope, offset } => {
+            format!("LD.E{}{} {d0}, {}", size_suffix(size), order_suffix(sm, scope), global_addr(sm, a, b, offset))
+        }
+        Opcode::Stg { size, scope, offset } => {
+            format!("STG.E{}{} {}, {}", size_suffix(size), order_suffix(sm, scope), global_addr(sm, a, c, offset), src(b))
+        }
+        Opcode::St { size, scope, offset } => {
+            format!("ST.E{}{} {}, {}", size_suffix(size), order_suffix(sm, scope), global_addr(sm, a, c, offset), src(b))
         }
         Opcode::Lds { size, offset } => format!("LDS{} {d0}, {}", size_suffix(size), shared_addr(a, offset)),
         Opcode::Sts { size, offset } => format!("STS{} {}, {}", size_suffix(size), shared_addr(a, offset), src(b)),
@@ -257,6 +261,17 @@ fn ftz_s(ftz: bool) -> &'static str {
         ".FTZ"
     } else {
         ""
+    }
+}
+
+/// `.STRONG.<scope>` of an ordered global/generic access; weak ones print `.SYS` on sm_75.
+fn order_suffix(sm: Sm, scope: Option<MemScope>) -> &'static str {
+    match scope {
+        Some(MemScope::Cta) => ".STRONG.SM",
+        Some(MemScope::Gpu) => ".STRONG.GPU",
+        Some(MemScope::Sys) => ".STRONG.SYS",
+        None if sm.num == 75 => ".SYS",
+        None => "",
     }
 }
 

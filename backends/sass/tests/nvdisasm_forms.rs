@@ -103,12 +103,21 @@ fn forms(sm: Sm) -> Vec<Instr> {
     v.push(Instr::new(Ldc { wide: true }, &[d(2)], &[Src::cbuf(0, 0x210)]));
     v.push(Instr::new(Uldc { wide: true }, &[Dst::Reg(Reg::ugpr(4, 2))], &[Src::cbuf(0, 0x118)]));
     for size in [MemSize::B32, MemSize::B64, MemSize::U8, MemSize::S8, MemSize::U16, MemSize::S16, MemSize::B128] {
-        v.push(Instr::new(Ldg { size, constant: false, offset: 0 }, &[d(4)], &[r(2), ur(4)]));
-        v.push(Instr::new(Stg { size, offset: 0 }, &[], &[r(2), r(4), ur(4)]));
+        v.push(Instr::new(Ldg { size, constant: false, scope: None, offset: 0 }, &[d(4)], &[r(2), ur(4)]));
+        v.push(Instr::new(Stg { size, scope: None, offset: 0 }, &[], &[r(2), r(4), ur(4)]));
+        v.push(Instr::new(Ld { size, scope: None, offset: 0x10 }, &[d(4)], &[r(2), ur(4)]));
+        v.push(Instr::new(St { size, scope: None, offset: 0x10 }, &[], &[r(2), r(4), ur(4)]));
     }
-    v.push(Instr::new(Ldg { size: MemSize::B32, constant: true, offset: 0x80 }, &[d(4)], &[r(2), ur(4)]));
-    v.push(Instr::new(Stg { size: MemSize::B32, offset: 4 }, &[], &[r(2), r(4), ur(4)]));
-    v.push(Instr::new(Ldg { size: MemSize::B32, constant: false, offset: -8 }, &[d(4)], &[r(2), ur(4)]));
+    v.push(Instr::new(Ldg { size: MemSize::B32, constant: true, scope: None, offset: 0x80 }, &[d(4)], &[r(2), ur(4)]));
+    v.push(Instr::new(Stg { size: MemSize::B32, scope: None, offset: 4 }, &[], &[r(2), r(4), ur(4)]));
+    v.push(Instr::new(Ldg { size: MemSize::B32, constant: false, scope: None, offset: -8 }, &[d(4)], &[r(2), ur(4)]));
+    for scope in [MemScope::Cta, MemScope::Gpu, MemScope::Sys] {
+        let (size, s) = (MemSize::B64, Some(scope));
+        v.push(Instr::new(Ldg { size, constant: false, scope: s, offset: 0x20 }, &[d(4)], &[r(2), ur(4)]));
+        v.push(Instr::new(Stg { size, scope: s, offset: 0x20 }, &[], &[r(2), r(4), ur(4)]));
+        v.push(Instr::new(Ld { size, scope: s, offset: -0x20 }, &[d(4)], &[r(2), ur(4)]));
+        v.push(Instr::new(St { size, scope: s, offset: 0x30 }, &[], &[r(2), r(4), ur(4)]));
+    }
     v
 }
 

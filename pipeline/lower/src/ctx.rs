@@ -172,7 +172,7 @@ impl<'a> Ctx<'a> {
     fn load_descriptor(&mut self) {
         let Some(off) = self.sm.global_desc_offset() else { return };
         let uses_global = self.func.body.iter().any(|s| {
-            matches!(s, Statement::Instr(i) if (i.opcode == "ld" || i.opcode == "st") && i.has_mod("global"))
+            matches!(s, Statement::Instr(i) if (i.opcode == "ld" || i.opcode == "st") && i.has_mod("global") || crate::mem::needs_descriptor(i))
         });
         if uses_global {
             let r = self.f.new_vreg(RegFile::UGpr, 2);
@@ -382,6 +382,7 @@ impl<'a> Ctx<'a> {
         };
         match i.opcode.as_str() {
             "ld" | "st" | "ldu" => self.lower_mem(i),
+            _ if crate::pack::is_vector_mov(i) => self.lower_vector_mov(i),
             "bra" => {
                 let target = match i.operands.first() {
                     Some(Operand::Symbol(l)) => self.block_of(l)?,

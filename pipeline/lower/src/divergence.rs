@@ -29,6 +29,7 @@ fn varying_vregs(f: &Function) -> Vec<bool> {
                 i.op,
                 Opcode::S2r(SpecialReg::TidX | SpecialReg::TidY | SpecialReg::TidZ | SpecialReg::LaneId)
                     | Opcode::Ldg { .. }
+                    | Opcode::Ld { .. }
                     | Opcode::Lds { .. }
             );
             let mut from_varying = source;

@@ -11,6 +11,7 @@ mod float;
 mod int;
 mod mem;
 mod opt;
+mod pack;
 
 pub use ctx::{LowerError, LoweredKernel, ParamLayout};
 pub use opt::optimize;

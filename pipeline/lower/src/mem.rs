@@ -1,4 +1,10 @@
-//! Loads and stores: kernel parameters (constant bank 0), global memory (LDG/STG) and shared memory.
+//! Loads and stores: kernel parameters (constant bank 0), global (LDG/STG), generic (LD/ST) and
+//! shared memory (LDS/STS), scalar and `.v2`/`.v4` vectors.
+//!
+//! A vector of 32- or 64-bit elements is one wide access (`.64`/`.128`) through a register group
+//! that the elements are copied out of (loads) or into (stores); copy propagation then reads the
+//! loaded parts in place. Vectors of narrower elements, and parameter vectors, are split into one
+//! access per element, as ptxas does for parameters.
 
 use ptxforge_ptx::ast::{AddrBase, Instruction, Operand, Type};
 use ptxforge_sass::ir::*;
@@ -17,35 +23,236 @@ fn mem_size(ty: Type) -> MemSize {
     }
 }
 
+/// The access size of `regs` consecutive 32-bit registers.
+fn group_size(regs: u8) -> MemSize {
+    match regs {
+        2 => MemSize::B64,
+        4 => MemSize::B128,
+        _ => MemSize::B32,
+    }
+}
+
+/// The state space an `ld`/`st` addresses.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Space {
+    Global { nc: bool },
+    Generic,
+    Shared,
+}
+
+/// Whether the instruction reads or writes global memory through a 64-bit address (and so needs
+/// the sm_80+ memory descriptor).
+pub fn needs_descriptor(i: &Instruction) -> bool {
+    matches!(i.opcode.as_str(), "ld" | "st" | "ldu")
+        && (i.has_mod("global") || !["param", "shared", "local", "const"].iter().any(|s| i.has_mod(s)))
+}
+
+/// `.v2` / `.v4` (1 for scalars).
+fn vector_width(i: &Instruction) -> LResult<usize> {
+    match i.mods.iter().find(|m| m.starts_with('v') && m[1..].parse::<u32>().is_ok()).map(|m| m.as_str()) {
+        None => Ok(1),
+        Some("v2") => Ok(2),
+        Some("v4") => Ok(4),
+        Some(v) => Err(format!("vector '{}.{v}' is not supported yet", i.opcode)),
+    }
+}
+
+/// The `.STRONG` scope of an ordered access (`.relaxed.<scope>`, `.volatile`); `.acquire` and
+/// `.release` need fences that are not lowered yet.
+fn order_scope(i: &Instruction, space: Space) -> LResult<Option<MemScope>> {
+    if i.has_mod("acquire") || i.has_mod("release") {
+        return Err(format!("'{}.{}' is not supported yet", i.opcode, i.mods.join(".")));
+    }
+    if space == Space::Shared {
+        return Ok(None);
+    }
+    if i.has_mod("volatile") {
+        return Ok(Some(MemScope::Sys));
+    }
+    if !i.has_mod("relaxed") {
+        return Ok(None);
+    }
+    match () {
+        _ if i.has_mod("cta") => Ok(Some(MemScope::Cta)),
+        _ if i.has_mod("gpu") => Ok(Some(MemScope::Gpu)),
+        _ if i.has_mod("sys") => Ok(Some(MemScope::Sys)),
+        _ => Err(format!("'{}.{}' is not supported yet", i.opcode, i.mods.join("."))),
+    }
+}
+
 impl Ctx<'_> {
     pub fn lower_mem(&mut self, i: &Instruction) -> LResult<()> {
         if i.operands.len() != 2 {
             return Err(format!("Arguments mismatch for instruction '{}'", i.opcode));
         }
-        if i.mods.iter().any(|m| m.starts_with('v') && m[1..].parse::<u32>().is_ok()) {
-            return Err(format!("vector '{}.{}' is not supported yet", i.opcode, i.mods.join(".")));
-        }
+        let width = vector_width(i)?;
         let ty = i.ty().ok_or("ld/st needs a type")?;
         let load = i.opcode != "st";
         let (val, addr) = if load { (&i.operands[0], &i.operands[1]) } else { (&i.operands[1], &i.operands[0]) };
+        let elems: Vec<&Operand> = match val {
+            Operand::Vector(v) if v.len() == width && width > 1 => v.iter().collect(),
+            _ if width == 1 => vec![val],
+            _ => return Err(format!("expected a vector of {width} elements, found {val:?}")),
+        };
         if i.has_mod("param") {
-            return if load { self.load_param(val, addr, ty) } else { Err("st.param is not supported yet".into()) };
+            if !load {
+                return Err("st.param is not supported yet".into());
+            }
+            for (k, e) in elems.iter().enumerate() {
+                self.load_param(e, addr, ty, k as u32 * ty.size_bytes())?;
+            }
+            return Ok(());
         }
-        if i.has_mod("shared") {
-            return self.shared_access(load, val, addr, ty);
+        let space = if i.has_mod("shared") {
+            Space::Shared
+        } else if i.has_mod("global") {
+            Space::Global { nc: i.has_mod("nc") || i.opcode == "ldu" }
+        } else if ["local", "const"].iter().any(|s| i.has_mod(s)) {
+            return Err(format!("'{}.{}' (generic or other state space) is not supported yet", i.opcode, i.mods.join(".")));
+        } else {
+            Space::Generic
+        };
+        let scope = order_scope(i, space)?;
+        let (base, offset) = self.mem_address(space, addr)?;
+        let elem_regs = ty.size_bytes() / 4;
+        if width > 1 && (elem_regs == 1 || elem_regs == 2) && width as u32 * elem_regs <= 4 {
+            let regs = (width as u32 * elem_regs) as u8;
+            return if load {
+                self.load_vector(space, scope, base, offset, &elems, ty, regs)
+            } else {
+                self.store_vector(space, scope, base, offset, &elems, ty, regs)
+            };
         }
-        if i.has_mod("global") {
-            return self.global_access(load, val, addr, ty, i.has_mod("nc") || i.opcode == "ldu");
+        if width > 1 && ty.size_bytes() > 2 {
+            return Err(format!("vector '{}.{}' is not supported yet", i.opcode, i.mods.join(".")));
         }
-        Err(format!("'{}.{}' (generic or other state space) is not supported yet", i.opcode, i.mods.join(".")))
+        for (k, e) in elems.iter().enumerate() {
+            let off = offset + k as i32 * ty.size_bytes() as i32;
+            if load {
+                self.load_scalar(space, scope, base, off, e, ty)?;
+            } else {
+                self.store_scalar(space, scope, base, off, e, ty)?;
+            }
+        }
+        Ok(())
     }
 
-    fn load_param(&mut self, val: &Operand, addr: &Operand, ty: Type) -> LResult<()> {
+    /// `[base + offset]` of a global, generic or shared access.
+    fn mem_address(&mut self, space: Space, addr: &Operand) -> LResult<(Src, i32)> {
+        let (base, offset) = self.address(addr)?;
+        let offset = offset as i32;
+        if space != Space::Shared {
+            let AddrBase::Reg(base) = base else {
+                return Err("global accesses need a 64-bit register address".into());
+            };
+            let base = self.vreg(base)?;
+            if base.comps != 2 {
+                return Err("global addresses must be 64-bit registers".into());
+            }
+            return Ok((Src::reg(base), offset));
+        }
+        Ok(match base {
+            AddrBase::Reg(r) => (Src::reg(self.vreg(r)?), offset),
+            AddrBase::Symbol(s) => {
+                let off = *self.shared.get(s.as_str()).ok_or_else(|| format!("Unknown symbol '{s}'"))?;
+                self.shared_operand(off as i32 + offset)
+            }
+            AddrBase::None => self.shared_operand(offset),
+        })
+    }
+
+    /// Emits the load or store of `size` at `[base + offset]` in `space`.
+    fn emit_access(&mut self, space: Space, scope: Option<MemScope>, size: MemSize, base: Src, offset: i32, load: Option<Reg>, data: Src) {
+        let desc = self.desc.map_or(Src::ZERO, Src::reg);
+        match (space, load) {
+            (Space::Global { nc }, Some(d)) => {
+                self.emit(Opcode::Ldg { size, constant: nc, scope, offset }, &[Dst::Reg(d)], &[base, desc])
+            }
+            (Space::Generic, Some(d)) => self.emit(Opcode::Ld { size, scope, offset }, &[Dst::Reg(d)], &[base, desc]),
+            (Space::Shared, Some(d)) => self.emit(Opcode::Lds { size, offset }, &[Dst::Reg(d)], &[base]),
+            (Space::Global { .. }, None) => self.emit(Opcode::Stg { size, scope, offset }, &[], &[base, data, desc]),
+            (Space::Generic, None) => self.emit(Opcode::St { size, scope, offset }, &[], &[base, data, desc]),
+            (Space::Shared, None) => self.emit(Opcode::Sts { size, offset }, &[], &[base, data]),
+        }
+    }
+
+    fn load_scalar(&mut self, space: Space, scope: Option<MemScope>, base: Src, offset: i32, val: &Operand, ty: Type) -> LResult<()> {
+        if *val == Operand::Sink {
+            return Ok(());
+        }
+        let d = self.dst(val)?;
+        let size = mem_size(ty);
+        let narrow = self.narrow_target(d, size);
+        self.emit_access(space, scope, size, base, offset, Some(narrow), Src::NONE);
+        self.widen_loaded(d, narrow, ty);
+        Ok(())
+    }
+
+    fn store_scalar(&mut self, space: Space, scope: Option<MemScope>, base: Src, offset: i32, val: &Operand, ty: Type) -> LResult<()> {
+        let size = mem_size(ty);
+        let data = self.store_data(val, size)?;
+        self.emit_access(space, scope, size, base, offset, None, data);
+        Ok(())
+    }
+
+    /// One wide load into a fresh group of `regs` registers, then a copy of each element out of it.
+    #[allow(clippy::too_many_arguments)]
+    fn load_vector(&mut self, space: Space, scope: Option<MemScope>, base: Src, offset: i32, elems: &[&Operand], ty: Type, regs: u8) -> LResult<()> {
+        let group = self.f.new_vreg(RegFile::Gpr, regs);
+        self.emit_access(space, scope, group_size(regs), base, offset, Some(group), Src::NONE);
+        let per = regs / elems.len() as u8;
+        for (k, e) in elems.iter().enumerate() {
+            if **e == Operand::Sink {
+                continue;
+            }
+            let d = self.dst(e)?;
+            let first = k as u8 * per;
+            if per == 2 {
+                if d.comps != 2 {
+                    return Err(format!("expected a 64-bit register, found {e:?}"));
+                }
+                self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[Src::reg(group.part(first))]);
+                self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[Src::reg(group.part(first + 1))]);
+            } else {
+                let narrow = if d.comps == 2 { d.part(0) } else { d };
+                self.emit(Opcode::Mov, &[Dst::Reg(narrow)], &[Src::reg(group.part(first))]);
+                self.widen_loaded(d, narrow, ty);
+            }
+        }
+        Ok(())
+    }
+
+    /// Copies of each element into a fresh group of `regs` registers, then one wide store.
+    #[allow(clippy::too_many_arguments)]
+    fn store_vector(&mut self, space: Space, scope: Option<MemScope>, base: Src, offset: i32, elems: &[&Operand], _ty: Type, regs: u8) -> LResult<()> {
+        let group = self.f.new_vreg(RegFile::Gpr, regs);
+        let per = regs / elems.len() as u8;
+        for (k, e) in elems.iter().enumerate() {
+            let first = k as u8 * per;
+            let parts = if per == 2 {
+                let (lo, hi) = self.src64(e)?;
+                vec![lo, hi]
+            } else {
+                vec![self.src32(e)?]
+            };
+            for (j, s) in parts.into_iter().enumerate() {
+                self.emit(Opcode::Mov, &[Dst::Reg(group.part(first + j as u8))], &[s]);
+            }
+        }
+        self.emit_access(space, scope, group_size(regs), base, offset, None, Src::reg(group));
+        Ok(())
+    }
+
+    /// `ld.param` of one element at `elem_offset` bytes past the address.
+    fn load_param(&mut self, val: &Operand, addr: &Operand, ty: Type, elem_offset: u32) -> LResult<()> {
+        if *val == Operand::Sink {
+            return Ok(());
+        }
         let (AddrBase::Symbol(name), off) = self.address(addr)? else {
             return Err("ld.param needs a parameter name".into());
         };
         let p = self.param(name)?;
-        let offset = self.sm.param_base() + p.offset + off as u32;
+        let offset = self.sm.param_base() + p.offset + off as u32 + elem_offset;
         let d = self.dst(val)?;
         if ty.size_bytes() == 8 {
             if self.sm.num >= 90 {
@@ -55,55 +262,11 @@ impl Ctx<'_> {
                 self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[Src::cbuf(0, offset as u16 + 4)]);
             }
         } else if ty.size_bytes() == 4 {
-            self.load_const(d, offset);
+            let narrow = if d.comps == 2 { d.part(0) } else { d };
+            self.load_const(narrow, offset);
+            self.widen_loaded(d, narrow, ty);
         } else {
             return Err("parameters narrower than 32 bits are not supported yet".into());
-        }
-        Ok(())
-    }
-
-    fn global_access(&mut self, load: bool, val: &Operand, addr: &Operand, ty: Type, nc: bool) -> LResult<()> {
-        let (AddrBase::Reg(base), offset) = self.address(addr)? else {
-            return Err("global accesses need a 64-bit register address".into());
-        };
-        let base = self.vreg(base)?;
-        if base.comps != 2 {
-            return Err("global addresses must be 64-bit registers".into());
-        }
-        let desc = self.desc.map_or(Src::ZERO, Src::reg);
-        let size = mem_size(ty);
-        let offset = offset as i32;
-        if load {
-            let d = self.dst(val)?;
-            let narrow = self.narrow_target(d, size);
-            self.emit(Opcode::Ldg { size, constant: nc, offset }, &[Dst::Reg(narrow)], &[Src::reg(base), desc]);
-            self.widen_loaded(d, narrow, ty);
-        } else {
-            let data = self.store_data(val, size)?;
-            self.emit(Opcode::Stg { size, offset }, &[], &[Src::reg(base), data, desc]);
-        }
-        Ok(())
-    }
-
-    fn shared_access(&mut self, load: bool, val: &Operand, addr: &Operand, ty: Type) -> LResult<()> {
-        let (base, offset) = self.address(addr)?;
-        let (base, offset) = match base {
-            AddrBase::Reg(r) => (Src::reg(self.vreg(r)?), offset as i32),
-            AddrBase::Symbol(s) => {
-                let off = *self.shared.get(s).ok_or_else(|| format!("Unknown symbol '{s}'"))?;
-                self.shared_operand(off as i32 + offset as i32)
-            }
-            AddrBase::None => self.shared_operand(offset as i32),
-        };
-        let size = mem_size(ty);
-        if load {
-            let d = self.dst(val)?;
-            let narrow = self.narrow_target(d, size);
-            self.emit(Opcode::Lds { size, offset }, &[Dst::Reg(narrow)], &[base]);
-            self.widen_loaded(d, narrow, ty);
-        } else {
-            let data = self.store_data(val, size)?;
-            self.emit(Opcode::Sts { size, offset }, &[], &[base, data]);
         }
         Ok(())
     }

@@ -112,7 +112,7 @@ fn used_vregs(f: &Function) -> Vec<bool> {
 fn is_dead(i: &Instr, used: &[bool]) -> bool {
     let pure = !matches!(
         i.op,
-        Opcode::Stg { .. } | Opcode::Sts { .. } | Opcode::Bra { .. } | Opcode::Exit | Opcode::BarSync { .. } | Opcode::Nop
+        Opcode::Stg { .. } | Opcode::St { .. } | Opcode::Sts { .. } | Opcode::Bra { .. } | Opcode::Exit | Opcode::BarSync { .. } | Opcode::Nop
     );
     let mut any_dst = false;
     let mut all_unused = true;

@@ -59,6 +59,7 @@ pub fn check_form(i: &Instruction, s: &Scope, out: &mut Findings) {
         check_vector_counts(i, f.name, out);
         check_steps(i, f, out);
         check_arrive_count(i, f.name, s, out);
+        check_relaxed(i, f.name, s, out);
     }
 }
 
@@ -73,6 +74,15 @@ fn check_arrive_count(i: &Instruction, name: &str, s: &Scope, out: &mut Findings
     }
     if s.version < (7, 8) {
         out.now(i.line, format!("{what} requires PTX ISA .version 7.8 or later"));
+    }
+}
+
+/// `.relaxed` arrivals and waits on an mbarrier came with PTX 8.6 (`expect_tx`/`complete_tx`
+/// had it from 8.0).
+fn check_relaxed(i: &Instruction, name: &str, s: &Scope, out: &mut Findings) {
+    const FROM_86: &[&str] = &["mbarrier.arrive", "mbarrier.arrive_drop", "mbarrier.test_wait", "mbarrier.try_wait"];
+    if i.has_mod("relaxed") && FROM_86.contains(&name) && s.version < (8, 6) {
+        out.now(i.line, format!("Modifier '.relaxed' on '{name}' requires PTX ISA .version 8.6 or later"));
     }
 }
 
@@ -331,7 +341,7 @@ fn check_mma(i: &Instruction, s: &Scope, out: &mut Findings) {
             return;
         }
     }
-    if d != c && c == "f16" {
+    if d != c && c == "f16" && shape != "m8n8k4" {
         out.now(line, format!(".dtype must be '.f16' when .ctype is '.f16' for 'mma' instruction with shape '.{shape}'"));
         return;
     }

@@ -197,7 +197,7 @@ fn has_untabled_type(i: &Instruction) -> bool {
 fn is_known_modifier(m: &str) -> bool {
     const PREFIXES: &[&str] = &["L1::", "L2::", "level::", "e4m3", "e5m2", "e2m1", "e2m3", "e3m2", "ue8m0", "tf32", "s2f6", "b4x", "b6x", "b8x"];
     Type::from_mod(m).is_some()
-        || isa::KNOWN_MODIFIERS.contains(&m)
+        || isa::is_listed_modifier(m)
         || isa::SPACES.contains(&m)
         || m.strip_prefix('v').is_some_and(|n| n.parse::<u32>().is_ok())
         || PREFIXES.iter().any(|p| m.starts_with(p))
@@ -746,7 +746,8 @@ fn check_atom_op(i: &Instruction, out: &mut Findings) -> bool {
 fn check_requirements(i: &Instruction, s: &Scope, out: &mut Findings) {
     for r in isa::requirements_for(&i.opcode) {
         let opcode_ok = r.opcode.is_empty() || r.opcode == i.opcode;
-        if opcode_ok && (r.modifier.is_empty() || i.has_mod(r.modifier)) {
+        let met = s.version >= r.ptx && s.target_sm >= r.sm;
+        if !met && opcode_ok && (r.modifier.is_empty() || i.has_mod(r.modifier)) {
             let what = r.what.replace("{m0}", i.mods.first().map_or("", String::as_str)).replace("{mods}", &i.mods.join("."));
             let what = what.replace("{form}", &crate::check_forms::form_name(i));
             require(i.line, &what, r.sm, r.ptx, r.target_first, s, out);

@@ -347,6 +347,12 @@ pub const KNOWN_MODIFIERS: &[&str] = &[
 ];
 
 /// State-space modifiers of memory instructions.
+/// Whether `m` is one of [`KNOWN_MODIFIERS`] (looked up in a set built once: the list is long).
+pub fn is_listed_modifier(m: &str) -> bool {
+    static SET: OnceLock<crate::ast::FastSet<&'static str>> = OnceLock::new();
+    SET.get_or_init(|| KNOWN_MODIFIERS.iter().copied().collect()).contains(m)
+}
+
 pub const SPACES: &[&str] = &["global", "shared", "local", "param", "const", "shared::cta", "shared::cluster", "param::entry", "param::func"];
 
 /// An instruction family named by its leading modifiers (`mbarrier.init`, `cp.async.bulk`,
@@ -555,7 +561,7 @@ pub const MMA_ROWS: &[MmaRow] = &[
     mma("m8n8k32", INT4, S32_ACC2, (1, 1), ".m8n8k32", 75, (6, 5)),
     mma("m16n8k32", INT4, S32_ACC4, (2, 1), ".m16n8k32", 80, (7, 0)),
     mma("m16n8k64", INT4, S32_ACC4, (4, 2), ".m16n8k64", 80, (7, 0)),
-    mma("m8n8k128", &["b1"], S32_ACC2, (1, 1), ".m8n8k128", 75, (6, 5)),
+    mma("m8n8k128", &["b1"], S32_ACC2, (1, 1), ".m8n8k128", 75, (7, 0)),
     mma("m16n8k128", &["b1"], S32_ACC4, (2, 1), ".m16n8k128", 80, (7, 0)),
     mma("m16n8k256", &["b1"], S32_ACC4, (4, 2), ".m16n8k256", 80, (7, 0)),
     mma("m16n8k4", &["f64"], F64_ACC4, (2, 1), ".m16n8k4 with double types", 90, (7, 8)),

@@ -49,6 +49,7 @@ pub const CASES: &[Case] = &[
     Case { file: "kernels/uniform64.ptx", kernel: "grid_stride64", setup: grid_stride64 },
     Case { file: "kernels/uniform64.ptx", kernel: "tile64", setup: tile64 },
     Case { file: "kernels/uniform64.ptx", kernel: "byte_params", setup: byte_params },
+    Case { file: "kernels/generic.ptx", kernel: "generic_mem", setup: generic_mem },
 ];
 
 fn floats(r: &mut Rng, n: usize, range: f32) -> Vec<f32> {
@@ -900,6 +901,22 @@ fn byte_params(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u8(flag).u8(byte).0,
         buffers: vec![buf_u32(0, &input), buf_u32(1, &[0; 64])],
         expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
+        f32_ulps: 0, unordered: vec![],
+    }
+}
+
+fn generic_mem(r: &mut Rng) -> Setup {
+    let input = words(r, 256);
+    let mut e = input.clone();
+    for w in e.chunks_mut(4) {
+        let [a, b, c, d] = [w[0], w[1], w[2], w[3]];
+        w.copy_from_slice(&[a.wrapping_add(b), c ^ d, d, a]);
+    }
+    Setup {
+        launch: grid(1, 64),
+        params: Params::default().u64(addr(0)).0,
+        buffers: vec![buf_u32(0, &input)],
+        expected: vec![buf_u32(0, &e)],
         f32_ulps: 0, unordered: vec![],
     }
 }
