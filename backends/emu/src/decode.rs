@@ -153,6 +153,11 @@ pub enum Op {
     I2i,
     Call,
     Ret,
+    Nanosleep,
+    B2r,
+    Errbar,
+    Cgaerrbar,
+    Cctl,
     R2ur,
 }
 
@@ -190,7 +195,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 84] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync, Op::Cs2r, Op::Ulop3, Op::Ushf, Op::Fsel, Op::Bmsk, Op::Ubmsk, Op::Dadd, Op::Dmul, Op::Dfma, Op::Dsetp, Op::Acqbulk, Op::Preexit, Op::P2r, Op::Ld, Op::St, Op::Viaddmnmx, Op::Membar, Op::Uprmt, Op::Mufu, Op::I2f64, Op::F2i64, Op::I2i, Op::Call, Op::Ret, Op::R2ur];
+    pub const ALL: [Op; 89] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync, Op::Cs2r, Op::Ulop3, Op::Ushf, Op::Fsel, Op::Bmsk, Op::Ubmsk, Op::Dadd, Op::Dmul, Op::Dfma, Op::Dsetp, Op::Acqbulk, Op::Preexit, Op::P2r, Op::Ld, Op::St, Op::Viaddmnmx, Op::Membar, Op::Uprmt, Op::Mufu, Op::I2f64, Op::F2i64, Op::I2i, Op::Call, Op::Ret, Op::Nanosleep, Op::B2r, Op::Errbar, Op::Cgaerrbar, Op::Cctl, Op::R2ur];
 
     /// The mnemonic as nvdisasm prints its base name.
     pub fn name(self) -> &'static str {
@@ -280,6 +285,11 @@ impl Op {
             Call => "CALL.REL.NOINC",
             Ret => "RET.REL.NODEC",
             R2ur => "R2UR",
+            Nanosleep => "NANOSLEEP",
+            B2r => "B2R",
+            Errbar => "ERRBAR",
+            Cgaerrbar => "CGAERRBAR",
+            Cctl => "CCTL",
         }
     }
 
@@ -297,6 +307,8 @@ impl Op {
             // treats the result as fixed-latency (`HazardModel::record`).
             Dadd | Dmul | Dfma | Dsetp => Timing::Var { queue: Queue::Unordered },
             Bra | Call | Ret | Exit | Bar | Nop | Bssy | Bsync | Break | Bmov | Warpsync | Acqbulk | Preexit | Membar => Timing::Control,
+            Nanosleep | Errbar | Cgaerrbar | Cctl => Timing::Control,
+            B2r => Timing::Var { queue: Queue::Unordered },
             _ => Timing::Alu,
         }
     }
@@ -389,6 +401,12 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Bsync, 0x941, false),
         (Break, 0x942, false),
         (Membar, 0x992, false),
+        (Nanosleep, 0x95d, false),
+        (Nanosleep, 0x35d, false),
+        (Nanosleep, 0xb5d, false),
+        (B2r, 0x31c, false),
+        (Errbar, 0x9ab, false),
+        (Cctl, 0x98f, false),
     ];
     match sm {
         75 => t.extend([
@@ -400,11 +418,14 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (S2ur, 0x9c3, false),
             (Umov, 0x082, true),
             (Bmov, 0x355, false),
+            (Warpsync, 0x348, false),
+            (Atomg, 0x3a8, false),
         ]),
-        80 => t.extend([(Hfma2Mma, 0x035, true), (Redux, 0x3c4, false), (Atoms, 0xf8c, false), (Warpsync, 0x948, false)]),
+        80 => t.extend([(Hfma2Mma, 0x035, true), (Redux, 0x3c4, false), (Atoms, 0xf8c, false), (Warpsync, 0x948, false), (Warpsync, 0x348, false)]),
         90 => t.extend([
             (Acqbulk, 0x82e, false),
             (Preexit, 0x82d, false),
+            (Cgaerrbar, 0x5ab, false),
             (Redux, 0x3c4, false),
             (Atoms, 0xf8c, false),
             (Warpsync, 0x948, false),
@@ -419,7 +440,7 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (UimadWide, 0x0a5, true),
             (R2ur, 0x2ca, false),
         ]),
-        _ => t.extend([(Redux, 0x3c4, false), (Atoms, 0xf8c, false), (Warpsync, 0x948, false)]),
+        _ => t.extend([(Redux, 0x3c4, false), (Atoms, 0xf8c, false), (Warpsync, 0x948, false), (Warpsync, 0x348, false)]),
     }
     if sm >= 80 {
         // Generic LD/ST (sm_75: other opcodes, rewritten by sm75_generic_to_common_layout); P2R not yet run on sm_75.
@@ -874,6 +895,11 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_write(i, File::P, i.f(81, 3) as u8, 1);
             add_write(i, File::P, i.f(84, 3) as u8, 1);
         }
+        // WARPSYNC Rb (0x348) reads its mask from a register; 0x948 takes an immediate.
+        Warpsync if i.f(0, 12) == 0x348 => {
+            i.b = gpr(i.f(32, 8) as u8);
+            add_read(i, i.b, 1);
+        }
         Bssy | Bsync | Break | Bmov | Warpsync | Acqbulk | Preexit | Membar => {}
         // BRA's predicate input (87..90): the executing lanes whose predicate holds take it.
         // BRA.DIV URa (bit 91): branches while the lanes of the mask in URa are not converged.
@@ -899,6 +925,34 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             if i.f(0, 12) == 0xb1d && sm >= 75 && i.f(54, 4) != 0 {
                 return Err("barrier other than 0".into());
             }
+            // Thread counts (42..53) and BAR.ARV (77..78 = 1) are not run yet.
+            if i.f(42, 12) != 0 || !matches!(i.f(77, 2), 0 | 2) {
+                return Err("BAR with a thread count or other than SYNC/RED".into());
+            }
+            if i.f(77, 2) == 2 {
+                let p = i.pred(87);
+                add_pred_read(i, p);
+            }
+        }
+        // NANOSLEEP Rb (0x35d) reads its time from a register; the other forms take no register.
+        Nanosleep => {
+            if i.f(0, 12) == 0x35d {
+                i.b = gpr(i.f(32, 8) as u8);
+                add_read(i, i.b, 1);
+            }
+        }
+        Errbar | Cgaerrbar => {}
+        Cctl => {
+            if i.f(87, 4) != 4 || i.f(24, 8) != RZ as u32 {
+                return Err("CCTL other than IVALL".into());
+            }
+        }
+        B2r => {
+            if !i.bit(78) {
+                return Err("B2R other than .RESULT".into());
+            }
+            add_write(i, File::R, dst, 1);
+            add_write(i, File::P, i.f(81, 3) as u8, 1);
         }
         Nop => {}
     }

@@ -107,6 +107,9 @@ pub enum EmuError {
     Uninitialized { pc: u32, reg: String, thread: [u32; 3], cta: [u32; 3] },
     /// No thread of a CTA can make progress.
     Deadlock { cta: [u32; 3] },
+    /// A warp collective issued while other lanes of the warp wait at the same instruction apart
+    /// (the warp was not reconverged).
+    Diverged { pc: u32, issuing: u32, split: u32, cta: [u32; 3] },
     StepLimit { steps: u64 },
     BadCubin(String),
     BadLaunch(String),
@@ -127,6 +130,10 @@ impl fmt::Display for EmuError {
                 write!(f, "/*{pc:04x}*/ reads {reg}, which thread {thread:?} of CTA {cta:?} never wrote")
             }
             EmuError::Deadlock { cta } => write!(f, "deadlock: no thread of CTA {cta:?} can make progress"),
+            EmuError::Diverged { pc, issuing, split, cta } => write!(
+                f,
+                "warp collective at /*{pc:04x}*/ issued by lanes {issuing:#010x} while lanes {split:#010x} wait at it apart (warp not converged, CTA {cta:?})"
+            ),
             EmuError::StepLimit { steps } => write!(f, "step limit reached after {steps} warp instructions"),
             EmuError::BadCubin(m) => write!(f, "bad cubin: {m}"),
             EmuError::BadLaunch(m) => write!(f, "bad launch: {m}"),

@@ -45,6 +45,10 @@ struct Warp {
     next_group: u32,
     tid: [[u32; 3]; WARP],
     hz: HazardModel,
+    /// BAR.RED in progress: its operation (74..75), the lanes that arrived and their predicates.
+    bar_red: Option<(u32, u32, u32)>,
+    /// The result of the last BAR.RED, read by B2R.RESULT.
+    b2r: u32,
 }
 
 impl Warp {
@@ -63,6 +67,8 @@ impl Warp {
             next_group: 1,
             tid: [[0; 3]; WARP],
             hz: HazardModel::new(sm),
+            bar_red: None,
+            b2r: 0,
         };
         for l in 0..WARP {
             let t = first_thread + l as u32;
@@ -255,6 +261,7 @@ impl Run<'_> {
             if !ready && all_at_bar {
                 // Every live thread waits at the barrier: release them together.
                 let t = warps.iter().map(|w| w.hz.t).max().unwrap_or(0);
+                complete_bar_red(&mut warps);
                 for w in warps.iter_mut() {
                     w.hz.t = t;
                     for l in 0..WARP {
@@ -297,6 +304,7 @@ impl Run<'_> {
                 return Err(EmuError::OutOfBounds { space: "code", addr: pc as u64, pc, thread: w.tid[lane], cta: self.cta });
             }
         };
+        check_converged(w, &inst, ready, group, self.cta)?;
         if self.opts.check_hazards {
             w.hz.issue(&inst, group)?;
         } else {
@@ -311,6 +319,9 @@ impl Run<'_> {
                 if w.ureg(u) & !w.mask(Lane::Exited) & !group == 0 {
                     exec = 0;
                 }
+            } else if inst.f(32, 2) == 3 && !w.mask(Lane::Exited) & !group != 0 {
+                // BRA.CONV (sm_75): taken only while every live lane of the warp issues together.
+                exec = 0;
             }
         }
         if self.opts.check_uninit {
@@ -357,7 +368,24 @@ impl Run<'_> {
                 }
             }
             Op::Exit => lanes.for_each(|l| w.lane[l] = Lane::Exited),
-            Op::Bar => lanes.for_each(|l| w.lane[l] = Lane::AtBarrier),
+            Op::Bar => {
+                if i.f(77, 2) == 2 {
+                    // BAR.RED: remember the predicates of the arriving lanes.
+                    let p = i.pred(87);
+                    let votes = lanes.clone().filter(|&l| w.pred(p, l)).fold(0u32, |m, l| m | 1 << l);
+                    let (_, arrived, old) = w.bar_red.unwrap_or((0, 0, 0));
+                    w.bar_red = Some((i.f(74, 2), arrived | exec, old | votes));
+                }
+                lanes.for_each(|l| w.lane[l] = Lane::AtBarrier)
+            }
+            Op::B2r => {
+                for l in lanes {
+                    w.set_reg(i.dst(), l, w.b2r);
+                    w.set_pred(i.f(81, 3) as u8, l, w.b2r != 0);
+                }
+            }
+            // NANOSLEEP only delays; error barriers and L1 invalidation order nothing more here.
+            Op::Nanosleep | Op::Errbar | Op::Cgaerrbar | Op::Cctl => {}
             Op::Bssy => w.bar[i.f(16, 4) as usize] = exec,
             Op::Break => w.bar[i.f(16, 4) as usize] &= !exec,
             Op::Bmov => {
@@ -373,14 +401,21 @@ impl Run<'_> {
                 lanes.for_each(|l| w.lane[l] = Lane::AtBsync(b));
             }
             Op::Warpsync => {
-                let m = match i.f(32, 32) {
-                    0 => u32::MAX,
-                    m => m,
-                };
-                if i.f(9, 3) != 4 {
-                    return Err(unsupported(i, "WARPSYNC with a register mask".into()));
+                if i.f(9, 3) == 1 {
+                    // WARPSYNC Rb (0x348): each lane waits for the lanes of its own mask.
+                    if i.bit(86) || i.f(16, 8) != 0 {
+                        return Err(unsupported(i, "WARPSYNC.EXCLUSIVE or .COLLECTIVE".into()));
+                    }
+                    for l in lanes {
+                        w.lane[l] = Lane::AtWarpsync(w.reg(i.f(32, 8) as u8, l));
+                    }
+                } else {
+                    let m = match i.f(32, 32) {
+                        0 => u32::MAX,
+                        m => m,
+                    };
+                    lanes.for_each(|l| w.lane[l] = Lane::AtWarpsync(m));
                 }
-                lanes.for_each(|l| w.lane[l] = Lane::AtWarpsync(m));
             }
             Op::Vote | Op::Voteu => self.vote(w, i, exec)?,
             Op::Redux => self.redux(w, i, exec)?,
@@ -519,6 +554,7 @@ impl Run<'_> {
         let result = match i.f(72, 2) {
             0 => ballot == exec,
             1 => ballot != 0,
+            2 => ballot == exec || ballot == 0,
             _ => return Err(unsupported(i, "VOTE mode".into())),
         };
         if exec == 0 {
@@ -565,7 +601,11 @@ impl Run<'_> {
         let t = w.tid[l];
         Ok(match i.f(72, 8) {
             0x00 => l as u32,
+            0x38 => 1u32 << l,
             0x39 => (1u32 << l) - 1,
+            0x3a => ((1u64 << (l + 1)) - 1) as u32,
+            0x3b => !(((1u64 << (l + 1)) - 1) as u32),
+            0x3c => !((1u32 << l) - 1),
             0x21 => t[0],
             0x22 => t[1],
             0x23 => t[2],
@@ -678,6 +718,39 @@ impl Run<'_> {
             }
             None => Err(EmuError::OutOfBounds { space, addr, pc: i.pc, thread: w.tid[l], cta: self.cta }),
         }
+    }
+}
+
+/// A warp collective (SHFL, REDUX, VOTE other than the active-mask form) must issue for every lane
+/// that reaches it: lanes ready at the same instruction in another group mean the warp is split
+/// (nothing reconverged it after a divergent branch), which the hardware does not repair.
+fn check_converged(w: &Warp, i: &Inst, ready: u32, group: u32, cta: [u32; 3]) -> Result<(), EmuError> {
+    let collective = match i.op {
+        Op::Shfl | Op::Redux => true,
+        Op::Vote => i.f(87, 4) != PT as u32,
+        _ => false,
+    };
+    let split = (0..WARP).filter(|&l| ready >> l & 1 == 1 && group >> l & 1 == 0 && w.pc[l] == i.pc).fold(0u32, |m, l| m | 1 << l);
+    if collective && split != 0 {
+        return Err(EmuError::Diverged { pc: i.pc, issuing: group, split, cta });
+    }
+    Ok(())
+}
+
+/// Completes a BAR.RED when the barrier releases: POPC counts the true predicates of the CTA, AND
+/// and OR combine them; every warp's B2R.RESULT then reads the value.
+fn complete_bar_red(warps: &mut [Warp]) {
+    let reds: Vec<(u32, u32, u32)> = warps.iter().filter_map(|w| w.bar_red).collect();
+    let Some(&(op, _, _)) = reds.first() else { return };
+    let popc: u32 = reds.iter().map(|r| r.2.count_ones()).sum();
+    let value = match op {
+        0 => popc,
+        1 => reds.iter().all(|r| r.1 == r.2) as u32,
+        _ => (popc != 0) as u32,
+    };
+    for w in warps.iter_mut() {
+        w.bar_red = None;
+        w.b2r = value;
     }
 }
 

@@ -32,6 +32,9 @@ pub const CASES: &[Case] = &[
     Case { file: "kernels/warp.ptx", kernel: "warp_ops", setup: warp_ops },
     Case { file: "kernels/warp.ptx", kernel: "atomics", setup: atomics },
     Case { file: "kernels/warp.ptx", kernel: "diverge", setup: diverge },
+    Case { file: "kernels/sync.ptx", kernel: "sync_ops", setup: sync_ops },
+    Case { file: "kernels/sync.ptx", kernel: "syncwarp_diverged", setup: syncwarp_diverged },
+    Case { file: "kernels/sync.ptx", kernel: "shfl_diverged", setup: diverge },
     Case { file: "kernels/warp.ptx", kernel: "param_index", setup: param_index },
     Case { file: "kernels/warp.ptx", kernel: "uniform_ops", setup: uniform_ops },
     Case { file: "kernels/warp.ptx", kernel: "uniform_addr", setup: uniform_addr },
@@ -475,6 +478,41 @@ fn warp_ops(r: &mut Rng) -> Setup {
         launch: grid(1, 64),
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_u32(0, &a), buf_u32(1, &[0; 512])],
+        expected: vec![buf_u32(0, &a), buf_u32(1, &e)],
+        f32_ulps: 0, unordered: vec![],
+    }
+}
+
+fn sync_ops(r: &mut Rng) -> Setup {
+    let a: Vec<u32> = (0..64).map(|k| if k == 17 { 0 } else if k < 32 { r.u32() | 0x8000_0000 } else { r.u32() }).collect();
+    let any = a.iter().any(|&x| x & 1 == 1) as u32;
+    let all = a.iter().all(|&x| x != 0) as u32;
+    let cnt = a.iter().filter(|&&x| x & 2 != 0).count() as u32;
+    let mut e = vec![0u32; 512];
+    for t in 0..64 {
+        let (base, lane) = (t & !31, t % 32);
+        let top = |x: u32| x >> 31;
+        let uni = a[base..base + 32].iter().all(|&x| top(x) == top(a[base])) as u32;
+        let le = ((1u64 << (lane + 1)) - 1) as u32;
+        e[8 * t..8 * t + 8].copy_from_slice(&[any | all << 1 | uni << 2, cnt, 1 << lane, (1 << lane) - 1, le, !le, !((1u32 << lane) - 1), a[t]]);
+    }
+    Setup {
+        launch: grid(1, 64),
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
+        buffers: vec![buf_u32(0, &a), buf_u32(1, &[0; 512])],
+        expected: vec![buf_u32(0, &a), buf_u32(1, &e)],
+        f32_ulps: 0, unordered: vec![],
+    }
+}
+
+fn syncwarp_diverged(r: &mut Rng) -> Setup {
+    let a = words(r, 64);
+    let s: Vec<u32> = a.iter().map(|&x| if x & 1 == 1 { x.wrapping_mul(3) } else { x + 1 }).collect();
+    let e: Vec<u32> = (0..64).map(|t| if a[t] & 1 == 1 { s[t ^ 1] } else { s[t ^ 1] ^ 5 }).collect();
+    Setup {
+        launch: grid(1, 64),
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
+        buffers: vec![buf_u32(0, &a), buf_u32(1, &[0; 64])],
         expected: vec![buf_u32(0, &a), buf_u32(1, &e)],
         f32_ulps: 0, unordered: vec![],
     }
