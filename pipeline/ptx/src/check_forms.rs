@@ -291,6 +291,10 @@ fn fence_modifiers_fit(i: &Instruction, s: &Scope, out: &mut Findings) -> bool {
 /// `mma.sync.aligned.shape.alayout.blayout{.satfinite}.dtype.atype.btype.ctype d, a, b, c`.
 fn check_mma(i: &Instruction, s: &Scope, out: &mut Findings) {
     let line = i.line;
+    // Sparse and block-scaled forms (`mma.sp`, `.kind::f8f6f4`, `.block_scale`) are not tabled.
+    if i.mods.iter().any(|m| m.starts_with("sp") || m.starts_with("kind::") || m.starts_with("block_scale") || m.starts_with("scale_vec::")) {
+        return;
+    }
     for m in i.mods.iter().filter(|m| !is_mma_modifier(m)) {
         out.now(line, format!("Unknown modifier '.{m}'"));
     }

@@ -193,6 +193,8 @@ pub fn op_spec(opcode: &str) -> Option<&'static OpSpec> {
 pub struct Requirement {
     pub opcode: &'static str,
     pub modifier: &'static str,
+    /// A second modifier the row needs (`rn` of `cvt.rn.tf32.f32`); empty: none.
+    pub with: &'static str,
     /// What ptxas names, quoted (`Feature 'redux'`); `{m0}` stands for the first modifier, `{mods}`
     /// for all of them joined by dots, `{form}` for the form's name (`mbarrier.try_wait.parity`).
     pub what: &'static str,
@@ -203,11 +205,11 @@ pub struct Requirement {
 }
 
 const fn feat(opcode: &'static str, modifier: &'static str, what: &'static str, sm: u32, ptx: (u32, u32)) -> Requirement {
-    Requirement { opcode, modifier, what, target_first: false, sm, ptx }
+    Requirement { opcode, modifier, with: "", what, target_first: false, sm, ptx }
 }
 
 const fn modifier(opcode: &'static str, m: &'static str, what: &'static str, sm: u32, ptx: (u32, u32)) -> Requirement {
-    Requirement { opcode, modifier: m, what, target_first: true, sm, ptx }
+    Requirement { opcode, modifier: m, with: "", what, target_first: true, sm, ptx }
 }
 
 /// Every row that matches an instruction applies, in this order.
@@ -233,6 +235,8 @@ pub const REQUIREMENTS: &[Requirement] = &[
     feat("lop3", "or", "Feature 'lop3.<BoolOp>'", 50, (8, 2)),
     feat("lop3", "and", "Feature 'lop3.<BoolOp>'", 50, (8, 2)),
     feat("cvt", "e4m3x2", "Feature 'cvt.e4m3x2.f32'", 89, (7, 8)),
+    Requirement { with: "rn", ..feat("cvt", "tf32", "Feature 'cvt with .tf32.f32.rn'", 90, (7, 8)) },
+    Requirement { with: "rz", ..feat("cvt", "tf32", "Feature 'cvt with .tf32.f32.rz'", 90, (7, 8)) },
     feat("cvt", "e5m2x2", "Feature 'cvt.e5m2x2.f32'", 89, (7, 8)),
     modifier("griddepcontrol", "", "Modifier '.{m0}'", 90, (7, 8)),
     modifier("griddepcontrol", "", "Instruction 'griddepcontrol'", 90, (7, 8)),
