@@ -5,9 +5,8 @@
 
 use crate::ast::*;
 use crate::check_instr::{Findings, Scope};
-use crate::isa::{self, Form, Frag, MmaRow};
+use crate::isa::{self, Form, Frag, MmaRow, Typing};
 use crate::typing::register_fits;
-use crate::isa::Typing;
 
 /// Whether this instruction is checked here rather than against `isa::OPS`.
 pub fn is_checked_by_form(i: &Instruction) -> bool {
@@ -19,9 +18,8 @@ pub fn check_form(i: &Instruction, s: &Scope, out: &mut Findings) {
         check_mma(i, s, out);
         return;
     }
-    let unknown: Vec<&str> = i.mods.iter().map(|m| &**m).filter(|m| !is_form_modifier(m)).collect();
-    for m in &unknown {
-        out.now(i.line, format!("Unknown modifier '.{m}'"));
+    for m in i.mods.iter().filter(|m| !is_form_modifier(m)) {
+        out.now(i.line, format!("Unknown modifier '.{}'", &**m));
     }
     let Some(f) = form_of(i) else {
         out.now(i.line, format!("Not a name of any known instruction: '{}'", i.opcode));
@@ -30,21 +28,7 @@ pub fn check_form(i: &Instruction, s: &Scope, out: &mut Findings) {
     if !f.targets.is_empty() && !f.targets.contains(&s.target) {
         out.now(i.line, format!("Instruction '{}' not supported on .target '{}'", f.name, s.target));
     }
-    for (choices, msg) in f.needs {
-        if !choices.iter().any(|c| i.has_mod(c)) {
-            out.now(i.line, format!("{msg} for instruction '{}'", f.name));
-            return;
-        }
-    }
-    if i.opcode == "fence" && !fence_modifiers_fit(i, s, out) {
-        return;
-    }
-    let types = type_mods(i, f);
-    if f.types != ["*"] && !(f.types.is_empty() && types.is_empty() || f.types.contains(&types.as_str())) {
-        out.now(i.line, format!("Unexpected instruction types specified for '{}'", f.name));
-        return;
-    }
-    if !space_fits(i, f, s, out) {
+    if !modifiers_fit(i, f, s, out) || !types_fit(i, f, out) || !space_fits(i, f, s, out) {
         return;
     }
     if f.name == "wgmma.mma_async" && !i.has_mod("sp") {
@@ -61,6 +45,25 @@ pub fn check_form(i: &Instruction, s: &Scope, out: &mut Findings) {
         check_arrive_count(i, f.name, s, out);
         check_relaxed(i, f.name, s, out);
     }
+}
+
+/// The modifiers the form needs (`.sync`, `.cta_group::N`, ...) and `fence`'s combinations.
+fn modifiers_fit(i: &Instruction, f: &Form, s: &Scope, out: &mut Findings) -> bool {
+    if let Some((_, msg)) = f.needs.iter().find(|(choices, _)| !choices.iter().any(|c| i.has_mod(c))) {
+        out.now(i.line, format!("{msg} for instruction '{}'", f.name));
+        return false;
+    }
+    i.opcode != "fence" || fence_modifiers_fit(i, s, out)
+}
+
+/// The type modifiers, dot-joined, against the form's list (`["*"]`: any).
+fn types_fit(i: &Instruction, f: &Form, out: &mut Findings) -> bool {
+    let types = type_mods(i, f);
+    let fits = f.types == ["*"] || f.types.is_empty() && types.is_empty() || f.types.contains(&types.as_str());
+    if !fits {
+        out.now(i.line, format!("Unexpected instruction types specified for '{}'", f.name));
+    }
+    fits
 }
 
 /// `mbarrier.arrive` with a count needs `.noComplete` before sm_90 and PTX 7.8.
