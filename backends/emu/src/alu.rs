@@ -60,11 +60,21 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
             return Ok(out);
         }
         Dsetp => return Ok(dsetp(i, x)),
-        Sel | Fsel | Usel => {
+        Sel | Usel => {
             if x.pred(i.pred(87)) {
                 a
             } else {
                 b
+            }
+        }
+        // FSEL applies its sources' neg/abs modifiers as sign-bit operations (ptxas folds the
+        // negation of an f64's high word into it).
+        Fsel => {
+            let (fa, fb) = (fsrc_a(i, a).to_bits(), fsrc_b(i, b).to_bits());
+            if x.pred(i.pred(87)) {
+                fa
+            } else {
+                fb
             }
         }
         Imnmx | Vimnmx => {
@@ -602,7 +612,11 @@ fn dmods(v: u64, neg: bool, abs: bool) -> f64 {
 
 /// An f64 source operand B (or C with `slot_c`) with its modifiers.
 fn dsrc(i: &Inst, x: &impl Operands, slot_c: bool) -> f64 {
-    let v = x.val64(if slot_c { i.c } else { i.b });
+    // A 32-bit immediate of an FP64 op is the high word of the f64 (the low word is zero).
+    let v = match if slot_c { i.c } else { i.b } {
+        Operand::Imm(high) => (high as u64) << 32,
+        o => x.val64(o),
+    };
     match mod_bits(i, slot_c) {
         Some((n, a)) => dmods(v, i.bit(n), i.bit(a)),
         None => f64::from_bits(v),

@@ -163,7 +163,7 @@ fn set_cbuf(w: &mut Word, bank: u8, offset: u16) {
 }
 
 /// Operand forms of the ALU encoding (bits 9..11).
-const FORM_RRR: u64 = 1;
+pub(crate) const FORM_RRR: u64 = 1;
 const FORM_IMM_C: u64 = 2;
 const FORM_CBUF_C: u64 = 3;
 const FORM_IMM_B: u64 = 4;
@@ -346,6 +346,9 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             w.set(80, 1, ftz as u64);
             set_setp_preds(w, i)?;
         }
+        Opcode::Dadd { .. } | Opcode::Dmul { .. } | Opcode::Dfma { .. } | Opcode::Dsetp { .. } => {
+            crate::encode_double::encode_double(i, w)?
+        }
         Opcode::Sel => {
             set_alu_ab(w, 0x007, a, b)?;
             set_pred(w, 87, c)?;
@@ -433,6 +436,7 @@ fn set_dst(w: &mut Word, i: &Instr) -> EResult<()> {
         i.op,
         Opcode::Isetp { .. }
             | Opcode::Fsetp { .. }
+            | Opcode::Dsetp { .. }
             | Opcode::Plop3 { .. }
             | Opcode::Stg { .. }
             | Opcode::St { .. }
@@ -466,7 +470,7 @@ fn set_float_mods(w: &mut Word, a: &Src, b: &Src) {
 }
 
 /// ISETP/FSETP: d0 at 81..83, d1 at 84..86, accumulator s2 at 87..90.
-fn set_setp_preds(w: &mut Word, i: &Instr) -> EResult<()> {
+pub(crate) fn set_setp_preds(w: &mut Word, i: &Instr) -> EResult<()> {
     w.set(81, 3, pred_dst(&i.dsts[0])?);
     w.set(84, 3, pred_dst(&i.dsts[1])?);
     set_pred(w, 87, &i.srcs[2])
@@ -528,7 +532,7 @@ fn special_reg_code(sr: SpecialReg) -> u64 {
     }
 }
 
-fn bool_op_code(b: BoolOp) -> u64 {
+pub(crate) fn bool_op_code(b: BoolOp) -> u64 {
     match b {
         BoolOp::And => 0,
         BoolOp::Or => 1,
@@ -549,7 +553,7 @@ fn int_cmp_code(c: IntCmp) -> u64 {
     }
 }
 
-fn float_cmp_code(c: FloatCmp) -> u64 {
+pub(crate) fn float_cmp_code(c: FloatCmp) -> u64 {
     use FloatCmp::*;
     match c {
         F => 0,

@@ -180,6 +180,23 @@ pub enum BoolOp {
     Xor,
 }
 
+/// IEEE rounding of FP64 arithmetic and conversions (the `.RN` default is not printed).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Round {
+    Rn,
+    Rm,
+    Rp,
+    Rz,
+}
+
+/// What DSETP computes: a float comparison, or the selector of a min/max.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum DoubleTest {
+    Cmp(FloatCmp),
+    Min,
+    Max,
+}
+
 /// IMAD variants.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ImadMode {
@@ -300,6 +317,17 @@ pub enum Opcode {
     Isetp { cmp: IntCmp, signed: bool, combine: BoolOp, ex: bool },
     /// `FSETP.cmp[.FTZ].combine d0(P), d1(P), s0, s1, s2(accumulator P)`.
     Fsetp { cmp: FloatCmp, combine: BoolOp, ftz: bool },
+    /// `DADD[.rnd] d0, s0, s1`: f64 d = s0 + s1 (all pairs or RZ; neg/abs on both sources).
+    /// The encoding puts s1 in the C field. Variable latency (the FP64 unit).
+    Dadd { rnd: Round },
+    /// `DMUL[.rnd] d0, s0, s1`: f64 d = s0 * s1.
+    Dmul { rnd: Round },
+    /// `DFMA[.rnd] d0, s0, s1, s2`: f64 d = s0 * s1 + s2, rounded once.
+    Dfma { rnd: Round },
+    /// `DSETP.test.combine d0(P), d1(P), s0(pair), s1(pair), s2(accumulator P)`. A compare writes
+    /// (s0 cmp s1) and its negation, each combined with s2; `.MIN`/`.MAX` write "s0 is the
+    /// minimum/maximum" (NaN loses, -0 < +0) and "both are NaN".
+    Dsetp { test: DoubleTest, combine: BoolOp },
     /// `I2F[.U32] d0, s0`: integer to f32, round to nearest (variable latency; sm_75/sm_80).
     I2f { signed: bool },
     /// `I2FP.F32.{S32,U32} d0, s0`: integer to f32 on the ALU (fixed latency; sm_86+).

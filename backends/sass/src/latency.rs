@@ -24,7 +24,12 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
         op,
         Opcode::S2r(_) | Opcode::S2ur(_) | Opcode::I2f { .. } | Opcode::F2i { .. } | Opcode::Ldg { .. } | Opcode::Lds { .. } | Opcode::Ldc { .. } | Opcode::Stg { .. } | Opcode::Sts { .. }
             | Opcode::Ld { .. } | Opcode::St { .. }
-    )
+    ) || is_fp64(op)
+}
+
+/// The FP64 unit's instructions: scoreboarded results, and sources read after issue.
+pub fn is_fp64(op: &Opcode) -> bool {
+    matches!(op, Opcode::Dadd { .. } | Opcode::Dmul { .. } | Opcode::Dfma { .. } | Opcode::Dsetp { .. })
 }
 
 /// Whether a variable-latency op reads its register sources after issue (so an overwriter of
@@ -35,7 +40,7 @@ pub fn reads_late(op: &Opcode) -> bool {
         op,
         Opcode::Ldg { .. } | Opcode::Lds { .. } | Opcode::Stg { .. } | Opcode::Sts { .. } | Opcode::I2f { .. } | Opcode::F2i { .. }
             | Opcode::Ld { .. } | Opcode::St { .. }
-    )
+    ) || is_fp64(op)
 }
 
 /// Cycles before a fixed-latency result in `file` written by `producer` may be read.

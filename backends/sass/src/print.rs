@@ -45,7 +45,7 @@ fn guard(g: &Src) -> Option<String> {
     }
 }
 
-fn pred(s: &Src) -> String {
+pub(crate) fn pred(s: &Src) -> String {
     let name = match s.val {
         SrcVal::Reg(r) => format!("P{}", r.idx),
         _ => "PT".to_string(),
@@ -57,7 +57,7 @@ fn pred(s: &Src) -> String {
     }
 }
 
-fn pdst(d: &Dst) -> String {
+pub(crate) fn pdst(d: &Dst) -> String {
     match d {
         Dst::Reg(r) => format!("P{}", r.idx),
         Dst::None => "PT".into(),
@@ -73,7 +73,7 @@ fn reg_name(r: &Reg) -> String {
     }
 }
 
-fn dst(d: &Dst) -> String {
+pub(crate) fn dst(d: &Dst) -> String {
     match d {
         Dst::Reg(r) => reg_name(r),
         Dst::None => "RZ".into(),
@@ -81,7 +81,7 @@ fn dst(d: &Dst) -> String {
 }
 
 /// A source operand with its modifiers.
-fn src(s: &Src) -> String {
+pub(crate) fn src(s: &Src) -> String {
     let v = match s.val {
         SrcVal::Reg(r) => reg_name(&r),
         SrcVal::Zero => "RZ".into(),
@@ -112,7 +112,7 @@ fn isrc(s: &Src) -> String {
     }
 }
 
-fn join(parts: &[String]) -> String {
+pub(crate) fn join(parts: &[String]) -> String {
     parts.join(", ")
 }
 
@@ -177,6 +177,9 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             bool_op_name(combine),
             join(&[pdst(&i.dsts[0]), pdst(&i.dsts[1]), src(a), src(b), pred(c)])
         ),
+        Opcode::Dadd { .. } | Opcode::Dmul { .. } | Opcode::Dfma { .. } | Opcode::Dsetp { .. } => {
+            crate::print_double::double_body(i)
+        }
         Opcode::Sel => format!("SEL {}", join(&[d0, src(a), src(b), pred(c)])),
         Opcode::Lop3 { lut } => {
             let p3 = if d.val == SrcVal::Zero { Src::FALSE } else { *d };
@@ -326,7 +329,7 @@ fn special_reg_name(sr: SpecialReg) -> &'static str {
     }
 }
 
-fn bool_op_name(b: BoolOp) -> &'static str {
+pub(crate) fn bool_op_name(b: BoolOp) -> &'static str {
     match b {
         BoolOp::And => "AND",
         BoolOp::Or => "OR",
@@ -347,7 +350,7 @@ fn int_cmp_name(c: IntCmp) -> &'static str {
     }
 }
 
-fn float_cmp_name(c: FloatCmp) -> &'static str {
+pub(crate) fn float_cmp_name(c: FloatCmp) -> &'static str {
     use FloatCmp::*;
     match c {
         F => "F",

@@ -287,6 +287,7 @@ impl<'a> Ctx<'a> {
                 Ok((Src::reg(r.part(0)), Src::reg(r.part(1))))
             }
             Operand::Imm(v) => Ok((Src::imm(*v as u64 as u32), Src::imm((*v as u64 >> 32) as u32))),
+            Operand::F64(bits) => Ok((Src::imm(*bits as u32), Src::imm((*bits >> 32) as u32))),
             _ => Err(format!("unsupported 64-bit operand {op:?}")),
         }
     }

@@ -8,6 +8,9 @@ use crate::ctx::{Ctx, LResult};
 impl Ctx<'_> {
     pub fn lower_float(&mut self, i: &Instruction) -> LResult<()> {
         let ty = i.types().last().copied().ok_or("missing type")?;
+        if ty == Type::F64 {
+            return self.lower_double(i);
+        }
         if ty != Type::F32 {
             return Err(format!("'{}.{}' is not supported yet", i.opcode, i.mods.join(".")));
         }
@@ -80,7 +83,7 @@ impl Ctx<'_> {
     }
 }
 
-fn float_cmp(i: &Instruction) -> LResult<FloatCmp> {
+pub(crate) fn float_cmp(i: &Instruction) -> LResult<FloatCmp> {
     use FloatCmp::*;
     i.mods
         .iter()

@@ -6,6 +6,7 @@
 
 mod ctx;
 mod divergence;
+mod double;
 mod fold;
 mod float;
 mod int;

@@ -39,6 +39,7 @@ pub const CASES: &[Case] = &[
     Case { file: "kernels/warp.ptx", kernel: "uniform_ops", setup: uniform_ops },
     Case { file: "kernels/warp.ptx", kernel: "uniform_addr", setup: uniform_addr },
     Case { file: "kernels/fp64.ptx", kernel: "f64_ops", setup: f64_ops },
+    Case { file: "kernels/fp64_imm.ptx", kernel: "f64_imm", setup: f64_imm },
     Case { file: "kernels/sm90.ptx", kernel: "dep_copy", setup: dep_copy },
     Case { file: "kernels/sm90.ptx", kernel: "add_minmax", setup: add_minmax },
     Case { file: "kernels/sm90.ptx", kernel: "uniform_prmt", setup: uniform_prmt },
@@ -673,6 +674,39 @@ fn f64_ops(r: &mut Rng) -> Setup {
     let mut expected = inputs;
     expected.push(buf_bytes(3, e));
     Setup { launch: grid(1, n as u32), params: p, buffers, expected, f32_ulps: 0, unordered: vec![] }
+}
+
+fn f64_imm(r: &mut Rng) -> Setup {
+    let n = 64;
+    // Nonzero finite values, some equal to the immediates the kernel compares with (ties).
+    let value = |r: &mut Rng| match r.u32() % 8 {
+        0 => [-2.0, 1.5, 0.25][r.u32() as usize % 3],
+        _ => match r.f32(100.0) as f64 * (1.0 + r.u32() as f64 / 4294967296.0) {
+            0.0 => 1.5,
+            v => v,
+        },
+    };
+    let a: Vec<f64> = (0..2 * n).map(|_| value(r)).collect();
+    let mut e = Vec::with_capacity(48 * n);
+    for t in 0..n {
+        let (x, y) = (a[2 * t], a[2 * t + 1]);
+        let max = if -x > y { -x } else { y };
+        let min = if -y.abs() < x { -y.abs() } else { x };
+        for v in [max, min, x + 2.5, y * -4.0, x.mul_add(0.5, y)] {
+            e.extend_from_slice(&f64_bytes(v));
+        }
+        let flags = (x >= -2.0) as u32 | ((y < 1.5) as u32) << 1 | ((x != 0.25) as u32) << 2;
+        e.extend_from_slice(&flags.to_le_bytes());
+        e.extend_from_slice(&[0; 4]);
+    }
+    let input = buf_bytes(0, a.iter().flat_map(|&x| f64_bytes(x)).collect());
+    Setup {
+        launch: grid(1, n as u32),
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
+        buffers: vec![input.clone(), buf_bytes(1, vec![0; 48 * n])],
+        expected: vec![input, buf_bytes(1, e)],
+        f32_ulps: 0, unordered: vec![],
+    }
 }
 
 fn dep_copy(r: &mut Rng) -> Setup {
