@@ -10,7 +10,11 @@ use crate::typing::register_fits;
 
 /// Whether this instruction is checked here rather than against `isa::OPS`.
 pub fn is_checked_by_form(i: &Instruction) -> bool {
-    isa::FORM_OPCODES.contains(&i.opcode.as_str()) || i.opcode == "mma" || (i.opcode == "cvt" && i.has_mod("pack"))
+    let first = i.mods.first().map(|m| &**m);
+    isa::FORM_OPCODES.contains(&i.opcode.as_str())
+        || i.opcode == "mma"
+        || (i.opcode == "cvt" && i.has_mod("pack"))
+        || (matches!(&*i.opcode, "st" | "red") && first == Some("async"))
 }
 
 pub fn check_form(i: &Instruction, s: &Scope, out: &mut Findings) {

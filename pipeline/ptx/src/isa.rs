@@ -228,6 +228,9 @@ pub const REQUIREMENTS: &[Requirement] = &[
     feat("mbarrier", "expect_tx", "Feature '{form}'", 90, (8, 0)),
     feat("mbarrier", "complete_tx", "Feature '{form}'", 90, (8, 0)),
     feat("cp", "bulk", "Feature '{form}'", 90, (8, 0)),
+    feat("st", "async", "Feature 'st.async'", 90, (8, 1)),
+    feat("red", "async", "Feature 'red.async'", 90, (8, 1)),
+    feat("clusterlaunchcontrol", "try_cancel", "Feature 'clusterlaunchcontrol.try_cancel.async'", 100, (8, 6)),
     feat("mma", "", "Feature 'mma'", 70, (6, 4)),
     feat("mma", "tf32", "Feature '.tf32'", 80, (7, 0)),
     feat("wgmma", "", "Feature 'WGMMA'", 0, (8, 0)),
@@ -394,6 +397,8 @@ const fn form(name: &'static str, types: &'static [&'static str], operands: &'st
 
 const SYNC_ALIGNED: &[(&[&str], &str)] = &[(&["sync"], ".sync modifier required"), (&["aligned"], ".aligned modifier required")];
 const SYNC: &[(&[&str], &str)] = &[(&["sync"], ".sync modifier required")];
+const ST_ASYNC_COMPLETION: &[(&[&str], &str)] =
+    &[(&["mbarrier::complete_tx::bytes"], "Modifier '.shared::cluster' requires modifier '.completion_mechanism'")];
 const MBARRIER_SPACES: &[&str] = &["-", "shared", "shared::cta", "shared::cluster"];
 const SM_90A: &[&str] = &["sm_90a"];
 const SM_90A_FAMILY: &[&str] = SETMAXNREG_TARGETS;
@@ -464,6 +469,8 @@ pub const FORMS: &[Form] = &[
     Form { targets: TCGEN05_TARGETS, ..form("tcgen05.cp", &["*"], "*") },
     Form { targets: TCGEN05_TARGETS, ..form("tcgen05.shift", &["*"], "*") },
     form("cp.reduce.async.bulk", &["*"], "*"),
+    Form { needs: ST_ASYNC_COMPLETION, ..form("st.async", &["*"], "*") },
+    form("red.async", &["*"], "*"),
     Form { when: &["u16", "s16"], needs: &[(&["sat"], ".sat modifier required")], ..form("cvt.pack", &["u16.s32", "s16.s32"], "duu") },
     Form {
         needs: &[(&["sat"], ".sat modifier required")],
@@ -474,7 +481,8 @@ pub const FORMS: &[Form] = &[
 /// Words of form names that ptxas keeps in a form's name (`mbarrier.try_wait.parity`).
 pub const FORM_NAME_WORDS: &[&str] = &["parity", "expect_tx"];
 
-/// Opcodes whose instructions are checked against [`FORMS`] (`cvt` only with `.pack`).
+/// Opcodes whose instructions are checked against [`FORMS`] (also `cvt.pack`, `st.async` and
+/// `red.async`).
 pub const FORM_OPCODES: &[&str] = &["mbarrier", "cp", "fence", "wgmma", "tcgen05", "setmaxnreg", "tensormap"];
 
 /// Features of non-form opcodes that only some `.target`s have: (opcode, modifier, the name
@@ -500,7 +508,7 @@ pub const FORM_MODIFIERS: &[&str] = &[
     "kind::mxf4nvf4", "collector::a::fill", "collector::a::use", "collector::a::lastuse", "collector::a::discard",
     "down", "up", "128x256b", "4x256b", "128x128b", "64x128b", "warpx2::02_13", "warpx2::01_23", "warpx4",
     "multicast::cluster::all", "add", "min", "max", "inc", "dec", "and", "or", "xor", "f16", "bf16", "f32", "f64",
-    "u32", "s64", "u64", "noftz", "inc", "dec", "replace", "cp_fenceproxy", "global_address", "b1024", "rank",
+    "u32", "s64", "u64", "noftz", "v2", "v4", "v8", "inc", "dec", "replace", "cp_fenceproxy", "global_address", "b1024", "rank",
     "box_dim", "global_dim", "global_stride", "element_stride", "elemtype", "interleave_layout", "swizzle_mode",
     "fill_mode", "to_proxy::tensormap", "from_proxy::generic", "32x128b", "block_scale", "block16", "block32", "scale_vec::1X", "scale_vec::2X",
     "scale_vec::4X", "ashift", "weight_stationary", "tile::scatter4", "im2col::w", "im2col::w::128",
