@@ -39,6 +39,10 @@ pub fn check_form(i: &Instruction, s: &Scope, out: &mut Findings) {
         check_wgmma(i, s, out);
         return;
     }
+    if result_is_immediate(i, f.operands) {
+        out.now(i.line, format!("Result register required for instruction '{}'", f.name));
+        return;
+    }
     if !operands_fit(i, f.operands, s) {
         out.now(i.line, format!("Arguments mismatch for instruction '{}'", f.name));
         return;
@@ -191,6 +195,12 @@ fn space_fits(i: &Instruction, f: &Form, s: &Scope, out: &mut Findings) -> bool 
     if f.spaces.contains(&joined.as_str()) {
         return true;
     }
+    // Forms that name a destination and a source space.
+    let pairs = f.spaces.iter().all(|p| p.contains('.'));
+    if pairs && spaces.len() < 2 {
+        out.now(i.line, format!("Unexpected number of state spaces specified in instruction '{}'", f.name));
+        return false;
+    }
     let var = i.operands.iter().find_map(|o| match o {
         Operand::Addr { base: AddrBase::Symbol(v), .. } if s.vars.contains_key(v) => Some(v),
         _ => None,
@@ -201,6 +211,12 @@ fn space_fits(i: &Instruction, f: &Form, s: &Scope, out: &mut Findings) -> bool 
     };
     out.now(i.line, msg);
     false
+}
+
+/// An immediate where the form has a result (`d`, `D`, `p`).
+fn result_is_immediate(i: &Instruction, kinds: &str) -> bool {
+    let kinds = kinds.chars().filter(|k| *k != '?');
+    kinds.zip(&i.operands).take_while(|(k, _)| *k != '*').any(|(k, o)| matches!(k, 'd' | 'D' | 'p') && matches!(o, Operand::Imm(_)))
 }
 
 /// Operands against a form's kinds (see `isa::Form::operands`).
@@ -227,7 +243,8 @@ fn operand_fits(kind: char, o: &Operand, s: &Scope) -> bool {
     let reg = |r: &str, t: Type| s.regs.lookup(r).is_none_or(|have| register_fits(t, have, Typing::Strict));
     match (kind, o) {
         ('m', Operand::Addr { .. }) => true,
-        ('u', Operand::Imm(_)) | ('i', Operand::Imm(_)) | ('q', Operand::Imm(_)) => true,
+        ('u' | 'w' | 'U' | 'i' | 'q', Operand::Imm(_)) => true,
+        ('w', Operand::Reg(r)) => s.regs.lookup(r).is_none_or(|have| register_fits(Type::U32, have, Typing::Relaxed)),
         ('u' | 'd', Operand::Reg(r)) => reg(r, Type::U32),
         ('U' | 'D', Operand::Reg(r)) => reg(r, Type::B64),
         ('D', Operand::Sink) => true,
@@ -352,8 +369,8 @@ fn check_mma(i: &Instruction, s: &Scope, out: &mut Findings) {
             return;
         }
     }
-    if d != c && c == "f16" && shape != "m8n8k4" {
-        out.now(line, format!(".dtype must be '.f16' when .ctype is '.f16' for 'mma' instruction with shape '.{shape}'"));
+    if d != c && shape != "m8n8k4" {
+        out.now(line, format!(".dtype must be '.{c}' when .ctype is '.{c}' for 'mma' instruction with shape '.{shape}'"));
         return;
     }
     require_row(i, row, s, out);

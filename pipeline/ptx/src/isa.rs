@@ -377,7 +377,8 @@ pub struct Form {
     /// empty: not checked.
     pub spaces: &'static [&'static str],
     /// Operand kinds, after `?` optional: `m` address, `T` tensor address `[addr, {coords}]`,
-    /// `u` 32-bit integer register or immediate, `U` 64-bit register, `d` 32-bit integer result,
+    /// `u` 32-bit integer register or immediate (`w`: or a wider register), `U` 64-bit register
+    /// or immediate, `d` 32-bit integer result,
     /// `D` 64-bit result or `_`, `p` predicate result, `q` predicate register or immediate,
     /// `i` integer immediate, `*` anything from here on.
     pub operands: &'static str,
@@ -400,6 +401,7 @@ const SYNC: &[(&[&str], &str)] = &[(&["sync"], ".sync modifier required")];
 const ST_ASYNC_COMPLETION: &[(&[&str], &str)] =
     &[(&["mbarrier::complete_tx::bytes"], "Modifier '.shared::cluster' requires modifier '.completion_mechanism'")];
 const MBARRIER_SPACES: &[&str] = &["-", "shared", "shared::cta", "shared::cluster"];
+const BULK_SPACES: &[&str] = &["shared::cluster.global", "shared::cta.global", "global.shared::cta", "shared::cluster.shared::cta"];
 const SM_90A: &[&str] = &["sm_90a"];
 const SM_90A_FAMILY: &[&str] = SETMAXNREG_TARGETS;
 const TCGEN05_TARGETS: &[&str] = &["sm_100a", "sm_101a", "sm_103a", "sm_110a", "sm_100f", "sm_101f", "sm_103f", "sm_110f"];
@@ -421,13 +423,14 @@ pub const FORMS: &[Form] = &[
     Form { spaces: MBARRIER_SPACES, when: &["parity"], ..form("mbarrier.try_wait", &["b64"], "pmu?u") },
     Form { spaces: MBARRIER_SPACES, ..form("mbarrier.try_wait", &["b64"], "pmU?u") },
     form("mbarrier.pending_count", &["b64"], "dU"),
-    form("cp.async.bulk.tensor", &[], "*"),
+    Form { needs: &[(&["1d", "2d", "3d", "4d", "5d"], ".dim modifier required")], ..form("cp.async.bulk.tensor", &[], "*") },
     form("cp.async.bulk.prefetch", &[], "*"),
     form("cp.async.bulk.commit_group", &[], ""),
     form("cp.async.bulk.wait_group", &[], "i"),
-    Form { when: &["mbarrier::complete_tx::bytes"], ..form("cp.async.bulk", &[], "mmum?*") },
+    Form { when: &["mbarrier::complete_tx::bytes"], spaces: BULK_SPACES, ..form("cp.async.bulk", &[], "mmum?*") },
     Form {
         needs: &[(&["mbarrier::complete_tx::bytes", "bulk_group"], ".completion_mechanism modifier required")],
+        spaces: BULK_SPACES,
         ..form("cp.async.bulk", &[], "mmu?*")
     },
     Form { spaces: MBARRIER_SPACES, ..form("cp.async.mbarrier.arrive", &["b64"], "m") },
@@ -471,10 +474,10 @@ pub const FORMS: &[Form] = &[
     form("cp.reduce.async.bulk", &["*"], "*"),
     Form { needs: ST_ASYNC_COMPLETION, ..form("st.async", &["*"], "*") },
     form("red.async", &["*"], "*"),
-    Form { when: &["u16", "s16"], needs: &[(&["sat"], ".sat modifier required")], ..form("cvt.pack", &["u16.s32", "s16.s32"], "duu") },
+    Form { when: &["u16", "s16"], needs: &[(&["sat"], ".sat modifier required")], ..form("cvt.pack", &["u16.s32", "s16.s32"], "dww") },
     Form {
         needs: &[(&["sat"], ".sat modifier required")],
-        ..form("cvt.pack", &["u8.s32.b32", "s8.s32.b32", "u4.s32.b32", "s4.s32.b32"], "duuu")
+        ..form("cvt.pack", &["u8.s32.b32", "s8.s32.b32", "u4.s32.b32", "s4.s32.b32"], "dwwu")
     },
 ];
 
