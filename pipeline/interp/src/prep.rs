@@ -335,9 +335,9 @@ pub(crate) fn prepare(module: &Module, entry: &str) -> Result<Program, SimError>
                 if ins.opcode == "call" {
                     for o in &ins.operands {
                         if let Operand::Symbol(n) = o {
-                            if !names.contains_key(n) {
+                            if !names.contains_key(n.as_str()) {
                                 if let Ok(g) = find_function(module, n) {
-                                    names.insert(n.clone(), order.len());
+                                    names.insert(n.to_string(), order.len());
                                     order.push(g);
                                 }
                             }
@@ -428,7 +428,7 @@ impl FnCtx<'_> {
             },
             Operand::NotReg(n) => match self.reg(n) {
                 Some(r) => Opnd::NotReg(r),
-                None => Opnd::Unresolved(n.clone()),
+                None => Opnd::Unresolved(n.to_string()),
             },
             Operand::SpecialReg { name, comp } => special(name, *comp),
             Operand::Imm(v) => Opnd::Imm(*v),
@@ -438,12 +438,12 @@ impl FnCtx<'_> {
                 let b = match base {
                     AddrBase::Reg(n) => match self.reg(n) {
                         Some(r) => MemBase::Reg(r),
-                        None => return Opnd::Unresolved(n.clone()),
+                        None => return Opnd::Unresolved(n.to_string()),
                     },
                     AddrBase::Symbol(n) => match self.name(n) {
                         Opnd::Sym(l) => MemBase::Sym(l),
                         Opnd::Reg(r) => MemBase::Reg(r),
-                        _ => return Opnd::Unresolved(n.clone()),
+                        _ => return Opnd::Unresolved(n.to_string()),
                     },
                     AddrBase::None => MemBase::Abs,
                 };
@@ -595,10 +595,11 @@ fn prepare_function(
                 fixups.push((fi, ins.len() as u32, oi as u32));
             }
         }
+        let mods: Vec<String> = i.mods.iter().map(|m| m.to_string()).collect();
         ins.push(Ins {
-            kind: kind_of(&i.opcode, &i.mods),
-            op: i.opcode.clone(),
-            mods: i.mods.clone(),
+            kind: kind_of(&i.opcode, &mods),
+            op: i.opcode.to_string(),
+            mods,
             ty: i.ty(),
             types: i.types(),
             guard,

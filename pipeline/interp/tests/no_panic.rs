@@ -56,9 +56,9 @@ fn mutate(m: &mut Module, rng: &mut Rng) {
         return;
     };
     match rng.next() % 5 {
-        0 => ins.opcode = OPCODES[(rng.next() % OPCODES.len() as u64) as usize].to_string(),
+        0 => ins.opcode = OPCODES[(rng.next() % OPCODES.len() as u64) as usize].into(),
         1 => {
-            let m = MODS[(rng.next() % MODS.len() as u64) as usize].to_string();
+            let m = MODS[(rng.next() % MODS.len() as u64) as usize].into();
             if ins.mods.is_empty() || rng.next().is_multiple_of(2) {
                 ins.mods.push(m);
             } else {

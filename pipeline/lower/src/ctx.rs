@@ -268,7 +268,7 @@ impl<'a> Ctx<'a> {
             Operand::Imm(v) => Ok(Src::imm(*v as u32)),
             Operand::F32(bits) => Ok(Src::imm(*bits)),
             Operand::SpecialReg { name, comp } => self.special_reg(name, *comp).map(Src::reg),
-            Operand::Symbol(s) => match self.shared.get(s).copied() {
+            Operand::Symbol(s) => match self.shared.get(s.as_str()).copied() {
                 Some(off) => Ok(self.shared_address(off)),
                 None => Err(format!("Unknown symbol '{s}'")),
             },

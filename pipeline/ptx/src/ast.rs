@@ -6,6 +6,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+pub use crate::name::Name;
+
 /// A byte range `start..end` of the module's text (the node's first and past-its-last byte).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Span {
@@ -334,10 +336,10 @@ pub enum Statement {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Instruction {
     /// Guard predicate: `(negated, name)`.
-    pub guard: Option<(bool, String)>,
-    pub opcode: String,
+    pub guard: Option<(bool, Name)>,
+    pub opcode: Name,
     /// Dot-modifiers in source order, without the dots (`global`, `nc`, `f32`).
-    pub mods: Vec<String>,
+    pub mods: Vec<Name>,
     pub operands: Vec<Operand>,
     pub line: u32,
     /// From the guard (or opcode) to the `;`.
@@ -363,8 +365,8 @@ impl Instruction {
 /// Base of a memory operand.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AddrBase {
-    Reg(String),
-    Symbol(String),
+    Reg(Name),
+    Symbol(Name),
     /// `[imm]`: an absolute address.
     None,
 }
@@ -373,9 +375,9 @@ pub enum AddrBase {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Operand {
     /// A register (`%r1`, `%p2`, `%rd3`).
-    Reg(String),
+    Reg(Name),
     /// A special register with its component (`%tid.x` → name `%tid`, comp `Some('x')`).
-    SpecialReg { name: String, comp: Option<char> },
+    SpecialReg { name: Name, comp: Option<char> },
     /// An integer immediate (negative values keep their sign).
     Imm(i128),
     /// `0fXXXXXXXX` or a decimal float used as f32.
@@ -385,13 +387,13 @@ pub enum Operand {
     /// `[base+offset]`.
     Addr { base: AddrBase, offset: i64 },
     /// A label or variable name; `name+offset` for a symbol plus a byte offset (`g+4`).
-    Symbol(String),
+    Symbol(Name),
     /// `{%r1, %r2}`.
     Vector(Vec<Operand>),
     /// `_`.
     Sink,
     /// `%p|%q` (setp's two results).
-    PredPair(String, String),
+    PredPair(Name, Name),
     /// `!%p` (a negated predicate source).
-    NotReg(String),
+    NotReg(Name),
 }

@@ -749,7 +749,7 @@ fn check_requirements(i: &Instruction, s: &Scope, out: &mut Findings) {
         let met = s.version >= r.ptx && s.target_sm >= r.sm;
         let with_ok = r.with.is_empty() || i.has_mod(r.with);
         if !met && opcode_ok && with_ok && (r.modifier.is_empty() || i.has_mod(r.modifier)) {
-            let what = r.what.replace("{m0}", i.mods.first().map_or("", String::as_str)).replace("{mods}", &i.mods.join("."));
+            let what = r.what.replace("{m0}", i.mods.first().map_or("", Name::as_str)).replace("{mods}", &i.mods.join("."));
             let what = what.replace("{form}", &crate::check_forms::form_name(i));
             require(i.line, &what, r.sm, r.ptx, r.target_first, s, out);
         }

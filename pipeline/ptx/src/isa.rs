@@ -176,7 +176,7 @@ pub const BAR_FORMS: &[(&str, OpSpec)] = &[
 ];
 
 /// The row that checks an instruction with this opcode and these modifiers.
-pub fn spec_for(opcode: &str, mods: &[String]) -> Option<&'static OpSpec> {
+pub fn spec_for(opcode: &str, mods: &[crate::ast::Name]) -> Option<&'static OpSpec> {
     if opcode != "bar" {
         return op_spec(opcode);
     }

@@ -8,6 +8,7 @@ pub mod check_module;
 pub mod diag;
 pub mod isa;
 pub mod lexer;
+pub mod name;
 pub mod parser;
 pub mod resolve;
 pub mod sections;

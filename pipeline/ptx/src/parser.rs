@@ -34,7 +34,7 @@ pub struct Parser<'s> {
     /// Reused buffers for one function's statements and one instruction's modifiers and operands
     /// (taken from and given back to the thread's [`SPARE_BUFFERS`]).
     body_buf: Vec<Statement>,
-    mods_buf: Vec<String>,
+    mods_buf: Vec<Name>,
     operands_buf: Vec<Operand>,
     /// Whether the current function names a register with a zero-padded number (`%r01`).
     zero_padded_reg: bool,
@@ -71,7 +71,7 @@ type PResult<T> = Result<T, Failed>;
 
 /// A parser's buffers, kept per thread between parsers: a worker parsing section after section
 /// reuses warm memory instead of growing fresh buffers for each.
-type SpareBuffers = (Vec<Statement>, Vec<String>, Vec<Operand>);
+type SpareBuffers = (Vec<Statement>, Vec<Name>, Vec<Operand>);
 
 /// Larger statement buffers (one giant function's) go back to the allocator, not to the thread.
 const MAX_SPARE_STATEMENTS: usize = 1 << 16;
@@ -782,19 +782,19 @@ impl<'s> Parser<'s> {
             if self.peek() != Some(Tok::Percent) && self.peek() != Some(Tok::Ident) {
                 return self.syntax_error();
             }
-            Some((neg, self.bump().to_string()))
+            Some((neg, Name::new(self.bump())))
         } else {
             None
         };
         if self.peek() != Some(Tok::Ident) {
             return self.syntax_error();
         }
-        let opcode = self.bump().to_string();
+        let opcode = Name::new(self.bump());
         // Modifiers and operands gather in reused buffers and move into vectors of exactly their
         // length: a quarter to a third of the tree's memory otherwise goes to spare capacity.
         self.mods_buf.clear();
         while self.peek() == Some(Tok::Dot) {
-            let m = self.bump()[1..].to_string();
+            let m = Name::new(&self.bump()[1..]);
             self.mods_buf.push(m);
         }
         let mods = self.mods_buf.drain(..).collect();
@@ -825,7 +825,7 @@ impl<'s> Parser<'s> {
                 if self.peek() != Some(Tok::Percent) {
                     return self.syntax_error();
                 }
-                let name = self.bump().to_string();
+                let name = Name::new(self.bump());
                 self.note_register(&name);
                 Ok(Operand::NotReg(name))
             }
@@ -835,8 +835,7 @@ impl<'s> Parser<'s> {
                 if t == "_" {
                     return Ok(Operand::Sink);
                 }
-                let name = t.to_string();
-                self.symbol_offset(name)
+                self.symbol_offset(t)
             }
             Some(Tok::LBracket) => self.address(),
             Some(Tok::LBrace) => self.vector(),
@@ -855,15 +854,15 @@ impl<'s> Parser<'s> {
 
     /// `sym` or `sym+4[+8...]` (ptxas adds the offsets; `sym-4` is a syntax error): a symbol
     /// operand, named `sym+<total>` when offset (see [`crate::ast::symbol_base`]).
-    fn symbol_offset(&mut self, name: String) -> PResult<Operand> {
+    fn symbol_offset(&mut self, name: &str) -> PResult<Operand> {
         let mut offset: Option<i128> = None;
         while self.eat(Tok::Plus) {
             let n = self.integer()?;
             offset = Some(offset.unwrap_or(0).wrapping_add(n));
         }
         Ok(Operand::Symbol(match offset {
-            Some(o) => format!("{name}+{o}"),
-            None => name,
+            Some(o) => Name::from(format!("{name}+{o}")),
+            None => Name::new(name),
         }))
     }
 
@@ -876,13 +875,13 @@ impl<'s> Parser<'s> {
 
     /// `%r1`, `%tid.x`, `%p|%q`.
     fn register_operand(&mut self) -> PResult<Operand> {
-        let name = self.bump().to_string();
+        let name = Name::new(self.bump());
         self.note_register(&name);
         if self.eat(Tok::Pipe) {
             if !matches!(self.peek(), Some(Tok::Percent) | Some(Tok::Ident)) {
                 return self.syntax_error();
             }
-            let second = self.bump().to_string();
+            let second = Name::new(self.bump());
             self.note_register(&second);
             return Ok(Operand::PredPair(name, second));
         }
@@ -904,11 +903,11 @@ impl<'s> Parser<'s> {
         self.expect(Tok::LBracket)?;
         let base = match self.peek() {
             Some(Tok::Percent) => {
-                let name = self.bump().to_string();
+                let name = Name::new(self.bump());
                 self.note_register(&name);
                 AddrBase::Reg(name)
             }
-            Some(Tok::Ident) => AddrBase::Symbol(self.bump().to_string()),
+            Some(Tok::Ident) => AddrBase::Symbol(Name::new(self.bump())),
             _ => AddrBase::None,
         };
         if self.peek() == Some(Tok::Comma) {

@@ -1,6 +1,6 @@
 //! Name resolution after parsing: bare identifiers that name declared registers become registers.
 
-use crate::ast::{zero_padded_number, AddrBase, Function, Operand, RegTable, Statement};
+use crate::ast::{zero_padded_number, AddrBase, Function, Name, Operand, RegTable, Statement};
 
 /// PTX allows registers without `%` (`.reg .pred p;`); the parser can't tell them from labels.
 /// Registers declared with `%` can't be bare identifiers, so a function whose registers all start
@@ -40,12 +40,12 @@ fn resolve_operand(o: &mut Operand, table: &RegTable) {
 pub fn unpad_register_numbers(f: &mut Function) {
     let regs = std::mem::take(&mut f.regs);
     let table = RegTable::new(&regs);
-    let unpad = |name: &mut String| {
+    let unpad = |name: &mut Name| {
         if table.is_exact(name) || table.lookup(name).is_none() {
             return;
         }
         if let Some(plain) = zero_padded_number(name) {
-            *name = plain;
+            *name = Name::from(plain);
         }
     };
     for s in &mut f.body {
@@ -57,7 +57,7 @@ pub fn unpad_register_numbers(f: &mut Function) {
     f.regs = regs;
 }
 
-fn unpad_operand(o: &mut Operand, unpad: &impl Fn(&mut String)) {
+fn unpad_operand(o: &mut Operand, unpad: &impl Fn(&mut Name)) {
     match o {
         Operand::Reg(n) | Operand::NotReg(n) => unpad(n),
         Operand::PredPair(a, b) => {

@@ -1,0 +1,191 @@
+//! [`Name`]: the AST's string type for opcodes, modifiers, registers and symbols. Names of up to
+//! 22 bytes (nearly all of them) live inline with no allocation; it reads like a `String` (derefs
+//! to `&str`, compares with `&str` and `String`, hashes as a `str`).
+
+use std::borrow::Borrow;
+use std::cmp::Ordering;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
+
+/// Longest name stored inline.
+const INLINE: usize = 22;
+
+/// An immutable string, inline when short. Same size as a `String` (24 bytes).
+#[derive(Clone)]
+pub struct Name(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    /// `len` bytes of UTF-8 at the start of `bytes`.
+    Inline { len: u8, bytes: [u8; INLINE] },
+    Heap(Box<str>),
+}
+
+impl Name {
+    /// The empty name.
+    pub const EMPTY: Name = Name(Repr::Inline { len: 0, bytes: [0; INLINE] });
+
+    pub fn new(s: &str) -> Name {
+        if s.len() > INLINE {
+            return Name(Repr::Heap(s.into()));
+        }
+        let mut bytes = [0; INLINE];
+        bytes[..s.len()].copy_from_slice(s.as_bytes());
+        Name(Repr::Inline { len: s.len() as u8, bytes })
+    }
+
+    #[inline]
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            // SAFETY: inline bytes are only ever copied whole from a `&str` (see `new`).
+            Repr::Inline { len, bytes } => unsafe { std::str::from_utf8_unchecked(bytes.get_unchecked(..*len as usize)) },
+            Repr::Heap(s) => s,
+        }
+    }
+}
+
+impl Default for Name {
+    fn default() -> Name {
+        Name::EMPTY
+    }
+}
+
+impl Deref for Name {
+    type Target = str;
+
+    #[inline]
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Name {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl Borrow<str> for Name {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl From<&str> for Name {
+    fn from(s: &str) -> Name {
+        Name::new(s)
+    }
+}
+
+impl From<String> for Name {
+    fn from(s: String) -> Name {
+        if s.len() > INLINE {
+            return Name(Repr::Heap(s.into_boxed_str()));
+        }
+        Name::new(&s)
+    }
+}
+
+impl From<&String> for Name {
+    fn from(s: &String) -> Name {
+        Name::new(s)
+    }
+}
+
+impl From<Name> for String {
+    fn from(n: Name) -> String {
+        match n.0 {
+            Repr::Heap(s) => s.into_string(),
+            Repr::Inline { .. } => n.as_str().to_string(),
+        }
+    }
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Debug for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl Hash for Name {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state)
+    }
+}
+
+impl PartialEq for Name {
+    #[inline]
+    fn eq(&self, o: &Name) -> bool {
+        self.as_str() == o.as_str()
+    }
+}
+
+impl Eq for Name {}
+
+impl PartialOrd for Name {
+    fn partial_cmp(&self, o: &Name) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl Ord for Name {
+    fn cmp(&self, o: &Name) -> Ordering {
+        self.as_str().cmp(o.as_str())
+    }
+}
+
+/// `Name == str`, `Name == &str`, `Name == String` and the other way round.
+macro_rules! compare_with {
+    ($($t:ty),*) => {$(
+        impl PartialEq<$t> for Name {
+            #[inline]
+            fn eq(&self, o: &$t) -> bool {
+                self.as_str() == AsRef::<str>::as_ref(o)
+            }
+        }
+        impl PartialEq<Name> for $t {
+            #[inline]
+            fn eq(&self, o: &Name) -> bool {
+                AsRef::<str>::as_ref(self) == o.as_str()
+            }
+        }
+    )*};
+}
+
+compare_with!(str, &str, String);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_and_long_names_read_back() {
+        for s in ["", "%r1", "L2::cache_hint", "exactly_twenty_two_by", "_Z10kernelPfS_i_param_0"] {
+            let n = Name::from(s);
+            assert_eq!(n.as_str(), s);
+            assert_eq!(n, s);
+            assert_eq!(Name::from(s.to_string()), n);
+            assert_eq!(String::from(n.clone()), s);
+            assert_eq!(format!("{n}"), s);
+        }
+        assert_eq!(std::mem::size_of::<Name>(), std::mem::size_of::<String>());
+    }
+
+    #[test]
+    fn hashes_and_orders_as_str() {
+        use std::collections::HashMap;
+        let mut m: HashMap<Name, u32> = HashMap::new();
+        m.insert("%rd12".into(), 1);
+        m.insert("a_symbol_longer_than_the_inline_part".into(), 2);
+        assert_eq!(m.get("%rd12"), Some(&1));
+        assert_eq!(m.get("a_symbol_longer_than_the_inline_part"), Some(&2));
+        assert!(Name::from("a") < Name::from("b"));
+    }
+}
