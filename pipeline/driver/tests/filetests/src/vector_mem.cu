@@ -24,5 +24,5 @@ extern "C" __global__ void vector_mem(const float4* __restrict__ in4, float4* ou
     outi[t] = make_int2(r.y, r.x);
     Split p;
     p.halves = make_int2(r.x ^ t, r.y);
-    outp[t] = p.whole * 3;
+    outp[t] = p.whole + t;
 }
