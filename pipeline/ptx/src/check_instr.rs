@@ -610,6 +610,12 @@ fn missing_mode(i: &Instruction) -> Option<String> {
     (!modes.iter().any(|m| i.has_mod(m))).then(|| format!("{what} modifier required for instruction '{}'", i.opcode))
 }
 
+/// The type modifiers in order, packed FP8/FP6/FP4 pairs (`e4m3x2`) included.
+fn type_names(i: &Instruction) -> String {
+    let names: Vec<&str> = i.mods.iter().map(|m| &**m).filter(|m| Type::from_mod(m).is_some() || m.ends_with("x2")).collect();
+    names.join(".")
+}
+
 /// `prmt` takes at most one permute mode; `cvt` to FP8 pairs needs `.satfinite`.
 fn mode_conflict(i: &Instruction) -> Option<String> {
     const PERMUTES: &[&str] = &["f4e", "b4e", "rc8", "ecl", "ecr", "rc16"];
@@ -750,13 +756,13 @@ fn check_requirements(i: &Instruction, s: &Scope, out: &mut Findings) {
         let with_ok = r.with.is_empty() || i.has_mod(r.with);
         if !met && opcode_ok && with_ok && (r.modifier.is_empty() || i.has_mod(r.modifier)) {
             let what = r.what.replace("{m0}", i.mods.first().map_or("", Name::as_str)).replace("{mods}", &i.mods.join("."));
-            let what = what.replace("{form}", &crate::check_forms::form_name(i));
+            let what = what.replace("{form}", &crate::check_forms::form_name(i)).replace("{types}", &type_names(i));
             require(i.line, &what, r.sm, r.ptx, r.target_first, s, out);
         }
     }
-    for (_, _, name, targets) in isa::ARCH_SPECIFIC.iter().filter(|(op, m, ..)| *op == &*i.opcode && i.has_mod(m)) {
+    for (_, _, what, targets) in isa::ARCH_SPECIFIC.iter().filter(|(op, m, ..)| *op == &*i.opcode && i.has_mod(m)) {
         if !targets.contains(&s.target) {
-            out.now(i.line, format!("Instruction '{name}' not supported on .target '{}'", s.target));
+            out.now(i.line, format!("{what} not supported on .target '{}'", s.target));
         }
     }
     let wide_vector = i.has_mod("v4") && i.ty().is_some_and(|t| t.size_bytes() == 8);

@@ -196,7 +196,8 @@ pub struct Requirement {
     /// A second modifier the row needs (`rn` of `cvt.rn.tf32.f32`); empty: none.
     pub with: &'static str,
     /// What ptxas names, quoted (`Feature 'redux'`); `{m0}` stands for the first modifier, `{mods}`
-    /// for all of them joined by dots, `{form}` for the form's name (`mbarrier.try_wait.parity`).
+    /// for all of them joined by dots, `{form}` for the form's name (`mbarrier.try_wait.parity`),
+    /// `{types}` for the type modifiers (`f16x2.e4m3x2`).
     pub what: &'static str,
     /// ptxas reports the `.target` before the `.version` (modifiers), or after (features).
     pub target_first: bool,
@@ -237,10 +238,10 @@ pub const REQUIREMENTS: &[Requirement] = &[
     feat("tcgen05", "", "Feature '{form}'", 0, (8, 6)),
     feat("lop3", "or", "Feature 'lop3.<BoolOp>'", 50, (8, 2)),
     feat("lop3", "and", "Feature 'lop3.<BoolOp>'", 50, (8, 2)),
-    feat("cvt", "e4m3x2", "Feature 'cvt.e4m3x2.f32'", 89, (7, 8)),
+    feat("cvt", "e4m3x2", "Feature 'cvt.{types}'", 89, (7, 8)),
     Requirement { with: "rn", ..feat("cvt", "tf32", "Feature 'cvt with .tf32.f32.rn'", 90, (7, 8)) },
     Requirement { with: "rz", ..feat("cvt", "tf32", "Feature 'cvt with .tf32.f32.rz'", 90, (7, 8)) },
-    feat("cvt", "e5m2x2", "Feature 'cvt.e5m2x2.f32'", 89, (7, 8)),
+    feat("cvt", "e5m2x2", "Feature 'cvt.{types}'", 89, (7, 8)),
     modifier("griddepcontrol", "", "Modifier '.{m0}'", 90, (7, 8)),
     modifier("griddepcontrol", "", "Instruction 'griddepcontrol'", 90, (7, 8)),
     feat("stmatrix", "", "Feature 'stmatrix'", 90, (7, 8)),
@@ -488,9 +489,17 @@ pub const FORM_NAME_WORDS: &[&str] = &["parity", "expect_tx"];
 /// `red.async`).
 pub const FORM_OPCODES: &[&str] = &["mbarrier", "cp", "fence", "wgmma", "tcgen05", "setmaxnreg", "tensormap"];
 
-/// Features of non-form opcodes that only some `.target`s have: (opcode, modifier, the name
-/// ptxas gives it, those targets).
-pub const ARCH_SPECIFIC: &[(&str, &str, &str, &[&str])] = &[("redux", "f32", "redux.f32", ARCH_100_FAMILY)];
+/// Features of non-form opcodes that only some `.target`s have: (opcode, modifier, what ptxas
+/// names, quoted, those targets).
+pub const ARCH_SPECIFIC: &[(&str, &str, &str, &[&str])] = &[
+    ("redux", "f32", "Instruction 'redux.f32'", ARCH_100_FAMILY),
+    ("cvt", "e2m1x2", "Feature 'cvt.e2m1x2.f32'", FP4_TARGETS),
+    ("cvt", "e2m3x2", "Feature 'cvt.e2m3x2.f32'", FP4_TARGETS),
+    ("cvt", "ue8m0x2", "Instruction 'cvt with .ue8m0x2'", FP4_TARGETS),
+];
+
+/// Targets with the narrow (FP4/FP6) conversions.
+const FP4_TARGETS: &[&str] = &["sm_100a", "sm_101a", "sm_103a", "sm_110a", "sm_120a", "sm_121a", "sm_100f", "sm_101f", "sm_103f", "sm_110f", "sm_120f", "sm_121f"];
 
 /// Modifiers the form families take besides their names, types and spaces; any other is an
 /// "Unknown modifier".
