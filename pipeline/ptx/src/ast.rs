@@ -216,18 +216,56 @@ pub fn zero_padded_number(name: &str) -> Option<String> {
 /// Fast lookup of declared registers, including parameterised ranges.
 pub struct RegTable<'a> {
     exact: FastMap<&'a str, Type>,
-    ranges: FastMap<&'a str, (Type, u64)>,
+    /// `%r<N>` ranges by prefix: a short list scanned in order (a function has a handful of
+    /// prefixes, cheaper to compare than to hash), or a map when there are many.
+    ranges: Ranges<'a>,
+}
+
+/// Register ranges by prefix (the latest declaration of a prefix wins, as in a map).
+enum Ranges<'a> {
+    Few(Vec<(&'a str, Type, u64)>),
+    Many(FastMap<&'a str, (Type, u64)>),
+}
+
+/// Most range prefixes kept in a list.
+const FEW_RANGES: usize = 12;
+
+impl<'a> Ranges<'a> {
+    fn insert(&mut self, prefix: &'a str, ty: Type, n: u64) {
+        match self {
+            Ranges::Few(list) => {
+                if let Some(entry) = list.iter_mut().find(|(p, ..)| *p == prefix) {
+                    *entry = (prefix, ty, n);
+                } else if list.len() < FEW_RANGES {
+                    list.push((prefix, ty, n));
+                } else {
+                    let mut map: FastMap<&'a str, (Type, u64)> = list.iter().map(|&(p, t, n)| (p, (t, n))).collect();
+                    map.insert(prefix, (ty, n));
+                    *self = Ranges::Many(map);
+                }
+            }
+            Ranges::Many(map) => {
+                map.insert(prefix, (ty, n));
+            }
+        }
+    }
+
+    #[inline]
+    fn get(&self, prefix: &str) -> Option<(Type, u64)> {
+        match self {
+            Ranges::Few(list) => list.iter().find(|(p, ..)| p.len() == prefix.len() && *p == prefix).map(|&(_, t, n)| (t, n)),
+            Ranges::Many(map) => map.get(prefix).copied(),
+        }
+    }
 }
 
 impl<'a> RegTable<'a> {
     pub fn new(decls: &'a [RegDecl]) -> RegTable<'a> {
         let mut exact = FastMap::default();
-        let mut ranges = FastMap::default();
+        let mut ranges = Ranges::Few(Vec::new());
         for d in decls {
             match d.count {
-                Some(n) => {
-                    ranges.insert(d.name.as_str(), (d.ty, n));
-                }
+                Some(n) => ranges.insert(d.name.as_str(), d.ty, n),
                 None => {
                     exact.insert(d.name.as_str(), d.ty);
                 }
@@ -242,21 +280,28 @@ impl<'a> RegTable<'a> {
                 return Some(*t);
             }
         }
-        let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
+        let bytes = name.as_bytes();
+        let digits = bytes.iter().rev().take_while(|b| b.is_ascii_digit()).count();
         if digits == 0 || digits == name.len() {
             return None;
         }
-        let (prefix, num) = name.split_at(name.len() - digits);
-        let (ty, n) = self.ranges.get(prefix)?;
+        let (prefix, num) = bytes.split_at(bytes.len() - digits);
+        let (ty, n) = self.ranges.get(&name[..prefix.len()])?;
         // ptxas reads the number, so `%r01` is `%r1` of `%r<N>` (but not of a plain `%r1`).
-        let idx: u64 = num.parse().ok()?;
-        (idx < *n).then_some(*ty)
+        let idx = decimal(num)?;
+        (idx < n).then_some(ty)
     }
 
     /// Whether `name` is declared as itself (not as a member of a range).
     pub fn is_exact(&self, name: &str) -> bool {
         self.exact.contains_key(name)
     }
+}
+
+/// The value of ASCII decimal digits; `None` past `u64::MAX`.
+#[inline]
+fn decimal(digits: &[u8]) -> Option<u64> {
+    digits.iter().try_fold(0u64, |v, d| v.checked_mul(10)?.checked_add(u64::from(d - b'0')))
 }
 
 /// A hash map with [`FastHasher`]. Its order varies per process: look up, never iterate into output.

@@ -47,8 +47,11 @@ pub fn unresolved_externs(src: &str, m: &Module) -> Vec<(u32, String)> {
 /// its `{`), or, defined first, the `.extern` declaration duplicates it (at its `;`).
 fn extern_redefinitions(src: &str, m: &Module) -> Vec<Finding> {
     let mut out = Vec::new();
+    // The first function of each name, found by hashing (a scan per function is quadratic).
+    let mut first_of: FastMap<&str, usize> = FastMap::default();
     for (k, f) in m.functions.iter().enumerate() {
-        let Some(earlier) = m.functions[..k].iter().find(|g| g.name == f.name) else { continue };
+        let first = *first_of.entry(f.name.as_str()).or_insert(k);
+        let Some(earlier) = (first < k).then(|| &m.functions[first]) else { continue };
         let body_line = || {
             let at = src.get(f.span.start as usize..)?.find('{')?;
             line_at(src, f.span.start as usize + at)

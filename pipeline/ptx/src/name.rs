@@ -123,8 +123,21 @@ impl Hash for Name {
 impl PartialEq for Name {
     #[inline]
     fn eq(&self, o: &Name) -> bool {
-        self.as_str() == o.as_str()
+        same_bytes(self.as_bytes(), o.as_bytes())
     }
+}
+
+/// Byte equality without a call into the C library for short names (opcodes and modifiers are
+/// compared with literals all through validation and lowering).
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.len() > 16 {
+        return a == b;
+    }
+    a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 impl Eq for Name {}
@@ -147,13 +160,13 @@ macro_rules! compare_with {
         impl PartialEq<$t> for Name {
             #[inline]
             fn eq(&self, o: &$t) -> bool {
-                self.as_str() == AsRef::<str>::as_ref(o)
+                same_bytes(self.as_bytes(), AsRef::<str>::as_ref(o).as_bytes())
             }
         }
         impl PartialEq<Name> for $t {
             #[inline]
             fn eq(&self, o: &Name) -> bool {
-                AsRef::<str>::as_ref(self) == o.as_str()
+                same_bytes(AsRef::<str>::as_ref(self).as_bytes(), o.as_bytes())
             }
         }
     )*};
