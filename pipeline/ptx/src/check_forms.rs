@@ -35,8 +35,12 @@ pub fn check_form(i: &Instruction, s: &Scope, out: &mut Findings) {
     if !modifiers_fit(i, f, s, out) || !types_fit(i, f, out) || !space_fits(i, f, s, out) {
         return;
     }
-    if f.name == "wgmma.mma_async" && !i.has_mod("sp") {
-        check_wgmma(i, s, out);
+    if f.name == "wgmma.mma_async" {
+        if i.has_mod("sp") {
+            check_sparse_wgmma(i, s, out);
+        } else {
+            check_wgmma(i, s, out);
+        }
         return;
     }
     if result_is_immediate(i, f.operands) {
@@ -467,11 +471,28 @@ fn fragment_fits(o: &Operand, frag: Frag, may_be_immediate: bool, s: &Scope) -> 
 
 // ---- wgmma.mma_async ------------------------------------------------------------------------
 
-/// `m64nNkK` with N a multiple of 8 up to 256: a shape `wgmma` knows (its `k` is checked per type).
+/// The family of a `wgmma.mma_async`'s D, A, B types.
+fn wgmma_row(i: &Instruction) -> Option<&'static isa::WgmmaRow> {
+    let types: Vec<&str> = i.mods.iter().map(|m| &**m).filter(|m| isa::MMA_TYPES.contains(m)).collect();
+    match types[..] {
+        [d, a, b] => isa::WGMMA_ROWS.iter().find(|r| r.ab.contains(&a) && r.ab.contains(&b) && r.d.contains(&d)),
+        _ => None,
+    }
+}
+
+/// `wgmma.mma_async.sp` (operands not tabled): PTX 8.2.
+fn check_sparse_wgmma(i: &Instruction, s: &Scope, out: &mut Findings) {
+    if let Some(row) = wgmma_row(i).filter(|_| s.version < (8, 2)) {
+        out.now(i.line, format!("Feature 'Sparse WGMMA with {} types' requires PTX ISA .version 8.2 or later", row.family));
+    }
+}
+
+/// `m64nNkK` with N a multiple of 8 up to 256: a shape `wgmma` knows (its `k` is checked per type;
+/// sparse forms take twice the dense `k`).
 fn is_wgmma_shape(m: &str) -> bool {
     let Some((n, k)) = m.strip_prefix("m64n").and_then(|r| r.split_once('k')) else { return false };
     let (Ok(n), Ok(k)) = (n.parse::<u32>(), k.parse::<u32>()) else { return false };
-    n % 8 == 0 && (8..=256).contains(&n) && matches!(k, 8 | 16 | 32 | 256)
+    n % 8 == 0 && (8..=256).contains(&n) && matches!(k, 8 | 16 | 32 | 64 | 256 | 512)
 }
 
 /// `wgmma.mma_async.sync.aligned.shape.dtype.atype.btype d, a-desc|{a}, b-desc, scale-d, ...`.
@@ -482,11 +503,7 @@ fn check_wgmma(i: &Instruction, s: &Scope, out: &mut Findings) {
         return;
     };
     let types: Vec<&str> = i.mods.iter().map(|m| &**m).filter(|m| isa::MMA_TYPES.contains(m)).collect();
-    let row = match types[..] {
-        [d, a, b] => isa::WGMMA_ROWS.iter().find(|r| r.ab.contains(&a) && r.ab.contains(&b) && r.d.contains(&d)),
-        _ => None,
-    };
-    let Some(row) = row else {
+    let Some(row) = wgmma_row(i) else {
         out.now(line, "Unexpected instruction types specified for 'wgmma.mma_async'".into());
         return;
     };
