@@ -20,11 +20,11 @@ pub trait Operands {
     fn pred(&self, p: PredSrc) -> bool;
 }
 
-fn lo(v: u64) -> u32 {
+pub(crate) fn lo(v: u64) -> u32 {
     v as u32
 }
 
-fn hi(v: u64) -> u32 {
+pub(crate) fn hi(v: u64) -> u32 {
     (v >> 32) as u32
 }
 
@@ -148,22 +148,9 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         I2fp => i2f(i, b)?,
         Mufu => mufu(i.f(74, 4), b)?,
         I2i => i2i_sat(i, b)?,
-        I2f64 => {
-            // Bit 84: 64-bit source; bit 75: f64 destination (not seen yet).
-            if !i.bit(84) || i.bit(75) {
-                return Err("I2F (0x312) other than a 64-bit integer to f32".into());
-            }
-            i2f64(i, x.val64(i.b))
-        }
-        F2i64 => {
-            // Bit 84: f64 source (not run yet); bit 75: 64-bit destination.
-            if i.bit(84) || !i.bit(75) {
-                return Err("F2I (0x311) other than f32 to a 64-bit integer".into());
-            }
-            let r = f2i64(i, b);
-            out.r = [Some(lo(r)), Some(hi(r))];
-            return Ok(out);
-        }
+        I2f64 => return crate::convert::i2f_wide(i, x),
+        F2i64 => return crate::convert::f2i_wide(i, x),
+        F2f => return crate::convert::f2f(i, x),
         _ => return Err("not an ALU op".into()),
     };
     out.r[0] = Some(r0);
@@ -350,7 +337,7 @@ fn imad(i: &Inst, x: &impl Operands, a: u32, b: u32) -> Result<AluOut, String> {
     Ok(out)
 }
 
-fn flush(v: f32, ftz: bool) -> f32 {
+pub(crate) fn flush(v: f32, ftz: bool) -> f32 {
     if ftz && v.is_subnormal() {
         0.0f32.copysign(v)
     } else {
@@ -391,7 +378,7 @@ fn fcmp(i: &Inst, a: f32, b: f32) -> bool {
 }
 
 /// The f32 NaN NVIDIA GPUs return.
-const CANONICAL_NAN: u32 = 0x7fff_ffff;
+pub(crate) const CANONICAL_NAN: u32 = 0x7fff_ffff;
 
 fn fop(i: &Inst, a: u32, b: u32, c: u32) -> Result<u32, String> {
     let ftz = i.bit(80);
@@ -443,7 +430,7 @@ fn two_sum(a: f64, b: f64) -> (f64, f64) {
 }
 
 /// The f32 nearest to sum + err in rounding mode `rm` (78..79: RN, RM, RP, RZ).
-fn round_f32(sum: f64, err: f64, rm: u32) -> f32 {
+pub(crate) fn round_f32(sum: f64, err: f64, rm: u32) -> f32 {
     let near = sum as f32;
     if rm == 0 || sum.is_nan() || near as f64 == sum && err == 0.0 {
         return near;
@@ -547,31 +534,6 @@ fn i2i_sat(i: &Inst, v: u32) -> Result<u32, String> {
         _ => (i16::MIN as i32, i16::MAX as i32),
     };
     Ok((v as i32).clamp(lo, hi) as u32)
-}
-
-/// A 64-bit integer (register pair) to f32 (I2F.U64/S64, opcode 0x312): signed at bit 74,
-/// rounding 78..79. The integer is split into an f64 sum of exact high and low parts.
-fn i2f64(i: &Inst, v: u64) -> u32 {
-    let (high, low) = if i.bit(74) { ((v as i64 >> 32) as f64 * 4294967296.0, (v & 0xffff_ffff) as f64) } else { ((v >> 32) as f64 * 4294967296.0, (v & 0xffff_ffff) as f64) };
-    let (sum, err) = two_sum(high, low);
-    round_f32(sum, err, i.f(78, 2)).to_bits()
-}
-
-/// f32 to a 64-bit integer (F2I.U64/S64, opcode 0x311): signed at bit 72, rounding 78..79,
-/// saturating, NaN to 0 (as `f2i`).
-fn f2i64(i: &Inst, v: u32) -> u64 {
-    let f = flush(f32::from_bits(v), i.bit(80));
-    let r = match i.f(78, 2) {
-        0 => f.round_ties_even(),
-        1 => f.floor(),
-        2 => f.ceil(),
-        _ => f.trunc(),
-    };
-    if i.bit(72) {
-        r as i64 as u64
-    } else {
-        r as u64
-    }
 }
 
 /// f32 to a 32-bit integer (F2I): signed at bit 72, rounding 78..79 (RN, RM, RP, RZ), saturating,

@@ -150,6 +150,7 @@ pub enum Op {
     Mufu,
     I2f64,
     F2i64,
+    F2f,
     I2i,
     Call,
     Ret,
@@ -195,7 +196,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 89] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync, Op::Cs2r, Op::Ulop3, Op::Ushf, Op::Fsel, Op::Bmsk, Op::Ubmsk, Op::Dadd, Op::Dmul, Op::Dfma, Op::Dsetp, Op::Acqbulk, Op::Preexit, Op::P2r, Op::Ld, Op::St, Op::Viaddmnmx, Op::Membar, Op::Uprmt, Op::Mufu, Op::I2f64, Op::F2i64, Op::I2i, Op::Call, Op::Ret, Op::Nanosleep, Op::B2r, Op::Errbar, Op::Cgaerrbar, Op::Cctl, Op::R2ur];
+    pub const ALL: [Op; 90] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync, Op::Cs2r, Op::Ulop3, Op::Ushf, Op::Fsel, Op::Bmsk, Op::Ubmsk, Op::Dadd, Op::Dmul, Op::Dfma, Op::Dsetp, Op::Acqbulk, Op::Preexit, Op::P2r, Op::Ld, Op::St, Op::Viaddmnmx, Op::Membar, Op::Uprmt, Op::Mufu, Op::I2f64, Op::F2i64, Op::F2f, Op::I2i, Op::Call, Op::Ret, Op::Nanosleep, Op::B2r, Op::Errbar, Op::Cgaerrbar, Op::Cctl, Op::R2ur];
 
     /// The mnemonic as nvdisasm prints its base name.
     pub fn name(self) -> &'static str {
@@ -281,6 +282,7 @@ impl Op {
             Mufu => "MUFU",
             I2f64 => "I2F.64",
             F2i64 => "F2I.64",
+            F2f => "F2F",
             I2i => "I2I",
             Call => "CALL.REL.NOINC",
             Ret => "RET.REL.NODEC",
@@ -298,7 +300,7 @@ impl Op {
         match self {
             Imad | ImadWide | ImadHi | Ffma | Fadd | Fmul | Hfma2Mma => Timing::Fma,
             Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | UimadWide | Uldc | Voteu | Ulop3 | Ushf | Ubmsk | Uprmt => Timing::Uniform,
-            I2f | F2i | I2f64 | F2i64 => Timing::Var { queue: Queue::Conversion },
+            I2f | F2i | I2f64 | F2i64 | F2f => Timing::Var { queue: Queue::Conversion },
             Lds | Sts => Timing::Var { queue: Queue::Shared },
             S2ur => Timing::Var { queue: Queue::UniformSpecial },
             Shfl => Timing::Var { queue: Queue::Shuffle },
@@ -315,7 +317,7 @@ impl Op {
 
     /// Whether the op reads its register sources after issue (so overwriters need its read scoreboard).
     pub fn reads_late(self) -> bool {
-        matches!(self, Op::Ldg | Op::Stg | Op::Ld | Op::St | Op::Lds | Op::Sts | Op::I2f | Op::F2i | Op::I2f64 | Op::F2i64 | Op::Shfl | Op::Atoms | Op::Atomg | Op::Red | Op::Redux) || self.is_fp64()
+        matches!(self, Op::Ldg | Op::Stg | Op::Ld | Op::St | Op::Lds | Op::Sts | Op::I2f | Op::F2i | Op::I2f64 | Op::F2i64 | Op::F2f | Op::Shfl | Op::Atoms | Op::Atomg | Op::Red | Op::Redux) || self.is_fp64()
     }
 
     /// FP64 ops: variable-latency when ptxas gives them a write scoreboard, else fixed-latency.
@@ -387,6 +389,7 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (I2f, 0x306, false),
         (I2f64, 0x312, false),
         (F2i64, 0x311, false),
+        (F2f, 0x310, false),
         (I2i, 0x038, true),
         (Vote, 0x806, false),
         (Voteu, 0x886, false),
@@ -733,11 +736,13 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
                 add_write(i, pfile, i.f(81, 3) as u8, 1);
             }
         }
-        I2f | F2i | I2f64 | F2i64 => {
+        I2f | F2i | I2f64 | F2i64 | F2f => {
             i.b = alu_b2(i, false);
-            // 64-bit integers are register pairs.
-            add_read(i, i.b, if i.op == I2f64 { 2 } else { 1 });
-            add_write(i, File::R, dst, if i.op == F2i64 { 2 } else { 1 });
+            // 0x310..0x312 give the source size at 84..85 and the result size at 75..76 (3: a pair).
+            let wide = matches!(i.op, I2f64 | F2i64 | F2f);
+            let words = |code: u32| if wide && code == 3 { 2 } else { 1 };
+            add_read(i, i.b, words(i.f(84, 2)));
+            add_write(i, File::R, dst, words(i.f(75, 2)));
         }
         S2r => add_write(i, File::R, dst, 1),
         Cs2r => {

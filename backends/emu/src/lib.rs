@@ -23,6 +23,7 @@
 //! architecture (the tests check each entry); OPCODES.md is the generated table.
 
 mod alu;
+mod convert;
 pub mod cubin;
 pub mod decode;
 mod hazard;

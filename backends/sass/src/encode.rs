@@ -349,6 +349,7 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
         Opcode::Dadd { .. } | Opcode::Dmul { .. } | Opcode::Dfma { .. } | Opcode::Dsetp { .. } => {
             crate::encode_double::encode_double(i, w)?
         }
+        Opcode::I2fWide { .. } | Opcode::F2iWide { .. } | Opcode::F2f { .. } => crate::encode_convert::encode_convert(i, w)?,
         Opcode::Sel => {
             set_alu_ab(w, 0x007, a, b)?;
             set_pred(w, 87, c)?;

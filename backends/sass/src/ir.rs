@@ -189,6 +189,27 @@ pub enum Round {
     Rz,
 }
 
+/// Number formats of the I2F/F2I/F2F conversions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum NumFormat {
+    F32,
+    F64,
+    S32,
+    U32,
+    S64,
+    U64,
+}
+
+impl NumFormat {
+    /// Whether values of this format are 64-bit (a register pair).
+    pub fn is_wide(self) -> bool {
+        matches!(self, NumFormat::F64 | NumFormat::S64 | NumFormat::U64)
+    }
+    pub fn is_signed(self) -> bool {
+        matches!(self, NumFormat::S32 | NumFormat::S64)
+    }
+}
+
 /// What DSETP computes: a float comparison, or the selector of a min/max.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum DoubleTest {
@@ -328,6 +349,14 @@ pub enum Opcode {
     /// (s0 cmp s1) and its negation, each combined with s2; `.MIN`/`.MAX` write "s0 is the
     /// minimum/maximum" (NaN loses, -0 < +0) and "both are NaN".
     Dsetp { test: DoubleTest, combine: BoolOp },
+    /// `I2F[.F64][.U32|.S64|.U64][.rnd] d0, s0` (opcode 0x312): an integer to f32 or f64 where the
+    /// integer or the result is 64-bit (a pair). Variable latency.
+    I2fWide { dst: NumFormat, src: NumFormat, rnd: Round },
+    /// `F2I[.U32|.S64|.U64][.F64][.FLOOR|.CEIL|.TRUNC] d0, s0` (opcode 0x311): f32 or f64 to an
+    /// integer where one of them is 64-bit; saturating, NaN gives 0. Variable latency.
+    F2iWide { dst: NumFormat, src: NumFormat, rnd: Round },
+    /// `F2F.<dst>.<src>[.rnd] d0, s0` (opcode 0x310): f32 to f64 (exact) or f64 to f32 (rounded).
+    F2f { dst: NumFormat, src: NumFormat, rnd: Round },
     /// `I2F[.U32] d0, s0`: integer to f32, round to nearest (variable latency; sm_75/sm_80).
     I2f { signed: bool },
     /// `I2FP.F32.{S32,U32} d0, s0`: integer to f32 on the ALU (fixed latency; sm_86+).

@@ -27,9 +27,13 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
     ) || is_fp64(op)
 }
 
-/// The FP64 unit's instructions: scoreboarded results, and sources read after issue.
+/// The FP64 unit's instructions and the conversions with a 64-bit side: scoreboarded results,
+/// and sources read after issue.
 pub fn is_fp64(op: &Opcode) -> bool {
-    matches!(op, Opcode::Dadd { .. } | Opcode::Dmul { .. } | Opcode::Dfma { .. } | Opcode::Dsetp { .. })
+    matches!(
+        op,
+        Opcode::Dadd { .. } | Opcode::Dmul { .. } | Opcode::Dfma { .. } | Opcode::Dsetp { .. } | Opcode::I2fWide { .. } | Opcode::F2iWide { .. } | Opcode::F2f { .. }
+    )
 }
 
 /// Whether a variable-latency op reads its register sources after issue (so an overwriter of

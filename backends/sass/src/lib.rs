@@ -3,6 +3,7 @@
 
 pub mod arch;
 pub mod encode;
+mod encode_convert;
 mod encode_double;
 mod encode_mem;
 pub mod hazard;
@@ -11,6 +12,7 @@ pub mod latency;
 pub mod nvtools;
 pub mod oracle;
 pub mod print;
+mod print_convert;
 mod print_double;
 pub mod regalloc;
 pub mod schedule;

@@ -180,6 +180,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         Opcode::Dadd { .. } | Opcode::Dmul { .. } | Opcode::Dfma { .. } | Opcode::Dsetp { .. } => {
             crate::print_double::double_body(i)
         }
+        Opcode::I2fWide { .. } | Opcode::F2iWide { .. } | Opcode::F2f { .. } => crate::print_convert::convert_body(i),
         Opcode::Sel => format!("SEL {}", join(&[d0, src(a), src(b), pred(c)])),
         Opcode::Lop3 { lut } => {
             let p3 = if d.val == SrcVal::Zero { Src::FALSE } else { *d };

@@ -64,11 +64,13 @@ impl Ctx<'_> {
         Ok(d)
     }
 
-    /// An f64 source as a register pair: +0.0 is RZ, other immediates are moved into a pair.
+    /// An f64 (or 64-bit integer) source as a register pair: zero is RZ, other immediates are
+    /// moved into a pair.
     pub fn double_src(&mut self, op: &Operand) -> LResult<Src> {
         let bits = match op {
             Operand::Reg(_) => return Ok(Src::reg(self.double_dst(op)?)),
             Operand::F64(bits) => *bits,
+            Operand::Imm(v) => *v as u64,
             _ => return Err(format!("unsupported f64 operand {op:?}")),
         };
         if bits == 0 {

@@ -469,6 +469,9 @@ impl Ctx<'_> {
 
     /// `cvt` between f32 and 32-bit integers: `.rn` int→f32, `.rzi`/`.rni` f32→int.
     fn cvt_float(&mut self, i: &Instruction, dt: Type, st: Type) -> LResult<()> {
+        if dt.size_bytes() == 8 || st.size_bytes() == 8 {
+            return self.cvt_wide(i, dt, st);
+        }
         let o = ops(i, 2)?;
         let d = self.dst(&o[0])?;
         let a = self.reg_src32(&o[1])?;

@@ -40,6 +40,7 @@ pub const CASES: &[Case] = &[
     Case { file: "kernels/warp.ptx", kernel: "uniform_addr", setup: uniform_addr },
     Case { file: "kernels/fp64.ptx", kernel: "f64_ops", setup: f64_ops },
     Case { file: "kernels/fp64_imm.ptx", kernel: "f64_imm", setup: f64_imm },
+    Case { file: "kernels/cvt64.ptx", kernel: "cvt64", setup: cvt64 },
     Case { file: "kernels/sm90.ptx", kernel: "dep_copy", setup: dep_copy },
     Case { file: "kernels/sm90.ptx", kernel: "add_minmax", setup: add_minmax },
     Case { file: "kernels/sm90.ptx", kernel: "uniform_prmt", setup: uniform_prmt },
@@ -707,6 +708,70 @@ fn f64_imm(r: &mut Rng) -> Setup {
         expected: vec![input, buf_bytes(1, e)],
         f32_ulps: 0, unordered: vec![],
     }
+}
+
+/// f64 to f32 rounded by `rm` (0 RN, 1 RM, 2 RP, 3 RZ): the nearest, stepped when it lies on the
+/// wrong side of `d`.
+fn f64_to_f32(d: f64, rm: u32) -> f32 {
+    let near = d as f32;
+    let step = |up: bool| f32::from_bits(if (near > 0.0) == up { near.to_bits() + 1 } else { near.to_bits() - 1 });
+    let above = near as f64 > d;
+    match rm {
+        _ if near as f64 == d => near,
+        1 if above => step(false),
+        2 if !above => step(true),
+        3 if above && d > 0.0 => step(false),
+        3 if !above && d < 0.0 => step(true),
+        _ => near,
+    }
+}
+
+/// An integer to f64 rounded by `rm`, stepped from the nearest as `f64_to_f32`.
+fn int_to_f64(v: i128, rm: u32) -> f64 {
+    let near = v as f64;
+    let step = |up: bool| f64::from_bits(if (near > 0.0) == up { near.to_bits() + 1 } else { near.to_bits() - 1 });
+    let above = near as i128 > v;
+    match rm {
+        _ if near as i128 == v => near,
+        1 if above => step(false),
+        2 if !above => step(true),
+        3 if above && v > 0 => step(false),
+        3 if !above && v < 0 => step(true),
+        _ => near,
+    }
+}
+
+fn cvt64(r: &mut Rng) -> Setup {
+    let n = 64;
+    let d: Vec<f64> = (0..n).map(|_| (r.next() as i64 as f64) / 8388608.0).collect();
+    let ints: Vec<u64> = (0..n).map(|k| if k % 2 == 0 { r.next() } else { r.next() >> (r.u32() % 40) }).collect();
+    // f32 bit patterns without NaNs (the payload rule of F2F is not asserted here).
+    let w: Vec<u32> = (0..n).map(|_| r.u32()).map(|x| if x >> 23 & 0xff == 0xff { x & !0x0080_0000 } else { x }).collect();
+    let mut e = Vec::with_capacity(80 * n);
+    for t in 0..n {
+        let (x, v, bits) = (d[t], ints[t], w[t]);
+        for rm in 0..4 {
+            e.extend_from_slice(&f64_to_f32(x, [0, 3, 1, 2][rm]).to_bits().to_le_bytes());
+        }
+        e.extend_from_slice(&(x.round_ties_even() as i32).to_le_bytes());
+        e.extend_from_slice(&(x.floor() as u32).to_le_bytes());
+        e.extend_from_slice(&(x.ceil() as i64).to_le_bytes());
+        e.extend_from_slice(&(x.trunc() as u64).to_le_bytes());
+        let (signed, unsigned) = (v as i64 as i128, v as i128);
+        e.extend_from_slice(&f64_bytes(int_to_f64(signed, 0) + int_to_f64(unsigned, 3)));
+        e.extend_from_slice(&f64_bytes(int_to_f64(signed, 1) + int_to_f64(unsigned, 2)));
+        let f = f32::from_bits(bits);
+        let mix = (bits as i32 as f64).to_bits() ^ (f as f64).to_bits() ^ (f.trunc() as i64 as u64) ^ (bits as f64).to_bits();
+        e.extend_from_slice(&mix.to_le_bytes());
+        e.extend_from_slice(&(v as f32).to_bits().to_le_bytes());
+        e.extend_from_slice(&[0; 12]);
+    }
+    let inputs = vec![buf_bytes(0, d.iter().flat_map(|&x| f64_bytes(x)).collect()), buf_u64(1, &ints), buf_u32(2, &w)];
+    let mut buffers = inputs.clone();
+    buffers.push(buf_bytes(3, vec![0; 80 * n]));
+    let mut expected = inputs;
+    expected.push(buf_bytes(3, e));
+    Setup { launch: grid(1, n as u32), params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).u64(addr(3)).0, buffers, expected, f32_ulps: 0, unordered: vec![] }
 }
 
 fn dep_copy(r: &mut Rng) -> Setup {
