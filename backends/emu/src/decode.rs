@@ -182,6 +182,9 @@ pub enum Timing {
 pub enum Queue {
     /// Conversions (I2F/F2I): results complete in issue order (ptxas relies on it).
     Conversion,
+    /// MUFU: results complete in issue order. ptxas's sm_80..89 code gives a MUFU no write
+    /// scoreboard when a later MUFU's is waited on before its result is read.
+    Transcendental,
     /// Shared-memory loads and stores: complete in issue order (ptxas relies on it).
     Shared,
     /// S2UR: complete in issue order (ptxas's sm_90 code reads an S2UR result after waiting only
@@ -304,7 +307,8 @@ impl Op {
             Lds | Sts => Timing::Var { queue: Queue::Shared },
             S2ur => Timing::Var { queue: Queue::UniformSpecial },
             Shfl => Timing::Var { queue: Queue::Shuffle },
-            S2r | Ldc | Ldg | Stg | Ld | St | Popc | Flo | Brev | Mufu | Redux | Atoms | Atomg | Red => Timing::Var { queue: Queue::Unordered },
+            Mufu => Timing::Var { queue: Queue::Transcendental },
+            S2r | Ldc | Ldg | Stg | Ld | St | Popc | Flo | Brev | Redux | Atoms | Atomg | Red => Timing::Var { queue: Queue::Unordered },
             // FP64 ops take a write scoreboard when ptxas gives them one; without one the model
             // treats the result as fixed-latency (`HazardModel::record`).
             Dadd | Dmul | Dfma | Dsetp => Timing::Var { queue: Queue::Unordered },
@@ -456,6 +460,9 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         t.push((I2fp, 0x045, true));
     }
     if (80..90).contains(&sm) {
+        t.extend([(Umov, 0x082, true), (UimadWide, 0x0a5, true), (Ldc, 0xb82, false)]);
+    }
+    if (80..90).contains(&sm) {
         t.extend([(Umov, 0x082, true), (UimadWide, 0x0a5, true)]);
     }
     t
@@ -497,7 +504,9 @@ impl Inst {
 
     /// A predicate operand at `pos` (3-bit index, negation at pos+3).
     pub fn pred(&self, pos: u32) -> PredSrc {
-        PredSrc { idx: self.f(pos, 3) as u8, neg: self.bit(pos + 3), uniform: self.op.is_uniform() }
+        // PLOP3's source at 68 is a uniform predicate when bit 67 is set (`PLOP3.LUT P0, PT, PT, PT, UP0`).
+        let uniform = self.op.is_uniform() || (self.op == Op::Plop3 && pos == 68 && self.bit(67));
+        PredSrc { idx: self.f(pos, 3) as u8, neg: self.bit(pos + 3), uniform }
     }
 
     pub fn dst(&self) -> u8 {

@@ -137,6 +137,16 @@ fn hazard(i: &Inst, s: usize, kind: HazardKind, detail: String) -> EmuError {
     EmuError::Hazard { pc: i.pc, reg: crate::decode::RegRange::name(f, idx), kind, detail }
 }
 
+/// Cycles after issue at which `i` reads register `idx` of `file`, when later than at issue: on
+/// sm_90 IMAD.WIDE reads the high word of its 64-bit addend 2 cycles late (ptxas's code writes it
+/// with an IMAD.U32 2 cycles before).
+fn read_delay(sm: u32, i: &Inst, file: File, idx: u8) -> u64 {
+    match (i.op, i.c) {
+        (Op::ImadWide, crate::decode::Operand::R(c)) if sm >= 90 && file == File::R && idx == c.wrapping_add(1) => 2,
+        _ => 0,
+    }
+}
+
 /// Cycles after a fixed-latency producer's issue before `consumer` may read it.
 fn raw_latency(sm: u32, producer: Op, file: File, consumer: Timing, as_guard: bool) -> u64 {
     let pipe = producer.timing();
@@ -148,7 +158,8 @@ fn raw_latency(sm: u32, producer: Op, file: File, consumer: Timing, as_guard: bo
         File::Ur if consumer == Timing::Uniform => UNIFORM_TO_UNIFORM,
         File::Ur => UNIFORM_TO_VECTOR,
         File::R => match (pipe, consumer) {
-            (Timing::Fma, Timing::Fma) => FMA_TO_FMA,
+            // ptxas's code converts an FMUL or IMAD.X result with F2I/I2F 4 cycles later (sm_80, sm_90).
+            (Timing::Fma, Timing::Fma | Timing::Var { .. }) => FMA_TO_FMA,
             (Timing::Fma, Timing::Alu) | (Timing::Alu, Timing::Fma) if sm >= 90 => CROSS_PIPE_SM90,
             (Timing::Alu, Timing::Fma) | (Timing::Fma, _) => CROSS_PIPE,
             _ => ALU_TO_ALU,
@@ -181,7 +192,7 @@ impl HazardModel {
                 let last = self.pending_write.iter().flatten().filter(|p| p.sb == Some(sb) && p.queue == queue).map(|p| p.seq).max();
                 last.filter(|_| queue != Queue::Unordered)
             };
-            let last = [Queue::Conversion, Queue::Shared, Queue::UniformSpecial, Queue::Shuffle, Queue::Unordered].map(|q| (q, covered(q)));
+            let last = [Queue::Conversion, Queue::Transcendental, Queue::Shared, Queue::UniformSpecial, Queue::Shuffle, Queue::Unordered].map(|q| (q, covered(q)));
             let covers = |queue: Queue, seq: u64| last.iter().any(|&(q, c)| q == queue && c.is_some_and(|c| seq <= c));
             for p in self.pending_write.iter_mut() {
                 if matches!(p, Some(q) if q.sb == Some(sb) || covers(q.queue, q.seq)) {
@@ -214,6 +225,7 @@ impl HazardModel {
                 }
                 if let Some(f) = self.fixed[s].filter(|f| f.lanes & self.lanes != 0) {
                     let need = raw_latency(self.sm, f.op, r.file, consumer, (guard_slot == Some(s) || branch_pred == Some(s)) && r.file == File::P);
+                    let need = need.saturating_sub(read_delay(self.sm, i, r.file, r.idx.wrapping_add(k)));
                     if self.t < f.issued + need {
                         let why = format!("read at cycle {}, {} cycles after its producer; needs {need}", self.t, self.t - f.issued);
                         return Err(hazard(i, s, HazardKind::ReadTooEarly, why));

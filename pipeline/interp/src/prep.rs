@@ -1,9 +1,9 @@
 //! Preparation: turns the entry and the functions it calls into an executable form (register
 //! numbers, resolved labels and symbols) and lays out the shared, const, global and param spaces.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use ptxforge_ptx::ast::{AddrBase, Function, Module, Operand, StateSpace, Statement, Type, VarDecl};
+use ptxforge_ptx::ast::{symbol_base, AddrBase, Function, Module, Operand, StateSpace, Statement, Type, VarDecl};
 
 use crate::error::SimError;
 use crate::memory::GLOBAL_VARS_BASE;
@@ -276,7 +276,7 @@ struct ModuleSyms {
     global_vars: Vec<u8>,
 }
 
-fn module_syms(module: &Module) -> ModuleSyms {
+fn module_syms(module: &Module, reachable: &HashSet<String>) -> ModuleSyms {
     let mut syms = HashMap::new();
     let of = |s: StateSpace| module.globals.iter().filter(move |v| v.space == s).collect::<Vec<_>>();
     let consts = of(StateSpace::Const);
@@ -293,7 +293,10 @@ fn module_syms(module: &Module) -> ModuleSyms {
         write_init(&mut global_vars, o, v);
         syms.insert(v.name.clone(), Loc::Global(GLOBAL_VARS_BASE + o));
     }
-    let shared: Vec<&VarDecl> = of(StateSpace::Shared).into_iter().filter(|v| v.array_len.is_some()).collect();
+    // Only the static shared variables the entry can reach are laid out, as ptxas sizes the
+    // entry's shared memory: an access past them is out of bounds here too.
+    let shared: Vec<&VarDecl> =
+        of(StateSpace::Shared).into_iter().filter(|v| v.array_len.is_some() && reachable.contains(v.name.as_str())).collect();
     let (offs, end) = layout(&shared, 0);
     for (v, o) in shared.iter().zip(offs) {
         syms.insert(v.name.clone(), Loc::Shared(o));
@@ -303,6 +306,27 @@ fn module_syms(module: &Module) -> ModuleSyms {
         syms.insert(v.name.clone(), Loc::Shared(u64::MAX));
     }
     ModuleSyms { syms, static_shared: end, const_bank, global_vars }
+}
+
+/// The symbols named by `entry` and by every function it can call (transitively).
+fn reachable_symbols(module: &Module, entry: &Function) -> HashSet<String> {
+    let mut seen: HashSet<String> = HashSet::from([entry.name.clone()]);
+    let mut todo = vec![entry];
+    while let Some(f) = todo.pop() {
+        for s in &f.body {
+            let Statement::Instr(ins) = s else { continue };
+            for o in &ins.operands {
+                let name = match o {
+                    Operand::Symbol(n) | Operand::Addr { base: AddrBase::Symbol(n), .. } => symbol_base(n),
+                    _ => continue,
+                };
+                if seen.insert(name.to_string()) {
+                    todo.extend(module.functions.iter().filter(|g| g.name == name && g.has_body));
+                }
+            }
+        }
+    }
+    seen
 }
 
 /// Prepares `entry` and every function it can call.
@@ -320,7 +344,7 @@ pub(crate) fn prepare(module: &Module, entry: &str) -> Result<Program, SimError>
     if var_bytes > MAX_VAR_BYTES {
         return Err(SimError::BadModule(format!("{var_bytes} bytes of variables")));
     }
-    let mut ms = module_syms(module);
+    let mut ms = module_syms(module, &reachable_symbols(module, ef));
     let mut names: HashMap<String, usize> = HashMap::new();
     let mut order: Vec<&Function> = vec![ef];
     names.insert(ef.name.clone(), 0);

@@ -41,6 +41,9 @@ pub struct SimRequest {
     pub ulps: u32,
     /// Parameters beyond `scalar_args` get a small random value (structs: zeros) instead of an error.
     pub auto_scalars: bool,
+    /// Instructions each interpreter thread may run before the run stops (a kernel spinning on a
+    /// flag no one sets, or looping over a huge count, stops here).
+    pub max_steps_per_thread: u64,
 }
 
 impl Default for SimRequest {
@@ -59,6 +62,7 @@ impl Default for SimRequest {
             reference_cubin: None,
             ulps: 0,
             auto_scalars: false,
+            max_steps_per_thread: ptxforge_interp::Limits::default().max_steps_per_thread,
         }
     }
 }
@@ -191,7 +195,8 @@ impl Stop {
 }
 
 fn run_interpreter(module: &Module, req: &SimRequest, inputs: &setup::Inputs) -> Result<Vec<DeviceBuffer>, Stop> {
-    let (buffers, _) = interpret(module, req, inputs, ptxforge_interp::Limits::default())?;
+    let limits = ptxforge_interp::Limits { max_steps_per_thread: req.max_steps_per_thread, ..Default::default() };
+    let (buffers, _) = interpret(module, req, inputs, limits)?;
     Ok(buffers)
 }
 
@@ -199,7 +204,11 @@ fn run_interpreter(module: &Module, req: &SimRequest, inputs: &setup::Inputs) ->
 /// watches its address).
 fn last_writer(module: &Module, req: &SimRequest, inputs: &setup::Inputs, m: &Mismatch) -> Option<String> {
     let buffer = inputs.buffers.iter().find(|b| b.param == m.param)?;
-    let limits = ptxforge_interp::Limits { watch_global: Some(buffer.addr + m.offset as u64), ..Default::default() };
+    let limits = ptxforge_interp::Limits {
+        watch_global: Some(buffer.addr + m.offset as u64),
+        max_steps_per_thread: req.max_steps_per_thread,
+        ..Default::default()
+    };
     let (_, stats) = interpret(module, req, inputs, limits).ok()?;
     stats.last_writer.map(|t| t.to_string())
 }

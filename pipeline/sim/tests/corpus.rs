@@ -18,8 +18,14 @@ const MODULES: &[(&str, u32)] = &[("cccl/thrust_algorithms.sm_80.ptx", 80), ("cc
 const PTXAS_AGREE_FLOOR: usize = 100;
 
 /// Kernels where all three runners must agree, at least: what this test measured at the end of
-/// the session that added it (the backend raises it as ptxforge compiles more kernels; raise it too).
-const THREE_WAY_FLOOR: usize = 0;
+/// the session that added it (43 at HEAD 9c9aa96 plus the emulator work of that session); raise
+/// it as ptxforge compiles more kernels.
+const THREE_WAY_FLOOR: usize = 43;
+
+/// Instructions a thread may run in the interpreter: the kernels that complete on these inputs
+/// need far fewer; those that spin (waiting on tile states no earlier kernel initialised) stop
+/// here instead of at the interpreter's default, which made them most of this test's time.
+const MAX_STEPS_PER_THREAD: u64 = 50_000;
 
 fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
@@ -113,7 +119,8 @@ fn stop_reason(v: &Verdict) -> String {
 }
 
 fn run_module(module: &Module, file: &str, sm: u32, ptxas: &[u8], ours: &OurCubins, tally: &mut Tally) {
-    for f in module.functions.iter().filter(|f| f.is_entry && f.has_body) {
+    let only = std::env::var("PTXFORGE_CORPUS_ONLY").unwrap_or_default();
+    for f in module.functions.iter().filter(|f| f.is_entry && f.has_body && f.name.contains(only.as_str())) {
         let req = SimRequest {
             file_name: file.into(),
             entry: f.name.clone(),
@@ -124,6 +131,7 @@ fn run_module(module: &Module, file: &str, sm: u32, ptxas: &[u8], ours: &OurCubi
             fill: Fill::Small,
             seed: 0xc0ffee,
             auto_scalars: true,
+            max_steps_per_thread: MAX_STEPS_PER_THREAD,
             ..SimRequest::default()
         };
         let label = format!("{file} {}", f.name);

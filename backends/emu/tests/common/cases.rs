@@ -54,6 +54,7 @@ pub const CASES: &[Case] = &[
     Case { file: "kernels/uniform64.ptx", kernel: "grid_stride64", setup: grid_stride64 },
     Case { file: "kernels/uniform64.ptx", kernel: "tile64", setup: tile64 },
     Case { file: "kernels/uniform64.ptx", kernel: "byte_params", setup: byte_params },
+    Case { file: "kernels/uniform64.ptx", kernel: "tile_flag", setup: tile_flag },
     Case { file: "kernels/generic.ptx", kernel: "generic_mem", setup: generic_mem },
 ];
 
@@ -1054,6 +1055,26 @@ fn generic_mem(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).0,
         buffers: vec![buf_u32(0, &input)],
         expected: vec![buf_u32(0, &e)],
+        f32_ulps: 0, unordered: vec![],
+    }
+}
+
+fn tile_flag(r: &mut Rng) -> Setup {
+    // Tiles of 256 items (items = 1); the third one partial.
+    let n = 513 + (r.u32() % 255) as usize;
+    let flag = (r.u32() % 3) as u8;
+    let (input, out) = (words(r, 768), words(r, 768));
+    let mut e = out.clone();
+    for tile in (0..3).map(|b| 256 * b) {
+        let count = (n - tile).min(256);
+        let add = if count != 256 || flag == 0 { 1 } else { 2 };
+        (tile..tile + count).for_each(|i| e[i] = input[i].wrapping_add(add));
+    }
+    Setup {
+        launch: grid(3, 64),
+        params: Params::default().u64(n as u64).u32(1).u8(flag).u64(addr(0)).u64(addr(1)).0,
+        buffers: vec![buf_u32(0, &input), buf_u32(1, &out)],
+        expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
         f32_ulps: 0, unordered: vec![],
     }
 }
