@@ -8,7 +8,9 @@ use crate::check_module::Finding;
 
 pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
     let mut out = Vec::new();
-    let module_names = |n: &str| m.globals.iter().any(|g| g.name == n) || m.functions.iter().any(|f| f.name == n);
+    // The module's names, hashed the first time an initializer names something.
+    let names = std::cell::OnceCell::<FastSet<&str>>::new();
+    let module_names = |n: &str| names.get_or_init(|| m.globals.iter().map(|g| g.name.as_str()).chain(m.functions.iter().map(|f| f.name.as_str())).collect()).contains(n);
     for v in &m.globals {
         if v.space == StateSpace::Local {
             out.push((v.line, "Module-scoped variables in .local state space are not allowed with ABI".into(), false));
