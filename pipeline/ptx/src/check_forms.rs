@@ -115,12 +115,12 @@ fn check_vector_counts(i: &Instruction, name: &str, out: &mut Findings) {
             }
         }
         "tcgen05.ld" | "tcgen05.st" => {
-            let per = [("32x32b", 1), ("16x64b", 1), ("16x128b", 2), ("16x256b", 4), ("16x32bx2", 1)].into_iter().find(|(s, _)| i.has_mod(s)).map(|p| p.1);
+            let per = [("32x32b", 1usize), ("16x64b", 1), ("16x128b", 2), ("16x256b", 4), ("16x32bx2", 1)].into_iter().find(|(s, _)| i.has_mod(s)).map(|p| p.1);
             let times = i.mods.iter().find_map(|m| m.strip_prefix('x').and_then(|n| n.parse::<usize>().ok()));
             let (Some(per), Some(times)) = (per, times) else { return };
             let at = usize::from(name == "tcgen05.st");
             match i.operands.get(at) {
-                Some(Operand::Vector(v)) if v.len() != per * times => at,
+                Some(Operand::Vector(v)) if Some(v.len()) != per.checked_mul(times) => at,
                 _ => return,
             }
         }
