@@ -30,9 +30,7 @@ impl Name {
         if s.len() > INLINE {
             return Name(Repr::Heap(s.into()));
         }
-        let mut bytes = [0; INLINE];
-        bytes[..s.len()].copy_from_slice(s.as_bytes());
-        Name(Repr::Inline { len: s.len() as u8, bytes })
+        Name(Repr::Inline { len: s.len() as u8, bytes: inline_copy(s.as_bytes()) })
     }
 
     #[inline]
@@ -43,6 +41,29 @@ impl Name {
             Repr::Heap(s) => s,
         }
     }
+}
+
+/// `b` (at most [`INLINE`] bytes) zero-padded, copied with fixed-size moves that may overlap
+/// (a variable-length copy is a call into the C library).
+#[inline]
+fn inline_copy(b: &[u8]) -> [u8; INLINE] {
+    let mut out = [0; INLINE];
+    let n = b.len();
+    if n >= 8 {
+        out[..8].copy_from_slice(&b[..8]);
+        if n > 16 {
+            out[8..16].copy_from_slice(&b[8..16]);
+        }
+        out[n - 8..n].copy_from_slice(&b[n - 8..]);
+    } else if n >= 4 {
+        out[..4].copy_from_slice(&b[..4]);
+        out[n - 4..n].copy_from_slice(&b[n - 4..]);
+    } else {
+        for (o, x) in out.iter_mut().zip(b) {
+            *o = *x;
+        }
+    }
+    out
 }
 
 impl Default for Name {
@@ -189,6 +210,12 @@ mod tests {
             assert_eq!(format!("{n}"), s);
         }
         assert_eq!(std::mem::size_of::<Name>(), std::mem::size_of::<String>());
+        // Every length, inline and not, reads back (the inline copy moves overlapping pieces).
+        let text = "%abcdefghijklmnopqrstuvwxyz0123456789";
+        for n in 0..text.len() {
+            assert_eq!(Name::new(&text[..n]).as_str(), &text[..n]);
+            assert_eq!(Name::new(&text[n..]).as_str(), &text[n..]);
+        }
     }
 
     #[test]

@@ -737,9 +737,7 @@ impl<'s> Parser<'s> {
             self.body_buf.push(Statement::Label { name, line, span });
             return Ok(());
         }
-        let i = self.instruction()?;
-        self.body_buf.push(Statement::Instr(i));
-        Ok(())
+        self.instruction()
     }
 
     fn body_directive(&mut self, f: &mut Function) -> PResult<()> {
@@ -774,7 +772,9 @@ impl<'s> Parser<'s> {
 
     // ---- instructions --------------------------------------------------------------------
 
-    fn instruction(&mut self) -> PResult<Instruction> {
+    /// Parses an instruction into the body buffer (built in place: an `Instruction` is 120 bytes,
+    /// and returning it through `Result`s copied it a few times).
+    fn instruction(&mut self) -> PResult<()> {
         let line = self.line();
         let start = self.offset();
         let guard = if self.eat(Tok::At) {
@@ -810,7 +810,9 @@ impl<'s> Parser<'s> {
             self.expect(Tok::Semi)?;
         }
         let operands = self.operands_buf.drain(..).collect();
-        Ok(Instruction { guard, opcode, mods, operands, line, span: self.span_from(start) })
+        let span = self.span_from(start);
+        self.body_buf.push(Statement::Instr(Instruction { guard, opcode, mods, operands, line, span }));
+        Ok(())
     }
 
     fn operand(&mut self) -> PResult<Operand> {
