@@ -147,6 +147,25 @@ fn check_steps(i: &Instruction, f: &Form, out: &mut Findings) {
     out.now(i.line, msg);
 }
 
+/// ptxas's advisories about valid forms: `.multicast::cluster` bulk copies outside the targets
+/// they were made for.
+pub fn advisories(m: &Module) -> Vec<(u32, String)> {
+    const MULTICAST_TARGETS: &str = "sm_90a/sm_100a/sm_100f/sm_103a/sm_103f/sm_107a/sm_107f/sm_110a/sm_110f";
+    let target = m.target.as_str();
+    if crate::check_module::target_number(target).is_none_or(|sm| sm < 90) || MULTICAST_TARGETS.split('/').any(|t| t == target) {
+        return Vec::new();
+    }
+    let multicast = |i: &Instruction| i.opcode == "cp" && i.mods.get(1).is_some_and(|m| m == "bulk") && i.has_mod("multicast::cluster");
+    let instructions = m.functions.iter().flat_map(|f| &f.body).filter_map(|s| match s {
+        Statement::Instr(i) if multicast(i) => Some(i),
+        _ => None,
+    });
+    let advisory = format!(
+        "Advisory: '.multicast::cluster' modifier on instruction 'cp.async.bulk{{.tensor}}' should be used on .target '{MULTICAST_TARGETS}' instead of .target '{target}' as this feature is expected to have substantially reduced performance on some future architectures"
+    );
+    instructions.map(|i| (i.line, advisory.clone())).collect()
+}
+
 /// The opcode with the modifiers that name its form (`mbarrier.try_wait.parity`,
 /// `tcgen05.fence` for `tcgen05.fence::before_thread_sync`), as ptxas names features.
 pub fn form_name(i: &Instruction) -> String {

@@ -48,6 +48,7 @@ pub fn module_warnings(src: &str, m: &Module, file: &str) -> Vec<Diagnostic> {
         .filter(|f| f.has_body)
         .filter_map(|f| cm::perf_directive_warning(src, f))
         .chain(crate::check_decls::unresolved_externs(src, m))
+        .chain(crate::check_forms::advisories(m))
         .map(|(line, message)| Diagnostic::warning(file, line, message))
         .collect()
 }
