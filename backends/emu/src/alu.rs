@@ -585,13 +585,17 @@ fn dsrc(i: &Inst, x: &impl Operands, slot_c: bool) -> f64 {
     }
 }
 
-/// DADD (A + C), DMUL (A * B) and DFMA (A * B + C), round to nearest even.
+/// DADD (A + C), DMUL (A * B) and DFMA (A * B + C), rounded by 78..79 (RN, RM, RP, RZ).
 fn dop(i: &Inst, x: &impl Operands) -> Result<u64, String> {
     let a = dmods(x.val64(i.a), i.bit(72), i.bit(73));
+    let rm = i.f(78, 2);
     let r = match i.op {
-        Op::Dadd => a + dsrc(i, x, true),
-        Op::Dmul => a * dsrc(i, x, false),
-        _ => a.mul_add(dsrc(i, x, false), dsrc(i, x, true)),
+        Op::Dadd => {
+            let c = dsrc(i, x, true);
+            crate::round64::round_op(Some(a + c), a, c, None, rm)
+        }
+        Op::Dmul => crate::round64::round_op(None, a, dsrc(i, x, false), None, rm),
+        _ => crate::round64::round_op(None, a, dsrc(i, x, false), Some(dsrc(i, x, true)), rm),
     };
     Ok(if r.is_nan() { CANONICAL_NAN64 } else { r.to_bits() })
 }

@@ -891,9 +891,6 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             } else {
                 i.c = alu_bc(i, false).1;
             }
-            if i.f(78, 2) != 0 {
-                return Err("rounding modifier".into());
-            }
             for o in [i.a, i.b, i.c] {
                 add_read(i, o, 2);
             }

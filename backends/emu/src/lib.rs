@@ -28,6 +28,7 @@ pub mod cubin;
 pub mod decode;
 mod hazard;
 mod machine;
+mod round64;
 
 use std::fmt;
 

@@ -41,6 +41,7 @@ pub const CASES: &[Case] = &[
     Case { file: "kernels/fp64.ptx", kernel: "f64_ops", setup: f64_ops },
     Case { file: "kernels/fp64_imm.ptx", kernel: "f64_imm", setup: f64_imm },
     Case { file: "kernels/cvt64.ptx", kernel: "cvt64", setup: cvt64 },
+    Case { file: "kernels/fp64_round.ptx", kernel: "f64_round", setup: f64_round },
     Case { file: "kernels/sm90.ptx", kernel: "dep_copy", setup: dep_copy },
     Case { file: "kernels/sm90.ptx", kernel: "add_minmax", setup: add_minmax },
     Case { file: "kernels/sm90.ptx", kernel: "uniform_prmt", setup: uniform_prmt },
@@ -773,6 +774,33 @@ fn cvt64(r: &mut Rng) -> Setup {
     let mut expected = inputs;
     expected.push(buf_bytes(3, e));
     Setup { launch: grid(1, n as u32), params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).u64(addr(3)).0, buffers, expected, f32_ulps: 0, unordered: vec![] }
+}
+
+/// Integer-valued operands, so that every exact sum, product and fma is an i128 rounded once by
+/// `int_to_f64` in the mode under test.
+fn f64_round(r: &mut Rng) -> Setup {
+    let n = 40;
+    let ints: Vec<f64> = (0..3 * n).map(|_| (r.next() as i64 >> (2 + r.u32() % 30)) as f64).collect();
+    let mut e = Vec::with_capacity(96 * n);
+    for t in 0..n {
+        let (a, b, c) = (ints[3 * t] as i128, ints[3 * t + 1] as i128, ints[3 * t + 2] as i128);
+        let (rn, rm, rp, rz) = (0, 1, 2, 3);
+        let sub = if ints[3 * t] == 0.0 { 0.0 } else { -0.0 };
+        let values = [
+            int_to_f64(a + b, rn), int_to_f64(a + b, rz), int_to_f64(a + b, rm), int_to_f64(a + b, rp),
+            int_to_f64(a * b, rz), int_to_f64(a * b, rm), int_to_f64(a * b, rp),
+            int_to_f64(a * b + c, rz), int_to_f64(a * b + c, rm), int_to_f64(a * b + c, rp), sub, int_to_f64(a * b + c, rn),
+        ];
+        values.iter().for_each(|&v| e.extend_from_slice(&f64_bytes(v)));
+    }
+    let input = buf_bytes(0, ints.iter().flat_map(|&x| f64_bytes(x)).collect());
+    Setup {
+        launch: grid(1, n as u32),
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
+        buffers: vec![input.clone(), buf_bytes(1, vec![0; 96 * n])],
+        expected: vec![input, buf_bytes(1, e)],
+        f32_ulps: 0, unordered: vec![],
+    }
 }
 
 fn dep_copy(r: &mut Rng) -> Setup {
