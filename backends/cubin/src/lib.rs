@@ -34,8 +34,14 @@ pub struct KernelImage {
     pub param_bytes: u32,
     /// Register count as `-v` reports it (EIATTR_REGCOUNT, `.text` sh_info on sm_75..89).
     pub num_gprs: u32,
-    /// Static `.shared` bytes of this kernel (0 = no `.nv.shared.<kernel>` section).
+    /// Static `.shared` bytes of this kernel (0 = no `.nv.shared.<kernel>` section unless
+    /// `shared_align` asks for one).
     pub shared_bytes: u32,
+    /// Alignment of `.nv.shared.<kernel>` as ptxas sets it (0: 4, and only when `shared_bytes > 0`).
+    /// Non-zero gives the kernel the section even when empty (a module with `.extern .shared`).
+    pub shared_align: u32,
+    /// Whether the kernel references shared memory (sm_90 then has a `.rela.text.<kernel>`).
+    pub uses_shared: bool,
     /// Byte offsets of the EXIT instructions (EIATTR_EXIT_INSTR_OFFSETS).
     pub exit_offsets: Vec<u32>,
     /// Whether `bar.sync` is used (EIATTR_NUM_BARRIERS = 1).

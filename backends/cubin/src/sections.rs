@@ -88,7 +88,7 @@ pub fn build(m: &CubinModule) -> Layout {
     let rela_text: Vec<Option<usize>> = proc
         .iter()
         .map(|k| {
-            (new_family && k.shared_bytes > 0).then(|| {
+            (new_family && (k.shared_bytes > 0 || k.uses_shared)).then(|| {
                 push(Section { link: 3, entsize: 24, ..named(&format!(".rela.text.{}", k.name), SHT_RELA, 0x40, 8) })
             })
         })
@@ -106,11 +106,20 @@ pub fn build(m: &CubinModule) -> Layout {
         .iter()
         .map(|k| push(Section { link: 3, ..named(&format!(".text.{}", k.name), SHT_PROGBITS, 0x6, 128) }))
         .collect();
-    let shared: Vec<Option<usize>> = proc
-        .iter()
-        .map(|k| (k.shared_bytes > 0).then(|| push(named(&format!(".nv.shared.{}", k.name), SHT_NOBITS, 0x43, 4))))
-        .collect();
-    let reserved = new_family.then(|| push(named(".nv.shared.reserved.0", SHT_NOBITS, 0x3, 1)));
+    // sm_90: ptxas puts the reserved window's section right after the first kernel's shared section.
+    let mut shared: Vec<Option<usize>> = Vec::new();
+    let mut reserved = None;
+    for k in &proc {
+        let align = if k.shared_align > 0 { k.shared_align as u64 } else { 4 };
+        let s = (k.shared_bytes > 0 || k.shared_align > 0).then(|| push(named(&format!(".nv.shared.{}", k.name), SHT_NOBITS, 0x43, align)));
+        if s.is_some() && new_family && reserved.is_none() {
+            reserved = Some(push(named(".nv.shared.reserved.0", SHT_NOBITS, 0x3, 1)));
+        }
+        shared.push(s);
+    }
+    if new_family && reserved.is_none() {
+        reserved = Some(push(named(".nv.shared.reserved.0", SHT_NOBITS, 0x3, 1)));
+    }
     if new_family {
         constant0 = proc.iter().map(|k| push(named(&format!(".nv.constant0.{}", k.name), SHT_PROGBITS, 0x42, 4))).collect();
     }
@@ -133,7 +142,8 @@ pub fn build(m: &CubinModule) -> Layout {
         c0.info = idx.text[n] as u32;
         if let Some(s) = idx.shared[n] {
             let window = if new_family { 0x400 } else { 0 };
-            secs[s].nobits_size = window + k.shared_bytes.div_ceil(4) as u64 * 4;
+            let bytes = if k.shared_align > 0 { k.shared_bytes } else { k.shared_bytes.div_ceil(4) * 4 };
+            secs[s].nobits_size = window + bytes as u64;
             secs[s].info = idx.text[n] as u32;
         }
         if let Some(r) = rela_text[n] {
@@ -174,7 +184,8 @@ fn build_symbols(
     let mut const_sym = vec![0u32; proc.len()];
     for n in 0..proc.len() {
         syms.push(section_symbol(secs, idx.text[n]));
-        if let Some(s) = idx.shared[n] {
+        // An empty shared section (a module with `.extern .shared`) has no section symbol.
+        if let Some(s) = idx.shared[n].filter(|_| proc[n].shared_bytes > 0) {
             syms.push(section_symbol(secs, s));
         }
         if !new_family {

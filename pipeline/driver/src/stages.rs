@@ -163,6 +163,8 @@ pub fn kernel_image(k: &KernelInFlight) -> KernelImage {
         param_bytes: l.param_bytes,
         num_gprs: l.func.reg_usage.gprs,
         shared_bytes: l.shared_bytes,
+        shared_align: l.shared_align,
+        uses_shared: l.uses_shared,
         exit_offsets,
         uses_barrier: l.uses_barrier,
         uses_ctaid_z: l.func.instrs().any(|i| i.op == Opcode::S2r(SpecialReg::CtaIdZ)),

@@ -22,6 +22,10 @@ pub struct LoweredKernel {
     pub params: Vec<ParamLayout>,
     pub param_bytes: u32,
     pub shared_bytes: u32,
+    /// Alignment of the `.nv.shared.<kernel>` section (0: the kernel has none).
+    pub shared_align: u32,
+    /// The kernel names a shared variable (or has its own).
+    pub uses_shared: bool,
     pub uses_barrier: bool,
     /// A loop branches back on a thread-varying condition (ptxas then records a CRS stack).
     pub divergent_loop: bool,
@@ -46,6 +50,7 @@ pub struct Ctx<'a> {
     param_list: Vec<ParamLayout>,
     pub shared: HashMap<String, u32>,
     shared_bytes: u32,
+    shared_align: u32,
     labels: HashMap<String, u32>,
     /// Memory descriptor (sm_80+), loaded once in the entry block.
     pub desc: Option<Reg>,
@@ -58,10 +63,11 @@ pub struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    pub fn new(_module: &'a ast::Module, func: &'a ast::Function, sm: Sm) -> Ctx<'a> {
+    pub fn new(module: &'a ast::Module, func: &'a ast::Function, sm: Sm) -> Ctx<'a> {
         let (param_list, _) = layout_params(&func.params);
         let params = param_list.iter().map(|p| (p.name.clone(), p.clone())).collect();
-        let (shared, shared_bytes) = layout_shared(func);
+        let crate::shared_layout::SharedLayout { offsets: shared, bytes: shared_bytes, align: shared_align } =
+            crate::shared_layout::layout(module, func);
         let mut f = Function { name: func.name.clone(), ..Function::default() };
         f.blocks.push(Block::default());
         Ctx {
@@ -74,6 +80,7 @@ impl<'a> Ctx<'a> {
             param_list,
             shared,
             shared_bytes,
+            shared_align,
             labels: HashMap::new(),
             desc: None,
             shared_base: None,
@@ -127,6 +134,8 @@ impl<'a> Ctx<'a> {
             params: self.param_list,
             param_bytes,
             shared_bytes: self.shared_bytes,
+            shared_align: self.shared_align,
+            uses_shared: !self.shared.is_empty() && crate::shared_layout::names_shared(self.func, &self.shared),
             uses_barrier: self.uses_barrier,
         })
     }
@@ -438,17 +447,4 @@ fn layout_params(params: &[ast::VarDecl]) -> (Vec<ParamLayout>, u32) {
         off += size;
     }
     (v, off)
-}
-
-/// Offsets of function-scope `.shared` variables.
-fn layout_shared(func: &ast::Function) -> (HashMap<String, u32>, u32) {
-    let mut off = 0u32;
-    let mut m = HashMap::new();
-    for v in func.vars.iter().filter(|v| v.space == ast::StateSpace::Shared) {
-        let align = v.alignment().max(1);
-        off = off.div_ceil(align) * align;
-        m.insert(v.name.clone(), off);
-        off += v.size_bytes() as u32;
-    }
-    (m, off)
 }

@@ -14,6 +14,7 @@ mod int;
 mod mem;
 mod opt;
 mod pack;
+mod shared_layout;
 
 pub use ctx::{LowerError, LoweredKernel, ParamLayout};
 pub use opt::optimize;

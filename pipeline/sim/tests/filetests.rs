@@ -57,6 +57,7 @@ const CASES: &[Case] = &[
     case("vector_mem.ptx", "vector_mem", 1, 64, &[]),
     // 16 bytes per thread in each 1 KiB quarter of the output buffer.
     case("handwritten_vector_mem.ptx", "vector_forms", 1, 64, &["0x123456789abcdef0", "5"]),
+    case("handwritten_shared_layout.ptx", "shared_layout", 2, 64, &[]),
 ];
 
 fn filetest_dir() -> PathBuf {
