@@ -419,6 +419,7 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         75 => t.extend([
             (Ld, 0x980, false),
             (St, 0x385, false),
+            (Ldc, 0xb82, false),
             (Ldg, 0x381, false),
             (Stg, 0x386, false),
             (UimadWide, 0x0a5, true),
@@ -455,6 +456,8 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
     }
     if sm < 90 {
         t.push((Imnmx, 0x017, true));
+        // ptxas packs byte parameters with UPRMT on sm_75..89 too (filetest handwritten_params).
+        t.push((Uprmt, 0x096, true));
     }
     if sm >= 86 {
         t.push((I2fp, 0x045, true));

@@ -124,3 +124,15 @@ pub(crate) fn encode_store(sm: Sm, w: &mut Word, i: &Instr, generic: bool, size:
     }
     Ok(())
 }
+
+/// `ULDC.{U8,S8,U16,S16} URd, c[bank][offset]` (0xab9 with the size at 73..75).
+pub(crate) fn encode_uldc_narrow(w: &mut Word, i: &Instr, size: MemSize) -> EResult<()> {
+    let SrcVal::CBuf { bank, offset } = i.srcs[0].val else { return Err(EncodeError("ULDC needs a cbuf".into())) };
+    let Dst::Reg(d) = i.dsts[0] else { return Err(EncodeError("ULDC destination".into())) };
+    w.set(0, 12, 0xab9);
+    w.set(16, 8, d.idx as u64);
+    w.set(38, 16, offset as u64);
+    w.set(54, 5, bank as u64);
+    w.set(73, 3, mem_size_code(size));
+    Ok(())
+}

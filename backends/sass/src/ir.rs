@@ -390,6 +390,9 @@ pub enum Opcode {
     Ldc { wide: bool },
     /// `ULDC[.64] d0(UR), s0(cbuf)`.
     Uldc { wide: bool },
+    /// `ULDC.{U8,S8,U16,S16} d0(UR), s0(cbuf)`: a byte or half of the constant bank, extended
+    /// (kernel parameters narrower than 32 bits, as ptxas reads them).
+    UldcNarrow { size: MemSize },
     /// `BRA target` where target is a block index of the function.
     Bra { target: u32 },
     /// `EXIT`.

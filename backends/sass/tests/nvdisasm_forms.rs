@@ -111,6 +111,9 @@ fn forms(sm: Sm) -> Vec<Instr> {
     v.push(Instr::new(Ldg { size: MemSize::B32, constant: true, scope: None, offset: 0x80 }, &[d(4)], &[r(2), ur(4)]));
     v.push(Instr::new(Stg { size: MemSize::B32, scope: None, offset: 4 }, &[], &[r(2), r(4), ur(4)]));
     v.push(Instr::new(Ldg { size: MemSize::B32, constant: false, scope: None, offset: -8 }, &[d(4)], &[r(2), ur(4)]));
+    for size in [MemSize::U8, MemSize::S8, MemSize::U16, MemSize::S16] {
+        v.push(Instr::new(UldcNarrow { size }, &[Dst::Reg(u(5))], &[Src::cbuf(0, 0x16a)]));
+    }
     for scope in [MemScope::Cta, MemScope::Gpu, MemScope::Sys] {
         let (size, s) = (MemSize::B64, Some(scope));
         v.push(Instr::new(Ldg { size, constant: false, scope: s, offset: 0x20 }, &[d(4)], &[r(2), ur(4)]));

@@ -49,6 +49,8 @@ pub struct Ctx<'a> {
     params: HashMap<String, ParamLayout>,
     param_list: Vec<ParamLayout>,
     pub shared: HashMap<String, u32>,
+    /// Registers holding a parameter's address, only used by `ld.param` (`mem::param_address_regs`).
+    pub param_regs: HashMap<String, String>,
     shared_bytes: u32,
     shared_align: u32,
     labels: HashMap<String, u32>,
@@ -81,6 +83,7 @@ impl<'a> Ctx<'a> {
             shared,
             shared_bytes,
             shared_align,
+            param_regs: crate::mem::param_address_regs(func),
             labels: HashMap::new(),
             desc: None,
             shared_base: None,
@@ -392,6 +395,7 @@ impl<'a> Ctx<'a> {
         };
         match i.opcode.as_str() {
             "ld" | "st" | "ldu" => self.lower_mem(i),
+            "mov" if self.is_param_binding(i) => Ok(()),
             _ if crate::pack::is_vector_mov(i) => self.lower_vector_mov(i),
             "bra" => {
                 let target = match i.operands.first() {

@@ -6,7 +6,9 @@
 //! loaded parts in place. Vectors of narrower elements, and parameter vectors, are split into one
 //! access per element, as ptxas does for parameters.
 
-use ptxforge_ptx::ast::{AddrBase, Instruction, Operand, Type};
+use std::collections::HashMap;
+
+use ptxforge_ptx::ast::{self, AddrBase, Instruction, Operand, Statement, Type};
 use ptxforge_sass::ir::*;
 
 use crate::ctx::{Ctx, LResult};
@@ -80,7 +82,62 @@ fn order_scope(i: &Instruction, space: Space) -> LResult<Option<MemScope>> {
     }
 }
 
+/// Registers that only ever hold the address of one kernel parameter (`mov.b64 %rd, k_param_9;`)
+/// and are only used as `ld.param` addresses (`ld.param.u8 %rs, [%rd+8]`), with that parameter:
+/// those loads read the parameter's constant-bank words and the `mov` emits nothing.
+pub fn param_address_regs(func: &ast::Function) -> HashMap<String, String> {
+    let is_param = |s: &str| func.params.iter().any(|p| p.name.as_str() == s);
+    let binding = |i: &Instruction| match &i.operands[..] {
+        [Operand::Reg(r), Operand::Symbol(s)] if i.opcode == "mov" && is_param(s) => Some((r.to_string(), s.to_string())),
+        _ => None,
+    };
+    let mut regs: HashMap<String, Option<String>> = HashMap::new();
+    let instrs = || func.body.iter().filter_map(|s| if let Statement::Instr(i) = s { Some(i) } else { None });
+    for (r, p) in instrs().filter_map(binding) {
+        let e = regs.entry(r).or_insert_with(|| Some(p.clone()));
+        if e.as_deref() != Some(p.as_str()) {
+            *e = None;
+        }
+    }
+    for i in instrs() {
+        let is_binding = binding(i).is_some();
+        let param_load = i.opcode == "ld" && i.has_mod("param");
+        for (k, o) in i.operands.iter().enumerate() {
+            let allowed = (is_binding && k == 0) || (param_load && k == 1);
+            if !allowed {
+                forget_regs_in(o, &mut regs);
+            }
+        }
+    }
+    regs.into_iter().filter_map(|(r, p)| Some((r, p?))).collect()
+}
+
+/// Drops every register `o` mentions from the candidates.
+fn forget_regs_in(o: &Operand, regs: &mut HashMap<String, Option<String>>) {
+    match o {
+        Operand::Reg(r) | Operand::NotReg(r) | Operand::Addr { base: AddrBase::Reg(r), .. } => {
+            if let Some(e) = regs.get_mut(r.as_str()) {
+                *e = None;
+            }
+        }
+        Operand::PredPair(a, b) => {
+            for r in [a, b] {
+                if let Some(e) = regs.get_mut(r.as_str()) {
+                    *e = None;
+                }
+            }
+        }
+        Operand::Vector(v) => v.iter().for_each(|e| forget_regs_in(e, regs)),
+        _ => {}
+    }
+}
+
 impl Ctx<'_> {
+    /// `mov.b64 %rd, param` whose register only addresses `ld.param` (see [`param_address_regs`]).
+    pub fn is_param_binding(&self, i: &Instruction) -> bool {
+        i.opcode == "mov" && matches!(i.operands.first(), Some(Operand::Reg(r)) if self.param_regs.contains_key(r.as_str()))
+    }
+
     pub fn lower_mem(&mut self, i: &Instruction) -> LResult<()> {
         if i.operands.len() != 2 {
             return Err(format!("Arguments mismatch for instruction '{}'", i.opcode));
@@ -248,10 +305,15 @@ impl Ctx<'_> {
         if *val == Operand::Sink {
             return Ok(());
         }
-        let (AddrBase::Symbol(name), off) = self.address(addr)? else {
-            return Err("ld.param needs a parameter name".into());
+        let (name, off) = match self.address(addr)? {
+            (AddrBase::Symbol(name), off) => (name.to_string(), off),
+            (AddrBase::Reg(r), off) => match self.param_regs.get(r.as_str()) {
+                Some(name) => (name.clone(), off),
+                None => return Err("ld.param needs a parameter name".into()),
+            },
+            _ => return Err("ld.param needs a parameter name".into()),
         };
-        let p = self.param(name)?;
+        let p = self.param(&name)?;
         let offset = self.sm.param_base() + p.offset + off as u32 + elem_offset;
         let d = self.dst(val)?;
         if ty.size_bytes() == 8 {
@@ -266,7 +328,14 @@ impl Ctx<'_> {
             self.load_const(narrow, offset);
             self.widen_loaded(d, narrow, ty);
         } else {
-            return Err("parameters narrower than 32 bits are not supported yet".into());
+            // A byte or half: ULDC.U8/S8/U16/S16 (uniform, so never under a thread guard), then MOV.
+            let u = self.f.new_vreg(RegFile::UGpr, 1);
+            let guard = std::mem::replace(&mut self.guard, Src::TRUE);
+            self.emit(Opcode::UldcNarrow { size: mem_size(ty) }, &[Dst::Reg(u)], &[Src::cbuf(0, offset as u16)]);
+            self.guard = guard;
+            let narrow = if d.comps == 2 { d.part(0) } else { d };
+            self.emit(Opcode::Mov, &[Dst::Reg(narrow)], &[Src::reg(u)]);
+            self.widen_loaded(d, narrow, ty);
         }
         Ok(())
     }

@@ -58,6 +58,8 @@ const CASES: &[Case] = &[
     // 16 bytes per thread in each 1 KiB quarter of the output buffer.
     case("handwritten_vector_mem.ptx", "vector_forms", 1, 64, &["0x123456789abcdef0", "5"]),
     case("handwritten_shared_layout.ptx", "shared_layout", 2, 64, &[]),
+    // flag, delta, four bytes, wide_delta, half, the struct's first 8 bytes.
+    case("handwritten_params.ptx", "params", 1, 64, &["0", "-3", "0x04030201", "-300", "65000", "0x0102030405060708"]),
 ];
 
 fn filetest_dir() -> PathBuf {
