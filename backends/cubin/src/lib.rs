@@ -46,6 +46,14 @@ pub struct KernelImage {
     pub exit_offsets: Vec<u32>,
     /// Whether `bar.sync` is used (EIATTR_NUM_BARRIERS = 1).
     pub uses_barrier: bool,
+    /// Named barriers used (EIATTR_NUM_BARRIERS when more than one): highest id + 1, 16 for
+    /// register ids.
+    pub num_barriers: u32,
+    /// Offsets of warp-synchronous instructions (EIATTR_COOP_GROUP_INSTR_OFFSETS, with
+    /// EIATTR_COOP_GROUP_MASK_REGIDS 0xffffffff each: immediate member masks).
+    pub coop_group_offsets: Vec<u32>,
+    /// `griddepcontrol.launch_dependents` is used (EIATTR_PREEXIT_USED = 1 on sm_90).
+    pub preexit_used: bool,
     /// Whether `%ctaid.z` is read (EIATTR_CTAIDZ_USED on sm_75..89).
     pub uses_ctaid_z: bool,
     /// Whether a loop branches back on a thread-varying condition (EIATTR_CRS_STACK_SIZE = 0).

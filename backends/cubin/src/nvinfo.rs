@@ -28,6 +28,8 @@ const MERCURY_ISA_VERSION: u8 = 0x5f;
 const LANGUAGE: u8 = 0x66;
 const NVSAL_SW_WAR: u8 = 0x6b;
 const PREEXIT_USED: u8 = 0x6d;
+const COOP_GROUP_INSTR_OFFSETS: u8 = 0x28;
+const COOP_GROUP_MASK_REGIDS: u8 = 0x29;
 
 /// Appends EIATTR records.
 #[derive(Default)]
@@ -97,9 +99,10 @@ fn kernel_info_legacy(sm: Sm, k: &KernelImage, const_sym: u32) -> Vec<u8> {
     }
     r.hval(MAXREG_COUNT, 0xff);
     if k.uses_barrier {
-        r.bval(NUM_BARRIERS, 1);
+        r.bval(NUM_BARRIERS, k.num_barriers.clamp(1, 16) as u8);
     }
     r.hval(MERCURY_ISA_VERSION, 0);
+    coop_groups(&mut r, k);
     r.words(EXIT_INSTR_OFFSETS, &k.exit_offsets);
     if k.uses_ctaid_z {
         r.nval(CTAIDZ_USED);
@@ -118,9 +121,10 @@ fn kernel_info_new(sm: Sm, k: &KernelImage, const_sym: u32) -> Vec<u8> {
     r.hval(SPARSE_MMA_MASK, 0);
     r.hval(MAXREG_COUNT, 0xff);
     if k.uses_barrier {
-        r.bval(NUM_BARRIERS, 1);
+        r.bval(NUM_BARRIERS, k.num_barriers.clamp(1, 16) as u8);
     }
     r.hval(MERCURY_ISA_VERSION, 0x0101);
+    coop_groups(&mut r, k);
     r.words(EXIT_INSTR_OFFSETS, &k.exit_offsets);
     if k.divergent_loop {
         r.words(CRS_STACK_SIZE, &[0]);
@@ -131,8 +135,16 @@ fn kernel_info_new(sm: Sm, k: &KernelImage, const_sym: u32) -> Vec<u8> {
     }
     r.words(SW_WAR, &[8]);
     r.hval(NVSAL_SW_WAR, 1);
-    r.bval(PREEXIT_USED, 0);
+    r.bval(PREEXIT_USED, k.preexit_used as u8);
     r.0
+}
+
+/// Warp-synchronous instructions with their member-mask registers (0xffffffff: an immediate).
+fn coop_groups(r: &mut Records, k: &KernelImage) {
+    if !k.coop_group_offsets.is_empty() {
+        r.words(COOP_GROUP_MASK_REGIDS, &vec![u32::MAX; k.coop_group_offsets.len()]);
+        r.words(COOP_GROUP_INSTR_OFFSETS, &k.coop_group_offsets);
+    }
 }
 
 fn param_cbank(r: &mut Records, sm: Sm, k: &KernelImage, const_sym: u32) {

@@ -228,6 +228,23 @@ fn removed_bsync_in_ptxas_code_is_caught() {
 }
 
 #[test]
+fn collective_of_a_split_warp_is_caught() {
+    let c = case("shfl_diverged");
+    for sm in [75, 80, 90] {
+        let mut p = Patchable::new(c.file, c.kernel, sm);
+        assert_eq!(run(c, &p.cubin), Ok(true), "sm_{sm} unpatched");
+        // ptxforge reconverges the warp with WARPSYNC before the SHFL; without it the lanes that
+        // left the loop early reach the SHFL apart from the others.
+        let k = p.insts.iter().position(|i| i.op == Op::Warpsync).expect("a WARPSYNC before the SHFL");
+        p.patch(k, 0, 12, 0x918);
+        match run(c, &p.cubin) {
+            Err(EmuError::Diverged { pc, .. }) => assert_eq!(p.insts[pc as usize / 16].op, Op::Shfl, "sm_{sm}"),
+            other => panic!("sm_{sm}: a SHFL without the WARPSYNC gave {other:?}"),
+        }
+    }
+}
+
+#[test]
 fn mutated_code_never_panics() {
     let c = case("vadd");
     let base = Patchable::new(c.file, c.kernel, 80);
@@ -284,7 +301,7 @@ fn removed_read_scoreboard_wait_is_a_hazard_at_the_overwriter() {
                     if sources.iter().any(|&(f, r)| w.writes.iter().any(|x| x.file == f && (x.idx..x.idx + x.n).contains(&r))) {
                         return (w.ctrl.wait & (1 << sb) != 0 && w.ctrl.wait & wr == 0).then_some((j, sb));
                     }
-                    if w.ctrl.wait & ((1 << sb) | wr) != 0 || matches!(w.op, Op::Bra | Op::Exit | Op::Bar) {
+                    if w.ctrl.wait & ((1 << sb) | wr) != 0 || matches!(w.op, Op::Bra | Op::Exit | Op::Bar | Op::Warpsync) {
                         return None;
                     }
                 }

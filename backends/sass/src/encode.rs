@@ -10,6 +10,9 @@ use crate::arch::Sm;
 use crate::encode_mem::{encode_load, encode_store, Order};
 use crate::ir::*;
 
+#[path = "encode_warp.rs"]
+mod encode_warp;
+
 /// Why an instruction could not be encoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EncodeError(pub String);
@@ -425,6 +428,7 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             w.set(80, 1, (sm.num >= 80) as u64);
         }
         Opcode::Nop => w.set(0, 12, 0x918),
+        Opcode::Warp(op) => return encode_warp::encode_warp(sm, w, i, op),
     }
     if !matches!(i.op, Opcode::Uldc { .. }) {
         set_dst(w, i)?;
@@ -531,6 +535,11 @@ fn special_reg_code(sr: SpecialReg) -> u64 {
         SpecialReg::CtaIdY => 0x26,
         SpecialReg::CtaIdZ => 0x27,
         SpecialReg::CgaCtaId => 0x88,
+        SpecialReg::LaneMaskEq => 0x38,
+        SpecialReg::LaneMaskLt => 0x39,
+        SpecialReg::LaneMaskLe => 0x3a,
+        SpecialReg::LaneMaskGt => 0x3b,
+        SpecialReg::LaneMaskGe => 0x3c,
     }
 }
 

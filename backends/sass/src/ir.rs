@@ -124,6 +124,7 @@ impl Dst {
     }
 }
 
+pub use crate::warp::{BarMode, ReduxOp, Scope, ShflMode, VoteMode, WarpOp};
 /// Special registers read by S2R.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum SpecialReg {
@@ -136,6 +137,12 @@ pub enum SpecialReg {
     CtaIdZ,
     /// The CTA's rank in its cluster (sm_90), as used for the shared-memory window.
     CgaCtaId,
+    /// `%lanemask_eq/lt/le/gt/ge` (SR_EQMASK ...).
+    LaneMaskEq,
+    LaneMaskLt,
+    LaneMaskLe,
+    LaneMaskGt,
+    LaneMaskGe,
 }
 
 /// Integer comparisons (ISETP).
@@ -401,6 +408,8 @@ pub enum Opcode {
     BarSync { id: u32 },
     /// `NOP`.
     Nop,
+    /// Warp-level and synchronisation ops; slot conventions on [`WarpOp`] (`warp.rs`).
+    Warp(WarpOp),
 }
 
 /// Control bits of one instruction (bits 105..125 of the encoding).

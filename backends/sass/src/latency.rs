@@ -25,6 +25,7 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
         Opcode::S2r(_) | Opcode::S2ur(_) | Opcode::I2f { .. } | Opcode::F2i { .. } | Opcode::Ldg { .. } | Opcode::Lds { .. } | Opcode::Ldc { .. } | Opcode::Stg { .. } | Opcode::Sts { .. }
             | Opcode::Ld { .. } | Opcode::St { .. }
     ) || is_fp64(op)
+        || matches!(op, Opcode::Warp(w) if w.is_variable_latency())
 }
 
 /// The FP64 unit's instructions and the conversions with a 64-bit side: scoreboarded results,
@@ -45,6 +46,7 @@ pub fn reads_late(op: &Opcode) -> bool {
         Opcode::Ldg { .. } | Opcode::Lds { .. } | Opcode::Stg { .. } | Opcode::Sts { .. } | Opcode::I2f { .. } | Opcode::F2i { .. }
             | Opcode::Ld { .. } | Opcode::St { .. }
     ) || is_fp64(op)
+        || matches!(op, Opcode::Warp(w) if w.reads_late())
 }
 
 /// Cycles before a fixed-latency result in `file` written by `producer` may be read.

@@ -16,3 +16,4 @@ mod print_convert;
 mod print_double;
 pub mod regalloc;
 pub mod schedule;
+pub mod warp;

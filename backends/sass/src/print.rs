@@ -7,6 +7,9 @@ use crate::arch::Sm;
 use crate::encode::block_offsets;
 use crate::ir::*;
 
+#[path = "print_warp.rs"]
+mod print_warp;
+
 /// The listing of a whole function: one `/*addr*/ text ;` line per instruction.
 pub fn print_function(sm: Sm, f: &Function) -> String {
     let offsets = block_offsets(f);
@@ -157,7 +160,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         Opcode::Ffma { ftz } => format!("FFMA{} {}", ftz_s(ftz), join(&[d0, src(a), src(b), src(c)])),
         Opcode::Fmnmx { ftz } => format!("FMNMX{} {}", ftz_s(ftz), join(&[d0, src(a), src(b), pred(c)])),
         Opcode::Isetp { cmp, signed, combine, ex } => {
-            let mut parts = vec![pdst(&i.dsts[0]), pdst(&i.dsts[1]), src(a), src(b), pred(c)];
+            let mut parts = vec![pdst(&i.dsts[0]), pdst(&i.dsts[1]), src(a), isrc(b), pred(c)];
             if ex {
                 parts.push(pred(d));
             }
@@ -243,6 +246,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             }
         }
         Opcode::Nop => "NOP".into(),
+        Opcode::Warp(op) => print_warp::print_warp(sm, i, op),
     }
 }
 
@@ -328,6 +332,11 @@ fn special_reg_name(sr: SpecialReg) -> &'static str {
         SpecialReg::CtaIdY => "SR_CTAID.Y",
         SpecialReg::CtaIdZ => "SR_CTAID.Z",
         SpecialReg::CgaCtaId => "SR_CgaCtaId",
+        SpecialReg::LaneMaskEq => "SR_EQMASK",
+        SpecialReg::LaneMaskLt => "SR_LTMASK",
+        SpecialReg::LaneMaskLe => "SR_LEMASK",
+        SpecialReg::LaneMaskGt => "SR_GTMASK",
+        SpecialReg::LaneMaskGe => "SR_GEMASK",
     }
 }
 

@@ -148,6 +148,7 @@ fn schedule_block(b: &mut Block) {
 fn min_stall_after(i: &Instr) -> u32 {
     match i.op {
         Opcode::BarSync { .. } => 6,
+        Opcode::Warp(w) => w.min_stall_after(),
         _ => 1,
     }
 }

@@ -223,7 +223,7 @@ fn finish(
         Ok(k) => {
             if let Some(l) = &k.lowered {
                 o.regs = l.func.reg_usage.gprs;
-                o.barriers = u32::from(l.uses_barrier);
+                o.barriers = ptxforge_sass::warp::barriers_used(&l.func).max(u32::from(l.uses_barrier));
                 o.shared_bytes = l.shared_bytes;
             }
             o.sass_text = k.sass_text;

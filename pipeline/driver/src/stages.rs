@@ -167,6 +167,9 @@ pub fn kernel_image(k: &KernelInFlight) -> KernelImage {
         uses_shared: l.uses_shared,
         exit_offsets,
         uses_barrier: l.uses_barrier,
+        num_barriers: ptxforge_sass::warp::barriers_used(&l.func),
+        coop_group_offsets: ptxforge_sass::warp::coop_group_offsets(&l.func),
+        preexit_used: ptxforge_sass::warp::uses_preexit(&l.func),
         uses_ctaid_z: l.func.instrs().any(|i| i.op == Opcode::S2r(SpecialReg::CtaIdZ)),
         divergent_loop: l.divergent_loop,
     }

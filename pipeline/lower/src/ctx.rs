@@ -346,6 +346,11 @@ impl<'a> Ctx<'a> {
             "%tid" => self.emit(Opcode::S2r(sr([SpecialReg::TidX, SpecialReg::TidY, SpecialReg::TidZ])), &[Dst::Reg(t)], &[]),
             "%ctaid" => self.emit(Opcode::S2r(sr([SpecialReg::CtaIdX, SpecialReg::CtaIdY, SpecialReg::CtaIdZ])), &[Dst::Reg(t)], &[]),
             "%laneid" => self.emit(Opcode::S2r(SpecialReg::LaneId), &[Dst::Reg(t)], &[]),
+            "%lanemask_eq" => self.emit(Opcode::S2r(SpecialReg::LaneMaskEq), &[Dst::Reg(t)], &[]),
+            "%lanemask_lt" => self.emit(Opcode::S2r(SpecialReg::LaneMaskLt), &[Dst::Reg(t)], &[]),
+            "%lanemask_le" => self.emit(Opcode::S2r(SpecialReg::LaneMaskLe), &[Dst::Reg(t)], &[]),
+            "%lanemask_gt" => self.emit(Opcode::S2r(SpecialReg::LaneMaskGt), &[Dst::Reg(t)], &[]),
+            "%lanemask_ge" => self.emit(Opcode::S2r(SpecialReg::LaneMaskGe), &[Dst::Reg(t)], &[]),
             "%ntid" => self.load_const(t, 4 * axis as u32),
             "%nctaid" => self.load_const(t, 0xc + 4 * axis as u32),
             _ => return Err(format!("special register '{name}' is not supported yet")),
@@ -393,6 +398,9 @@ impl<'a> Ctx<'a> {
             }
             None => Src::TRUE,
         };
+        if let Some(r) = self.lower_warp(i) {
+            return r;
+        }
         match i.opcode.as_str() {
             "ld" | "st" | "ldu" => self.lower_mem(i),
             "mov" if self.is_param_binding(i) => Ok(()),
@@ -409,23 +417,14 @@ impl<'a> Ctx<'a> {
                 self.emit(Opcode::Exit, &[], &[]);
                 Ok(())
             }
-            "bar" | "barrier" => self.lower_barrier(i),
             _ if is_float_op(i) => self.lower_float(i),
             _ => self.lower_int(i),
         }
     }
 
-    fn lower_barrier(&mut self, i: &ast::Instruction) -> LResult<()> {
-        if !(i.has_mod("sync") || i.mods.is_empty()) || i.operands.len() != 1 {
-            return Err(format!("'{}.{}' is not supported yet", i.opcode, i.mods.join(".")));
-        }
-        let id = match i.operands[0] {
-            Operand::Imm(v) if (0..16).contains(&v) => v as u32,
-            _ => return Err("barrier id must be an immediate 0..15".into()),
-        };
-        self.uses_barrier = true;
-        self.emit(Opcode::BarSync { id }, &[], &[]);
-        Ok(())
+    /// The PTX function being lowered.
+    pub(crate) fn ptx_function(&self) -> &'a ast::Function {
+        self.func
     }
 }
 

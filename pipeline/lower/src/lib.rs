@@ -15,6 +15,7 @@ mod mem;
 mod opt;
 mod pack;
 mod shared_layout;
+mod warp;
 
 pub use ctx::{LowerError, LoweredKernel, ParamLayout};
 pub use opt::optimize;
@@ -29,5 +30,7 @@ pub fn lower_function(module: &ast::Module, func: &ast::Function, sm: Sm) -> Res
     }
     let mut cx = ctx::Ctx::new(module, func, sm);
     cx.lower_body();
-    cx.finish()
+    let mut kernel = cx.finish()?;
+    warp::converge_warp_collectives(&mut kernel.func, sm).map_err(|message| vec![LowerError { line: func.line, message }])?;
+    Ok(kernel)
 }

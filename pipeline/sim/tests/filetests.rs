@@ -54,6 +54,8 @@ const CASES: &[Case] = &[
     case("select_pred.ptx", "select_pred", 1, 64, &["-100000", "100000000"]),
     case("u64_compare.ptx", "u64_compare", 1, 64, &["0x8000000000000000"]),
     case("vadd.ptx", "vadd", 3, 128, &["300"]),
+    case("warp_diverge.ptx", "warp_diverge", 2, 64, &[]),
+    case("sync_ops.ptx", "sync_ops", 2, 64, &[]),
     case("vector_mem.ptx", "vector_mem", 1, 64, &[]),
     // 16 bytes per thread in each 1 KiB quarter of the output buffer.
     case("handwritten_vector_mem.ptx", "vector_forms", 1, 64, &["0x123456789abcdef0", "5"]),

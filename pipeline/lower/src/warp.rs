@@ -1,0 +1,512 @@
+//! Lowering of warp-level and synchronisation instructions (`shfl.sync`, `vote`, `redux.sync`,
+//! `activemask`, `bar.warp.sync`, `bar`/`barrier` with ids, counts and reductions, `membar`,
+//! `fence`, `nanosleep`, `griddepcontrol`), and the warp pass that runs after lowering
+//! ([`converge_warp_collectives`]).
+//!
+//! Convergence. Our code has no BSSY/BSYNC, so after a branch on a thread-varying predicate the
+//! lanes of a warp may stay split (the hardware guarantees nothing more). A warp collective needs
+//! the lanes of its member mask together, so the pass tracks, per program point, whether the warp
+//! is provably converged (no thread-varying branch since the kernel started or since the last
+//! `WARPSYNC` of the full mask) and puts `WARPSYNC mask` before every collective where it is not.
+//! Where it is, the collective runs as is, as ptxas's code does.
+
+use ptxforge_ptx::ast::{Instruction, Operand};
+use ptxforge_sass::arch::Sm;
+use ptxforge_sass::ir::*;
+use ptxforge_sass::latency::is_variable_latency;
+use ptxforge_sass::regalloc::successors;
+
+use crate::ctx::{Ctx, LResult};
+
+/// The member mask of every lane.
+const FULL_MASK: u32 = u32::MAX;
+/// Slot of a collective's member mask until the warp pass has used it.
+const MASK_SLOT: usize = 4;
+
+fn unsupported(i: &Instruction) -> String {
+    format!("'{}{}{}' is not supported yet", i.opcode, if i.mods.is_empty() { "" } else { "." }, i.mods.join("."))
+}
+
+fn operands(i: &Instruction, n: usize) -> LResult<&[Operand]> {
+    if i.operands.len() == n {
+        Ok(&i.operands)
+    } else {
+        Err(format!("Arguments mismatch for instruction '{}'", i.opcode))
+    }
+}
+
+impl Ctx<'_> {
+    /// Dispatches the warp-level and synchronisation opcodes; `None` for other opcodes.
+    pub fn lower_warp(&mut self, i: &Instruction) -> Option<LResult<()>> {
+        Some(match i.opcode.as_str() {
+            "shfl" => self.lower_shfl(i),
+            "vote" => self.lower_vote(i),
+            "redux" => self.lower_redux(i),
+            "activemask" => self.lower_activemask(i),
+            "bar" if i.has_mod("warp") => self.lower_warp_sync(i),
+            "bar" | "barrier" => self.lower_bar(i),
+            "membar" | "fence" => self.lower_fence(i),
+            "nanosleep" => self.lower_nanosleep(i),
+            "griddepcontrol" => self.lower_griddepcontrol(i),
+            _ => return None,
+        })
+    }
+
+    /// `shfl.sync.{up,down,idx,bfly}.b32 d[|p], a, b, c, membermask`.
+    fn lower_shfl(&mut self, i: &Instruction) -> LResult<()> {
+        if !i.has_mod("sync") {
+            return Err(unsupported(i));
+        }
+        let mode = if i.has_mod("up") {
+            ShflMode::Up
+        } else if i.has_mod("down") {
+            ShflMode::Down
+        } else if i.has_mod("bfly") {
+            ShflMode::Bfly
+        } else if i.has_mod("idx") {
+            ShflMode::Idx
+        } else {
+            return Err(unsupported(i));
+        };
+        let o = operands(i, 5)?;
+        let (d, p) = self.value_and_pred_dsts(&o[0])?;
+        let a = self.reg_src32(&o[1])?;
+        let b = self.src32(&o[2])?;
+        let b = match b.val {
+            SrcVal::Imm(v) => Src::imm(v & 0x1f),
+            _ => b,
+        };
+        let c = self.src32(&o[3])?;
+        let c = match c.val {
+            SrcVal::Imm(v) => Src::imm(v & 0x1f1f),
+            _ => c,
+        };
+        let mask = self.src32(&o[4])?;
+        self.emit(Opcode::Warp(WarpOp::Shfl(mode)), &[d, p], &[a, b, c, Src::NONE, mask]);
+        Ok(())
+    }
+
+    /// `d` or `d|p` of a shuffle.
+    fn value_and_pred_dsts(&mut self, op: &Operand) -> LResult<(Dst, Dst)> {
+        match op {
+            Operand::PredPair(r, p) => Ok((Dst::Reg(self.vreg(r)?), Dst::Reg(self.vreg(p)?))),
+            _ => Ok((Dst::Reg(self.dst(op)?), Dst::None)),
+        }
+    }
+
+    /// `vote.sync.{all,any,uni}.pred d, {!}a, mask`, `vote.sync.ballot.b32 d, {!}a, mask` and the
+    /// old spelling `vote.ballot.sync.b32`.
+    fn lower_vote(&mut self, i: &Instruction) -> LResult<()> {
+        if !i.has_mod("sync") {
+            return Err(unsupported(i));
+        }
+        let o = operands(i, 3)?;
+        let d = self.dst(&o[0])?;
+        let a = self.pred_src(&o[1])?;
+        let mask = self.src32(&o[2])?;
+        let (op, dsts) = if i.has_mod("ballot") {
+            (VoteMode::Any, [Dst::Reg(d), Dst::None])
+        } else if i.has_mod("any") {
+            (VoteMode::Any, [Dst::None, Dst::Reg(d)])
+        } else if i.has_mod("all") {
+            (VoteMode::All, [Dst::None, Dst::Reg(d)])
+        } else if i.has_mod("uni") {
+            (VoteMode::Eq, [Dst::None, Dst::Reg(d)])
+        } else {
+            return Err(unsupported(i));
+        };
+        self.emit(Opcode::Warp(WarpOp::Vote(op)), &dsts, &[a, Src::NONE, Src::NONE, Src::NONE, mask]);
+        Ok(())
+    }
+
+    /// `redux.sync.{add,min,max,and,or,xor}.type d, a, membermask` → REDUX into a uniform register
+    /// and a MOV back (sm_80+). Only the full mask: REDUX reduces over every active lane.
+    fn lower_redux(&mut self, i: &Instruction) -> LResult<()> {
+        let ty = i.ty().ok_or_else(|| unsupported(i))?;
+        if !i.has_mod("sync") || ty.is_float() || ty.size_bytes() != 4 {
+            return Err(unsupported(i));
+        }
+        let op = [("add", ReduxOp::Sum), ("min", ReduxOp::Min), ("max", ReduxOp::Max), ("and", ReduxOp::And), ("or", ReduxOp::Or), ("xor", ReduxOp::Xor)]
+            .into_iter()
+            .find(|(m, _)| i.has_mod(m))
+            .map(|(_, op)| op)
+            .ok_or_else(|| unsupported(i))?;
+        let o = operands(i, 3)?;
+        if self.constant_of(&o[2]) != Some(FULL_MASK) {
+            return Err(format!("'{}' with a member mask other than 0xffffffff is not supported yet", i.opcode));
+        }
+        let d = self.dst(&o[0])?;
+        let a = self.reg_src32(&o[1])?;
+        let mask = self.src32(&o[2])?;
+        let u = self.f.new_vreg(RegFile::UGpr, 1);
+        let signed = ty.is_signed() && matches!(op, ReduxOp::Sum | ReduxOp::Min | ReduxOp::Max);
+        self.emit(Opcode::Warp(WarpOp::Redux { op, signed }), &[Dst::Reg(u)], &[a, Src::NONE, Src::NONE, Src::NONE, mask]);
+        self.emit(Opcode::Mov, &[Dst::Reg(d)], &[Src::reg(u)]);
+        Ok(())
+    }
+
+    /// `activemask.b32 d` → `VOTE.ANY d, PT, PT`.
+    fn lower_activemask(&mut self, i: &Instruction) -> LResult<()> {
+        let o = operands(i, 1)?;
+        let d = self.dst(&o[0])?;
+        self.emit(Opcode::Warp(WarpOp::Vote(VoteMode::Any)), &[Dst::Reg(d), Dst::None], &[Src::TRUE]);
+        Ok(())
+    }
+
+    /// `bar.warp.sync mask`: a WARPSYNC that the warp pass keeps or drops.
+    fn lower_warp_sync(&mut self, i: &Instruction) -> LResult<()> {
+        let o = operands(i, 1)?;
+        let mask = self.src32(&o[0])?;
+        self.emit(Opcode::Warp(WarpOp::Warpsync), &[], &[mask]);
+        Ok(())
+    }
+
+    /// `bar{.cta}.sync`, `barrier{.cta}.sync{.aligned}`, `bar.arrive`, `barrier.arrive`,
+    /// `bar.red.{popc,and,or}`: ids and thread counts as immediates or registers.
+    fn lower_bar(&mut self, i: &Instruction) -> LResult<()> {
+        let mode = if i.has_mod("red") {
+            if i.has_mod("popc") {
+                BarMode::RedPopc
+            } else if i.has_mod("and") {
+                BarMode::RedAnd
+            } else if i.has_mod("or") {
+                BarMode::RedOr
+            } else {
+                return Err(unsupported(i));
+            }
+        } else if i.has_mod("arrive") {
+            BarMode::Arrive
+        } else if i.has_mod("sync") || i.mods.iter().all(|m| m == "cta" || m == "aligned") {
+            BarMode::Sync
+        } else {
+            return Err(unsupported(i));
+        };
+        let reduces = !matches!(mode, BarMode::Sync | BarMode::Arrive);
+        let (dst, rest) = if reduces { (i.operands.first(), &i.operands[1.min(i.operands.len())..]) } else { (None, &i.operands[..]) };
+        let (id, count, pred) = match (reduces, rest) {
+            (false, [id]) => (id, None, None),
+            (false, [id, count]) => (id, Some(count), None),
+            (true, [id, pred]) => (id, None, Some(pred)),
+            (true, [id, count, pred]) => (id, Some(count), Some(pred)),
+            _ => return Err(format!("Arguments mismatch for instruction '{}'", i.opcode)),
+        };
+        let id = match self.src32(id)? {
+            Src { val: SrcVal::Imm(v), .. } if v >= 16 => return Err("barrier id must be in 0..15".into()),
+            s => s,
+        };
+        let count = match count {
+            Some(c) => self.src32(c)?,
+            None => Src::ZERO,
+        };
+        self.uses_barrier = true;
+        let aligned = i.opcode == "bar" || i.has_mod("aligned");
+        if mode == BarMode::Sync && count == Src::ZERO && aligned {
+            if let SrcVal::Imm(v) = id.val {
+                self.emit(Opcode::BarSync { id: v }, &[], &[]);
+                return Ok(());
+            }
+        }
+        let defer = mode != BarMode::Arrive && (self.sm.num >= 90 || self.sm.num >= 80 && aligned);
+        let p = match pred {
+            Some(p) => self.pred_src(p)?,
+            None => Src::TRUE,
+        };
+        if matches!((id.val, count.val), (SrcVal::Reg(_), SrcVal::Reg(_) | SrcVal::Imm(_))) {
+            return Err(format!("'{}' with a register barrier id and a thread count is not supported yet", i.opcode));
+        }
+        let count = self.in_reg_unless_imm_or_zero(count)?;
+        self.emit(Opcode::Warp(WarpOp::Bar { mode, defer, aligned }), &[], &[id, count, p]);
+        if let Some(d) = dst {
+            let d = self.dst(d)?;
+            let dsts = if mode == BarMode::RedPopc { [Dst::Reg(d), Dst::None] } else { [Dst::None, Dst::Reg(d)] };
+            self.emit(Opcode::Warp(WarpOp::B2rResult), &dsts, &[]);
+        }
+        Ok(())
+    }
+
+    /// BAR encodes a count only as an immediate (with an immediate id).
+    fn in_reg_unless_imm_or_zero(&mut self, s: Src) -> LResult<Src> {
+        match s.val {
+            SrcVal::Imm(v) if v < 4096 => Ok(s),
+            SrcVal::Zero => Ok(s),
+            _ => Err("barrier thread counts other than immediates below 4096 are not supported yet".into()),
+        }
+    }
+
+    /// `membar.{cta,gl,sys}`, `fence.{sc,acq_rel}.{cta,gpu,sys}` as ptxas emits them: MEMBAR, and
+    /// beyond the CTA also ERRBAR (CGAERRBAR on sm_90) and an L1 invalidation.
+    fn lower_fence(&mut self, i: &Instruction) -> LResult<()> {
+        let scope = if i.has_mod("cta") {
+            Scope::Cta
+        } else if i.has_mod("gl") || i.has_mod("gpu") {
+            Scope::Gpu
+        } else if i.has_mod("sys") {
+            Scope::Sys
+        } else {
+            return Err(unsupported(i));
+        };
+        let sc = match i.opcode.as_str() {
+            "membar" => i.mods.len() == 1,
+            _ if i.mods.len() == 2 && i.has_mod("sc") => true,
+            _ if i.mods.len() == 2 && i.has_mod("acq_rel") => false,
+            _ => return Err(unsupported(i)),
+        };
+        if !i.operands.is_empty() {
+            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode));
+        }
+        self.emit(Opcode::Warp(WarpOp::Membar { sc, scope }), &[], &[]);
+        if scope != Scope::Cta {
+            self.emit(Opcode::Warp(WarpOp::Errbar), &[], &[]);
+            if self.sm.num >= 90 {
+                self.emit(Opcode::Warp(WarpOp::Cgaerrbar), &[], &[]);
+            }
+            self.emit(Opcode::Warp(WarpOp::CctlIvall), &[], &[]);
+        }
+        Ok(())
+    }
+
+    /// `nanosleep.u32 t` (immediate or register).
+    fn lower_nanosleep(&mut self, i: &Instruction) -> LResult<()> {
+        let o = operands(i, 1)?;
+        let t = self.src32(&o[0])?;
+        self.emit(Opcode::Warp(WarpOp::Nanosleep), &[], &[t]);
+        Ok(())
+    }
+
+    /// `griddepcontrol.wait` → ACQBULK, `griddepcontrol.launch_dependents` → PREEXIT (sm_90).
+    fn lower_griddepcontrol(&mut self, i: &Instruction) -> LResult<()> {
+        let op = if i.has_mod("wait") {
+            WarpOp::Acqbulk
+        } else if i.has_mod("launch_dependents") {
+            WarpOp::Preexit
+        } else {
+            return Err(unsupported(i));
+        };
+        operands(i, 0)?;
+        if self.sm.num < 90 {
+            return Err(format!("'{}.{}' requires sm_90 or higher", i.opcode, i.mods.join(".")));
+        }
+        self.emit(Opcode::Warp(op), &[], &[]);
+        Ok(())
+    }
+
+    /// The 32-bit value of an immediate, or of a register the function writes only with one `mov`
+    /// of an immediate.
+    fn constant_of(&self, op: &Operand) -> Option<u32> {
+        match op {
+            Operand::Imm(v) => Some(*v as u32),
+            Operand::Reg(name) => {
+                let mut value = None;
+                for s in &self.ptx_function().body {
+                    let ptxforge_ptx::ast::Statement::Instr(i) = s else { continue };
+                    let writes = match i.operands.first() {
+                        Some(Operand::Reg(d)) => d == name,
+                        Some(Operand::PredPair(d, q)) => d == name || q == name,
+                        Some(Operand::Vector(v)) => v.iter().any(|x| matches!(x, Operand::Reg(d) if d == name)),
+                        _ => false,
+                    };
+                    if !writes || i.opcode.starts_with("st") || i.opcode == "bra" {
+                        continue;
+                    }
+                    match (i.opcode.as_str(), i.guard.is_none(), i.operands.get(1), value) {
+                        ("mov", true, Some(Operand::Imm(v)), None) if i.operands.len() == 2 => value = Some(*v as u32),
+                        _ => return None,
+                    }
+                }
+                value
+            }
+            _ => None,
+        }
+    }
+}
+
+/// After lowering: reads immediates into SHFL/NANOSLEEP/BAR operand slots where a register holds
+/// a single-definition constant, then makes every warp collective run converged (see the module
+/// documentation). Errors name what could not be made converged.
+pub fn converge_warp_collectives(f: &mut Function, sm: Sm) -> Result<(), String> {
+    let consts = single_def_constants(f);
+    let constant = |s: &Src| -> Option<u32> {
+        match s.val {
+            SrcVal::Imm(v) => Some(v),
+            SrcVal::Reg(r) if r.comps == 1 => consts.get(&(r.idx, r.comp)).copied(),
+            _ => None,
+        }
+    };
+    for b in &mut f.blocks {
+        for i in &mut b.instrs {
+            fold_constant_operands(i, &constant);
+        }
+    }
+    let converged_in = converged_at_entry(f);
+    for (b, block) in f.blocks.iter_mut().enumerate() {
+        let mut converged = converged_in[b];
+        let mut out = Vec::with_capacity(block.instrs.len());
+        for mut i in block.instrs.drain(..) {
+            match i.op {
+                Opcode::Warp(WarpOp::Warpsync) => {
+                    let mask = constant(&i.srcs[0]);
+                    match mask {
+                        // ptxas keeps an explicit full-warp sync from sm_80 on and drops it on sm_75
+                        // in converged code; it drops one with a register mask.
+                        Some(m) if !converged || sm.num >= 80 => {
+                            i.srcs[0] = Src::imm(m);
+                            out.push(i);
+                        }
+                        Some(_) => {}
+                        None if converged => {}
+                        None => return Err("bar.warp.sync with a register mask after divergent control flow is not supported yet".into()),
+                    }
+                    converged |= mask == Some(FULL_MASK);
+                    continue;
+                }
+                Opcode::Warp(op) if op.is_collective() => {
+                    if !converged {
+                        let Some(m) = constant(&i.srcs[MASK_SLOT]) else {
+                            return Err("a warp collective with a register member mask after divergent control flow is not supported yet".into());
+                        };
+                        out.push(Instr::new(Opcode::Warp(WarpOp::Warpsync), &[], &[Src::imm(m)]).guarded(i.guard));
+                        converged = m == FULL_MASK && i.guard == Src::TRUE;
+                    }
+                    i.srcs[MASK_SLOT] = Src::NONE;
+                }
+                _ => {}
+            }
+            out.push(i);
+        }
+        block.instrs = out;
+    }
+    if sm.num < 80 {
+        masks_in_registers(f);
+    }
+    Ok(())
+}
+
+/// sm_75: WARPSYNC takes its mask from a register (`MOV R, mask; WARPSYNC R`), as ptxas's code does.
+fn masks_in_registers(f: &mut Function) {
+    for b in 0..f.blocks.len() {
+        let instrs = std::mem::take(&mut f.blocks[b].instrs);
+        let mut out = Vec::with_capacity(instrs.len());
+        for mut i in instrs {
+            if let (Opcode::Warp(WarpOp::Warpsync), SrcVal::Imm(m)) = (i.op, i.srcs[0].val) {
+                let r = f.new_vreg(RegFile::Gpr, 1);
+                out.push(Instr::new(Opcode::Mov, &[Dst::Reg(r)], &[Src::imm(m)]).guarded(i.guard));
+                i.srcs[0] = Src::reg(r);
+            }
+            out.push(i);
+        }
+        f.blocks[b].instrs = out;
+    }
+}
+
+/// `(vreg, part) -> value` for 32-bit parts written exactly once, by an unguarded `MOV r, imm`.
+fn single_def_constants(f: &Function) -> std::collections::HashMap<(u32, u8), u32> {
+    let mut writes: std::collections::HashMap<(u32, u8), u32> = std::collections::HashMap::new();
+    for i in f.instrs() {
+        i.visit_regs(|r, a| {
+            if a == Access::Write {
+                for c in r.comp..r.comp + r.comps {
+                    *writes.entry((r.idx, c)).or_default() += 1;
+                }
+            }
+        });
+    }
+    f.instrs()
+        .filter_map(|i| match (i.op, i.dsts[0], i.srcs[0].val) {
+            (Opcode::Mov, Dst::Reg(d), SrcVal::Imm(v)) if i.guard == Src::TRUE && d.comps == 1 && d.file == RegFile::Gpr => {
+                (writes.get(&(d.idx, d.comp)) == Some(&1)).then_some(((d.idx, d.comp), v))
+            }
+            (Opcode::Mov, Dst::Reg(d), SrcVal::Zero) if i.guard == Src::TRUE && d.comps == 1 && d.file == RegFile::Gpr => {
+                (writes.get(&(d.idx, d.comp)) == Some(&1)).then_some(((d.idx, d.comp), 0))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// SHFL lane and clamp, NANOSLEEP's time and BAR's id and count as immediates where known.
+fn fold_constant_operands(i: &mut Instr, constant: &impl Fn(&Src) -> Option<u32>) {
+    let Opcode::Warp(op) = i.op else { return };
+    let slots: &[(usize, u32)] = match op {
+        WarpOp::Shfl(_) => &[(1, 0x1f), (2, 0x1f1f)],
+        WarpOp::Nanosleep => &[(0, u32::MAX)],
+        WarpOp::Bar { .. } if matches!(i.srcs[1].val, SrcVal::Zero | SrcVal::Imm(_)) => &[(0, 0xf)],
+        _ => &[],
+    };
+    for &(slot, bits) in slots {
+        if let (SrcVal::Reg(_), Some(v)) = (i.srcs[slot].val, constant(&i.srcs[slot])) {
+            i.srcs[slot] = Src::imm(v & bits);
+        }
+    }
+}
+
+/// Per block: whether every lane of the warp arrives together (no thread-varying branch on any
+/// path from the entry since the last full-mask WARPSYNC).
+fn converged_at_entry(f: &Function) -> Vec<bool> {
+    let varying = varying_vregs(f);
+    let n = f.blocks.len();
+    let mut conv = vec![true; n];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        let mut next = vec![true; n];
+        for (b, block) in f.blocks.iter().enumerate() {
+            let mut c = conv[b];
+            for i in &block.instrs {
+                match (i.op, i.guard.as_reg()) {
+                    (Opcode::Bra { target }, g) => {
+                        let diverges = g.is_some_and(|p| varying[p.idx as usize]);
+                        c &= !diverges;
+                        next[target as usize] &= c;
+                    }
+                    (Opcode::Warp(WarpOp::Warpsync), None) if i.srcs[0].val == SrcVal::Imm(FULL_MASK) => c = true,
+                    _ => {}
+                }
+            }
+            for s in successors(f, b) {
+                if s == b + 1 {
+                    next[s] &= c;
+                }
+            }
+        }
+        for b in 0..n {
+            if next[b] != conv[b] && !next[b] {
+                conv[b] = false;
+                changed = true;
+            }
+        }
+    }
+    conv
+}
+
+/// Virtual registers whose value may differ between the lanes of a warp: everything computed from
+/// thread ids, lane masks, loads, atomics, shuffles or other variable-latency results (or written
+/// under such a guard).
+fn varying_vregs(f: &Function) -> Vec<bool> {
+    let mut varying = vec![false; f.num_vregs as usize];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for i in f.instrs() {
+            let source = match i.op {
+                Opcode::S2r(sr) => !matches!(sr, SpecialReg::CtaIdX | SpecialReg::CtaIdY | SpecialReg::CtaIdZ | SpecialReg::CgaCtaId),
+                // Constant-bank loads, conversions and warp-wide results vary only with their sources.
+                Opcode::Ldc { .. } | Opcode::S2ur(_) | Opcode::I2f { .. } | Opcode::F2i { .. } => false,
+                Opcode::Warp(WarpOp::Redux { .. } | WarpOp::B2rResult | WarpOp::Vote(_)) => false,
+                // Loads, atomics, shuffles: every other result of variable latency may differ per lane.
+                op => is_variable_latency(&op),
+            };
+            let mut from_varying = source;
+            i.visit_regs(|r, a| from_varying |= a == Access::Read && varying[r.idx as usize]);
+            if !from_varying {
+                continue;
+            }
+            for d in i.dsts.iter().filter_map(Dst::as_reg) {
+                if !varying[d.idx as usize] {
+                    varying[d.idx as usize] = true;
+                    changed = true;
+                }
+            }
+        }
+    }
+    varying
+}
