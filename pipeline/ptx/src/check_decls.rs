@@ -103,12 +103,14 @@ fn check_variable(src: &str, v: &VarDecl, known: &dyn Fn(&str) -> bool, out: &mu
 
 /// `0f3F800000`, `0d...`, `1.5`, `1e3` (not `0x1E`).
 fn is_float_literal(t: &str) -> bool {
-    let lower = t.to_ascii_lowercase();
-    if lower.starts_with("0x") {
+    // Case-insensitive without a lowercased copy per token (array initializers have thousands).
+    let b = t.as_bytes();
+    let prefix = |p: u8| b.len() >= 2 && b[0] == b'0' && b[1].to_ascii_lowercase() == p;
+    if prefix(b'x') {
         return false;
     }
-    let hex_float = (lower.starts_with("0f") || lower.starts_with("0d")) && lower.len() > 2 && lower[2..].bytes().all(|b| b.is_ascii_hexdigit());
-    hex_float || lower.contains('.') || lower.contains('e')
+    let hex_float = (prefix(b'f') || prefix(b'd')) && b.len() > 2 && b[2..].iter().all(u8::is_ascii_hexdigit);
+    hex_float || b.iter().any(|&c| c == b'.' || c.to_ascii_lowercase() == b'e')
 }
 
 /// `.pred` variables live only in registers.

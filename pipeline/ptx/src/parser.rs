@@ -466,9 +466,10 @@ impl<'s> Parser<'s> {
         let neg = self.eat(Tok::Minus);
         let v = match self.peek() {
             Some(Tok::DecInt) | Some(Tok::HexInt) => {
-                let line = self.line();
+                let at = self.offset();
                 let value = parse_int(self.bump());
                 if value.is_none() {
+                    let line = self.lines.line(at);
                     self.error_at(line, "Constant overflow".into(), false);
                 }
                 Some(value.unwrap_or(0))
@@ -525,7 +526,9 @@ impl<'s> Parser<'s> {
     }
 
     fn initializer(&mut self) -> PResult<Vec<i128>> {
-        self.nested(|p| p.initializer_inner())
+        let mut vals = Vec::new();
+        self.initializer_into(&mut vals)?;
+        Ok(vals)
     }
 
     /// Runs a recursive parse step, failing with a syntax error past `MAX_NESTING` levels.
@@ -539,28 +542,44 @@ impl<'s> Parser<'s> {
         r
     }
 
-    fn initializer_inner(&mut self) -> PResult<Vec<i128>> {
-        let mut vals = Vec::new();
+    /// Appends an initializer's values to `vals` (one vector for the whole initializer: array
+    /// initializers of thousands of values made a vector per value).
+    fn initializer_into(&mut self, vals: &mut Vec<i128>) -> PResult<()> {
+        self.nested(|p| p.initializer_inner(vals))
+    }
+
+    fn initializer_inner(&mut self, vals: &mut Vec<i128>) -> PResult<()> {
         if self.eat(Tok::LBrace) {
             loop {
                 if self.eat(Tok::RBrace) {
                     break;
                 }
-                vals.extend(self.initializer()?);
+                self.initializer_into(vals)?;
                 if !self.eat(Tok::Comma) {
                     self.expect(Tok::RBrace)?;
                     break;
                 }
             }
-            return Ok(vals);
+            return Ok(());
         }
-        match self.operand()? {
-            Operand::Imm(v) => vals.push(v),
-            Operand::F32(b) => vals.push(b as i128),
-            Operand::F64(b) => vals.push(b as i128),
-            _ => vals.push(0),
+        // An integer is read as `operand` reads it, without building the operand.
+        let integer = match self.peek() {
+            Some(Tok::DecInt | Tok::HexInt) => true,
+            Some(Tok::Minus) => self.peek_second() != Some(Tok::DecFloat),
+            _ => false,
+        };
+        if integer && self.nesting < MAX_NESTING {
+            let v = self.integer()?;
+            vals.push(v);
+            return Ok(());
         }
-        Ok(vals)
+        vals.push(match self.operand()? {
+            Operand::Imm(v) => v,
+            Operand::F32(b) => b as i128,
+            Operand::F64(b) => b as i128,
+            _ => 0,
+        });
+        Ok(())
     }
 
     /// `.reg .b32 %r<5>, %x;`
