@@ -379,6 +379,7 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
         Opcode::Prmt => set_alu_abc(w, 0x016, a, b, c)?,
         Opcode::Ldg { size, constant, scope, offset } => encode_load(sm, w, i, false, size, Order::of(constant, scope), offset)?,
         Opcode::UldcNarrow { size } => return crate::encode_mem::encode_uldc_narrow(w, i, size),
+        Opcode::CctlPf2 { offset } => return crate::encode_mem::encode_prefetch_l2(w, i, offset),
         Opcode::Ld { size, scope, offset } => encode_load(sm, w, i, true, size, Order::of(false, scope), offset)?,
         Opcode::Stg { size, scope, offset } => encode_store(sm, w, i, false, size, Order::of(false, scope), offset)?,
         Opcode::St { size, scope, offset } => encode_store(sm, w, i, true, size, Order::of(false, scope), offset)?,

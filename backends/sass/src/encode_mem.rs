@@ -136,3 +136,14 @@ pub(crate) fn encode_uldc_narrow(w: &mut Word, i: &Instr, size: MemSize) -> ERes
     w.set(73, 3, mem_size_code(size));
     Ok(())
 }
+
+/// `CCTL.E.PF2 [Ra + offset]` (0x98f; offset at 32, .E at 72, PF2 = 1 at 87..90), as ptxas emits
+/// for `prefetch.global.L2`.
+pub(crate) fn encode_prefetch_l2(w: &mut Word, i: &Instr, offset: i32) -> EResult<()> {
+    w.set(0, 12, 0x98f);
+    w.set(24, 8, src_gpr(&i.srcs[0])?);
+    w.set(32, 32, offset as u64);
+    w.set(72, 1, 1);
+    w.set(87, 4, 1);
+    Ok(())
+}

@@ -400,6 +400,8 @@ pub enum Opcode {
     /// `ULDC.{U8,S8,U16,S16} d0(UR), s0(cbuf)`: a byte or half of the constant bank, extended
     /// (kernel parameters narrower than 32 bits, as ptxas reads them).
     UldcNarrow { size: MemSize },
+    /// `CCTL.E.PF2 [s0(addr pair) + offset]`: prefetch a global line into L2 (`prefetch.global.L2`).
+    CctlPf2 { offset: i32 },
     /// `BRA target` where target is a block index of the function.
     Bra { target: u32 },
     /// `EXIT`.

@@ -215,6 +215,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             format!("LDG.E{}{c}{} {d0}, {}", size_suffix(size), order_suffix(sm, scope), global_addr(sm, a, b, offset))
         }
         Opcode::UldcNarrow { size } => format!("ULDC{} {d0}, {}", size_suffix(size), src(a)),
+        Opcode::CctlPf2 { offset } => format!("CCTL.E.PF2 [{}{}]", src(a), offset_suffix(offset)),
         Opcode::Ld { size, scope, offset } => {
             format!("LD.E{}{} {d0}, {}", size_suffix(size), order_suffix(sm, scope), global_addr(sm, a, b, offset))
         }

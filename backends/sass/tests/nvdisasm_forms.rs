@@ -111,6 +111,8 @@ fn forms(sm: Sm) -> Vec<Instr> {
     v.push(Instr::new(Ldg { size: MemSize::B32, constant: true, scope: None, offset: 0x80 }, &[d(4)], &[r(2), ur(4)]));
     v.push(Instr::new(Stg { size: MemSize::B32, scope: None, offset: 4 }, &[], &[r(2), r(4), ur(4)]));
     v.push(Instr::new(Ldg { size: MemSize::B32, constant: false, scope: None, offset: -8 }, &[d(4)], &[r(2), ur(4)]));
+    v.push(Instr::new(CctlPf2 { offset: 0x200 }, &[], &[r(2)]));
+    v.push(Instr::new(CctlPf2 { offset: -0x10 }, &[], &[r(2)]));
     for size in [MemSize::U8, MemSize::S8, MemSize::U16, MemSize::S16] {
         v.push(Instr::new(UldcNarrow { size }, &[Dst::Reg(u(5))], &[Src::cbuf(0, 0x16a)]));
     }

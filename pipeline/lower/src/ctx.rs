@@ -404,6 +404,7 @@ impl<'a> Ctx<'a> {
         match i.opcode.as_str() {
             "ld" | "st" | "ldu" => self.lower_mem(i),
             "mov" if self.is_param_binding(i) => Ok(()),
+            "prefetch" => self.lower_prefetch(i),
             _ if crate::pack::is_vector_mov(i) => self.lower_vector_mov(i),
             "bra" => {
                 let target = match i.operands.first() {

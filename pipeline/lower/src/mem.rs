@@ -138,6 +138,16 @@ impl Ctx<'_> {
         i.opcode == "mov" && matches!(i.operands.first(), Some(Operand::Reg(r)) if self.param_regs.contains_key(r.as_str()))
     }
 
+    /// `prefetch.global.L2 [a]`: CCTL.E.PF2, as ptxas emits it.
+    pub fn lower_prefetch(&mut self, i: &Instruction) -> LResult<()> {
+        if !(i.has_mod("global") && i.has_mod("L2")) || i.mods.len() != 2 || i.operands.len() != 1 {
+            return Err(format!("'{}.{}' is not supported yet", i.opcode, i.mods.join(".")));
+        }
+        let (base, offset) = self.mem_address(Space::Global { nc: false }, &i.operands[0])?;
+        self.emit(Opcode::CctlPf2 { offset }, &[], &[base]);
+        Ok(())
+    }
+
     pub fn lower_mem(&mut self, i: &Instruction) -> LResult<()> {
         if i.operands.len() != 2 {
             return Err(format!("Arguments mismatch for instruction '{}'", i.opcode));
