@@ -79,7 +79,7 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     ("divrem", &[75], "CS2R (opcode 0x805) unknown"),
     ("divrem", &[80, 86, 89, 90], "false hazard ReadTooEarly (4 cycles after its producer, needs 5; sm_90: 2, needs 4), as ptxas scheduled it"),
     ("cvt_half", &[75, 80, 86, 89, 90], "FRND.F16 / FRND.F16.TRUNC (opcode 0x307) unknown"),
-    ("cvt_double", &[75, 80, 86, 89, 90], "F2F.F64.F16 (opcode 0x310) unknown"),
+    ("cvt_double", &[75, 80, 86, 89, 90], "F2F.F64.F16 (opcode 0x310): the emulator runs F2F between f32 and f64 only"),
     ("cvt_bf16", &[80, 86, 89], "F2F.BF16.F32.RM (opcode 0x304) unknown"),
     ("cvt_bf16", &[90], "F2FP.BF16.F32.PACK_AB (opcode 0x23e) unknown"),
     ("f64_ops", &[75, 80, 86, 89, 90], "CALL.REL.NOINC (opcode 0x944) to f64 division's slow path unknown"),
