@@ -35,6 +35,8 @@ const CASES: &[Case] = &[
     case("handwritten_f64_setp.ptx", "f64_setp", 1, 64, &[]),
     // 80 bytes per thread: 48 threads fit the 4 KiB buffers.
     case("handwritten_f64_cvt.ptx", "cvt64", 1, 48, &[]),
+    // 96 bytes per thread: 40 threads fit the 4 KiB buffers.
+    case("handwritten_f64_round.ptx", "f64_round", 1, 40, &[]),
     case("grid_stride.ptx", "grid_stride", 2, 64, &["1000"]),
     // One thread: every thread of this kernel reads and writes the same words.
     case("handwritten_cvt_float.ptx", "k", 1, 1, &[]),
