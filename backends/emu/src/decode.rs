@@ -185,14 +185,13 @@ pub enum Queue {
     /// MUFU: results complete in issue order. ptxas's sm_80..89 code gives a MUFU no write
     /// scoreboard when a later MUFU's is waited on before its result is read.
     Transcendental,
-    /// Shared-memory loads and stores: complete in issue order (ptxas relies on it).
+    /// Shared-memory loads and stores, and SHFL: complete in issue order (ptxas relies on it: its
+    /// sm_90 code reads a SHFL result after waiting only on the next SHFL's scoreboard, its sm_80
+    /// code after waiting only on a later LDS's).
     Shared,
     /// S2UR: complete in issue order (ptxas's sm_90 code reads an S2UR result after waiting only
     /// on a later S2UR).
     UniformSpecial,
-    /// SHFL: complete in issue order (ptxas's sm_90 code reads a SHFL result after waiting only on
-    /// the next SHFL's scoreboard).
-    Shuffle,
     /// Global memory, constant loads and special registers: no order assumed.
     Unordered,
 }
@@ -306,7 +305,7 @@ impl Op {
             I2f | F2i | I2f64 | F2i64 | F2f => Timing::Var { queue: Queue::Conversion },
             Lds | Sts => Timing::Var { queue: Queue::Shared },
             S2ur => Timing::Var { queue: Queue::UniformSpecial },
-            Shfl => Timing::Var { queue: Queue::Shuffle },
+            Shfl => Timing::Var { queue: Queue::Shared },
             Mufu => Timing::Var { queue: Queue::Transcendental },
             S2r | Ldc | Ldg | Stg | Ld | St | Popc | Flo | Brev | Redux | Atoms | Atomg | Red => Timing::Var { queue: Queue::Unordered },
             // FP64 ops take a write scoreboard when ptxas gives them one; without one the model
@@ -461,6 +460,9 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
     }
     if sm >= 86 {
         t.push((I2fp, 0x045, true));
+    }
+    if (80..90).contains(&sm) {
+        t.extend([(Umov, 0x082, true), (UimadWide, 0x0a5, true), (Ldc, 0xb82, false), (S2ur, 0x9c3, false)]);
     }
     if (80..90).contains(&sm) {
         t.extend([(Umov, 0x082, true), (UimadWide, 0x0a5, true), (Ldc, 0xb82, false)]);
@@ -956,9 +958,15 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             }
         }
         Errbar | Cgaerrbar => {}
+        // CCTL.IVALL, and CCTL.E.PF2 [Ra] (a prefetch into L2: it only reads its address).
         Cctl => {
-            if i.f(87, 4) != 4 || i.f(24, 8) != RZ as u32 {
-                return Err("CCTL other than IVALL".into());
+            let prefetch = i.f(87, 4) == 1;
+            if !prefetch && (i.f(87, 4) != 4 || i.f(24, 8) != RZ as u32) {
+                return Err("CCTL other than IVALL or PF2".into());
+            }
+            if prefetch {
+                i.a = a;
+                add_read(i, a, if i.bit(72) { 2 } else { 1 });
             }
         }
         B2r => {

@@ -192,7 +192,7 @@ impl HazardModel {
                 let last = self.pending_write.iter().flatten().filter(|p| p.sb == Some(sb) && p.queue == queue).map(|p| p.seq).max();
                 last.filter(|_| queue != Queue::Unordered)
             };
-            let last = [Queue::Conversion, Queue::Transcendental, Queue::Shared, Queue::UniformSpecial, Queue::Shuffle, Queue::Unordered].map(|q| (q, covered(q)));
+            let last = [Queue::Conversion, Queue::Transcendental, Queue::Shared, Queue::UniformSpecial, Queue::Unordered].map(|q| (q, covered(q)));
             let covers = |queue: Queue, seq: u64| last.iter().any(|&(q, c)| q == queue && c.is_some_and(|c| seq <= c));
             for p in self.pending_write.iter_mut() {
                 if matches!(p, Some(q) if q.sb == Some(sb) || covers(q.queue, q.seq)) {

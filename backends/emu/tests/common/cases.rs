@@ -56,6 +56,7 @@ pub const CASES: &[Case] = &[
     Case { file: "kernels/uniform64.ptx", kernel: "tile64", setup: tile64 },
     Case { file: "kernels/uniform64.ptx", kernel: "byte_params", setup: byte_params },
     Case { file: "kernels/uniform64.ptx", kernel: "tile_flag", setup: tile_flag },
+    Case { file: "kernels/uniform64.ptx", kernel: "tile_prefetch", setup: tile_prefetch },
     Case { file: "kernels/generic.ptx", kernel: "generic_mem", setup: generic_mem },
 ];
 
@@ -1103,6 +1104,21 @@ fn tile_flag(r: &mut Rng) -> Setup {
         params: Params::default().u64(n as u64).u32(1).u8(flag).u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_u32(0, &input), buf_u32(1, &out)],
         expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
+        f32_ulps: 0, unordered: vec![],
+    }
+}
+
+fn tile_prefetch(r: &mut Rng) -> Setup {
+    // Tiles of 256 floats (items = 1); the third one partial.
+    let n = 513 + (r.u32() % 255) as usize;
+    let (input, out) = (floats(r, 768, 100.0), floats(r, 768, 100.0));
+    let mut e = out.clone();
+    (0..n).for_each(|i| e[i] = input[i] + input[i]);
+    Setup {
+        launch: grid(3, 64),
+        params: Params::default().u64(n as u64).u32(1).u64(addr(1)).u64(addr(0)).0,
+        buffers: vec![buf_f32(0, &input), buf_f32(1, &out)],
+        expected: vec![buf_f32(0, &input), buf_f32(1, &e)],
         f32_ulps: 0, unordered: vec![],
     }
 }
