@@ -284,7 +284,8 @@ fn shf(i: &Inst, a: u32, b: u32, c: u32) -> u32 {
     let ty = i.f(73, 2);
     let signed = ty == 0 || ty == 2;
     let limit = if ty >= 2 { 32 } else { 64 };
-    let s = b.min(limit);
+    // `.W` (bit 75) wraps the shift amount modulo the width; otherwise it clamps.
+    let s = if i.bit(75) { b & (limit - 1) } else { b.min(limit) };
     let val = (c as u64) << 32 | a as u64;
     let r = if i.bit(76) {
         if signed {
@@ -321,6 +322,9 @@ fn imad(i: &Inst, x: &impl Operands, a: u32, b: u32) -> Result<AluOut, String> {
             let r = prod.wrapping_add(c).wrapping_add(cin);
             out.r = [Some(lo(r)), Some(hi(r))];
         }
+        // IMAD.HI adds a 64-bit C (a register pair) to the 64-bit product: ptxas writes
+        // `mad.hi.u32` as IMAD.HI Rd, Ra, Rb, R4 with R4 = 0 and the addend in R5.
+        Op::ImadHi if !neg_c => out.r[0] = Some(hi(prod.wrapping_add(x.val64(i.c)).wrapping_add(cin))),
         _ => {
             let c = x.val(i.c);
             let c = if !neg_c {

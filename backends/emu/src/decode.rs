@@ -180,7 +180,8 @@ pub enum Timing {
 /// Queues of variable-latency ops.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Queue {
-    /// Conversions (I2F/F2I): results complete in issue order (ptxas relies on it).
+    /// Conversions (I2F/F2I) and MUFU: results complete in issue order (ptxas relies on it; its
+    /// integer division reads an unscoreboarded I2F result after waiting on a later MUFU).
     Conversion,
     /// MUFU: results complete in issue order. ptxas's sm_80..89 code gives a MUFU no write
     /// scoreboard when a later MUFU's is waited on before its result is read.
@@ -189,6 +190,9 @@ pub enum Queue {
     /// sm_90 code reads a SHFL result after waiting only on the next SHFL's scoreboard, its sm_80
     /// code after waiting only on a later LDS's).
     Shared,
+    /// POPC, FLO and BREV: complete in issue order; ptxas reads their results after waiting on a
+    /// later one's write or even read scoreboard (sm_75..sm_90), or gives them none at all.
+    BitOps,
     /// S2UR: complete in issue order (ptxas's sm_90 code reads an S2UR result after waiting only
     /// on a later S2UR).
     UniformSpecial,
@@ -303,11 +307,12 @@ impl Op {
             Imad | ImadWide | ImadHi | Ffma | Fadd | Fmul | Hfma2Mma => Timing::Fma,
             Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | UimadWide | Uldc | Voteu | Ulop3 | Ushf | Ubmsk | Uprmt => Timing::Uniform,
             I2f | F2i | I2f64 | F2i64 | F2f => Timing::Var { queue: Queue::Conversion },
-            Lds | Sts => Timing::Var { queue: Queue::Shared },
+            Lds | Sts | Atoms => Timing::Var { queue: Queue::Shared },
+            Popc | Flo | Brev => Timing::Var { queue: Queue::BitOps },
             S2ur => Timing::Var { queue: Queue::UniformSpecial },
             Shfl => Timing::Var { queue: Queue::Shared },
             Mufu => Timing::Var { queue: Queue::Transcendental },
-            S2r | Ldc | Ldg | Stg | Ld | St | Popc | Flo | Brev | Redux | Atoms | Atomg | Red => Timing::Var { queue: Queue::Unordered },
+            S2r | Ldc | Ldg | Stg | Ld | St | Redux | Atomg | Red => Timing::Var { queue: Queue::Unordered },
             // FP64 ops take a write scoreboard when ptxas gives them one; without one the model
             // treats the result as fixed-latency (`HazardModel::record`).
             Dadd | Dmul | Dfma | Dsetp => Timing::Var { queue: Queue::Unordered },
@@ -535,6 +540,27 @@ fn ctrl_of(w: u128) -> Ctrl {
 }
 
 /// Decodes the word at byte address `pc`.
+/// The operand of an integer ATOMS/ATOMG/RED: its size and signedness.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct AtomicOperand {
+    pub bytes: u8,
+    pub signed: bool,
+}
+
+/// The operand type field (73..75): ATOMS U32/S32/64; ATOMG and RED U32, S32, U64, then S64 (5,
+/// or 3 on sm_90 where 3 is F32 before). Floating-point forms are `None` (not run yet).
+pub fn atomic_operand(sm: u32, i: &Inst) -> Option<AtomicOperand> {
+    let (bytes, signed) = match (i.op, i.f(73, 3)) {
+        (_, 0) => (4, false),
+        (_, 1) => (4, true),
+        (_, 2) => (8, false),
+        (Op::Atomg | Op::Red, 3) if sm >= 90 => (8, true),
+        (Op::Atomg | Op::Red, 5) if sm < 90 => (8, true),
+        _ => return None,
+    };
+    Some(AtomicOperand { bytes, signed })
+}
+
 pub fn decode(sm: u32, pc: u32, w: u128) -> Result<Inst, EmuError> {
     let opc = field(w, 0, 12) as u32;
     let w = if sm == 75 { sm75_generic_to_common_layout(w).map_err(|what| EmuError::Unsupported { pc, opcode: opc, what })? } else { w };
@@ -722,7 +748,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             let (b, c) = alu_bc(i, u);
             i.b = b;
             i.c = c;
-            let c_words = if matches!(i.op, ImadWide | UimadWide) { 2 } else { 1 };
+            let c_words = if matches!(i.op, ImadWide | UimadWide | ImadHi) { 2 } else { 1 };
             add_read(i, i.a, 1);
             add_read(i, i.b, 1);
             let lea_lo = matches!(i.op, Lea | Ulea) && !i.bit(80);
@@ -866,10 +892,11 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             let popc_inc = i.f(0, 12) == 0xf8c && i.f(88, 3) == 5;
             i.b = gpr(if popc_inc { RZ } else { i.f(32, 8) as u8 });
             i.c = if i.f(0, 12) == 0xf8c { Operand::Ur(i.f(64, 6) as u8) } else { Operand::Ur(URZ) };
+            let data = if popc_inc { 1 } else { atomic_operand(sm, i).map_or(1, |t| t.bytes / 4) };
             add_read(i, a, 1);
-            add_read(i, i.b, 1);
+            add_read(i, i.b, data);
             add_read(i, i.c, 1);
-            add_write(i, File::R, dst, 1);
+            add_write(i, File::R, dst, data);
         }
         Atomg | Red => {
             i.a = a;
@@ -879,10 +906,11 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
                 i.c = Operand::Ur(i.f(64, 6) as u8);
                 add_read(i, i.c, wide);
             }
+            let data = atomic_operand(sm, i).map_or(1, |t| t.bytes / 4);
             add_read(i, a, wide);
-            add_read(i, i.b, 1);
+            add_read(i, i.b, data);
             if i.op == Atomg {
-                add_write(i, File::R, dst, 1);
+                add_write(i, File::R, dst, data);
             }
         }
         Dadd | Dmul | Dfma => {

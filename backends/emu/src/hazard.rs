@@ -113,13 +113,15 @@ pub struct HazardModel {
     /// pending without one, the op's address).
     pending_read: Vec<Option<PendingRead>>,
     sb_done: [u64; 6],
+    /// The last BitOps-queue op that took each scoreboard (read or write), by issue order.
+    bit_ops_sb: [Option<u64>; 6],
     /// The lanes of the group issuing the current instruction.
     lanes: u32,
 }
 
 impl HazardModel {
     pub fn new(sm: u32) -> Self {
-        HazardModel { sm, t: 0, seq: 0, fixed: vec![None; SLOTS], pending_write: vec![None; SLOTS], pending_read: vec![None; SLOTS], sb_done: [0; 6], lanes: u32::MAX }
+        HazardModel { sm, t: 0, seq: 0, fixed: vec![None; SLOTS], pending_write: vec![None; SLOTS], pending_read: vec![None; SLOTS], sb_done: [0; 6], bit_ops_sb: [None; 6], lanes: u32::MAX }
     }
 
     /// The lanes an entry for slot `s` covers: the issuing group's, or the whole warp's for
@@ -130,6 +132,12 @@ impl HazardModel {
             File::Ur | File::Up => u32::MAX,
         }
     }
+}
+
+/// Whether two queues complete in one order: I2F/F2I and MUFU share one (ptxas's integer division
+/// reads an unscoreboarded I2F.RP result after waiting only on a later MUFU.RCP, sm_75 and sm_90).
+fn same_order(a: Queue, b: Queue) -> bool {
+    a == b || matches!((a, b), (Queue::Conversion, Queue::Transcendental) | (Queue::Transcendental, Queue::Conversion))
 }
 
 fn hazard(i: &Inst, s: usize, kind: HazardKind, detail: String) -> EmuError {
@@ -189,10 +197,11 @@ impl HazardModel {
             self.t = self.t.max(self.sb_done[sb as usize]);
             // In-order queues: a wait covering a later op of the queue covers the earlier ones too.
             let covered = |queue: Queue| {
-                let last = self.pending_write.iter().flatten().filter(|p| p.sb == Some(sb) && p.queue == queue).map(|p| p.seq).max();
+                let last = self.pending_write.iter().flatten().filter(|p| p.sb == Some(sb) && same_order(p.queue, queue)).map(|p| p.seq).max();
+                let last = if queue == Queue::BitOps { last.max(self.bit_ops_sb[sb as usize]) } else { last };
                 last.filter(|_| queue != Queue::Unordered)
             };
-            let last = [Queue::Conversion, Queue::Transcendental, Queue::Shared, Queue::UniformSpecial, Queue::Unordered].map(|q| (q, covered(q)));
+            let last = [Queue::Conversion, Queue::BitOps, Queue::Transcendental, Queue::Shared, Queue::UniformSpecial, Queue::Unordered].map(|q| (q, covered(q)));
             let covers = |queue: Queue, seq: u64| last.iter().any(|&(q, c)| q == queue && c.is_some_and(|c| seq <= c));
             for p in self.pending_write.iter_mut() {
                 if matches!(p, Some(q) if q.sb == Some(sb) || covers(q.queue, q.seq)) {
@@ -284,6 +293,11 @@ impl HazardModel {
             let rd_sb = i.ctrl.rd_sb.filter(|&s| s < 6);
             if let Some(sb) = rd_sb {
                 self.sb_done[sb as usize] = self.sb_done[sb as usize].max(self.t + 2);
+            }
+            if queue == Queue::BitOps {
+                for sb in [i.ctrl.wr_sb, rd_sb].into_iter().flatten().filter(|&s| s < 6) {
+                    self.bit_ops_sb[sb as usize] = Some(self.seq);
+                }
             }
             if i.op.reads_late() {
                 let until = self.t + UNGUARDED_READ_WINDOW;

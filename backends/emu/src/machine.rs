@@ -502,14 +502,21 @@ impl Run<'_> {
                 }
             }
             Op::Atoms | Op::Atomg | Op::Red => {
+                let ty = crate::decode::atomic_operand(self.k.sm, i).ok_or_else(|| unsupported(i, "atomic type".into()))?;
+                let n = ty.bytes as usize;
                 let (space, addr) = self.address(i, w, l);
-                let old = self.load(space, addr, 4, i, w, l)?;
-                let old = u32::from_le_bytes([old[0], old[1], old[2], old[3]]);
-                let v = w.reg(i.f(32, 8) as u8, l);
-                let new = atomic(i, old, v).map_err(|what| unsupported(i, what))?;
-                self.store(space, addr, &new.to_le_bytes(), i, w, l)?;
+                let bytes = self.load(space, addr, n, i, w, l)?;
+                let old = bytes.iter().rev().fold(0u64, |acc, &b| acc << 8 | b as u64);
+                let src = i.f(32, 8) as u8;
+                let hi = if n == 8 && src != RZ { w.reg(src.saturating_add(1), l) as u64 } else { 0 };
+                let v = w.reg(src, l) as u64 | hi << 32;
+                let new = atomic(i, ty, old, v).map_err(|what| unsupported(i, what))?;
+                self.store(space, addr, &new.to_le_bytes()[..n], i, w, l)?;
                 if i.op != Op::Red {
-                    w.set_reg(d, l, old);
+                    w.set_reg(d, l, old as u32);
+                    if n == 8 && d != RZ {
+                        w.set_reg(d.saturating_add(1), l, (old >> 32) as u32);
+                    }
                 }
             }
             Op::Stg | Op::St | Op::Sts => {
@@ -668,7 +675,8 @@ impl Run<'_> {
             };
             return ("global", base.wrapping_add(ur).wrapping_add(off as u64));
         }
-        let scale = if i.op == Op::Atoms { 1 } else { [1u64, 4, 8, 16][i.f(78, 2) as usize] };
+        // ATOMS scales its register address like LDS/STS (`[R2.X4]`) in its 0x38c form only.
+        let scale = if i.op == Op::Atoms && i.f(0, 12) != 0x38c { 1 } else { [1u64, 4, 8, 16][i.f(78, 2) as usize] };
         let ur = match i.c {
             Operand::Ur(u) => w.ureg(u) as u64,
             _ => 0,
@@ -787,21 +795,28 @@ fn shfl(w: &mut Warp, i: &Inst, exec: u32) -> Result<(), EmuError> {
 
 /// The new value of a 32-bit atomic: ATOMG/RED/ATOMS operation field (87..90, RED: 87..89) on
 /// the type (73..75: U32 or S32).
-fn atomic(i: &Inst, old: u32, v: u32) -> Result<u32, String> {
-    let ty = if i.op == Op::Atoms { 0 } else { i.f(73, 3) };
-    if ty > 1 {
-        return Err("atomic type other than U32/S32".into());
-    }
+fn atomic(i: &Inst, ty: crate::decode::AtomicOperand, old: u64, v: u64) -> Result<u64, String> {
     let op = match i.op {
         Op::Red => i.f(87, 3),
         // POPC.INC (88..90 = 5): each lane adds one (bit 87 differs between sm_80 and sm_90 code).
-        Op::Atoms if i.f(0, 12) == 0xf8c => return if i.f(88, 3) == 5 { Ok(old.wrapping_add(1)) } else { Err("ATOMS operation".into()) },
+        Op::Atoms if i.f(0, 12) == 0xf8c => return if i.f(88, 3) == 5 { Ok((old as u32).wrapping_add(1) as u64) } else { Err("ATOMS operation".into()) },
         _ => i.f(87, 4),
     };
-    Ok(match (op, ty) {
-        (0, _) => old.wrapping_add(v),
-        (2, 1) => (old as i32).max(v as i32) as u32,
-        (8, _) if i.op != Op::Red => v,
+    let wide = ty.bytes == 8;
+    let mask = if wide { u64::MAX } else { 0xffff_ffff };
+    // Values as ordered by the operation's signedness.
+    let key = |x: u64| if !ty.signed { x as i128 } else if wide { x as i64 as i128 } else { x as u32 as i32 as i128 };
+    Ok(match op {
+        0 => old.wrapping_add(v) & mask,
+        1 => if key(v) < key(old) { v } else { old },
+        2 => if key(v) > key(old) { v } else { old },
+        // INC/DEC (32-bit only): wrap to 0 past v, to v below 1 or above v.
+        3 if !wide => if old >= v { 0 } else { old + 1 },
+        4 if !wide => if old == 0 || old > v { v } else { old - 1 },
+        5 => old & v,
+        6 => old | v,
+        7 => old ^ v,
+        8 if i.op != Op::Red => v,
         _ => return Err(format!("atomic operation {op}")),
     })
 }

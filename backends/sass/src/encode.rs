@@ -10,6 +10,9 @@ use crate::arch::Sm;
 use crate::encode_mem::{encode_load, encode_store, Order};
 use crate::ir::*;
 
+#[path = "encode_atom.rs"]
+mod encode_atom;
+
 #[path = "encode_warp.rs"]
 mod encode_warp;
 
@@ -429,6 +432,13 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             w.set(80, 1, (sm.num >= 80) as u64);
         }
         Opcode::Nop => w.set(0, 12, 0x918),
+        Opcode::Flo | Opcode::Popc | Opcode::Brev => encode_atom::encode_bit_unary(w, i)?,
+        Opcode::I2fRp { signed } => encode_atom::encode_i2f_rp(w, i, signed)?,
+        Opcode::MufuRcp => encode_atom::encode_mufu_rcp(w, i)?,
+        Opcode::Bmsk { wrap } => encode_atom::encode_bmsk(w, i, wrap)?,
+        Opcode::Atoms { op, ty, offset } => encode_atom::encode_atoms(sm, w, i, op, ty, offset)?,
+        Opcode::Atomg { op, ty, scope, offset } => encode_atom::encode_atomg(sm, w, i, op, ty, scope, offset)?,
+        Opcode::Red { op, ty, scope, offset } => encode_atom::encode_red(sm, w, i, op, ty, scope, offset)?,
         Opcode::Warp(op) => return encode_warp::encode_warp(sm, w, i, op),
     }
     if !matches!(i.op, Opcode::Uldc { .. }) {
@@ -448,6 +458,7 @@ fn set_dst(w: &mut Word, i: &Instr) -> EResult<()> {
             | Opcode::Stg { .. }
             | Opcode::St { .. }
             | Opcode::Sts { .. }
+            | Opcode::Red { .. }
             | Opcode::Bra { .. }
             | Opcode::Exit
             | Opcode::BarSync { .. }

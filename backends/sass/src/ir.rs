@@ -402,6 +402,30 @@ pub enum Opcode {
     UldcNarrow { size: MemSize },
     /// `CCTL.E.PF2 [s0(addr pair) + offset]`: prefetch a global line into L2 (`prefetch.global.L2`).
     CctlPf2 { offset: i32 },
+    /// `FLO.U32 d0, s0`: index of the highest set bit, 0xffffffff for 0 (variable latency).
+    Flo,
+    /// `I2F[.U32].RP d0, s0`: 32-bit integer to f32 rounded up (integer division's reciprocal
+    /// seed; variable latency, sources read late).
+    I2fRp { signed: bool },
+    /// `MUFU.RCP d0, s0`: approximate f32 reciprocal (variable latency).
+    MufuRcp,
+    /// `POPC d0, s0`: number of set bits (variable latency).
+    Popc,
+    /// `BREV d0, s0`: bits reversed (variable latency).
+    Brev,
+    /// `BMSK[.W] d0, s0(start), s1(width)`: `width` ones from bit `start`, clamped at 32 bits
+    /// (wrapped modulo 32 with `.W`).
+    Bmsk { wrap: bool },
+    /// `ATOMS.op[.S32|.64] d0, [s0(addr or Zero) + offset], s1(data)`; with `Cas` (ATOMS.CAS)
+    /// s1 = compare value, s2 = new value. d0 (RZ when the old value is unused), s1, s2 are pairs
+    /// for 64-bit types. Variable latency.
+    Atoms { op: AtomOp, ty: AtomType, offset: i32 },
+    /// `ATOMG.E.op[.type].STRONG.scope PT, d0, [s0(addr pair) + offset], s1(data)`; s2 =
+    /// descriptor UR pair (sm_80+). d0 and s1 are pairs for 64-bit types. Variable latency.
+    Atomg { op: AtomOp, ty: AtomType, scope: MemScope, offset: i32 },
+    /// `RED.E.op[.type].STRONG.scope [s0(addr pair) + offset], s1(data)`; s2 = descriptor UR pair
+    /// (sm_80+): an atomic whose old value is unused.
+    Red { op: AtomOp, ty: AtomType, scope: MemScope, offset: i32 },
     /// `BRA target` where target is a block index of the function.
     Bra { target: u32 },
     /// `EXIT`.

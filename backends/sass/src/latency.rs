@@ -24,6 +24,8 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
         op,
         Opcode::S2r(_) | Opcode::S2ur(_) | Opcode::I2f { .. } | Opcode::F2i { .. } | Opcode::Ldg { .. } | Opcode::Lds { .. } | Opcode::Ldc { .. } | Opcode::Stg { .. } | Opcode::Sts { .. }
             | Opcode::Ld { .. } | Opcode::St { .. }
+            | Opcode::Flo | Opcode::Popc | Opcode::Brev | Opcode::Atoms { .. } | Opcode::Atomg { .. } | Opcode::Red { .. }
+            | Opcode::I2fRp { .. } | Opcode::MufuRcp
     ) || is_fp64(op)
         || matches!(op, Opcode::Warp(w) if w.is_variable_latency())
 }
@@ -45,6 +47,7 @@ pub fn reads_late(op: &Opcode) -> bool {
         op,
         Opcode::Ldg { .. } | Opcode::Lds { .. } | Opcode::Stg { .. } | Opcode::Sts { .. } | Opcode::I2f { .. } | Opcode::F2i { .. }
             | Opcode::Ld { .. } | Opcode::St { .. }
+            | Opcode::Atoms { .. } | Opcode::Atomg { .. } | Opcode::Red { .. } | Opcode::I2fRp { .. }
     ) || is_fp64(op)
         || matches!(op, Opcode::Warp(w) if w.reads_late())
 }

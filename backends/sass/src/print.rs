@@ -7,6 +7,9 @@ use crate::arch::Sm;
 use crate::encode::block_offsets;
 use crate::ir::*;
 
+#[path = "print_atom.rs"]
+mod print_atom;
+
 #[path = "print_warp.rs"]
 mod print_warp;
 
@@ -247,6 +250,9 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             }
         }
         Opcode::Nop => "NOP".into(),
+        Opcode::Flo | Opcode::Popc | Opcode::Brev | Opcode::I2fRp { .. } | Opcode::MufuRcp | Opcode::Bmsk { .. } | Opcode::Atoms { .. } | Opcode::Atomg { .. } | Opcode::Red { .. } => {
+            print_atom::print_atom_or_bits(sm, i).unwrap_or_default()
+        }
         Opcode::Warp(op) => print_warp::print_warp(sm, i, op),
     }
 }

@@ -184,7 +184,7 @@ impl<'a> Ctx<'a> {
     fn load_descriptor(&mut self) {
         let Some(off) = self.sm.global_desc_offset() else { return };
         let uses_global = self.func.body.iter().any(|s| {
-            matches!(s, Statement::Instr(i) if (i.opcode == "ld" || i.opcode == "st") && i.has_mod("global") || crate::mem::needs_descriptor(i))
+            matches!(s, Statement::Instr(i) if matches!(i.opcode.as_str(), "ld" | "st" | "atom" | "red") && i.has_mod("global") || crate::mem::needs_descriptor(i))
         });
         if uses_global {
             let r = self.f.new_vreg(RegFile::UGpr, 2);
@@ -199,7 +199,7 @@ impl<'a> Ctx<'a> {
     /// On sm_90 shared addresses live in the cluster's window: compute this CTA's base once.
     fn load_shared_base(&mut self) {
         let uses_shared = self.func.body.iter().any(|s| {
-            matches!(s, Statement::Instr(i) if (i.opcode == "ld" || i.opcode == "st") && i.has_mod("shared"))
+            matches!(s, Statement::Instr(i) if matches!(i.opcode.as_str(), "ld" | "st" | "atom" | "red") && i.has_mod("shared"))
         }) || !self.shared.is_empty();
         if self.sm.num < 90 || !uses_shared {
             return;
@@ -403,6 +403,7 @@ impl<'a> Ctx<'a> {
         }
         match i.opcode.as_str() {
             "ld" | "st" | "ldu" => self.lower_mem(i),
+            "atom" | "red" => self.lower_atomic(i),
             "mov" if self.is_param_binding(i) => Ok(()),
             "prefetch" => self.lower_prefetch(i),
             _ if crate::pack::is_vector_mov(i) => self.lower_vector_mov(i),

@@ -57,6 +57,9 @@ impl Ctx<'_> {
             ("selp", _) => self.selp(i, wide),
             ("cvt", _) => self.cvt_int(i),
             ("cvta", _) => self.cvta(i),
+            ("div" | "rem", false) => self.lower_divide32(i, ty),
+            ("div" | "rem", true) => self.lower_divide64(i, ty.is_signed()),
+            ("clz" | "popc" | "brev" | "bfind" | "bmsk" | "bfi" | "lop3" | "prmt", _) => self.lower_bits(i, wide),
             _ => Err(unsupported(i)),
         }
     }
@@ -216,6 +219,13 @@ impl Ctx<'_> {
             (true, _) => self.reg_src32(&o[3])?,
         };
         let b = if mode == ImadMode::Wide { b } else { self.in_reg_unless_imm(b) };
+        if mode == ImadMode::Hi && mad {
+            // IMAD.HI's C is a 64-bit pair added to the product: add the 32-bit addend after it.
+            let h = self.temp();
+            self.emit(Opcode::Imad { mode, signed, x: false }, &[Dst::Reg(h)], &[a, b, Src::ZERO]);
+            self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(d), Dst::None], &[Src::reg(h), c, Src::ZERO]);
+            return Ok(());
+        }
         self.emit(Opcode::Imad { mode, signed: signed || mode == ImadMode::Lo, x: false }, &[Dst::Reg(d)], &[a, b, c]);
         Ok(())
     }

@@ -5,7 +5,10 @@
 //! `control.rs`). Register views (`Reg::part`) name the halves of 64-bit values.
 
 mod convert;
+mod atomic;
+mod bits;
 mod ctx;
+mod divide;
 mod divergence;
 mod double;
 mod fold;

@@ -7,6 +7,7 @@ pub fn optimize(f: &mut Function) {
     propagate_copies(f);
     crate::fold::fold_constant_bank(f);
     eliminate_dead_code(f);
+    crate::atomic::demote_unused_atomics(f);
 }
 
 /// Per vreg and 32-bit part: how many instructions write that part.
@@ -113,6 +114,7 @@ fn is_dead(i: &Instr, used: &[bool]) -> bool {
     let pure = !matches!(
         i.op,
         Opcode::Stg { .. } | Opcode::St { .. } | Opcode::Sts { .. } | Opcode::Bra { .. } | Opcode::Exit | Opcode::BarSync { .. } | Opcode::Nop
+            | Opcode::Atoms { .. } | Opcode::Atomg { .. } | Opcode::Red { .. }
     );
     let mut any_dst = false;
     let mut all_unused = true;

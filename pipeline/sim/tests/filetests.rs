@@ -40,6 +40,9 @@ const CASES: &[Case] = &[
     case("grid_stride.ptx", "grid_stride", 2, 64, &["1000"]),
     // One thread: every thread of this kernel reads and writes the same words.
     case("handwritten_cvt_float.ptx", "k", 1, 1, &[]),
+    case("handwritten_atomics.ptx", "atomics", 1, 64, &[]),
+    case("handwritten_bits.ptx", "bits", 1, 64, &["7", "13"]),
+    case("handwritten_divide.ptx", "divide", 1, 64, &[]),
     case("handwritten_int64.ptx", "int64_ops", 1, 32, &["-123456789012", "987654321"]),
     case("handwritten_preds.ptx", "preds", 1, 64, &["-5", "17"]),
     case("handwritten_shared.ptx", "shared_rev", 1, 64, &[]),

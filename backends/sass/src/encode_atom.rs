@@ -1,0 +1,166 @@
+//! Encodings of the atomics (ATOMS, ATOMG, RED), the bit-manipulation ops (FLO, POPC, BREV,
+//! BMSK) and integer division's reciprocal seed (I2F.RP, MUFU.RCP), learned from ptxas 13.5's output for the same PTX and checked against nvdisasm.
+//!
+//! Memory atomics share one layout: d 16..23, address 24..31, data 32..39, offset 40..63, type
+//! 73..75, scope 76..80, operation 87..90 (RED: 87..89). The type and scope codes differ per
+//! architecture (tables below).
+
+use super::{dst_gpr, err, set_alu_ab, src_gpr, ureg, EResult, Word, PT, RZ};
+use crate::arch::Sm;
+use crate::ir::*;
+
+/// FLO.U32 / POPC / BREV: one source in the B slot, variable latency.
+pub(super) fn encode_bit_unary(w: &mut Word, i: &Instr) -> EResult<()> {
+    let opcode = match i.op {
+        Opcode::Flo => 0x300,
+        Opcode::Popc => 0x309,
+        Opcode::Brev => 0x301,
+        _ => return err(i, "not a unary bit op"),
+    };
+    w.set(0, 12, opcode);
+    w.set(32, 8, src_gpr(&i.srcs[0])?);
+    if i.op == Opcode::Flo {
+        w.set(81, 3, PT);
+    }
+    Ok(())
+}
+
+/// I2F[.U32].RP d, s: ptxas's bits for the reciprocal seed of integer division (all of sm_75..sm_90).
+pub(super) fn encode_i2f_rp(w: &mut Word, i: &Instr, signed: bool) -> EResult<()> {
+    w.set(0, 12, 0x306);
+    w.set(32, 8, src_gpr(&i.srcs[0])?);
+    w.set(64, 16, 0x2090 | (signed as u64) << 2);
+    Ok(())
+}
+
+/// MUFU.RCP d, s (function 4 at 74..79).
+pub(super) fn encode_mufu_rcp(w: &mut Word, i: &Instr) -> EResult<()> {
+    w.set(0, 12, 0x308);
+    w.set(32, 8, src_gpr(&i.srcs[0])?);
+    w.set(74, 6, 4);
+    Ok(())
+}
+
+/// BMSK[.W] d, start, width.
+pub(super) fn encode_bmsk(w: &mut Word, i: &Instr, wrap: bool) -> EResult<()> {
+    set_alu_ab(w, 0x01b, &i.srcs[0], &i.srcs[1])?;
+    w.set(75, 1, wrap as u64);
+    Ok(())
+}
+
+/// The operation field (87..90).
+fn op_code(op: AtomOp) -> u64 {
+    match op {
+        AtomOp::Add | AtomOp::Cas => 0,
+        AtomOp::Min => 1,
+        AtomOp::Max => 2,
+        AtomOp::Inc => 3,
+        AtomOp::Dec => 4,
+        AtomOp::And => 5,
+        AtomOp::Or => 6,
+        AtomOp::Xor => 7,
+        AtomOp::Exch => 8,
+    }
+}
+
+/// The type field (73..75) of ATOMG/RED: S64 moved on sm_90 (where f32 adds are another opcode).
+fn global_type_code(sm: Sm, ty: AtomType) -> u64 {
+    match ty {
+        AtomType::U32 => 0,
+        AtomType::S32 => 1,
+        AtomType::U64 => 2,
+        AtomType::F32 => 3,
+        AtomType::S64 if sm.num >= 90 => 3,
+        AtomType::S64 => 5,
+    }
+}
+
+/// The scope field (76..80) of ATOMG/RED.
+fn scope_code(sm: Sm, scope: MemScope) -> u64 {
+    match (sm.num >= 80, scope) {
+        (false, MemScope::Cta) => 0x10,
+        (false, MemScope::Gpu) => 0x14,
+        (false, MemScope::Sys) => 0x16,
+        (true, MemScope::Cta) => 0x0a,
+        (true, MemScope::Gpu) => 0x0e,
+        (true, MemScope::Sys) => 0x14,
+    }
+}
+
+fn set_mem_operands(w: &mut Word, i: &Instr, offset: i32) -> EResult<()> {
+    w.set(24, 8, src_gpr(&i.srcs[0])?);
+    w.set(32, 8, src_gpr(&i.srcs[1])?);
+    w.set(40, 24, offset as u64);
+    Ok(())
+}
+
+/// ATOMS.op[.S32|.64] d, [a + offset], b.
+pub(super) fn encode_atoms(sm: Sm, w: &mut Word, i: &Instr, op: AtomOp, ty: AtomType, offset: i32) -> EResult<()> {
+    if op == AtomOp::Cas || ty == AtomType::F32 || (ty.is_wide() && op != AtomOp::Exch) {
+        return err(i, "ATOMS form not supported");
+    }
+    w.set(0, 12, 0x38c);
+    w.set(16, 8, dst_gpr(&i.dsts[0])?);
+    set_mem_operands(w, i, offset)?;
+    if sm.num < 80 {
+        w.set(64, 8, RZ);
+    }
+    let ty_code = match ty {
+        AtomType::S32 => 1,
+        AtomType::U64 | AtomType::S64 => 2,
+        _ => 0,
+    };
+    w.set(73, 3, ty_code);
+    w.set(87, 4, op_code(op));
+    Ok(())
+}
+
+/// The descriptor byte of ATOMG/RED (64..71): URZ-like 0xff on sm_75, else the UR with `flags` on top.
+fn set_descriptor(sm: Sm, w: &mut Word, i: &Instr, flags: u64) -> EResult<()> {
+    if sm.num < 80 {
+        w.set(64, 8, flags);
+        return Ok(());
+    }
+    let desc = i.srcs[2].as_reg().ok_or_else(|| super::EncodeError("global atomic without a descriptor".into()))?;
+    w.set(64, 6, ureg(&desc)?);
+    w.set(70, 2, flags >> 6);
+    Ok(())
+}
+
+/// ATOMG.E.op[.type].STRONG.scope PT, d, [a.64 + offset], b.
+pub(super) fn encode_atomg(sm: Sm, w: &mut Word, i: &Instr, op: AtomOp, ty: AtomType, scope: MemScope, offset: i32) -> EResult<()> {
+    if op == AtomOp::Cas || (ty == AtomType::F32 && (op != AtomOp::Add || sm.num >= 90)) {
+        return err(i, "ATOMG form not supported");
+    }
+    w.set(0, 12, if sm.num >= 80 { 0x9a8 } else { 0x3a8 });
+    w.set(16, 8, dst_gpr(&i.dsts[0])?);
+    set_mem_operands(w, i, offset)?;
+    set_descriptor(sm, w, i, if sm.num >= 80 { 0xc0 } else { 0xff })?;
+    w.set(72, 1, 1);
+    w.set(73, 3, global_type_code(sm, ty));
+    w.set(76, 5, scope_code(sm, scope));
+    w.set(81, 3, PT);
+    w.set(84, 1, 1);
+    w.set(87, 4, op_code(op));
+    w.set(91, 1, (sm.num >= 80) as u64);
+    Ok(())
+}
+
+/// RED.E.op[.type].STRONG.scope [a.64 + offset], b.
+pub(super) fn encode_red(sm: Sm, w: &mut Word, i: &Instr, op: AtomOp, ty: AtomType, scope: MemScope, offset: i32) -> EResult<()> {
+    if matches!(op, AtomOp::Cas | AtomOp::Exch) || (ty == AtomType::F32 && (op != AtomOp::Add || sm.num >= 90)) {
+        return err(i, "RED form not supported");
+    }
+    w.set(0, 12, 0x98e);
+    set_mem_operands(w, i, offset)?;
+    set_descriptor(sm, w, i, if sm.num >= 80 { 0x80 } else { 0 })?;
+    w.set(72, 1, 1);
+    w.set(73, 3, global_type_code(sm, ty));
+    w.set(76, 5, scope_code(sm, scope));
+    w.set(84, 1, 1);
+    w.set(87, 3, op_code(op));
+    if sm.num >= 80 {
+        w.set(90, 2, 3);
+    }
+    Ok(())
+}

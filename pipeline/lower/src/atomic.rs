@@ -1,0 +1,174 @@
+//! Atomics and reductions: `atom` and `red` on global memory (ATOMG, or RED when the old value is
+//! unused) and on shared memory (ATOMS), with `.cta/.gpu/.sys` scopes and relaxed ordering.
+
+use ptxforge_ptx::ast::{AddrBase, Instruction, Operand, Type};
+use ptxforge_sass::ir::*;
+
+use crate::ctx::{Ctx, LResult};
+
+fn unsupported(i: &Instruction) -> String {
+    format!("'{}.{}' is not supported yet", i.opcode, i.mods.join("."))
+}
+
+/// The operation named by the instruction's modifiers.
+fn atom_op(i: &Instruction) -> Option<AtomOp> {
+    i.mods.iter().find_map(|m| {
+        Some(match m.as_str() {
+            "add" => AtomOp::Add,
+            "min" => AtomOp::Min,
+            "max" => AtomOp::Max,
+            "inc" => AtomOp::Inc,
+            "dec" => AtomOp::Dec,
+            "and" => AtomOp::And,
+            "or" => AtomOp::Or,
+            "xor" => AtomOp::Xor,
+            "exch" => AtomOp::Exch,
+            "cas" => AtomOp::Cas,
+            _ => return None,
+        })
+    })
+}
+
+/// The SASS operand type for a PTX type (bit types behave as unsigned).
+fn atom_type(ty: Type) -> Option<AtomType> {
+    Some(match ty {
+        Type::U32 | Type::B32 => AtomType::U32,
+        Type::S32 => AtomType::S32,
+        Type::U64 | Type::B64 => AtomType::U64,
+        Type::S64 => AtomType::S64,
+        Type::F32 => AtomType::F32,
+        _ => return None,
+    })
+}
+
+/// `.cta` / `.gpu` (the default) / `.sys`; `None` for scopes not supported yet (`.cluster`).
+fn scope(i: &Instruction) -> Option<MemScope> {
+    if i.has_mod("cluster") {
+        None
+    } else if i.has_mod("cta") {
+        Some(MemScope::Cta)
+    } else if i.has_mod("sys") {
+        Some(MemScope::Sys)
+    } else {
+        Some(MemScope::Gpu)
+    }
+}
+
+/// Whether the hardware has this operation on this type, in shared (`shared`) or global memory.
+fn native(op: AtomOp, ty: AtomType, shared: bool, sm: u32) -> bool {
+    match ty {
+        AtomType::F32 => op == AtomOp::Add && !shared && sm < 90,
+        AtomType::U64 | AtomType::S64 if shared => op == AtomOp::Exch,
+        AtomType::U64 => !matches!(op, AtomOp::Inc | AtomOp::Dec),
+        AtomType::S64 => matches!(op, AtomOp::Min | AtomOp::Max | AtomOp::Add),
+        AtomType::U32 => true,
+        AtomType::S32 => matches!(op, AtomOp::Min | AtomOp::Max | AtomOp::Add),
+    }
+}
+
+impl Ctx<'_> {
+    /// `atom` and `red`.
+    pub fn lower_atomic(&mut self, i: &Instruction) -> LResult<()> {
+        let red = i.opcode == "red";
+        let ordered = ["acquire", "release", "acq_rel", "sc"].iter().any(|m| i.has_mod(m));
+        let cache_hint = i.mods.iter().any(|m| m.starts_with("L2"));
+        let (Some(op), Some(ty), Some(scope)) = (atom_op(i), i.ty().and_then(atom_type), scope(i)) else {
+            return Err(unsupported(i));
+        };
+        let shared = i.has_mod("shared") || i.has_mod("shared::cta");
+        if ordered || cache_hint || op == AtomOp::Cas || !(shared || i.has_mod("global")) || !native(op, ty, shared, self.sm.num) {
+            return Err(unsupported(i));
+        }
+        let want = if red { 2 } else { 3 };
+        if i.operands.len() != want {
+            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode));
+        }
+        let (addr, data) = if red { (&i.operands[0], &i.operands[1]) } else { (&i.operands[1], &i.operands[2]) };
+        let old = if red { Dst::None } else { Dst::Reg(self.dst(&i.operands[0])?) };
+        let data = self.atomic_data(data, ty)?;
+        if shared {
+            let (base, offset) = self.shared_atomic_address(addr)?;
+            self.emit(Opcode::Atoms { op, ty, offset }, &[old], &[base, data]);
+        } else {
+            let (base, offset) = self.global_atomic_address(addr)?;
+            let desc = self.desc.map_or(Src::ZERO, Src::reg);
+            match old {
+                Dst::None => self.emit(Opcode::Red { op, ty, scope, offset }, &[], &[base, data, desc]),
+                _ => self.emit(Opcode::Atomg { op, ty, scope, offset }, &[old], &[base, data, desc]),
+            }
+        }
+        Ok(())
+    }
+
+    /// The data operand in a register (a pair for 64-bit types; immediates are moved in).
+    fn atomic_data(&mut self, op: &Operand, ty: AtomType) -> LResult<Src> {
+        if !ty.is_wide() {
+            return self.reg_src32(op);
+        }
+        if let Operand::Reg(n) = op {
+            let r = self.vreg(n)?;
+            if r.comps == 2 {
+                return Ok(Src::reg(r));
+            }
+        }
+        let (lo, hi) = self.src64(op)?;
+        let t = self.temp64();
+        self.emit(Opcode::Mov, &[Dst::Reg(t.part(0))], &[lo]);
+        self.emit(Opcode::Mov, &[Dst::Reg(t.part(1))], &[hi]);
+        Ok(Src::reg(t))
+    }
+
+    /// `[reg64 + offset]` of a global atomic.
+    fn global_atomic_address(&mut self, addr: &Operand) -> LResult<(Src, i32)> {
+        let (AddrBase::Reg(base), offset) = self.address(addr)? else {
+            return Err("global atomics need a 64-bit register address".into());
+        };
+        let base = self.vreg(base)?;
+        if base.comps != 2 {
+            return Err("global addresses must be 64-bit registers".into());
+        }
+        Ok((Src::reg(base), offset as i32))
+    }
+
+    /// `[reg + offset]`, `[var + offset]` or `[imm]` of a shared atomic.
+    fn shared_atomic_address(&mut self, addr: &Operand) -> LResult<(Src, i32)> {
+        let (base, offset) = self.address(addr)?;
+        Ok(match base {
+            AddrBase::Reg(r) => {
+                let r = self.vreg(r)?;
+                (Src::reg(if r.comps == 2 { r.part(0) } else { r }), offset as i32)
+            }
+            AddrBase::Symbol(s) => {
+                let off = *self.shared.get(&**s).ok_or_else(|| format!("Unknown symbol '{s}'"))?;
+                self.shared_operand(off as i32 + offset as i32)
+            }
+            AddrBase::None => self.shared_operand(offset as i32),
+        })
+    }
+}
+
+/// Atomics whose old value nobody reads: ATOMS writes RZ and ATOMG becomes RED, as ptxas emits them.
+pub fn demote_unused_atomics(f: &mut Function) {
+    let mut read = vec![false; f.num_vregs as usize];
+    for i in f.instrs() {
+        i.visit_regs(|r, a| {
+            if a == Access::Read {
+                read[r.idx as usize] = true;
+            }
+        });
+    }
+    for i in f.blocks.iter_mut().flat_map(|b| b.instrs.iter_mut()) {
+        let Dst::Reg(d) = i.dsts[0] else { continue };
+        if read[d.idx as usize] {
+            continue;
+        }
+        match i.op {
+            Opcode::Atoms { .. } => i.dsts[0] = Dst::None,
+            Opcode::Atomg { op, ty, scope, offset } if op != AtomOp::Exch => {
+                i.op = Opcode::Red { op, ty, scope, offset };
+                i.dsts[0] = Dst::None;
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,187 @@
+//! Integer bit operations: `clz`, `popc`, `brev`, `bfind.u32`, `bmsk`, `bfi`, `lop3`, `prmt`
+//! (default mode), as ptxas selects them (FLO, POPC, BREV, BMSK, SHF + LOP3).
+
+use ptxforge_ptx::ast::{Instruction, Operand};
+use ptxforge_sass::ir::*;
+
+use crate::ctx::{Ctx, LResult};
+
+/// LOP3 table of `(a & b) | (c & !b)`: insert a's bits where the mask b is set.
+const LUT_INSERT: u8 = 0xe2;
+
+fn operands(i: &Instruction, n: usize) -> LResult<&[Operand]> {
+    if i.operands.len() == n {
+        Ok(&i.operands)
+    } else {
+        Err(format!("Arguments mismatch for instruction '{}'", i.opcode))
+    }
+}
+
+fn unsupported(i: &Instruction) -> String {
+    format!("'{}.{}' is not supported yet", i.opcode, i.mods.join("."))
+}
+
+/// An immediate operand's value.
+fn imm(op: &Operand) -> Option<i128> {
+    match op {
+        Operand::Imm(v) => Some(*v),
+        _ => None,
+    }
+}
+
+impl Ctx<'_> {
+    /// Dispatches the bit operations; `wide` when the type is 64-bit.
+    pub fn lower_bits(&mut self, i: &Instruction, wide: bool) -> LResult<()> {
+        match (i.opcode.as_str(), wide) {
+            ("clz", false) => self.clz32(i),
+            ("clz", true) => self.clz64(i),
+            ("popc", _) => self.popc(i, wide),
+            ("brev", _) => self.brev(i, wide),
+            ("bfind", false) if !i.has_mod("shiftamt") && !i.types().iter().any(|t| t.is_signed()) => {
+                let o = operands(i, 2)?;
+                let (d, a) = (self.dst(&o[0])?, self.reg_src32(&o[1])?);
+                self.emit(Opcode::Flo, &[Dst::Reg(d)], &[a]);
+                Ok(())
+            }
+            ("bmsk", false) => self.bmsk(i),
+            ("bfi", false) => self.bfi32(i),
+            ("lop3", false) => self.lop3(i),
+            ("prmt", false) if i.mods.len() == 1 => self.prmt(i),
+            _ => Err(unsupported(i)),
+        }
+    }
+
+    /// `31 - FLO(a)`: FLO gives -1 for zero, so clz(0) = 32.
+    fn clz32(&mut self, i: &Instruction) -> LResult<()> {
+        let o = operands(i, 2)?;
+        let (d, a) = (self.dst(&o[0])?, self.reg_src32(&o[1])?);
+        let t = self.temp();
+        self.emit(Opcode::Flo, &[Dst::Reg(t)], &[a]);
+        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(d), Dst::None], &[Src::reg(t).negated(), Src::imm(0x1f), Src::ZERO]);
+        Ok(())
+    }
+
+    /// High half non-zero ? 31 - FLO(hi) : 63 - FLO(lo) (64 for zero).
+    fn clz64(&mut self, i: &Instruction) -> LResult<()> {
+        let o = operands(i, 2)?;
+        let d = self.dst(&o[0])?;
+        let (lo, hi) = self.src64(&o[1])?;
+        let (lo, hi) = (self.in_reg(lo), self.in_reg(hi));
+        let (fh, fl, ch, cl) = (self.temp(), self.temp(), self.temp(), self.temp());
+        self.emit(Opcode::Flo, &[Dst::Reg(fh)], &[hi]);
+        self.emit(Opcode::Flo, &[Dst::Reg(fl)], &[lo]);
+        let p = self.temp_pred();
+        let ne = Opcode::Isetp { cmp: IntCmp::Ne, signed: false, combine: BoolOp::And, ex: false };
+        self.emit(ne, &[Dst::Reg(p), Dst::None], &[hi, Src::ZERO, Src::TRUE]);
+        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(ch), Dst::None], &[Src::reg(fh).negated(), Src::imm(0x1f), Src::ZERO]);
+        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(cl), Dst::None], &[Src::reg(fl).negated(), Src::imm(0x3f), Src::ZERO]);
+        self.emit(Opcode::Sel, &[Dst::Reg(d)], &[Src::reg(ch), Src::reg(cl), Src::reg(p)]);
+        Ok(())
+    }
+
+    /// POPC, summing the halves of a 64-bit value.
+    fn popc(&mut self, i: &Instruction, wide: bool) -> LResult<()> {
+        let o = operands(i, 2)?;
+        let d = self.dst(&o[0])?;
+        if !wide {
+            let a = self.reg_src32(&o[1])?;
+            self.emit(Opcode::Popc, &[Dst::Reg(d)], &[a]);
+            return Ok(());
+        }
+        let (lo, hi) = self.src64(&o[1])?;
+        let (lo, hi) = (self.in_reg(lo), self.in_reg(hi));
+        let (cl, ch) = (self.temp(), self.temp());
+        self.emit(Opcode::Popc, &[Dst::Reg(cl)], &[lo]);
+        self.emit(Opcode::Popc, &[Dst::Reg(ch)], &[hi]);
+        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(d), Dst::None], &[Src::reg(cl), Src::reg(ch), Src::ZERO]);
+        Ok(())
+    }
+
+    /// BREV; a 64-bit value reverses each half into the other.
+    fn brev(&mut self, i: &Instruction, wide: bool) -> LResult<()> {
+        let o = operands(i, 2)?;
+        let d = self.dst(&o[0])?;
+        if !wide {
+            let a = self.reg_src32(&o[1])?;
+            self.emit(Opcode::Brev, &[Dst::Reg(d)], &[a]);
+            return Ok(());
+        }
+        let (lo, hi) = self.src64(&o[1])?;
+        let (lo, hi) = (self.in_reg(lo), self.in_reg(hi));
+        let (rl, rh) = (self.temp(), self.temp());
+        self.emit(Opcode::Brev, &[Dst::Reg(rl)], &[hi]);
+        self.emit(Opcode::Brev, &[Dst::Reg(rh)], &[lo]);
+        self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[Src::reg(rl)]);
+        self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[Src::reg(rh)]);
+        Ok(())
+    }
+
+    /// `bmsk.{clamp,wrap}.b32 d, start, width`: BMSK[.W].
+    fn bmsk(&mut self, i: &Instruction) -> LResult<()> {
+        let o = operands(i, 3)?;
+        let wrap = i.has_mod("wrap");
+        if !wrap && !i.has_mod("clamp") {
+            return Err(unsupported(i));
+        }
+        let d = self.dst(&o[0])?;
+        let a = self.reg_src32(&o[1])?;
+        let b = self.src32(&o[2])?;
+        self.emit(Opcode::Bmsk { wrap }, &[Dst::Reg(d)], &[a, b]);
+        Ok(())
+    }
+
+    /// `bfi.b32 d, a, b, pos, len`: `(a << pos)` under the mask of `len` bits from `pos`, `b` elsewhere.
+    fn bfi32(&mut self, i: &Instruction) -> LResult<()> {
+        let o = operands(i, 5)?;
+        let d = self.dst(&o[0])?;
+        let a = self.reg_src32(&o[1])?;
+        let b = self.reg_src32(&o[2])?;
+        let mask = match (imm(&o[3]), imm(&o[4])) {
+            (Some(pos), Some(len)) => {
+                let (pos, len) = ((pos & 0xff) as u32, (len & 0xff) as u32);
+                if len == 0 || pos >= 32 {
+                    self.emit(Opcode::Mov, &[Dst::Reg(d)], &[b]);
+                    return Ok(());
+                }
+                let end = (pos + len).min(32);
+                Src::imm(((((1u64 << end) - 1) >> pos) << pos) as u32)
+            }
+            _ => {
+                let pos = self.reg_src32(&o[3])?;
+                let len = self.src32(&o[4])?;
+                let m = self.temp();
+                self.emit(Opcode::Bmsk { wrap: false }, &[Dst::Reg(m)], &[pos, len]);
+                Src::reg(m)
+            }
+        };
+        let pos = self.src32(&o[3])?;
+        let shifted = self.temp();
+        let shl = Opcode::Shf { right: false, signed: false, wide: false, hi: false };
+        self.emit(shl, &[Dst::Reg(shifted)], &[a, pos, Src::ZERO]);
+        self.emit(Opcode::Lop3 { lut: LUT_INSERT }, &[Dst::Reg(d), Dst::None], &[Src::reg(shifted), mask, b, Src::FALSE]);
+        Ok(())
+    }
+
+    /// `lop3.b32 d, a, b, c, lut`.
+    fn lop3(&mut self, i: &Instruction) -> LResult<()> {
+        let o = operands(i, 5)?;
+        let lut = imm(&o[4]).ok_or("lop3 needs an immediate table")? as u8;
+        let d = self.dst(&o[0])?;
+        let a = self.reg_src32(&o[1])?;
+        let b = self.src32(&o[2])?;
+        let c = self.reg_src32(&o[3])?;
+        self.emit(Opcode::Lop3 { lut }, &[Dst::Reg(d), Dst::None], &[a, b, c, Src::FALSE]);
+        Ok(())
+    }
+
+    /// `prmt.b32 d, a, b, selector` (default mode): PRMT d, a, selector, b.
+    fn prmt(&mut self, i: &Instruction) -> LResult<()> {
+        let o = operands(i, 4)?;
+        let d = self.dst(&o[0])?;
+        let a = self.reg_src32(&o[1])?;
+        let b = self.reg_src32(&o[2])?;
+        let sel = self.src32(&o[3])?;
+        self.emit(Opcode::Prmt, &[Dst::Reg(d)], &[a, sel, b]);
+        Ok(())
+    }
+}

@@ -1,0 +1,297 @@
+//! Integer division and remainder (`div`/`rem` `.u32`/`.s32`/`.u64`) as ptxas computes them: a
+//! reciprocal seed (I2F.RP, MUFU.RCP, minus two ulps, F2I.TRUNC), Newton steps (one for 32 bits,
+//! two for 64), the quotient estimate `hi(r * a)`, two corrections, and all ones for a zero
+//! divisor. ptxas calls a subroutine for 64 bits; here the same arithmetic is inline.
+
+use ptxforge_ptx::ast::{Instruction, Type};
+use ptxforge_sass::ir::*;
+
+use crate::ctx::{Ctx, LResult};
+
+/// Adding this to an f32's bits multiplies it by 2^32 and takes two ulps off (an underestimate).
+const SCALE_2_32_MINUS_2ULP: u32 = 0x0fff_fffe;
+/// LOP3 table of `!b`: all ones for the zero divisor.
+const LUT_NOT_B: u8 = 0x33;
+/// The same for an f32 reciprocal scaled to 2^64.
+const SCALE_2_64_MINUS_2ULP: u32 = 0x1fff_fffe;
+/// LOP3 tables.
+const LUT_OR: u8 = 0xfc;
+const LUT_NOT_A: u8 = 0x0f;
+
+/// A 64-bit value as its two 32-bit halves.
+#[derive(Copy, Clone)]
+struct Pair {
+    lo: Src,
+    hi: Src,
+}
+
+impl Pair {
+    fn of(r: Reg) -> Pair {
+        Pair { lo: Src::reg(r.part(0)), hi: Src::reg(r.part(1)) }
+    }
+}
+
+impl Ctx<'_> {
+    /// `div` and `rem` on 32-bit integers.
+    pub fn lower_divide32(&mut self, i: &Instruction, ty: Type) -> LResult<()> {
+        if i.operands.len() != 3 {
+            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode));
+        }
+        let d = self.dst(&i.operands[0])?;
+        let a = self.reg_src32(&i.operands[1])?;
+        let b = self.reg_src32(&i.operands[2])?;
+        let guard = std::mem::replace(&mut self.guard, Src::TRUE);
+        let result = self.divide32(a, b, ty.is_signed(), i.opcode == "rem");
+        self.guard = guard;
+        self.emit(Opcode::Mov, &[Dst::Reg(d)], &[Src::reg(result)]);
+        Ok(())
+    }
+
+    fn emit_if(&mut self, p: Src, op: Opcode, dsts: &[Dst], srcs: &[Src]) {
+        let saved = std::mem::replace(&mut self.guard, p);
+        self.emit(op, dsts, srcs);
+        self.guard = saved;
+    }
+
+    fn iadd(&mut self, d: Reg, a: Src, b: Src) {
+        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(d), Dst::None], &[a, b, Src::ZERO]);
+    }
+
+    fn isetp(&mut self, cmp: IntCmp, signed: bool, a: Src, b: Src) -> Src {
+        let p = self.temp_pred();
+        let op = Opcode::Isetp { cmp, signed, combine: BoolOp::And, ex: false };
+        self.emit(op, &[Dst::Reg(p), Dst::None], &[a, b, Src::TRUE]);
+        Src::reg(p)
+    }
+
+    /// `r ≈ 2^32 / b` from below, refined by one Newton step: `r + hi(r * (-b * r))`.
+    fn reciprocal32(&mut self, b: Src, signed_seed: bool) -> Reg {
+        let (f, rcp, scaled, r, e, h, refined) = (self.temp(), self.temp(), self.temp(), self.temp(), self.temp(), self.temp(), self.temp());
+        self.emit(Opcode::I2fRp { signed: signed_seed }, &[Dst::Reg(f)], &[b]);
+        self.emit(Opcode::MufuRcp, &[Dst::Reg(rcp)], &[Src::reg(f)]);
+        self.iadd(scaled, Src::reg(rcp), Src::imm(SCALE_2_32_MINUS_2ULP));
+        self.emit(Opcode::F2i { signed: false, truncate: true }, &[Dst::Reg(r)], &[Src::reg(scaled)]);
+        let neg_b = self.temp();
+        self.iadd(neg_b, Src::ZERO, b.negated());
+        let lo = Opcode::Imad { mode: ImadMode::Lo, signed: true, x: false };
+        self.emit(lo, &[Dst::Reg(e)], &[Src::reg(neg_b), Src::reg(r), Src::ZERO]);
+        let hi = Opcode::Imad { mode: ImadMode::Hi, signed: false, x: false };
+        self.emit(hi, &[Dst::Reg(h)], &[Src::reg(r), Src::reg(e), Src::ZERO]);
+        self.iadd(refined, Src::reg(h), Src::reg(r));
+        refined
+    }
+
+    /// Quotient or remainder of `a / b`; signed operands divide their magnitudes and fix signs.
+    fn divide32(&mut self, a: Src, b: Src, signed: bool, rem: bool) -> Reg {
+        let (ua, ub) = if signed {
+            let (x, y) = (self.temp(), self.temp());
+            self.emit(Opcode::Iabs, &[Dst::Reg(x)], &[a]);
+            self.emit(Opcode::Iabs, &[Dst::Reg(y)], &[b]);
+            (Src::reg(x), Src::reg(y))
+        } else {
+            (a, b)
+        };
+        let r = self.reciprocal32(ub, signed);
+        let (q, nq, m) = (self.temp(), self.temp(), self.temp());
+        let hi = Opcode::Imad { mode: ImadMode::Hi, signed: false, x: false };
+        self.emit(hi, &[Dst::Reg(q)], &[Src::reg(r), ua, Src::ZERO]);
+        self.iadd(nq, Src::ZERO, Src::reg(q).negated());
+        let lo = Opcode::Imad { mode: ImadMode::Lo, signed: true, x: false };
+        self.emit(lo, &[Dst::Reg(m)], &[ub, Src::reg(nq), ua]);
+        let add = Opcode::Iadd3 { x: false };
+        // Two corrections: the estimate is at most two below the quotient.
+        for _ in 0..2 {
+            let p = self.isetp(IntCmp::Ge, false, Src::reg(m), ub);
+            self.emit_if(p, add, &[Dst::Reg(m), Dst::None], &[Src::reg(m), ub.negated(), Src::ZERO]);
+            if !rem {
+                self.emit_if(p, add, &[Dst::Reg(q), Dst::None], &[Src::reg(q), Src::imm(1), Src::ZERO]);
+            }
+        }
+        let out = if rem { m } else { q };
+        if signed {
+            // The quotient is negative when the signs differ; the remainder takes the dividend's sign.
+            let sign_src = if rem {
+                a
+            } else {
+                let x = self.temp();
+                self.emit(Opcode::Lop3 { lut: 0x3c }, &[Dst::Reg(x), Dst::None], &[a, b, Src::ZERO, Src::FALSE]);
+                Src::reg(x)
+            };
+            let non_negative = self.isetp(IntCmp::Ge, true, sign_src, Src::ZERO);
+            self.emit_if(non_negative.negated(), add, &[Dst::Reg(out), Dst::None], &[Src::ZERO, Src::reg(out).negated(), Src::ZERO]);
+        }
+        let nonzero = self.isetp(IntCmp::Ne, false, b, Src::ZERO);
+        self.emit_if(nonzero.negated(), Opcode::Lop3 { lut: LUT_NOT_B }, &[Dst::Reg(out), Dst::None], &[Src::ZERO, b, Src::ZERO, Src::FALSE]);
+        out
+    }
+
+    /// `div` and `rem` on 64-bit integers.
+    pub fn lower_divide64(&mut self, i: &Instruction, signed: bool) -> LResult<()> {
+        if i.operands.len() != 3 {
+            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode));
+        }
+        let d = self.dst(&i.operands[0])?;
+        let (al, ah) = self.src64(&i.operands[1])?;
+        let (bl, bh) = self.src64(&i.operands[2])?;
+        let a = Pair { lo: self.in_reg(al), hi: self.in_reg(ah) };
+        let b = Pair { lo: self.in_reg(bl), hi: self.in_reg(bh) };
+        let guard = std::mem::replace(&mut self.guard, Src::TRUE);
+        let rem = i.opcode == "rem";
+        let result = if signed { self.divide64_signed(a, b, rem) } else { self.divide64(a, b, rem) };
+        let result = self.all_ones_if_zero(result, b);
+        self.guard = guard;
+        self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[Src::reg(result.part(0))]);
+        self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[Src::reg(result.part(1))]);
+        Ok(())
+    }
+
+    /// A fresh pair holding `(lo, hi)`.
+    fn pair(&mut self, lo: Src, hi: Src) -> Reg {
+        let r = self.temp64();
+        self.emit(Opcode::Mov, &[Dst::Reg(r.part(0))], &[lo]);
+        self.emit(Opcode::Mov, &[Dst::Reg(r.part(1))], &[hi]);
+        r
+    }
+
+    /// `x * y + c` of 32-bit halves into a pair (IMAD.WIDE.U32; never overflows for 32-bit c).
+    fn mad_wide(&mut self, x: Src, y: Src, c: Src) -> Reg {
+        let c = if c == Src::ZERO { Src::ZERO } else { Src::reg(self.pair(c, Src::ZERO)) };
+        let d = self.temp64();
+        self.emit(Opcode::Imad { mode: ImadMode::Wide, signed: false, x: false }, &[Dst::Reg(d)], &[x, y, c]);
+        d
+    }
+
+    /// The high 64 bits of the 128-bit product `x * y`.
+    fn pair_mul_hi(&mut self, x: Pair, y: Pair) -> Reg {
+        let t = self.mad_wide(x.lo, y.lo, Src::ZERO);
+        let u = self.mad_wide(x.lo, y.hi, Src::reg(t.part(1)));
+        let v = self.mad_wide(x.hi, y.lo, Src::reg(u.part(0)));
+        let w = self.mad_wide(x.hi, y.hi, Src::reg(u.part(1)));
+        let (d, p) = (self.temp64(), self.temp_pred());
+        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(d.part(0)), Dst::Reg(p)], &[Src::reg(w.part(0)), Src::reg(v.part(1)), Src::ZERO]);
+        self.emit(Opcode::Iadd3 { x: true }, &[Dst::Reg(d.part(1)), Dst::None], &[Src::reg(w.part(1)), Src::ZERO, Src::ZERO, Src::reg(p), Src::FALSE]);
+        d
+    }
+
+    /// The low 64 bits of `x * y`.
+    fn pair_mul_lo(&mut self, x: Pair, y: Pair) -> Reg {
+        let w = self.mad_wide(x.lo, y.lo, Src::ZERO);
+        let (t, d) = (self.temp(), self.temp64());
+        let lo = Opcode::Imad { mode: ImadMode::Lo, signed: true, x: false };
+        self.emit(lo, &[Dst::Reg(t)], &[x.lo, y.hi, Src::reg(w.part(1))]);
+        self.emit(lo, &[Dst::Reg(d.part(1))], &[x.hi, y.lo, Src::reg(t)]);
+        self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[Src::reg(w.part(0))]);
+        d
+    }
+
+    /// `d = x + y` on pairs, under the current guard.
+    fn pair_add_into(&mut self, d: Reg, x: Pair, y: Pair) {
+        let p = self.temp_pred();
+        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(d.part(0)), Dst::Reg(p)], &[x.lo, y.lo, Src::ZERO]);
+        self.emit(Opcode::Iadd3 { x: true }, &[Dst::Reg(d.part(1)), Dst::None], &[x.hi, y.hi, Src::ZERO, Src::reg(p), Src::FALSE]);
+    }
+
+    /// `p ? x : y` on pairs.
+    fn pair_select(&mut self, p: Src, x: Reg, y: Reg) -> Reg {
+        let d = self.temp64();
+        for k in 0..2 {
+            self.emit(Opcode::Sel, &[Dst::Reg(d.part(k))], &[Src::reg(x.part(k)), Src::reg(y.part(k)), p]);
+        }
+        d
+    }
+
+    /// `-x` on a pair: `~x + 1`.
+    fn pair_neg(&mut self, x: Pair) -> Reg {
+        let (nl, nh, d) = (self.temp(), self.temp(), self.temp64());
+        self.emit(Opcode::Lop3 { lut: LUT_NOT_A }, &[Dst::Reg(nl), Dst::None], &[x.lo, Src::ZERO, Src::ZERO, Src::FALSE]);
+        self.emit(Opcode::Lop3 { lut: LUT_NOT_A }, &[Dst::Reg(nh), Dst::None], &[x.hi, Src::ZERO, Src::ZERO, Src::FALSE]);
+        self.pair_add_into(d, Pair { lo: Src::reg(nl), hi: Src::reg(nh) }, Pair { lo: Src::imm(1), hi: Src::ZERO });
+        d
+    }
+
+    /// Unsigned `x >= y` on pairs.
+    fn pair_ge(&mut self, x: Pair, y: Pair) -> Src {
+        let (lo, p) = (self.temp_pred(), self.temp_pred());
+        let cmp = |ex| Opcode::Isetp { cmp: IntCmp::Ge, signed: false, combine: BoolOp::And, ex };
+        self.emit(cmp(false), &[Dst::Reg(lo), Dst::None], &[x.lo, y.lo, Src::TRUE]);
+        self.emit(cmp(true), &[Dst::Reg(p), Dst::None], &[x.hi, y.hi, Src::TRUE, Src::reg(lo)]);
+        Src::reg(p)
+    }
+
+    /// Quotient or remainder of 64-bit unsigned `a / b`.
+    fn divide64(&mut self, a: Pair, b: Pair, rem: bool) -> Reg {
+        let (f, rcp, scaled, mut r) = (self.temp(), self.temp(), self.temp(), self.temp64());
+        let b_reg = self.pair(b.lo, b.hi);
+        self.emit(Opcode::I2fWide { dst: NumFormat::F32, src: NumFormat::U64, rnd: Round::Rp }, &[Dst::Reg(f)], &[Src::reg(b_reg)]);
+        self.emit(Opcode::MufuRcp, &[Dst::Reg(rcp)], &[Src::reg(f)]);
+        self.iadd(scaled, Src::reg(rcp), Src::imm(SCALE_2_64_MINUS_2ULP));
+        self.emit(Opcode::F2iWide { dst: NumFormat::U64, src: NumFormat::F32, rnd: Round::Rz }, &[Dst::Reg(r)], &[Src::reg(scaled)]);
+        for _ in 0..2 {
+            let br = self.pair_mul_lo(b, Pair::of(r));
+            let e = self.pair_neg(Pair::of(br));
+            let h = self.pair_mul_hi(Pair::of(r), Pair::of(e));
+            let next = self.temp64();
+            self.pair_add_into(next, Pair::of(r), Pair::of(h));
+            r = next;
+        }
+        let q = self.pair_mul_hi(Pair::of(r), a);
+        let qb = self.pair_mul_lo(Pair::of(q), b);
+        let nqb = self.pair_neg(Pair::of(qb));
+        let mut m = self.temp64();
+        self.pair_add_into(m, a, Pair::of(nqb));
+        let nb = self.pair_neg(b);
+        let mut q = q;
+        // Corrections select rather than predicate: a carry written under a guard would stay live.
+        for _ in 0..2 {
+            let p = self.pair_ge(Pair::of(m), b);
+            let m_less_b = self.temp64();
+            self.pair_add_into(m_less_b, Pair::of(m), Pair::of(nb));
+            m = self.pair_select(p, m_less_b, m);
+            if !rem {
+                let q_plus_1 = self.temp64();
+                self.pair_add_into(q_plus_1, Pair::of(q), Pair { lo: Src::imm(1), hi: Src::ZERO });
+                q = self.pair_select(p, q_plus_1, q);
+            }
+        }
+        if rem {
+            m
+        } else {
+            q
+        }
+    }
+
+    /// A zero divisor gives all ones (as ptxas's sequence ends).
+    fn all_ones_if_zero(&mut self, out: Reg, b: Pair) -> Reg {
+        let any = self.temp();
+        self.emit(Opcode::Lop3 { lut: LUT_OR }, &[Dst::Reg(any), Dst::None], &[b.lo, b.hi, Src::ZERO, Src::FALSE]);
+        let zero = self.isetp(IntCmp::Eq, false, Src::reg(any), Src::ZERO);
+        self.emit_if(zero, Opcode::Mov, &[Dst::Reg(out.part(0))], &[Src::imm(u32::MAX)]);
+        self.emit_if(zero, Opcode::Mov, &[Dst::Reg(out.part(1))], &[Src::imm(u32::MAX)]);
+        out
+    }
+
+    /// `|x|` of a signed pair (MIN stays 2^63, its magnitude as unsigned).
+    fn pair_abs(&mut self, x: Pair) -> Reg {
+        let negative = self.isetp(IntCmp::Lt, true, x.hi, Src::ZERO);
+        let neg = self.pair_neg(x);
+        let plain = self.pair(x.lo, x.hi);
+        self.pair_select(negative, neg, plain)
+    }
+
+    /// Signed 64-bit division: magnitudes divided, the quotient negated when the signs differ,
+    /// the remainder given the dividend's sign.
+    fn divide64_signed(&mut self, a: Pair, b: Pair, rem: bool) -> Reg {
+        let (ua, ub) = (self.pair_abs(a), self.pair_abs(b));
+        let out = self.divide64(Pair::of(ua), Pair::of(ub), rem);
+        let sign = if rem {
+            a.hi
+        } else {
+            let x = self.temp();
+            self.emit(Opcode::Lop3 { lut: 0x3c }, &[Dst::Reg(x), Dst::None], &[a.hi, b.hi, Src::ZERO, Src::FALSE]);
+            Src::reg(x)
+        };
+        let negative = self.isetp(IntCmp::Lt, true, sign, Src::ZERO);
+        let neg = self.pair_neg(Pair::of(out));
+        self.pair_select(negative, neg, out)
+    }
+}
