@@ -45,6 +45,7 @@ impl Ctx<'_> {
             }
             ("bmsk", false) => self.bmsk(i),
             ("bfi", false) => self.bfi32(i),
+            ("bfi", true) => self.bfi64(i),
             ("lop3", false) => self.lop3(i),
             ("prmt", false) if i.mods.len() == 1 => self.prmt(i),
             _ => Err(unsupported(i)),
@@ -159,6 +160,44 @@ impl Ctx<'_> {
         let shl = Opcode::Shf { right: false, signed: false, wide: false, hi: false };
         self.emit(shl, &[Dst::Reg(shifted)], &[a, pos, Src::ZERO]);
         self.emit(Opcode::Lop3 { lut: LUT_INSERT }, &[Dst::Reg(d), Dst::None], &[Src::reg(shifted), mask, b, Src::FALSE]);
+        Ok(())
+    }
+
+    /// `bfi.b64 d, a, b, pos, len` with immediate fields: `a << pos` under the mask, per half.
+    fn bfi64(&mut self, i: &Instruction) -> LResult<()> {
+        let o = operands(i, 5)?;
+        let (Some(pos), Some(len)) = (imm(&o[3]), imm(&o[4])) else { return Err(unsupported(i)) };
+        let (pos, len) = ((pos & 0xff) as u32, (len & 0xff) as u32);
+        let d = self.dst(&o[0])?;
+        let (al, ah) = self.src64(&o[1])?;
+        let (bl, bh) = self.src64(&o[2])?;
+        let (al, ah) = (self.in_reg(al), self.in_reg(ah));
+        if len == 0 || pos >= 64 {
+            self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[bl]);
+            self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[bh]);
+            return Ok(());
+        }
+        let end = (pos + len).min(64);
+        let mask = ((if end == 64 { u64::MAX } else { (1u64 << end) - 1 }) >> pos) << pos;
+        let shl = Opcode::Shf { right: false, signed: false, wide: false, hi: false };
+        let (sl, sh) = (self.temp(), self.temp());
+        if pos >= 32 {
+            self.emit(Opcode::Mov, &[Dst::Reg(sl)], &[Src::ZERO]);
+            self.emit(shl, &[Dst::Reg(sh)], &[al, Src::imm(pos - 32), Src::ZERO]);
+        } else {
+            self.emit(shl, &[Dst::Reg(sl)], &[al, Src::imm(pos), Src::ZERO]);
+            let funnel = Opcode::Shf { right: false, signed: false, wide: true, hi: true };
+            self.emit(funnel, &[Dst::Reg(sh)], &[al, Src::imm(pos), ah]);
+        }
+        for (k, shifted, b) in [(0u8, sl, bl), (1, sh, bh)] {
+            let m = (mask >> (32 * k as u32)) as u32;
+            let (dst, b) = (Dst::Reg(d.part(k)), self.in_reg(b));
+            match m {
+                0 => self.emit(Opcode::Mov, &[dst], &[b]),
+                u32::MAX => self.emit(Opcode::Mov, &[dst], &[Src::reg(shifted)]),
+                m => self.emit(Opcode::Lop3 { lut: LUT_INSERT }, &[dst, Dst::None], &[Src::reg(shifted), Src::imm(m), b, Src::FALSE]),
+            }
+        }
         Ok(())
     }
 

@@ -140,73 +140,65 @@ impl Ctx<'_> {
         let result = if signed { self.divide64_signed(a, b, rem) } else { self.divide64(a, b, rem) };
         let result = self.all_ones_if_zero(result, b);
         self.guard = guard;
-        self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[Src::reg(result.part(0))]);
-        self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[Src::reg(result.part(1))]);
+        self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[result.lo]);
+        self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[result.hi]);
         Ok(())
     }
 
-    /// A fresh pair holding `(lo, hi)`.
-    fn pair(&mut self, lo: Src, hi: Src) -> Reg {
-        let r = self.temp64();
-        self.emit(Opcode::Mov, &[Dst::Reg(r.part(0))], &[lo]);
-        self.emit(Opcode::Mov, &[Dst::Reg(r.part(1))], &[hi]);
-        r
+    // 64-bit values live in two 32-bit temporaries (written whole, so each one's live range
+    // starts at its definition); register pairs appear only where an instruction needs one.
+
+    /// `x * y` of 32-bit halves as a pair register (IMAD.WIDE.U32, written whole).
+    fn mul_wide(&mut self, x: Src, y: Src) -> Pair {
+        let d = self.temp64();
+        self.emit(Opcode::Imad { mode: ImadMode::Wide, signed: false, x: false }, &[Dst::Reg(d)], &[x, y, Src::ZERO]);
+        Pair::of(d)
     }
 
-    /// `x * y + c` of 32-bit halves into a pair (IMAD.WIDE.U32; never overflows for 32-bit c).
-    fn mad_wide(&mut self, x: Src, y: Src, c: Src) -> Reg {
-        let c = if c == Src::ZERO { Src::ZERO } else { Src::reg(self.pair(c, Src::ZERO)) };
-        let d = self.temp64();
-        self.emit(Opcode::Imad { mode: ImadMode::Wide, signed: false, x: false }, &[Dst::Reg(d)], &[x, y, c]);
-        d
+    /// `x + y` on pairs, into fresh temporaries.
+    fn pair_add(&mut self, x: Pair, y: Pair) -> Pair {
+        let (lo, hi, p) = (self.temp(), self.temp(), self.temp_pred());
+        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(lo), Dst::Reg(p)], &[x.lo, y.lo, Src::ZERO]);
+        self.emit(Opcode::Iadd3 { x: true }, &[Dst::Reg(hi), Dst::None], &[x.hi, y.hi, Src::ZERO, Src::reg(p), Src::FALSE]);
+        Pair { lo: Src::reg(lo), hi: Src::reg(hi) }
     }
 
     /// The high 64 bits of the 128-bit product `x * y`.
-    fn pair_mul_hi(&mut self, x: Pair, y: Pair) -> Reg {
-        let t = self.mad_wide(x.lo, y.lo, Src::ZERO);
-        let u = self.mad_wide(x.lo, y.hi, Src::reg(t.part(1)));
-        let v = self.mad_wide(x.hi, y.lo, Src::reg(u.part(0)));
-        let w = self.mad_wide(x.hi, y.hi, Src::reg(u.part(1)));
-        let (d, p) = (self.temp64(), self.temp_pred());
-        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(d.part(0)), Dst::Reg(p)], &[Src::reg(w.part(0)), Src::reg(v.part(1)), Src::ZERO]);
-        self.emit(Opcode::Iadd3 { x: true }, &[Dst::Reg(d.part(1)), Dst::None], &[Src::reg(w.part(1)), Src::ZERO, Src::ZERO, Src::reg(p), Src::FALSE]);
-        d
+    fn pair_mul_hi(&mut self, x: Pair, y: Pair) -> Pair {
+        let t = self.mul_wide(x.lo, y.lo);
+        let u = self.mul_wide(x.lo, y.hi);
+        let u = self.pair_add(u, Pair { lo: t.hi, hi: Src::ZERO });
+        let v = self.mul_wide(x.hi, y.lo);
+        let v = self.pair_add(v, Pair { lo: u.lo, hi: Src::ZERO });
+        let w = self.mul_wide(x.hi, y.hi);
+        let w = self.pair_add(w, Pair { lo: u.hi, hi: Src::ZERO });
+        self.pair_add(w, Pair { lo: v.hi, hi: Src::ZERO })
     }
 
     /// The low 64 bits of `x * y`.
-    fn pair_mul_lo(&mut self, x: Pair, y: Pair) -> Reg {
-        let w = self.mad_wide(x.lo, y.lo, Src::ZERO);
-        let (t, d) = (self.temp(), self.temp64());
+    fn pair_mul_lo(&mut self, x: Pair, y: Pair) -> Pair {
+        let w = self.mul_wide(x.lo, y.lo);
+        let (t, hi) = (self.temp(), self.temp());
         let lo = Opcode::Imad { mode: ImadMode::Lo, signed: true, x: false };
-        self.emit(lo, &[Dst::Reg(t)], &[x.lo, y.hi, Src::reg(w.part(1))]);
-        self.emit(lo, &[Dst::Reg(d.part(1))], &[x.hi, y.lo, Src::reg(t)]);
-        self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[Src::reg(w.part(0))]);
-        d
-    }
-
-    /// `d = x + y` on pairs, under the current guard.
-    fn pair_add_into(&mut self, d: Reg, x: Pair, y: Pair) {
-        let p = self.temp_pred();
-        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(d.part(0)), Dst::Reg(p)], &[x.lo, y.lo, Src::ZERO]);
-        self.emit(Opcode::Iadd3 { x: true }, &[Dst::Reg(d.part(1)), Dst::None], &[x.hi, y.hi, Src::ZERO, Src::reg(p), Src::FALSE]);
+        self.emit(lo, &[Dst::Reg(t)], &[x.lo, y.hi, w.hi]);
+        self.emit(lo, &[Dst::Reg(hi)], &[x.hi, y.lo, Src::reg(t)]);
+        Pair { lo: w.lo, hi: Src::reg(hi) }
     }
 
     /// `p ? x : y` on pairs.
-    fn pair_select(&mut self, p: Src, x: Reg, y: Reg) -> Reg {
-        let d = self.temp64();
-        for k in 0..2 {
-            self.emit(Opcode::Sel, &[Dst::Reg(d.part(k))], &[Src::reg(x.part(k)), Src::reg(y.part(k)), p]);
-        }
-        d
+    fn pair_select(&mut self, p: Src, x: Pair, y: Pair) -> Pair {
+        let (lo, hi) = (self.temp(), self.temp());
+        self.emit(Opcode::Sel, &[Dst::Reg(lo)], &[x.lo, y.lo, p]);
+        self.emit(Opcode::Sel, &[Dst::Reg(hi)], &[x.hi, y.hi, p]);
+        Pair { lo: Src::reg(lo), hi: Src::reg(hi) }
     }
 
     /// `-x` on a pair: `~x + 1`.
-    fn pair_neg(&mut self, x: Pair) -> Reg {
-        let (nl, nh, d) = (self.temp(), self.temp(), self.temp64());
+    fn pair_neg(&mut self, x: Pair) -> Pair {
+        let (nl, nh) = (self.temp(), self.temp());
         self.emit(Opcode::Lop3 { lut: LUT_NOT_A }, &[Dst::Reg(nl), Dst::None], &[x.lo, Src::ZERO, Src::ZERO, Src::FALSE]);
         self.emit(Opcode::Lop3 { lut: LUT_NOT_A }, &[Dst::Reg(nh), Dst::None], &[x.hi, Src::ZERO, Src::ZERO, Src::FALSE]);
-        self.pair_add_into(d, Pair { lo: Src::reg(nl), hi: Src::reg(nh) }, Pair { lo: Src::imm(1), hi: Src::ZERO });
-        d
+        self.pair_add(Pair { lo: Src::reg(nl), hi: Src::reg(nh) }, Pair { lo: Src::imm(1), hi: Src::ZERO })
     }
 
     /// Unsigned `x >= y` on pairs.
@@ -218,38 +210,40 @@ impl Ctx<'_> {
         Src::reg(p)
     }
 
-    /// Quotient or remainder of 64-bit unsigned `a / b`.
-    fn divide64(&mut self, a: Pair, b: Pair, rem: bool) -> Reg {
-        let (f, rcp, scaled, mut r) = (self.temp(), self.temp(), self.temp(), self.temp64());
-        let b_reg = self.pair(b.lo, b.hi);
+    /// `r ≈ 2^64 / b` from below: the f32 seed, then two Newton steps `r + hi(r * -(b * r))`.
+    fn reciprocal64(&mut self, b: Pair) -> Pair {
+        let (f, rcp, scaled, seed, b_reg) = (self.temp(), self.temp(), self.temp(), self.temp64(), self.temp64());
+        self.emit(Opcode::Mov, &[Dst::Reg(b_reg.part(0))], &[b.lo]);
+        self.emit(Opcode::Mov, &[Dst::Reg(b_reg.part(1))], &[b.hi]);
         self.emit(Opcode::I2fWide { dst: NumFormat::F32, src: NumFormat::U64, rnd: Round::Rp }, &[Dst::Reg(f)], &[Src::reg(b_reg)]);
         self.emit(Opcode::MufuRcp, &[Dst::Reg(rcp)], &[Src::reg(f)]);
         self.iadd(scaled, Src::reg(rcp), Src::imm(SCALE_2_64_MINUS_2ULP));
-        self.emit(Opcode::F2iWide { dst: NumFormat::U64, src: NumFormat::F32, rnd: Round::Rz }, &[Dst::Reg(r)], &[Src::reg(scaled)]);
+        self.emit(Opcode::F2iWide { dst: NumFormat::U64, src: NumFormat::F32, rnd: Round::Rz }, &[Dst::Reg(seed)], &[Src::reg(scaled)]);
+        let mut r = Pair::of(seed);
         for _ in 0..2 {
-            let br = self.pair_mul_lo(b, Pair::of(r));
-            let e = self.pair_neg(Pair::of(br));
-            let h = self.pair_mul_hi(Pair::of(r), Pair::of(e));
-            let next = self.temp64();
-            self.pair_add_into(next, Pair::of(r), Pair::of(h));
-            r = next;
+            let br = self.pair_mul_lo(b, r);
+            let e = self.pair_neg(br);
+            let h = self.pair_mul_hi(r, e);
+            r = self.pair_add(r, h);
         }
-        let q = self.pair_mul_hi(Pair::of(r), a);
-        let qb = self.pair_mul_lo(Pair::of(q), b);
-        let nqb = self.pair_neg(Pair::of(qb));
-        let mut m = self.temp64();
-        self.pair_add_into(m, a, Pair::of(nqb));
+        r
+    }
+
+    /// Quotient or remainder of 64-bit unsigned `a / b`.
+    fn divide64(&mut self, a: Pair, b: Pair, rem: bool) -> Pair {
+        let r = self.reciprocal64(b);
+        let mut q = self.pair_mul_hi(r, a);
+        let qb = self.pair_mul_lo(q, b);
+        let nqb = self.pair_neg(qb);
+        let mut m = self.pair_add(a, nqb);
         let nb = self.pair_neg(b);
-        let mut q = q;
-        // Corrections select rather than predicate: a carry written under a guard would stay live.
+        // Two corrections, by selection: the estimate is at most two below the quotient.
         for _ in 0..2 {
-            let p = self.pair_ge(Pair::of(m), b);
-            let m_less_b = self.temp64();
-            self.pair_add_into(m_less_b, Pair::of(m), Pair::of(nb));
+            let p = self.pair_ge(m, b);
+            let m_less_b = self.pair_add(m, nb);
             m = self.pair_select(p, m_less_b, m);
             if !rem {
-                let q_plus_1 = self.temp64();
-                self.pair_add_into(q_plus_1, Pair::of(q), Pair { lo: Src::imm(1), hi: Src::ZERO });
+                let q_plus_1 = self.pair_add(q, Pair { lo: Src::imm(1), hi: Src::ZERO });
                 q = self.pair_select(p, q_plus_1, q);
             }
         }
@@ -261,28 +255,27 @@ impl Ctx<'_> {
     }
 
     /// A zero divisor gives all ones (as ptxas's sequence ends).
-    fn all_ones_if_zero(&mut self, out: Reg, b: Pair) -> Reg {
+    fn all_ones_if_zero(&mut self, out: Pair, b: Pair) -> Pair {
         let any = self.temp();
         self.emit(Opcode::Lop3 { lut: LUT_OR }, &[Dst::Reg(any), Dst::None], &[b.lo, b.hi, Src::ZERO, Src::FALSE]);
         let zero = self.isetp(IntCmp::Eq, false, Src::reg(any), Src::ZERO);
-        self.emit_if(zero, Opcode::Mov, &[Dst::Reg(out.part(0))], &[Src::imm(u32::MAX)]);
-        self.emit_if(zero, Opcode::Mov, &[Dst::Reg(out.part(1))], &[Src::imm(u32::MAX)]);
-        out
+        let all_ones = Pair { lo: Src::imm(u32::MAX), hi: Src::imm(u32::MAX) };
+        let (lo, hi) = (self.in_reg(out.lo), self.in_reg(out.hi));
+        self.pair_select(zero.negated(), Pair { lo, hi }, all_ones)
     }
 
     /// `|x|` of a signed pair (MIN stays 2^63, its magnitude as unsigned).
-    fn pair_abs(&mut self, x: Pair) -> Reg {
+    fn pair_abs(&mut self, x: Pair) -> Pair {
         let negative = self.isetp(IntCmp::Lt, true, x.hi, Src::ZERO);
         let neg = self.pair_neg(x);
-        let plain = self.pair(x.lo, x.hi);
-        self.pair_select(negative, neg, plain)
+        self.pair_select(negative, neg, x)
     }
 
     /// Signed 64-bit division: magnitudes divided, the quotient negated when the signs differ,
     /// the remainder given the dividend's sign.
-    fn divide64_signed(&mut self, a: Pair, b: Pair, rem: bool) -> Reg {
+    fn divide64_signed(&mut self, a: Pair, b: Pair, rem: bool) -> Pair {
         let (ua, ub) = (self.pair_abs(a), self.pair_abs(b));
-        let out = self.divide64(Pair::of(ua), Pair::of(ub), rem);
+        let out = self.divide64(ua, ub, rem);
         let sign = if rem {
             a.hi
         } else {
@@ -291,7 +284,7 @@ impl Ctx<'_> {
             Src::reg(x)
         };
         let negative = self.isetp(IntCmp::Lt, true, sign, Src::ZERO);
-        let neg = self.pair_neg(Pair::of(out));
+        let neg = self.pair_neg(out);
         self.pair_select(negative, neg, out)
     }
 }
