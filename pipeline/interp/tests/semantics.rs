@@ -11,6 +11,11 @@ fn kernel(body: &str) -> ptxforge_ptx::ast::Module {
     parse(&format!("{HEAD}{body}"))
 }
 
+/// A kernel for a newer `.target` (mbarrier waits need sm_90, wgmma sm_90a); same three header lines.
+fn kernel_on(target: &str, body: &str) -> ptxforge_ptx::ast::Module {
+    parse(&format!(".version 8.0\n.target {target}\n.address_size 64\n{body}"))
+}
+
 #[test]
 fn shfl_and_vote() {
     let m = kernel(
@@ -308,7 +313,8 @@ LOW:
 
 #[test]
 fn unsupported_instruction_names_opcode_and_line() {
-    let m = kernel(
+    let m = kernel_on(
+        "sm_90a",
         r#"
 .visible .entry k(.param .u64 p)
 {
@@ -428,7 +434,7 @@ WAIT:
     st.global.u32 [%rd4], %r9;
     ret;
 }"#;
-    let m = kernel(src);
+    let m = kernel_on("sm_90", src);
     let mut bufs = vec![zeros(A, 4 * 64)];
     let stats = run(&m, "k", launch([1, 1, 1], [64, 1, 1]), &[A, 64], &mut bufs).unwrap();
     let o = read_u32(&bufs[0]);
