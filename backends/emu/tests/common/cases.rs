@@ -58,6 +58,7 @@ pub const CASES: &[Case] = &[
     Case { file: "kernels/uniform64.ptx", kernel: "tile_flag", setup: tile_flag },
     Case { file: "kernels/uniform64.ptx", kernel: "tile_prefetch", setup: tile_prefetch },
     Case { file: "kernels/generic.ptx", kernel: "generic_mem", setup: generic_mem },
+    Case { file: "handwritten_params.ptx", kernel: "params", setup: narrow_params },
 ];
 
 fn floats(r: &mut Rng, n: usize, range: f32) -> Vec<f32> {
@@ -1068,6 +1069,45 @@ fn byte_params(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u8(flag).u8(byte).0,
         buffers: vec![buf_u32(0, &input), buf_u32(1, &[0; 64])],
         expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
+        f32_ulps: 0, unordered: vec![],
+    }
+}
+
+/// `handwritten_params`: byte, half and vector-of-byte parameters and a struct read through the
+/// register that holds its address (ptxas reads them with LDC on sm_75 and UPRMT on sm_75..89).
+fn narrow_params(r: &mut Rng) -> Setup {
+    let b = |r: &mut Rng| r.u32() as u8;
+    let (flag, delta) = (if r.u32() % 2 == 0 { 0 } else { b(r) | 1 }, b(r));
+    let bytes = [b(r), b(r), b(r), b(r)];
+    let (wide_delta, half) = (r.u32() as u16, r.u32() as u16);
+    let st: Vec<u8> = (0..24).map(|_| b(r)).collect();
+    let mut params = Params::default().u64(addr(0)).u8(flag).u8(delta).0;
+    params.resize(12, 0);
+    params.extend_from_slice(&bytes);
+    params.extend_from_slice(&wide_delta.to_le_bytes());
+    params.extend_from_slice(&half.to_le_bytes());
+    params.resize(24, 0);
+    params.extend_from_slice(&st);
+    let st_u64 = u64::from_le_bytes(st[8..16].try_into().unwrap());
+    let st_u32 = u32::from_le_bytes(st[16..20].try_into().unwrap());
+    let input = words(r, 1024);
+    let mut e = input.clone();
+    for t in 0..64u32 {
+        let pick = if flag == 0 { delta as i8 as i32 } else { wide_delta as i16 as i32 };
+        let row = [pick.wrapping_add(t as i32) as u32, bytes[0] as u32, bytes[1] as u32, bytes[2] as u32,
+            bytes[3] as u32, half as u32, st[0] as u32, st[2] as u32];
+        e[8 * t as usize..8 * t as usize + 8].copy_from_slice(&row);
+        let tail = (st[3] as u64).wrapping_add(st_u64);
+        let w = 512 + 8 * t as usize;
+        e[w] = tail as u32;
+        e[w + 1] = (tail >> 32) as u32;
+        e[w + 2] = st_u32.wrapping_add(t);
+    }
+    Setup {
+        launch: grid(1, 64),
+        params,
+        buffers: vec![buf_u32(0, &input)],
+        expected: vec![buf_u32(0, &e)],
         f32_ulps: 0, unordered: vec![],
     }
 }
