@@ -34,6 +34,6 @@ pub fn lower_function(module: &ast::Module, func: &ast::Function, sm: Sm) -> Res
     let mut cx = ctx::Ctx::new(module, func, sm);
     cx.lower_body();
     let mut kernel = cx.finish()?;
-    warp::converge_warp_collectives(&mut kernel.func, sm).map_err(|message| vec![LowerError { line: func.line, message }])?;
+    warp::converge_warp_collectives(&mut kernel.func, sm);
     Ok(kernel)
 }

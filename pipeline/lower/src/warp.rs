@@ -322,8 +322,8 @@ impl Ctx<'_> {
 
 /// After lowering: reads immediates into SHFL/NANOSLEEP/BAR operand slots where a register holds
 /// a single-definition constant, then makes every warp collective run converged (see the module
-/// documentation). Errors name what could not be made converged.
-pub fn converge_warp_collectives(f: &mut Function, sm: Sm) -> Result<(), String> {
+/// documentation).
+pub fn converge_warp_collectives(f: &mut Function, sm: Sm) {
     let consts = single_def_constants(f);
     let constant = |s: &Src| -> Option<u32> {
         match s.val {
@@ -354,18 +354,18 @@ pub fn converge_warp_collectives(f: &mut Function, sm: Sm) -> Result<(), String>
                         }
                         Some(_) => {}
                         None if converged => {}
-                        None => return Err("bar.warp.sync with a register mask after divergent control flow is not supported yet".into()),
+                        None => out.push(i),
                     }
                     converged |= mask == Some(FULL_MASK);
                     continue;
                 }
                 Opcode::Warp(op) if op.is_collective() => {
                     if !converged {
-                        let Some(m) = constant(&i.srcs[MASK_SLOT]) else {
-                            return Err("a warp collective with a register member mask after divergent control flow is not supported yet".into());
-                        };
-                        out.push(Instr::new(Opcode::Warp(WarpOp::Warpsync), &[], &[Src::imm(m)]).guarded(i.guard));
-                        converged = m == FULL_MASK && i.guard == Src::TRUE;
+                        // WARPSYNC takes the mask as an immediate when it is known, else from its
+                        // register (each lane waits for the lanes of its own mask).
+                        let mask = constant(&i.srcs[MASK_SLOT]).map_or(i.srcs[MASK_SLOT], Src::imm);
+                        out.push(Instr::new(Opcode::Warp(WarpOp::Warpsync), &[], &[mask]).guarded(i.guard));
+                        converged = mask == Src::imm(FULL_MASK) && i.guard == Src::TRUE;
                     }
                     i.srcs[MASK_SLOT] = Src::NONE;
                 }
@@ -378,7 +378,6 @@ pub fn converge_warp_collectives(f: &mut Function, sm: Sm) -> Result<(), String>
     if sm.num < 80 {
         masks_in_registers(f);
     }
-    Ok(())
 }
 
 /// sm_75: WARPSYNC takes its mask from a register (`MOV R, mask; WARPSYNC R`), as ptxas's code does.
