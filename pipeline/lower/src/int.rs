@@ -218,6 +218,9 @@ impl Ctx<'_> {
             },
             (true, _) => self.reg_src32(&o[3])?,
         };
+        if ty.size_bytes() == 2 && mode != ImadMode::Lo {
+            return self.mul16(i, d, (a, b), signed, mode);
+        }
         let b = if mode == ImadMode::Wide { b } else { self.in_reg_unless_imm(b) };
         if mode == ImadMode::Hi && mad {
             // IMAD.HI's C is a 64-bit pair added to the product: add the 32-bit addend after it.
@@ -227,6 +230,26 @@ impl Ctx<'_> {
             return Ok(());
         }
         self.emit(Opcode::Imad { mode, signed: signed || mode == ImadMode::Lo, x: false }, &[Dst::Reg(d)], &[a, b, c]);
+        Ok(())
+    }
+
+    /// `mul/mad.wide` and `.hi` of 16-bit values: the exact 32-bit product of the extended halves
+    /// (IMAD.WIDE would write a register pair into a 32-bit destination), then the high half for `.hi`.
+    fn mul16(&mut self, i: &Instruction, d: Reg, (a, b): (Src, Src), signed: bool, mode: ImadMode) -> LResult<()> {
+        let b = self.in_reg(b);
+        let (a, b) = (self.extend32(a, 2, signed), self.extend32(b, 2, signed));
+        let addend = if i.opcode == "mad" { self.reg_src32(&ops(i, 4)?[3])? } else { Src::ZERO };
+        let product = self.temp();
+        let c = if mode == ImadMode::Wide { addend } else { Src::ZERO };
+        self.emit(Opcode::Imad { mode: ImadMode::Lo, signed: true, x: false }, &[Dst::Reg(product)], &[a, b, c]);
+        if mode == ImadMode::Wide {
+            self.emit(Opcode::Mov, &[Dst::Reg(d)], &[Src::reg(product)]);
+            return Ok(());
+        }
+        let high = self.temp();
+        let shr = Opcode::Shf { right: true, signed, wide: false, hi: true };
+        self.emit(shr, &[Dst::Reg(high)], &[Src::ZERO, Src::imm(16), Src::reg(product)]);
+        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(d), Dst::None], &[Src::reg(high), addend, Src::ZERO]);
         Ok(())
     }
 

@@ -42,6 +42,7 @@ const CASES: &[Case] = &[
     case("handwritten_cvt_float.ptx", "k", 1, 1, &[]),
     case("handwritten_atomics.ptx", "atomics", 1, 64, &[]),
     case("handwritten_bits.ptx", "bits", 1, 64, &["7", "13"]),
+    case("handwritten_mul16.ptx", "mul16", 1, 64, &[]),
     case("handwritten_divide.ptx", "divide", 1, 64, &[]),
     case("handwritten_int64.ptx", "int64_ops", 1, 32, &["-123456789012", "987654321"]),
     case("handwritten_preds.ptx", "preds", 1, 64, &["-5", "17"]),
