@@ -186,9 +186,10 @@ pub enum Queue {
     /// MUFU: results complete in issue order. ptxas's sm_80..89 code gives a MUFU no write
     /// scoreboard when a later MUFU's is waited on before its result is read.
     Transcendental,
-    /// Shared-memory loads and stores, and SHFL: complete in issue order (ptxas relies on it: its
-    /// sm_90 code reads a SHFL result after waiting only on the next SHFL's scoreboard, its sm_80
-    /// code after waiting only on a later LDS's).
+    /// Shared-memory loads, stores and atomics, and SHFL (the same pipe): complete in issue order
+    /// (ptxas relies on it; its sm_90 code reads an ATOMS result after waiting only on a later
+    /// ATOMS, a SHFL result after waiting on the next SHFL's scoreboard, and its sm_80 code one
+    /// after waiting on a later LDS's).
     Shared,
     /// POPC, FLO and BREV: complete in issue order; ptxas reads their results after waiting on a
     /// later one's write or even read scoreboard (sm_75..sm_90), or gives them none at all.
@@ -436,13 +437,13 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         80 => t.extend([(Hfma2Mma, 0x035, true), (Redux, 0x3c4, false), (Atoms, 0xf8c, false), (Warpsync, 0x948, false), (Warpsync, 0x348, false)]),
         90 => t.extend([
             (Acqbulk, 0x82e, false),
+            (Ldc, 0xb82, false),
             (Preexit, 0x82d, false),
             (Cgaerrbar, 0x5ab, false),
             (Redux, 0x3c4, false),
             (Atoms, 0xf8c, false),
             (Warpsync, 0x948, false),
             (Hfma2Mma, 0x035, true),
-            (Ldc, 0xb82, false),
             (S2ur, 0x9c3, false),
             (Umov, 0x082, true),
             (Viadd, 0x036, true),
