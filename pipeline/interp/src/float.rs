@@ -246,7 +246,24 @@ pub fn from_f64_with_tail(s: f64, tail: i8, rnd: Rnd) -> f64 {
 
 pub fn add64(a: f64, b: f64, rnd: Rnd) -> f64 {
     let (s, e) = two_sum(a, b);
+    if s == 0.0 && e == 0.0 {
+        return exact_zero_sum(a, b, rnd);
+    }
     adjust64(s, err_sign(e), overflowed(s, &[a, b]), rnd)
+}
+
+/// The zero that `x + y` gives when the sum is exactly zero (IEEE 754 6.3): the operands' sign when
+/// both are zeros of one sign, otherwise +0, except -0 when rounding toward negative infinity.
+pub fn exact_zero_sum(x: f64, y: f64, rnd: Rnd) -> f64 {
+    let both_zero = x == 0.0 && y == 0.0;
+    if both_zero && x.is_sign_negative() == y.is_sign_negative() {
+        return x;
+    }
+    if rnd == Rnd::Rm {
+        -0.0
+    } else {
+        0.0
+    }
 }
 
 /// The binary exponent of a finite nonzero `x`: `|x|` lies in `[2^e, 2^(e+1))`.
@@ -291,6 +308,9 @@ fn mul_err_sign(a: f64, b: f64, r: f64) -> i8 {
 
 pub fn fma64(a: f64, b: f64, c: f64, rnd: Rnd) -> f64 {
     let r = a.mul_add(b, c);
+    if r == 0.0 && fma_err_sign(a, b, c, r) == 0 {
+        return exact_zero_sum(a * b, c, rnd);
+    }
     if rnd == Rnd::Rn || !r.is_finite() {
         return adjust64(r, 0, overflowed(r, &[a, b, c]), rnd);
     }
@@ -347,6 +367,9 @@ fn sqrt_err_sign(a: f64, r: f64) -> i8 {
 /// `a + b` in `fmt` (operands already decoded to f64).
 pub fn add_in(a: f64, b: f64, rnd: Rnd, fmt: Fmt) -> u64 {
     let (s, e) = two_sum(a, b);
+    if s == 0.0 && e == 0.0 {
+        return round_to(exact_zero_sum(a, b, rnd), 0, rnd, fmt);
+    }
     round_to(s, err_sign(e), rnd, fmt)
 }
 
@@ -358,6 +381,9 @@ pub fn mul_in(a: f64, b: f64, rnd: Rnd, fmt: Fmt) -> u64 {
 /// `a * b + c` in `fmt` with one rounding.
 pub fn fma_in(a: f64, b: f64, c: f64, rnd: Rnd, fmt: Fmt) -> u64 {
     let (s, e) = two_sum(a * b, c);
+    if s == 0.0 && e == 0.0 {
+        return round_to(exact_zero_sum(a * b, c, rnd), 0, rnd, fmt);
+    }
     round_to(s, err_sign(e), rnd, fmt)
 }
 

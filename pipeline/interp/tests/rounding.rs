@@ -287,3 +287,18 @@ fn f64_directed_rounding_of_subnormal_and_underflowing_results() {
         assert!(below(rp, sx) >= 0.0 && below(before_rp, sx) < 0.0, "sqrt.rp {x:e}");
     }
 }
+
+#[test]
+fn exact_zero_sums_are_minus_zero_only_when_rounding_down() {
+    use ptxforge_interp::float::{add64, add_in, fma64, Rnd, F32};
+    for rnd in [Rnd::Rn, Rnd::Rz, Rnd::Rm, Rnd::Rp] {
+        let want_negative = rnd == Rnd::Rm;
+        assert_eq!(add64(1.5, -1.5, rnd).is_sign_negative(), want_negative, "{rnd:?} f64 x - x");
+        assert_eq!(fma64(2.0, 3.0, -6.0, rnd).is_sign_negative(), want_negative, "{rnd:?} f64 fma");
+        let f32_bits = add_in(0.25, -0.25, rnd, F32);
+        assert_eq!(f32_bits == 0x8000_0000, want_negative, "{rnd:?} f32 x - x: {f32_bits:#x}");
+        // Zeros of one sign keep it in every mode.
+        assert!(add64(-0.0, -0.0, rnd).is_sign_negative(), "{rnd:?} -0 + -0");
+        assert!(add64(0.0, 0.0, rnd).is_sign_positive(), "{rnd:?} +0 + +0");
+    }
+}
