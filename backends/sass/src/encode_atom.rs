@@ -29,7 +29,9 @@ pub(super) fn encode_bit_unary(w: &mut Word, i: &Instr) -> EResult<()> {
 pub(super) fn encode_i2f_rp(w: &mut Word, i: &Instr, signed: bool) -> EResult<()> {
     w.set(0, 12, 0x306);
     w.set(32, 8, src_gpr(&i.srcs[0])?);
-    w.set(64, 16, 0x2090 | (signed as u64) << 2);
+    // Bits 76 and 85 as every I2F, .RP = 2 in the rounding field 78..79, .S32 at 74 (0x209000 /
+    // 0x209400 in ptxas's `I2F.U32.RP` / `I2F.RP`).
+    w.set(64, 24, 0x20_9000 | (signed as u64) << 10);
     Ok(())
 }
 
