@@ -150,3 +150,19 @@ fn unsupported_real_arch_is_a_clear_fatal() {
     assert!(String::from_utf8_lossy(&st.stderr).starts_with("ptxas fatal   : ptxforge cannot generate code for 'sm_87' yet"));
     assert!(!out.exists());
 }
+
+#[test]
+fn address_size_32_is_ptxas_fatal_and_writes_nothing() {
+    let ptx = scratch("a32.ptx");
+    std::fs::write(&ptx, ".version 8.0\n.target sm_75\n.address_size 32\n.visible .entry k()\n{\n\tret;\n}\n").unwrap();
+    let out = scratch("a32.cubin");
+    let st = ptxforge().arg("-arch=sm_75").arg(&ptx).arg("-o").arg(&out).output().unwrap();
+    let stderr = String::from_utf8_lossy(&st.stderr);
+    assert_eq!(st.status.code(), Some(255), "{stderr}");
+    assert_eq!(
+        stderr,
+        "ptxas warning :  64 Bit host architecture (--machine) being used mismatches with .address_size of 32 bits\n\
+         ptxas fatal   :  32-Bit compilation is no longer supported\n"
+    );
+    assert!(!out.exists());
+}

@@ -102,6 +102,9 @@ pub fn compile_sources(sources: &[Source], opts: &CompileOptions) -> CompileOutp
     if let Some(fatal) = unknown_entry(&module, opts).filter(|_| !opts.parse_only) {
         out.diagnostics.push(fatal);
     }
+    if module.address_size == 32 && !opts.parse_only {
+        out.diagnostics.extend(address_size_32());
+    }
     if opts.parse_only || out.failed() {
         out.total_time = start.elapsed();
         return out;
@@ -319,6 +322,15 @@ fn module_warnings(module: &ast::Module, files: &[String], opts: &CompileOptions
         }
     }
     diags
+}
+
+/// `.address_size 32`: ptxas 13.5's warning (the host is 64-bit) and fatal, word for word.
+fn address_size_32() -> [Diagnostic; 2] {
+    let warning = " 64 Bit host architecture (--machine) being used mismatches with .address_size of 32 bits";
+    [
+        Diagnostic { severity: crate::report::Severity::Warning, location: None, message: warning.into() },
+        Diagnostic::fatal(" 32-Bit compilation is no longer supported".into()),
+    ]
 }
 
 /// `--entry NAME` naming no entry function of the module: ptxas's error for a `.func`, its

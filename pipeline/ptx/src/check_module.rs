@@ -83,6 +83,10 @@ pub fn check_header(src: &str, m: &Module, file: &str) -> Vec<Finding> {
         let msg = format!("PTX .version {}.{} does not support .target {}", m.version.0, m.version.1, m.target);
         return vec![(tline, msg, false)];
     }
+    if m.address_size != 32 && m.address_size != 64 {
+        let line = directive_line(src, ".address_size").unwrap_or(tline);
+        return vec![(line, "Illegal value for .address_size directive (must be 32 or 64)".into(), false)];
+    }
     Vec::new()
 }
 
