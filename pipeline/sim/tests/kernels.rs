@@ -63,11 +63,6 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     ("prmt_modes", &[75, 80, 86, 89, 90], "PRMT.F4E (opcode 0x216) unsupported (PRMT mode)"),
     ("bitfield", &[75, 80, 86, 89], "SGXT.U32 (opcode 0x21a) unknown"),
     ("bitfield", &[90], "FLO R27, R27 (opcode 0x300): signed FLO unsupported"),
-    (
-        "bitcount",
-        &[75, 80, 86, 89, 90],
-        "false hazard MissingWait: POPC then IMAD.IADD reading its result, as ptxas scheduled it",
-    ),
     // Past it: ptxas writes mad.hi.u32 as IMAD.HI.U32 Rd, Ra, Rb, R4 with R4 = 0 and c in R5 (C is a
     // 64-bit register pair); the emulator reads C as 32 bits.
     ("mul_hi", &[75, 80, 86, 89, 90], "PLOP3.LUT (opcode 0x21f) unknown; then IMAD.HI's 64-bit C operand"),
@@ -82,7 +77,7 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     ("cvt_double", &[75, 80, 86, 89, 90], "F2F.F64.F16 (opcode 0x310): the emulator runs F2F between f32 and f64 only"),
     ("cvt_bf16", &[80, 86, 89], "F2F.BF16.F32.RM (opcode 0x304) unknown"),
     ("cvt_bf16", &[90], "F2FP.BF16.F32.PACK_AB (opcode 0x23e) unknown"),
-    ("f64_ops", &[75, 80, 86, 89, 90], "CALL.REL.NOINC (opcode 0x944) to f64 division's slow path unknown"),
+    ("f64_ops", &[80, 86, 89, 90], "CALL.REL.NOINC (opcode 0x944) to f64 division's slow path unknown"),
     ("f32_ieee", &[75, 80, 86, 89, 90], "FCHK (opcode 0x302, f32 division's range check) unknown"),
     (
         "approx_trig_sqrt",
@@ -91,7 +86,6 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     ),
     ("shfl_vote", &[80, 86, 89], "R2UR (opcode 0x3c2) unknown"),
     ("shfl_vote", &[90], "WARPSYNC.EXCLUSIVE (opcode 0x348) unknown"),
-    ("atomics_contended", &[75], "RED.E.MIN.STRONG.GPU (opcode 0x98e) unsupported (atomic operation 1)"),
     ("atomics_contended", &[80, 86, 89, 90], "UFLO.U32 (opcode 0x2bd) unknown"),
     ("atomics_private", &[75, 80, 86, 89, 90], "ATOMG.E.CAS.STRONG.GPU (opcode 0x3a9) unknown"),
     ("atomics_shared", &[75, 80, 86, 89], "ATOMS.MAX (opcode 0x38c) unsupported (atomic operation 2)"),
