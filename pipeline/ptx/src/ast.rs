@@ -25,8 +25,18 @@ pub struct Module {
     pub address_size: u32,
     pub globals: Vec<VarDecl>,
     pub functions: Vec<Function>,
+    /// `.alias` directives, in source order.
+    pub aliases: Vec<Alias>,
     /// Warnings about a module that is otherwise valid (ptxas's order: those with a line first).
     pub warnings: Vec<crate::diag::Diagnostic>,
+}
+
+/// `.alias fAlias, fAliasee;`: a declared function that names another function's body.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Alias {
+    pub name: String,
+    pub aliasee: String,
+    pub line: u32,
 }
 
 /// PTX fundamental types.
@@ -272,6 +282,14 @@ impl<'a> RegTable<'a> {
             }
         }
         RegTable { exact, ranges }
+    }
+
+    /// Adds a function's `.reg` parameters (`.func (.reg .b32 %r) f(.reg .b32 %a)`): registers of
+    /// the body like any declared one.
+    pub fn add_reg_params(&mut self, params: impl Iterator<Item = &'a VarDecl>) {
+        for p in params.filter(|p| p.space == StateSpace::Reg) {
+            self.exact.insert(p.name.as_str(), p.ty);
+        }
     }
 
     pub fn lookup(&self, name: &str) -> Option<Type> {

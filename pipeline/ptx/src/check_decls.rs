@@ -5,6 +5,7 @@
 
 use crate::ast::*;
 use crate::check_module::Finding;
+use std::collections::HashMap;
 
 pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -122,4 +123,39 @@ fn predicate_in_memory(v: &VarDecl) -> Option<Finding> {
 fn line_at(src: &str, at: usize) -> Option<u32> {
     let before = src.get(..at)?;
     Some(1 + before.bytes().filter(|&b| b == b'\n').count() as u32)
+}
+
+/// `.alias fAlias, fAliasee;` as ptxas checks it: PTX 6.3, both names declared earlier, the aliasee
+/// a non-entry function, one alias per name, and the same number of parameters.
+pub fn check_aliases(m: &Module) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let mut aliased: HashMap<&str, &str> = HashMap::new();
+    for a in &m.aliases {
+        if m.version < (6, 3) {
+            out.push((a.line, "Feature '.alias' requires PTX ISA .version 6.3 or later".to_string(), false));
+        }
+        let earlier_fn = |n: &str| m.functions.iter().find(|f| f.name == n && f.line < a.line);
+        let Some(alias) = earlier_fn(&a.name) else {
+            out.push((a.line, format!("Unknown symbol '{}'", a.name), false));
+            continue;
+        };
+        if m.globals.iter().any(|g| g.name == a.aliasee && g.line < a.line) {
+            out.push((a.line, format!("Cannot define alias to variable object '{}'", a.aliasee), false));
+            continue;
+        }
+        let Some(target) = earlier_fn(&a.aliasee) else {
+            out.push((a.line, format!("Unknown symbol '{}'", a.aliasee), false));
+            continue;
+        };
+        if target.is_entry {
+            out.push((a.line, format!("Cannot define alias to entry function '{}'", a.aliasee), false));
+        } else if let Some(previous) = aliased.get(a.name.as_str()) {
+            out.push((a.line, format!("'{}' is already aliased to '{previous}' and cannot be redefined", a.name), false));
+        } else if alias.params.len() != target.params.len() || alias.ret_params.len() != target.ret_params.len() {
+            let msg = format!("Mismatch in prototype of alias '{}' and aliasee '{}'. number of parameters differ(s)", a.name, a.aliasee);
+            out.push((a.line, msg, false));
+        }
+        aliased.entry(a.name.as_str()).or_insert(a.aliasee.as_str());
+    }
+    out
 }

@@ -311,12 +311,32 @@ impl<'s> Parser<'s> {
                 self.advance();
                 self.header.address_size = Some(self.integer()? as u32);
             }
+            "alias" => self.alias(m)?,
             "file" | "loc" => self.skip_line(),
             "section" => self.skip_braced_block()?,
             "pragma" => self.pragma(false)?,
             _ => self.linkage_item(m)?,
         }
         Ok(())
+    }
+
+    /// `.alias fAlias, fAliasee;` (checked against the functions in check_decls).
+    fn alias(&mut self, m: &mut Module) -> PResult<()> {
+        self.advance();
+        let line = self.line();
+        let alias = self.ident_name()?;
+        self.expect(Tok::Comma)?;
+        let aliasee = self.ident_name()?;
+        self.expect(Tok::Semi)?;
+        m.aliases.push(Alias { name: alias, aliasee, line });
+        Ok(())
+    }
+
+    fn ident_name(&mut self) -> PResult<String> {
+        if self.peek() != Some(Tok::Ident) {
+            return self.syntax_error();
+        }
+        Ok(self.bump().to_string())
     }
 
     /// `.version major.minor`. ptxas takes a malformed number (`8`, `8.x`) as no `.version` at

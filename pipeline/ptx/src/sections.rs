@@ -189,6 +189,7 @@ pub fn merge_sections(src: &str, file_name: &str, parts: Vec<ParsedSection>) -> 
     for p in parts {
         m.globals.extend(p.module.globals);
         m.functions.extend(p.module.functions);
+        m.aliases.extend(p.module.aliases);
         p.header.apply(&mut m);
     }
     (m, Vec::new())

@@ -89,6 +89,7 @@ fn module_findings(src: &str, m: &Module, put: &mut impl FnMut(Vec<Finding>, u8,
     put(cm::check_globals(m), 0, None);
     put(crate::check_decls::check_declarations(src, m), 0, None);
     put(cm::check_duplicate_functions(m), 0, None);
+    put(crate::check_decls::check_aliases(m), 0, None);
     let mut starts: Vec<u32> = m.functions.iter().map(|f| f.line).chain(m.globals.iter().map(|g| g.line)).collect();
     starts.sort_unstable();
     let shared = ModuleScope::new(m);
@@ -156,8 +157,10 @@ fn scope_of<'a>(f: &'a Function, m: &'a Module, shared: &'a ModuleScope<'a>) -> 
         .collect::<FastSet<_>>();
     let locals: FastMap<&str, StateSpace> =
         f.params.iter().chain(f.ret_params.iter()).chain(f.vars.iter()).map(|v| (v.name.as_str(), v.space)).collect();
+    let mut regs = RegTable::new(&f.regs);
+    regs.add_reg_params(f.params.iter().chain(f.ret_params.iter()));
     Scope {
-        regs: RegTable::new(&f.regs),
+        regs,
         labels,
         vars: VarScope { globals: &shared.globals, locals },
         functions: &shared.functions,
