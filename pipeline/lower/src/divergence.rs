@@ -19,20 +19,28 @@ pub fn has_divergent_backward_branch(f: &Function) -> bool {
     })
 }
 
+/// The CRS-stack rule's sources: thread and lane ids, and loads.
 fn varying_vregs(f: &Function) -> Vec<bool> {
+    varying_from(f, |i| {
+        matches!(
+            i.op,
+            Opcode::S2r(SpecialReg::TidX | SpecialReg::TidY | SpecialReg::TidZ | SpecialReg::LaneId)
+                | Opcode::Ldg { .. }
+                | Opcode::Ld { .. }
+                | Opcode::Lds { .. }
+        )
+    })
+}
+
+/// Virtual registers that may differ between lanes: the results of instructions `is_source` names,
+/// and everything computed from them (a fixpoint over the instructions, loops included).
+pub fn varying_from(f: &Function, is_source: impl Fn(&Instr) -> bool) -> Vec<bool> {
     let mut varying = vec![false; f.num_vregs as usize];
     let mut changed = true;
     while changed {
         changed = false;
         for i in f.instrs() {
-            let source = matches!(
-                i.op,
-                Opcode::S2r(SpecialReg::TidX | SpecialReg::TidY | SpecialReg::TidZ | SpecialReg::LaneId)
-                    | Opcode::Ldg { .. }
-                    | Opcode::Ld { .. }
-                    | Opcode::Lds { .. }
-            );
-            let mut from_varying = source;
+            let mut from_varying = is_source(i);
             i.visit_regs(|r, a| from_varying |= a == Access::Read && varying[r.idx as usize]);
             if !from_varying {
                 continue;

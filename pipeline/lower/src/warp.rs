@@ -481,31 +481,12 @@ fn converged_at_entry(f: &Function) -> Vec<bool> {
 /// thread ids, lane masks, loads, atomics, shuffles or other variable-latency results (or written
 /// under such a guard).
 fn varying_vregs(f: &Function) -> Vec<bool> {
-    let mut varying = vec![false; f.num_vregs as usize];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for i in f.instrs() {
-            let source = match i.op {
-                Opcode::S2r(sr) => !matches!(sr, SpecialReg::CtaIdX | SpecialReg::CtaIdY | SpecialReg::CtaIdZ | SpecialReg::CgaCtaId),
-                // Constant-bank loads, conversions and warp-wide results vary only with their sources.
-                Opcode::Ldc { .. } | Opcode::S2ur(_) | Opcode::I2f { .. } | Opcode::F2i { .. } => false,
-                Opcode::Warp(WarpOp::Redux { .. } | WarpOp::B2rResult | WarpOp::Vote(_)) => false,
-                // Loads, atomics, shuffles: every other result of variable latency may differ per lane.
-                op => is_variable_latency(&op),
-            };
-            let mut from_varying = source;
-            i.visit_regs(|r, a| from_varying |= a == Access::Read && varying[r.idx as usize]);
-            if !from_varying {
-                continue;
-            }
-            for d in i.dsts.iter().filter_map(Dst::as_reg) {
-                if !varying[d.idx as usize] {
-                    varying[d.idx as usize] = true;
-                    changed = true;
-                }
-            }
-        }
-    }
-    varying
+    crate::divergence::varying_from(f, |i| match i.op {
+        Opcode::S2r(sr) => !matches!(sr, SpecialReg::CtaIdX | SpecialReg::CtaIdY | SpecialReg::CtaIdZ | SpecialReg::CgaCtaId),
+        // Constant-bank loads, conversions and warp-wide results vary only with their sources.
+        Opcode::Ldc { .. } | Opcode::S2ur(_) | Opcode::I2f { .. } | Opcode::F2i { .. } => false,
+        Opcode::Warp(WarpOp::Redux { .. } | WarpOp::B2rResult | WarpOp::Vote(_)) => false,
+        // Loads, atomics, shuffles: every other result of variable latency may differ per lane.
+        op => is_variable_latency(&op),
+    })
 }
