@@ -332,6 +332,7 @@ impl<'s> Parser<'s> {
         Ok(())
     }
 
+    /// An identifier (a function or alias name), or ptxas's syntax error.
     fn ident_name(&mut self) -> PResult<String> {
         if self.peek() != Some(Tok::Ident) {
             return self.syntax_error();
@@ -649,10 +650,7 @@ impl<'s> Parser<'s> {
         if !is_entry && self.peek() == Some(Tok::LParen) {
             ret_params = self.param_list()?;
         }
-        if !matches!(self.peek(), Some(Tok::Ident)) {
-            return self.syntax_error();
-        }
-        let name = self.bump().to_string();
+        let name = self.ident_name()?;
         let params = if self.peek() == Some(Tok::LParen) { self.param_list()? } else { Vec::new() };
         let mut f = Function {
             name,
