@@ -22,6 +22,7 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
         for v in f.params.iter().chain(&f.ret_params) {
             out.extend(predicate_in_memory(v));
         }
+        out.extend(prototype_findings(src, f));
         let names = |n: &str| module_names(n) || f.vars.iter().any(|v| v.name == n);
         for v in &f.vars {
             check_variable(src, v, &names, &mut out);
@@ -65,6 +66,31 @@ fn extern_redefinitions(src: &str, m: &Module) -> Vec<Finding> {
             let line = line_at(src, f.span.end.saturating_sub(1) as usize).unwrap_or(f.line);
             out.push((line, format!("Duplicate definition of function '{}'", f.name), false));
         }
+    }
+    out
+}
+
+/// A function's parameter lists as ptxas checks them: `.ptr` (a kernel parameter attribute) only
+/// on `.entry` parameters, no incomplete array as a return parameter (at the token after it), and
+/// several return parameters only in registers (at the `{` or `;` ending the prototype).
+fn prototype_findings(src: &str, f: &Function) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let text_of = |v: &VarDecl| src.get(v.span.start as usize..v.span.end as usize).unwrap_or("");
+    for v in f.params.iter().chain(&f.ret_params).filter(|_| !f.is_entry) {
+        if let Some(at) = text_of(v).find(".ptr") {
+            let line = line_at(src, v.span.start as usize + at).unwrap_or(v.line);
+            out.push((line, "Illegal placement of kernel parameter attribute".into(), false));
+        }
+    }
+    for v in f.ret_params.iter().filter(|v| v.array_len.is_none()) {
+        let after = src.get(v.span.end as usize..).map_or(0, |rest| rest.len() - rest.trim_start().len());
+        let line = line_at(src, v.span.end as usize + after).unwrap_or(v.line);
+        out.push((line, "Output parameter cannot be an incomplete array.".into(), false));
+    }
+    if f.ret_params.len() > 1 && f.ret_params.iter().any(|v| v.space != StateSpace::Reg) {
+        let body = f.has_body.then(|| src.get(f.span.start as usize..)?.find('{').and_then(|at| line_at(src, f.span.start as usize + at))).flatten();
+        let line = body.or_else(|| line_at(src, f.span.end.saturating_sub(1) as usize)).unwrap_or(f.line);
+        out.push((line, "Multiple return parameters require .register state space".into(), false));
     }
     out
 }
@@ -125,8 +151,10 @@ fn line_at(src: &str, at: usize) -> Option<u32> {
     Some(1 + before.bytes().filter(|&b| b == b'\n').count() as u32)
 }
 
-/// `.alias fAlias, fAliasee;` as ptxas checks it: PTX 6.3, both names declared earlier, the aliasee
-/// a non-entry function, one alias per name, and the same number of parameters.
+/// `.alias fAlias, fAliasee;` as ptxas checks it: PTX 6.3, both names declared earlier, the alias
+/// not defined (with a body) before, neither an entry, the aliasee not a variable, one alias per
+/// name, and the same prototype (parameter count, then each parameter's type, alignment and state
+/// space, return parameters last). ptxas goes on after each of these messages but the first three.
 pub fn check_aliases(m: &Module) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut aliased: HashMap<&str, &str> = HashMap::new();
@@ -147,15 +175,32 @@ pub fn check_aliases(m: &Module) -> Vec<Finding> {
             out.push((a.line, format!("Unknown symbol '{}'", a.aliasee), false));
             continue;
         };
-        if target.is_entry {
-            out.push((a.line, format!("Cannot define alias to entry function '{}'", a.aliasee), false));
-        } else if let Some(previous) = aliased.get(a.name.as_str()) {
+        if m.functions.iter().any(|f| f.name == a.name && f.line < a.line && f.has_body) {
+            out.push((a.line, format!("Illegal redefinition of function '{}' as alias", a.name), false));
+        }
+        for entry in [alias, target].into_iter().filter(|f| f.is_entry) {
+            out.push((a.line, format!("Cannot define alias to entry function '{}'", entry.name), false));
+        }
+        if let Some(previous) = aliased.get(a.name.as_str()) {
             out.push((a.line, format!("'{}' is already aliased to '{previous}' and cannot be redefined", a.name), false));
-        } else if alias.params.len() != target.params.len() || alias.ret_params.len() != target.ret_params.len() {
-            let msg = format!("Mismatch in prototype of alias '{}' and aliasee '{}'. number of parameters differ(s)", a.name, a.aliasee);
-            out.push((a.line, msg, false));
+        }
+        let mismatch = |what: &str| (a.line, format!("Mismatch in prototype of alias '{}' and aliasee '{}'. {what} differ(s)", a.name, a.aliasee), false);
+        if alias.params.len() != target.params.len() || alias.ret_params.len() != target.ret_params.len() {
+            out.push(mismatch("number of parameters"));
+        } else {
+            let pairs = alias.params.iter().zip(&target.params).chain(alias.ret_params.iter().zip(&target.ret_params));
+            out.extend(pairs.flat_map(|(p, q)| parameter_differences(p, q)).map(mismatch));
         }
         aliased.entry(a.name.as_str()).or_insert(a.aliasee.as_str());
     }
     out
+}
+
+/// What differs between two parameters, in ptxas's order: type (with vector width and array
+/// length), alignment, state space.
+fn parameter_differences(p: &VarDecl, q: &VarDecl) -> impl Iterator<Item = &'static str> {
+    let types = (p.ty, p.vector, p.array_len) != (q.ty, q.vector, q.array_len);
+    [(types, "parameter types"), (p.alignment() != q.alignment(), "parameter alignment"), (p.space != q.space, "parameter state space")]
+        .into_iter()
+        .filter_map(|(differs, what)| differs.then_some(what))
 }
