@@ -476,9 +476,9 @@ impl FnCtx<'_> {
             Operand::Symbol(n) => self.name(n),
             Operand::Vector(v) => Opnd::Vec(v.iter().map(|x| self.operand(x)).collect()),
             Operand::Sink => Opnd::Sink,
-            Operand::PredPair(a, b) => match (self.reg(a), self.reg(b)) {
+            Operand::PredPair(pair) => match (self.reg(&pair.0), self.reg(&pair.1)) {
                 (Some(a), Some(b)) => Opnd::Pair(a, b),
-                _ => Opnd::Unresolved(format!("{a}|{b}")),
+                _ => Opnd::Unresolved(format!("{}|{}", pair.0, pair.1)),
             },
         }
     }

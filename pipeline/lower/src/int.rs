@@ -434,7 +434,7 @@ impl Ctx<'_> {
     pub fn setp_dsts(&mut self, op: &Operand) -> LResult<(Dst, Dst)> {
         match op {
             Operand::Reg(n) => Ok((Dst::Reg(self.vreg(n)?), Dst::None)),
-            Operand::PredPair(a, b) => Ok((Dst::Reg(self.vreg(a)?), Dst::Reg(self.vreg(b)?))),
+            Operand::PredPair(pair) => Ok((Dst::Reg(self.vreg(&pair.0)?), Dst::Reg(self.vreg(&pair.1)?))),
             _ => Err("setp needs a predicate destination".into()),
         }
     }

@@ -120,8 +120,8 @@ fn forget_regs_in(o: &Operand, regs: &mut HashMap<String, Option<String>>) {
                 *e = None;
             }
         }
-        Operand::PredPair(a, b) => {
-            for r in [a, b] {
+        Operand::PredPair(pair) => {
+            for r in [&pair.0, &pair.1] {
                 if let Some(e) = regs.get_mut(r.as_str()) {
                     *e = None;
                 }

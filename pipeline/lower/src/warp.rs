@@ -89,7 +89,7 @@ impl Ctx<'_> {
     /// `d` or `d|p` of a shuffle.
     fn value_and_pred_dsts(&mut self, op: &Operand) -> LResult<(Dst, Dst)> {
         match op {
-            Operand::PredPair(r, p) => Ok((Dst::Reg(self.vreg(r)?), Dst::Reg(self.vreg(p)?))),
+            Operand::PredPair(pair) => Ok((Dst::Reg(self.vreg(&pair.0)?), Dst::Reg(self.vreg(&pair.1)?))),
             _ => Ok((Dst::Reg(self.dst(op)?), Dst::None)),
         }
     }
@@ -301,7 +301,7 @@ impl Ctx<'_> {
                     let ptxforge_ptx::ast::Statement::Instr(i) = s else { continue };
                     let writes = match i.operands.first() {
                         Some(Operand::Reg(d)) => d == name,
-                        Some(Operand::PredPair(d, q)) => d == name || q == name,
+                        Some(Operand::PredPair(pair)) => &pair.0 == name || &pair.1 == name,
                         Some(Operand::Vector(v)) => v.iter().any(|x| matches!(x, Operand::Reg(d) if d == name)),
                         _ => false,
                     };

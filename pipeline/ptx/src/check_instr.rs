@@ -381,11 +381,11 @@ fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Sc
         }
         'D' => match o {
             Operand::Reg(r) => reg_fits(r, ty, spec.typing),
-            Operand::PredPair(r, p) => reg_fits(r, ty, spec.typing) && reg_fits(p, Some(Type::Pred), Typing::Strict),
+            Operand::PredPair(pair) => reg_fits(&pair.0, ty, spec.typing) && reg_fits(&pair.1, Some(Type::Pred), Typing::Strict),
             _ => false,
         },
         'E' => match o {
-            Operand::PredPair(r, p) => reg_fits(r, Some(Type::U32), Typing::Strict) && reg_fits(p, Some(Type::Pred), Typing::Strict),
+            Operand::PredPair(pair) => reg_fits(&pair.0, Some(Type::U32), Typing::Strict) && reg_fits(&pair.1, Some(Type::Pred), Typing::Strict),
             _ => false,
         },
         'V' => match o {
@@ -394,7 +394,7 @@ fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Sc
         },
         'P' => match o {
             Operand::Reg(r) => reg_fits(r, Some(Type::Pred), Typing::Strict),
-            Operand::PredPair(a, b) => reg_fits(a, Some(Type::Pred), Typing::Strict) && reg_fits(b, Some(Type::Pred), Typing::Strict),
+            Operand::PredPair(pair) => reg_fits(&pair.0, Some(Type::Pred), Typing::Strict) && reg_fits(&pair.1, Some(Type::Pred), Typing::Strict),
             Operand::Sink => true,
             _ => false,
         },
@@ -854,9 +854,9 @@ fn collect_unknown(op: &Operand, s: &Scope, out: &mut Vec<String>) {
     match op {
         Operand::Reg(r) if is_vector_special(r) => {}
         Operand::Reg(r) | Operand::NotReg(r) => reg(r),
-        Operand::PredPair(a, b) => {
-            reg(a);
-            reg(b);
+        Operand::PredPair(pair) => {
+            reg(&pair.0);
+            reg(&pair.1);
         }
         Operand::Addr { base: AddrBase::Reg(r), .. } => reg(r),
         Operand::Addr { base: AddrBase::Symbol(n), .. } | Operand::Symbol(n) => {

@@ -1,6 +1,7 @@
 //! [`Name`]: the AST's string type for opcodes, modifiers, registers and symbols. Names of up to
-//! 22 bytes (nearly all of them) live inline with no allocation; it reads like a `String` (derefs
-//! to `&str`, compares with `&str` and `String`, hashes as a `str`).
+//! 15 bytes (nearly all of them) live inline with no allocation, in 16 bytes whose length byte
+//! leaves a niche (so `Option<Name>` and enums of names stay small); it reads like a `String`
+//! (derefs to `&str`, compares with `&str` and `String`, hashes as a `str`).
 
 use std::borrow::Borrow;
 use std::cmp::Ordering;
@@ -9,34 +10,49 @@ use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 
 /// Longest name stored inline.
-const INLINE: usize = 22;
+const INLINE: usize = 15;
 
-/// An immutable string, inline when short. Same size as a `String` (24 bytes).
+/// An immutable string, inline when short. 16 bytes.
 #[derive(Clone)]
 pub struct Name(Repr);
 
 #[derive(Clone)]
 enum Repr {
     /// `len` bytes of UTF-8 at the start of `bytes`.
-    Inline { len: u8, bytes: [u8; INLINE] },
-    Heap(Box<str>),
+    Inline { len: InlineLen, bytes: [u8; INLINE] },
+    /// A longer name (mangled symbols): one pointer, so the enum keeps to 16 bytes.
+    Heap(Box<Box<str>>),
+}
+
+/// The length of an inline name: a byte whose values past [`INLINE`] are free for enum tags.
+#[derive(Clone, Copy)]
+#[repr(u8)]
+#[rustfmt::skip]
+enum InlineLen { L0, L1, L2, L3, L4, L5, L6, L7, L8, L9, L10, L11, L12, L13, L14, L15 }
+
+impl InlineLen {
+    const ALL: [InlineLen; INLINE + 1] = {
+        use InlineLen::*;
+        [L0, L1, L2, L3, L4, L5, L6, L7, L8, L9, L10, L11, L12, L13, L14, L15]
+    };
 }
 
 impl Name {
     /// The empty name.
-    pub const EMPTY: Name = Name(Repr::Inline { len: 0, bytes: [0; INLINE] });
+    pub const EMPTY: Name = Name(Repr::Inline { len: InlineLen::L0, bytes: [0; INLINE] });
 
     pub fn new(s: &str) -> Name {
         if s.len() > INLINE {
-            return Name(Repr::Heap(s.into()));
+            return Name(Repr::Heap(Box::new(s.into())));
         }
-        Name(Repr::Inline { len: s.len() as u8, bytes: inline_copy(s.as_bytes()) })
+        Name(Repr::Inline { len: InlineLen::ALL[s.len()], bytes: inline_copy(s.as_bytes()) })
     }
 
     #[inline]
     pub fn as_str(&self) -> &str {
         match &self.0 {
-            // SAFETY: inline bytes are only ever copied whole from a `&str` (see `new`).
+            // SAFETY: inline bytes are only ever copied whole from a `&str` (see `new`), and
+            // `len` is at most `INLINE`.
             Repr::Inline { len, bytes } => unsafe { std::str::from_utf8_unchecked(bytes.get_unchecked(..*len as usize)) },
             Repr::Heap(s) => s,
         }
@@ -51,9 +67,6 @@ fn inline_copy(b: &[u8]) -> [u8; INLINE] {
     let n = b.len();
     if n >= 8 {
         out[..8].copy_from_slice(&b[..8]);
-        if n > 16 {
-            out[8..16].copy_from_slice(&b[8..16]);
-        }
         out[n - 8..n].copy_from_slice(&b[n - 8..]);
     } else if n >= 4 {
         out[..4].copy_from_slice(&b[..4]);
@@ -102,7 +115,7 @@ impl From<&str> for Name {
 impl From<String> for Name {
     fn from(s: String) -> Name {
         if s.len() > INLINE {
-            return Name(Repr::Heap(s.into_boxed_str()));
+            return Name(Repr::Heap(Box::new(s.into_boxed_str())));
         }
         Name::new(&s)
     }
@@ -117,7 +130,7 @@ impl From<&String> for Name {
 impl From<Name> for String {
     fn from(n: Name) -> String {
         match n.0 {
-            Repr::Heap(s) => s.into_string(),
+            Repr::Heap(s) => (*s).into_string(),
             Repr::Inline { .. } => n.as_str().to_string(),
         }
     }
@@ -201,7 +214,7 @@ mod tests {
 
     #[test]
     fn short_and_long_names_read_back() {
-        for s in ["", "%r1", "L2::cache_hint", "exactly_twenty_two_by", "_Z10kernelPfS_i_param_0"] {
+        for s in ["", "%r1", "L2::cache_hint", "exactly_fifteen", "sixteen_bytes_ab", "_Z10kernelPfS_i_param_0"] {
             let n = Name::from(s);
             assert_eq!(n.as_str(), s);
             assert_eq!(n, s);
@@ -209,7 +222,8 @@ mod tests {
             assert_eq!(String::from(n.clone()), s);
             assert_eq!(format!("{n}"), s);
         }
-        assert_eq!(std::mem::size_of::<Name>(), std::mem::size_of::<String>());
+        assert_eq!(std::mem::size_of::<Name>(), 16);
+        assert_eq!(std::mem::size_of::<Option<Name>>(), 16);
         // Every length, inline and not, reads back (the inline copy moves overlapping pieces).
         let text = "%abcdefghijklmnopqrstuvwxyz0123456789";
         for n in 0..text.len() {

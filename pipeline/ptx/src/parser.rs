@@ -922,7 +922,7 @@ impl<'s> Parser<'s> {
             }
             let second = Name::new(self.bump());
             self.note_register(&second);
-            return Ok(Operand::PredPair(name, second));
+            return Ok(Operand::PredPair(Box::new((name, second))));
         }
         if self.peek() == Some(Tok::Dot) {
             let comp = &self.text()[1..];

@@ -60,9 +60,9 @@ pub fn unpad_register_numbers(f: &mut Function) {
 fn unpad_operand(o: &mut Operand, unpad: &impl Fn(&mut Name)) {
     match o {
         Operand::Reg(n) | Operand::NotReg(n) => unpad(n),
-        Operand::PredPair(a, b) => {
-            unpad(a);
-            unpad(b);
+        Operand::PredPair(pair) => {
+            unpad(&mut pair.0);
+            unpad(&mut pair.1);
         }
         Operand::Addr { base: AddrBase::Reg(n), .. } => unpad(n),
         Operand::Vector(v) => v.iter_mut().for_each(|x| unpad_operand(x, unpad)),
