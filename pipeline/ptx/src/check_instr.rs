@@ -64,7 +64,145 @@ fn display_name(i: &Instruction) -> String {
     }
 }
 
-pub fn check_instruction(i: &Instruction, s: &Scope, out: &mut Findings) {
+/// Where an instruction's checks go after its opcode.
+#[derive(Copy, Clone)]
+enum Route {
+    /// Not a PTX opcode.
+    Unknown,
+    /// A family checked against its forms (`check_forms.rs`).
+    Form,
+    Call,
+    /// Checked against its `isa` row, when it has one.
+    Checked(Option<&'static OpSpec>),
+}
+
+/// What the modifier-only checks make of one opcode with its modifiers in a module: they read
+/// nothing but the opcode, the modifiers, `.target` and `.version`, so they run once per distinct
+/// combination ([`Plans`]) and each instruction pays only for its operands. Valid code is quiet
+/// (the modifier-only checks have nothing to say) and skips them; otherwise they run again in
+/// place, among the operand checks, so the messages keep ptxas's order.
+pub struct Plan {
+    route: Route,
+    /// The modifier-only checks report nothing.
+    quiet: bool,
+    /// The instruction type and the type of the sources (`cvt`'s second type).
+    ty: Option<Type>,
+    src_ty: Option<Type>,
+    /// `ld`/`st`/`ldu`: the index of the data operand, and the `.vN` width.
+    data: Option<usize>,
+    width: u32,
+    /// The space an access names, compared with the space of the variable it addresses.
+    space: Option<StateSpace>,
+    /// `atom`/`red` with an operation: how many operands it takes.
+    atom_operands: Option<usize>,
+    bar_red: bool,
+    /// `ldmatrix`/`stmatrix`: registers in the fragment vector and its operand index.
+    fragments: Option<(usize, usize)>,
+    /// `bar`/`barrier`: the operand holding the barrier number.
+    barrier_at: Option<usize>,
+    /// Operand types are not checked (`.pack`, untabled types, vector `atom`/`red`).
+    skip_operand_types: bool,
+    /// `shfl.sync`/`vote.sync`: the member mask is not optional.
+    mask_required: bool,
+    wide: bool,
+    /// `mov` takes vectors; `mov`/`cvta` take a variable's or function's address.
+    is_mov: bool,
+    takes_address: bool,
+}
+
+impl Plan {
+    fn new(i: &Instruction, s: &Scope) -> Plan {
+        let op = i.opcode.as_str();
+        let route = if !crate::validate::is_known_opcode(op) {
+            Route::Unknown
+        } else if crate::check_forms::is_checked_by_form(i) {
+            Route::Form
+        } else if op == "call" {
+            Route::Call
+        } else {
+            Route::Checked(isa::spec_for(op, &i.mods))
+        };
+        let types = i.types();
+        let ty = types.first().copied();
+        let data = is_memory_access(i).then(|| data_index(i));
+        let has_op = matches!(op, "atom" | "red") && isa::ATOM_OPERATIONS.iter().any(|(o, _)| i.has_mod(o));
+        let vector_atom = matches!(op, "atom" | "red") && i.mods.iter().any(|m| matches!(m.as_str(), "v2" | "v4" | "v8"));
+        Plan {
+            route,
+            quiet: modifier_findings(i, route, &types, s).first.is_empty(),
+            ty,
+            src_ty: if op == "cvt" { types.get(1).copied() } else { ty },
+            data,
+            width: vector_width(i, &mut Findings::default()).unwrap_or(1),
+            space: access_space(i).filter(|&space| !(writes_memory(i) && space == StateSpace::Const)),
+            atom_operands: has_op.then(|| atom_operand_count(i)),
+            bar_red: op == "bar" && i.has_mod("red"),
+            fragments: matrix_fragments(i),
+            barrier_at: barrier_operand(i),
+            skip_operand_types: i.has_mod("pack") || has_untabled_type(i) || vector_atom,
+            mask_required: i.has_mod("sync") && matches!(op, "shfl" | "vote"),
+            wide: i.has_mod("wide"),
+            is_mov: op == "mov",
+            takes_address: matches!(op, "mov" | "cvta"),
+        }
+    }
+}
+
+/// Every message of the modifier-only checks (those [`check_instruction`] skips for a quiet plan).
+fn modifier_findings(i: &Instruction, route: Route, types: &[Type], s: &Scope) -> Findings {
+    let mut said = Findings::default();
+    let out = &mut said;
+    if matches!(route, Route::Unknown) {
+        return said;
+    }
+    modifier_requirements(i, s, out);
+    let Route::Checked(spec) = route else { return said };
+    check_signedness(i, out);
+    check_space_writable(i, out);
+    check_atom_types(i, out);
+    check_membar_level(i, out);
+    check_matrix_modifiers(i, out);
+    check_sync_form(i, s, out);
+    if let Some(spec) = spec {
+        check_types(i, types, spec, out);
+        if is_memory_access(i) {
+            vector_width(i, out);
+        }
+        check_rounding(i, types, out);
+        check_qualifiers(i, types, out);
+    }
+    said
+}
+
+/// The plans of one module's instructions, by opcode and modifiers (`.target` and `.version` are
+/// the module's).
+#[derive(Default)]
+pub struct Plans {
+    by_key: FastMap<u64, Vec<(Name, Vec<Name>, Plan)>>,
+}
+
+impl Plans {
+    fn plan(&mut self, i: &Instruction, s: &Scope) -> &Plan {
+        use std::hash::Hasher;
+        let mut h = FastHasher::default();
+        h.write(i.opcode.as_bytes());
+        for m in &i.mods {
+            h.write_u8(b'.');
+            h.write(m.as_bytes());
+        }
+        let bucket = self.by_key.entry(h.finish()).or_default();
+        let at = match bucket.iter().position(|(op, mods, _)| *op == i.opcode && *mods == i.mods) {
+            Some(at) => at,
+            None => {
+                bucket.push((i.opcode.clone(), i.mods.clone(), Plan::new(i, s)));
+                bucket.len() - 1
+            }
+        };
+        &bucket[at].2
+    }
+}
+
+pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mut Findings) {
     // ptxas checks the guard before the opcode (`@ bra L;` takes `bra` as the guard).
     if let Some((_, p)) = &i.guard {
         match s.regs.lookup(p) {
@@ -72,43 +210,67 @@ pub fn check_instruction(i: &Instruction, s: &Scope, out: &mut Findings) {
             _ => out.now(i.line, "Predicate expression expected".into()),
         }
     }
-    if !crate::validate::is_known_opcode(&i.opcode) {
+    let p = plans.plan(i, s);
+    let loud = !p.quiet;
+    if matches!(p.route, Route::Unknown) {
         out.now(i.line, format!("Not a name of any known instruction: '{}'", i.opcode));
         return;
     }
-    check_requirements(i, s, out);
-    if crate::check_forms::is_checked_by_form(i) {
-        crate::check_forms::check_form(i, s, out);
-        unknown_symbols(i, s, out);
-        return;
+    if loud {
+        modifier_requirements(i, s, out);
     }
-    if i.opcode == "call" {
-        check_call(i, s, out);
-        return;
-    }
+    special_register_requirements(i, s, out);
+    let spec = match p.route {
+        Route::Form => {
+            crate::check_forms::check_form(i, s, out);
+            unknown_symbols(i, s, out);
+            return;
+        }
+        Route::Call => {
+            check_call(i, s, out);
+            return;
+        }
+        Route::Checked(spec) => spec,
+        Route::Unknown => unreachable!(),
+    };
     let mut mismatch = false;
-    if !check_signedness(i, out) {
+    if loud && !check_signedness(i, out) {
         unknown_symbols(i, s, out);
         return;
     }
-    check_space(i, s, out);
-    mismatch |= !check_atom_op(i, out);
-    mismatch |= !bar_red_operands_fit(i, s);
-    check_membar_level(i, out);
-    if !check_matrix_access(i, out) {
+    if loud {
+        check_space_writable(i, out);
+    }
+    check_space(i, p.space, s, out);
+    if loud {
+        check_atom_types(i, out);
+    }
+    mismatch |= p.atom_operands.is_some_and(|n| i.operands.len() != n);
+    mismatch |= p.bar_red && !bar_red_operands_fit(i, s);
+    if loud {
+        check_membar_level(i, out);
+    }
+    if loud && !check_matrix_modifiers(i, out) || p.fragments.is_some_and(|f| !check_matrix_fragments(i, f, out)) {
         unknown_symbols(i, s, out);
         return;
     }
-    check_barrier_number(i, out);
-    check_sync_form(i, s, out);
-    if let Some(spec) = isa::spec_for(&i.opcode, &i.mods) {
-        let types = i.types();
-        if !check_types(i, &types, spec, out) {
+    if let Some(at) = p.barrier_at {
+        check_barrier_number(i, at, out);
+    }
+    if loud {
+        check_sync_form(i, s, out);
+    }
+    if let Some(spec) = spec {
+        if loud && !check_types(i, &i.types(), spec, out) {
             mismatch |= unknown_symbols(i, s, out);
             report_mismatch(i, mismatch, out);
             return;
         }
-        let width = if is_memory_access(i) { check_memory_vector(i, out) } else { Some(1) };
+        let width = match p.data {
+            Some(_) if loud => check_memory_vector(i, vector_width(i, out), out),
+            Some(_) => check_memory_vector(i, Some(p.width), out),
+            None => Some(1),
+        };
         let Some(width) = width else {
             unknown_symbols(i, s, out);
             return;
@@ -117,9 +279,12 @@ pub fn check_instruction(i: &Instruction, s: &Scope, out: &mut Findings) {
             unknown_symbols(i, s, out);
             return;
         }
-        mismatch |= !check_operands(i, &types, spec, width, s);
-        check_rounding(i, &types, out);
-        check_qualifiers(i, &types, out);
+        mismatch |= !check_operands(i, p, spec, width, s);
+        if loud {
+            let types = i.types();
+            check_rounding(i, &types, out);
+            check_qualifiers(i, &types, out);
+        }
     }
     mismatch |= unknown_symbols(i, s, out);
     report_mismatch(i, mismatch, out);
@@ -268,12 +433,8 @@ fn vector_width(i: &Instruction, out: &mut Findings) -> Option<u32> {
 }
 
 /// Operand kinds and register types against the row's shape; false on a mismatch.
-fn check_operands(i: &Instruction, types: &[Type], spec: &OpSpec, width: u32, s: &Scope) -> bool {
-    let ty = types.first().copied();
-    let src_ty = if i.opcode == "cvt" { types.get(1).copied() } else { ty };
-    let is_mem = is_memory_access(i);
-    let vector_atom = matches!(i.opcode.as_str(), "atom" | "red") && i.mods.iter().any(|m| matches!(m.as_str(), "v2" | "v4" | "v8"));
-    if i.has_mod("pack") || has_untabled_type(i) || vector_atom {
+fn check_operands(i: &Instruction, p: &Plan, spec: &OpSpec, width: u32, s: &Scope) -> bool {
+    if p.skip_operand_types {
         return true;
     }
     let mut ok = true;
@@ -283,7 +444,7 @@ fn check_operands(i: &Instruction, types: &[Type], spec: &OpSpec, width: u32, s:
         match kind {
             '?' => {
                 // `.sync` forms (`shfl`, `vote`) take the member mask their plain forms lack.
-                optional = !(i.has_mod("sync") && matches!(i.opcode.as_str(), "shfl" | "vote"));
+                optional = !p.mask_required;
                 continue;
             }
             '*' => return ok,
@@ -292,11 +453,10 @@ fn check_operands(i: &Instruction, types: &[Type], spec: &OpSpec, width: u32, s:
         let Some(o) = i.operands.get(idx) else {
             return ok && optional;
         };
-        let t = if idx == 0 { ty } else { src_ty };
-        let data_operand = is_mem && idx == data_index(i);
+        let t = if idx == 0 { p.ty } else { p.src_ty };
         ok &= match o {
-            Operand::Vector(v) if data_operand && width > 1 => v.iter().all(|e| operand_fits(kind, e, t, spec, s, i)),
-            _ => operand_fits(kind, o, t, spec, s, i),
+            Operand::Vector(v) if p.data == Some(idx) && width > 1 => v.iter().all(|e| operand_fits(kind, e, t, spec, s, p)),
+            _ => operand_fits(kind, o, t, spec, s, p),
         };
         idx += 1;
     }
@@ -312,10 +472,10 @@ fn data_index(i: &Instruction) -> usize {
     usize::from(i.opcode == "st")
 }
 
-/// `.vN` against the data operand: a `{...}` of exactly N elements, or a scalar without `.vN`.
-/// Returns the width, or `None` after reporting a mismatch (`ld` reports it twice, as ptxas does).
-fn check_memory_vector(i: &Instruction, out: &mut Findings) -> Option<u32> {
-    let width = vector_width(i, out);
+/// `.vN` (`width`: `None` when illegal) against the data operand: a `{...}` of exactly N
+/// elements, or a scalar without `.vN`. Returns the width, or `None` after reporting a mismatch
+/// (`ld` reports it twice, as ptxas does).
+fn check_memory_vector(i: &Instruction, width: Option<u32>, out: &mut Findings) -> Option<u32> {
     let data = i.operands.get(data_index(i));
     if let Some(Operand::Vector(v)) = data {
         if !matches!(v.len(), 1 | 2 | 4 | 8) {
@@ -341,7 +501,7 @@ fn check_memory_vector(i: &Instruction, out: &mut Findings) -> Option<u32> {
     None
 }
 
-fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Scope, i: &Instruction) -> bool {
+fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Scope, p: &Plan) -> bool {
     let reg_fits = |name: &str, want: Option<Type>, typing: Typing| match (s.regs.lookup(name), want) {
         (None, _) | (_, None) => true, // undeclared: reported as an unknown symbol
         (Some(r), Some(w)) => register_fits(w, r, typing),
@@ -350,21 +510,21 @@ fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Sc
         'd' | 'w' | 'U' => {
             let want = match kind {
                 'd' => ty,
-                'w' if i.has_mod("wide") => ty.and_then(widened),
+                'w' if p.wide => ty.and_then(widened),
                 'w' => ty,
                 _ => Some(Type::U32),
             };
             match o {
                 Operand::Reg(r) => reg_fits(r, want, spec.typing),
                 Operand::Sink => true,
-                Operand::Vector(_) => i.opcode == "mov",
+                Operand::Vector(_) => p.is_mov,
                 _ => false,
             }
         }
         'a' | 'u' | 'c' => {
             let want = match kind {
                 'u' => Some(Type::U32),
-                'c' if i.has_mod("wide") => ty.and_then(widened),
+                'c' if p.wide => ty.and_then(widened),
                 _ => ty,
             };
             let typing = if kind == 'u' { Typing::Strict } else { spec.typing };
@@ -373,8 +533,8 @@ fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Sc
                 Operand::Imm(_) => want.is_none_or(int_immediate_fits),
                 Operand::F32(_) | Operand::F64(_) => kind == 'a' && want.is_none_or(float_immediate_fits),
                 Operand::SpecialReg { .. } => want.is_none_or(|t| !is_float(t) && t != Type::Pred),
-                Operand::Symbol(name) => matches!(i.opcode.as_str(), "mov" | "cvta") && symbol_is_address(name, s),
-                Operand::Vector(_) => i.opcode == "mov",
+                Operand::Symbol(name) => p.takes_address && symbol_is_address(name, s),
+                Operand::Vector(_) => p.is_mov,
                 Operand::NotReg(r) => want == Some(Type::Pred) && reg_fits(r, want, typing),
                 _ => false,
             }
@@ -474,21 +634,32 @@ fn cvt_needs_rounding(types: &[Type]) -> bool {
     }
 }
 
-/// `ldmatrix`/`stmatrix`: `.sync`, a shape and a `.xN` count, shared memory only, and a fragment
-/// vector of N registers. False when the operands can't be checked further.
-fn check_matrix_access(i: &Instruction, out: &mut Findings) -> bool {
+/// `ldmatrix`/`stmatrix`: `.sync`, a shape and a `.xN` count, shared memory only. False when the
+/// operands can't be checked further.
+fn check_matrix_modifiers(i: &Instruction, out: &mut Findings) -> bool {
+    matrix_modifiers(i, out).is_some()
+}
+
+/// `ldmatrix`/`stmatrix` whose modifiers fit: the registers its fragment vector holds, and where.
+fn matrix_fragments(i: &Instruction) -> Option<(usize, usize)> {
+    matrix_modifiers(i, &mut Findings::default()).flatten()
+}
+
+/// The fragment (count, operand index) of a matrix access, `Some(None)` for other opcodes, `None`
+/// after reporting modifiers that don't fit.
+fn matrix_modifiers(i: &Instruction, out: &mut Findings) -> Option<Option<(usize, usize)>> {
     let op = i.opcode.as_str();
     if op != "ldmatrix" && op != "stmatrix" {
-        return true;
+        return Some(None);
     }
     if !i.has_mod("sync") {
         let times = if op == "ldmatrix" { 2 } else { 1 };
         (0..times).for_each(|_| out.now(i.line, format!(".sync modifier required for instruction '{op}'")));
-        return false;
+        return None;
     }
     if !i.mods.iter().any(|m| is_shape(m)) {
         out.now(i.line, format!("Shape modifier required for instruction '{op}'"));
-        return false;
+        return None;
     }
     let Some(count) = i.mods.iter().find_map(|m| match m.as_str() {
         "x1" => Some(1),
@@ -497,16 +668,22 @@ fn check_matrix_access(i: &Instruction, out: &mut Findings) -> bool {
         _ => None,
     }) else {
         out.now(i.line, format!(".num modifier required for instruction '{op}'"));
-        return false;
+        return None;
     };
     let space_ok = i.mods.iter().filter(|m| isa::SPACES.contains(&m.as_str())).all(|m| m == "shared" || m == "shared::cta");
     if !space_ok {
         out.now(i.line, format!("State space incorrect for instruction '{op}'"));
-        return false;
+        return None;
     }
     // A 16x16 matrix of bytes takes two registers per matrix.
     let count = if i.has_mod("m16n16") { 2 * count } else { count };
-    let at = usize::from(op == "stmatrix");
+    Some(Some((count, usize::from(op == "stmatrix"))))
+}
+
+/// The fragment vector of a matrix access against its count. False when the operands can't be
+/// checked further.
+fn check_matrix_fragments(i: &Instruction, (count, at): (usize, usize), out: &mut Findings) -> bool {
+    let op = i.opcode.as_str();
     match i.operands.get(at) {
         Some(Operand::Vector(v)) if v.len() == count => true,
         Some(_) => {
@@ -534,24 +711,36 @@ fn is_shape(m: &str) -> bool {
     rest.is_empty() || rest.strip_prefix('k').is_some_and(|k| !k.is_empty() && k.chars().all(|c| c.is_ascii_digit()))
 }
 
-/// State space of the instruction against the variable it addresses.
-fn check_space(i: &Instruction, s: &Scope, out: &mut Findings) {
+/// The state space a memory access (`ld`, `st`, `ldu`, `atom`, `red`) names, if any.
+fn access_space(i: &Instruction) -> Option<StateSpace> {
     if !matches!(i.opcode.as_str(), "ld" | "st" | "ldu" | "atom" | "red") {
-        return;
+        return None;
     }
-    let Some(space) = i.mods.iter().find(|m| isa::SPACES.contains(&m.as_str())) else { return };
-    let space = match space.split("::").next().unwrap_or("") {
+    let space = i.mods.iter().find(|m| isa::SPACES.contains(&m.as_str()))?;
+    Some(match space.split("::").next().unwrap_or("") {
         "global" => StateSpace::Global,
         "shared" => StateSpace::Shared,
         "local" => StateSpace::Local,
         "param" => StateSpace::Param,
         _ => StateSpace::Const,
-    };
-    let writes = matches!(i.opcode.as_str(), "st" | "atom" | "red");
-    if writes && space == StateSpace::Const {
+    })
+}
+
+fn writes_memory(i: &Instruction) -> bool {
+    matches!(i.opcode.as_str(), "st" | "atom" | "red")
+}
+
+/// No writes to `.const`.
+fn check_space_writable(i: &Instruction, out: &mut Findings) {
+    if writes_memory(i) && access_space(i) == Some(StateSpace::Const) {
         out.now(i.line, format!("State space incorrect for instruction '{}'", i.opcode));
-        return;
     }
+}
+
+/// State space of the instruction (`space`: what it names, unless it writes `.const`) against the
+/// variable it addresses.
+fn check_space(i: &Instruction, space: Option<StateSpace>, s: &Scope, out: &mut Findings) {
+    let Some(space) = space else { return };
     let var = i.operands.iter().find_map(|o| match o {
         Operand::Addr { base: AddrBase::Symbol(v), .. } => s.vars.get(v.as_str()),
         _ => None,
@@ -699,13 +888,14 @@ fn comparison_fits(i: &Instruction, ty: Type) -> bool {
     !(has(UNSIGNED) && !unsigned || has(FLOAT) && !is_float(ty) || has(ORDERED) && bits)
 }
 
+/// The operand of `bar`/`barrier` that names the barrier (`bar.red` names it after the result).
+fn barrier_operand(i: &Instruction) -> Option<usize> {
+    let numbered = matches!(i.opcode.as_str(), "bar" | "barrier") && !i.has_mod("warp") && !i.has_mod("cluster");
+    numbered.then(|| usize::from(i.has_mod("red")))
+}
+
 /// `bar`/`barrier` name barriers 0..15.
-fn check_barrier_number(i: &Instruction, out: &mut Findings) {
-    if !matches!(i.opcode.as_str(), "bar" | "barrier") || i.has_mod("warp") || i.has_mod("cluster") {
-        return;
-    }
-    // `bar.red` names its barrier after the result.
-    let at = usize::from(i.has_mod("red"));
+fn check_barrier_number(i: &Instruction, at: usize, out: &mut Findings) {
     if let Some(Operand::Imm(n)) = i.operands.get(at) {
         if !(0..16).contains(n) {
             out.now(i.line, format!("Barrier number '{n}' out of range, expected to be in range [0..15]"));
@@ -722,13 +912,13 @@ fn check_sync_form(i: &Instruction, s: &Scope, out: &mut Findings) {
 }
 
 /// `atom`/`red`: the operation against its types (`.and` only on bit types, `.inc` only on `.u32`,
-/// no `red.cas`). Returns whether the operand count fits the operation (`cas` and a cache hint add one).
-fn check_atom_op(i: &Instruction, out: &mut Findings) -> bool {
+/// no `red.cas`).
+fn check_atom_types(i: &Instruction, out: &mut Findings) {
     let is_red = i.opcode == "red";
     if i.opcode != "atom" && !is_red {
-        return true;
+        return;
     }
-    let Some((op, types)) = isa::ATOM_OPERATIONS.iter().find(|(op, _)| i.has_mod(op)) else { return true };
+    let Some((op, types)) = isa::ATOM_OPERATIONS.iter().find(|(op, _)| i.has_mod(op)) else { return };
     let cas = *op == "cas";
     match i.ty() {
         _ if is_red && cas => out.now(i.line, "Illegal modifier '.cas' for instruction 'red'".into()),
@@ -744,12 +934,17 @@ fn check_atom_op(i: &Instruction, out: &mut Findings) -> bool {
         }
         _ => {}
     }
-    let wanted = 2 + usize::from(!is_red) + usize::from(cas) + usize::from(i.has_mod("L2::cache_hint"));
-    i.operands.len() == wanted
 }
 
-/// Opcodes, modifiers, types and special registers that need a newer `.target` or `.version`.
-fn check_requirements(i: &Instruction, s: &Scope, out: &mut Findings) {
+/// How many operands an `atom`/`red` with an operation takes (`cas` and a cache hint add one).
+fn atom_operand_count(i: &Instruction) -> usize {
+    let is_red = i.opcode == "red";
+    let cas = isa::ATOM_OPERATIONS.iter().find(|(op, _)| i.has_mod(op)).is_some_and(|(op, _)| *op == "cas");
+    2 + usize::from(!is_red) + usize::from(cas) + usize::from(i.has_mod("L2::cache_hint"))
+}
+
+/// Opcodes, modifiers and types that need a newer `.target` or `.version`.
+fn modifier_requirements(i: &Instruction, s: &Scope, out: &mut Findings) {
     for r in isa::requirements_for(&i.opcode) {
         let opcode_ok = r.opcode.is_empty() || r.opcode == i.opcode;
         let met = s.version >= r.ptx && s.target_sm >= r.sm;
@@ -769,6 +964,10 @@ fn check_requirements(i: &Instruction, s: &Scope, out: &mut Findings) {
     if is_memory_access(i) && wide_vector {
         require(i.line, "Feature '256 bit wide load/store'", 100, (8, 8), false, s, out);
     }
+}
+
+/// Special registers that need a newer `.target` or `.version`.
+fn special_register_requirements(i: &Instruction, s: &Scope, out: &mut Findings) {
     for o in &i.operands {
         if let Operand::SpecialReg { name, .. } = o {
             if let Some((_, sm, ptx)) = isa::SPECIAL_REQUIREMENTS.iter().find(|(n, ..)| n == name) {

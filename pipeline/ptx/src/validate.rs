@@ -4,7 +4,7 @@
 
 
 use crate::ast::*;
-use crate::check_instr::{check_instruction, Findings, Scope, VarScope};
+use crate::check_instr::{check_instruction, Findings, Plans, Scope, VarScope};
 use crate::check_module::{self as cm, Finding};
 use crate::diag::Diagnostic;
 
@@ -93,8 +93,9 @@ fn module_findings(src: &str, m: &Module, put: &mut impl FnMut(Vec<Finding>, u8,
     let mut starts: Vec<u32> = m.functions.iter().map(|f| f.line).chain(m.globals.iter().map(|g| g.line)).collect();
     starts.sort_unstable();
     let shared = ModuleScope::new(m);
+    let mut plans = Plans::default();
     for f in m.functions.iter().filter(|f| f.has_body) {
-        let (first, later) = function_findings(src, f, m, &shared);
+        let (first, later) = function_findings(src, f, m, &shared, &mut plans);
         put(first, 0, None);
         let next = starts.partition_point(|&l| l <= f.line);
         let end = starts.get(next).map_or(u32::MAX, |l| l - 1);
@@ -104,7 +105,7 @@ fn module_findings(src: &str, m: &Module, put: &mut impl FnMut(Vec<Finding>, u8,
 
 /// Checks one function; its diagnostics (checks while reading, then unknown symbols) are appended.
 pub fn validate_function(f: &Function, module: &Module, file: &str, diags: &mut Vec<Diagnostic>) {
-    let (first, later) = function_findings("", f, module, &ModuleScope::new(module));
+    let (first, later) = function_findings("", f, module, &ModuleScope::new(module), &mut Plans::default());
     for (line, msg, fatal) in first.into_iter().chain(later) {
         diags.push(Diagnostic::new(file, line, msg, fatal));
     }
@@ -126,7 +127,7 @@ impl<'a> ModuleScope<'a> {
     }
 }
 
-fn function_findings(src: &str, f: &Function, m: &Module, shared: &ModuleScope) -> (Vec<Finding>, Vec<Finding>) {
+fn function_findings(src: &str, f: &Function, m: &Module, shared: &ModuleScope, plans: &mut Plans) -> (Vec<Finding>, Vec<Finding>) {
     let scope = scope_of(f, m, shared);
     let mut first = cm::check_duplicate_names(src, f);
     first.extend(cm::check_duplicate_labels(src, f));
@@ -137,7 +138,7 @@ fn function_findings(src: &str, f: &Function, m: &Module, shared: &ModuleScope) 
     let mut found = Findings::default();
     for s in &f.body {
         if let Statement::Instr(i) = s {
-            check_instruction(i, &scope, &mut found);
+            check_instruction(i, &scope, plans, &mut found);
         }
     }
     first.extend(found.first.into_iter().map(|(l, msg)| (l, msg, false)));
