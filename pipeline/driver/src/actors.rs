@@ -246,10 +246,14 @@ enum SectionMsg {
     Panicked(String),
 }
 
-/// Messages of the validation actor: the merged module and its syntax diagnostics in, the result out.
+/// Messages of the validation actor: chunks of the merged module's functions in, their findings
+/// out; then the module with its syntax diagnostics and every function's findings in, the result out.
 enum ValidateMsg {
-    Parsed(ptxforge_ptx::ast::Module, Vec<ptxforge_ptx::Diagnostic>),
+    Chunk(std::sync::Arc<ptxforge_ptx::ast::Module>, std::ops::Range<usize>),
+    Checked(Vec<ptxforge_ptx::validate::FunctionFindings>),
+    Finish(ptxforge_ptx::ast::Module, Vec<ptxforge_ptx::Diagnostic>, Vec<ptxforge_ptx::validate::FunctionFindings>),
     Done(ParseResult),
+    Panicked(String),
 }
 
 /// A parsed and validated module, or every diagnostic.
@@ -295,17 +299,74 @@ pub fn parse_in_sections_timed(
         }
     }
     let (module, syntax) = sections::merge_sections(src, file_name, parts);
+    let (module, findings) = check_functions_in_parallel(exec, &text_for_validation, module, min_section_size, runs)
+        .map_err(|what| internal(file_name, what))?;
     let (text, file) = (text_for_validation, file_for_validation);
     let recover_file = file.clone();
-    let validate = move |m: ValidateMsg| match m {
-        ValidateMsg::Parsed(module, syntax) => ValidateMsg::Done(ptxforge_ptx::finish_module(&text, &file, module, syntax)),
+    let finish = move |m: ValidateMsg| match m {
+        ValidateMsg::Finish(module, syntax, findings) => {
+            ValidateMsg::Done(ptxforge_ptx::finish_module_with(&text, &file, module, syntax, |_| findings))
+        }
         done => done,
     };
     let recover = move |what: String| ValidateMsg::Done(Err(internal(&recover_file, what)));
-    let (validated, validation) = run_on_actor_timed(exec, "validate", ValidateMsg::Parsed(module, syntax), recover, validate);
+    let (validated, validation) = run_on_actor_timed(exec, "validate", ValidateMsg::Finish(module, syntax, findings), recover, finish);
     runs.extend(validation);
     match validated {
         ValidateMsg::Done(r) => r,
-        ValidateMsg::Parsed(..) => Err(internal(file_name, "the module was not validated".into())),
+        _ => Err(internal(file_name, "the module was not validated".into())),
     }
+}
+
+/// Checks the module's functions in chunks of at least `min_section_size` statements, as
+/// messages of the "validate" actor (in parallel when `exec` has workers); gives the module back
+/// with every function's findings in order, or the text of a panic.
+fn check_functions_in_parallel(
+    exec: &Executor,
+    text: &std::sync::Arc<str>,
+    module: ptxforge_ptx::ast::Module,
+    min_section_size: usize,
+    runs: &mut Vec<MessageTiming>,
+) -> Result<(ptxforge_ptx::ast::Module, Vec<ptxforge_ptx::validate::FunctionFindings>), String> {
+    let module = std::sync::Arc::new(module);
+    let chunks = function_chunks(&module.functions, min_section_size, exec.workers());
+    let inputs = chunks.into_iter().map(|r| ValidateMsg::Chunk(std::sync::Arc::clone(&module), r)).collect();
+    let text = std::sync::Arc::clone(text);
+    let check = move |m: ValidateMsg| match m {
+        ValidateMsg::Chunk(module, range) => ValidateMsg::Checked(ptxforge_ptx::validate::check_functions(&text, &module, range)),
+        other => other,
+    };
+    let pipeline = Pipeline::new(|_, msg| ValidateMsg::Panicked(msg)).stage("validate", 2 * exec.workers().max(1), check);
+    let (envelopes, _) = pipeline.run(exec, inputs);
+    let mut findings = Vec::with_capacity(module.functions.len());
+    for env in envelopes {
+        runs.extend(env.timings.iter().cloned());
+        match env.value {
+            ValidateMsg::Checked(f) => findings.extend(f),
+            ValidateMsg::Panicked(what) => return Err(what),
+            _ => return Err("a chunk of functions was not validated".into()),
+        }
+    }
+    let module = std::sync::Arc::try_unwrap(module).map_err(|_| "the module is still shared after validation".to_string())?;
+    Ok((module, findings))
+}
+
+/// Consecutive ranges of `functions` of at least `min_statements` statements each (the last may
+/// be smaller), about four per worker, so that workers share the work evenly.
+fn function_chunks(functions: &[ptxforge_ptx::ast::Function], min_statements: usize, workers: usize) -> Vec<std::ops::Range<usize>> {
+    let total: usize = functions.iter().map(|f| f.body.len()).sum();
+    let target = (total / (4 * workers.max(1))).max(min_statements).max(1);
+    let mut chunks = Vec::new();
+    let (mut start, mut size) = (0, 0);
+    for (i, f) in functions.iter().enumerate() {
+        size += f.body.len();
+        if size >= target {
+            chunks.push(start..i + 1);
+            (start, size) = (i + 1, 0);
+        }
+    }
+    if start < functions.len() || chunks.is_empty() {
+        chunks.push(start..functions.len());
+    }
+    chunks
 }

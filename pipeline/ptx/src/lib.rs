@@ -37,9 +37,22 @@ pub fn parse_syntax(src: &str, file_name: &str) -> (ast::Module, Vec<Diagnostic>
 
 /// Validates a parsed module together with its syntax diagnostics: the module with its warnings,
 /// or every error (and the warnings, unless a fatal error ends the list).
-pub fn finish_module(src: &str, file_name: &str, mut module: ast::Module, syntax: Vec<Diagnostic>) -> Result<ast::Module, Vec<Diagnostic>> {
+pub fn finish_module(src: &str, file_name: &str, module: ast::Module, syntax: Vec<Diagnostic>) -> Result<ast::Module, Vec<Diagnostic>> {
+    finish_module_with(src, file_name, module, syntax, |m| validate::check_functions(src, m, 0..m.functions.len()))
+}
+
+/// [`finish_module`] with the functions' checks made by `check_all` (see
+/// [`validate::validate_module_with`]; a driver runs chunks of [`validate::check_functions`] in
+/// parallel there).
+pub fn finish_module_with(
+    src: &str,
+    file_name: &str,
+    mut module: ast::Module,
+    syntax: Vec<Diagnostic>,
+    check_all: impl FnOnce(&ast::Module) -> Vec<validate::FunctionFindings>,
+) -> Result<ast::Module, Vec<Diagnostic>> {
     let (mut warnings, syntax): (Vec<Diagnostic>, Vec<Diagnostic>) = syntax.into_iter().partition(|d| d.severity == Severity::Warning);
-    let diags = validate::validate_module(src, &module, file_name, syntax);
+    let diags = validate::validate_module_with(src, &module, file_name, syntax, || check_all(&module));
     warnings.extend(validate::module_warnings(src, &module, file_name));
     warnings.sort_by_key(|w| (w.line == 0, w.line));
     if diags.is_empty() {

@@ -4,7 +4,7 @@
 
 
 use crate::ast::*;
-use crate::check_instr::{check_instruction, Findings, Plans, Scope, VarScope};
+use crate::check_instr::{check_instruction, Findings, Scope, VarScope};
 use crate::check_module::{self as cm, Finding};
 use crate::diag::Diagnostic;
 
@@ -55,6 +55,43 @@ pub fn module_warnings(src: &str, m: &Module, file: &str) -> Vec<Diagnostic> {
 
 /// Validates a parsed module; `parse_diags` are the parser's. Returns every diagnostic, in order.
 pub fn validate_module(src: &str, m: &Module, file: &str, parse_diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    validate_module_with(src, m, file, parse_diags, || check_functions(src, m, 0..m.functions.len()))
+}
+
+/// One function's findings: those ptxas makes while reading it, then its unknown symbols
+/// (nothing for a declaration without a body).
+#[derive(Default)]
+pub struct FunctionFindings {
+    first: Vec<Finding>,
+    later: Vec<Finding>,
+}
+
+/// The findings of the functions `range` of `m`, in order: the unit that a driver may run in
+/// parallel, in chunks, for [`validate_module_with`].
+pub fn check_functions(src: &str, m: &Module, range: std::ops::Range<usize>) -> Vec<FunctionFindings> {
+    let shared = ModuleScope::new(m);
+    m.functions[range]
+        .iter()
+        .map(|f| match f.has_body {
+            true => {
+                let (first, later) = function_findings(src, f, m, &shared);
+                FunctionFindings { first, later }
+            }
+            false => FunctionFindings::default(),
+        })
+        .collect()
+}
+
+/// [`validate_module`] with the functions' findings made by `check_all`: one entry per function
+/// of `m`, in order (chunks of [`check_functions`] concatenated). It is called only when the
+/// module's header lets the functions be checked.
+pub fn validate_module_with(
+    src: &str,
+    m: &Module,
+    file: &str,
+    parse_diags: Vec<Diagnostic>,
+    check_all: impl FnOnce() -> Vec<FunctionFindings>,
+) -> Vec<Diagnostic> {
     let header = cm::check_header(src, m, file);
     let header_fatal = header.iter().any(|f| f.2);
     let mut placed: Vec<Placed> = Vec::new();
@@ -71,7 +108,7 @@ pub fn validate_module(src: &str, m: &Module, file: &str, parse_diags: Vec<Diagn
     };
     put(header, 0, None);
     if !header_fatal {
-        module_findings(src, m, &mut put);
+        module_findings(src, m, check_all(), &mut put);
     }
     placed.sort_by_key(|p| p.key);
     let mut out = Vec::new();
@@ -85,17 +122,15 @@ pub fn validate_module(src: &str, m: &Module, file: &str, parse_diags: Vec<Diagn
 }
 
 /// Declarations and functions; each function's unknown symbols come at its end.
-fn module_findings(src: &str, m: &Module, put: &mut impl FnMut(Vec<Finding>, u8, Option<u32>)) {
+fn module_findings(src: &str, m: &Module, functions: Vec<FunctionFindings>, put: &mut impl FnMut(Vec<Finding>, u8, Option<u32>)) {
     put(cm::check_globals(m), 0, None);
     put(crate::check_decls::check_declarations(src, m), 0, None);
     put(cm::check_duplicate_functions(m), 0, None);
     put(crate::check_decls::check_aliases(m), 0, None);
     let mut starts: Vec<u32> = m.functions.iter().map(|f| f.line).chain(m.globals.iter().map(|g| g.line)).collect();
     starts.sort_unstable();
-    let shared = ModuleScope::new(m);
-    let mut plans = Plans::default();
-    for f in m.functions.iter().filter(|f| f.has_body) {
-        let (first, later) = function_findings(src, f, m, &shared, &mut plans);
+    debug_assert_eq!(functions.len(), m.functions.len());
+    for (f, FunctionFindings { first, later }) in m.functions.iter().zip(functions).filter(|(f, _)| f.has_body) {
         put(first, 0, None);
         let next = starts.partition_point(|&l| l <= f.line);
         let end = starts.get(next).map_or(u32::MAX, |l| l - 1);
@@ -105,7 +140,7 @@ fn module_findings(src: &str, m: &Module, put: &mut impl FnMut(Vec<Finding>, u8,
 
 /// Checks one function; its diagnostics (checks while reading, then unknown symbols) are appended.
 pub fn validate_function(f: &Function, module: &Module, file: &str, diags: &mut Vec<Diagnostic>) {
-    let (first, later) = function_findings("", f, module, &ModuleScope::new(module), &mut Plans::default());
+    let (first, later) = function_findings("", f, module, &ModuleScope::new(module));
     for (line, msg, fatal) in first.into_iter().chain(later) {
         diags.push(Diagnostic::new(file, line, msg, fatal));
     }
@@ -127,7 +162,7 @@ impl<'a> ModuleScope<'a> {
     }
 }
 
-fn function_findings(src: &str, f: &Function, m: &Module, shared: &ModuleScope, plans: &mut Plans) -> (Vec<Finding>, Vec<Finding>) {
+fn function_findings(src: &str, f: &Function, m: &Module, shared: &ModuleScope) -> (Vec<Finding>, Vec<Finding>) {
     let scope = scope_of(f, m, shared);
     let mut first = cm::check_duplicate_names(src, f);
     first.extend(cm::check_duplicate_labels(src, f));
@@ -138,7 +173,7 @@ fn function_findings(src: &str, f: &Function, m: &Module, shared: &ModuleScope, 
     let mut found = Findings::default();
     for s in &f.body {
         if let Statement::Instr(i) = s {
-            check_instruction(i, &scope, plans, &mut found);
+            check_instruction(i, &scope, &mut found);
         }
     }
     first.extend(found.first.into_iter().map(|(l, msg)| (l, msg, false)));
