@@ -1,7 +1,9 @@
-//! Declaration checks ptxas makes besides names and sizes: initializer literals against the
-//! variable's type (read from the declaration's source text, since the tree keeps only their
-//! values), names in initializers, no initializer for `.f16` variables or external symbols,
-//! `.pred` only in registers, no module-scoped `.local`, no body for an `.extern` function.
+//! Declaration checks ptxas makes besides names and sizes: one linkage directive, initializer
+//! literals against the variable's type (read from the declaration's source text, since the tree
+//! keeps only their values), names in initializers, no initializer for `.f16` variables, external
+//! symbols or parameters, `.pred` only in registers, no module-scoped `.local`/`.param`, `.common`
+//! only in `.global`, `[]` only for external variables, parameter lists, no body for an `.extern`
+//! function, and `.alias` prototypes.
 
 use crate::ast::*;
 use crate::check_module::Finding;
@@ -13,18 +15,33 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
     let names = std::cell::OnceCell::<FastSet<&str>>::new();
     let module_names = |n: &str| names.get_or_init(|| m.globals.iter().map(|g| g.name.as_str()).chain(m.functions.iter().map(|f| f.name.as_str())).collect()).contains(n);
     for v in &m.globals {
+        if let Some(finding) = repeated_linkage(src, v.span) {
+            out.push(finding);
+            continue;
+        }
+        out.extend(variable_kind(src, v));
+        out.extend(incomplete_type(src, v));
+        if linkage_of(src, v.span).any(|(_, word)| word == ".common") && v.space != StateSpace::Global {
+            out.push((v.line, ".common variables must be declared in .global space".into(), false));
+        }
         if v.space == StateSpace::Local {
             out.push((v.line, "Module-scoped variables in .local state space are not allowed with ABI".into(), false));
+        }
+        if v.space == StateSpace::Param {
+            out.push((v.line, "Parameter variables may not be declared at module scope".into(), false));
         }
         check_variable(src, v, &module_names, &mut out);
     }
     for f in &m.functions {
+        out.extend(repeated_linkage(src, f.span));
         for v in f.params.iter().chain(&f.ret_params) {
             out.extend(predicate_in_memory(v));
         }
         out.extend(prototype_findings(src, f));
         let names = |n: &str| module_names(n) || f.vars.iter().any(|v| v.name == n);
         for v in &f.vars {
+            out.extend(variable_kind(src, v));
+            out.extend(incomplete_type(src, v));
             check_variable(src, v, &names, &mut out);
         }
         if f.is_extern && f.has_body {
@@ -36,12 +53,12 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
     out
 }
 
-/// `.extern` `.global`/`.const` variables: nothing in one module resolves them (ptxas's warning,
-/// without a line).
+/// `.extern` `.global`/`.const` variables and sized `.shared` ones: nothing in one module
+/// resolves them (ptxas's warning, without a line).
 pub fn unresolved_externs(src: &str, m: &Module) -> Vec<(u32, String)> {
     m.globals
         .iter()
-        .filter(|v| matches!(v.space, StateSpace::Global | StateSpace::Const))
+        .filter(|v| matches!(v.space, StateSpace::Global | StateSpace::Const) || (v.space == StateSpace::Shared && v.array_len.is_some()))
         .filter(|v| src.get(v.span.start as usize..v.span.end as usize).is_some_and(|t| t.trim_start().starts_with(".extern")))
         .map(|v| (0, format!("Unresolved extern variable '{}' in whole program compilation, ignoring extern qualifier", v.name)))
         .collect()
@@ -70,8 +87,29 @@ fn extern_redefinitions(src: &str, m: &Module) -> Vec<Finding> {
     out
 }
 
-/// A function's parameter lists as ptxas checks them: `.ptr` (a kernel parameter attribute) only
-/// on `.entry` parameters, no incomplete array as a return parameter (at the token after it), and
+/// The linkage directives (`.visible`, `.extern`, `.weak`, `.common`) a declaration opens with,
+/// with their byte offsets.
+fn linkage_of(src: &str, span: Span) -> impl Iterator<Item = (usize, &str)> {
+    let text = src.get(span.start as usize..span.end as usize).unwrap_or("");
+    text.split_whitespace()
+        .map(move |word| (span.start as usize + word.as_ptr() as usize - text.as_ptr() as usize, word))
+        .take_while(|(_, word)| matches!(*word, ".visible" | ".extern" | ".weak" | ".common"))
+}
+
+/// ptxas takes one linkage directive per declaration; a second is a syntax error.
+fn repeated_linkage(src: &str, span: Span) -> Option<Finding> {
+    let (at, word) = linkage_of(src, span).nth(1)?;
+    Some((line_at(src, at)?, format!("Parsing error near '{word}': syntax error"), true))
+}
+
+/// `[]` without an initializer to size it: only for `.extern` variables.
+fn incomplete_type(src: &str, v: &VarDecl) -> Option<Finding> {
+    let is_extern = linkage_of(src, v.span).any(|(_, word)| word == ".extern");
+    (v.array_len.is_none() && v.init.is_empty() && !is_extern).then(|| (v.line, format!("Non-external variable '{}' has incomplete type", v.name), false))
+}
+
+/// A function's parameter lists as ptxas checks them: no initializer (a syntax error), `.ptr` (a
+/// kernel parameter attribute) only on `.entry` parameters, no incomplete array as a return parameter (at the token after it), and
 /// several return parameters only in registers (at the `{` or `;` ending the prototype).
 fn prototype_findings(src: &str, f: &Function) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -80,6 +118,12 @@ fn prototype_findings(src: &str, f: &Function) -> Vec<Finding> {
         if let Some(at) = text_of(v).find(".ptr") {
             let line = line_at(src, v.span.start as usize + at).unwrap_or(v.line);
             out.push((line, "Illegal placement of kernel parameter attribute".into(), false));
+        }
+    }
+    for v in f.params.iter().chain(&f.ret_params) {
+        if let Some(at) = text_of(v).find('=') {
+            let line = line_at(src, v.span.start as usize + at).unwrap_or(v.line);
+            out.push((line, "Parsing error near '=': syntax error".into(), true));
         }
     }
     for v in f.ret_params.iter().filter(|v| v.array_len.is_none()) {
@@ -95,13 +139,19 @@ fn prototype_findings(src: &str, f: &Function) -> Vec<Finding> {
     out
 }
 
+/// What ptxas says about a variable before its place (scope and state space) is checked: an
+/// initializer on an external symbol, a predicate outside registers.
+fn variable_kind(src: &str, v: &VarDecl) -> impl Iterator<Item = Finding> {
+    let initialized = src.get(v.span.start as usize..v.span.end as usize).is_some_and(|t| t.contains('='));
+    let is_extern = linkage_of(src, v.span).any(|(_, word)| word == ".extern");
+    let extern_init = (initialized && is_extern).then(|| (v.line, format!("No initial value is allowed for external symbol '{}'", v.name), false));
+    extern_init.into_iter().chain(predicate_in_memory(v))
+}
+
+/// A variable's initializer: none for `.f16`, literals of the variable's type, known names.
 fn check_variable(src: &str, v: &VarDecl, known: &dyn Fn(&str) -> bool, out: &mut Vec<Finding>) {
-    out.extend(predicate_in_memory(v));
     let Some(text) = src.get(v.span.start as usize..v.span.end as usize) else { return };
     let Some((_, init)) = text.split_once('=') else { return };
-    if text.trim_start().starts_with(".extern") {
-        out.push((v.line, format!("No initial value is allowed for external symbol '{}'", v.name), false));
-    }
     if v.ty == Type::F16 {
         out.push((v.line, "No initial value is allowed for .f16 type".into(), true));
         return;

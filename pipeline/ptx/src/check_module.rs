@@ -142,7 +142,7 @@ pub fn check_globals(m: &Module) -> Vec<Finding> {
 
 /// `.shared` and `.local` variables take no initializer.
 pub fn check_initializer_space(v: &VarDecl) -> Option<Finding> {
-    let uninitialized = matches!(v.space, StateSpace::Shared | StateSpace::Local);
+    let uninitialized = matches!(v.space, StateSpace::Shared | StateSpace::Local | StateSpace::Param);
     (uninitialized && !v.init.is_empty()).then(|| (v.line, format!("No initial value is allowed for '{}' in this state space", v.name), false))
 }
 
