@@ -4,7 +4,7 @@
 
 
 use crate::ast::*;
-use crate::check_instr::{check_instruction, Findings, Scope, VarScope};
+use crate::check_instr::{check_instruction, Findings, Plans, Scope, VarScope};
 use crate::check_module::{self as cm, Finding};
 use crate::diag::Diagnostic;
 
@@ -70,11 +70,12 @@ pub struct FunctionFindings {
 /// parallel, in chunks, for [`validate_module_with`].
 pub fn check_functions(src: &str, m: &Module, range: std::ops::Range<usize>) -> Vec<FunctionFindings> {
     let shared = ModuleScope::new(m);
+    let mut plans = Plans::default();
     m.functions[range]
         .iter()
         .map(|f| match f.has_body {
             true => {
-                let (first, later) = function_findings(src, f, m, &shared);
+                let (first, later) = function_findings(src, f, m, &shared, &mut plans);
                 FunctionFindings { first, later }
             }
             false => FunctionFindings::default(),
@@ -140,7 +141,7 @@ fn module_findings(src: &str, m: &Module, functions: Vec<FunctionFindings>, put:
 
 /// Checks one function; its diagnostics (checks while reading, then unknown symbols) are appended.
 pub fn validate_function(f: &Function, module: &Module, file: &str, diags: &mut Vec<Diagnostic>) {
-    let (first, later) = function_findings("", f, module, &ModuleScope::new(module));
+    let (first, later) = function_findings("", f, module, &ModuleScope::new(module), &mut Plans::default());
     for (line, msg, fatal) in first.into_iter().chain(later) {
         diags.push(Diagnostic::new(file, line, msg, fatal));
     }
@@ -162,7 +163,7 @@ impl<'a> ModuleScope<'a> {
     }
 }
 
-fn function_findings(src: &str, f: &Function, m: &Module, shared: &ModuleScope) -> (Vec<Finding>, Vec<Finding>) {
+fn function_findings(src: &str, f: &Function, m: &Module, shared: &ModuleScope, plans: &mut Plans) -> (Vec<Finding>, Vec<Finding>) {
     let scope = scope_of(f, m, shared);
     let mut first = cm::check_duplicate_names(src, f);
     first.extend(cm::check_duplicate_labels(src, f));
@@ -173,7 +174,7 @@ fn function_findings(src: &str, f: &Function, m: &Module, shared: &ModuleScope) 
     let mut found = Findings::default();
     for s in &f.body {
         if let Statement::Instr(i) = s {
-            check_instruction(i, &scope, &mut found);
+            check_instruction(i, &scope, plans, &mut found);
         }
     }
     first.extend(found.first.into_iter().map(|(l, msg)| (l, msg, false)));
