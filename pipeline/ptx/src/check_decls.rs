@@ -12,8 +12,13 @@ use std::collections::HashMap;
 pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
     let mut out = Vec::new();
     // The module's names, hashed the first time an initializer names something.
-    let names = std::cell::OnceCell::<FastSet<&str>>::new();
-    let module_names = |n: &str| names.get_or_init(|| m.globals.iter().map(|g| g.name.as_str()).chain(m.functions.iter().map(|f| f.name.as_str())).collect()).contains(n);
+    let names = std::cell::OnceCell::<FastMap<&str, (u32, Named)>>::new();
+    let declared = || names.get_or_init(|| first_declarations(m));
+    // A name as declared before byte `at` (a variable may name itself).
+    let module_name = |n: &str, at: u32| match declared().get(n) {
+        Some(&(start, named)) if start <= at => named,
+        _ => Named::Unknown,
+    };
     for v in &m.globals {
         if let Some(finding) = repeated_linkage(src, v.span) {
             out.push(finding);
@@ -30,7 +35,7 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
         if v.space == StateSpace::Param {
             out.push((v.line, "Parameter variables may not be declared at module scope".into(), false));
         }
-        check_variable(src, v, &module_names, &mut out);
+        check_variable(src, v, &|n| module_name(n, v.span.start), &mut out);
     }
     for f in &m.functions {
         out.extend(repeated_linkage(src, f.span));
@@ -38,11 +43,14 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
             out.extend(predicate_in_memory(v));
         }
         out.extend(prototype_findings(src, f));
-        let names = |n: &str| module_names(n) || f.vars.iter().any(|v| v.name == n);
         for v in &f.vars {
+            let local = |n: &str| match f.vars.iter().find(|w| w.name == n && w.span.start <= v.span.start) {
+                Some(w) => Named::Variable(w.space),
+                None => module_name(n, v.span.start),
+            };
             out.extend(variable_kind(src, v));
             out.extend(incomplete_type(src, v));
-            check_variable(src, v, &names, &mut out);
+            check_variable(src, v, &local, &mut out);
         }
         if f.is_extern && f.has_body {
             let line = line_at(src, f.span.end.saturating_sub(1) as usize).unwrap_or(f.line);
@@ -51,6 +59,20 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
     }
     out.extend(extern_redefinitions(src, m));
     out
+}
+
+/// The first declaration of each module-scope name: where it starts, and what it is.
+fn first_declarations(m: &Module) -> FastMap<&str, (u32, Named)> {
+    let mut first: FastMap<&str, (u32, Named)> = FastMap::default();
+    let variables = m.globals.iter().map(|g| (g.name.as_str(), g.span.start, Named::Variable(g.space)));
+    let functions = m.functions.iter().map(|f| (f.name.as_str(), f.span.start, Named::Function));
+    for (name, start, named) in variables.chain(functions) {
+        let slot = first.entry(name).or_insert((start, named));
+        if start < slot.0 {
+            *slot = (start, named);
+        }
+    }
+    first
 }
 
 /// `.extern` `.global`/`.const` variables and sized `.shared` ones: nothing in one module
@@ -148,33 +170,71 @@ fn variable_kind(src: &str, v: &VarDecl) -> impl Iterator<Item = Finding> {
     extern_init.into_iter().chain(predicate_in_memory(v))
 }
 
-/// A variable's initializer: none for `.f16`, literals of the variable's type, known names.
-fn check_variable(src: &str, v: &VarDecl, known: &dyn Fn(&str) -> bool, out: &mut Vec<Finding>) {
+/// What a name in an initializer refers to, among the declarations before the variable.
+#[derive(Copy, Clone, PartialEq)]
+enum Named {
+    Variable(StateSpace),
+    Function,
+    Unknown,
+}
+
+/// A variable's initializer, entry by entry as ptxas checks it: none for `.f16`, no braces on a
+/// scalar, literals of the variable's type; names declared before it, variables only from
+/// `.global`/`.const`; `generic(var)` only of a variable; addresses only in `.u32`/`.u64`.
+fn check_variable(src: &str, v: &VarDecl, named: &dyn Fn(&str) -> Named, out: &mut Vec<Finding>) {
     let Some(text) = src.get(v.span.start as usize..v.span.end as usize) else { return };
-    let Some((_, init)) = text.split_once('=') else { return };
+    let Some((declarator, init)) = text.split_once('=') else { return };
+    let fatal = |message: String| (v.line, message, true);
     if v.ty == Type::F16 {
-        out.push((v.line, "No initial value is allowed for .f16 type".into(), true));
+        out.push(fatal("No initial value is allowed for .f16 type".into()));
         return;
     }
-    for token in init.split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.' | '%'))).filter(|t| !t.is_empty()) {
+    let scalar = v.vector == 1 && !declarator.contains('[');
+    if scalar && init.trim_start().starts_with('{') {
+        out.push(fatal("Initial value type mismatch".into()));
+        return;
+    }
+    let mut generic = false;
+    let mut rest = init;
+    while let Some(start) = rest.find(|c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.' | '%')) {
+        let len = rest[start..].find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.' | '%'))).unwrap_or(rest.len() - start);
+        let token = &rest[start..start + len];
+        rest = &rest[start + len..];
         let first = token.as_bytes()[0];
-        if !first.is_ascii_digit() && first != b'.' {
-            if token != "generic" && !known(token) {
-                out.push((v.line, format!("Invalid initial value symbol '{token}'"), true));
-                return;
-            }
+        let problem = if first.is_ascii_digit() || first == b'.' {
+            literal_mismatch(v.ty, token).then(|| "Initial value type mismatch".to_string())
+        } else if token == "generic" && !generic && rest.trim_start().starts_with('(') {
+            generic = true;
             continue;
-        }
-        let float = is_float_literal(token);
-        let mismatch = match v.ty {
-            Type::F32 | Type::F64 => !float,
-            t if t.is_signed() || matches!(t, Type::U8 | Type::U16 | Type::U32 | Type::U64) => float,
-            _ => false,
+        } else {
+            let problem = address_problem(token, named(token), std::mem::take(&mut generic));
+            problem.or_else(|| (!matches!(v.ty, Type::U32 | Type::U64)).then(|| "Initial value type mismatch".to_string()))
         };
-        if mismatch {
-            out.push((v.line, "Initial value type mismatch".into(), true));
+        if let Some(message) = problem {
+            out.push(fatal(message));
             return;
         }
+    }
+}
+
+/// A numeric literal of the wrong kind for the variable's type.
+fn literal_mismatch(ty: Type, token: &str) -> bool {
+    let float = is_float_literal(token);
+    match ty {
+        Type::F32 | Type::F64 => !float,
+        t if t.is_signed() || matches!(t, Type::U8 | Type::U16 | Type::U32 | Type::U64) => float,
+        _ => false,
+    }
+}
+
+/// What is wrong with a name as an initializer entry (`sym`, or `generic(sym)`), if anything.
+fn address_problem(token: &str, named: Named, generic: bool) -> Option<String> {
+    match named {
+        Named::Variable(StateSpace::Global | StateSpace::Const) => None,
+        Named::Variable(_) => Some("Variable used as initial value not in .global or .const state space".into()),
+        Named::Function if !generic => None,
+        _ if generic => Some("Invalid initial value expression".into()),
+        _ => Some(format!("Invalid initial value symbol '{token}'")),
     }
 }
 

@@ -583,6 +583,9 @@ impl<'s> Parser<'s> {
             }
             return Ok(());
         }
+        if self.peek() == Some(Tok::Ident) && self.text() == "generic" && self.peek_second() == Some(Tok::LParen) {
+            return self.generic_address(vals);
+        }
         // An integer is read as `operand` reads it, without building the operand.
         let integer = match self.peek() {
             Some(Tok::DecInt | Tok::HexInt) => true,
@@ -600,6 +603,23 @@ impl<'s> Parser<'s> {
             Operand::F64(b) => b as i128,
             _ => 0,
         });
+        Ok(())
+    }
+
+    /// `generic(sym)[+n...]`: the generic address of a variable, kept as a symbol entry is (0; the
+    /// declaration checks read the name from the source text).
+    fn generic_address(&mut self, vals: &mut Vec<i128>) -> PResult<()> {
+        self.advance();
+        self.expect(Tok::LParen)?;
+        if self.peek() != Some(Tok::Ident) {
+            return self.syntax_error();
+        }
+        self.advance();
+        self.expect(Tok::RParen)?;
+        while self.eat(Tok::Plus) {
+            self.integer()?;
+        }
+        vals.push(0);
         Ok(())
     }
 
