@@ -8,7 +8,7 @@ use crate::typing::{float_immediate_fits, int_immediate_fits, is_float, is_int, 
 
 /// Everything an instruction's operands are checked against.
 pub struct Scope<'a> {
-    pub regs: RegTable<'a>,
+    pub regs: crate::resolve::Registers<'a>,
     pub labels: FastSet<&'a str>,
     /// Variables visible in the function, with their state spaces.
     pub vars: VarScope<'a>,

@@ -1,6 +1,7 @@
-//! Name resolution after parsing: bare identifiers that name declared registers become registers.
+//! Name resolution after parsing: bare identifiers that name declared registers become registers;
+//! [`Registers`], the checks' lookup of a register's declared type.
 
-use crate::ast::{zero_padded_number, AddrBase, Function, Name, Operand, RegTable, Statement};
+use crate::ast::{zero_padded_number, AddrBase, FastMap, Function, Name, Operand, RegDecl, RegTable, StateSpace, Statement, Type, VarDecl};
 
 /// PTX allows registers without `%` (`.reg .pred p;`); the parser can't tell them from labels.
 /// Registers declared with `%` can't be bare identifiers, so a function whose registers all start
@@ -67,5 +68,133 @@ fn unpad_operand(o: &mut Operand, unpad: &impl Fn(&mut Name)) {
         Operand::Addr { base: AddrBase::Reg(n), .. } => unpad(n),
         Operand::Vector(v) => v.iter_mut().for_each(|x| unpad_operand(x, unpad)),
         _ => {}
+    }
+}
+
+/// The declared registers of a function, for the checks: what [`RegTable`] answers, with the
+/// prefixes of `%r<N>` ranges of up to 8 bytes (`%r`, `%rd`, `%f`: nearly all) held as one word
+/// each, so a lookup splits the name and compares words, without hashing or string compares.
+/// [`Registers::fill`] reuses its memory from one function to the next.
+#[derive(Default)]
+pub struct Registers<'a> {
+    exact: FastMap<&'a str, Type>,
+    /// The last bytes of the names in `exact` (bit `b % 64` of word `b / 64`): a register of a
+    /// range ends in a digit, a name declared alone seldom does, so most lookups skip the hash.
+    exact_ends: [u64; 4],
+    /// Ranges with short prefixes: (prefix bytes as a little-endian word, prefix length, type, N).
+    short: Vec<(u64, usize, Type, u64)>,
+    long: FastMap<&'a str, (Type, u64)>,
+}
+
+impl<'a> Registers<'a> {
+    /// Holds `decls` and the `.reg` parameters among `params` (registers of the body like any
+    /// declared one), forgetting what it held; a later declaration of a name or prefix wins.
+    pub fn fill(&mut self, decls: &'a [RegDecl], params: impl Iterator<Item = &'a VarDecl>) {
+        self.exact.clear();
+        self.exact_ends = [0; 4];
+        self.short.clear();
+        self.long.clear();
+        for d in decls {
+            match d.count {
+                Some(n) => self.add_range(&d.name, d.ty, n),
+                None => self.add_exact(&d.name, d.ty),
+            }
+        }
+        for p in params.filter(|p| p.space == StateSpace::Reg) {
+            self.add_exact(&p.name, p.ty);
+        }
+    }
+
+    fn add_exact(&mut self, name: &'a str, ty: Type) {
+        let end = name.as_bytes().last().map_or(0, |&b| usize::from(b));
+        self.exact_ends[end / 64] |= 1 << (end % 64);
+        self.exact.insert(name, ty);
+    }
+
+    fn add_range(&mut self, prefix: &'a str, ty: Type, n: u64) {
+        if prefix.len() > 8 {
+            self.long.insert(prefix, (ty, n));
+            return;
+        }
+        let entry = (prefix_word(prefix.as_bytes()), prefix.len(), ty, n);
+        match self.short.iter_mut().find(|e| (e.0, e.1) == (entry.0, entry.1)) {
+            Some(e) => *e = entry,
+            None => self.short.push(entry),
+        }
+    }
+
+    /// The declared type of register `name`; `%r01` is `%r1` of `%r<N>` (ptxas reads the number).
+    #[inline]
+    pub fn lookup(&self, name: &str) -> Option<Type> {
+        let end = name.as_bytes().last().map_or(0, |&b| usize::from(b));
+        if self.exact_ends[end / 64] & (1 << (end % 64)) != 0 {
+            if let Some(t) = self.exact.get(name) {
+                return Some(*t);
+            }
+        }
+        // One pass: where the trailing digits start, their value, and the first 8 bytes as a word.
+        let bytes = name.as_bytes();
+        let (mut digits_at, mut number, mut word) = (0, Some(0u64), 0u64);
+        for (k, &b) in bytes.iter().enumerate() {
+            if k < 8 {
+                word |= u64::from(b) << (8 * k);
+            }
+            if b.is_ascii_digit() {
+                number = number.and_then(|v| v.checked_mul(10)?.checked_add(u64::from(b - b'0')));
+            } else {
+                (digits_at, number) = (k + 1, Some(0));
+            }
+        }
+        if digits_at == 0 || digits_at == bytes.len() {
+            return None;
+        }
+        let (ty, n) = if digits_at <= 8 {
+            let word = if digits_at < 8 { word & ((1 << (8 * digits_at)) - 1) } else { word };
+            self.short.iter().find(|e| e.0 == word && e.1 == digits_at).map(|e| (e.2, e.3))?
+        } else {
+            *self.long.get(&name[..digits_at])?
+        };
+        (number? < n).then_some(ty)
+    }
+}
+
+/// Up to 8 bytes as a little-endian word, zero-padded.
+fn prefix_word(bytes: &[u8]) -> u64 {
+    bytes.iter().take(8).enumerate().fold(0, |w, (k, &b)| w | u64::from(b) << (8 * k))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::Span;
+
+    fn decl(name: &str, ty: Type, count: Option<u64>) -> RegDecl {
+        RegDecl { name: name.into(), ty, vector: 1, count, line: 1, span: Span::default(), scoped: false }
+    }
+
+    #[test]
+    fn registers_answer_as_reg_table() {
+        let decls = vec![
+            decl("%r", Type::U32, Some(10)),
+            decl("%rd", Type::U64, Some(3)),
+            decl("%p", Type::Pred, Some(2)),
+            decl("%r", Type::B32, Some(5)),
+            decl("%verylongprefix", Type::F32, Some(4)),
+            decl("%exact7", Type::F64, None),
+            decl("x", Type::U16, None),
+            decl("%12345678", Type::S32, Some(2)),
+            decl("%rd1", Type::F32, None),
+        ];
+        let table = RegTable::new(&decls);
+        let mut regs = Registers::default();
+        regs.fill(&decls, std::iter::empty());
+        let names = [
+            "%r0", "%r4", "%r5", "%r9", "%r01", "%r", "%rd2", "%rd3", "%p1", "%p", "%verylongprefix3", "%verylongprefix4",
+            "%exact7", "%exact", "x", "y1", "%r99999999999999999999999", "123", "%12345678", "%123456781", "%1234567", "%rd0x", "%rd1", "",
+        ];
+        for name in names {
+            assert_eq!(regs.lookup(name), table.lookup(name), "{name}");
+        }
+        assert_eq!(regs.lookup("%r4"), Some(Type::B32));
     }
 }

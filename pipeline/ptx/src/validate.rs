@@ -70,12 +70,12 @@ pub struct FunctionFindings {
 /// parallel, in chunks, for [`validate_module_with`].
 pub fn check_functions(src: &str, m: &Module, range: std::ops::Range<usize>) -> Vec<FunctionFindings> {
     let shared = ModuleScope::new(m);
-    let mut plans = Plans::default();
+    let mut carried = Carried::default();
     m.functions[range]
         .iter()
         .map(|f| match f.has_body {
             true => {
-                let (first, later) = function_findings(src, f, m, &shared, &mut plans);
+                let (first, later) = function_findings(src, f, m, &shared, &mut carried);
                 FunctionFindings { first, later }
             }
             false => FunctionFindings::default(),
@@ -141,7 +141,7 @@ fn module_findings(src: &str, m: &Module, functions: Vec<FunctionFindings>, put:
 
 /// Checks one function; its diagnostics (checks while reading, then unknown symbols) are appended.
 pub fn validate_function(f: &Function, module: &Module, file: &str, diags: &mut Vec<Diagnostic>) {
-    let (first, later) = function_findings("", f, module, &ModuleScope::new(module), &mut Plans::default());
+    let (first, later) = function_findings("", f, module, &ModuleScope::new(module), &mut Carried::default());
     for (line, msg, fatal) in first.into_iter().chain(later) {
         diags.push(Diagnostic::new(file, line, msg, fatal));
     }
@@ -163,8 +163,16 @@ impl<'a> ModuleScope<'a> {
     }
 }
 
-fn function_findings(src: &str, f: &Function, m: &Module, shared: &ModuleScope, plans: &mut Plans) -> (Vec<Finding>, Vec<Finding>) {
-    let scope = scope_of(f, m, shared);
+/// What checking functions one after another carries from one to the next: the plans of the
+/// opcode and modifier combinations, and the last scope, whose containers the next one reuses.
+#[derive(Default)]
+struct Carried<'a> {
+    plans: Plans,
+    spare: Option<Scope<'a>>,
+}
+
+fn function_findings<'a>(src: &str, f: &'a Function, m: &'a Module, shared: &'a ModuleScope<'a>, carried: &mut Carried<'a>) -> (Vec<Finding>, Vec<Finding>) {
+    let scope = scope_of(f, m, shared, carried.spare.take());
     let mut first = cm::check_duplicate_names(src, f);
     first.extend(cm::check_duplicate_labels(src, f));
     if !src.is_empty() {
@@ -174,28 +182,27 @@ fn function_findings(src: &str, f: &Function, m: &Module, shared: &ModuleScope, 
     let mut found = Findings::default();
     for s in &f.body {
         if let Statement::Instr(i) = s {
-            check_instruction(i, &scope, plans, &mut found);
+            check_instruction(i, &scope, &mut carried.plans, &mut found);
         }
     }
+    carried.spare = Some(scope);
     first.extend(found.first.into_iter().map(|(l, msg)| (l, msg, false)));
     first.sort_by_key(|f| f.0);
     let later = found.later.into_iter().map(|(l, msg)| (l, msg, false)).collect();
     (first, later)
 }
 
-fn scope_of<'a>(f: &'a Function, m: &'a Module, shared: &'a ModuleScope<'a>) -> Scope<'a> {
-    let labels = f
-        .body
-        .iter()
-        .filter_map(|s| match s {
-            Statement::Label { name, .. } => Some(name.as_str()),
-            _ => None,
-        })
-        .collect::<FastSet<_>>();
-    let locals: FastMap<&str, StateSpace> =
-        f.params.iter().chain(f.ret_params.iter()).chain(f.vars.iter()).map(|v| (v.name.as_str(), v.space)).collect();
-    let mut regs = RegTable::new(&f.regs);
-    regs.add_reg_params(f.params.iter().chain(f.ret_params.iter()));
+/// The scope of `f`, in the containers of `spare` (another function's) when given.
+fn scope_of<'a>(f: &'a Function, m: &'a Module, shared: &'a ModuleScope<'a>, spare: Option<Scope<'a>>) -> Scope<'a> {
+    let (mut labels, mut locals, mut regs) = spare.map(|s| (s.labels, s.vars.locals, s.regs)).unwrap_or_default();
+    labels.clear();
+    labels.extend(f.body.iter().filter_map(|s| match s {
+        Statement::Label { name, .. } => Some(name.as_str()),
+        _ => None,
+    }));
+    locals.clear();
+    locals.extend(f.params.iter().chain(f.ret_params.iter()).chain(f.vars.iter()).map(|v| (v.name.as_str(), v.space)));
+    regs.fill(&f.regs, f.params.iter().chain(f.ret_params.iter()));
     Scope {
         regs,
         labels,
