@@ -6,6 +6,7 @@ pub mod check_forms;
 pub mod check_instr;
 pub mod check_module;
 pub mod diag;
+mod fast_path;
 pub mod isa;
 pub mod lexer;
 pub mod name;
@@ -27,7 +28,14 @@ pub fn parse_module(src: &str, file_name: &str) -> Result<ast::Module, Vec<Diagn
 /// Lexes and parses `src` without validating it: the module (bare register names resolved) and
 /// the syntax diagnostics. [`sections`] gives the same result from sections parsed in parallel.
 pub fn parse_syntax(src: &str, file_name: &str) -> (ast::Module, Vec<Diagnostic>) {
+    parse_syntax_with(src, file_name, true)
+}
+
+/// [`parse_syntax`], with or without the parser's byte-level fast path for common instructions
+/// (tests check that both readers give the same tree and diagnostics).
+pub fn parse_syntax_with(src: &str, file_name: &str, fast_path: bool) -> (ast::Module, Vec<Diagnostic>) {
     let mut p = parser::Parser::new(src, file_name);
+    p.fast_path = fast_path;
     let mut module = p.parse_module();
     for f in &mut module.functions {
         resolve::register_symbols(f);

@@ -12,17 +12,19 @@ const MAX_NESTING: u32 = 256;
 /// Parses a module, or one section of it, pulling tokens from the lexer one at a time (no token
 /// vector) and counting lines forward as it goes.
 pub struct Parser<'s> {
-    src: &'s str,
-    tokens: TokenStream<'s>,
+    pub(crate) src: &'s str,
+    /// End of the text this parser reads (its section's end).
+    pub(crate) end: u32,
+    pub(crate) tokens: TokenStream<'s>,
     /// The current token and the one after it (the only lookahead the grammar needs).
-    cur: Option<Token>,
-    next: Option<Token>,
+    pub(crate) cur: Option<Token>,
+    pub(crate) next: Option<Token>,
     /// Tokens consumed so far (progress checks after error recovery).
-    consumed: usize,
+    pub(crate) consumed: usize,
     /// Start of the last token seen: where diagnostics at the end of input point.
-    last_start: u32,
+    pub(crate) last_start: u32,
     /// End of the last consumed token: where spans end.
-    prev_end: u32,
+    pub(crate) prev_end: u32,
     lines: LineCursor<'s>,
     file: String,
     /// Brace depth inside a function body (1 = the body itself).
@@ -33,9 +35,12 @@ pub struct Parser<'s> {
     pub header: ModuleHeader,
     /// Reused buffers for one function's statements and one instruction's modifiers and operands
     /// (taken from and given back to the thread's [`SPARE_BUFFERS`]).
-    body_buf: Vec<Statement>,
-    mods_buf: Vec<Name>,
-    operands_buf: Vec<Operand>,
+    pub(crate) body_buf: Vec<Statement>,
+    pub(crate) mods_buf: Vec<Name>,
+    pub(crate) operands_buf: Vec<Operand>,
+    /// Whether instructions of common shapes are read by [`crate::fast_path`] (off only to
+    /// compare the two readers in tests).
+    pub fast_path: bool,
     /// Whether the current function names a register with a zero-padded number (`%r01`).
     zero_padded_reg: bool,
     pub diags: Vec<Diagnostic>,
@@ -111,6 +116,7 @@ impl<'s> Parser<'s> {
         let spare = SPARE_BUFFERS.with(|s| s.take()).unwrap_or_default();
         let mut p = Parser {
             src,
+            end: if too_large { 0 } else { range.end as u32 },
             tokens,
             cur,
             next,
@@ -125,6 +131,7 @@ impl<'s> Parser<'s> {
             body_buf: spare.0,
             mods_buf: spare.1,
             operands_buf: spare.2,
+            fast_path: true,
             zero_padded_reg: false,
             diags: Vec::new(),
         };
@@ -833,6 +840,9 @@ impl<'s> Parser<'s> {
     /// and returning it through `Result`s copied it a few times).
     fn instruction(&mut self) -> PResult<()> {
         let line = self.line();
+        if self.fast_path && self.fast_instruction(line) {
+            return Ok(());
+        }
         let start = self.offset();
         let guard = if self.eat(Tok::At) {
             let neg = self.eat(Tok::Bang);
@@ -926,7 +936,7 @@ impl<'s> Parser<'s> {
     }
 
     /// Notes a zero-padded register number (`%r01`), which ptxas reads as a member of a range.
-    fn note_register(&mut self, name: &str) {
+    pub(crate) fn note_register(&mut self, name: &str) {
         if crate::ast::zero_padded_number(name).is_some() {
             self.zero_padded_reg = true;
         }
@@ -1025,7 +1035,7 @@ impl<'s> Parser<'s> {
 }
 
 /// Special registers that take no component (the `%`-names PTX predefines).
-fn is_special_register(name: &str) -> bool {
+pub(crate) fn is_special_register(name: &str) -> bool {
     matches!(
         name,
         "%laneid" | "%warpid" | "%nwarpid" | "%smid" | "%nsmid" | "%gridid" | "%clock" | "%clock64" | "%clock_hi"
@@ -1036,7 +1046,7 @@ fn is_special_register(name: &str) -> bool {
 }
 
 /// Decimal or hex integer with an optional `U` suffix; `None` on overflow.
-fn parse_int(t: &str) -> Option<i128> {
+pub(crate) fn parse_int(t: &str) -> Option<i128> {
     let t = t.trim_end_matches(['u', 'U']);
     let (digits, radix) = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
         (h, 16)

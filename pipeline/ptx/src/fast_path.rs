@@ -1,0 +1,406 @@
+//! The parser's fast path: the common instruction shapes (guard, opcode, modifiers, registers,
+//! immediates, symbols, `[base+offset]` addresses, flat `{...}` vectors) read straight from the
+//! bytes, without a token per piece. Anything else (comments inside, odd spacing of `%p|%q`,
+//! tensor addresses, call lists, floats in decimal, overflowing constants, errors) leaves the
+//! parser untouched and the token parser reads it, so the tree is the token parser's either way
+//! (a test compares the two on the corpus and the conformance suite).
+
+use crate::ast::{AddrBase, Instruction, Name, Operand, Span, Statement};
+use crate::lexer::TokenStream;
+use crate::parser::Parser;
+
+/// A read position in the bytes of the parser's section.
+struct Cursor<'s> {
+    bytes: &'s [u8],
+    pos: usize,
+    end: usize,
+}
+
+/// Nothing the fast path reads (the token parser takes over).
+struct Declined;
+
+type Read<T> = Result<T, Declined>;
+
+impl<'s> Cursor<'s> {
+    #[inline]
+    fn peek(&self) -> u8 {
+        if self.pos < self.end {
+            self.bytes[self.pos]
+        } else {
+            0
+        }
+    }
+
+    /// Skips what the lexer skips between tokens, except comments (declined when met).
+    #[inline]
+    fn skip_space(&mut self) {
+        while matches!(self.peek(), b' ' | b'\t' | b'\r' | b'\n' | 0x0c) {
+            self.pos += 1;
+        }
+    }
+
+    #[inline]
+    fn eat(&mut self, b: u8) -> bool {
+        self.skip_space();
+        if self.peek() == b {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The longest run from here of bytes of class `more`, after a first byte of class `first`
+    /// (classes are bits of [`CLASS`]).
+    #[inline]
+    fn word(&mut self, first: u8, more: u8) -> Read<&'s str> {
+        let start = self.pos;
+        if !is(self.peek(), first) {
+            return Err(Declined);
+        }
+        self.pos += 1;
+        while self.pos < self.end && is(self.bytes[self.pos], more) {
+            self.pos += 1;
+        }
+        // SAFETY: the bytes are ASCII (every accepted byte is), cut from a `&str`.
+        Ok(unsafe { std::str::from_utf8_unchecked(&self.bytes[start..self.pos]) })
+    }
+
+    /// `%name`, the lexer's `Percent` token.
+    fn percent_name(&mut self) -> Read<&'s str> {
+        self.skip_space();
+        let start = self.pos;
+        if self.peek() != b'%' {
+            return Err(Declined);
+        }
+        self.pos += 1;
+        self.word(NAME, NAME)?;
+        Ok(text(self.bytes, start, self.pos))
+    }
+
+    /// An identifier, the lexer's `Ident` token.
+    fn ident(&mut self) -> Read<&'s str> {
+        self.skip_space();
+        self.word(IDENT_START, NAME)
+    }
+
+    /// `.name` or `.a::b`, the lexer's `Dot` token, without its dot.
+    fn modifier(&mut self) -> Read<&'s str> {
+        let start = self.pos + 1;
+        if self.peek() != b'.' {
+            return Err(Declined);
+        }
+        self.pos += 1;
+        self.word(WORD, NAME)?;
+        while self.peek() == b':' && self.bytes.get(self.pos + 1) == Some(&b':') {
+            self.pos += 2;
+            self.word(WORD, WORD)?;
+        }
+        Ok(text(self.bytes, start, self.pos))
+    }
+
+    /// `[-]digits` or `[-]0x...` with an optional `U`, as the token parser's `integer`: the
+    /// value, or declined (floats, overflow and octal oddities are the token parser's).
+    fn integer(&mut self) -> Read<i128> {
+        self.skip_space();
+        let neg = self.peek() == b'-';
+        if neg {
+            self.pos += 1;
+            self.skip_space();
+        }
+        let start = self.pos;
+        if !self.peek().is_ascii_digit() {
+            return Err(Declined);
+        }
+        let hex = self.peek() == b'0' && matches!(self.bytes.get(self.pos + 1), Some(b'x' | b'X'));
+        if hex {
+            self.pos += 2;
+            self.word(HEX, HEX)?;
+        } else {
+            self.word(DIGIT, DIGIT)?;
+        }
+        if matches!(self.peek(), b'u' | b'U') {
+            self.pos += 1;
+        }
+        if is(self.peek(), NAME) || self.peek() == b'.' {
+            return Err(Declined);
+        }
+        let v = crate::parser::parse_int(text(self.bytes, start, self.pos)).ok_or(Declined)?;
+        Ok(if neg { -v } else { v })
+    }
+
+    /// `0fXXXXXXXX` / `0dXXXXXXXXXXXXXXXX`: exactly the hex digits the lexer's float tokens take.
+    fn hex_float(&mut self) -> Read<Operand> {
+        let (kind, digits) = match self.bytes.get(self.pos + 1) {
+            Some(b'f' | b'F') => (b'f', 8),
+            Some(b'd' | b'D') => (b'd', 16),
+            _ => return Err(Declined),
+        };
+        let start = self.pos + 2;
+        let end = start + digits;
+        if end > self.end || !self.bytes[start..end].iter().all(|&b| is(b, HEX)) {
+            return Err(Declined);
+        }
+        self.pos = end;
+        if is(self.peek(), NAME) || self.peek() == b'.' {
+            return Err(Declined);
+        }
+        let t = text(self.bytes, start, end);
+        Ok(match kind {
+            b'f' => Operand::F32(u32::from_str_radix(t, 16).map_err(|_| Declined)?),
+            _ => Operand::F64(u64::from_str_radix(t, 16).map_err(|_| Declined)?),
+        })
+    }
+}
+
+fn text(bytes: &[u8], start: usize, end: usize) -> &str {
+    // SAFETY: callers cut at ASCII bytes they accepted, inside a `&str`.
+    unsafe { std::str::from_utf8_unchecked(&bytes[start..end]) }
+}
+
+/// Byte classes of the lexer's tokens, as bits of [`CLASS`]: name bytes (`[A-Za-z0-9_$]`),
+/// word bytes (no `$`), identifier starts (`[A-Za-z_$]`), decimal and hex digits.
+const NAME: u8 = 1;
+const WORD: u8 = 2;
+const IDENT_START: u8 = 4;
+const DIGIT: u8 = 8;
+const HEX: u8 = 16;
+
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        let alpha = c.is_ascii_alphabetic();
+        let digit = c.is_ascii_digit();
+        if alpha || digit || c == b'_' || c == b'$' {
+            t[b] |= NAME;
+        }
+        if alpha || digit || c == b'_' {
+            t[b] |= WORD;
+        }
+        if alpha || c == b'_' || c == b'$' {
+            t[b] |= IDENT_START;
+        }
+        if digit {
+            t[b] |= DIGIT;
+        }
+        if c.is_ascii_hexdigit() {
+            t[b] |= HEX;
+        }
+        b += 1;
+    }
+    t
+};
+
+#[inline]
+fn is(b: u8, class: u8) -> bool {
+    CLASS[b as usize] & class != 0
+}
+
+impl<'s> Parser<'s> {
+    /// Reads the instruction at the current token, which is on `line`, straight from the bytes
+    /// into the body buffer; false (with nothing changed) when it is not of a common shape.
+    pub(crate) fn fast_instruction(&mut self, line: u32) -> bool {
+        let Some(first) = self.cur else { return false };
+        let mut c = Cursor { bytes: self.src.as_bytes(), pos: first.start as usize, end: self.end as usize };
+        self.mods_buf.clear();
+        self.operands_buf.clear();
+        let Ok((guard, opcode)) = self.fast_head(&mut c) else { return false };
+        if self.fast_operands(&mut c).is_err() {
+            return false;
+        }
+        let mods = self.mods_buf.drain(..).collect();
+        let operands = self.operands_buf.drain(..).collect();
+        let span = Span { start: first.start, end: c.pos as u32 };
+        self.body_buf.push(Statement::Instr(Instruction { guard, opcode, mods, operands, line, span }));
+        self.resume_tokens_at(c.pos);
+        true
+    }
+
+    /// Guard, opcode and modifiers (into the modifier buffer).
+    fn fast_head(&mut self, c: &mut Cursor<'s>) -> Read<(Option<(bool, Name)>, Name)> {
+        let guard = if c.eat(b'@') {
+            let neg = c.eat(b'!');
+            c.skip_space();
+            let name = if c.peek() == b'%' { c.percent_name()? } else { c.ident()? };
+            Some((neg, Name::new(name)))
+        } else {
+            None
+        };
+        let opcode = Name::new(c.ident()?);
+        loop {
+            c.skip_space();
+            if c.peek() != b'.' {
+                break;
+            }
+            let m = c.modifier()?;
+            self.mods_buf.push(Name::new(m));
+        }
+        Ok((guard, opcode))
+    }
+
+    /// Operands up to and including the `;` (into the operand buffer).
+    fn fast_operands(&mut self, c: &mut Cursor<'s>) -> Read<()> {
+        if c.eat(b';') {
+            return Ok(());
+        }
+        loop {
+            let o = self.fast_operand(c, true)?;
+            self.operands_buf.push(o);
+            if c.eat(b';') {
+                return Ok(());
+            }
+            if !c.eat(b',') {
+                return Err(Declined);
+            }
+        }
+    }
+
+    fn fast_operand(&mut self, c: &mut Cursor<'s>, vector_allowed: bool) -> Read<Operand> {
+        c.skip_space();
+        match c.peek() {
+            b'%' => self.fast_register(c),
+            b'!' => {
+                c.pos += 1;
+                let name = self.fast_register_name(c)?;
+                Ok(Operand::NotReg(name))
+            }
+            b'[' => self.fast_address(c),
+            b'{' if vector_allowed => self.fast_vector(c),
+            b'0' if matches!(c.bytes.get(c.pos + 1), Some(b'f' | b'F' | b'd' | b'D')) => c.hex_float(),
+            b'-' | b'0'..=b'9' => Ok(Operand::Imm(c.integer()?)),
+            b if is(b, IDENT_START) => {
+                let t = c.ident()?;
+                if matches!(peek_past_space(c), b'|' | b'+') {
+                    return Err(Declined);
+                }
+                Ok(if t == "_" { Operand::Sink } else { Operand::Symbol(Name::new(t)) })
+            }
+            _ => Err(Declined),
+        }
+    }
+
+    /// A `%` register (noted when zero-padded).
+    fn fast_register_name(&mut self, c: &mut Cursor<'s>) -> Read<Name> {
+        let name = Name::new(c.percent_name()?);
+        self.note_register(&name);
+        Ok(name)
+    }
+
+    /// `%r1`, `%tid.x`, `%laneid` (a `%p|%q` pair is declined).
+    fn fast_register(&mut self, c: &mut Cursor<'s>) -> Read<Operand> {
+        let name = self.fast_register_name(c)?;
+        match peek_past_space(c) {
+            b'|' => Err(Declined),
+            b'.' => {
+                c.skip_space();
+                let comp = c.modifier()?;
+                match comp {
+                    "x" | "y" | "z" | "w" | "r" | "g" | "b" | "a" => Ok(Operand::SpecialReg { name, comp: comp.chars().next() }),
+                    _ => Err(Declined),
+                }
+            }
+            _ if crate::parser::is_special_register(&name) => Ok(Operand::SpecialReg { name, comp: None }),
+            _ => Ok(Operand::Reg(name)),
+        }
+    }
+
+    /// `[%rd1]`, `[%rd1+8]`, `[%rd1-8]`, `[sym]`, `[sym+8]`, `[64]`.
+    fn fast_address(&mut self, c: &mut Cursor<'s>) -> Read<Operand> {
+        c.pos += 1;
+        c.skip_space();
+        let base = match c.peek() {
+            b'%' => AddrBase::Reg(self.fast_register_name(c)?),
+            b if is(b, IDENT_START) => AddrBase::Symbol(Name::new(c.ident()?)),
+            _ => AddrBase::None,
+        };
+        let offset = match (&base, peek_past_space(c)) {
+            (AddrBase::None, _) => c.integer()?,
+            (_, b'+') => {
+                c.eat(b'+');
+                c.integer()?
+            }
+            (_, b'-') => c.integer()?,
+            _ => 0,
+        };
+        if !c.eat(b']') {
+            return Err(Declined);
+        }
+        Ok(Operand::Addr { base, offset: offset as i64 })
+    }
+
+    /// `{a, b, ...}` of plain operands (nested braces are declined).
+    fn fast_vector(&mut self, c: &mut Cursor<'s>) -> Read<Operand> {
+        c.pos += 1;
+        let mut v = Vec::with_capacity(4);
+        loop {
+            v.push(self.fast_operand(c, false)?);
+            if c.eat(b'}') {
+                return Ok(Operand::Vector(v));
+            }
+            if !c.eat(b',') {
+                return Err(Declined);
+            }
+        }
+    }
+
+    /// Restarts the token stream at byte `pos` (just past a `;`), as if the token parser had
+    /// consumed the instruction's tokens.
+    fn resume_tokens_at(&mut self, pos: usize) {
+        self.consumed += 1;
+        self.prev_end = pos as u32;
+        self.last_start = pos as u32 - 1;
+        self.tokens = TokenStream::new(&self.src[pos..self.end as usize], pos as u32);
+        self.cur = self.tokens.next();
+        self.next = self.tokens.next();
+        if let Some(t) = self.cur {
+            self.last_start = t.start;
+        }
+    }
+}
+
+/// The next byte after any space, without moving.
+fn peek_past_space(c: &mut Cursor) -> u8 {
+    let at = c.pos;
+    c.skip_space();
+    let b = c.peek();
+    c.pos = at;
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::parser::Parser;
+
+    fn takes(instr: &str) -> bool {
+        let mut p = Parser::new(instr, "t.ptx");
+        p.fast_instruction(1)
+    }
+
+    #[test]
+    fn takes_the_common_shapes() {
+        for i in [
+            "@!%p1 bra $L__BB0_1;",
+            "ld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd2+16];",
+            "st.shared.u32 [%r4+-4], %r5;",
+            "mov.u32 %r1, %tid.x;",
+            "mov.f32 %f1, 0f3F800000;",
+            "add.s64 %rd1, %rd2, -0x10;",
+            "ld.param.u64 %rd1, [_Z6kernelPfS_i_param_0];",
+            "selp.b32 %r1, 1, 0, !%p2;",
+            "ld.global.L1::evict_last.u32 %r1, [%rd1];",
+            "bar.sync 0;",
+            "ret;",
+        ] {
+            assert!(takes(i), "{i}");
+        }
+    }
+
+    #[test]
+    fn leaves_the_rest_to_the_token_parser() {
+        for i in ["setp.eq.s32 %p1|%p2, %r1, 0;", "mov.f32 %f1, 1.5;", "call (%r1), f, (%r2);", "add.s32 %r1, /* c */ %r2, 1;", "mov.u64 %rd1, g+4;", "mov.u32 %r1, %r2"] {
+            assert!(!takes(i), "{i}");
+        }
+    }
+}

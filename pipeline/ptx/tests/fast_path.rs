@@ -1,0 +1,165 @@
+//! The parser's byte-level fast path reads every instruction exactly as the token parser does:
+//! the same tree (spans and lines included) and the same diagnostics, on tricky hand-written
+//! instructions, the conformance suite, the filetests, broken modules and the corpus.
+
+use std::path::{Path, PathBuf};
+
+use ptxforge_ptx::parse_syntax_with;
+
+fn assert_same_reading(src: &str, name: &str) {
+    let (slow, slow_diags) = parse_syntax_with(src, name, false);
+    let (fast, fast_diags) = parse_syntax_with(src, name, true);
+    assert_eq!(fast_diags, slow_diags, "{name}: diagnostics differ");
+    if fast != slow {
+        for (f, s) in fast.functions.iter().zip(&slow.functions) {
+            for (a, b) in f.body.iter().zip(&s.body) {
+                assert_eq!(a, b, "{name}: first differing statement in {}", f.name);
+            }
+        }
+        panic!("{name}: trees differ");
+    }
+}
+
+fn ptx_files(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ptx"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Instructions at the edges of what the fast path takes, each inside a kernel.
+const TRICKY: &[&str] = &[
+    "@ !%p1 bra $L__BB0_1;",
+    "@%p1 bra.uni $L__BB0_1;",
+    "@p bra $L__BB0_1;",
+    "mov.u32 %r1, %tid .x;",
+    "mov.u32 %r1, %tid.q;",
+    "mov.u32 %r1, %laneid;",
+    "mov.u32 %r1, %envreg3;",
+    "ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1+-16];",
+    "ld.global.v2.f32 {%f1, _}, [%rd1 + 8];",
+    "st.global.v2.f32 [%rd1-8], {%f1, %f2};",
+    "mov.b64 {%r1, {%r2}}, %rd1;",
+    "mov.b64 {}, %rd1;",
+    "add.s32 %r1, %r2, 0x7fffffffffffffffffff;",
+    "add.s32 %r1, %r2, 0x;",
+    "add.s32 %r1, %r2, 017;",
+    "add.s32 %r1, %r2, 019;",
+    "add.s32 %r1, %r2, - 5;",
+    "add.s32 %r1, %r2, 5U;",
+    "add.s32 %r1, %r2, 5u5;",
+    "add.s32 %r1, %r2, 1e5;",
+    "mov.f32 %f1, 0f3F800000;",
+    "mov.f32 %f1, 0F3F800000;",
+    "mov.f32 %f1, 0f3F8000001;",
+    "mov.f32 %f1, 0f3F80;",
+    "mov.f32 %f1, -0f3F800000;",
+    "mov.f64 %fd1, 0d3FF0000000000000;",
+    "mov.f64 %fd1, 0D3FF000000000000;",
+    "mov.f32 %f1, 1.5;",
+    "mov.f32 %f1, -1.5;",
+    "setp.eq.s32 %p1|%p2, %r1, 0;",
+    "setp.eq.s32 %p1 | %p2, %r1, 0;",
+    "st.shared.u32 [smem+4], %r1;",
+    "st.shared.u32 [smem], %r1;",
+    "mov.u64 %rd1, smem+4;",
+    "mov.u64 %rd1, smem;",
+    "ld.u32 %r1, [64];",
+    "ld.u32 %r1, [-64];",
+    "ld.u32 %r1, [];",
+    "ld.u32 %r1, [%rd1, {%r1}];",
+    "call (%r1), f, (%r2);",
+    "add.s32 %r1, /* c */ %r2, 1;",
+    "add.s32 %r1, %r2, 1; // trailing",
+    "add.s32 %r1,\n    %r2,\n    1;",
+    "mov.u32 %r1, %r01;",
+    "mov.u32 %r1, %r0;",
+    "not.pred %p1, !%p2;",
+    "selp.b32 %r1, 1, 0, !%p2;",
+    "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4];",
+    "ld.global.L1::evict_last.L2::cache_hint.u32 %r1, [%rd1], %rd2;",
+    "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;",
+    "ld.global.a:: .u32 %r1, [%rd1];",
+    "mov.u32 %r1 %r2;",
+    "mov.u32 %r1, %r2",
+    "mov.u32 %r1, %r2,;",
+    "bar.sync 0;",
+    "ret;",
+    "exit ;",
+    "mov.u32 %r1, _;",
+    "mov.u32 %r1, $sym;",
+    "mov.u32 %r1, 12abc;",
+    "mov.u32 %r1, %r\u{e9};",
+    "mov.u32 %r1, \0;",
+    "ld.global.nc.v4.u32 {%r1,%r2,%r3,%r4}, [%rd1];",
+    "mad.lo.s32 %r1, %r2, -0x10, %r3;",
+];
+
+#[test]
+fn tricky_instructions_read_alike() {
+    for (k, instr) in TRICKY.iter().enumerate() {
+        let src = format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n.shared .u32 smem[4];\n.visible .entry k{k}(.param .u64 p)\n{{\n.reg .pred %p<3>;\n.reg .b32 %r<5>;\n.reg .f32 %f<5>;\n.reg .f64 %fd<2>;\n.reg .b64 %rd<3>;\n{instr}\n$L__BB0_1:\nret;\n}}\n"
+        );
+        assert_same_reading(&src, &format!("tricky {instr:?}"));
+        // The instruction cut short anywhere (a section may end inside it).
+        for cut in (src.len() - 30..src.len()).filter(|&i| src.is_char_boundary(i)) {
+            assert_same_reading(&src[..cut], &format!("tricky {instr:?} cut at {cut}"));
+        }
+    }
+}
+
+#[test]
+fn conformance_cases_and_filetests_read_alike() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = ptx_files(&root.join("tests/conformance"));
+    files.extend(ptx_files(&root.join("../driver/tests/filetests")));
+    assert!(files.len() > 200, "only {} files", files.len());
+    for path in files {
+        let src = std::fs::read_to_string(&path).unwrap();
+        assert_same_reading(&src, &path.display().to_string());
+    }
+}
+
+/// Broken modules: every filetest concatenated, cut, or with a brace, quote or comment opener
+/// inserted or a byte dropped at sixty places.
+#[test]
+fn broken_modules_read_alike() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let all: String = ptx_files(&root.join("../driver/tests/filetests")).iter().map(|p| std::fs::read_to_string(p).unwrap()).collect();
+    let places: Vec<usize> = all.char_indices().map(|(i, _)| i).collect();
+    for k in (0..places.len()).step_by(places.len() / 60) {
+        let at = places[k];
+        assert_same_reading(&all[..at], "cut.ptx");
+        for insert in ["}", "{", "\"", "/*", "//", ";", ",", "[", "%"] {
+            assert_same_reading(&format!("{}{insert}{}", &all[..at], &all[at..]), "insert.ptx");
+        }
+        assert_same_reading(&format!("{}{}", &all[..at], all[at..].get(1..).unwrap_or("")), "drop.ptx");
+    }
+}
+
+#[test]
+fn corpus_reads_alike() {
+    if cfg!(debug_assertions) {
+        println!("skipped: the corpus comparison runs in release builds");
+        return;
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    if !dir.join("MANIFEST.tsv").is_file() {
+        println!("skipped: corpus absent at {}", dir.display());
+        return;
+    }
+    let mut count = 0;
+    for sub in ["cutlass", "cccl"] {
+        for path in ptx_files(&dir.join(sub)) {
+            assert_same_reading(&std::fs::read_to_string(&path).unwrap(), &path.display().to_string());
+            count += 1;
+        }
+    }
+    assert!(count > 0);
+}
