@@ -32,7 +32,7 @@ pub fn check_form(i: &Instruction, s: &Scope, out: &mut Findings) {
     if !f.targets.is_empty() && !f.targets.contains(&s.target) {
         out.now(i.line, format!("Instruction '{}' not supported on .target '{}'", f.name, s.target));
     }
-    if !modifiers_fit(i, f, s, out) || !types_fit(i, f, out) || !space_fits(i, f, s, out) {
+    if !modifiers_fit(i, f, s, out) || !types_fit(i, f, out) || !space_fits(i, f, s, out) || !reduction_fits(i, f, s, out) {
         return;
     }
     if f.name == "wgmma.mma_async" {
@@ -65,7 +65,36 @@ fn modifiers_fit(i: &Instruction, f: &Form, s: &Scope, out: &mut Findings) -> bo
         out.now(i.line, format!("{msg} for instruction '{}'", f.name));
         return false;
     }
+    if let Some(m) = f.illegal.iter().find(|m| i.has_mod(m)) {
+        out.now(i.line, format!("Illegal modifier '.{m}' for instruction '{}'", f.name));
+        return false;
+    }
     i.opcode != "fence" || fence_modifiers_fit(i, s, out)
+}
+
+/// A `cp.reduce` form's operation, the type it reduces and `.noftz` (only with `.add`, needed
+/// there for the half types; with `.f32` from PTX 9.4).
+fn reduction_fits(i: &Instruction, f: &Form, s: &Scope, out: &mut Findings) -> bool {
+    let Some(r) = f.reductions else { return true };
+    let Some((op, types)) = r.ops.iter().find(|(op, _)| i.has_mod(op)) else {
+        out.now(i.line, format!("Reduction operation is required for instruction '{}'", f.name));
+        return false;
+    };
+    let t = type_mods(i, f);
+    let noftz = i.has_mod("noftz");
+    let message = if !types.contains(&t.as_str()) {
+        r.wrong_type.replace("{t}", &t).replace("{op}", op).replace("{name}", f.name)
+    } else if noftz && *op != "add" {
+        format!("Illegal modifier '.noftz' for instruction '{}' with '.{op}'", f.name)
+    } else if !noftz && r.noftz_types.contains(&t.as_str()) {
+        format!("Modifier '.noftz' required for instruction '{}' with type '.{t}' and operation '.{op}'", f.name)
+    } else if noftz && t == "f32" && s.version < (9, 4) {
+        format!("Feature '{} with .noftz and .f32' requires PTX ISA .version 9.4 or later", f.name)
+    } else {
+        return true;
+    };
+    out.now(i.line, message);
+    false
 }
 
 /// The type modifiers, dot-joined, against the form's list (`["*"]`: any).
@@ -105,7 +134,7 @@ fn check_relaxed(i: &Instruction, name: &str, s: &Scope, out: &mut Findings) {
 /// registers of `tcgen05.ld`/`.st` (shape and `.xN`).
 fn check_vector_counts(i: &Instruction, name: &str, out: &mut Findings) {
     let at = match name {
-        "cp.async.bulk.tensor" => {
+        "cp.async.bulk.tensor" | "cp.reduce.async.bulk.tensor" => {
             let Some(dims) = i.mods.iter().find_map(|m| m.strip_suffix('d').and_then(|n| n.parse::<usize>().ok())) else { return };
             let Some(at) = i.operands.iter().position(|o| matches!(o, Operand::Vector(v) if matches!(v.first(), Some(Operand::Addr { .. })))) else { return };
             let Some(Operand::Vector(v)) = i.operands.get(at) else { return };
@@ -265,7 +294,11 @@ fn operands_fit(i: &Instruction, kinds: &str, s: &Scope) -> bool {
 fn operand_fits(kind: char, o: &Operand, s: &Scope) -> bool {
     let reg = |r: &str, t: Type| s.regs.lookup(r).is_none_or(|have| register_fits(t, have, Typing::Strict));
     match (kind, o) {
-        ('m', Operand::Addr { .. }) => true,
+        ('m' | 'a', Operand::Addr { .. }) => true,
+        ('a', Operand::Reg(r)) => reg(r, Type::B64),
+        ('t', Operand::Addr { base: AddrBase::Reg(r), .. }) => reg(r, Type::U32),
+        ('t', Operand::Addr { base: AddrBase::None, .. }) => true,
+        ('T', Operand::Vector(v)) => matches!(&v[..], [Operand::Addr { .. }, Operand::Vector(_)]),
         ('u' | 'w' | 'U' | 'i' | 'q', Operand::Imm(_)) => true,
         ('w', Operand::Reg(r)) => s.regs.lookup(r).is_none_or(|have| register_fits(Type::U32, have, Typing::Relaxed)),
         ('u' | 'd', Operand::Reg(r)) => reg(r, Type::U32),

@@ -378,8 +378,9 @@ pub struct Form {
     /// empty: not checked.
     pub spaces: &'static [&'static str],
     /// Operand kinds, after `?` optional: `m` address, `T` tensor address `[addr, {coords}]`,
-    /// `u` 32-bit integer register or immediate (`w`: or a wider register), `U` 64-bit register
-    /// or immediate, `d` 32-bit integer result,
+    /// `a` address or 64-bit register, `t` tensor-memory address (`[%r]`, `[%r+imm]`, `[imm]`
+    /// with a 32-bit register), `u` 32-bit integer register or immediate (`w`: or a wider
+    /// register), `U` 64-bit register or immediate, `d` 32-bit integer result,
     /// `D` 64-bit result or `_`, `p` predicate result, `q` predicate register or immediate,
     /// `i` integer immediate, `*` anything from here on.
     pub operands: &'static str,
@@ -391,10 +392,63 @@ pub struct Form {
     pub targets: &'static [&'static str],
     /// An immediate counted in steps: (operand index, step, lowest, highest, power of two only).
     pub steps: Option<(usize, i128, i128, i128, bool)>,
+    /// Modifiers it rejects: "Illegal modifier '.m' for instruction '<name>'".
+    pub illegal: &'static [&'static str],
+    /// The reduction operations it takes and the types of each.
+    pub reductions: Option<&'static Reductions>,
 }
 
+/// The reductions of a `cp.reduce` form: each operation with the types it takes, and `.noftz`.
+pub struct Reductions {
+    pub ops: &'static [(&'static str, &'static [&'static str])],
+    /// ptxas's message for a type the operation does not take (`{t}` the type, `{op}` the
+    /// operation, `{name}` the form).
+    pub wrong_type: &'static str,
+    /// Types that `.add` takes only with `.noftz`; `.noftz` goes with `.add` alone.
+    pub noftz_types: &'static [&'static str],
+}
+
+/// `cp.reduce.async.bulk` to global memory.
+pub const BULK_REDUCTIONS: Reductions = Reductions {
+    ops: &[
+        ("add", &["u32", "s32", "u64", "f32", "f64", "f16", "bf16"]),
+        ("min", &["u32", "s32", "u64", "s64", "f16", "bf16"]),
+        ("max", &["u32", "s32", "u64", "s64", "f16", "bf16"]),
+        ("inc", &["u32"]),
+        ("dec", &["u32"]),
+        ("and", &["b32", "b64"]),
+        ("or", &["b32", "b64"]),
+        ("xor", &["b32", "b64"]),
+    ],
+    wrong_type: "Incorrect type '.{t}' for operation '.{op}' in instruction '{name}'",
+    noftz_types: &["f16", "bf16"],
+};
+
+/// `cp.reduce.async.bulk` to the shared memory of a cluster's CTA.
+pub const CLUSTER_BULK_REDUCTIONS: Reductions = Reductions {
+    ops: &[
+        ("add", &["u32", "s32", "u64"]),
+        ("min", &["u32", "s32"]),
+        ("max", &["u32", "s32"]),
+        ("inc", &["u32"]),
+        ("dec", &["u32"]),
+        ("and", &["b32"]),
+        ("or", &["b32"]),
+        ("xor", &["b32"]),
+    ],
+    wrong_type: "Illegal reduction operation for instruction '{name}.shared::cluster.shared::cta.{t}'",
+    noftz_types: &[],
+};
+
+/// `cp.reduce.async.bulk.tensor`: no type modifier.
+pub const TENSOR_REDUCTIONS: Reductions = Reductions {
+    ops: &[("add", &[""]), ("min", &[""]), ("max", &[""]), ("inc", &[""]), ("dec", &[""]), ("and", &[""]), ("or", &[""]), ("xor", &[""])],
+    wrong_type: "Illegal reduction operation for instruction '{name}'",
+    noftz_types: &[],
+};
+
 const fn form(name: &'static str, types: &'static [&'static str], operands: &'static str) -> Form {
-    Form { name, when: &[], types, spaces: &[], operands, needs: &[], values: &[], targets: &[], steps: None }
+    Form { name, when: &[], types, spaces: &[], operands, needs: &[], values: &[], targets: &[], steps: None, illegal: &[], reductions: None }
 }
 
 const SYNC_ALIGNED: &[(&[&str], &str)] = &[(&["sync"], ".sync modifier required"), (&["aligned"], ".aligned modifier required")];
@@ -409,6 +463,18 @@ const TCGEN05_TARGETS: &[&str] = &["sm_100a", "sm_101a", "sm_103a", "sm_110a", "
 const ARCH_100_FAMILY: &[&str] = TCGEN05_TARGETS;
 const SETMAXNREG_TARGETS: &[&str] = &["sm_90a", "sm_100a", "sm_101a", "sm_103a", "sm_110a", "sm_100f", "sm_101f", "sm_103f", "sm_110f"];
 const CTA_GROUP: &[(&[&str], &str)] = &[(&["cta_group::1", "cta_group::2"], ".cta_group modifier required")];
+const BULK_COMPLETION: &[(&[&str], &str)] = &[(&["mbarrier::complete_tx::bytes", "bulk_group"], ".completion_mechanism modifier required")];
+const TENSOR_REDUCE_NEEDS: &[(&[&str], &str)] = &[
+    (&["1d", "2d", "3d", "4d", "5d"], ".dim modifier required"),
+    (&["mbarrier::complete_tx::bytes", "bulk_group"], ".completion_mechanism modifier required"),
+];
+const TCGEN05_SHIFT_NEEDS: &[(&[&str], &str)] = &[(&["cta_group::1", "cta_group::2"], ".cta_group modifier required"), (&["down"], ".down modifier required")];
+const TCGEN05_CP_NEEDS: &[(&[&str], &str)] = &[
+    (&["cta_group::1", "cta_group::2"], ".cta_group modifier required"),
+    (&["128x256b", "4x256b", "128x128b", "64x128b", "32x128b"], "Shape modifier required"),
+];
+/// Reduction element types of `cp.reduce.async.bulk` (one list for `.noftz` forms too).
+const BULK_REDUCE_TYPES: &[&str] = &["b32", "u32", "s32", "b64", "u64", "s64", "f32", "f64", "f16", "bf16"];
 
 /// Every form of the families checked by form (`FORM_OPCODES`), most specific names first;
 /// types `["*"]` and operands `"*"` are not checked.
@@ -470,9 +536,39 @@ pub const FORMS: &[Form] = &[
     Form { targets: TCGEN05_TARGETS, ..form("tcgen05.ld", &["b32"], "*") },
     Form { targets: TCGEN05_TARGETS, ..form("tcgen05.st", &["b32"], "*") },
     Form { targets: TCGEN05_TARGETS, ..form("tcgen05.mma", &["*"], "*") },
-    Form { targets: TCGEN05_TARGETS, ..form("tcgen05.cp", &["*"], "*") },
-    Form { targets: TCGEN05_TARGETS, ..form("tcgen05.shift", &["*"], "*") },
-    form("cp.reduce.async.bulk", &["*"], "*"),
+    Form { targets: TCGEN05_TARGETS, needs: TCGEN05_CP_NEEDS, ..form("tcgen05.cp", &[], "tU") },
+    Form { targets: TCGEN05_TARGETS, needs: TCGEN05_SHIFT_NEEDS, illegal: &["up"], ..form("tcgen05.shift", &[], "t") },
+    Form {
+        when: &["L2::cache_hint"],
+        needs: TENSOR_REDUCE_NEEDS,
+        spaces: &["global.shared::cta"],
+        reductions: Some(&TENSOR_REDUCTIONS),
+        ..form("cp.reduce.async.bulk.tensor", &[], "TaU")
+    },
+    Form { needs: TENSOR_REDUCE_NEEDS, spaces: &["global.shared::cta"], reductions: Some(&TENSOR_REDUCTIONS), ..form("cp.reduce.async.bulk.tensor", &[], "Ta") },
+    Form {
+        when: &["shared::cluster"],
+        needs: BULK_COMPLETION,
+        illegal: &["bulk_group"],
+        spaces: &["shared::cluster.shared::cta"],
+        reductions: Some(&CLUSTER_BULK_REDUCTIONS),
+        ..form("cp.reduce.async.bulk", &["b32", "u32", "s32", "b64", "u64"], "mmum")
+    },
+    Form {
+        when: &["L2::cache_hint"],
+        needs: BULK_COMPLETION,
+        illegal: &["mbarrier::complete_tx::bytes"],
+        spaces: &["global.shared::cta"],
+        reductions: Some(&BULK_REDUCTIONS),
+        ..form("cp.reduce.async.bulk", BULK_REDUCE_TYPES, "mmuU")
+    },
+    Form {
+        needs: BULK_COMPLETION,
+        illegal: &["mbarrier::complete_tx::bytes"],
+        spaces: &["global.shared::cta"],
+        reductions: Some(&BULK_REDUCTIONS),
+        ..form("cp.reduce.async.bulk", BULK_REDUCE_TYPES, "mmu")
+    },
     Form { needs: ST_ASYNC_COMPLETION, ..form("st.async", &["*"], "*") },
     form("red.async", &["*"], "*"),
     Form { when: &["u16", "s16"], needs: &[(&["sat"], ".sat modifier required")], ..form("cvt.pack", &["u16.s32", "s16.s32"], "dww") },
@@ -524,6 +620,7 @@ pub const FORM_MODIFIERS: &[&str] = &[
     "box_dim", "global_dim", "global_stride", "element_stride", "elemtype", "interleave_layout", "swizzle_mode",
     "fill_mode", "to_proxy::tensormap", "from_proxy::generic", "32x128b", "block_scale", "block16", "block32", "scale_vec::1X", "scale_vec::2X",
     "scale_vec::4X", "ashift", "weight_stationary", "tile::scatter4", "im2col::w", "im2col::w::128",
+    "b8x16", "b6x16_p32", "b4x16_p64",
 ];
 
 /// Element kinds of `mma` operands.
