@@ -69,6 +69,10 @@ fn modifiers_fit(i: &Instruction, f: &Form, s: &Scope, out: &mut Findings) -> bo
         out.now(i.line, format!("Illegal modifier '.{m}' for instruction '{}'", f.name));
         return false;
     }
+    if let Some((a, b)) = f.conflicts.iter().find(|(a, b)| i.has_mod(a) && i.has_mod(b)) {
+        out.now(i.line, format!("Modifier '.{a}' cannot be combined with modifier '.{b}'"));
+        return false;
+    }
     i.opcode != "fence" || fence_modifiers_fit(i, s, out)
 }
 
@@ -140,6 +144,17 @@ fn check_vector_counts(i: &Instruction, name: &str, out: &mut Findings) {
             let Some(Operand::Vector(v)) = i.operands.get(at) else { return };
             match v.get(1) {
                 Some(Operand::Vector(coords)) if coords.len() != dims => at + 1,
+                _ => return,
+            }
+        }
+        // The disable-output-lane mask: four words per CTA of the group.
+        "tcgen05.mma" => {
+            let ctas = if i.has_mod("cta_group::2") { 2 } else { 1 };
+            match i.operands.iter().position(|o| matches!(o, Operand::Vector(_))) {
+                Some(at) if matches!(&i.operands[at], Operand::Vector(v) if v.len() != 4 * ctas) => {
+                    out.now(i.line, format!("Argument vector size mismatch for instruction '{name}'"));
+                    return;
+                }
                 _ => return,
             }
         }
@@ -279,6 +294,9 @@ fn operands_fit(i: &Instruction, kinds: &str, s: &Scope) -> bool {
         match kind {
             '?' => optional = true,
             '*' => return true,
+            // Kinds that take no operand here: a sparsity operand without `.sp`, a missing vector.
+            's' if !i.has_mod("sp") => {}
+            'v' if !matches!(i.operands.get(k), Some(Operand::Vector(_))) => {}
             _ => {
                 let Some(o) = i.operands.get(k) else { return optional };
                 if !operand_fits(kind, o, s) {
@@ -297,7 +315,11 @@ fn operand_fits(kind: char, o: &Operand, s: &Scope) -> bool {
         ('m' | 'a', Operand::Addr { .. }) => true,
         ('a', Operand::Reg(r)) => reg(r, Type::B64),
         ('t', Operand::Addr { base: AddrBase::Reg(r), .. }) => reg(r, Type::U32),
-        ('t', Operand::Addr { base: AddrBase::None, .. }) => true,
+        ('t' | 'e' | 's', Operand::Addr { base: AddrBase::None, .. }) => true,
+        ('e' | 's', Operand::Addr { base: AddrBase::Reg(r), .. }) => reg(r, Type::U32),
+        ('e', Operand::Imm(_)) => true,
+        ('e', Operand::Reg(r)) => reg(r, Type::B64),
+        ('v', Operand::Vector(v)) => v.iter().all(|e| matches!(e, Operand::Reg(r) if reg(r, Type::U32))),
         ('T', Operand::Vector(v)) => matches!(&v[..], [Operand::Addr { .. }, Operand::Vector(_)]),
         ('u' | 'w' | 'U' | 'i' | 'q', Operand::Imm(_)) => true,
         ('w', Operand::Reg(r)) => s.regs.lookup(r).is_none_or(|have| register_fits(Type::U32, have, Typing::Relaxed)),

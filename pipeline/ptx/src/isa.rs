@@ -379,7 +379,8 @@ pub struct Form {
     pub spaces: &'static [&'static str],
     /// Operand kinds, after `?` optional: `m` address, `T` tensor address `[addr, {coords}]`,
     /// `a` address or 64-bit register, `t` tensor-memory address (`[%r]`, `[%r+imm]`, `[imm]`
-    /// with a 32-bit register), `u` 32-bit integer register or immediate (`w`: or a wider
+    /// with a 32-bit register), `e` `t` or `U`, `s` a `t` present only with `.sp`, `v` a vector of
+    /// 32-bit registers that may be left out, `u` 32-bit integer register or immediate (`w`: or a wider
     /// register), `U` 64-bit register or immediate, `d` 32-bit integer result,
     /// `D` 64-bit result or `_`, `p` predicate result, `q` predicate register or immediate,
     /// `i` integer immediate, `*` anything from here on.
@@ -394,6 +395,8 @@ pub struct Form {
     pub steps: Option<(usize, i128, i128, i128, bool)>,
     /// Modifiers it rejects: "Illegal modifier '.m' for instruction '<name>'".
     pub illegal: &'static [&'static str],
+    /// Modifiers it takes but not together: "Modifier '.a' cannot be combined with modifier '.b'".
+    pub conflicts: &'static [(&'static str, &'static str)],
     /// The reduction operations it takes and the types of each.
     pub reductions: Option<&'static Reductions>,
 }
@@ -448,7 +451,7 @@ pub const TENSOR_REDUCTIONS: Reductions = Reductions {
 };
 
 const fn form(name: &'static str, types: &'static [&'static str], operands: &'static str) -> Form {
-    Form { name, when: &[], types, spaces: &[], operands, needs: &[], values: &[], targets: &[], steps: None, illegal: &[], reductions: None }
+    Form { name, when: &[], types, spaces: &[], operands, needs: &[], values: &[], targets: &[], steps: None, illegal: &[], conflicts: &[], reductions: None }
 }
 
 const SYNC_ALIGNED: &[(&[&str], &str)] = &[(&["sync"], ".sync modifier required"), (&["aligned"], ".aligned modifier required")];
@@ -472,6 +475,15 @@ const TCGEN05_SHIFT_NEEDS: &[(&[&str], &str)] = &[(&["cta_group::1", "cta_group:
 const TCGEN05_CP_NEEDS: &[(&[&str], &str)] = &[
     (&["cta_group::1", "cta_group::2"], ".cta_group modifier required"),
     (&["128x256b", "4x256b", "128x128b", "64x128b", "32x128b"], "Shape modifier required"),
+];
+const TCGEN05_MMA_NEEDS: &[(&[&str], &str)] = &[
+    (&["cta_group::1", "cta_group::2"], ".cta_group modifier required"),
+    (&["kind::f16", "kind::tf32", "kind::f8f6f4", "kind::i8", "kind::mxf8f6f4", "kind::mxf4", "kind::mxf4nvf4"], ".kind modifier required"),
+];
+const BLOCK_SCALED_KINDS: &[&str] = &["kind::mxf8f6f4", "kind::mxf4", "kind::mxf4nvf4"];
+const TCGEN05_MMA_BLOCK_SCALE_NEEDS: &[(&[&str], &str)] = &[
+    (&["cta_group::1", "cta_group::2"], ".cta_group modifier required"),
+    (&["block_scale"], ".block_scale modifier required"),
 ];
 /// Reduction element types of `cp.reduce.async.bulk` (one list for `.noftz` forms too).
 const BULK_REDUCE_TYPES: &[&str] = &["b32", "u32", "s32", "b64", "u64", "s64", "f32", "f64", "f16", "bf16"];
@@ -535,7 +547,16 @@ pub const FORMS: &[Form] = &[
     Form { targets: TCGEN05_TARGETS, needs: CTA_GROUP, ..form("tcgen05.commit", &["b64"], "m?*") },
     Form { targets: TCGEN05_TARGETS, ..form("tcgen05.ld", &["b32"], "*") },
     Form { targets: TCGEN05_TARGETS, ..form("tcgen05.st", &["b32"], "*") },
-    Form { targets: TCGEN05_TARGETS, ..form("tcgen05.mma", &["*"], "*") },
+    Form { targets: TCGEN05_TARGETS, needs: TCGEN05_MMA_NEEDS, illegal: &["cta_group::2"], ..form("tcgen05.mma.ws", &[], "teUuq?U") },
+    Form {
+        when: &["block_scale"],
+        targets: TCGEN05_TARGETS,
+        needs: TCGEN05_MMA_NEEDS,
+        conflicts: &[("kind::f16", "block_scale"), ("kind::tf32", "block_scale"), ("kind::f8f6f4", "block_scale"), ("kind::i8", "block_scale")],
+        ..form("tcgen05.mma", &[], "teUsuttq")
+    },
+    Form { when: BLOCK_SCALED_KINDS, targets: TCGEN05_TARGETS, needs: TCGEN05_MMA_BLOCK_SCALE_NEEDS, ..form("tcgen05.mma", &[], "teUsuttq") },
+    Form { targets: TCGEN05_TARGETS, needs: TCGEN05_MMA_NEEDS, ..form("tcgen05.mma", &[], "teUsuvq?i") },
     Form { targets: TCGEN05_TARGETS, needs: TCGEN05_CP_NEEDS, ..form("tcgen05.cp", &[], "tU") },
     Form { targets: TCGEN05_TARGETS, needs: TCGEN05_SHIFT_NEEDS, illegal: &["up"], ..form("tcgen05.shift", &[], "t") },
     Form {
@@ -620,7 +641,10 @@ pub const FORM_MODIFIERS: &[&str] = &[
     "box_dim", "global_dim", "global_stride", "element_stride", "elemtype", "interleave_layout", "swizzle_mode",
     "fill_mode", "to_proxy::tensormap", "from_proxy::generic", "32x128b", "block_scale", "block16", "block32", "scale_vec::1X", "scale_vec::2X",
     "scale_vec::4X", "ashift", "weight_stationary", "tile::scatter4", "im2col::w", "im2col::w::128",
-    "b8x16", "b6x16_p32", "b4x16_p64",
+    "b8x16", "b6x16_p32", "b4x16_p64", "collector::b0::fill", "collector::b0::use", "collector::b0::lastuse",
+    "collector::b0::discard", "collector::b1::fill", "collector::b1::use", "collector::b1::lastuse", "collector::b1::discard",
+    "collector::b2::fill", "collector::b2::use", "collector::b2::lastuse", "collector::b2::discard", "collector::b3::fill",
+    "collector::b3::use", "collector::b3::lastuse", "collector::b3::discard",
 ];
 
 /// Element kinds of `mma` operands.
