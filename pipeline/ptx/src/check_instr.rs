@@ -18,6 +18,58 @@ pub struct Scope<'a> {
     /// The `.target` as written (`sm_90a`), for features of one architecture.
     pub target: &'a str,
     pub version: (u32, u32),
+    /// The registers of the instruction being checked, each looked up once.
+    pub seen: SeenRegisters,
+}
+
+impl Scope<'_> {
+    /// The declared type of register `name`, as recorded for the instruction or looked up.
+    #[inline]
+    pub fn register(&self, name: &str) -> Option<Type> {
+        self.seen.get(name).unwrap_or_else(|| self.regs.lookup(name))
+    }
+
+    /// [`Scope::register`], recorded for the rest of the instruction's checks: only for the
+    /// instruction's own names (see [`SeenRegisters`]).
+    #[inline]
+    fn record_register(&self, name: &str) -> Option<Type> {
+        self.seen.get(name).unwrap_or_else(|| {
+            let ty = self.regs.lookup(name);
+            self.seen.record(name, ty);
+            ty
+        })
+    }
+}
+
+/// The registers one instruction names, with their declared types: looked up once (the guard's
+/// check and [`unknown_symbols`] record them), then read by the operand checks. An entry is keyed
+/// by where its name lives: while a module is checked, each name of its instructions stays at an
+/// address of its own, so the instruction's own names (and only those are recorded) are told
+/// apart by address alone.
+#[derive(Default)]
+pub struct SeenRegisters {
+    entries: [std::cell::Cell<(usize, usize, Option<Type>)>; 8],
+    len: std::cell::Cell<usize>,
+}
+
+impl SeenRegisters {
+    fn clear(&self) {
+        self.len.set(0);
+    }
+
+    #[inline]
+    fn get(&self, name: &str) -> Option<Option<Type>> {
+        let key = (name.as_ptr() as usize, name.len());
+        self.entries[..self.len.get()].iter().map(std::cell::Cell::get).find(|e| (e.0, e.1) == key).map(|e| e.2)
+    }
+
+    fn record(&self, name: &str, ty: Option<Type>) {
+        let len = self.len.get();
+        if let Some(entry) = self.entries.get(len) {
+            entry.set((name.as_ptr() as usize, name.len(), ty));
+            self.len.set(len + 1);
+        }
+    }
 }
 
 /// The function's own variables (parameters, locals) over the module's globals, which are built
@@ -183,14 +235,7 @@ pub struct Plans {
 
 impl Plans {
     fn plan(&mut self, i: &Instruction, s: &Scope) -> &Plan {
-        use std::hash::Hasher;
-        let mut h = FastHasher::default();
-        h.write(i.opcode.as_bytes());
-        for m in &i.mods {
-            h.write_u8(b'.');
-            h.write(m.as_bytes());
-        }
-        let bucket = self.by_key.entry(h.finish()).or_default();
+        let bucket = self.by_key.entry(fingerprint(i)).or_default();
         let at = match bucket.iter().position(|(op, mods, _)| *op == i.opcode && *mods == i.mods) {
             Some(at) => at,
             None => {
@@ -202,10 +247,22 @@ impl Plans {
     }
 }
 
+/// A cheap fingerprint of an opcode and its modifiers, from the length and three bytes of each
+/// name: the same combination always gets the same one; the few different combinations that
+/// share one are told apart by their names.
+fn fingerprint(i: &Instruction) -> u64 {
+    let sketch = |name: &str| match name.as_bytes() {
+        [] => 0,
+        b => b.len() as u64 | u64::from(b[0]) << 8 | u64::from(b[b.len() / 2]) << 16 | u64::from(b[b.len() - 1]) << 24,
+    };
+    i.mods.iter().fold(sketch(&i.opcode), |h, m| h.rotate_left(29) ^ sketch(m))
+}
+
 pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mut Findings) {
+    s.seen.clear();
     // ptxas checks the guard before the opcode (`@ bra L;` takes `bra` as the guard).
     if let Some((_, p)) = &i.guard {
-        match s.regs.lookup(p) {
+        match s.record_register(p) {
             Some(Type::Pred) => {}
             _ => out.now(i.line, "Predicate expression expected".into()),
         }
@@ -233,9 +290,11 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
         Route::Checked(spec) => spec,
         Route::Unknown => unreachable!(),
     };
+    // Unknown symbols are the one kind of message after the function, made on every way out: made
+    // first, they record the registers' types for the operand checks.
+    let undeclared_register = unknown_symbols(i, s, out);
     let mut mismatch = false;
     if loud && !check_signedness(i, out) {
-        unknown_symbols(i, s, out);
         return;
     }
     if loud {
@@ -251,7 +310,6 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
         check_membar_level(i, out);
     }
     if loud && !check_matrix_modifiers(i, out) || p.fragments.is_some_and(|f| !check_matrix_fragments(i, f, out)) {
-        unknown_symbols(i, s, out);
         return;
     }
     if let Some(at) = p.barrier_at {
@@ -262,8 +320,7 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
     }
     if let Some(spec) = spec {
         if loud && !check_types(i, &i.types(), spec, out) {
-            mismatch |= unknown_symbols(i, s, out);
-            report_mismatch(i, mismatch, out);
+            report_mismatch(i, mismatch || undeclared_register, out);
             return;
         }
         let width = match p.data {
@@ -271,12 +328,8 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
             Some(_) => check_memory_vector(i, Some(p.width), out),
             None => Some(1),
         };
-        let Some(width) = width else {
-            unknown_symbols(i, s, out);
-            return;
-        };
+        let Some(width) = width else { return };
         if !check_operand_forms(i, spec, s, out) {
-            unknown_symbols(i, s, out);
             return;
         }
         mismatch |= !check_operands(i, p, spec, width, s);
@@ -286,8 +339,7 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
             check_qualifiers(i, &types, out);
         }
     }
-    mismatch |= unknown_symbols(i, s, out);
-    report_mismatch(i, mismatch, out);
+    report_mismatch(i, mismatch || undeclared_register, out);
 }
 
 fn report_mismatch(i: &Instruction, mismatch: bool, out: &mut Findings) {
@@ -325,7 +377,7 @@ fn check_operand_forms(i: &Instruction, spec: &OpSpec, s: &Scope, out: &mut Find
                 out.now(i.line, format!("Special register argument not allowed for instruction '{}'", i.opcode));
                 ok = false;
             }
-            Operand::SpecialReg { name, comp: None } | Operand::Reg(name) if is_vector_special(name) && s.regs.lookup(name).is_none() => {
+            Operand::SpecialReg { name, comp: None } | Operand::Reg(name) if is_vector_special(name) && s.register(name).is_none() => {
                 out.now(i.line, format!("Argument vector size mismatch for instruction '{}'", i.opcode));
                 ok = false;
             }
@@ -349,7 +401,7 @@ fn is_vector_special(name: &str) -> bool {
 }
 
 fn is_known_name(n: &str, s: &Scope) -> bool {
-    s.regs.lookup(n).is_some() || s.vars.contains_key(n) || s.functions.contains_key(n) || n.starts_with("__")
+    s.register(n).is_some() || s.vars.contains_key(n) || s.functions.contains_key(n) || n.starts_with("__")
 }
 
 /// Types outside [`Type`] (`.e4m3x2`, `.tf32`, ...): such instructions' types and operands are not checked.
@@ -502,7 +554,7 @@ fn check_memory_vector(i: &Instruction, width: Option<u32>, out: &mut Findings) 
 }
 
 fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Scope, p: &Plan) -> bool {
-    let reg_fits = |name: &str, want: Option<Type>, typing: Typing| match (s.regs.lookup(name), want) {
+    let reg_fits = |name: &str, want: Option<Type>, typing: Typing| match (s.register(name), want) {
         (None, _) | (_, None) => true, // undeclared: reported as an unknown symbol
         (Some(r), Some(w)) => register_fits(w, r, typing),
     };
@@ -842,11 +894,11 @@ fn bar_red_operands_fit(i: &Instruction, s: &Scope) -> bool {
         return true;
     }
     let is_pred = |o: &Operand| match o {
-        Operand::Reg(r) | Operand::NotReg(r) => s.regs.lookup(r).is_none_or(|t| t == Type::Pred),
+        Operand::Reg(r) | Operand::NotReg(r) => s.register(r).is_none_or(|t| t == Type::Pred),
         _ => false,
     };
     let count_fits = |o: &Operand| match o {
-        Operand::Reg(r) => s.regs.lookup(r).is_none_or(|t| register_fits(Type::U32, t, Typing::Strict)),
+        Operand::Reg(r) => s.register(r).is_none_or(|t| register_fits(Type::U32, t, Typing::Strict)),
         o => matches!(o, Operand::Imm(_)),
     };
     match &i.operands[..] {
@@ -1008,7 +1060,7 @@ fn check_call(i: &Instruction, s: &Scope, out: &mut Findings) {
                     out.now(i.line, "Call has wrong number of parameters".into());
                 }
             }
-            None if s.regs.lookup(name).is_none() => {
+            None if s.register(name).is_none() => {
                 out.now(i.line, format!("Call to '{name}' requires call prototype"));
                 unknown.insert(0, name.to_string());
             }
@@ -1034,7 +1086,7 @@ fn unknown_symbols(i: &Instruction, s: &Scope, out: &mut Findings) -> bool {
     // An undeclared register also makes the operands mismatch; an unknown label alone does not.
     let any_register = unknown.iter().any(|u| u.starts_with('%'));
     if let Some((_, p)) = &i.guard {
-        if s.regs.lookup(p).is_none() {
+        if s.record_register(p).is_none() {
             unknown.insert(0, p.to_string());
         }
     }
@@ -1046,7 +1098,7 @@ fn unknown_symbols(i: &Instruction, s: &Scope, out: &mut Findings) -> bool {
 
 fn collect_unknown(op: &Operand, s: &Scope, out: &mut Vec<String>) {
     let mut reg = |name: &str| {
-        if name != "_" && s.regs.lookup(name).is_none() {
+        if name != "_" && s.record_register(name).is_none() {
             out.push(name.to_string());
         }
     };

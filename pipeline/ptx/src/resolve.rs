@@ -128,34 +128,49 @@ impl<'a> Registers<'a> {
     pub fn lookup(&self, name: &str) -> Option<Type> {
         let end = name.as_bytes().last().map_or(0, |&b| usize::from(b));
         if self.exact_ends[end / 64] & (1 << (end % 64)) != 0 {
-            if let Some(t) = self.exact.get(name) {
-                return Some(*t);
+            if let Some(t) = self.exact_type(name) {
+                return Some(t);
             }
         }
-        // One pass: where the trailing digits start, their value, and the first 8 bytes as a word.
+        self.range_type(name)
+    }
+
+    #[inline(never)]
+    fn exact_type(&self, name: &str) -> Option<Type> {
+        self.exact.get(name).copied()
+    }
+
+    /// The type of `name` as a member of a `%r<N>` range.
+    #[inline]
+    fn range_type(&self, name: &str) -> Option<Type> {
         let bytes = name.as_bytes();
-        let (mut digits_at, mut number, mut word) = (0, Some(0u64), 0u64);
-        for (k, &b) in bytes.iter().enumerate() {
-            if k < 8 {
-                word |= u64::from(b) << (8 * k);
-            }
-            if b.is_ascii_digit() {
-                number = number.and_then(|v| v.checked_mul(10)?.checked_add(u64::from(b - b'0')));
-            } else {
-                (digits_at, number) = (k + 1, Some(0));
-            }
-        }
-        if digits_at == 0 || digits_at == bytes.len() {
+        let digits = bytes.iter().rev().take_while(|b| b.is_ascii_digit()).count();
+        let at = bytes.len() - digits;
+        if digits == 0 || at == 0 {
             return None;
         }
-        let (ty, n) = if digits_at <= 8 {
-            let word = if digits_at < 8 { word & ((1 << (8 * digits_at)) - 1) } else { word };
-            self.short.iter().find(|e| e.0 == word && e.1 == digits_at).map(|e| (e.2, e.3))?
+        let (ty, n) = if at <= 8 {
+            let word = prefix_word(&bytes[..at]);
+            self.short.iter().find(|e| e.0 == word && e.1 == at).map(|e| (e.2, e.3))?
         } else {
-            *self.long.get(&name[..digits_at])?
+            self.long_range(&name[..at])?
         };
-        (number? < n).then_some(ty)
+        (decimal(&bytes[at..])? < n).then_some(ty)
     }
+
+    #[inline(never)]
+    fn long_range(&self, prefix: &str) -> Option<(Type, u64)> {
+        self.long.get(prefix).copied()
+    }
+}
+
+/// The value of ASCII decimal digits; `None` past `u64::MAX`.
+#[inline]
+fn decimal(digits: &[u8]) -> Option<u64> {
+    if digits.len() <= 19 {
+        return Some(digits.iter().fold(0, |v, d| v * 10 + u64::from(d - b'0')));
+    }
+    digits.iter().try_fold(0u64, |v, d| v.checked_mul(10)?.checked_add(u64::from(d - b'0')))
 }
 
 /// Up to 8 bytes as a little-endian word, zero-padded.
