@@ -7,13 +7,12 @@
 
 use crate::ast::{AddrBase, Instruction, Name, Operand, Span, Statement};
 use crate::lexer::TokenStream;
-use crate::parser::Parser;
+use crate::parser::{take_exact, Parser};
 
-/// A read position in the bytes of the parser's section.
+/// A read position in the bytes of the parser's section (which end where the section does).
 struct Cursor<'s> {
     bytes: &'s [u8],
     pos: usize,
-    end: usize,
 }
 
 /// Nothing the fast path reads (the token parser takes over).
@@ -24,18 +23,41 @@ type Read<T> = Result<T, Declined>;
 impl<'s> Cursor<'s> {
     #[inline]
     fn peek(&self) -> u8 {
-        if self.pos < self.end {
-            self.bytes[self.pos]
-        } else {
-            0
-        }
+        self.bytes.get(self.pos).copied().unwrap_or(0)
     }
 
     /// Skips what the lexer skips between tokens, except comments (declined when met).
     #[inline]
     fn skip_space(&mut self) {
-        while matches!(self.peek(), b' ' | b'\t' | b'\r' | b'\n' | 0x0c) {
+        self.skip_class(SPACE);
+    }
+
+    /// Moves past the bytes of `class` from here.
+    #[inline]
+    fn skip_class(&mut self, class: u8) {
+        while let Some(&b) = self.bytes.get(self.pos) {
+            if !is(b, class) {
+                break;
+            }
             self.pos += 1;
+        }
+    }
+
+    /// Skips space and `//` comments up to the next statement's first byte: false at the end
+    /// of the text, or where a statement can't start (a brace, a directive, a block comment),
+    /// which the token parser then reads.
+    fn skip_space_and_line_comments(&mut self) -> bool {
+        loop {
+            self.skip_space();
+            match self.peek() {
+                b'/' if self.bytes.get(self.pos + 1) == Some(&b'/') => {
+                    while self.bytes.get(self.pos).is_some_and(|&b| b != b'\n') {
+                        self.pos += 1;
+                    }
+                }
+                b'@' | b'%' => return true,
+                b => return is(b, IDENT_START),
+            }
         }
     }
 
@@ -59,9 +81,7 @@ impl<'s> Cursor<'s> {
             return Err(Declined);
         }
         self.pos += 1;
-        while self.pos < self.end && is(self.bytes[self.pos], more) {
-            self.pos += 1;
-        }
+        self.skip_class(more);
         // SAFETY: the bytes are ASCII (every accepted byte is), cut from a `&str`.
         Ok(unsafe { std::str::from_utf8_unchecked(&self.bytes[start..self.pos]) })
     }
@@ -138,7 +158,7 @@ impl<'s> Cursor<'s> {
         };
         let start = self.pos + 2;
         let end = start + digits;
-        if end > self.end || !self.bytes[start..end].iter().all(|&b| is(b, HEX)) {
+        if end > self.bytes.len() || !self.bytes[start..end].iter().all(|&b| is(b, HEX)) {
             return Err(Declined);
         }
         self.pos = end;
@@ -165,6 +185,8 @@ const WORD: u8 = 2;
 const IDENT_START: u8 = 4;
 const DIGIT: u8 = 8;
 const HEX: u8 = 16;
+/// What the lexer skips between tokens: `[ \t\r\n\f]`.
+const SPACE: u8 = 32;
 
 const CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
@@ -188,6 +210,9 @@ const CLASS: [u8; 256] = {
         if c.is_ascii_hexdigit() {
             t[b] |= HEX;
         }
+        if matches!(c, b' ' | b'\t' | b'\r' | b'\n' | 0x0c) {
+            t[b] |= SPACE;
+        }
         b += 1;
     }
     t
@@ -199,23 +224,60 @@ fn is(b: u8, class: u8) -> bool {
 }
 
 impl<'s> Parser<'s> {
-    /// Reads the instruction at the current token, which is on `line`, straight from the bytes
-    /// into the body buffer; false (with nothing changed) when it is not of a common shape.
-    pub(crate) fn fast_instruction(&mut self, line: u32) -> bool {
+    /// Reads the statements from the current token on, as long as they are labels or
+    /// instructions of common shapes, straight from the bytes into the body buffer; then the
+    /// token stream resumes after the last one. False (with nothing changed) when the first
+    /// statement is not one the fast path reads.
+    pub(crate) fn fast_statements(&mut self) -> bool {
         let Some(first) = self.cur else { return false };
-        let mut c = Cursor { bytes: self.src.as_bytes(), pos: first.start as usize, end: self.end as usize };
+        let mut c = Cursor { bytes: &self.src.as_bytes()[..self.end as usize], pos: first.start as usize };
+        let mut read = 0;
+        while let Some(end) = self.fast_statement(&mut c) {
+            read += 1;
+            c.pos = end;
+            if !c.skip_space_and_line_comments() {
+                break;
+            }
+        }
+        if read > 0 {
+            self.resume_tokens_at(self.prev_end as usize, read);
+        }
+        read > 0
+    }
+
+    /// One label or instruction from `c.pos` (at its first byte) into the body buffer: the end
+    /// of its last byte (also left in `prev_end`), or None with nothing changed.
+    fn fast_statement(&mut self, c: &mut Cursor<'s>) -> Option<usize> {
+        let start = c.pos;
+        if let Some(end) = self.fast_label(c) {
+            return Some(end);
+        }
+        c.pos = start;
+        let line = self.lines.line(start as u32);
         self.mods_buf.clear();
         self.operands_buf.clear();
-        let Ok((guard, opcode)) = self.fast_head(&mut c) else { return false };
-        if self.fast_operands(&mut c).is_err() {
-            return false;
-        }
-        let mods = self.mods_buf.drain(..).collect();
-        let operands = self.operands_buf.drain(..).collect();
-        let span = Span { start: first.start, end: c.pos as u32 };
+        let Ok((guard, opcode)) = self.fast_head(c) else { return None };
+        self.fast_operands(c).ok()?;
+        let mods = take_exact(&mut self.mods_buf);
+        let operands = take_exact(&mut self.operands_buf);
+        let span = Span { start: start as u32, end: c.pos as u32 };
         self.body_buf.push(Statement::Instr(Instruction { guard, opcode, mods, operands, line, span }));
-        self.resume_tokens_at(c.pos);
-        true
+        self.prev_end = c.pos as u32;
+        Some(c.pos)
+    }
+
+    /// `name:` or `%name:` (as the token parser reads a label).
+    fn fast_label(&mut self, c: &mut Cursor<'s>) -> Option<usize> {
+        let start = c.pos;
+        let name = if c.peek() == b'%' { c.percent_name().ok()? } else { c.ident().ok()? };
+        if !c.eat(b':') {
+            return None;
+        }
+        let line = self.lines.line(start as u32);
+        let span = Span { start: start as u32, end: c.pos as u32 };
+        self.body_buf.push(Statement::Label { name: name.to_string(), line, span });
+        self.prev_end = c.pos as u32;
+        Some(c.pos)
     }
 
     /// Guard, opcode and modifiers (into the modifier buffer).
@@ -224,18 +286,18 @@ impl<'s> Parser<'s> {
             let neg = c.eat(b'!');
             c.skip_space();
             let name = if c.peek() == b'%' { c.percent_name()? } else { c.ident()? };
-            Some((neg, Name::new(name)))
+            Some((neg, name_in(self.src, name)))
         } else {
             None
         };
-        let opcode = Name::new(c.ident()?);
+        let opcode = name_in(self.src, c.ident()?);
         loop {
             c.skip_space();
             if c.peek() != b'.' {
                 break;
             }
             let m = c.modifier()?;
-            self.mods_buf.push(Name::new(m));
+            self.mods_buf.push(name_in(self.src, m));
         }
         Ok((guard, opcode))
     }
@@ -275,7 +337,7 @@ impl<'s> Parser<'s> {
                 if matches!(peek_past_space(c), b'|' | b'+') {
                     return Err(Declined);
                 }
-                Ok(if t == "_" { Operand::Sink } else { Operand::Symbol(Name::new(t)) })
+                Ok(if t == "_" { Operand::Sink } else { Operand::Symbol(name_in(self.src, t)) })
             }
             _ => Err(Declined),
         }
@@ -283,7 +345,7 @@ impl<'s> Parser<'s> {
 
     /// A `%` register (noted when zero-padded).
     fn fast_register_name(&mut self, c: &mut Cursor<'s>) -> Read<Name> {
-        let name = Name::new(c.percent_name()?);
+        let name = name_in(self.src, c.percent_name()?);
         self.note_register(&name);
         Ok(name)
     }
@@ -312,7 +374,7 @@ impl<'s> Parser<'s> {
         c.skip_space();
         let base = match c.peek() {
             b'%' => AddrBase::Reg(self.fast_register_name(c)?),
-            b if is(b, IDENT_START) => AddrBase::Symbol(Name::new(c.ident()?)),
+            b if is(b, IDENT_START) => AddrBase::Symbol(name_in(self.src, c.ident()?)),
             _ => AddrBase::None,
         };
         let offset = match (&base, peek_past_space(c)) {
@@ -345,11 +407,10 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// Restarts the token stream at byte `pos` (just past a `;`), as if the token parser had
-    /// consumed the instruction's tokens.
-    fn resume_tokens_at(&mut self, pos: usize) {
-        self.consumed += 1;
-        self.prev_end = pos as u32;
+    /// Restarts the token stream at byte `pos` (just past the last statement read), as if the
+    /// token parser had consumed the `statements` just read.
+    fn resume_tokens_at(&mut self, pos: usize, statements: usize) {
+        self.consumed += statements;
         self.last_start = pos as u32 - 1;
         self.tokens = TokenStream::new(&self.src[pos..self.end as usize], pos as u32);
         self.cur = self.tokens.next();
@@ -358,6 +419,13 @@ impl<'s> Parser<'s> {
             self.last_start = t.start;
         }
     }
+}
+
+/// The [`Name`] of `piece`, a slice of `src`.
+#[inline]
+fn name_in(src: &str, piece: &str) -> Name {
+    let start = piece.as_ptr() as usize - src.as_ptr() as usize;
+    Name::within(src, start, start + piece.len())
 }
 
 /// The next byte after any space, without moving.
@@ -371,11 +439,11 @@ fn peek_past_space(c: &mut Cursor) -> u8 {
 
 #[cfg(test)]
 mod tests {
-    use crate::parser::Parser;
+    use crate::parser::{take_exact, Parser};
 
     fn takes(instr: &str) -> bool {
         let mut p = Parser::new(instr, "t.ptx");
-        p.fast_instruction(1)
+        p.fast_statements()
     }
 
     #[test]

@@ -48,6 +48,24 @@ impl Name {
         Name(Repr::Inline { len: InlineLen::ALL[s.len()], bytes: inline_copy(s.as_bytes()) })
     }
 
+    /// The name `text[start..end]`, which must lie on character boundaries (the parser's tokens
+    /// do). A short name is taken with one 16-byte load when the text goes on that far.
+    #[inline]
+    pub fn within(text: &str, start: usize, end: usize) -> Name {
+        let len = end - start;
+        match text.as_bytes().get(start..start + 16) {
+            Some(window) if len <= INLINE => {
+                let mut w = [0u8; 16];
+                w.copy_from_slice(window);
+                let kept = u128::from_le_bytes(w) & ((1u128 << (8 * len)) - 1);
+                let mut bytes = [0u8; INLINE];
+                bytes.copy_from_slice(&kept.to_le_bytes()[..INLINE]);
+                Name(Repr::Inline { len: InlineLen::ALL[len], bytes })
+            }
+            _ => Name::new(&text[start..end]),
+        }
+    }
+
     #[inline]
     pub fn as_str(&self) -> &str {
         match &self.0 {
@@ -224,6 +242,14 @@ mod tests {
         }
         assert_eq!(std::mem::size_of::<Name>(), 16);
         assert_eq!(std::mem::size_of::<Option<Name>>(), 16);
+        // Names cut from a longer text read back alike, at its end too.
+        let text = "%rd12, [%rd4+8]; ld.global.nc.f32 _Z6kernelPfS_i_param_0 é";
+        for start in (0..text.len()).filter(|&i| text.is_char_boundary(i)) {
+            for end in (start..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+                assert_eq!(Name::within(text, start, end), Name::new(&text[start..end]));
+                assert_eq!(Name::within(text, start, end).as_str(), &text[start..end]);
+            }
+        }
         // Every length, inline and not, reads back (the inline copy moves overlapping pieces).
         let text = "%abcdefghijklmnopqrstuvwxyz0123456789";
         for n in 0..text.len() {

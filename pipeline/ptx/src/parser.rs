@@ -25,7 +25,7 @@ pub struct Parser<'s> {
     pub(crate) last_start: u32,
     /// End of the last consumed token: where spans end.
     pub(crate) prev_end: u32,
-    lines: LineCursor<'s>,
+    pub(crate) lines: LineCursor<'s>,
     file: String,
     /// Brace depth inside a function body (1 = the body itself).
     depth: u32,
@@ -708,7 +708,7 @@ impl<'s> Parser<'s> {
         self.body_buf.clear();
         self.zero_padded_reg = false;
         let parsed = self.body(&mut f);
-        f.body = self.body_buf.drain(..).collect();
+        f.body = take_exact(&mut self.body_buf);
         if std::mem::take(&mut self.zero_padded_reg) {
             crate::resolve::unpad_register_numbers(&mut f);
         }
@@ -789,6 +789,9 @@ impl<'s> Parser<'s> {
     }
 
     fn statement(&mut self, f: &mut Function) -> PResult<()> {
+        if self.fast_path && self.fast_statements() {
+            return Ok(());
+        }
         if self.peek() == Some(Tok::Dot) {
             return self.body_directive(f);
         }
@@ -840,9 +843,6 @@ impl<'s> Parser<'s> {
     /// and returning it through `Result`s copied it a few times).
     fn instruction(&mut self) -> PResult<()> {
         let line = self.line();
-        if self.fast_path && self.fast_instruction(line) {
-            return Ok(());
-        }
         let start = self.offset();
         let guard = if self.eat(Tok::At) {
             let neg = self.eat(Tok::Bang);
@@ -864,7 +864,7 @@ impl<'s> Parser<'s> {
             let m = Name::new(&self.bump()[1..]);
             self.mods_buf.push(m);
         }
-        let mods = self.mods_buf.drain(..).collect();
+        let mods = take_exact(&mut self.mods_buf);
         self.operands_buf.clear();
         if !self.eat(Tok::Semi) {
             loop {
@@ -876,7 +876,7 @@ impl<'s> Parser<'s> {
             }
             self.expect(Tok::Semi)?;
         }
-        let operands = self.operands_buf.drain(..).collect();
+        let operands = take_exact(&mut self.operands_buf);
         let span = self.span_from(start);
         self.body_buf.push(Statement::Instr(Instruction { guard, opcode, mods, operands, line, span }));
         Ok(())
@@ -1032,6 +1032,15 @@ impl<'s> Parser<'s> {
         }
         Ok(Operand::Vector(v))
     }
+}
+
+/// The contents of a reused buffer, moved into a vector of exactly their length (one copy of the
+/// bytes; collecting a drain moves them one by one), leaving the buffer empty with its capacity.
+#[inline]
+pub(crate) fn take_exact<T>(buf: &mut Vec<T>) -> Vec<T> {
+    let mut v = Vec::with_capacity(buf.len());
+    v.append(buf);
+    v
 }
 
 /// Special registers that take no component (the `%`-names PTX predefines).

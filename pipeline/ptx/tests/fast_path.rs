@@ -98,6 +98,19 @@ const TRICKY: &[&str] = &[
     "mov.u32 %r1, \0;",
     "ld.global.nc.v4.u32 {%r1,%r2,%r3,%r4}, [%rd1];",
     "mad.lo.s32 %r1, %r2, -0x10, %r3;",
+    "L_a: add.s32 %r1, %r2, 1;",
+    "L_b :\n// c\nret;",
+    "%L_c: ret;",
+    "L_d:: ret;",
+    "L_e:",
+    "add.s32 %r1, %r2, 1; /* c */ add.s32 %r1, %r2, 1;",
+    "add.s32 %r1, %r2, 1; // c\n add.s32 %r1, %r2, 1;",
+    "add.s32 %r1, %r2, 1; // c",
+    "{ add.s32 %r1, %r2, 1; }",
+    "add.s32 %r1, %r2, 1; { add.s32 %r1, %r2, 1; }",
+    ".reg .b32 %q; add.s32 %r1, %r2, 1;",
+    "add.s32 %r1, %r2, 1; .reg .b32 %q;",
+    "add.s32 %r1, %r2, 1; / add.s32 %r1, %r2, 1;",
 ];
 
 #[test]
