@@ -393,10 +393,11 @@ fn fence_modifiers_fit(i: &Instruction, s: &Scope, out: &mut Findings) -> bool {
 /// `mma.sync.aligned.shape.alayout.blayout{.satfinite}.dtype.atype.btype.ctype d, a, b, c`.
 fn check_mma(i: &Instruction, s: &Scope, out: &mut Findings) {
     let line = i.line;
-    // Sparse and block-scaled forms (`mma.sp`, `.kind::f8f6f4`, `.block_scale`) are not tabled.
-    if i.mods.iter().any(|m| m.starts_with("sp") || m.starts_with("kind::") || m.starts_with("block_scale") || m.starts_with("scale_vec::")) {
+    // Block-scaled forms (`.kind::f8f6f4`, `.block_scale`) are not tabled.
+    if i.mods.iter().any(|m| m.starts_with("kind::") || m.starts_with("block_scale") || m.starts_with("scale_vec::")) {
         return;
     }
+    let sparse = i.mods.first().is_some_and(|m| m == "sp" || m == "sp::ordered_metadata");
     for m in i.mods.iter().filter(|m| !is_mma_modifier(m)) {
         out.now(line, format!("Unknown modifier '.{m}'"));
     }
@@ -421,6 +422,10 @@ fn check_mma(i: &Instruction, s: &Scope, out: &mut Findings) {
     };
     let name = if a == "f64" { "mma with double types" } else { "mma" };
     if !layouts_fit(i, shape, a, name, out) {
+        return;
+    }
+    if sparse {
+        check_sparse_mma(i, s, shape, [d, a, b, c], out);
         return;
     }
     let Some(row) = isa::MMA_ROWS.iter().find(|r| r.shape == shape.as_str() && r.ab.contains(&a) && r.ab.contains(&b)) else {
@@ -452,7 +457,88 @@ fn check_mma(i: &Instruction, s: &Scope, out: &mut Findings) {
         return;
     }
     require_row(i, row, s, out);
-    mma_operands_fit(i, [(dk.1, dk.2), row.a, row.b, (ck.1, ck.2)], name, s, out);
+    if i.operands.len() != 4 {
+        out.now(i.line, format!("Arguments mismatch for instruction '{name}'"));
+        return;
+    }
+    mma_operands_fit(i, [(dk.1, dk.2), row.a, row.b, (ck.1, ck.2)], name, name, s, out);
+}
+
+/// The feature every `mma.sp` needs: (name, target, version).
+const SPARSE_MMA: (&str, u32, (u32, u32)) = ("Sparse MMA", 80, (7, 1));
+
+/// A feature's version and target, as ptxas names them.
+fn require_feature(i: &Instruction, (what, sm, ptx): (&str, u32, (u32, u32)), s: &Scope, out: &mut Findings) {
+    if s.version < ptx {
+        out.now(i.line, format!("Feature '{what}' requires PTX ISA .version {}.{} or later", ptx.0, ptx.1));
+    }
+    if s.target_sm < sm {
+        out.now(i.line, format!("Feature '{what}' requires .target sm_{sm} or higher"));
+    }
+}
+
+/// `mma.sp{::ordered_metadata}.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype d, a, b, c, e, f`
+/// against `isa::MMA_SP_ROWS`, in ptxas's order: the type family (with its own feature, FP8, or
+/// `.sp::ordered_metadata`'s), the operands' number and kinds (the 32-bit metadata register, an
+/// immediate selector), the sparsity feature, the shape, the fragment counts, the selector's range.
+fn check_sparse_mma(i: &Instruction, s: &Scope, shape: &str, [d, a, b, c]: [&str; 4], out: &mut Findings) {
+    let line = i.line;
+    let fits_types = |r: &&isa::MmaRow| r.ab.contains(&a) && r.ab.contains(&b);
+    let Some(family) = isa::MMA_SP_ROWS.iter().find(fits_types) else {
+        out.now(line, "Unexpected instruction types specified for 'mma'".into());
+        return;
+    };
+    let ordered = i.has_mod("sp::ordered_metadata");
+    if ordered {
+        require_feature(i, (".sp::ordered_metadata", 80, (8, 5)), s, out);
+    } else if family.what != SPARSE_MMA.0 {
+        require_feature(i, (family.what, family.sm, family.ptx), s, out);
+    }
+    let acc = |t: &str| family.cd.iter().find(|(n, ..)| *n == t).copied();
+    let satfinite_ok = !i.has_mod("satfinite") || matches!(a, "s8" | "u8" | "s4" | "u4");
+    let (Some(dk), Some(ck)) = (acc(d), acc(c)) else {
+        out.now(line, "Unexpected instruction types specified for 'mma'".into());
+        return;
+    };
+    if !satfinite_ok || a != b && family.ab.len() == 1 {
+        out.now(line, "Unexpected instruction types specified for 'mma'".into());
+        return;
+    }
+    if i.operands.len() == 4 {
+        out.now(line, format!("Illegal modifier '.{}' for instruction 'mma'", i.mods[0]));
+        return;
+    }
+    let metadata = matches!(i.operands.get(4), Some(Operand::Reg(r)) if s.regs.lookup(r).is_none_or(|t| register_fits(Type::U32, t, Typing::Strict)));
+    let kinds = [dk.1, family.a.0, family.b.0, ck.1];
+    let elements_fit = i.operands.iter().zip(kinds).enumerate().all(|(k, (o, frag))| match o {
+        Operand::Vector(v) => v.iter().all(|e| fragment_fits(e, frag, k == 3, s)),
+        _ => true,
+    });
+    if i.operands.len() != 6 || !metadata || !matches!(i.operands.get(5), Some(Operand::Imm(_))) || d != c || !elements_fit {
+        out.now(line, "Arguments mismatch for instruction 'mma'".into());
+        return;
+    }
+    if !ordered {
+        require_feature(i, SPARSE_MMA, s, out);
+    }
+    let Some(row) = isa::MMA_SP_ROWS.iter().filter(fits_types).find(|r| r.shape == shape) else {
+        let message = if matches!(a, "e4m3" | "e5m2") {
+            format!("Incorrect instruction type specified for Sparse mma with shape '.{shape}'")
+        } else {
+            format!("Illegal instruction types specified for 'Sparse mma' with shape '.{shape}'")
+        };
+        out.now(line, message);
+        return;
+    };
+    if !mma_operands_fit(i, [(dk.1, dk.2), row.a, row.b, (ck.1, ck.2)], "Sparse mma", "mma", s, out) {
+        return;
+    }
+    let Some(Operand::Imm(selector)) = i.operands.get(5) else { return };
+    if row.selector == 0 && *selector != 0 {
+        out.now(line, format!("Argument 5 of instruction 'mma': unexpected value '{selector}', expected to be 0"));
+    } else if !(0..=row.selector).contains(selector) {
+        out.now(line, format!("Argument 6 of instruction 'Sparse mma': value '{selector}' out of range, expected to be in range [0..{}]", row.selector));
+    }
 }
 
 const MMA_SHAPES: &[&str] = &[
@@ -460,7 +546,7 @@ const MMA_SHAPES: &[&str] = &[
 ];
 
 fn is_mma_modifier(m: &str) -> bool {
-    const OTHERS: &[&str] = &["sync", "aligned", "row", "col", "satfinite", "and", "xor", "popc", "rn", "rz", "rm", "rp", "ftz"];
+    const OTHERS: &[&str] = &["sync", "aligned", "row", "col", "satfinite", "and", "xor", "popc", "rn", "rz", "rm", "rp", "ftz", "sp", "sp::ordered_metadata"];
     MMA_SHAPES.contains(&m) || isa::MMA_TYPES.contains(&m) || OTHERS.contains(&m)
 }
 
@@ -487,36 +573,28 @@ fn layouts_fit(i: &Instruction, shape: &str, a: &str, name: &str, out: &mut Find
 
 /// The shape's (and type family's) `.target` and `.version`, as ptxas names them.
 fn require_row(i: &Instruction, row: &MmaRow, s: &Scope, out: &mut Findings) {
-    let what = format!("Feature '{}'", row.what);
-    if s.version < row.ptx {
-        out.now(i.line, format!("{what} requires PTX ISA .version {}.{} or later", row.ptx.0, row.ptx.1));
-    }
-    if s.target_sm < row.sm {
-        out.now(i.line, format!("{what} requires .target sm_{} or higher", row.sm));
-    }
+    require_feature(i, (row.what, row.sm, row.ptx), s, out);
 }
 
-/// D, A, B, C: vectors of the row's fragment counts and register kinds (C may hold immediates).
-fn mma_operands_fit(i: &Instruction, frags: [(Frag, usize); 4], name: &str, s: &Scope, out: &mut Findings) {
-    if i.operands.len() != 4 {
-        out.now(i.line, format!("Arguments mismatch for instruction '{name}'"));
-        return;
-    }
-    for (k, o) in i.operands.iter().enumerate() {
+/// D, A, B, C (the first four operands): vectors of the row's fragment counts and register
+/// kinds (C may hold immediates); `sized` names the instruction in size mismatches, `name` in
+/// others.
+fn mma_operands_fit(i: &Instruction, frags: [(Frag, usize); 4], sized: &str, name: &str, s: &Scope, out: &mut Findings) -> bool {
+    for (k, o) in i.operands.iter().take(4).enumerate() {
         let Operand::Vector(v) = o else {
             out.now(i.line, format!("Vector expected for argument {k}"));
-            return;
+            return false;
         };
         if !matches!(v.len(), 1 | 2 | 4 | 8) {
             out.now(i.line, format!("Illegal vector size: {}", v.len()));
-            return;
+            return false;
         }
     }
     for (o, (_, count)) in i.operands.iter().zip(frags) {
         if let Operand::Vector(v) = o {
             if v.len() != count {
-                out.now(i.line, format!("Argument vector size mismatch for instruction '{name}'"));
-                return;
+                out.now(i.line, format!("Argument vector size mismatch for instruction '{sized}'"));
+                return false;
             }
         }
     }
@@ -527,6 +605,7 @@ fn mma_operands_fit(i: &Instruction, frags: [(Frag, usize); 4], name: &str, s: &
     if !fits {
         out.now(i.line, format!("Arguments mismatch for instruction '{name}'"));
     }
+    fits
 }
 
 fn fragment_fits(o: &Operand, frag: Frag, may_be_immediate: bool, s: &Scope) -> bool {

@@ -671,6 +671,8 @@ pub struct MmaRow {
     pub what: &'static str,
     pub sm: u32,
     pub ptx: (u32, u32),
+    /// `mma.sp`: the highest sparsity selector (the last operand); 0 for dense rows.
+    pub selector: i128,
 }
 
 const F16_ACC2: &[(&str, Frag, usize)] = &[("f16", Frag::B32, 2), ("f32", Frag::F32, 4)];
@@ -687,8 +689,28 @@ const FP8: &[&str] = &["e4m3", "e5m2"];
 const fn mma(shape: &'static str, ab: &'static [&'static str], cd: &'static [(&'static str, Frag, usize)], ab_counts: (usize, usize), what: &'static str, sm: u32, ptx: (u32, u32)) -> MmaRow {
     let (a, b) = ab_counts;
     let frag = if ab.len() == 1 && matches!(ab[0].as_bytes(), b"f64") { Frag::F64 } else { Frag::B32 };
-    MmaRow { shape, ab, cd, a: (frag, a), b: (frag, b), what, sm, ptx }
+    MmaRow { shape, ab, cd, a: (frag, a), b: (frag, b), what, sm, ptx, selector: 0 }
 }
+
+/// A sparse row: A and B in 32-bit registers, sparsity selectors `0..=selector`.
+const fn sparse(shape: &'static str, ab: &'static [&'static str], cd: &'static [(&'static str, Frag, usize)], ab_counts: (usize, usize), selector: i128, what: &'static str, sm: u32, ptx: (u32, u32)) -> MmaRow {
+    MmaRow { selector, ..mma(shape, ab, cd, ab_counts, what, sm, ptx) }
+}
+
+/// `mma.sp.sync.aligned` shapes and types (`.sp` and `.sp::ordered_metadata`).
+pub const MMA_SP_ROWS: &[MmaRow] = &[
+    sparse("m16n8k16", &["f16"], F16_ACC2, (2, 2), 3, "Sparse MMA", 80, (7, 1)),
+    sparse("m16n8k32", &["f16"], F16_ACC2, (4, 4), 3, "Sparse MMA", 80, (7, 1)),
+    sparse("m16n8k16", &["bf16"], F32_ACC4, (2, 2), 3, "Sparse MMA", 80, (7, 1)),
+    sparse("m16n8k32", &["bf16"], F32_ACC4, (4, 4), 3, "Sparse MMA", 80, (7, 1)),
+    sparse("m16n8k8", &["tf32"], F32_ACC4, (2, 2), 3, "Sparse MMA", 80, (7, 1)),
+    sparse("m16n8k16", &["tf32"], F32_ACC4, (4, 4), 3, "Sparse MMA", 80, (7, 1)),
+    sparse("m16n8k32", INT8, S32_ACC4, (2, 2), 1, "Sparse MMA", 80, (7, 1)),
+    sparse("m16n8k64", INT8, S32_ACC4, (4, 4), 1, "Sparse MMA", 80, (7, 1)),
+    sparse("m16n8k64", INT4, S32_ACC4, (2, 2), 1, "Sparse MMA", 80, (7, 1)),
+    sparse("m16n8k128", INT4, S32_ACC4, (4, 4), 1, "Sparse MMA", 80, (7, 1)),
+    sparse("m16n8k64", FP8, F32_ACC4, (4, 4), 0, "mma with FP8 floating point type", 89, (8, 4)),
+];
 
 /// `mma.sync.aligned` shapes and types (PTX ISA 9.x, warp-level forms without block scaling).
 pub const MMA_ROWS: &[MmaRow] = &[
