@@ -18,58 +18,6 @@ pub struct Scope<'a> {
     /// The `.target` as written (`sm_90a`), for features of one architecture.
     pub target: &'a str,
     pub version: (u32, u32),
-    /// The registers of the instruction being checked, each looked up once.
-    pub seen: SeenRegisters,
-}
-
-impl Scope<'_> {
-    /// The declared type of register `name`, as recorded for the instruction or looked up.
-    #[inline]
-    pub fn register(&self, name: &str) -> Option<Type> {
-        self.seen.get(name).unwrap_or_else(|| self.regs.lookup(name))
-    }
-
-    /// [`Scope::register`], recorded for the rest of the instruction's checks: only for the
-    /// instruction's own names (see [`SeenRegisters`]).
-    #[inline]
-    fn record_register(&self, name: &str) -> Option<Type> {
-        self.seen.get(name).unwrap_or_else(|| {
-            let ty = self.regs.lookup(name);
-            self.seen.record(name, ty);
-            ty
-        })
-    }
-}
-
-/// The registers one instruction names, with their declared types: looked up once (the guard's
-/// check and [`unknown_symbols`] record them), then read by the operand checks. An entry is keyed
-/// by where its name lives: while a module is checked, each name of its instructions stays at an
-/// address of its own, so the instruction's own names (and only those are recorded) are told
-/// apart by address alone.
-#[derive(Default)]
-pub struct SeenRegisters {
-    entries: [std::cell::Cell<(usize, usize, Option<Type>)>; 8],
-    len: std::cell::Cell<usize>,
-}
-
-impl SeenRegisters {
-    fn clear(&self) {
-        self.len.set(0);
-    }
-
-    #[inline]
-    fn get(&self, name: &str) -> Option<Option<Type>> {
-        let key = (name.as_ptr() as usize, name.len());
-        self.entries[..self.len.get()].iter().map(std::cell::Cell::get).find(|e| (e.0, e.1) == key).map(|e| e.2)
-    }
-
-    fn record(&self, name: &str, ty: Option<Type>) {
-        let len = self.len.get();
-        if let Some(entry) = self.entries.get(len) {
-            entry.set((name.as_ptr() as usize, name.len(), ty));
-            self.len.set(len + 1);
-        }
-    }
 }
 
 /// The function's own variables (parameters, locals) over the module's globals, which are built
@@ -133,7 +81,10 @@ enum Route {
 /// combination ([`Plans`]) and each instruction pays only for its operands. Valid code is quiet
 /// (the modifier-only checks have nothing to say) and skips them; otherwise they run again in
 /// place, among the operand checks, so the messages keep ptxas's order.
+#[derive(Copy, Clone)]
 pub struct Plan {
+    /// Numbers the plans of a module, for [`OperandKey`].
+    id: u32,
     route: Route,
     /// The modifier-only checks report nothing.
     quiet: bool,
@@ -180,6 +131,7 @@ impl Plan {
         let has_op = matches!(op, "atom" | "red") && isa::ATOM_OPERATIONS.iter().any(|(o, _)| i.has_mod(o));
         let vector_atom = matches!(op, "atom" | "red") && i.mods.iter().any(|m| matches!(m.as_str(), "v2" | "v4" | "v8"));
         Plan {
+            id: 0,
             route,
             quiet: modifier_findings(i, route, &types, s).first.is_empty(),
             ty,
@@ -231,19 +183,22 @@ fn modifier_findings(i: &Instruction, route: Route, types: &[Type], s: &Scope) -
 #[derive(Default)]
 pub struct Plans {
     by_key: FastMap<u64, Vec<(Name, Vec<Name>, Plan)>>,
+    count: u32,
+    /// Whether the operands fit, by plan, operand summary and vector width, for operands whose
+    /// forms drew no message.
+    verdicts: FastMap<(OperandKey, u32), bool>,
 }
 
 impl Plans {
-    fn plan(&mut self, i: &Instruction, s: &Scope) -> &Plan {
+    fn plan(&mut self, i: &Instruction, s: &Scope) -> Plan {
         let bucket = self.by_key.entry(fingerprint(i)).or_default();
-        let at = match bucket.iter().position(|(op, mods, _)| *op == i.opcode && *mods == i.mods) {
-            Some(at) => at,
-            None => {
-                bucket.push((i.opcode.clone(), i.mods.clone(), Plan::new(i, s)));
-                bucket.len() - 1
-            }
-        };
-        &bucket[at].2
+        if let Some((_, _, plan)) = bucket.iter().find(|(op, mods, _)| *op == i.opcode && *mods == i.mods) {
+            return *plan;
+        }
+        let plan = Plan { id: self.count, ..Plan::new(i, s) };
+        self.count += 1;
+        bucket.push((i.opcode.clone(), i.mods.clone(), plan));
+        plan
     }
 }
 
@@ -259,13 +214,10 @@ fn fingerprint(i: &Instruction) -> u64 {
 }
 
 pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mut Findings) {
-    s.seen.clear();
     // ptxas checks the guard before the opcode (`@ bra L;` takes `bra` as the guard).
-    if let Some((_, p)) = &i.guard {
-        match s.record_register(p) {
-            Some(Type::Pred) => {}
-            _ => out.now(i.line, "Predicate expression expected".into()),
-        }
+    let guard = i.guard.as_ref().map(|(_, p)| s.regs.lookup(p));
+    if guard.is_some_and(|t| t != Some(Type::Pred)) {
+        out.now(i.line, "Predicate expression expected".into());
     }
     let p = plans.plan(i, s);
     let loud = !p.quiet;
@@ -290,9 +242,9 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
         Route::Checked(spec) => spec,
         Route::Unknown => unreachable!(),
     };
-    // Unknown symbols are the one kind of message after the function, made on every way out: made
-    // first, they record the registers' types for the operand checks.
-    let undeclared_register = unknown_symbols(i, s, out);
+    // Unknown symbols are the one kind of message after the function, made on every way out.
+    let operands = OperandSummary::of(i, &p, s);
+    let undeclared_register = (operands.unknown || guard == Some(None)) && unknown_symbols(i, s, out);
     let mut mismatch = false;
     if loud && !check_signedness(i, out) {
         return;
@@ -329,10 +281,21 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
             None => Some(1),
         };
         let Some(width) = width else { return };
-        if !check_operand_forms(i, spec, s, out) {
-            return;
-        }
-        mismatch |= !check_operands(i, p, spec, width, s);
+        let key = operands.key.map(|k| (k, width));
+        let fits = match key.and_then(|k| plans.verdicts.get(&k)) {
+            Some(&fits) => fits,
+            None => {
+                if !check_operand_forms(i, spec, s, out) {
+                    return;
+                }
+                let fits = check_operands(i, &p, spec, width, s);
+                if let Some(k) = key {
+                    plans.verdicts.insert(k, fits);
+                }
+                fits
+            }
+        };
+        mismatch |= !fits;
         if loud {
             let types = i.types();
             check_rounding(i, &types, out);
@@ -365,8 +328,9 @@ fn check_signedness(i: &Instruction, out: &mut Findings) -> bool {
 /// an address through an unknown name, a vector of an illegal size. False if any was reported.
 fn check_operand_forms(i: &Instruction, spec: &OpSpec, s: &Scope, out: &mut Findings) -> bool {
     let mut ok = true;
+    let mut kinds = spec.shape.chars().filter(|c| !matches!(c, '?' | '*'));
     for (k, o) in i.operands.iter().enumerate() {
-        let kind = spec.shape.chars().filter(|c| !matches!(c, '?' | '*')).nth(k);
+        let kind = kinds.next();
         let is_dest = kind.is_some_and(|c| matches!(c, 'd' | 'D' | 'E' | 'w' | 'U' | 'P')) || (kind == Some('V') && k == 0);
         match o {
             Operand::Imm(_) | Operand::F32(_) | Operand::F64(_) if is_dest => {
@@ -377,7 +341,7 @@ fn check_operand_forms(i: &Instruction, spec: &OpSpec, s: &Scope, out: &mut Find
                 out.now(i.line, format!("Special register argument not allowed for instruction '{}'", i.opcode));
                 ok = false;
             }
-            Operand::SpecialReg { name, comp: None } | Operand::Reg(name) if is_vector_special(name) && s.register(name).is_none() => {
+            Operand::SpecialReg { name, comp: None } | Operand::Reg(name) if is_vector_special(name) && s.regs.lookup(name).is_none() => {
                 out.now(i.line, format!("Argument vector size mismatch for instruction '{}'", i.opcode));
                 ok = false;
             }
@@ -397,11 +361,12 @@ fn check_operand_forms(i: &Instruction, spec: &OpSpec, s: &Scope, out: &mut Find
 
 /// Special registers with `.x`/`.y`/`.z` components, named whole.
 fn is_vector_special(name: &str) -> bool {
-    matches!(name, "%tid" | "%ntid" | "%ctaid" | "%nctaid" | "%clusterid" | "%nclusterid" | "%cluster_ctaid" | "%cluster_nctaid")
+    // Registers end in a digit; these names don't.
+    !name.ends_with(|c: char| c.is_ascii_digit()) && matches!(name, "%tid" | "%ntid" | "%ctaid" | "%nctaid" | "%clusterid" | "%nclusterid" | "%cluster_ctaid" | "%cluster_nctaid")
 }
 
 fn is_known_name(n: &str, s: &Scope) -> bool {
-    s.register(n).is_some() || s.vars.contains_key(n) || s.functions.contains_key(n) || n.starts_with("__")
+    s.regs.lookup(n).is_some() || s.vars.contains_key(n) || s.functions.contains_key(n) || n.starts_with("__")
 }
 
 /// Types outside [`Type`] (`.e4m3x2`, `.tf32`, ...): such instructions' types and operands are not checked.
@@ -554,7 +519,7 @@ fn check_memory_vector(i: &Instruction, width: Option<u32>, out: &mut Findings) 
 }
 
 fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Scope, p: &Plan) -> bool {
-    let reg_fits = |name: &str, want: Option<Type>, typing: Typing| match (s.register(name), want) {
+    let reg_fits = |name: &str, want: Option<Type>, typing: Typing| match (s.regs.lookup(name), want) {
         (None, _) | (_, None) => true, // undeclared: reported as an unknown symbol
         (Some(r), Some(w)) => register_fits(w, r, typing),
     };
@@ -894,11 +859,11 @@ fn bar_red_operands_fit(i: &Instruction, s: &Scope) -> bool {
         return true;
     }
     let is_pred = |o: &Operand| match o {
-        Operand::Reg(r) | Operand::NotReg(r) => s.register(r).is_none_or(|t| t == Type::Pred),
+        Operand::Reg(r) | Operand::NotReg(r) => s.regs.lookup(r).is_none_or(|t| t == Type::Pred),
         _ => false,
     };
     let count_fits = |o: &Operand| match o {
-        Operand::Reg(r) => s.register(r).is_none_or(|t| register_fits(Type::U32, t, Typing::Strict)),
+        Operand::Reg(r) => s.regs.lookup(r).is_none_or(|t| register_fits(Type::U32, t, Typing::Strict)),
         o => matches!(o, Operand::Imm(_)),
     };
     match &i.operands[..] {
@@ -1060,7 +1025,7 @@ fn check_call(i: &Instruction, s: &Scope, out: &mut Findings) {
                     out.now(i.line, "Call has wrong number of parameters".into());
                 }
             }
-            None if s.register(name).is_none() => {
+            None if s.regs.lookup(name).is_none() => {
                 out.now(i.line, format!("Call to '{name}' requires call prototype"));
                 unknown.insert(0, name.to_string());
             }
@@ -1079,6 +1044,125 @@ fn vector_len(o: &Operand) -> usize {
     }
 }
 
+/// An instruction's operands in one pass: whether any names something undeclared ([`unknown_symbols`]
+/// then says what), and a key of all that the operand checks ([`check_operand_forms`],
+/// [`check_operands`]) read from them: their kinds, the registers' declared types, whether the
+/// addresses and symbols are known. Operands with the same key under the same plan fit alike, so
+/// the checks run once per key. No key for long operand lists or nested vectors.
+struct OperandSummary {
+    unknown: bool,
+    key: Option<OperandKey>,
+}
+
+/// Codes of an instruction's operands under its plan.
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+struct OperandKey {
+    plan: u32,
+    len: u8,
+    codes: [u8; KEY_CODES],
+}
+
+const KEY_CODES: usize = 22;
+
+impl OperandSummary {
+    fn of(i: &Instruction, p: &Plan, s: &Scope) -> OperandSummary {
+        let mut sum = Summing { s, takes_address: p.takes_address, unknown: false, codes: [0; KEY_CODES], len: 0, keyed: true };
+        i.operands.iter().for_each(|o| sum.operand(o, true));
+        let key = sum.keyed.then_some(OperandKey { plan: p.id, len: sum.len as u8, codes: sum.codes });
+        OperandSummary { unknown: sum.unknown, key }
+    }
+}
+
+struct Summing<'s, 'a> {
+    s: &'s Scope<'a>,
+    takes_address: bool,
+    unknown: bool,
+    codes: [u8; KEY_CODES],
+    len: usize,
+    keyed: bool,
+}
+
+impl Summing<'_, '_> {
+    /// Operand codes: a kind in the top 3 bits, below it a register's type (0: undeclared) or a flag.
+    const REG: u8 = 0;
+    const NOT_REG: u8 = 1 << 5;
+    const PAIR: u8 = 2 << 5;
+    const VALUE: u8 = 3 << 5;
+    const SPECIAL: u8 = 4 << 5;
+    const ADDR: u8 = 5 << 5;
+    const SYMBOL: u8 = 6 << 5;
+    const VECTOR: u8 = 7 << 5;
+    /// An undeclared `%tid`-like name.
+    const VECTOR_SPECIAL: u8 = 31;
+
+    fn push(&mut self, code: u8) {
+        match self.codes.get_mut(self.len) {
+            Some(c) => *c = code,
+            None => self.keyed = false,
+        }
+        self.len += 1;
+    }
+
+    /// A register's declared type (an undeclared one is unknown, but `_`), as a code.
+    fn register(&mut self, name: &str) -> u8 {
+        let ty = self.s.regs.lookup(name);
+        self.unknown |= ty.is_none() && name != "_";
+        ty.map_or(0, |t| t as u8 + 1)
+    }
+
+    /// A label, variable or function (or a `__` name), or else unknown.
+    fn symbol(&mut self, name: &str) {
+        let n = symbol_base(name);
+        let known = self.s.labels.contains(n) || self.s.vars.contains_key(n) || self.s.functions.contains_key(n);
+        self.unknown |= !known && !n.starts_with("__") && n != "_";
+    }
+
+    fn operand(&mut self, o: &Operand, top: bool) {
+        let code = match o {
+            Operand::Reg(r) if is_vector_special(r) => match self.s.regs.lookup(r) {
+                Some(t) => Self::REG | (t as u8 + 1),
+                None => Self::REG | Self::VECTOR_SPECIAL,
+            },
+            Operand::Reg(r) => Self::REG | self.register(r),
+            Operand::NotReg(r) => Self::NOT_REG | self.register(r),
+            Operand::PredPair(pair) => {
+                let first = self.register(&pair.0);
+                self.push(Self::PAIR | first);
+                self.register(&pair.1)
+            }
+            Operand::Imm(_) => Self::VALUE,
+            Operand::F32(_) | Operand::F64(_) => Self::VALUE | 1,
+            Operand::Sink => Self::VALUE | 2,
+            Operand::SpecialReg { name, comp } => {
+                let undeclared_vector = comp.is_none() && is_vector_special(name) && self.s.regs.lookup(name).is_none();
+                Self::SPECIAL | u8::from(undeclared_vector)
+            }
+            Operand::Addr { base, .. } => {
+                let known = match base {
+                    AddrBase::Reg(r) => self.register(r) != 0 || is_known_name(r, self.s),
+                    AddrBase::Symbol(n) => {
+                        self.symbol(n);
+                        is_known_name(n, self.s)
+                    }
+                    AddrBase::None => true,
+                };
+                Self::ADDR | u8::from(known)
+            }
+            Operand::Symbol(n) => {
+                self.symbol(n);
+                Self::SYMBOL | u8::from(self.takes_address && symbol_is_address(n, self.s))
+            }
+            Operand::Vector(v) => {
+                self.keyed &= top && v.len() < 32;
+                self.push(Self::VECTOR | v.len().min(31) as u8);
+                v.iter().for_each(|e| self.operand(e, false));
+                return;
+            }
+        };
+        self.push(code);
+    }
+}
+
 /// Undeclared registers and unknown names, reported after the function; true if a register is unknown.
 fn unknown_symbols(i: &Instruction, s: &Scope, out: &mut Findings) -> bool {
     let mut unknown = Vec::new();
@@ -1086,7 +1170,7 @@ fn unknown_symbols(i: &Instruction, s: &Scope, out: &mut Findings) -> bool {
     // An undeclared register also makes the operands mismatch; an unknown label alone does not.
     let any_register = unknown.iter().any(|u| u.starts_with('%'));
     if let Some((_, p)) = &i.guard {
-        if s.record_register(p).is_none() {
+        if s.regs.lookup(p).is_none() {
             unknown.insert(0, p.to_string());
         }
     }
@@ -1098,7 +1182,7 @@ fn unknown_symbols(i: &Instruction, s: &Scope, out: &mut Findings) -> bool {
 
 fn collect_unknown(op: &Operand, s: &Scope, out: &mut Vec<String>) {
     let mut reg = |name: &str| {
-        if name != "_" && s.record_register(name).is_none() {
+        if name != "_" && s.regs.lookup(name).is_none() {
             out.push(name.to_string());
         }
     };

@@ -144,14 +144,23 @@ impl<'a> Registers<'a> {
     #[inline]
     fn range_type(&self, name: &str) -> Option<Type> {
         let bytes = name.as_bytes();
-        let digits = bytes.iter().rev().take_while(|b| b.is_ascii_digit()).count();
-        let at = bytes.len() - digits;
-        if digits == 0 || at == 0 {
+        let mut at = bytes.len();
+        while at > 0 && bytes[at - 1].is_ascii_digit() {
+            at -= 1;
+        }
+        if at == bytes.len() || at == 0 {
             return None;
         }
         let (ty, n) = if at <= 8 {
             let word = prefix_word(&bytes[..at]);
-            self.short.iter().find(|e| e.0 == word && e.1 == at).map(|e| (e.2, e.3))?
+            let mut found = None;
+            for &(w, len, ty, n) in &self.short {
+                if w == word && len == at {
+                    found = Some((ty, n));
+                    break;
+                }
+            }
+            found?
         } else {
             self.long_range(&name[..at])?
         };
@@ -168,14 +177,23 @@ impl<'a> Registers<'a> {
 #[inline]
 fn decimal(digits: &[u8]) -> Option<u64> {
     if digits.len() <= 19 {
-        return Some(digits.iter().fold(0, |v, d| v * 10 + u64::from(d - b'0')));
+        let mut value = 0;
+        for &d in digits {
+            value = value * 10 + u64::from(d - b'0');
+        }
+        return Some(value);
     }
     digits.iter().try_fold(0u64, |v, d| v.checked_mul(10)?.checked_add(u64::from(d - b'0')))
 }
 
-/// Up to 8 bytes as a little-endian word, zero-padded.
+/// The first 8 bytes (or fewer) as a little-endian word, zero-padded.
+#[inline]
 fn prefix_word(bytes: &[u8]) -> u64 {
-    bytes.iter().take(8).enumerate().fold(0, |w, (k, &b)| w | u64::from(b) << (8 * k))
+    let mut word = 0;
+    for (k, &b) in bytes[..bytes.len().min(8)].iter().enumerate() {
+        word |= u64::from(b) << (8 * k);
+    }
+    word
 }
 
 #[cfg(test)]

@@ -211,6 +211,5 @@ fn scope_of<'a>(f: &'a Function, m: &'a Module, shared: &'a ModuleScope<'a>, spa
         target_sm: cm::target_number(&m.target).unwrap_or(u32::MAX),
         target: m.target.as_str(),
         version: m.version,
-        seen: Default::default(),
     }
 }
