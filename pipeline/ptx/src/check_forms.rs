@@ -393,8 +393,8 @@ fn fence_modifiers_fit(i: &Instruction, s: &Scope, out: &mut Findings) -> bool {
 /// `mma.sync.aligned.shape.alayout.blayout{.satfinite}.dtype.atype.btype.ctype d, a, b, c`.
 fn check_mma(i: &Instruction, s: &Scope, out: &mut Findings) {
     let line = i.line;
-    // Block-scaled forms (`.kind::f8f6f4`, `.block_scale`) are not tabled.
     if i.mods.iter().any(|m| m.starts_with("kind::") || m.starts_with("block_scale") || m.starts_with("scale_vec::")) {
+        check_scaled_mma(i, s, out);
         return;
     }
     let sparse = i.mods.first().is_some_and(|m| m == "sp" || m == "sp::ordered_metadata");
@@ -462,6 +462,54 @@ fn check_mma(i: &Instruction, s: &Scope, out: &mut Findings) {
         return;
     }
     mma_operands_fit(i, [(dk.1, dk.2), row.a, row.b, (ck.1, ck.2)], name, name, s, out);
+}
+
+/// `mma` of narrow floats by kind (`.kind::f8f6f4`; `.kind::mxf8f6f4`/`mxf4`/`mxf4nvf4` with
+/// `.block_scale`) against `isa::SCALED_MMA_ROWS`: D, A, B, C, then with block scaling the scale
+/// factors of A and B, each a 32-bit register and a vector of two immediates (byte and thread
+/// ids, whose values are not checked here). Shapes and types outside the table are left alone.
+fn check_scaled_mma(i: &Instruction, s: &Scope, out: &mut Findings) {
+    let line = i.line;
+    let Some(row) = isa::SCALED_MMA_ROWS.iter().find(|r| i.has_mod(r.kind)) else { return };
+    let scaled = i.has_mod("block_scale");
+    if !row.scales.is_empty() && !scaled {
+        out.now(line, ".block_scale modifier required for instruction 'mma'".into());
+        return;
+    }
+    const TYPES: &[&str] = &["f16", "f32", "e4m3", "e5m2", "e3m2", "e2m3", "e2m1", "ue8m0", "ue4m3"];
+    let types: Vec<&str> = i.mods.iter().map(|m| &**m).filter(|m| TYPES.contains(m)).collect();
+    let (Some(&[d, a, b, c]), scale) = (types.get(..4), types.get(4)) else { return };
+    let acc = |t: &str| row.cd.iter().find(|(n, ..)| *n == t).copied();
+    let (Some(dk), Some(ck)) = (acc(d), acc(c)) else { return };
+    if !i.has_mod(row.shape) || !row.ab.contains(&a) || !row.ab.contains(&b) {
+        return;
+    }
+    let scale_fits = |k: usize| matches!(i.operands.get(k), Some(Operand::Reg(r)) if s.regs.lookup(r).is_none_or(|t| register_fits(Type::U32, t, Typing::Strict)));
+    let wanted = if row.scales.is_empty() { 4 } else { 8 };
+    if let Some(t) = scale.filter(|t| !row.scales.is_empty() && !row.scales.contains(t)) {
+        out.now(line, format!("Illegal modifier '.{}' for instruction 'mma' with type '.{t}'", row.kind));
+        return;
+    }
+    let scale_type_fits = scale.is_some() == !row.scales.is_empty();
+    if i.operands.len() != wanted || !scale_type_fits || (wanted == 8 && !(scale_fits(4) && scale_fits(6))) {
+        out.now(line, "Arguments mismatch for instruction 'mma'".into());
+        return;
+    }
+    for k in (5..wanted).step_by(2) {
+        let Some(Operand::Vector(ids)) = i.operands.get(k) else {
+            out.now(line, format!("Vector expected for argument {k}"));
+            return;
+        };
+        if !matches!(ids.len(), 1 | 2 | 4 | 8) {
+            out.now(line, format!("Illegal vector size: {}", ids.len()));
+            return;
+        }
+        if ids.len() != 2 || !ids.iter().all(|e| matches!(e, Operand::Imm(_))) {
+            out.now(line, "Arguments mismatch for instruction 'mma'".into());
+            return;
+        }
+    }
+    mma_operands_fit(i, [(dk.1, dk.2), (Frag::B32, row.a), (Frag::B32, row.b), (ck.1, ck.2)], "mma", "mma", s, out);
 }
 
 /// The feature every `mma.sp` needs: (name, target, version).

@@ -737,6 +737,29 @@ pub const MMA_ROWS: &[MmaRow] = &[
     mma("m16n8k32", FP8, F32_ACC4, (4, 2), "mma with FP8 floating point type", 89, (8, 4)),
 ];
 
+/// `mma.sync.aligned.shape.row.col.kind{.block_scale.scale_vec}.dtype.atype.btype.ctype{.stype}`:
+/// the narrow-float kinds (sm_120a), with block scaling for the `mx` kinds.
+pub struct ScaledMmaRow {
+    pub kind: &'static str,
+    pub shape: &'static str,
+    pub ab: &'static [&'static str],
+    pub cd: &'static [(&'static str, Frag, usize)],
+    /// 32-bit registers of A and B.
+    pub a: usize,
+    pub b: usize,
+    /// Scale-factor types; empty: no block scaling.
+    pub scales: &'static [&'static str],
+}
+
+const F8F6F4: &[&str] = &["e4m3", "e5m2", "e3m2", "e2m3", "e2m1"];
+
+pub const SCALED_MMA_ROWS: &[ScaledMmaRow] = &[
+    ScaledMmaRow { kind: "kind::f8f6f4", shape: "m16n8k32", ab: F8F6F4, cd: F16_ACC2, a: 4, b: 2, scales: &[] },
+    ScaledMmaRow { kind: "kind::mxf8f6f4", shape: "m16n8k32", ab: F8F6F4, cd: F32_ACC4, a: 4, b: 2, scales: &["ue8m0"] },
+    ScaledMmaRow { kind: "kind::mxf4", shape: "m16n8k64", ab: &["e2m1"], cd: F32_ACC4, a: 4, b: 2, scales: &["ue8m0"] },
+    ScaledMmaRow { kind: "kind::mxf4nvf4", shape: "m16n8k64", ab: &["e2m1"], cd: F32_ACC4, a: 4, b: 2, scales: &["ue8m0", "ue4m3"] },
+];
+
 /// Types an `mma` names (the D, A, B, C types in order).
 pub const MMA_TYPES: &[&str] = &["f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s4", "u4", "b1", "s32", "e4m3", "e5m2"];
 
