@@ -24,6 +24,7 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
             out.push(finding);
             continue;
         }
+        out.extend(vector_shape(src, v.span, v.line, v.ty, v.vector));
         out.extend(variable_kind(src, v));
         out.extend(incomplete_type(src, v));
         if linkage_of(src, v.span).any(|(_, word)| word == ".common") && v.space != StateSpace::Global {
@@ -40,14 +41,20 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
     for f in &m.functions {
         out.extend(repeated_linkage(src, f.span));
         for v in f.params.iter().chain(&f.ret_params) {
+            out.extend(vector_shape(src, v.span, v.line, v.ty, v.vector));
             out.extend(predicate_in_memory(v));
         }
+        // One finding per `.reg` statement (its names share the span).
+        let mut statements = f.regs.iter().map(|r| (r.span, r)).collect::<Vec<_>>();
+        statements.dedup_by_key(|(span, _)| span.start);
+        out.extend(statements.into_iter().filter_map(|(span, r)| vector_shape(src, span, r.line, r.ty, r.vector)));
         out.extend(prototype_findings(src, f));
         for v in &f.vars {
             let local = |n: &str| match f.vars.iter().find(|w| w.name == n && w.span.start <= v.span.start) {
                 Some(w) => Named::Variable(w.space),
                 None => module_name(n, v.span.start),
             };
+            out.extend(vector_shape(src, v.span, v.line, v.ty, v.vector));
             out.extend(variable_kind(src, v));
             out.extend(incomplete_type(src, v));
             check_variable(src, v, &local, &mut out);
@@ -107,6 +114,20 @@ fn extern_redefinitions(src: &str, m: &Module) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// A declaration's `.vN`: only `.v2` and `.v4` (others are ptxas's syntax error at the
+/// modifier), at most 128 bits.
+fn vector_shape(src: &str, span: Span, line: u32, ty: Type, vector: u32) -> Option<Finding> {
+    let text = src.get(span.start as usize..span.end as usize)?;
+    let written_v1 = || text.match_indices(".v1").any(|(at, _)| !text[at + 3..].starts_with(|c: char| c.is_ascii_digit()));
+    if !matches!(vector, 1 | 2 | 4) || vector == 1 && written_v1() {
+        let modifier = format!(".v{vector}");
+        let at = text.find(&modifier)?;
+        let line = line_at(src, span.start as usize + at).unwrap_or(line);
+        return Some((line, format!("Parsing error near '{modifier}': syntax error"), true));
+    }
+    (ty.size_bytes() * vector > 16).then(|| (line, "Vector type too large, exceeds 128 bit limit".into(), false))
 }
 
 /// The linkage directives (`.visible`, `.extern`, `.weak`, `.common`) a declaration opens with,
