@@ -1054,21 +1054,19 @@ struct OperandSummary {
     key: Option<OperandKey>,
 }
 
-/// Codes of an instruction's operands under its plan.
+/// Codes of an instruction's operands under its plan, a byte each (the first in the low byte).
 #[derive(Copy, Clone, PartialEq, Eq, Hash)]
 struct OperandKey {
     plan: u32,
     len: u8,
-    codes: [u8; KEY_CODES],
+    codes: u128,
 }
-
-const KEY_CODES: usize = 22;
 
 impl OperandSummary {
     fn of(i: &Instruction, p: &Plan, s: &Scope) -> OperandSummary {
-        let mut sum = Summing { s, takes_address: p.takes_address, unknown: false, codes: [0; KEY_CODES], len: 0, keyed: true };
+        let mut sum = Summing { s, takes_address: p.takes_address, unknown: false, codes: 0, len: 0, keyed: true };
         i.operands.iter().for_each(|o| sum.operand(o, true));
-        let key = sum.keyed.then_some(OperandKey { plan: p.id, len: sum.len as u8, codes: sum.codes });
+        let key = (sum.keyed && sum.len <= 16).then_some(OperandKey { plan: p.id, len: sum.len as u8, codes: sum.codes });
         OperandSummary { unknown: sum.unknown, key }
     }
 }
@@ -1077,7 +1075,7 @@ struct Summing<'s, 'a> {
     s: &'s Scope<'a>,
     takes_address: bool,
     unknown: bool,
-    codes: [u8; KEY_CODES],
+    codes: u128,
     len: usize,
     keyed: bool,
 }
@@ -1096,9 +1094,8 @@ impl Summing<'_, '_> {
     const VECTOR_SPECIAL: u8 = 31;
 
     fn push(&mut self, code: u8) {
-        match self.codes.get_mut(self.len) {
-            Some(c) => *c = code,
-            None => self.keyed = false,
+        if self.len < 16 {
+            self.codes |= u128::from(code) << (8 * self.len);
         }
         self.len += 1;
     }
