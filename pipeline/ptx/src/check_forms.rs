@@ -15,6 +15,7 @@ pub fn is_checked_by_form(i: &Instruction) -> bool {
         || i.opcode == "mma"
         || (i.opcode == "cvt" && i.has_mod("pack"))
         || (matches!(&*i.opcode, "st" | "red") && first == Some("async"))
+        || (i.opcode == "st" && first == Some("bulk"))
 }
 
 pub fn check_form(i: &Instruction, s: &Scope, out: &mut Findings) {

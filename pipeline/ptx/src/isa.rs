@@ -230,6 +230,7 @@ pub const REQUIREMENTS: &[Requirement] = &[
     feat("mbarrier", "complete_tx", "Feature '{form}'", 90, (8, 0)),
     feat("cp", "bulk", "Feature '{form}'", 90, (8, 0)),
     feat("st", "async", "Feature 'st.async'", 90, (8, 1)),
+    feat("st", "bulk", "Feature 'st.bulk'", 100, (8, 6)),
     feat("red", "async", "Feature 'red.async'", 90, (8, 1)),
     feat("clusterlaunchcontrol", "try_cancel", "Feature 'clusterlaunchcontrol.try_cancel.async'", 100, (8, 6)),
     feat("mma", "", "Feature 'mma'", 70, (6, 4)),
@@ -591,6 +592,13 @@ pub const FORMS: &[Form] = &[
         ..form("cp.reduce.async.bulk", BULK_REDUCE_TYPES, "mmu")
     },
     Form { needs: ST_ASYNC_COMPLETION, ..form("st.async", &["*"], "*") },
+    Form {
+        spaces: &["-", "shared::cta"],
+        illegal: &["relaxed"],
+        values: &[(2, &[0])],
+        steps: Some((1, 8, 0, i64::MAX as i128, false)),
+        ..form("st.bulk", &[], "mwi")
+    },
     form("red.async", &["*"], "*"),
     Form { when: &["u16", "s16"], needs: &[(&["sat"], ".sat modifier required")], ..form("cvt.pack", &["u16.s32", "s16.s32"], "dww") },
     Form {
