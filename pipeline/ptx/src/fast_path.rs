@@ -129,24 +129,52 @@ impl<'s> Cursor<'s> {
             self.skip_space();
         }
         let start = self.pos;
-        if !self.peek().is_ascii_digit() {
+        let first = self.peek();
+        if !first.is_ascii_digit() {
             return Err(Declined);
         }
-        let hex = self.peek() == b'0' && matches!(self.bytes.get(self.pos + 1), Some(b'x' | b'X'));
-        if hex {
-            self.pos += 2;
-            self.word(HEX, HEX)?;
+        let plain_decimal = first != b'0' || !is(self.bytes.get(self.pos + 1).copied().unwrap_or(0), NAME);
+        let v = if plain_decimal {
+            self.decimal()?
         } else {
-            self.word(DIGIT, DIGIT)?;
+            // Hex, octal and their oddities, as the token parser reads them.
+            if matches!(self.bytes.get(self.pos + 1), Some(b'x' | b'X')) {
+                self.pos += 2;
+                self.word(HEX, HEX)?;
+            } else {
+                self.word(DIGIT, DIGIT)?;
+            }
+            if matches!(self.peek(), b'u' | b'U') {
+                self.pos += 1;
+            }
+            crate::parser::parse_int(text(self.bytes, start, self.pos)).ok_or(Declined)?
+        };
+        if is(self.peek(), NAME) || self.peek() == b'.' {
+            return Err(Declined);
+        }
+        Ok(if neg { -v } else { v })
+    }
+
+    /// Decimal digits (not starting with a `0` unless alone) and an optional `U`, accumulated as
+    /// ptxas does (see `parser::parse_int`); an overflow is declined, for the token parser to
+    /// report.
+    #[inline]
+    fn decimal(&mut self) -> Read<i128> {
+        let mut v: u64 = 0;
+        while let Some(&b) = self.bytes.get(self.pos) {
+            if !b.is_ascii_digit() {
+                break;
+            }
+            if v >> 63 != 0 {
+                return Err(Declined);
+            }
+            v = v.wrapping_mul(10).wrapping_add(u64::from(b - b'0'));
+            self.pos += 1;
         }
         if matches!(self.peek(), b'u' | b'U') {
             self.pos += 1;
         }
-        if is(self.peek(), NAME) || self.peek() == b'.' {
-            return Err(Declined);
-        }
-        let v = crate::parser::parse_int(text(self.bytes, start, self.pos)).ok_or(Declined)?;
-        Ok(if neg { -v } else { v })
+        Ok(i128::from(v))
     }
 
     /// `0fXXXXXXXX` / `0dXXXXXXXXXXXXXXXX`: exactly the hex digits the lexer's float tokens take.
@@ -278,6 +306,39 @@ impl<'s> Parser<'s> {
         self.body_buf.push(Statement::Label { name: name.to_string(), line, span });
         self.prev_end = c.pos as u32;
         Some(c.pos)
+    }
+
+    /// Reads a flat `{n, n, ...}` list of integers (at the current `{` token) straight from the
+    /// bytes onto `vals`, as the token parser reads one; false (with nothing changed) for
+    /// anything else: nested braces, floats, symbols, comments, overflowing constants.
+    pub(crate) fn fast_integer_list(&mut self, vals: &mut Vec<i128>) -> bool {
+        let Some(open) = self.cur else { return false };
+        let mut c = Cursor { bytes: &self.src.as_bytes()[..self.end as usize], pos: open.start as usize + 1 };
+        let before = vals.len();
+        if c.eat(b'}') {
+            return self.finish_list(c.pos);
+        }
+        loop {
+            match c.integer() {
+                Ok(v) => vals.push(v),
+                Err(Declined) => break,
+            }
+            if c.eat(b'}') {
+                return self.finish_list(c.pos);
+            }
+            if !c.eat(b',') {
+                break;
+            }
+        }
+        vals.truncate(before);
+        false
+    }
+
+    /// The token stream resumes past a list's `}`, which ended at `end`.
+    fn finish_list(&mut self, end: usize) -> bool {
+        self.prev_end = end as u32;
+        self.resume_tokens_at(end, 1);
+        true
     }
 
     /// Guard, opcode and modifiers (into the modifier buffer).

@@ -549,12 +549,17 @@ impl<'s> Parser<'s> {
             array_len = array_len.map(|a| a.saturating_mul(n));
             self.expect(Tok::RBracket)?;
         }
-        let init = if self.eat(Tok::Eq) { self.initializer()? } else { Vec::new() };
+        let elements = array_len.unwrap_or(0).saturating_mul(u64::from(vector));
+        let init = if self.eat(Tok::Eq) { self.initializer(elements)? } else { Vec::new() };
         Ok(VarDecl { space, name, ty, align, array_len, vector, line, span: self.span_from(start), init })
     }
 
-    fn initializer(&mut self) -> PResult<Vec<i128>> {
-        let mut vals = Vec::new();
+    /// An initializer of a variable of `elements` elements: the vector is sized for them up front
+    /// (at most one per two bytes of the text left, so a declared size never allocates more than
+    /// the input can fill).
+    fn initializer(&mut self, elements: u64) -> PResult<Vec<i128>> {
+        let text_left = (self.end as usize).saturating_sub(self.offset() as usize) / 2;
+        let mut vals = Vec::with_capacity((elements as usize).min(text_left));
         self.initializer_into(&mut vals)?;
         Ok(vals)
     }
@@ -577,6 +582,9 @@ impl<'s> Parser<'s> {
     }
 
     fn initializer_inner(&mut self, vals: &mut Vec<i128>) -> PResult<()> {
+        if self.fast_path && self.peek() == Some(Tok::LBrace) && self.fast_integer_list(vals) {
+            return Ok(());
+        }
         if self.eat(Tok::LBrace) {
             loop {
                 if self.eat(Tok::RBrace) {

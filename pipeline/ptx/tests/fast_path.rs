@@ -127,6 +127,46 @@ fn tricky_instructions_read_alike() {
     }
 }
 
+/// Initializers at the edges of what the fast path takes.
+const INITIALIZERS: &[&str] = &[
+    ".global .align 1 .b8 a[4] = {1, 2, 3, 4};",
+    ".global .align 1 .b8 a[4] = {1,2,3,4};",
+    ".global .align 1 .b8 a[4] = { 1 , 2 ,\n 3, 4 };",
+    ".global .align 1 .b8 a[4] = {1, 2, 3, 4, };",
+    ".global .align 1 .b8 a[4] = {};",
+    ".global .align 1 .b8 a[4] = {1, 2, /* c */ 3, 4};",
+    ".global .align 1 .b8 a[4] = {1, 2, // c\n 3, 4};",
+    ".global .u32 a[2] = {0x10, 0XffU};",
+    ".global .s32 a[2] = {-1, - 2};",
+    ".global .u64 a[2] = {0x1FFFFFFFFFFFFFFFF, 0x80000000000000000};",
+    ".global .u32 a[2] = {017, 019};",
+    ".global .u64 a[4] = {18446744073709551615, 18446744073709551616, 184467440737095516150, 0};",
+    ".global .u64 a[3] = {9223372036854775808, 92233720368547758080, 0U};",
+    ".global .u32 a[2] = {0, 00};",
+    ".global .u32 a[2] = {0x, 0u};",
+    ".global .f32 a[2] = {1.5, -2.5};",
+    ".global .f32 a[2] = {0f3F800000, 1};",
+    ".global .u32 a[2][2] = {{1, 2}, {3, 4}};",
+    ".global .u32 a[2] = {1 2};",
+    ".global .u32 a[2] = {1, 2",
+    ".global .u32 a[2] = {1, 2;",
+    ".global .u32 a[2] = {1, 2}",
+    ".global .u64 a[2] = {g, generic(g)};",
+    ".global .u32 a[2] = {1, 2x};",
+    ".global .u32 a[2] = {1, _};",
+];
+
+#[test]
+fn tricky_initializers_read_alike() {
+    for init in INITIALIZERS {
+        let src = format!(".version 8.0\n.target sm_90\n.address_size 64\n.global .u32 g;\n{init}\n.visible .entry k()\n{{\nret;\n}}\n");
+        assert_same_reading(&src, &format!("initializer {init:?}"));
+        for cut in (src.len() - 40..src.len()).filter(|&i| src.is_char_boundary(i)) {
+            assert_same_reading(&src[..cut], &format!("initializer {init:?} cut at {cut}"));
+        }
+    }
+}
+
 #[test]
 fn conformance_cases_and_filetests_read_alike() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
