@@ -141,6 +141,8 @@ fn check_vector_counts(i: &Instruction, name: &str, out: &mut Findings) {
     let at = match name {
         "cp.async.bulk.tensor" | "cp.reduce.async.bulk.tensor" => {
             let Some(dims) = i.mods.iter().find_map(|m| m.strip_suffix('d').and_then(|n| n.parse::<usize>().ok())) else { return };
+            // A gather or scatter of four rows names its column and the four rows.
+            let dims = if i.has_mod("tile::gather4") || i.has_mod("tile::scatter4") { 5 } else { dims };
             let Some(at) = i.operands.iter().position(|o| matches!(o, Operand::Vector(v) if matches!(v.first(), Some(Operand::Addr { .. })))) else { return };
             let Some(Operand::Vector(v)) = i.operands.get(at) else { return };
             match v.get(1) {

@@ -229,6 +229,7 @@ pub const REQUIREMENTS: &[Requirement] = &[
     feat("mbarrier", "expect_tx", "Feature '{form}'", 90, (8, 0)),
     feat("mbarrier", "complete_tx", "Feature '{form}'", 90, (8, 0)),
     feat("cp", "bulk", "Feature '{form}'", 90, (8, 0)),
+    feat("cp", "ignore_oob", "Feature '.ignore_oob'", 90, (9, 2)),
     feat("st", "async", "Feature 'st.async'", 90, (8, 1)),
     feat("st", "bulk", "Feature 'st.bulk'", 100, (8, 6)),
     feat("red", "async", "Feature 'red.async'", 90, (8, 1)),
@@ -467,6 +468,11 @@ const TCGEN05_TARGETS: &[&str] = &["sm_100a", "sm_101a", "sm_103a", "sm_110a", "
 const ARCH_100_FAMILY: &[&str] = TCGEN05_TARGETS;
 const SETMAXNREG_TARGETS: &[&str] = &["sm_90a", "sm_100a", "sm_101a", "sm_103a", "sm_110a", "sm_100f", "sm_101f", "sm_103f", "sm_110f"];
 const CTA_GROUP: &[(&[&str], &str)] = &[(&["cta_group::1", "cta_group::2"], ".cta_group modifier required")];
+/// `.tile::gather4`/`.tile::scatter4` copy two-dimensional tensors only.
+const GATHER_SCATTER_2D_ONLY: &[(&str, &str)] = &[
+    ("1d", "tile::gather4"), ("3d", "tile::gather4"), ("4d", "tile::gather4"), ("5d", "tile::gather4"),
+    ("1d", "tile::scatter4"), ("3d", "tile::scatter4"), ("4d", "tile::scatter4"), ("5d", "tile::scatter4"),
+];
 const BULK_COMPLETION: &[(&[&str], &str)] = &[(&["mbarrier::complete_tx::bytes", "bulk_group"], ".completion_mechanism modifier required")];
 const TENSOR_REDUCE_NEEDS: &[(&[&str], &str)] = &[
     (&["1d", "2d", "3d", "4d", "5d"], ".dim modifier required"),
@@ -503,10 +509,15 @@ pub const FORMS: &[Form] = &[
     Form { spaces: MBARRIER_SPACES, when: &["parity"], ..form("mbarrier.try_wait", &["b64"], "pmu?u") },
     Form { spaces: MBARRIER_SPACES, ..form("mbarrier.try_wait", &["b64"], "pmU?u") },
     form("mbarrier.pending_count", &["b64"], "dU"),
-    Form { needs: &[(&["1d", "2d", "3d", "4d", "5d"], ".dim modifier required")], ..form("cp.async.bulk.tensor", &[], "*") },
+    Form {
+        needs: &[(&["1d", "2d", "3d", "4d", "5d"], ".dim modifier required")],
+        conflicts: GATHER_SCATTER_2D_ONLY,
+        ..form("cp.async.bulk.tensor", &[], "*")
+    },
     form("cp.async.bulk.prefetch", &[], "*"),
     form("cp.async.bulk.commit_group", &[], ""),
     form("cp.async.bulk.wait_group", &[], "i"),
+    Form { when: &["ignore_oob"], spaces: BULK_SPACES, ..form("cp.async.bulk", &[], "mmuuum?U") },
     Form { when: &["mbarrier::complete_tx::bytes"], spaces: BULK_SPACES, ..form("cp.async.bulk", &[], "mmum?*") },
     Form {
         needs: &[(&["mbarrier::complete_tx::bytes", "bulk_group"], ".completion_mechanism modifier required")],
@@ -649,7 +660,7 @@ pub const FORM_MODIFIERS: &[&str] = &[
     "box_dim", "global_dim", "global_stride", "element_stride", "elemtype", "interleave_layout", "swizzle_mode",
     "fill_mode", "to_proxy::tensormap", "from_proxy::generic", "32x128b", "block_scale", "block16", "block32", "scale_vec::1X", "scale_vec::2X",
     "scale_vec::4X", "ashift", "weight_stationary", "tile::scatter4", "im2col::w", "im2col::w::128",
-    "b8x16", "b6x16_p32", "b4x16_p64", "collector::b0::fill", "collector::b0::use", "collector::b0::lastuse",
+    "b8x16", "b6x16_p32", "b4x16_p64", "ignore_oob", "collector::b0::fill", "collector::b0::use", "collector::b0::lastuse",
     "collector::b0::discard", "collector::b1::fill", "collector::b1::use", "collector::b1::lastuse", "collector::b1::discard",
     "collector::b2::fill", "collector::b2::use", "collector::b2::lastuse", "collector::b2::discard", "collector::b3::fill",
     "collector::b3::use", "collector::b3::lastuse", "collector::b3::discard",
