@@ -445,6 +445,22 @@ pub const CLUSTER_BULK_REDUCTIONS: Reductions = Reductions {
     noftz_types: &[],
 };
 
+/// `red.async`.
+pub const ASYNC_REDUCTIONS: Reductions = Reductions {
+    ops: &[
+        ("add", &["u32", "s32", "u64", "s64"]),
+        ("min", &["u32", "s32"]),
+        ("max", &["u32", "s32"]),
+        ("inc", &["u32"]),
+        ("dec", &["u32"]),
+        ("and", &["b32"]),
+        ("or", &["b32"]),
+        ("xor", &["b32"]),
+    ],
+    wrong_type: "Incorrect type '.{t}' for operation '.{op}' in instruction '{name}'",
+    noftz_types: &[],
+};
+
 /// `cp.reduce.async.bulk.tensor`: no type modifier.
 pub const TENSOR_REDUCTIONS: Reductions = Reductions {
     ops: &[("add", &[""]), ("min", &[""]), ("max", &[""]), ("inc", &[""]), ("dec", &[""]), ("and", &[""]), ("or", &[""]), ("xor", &[""])],
@@ -610,7 +626,7 @@ pub const FORMS: &[Form] = &[
         steps: Some((1, 8, 0, i64::MAX as i128, false)),
         ..form("st.bulk", &[], "mwi")
     },
-    form("red.async", &["*"], "*"),
+    Form { reductions: Some(&ASYNC_REDUCTIONS), ..form("red.async", &["b32", "u32", "s32", "b64", "u64", "s64"], "*") },
     Form { when: &["u16", "s16"], needs: &[(&["sat"], ".sat modifier required")], ..form("cvt.pack", &["u16.s32", "s16.s32"], "dww") },
     Form {
         needs: &[(&["sat"], ".sat modifier required")],
