@@ -684,11 +684,50 @@ fn wgmma_row(i: &Instruction) -> Option<&'static isa::WgmmaRow> {
     }
 }
 
-/// `wgmma.mma_async.sp` (operands not tabled): PTX 8.2.
+/// `wgmma.mma_async.sp.sync.aligned.shape.dtype.atype.btype d, a-desc|{a}, b-desc, sp-meta, sp-sel,
+/// scale-d, ...`: PTX 8.2, twice the dense `k`, the dense operands plus a 32-bit metadata register
+/// and an immediate selector (0 or 1) after B.
 fn check_sparse_wgmma(i: &Instruction, s: &Scope, out: &mut Findings) {
-    if let Some(row) = wgmma_row(i).filter(|_| s.version < (8, 2)) {
-        out.now(i.line, format!("Feature 'Sparse WGMMA with {} types' requires PTX ISA .version 8.2 or later", row.family));
+    let line = i.line;
+    let Some(row) = wgmma_row(i) else { return };
+    let register_a = matches!(i.operands.get(1), Some(Operand::Vector(_)));
+    let descriptor = |k: usize| matches!(i.operands.get(k), Some(Operand::Reg(r)) if s.regs.lookup(r).is_none_or(|t| t.size_bytes() == 8));
+    let metadata = matches!(i.operands.get(3), Some(Operand::Reg(r)) if s.regs.lookup(r).is_none_or(|t| register_fits(Type::U32, t, Typing::Strict)));
+    let selector = matches!(i.operands.get(4), Some(Operand::Imm(_)));
+    let wanted = 3 + row.operands - usize::from(register_a);
+    if !descriptor(2) || !(register_a || descriptor(1)) || !metadata || !selector || i.operands.len() != wanted {
+        out.now(line, "Arguments mismatch for instruction 'wgmma.mma_async'".into());
+        return;
     }
+    if s.version < (8, 2) {
+        let family = if row.ab.iter().any(|t| matches!(*t, "e4m3" | "e5m2")) { "FP8" } else { row.family };
+        out.now(line, format!("Feature 'Sparse WGMMA with {family} types' requires PTX ISA .version 8.2 or later"));
+    }
+    let name = format!("Sparse wgmma.mma_async with {} types", row.family);
+    let Some(shape) = i.mods.iter().find(|m| is_wgmma_shape(m)) else { return };
+    let (n, k) = shape[4..].split_once('k').map(|(n, k)| (n.parse::<usize>().unwrap_or(0), k.parse::<u32>().unwrap_or(0))).unwrap_or((0, 0));
+    if k != 2 * row.k {
+        out.now(line, format!("Illegal instruction types specified for '{name}' with shape '.{shape}'"));
+        return;
+    }
+    let d_count = if wgmma_d_is_f16(i) { n / 4 } else { n / 2 };
+    if !matches!(i.operands.first(), Some(Operand::Vector(v)) if v.len() == d_count) {
+        out.now(line, format!("Argument vector size mismatch for instruction '{name}'"));
+        return;
+    }
+    // The selector is 0 or 1 (0 for integers); scale-a and scale-b -1 or 1, the transposes 0 or 1
+    // (no trans-a with A in registers).
+    let values: &[(usize, &[i128])] = match (row.family, register_a) {
+        ("floating point", false) => &[(4, &[0, 1]), (6, &[-1, 1]), (7, &[-1, 1]), (8, &[0, 1]), (9, &[0, 1])],
+        ("floating point", true) => &[(4, &[0, 1]), (6, &[-1, 1]), (7, &[-1, 1]), (8, &[0, 1])],
+        _ => &[(4, &[0])],
+    };
+    check_values(i, &name, values, out);
+}
+
+/// Whether a `wgmma` accumulates in `.f16` (its first type modifier).
+fn wgmma_d_is_f16(i: &Instruction) -> bool {
+    i.mods.iter().find(|m| isa::MMA_TYPES.contains(&m.as_str())).is_some_and(|m| m == "f16")
 }
 
 /// `m64nNkK` with N a multiple of 8 up to 256: a shape `wgmma` knows (its `k` is checked per type;
