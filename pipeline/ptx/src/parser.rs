@@ -945,7 +945,7 @@ impl<'s> Parser<'s> {
 
     /// Notes a zero-padded register number (`%r01`), which ptxas reads as a member of a range.
     pub(crate) fn note_register(&mut self, name: &str) {
-        if crate::ast::zero_padded_number(name).is_some() {
+        if has_zero_padded_number(name) {
             self.zero_padded_reg = true;
         }
     }
@@ -1053,6 +1053,13 @@ pub(crate) fn take_exact<T>(buf: &mut Vec<T>) -> Vec<T> {
 
 /// Special registers that take no component (the `%`-names PTX predefines).
 pub(crate) fn is_special_register(name: &str) -> bool {
+    // The usual registers (`%r12`, `%rd3`, `%fd1`) are up to three letters and a number; of the
+    // special ones only `%pm<n>` is.
+    let b = name.as_bytes();
+    let letters = b.iter().skip(1).take_while(|c| c.is_ascii_lowercase()).count();
+    if letters <= 3 && b.get(1 + letters).is_some_and(u8::is_ascii_digit) && !name.starts_with("%pm") {
+        return false;
+    }
     matches!(
         name,
         "%laneid" | "%warpid" | "%nwarpid" | "%smid" | "%nsmid" | "%gridid" | "%clock" | "%clock64" | "%clock_hi"
@@ -1060,6 +1067,17 @@ pub(crate) fn is_special_register(name: &str) -> bool {
             | "%globaltimer_lo" | "%globaltimer_hi" | "%dynamic_smem_size" | "%total_smem_size" | "%aggr_smem_size"
             | "%is_explicit_cluster" | "%cluster_ctarank" | "%cluster_nctarank" | "%current_graph_exec"
     ) || ["%pm", "%envreg", "%reserved_smem_offset"].iter().any(|p| name.starts_with(p))
+}
+
+/// Whether `name` is a prefix and a zero-padded number of two or more digits (`%r01`): what
+/// [`crate::ast::zero_padded_number`] rewrites, found without building the rewrite.
+fn has_zero_padded_number(name: &str) -> bool {
+    let b = name.as_bytes();
+    if b.len() < 3 || !b[b.len() - 2].is_ascii_digit() {
+        return false;
+    }
+    let digits = b.iter().rev().take_while(|c| c.is_ascii_digit()).count();
+    digits < b.len() && b[b.len() - digits] == b'0'
 }
 
 /// Decimal or hex integer with an optional `U` suffix; `None` on overflow.
@@ -1088,4 +1106,38 @@ fn accumulate_like_ptxas(digits: &str, radix: u32) -> Option<u64> {
         v = v.wrapping_mul(radix as u64).wrapping_add(d as u64);
     }
     Some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn take_exact_moves_everything_once() {
+        for n in 0..8 {
+            let mut buf: Vec<String> = (0..n).map(|i| format!("value number {i} on the heap")).collect();
+            let want = buf.clone();
+            let cap = buf.capacity();
+            let got = take_exact(&mut buf);
+            assert_eq!(got, want);
+            assert_eq!(got.capacity(), n);
+            assert!(buf.is_empty() && buf.capacity() == cap);
+        }
+    }
+
+    /// The quick answers agree with the slow ones they stand in for.
+    #[test]
+    fn register_name_shortcuts_agree() {
+        let names = [
+            "%r1", "%r01", "%r00", "%r0", "%r10", "%rd012", "%fd1", "%p1", "%pm0", "%pm7", "%pm0_64", "%envreg3", "%clock64",
+            "%clock", "%laneid", "%smid", "%r", "%01", "%ab12", "%abcd1", "%rs010", "r01", "%reserved_smem_offset_0",
+            "%lanemask_lt", "%h1", "%hh01",
+        ];
+        for n in names {
+            assert_eq!(has_zero_padded_number(n), crate::ast::zero_padded_number(n).is_some(), "{n}");
+            let slow = matches!(n, "%laneid" | "%smid" | "%clock" | "%clock64" | "%lanemask_lt")
+                || ["%pm", "%envreg", "%reserved_smem_offset"].iter().any(|p| n.starts_with(p));
+            assert_eq!(is_special_register(n), slow, "{n}");
+        }
+    }
 }
