@@ -784,12 +784,11 @@ fn check_wgmma(i: &Instruction, s: &Scope, out: &mut Findings) {
             return;
         }
     }
-    // scale-a and scale-b are -1 or 1, the transposes 0 or 1.
-    let values: &[(usize, &[i128])] = &[(4, &[-1, 1]), (5, &[-1, 1]), (6, &[0, 1]), (7, &[0, 1])];
-    let shift = usize::from(register_a);
-    let shifted: Vec<(usize, &[i128])> = values.iter().map(|(k, v)| (k - shift, *v)).collect();
+    // scale-a and scale-b are -1 or 1, the transposes 0 or 1 (A in registers has no trans-a).
+    let values: &[(usize, &[i128])] =
+        if register_a { &[(4, &[-1, 1]), (5, &[-1, 1]), (6, &[0, 1])] } else { &[(4, &[-1, 1]), (5, &[-1, 1]), (6, &[0, 1]), (7, &[0, 1])] };
     if row.family == "floating point" {
-        check_values(i, &name, &shifted, out);
+        check_values(i, &name, values, out);
     }
 }
 
