@@ -1,6 +1,8 @@
 //! Name resolution after parsing: bare identifiers that name declared registers become registers;
 //! [`Registers`], the checks' lookup of a register's declared type.
 
+use std::cell::Cell;
+
 use crate::ast::{zero_padded_number, AddrBase, FastMap, Function, Name, Operand, RegDecl, RegTable, StateSpace, Statement, Type, VarDecl};
 
 /// PTX allows registers without `%` (`.reg .pred p;`); the parser can't tell them from labels.
@@ -84,7 +86,15 @@ pub struct Registers<'a> {
     /// Ranges with short prefixes: (prefix bytes as a little-endian word, prefix length, type, N).
     short: Vec<(u64, usize, Type, u64)>,
     long: FastMap<&'a str, (Type, u64)>,
+    /// Answers for names of up to 8 bytes, in a slot picked by a hash of the name and overwritten
+    /// on a conflict: (the name as a little-endian word, `fill`'s generation and the name's length,
+    /// the answer). An instruction's registers come back again and again: most lookups end here.
+    memo: Vec<Cell<(u64, u32, Option<Type>)>>,
+    generation: u32,
 }
+
+/// Slots of [`Registers::memo`] (a power of two).
+const MEMO_SLOTS: usize = 256;
 
 impl<'a> Registers<'a> {
     /// Holds `decls` and the `.reg` parameters among `params` (registers of the body like any
@@ -94,6 +104,11 @@ impl<'a> Registers<'a> {
         self.exact_ends = [0; 4];
         self.short.clear();
         self.long.clear();
+        self.generation += 1;
+        if self.memo.is_empty() || self.generation >= 1 << 28 {
+            self.memo = (0..MEMO_SLOTS).map(|_| Cell::new((0, 0, None))).collect();
+            self.generation = 1;
+        }
         for d in decls {
             match d.count {
                 Some(n) => self.add_range(&d.name, d.ty, n),
@@ -126,6 +141,24 @@ impl<'a> Registers<'a> {
     /// The declared type of register `name`; `%r01` is `%r1` of `%r<N>` (ptxas reads the number).
     #[inline]
     pub fn lookup(&self, name: &str) -> Option<Type> {
+        let bytes = name.as_bytes();
+        if bytes.is_empty() || bytes.len() > 8 || self.memo.is_empty() {
+            return self.resolve(name);
+        }
+        let word = prefix_word(bytes);
+        let tag = self.generation << 4 | bytes.len() as u32;
+        let slot = &self.memo[(word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize % MEMO_SLOTS];
+        let (w, t, answer) = slot.get();
+        if (w, t) == (word, tag) {
+            return answer;
+        }
+        let answer = self.resolve(name);
+        slot.set((word, tag, answer));
+        answer
+    }
+
+    /// [`Registers::lookup`] without the memo.
+    fn resolve(&self, name: &str) -> Option<Type> {
         let end = name.as_bytes().last().map_or(0, |&b| usize::from(b));
         if self.exact_ends[end / 64] & (1 << (end % 64)) != 0 {
             if let Some(t) = self.exact_type(name) {
@@ -225,9 +258,18 @@ mod tests {
             "%r0", "%r4", "%r5", "%r9", "%r01", "%r", "%rd2", "%rd3", "%p1", "%p", "%verylongprefix3", "%verylongprefix4",
             "%exact7", "%exact", "x", "y1", "%r99999999999999999999999", "123", "%12345678", "%123456781", "%1234567", "%rd0x", "%rd1", "",
         ];
-        for name in names {
-            assert_eq!(regs.lookup(name), table.lookup(name), "{name}");
+        for _ in 0..2 {
+            for name in names {
+                assert_eq!(regs.lookup(name), table.lookup(name), "{name}");
+            }
         }
         assert_eq!(regs.lookup("%r4"), Some(Type::B32));
+        // Another function's registers: nothing remembered from the first.
+        let other = vec![decl("%r", Type::F64, Some(2)), decl("%p", Type::U16, None)];
+        regs.fill(&other, std::iter::empty());
+        assert_eq!(regs.lookup("%r1"), Some(Type::F64));
+        assert_eq!(regs.lookup("%r4"), None);
+        assert_eq!(regs.lookup("%rd2"), None);
+        assert_eq!(regs.lookup("%p"), Some(Type::U16));
     }
 }
