@@ -165,9 +165,8 @@ fn check_vector_counts(i: &Instruction, name: &str, out: &mut Findings) {
             let per = [("32x32b", 1usize), ("16x64b", 1), ("16x128b", 2), ("16x256b", 4), ("16x32bx2", 1)].into_iter().find(|(s, _)| i.has_mod(s)).map(|p| p.1);
             let times = i.mods.iter().find_map(|m| m.strip_prefix('x').and_then(|n| n.parse::<usize>().ok()));
             let (Some(per), Some(times)) = (per, times) else { return };
-            let at = usize::from(name == "tcgen05.st");
-            match i.operands.get(at) {
-                Some(Operand::Vector(v)) if Some(v.len()) != per.checked_mul(times) => at,
+            match i.operands.iter().position(|o| matches!(o, Operand::Vector(_))) {
+                Some(at) if matches!(&i.operands[at], Operand::Vector(v) if Some(v.len()) != per.checked_mul(times)) => at,
                 _ => return,
             }
         }
@@ -322,7 +321,7 @@ fn operand_fits(kind: char, o: &Operand, s: &Scope) -> bool {
         ('e' | 's', Operand::Addr { base: AddrBase::Reg(r), .. }) => reg(r, Type::U32),
         ('e', Operand::Imm(_)) => true,
         ('e', Operand::Reg(r)) => reg(r, Type::B64),
-        ('v', Operand::Vector(v)) => v.iter().all(|e| matches!(e, Operand::Reg(r) if reg(r, Type::U32))),
+        ('v' | 'V', Operand::Vector(v)) => v.iter().all(|e| matches!(e, Operand::Reg(r) if s.regs.lookup(r).is_none_or(|t| t.size_bytes() == 4))),
         ('T', Operand::Vector(v)) => matches!(&v[..], [Operand::Addr { .. }, Operand::Vector(_)]),
         ('u' | 'w' | 'U' | 'i' | 'q', Operand::Imm(_)) => true,
         ('w', Operand::Reg(r)) => s.regs.lookup(r).is_none_or(|have| register_fits(Type::U32, have, Typing::Relaxed)),

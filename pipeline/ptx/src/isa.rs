@@ -381,8 +381,8 @@ pub struct Form {
     pub spaces: &'static [&'static str],
     /// Operand kinds, after `?` optional: `m` address, `T` tensor address `[addr, {coords}]`,
     /// `a` address or 64-bit register, `t` tensor-memory address (`[%r]`, `[%r+imm]`, `[imm]`
-    /// with a 32-bit register), `e` `t` or `U`, `s` a `t` present only with `.sp`, `v` a vector of
-    /// 32-bit registers that may be left out, `u` 32-bit integer register or immediate (`w`: or a wider
+    /// with a 32-bit register), `V` a vector of 32-bit registers of any type, `e` `t` or `U`, `s` a `t` present only with `.sp`, `v` a `V` that
+    /// may be left out, `u` 32-bit integer register or immediate (`w`: or a wider
     /// register), `U` 64-bit register or immediate, `d` 32-bit integer result,
     /// `D` 64-bit result or `_`, `p` predicate result, `q` predicate register or immediate,
     /// `i` integer immediate, `*` anything from here on.
@@ -495,6 +495,12 @@ const TENSOR_REDUCE_NEEDS: &[(&[&str], &str)] = &[
     (&["mbarrier::complete_tx::bytes", "bulk_group"], ".completion_mechanism modifier required"),
 ];
 const TCGEN05_SHIFT_NEEDS: &[(&[&str], &str)] = &[(&["cta_group::1", "cta_group::2"], ".cta_group modifier required"), (&["down"], ".down modifier required")];
+const TCGEN05_LD_ST_NEEDS: &[(&[&str], &str)] = &[
+    (&["sync"], ".sync modifier required"),
+    (&["aligned"], ".aligned modifier required"),
+    (&["32x32b", "16x64b", "16x128b", "16x256b", "16x32bx2"], "Shape modifier required"),
+    (&["x1", "x2", "x4", "x8", "x16", "x32", "x64", "x128"], ".num modifier required"),
+];
 const TCGEN05_CP_NEEDS: &[(&[&str], &str)] = &[
     (&["cta_group::1", "cta_group::2"], ".cta_group modifier required"),
     (&["128x256b", "4x256b", "128x128b", "64x128b", "32x128b"], "Shape modifier required"),
@@ -573,8 +579,10 @@ pub const FORMS: &[Form] = &[
     Form { targets: TCGEN05_TARGETS, ..form("tcgen05.fence", &[], "") },
     Form { targets: TCGEN05_TARGETS, needs: SYNC_ALIGNED, ..form("tcgen05.wait", &[], "") },
     Form { targets: TCGEN05_TARGETS, needs: CTA_GROUP, ..form("tcgen05.commit", &["b64"], "m?*") },
-    Form { targets: TCGEN05_TARGETS, ..form("tcgen05.ld", &["b32"], "*") },
-    Form { targets: TCGEN05_TARGETS, ..form("tcgen05.st", &["b32"], "*") },
+    Form { when: &["16x32bx2"], targets: TCGEN05_TARGETS, needs: TCGEN05_LD_ST_NEEDS, ..form("tcgen05.ld", &["b32"], "Vti") },
+    Form { targets: TCGEN05_TARGETS, needs: TCGEN05_LD_ST_NEEDS, ..form("tcgen05.ld", &["b32"], "Vt") },
+    Form { when: &["16x32bx2"], targets: TCGEN05_TARGETS, needs: TCGEN05_LD_ST_NEEDS, ..form("tcgen05.st", &["b32"], "tiV") },
+    Form { targets: TCGEN05_TARGETS, needs: TCGEN05_LD_ST_NEEDS, ..form("tcgen05.st", &["b32"], "tV") },
     Form { targets: TCGEN05_TARGETS, needs: TCGEN05_MMA_NEEDS, illegal: &["cta_group::2"], ..form("tcgen05.mma.ws", &[], "teUuq?U") },
     Form {
         when: &["block_scale"],
