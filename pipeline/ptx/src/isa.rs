@@ -230,6 +230,7 @@ pub const REQUIREMENTS: &[Requirement] = &[
     feat("mbarrier", "complete_tx", "Feature '{form}'", 90, (8, 0)),
     feat("cp", "bulk", "Feature '{form}'", 90, (8, 0)),
     feat("cp", "ignore_oob", "Feature '.ignore_oob'", 90, (9, 2)),
+    feat("tensormap", "swizzle_atomicity", "Feature 'tensormap.replace.swizzle_atomicity'", 90, (8, 6)),
     feat("st", "async", "Feature 'st.async'", 90, (8, 1)),
     feat("st", "bulk", "Feature 'st.bulk'", 100, (8, 6)),
     feat("red", "async", "Feature 'red.async'", 90, (8, 1)),
@@ -479,7 +480,6 @@ const ST_ASYNC_COMPLETION: &[(&[&str], &str)] =
 const MBARRIER_SPACES: &[&str] = &["-", "shared", "shared::cta", "shared::cluster"];
 const BULK_SPACES: &[&str] = &["shared::cluster.global", "shared::cta.global", "global.shared::cta", "shared::cluster.shared::cta"];
 const SM_90A: &[&str] = &["sm_90a"];
-const SM_90A_FAMILY: &[&str] = SETMAXNREG_TARGETS;
 const TCGEN05_TARGETS: &[&str] = &["sm_100a", "sm_101a", "sm_103a", "sm_110a", "sm_100f", "sm_101f", "sm_103f", "sm_110f"];
 const ARCH_100_FAMILY: &[&str] = TCGEN05_TARGETS;
 const SETMAXNREG_TARGETS: &[&str] = &["sm_90a", "sm_100a", "sm_101a", "sm_103a", "sm_110a", "sm_100f", "sm_101f", "sm_103f", "sm_110f"];
@@ -495,6 +495,18 @@ const TENSOR_REDUCE_NEEDS: &[(&[&str], &str)] = &[
     (&["mbarrier::complete_tx::bytes", "bulk_group"], ".completion_mechanism modifier required"),
 ];
 const TCGEN05_SHIFT_NEEDS: &[(&[&str], &str)] = &[(&["cta_group::1", "cta_group::2"], ".cta_group modifier required"), (&["down"], ".down modifier required")];
+/// `tensormap.replace`: sm_90a and the architecture-specific sm_100..sm_121 targets.
+const TENSORMAP_TARGETS: &[&str] = &[
+    "sm_90a", "sm_100a", "sm_101a", "sm_103a", "sm_110a", "sm_120a", "sm_121a", "sm_100f", "sm_101f", "sm_103f", "sm_110f", "sm_120f", "sm_121f",
+];
+const TENSORMAP_NEEDS: &[(&[&str], &str)] = &[(&["tile"], ".tile modifier required"), (&["b1024"], "Tensormap size modifier required")];
+
+/// `tensormap.replace.tile.field.space.b1024.type [tmap], {ord,} value`: the fields `when`
+/// names, of type `types`, with operands `operands`.
+const fn tensormap_field(when: &'static [&'static str], types: &'static [&'static str], operands: &'static str) -> Form {
+    Form { when, targets: TENSORMAP_TARGETS, needs: TENSORMAP_NEEDS, ..form("tensormap.replace", types, operands) }
+}
+
 const TCGEN05_LD_ST_NEEDS: &[(&[&str], &str)] = &[
     (&["sync"], ".sync modifier required"),
     (&["aligned"], ".aligned modifier required"),
@@ -573,7 +585,12 @@ pub const FORMS: &[Form] = &[
     Form { targets: TCGEN05_TARGETS, needs: CTA_GROUP, steps: Some((1, 32, 32, 512, true)), ..form("tcgen05.dealloc", &["b32"], "uu") },
     Form { targets: SETMAXNREG_TARGETS, needs: SYNC_ALIGNED, steps: Some((0, 8, 24, 256, false)), ..form("setmaxnreg.inc", &["u32"], "i") },
     Form { targets: SETMAXNREG_TARGETS, needs: SYNC_ALIGNED, steps: Some((0, 8, 24, 256, false)), ..form("setmaxnreg.dec", &["u32"], "i") },
-    Form { targets: SM_90A_FAMILY, ..form("tensormap.replace", &["*"], "*") },
+    tensormap_field(&["global_address"], &["b64"], "mU"),
+    tensormap_field(&["rank"], &["b32"], "mu"),
+    tensormap_field(&["box_dim", "global_dim", "element_stride"], &["b32"], "miu"),
+    tensormap_field(&["global_stride"], &["b64"], "miU"),
+    tensormap_field(&["elemtype", "interleave_layout", "swizzle_mode", "fill_mode", "swizzle_atomicity"], &["b32"], "mi"),
+    Form { targets: TENSORMAP_TARGETS, ..form("tensormap.replace", &["*"], "*") },
     form("tensormap.cp_fenceproxy", &["*"], "*"),
     Form { targets: TCGEN05_TARGETS, needs: CTA_GROUP, ..form("tcgen05.relinquish_alloc_permit", &[], "") },
     Form { targets: TCGEN05_TARGETS, ..form("tcgen05.fence", &[], "") },
@@ -653,10 +670,14 @@ pub const FORM_OPCODES: &[&str] = &["mbarrier", "cp", "fence", "wgmma", "tcgen05
 /// names, quoted, those targets).
 pub const ARCH_SPECIFIC: &[(&str, &str, &str, &[&str])] = &[
     ("redux", "f32", "Instruction 'redux.f32'", ARCH_100_FAMILY),
+    ("tensormap", "swizzle_atomicity", "Instruction 'tensormap.replace.swizzle_atomicity'", ARCH_100_120_FAMILY),
     ("cvt", "e2m1x2", "Feature 'cvt.e2m1x2.f32'", FP4_TARGETS),
     ("cvt", "e2m3x2", "Feature 'cvt.e2m3x2.f32'", FP4_TARGETS),
     ("cvt", "ue8m0x2", "Instruction 'cvt with .ue8m0x2'", FP4_TARGETS),
 ];
+
+/// The architecture-specific sm_100..sm_121 targets.
+const ARCH_100_120_FAMILY: &[&str] = FP4_TARGETS;
 
 /// Targets with the narrow (FP4/FP6) conversions.
 const FP4_TARGETS: &[&str] = &["sm_100a", "sm_101a", "sm_103a", "sm_110a", "sm_120a", "sm_121a", "sm_100f", "sm_101f", "sm_103f", "sm_110f", "sm_120f", "sm_121f"];
@@ -684,7 +705,7 @@ pub const FORM_MODIFIERS: &[&str] = &[
     "box_dim", "global_dim", "global_stride", "element_stride", "elemtype", "interleave_layout", "swizzle_mode",
     "fill_mode", "to_proxy::tensormap", "from_proxy::generic", "32x128b", "block_scale", "block16", "block32", "scale_vec::1X", "scale_vec::2X",
     "scale_vec::4X", "ashift", "weight_stationary", "tile::scatter4", "im2col::w", "im2col::w::128",
-    "b8x16", "b6x16_p32", "b4x16_p64", "ignore_oob", "collector::b0::fill", "collector::b0::use", "collector::b0::lastuse",
+    "b8x16", "b6x16_p32", "b4x16_p64", "ignore_oob", "swizzle_atomicity", "collector::b0::fill", "collector::b0::use", "collector::b0::lastuse",
     "collector::b0::discard", "collector::b1::fill", "collector::b1::use", "collector::b1::lastuse", "collector::b1::discard",
     "collector::b2::fill", "collector::b2::use", "collector::b2::lastuse", "collector::b2::discard", "collector::b3::fill",
     "collector::b3::use", "collector::b3::lastuse", "collector::b3::discard",
