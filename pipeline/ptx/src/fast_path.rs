@@ -500,7 +500,7 @@ fn peek_past_space(c: &mut Cursor) -> u8 {
 
 #[cfg(test)]
 mod tests {
-    use crate::parser::{take_exact, Parser};
+    use crate::parser::Parser;
 
     fn takes(instr: &str) -> bool {
         let mut p = Parser::new(instr, "t.ptx");
