@@ -315,6 +315,7 @@ fn operand_fits(kind: char, o: &Operand, s: &Scope) -> bool {
     let reg = |r: &str, t: Type| s.regs.lookup(r).is_none_or(|have| register_fits(t, have, Typing::Strict));
     match (kind, o) {
         ('m' | 'a', Operand::Addr { .. }) => true,
+        ('r', Operand::Reg(_) | Operand::Vector(_) | Operand::Imm(_) | Operand::F32(_) | Operand::F64(_)) => true,
         ('a', Operand::Reg(r)) => reg(r, Type::B64),
         ('t', Operand::Addr { base: AddrBase::Reg(r), .. }) => reg(r, Type::U32),
         ('t' | 'e' | 's', Operand::Addr { base: AddrBase::None, .. }) => true,

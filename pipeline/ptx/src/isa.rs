@@ -382,7 +382,8 @@ pub struct Form {
     pub spaces: &'static [&'static str],
     /// Operand kinds, after `?` optional: `m` address, `T` tensor address `[addr, {coords}]`,
     /// `a` address or 64-bit register, `t` tensor-memory address (`[%r]`, `[%r+imm]`, `[imm]`
-    /// with a 32-bit register), `V` a vector of 32-bit registers of any type, `e` `t` or `U`, `s` a `t` present only with `.sp`, `v` a `V` that
+    /// with a 32-bit register), `V` a vector of 32-bit registers of any type, `r` a register, a
+/// vector of registers or an immediate, `e` `t` or `U`, `s` a `t` present only with `.sp`, `v` a `V` that
     /// may be left out, `u` 32-bit integer register or immediate (`w`: or a wider
     /// register), `U` 64-bit register or immediate, `d` 32-bit integer result,
     /// `D` 64-bit result or `_`, `p` predicate result, `q` predicate register or immediate,
@@ -457,6 +458,39 @@ pub const ASYNC_REDUCTIONS: Reductions = Reductions {
         ("and", &["b32"]),
         ("or", &["b32"]),
         ("xor", &["b32"]),
+    ],
+    wrong_type: "Incorrect type '.{t}' for operation '.{op}' in instruction '{name}'",
+    noftz_types: &[],
+};
+
+/// `multimem.red` element types (and `multimem.ld_reduce`'s without the FP8 ones).
+const MULTIMEM_TYPES: &[&str] = &["b32", "u32", "s32", "b64", "u64", "s64", "f32", "f64", "f16x2", "bf16x2"];
+const MULTIMEM_LOAD_TYPES: &[&str] =
+    &["b32", "u32", "s32", "b64", "u64", "s64", "f32", "f64", "f16x2", "bf16x2", "e5m2x4", "e4m3x4"];
+
+/// `multimem.red`.
+pub const MULTIMEM_REDUCTIONS: Reductions = Reductions {
+    ops: &[
+        ("add", &["u32", "s32", "u64", "f32", "f64", "f16x2", "bf16x2"]),
+        ("min", &["u32", "s32", "u64", "s64"]),
+        ("max", &["u32", "s32", "u64", "s64"]),
+        ("and", &["b32", "b64"]),
+        ("or", &["b32", "b64"]),
+        ("xor", &["b32", "b64"]),
+    ],
+    wrong_type: "Incorrect type '.{t}' for operation '.{op}' in instruction '{name}'",
+    noftz_types: &[],
+};
+
+/// `multimem.ld_reduce`: also the packed halves for min/max and the FP8 types.
+pub const MULTIMEM_LOAD_REDUCTIONS: Reductions = Reductions {
+    ops: &[
+        ("add", &["u32", "s32", "u64", "f32", "f64", "f16x2", "bf16x2", "e5m2x4", "e4m3x4"]),
+        ("min", &["u32", "s32", "u64", "s64", "f16x2", "bf16x2", "e5m2x4", "e4m3x4"]),
+        ("max", &["u32", "s32", "u64", "s64", "f16x2", "bf16x2", "e5m2x4", "e4m3x4"]),
+        ("and", &["b32", "b64"]),
+        ("or", &["b32", "b64"]),
+        ("xor", &["b32", "b64"]),
     ],
     wrong_type: "Incorrect type '.{t}' for operation '.{op}' in instruction '{name}'",
     noftz_types: &[],
@@ -643,6 +677,10 @@ pub const FORMS: &[Form] = &[
         reductions: Some(&BULK_REDUCTIONS),
         ..form("cp.reduce.async.bulk", BULK_REDUCE_TYPES, "mmu")
     },
+    Form { reductions: Some(&MULTIMEM_LOAD_REDUCTIONS), ..form("multimem.ld_reduce", MULTIMEM_LOAD_TYPES, "rm") },
+    Form { reductions: Some(&MULTIMEM_REDUCTIONS), ..form("multimem.red", MULTIMEM_TYPES, "mr") },
+    Form { illegal: &["add", "min", "max", "and", "or", "xor"], ..form("multimem.st", &["*"], "mr") },
+    form("multimem", &["*"], "*"),
     Form { needs: ST_ASYNC_COMPLETION, ..form("st.async", &["*"], "*") },
     Form {
         spaces: &["-", "shared::cta"],
@@ -664,7 +702,7 @@ pub const FORM_NAME_WORDS: &[&str] = &["parity", "expect_tx"];
 
 /// Opcodes whose instructions are checked against [`FORMS`] (also `cvt.pack`, `st.async` and
 /// `red.async`).
-pub const FORM_OPCODES: &[&str] = &["mbarrier", "cp", "fence", "wgmma", "tcgen05", "setmaxnreg", "tensormap"];
+pub const FORM_OPCODES: &[&str] = &["mbarrier", "cp", "fence", "wgmma", "tcgen05", "setmaxnreg", "tensormap", "multimem"];
 
 /// Features of non-form opcodes that only some `.target`s have: (opcode, modifier, what ptxas
 /// names, quoted, those targets).
@@ -705,7 +743,8 @@ pub const FORM_MODIFIERS: &[&str] = &[
     "box_dim", "global_dim", "global_stride", "element_stride", "elemtype", "interleave_layout", "swizzle_mode",
     "fill_mode", "to_proxy::tensormap", "from_proxy::generic", "32x128b", "block_scale", "block16", "block32", "scale_vec::1X", "scale_vec::2X",
     "scale_vec::4X", "ashift", "weight_stationary", "tile::scatter4", "im2col::w", "im2col::w::128",
-    "b8x16", "b6x16_p32", "b4x16_p64", "ignore_oob", "swizzle_atomicity", "collector::b0::fill", "collector::b0::use", "collector::b0::lastuse",
+    "b8x16", "b6x16_p32", "b4x16_p64", "ignore_oob", "swizzle_atomicity",
+    "ld_reduce", "acc::f32", "acc::f16", "f16x2", "bf16x2", "e5m2x4", "e4m3x4", "weak", "collector::b0::fill", "collector::b0::use", "collector::b0::lastuse",
     "collector::b0::discard", "collector::b1::fill", "collector::b1::use", "collector::b1::lastuse", "collector::b1::discard",
     "collector::b2::fill", "collector::b2::use", "collector::b2::lastuse", "collector::b2::discard", "collector::b3::fill",
     "collector::b3::use", "collector::b3::lastuse", "collector::b3::discard",
