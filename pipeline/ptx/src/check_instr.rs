@@ -192,12 +192,12 @@ pub struct Plans {
 impl Plans {
     fn plan(&mut self, i: &Instruction, s: &Scope) -> Plan {
         let bucket = self.by_key.entry(fingerprint(i)).or_default();
-        if let Some((_, _, plan)) = bucket.iter().find(|(op, mods, _)| *op == i.opcode && *mods == i.mods) {
+        if let Some((_, _, plan)) = bucket.iter().find(|(op, mods, _)| *op == i.opcode && mods[..] == i.mods[..]) {
             return *plan;
         }
         let plan = Plan { id: self.count, ..Plan::new(i, s) };
         self.count += 1;
-        bucket.push((i.opcode.clone(), i.mods.clone(), plan));
+        bucket.push((i.opcode.clone(), i.mods.to_vec(), plan));
         plan
     }
 }
@@ -366,7 +366,7 @@ fn is_vector_special(name: &str) -> bool {
 }
 
 fn is_known_name(n: &str, s: &Scope) -> bool {
-    s.regs.lookup(n).is_some() || s.vars.contains_key(n) || s.functions.contains_key(n) || n.starts_with("__")
+    s.vars.contains_key(n) || s.functions.contains_key(n) || n.starts_with("__") || s.regs.lookup(n).is_some()
 }
 
 /// Types outside [`Type`] (`.e4m3x2`, `.tf32`, ...): such instructions' types and operands are not checked.
@@ -1138,8 +1138,12 @@ impl Summing<'_, '_> {
                 let known = match base {
                     AddrBase::Reg(r) => self.register(r) != 0 || is_known_name(r, self.s),
                     AddrBase::Symbol(n) => {
-                        self.symbol(n);
-                        is_known_name(n, self.s)
+                        // A variable (the usual base) is known as a symbol too: one look.
+                        let var_or_function = self.s.vars.contains_key(n) || self.s.functions.contains_key(n.as_str());
+                        if !var_or_function || symbol_base(n) != n.as_str() {
+                            self.symbol(n);
+                        }
+                        var_or_function || n.starts_with("__") || self.s.regs.lookup(n).is_some()
                     }
                     AddrBase::None => true,
                 };
