@@ -177,6 +177,33 @@ impl<'s> Cursor<'s> {
         Ok(i128::from(v))
     }
 
+    /// The common list entry, `[space]digits[space]` before a `,` or `}` (no sign, suffix or
+    /// leading zero, and short enough not to overflow): its value and that next byte, with the
+    /// cursor on it. None for anything else, which [`Cursor::integer`] then reads.
+    #[inline]
+    fn small_decimal_entry(&mut self) -> Option<(i128, u8)> {
+        self.skip_space();
+        let start = self.pos;
+        let mut v: u64 = 0;
+        while let Some(&b) = self.bytes.get(self.pos) {
+            if !b.is_ascii_digit() {
+                break;
+            }
+            v = v * 10 + u64::from(b - b'0');
+            self.pos += 1;
+            if self.pos - start > 18 {
+                return None;
+            }
+        }
+        let digits = self.pos - start;
+        if digits == 0 || (digits > 1 && self.bytes[start] == b'0') {
+            return None;
+        }
+        self.skip_space();
+        let next = self.peek();
+        matches!(next, b',' | b'}').then_some((i128::from(v), next))
+    }
+
     /// `0fXXXXXXXX` / `0dXXXXXXXXXXXXXXXX`: exactly the hex digits the lexer's float tokens take.
     fn hex_float(&mut self) -> Read<Operand> {
         let (kind, digits) = match self.bytes.get(self.pos + 1) {
@@ -319,15 +346,22 @@ impl<'s> Parser<'s> {
             return self.finish_list(c.pos);
         }
         loop {
-            match c.integer() {
-                Ok(v) => vals.push(v),
-                Err(Declined) => break,
-            }
-            if c.eat(b'}') {
-                return self.finish_list(c.pos);
-            }
-            if !c.eat(b',') {
-                break;
+            let start = c.pos;
+            let (value, next) = match c.small_decimal_entry() {
+                Some(entry) => entry,
+                None => {
+                    c.pos = start;
+                    let Ok(v) = c.integer() else { break };
+                    c.skip_space();
+                    (v, c.peek())
+                }
+            };
+            vals.push(value);
+            c.pos += 1;
+            match next {
+                b'}' => return self.finish_list(c.pos),
+                b',' => {}
+                _ => break,
             }
         }
         vals.truncate(before);
