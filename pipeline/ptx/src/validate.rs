@@ -213,3 +213,30 @@ fn scope_of<'a>(f: &'a Function, m: &'a Module, shared: &'a ModuleScope<'a>, spa
         version: m.version,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The plans and operand verdicts kept across a module's functions answer for each function's
+    /// own registers: the same instruction fits in one function and not in the next (ptxas's
+    /// messages for this module).
+    #[test]
+    fn kept_verdicts_follow_each_function() {
+        let entry = |name: &str, decl: &str, body: &str| format!(".visible .entry {name}()\n{{\n\t{decl}\n{body}\tret;\n}}\n");
+        let add = "\tadd.s32 %r1, %r2, %r3;\n";
+        let src = [
+            ".version 8.0\n.target sm_80\n.address_size 64\n".to_string(),
+            entry("a", ".reg .b32 %r<4>;", add),
+            entry("b", ".reg .f64 %r<4>;", add),
+            entry("c", ".reg .b32 %r<4>;", &format!("{add}\tadd.s32 %r1, %r2, %r9;\n")),
+        ]
+        .concat();
+        let diags = crate::parse_module(&src, "t.ptx").unwrap_err();
+        let got: Vec<(u32, &str)> = diags.iter().map(|d| (d.line, d.message.as_str())).collect();
+        let want = [
+            (13, "Arguments mismatch for instruction 'add'"),
+            (20, "Arguments mismatch for instruction 'add'"),
+            (20, "Unknown symbol '%r9'"),
+        ];
+        assert_eq!(got, want);
+    }
+}
