@@ -289,9 +289,10 @@ fn line_at(src: &str, at: usize) -> Option<u32> {
 }
 
 /// `.alias fAlias, fAliasee;` as ptxas checks it: PTX 6.3, both names declared earlier, the alias
-/// not defined (with a body) before, neither an entry, the aliasee not a variable, one alias per
-/// name, and the same prototype (parameter count, then each parameter's type, alignment and state
-/// space, return parameters last). ptxas goes on after each of these messages but the first three.
+/// not defined (with a body) before, not itself, neither an entry, the aliasee not a variable, one
+/// alias per name, the same prototype (parameter count, then each parameter's type, alignment and
+/// state space, return parameters last), and the aliasee not `.extern`. ptxas goes on after each
+/// of these messages but the first four.
 pub fn check_aliases(m: &Module) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut aliased: HashMap<&str, &str> = HashMap::new();
@@ -312,6 +313,10 @@ pub fn check_aliases(m: &Module) -> Vec<Finding> {
             out.push((a.line, format!("Unknown symbol '{}'", a.aliasee), false));
             continue;
         };
+        if a.name == a.aliasee {
+            out.push((a.line, "Cannot alias a function to itself".into(), false));
+            continue;
+        }
         if m.functions.iter().any(|f| f.name == a.name && f.line < a.line && f.has_body) {
             out.push((a.line, format!("Illegal redefinition of function '{}' as alias", a.name), false));
         }
@@ -327,6 +332,9 @@ pub fn check_aliases(m: &Module) -> Vec<Finding> {
         } else {
             let pairs = alias.params.iter().zip(&target.params).chain(alias.ret_params.iter().zip(&target.ret_params));
             out.extend(pairs.flat_map(|(p, q)| parameter_differences(p, q)).map(mismatch));
+        }
+        if target.is_extern {
+            out.push((a.line, format!("Function '{}' with .extern scope cannot be aliased", a.aliasee), false));
         }
         aliased.entry(a.name.as_str()).or_insert(a.aliasee.as_str());
     }
