@@ -251,7 +251,8 @@ pub const REQUIREMENTS: &[Requirement] = &[
     feat("ldmatrix", "", "Feature 'ldmatrix'", 75, (6, 5)),
     feat("mapa", "", "Feature 'mapa'", 90, (7, 8)),
     feat("getctarank", "", "Feature 'getctarank'", 90, (7, 8)),
-    feat("multimem", "", "Feature 'multimem.{m0}'", 90, (8, 1)),
+    feat("multimem", "cp", "Feature '{form}'", 0, (9, 1)),
+    feat("multimem", "", "Feature '{form}'", 90, (8, 1)),
     feat("createpolicy", "", "Feature 'createpolicy.{m0}'", 80, (7, 4)),
     modifier("createpolicy", "L2::evict_last", "Modifier '.L2::evict_last' on 'createpolicy.{m0}'", 80, (7, 4)),
     modifier("createpolicy", "L2::evict_first", "Modifier '.L2::evict_first' on 'createpolicy.{m0}'", 80, (7, 4)),
@@ -680,6 +681,8 @@ pub const FORMS: &[Form] = &[
     Form { reductions: Some(&MULTIMEM_LOAD_REDUCTIONS), ..form("multimem.ld_reduce", MULTIMEM_LOAD_TYPES, "rm") },
     Form { reductions: Some(&MULTIMEM_REDUCTIONS), ..form("multimem.red", MULTIMEM_TYPES, "mr") },
     Form { illegal: &["add", "min", "max", "and", "or", "xor"], ..form("multimem.st", &["*"], "mr") },
+    form("multimem.cp.reduce.async.bulk", &["*"], "*"),
+    form("multimem.cp.async.bulk", &["*"], "*"),
     form("multimem", &["*"], "*"),
     Form { needs: ST_ASYNC_COMPLETION, ..form("st.async", &["*"], "*") },
     Form {
