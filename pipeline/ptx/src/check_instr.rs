@@ -186,10 +186,39 @@ pub struct Plans {
     count: u32,
     /// Whether the operands fit, by plan, operand summary and vector width, for operands whose
     /// forms drew no message.
-    verdicts: FastMap<(OperandKey, u32), bool>,
+    verdicts: FastMap<OperandKey, bool>,
+    /// The latest verdicts, in slots picked by a hash of their key (most instructions repeat a
+    /// recent one): looked at before `verdicts`.
+    recent: Vec<(OperandKey, bool)>,
 }
 
+/// Slots of [`Plans::recent`] (a power of two).
+const RECENT_VERDICTS: usize = 256;
+
 impl Plans {
+    /// Whether operands with this key fit, when known.
+    fn verdict(&mut self, key: &OperandKey) -> Option<bool> {
+        let slot = key.slot();
+        if let Some(&(_, fits)) = self.recent.get(slot).filter(|(k, _)| k == key) {
+            return Some(fits);
+        }
+        let fits = *self.verdicts.get(key)?;
+        self.remember(slot, *key, fits);
+        Some(fits)
+    }
+
+    fn add_verdict(&mut self, key: OperandKey, fits: bool) {
+        self.verdicts.insert(key, fits);
+        self.remember(key.slot(), key, fits);
+    }
+
+    fn remember(&mut self, slot: usize, key: OperandKey, fits: bool) {
+        if self.recent.is_empty() {
+            self.recent = vec![(key, fits); RECENT_VERDICTS];
+        }
+        self.recent[slot] = (key, fits);
+    }
+
     fn plan(&mut self, i: &Instruction, s: &Scope) -> Plan {
         let bucket = self.by_key.entry(fingerprint(i)).or_default();
         if let Some((_, _, plan)) = bucket.iter().find(|(op, mods, _)| *op == i.opcode && mods[..] == i.mods[..]) {
@@ -281,16 +310,16 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
             None => Some(1),
         };
         let Some(width) = width else { return };
-        let key = operands.key.map(|k| (k, width));
-        let fits = match key.and_then(|k| plans.verdicts.get(&k)) {
-            Some(&fits) => fits,
+        let key = operands.key.map(|k| OperandKey { width, ..k });
+        let fits = match key.and_then(|k| plans.verdict(&k)) {
+            Some(fits) => fits,
             None => {
                 if !check_operand_forms(i, spec, s, out) {
                     return;
                 }
                 let fits = check_operands(i, &p, spec, width, s);
                 if let Some(k) = key {
-                    plans.verdicts.insert(k, fits);
+                    plans.add_verdict(k, fits);
                 }
                 fits
             }
@@ -1054,19 +1083,29 @@ struct OperandSummary {
     key: Option<OperandKey>,
 }
 
-/// Codes of an instruction's operands under its plan, a byte each (the first in the low byte).
+/// Codes of an instruction's operands under its plan, a byte each (the first in the low byte),
+/// and the width of its vector access.
 #[derive(Copy, Clone, PartialEq, Eq, Hash)]
 struct OperandKey {
     plan: u32,
     len: u8,
+    width: u32,
     codes: u128,
+}
+
+impl OperandKey {
+    /// A slot of [`Plans::recent`]: one multiply of the key's folded words.
+    fn slot(&self) -> usize {
+        let words = self.codes as u64 ^ (self.codes >> 64) as u64 ^ u64::from(self.plan) << 32 ^ u64::from(self.width) << 24 ^ u64::from(self.len);
+        (words.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize % RECENT_VERDICTS
+    }
 }
 
 impl OperandSummary {
     fn of(i: &Instruction, p: &Plan, s: &Scope) -> OperandSummary {
         let mut sum = Summing { s, takes_address: p.takes_address, unknown: false, codes: 0, len: 0, keyed: true };
         i.operands.iter().for_each(|o| sum.operand(o, true));
-        let key = (sum.keyed && sum.len <= 16).then_some(OperandKey { plan: p.id, len: sum.len as u8, codes: sum.codes });
+        let key = (sum.keyed && sum.len <= 16).then_some(OperandKey { plan: p.id, len: sum.len as u8, width: 0, codes: sum.codes });
         OperandSummary { unknown: sum.unknown, key }
     }
 }
