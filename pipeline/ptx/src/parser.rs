@@ -1077,7 +1077,7 @@ fn has_zero_padded_number(name: &str) -> bool {
         return false;
     }
     let digits = b.iter().rev().take_while(|c| c.is_ascii_digit()).count();
-    digits < b.len() && b[b.len() - digits] == b'0'
+    (2..b.len()).contains(&digits) && b[b.len() - digits] == b'0'
 }
 
 /// Decimal or hex integer with an optional `U` suffix; `None` on overflow.
@@ -1131,7 +1131,7 @@ mod tests {
         let names = [
             "%r1", "%r01", "%r00", "%r0", "%r10", "%rd012", "%fd1", "%p1", "%pm0", "%pm7", "%pm0_64", "%envreg3", "%clock64",
             "%clock", "%laneid", "%smid", "%r", "%01", "%ab12", "%abcd1", "%rs010", "r01", "%reserved_smem_offset_0",
-            "%lanemask_lt", "%h1", "%hh01",
+            "%lanemask_lt", "%h1", "%hh01", "%r1x", "%r12_", "%r0a", "000", "%0", "0", "",
         ];
         for n in names {
             assert_eq!(has_zero_padded_number(n), crate::ast::zero_padded_number(n).is_some(), "{n}");
