@@ -667,6 +667,10 @@ impl<'s> Parser<'s> {
             } else {
                 None
             };
+            if self.eat(Tok::Eq) {
+                self.initializer(0)?;
+                self.error_at(line, format!("No initial value is allowed for '{name}' in this state space"), false);
+            }
             out.push(RegDecl { name, ty, vector, count, line, span: Span::default(), scoped: self.depth > 1 });
             if !self.eat(Tok::Comma) {
                 break;
