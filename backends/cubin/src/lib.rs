@@ -20,6 +20,11 @@ pub struct ParamInfo {
     pub offset: u32,
     pub size: u32,
     pub align: u32,
+    /// For a `.ptr` parameter, what it points to: KPARAM_INFO's space code (5 generic, 4 global,
+    /// 3 const, 2 shared, 1 local; 0 for a parameter without `.ptr`) ...
+    pub pointee_space: u32,
+    /// ... and the log2 of its `.align` (0 when none is given).
+    pub pointee_log_align: u32,
 }
 
 /// Everything the writer needs to know about one compiled kernel.

@@ -155,7 +155,7 @@ fn param_cbank(r: &mut Records, sm: Sm, k: &KernelImage, const_sym: u32) {
 /// KPARAM_INFO, one record per parameter, highest ordinal first.
 fn kparams(r: &mut Records, k: &KernelImage) {
     for (ordinal, p) in k.params.iter().enumerate().rev() {
-        let flags = (0x1f << 12) | (p.size << 18);
+        let flags = (0x1f << 12) | (p.size << 18) | (p.pointee_space << 8) | p.pointee_log_align;
         let ord_off = (ordinal as u32) | (p.offset << 16);
         r.words(KPARAM_INFO, &[0, ord_off, flags]);
     }

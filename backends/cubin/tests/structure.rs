@@ -16,7 +16,7 @@ fn module(sm: Sm, shared_bytes: u32) -> CubinModule {
     let kernel = KernelImage {
         name: "k".into(),
         code: code(),
-        params: vec![ParamInfo { offset: 0, size: 8, align: 8 }, ParamInfo { offset: 8, size: 4, align: 4 }],
+        params: vec![ParamInfo { offset: 0, size: 8, align: 8, ..ParamInfo::default() }, ParamInfo { offset: 8, size: 4, align: 4, ..ParamInfo::default() }],
         param_bytes: 12,
         num_gprs: 8,
         shared_bytes,

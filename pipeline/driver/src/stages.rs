@@ -142,6 +142,21 @@ pub fn encode(mut k: KernelInFlight) -> StageResult {
     Ok(k)
 }
 
+/// KPARAM_INFO's record of what a `.ptr` parameter points to (the rest of the record left default).
+fn pointee_info(pointee: Option<ptxforge_ptx::ast::Pointee>) -> ParamInfo {
+    use ptxforge_ptx::ast::StateSpace;
+    let Some(p) = pointee else { return ParamInfo::default() };
+    let pointee_space = match p.space {
+        None => 5,
+        Some(StateSpace::Global) => 4,
+        Some(StateSpace::Const) => 3,
+        Some(StateSpace::Shared) => 2,
+        Some(StateSpace::Local) => 1,
+        Some(StateSpace::Reg | StateSpace::Param) => 0,
+    };
+    ParamInfo { pointee_space, pointee_log_align: p.align.max(1).ilog2(), ..ParamInfo::default() }
+}
+
 /// The facts the cubin writer records for one compiled kernel.
 pub fn kernel_image(k: &KernelInFlight) -> KernelImage {
     let l = k.lowered.as_ref().expect("kernel_image after encode");
@@ -158,7 +173,7 @@ pub fn kernel_image(k: &KernelInFlight) -> KernelImage {
         params: l
             .params
             .iter()
-            .map(|p| ParamInfo { offset: p.offset, size: p.size, align: p.align })
+            .map(|p| ParamInfo { offset: p.offset, size: p.size, align: p.align, ..pointee_info(p.pointee) })
             .collect(),
         param_bytes: l.param_bytes,
         num_gprs: l.func.reg_usage.gprs,

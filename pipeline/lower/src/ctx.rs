@@ -13,6 +13,8 @@ pub struct ParamLayout {
     pub offset: u32,
     pub size: u32,
     pub align: u32,
+    /// `.ptr`: what the parameter points to.
+    pub pointee: Option<ast::Pointee>,
 }
 
 /// The result of lowering one kernel.
@@ -448,7 +450,7 @@ fn layout_params(params: &[ast::VarDecl]) -> (Vec<ParamLayout>, u32) {
         let align = p.alignment().max(1);
         off = off.div_ceil(align) * align;
         let size = p.size_bytes() as u32;
-        v.push(ParamLayout { name: p.name.clone(), offset: off, size, align });
+        v.push(ParamLayout { name: p.name.clone(), offset: off, size, align, pointee: p.pointee });
         off += size;
     }
     (v, off)

@@ -140,6 +140,17 @@ pub struct VarDecl {
     pub span: Span,
     /// Initializer values, if any (integers as written; floats as bits).
     pub init: Vec<i128>,
+    /// `.ptr [.space] [.align N]` of a kernel parameter: what it points to.
+    pub pointee: Option<Pointee>,
+}
+
+/// What a kernel's pointer parameter points to (`.ptr .global .align 16`), as ptxas records it.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Pointee {
+    /// `None`: a generic address.
+    pub space: Option<StateSpace>,
+    /// `.align N` after `.ptr` (0: none given).
+    pub align: u32,
 }
 
 impl VarDecl {

@@ -517,18 +517,32 @@ impl<'s> Parser<'s> {
     fn var_decl(&mut self, space: StateSpace, start: u32) -> PResult<VarDecl> {
         let line = self.line();
         let (mut align, mut vector, mut ty) = (0, 1, None);
+        // After `.ptr`, a state space and `.align N` are those of what the parameter points to.
+        let mut pointee: Option<Pointee> = None;
         while self.peek() == Some(Tok::Dot) {
             let m = &self.text()[1..];
             if m == "align" {
                 self.advance();
-                align = self.integer()? as u32;
+                let n = self.integer()? as u32;
+                match &mut pointee {
+                    Some(p) => p.align = n,
+                    None => align = n,
+                }
+            } else if m == "ptr" {
+                self.advance();
+                pointee = Some(Pointee::default());
             } else if let Some(n) = m.strip_prefix('v').and_then(|n| n.parse::<u32>().ok()) {
                 self.advance();
                 vector = n;
             } else if let Some(t) = Type::from_mod(m) {
                 self.advance();
                 ty = Some(t);
-            } else if m == "ptr" || m == "global" || m == "shared" || m == "const" || m == "local" {
+            } else if let Some(space) = pointee.as_mut().and_then(|_| pointee_space(m)) {
+                self.advance();
+                if let Some(p) = &mut pointee {
+                    p.space = Some(space);
+                }
+            } else if m == "global" || m == "shared" || m == "const" || m == "local" {
                 self.advance();
             } else {
                 break;
@@ -551,7 +565,7 @@ impl<'s> Parser<'s> {
         }
         let elements = array_len.unwrap_or(0).saturating_mul(u64::from(vector));
         let init = if self.eat(Tok::Eq) { self.initializer(elements)? } else { Vec::new() };
-        Ok(VarDecl { space, name, ty, align, array_len, vector, line, span: self.span_from(start), init })
+        Ok(VarDecl { space, name, ty, align, array_len, vector, line, span: self.span_from(start), init, pointee })
     }
 
     /// An initializer of a variable of `elements` elements: the vector is sized for them up front
@@ -1043,6 +1057,17 @@ impl<'s> Parser<'s> {
             self.expect(Tok::RParen)?;
         }
         Ok(Operand::Vector(v))
+    }
+}
+
+/// The state space a `.ptr` parameter points into (`.global` ...), by its directive's name.
+fn pointee_space(directive: &str) -> Option<StateSpace> {
+    match directive {
+        "global" => Some(StateSpace::Global),
+        "shared" => Some(StateSpace::Shared),
+        "const" => Some(StateSpace::Const),
+        "local" => Some(StateSpace::Local),
+        _ => None,
     }
 }
 
