@@ -291,9 +291,9 @@ fn line_at(src: &str, at: usize) -> Option<u32> {
 /// `.alias fAlias, fAliasee;` as ptxas checks it: PTX 6.3, both names declared earlier, the alias
 /// not defined (with a body) before, not itself, neither an entry, the aliasee not a variable, one
 /// alias per name, the same prototype (parameter count, then each parameter's type, alignment and
-/// state space, return parameters last), and the aliasee not `.extern`. ptxas goes on after each
-/// of these messages but the first four.
-pub fn check_aliases(m: &Module) -> Vec<Finding> {
+/// state space, return parameters last), and the aliasee neither `.extern` nor `.weak` (as first
+/// declared, read from `src`). ptxas goes on after each of these messages but the first four.
+pub fn check_aliases(src: &str, m: &Module) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut aliased: HashMap<&str, &str> = HashMap::new();
     for a in &m.aliases {
@@ -335,6 +335,9 @@ pub fn check_aliases(m: &Module) -> Vec<Finding> {
         }
         if target.is_extern {
             out.push((a.line, format!("Function '{}' with .extern scope cannot be aliased", a.aliasee), false));
+        }
+        if src.get(target.span.start as usize..target.span.end as usize).is_some_and(|t| t.trim_start().starts_with(".weak")) {
+            out.push((a.line, format!("Function '{}' with .weak scope cannot be aliased", a.aliasee), false));
         }
         aliased.entry(a.name.as_str()).or_insert(a.aliasee.as_str());
     }

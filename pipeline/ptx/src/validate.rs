@@ -16,7 +16,7 @@ const OPCODES: &[&str] = &[
     "abs", "activemask", "add", "addc", "alloca", "and", "applypriority", "atom", "bar", "barrier", "bfe", "bfi",
     "bfind", "bmsk", "bra", "brev", "brkpt", "brx", "call", "clusterlaunchcontrol", "clz", "cnot", "copysign",
     "cos", "cp", "createpolicy", "cvt", "cvta", "discard", "div", "dp2a", "dp4a", "elect", "ex2", "exit", "fence",
-    "fma", "fns", "getctarank", "griddepcontrol", "isspacep", "istypeof", "ld", "ldmatrix", "ldu", "lg2", "lop3",
+    "fma", "fns", "getctarank", "griddepcontrol", "isspacep", "ld", "ldmatrix", "ldu", "lg2", "lop3",
     "mad", "mad24", "madc", "mapa", "match", "max", "mbarrier", "membar", "min", "mma", "mov", "movmatrix",
     "mul", "mul24", "multimem", "nanosleep", "neg", "not", "or", "pmevent", "popc", "prefetch", "prefetchu",
     "prmt", "rcp", "red", "redux", "rem", "ret", "rsqrt", "sad", "selp", "set", "setmaxnreg", "setp", "shf",
@@ -41,16 +41,24 @@ struct Placed {
 }
 
 /// Warnings about a module's functions: `.minnctapersm` without `.maxntid` or `.reqntid` (at the
-/// function's end, as ptxas).
+/// function's end, as ptxas), then those without a line.
 pub fn module_warnings(src: &str, m: &Module, file: &str) -> Vec<Diagnostic> {
     m.functions
         .iter()
         .filter(|f| f.has_body)
         .filter_map(|f| cm::perf_directive_warning(src, f))
+        .chain(multiple_returns_warning(m))
         .chain(crate::check_decls::unresolved_externs(src, m))
         .chain(crate::check_forms::advisories(m))
         .map(|(line, message)| Diagnostic::warning(file, line, message))
         .collect()
+}
+
+/// The first function with more than one return value: ptxas gives up its calling convention
+/// (ABI) for the whole module, saying so once and without a line.
+fn multiple_returns_warning(m: &Module) -> Option<(u32, String)> {
+    let f = m.functions.iter().find(|f| f.ret_params.len() > 1)?;
+    Some((0, format!("Function '{}' with multiple return values found, disabling ABI", f.name)))
 }
 
 /// Validates a parsed module; `parse_diags` are the parser's. Returns every diagnostic, in order.
@@ -107,7 +115,10 @@ pub fn validate_module_with(
             placed.push(Placed { key: (key_line.unwrap_or(line), rank), line, message, fatal });
         }
     };
-    put(header, 0, None);
+    // ptxas names an unsupported `.target` for the `.version` after everything else.
+    let (late, early): (Vec<Finding>, Vec<Finding>) = header.into_iter().partition(|f| f.1.contains(" does not support .target "));
+    put(early, 0, None);
+    put(late, 2, Some(u32::MAX));
     if !header_fatal {
         module_findings(src, m, check_all(), &mut put);
     }
@@ -119,7 +130,50 @@ pub fn validate_module_with(
             break;
         }
     }
+    if out.is_empty() {
+        out.extend(unresolved_symbol(src, m).map(|message| Diagnostic::new(file, 0, message, true)));
+    }
     out
+}
+
+/// Functions ptxas provides itself: declaring or calling them needs no definition.
+const SYSTEM_FUNCTIONS: &[&str] = &["vprintf", "malloc", "free", "__assertfail"];
+
+/// What linking the module as a whole program (ptxas without `-c`) finds unresolved, as ptxas's
+/// fatal message without a line: first an `.extern` `.global`/`.const` array of unknown length,
+/// then, in declaration order, a function without a body or an `.alias` that is not `.extern` or
+/// that is called.
+fn unresolved_symbol(src: &str, m: &Module) -> Option<String> {
+    let is_extern = |v: &VarDecl| src.get(v.span.start as usize..v.span.end as usize).is_some_and(|t| t.trim_start().starts_with(".extern"));
+    let open_array = m.globals.iter().find(|v| matches!(v.space, StateSpace::Global | StateSpace::Const) && v.array_len.is_none() && is_extern(v));
+    if let Some(v) = open_array {
+        return Some(format!("Unresolved extern variable '{}'", v.name));
+    }
+    let undefined: Vec<&Function> = m.functions.iter().filter(|f| !f.has_body && !f.is_entry && !SYSTEM_FUNCTIONS.contains(&f.name.as_str())).collect();
+    if undefined.is_empty() {
+        return None;
+    }
+    let bodies = m.functions.iter().filter(|f| f.has_body).map(|f| f.name.as_str());
+    let defined: FastSet<&str> = bodies.chain(m.aliases.iter().map(|a| a.name.as_str())).collect();
+    let called = std::cell::OnceCell::new();
+    let is_called = |name: &str| called.get_or_init(|| called_functions(m)).contains(name);
+    let unresolved = undefined.into_iter().filter(|f| !defined.contains(f.name.as_str())).find(|f| !f.is_extern || is_called(&f.name))?;
+    Some(format!("Unresolved extern function '{}'", unresolved.name))
+}
+
+/// The names that `call` instructions name.
+fn called_functions(m: &Module) -> FastSet<&str> {
+    let calls = m.functions.iter().flat_map(|f| &f.body).filter_map(|s| match s {
+        Statement::Instr(i) if i.opcode.as_str() == "call" => Some(i),
+        _ => None,
+    });
+    calls
+        .flat_map(|i| &i.operands)
+        .filter_map(|o| match o {
+            Operand::Symbol(n) => Some(n.as_str()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Declarations and functions; each function's unknown symbols come at its end.
@@ -127,7 +181,7 @@ fn module_findings(src: &str, m: &Module, functions: Vec<FunctionFindings>, put:
     put(cm::check_globals(m), 0, None);
     put(crate::check_decls::check_declarations(src, m), 0, None);
     put(cm::check_duplicate_functions(m), 0, None);
-    put(crate::check_decls::check_aliases(m), 0, None);
+    put(crate::check_decls::check_aliases(src, m), 0, None);
     let mut starts: Vec<u32> = m.functions.iter().map(|f| f.line).chain(m.globals.iter().map(|g| g.line)).collect();
     starts.sort_unstable();
     debug_assert_eq!(functions.len(), m.functions.len());
