@@ -301,14 +301,16 @@ fn trace_puts_parse_validate_and_elf_on_the_thread_that_ran_them() {
     let threads = module_event_threads("1");
     assert_eq!(threads.keys().collect::<Vec<_>>(), ["elf", "parse", "validate"]);
     assert!(threads.values().flatten().all(|&t| t == 0), "{threads:?}");
-    // Two workers: the single validate and ELF messages find room in their mailboxes, so a worker
-    // takes them (the caller only helps a full mailbox, as it may for the parse sections).
+    // Two workers: the single ELF message finds room in its mailbox, so a worker takes it (the
+    // caller only helps a full mailbox, as it may for the parse sections and the validation
+    // chunks: the functions are checked in chunks, then one message puts the findings in order).
     let threads = module_event_threads("2");
-    assert_eq!((threads["elf"].len(), threads["validate"].len()), (1, 1));
-    for stage in ["elf", "validate"] {
-        assert!((1..=2).contains(&threads[stage][0]), "{stage} on thread {:?}", threads[stage]);
+    assert_eq!(threads["elf"].len(), 1);
+    assert!((1..=2).contains(&threads["elf"][0]), "elf on thread {:?}", threads["elf"]);
+    assert!(threads["validate"].len() >= 2, "{threads:?}");
+    for stage in ["parse", "validate"] {
+        assert!(threads[stage].iter().all(|t| (0..=2).contains(t)), "{threads:?}");
     }
-    assert!(threads["parse"].iter().all(|t| (0..=2).contains(t)), "{threads:?}");
 }
 
 /// Complete events on one thread either nest or follow each other (trace viewers drop the rest).
