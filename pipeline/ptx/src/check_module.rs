@@ -1,7 +1,6 @@
 //! Module- and declaration-level checks with ptxas's messages: `.version`/`.target`, duplicate
 //! functions, registers and labels, array initializers, and performance directives.
 
-use std::collections::{HashMap, HashSet};
 
 use crate::ast::*;
 use crate::isa;
@@ -114,7 +113,7 @@ fn second_code_line(src: &str) -> u32 {
 
 /// Functions defined twice (a declaration followed by its definition is fine).
 pub fn check_duplicate_functions(m: &Module) -> Vec<Finding> {
-    let mut seen = HashSet::new();
+    let mut seen = FastSet::default();
     m.functions
         .iter()
         .filter(|f| f.has_body && !seen.insert(f.name.as_str()))
@@ -125,7 +124,7 @@ pub fn check_duplicate_functions(m: &Module) -> Vec<Finding> {
 /// Module variables: more initializer values than elements; names defined twice.
 pub fn check_globals(m: &Module) -> Vec<Finding> {
     let mut out = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = FastSet::default();
     for v in &m.globals {
         if !seen.insert(v.name.as_str()) {
             out.push((v.line, format!("Duplicate definition of variable '{}'", v.name), false));
@@ -151,13 +150,17 @@ pub fn check_initializer_space(v: &VarDecl) -> Option<Finding> {
 /// top-level name is defined twice when an earlier top-level one has the same name.
 pub fn check_duplicate_names(src: &str, f: &Function) -> Vec<Finding> {
     let mut out = Vec::new();
-    let vars = f.params.iter().chain(&f.ret_params).map(|v| (v.name.clone(), v.line, None));
-    let locals = f.vars.iter().map(|v| (v.name.clone(), v.line, Some(v.span)));
-    let regs = f.regs.iter().filter(|d| !d.scoped).map(|d| (if d.count.is_some() { format!("{}<", d.name) } else { d.name.clone() }, d.line, None));
-    let mut tops = TopLevelNames::new(src, f);
+    // A name and whether it is a range's prefix (`%r<`, told apart from a plain `%r`).
+    let vars = f.params.iter().chain(&f.ret_params).map(|v| ((v.name.as_str(), false), v.line, None));
+    let locals = f.vars.iter().map(|v| ((v.name.as_str(), false), v.line, Some(v.span)));
+    let regs = f.regs.iter().filter(|d| !d.scoped).map(|d| ((d.name.as_str(), d.count.is_some()), d.line, None));
+    let count = f.params.len() + f.ret_params.len() + f.vars.len() + f.regs.len();
+    let mut tops = TopLevelNames::new(src, f, count);
     for (name, line, span) in vars.chain(locals).chain(regs) {
-        if tops.defined_again(name.clone(), span) {
-            out.push((line, format!("Duplicate definition of variable '{name}'"), false));
+        if tops.defined_again(name, span) {
+            let (name, range) = name;
+            let range = if range { "<" } else { "" };
+            out.push((line, format!("Duplicate definition of variable '{name}{range}'"), false));
         }
     }
     out.extend(range_members_declared(f));
@@ -172,7 +175,7 @@ fn range_members_declared(f: &Function) -> Vec<Finding> {
     if top().all(|d| d.count.is_some()) {
         return Vec::new();
     }
-    let ranges: HashMap<&str, (u64, u32)> = top().filter_map(|d| Some((d.name.as_str(), (d.count?, d.line)))).collect();
+    let ranges: FastMap<&str, (u64, u32)> = top().filter_map(|d| Some((d.name.as_str(), (d.count?, d.line)))).collect();
     let member_of = |name: &str| {
         let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
         let (prefix, num) = name.split_at(name.len() - digits);
@@ -187,7 +190,11 @@ fn range_members_declared(f: &Function) -> Vec<Finding> {
 
 /// Labels defined twice at the function's top level (`{ }` blocks have labels of their own).
 pub fn check_duplicate_labels(src: &str, f: &Function) -> Vec<Finding> {
-    let mut tops = TopLevelNames::new(src, f);
+    let labels = f.body.iter().filter(|s| matches!(s, Statement::Label { .. })).count();
+    if labels < 2 {
+        return Vec::new();
+    }
+    let mut tops = TopLevelNames::new(src, f, labels);
     let mut out = Vec::new();
     for s in &f.body {
         if let Statement::Label { name, line, span } = s {
@@ -206,12 +213,14 @@ struct TopLevelNames<'a, K> {
     depths: BraceDepths<'a>,
     /// Per name: its first definition's place (None: top level by kind, e.g. a parameter), whether
     /// that was looked at, and whether any definition so far was at the top level.
-    seen: HashMap<K, (Option<Span>, bool, bool)>,
+    seen: FastMap<K, (Option<Span>, bool, bool)>,
 }
 
 impl<'a, K: std::hash::Hash + Eq> TopLevelNames<'a, K> {
-    fn new(src: &'a str, f: &Function) -> Self {
-        TopLevelNames { depths: BraceDepths::lazy(src, f), seen: HashMap::new() }
+    /// For about `count` names.
+    fn new(src: &'a str, f: &Function, count: usize) -> Self {
+        let seen = FastMap::with_capacity_and_hasher(count, Default::default());
+        TopLevelNames { depths: BraceDepths::lazy(src, f), seen }
     }
 
     /// Records a definition of `name` at `span`; true when it is at the top level and an earlier
@@ -252,21 +261,32 @@ impl<'a> BraceDepths<'a> {
     fn scan(&self) -> Vec<(u32, i32)> {
         let bytes = self.src.as_bytes();
         let end = self.end.min(bytes.len());
-        let (mut depth, mut in_comment, mut out) = (0i32, false, Vec::new());
-        for k in self.start.min(end)..end {
+        let (mut depth, mut out) = (0i32, Vec::new());
+        let mut k = self.start.min(end);
+        while k < end {
+            // 16 bytes at a time while none is a brace or a slash (vector compares).
+            if let Some(block) = bytes[k..end].first_chunk::<16>() {
+                if !block.iter().fold(false, |any, &b| any | (b == b'{') | (b == b'}') | (b == b'/')) {
+                    k += 16;
+                    continue;
+                }
+            }
             match bytes[k] {
-                b'\n' => in_comment = false,
-                b'/' if bytes.get(k + 1) == Some(&b'/') => in_comment = true,
-                b'{' if !in_comment => {
+                // A `//` comment: its braces do not count, up to the end of the line.
+                b'/' if bytes.get(k + 1) == Some(&b'/') => {
+                    k += bytes[k..end].iter().position(|&b| b == b'\n').unwrap_or(end - k);
+                }
+                b'{' => {
                     depth += 1;
                     out.push((k as u32, depth));
                 }
-                b'}' if !in_comment => {
+                b'}' => {
                     depth -= 1;
                     out.push((k as u32, depth));
                 }
                 _ => {}
             }
+            k += 1;
         }
         out
     }
