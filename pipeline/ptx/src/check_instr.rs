@@ -111,6 +111,8 @@ pub struct Plan {
     /// `mov` takes vectors; `mov`/`cvta` take a variable's or function's address.
     is_mov: bool,
     takes_address: bool,
+    /// `.f32x2`: every operand a `.b64` register.
+    packed_f32: bool,
 }
 
 impl Plan {
@@ -126,7 +128,9 @@ impl Plan {
             Route::Checked(isa::spec_for(op, &i.mods))
         };
         let types = i.types();
-        let ty = types.first().copied();
+        // Two packed `.f32` (`add.f32x2`, sm_100) take 64-bit registers.
+        let packed_f32 = i.has_mod("f32x2");
+        let ty = if packed_f32 { Some(Type::B64) } else { types.first().copied() };
         let data = is_memory_access(i).then(|| data_index(i));
         let has_op = matches!(op, "atom" | "red") && isa::ATOM_OPERATIONS.iter().any(|(o, _)| i.has_mod(o));
         let vector_atom = matches!(op, "atom" | "red") && i.mods.iter().any(|m| matches!(m.as_str(), "v2" | "v4" | "v8"));
@@ -143,11 +147,12 @@ impl Plan {
             bar_red: op == "bar" && i.has_mod("red"),
             fragments: matrix_fragments(i),
             barrier_at: barrier_operand(i),
-            skip_operand_types: i.has_mod("pack") || has_untabled_type(i) || vector_atom,
+            skip_operand_types: i.has_mod("pack") || (has_untabled_type(i) && !packed_f32) || vector_atom,
             mask_required: i.has_mod("sync") && matches!(op, "shfl" | "vote"),
             wide: i.has_mod("wide"),
             is_mov: op == "mov",
             takes_address: matches!(op, "mov" | "cvta"),
+            packed_f32,
         }
     }
 }
@@ -160,6 +165,9 @@ fn modifier_findings(i: &Instruction, route: Route, types: &[Type], s: &Scope) -
         return said;
     }
     modifier_requirements(i, s, out);
+    if i.has_mod("f32x2") {
+        check_packed_f32(i, out);
+    }
     let Route::Checked(spec) = route else { return said };
     check_signedness(i, out);
     check_space_writable(i, out);
@@ -256,6 +264,9 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
     }
     if loud {
         modifier_requirements(i, s, out);
+        if i.has_mod("f32x2") {
+            check_packed_f32(i, out);
+        }
     }
     special_register_requirements(i, s, out);
     let spec = match p.route {
@@ -400,13 +411,13 @@ fn is_known_name(n: &str, s: &Scope) -> bool {
 
 /// Types outside [`Type`] (`.e4m3x2`, `.tf32`, ...): such instructions' types and operands are not checked.
 fn has_untabled_type(i: &Instruction) -> bool {
-    const PREFIXES: &[&str] = &["e4m3", "e5m2", "e2m1", "e2m3", "e3m2", "ue8m0", "tf32", "s2f6", "b4x", "b6x", "b8x"];
+    const PREFIXES: &[&str] = &["e4m3", "e5m2", "e2m1", "e2m3", "e3m2", "ue8m0", "tf32", "s2f6", "b4x", "b6x", "b8x", "f32x2"];
     i.mods.iter().any(|m| PREFIXES.iter().any(|p| m.starts_with(p)))
 }
 
 /// A modifier some tabled opcode takes: a type, space, vector size, cache hint or listed word.
 fn is_known_modifier(m: &str) -> bool {
-    const PREFIXES: &[&str] = &["L1::", "L2::", "level::", "e4m3", "e5m2", "e2m1", "e2m3", "e3m2", "ue8m0", "tf32", "s2f6", "b4x", "b6x", "b8x"];
+    const PREFIXES: &[&str] = &["L1::", "L2::", "level::", "e4m3", "e5m2", "e2m1", "e2m3", "e3m2", "ue8m0", "tf32", "s2f6", "b4x", "b6x", "b8x", "f32x2"];
     Type::from_mod(m).is_some()
         || isa::is_listed_modifier(m)
         || isa::SPACES.contains(&m)
@@ -552,6 +563,9 @@ fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Sc
         (None, _) | (_, None) => true, // undeclared: reported as an unknown symbol
         (Some(r), Some(w)) => register_fits(w, r, typing),
     };
+    if p.packed_f32 {
+        return matches!(o, Operand::Reg(r) if s.regs.lookup(r).is_none_or(|t| t == Type::B64));
+    }
     match kind {
         'd' | 'w' | 'U' => {
             let want = match kind {
@@ -622,6 +636,24 @@ fn symbol_is_address(name: &str, s: &Scope) -> bool {
 }
 
 /// `div`/`sqrt`/`rcp`, `fma`/`mad` and `cvt` need rounding modifiers for some types.
+/// `.f32x2` (two packed `.f32`): only `add`/`sub`/`mul`/`fma`, without `.sat`, `.relu` or integer
+/// rounding; `fma` needs a float rounding.
+fn check_packed_f32(i: &Instruction, out: &mut Findings) {
+    let op = i.opcode.as_str();
+    if !matches!(op, "add" | "sub" | "mul" | "fma") || i.has_mod("relu") {
+        out.now(i.line, format!("Unexpected instruction types specified for '{op}'"));
+        return;
+    }
+    if i.has_mod("sat") {
+        out.now(i.line, format!("Illegal modifier '.sat' for instruction '{op}'"));
+    }
+    if isa::INT_ROUNDING.iter().any(|m| i.has_mod(m)) {
+        out.now(i.line, format!("Illegal rounding modifier for instruction '{op}'"));
+    } else if op == "fma" && !isa::FLOAT_ROUNDING.iter().any(|m| i.has_mod(m)) {
+        out.now(i.line, "Rounding modifier required for instruction 'fma'".into());
+    }
+}
+
 fn check_rounding(i: &Instruction, types: &[Type], out: &mut Findings) {
     let has = |set: &[&str]| set.iter().any(|m| i.has_mod(m));
     let Some(&ty) = types.first() else { return };
@@ -721,9 +753,42 @@ fn matrix_modifiers(i: &Instruction, out: &mut Findings) -> Option<Option<(usize
         out.now(i.line, format!("State space incorrect for instruction '{op}'"));
         return None;
     }
+    if !matrix_shape_fits(i, out) {
+        return None;
+    }
     // A 16x16 matrix of bytes takes two registers per matrix.
     let count = if i.has_mod("m16n16") { 2 * count } else { count };
     Some(Some((count, usize::from(op == "stmatrix"))))
+}
+
+/// A matrix access's shape against its type: `.m8n8` holds `.b16`; `stmatrix.m16n8` and
+/// `ldmatrix.m16n16` hold `.b8` and need `.trans`; `stmatrix` has no other shape, `ldmatrix` not
+/// `.m16n8`. (`ldmatrix`'s packed-narrow types, `.b8x16.*`, are not checked here.)
+fn matrix_shape_fits(i: &Instruction, out: &mut Findings) -> bool {
+    let op = i.opcode.as_str();
+    let Some(shape) = i.mods.iter().map(Name::as_str).find(|m| is_shape(m)) else { return true };
+    let b8_shape = match (op, shape) {
+        (_, "m8n8") => false,
+        ("stmatrix", "m16n8") | ("ldmatrix", "m16n16") => true,
+        ("stmatrix", _) | ("ldmatrix", "m16n8") => {
+            out.now(i.line, format!("Illegal matrix shape '.{shape}' for instruction '{op}'"));
+            return false;
+        }
+        _ => return true,
+    };
+    let ty = match i.types().as_slice() {
+        [t @ (Type::B8 | Type::B16)] => *t,
+        _ => return true,
+    };
+    if (ty == Type::B8) != b8_shape {
+        out.now(i.line, format!("Incorrect instruction type specified for {op} with shape '.{shape}'"));
+        return false;
+    }
+    if b8_shape && !i.has_mod("trans") {
+        out.now(i.line, format!("Modifier '.trans' require for instruction {op} with shape '.{shape}'"));
+        return false;
+    }
+    true
 }
 
 /// The fragment vector of a matrix access against its count. False when the operands can't be

@@ -138,7 +138,7 @@ pub const OPS: &[OpSpec] = &[
     relaxed("st", MEMORY, "ma*"),
     relaxed("cvt", MEMORY, "da*"),
     op("ldmatrix", B8_16, "Vm"),
-    op("stmatrix", B16_ONLY, "mV"),
+    op("stmatrix", B8_16, "mV"),
     op("atom", ATOM_TYPES, "dma?a*"),
     op("red", ATOM_TYPES, "ma*"),
     op("membar", TypeSet(0), ""),
@@ -271,6 +271,10 @@ pub const REQUIREMENTS: &[Requirement] = &[
     feat("ld", "L2::256B", "Feature 'cache prefetching'", 75, (7, 4)),
     feat("", "bf16", "Feature '.bf16'", 80, (7, 0)),
     feat("", "bf16x2", "Feature '.bf16x2'", 80, (7, 0)),
+    feat("add", "f32x2", "Feature 'add.f32x2'", 100, (8, 6)),
+    feat("sub", "f32x2", "Feature 'sub.f32x2'", 100, (8, 6)),
+    feat("mul", "f32x2", "Feature 'mul.f32x2'", 100, (8, 6)),
+    feat("fma", "f32x2", "Feature 'fma.f32x2'", 100, (8, 6)),
     feat("cvt", "bf16", "Feature 'cvt.bf16.f32'", 80, (7, 0)),
     feat("cvt", "bf16x2", "Feature 'cvt.bf16x2.f32'", 80, (7, 0)),
     feat("fence", "cluster", "Feature '.cluster scope'", 90, (7, 8)),
@@ -715,6 +719,8 @@ pub const ARCH_SPECIFIC: &[(&str, &str, &str, &[&str])] = &[
     ("cvt", "e2m1x2", "Feature 'cvt.e2m1x2.f32'", FP4_TARGETS),
     ("cvt", "e2m3x2", "Feature 'cvt.e2m3x2.f32'", FP4_TARGETS),
     ("cvt", "ue8m0x2", "Instruction 'cvt with .ue8m0x2'", FP4_TARGETS),
+    ("stmatrix", "m16n8", "Feature '.m16n8'", FP4_TARGETS),
+    ("ldmatrix", "m16n16", "Feature '.m16n16'", FP4_TARGETS),
 ];
 
 /// The architecture-specific sm_100..sm_121 targets.
