@@ -108,11 +108,13 @@ pub struct Plan {
     /// `shfl.sync`/`vote.sync`: the member mask is not optional.
     mask_required: bool,
     wide: bool,
-    /// `mov` takes vectors; `mov`/`cvta` take a variable's or function's address.
+    /// `mov` takes vectors; `mov`/`cvta`/`getctarank` take a variable's or function's address.
     is_mov: bool,
     takes_address: bool,
     /// `.f32x2`: every operand a `.b64` register.
     packed_f32: bool,
+    /// `atom`/`red` with `.v2`/`.v4`/`.v8`: every value operand a vector of that size.
+    vector_atom: bool,
 }
 
 impl Plan {
@@ -148,10 +150,11 @@ impl Plan {
             fragments: matrix_fragments(i),
             barrier_at: barrier_operand(i),
             skip_operand_types: i.has_mod("pack") || (has_untabled_type(i) && !packed_f32) || vector_atom,
+            vector_atom,
             mask_required: i.has_mod("sync") && matches!(op, "shfl" | "vote"),
             wide: i.has_mod("wide"),
             is_mov: op == "mov",
-            takes_address: matches!(op, "mov" | "cvta"),
+            takes_address: matches!(op, "mov" | "cvta" | "getctarank"),
             packed_f32,
         }
     }
@@ -168,6 +171,7 @@ fn modifier_findings(i: &Instruction, route: Route, types: &[Type], s: &Scope) -
     if i.has_mod("f32x2") {
         check_packed_f32(i, out);
     }
+    check_tensormap_prefetch(i, out);
     let Route::Checked(spec) = route else { return said };
     check_signedness(i, out);
     check_space_writable(i, out);
@@ -267,6 +271,7 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
         if i.has_mod("f32x2") {
             check_packed_f32(i, out);
         }
+        check_tensormap_prefetch(i, out);
     }
     special_register_requirements(i, s, out);
     let spec = match p.route {
@@ -298,6 +303,9 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
     }
     mismatch |= p.atom_operands.is_some_and(|n| i.operands.len() != n);
     mismatch |= p.bar_red && !bar_red_operands_fit(i, s);
+    if p.vector_atom && !mismatch && !check_vector_atom_operands(i, p.width, out) {
+        return;
+    }
     if loud {
         check_membar_level(i, out);
     }
@@ -343,6 +351,22 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
         }
     }
     report_mismatch(i, mismatch || undeclared_register, out);
+}
+
+/// The value operands of a vector `atom`/`red` (all but the address): vectors of `width`
+/// elements. False after reporting the first that is not.
+fn check_vector_atom_operands(i: &Instruction, width: u32, out: &mut Findings) -> bool {
+    for (k, o) in i.operands.iter().enumerate().filter(|(_, o)| !matches!(o, Operand::Addr { .. })) {
+        let message = match o {
+            Operand::Vector(v) if v.len() as u32 == width => continue,
+            Operand::Vector(v) if !matches!(v.len(), 1 | 2 | 4 | 8) => format!("Illegal vector size: {}", v.len()),
+            Operand::Vector(_) => format!("Argument {k} of instruction '{} instruction with vector types': Argument vector size mismatch", i.opcode),
+            _ => format!("Vector expected for argument {k}"),
+        };
+        out.now(i.line, message);
+        return false;
+    }
+    true
 }
 
 fn report_mismatch(i: &Instruction, mismatch: bool, out: &mut Findings) {
@@ -635,7 +659,16 @@ fn symbol_is_address(name: &str, s: &Scope) -> bool {
     s.vars.contains_key(name) || s.functions.contains_key(name) || !s.labels.contains(name)
 }
 
-/// `div`/`sqrt`/`rcp`, `fma`/`mad` and `cvt` need rounding modifiers for some types.
+/// `prefetch.tensormap` reads the `.const` or `.param` space (or a generic address), no other.
+fn check_tensormap_prefetch(i: &Instruction, out: &mut Findings) {
+    if i.opcode != "prefetch" || !i.has_mod("tensormap") {
+        return;
+    }
+    if let Some(space) = i.mods.iter().find(|m| isa::SPACES.contains(&m.as_str()) && !matches!(m.as_str(), "const" | "param")) {
+        out.now(i.line, format!("Modifier '.tensormap' cannot be applied to '.{space}' space for instruction 'prefetch'"));
+    }
+}
+
 /// `.f32x2` (two packed `.f32`): only `add`/`sub`/`mul`/`fma`, without `.sat`, `.relu` or integer
 /// rounding; `fma` needs a float rounding.
 fn check_packed_f32(i: &Instruction, out: &mut Findings) {
@@ -654,6 +687,7 @@ fn check_packed_f32(i: &Instruction, out: &mut Findings) {
     }
 }
 
+/// `div`/`sqrt`/`rcp`, `fma`/`mad` and `cvt` need rounding modifiers for some types.
 fn check_rounding(i: &Instruction, types: &[Type], out: &mut Findings) {
     let has = |set: &[&str]| set.iter().any(|m| i.has_mod(m));
     let Some(&ty) = types.first() else { return };

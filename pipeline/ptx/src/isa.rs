@@ -133,6 +133,8 @@ pub const OPS: &[OpSpec] = &[
     op("copysign", FLOATS, "daa"),
     op("testp", FLOATS, "Pa"),
     op("cvta", U32_64, "da"),
+    // The address is a 32-bit register (or a name or an immediate) whatever `.address_size`.
+    op("getctarank", INT32, "da"),
     relaxed("ld", MEMORY, "dm*"),
     relaxed("ldu", MEMORY, "dm"),
     relaxed("st", MEMORY, "ma*"),
