@@ -115,6 +115,9 @@ pub struct Plan {
     packed_f32: bool,
     /// `atom`/`red` with `.v2`/`.v4`/`.v8`: every value operand a vector of that size.
     vector_atom: bool,
+    /// `cvt` to or from two packed narrow floats (`.e2m1x2`, `.e4m3x2`, ...): the register type
+    /// the destination and the source must have exactly.
+    narrow_registers: [Option<Type>; 2],
 }
 
 impl Plan {
@@ -151,6 +154,7 @@ impl Plan {
             barrier_at: barrier_operand(i),
             skip_operand_types: i.has_mod("pack") || (has_untabled_type(i) && !packed_f32) || vector_atom,
             vector_atom,
+            narrow_registers: if op == "cvt" { narrow_registers(i) } else { [None; 2] },
             mask_required: i.has_mod("sync") && matches!(op, "shfl" | "vote"),
             wide: i.has_mod("wide"),
             is_mov: op == "mov",
@@ -172,6 +176,7 @@ fn modifier_findings(i: &Instruction, route: Route, types: &[Type], s: &Scope) -
         check_packed_f32(i, out);
     }
     check_tensormap_prefetch(i, out);
+    check_ue8m0_rounding(i, out);
     let Route::Checked(spec) = route else { return said };
     check_signedness(i, out);
     check_space_writable(i, out);
@@ -272,6 +277,7 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
             check_packed_f32(i, out);
         }
         check_tensormap_prefetch(i, out);
+        check_ue8m0_rounding(i, out);
     }
     special_register_requirements(i, s, out);
     let spec = match p.route {
@@ -306,6 +312,7 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
     if p.vector_atom && !mismatch && !check_vector_atom_operands(i, p.width, out) {
         return;
     }
+    mismatch |= p.narrow_registers != [None; 2] && !narrow_registers_fit(i, &p, s);
     if loud {
         check_membar_level(i, out);
     }
@@ -657,6 +664,46 @@ fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Sc
 fn symbol_is_address(name: &str, s: &Scope) -> bool {
     let name = symbol_base(name);
     s.vars.contains_key(name) || s.functions.contains_key(name) || !s.labels.contains(name)
+}
+
+/// The register type of two packed narrow floats: one byte for `.e2m1x2`, two for the others.
+fn narrow_register(m: &str) -> Option<Type> {
+    match m {
+        "e2m1x2" => Some(Type::B8),
+        "e2m3x2" | "e3m2x2" | "e4m3x2" | "e5m2x2" | "ue8m0x2" => Some(Type::B16),
+        _ => None,
+    }
+}
+
+/// The exact register types of a `cvt`'s destination and source where they hold packed narrow
+/// floats (the first and second type modifiers).
+fn narrow_registers(i: &Instruction) -> [Option<Type>; 2] {
+    let mut types = i.mods.iter().filter(|m| Type::from_mod(m).is_some() || narrow_register(m).is_some());
+    let mut next = || types.next().and_then(|m| narrow_register(m));
+    [next(), next()]
+}
+
+/// The destination and source registers against [`narrow_registers`] (undeclared ones are
+/// reported as unknown symbols).
+fn narrow_registers_fit(i: &Instruction, p: &Plan, s: &Scope) -> bool {
+    p.narrow_registers.iter().zip(&i.operands).all(|(want, o)| match (want, o) {
+        (None, _) => true,
+        (Some(t), Operand::Reg(r)) => s.regs.lookup(r).is_none_or(|r| r == *t),
+        (Some(_), _) => false,
+    })
+}
+
+/// `cvt` into `.ue8m0x2` rounds toward zero or up (`.rz`, `.rp`), and must say which.
+fn check_ue8m0_rounding(i: &Instruction, out: &mut Findings) {
+    if i.opcode != "cvt" || !i.has_mod("ue8m0x2") || narrow_registers(i)[0] != Some(Type::B16) {
+        return;
+    }
+    let rounding = i.mods.iter().find(|m| isa::FLOAT_ROUNDING.contains(&m.as_str()) || isa::INT_ROUNDING.contains(&m.as_str()));
+    match rounding.map(Name::as_str) {
+        None => out.now(i.line, "Rounding modifier required for instruction 'cvt'".into()),
+        Some("rz" | "rp") => {}
+        Some(_) => out.now(i.line, "Illegal rounding modifier for instruction 'cvt'".into()),
+    }
 }
 
 /// `prefetch.tensormap` reads the `.const` or `.param` space (or a generic address), no other.
