@@ -151,16 +151,20 @@ pub fn check_initializer_space(v: &VarDecl) -> Option<Finding> {
 pub fn check_duplicate_names(src: &str, f: &Function) -> Vec<Finding> {
     let mut out = Vec::new();
     // A name and whether it is a range's prefix (`%r<`, told apart from a plain `%r`).
-    let vars = f.params.iter().chain(&f.ret_params).map(|v| ((v.name.as_str(), false), v.line, None));
-    let locals = f.vars.iter().map(|v| ((v.name.as_str(), false), v.line, Some(v.span)));
-    let regs = f.regs.iter().filter(|d| !d.scoped).map(|d| ((d.name.as_str(), d.count.is_some()), d.line, None));
-    let count = f.params.len() + f.ret_params.len() + f.vars.len() + f.regs.len();
-    let mut tops = TopLevelNames::new(src, f, count);
-    for (name, line, span) in vars.chain(locals).chain(regs) {
-        if tops.defined_again(name, span) {
-            let (name, range) = name;
-            let range = if range { "<" } else { "" };
-            out.push((line, format!("Duplicate definition of variable '{name}{range}'"), false));
+    let definitions = || {
+        let vars = f.params.iter().chain(&f.ret_params).map(|v| ((v.name.as_str(), false), v.line, None));
+        let locals = f.vars.iter().map(|v| ((v.name.as_str(), false), v.line, Some(v.span)));
+        let regs = f.regs.iter().filter(|d| !d.scoped).map(|d| ((d.name.as_str(), d.count.is_some()), d.line, None));
+        vars.chain(locals).chain(regs)
+    };
+    if !all_distinct(definitions().map(|(name, _, _)| name)) {
+        let mut tops = TopLevelNames::new(src, f, f.params.len() + f.ret_params.len() + f.vars.len() + f.regs.len());
+        for (name, line, span) in definitions() {
+            if tops.defined_again(name, span) {
+                let (name, range) = name;
+                let range = if range { "<" } else { "" };
+                out.push((line, format!("Duplicate definition of variable '{name}{range}'"), false));
+            }
         }
     }
     out.extend(range_members_declared(f));
@@ -190,20 +194,34 @@ fn range_members_declared(f: &Function) -> Vec<Finding> {
 
 /// Labels defined twice at the function's top level (`{ }` blocks have labels of their own).
 pub fn check_duplicate_labels(src: &str, f: &Function) -> Vec<Finding> {
-    let labels = f.body.iter().filter(|s| matches!(s, Statement::Label { .. })).count();
-    if labels < 2 {
+    let labels = || {
+        f.body.iter().filter_map(|s| match s {
+            Statement::Label { name, line, span } => Some((name.as_str(), *line, *span)),
+            Statement::Instr(_) => None,
+        })
+    };
+    if all_distinct(labels().map(|(name, _, _)| name)) {
         return Vec::new();
     }
-    let mut tops = TopLevelNames::new(src, f, labels);
+    let mut tops = TopLevelNames::new(src, f, labels().count());
     let mut out = Vec::new();
-    for s in &f.body {
-        if let Statement::Label { name, line, span } = s {
-            if tops.defined_again(name.as_str(), Some(*span)) {
-                out.push((*line, format!("Duplicate definition of label '{name}'"), false));
-            }
+    for (name, line, span) in labels() {
+        if tops.defined_again(name, Some(span)) {
+            out.push((line, format!("Duplicate definition of label '{name}'"), false));
         }
     }
     out
+}
+
+/// Whether no two of `keys` are equal, told by sorting their hashes (cheaper than a map for a
+/// function's few names): distinct hashes are distinct keys, and two equal hashes (a name defined
+/// twice, or rarely a collision) send the caller to the exact check.
+fn all_distinct<K: std::hash::Hash>(keys: impl Iterator<Item = K>) -> bool {
+    use std::hash::BuildHasher;
+    let hasher = std::hash::BuildHasherDefault::<FastHasher>::default();
+    let mut hashes: Vec<u64> = keys.map(|key| hasher.hash_one(key)).collect();
+    hashes.sort_unstable();
+    hashes.windows(2).all(|pair| pair[0] != pair[1])
 }
 
 /// Names defined in one function, in order, and whether one was defined at the top level. Only a
