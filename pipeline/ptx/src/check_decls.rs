@@ -89,6 +89,8 @@ pub fn unresolved_externs(src: &str, m: &Module) -> Vec<(u32, String)> {
         .iter()
         .filter(|v| matches!(v.space, StateSpace::Global | StateSpace::Const) || (v.space == StateSpace::Shared && v.array_len.is_some()))
         .filter(|v| src.get(v.span.start as usize..v.span.end as usize).is_some_and(|t| t.trim_start().starts_with(".extern")))
+        // An incomplete array can't be defined here: that is the link-stage fatal, not this warning.
+        .filter(|v| v.array_len.is_some() || v.space == StateSpace::Shared)
         .map(|v| (0, format!("Unresolved extern variable '{}' in whole program compilation, ignoring extern qualifier", v.name)))
         .collect()
 }
@@ -136,9 +138,16 @@ fn vector_shape(src: &str, span: Span, line: u32, ty: Type, vector: u32) -> Opti
 /// with their byte offsets.
 fn linkage_of(src: &str, span: Span) -> impl Iterator<Item = (usize, &str)> {
     let text = src.get(span.start as usize..span.end as usize).unwrap_or("");
-    text.split_whitespace()
-        .map(move |word| (span.start as usize + word.as_ptr() as usize - text.as_ptr() as usize, word))
-        .take_while(|(_, word)| matches!(*word, ".visible" | ".extern" | ".weak" | ".common"))
+    let mut rest = text;
+    // Word by word as `split_whitespace` would cut them, but only as far as the words are
+    // linkage directives (a declaration's text runs on for its whole initializer or body).
+    std::iter::from_fn(move || {
+        let word = rest.trim_start();
+        let whole = |d: &&str| word.starts_with(d) && word[d.len()..].chars().next().is_none_or(char::is_whitespace);
+        let directive = [".visible", ".extern", ".weak", ".common"].into_iter().find(whole)?;
+        rest = &word[directive.len()..];
+        Some((span.start as usize + word.as_ptr() as usize - text.as_ptr() as usize, &word[..directive.len()]))
+    })
 }
 
 /// ptxas takes one linkage directive per declaration; a second is a syntax error.
