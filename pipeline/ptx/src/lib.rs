@@ -67,9 +67,21 @@ pub fn finish_module_with(
         module.warnings = warnings;
         return Ok(module);
     }
-    let mut diags = diags;
-    if diags.last().is_some_and(|d| d.severity != Severity::Fatal) {
-        diags.extend(warnings);
+    Err(place_warnings(diags, warnings))
+}
+
+/// The warnings of a rejected module among its errors, as ptxas prints them: before a link-stage
+/// fatal (which has no line and comes only when nothing else is wrong); after other errors, only
+/// those with a line; none after a fatal error of the text itself.
+fn place_warnings(mut diags: Vec<Diagnostic>, warnings: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    match diags.last() {
+        Some(d) if d.severity == Severity::Fatal && d.line == 0 => {
+            let fatal = diags.pop();
+            diags.extend(warnings);
+            diags.extend(fatal);
+        }
+        Some(d) if d.severity != Severity::Fatal => diags.extend(warnings.into_iter().filter(|w| w.line != 0)),
+        _ => {}
     }
-    Err(diags)
+    diags
 }

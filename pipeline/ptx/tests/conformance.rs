@@ -70,7 +70,11 @@ fn our_outcome(case: &Case) -> Outcome {
             None => Outcome::Ok,
             Some(w) => Outcome::Warning { line: w.line, message: w.message.clone() },
         },
-        Err(diags) => Outcome::Error { line: diags[0].line, message: diags[0].message.clone() },
+        Err(diags) => {
+            // The first error (warnings may come before a link-stage fatal, as in ptxas's output).
+            let first = diags.iter().find(|d| d.severity != ptxforge_ptx::Severity::Warning).unwrap_or(&diags[0]);
+            Outcome::Error { line: first.line, message: first.message.clone() }
+        }
     }
 }
 

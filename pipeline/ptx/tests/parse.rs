@@ -168,3 +168,20 @@ fn sections_match_serial_on_corpus() {
     }
     assert!(count > 0);
 }
+
+/// Warnings among errors as ptxas 13.5 prints them: before a link-stage fatal; after other errors
+/// only those with a line.
+#[test]
+fn warnings_of_rejected_modules_in_ptxas_order() {
+    let head = ".version 8.0\n.target sm_80\n.address_size 64\n.extern .global .u32 h;\n";
+    let link = format!("{head}.extern .global .u32 g[];\n.visible .entry k()\n{{\nret;\n}}\n");
+    let d = parse_module(&link, "link.ptx").unwrap_err();
+    let texts: Vec<String> = d.iter().map(|d| d.to_string()).collect();
+    assert_eq!(texts.len(), 2, "{texts:?}");
+    assert!(texts[0].contains("warning") && texts[0].contains("Unresolved extern variable 'h'"), "{texts:?}");
+    assert!(texts[1].contains("fatal") && texts[1].contains("Unresolved extern variable 'g'"), "{texts:?}");
+    let errors = format!("{head}.visible .entry k()\n{{\n.reg .u32 %r<2>;\nadd.u32 %r5, %r1, 1;\nret;\n}}\n");
+    let d = parse_module(&errors, "errors.ptx").unwrap_err();
+    assert!(d.iter().all(|d| !d.to_string().contains("warning")), "{d:?}");
+    assert!(d.iter().any(|d| d.to_string().contains("Unknown symbol '%r5'")), "{d:?}");
+}
