@@ -256,15 +256,18 @@ fn check_variable(src: &str, v: &VarDecl, named: &dyn Fn(&str) -> Named, out: &m
     }
 }
 
-/// Whether an initializer holds only decimal integers and punctuation. Written as a fold over
-/// 32-byte blocks, without early exits, so that it compiles to vector compares.
+/// Whether an initializer holds only decimal integers and punctuation. Written as folds over
+/// 32-byte blocks, without early exits, so that they compile to vector compares; a block is first
+/// tried against what nvcc's tables hold (digits, commas, spaces), then byte by byte.
 fn decimal_only(init: &str) -> bool {
+    let common = |b: u8| (b.wrapping_sub(b'0') < 10) | (b == b',') | (b == b' ');
     let allowed = |b: u8| {
-        let punctuation = (b == b' ') | (b == b',') | (b == b'\n') | (b == b'\r') | (b == b'\t');
-        (b.wrapping_sub(b'0') < 10) | punctuation | (b == b'{') | (b == b'}') | (b == b'-') | (b == b';')
+        let space = (b == b' ') | (b == b'\n') | (b == b'\r') | (b == b'\t');
+        common(b) | space | (b == b'{') | (b == b'}') | (b == b'-') | (b == b';')
     };
     let mut blocks = init.as_bytes().chunks_exact(32);
-    let whole = blocks.by_ref().all(|block| block.iter().fold(true, |all, &b| all & allowed(b)));
+    let block_allowed = |block: &[u8]| block.iter().fold(true, |all, &b| all & common(b)) || block.iter().all(|&b| allowed(b));
+    let whole = blocks.by_ref().all(block_allowed);
     whole && blocks.remainder().iter().all(|&b| allowed(b))
 }
 
