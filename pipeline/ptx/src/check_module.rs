@@ -282,12 +282,15 @@ impl<'a> BraceDepths<'a> {
         let (mut depth, mut out) = (0i32, Vec::new());
         let mut k = self.start.min(end);
         while k < end {
-            // 16 bytes at a time while none is a brace or a slash (vector compares).
+            // 16 bytes at a time while none is a brace or a slash (vector compares), then
+            // straight to the first one.
             if let Some(block) = bytes[k..end].first_chunk::<16>() {
-                if !block.iter().fold(false, |any, &b| any | (b == b'{') | (b == b'}') | (b == b'/')) {
+                let marks = |b: &u8| (*b == b'{') | (*b == b'}') | (*b == b'/');
+                if !block.iter().fold(false, |any, b| any | marks(b)) {
                     k += 16;
                     continue;
                 }
+                k += block.iter().position(marks).unwrap_or(0);
             }
             match bytes[k] {
                 // A `//` comment: its braces do not count, up to the end of the line.
