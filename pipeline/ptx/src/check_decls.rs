@@ -301,7 +301,7 @@ fn is_float_literal(t: &str) -> bool {
         return false;
     }
     let hex_float = (prefix(b'f') || prefix(b'd')) && b.len() > 2 && b[2..].iter().all(u8::is_ascii_hexdigit);
-    hex_float || b.iter().any(|&c| c == b'.' || c.to_ascii_lowercase() == b'e')
+    hex_float || b.iter().any(|&c| c == b'.' || c.eq_ignore_ascii_case(&b'e'))
 }
 
 /// `.pred` variables live only in registers.

@@ -493,7 +493,7 @@ fn check_scaled_mma(i: &Instruction, s: &Scope, out: &mut Findings) {
         out.now(line, format!("Illegal modifier '.{}' for instruction 'mma' with type '.{t}'", row.kind));
         return;
     }
-    let scale_type_fits = scale.is_some() == !row.scales.is_empty();
+    let scale_type_fits = scale.is_some() != row.scales.is_empty();
     if i.operands.len() != wanted || !scale_type_fits || (wanted == 8 && !(scale_fits(4) && scale_fits(6))) {
         out.now(line, "Arguments mismatch for instruction 'mma'".into());
         return;

@@ -138,6 +138,20 @@ pub fn count_newlines(bytes: &[u8]) -> u32 {
     bytes.iter().map(|&b| u32::from(b == b'\n')).sum()
 }
 
+/// Skips a block comment up to its first `*/`, as the section splitter does.
+fn block_comment(lex: &mut logos::Lexer<Tok>) -> logos::FilterResult<(), ()> {
+    match lex.remainder().find("*/") {
+        Some(end) => {
+            lex.bump(end + 2);
+            logos::FilterResult::Skip
+        }
+        None => {
+            lex.bump(lex.remainder().len());
+            logos::FilterResult::Error(())
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,19 +176,5 @@ mod tests {
         assert_eq!(lines.line(0), 1);
         assert_eq!(lines.line(src.len() as u32 - 1), 2);
         assert_eq!(lines.line(3), 1, "a query behind the cursor recounts");
-    }
-}
-
-/// Skips a block comment up to its first `*/`, as the section splitter does.
-fn block_comment(lex: &mut logos::Lexer<Tok>) -> logos::FilterResult<(), ()> {
-    match lex.remainder().find("*/") {
-        Some(end) => {
-            lex.bump(end + 2);
-            logos::FilterResult::Skip
-        }
-        None => {
-            lex.bump(lex.remainder().len());
-            logos::FilterResult::Error(())
-        }
     }
 }

@@ -1008,14 +1008,9 @@ impl<'s> Parser<'s> {
         if self.peek() == Some(Tok::Comma) {
             return self.tensor_address(base);
         }
-        let mut offset: i64 = 0;
-        if base == AddrBase::None {
-            offset = self.integer()? as i64;
-        } else if self.eat(Tok::Plus) {
-            offset = self.integer()? as i64;
-        } else if self.peek() == Some(Tok::Minus) {
-            offset = self.integer()? as i64;
-        }
+        // `[imm]`, `[base+imm]`, `[base-imm]` (the sign is the integer's) or a bare base.
+        let has_offset = base == AddrBase::None || self.eat(Tok::Plus) || self.peek() == Some(Tok::Minus);
+        let offset = if has_offset { self.integer()? as i64 } else { 0 };
         self.expect(Tok::RBracket)?;
         Ok(Operand::Addr { base, offset })
     }
