@@ -225,13 +225,22 @@ pub fn symbol_base(name: &str) -> &str {
 
 /// `%r1` for a zero-padded register name `%r01` or `%r00` (prefix and number); `None` otherwise.
 pub fn zero_padded_number(name: &str) -> Option<String> {
-    let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
-    let (prefix, num) = name.split_at(name.len() - digits);
-    if digits < 2 || prefix.is_empty() || !num.starts_with('0') {
-        return None;
-    }
+    let (prefix, num) = zero_padded_split(name)?;
     let unpadded = num.trim_start_matches('0');
     Some(format!("{prefix}{}", if unpadded.is_empty() { "0" } else { unpadded }))
+}
+
+/// A name's prefix and its zero-padded number of two or more digits (`%r01` → `%r`, `01`), found
+/// without allocating (the parser asks it of every register it reads).
+pub fn zero_padded_split(name: &str) -> Option<(&str, &str)> {
+    let b = name.as_bytes();
+    // The usual `%r12`, `%rd3`: one digit, or a first digit that isn't 0, answered early.
+    if b.len() < 3 || !b[b.len() - 2].is_ascii_digit() {
+        return None;
+    }
+    let digits = b.iter().rev().take_while(|c| c.is_ascii_digit()).count();
+    let (prefix, num) = name.split_at(name.len() - digits);
+    (digits >= 2 && !prefix.is_empty() && num.starts_with('0')).then_some((prefix, num))
 }
 
 /// Fast lookup of declared registers, including parameterised ranges.
