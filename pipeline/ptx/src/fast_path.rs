@@ -129,12 +129,10 @@ impl<'s> Cursor<'s> {
             self.skip_space();
         }
         let start = self.pos;
-        let first = self.peek();
-        if !first.is_ascii_digit() {
+        if !self.peek().is_ascii_digit() {
             return Err(Declined);
         }
-        let plain_decimal = first != b'0' || !is(self.bytes.get(self.pos + 1).copied().unwrap_or(0), NAME);
-        let v = if plain_decimal {
+        let v = if self.at_plain_decimal() {
             self.decimal()?
         } else {
             // Hex, octal and their oddities, as the token parser reads them.
@@ -153,6 +151,14 @@ impl<'s> Cursor<'s> {
             return Err(Declined);
         }
         Ok(if neg { -v } else { v })
+    }
+
+    /// At decimal digits that don't start with a `0` unless it stands alone (no hex, octal or
+    /// hex-float prefix).
+    #[inline]
+    fn at_plain_decimal(&self) -> bool {
+        let first = self.peek();
+        first.is_ascii_digit() && (first != b'0' || !is(self.bytes.get(self.pos + 1).copied().unwrap_or(0), NAME))
     }
 
     /// Decimal digits (not starting with a `0` unless alone) and an optional `U`, accumulated as
@@ -177,31 +183,19 @@ impl<'s> Cursor<'s> {
         Ok(i128::from(v))
     }
 
-    /// The common list entry, `[space]digits[space]` before a `,` or `}` (no sign, suffix or
-    /// leading zero, and short enough not to overflow): its value and that next byte, with the
-    /// cursor on it. None for anything else, which [`Cursor::integer`] then reads.
+    /// The common list entry, `[space]decimal[space]` before a `,` or `}` (no sign, hex or
+    /// octal): its value and that next byte, with the cursor on it. None for anything else, which
+    /// [`Cursor::integer`] then reads.
     #[inline]
     fn small_decimal_entry(&mut self) -> Option<(i128, u8)> {
         self.skip_space();
-        let start = self.pos;
-        let mut v: u64 = 0;
-        while let Some(&b) = self.bytes.get(self.pos) {
-            if !b.is_ascii_digit() {
-                break;
-            }
-            v = v * 10 + u64::from(b - b'0');
-            self.pos += 1;
-            if self.pos - start > 18 {
-                return None;
-            }
-        }
-        let digits = self.pos - start;
-        if digits == 0 || (digits > 1 && self.bytes[start] == b'0') {
+        if !self.at_plain_decimal() {
             return None;
         }
+        let v = self.decimal().ok()?;
         self.skip_space();
         let next = self.peek();
-        matches!(next, b',' | b'}').then_some((i128::from(v), next))
+        matches!(next, b',' | b'}').then_some((v, next))
     }
 
     /// `0fXXXXXXXX` / `0dXXXXXXXXXXXXXXXX`: exactly the hex digits the lexer's float tokens take.
