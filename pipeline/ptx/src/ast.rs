@@ -124,7 +124,8 @@ pub enum StateSpace {
     Local,
 }
 
-/// A variable declaration (`.shared .align 4 .b8 tile[512];`, `.param .u64 p`, `.global ...`).
+/// A variable declaration (`.shared .align 4 .b8 tile[512];`, `.param .u64 p`, `.global ...`):
+/// one per declarator, so `.global .u32 a, b = 1;` gives two that share their specifiers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct VarDecl {
     pub space: StateSpace,
@@ -136,8 +137,18 @@ pub struct VarDecl {
     pub array_len: Option<u64>,
     /// `.v2`/`.v4` vector width, 1 for scalars.
     pub vector: u32,
+    /// The line ptxas names for this declarator: that of the token after its name.
     pub line: u32,
+    /// The line of the type (`.u64`), where ptxas reports a vector type too large.
+    pub type_line: u32,
+    /// From the statement's first token (a linkage directive or the state space) to the end of
+    /// this declarator, without the `,` or `;` after it: the declarators of one statement share
+    /// its start.
     pub span: Span,
+    /// Where the statement's specifiers end (after its type, or a parameter's `.ptr ...`).
+    pub specifiers_end: u32,
+    /// Where this declarator (its name) starts.
+    pub name_at: u32,
     /// Initializer values, if any (integers as written; floats as bits).
     pub init: Vec<i128>,
     /// `.ptr [.space] [.align N]` of a kernel parameter: what it points to.
@@ -154,6 +165,17 @@ pub struct Pointee {
 }
 
 impl VarDecl {
+    /// The specifiers this declarator shares with the others of its statement: linkage, state
+    /// space, alignment, vector width and type (`.extern .shared .align 8 .b8`).
+    pub fn specifiers(&self) -> Span {
+        Span { start: self.span.start, end: self.specifiers_end.max(self.span.start) }
+    }
+
+    /// This declarator alone: its name, array lengths and initializer (`tile[4] = {1, 2, 3, 4}`).
+    pub fn declarator(&self) -> Span {
+        Span { start: self.name_at.max(self.span.start), end: self.span.end }
+    }
+
     /// Size in bytes of the whole variable.
     pub fn size_bytes(&self) -> u64 {
         self.ty.size_bytes() as u64 * self.vector as u64 * self.array_len.unwrap_or(0)

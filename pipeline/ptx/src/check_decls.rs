@@ -1,5 +1,5 @@
-//! Declaration checks ptxas makes besides names and sizes: one linkage directive, initializer
-//! literals against the variable's type (read from the declaration's source text, since the tree
+//! Declaration checks ptxas makes besides names: one linkage directive, initializer entry counts
+//! and literals against the variable's type (read from the declaration's source text, since the tree
 //! keeps only their values), names in initializers, no initializer for `.f16` variables, external
 //! symbols or parameters, `.pred` only in registers, no module-scoped `.local`/`.param`, `.common`
 //! only in `.global`, `[]` only for external variables, parameter lists, no body for an `.extern`
@@ -19,15 +19,16 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
         Some(&(start, named)) if start <= at => named,
         _ => Named::Unknown,
     };
-    for v in &m.globals {
-        if let Some(finding) = repeated_linkage(src, v.span) {
-            out.push(finding);
+    for (k, v) in m.globals.iter().enumerate() {
+        let opens_statement = k == 0 || m.globals[k - 1].span.start != v.span.start;
+        if let Some(finding) = repeated_linkage(src, v.specifiers()) {
+            out.extend(opens_statement.then_some(finding));
             continue;
         }
-        out.extend(vector_shape(src, v.span, v.line, v.ty, v.vector));
+        out.extend(vector_shape(src, v).filter(|_| opens_statement));
         out.extend(variable_kind(src, v));
         out.extend(incomplete_type(src, v));
-        if linkage_of(src, v.span).any(|(_, word)| word == ".common") && v.space != StateSpace::Global {
+        if linkage_of(src, v.specifiers()).any(|(_, word)| word == ".common") && v.space != StateSpace::Global {
             out.push((v.line, ".common variables must be declared in .global space".into(), false));
         }
         if v.space == StateSpace::Local {
@@ -36,25 +37,26 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
         if v.space == StateSpace::Param {
             out.push((v.line, "Parameter variables may not be declared at module scope".into(), false));
         }
-        check_variable(src, v, &|n| module_name(n, v.span.start), &mut out);
+        check_variable(src, v, &|n| module_name(n, v.name_at), &mut out);
     }
     for f in &m.functions {
         out.extend(repeated_linkage(src, f.span));
         for v in f.params.iter().chain(&f.ret_params) {
-            out.extend(vector_shape(src, v.span, v.line, v.ty, v.vector));
+            out.extend(vector_shape(src, v));
             out.extend(predicate_in_memory(v));
         }
         // One finding per `.reg` statement (its names share the span).
         let mut statements = f.regs.iter().map(|r| (r.span, r)).collect::<Vec<_>>();
         statements.dedup_by_key(|(span, _)| span.start);
-        out.extend(statements.into_iter().filter_map(|(span, r)| vector_shape(src, span, r.line, r.ty, r.vector)));
+        out.extend(statements.into_iter().filter_map(|(span, r)| vector_shape_of(src, span, r.line, r.ty, r.vector)));
         out.extend(prototype_findings(src, f));
-        for v in &f.vars {
-            let local = |n: &str| match f.vars.iter().find(|w| w.name == n && w.span.start <= v.span.start) {
+        for (k, v) in f.vars.iter().enumerate() {
+            let opens_statement = k == 0 || f.vars[k - 1].span.start != v.span.start;
+            let local = |n: &str| match f.vars.iter().find(|w| w.name == n && w.name_at <= v.name_at) {
                 Some(w) => Named::Variable(w.space),
-                None => module_name(n, v.span.start),
+                None => module_name(n, v.name_at),
             };
-            out.extend(vector_shape(src, v.span, v.line, v.ty, v.vector));
+            out.extend(vector_shape(src, v).filter(|_| opens_statement));
             out.extend(variable_kind(src, v));
             out.extend(incomplete_type(src, v));
             check_variable(src, v, &local, &mut out);
@@ -71,7 +73,7 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
 /// The first declaration of each module-scope name: where it starts, and what it is.
 fn first_declarations(m: &Module) -> FastMap<&str, (u32, Named)> {
     let mut first: FastMap<&str, (u32, Named)> = FastMap::default();
-    let variables = m.globals.iter().map(|g| (g.name.as_str(), g.span.start, Named::Variable(g.space)));
+    let variables = m.globals.iter().map(|g| (g.name.as_str(), g.name_at, Named::Variable(g.space)));
     let functions = m.functions.iter().map(|f| (f.name.as_str(), f.span.start, Named::Function));
     for (name, start, named) in variables.chain(functions) {
         let slot = first.entry(name).or_insert((start, named));
@@ -88,7 +90,7 @@ pub fn unresolved_externs(src: &str, m: &Module) -> Vec<(u32, String)> {
     m.globals
         .iter()
         .filter(|v| matches!(v.space, StateSpace::Global | StateSpace::Const) || (v.space == StateSpace::Shared && v.array_len.is_some()))
-        .filter(|v| src.get(v.span.start as usize..v.span.end as usize).is_some_and(|t| t.trim_start().starts_with(".extern")))
+        .filter(|v| linkage_of(src, v.specifiers()).any(|(_, word)| word == ".extern"))
         // An incomplete array can't be defined here: that is the link-stage fatal, not this warning.
         .filter(|v| v.array_len.is_some() || v.space == StateSpace::Shared)
         .map(|v| (0, format!("Unresolved extern variable '{}' in whole program compilation, ignoring extern qualifier", v.name)))
@@ -118,9 +120,14 @@ fn extern_redefinitions(src: &str, m: &Module) -> Vec<Finding> {
     out
 }
 
-/// A declaration's `.vN`: only `.v2` and `.v4` (others are ptxas's syntax error at the
-/// modifier), at most 128 bits.
-fn vector_shape(src: &str, span: Span, line: u32, ty: Type, vector: u32) -> Option<Finding> {
+/// A variable statement's `.vN` (read from its first declarator), as [`vector_shape_of`] checks it.
+fn vector_shape(src: &str, v: &VarDecl) -> Option<Finding> {
+    vector_shape_of(src, v.specifiers(), v.type_line, v.ty, v.vector)
+}
+
+/// A declaration's `.vN` in its specifiers' text `span`: only `.v2` and `.v4` (others are ptxas's
+/// syntax error at the modifier), at most 128 bits (at `line`, the type's).
+fn vector_shape_of(src: &str, span: Span, line: u32, ty: Type, vector: u32) -> Option<Finding> {
     let text = src.get(span.start as usize..span.end as usize)?;
     // `contains` first: a vectorized search, while most declarations (and initializers of
     // thousands of values) hold no `.v1` at all.
@@ -158,7 +165,7 @@ fn repeated_linkage(src: &str, span: Span) -> Option<Finding> {
 
 /// `[]` without an initializer to size it: only for `.extern` variables.
 fn incomplete_type(src: &str, v: &VarDecl) -> Option<Finding> {
-    let is_extern = linkage_of(src, v.span).any(|(_, word)| word == ".extern");
+    let is_extern = linkage_of(src, v.specifiers()).any(|(_, word)| word == ".extern");
     (v.array_len.is_none() && v.init.is_empty() && !is_extern).then(|| (v.line, format!("Non-external variable '{}' has incomplete type", v.name), false))
 }
 
@@ -196,8 +203,8 @@ fn prototype_findings(src: &str, f: &Function) -> Vec<Finding> {
 /// What ptxas says about a variable before its place (scope and state space) is checked: an
 /// initializer on an external symbol, a predicate outside registers.
 fn variable_kind(src: &str, v: &VarDecl) -> impl Iterator<Item = Finding> {
-    let initialized = src.get(v.span.start as usize..v.span.end as usize).is_some_and(|t| t.contains('='));
-    let is_extern = linkage_of(src, v.span).any(|(_, word)| word == ".extern");
+    let initialized = src.get(v.declarator().start as usize..v.span.end as usize).is_some_and(|t| t.contains('='));
+    let is_extern = linkage_of(src, v.specifiers()).any(|(_, word)| word == ".extern");
     let extern_init = (initialized && is_extern).then(|| (v.line, format!("No initial value is allowed for external symbol '{}'", v.name), false));
     extern_init.into_iter().chain(predicate_in_memory(v))
 }
@@ -211,19 +218,33 @@ enum Named {
 }
 
 /// A variable's initializer, entry by entry as ptxas checks it: none for `.f16`, no braces on a
-/// scalar, literals of the variable's type; names declared before it, variables only from
-/// `.global`/`.const`; `generic(var)` only of a variable; addresses only in `.u32`/`.u64`.
+/// scalar, no more entries than elements; literals of the variable's type; names declared before
+/// it, variables only from `.global`/`.const`; `generic(var)` only of a variable; addresses only
+/// in `.u32`/`.u64`. ptxas names the line of the token after the entry at fault.
 fn check_variable(src: &str, v: &VarDecl, named: &dyn Fn(&str) -> Named, out: &mut Vec<Finding>) {
-    let Some(text) = src.get(v.span.start as usize..v.span.end as usize) else { return };
+    let Some(text) = src.get(v.declarator().start as usize..v.span.end as usize) else { return };
     let Some((declarator, init)) = text.split_once('=') else { return };
-    let fatal = |message: String| (v.line, message, true);
+    let init_at = v.declarator().start as usize + declarator.len() + 1;
+    // The line after the entry at byte `at` of `init`: its `,` or `}`, or what follows the
+    // declarator.
+    let after_entry = |at: usize| match init[at..].find([',', '}']) {
+        Some(k) => line_at(src, init_at + at + k),
+        None => next_token_line(src, v.span.end as usize),
+    };
+    let fatal = |at: usize, message: &str| (after_entry(at).unwrap_or(v.line), message.to_string(), true);
     if v.ty == Type::F16 {
-        out.push(fatal("No initial value is allowed for .f16 type".into()));
+        let first = init.find(|c: char| !c.is_whitespace() && c != '{').unwrap_or(0);
+        out.push(fatal(first, "No initial value is allowed for .f16 type"));
         return;
     }
     let scalar = v.vector == 1 && !declarator.contains('[');
     if scalar && init.trim_start().starts_with('{') {
-        out.push(fatal("Initial value type mismatch".into()));
+        out.push(fatal(init.rfind('}').unwrap_or(0), "Initial value type mismatch"));
+        return;
+    }
+    // The shape: ptxas reads it before it looks at what the entries are.
+    if let Some((at, message)) = shape_problem(v, declarator, init) {
+        out.push(fatal(at, message));
         return;
     }
     // Decimal integers only (curand's tables: a third of the corpus's bytes): nothing below can
@@ -234,15 +255,15 @@ fn check_variable(src: &str, v: &VarDecl, named: &dyn Fn(&str) -> Named, out: &m
     // Tokens are ASCII, so bytes find the same places as chars would.
     let in_token = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.' | b'%');
     let mut generic = false;
-    let mut rest = init;
-    while let Some(start) = rest.bytes().position(|b| in_token(&b)) {
-        let len = rest.as_bytes()[start..].iter().position(|b| !in_token(b)).unwrap_or(rest.len() - start);
-        let token = &rest[start..start + len];
-        rest = &rest[start + len..];
+    let mut at = 0;
+    while let Some(start) = init[at..].bytes().position(|b| in_token(&b)).map(|k| at + k) {
+        let len = init.as_bytes()[start..].iter().position(|b| !in_token(b)).unwrap_or(init.len() - start);
+        let token = &init[start..start + len];
+        at = start + len;
         let first = token.as_bytes()[0];
         let problem = if first.is_ascii_digit() || first == b'.' {
             literal_mismatch(v.ty, token).then(|| "Initial value type mismatch".to_string())
-        } else if token == "generic" && !generic && rest.trim_start().starts_with('(') {
+        } else if token == "generic" && !generic && init[at..].trim_start().starts_with('(') {
             generic = true;
             continue;
         } else {
@@ -250,8 +271,65 @@ fn check_variable(src: &str, v: &VarDecl, named: &dyn Fn(&str) -> Named, out: &m
             problem.or_else(|| (!matches!(v.ty, Type::U32 | Type::U64)).then(|| "Initial value type mismatch".to_string()))
         };
         if let Some(message) = problem {
-            out.push(fatal(message));
+            out.push(fatal(start, &message));
             return;
+        }
+    }
+}
+
+/// What is wrong with the shape of a (non-scalar) variable's initializer `init`, and the byte of
+/// `init` where ptxas notices it: a vector without braces; braces nested deeper than the
+/// variable's dimensions and vector; more entries than elements (for a vector variable, other
+/// than its width).
+fn shape_problem(v: &VarDecl, declarator: &str, init: &str) -> Option<(usize, &'static str)> {
+    let dimensions = declarator.matches('[').count();
+    let vector = usize::from(v.vector > 1);
+    if dimensions == 0 && vector == 1 && !init.trim_start().starts_with('{') {
+        return Some((0, "Initial value type mismatch"));
+    }
+    let capacity = v.array_len.map_or(u64::MAX, |n| n.saturating_mul(u64::from(v.vector)));
+    let too_many = v.init.len() as u64 > capacity;
+    let too_few = dimensions == 0 && (v.init.len() as u64) < capacity;
+    // One `{` cannot nest too deep: the walk below is only for initializers with more.
+    let too_deep = init.bytes().filter(|&b| b == b'{').count() > 1;
+    if !(too_many || too_few || too_deep) {
+        return None;
+    }
+    let count = if dimensions == 0 { "Incorrect number of elements in vector initializer" } else { "Greater number of elements in array initializer" };
+    let (mut depth, mut entries) = (0, 0u64);
+    for (at, piece) in init.split_inclusive([',', '{', '}']).scan(0, |at, piece| Some((std::mem::replace(at, *at + piece.len()), piece))) {
+        let entry = piece.trim_end_matches([',', '{', '}']);
+        if !entry.trim().is_empty() {
+            let at = at + entry.len() - entry.trim_start().len();
+            if depth > dimensions + vector {
+                return Some((at, "Initial value type mismatch"));
+            }
+            if entries == capacity {
+                return Some((at, count));
+            }
+            entries += 1;
+        }
+        match piece.as_bytes().last() {
+            Some(b'{') => depth += 1,
+            Some(b'}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    too_few.then(|| (init.rfind('}').unwrap_or(0), count))
+}
+
+/// The line of the first token at or after byte `at` (past white space and comments).
+fn next_token_line(src: &str, mut at: usize) -> Option<u32> {
+    loop {
+        let rest = src.get(at..)?;
+        let trimmed = rest.trim_start();
+        at += rest.len() - trimmed.len();
+        if let Some(comment) = trimmed.strip_prefix("//") {
+            at += 2 + comment.find('\n').unwrap_or(comment.len());
+        } else if let Some(comment) = trimmed.strip_prefix("/*") {
+            at += 2 + comment.find("*/").map_or(comment.len(), |k| k + 2);
+        } else {
+            return line_at(src, at);
         }
     }
 }
@@ -304,9 +382,9 @@ fn is_float_literal(t: &str) -> bool {
     hex_float || b.iter().any(|&c| c == b'.' || c.eq_ignore_ascii_case(&b'e'))
 }
 
-/// `.pred` variables live only in registers.
+/// `.pred` variables live only in registers (arrays of them nowhere: the parser says so).
 fn predicate_in_memory(v: &VarDecl) -> Option<Finding> {
-    (v.ty == Type::Pred && v.space != StateSpace::Reg).then(|| (v.line, format!("Predicate variable '{}' must be in register state space", v.name), false))
+    (v.ty == Type::Pred && v.space != StateSpace::Reg && v.array_len == Some(1)).then(|| (v.line, format!("Predicate variable '{}' must be in register state space", v.name), false))
 }
 
 /// The 1-based line of byte `at`.
@@ -378,4 +456,29 @@ fn parameter_differences(p: &VarDecl, q: &VarDecl) -> impl Iterator<Item = &'sta
     [(types, "parameter types"), (p.alignment() != q.alignment(), "parameter alignment"), (p.space != q.space, "parameter state space")]
         .into_iter()
         .filter_map(|(differs, what)| differs.then_some(what))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each declarator of a statement is a declaration of its own: the statement's specifiers
+    /// (read for `.extern` and friends) and its own name, length and initializer (read for the
+    /// initializer checks), on the line of the token after its name.
+    #[test]
+    fn declarators_share_specifiers_and_keep_their_own_text() {
+        let src = ".version 8.0\n.target sm_80\n.address_size 64\n.extern .shared .align 8 .b8 x[16],\n  y[];\n.global .u32 a = 1, b[2] = {2, 3};\n";
+        let (m, diags) = crate::parse_syntax(src, "t.ptx");
+        assert!(diags.is_empty(), "{diags:?}");
+        let text = |s: Span| &src[s.start as usize..s.end as usize];
+        let got: Vec<_> = m.globals.iter().map(|v| (v.name.as_str(), v.space, v.align, v.array_len, v.line, text(v.specifiers()), text(v.declarator()), v.init.clone())).collect();
+        let want = vec![
+            ("x", StateSpace::Shared, 8, Some(16), 4, ".extern .shared .align 8 .b8", "x[16]", vec![]),
+            ("y", StateSpace::Shared, 8, None, 5, ".extern .shared .align 8 .b8", "y[]", vec![]),
+            ("a", StateSpace::Global, 0, Some(1), 6, ".global .u32", "a = 1", vec![1]),
+            ("b", StateSpace::Global, 0, Some(2), 6, ".global .u32", "b[2] = {2, 3}", vec![2, 3]),
+        ];
+        assert_eq!(got, want);
+        assert!(m.globals.iter().all(|v| linkage_of(src, v.specifiers()).count() == usize::from(v.space == StateSpace::Shared)));
+    }
 }

@@ -1,5 +1,5 @@
 //! Module- and declaration-level checks with ptxas's messages: `.version`/`.target`, duplicate
-//! functions, registers and labels, array initializers, and performance directives.
+//! functions, registers and labels, initializers where none is allowed, and performance directives.
 
 
 use crate::ast::*;
@@ -121,7 +121,7 @@ pub fn check_duplicate_functions(m: &Module) -> Vec<Finding> {
         .collect()
 }
 
-/// Module variables: more initializer values than elements; names defined twice.
+/// Module variables: names defined twice, initializers where none is allowed.
 pub fn check_globals(m: &Module) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut seen = FastSet::default();
@@ -130,11 +130,6 @@ pub fn check_globals(m: &Module) -> Vec<Finding> {
             out.push((v.line, format!("Duplicate definition of variable '{}'", v.name), false));
         }
         out.extend(check_initializer_space(v));
-        if let Some(n) = v.array_len {
-            if v.init.len() as u64 > n.saturating_mul(v.vector as u64) {
-                out.push((v.line, "Greater number of elements in array initializer".into(), true));
-            }
-        }
     }
     out
 }
@@ -150,16 +145,20 @@ pub fn check_initializer_space(v: &VarDecl) -> Option<Finding> {
 /// top-level name is defined twice when an earlier top-level one has the same name.
 pub fn check_duplicate_names(src: &str, f: &Function) -> Vec<Finding> {
     let mut out = Vec::new();
-    // A name and whether it is a range's prefix (`%r<`, told apart from a plain `%r`).
+    // A name and whether it is a range's prefix (`%r<`, told apart from a plain `%r`), with where
+    // it is defined (parameters first).
     let definitions = || {
-        let vars = f.params.iter().chain(&f.ret_params).map(|v| ((v.name.as_str(), false), v.line, None));
-        let locals = f.vars.iter().map(|v| ((v.name.as_str(), false), v.line, Some(v.span)));
-        let regs = f.regs.iter().filter(|d| !d.scoped).map(|d| ((d.name.as_str(), d.count.is_some()), d.line, None));
+        let vars = f.params.iter().chain(&f.ret_params).map(|v| ((v.name.as_str(), false), v.line, None, 0));
+        let locals = f.vars.iter().map(|v| ((v.name.as_str(), false), v.line, Some(v.span), v.name_at));
+        let regs = f.regs.iter().filter(|d| !d.scoped).map(|d| ((d.name.as_str(), d.count.is_some()), d.line, None, d.span.start));
         vars.chain(locals).chain(regs)
     };
-    if !all_distinct(definitions().map(|(name, _, _)| name)) {
+    if !all_distinct(definitions().map(|(name, ..)| name)) {
         let mut tops = TopLevelNames::new(src, f, f.params.len() + f.ret_params.len() + f.vars.len() + f.regs.len());
-        for (name, line, span) in definitions() {
+        // In source order: the later of two definitions is the duplicate.
+        let mut in_order: Vec<_> = definitions().collect();
+        in_order.sort_by_key(|&(.., at)| at);
+        for (name, line, span, _) in in_order {
             if tops.defined_again(name, span) {
                 let (name, range) = name;
                 let range = if range { "<" } else { "" };

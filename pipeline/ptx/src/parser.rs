@@ -69,6 +69,20 @@ impl ModuleHeader {
     }
 }
 
+/// What the declarators of one variable statement share.
+#[derive(Copy, Clone)]
+struct VarSpecifiers {
+    space: StateSpace,
+    align: u32,
+    vector: u32,
+    ty: Type,
+    /// The line of the type modifier.
+    type_line: u32,
+    pointee: Option<Pointee>,
+    /// Where the specifiers end.
+    end: u32,
+}
+
 /// A parse failure already recorded in `diags`; the caller recovers.
 pub struct Failed;
 
@@ -394,10 +408,7 @@ impl<'s> Parser<'s> {
             let f = self.function(false, visible, is_extern, line, start)?;
             m.functions.push(f);
         } else if let Some(space) = self.state_space() {
-            let mut v = self.var_decl(space, start)?;
-            self.expect(Tok::Semi)?;
-            v.span = self.span_from(start);
-            m.globals.push(v);
+            self.var_statement(space, start, &mut m.globals)?;
         } else {
             return self.syntax_error();
         }
@@ -512,11 +523,38 @@ impl<'s> Parser<'s> {
 
     // ---- declarations --------------------------------------------------------------------
 
-    /// After the state space: `[.align N] [.vN] .type name[[N]] [= init]`; the span runs from
-    /// `start` (the declaration's first token) to its last token.
+    /// A variable statement after its state space: specifiers, then declarators separated by
+    /// commas up to the `;`, one [`VarDecl`] each (`.global .u32 a, b[4] = {1, 2, 3, 4};`). They
+    /// are appended to `out` only once the whole statement parsed: after a syntax error ptxas
+    /// checks none of them.
+    fn var_statement(&mut self, space: StateSpace, start: u32, out: &mut Vec<VarDecl>) -> PResult<()> {
+        let first = out.len();
+        let parsed = self.var_specifiers(space, false).and_then(|specifiers| {
+            loop {
+                out.push(self.declarator(&specifiers, start)?);
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.expect(Tok::Semi)
+        });
+        if parsed.is_err() {
+            out.truncate(first);
+        }
+        parsed
+    }
+
+    /// A parameter after its state space: specifiers and one declarator (a comma starts the next
+    /// parameter).
     fn var_decl(&mut self, space: StateSpace, start: u32) -> PResult<VarDecl> {
-        let line = self.line();
-        let (mut align, mut vector, mut ty) = (0, 1, None);
+        let specifiers = self.var_specifiers(space, true)?;
+        self.declarator(&specifiers, start)
+    }
+
+    /// `[.align N] [.vN] .type`, and for a parameter (`in_signature`) `.ptr [.space] [.align N]`,
+    /// in any order.
+    fn var_specifiers(&mut self, space: StateSpace, in_signature: bool) -> PResult<VarSpecifiers> {
+        let (mut align, mut vector, mut ty, mut type_line) = (0, 1, None, 0);
         // After `.ptr`, a state space and `.align N` are those of what the parameter points to.
         let mut pointee: Option<Pointee> = None;
         while self.peek() == Some(Tok::Dot) {
@@ -528,13 +566,14 @@ impl<'s> Parser<'s> {
                     Some(p) => p.align = n,
                     None => align = n,
                 }
-            } else if m == "ptr" {
+            } else if m == "ptr" && in_signature {
                 self.advance();
                 pointee = Some(Pointee::default());
             } else if let Some(n) = m.strip_prefix('v').and_then(|n| n.parse::<u32>().ok()) {
                 self.advance();
                 vector = n;
             } else if let Some(t) = Type::from_mod(m) {
+                type_line = self.line();
                 self.advance();
                 ty = Some(t);
             } else if let Some(space) = pointee.as_mut().and_then(|_| pointee_space(m)) {
@@ -549,12 +588,22 @@ impl<'s> Parser<'s> {
             }
         }
         let Some(ty) = ty else { return self.syntax_error() };
+        Ok(VarSpecifiers { space, align, vector, ty, type_line, pointee, end: self.prev_end })
+    }
+
+    /// `name[[N]...] [= init]`; its span runs from `start` (the statement's first token) to its
+    /// last token.
+    fn declarator(&mut self, specifiers: &VarSpecifiers, start: u32) -> PResult<VarDecl> {
         if !matches!(self.peek(), Some(Tok::Ident) | Some(Tok::Percent)) {
             return self.syntax_error();
         }
+        let name_at = self.offset();
         let name = self.bump().to_string();
+        let line = self.line();
         let mut array_len: Option<u64> = Some(1);
+        let mut is_array = false;
         while self.eat(Tok::LBracket) {
+            is_array = true;
             if self.eat(Tok::RBracket) {
                 array_len = None;
                 continue;
@@ -563,9 +612,16 @@ impl<'s> Parser<'s> {
             array_len = array_len.map(|a| a.saturating_mul(n));
             self.expect(Tok::RBracket)?;
         }
+        let VarSpecifiers { space, align, vector, ty, type_line, pointee, end: specifiers_end } = *specifiers;
+        if is_array && ty == Type::Pred {
+            // ptxas says so as it reads the declarator, before any check of the declaration.
+            let line = self.line();
+            self.error_at(line, "Predicate type can only be used to define scalar register variables".into(), false);
+        }
         let elements = array_len.unwrap_or(0).saturating_mul(u64::from(vector));
         let init = if self.eat(Tok::Eq) { self.initializer(elements)? } else { Vec::new() };
-        Ok(VarDecl { space, name, ty, align, array_len, vector, line, span: self.span_from(start), init, pointee })
+        let span = self.span_from(start);
+        Ok(VarDecl { space, name, ty, align, array_len, vector, line, type_line, span, specifiers_end, name_at, init, pointee })
     }
 
     /// An initializer of a variable of `elements` elements: the vector is sized for them up front
@@ -843,11 +899,7 @@ impl<'s> Parser<'s> {
             }
             "shared" | "local" | "const" | "global" | "param" => {
                 let space = self.state_space().unwrap();
-                let mut v = self.var_decl(space, start)?;
-                self.expect(Tok::Semi)?;
-                v.span = self.span_from(start);
-                f.vars.push(v);
-                Ok(())
+                self.var_statement(space, start, &mut f.vars)
             }
             "loc" | "file" => {
                 self.skip_line();
