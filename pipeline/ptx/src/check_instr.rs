@@ -180,7 +180,7 @@ fn modifier_findings(i: &Instruction, route: Route, types: &[Type], s: &Scope) -
     let Route::Checked(spec) = route else { return said };
     check_signedness(i, out);
     check_space_writable(i, out);
-    check_atom_types(i, out);
+    check_atom_types(i, s, out);
     check_membar_level(i, out);
     check_matrix_modifiers(i, out);
     check_sync_form(i, s, out);
@@ -305,7 +305,7 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
     }
     check_space(i, p.space, s, out);
     if loud {
-        check_atom_types(i, out);
+        check_atom_types(i, s, out);
     }
     mismatch |= p.atom_operands.is_some_and(|n| i.operands.len() != n);
     mismatch |= p.bar_red && !bar_red_operands_fit(i, s);
@@ -360,10 +360,11 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
     report_mismatch(i, mismatch || undeclared_register, out);
 }
 
-/// The value operands of a vector `atom`/`red` (all but the address): vectors of `width`
-/// elements. False after reporting the first that is not.
+/// The value operands of a vector `atom`/`red` (all but the address and a cache policy): vectors
+/// of `width` elements. False after reporting the first that is not.
 fn check_vector_atom_operands(i: &Instruction, width: u32, out: &mut Findings) -> bool {
-    for (k, o) in i.operands.iter().enumerate().filter(|(_, o)| !matches!(o, Operand::Addr { .. })) {
+    let values = i.operands.len() - usize::from(i.has_mod("L2::cache_hint"));
+    for (k, o) in i.operands[..values].iter().enumerate().filter(|(_, o)| !matches!(o, Operand::Addr { .. })) {
         let message = match o {
             Operand::Vector(v) if v.len() as u32 == width => continue,
             Operand::Vector(v) if !matches!(v.len(), 1 | 2 | 4 | 8) => format!("Illegal vector size: {}", v.len()),
@@ -804,28 +805,45 @@ fn matrix_fragments(i: &Instruction) -> Option<(usize, usize)> {
     matrix_modifiers(i, &mut Findings::default()).flatten()
 }
 
+/// `ldmatrix`'s format conversions (`.b8x16.b6x16_p32`: packed 6-bit elements widened to bytes).
+const MATRIX_FORMATS: &[&str] = &["b8x16", "b6x16_p32", "b4x16_p64"];
+
 /// The fragment (count, operand index) of a matrix access, `Some(None)` for other opcodes, `None`
-/// after reporting modifiers that don't fit.
+/// after reporting modifiers that don't fit. What the shape takes is checked after the fragment
+/// ([`matrix_form_fits`]), as ptxas does.
 fn matrix_modifiers(i: &Instruction, out: &mut Findings) -> Option<Option<(usize, usize)>> {
     let op = i.opcode.as_str();
     if op != "ldmatrix" && op != "stmatrix" {
         return Some(None);
+    }
+    let narrow = |m: &&Name| ["b4x", "b6x", "b8x"].iter().any(|p| m.starts_with(p));
+    let other_count = |m: &&Name| m.strip_prefix('x').is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit())) && !matches!(m.as_str(), "x1" | "x2" | "x4");
+    let unknown = |m: &&Name| narrow(m) && !MATRIX_FORMATS.contains(&m.as_str()) || other_count(m);
+    if let Some(m) = i.mods.iter().find(unknown) {
+        out.now(i.line, format!("Unknown modifier '.{m}'"));
+        return None;
     }
     if !i.has_mod("sync") {
         let times = if op == "ldmatrix" { 2 } else { 1 };
         (0..times).for_each(|_| out.now(i.line, format!(".sync modifier required for instruction '{op}'")));
         return None;
     }
-    if !i.mods.iter().any(|m| is_shape(m)) {
-        out.now(i.line, format!("Shape modifier required for instruction '{op}'"));
+    if !i.has_mod("aligned") {
+        out.now(i.line, format!(".aligned modifier required for instruction '{op}'"));
         return None;
     }
-    let Some(count) = i.mods.iter().find_map(|m| match m.as_str() {
-        "x1" => Some(1),
-        "x2" => Some(2),
-        "x4" => Some(4),
-        _ => None,
-    }) else {
+    let repeated = |what: &str, of: &dyn Fn(&str) -> bool| (i.mods.iter().filter(|m| of(m)).count() > 1).then(|| format!("Multiple {what} modifiers specified"));
+    let counts = |m: &str| matches!(m, "x1" | "x2" | "x4");
+    let twice = repeated("matrix shape", &is_shape).or_else(|| repeated(".num", &counts)).or_else(|| repeated(".trans", &|m| m == "trans"));
+    if let Some(message) = twice {
+        out.now(i.line, message);
+        return None;
+    }
+    let Some(shape) = i.mods.iter().map(Name::as_str).find(|m| is_shape(m)) else {
+        out.now(i.line, format!("Shape modifier required for instruction '{op}'"));
+        return None;
+    };
+    let Some(count) = i.mods.iter().find_map(|m| m.strip_prefix('x').filter(|_| counts(m)).and_then(|n| n.parse::<usize>().ok())) else {
         out.now(i.line, format!(".num modifier required for instruction '{op}'"));
         return None;
     };
@@ -834,58 +852,85 @@ fn matrix_modifiers(i: &Instruction, out: &mut Findings) -> Option<Option<(usize
         out.now(i.line, format!("State space incorrect for instruction '{op}'"));
         return None;
     }
-    if !matrix_shape_fits(i, out) {
+    if op == "ldmatrix" && shape == "m16n16" && count == 4 {
+        out.now(i.line, format!("Incorrect no. of matrix: 4 for ldmatrix with shape '.{shape}'"));
+        return None;
+    }
+    if op == "stmatrix" && i.mods.iter().any(|m| narrow(&m)) {
+        out.now(i.line, "Unexpected instruction types specified for 'stmatrix'".into());
         return None;
     }
     // A 16x16 matrix of bytes takes two registers per matrix.
-    let count = if i.has_mod("m16n16") { 2 * count } else { count };
+    let count = if op == "ldmatrix" && shape == "m16n16" { 2 * count } else { count };
     Some(Some((count, usize::from(op == "stmatrix"))))
 }
 
-/// A matrix access's shape against its type: `.m8n8` holds `.b16`; `stmatrix.m16n8` and
-/// `ldmatrix.m16n16` hold `.b8` and need `.trans`; `stmatrix` has no other shape, `ldmatrix` not
-/// `.m16n8`. (`ldmatrix`'s packed-narrow types, `.b8x16.*`, are not checked here.)
-fn matrix_shape_fits(i: &Instruction, out: &mut Findings) -> bool {
-    let op = i.opcode.as_str();
-    let Some(shape) = i.mods.iter().map(Name::as_str).find(|m| is_shape(m)) else { return true };
-    let b8_shape = match (op, shape) {
-        (_, "m8n8") => false,
-        ("stmatrix", "m16n8") | ("ldmatrix", "m16n16") => true,
-        ("stmatrix", _) | ("ldmatrix", "m16n8") => {
-            out.now(i.line, format!("Illegal matrix shape '.{shape}' for instruction '{op}'"));
-            return false;
-        }
-        _ => return true,
-    };
-    let ty = match i.types().as_slice() {
-        [t @ (Type::B8 | Type::B16)] => *t,
-        _ => return true,
-    };
-    if (ty == Type::B8) != b8_shape {
-        out.now(i.line, format!("Incorrect instruction type specified for {op} with shape '.{shape}'"));
-        return false;
-    }
-    if b8_shape && !i.has_mod("trans") {
-        out.now(i.line, format!("Modifier '.trans' require for instruction {op} with shape '.{shape}'"));
-        return false;
-    }
-    true
+/// What a matrix access's shape takes, as [`matrix_form_problem`] finds it. False after
+/// reporting a problem.
+fn matrix_form_fits(i: &Instruction, out: &mut Findings) -> bool {
+    let problem = matrix_form_problem(i);
+    problem.iter().for_each(|message| out.now(i.line, message.clone()));
+    problem.is_none()
 }
 
-/// The fragment vector of a matrix access against its count. False when the operands can't be
-/// checked further.
+/// What is wrong with the types and `.trans` of a matrix access for its shape: `.m8n8` holds
+/// `.b16`; `stmatrix.m16n8` and `ldmatrix.m16n16` hold `.b8` and need `.trans`; `ldmatrix.m8n16`
+/// and `ldmatrix.m16n16` also take a format conversion (`.b8x16` and a packed source format, in
+/// that order), `.m8n16` without `.trans`; `stmatrix` has no other shape, `ldmatrix` not `.m16n8`.
+fn matrix_form_problem(i: &Instruction) -> Option<String> {
+    let op = i.opcode.as_str();
+    let shape = i.mods.iter().map(Name::as_str).find(|m| is_shape(m))?;
+    let b8_shape = match (op, shape) {
+        (_, "m8n8") => false,
+        ("stmatrix", "m16n8") | ("ldmatrix", "m16n16" | "m8n16") => true,
+        ("stmatrix", _) | ("ldmatrix", "m16n8") => return Some(format!("Illegal matrix shape '.{shape}' for instruction '{op}'")),
+        _ => return None,
+    };
+    let types = i.types();
+    let formats: Vec<&str> = i.mods.iter().map(Name::as_str).filter(|m| MATRIX_FORMATS.contains(m)).collect();
+    let type_count = match shape {
+        "m8n8" => types.len() != 1 || !formats.is_empty(),
+        "m8n16" => !types.is_empty(),
+        _ => !types.is_empty() && !formats.is_empty(),
+    };
+    if type_count {
+        return Some(format!("Unexpected number of instruction types specified for {op} with shape '.{shape}'"));
+    }
+    let trans = i.has_mod("trans");
+    if shape == "m8n16" && trans {
+        return Some("Modifier .trans not allowed for shape '.m8n16'".into());
+    }
+    let needs_trans = b8_shape && shape != "m8n16" && !trans;
+    let trans_required = || Some(format!("Modifier '.trans' require for instruction {op} with shape '.{shape}'"));
+    match (&types[..], &formats[..]) {
+        ([], _) if needs_trans => trans_required(),
+        ([], ["b8x16", from]) if *from != "b8x16" => None,
+        ([], [a, b]) => Some(format!("Illegal modifier '.{a}.{b}' for instruction '{op}'")),
+        ([], _) => Some("Unexpected number of 'format conversion' modifiers specified".into()),
+        ([t @ (Type::B8 | Type::B16)], _) if (*t == Type::B8) != b8_shape => Some(format!("Incorrect instruction type specified for {op} with shape '.{shape}'")),
+        ([Type::B8 | Type::B16], _) if needs_trans => trans_required(),
+        _ => None,
+    }
+}
+
+/// The fragment vector of a matrix access against its count, then what its shape takes. False
+/// when the operands can't be checked further.
 fn check_matrix_fragments(i: &Instruction, (count, at): (usize, usize), out: &mut Findings) -> bool {
     let op = i.opcode.as_str();
     match i.operands.get(at) {
-        Some(Operand::Vector(v)) if v.len() == count => true,
+        Some(Operand::Vector(v)) if v.len() == count => matrix_form_fits(i, out),
+        Some(Operand::Vector(v)) if !matches!(v.len(), 1 | 2 | 4 | 8) => {
+            out.now(i.line, format!("Illegal vector size: {}", v.len()));
+            false
+        }
         Some(_) => {
             out.now(i.line, format!("Vector of size {count} is expected for argument {at} of instruction '{op}'"));
-            if matches!(i.operands.get(at), Some(Operand::Vector(_))) {
+            if matches!(i.operands.get(at), Some(Operand::Vector(v)) if v.len() < count) {
                 out.now(i.line, format!("Argument vector size mismatch for instruction '{op}'"));
             }
             false
         }
-        None => true,
+        None => matrix_form_fits(i, out),
     }
 }
 
@@ -1104,34 +1149,113 @@ fn check_sync_form(i: &Instruction, s: &Scope, out: &mut Findings) {
 }
 
 /// `atom`/`red`: the operation against its types (`.and` only on bit types, `.inc` only on `.u32`,
-/// no `red.cas`).
-fn check_atom_types(i: &Instruction, out: &mut Findings) {
+/// no `red.cas` or `red.exch`), `.noftz` (required by the half types, allowed on `.f32`), the
+/// vector forms (`.v2`/`.v4` of `.f32`, `.f16x2`, `.bf16x2`, also `.v8` of `.f16`, `.bf16`; in
+/// `.global` only, sm_90 and PTX 8.1), half-type `.min`/`.max` (vectors only) and `.bf16` `.add`
+/// (sm_90), in ptxas's order.
+fn check_atom_types(i: &Instruction, s: &Scope, out: &mut Findings) {
     let is_red = i.opcode == "red";
     if i.opcode != "atom" && !is_red {
         return;
     }
+    let opcode = i.opcode.as_str();
+    let vectors: Vec<&str> = i.mods.iter().map(Name::as_str).filter(|m| m.strip_prefix('v').is_some_and(|n| n.parse::<u32>().is_ok())).collect();
+    if let Some(m) = vectors.iter().find(|m| !matches!(**m, "v2" | "v4" | "v8")) {
+        out.now(i.line, format!("Unknown modifier '.{m}'"));
+        return;
+    }
+    if vectors.len() > 1 {
+        out.now(i.line, "Multiple vector modifiers specified".into());
+        return;
+    }
+    let width = vectors.first().and_then(|m| m[1..].parse::<u32>().ok());
     let Some((op, types)) = isa::ATOM_OPERATIONS.iter().find(|(op, _)| i.has_mod(op)) else { return };
     let cas = *op == "cas";
-    match i.ty() {
-        _ if is_red && cas => out.now(i.line, "Illegal modifier '.cas' for instruction 'red'".into()),
-        // Types no operation takes are "Unexpected instruction types", reported with the row.
-        Some(ty) if isa::op_spec(&i.opcode).is_some_and(|s| s.types.contains(ty)) && !types.iter().any(|t| Type::from_mod(t) == Some(ty)) => {
-            let msg = if cas {
-                format!("Unexpected instruction types specified for '{}'", i.opcode)
-            } else {
-                let names: Vec<String> = types.iter().map(|t| format!(".{t}")).collect();
-                format!("Operation .{op} requires {} type for instruction '{}'", names.join(" or "), i.opcode)
-            };
-            out.now(i.line, msg);
+    let ty = i.ty();
+    // The type as written (`bf16x2`), for the messages.
+    let ty_name = i.mods.iter().rev().map(Name::as_str).find(|m| Type::from_mod(m).is_some()).unwrap_or("");
+    let space = i.mods.iter().map(Name::as_str).find(|m| isa::SPACES.contains(m));
+    let place = space.map_or(" with generic state space".to_string(), |m| format!(".{m}"));
+    let noftz = i.has_mod("noftz");
+    let half = ty.is_some_and(|t| matches!(t, Type::F16 | Type::BF16 | Type::F16x2 | Type::BF16x2));
+    let vector_type = half || ty == Some(Type::F32);
+    let bf16 = matches!(ty, Some(Type::BF16 | Type::BF16x2));
+    let half_min_max = half && matches!(*op, "min" | "max");
+    if half_min_max || bf16 && *op == "add" {
+        let ptx = if half_min_max { (8, 1) } else { (7, 8) };
+        require(i.line, &format!("Instruction '{opcode}.{op}.{ty_name}{place}'"), 90, ptx, true, s, out);
+    }
+    let with_vectors = format!("{opcode} instruction with vector types");
+    if width.is_some() {
+        require(i.line, &format!("Feature '{with_vectors}'"), 90, (8, 1), true, s, out);
+    }
+    if space.is_some_and(|m| !m.starts_with("shared") && m != "global") {
+        out.now(i.line, format!("State space incorrect for instruction '{opcode}'"));
+        return;
+    }
+    if is_red && cas {
+        out.now(i.line, "Illegal modifier '.cas' for instruction 'red'".into());
+        return;
+    }
+    if noftz && !vector_type {
+        out.now(i.line, format!("Illegal modifier '.noftz' for instruction '{opcode}'"));
+    }
+    if width.is_some() && !vector_type {
+        out.now(i.line, format!("Vector qualifier is not allowed for instruction '{opcode}'"));
+    }
+    if is_red && *op == "exch" {
+        out.now(i.line, "Illegal operation '.exch' for instruction 'red'".into());
+        return;
+    }
+    if half && !noftz {
+        out.now(i.line, format!("'.noftz' modifier required for instruction '{opcode}' with type '.{ty_name}'"));
+    }
+    let Some(ty) = ty else { return };
+    // Types no operation takes are "Unexpected instruction types", reported with the row.
+    let wrong_type = isa::op_spec(opcode).is_some_and(|s| s.types.contains(ty)) && !types.iter().any(|t| Type::from_mod(t) == Some(ty));
+    if wrong_type {
+        let msg = if cas {
+            format!("Unexpected instruction types specified for '{opcode}'")
+        } else {
+            let names: Vec<String> = types.iter().map(|t| format!(".{t}")).collect();
+            format!("Operation .{op} requires {} type for instruction '{opcode}'", names.join(" or "))
+        };
+        out.now(i.line, msg);
+    }
+    match width {
+        Some(width) if !wrong_type => {
+            if space.is_some_and(|m| m.starts_with("shared")) {
+                out.now(i.line, format!("State space incorrect for feature '{with_vectors}'"));
+            }
+            if !vector_type {
+                out.now(i.line, format!("Unexpected instruction types specified for '{with_vectors}'"));
+            }
+            if !matches!(ty, Type::F16 | Type::BF16) && (width == 8 || !vector_type) {
+                out.now(i.line, format!("Only .v2 or .v4 vector modifier supported with type .{ty_name} on .{op} operation for {with_vectors}"));
+            }
         }
+        None if half_min_max && !wrong_type => out.now(i.line, format!("Vector modifier required for instruction '{opcode}.{op}.{ty_name}{place}'")),
         _ => {}
+    }
+    if noftz && ty == Type::F32 {
+        require(i.line, &format!("Feature '{opcode} with .noftz and .f32'"), 0, (9, 4), false, s, out);
+        if *op != "add" {
+            out.now(i.line, format!("Illegal modifier '.noftz' for instruction '{opcode}' with '.{op}'"));
+        }
+    }
+    if is_red && i.has_mod("acq_rel") {
+        out.now(i.line, "Illegal modifier '.acq_rel' for instruction 'red'".into());
     }
 }
 
 /// How many operands an `atom`/`red` with an operation takes (`cas` and a cache hint add one).
+/// `red.cas` takes what it has: ptxas names only the illegal modifier.
 fn atom_operand_count(i: &Instruction) -> usize {
     let is_red = i.opcode == "red";
     let cas = isa::ATOM_OPERATIONS.iter().find(|(op, _)| i.has_mod(op)).is_some_and(|(op, _)| *op == "cas");
+    if is_red && cas {
+        return i.operands.len();
+    }
     2 + usize::from(!is_red) + usize::from(cas) + usize::from(i.has_mod("L2::cache_hint"))
 }
 

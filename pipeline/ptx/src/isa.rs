@@ -251,6 +251,10 @@ pub const REQUIREMENTS: &[Requirement] = &[
     modifier("griddepcontrol", "", "Instruction 'griddepcontrol'", 90, (7, 8)),
     feat("stmatrix", "", "Feature 'stmatrix'", 90, (7, 8)),
     feat("ldmatrix", "", "Feature 'ldmatrix'", 75, (6, 5)),
+    // The target of these: `ARCH_SPECIFIC`.
+    modifier("ldmatrix", "m8n16", "Modifier '.m8n16' on 'ldmatrix'", 0, (8, 6)),
+    modifier("ldmatrix", "b6x16_p32", "Modifier 'format conversion' on 'ldmatrix'", 0, (8, 6)),
+    modifier("ldmatrix", "b4x16_p64", "Modifier 'format conversion' on 'ldmatrix'", 0, (8, 6)),
     feat("mapa", "", "Feature 'mapa'", 90, (7, 8)),
     feat("getctarank", "", "Feature 'getctarank'", 90, (7, 8)),
     feat("multimem", "cp", "Feature '{form}'", 0, (9, 1)),
@@ -723,7 +727,16 @@ pub const ARCH_SPECIFIC: &[(&str, &str, &str, &[&str])] = &[
     ("cvt", "ue8m0x2", "Instruction 'cvt with .ue8m0x2'", FP4_TARGETS),
     ("stmatrix", "m16n8", "Feature '.m16n8'", FP4_TARGETS),
     ("ldmatrix", "m16n16", "Feature '.m16n16'", FP4_TARGETS),
+    ("ldmatrix", "m8n16", "Feature '.m8n16'", M8N16_TARGETS),
+    ("ldmatrix", "b6x16_p32", "Feature 'ldmatrix with format conversion'", FP4_TARGETS),
+    ("ldmatrix", "b4x16_p64", "Feature 'ldmatrix with format conversion'", FP4_TARGETS),
+    ("ldmatrix", "b8", "Feature 'ldmatrix.b8'", FP4_TARGETS),
+    ("stmatrix", "b8", "Feature 'stmatrix.b8'", FP4_TARGETS),
 ];
+
+/// Targets that take `ldmatrix.m8n16` (ptxas 13.5 lets `sm_90a` name the shape, though not the
+/// format conversions it needs).
+const M8N16_TARGETS: &[&str] = &["sm_90a", "sm_100a", "sm_101a", "sm_103a", "sm_110a", "sm_120a", "sm_121a", "sm_100f", "sm_101f", "sm_103f", "sm_110f", "sm_120f", "sm_121f"];
 
 /// The architecture-specific sm_100..sm_121 targets.
 const ARCH_100_120_FAMILY: &[&str] = FP4_TARGETS;
