@@ -474,6 +474,7 @@ fn check_mma(i: &Instruction, s: &Scope, out: &mut Findings) {
 fn check_scaled_mma(i: &Instruction, s: &Scope, out: &mut Findings) {
     let line = i.line;
     let Some(row) = isa::SCALED_MMA_ROWS.iter().find(|r| i.has_mod(r.kind)) else { return };
+    scaled_mma_requirements(i, row, s, out);
     let scaled = i.has_mod("block_scale");
     if !row.scales.is_empty() && !scaled {
         out.now(line, ".block_scale modifier required for instruction 'mma'".into());
@@ -513,6 +514,34 @@ fn check_scaled_mma(i: &Instruction, s: &Scope, out: &mut Findings) {
         }
     }
     mma_operands_fit(i, [(dk.1, dk.2), (Frag::B32, row.a), (Frag::B32, row.b), (ck.1, ck.2)], "mma", "mma", s, out);
+}
+
+/// What the `mma` kinds need, in ptxas's order and words: block scaling (the `mx` kinds) or FP6/FP4
+/// operands, PTX 8.7 and an sm_120 family target; FP8 operands sm_89; the kind itself one of the
+/// sm_100..sm_121 architecture-specific targets.
+fn scaled_mma_requirements(i: &Instruction, row: &isa::ScaledMmaRow, s: &Scope, out: &mut Findings) {
+    let operand_types = i.mods.iter().map(|m| &**m).filter(|m| isa::MMA_KIND_OPERAND_TYPES.contains(m));
+    let (mut fp8, mut fp6_fp4) = (false, false);
+    for t in operand_types {
+        fp8 |= matches!(t, "e4m3" | "e5m2");
+        fp6_fp4 |= matches!(t, "e2m1" | "e3m2" | "e2m3");
+    }
+    // ptxas's name, its doubled word included.
+    let feature = if !row.scales.is_empty() { Some("mma with block scale") } else { fp6_fp4.then_some("mma with with FP6/FP4 floating point type") };
+    if let Some(what) = feature {
+        if s.version < (8, 7) {
+            out.now(i.line, format!("Feature '{what}' requires PTX ISA .version 8.7 or later"));
+        }
+        if !isa::SM_120_FAMILY.contains(&s.target) {
+            out.now(i.line, format!("Instruction '{what}' not supported on .target '{}'", s.target));
+        }
+    }
+    if fp8 && s.target_sm < 89 {
+        out.now(i.line, "Feature 'mma with FP8 floating point type' requires .target sm_89 or higher".into());
+    }
+    if !isa::MMA_KIND_TARGETS.contains(&s.target) {
+        out.now(i.line, format!("Feature '.{}' not supported on .target '{}'", row.kind, s.target));
+    }
 }
 
 /// The feature every `mma.sp` needs: (name, target, version).

@@ -75,10 +75,10 @@ pub fn check_header(src: &str, m: &Module, file: &str) -> Vec<Finding> {
     let Some(sm) = target_number(&m.target) else {
         return vec![(tline, format!("Target architecture not defined at start of file '{file}'"), true)];
     };
-    let Some((_, needs)) = isa::TARGET_VERSIONS.iter().find(|(n, _)| *n == sm) else {
+    let Some(&(_, needs)) = isa::TARGET_VERSIONS.iter().find(|(n, _)| *n == sm) else {
         return vec![(tline, format!("Unsupported .target '{}'", m.target), true)];
     };
-    if m.version < *needs && !m.functions.is_empty() {
+    if m.version < needs.max(suffix_version(&m.target)) && !m.functions.is_empty() {
         let msg = format!("PTX .version {}.{} does not support .target {}", m.version.0, m.version.1, m.target);
         return vec![(tline, msg, false)];
     }
@@ -87,6 +87,16 @@ pub fn check_header(src: &str, m: &Module, file: &str) -> Vec<Finding> {
         return vec![(line, "Illegal value for .address_size directive (must be 32 or 64)".into(), false)];
     }
     Vec::new()
+}
+
+/// The `.version` a target's suffix needs beyond its number's: `sm_90a` 8.0, the family targets
+/// (`sm_100f`, `sm_120f`) 8.8.
+fn suffix_version(target: &str) -> (u32, u32) {
+    match target {
+        "sm_90a" => (8, 0),
+        t if t.ends_with('f') => (8, 8),
+        _ => (0, 0),
+    }
 }
 
 /// The line of the second line holding code, where ptxas notices a missing header directive

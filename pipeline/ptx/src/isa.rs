@@ -328,7 +328,7 @@ pub const TARGET_VERSIONS: &[(u32, (u32, u32))] = &[
     (90, (7, 8)),
     (100, (8, 6)),
     (103, (8, 8)),
-    (107, (8, 8)),
+    (107, (9, 4)),
     (110, (9, 0)),
     (120, (8, 7)),
     (121, (8, 8)),
@@ -525,9 +525,12 @@ const ST_ASYNC_COMPLETION: &[(&[&str], &str)] =
 const MBARRIER_SPACES: &[&str] = &["-", "shared", "shared::cta", "shared::cluster"];
 const BULK_SPACES: &[&str] = &["shared::cluster.global", "shared::cta.global", "global.shared::cta", "shared::cluster.shared::cta"];
 const SM_90A: &[&str] = &["sm_90a"];
-const TCGEN05_TARGETS: &[&str] = &["sm_100a", "sm_101a", "sm_103a", "sm_110a", "sm_100f", "sm_101f", "sm_103f", "sm_110f"];
-const ARCH_100_FAMILY: &[&str] = TCGEN05_TARGETS;
-const SETMAXNREG_TARGETS: &[&str] = &["sm_90a", "sm_100a", "sm_101a", "sm_103a", "sm_110a", "sm_100f", "sm_101f", "sm_103f", "sm_110f"];
+const TCGEN05_TARGETS: &[&str] = &["sm_100a", "sm_103a", "sm_107a", "sm_110a", "sm_100f", "sm_103f", "sm_107f", "sm_110f"];
+/// The sm_100 family proper (`redux.f32`): not sm_110 nor sm_12x.
+const ARCH_100_FAMILY: &[&str] = &["sm_100a", "sm_103a", "sm_107a", "sm_100f", "sm_103f", "sm_107f"];
+const SETMAXNREG_TARGETS: &[&str] = &[
+    "sm_90a", "sm_100a", "sm_103a", "sm_107a", "sm_110a", "sm_120a", "sm_121a", "sm_100f", "sm_103f", "sm_107f", "sm_110f", "sm_120f", "sm_121f",
+];
 const CTA_GROUP: &[(&[&str], &str)] = &[(&["cta_group::1", "cta_group::2"], ".cta_group modifier required")];
 /// `.tile::gather4`/`.tile::scatter4` copy two-dimensional tensors only.
 const GATHER_SCATTER_2D_ONLY: &[(&str, &str)] = &[
@@ -542,7 +545,7 @@ const TENSOR_REDUCE_NEEDS: &[(&[&str], &str)] = &[
 const TCGEN05_SHIFT_NEEDS: &[(&[&str], &str)] = &[(&["cta_group::1", "cta_group::2"], ".cta_group modifier required"), (&["down"], ".down modifier required")];
 /// `tensormap.replace`: sm_90a and the architecture-specific sm_100..sm_121 targets.
 const TENSORMAP_TARGETS: &[&str] = &[
-    "sm_90a", "sm_100a", "sm_101a", "sm_103a", "sm_110a", "sm_120a", "sm_121a", "sm_100f", "sm_101f", "sm_103f", "sm_110f", "sm_120f", "sm_121f",
+    "sm_90a", "sm_100a", "sm_103a", "sm_107a", "sm_110a", "sm_120a", "sm_121a", "sm_100f", "sm_103f", "sm_107f", "sm_110f", "sm_120f", "sm_121f",
 ];
 const TENSORMAP_NEEDS: &[(&[&str], &str)] = &[(&["tile"], ".tile modifier required"), (&["b1024"], "Tensormap size modifier required")];
 
@@ -736,13 +739,28 @@ pub const ARCH_SPECIFIC: &[(&str, &str, &str, &[&str])] = &[
 
 /// Targets that take `ldmatrix.m8n16` (ptxas 13.5 lets `sm_90a` name the shape, though not the
 /// format conversions it needs).
-const M8N16_TARGETS: &[&str] = &["sm_90a", "sm_100a", "sm_101a", "sm_103a", "sm_110a", "sm_120a", "sm_121a", "sm_100f", "sm_101f", "sm_103f", "sm_110f", "sm_120f", "sm_121f"];
+const M8N16_TARGETS: &[&str] = &[
+    "sm_90a", "sm_100a", "sm_103a", "sm_107a", "sm_110a", "sm_120a", "sm_121a", "sm_100f", "sm_103f", "sm_107f", "sm_110f", "sm_120f", "sm_121f",
+];
 
 /// The architecture-specific sm_100..sm_121 targets.
 const ARCH_100_120_FAMILY: &[&str] = FP4_TARGETS;
 
-/// Targets with the narrow (FP4/FP6) conversions.
-const FP4_TARGETS: &[&str] = &["sm_100a", "sm_101a", "sm_103a", "sm_110a", "sm_120a", "sm_121a", "sm_100f", "sm_101f", "sm_103f", "sm_110f", "sm_120f", "sm_121f"];
+/// Targets whose `mma` takes a `.kind` (narrow floats).
+pub const MMA_KIND_TARGETS: &[&str] = FP4_TARGETS;
+
+/// The sm_120 family's specific targets: the only ones whose `mma` takes FP6/FP4 operands or
+/// block scaling.
+pub const SM_120_FAMILY: &[&str] = &["sm_120a", "sm_121a", "sm_120f", "sm_121f"];
+
+/// The narrow-float operand types of `mma` by kind.
+pub const MMA_KIND_OPERAND_TYPES: &[&str] = &["e4m3", "e5m2", "e3m2", "e2m3", "e2m1"];
+
+/// Targets with the narrow (FP4/FP6) conversions: the architecture-specific and family targets
+/// of sm_100 to sm_121 that ptxas 13.5 knows.
+const FP4_TARGETS: &[&str] = &[
+    "sm_100a", "sm_103a", "sm_107a", "sm_110a", "sm_120a", "sm_121a", "sm_100f", "sm_103f", "sm_107f", "sm_110f", "sm_120f", "sm_121f",
+];
 
 /// Modifiers the form families take besides their names, types and spaces; any other is an
 /// "Unknown modifier".

@@ -129,7 +129,13 @@ fn ptxas() -> Option<PathBuf> {
 
 /// The `-arch` for a case: its `.target` when ptxas can compile for it, else sm_80.
 fn arch_of(text: &str) -> String {
-    const REAL: &[&str] = &["sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a", "sm_103", "sm_110", "sm_120", "sm_121"];
+    /// Every real architecture ptxas 13.5 compiles for (`ptxas --help`, `--gpu-name`): a case
+    /// whose `.target` is one of them is compiled for exactly that one.
+    const REAL: &[&str] = &[
+        "sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a", "sm_100f", "sm_103", "sm_103a",
+        "sm_103f", "sm_107", "sm_107a", "sm_107f", "sm_110", "sm_110a", "sm_110f", "sm_120", "sm_120a", "sm_120f", "sm_121", "sm_121a",
+        "sm_121f",
+    ];
     text.lines()
         .filter_map(|l| l.trim().strip_prefix(".target"))
         .filter_map(|t| t.split([',', ' ', '\t', '/']).find(|w| !w.is_empty()))
