@@ -14,6 +14,7 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
     // The module's names, hashed the first time an initializer names something.
     let names = std::cell::OnceCell::<FastMap<&str, (u32, Named)>>::new();
     let declared = || names.get_or_init(|| first_declarations(m));
+    out.extend(redeclared_globals(src, m));
     // A name as declared before byte `at` (a variable may name itself).
     let module_name = |n: &str, at: u32| match declared().get(n) {
         Some(&(start, named)) if start <= at => named,
@@ -26,6 +27,7 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
             continue;
         }
         out.extend(vector_shape(src, v).filter(|_| opens_statement));
+        out.extend(b128_version(m, v.type_line, v.ty).filter(|_| opens_statement));
         out.extend(variable_kind(src, v));
         out.extend(incomplete_type(src, v));
         if linkage_of(src, v.specifiers()).any(|(_, word)| word == ".common") && v.space != StateSpace::Global {
@@ -43,12 +45,16 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
         out.extend(repeated_linkage(src, f.span));
         for v in f.params.iter().chain(&f.ret_params) {
             out.extend(vector_shape(src, v));
+            out.extend(b128_version(m, v.type_line, v.ty));
             out.extend(predicate_in_memory(v));
         }
         // One finding per `.reg` statement (its names share the span).
         let mut statements = f.regs.iter().map(|r| (r.span, r)).collect::<Vec<_>>();
         statements.dedup_by_key(|(span, _)| span.start);
-        out.extend(statements.into_iter().filter_map(|(span, r)| vector_shape_of(src, span, r.line, r.ty, r.vector)));
+        for (span, r) in statements {
+            out.extend(vector_shape_of(src, span, r.line, r.ty, r.vector));
+            out.extend(b128_version(m, r.line, r.ty));
+        }
         out.extend(prototype_findings(src, f));
         for (k, v) in f.vars.iter().enumerate() {
             let opens_statement = k == 0 || f.vars[k - 1].span.start != v.span.start;
@@ -57,6 +63,7 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
                 None => module_name(n, v.name_at),
             };
             out.extend(vector_shape(src, v).filter(|_| opens_statement));
+            out.extend(b128_version(m, v.type_line, v.ty).filter(|_| opens_statement));
             out.extend(variable_kind(src, v));
             out.extend(incomplete_type(src, v));
             check_variable(src, v, &local, &mut out);
@@ -84,11 +91,45 @@ fn first_declarations(m: &Module) -> FastMap<&str, (u32, Named)> {
     first
 }
 
+/// Module variables declared more than once. `.extern` declarations may repeat and may precede
+/// or follow the definition, of the same type ("Inconsistent redefinition" otherwise), which an
+/// earlier `.extern` one needs to be `.visible`, `.weak` or `.common` (not "static"); two
+/// definitions are a "Duplicate definition".
+fn redeclared_globals(src: &str, m: &Module) -> Vec<Finding> {
+    let mut out = Vec::new();
+    // Per name: its first declaration, and whether one was a definition.
+    let mut seen: FastMap<&str, (&VarDecl, bool)> = FastMap::default();
+    for v in &m.globals {
+        let linkage: Vec<&str> = linkage_of(src, v.specifiers()).map(|(_, word)| word).collect();
+        let is_extern = linkage.contains(&".extern");
+        let Some((first, defined)) = seen.get_mut(v.name.as_str()) else {
+            seen.insert(v.name.as_str(), (v, !is_extern));
+            continue;
+        };
+        let error = |message: &str| (v.line, format!("{message} '{}'", v.name), false);
+        // (Every earlier one being a definition, `defined` holds.)
+        if !is_extern && *defined {
+            out.push(error("Duplicate definition of variable"));
+            continue;
+        }
+        if (first.ty, first.vector) != (v.ty, v.vector) {
+            out.push(error("Inconsistent redefinition of variable"));
+        }
+        if !is_extern && linkage.is_empty() {
+            out.push((v.line, format!("'.extern' variable '{}' cannot be resolved by a '.static'", v.name), false));
+        }
+        *defined |= !is_extern;
+    }
+    out
+}
+
 /// `.extern` `.global`/`.const` variables and sized `.shared` ones: nothing in one module
 /// resolves them (ptxas's warning, without a line).
 pub fn unresolved_externs(src: &str, m: &Module) -> Vec<(u32, String)> {
+    let mut named = FastSet::default();
     m.globals
         .iter()
+        .filter(|v| named.insert(v.name.as_str()))
         .filter(|v| matches!(v.space, StateSpace::Global | StateSpace::Const) || (v.space == StateSpace::Shared && v.array_len.is_some()))
         .filter(|v| linkage_of(src, v.specifiers()).any(|(_, word)| word == ".extern"))
         // An incomplete array can't be defined here: that is the link-stage fatal, not this warning.
@@ -150,7 +191,8 @@ fn linkage_of(src: &str, span: Span) -> impl Iterator<Item = (usize, &str)> {
     // linkage directives (a declaration's text runs on for its whole initializer or body).
     std::iter::from_fn(move || {
         let word = rest.trim_start();
-        let whole = |d: &&str| word.starts_with(d) && word[d.len()..].chars().next().is_none_or(char::is_whitespace);
+        // A directive ends at white space or at the next directive's dot (`.visible.visible`).
+        let whole = |d: &&str| word.starts_with(d) && word[d.len()..].chars().next().is_none_or(|c| c.is_whitespace() || c == '.');
         let directive = [".visible", ".extern", ".weak", ".common"].into_iter().find(whole)?;
         rest = &word[directive.len()..];
         Some((span.start as usize + word.as_ptr() as usize - text.as_ptr() as usize, &word[..directive.len()]))
@@ -173,7 +215,7 @@ fn incomplete_type(src: &str, v: &VarDecl) -> Option<Finding> {
 /// kernel parameter attribute) only on `.entry` parameters, no incomplete array as a return parameter (at the token after it), and
 /// several return parameters only in registers (at the `{` or `;` ending the prototype).
 fn prototype_findings(src: &str, f: &Function) -> Vec<Finding> {
-    let mut out = Vec::new();
+    let mut out: Vec<Finding> = f.params.iter().chain(&f.ret_params).flat_map(|v| parameter_space(src, f, v)).collect();
     let text_of = |v: &VarDecl| src.get(v.span.start as usize..v.span.end as usize).unwrap_or("");
     for v in f.params.iter().chain(&f.ret_params).filter(|_| !f.is_entry) {
         if let Some(at) = text_of(v).find(".ptr") {
@@ -198,6 +240,33 @@ fn prototype_findings(src: &str, f: &Function) -> Vec<Finding> {
         out.push((line, "Multiple return parameters require .register state space".into(), false));
     }
     out
+}
+
+/// A parameter's state space, written (the parser takes none as `.param`): `.param` for a kernel's,
+/// `.param` or `.reg` for a function's, and an incomplete array only in `.param`.
+fn parameter_space(src: &str, f: &Function, v: &VarDecl) -> Vec<Finding> {
+    let error = |message: String| (v.line, message, false);
+    let specifiers = src.get(v.specifiers().start as usize..v.specifiers().end as usize).unwrap_or("");
+    let written = [".param", ".reg", ".shared", ".global", ".const", ".local"].iter().any(|d| specifiers.starts_with(d));
+    let param = v.space == StateSpace::Param && written;
+    let mut out = Vec::new();
+    if v.array_len.is_none() && !param {
+        out.push(error("Incomplete array parameters must be in '.param' space".into()));
+    }
+    match v.space {
+        _ if param && v.ty == Type::F16x2 => out.push(error(format!("Variable '{}' cannot be allocated in .param state space", v.name))),
+        _ if param => {}
+        _ if f.is_entry => out.push(error(format!("Entry parameter '{}' must have .param state space", v.name))),
+        StateSpace::Reg if v.array_len.is_none() => out.push(error(format!("Variable '{}' cannot be allocated into a register", v.name))),
+        StateSpace::Reg => {}
+        _ => out.push(error(format!("Function parameter '{}' has illegal state space", v.name))),
+    }
+    out
+}
+
+/// `.b128` declarations need PTX 8.3.
+fn b128_version(m: &Module, line: u32, ty: Type) -> Option<Finding> {
+    (ty == Type::B128 && m.version < (8, 3)).then(|| (line, "Feature 'Type .b128' requires PTX ISA .version 8.3 or later".into(), false))
 }
 
 /// What ptxas says about a variable before its place (scope and state space) is checked: an

@@ -131,17 +131,10 @@ pub fn check_duplicate_functions(m: &Module) -> Vec<Finding> {
         .collect()
 }
 
-/// Module variables: names defined twice, initializers where none is allowed.
+/// Module variables: initializers where none is allowed (names declared twice:
+/// `check_decls::redeclared_globals`, which reads their linkage).
 pub fn check_globals(m: &Module) -> Vec<Finding> {
-    let mut out = Vec::new();
-    let mut seen = FastSet::default();
-    for v in &m.globals {
-        if !seen.insert(v.name.as_str()) {
-            out.push((v.line, format!("Duplicate definition of variable '{}'", v.name), false));
-        }
-        out.extend(check_initializer_space(v));
-    }
-    out
+    m.globals.iter().filter_map(check_initializer_space).collect()
 }
 
 /// `.shared` and `.local` variables take no initializer.

@@ -409,10 +409,20 @@ impl<'s> Parser<'s> {
             m.functions.push(f);
         } else if let Some(space) = self.state_space() {
             self.var_statement(space, start, &mut m.globals)?;
+        } else if self.peek() == Some(Tok::Dot) && is_declaration_specifier(&self.text()[1..]) {
+            return self.no_storage();
         } else {
             return self.syntax_error();
         }
         Ok(())
+    }
+
+    /// A declaration that opens with its type (or alignment, or vector width): ptxas's fatal
+    /// "No variable storage specified".
+    fn no_storage<T>(&mut self) -> PResult<T> {
+        let line = self.line();
+        self.error_at(line, "No variable storage specified".into(), true);
+        Err(Failed)
     }
 
     fn state_space(&mut self) -> Option<StateSpace> {
@@ -561,7 +571,7 @@ impl<'s> Parser<'s> {
             let m = &self.text()[1..];
             if m == "align" {
                 self.advance();
-                let n = self.integer()? as u32;
+                let n = self.alignment()?;
                 match &mut pointee {
                     Some(p) => p.align = n,
                     None => align = n,
@@ -574,21 +584,55 @@ impl<'s> Parser<'s> {
                 vector = n;
             } else if let Some(t) = Type::from_mod(m) {
                 type_line = self.line();
-                self.advance();
-                ty = Some(t);
+                ty = Some(self.declared_type(t, ty.is_some())?);
             } else if let Some(space) = pointee.as_mut().and_then(|_| pointee_space(m)) {
                 self.advance();
                 if let Some(p) = &mut pointee {
                     p.space = Some(space);
                 }
-            } else if m == "global" || m == "shared" || m == "const" || m == "local" {
-                self.advance();
+            } else if is_state_space(m) {
+                self.second_state_space();
             } else {
                 break;
             }
         }
         let Some(ty) = ty else { return self.syntax_error() };
         Ok(VarSpecifiers { space, align, vector, ty, type_line, pointee, end: self.prev_end })
+    }
+
+    /// The type of a declaration, at the current token: not a second one, nor `.bf16`/`.bf16x2`
+    /// (variables of those are `.b16`/`.b32`), both ptxas's syntax error.
+    fn declared_type(&mut self, t: Type, second: bool) -> PResult<Type> {
+        if second || matches!(t, Type::BF16 | Type::BF16x2) {
+            return self.syntax_error();
+        }
+        self.advance();
+        Ok(t)
+    }
+
+    /// A state space after the declaration's own: ptxas's error, and the declaration goes on.
+    fn second_state_space(&mut self) {
+        let line = self.line();
+        self.error_at(line, "Multiple state spaces specified".into(), false);
+        self.advance();
+    }
+
+    /// The `N` of `.align N`: a power of two (else ptxas's error, and the declaration goes on).
+    fn alignment(&mut self) -> PResult<u32> {
+        let line = self.line();
+        let n = self.unsigned()?;
+        if !(n as u64).is_power_of_two() {
+            self.error_at(line, "Alignment must be a power of two".into(), false);
+        }
+        Ok(n as u32)
+    }
+
+    /// A count or size in a declaration: an integer without a sign (a `-` is a syntax error).
+    fn unsigned(&mut self) -> PResult<i128> {
+        if self.peek() == Some(Tok::Minus) {
+            return self.syntax_error();
+        }
+        self.integer()
     }
 
     /// `name[[N]...] [= init]`; its span runs from `start` (the statement's first token) to its
@@ -608,7 +652,7 @@ impl<'s> Parser<'s> {
                 array_len = None;
                 continue;
             }
-            let n = self.integer()?.max(0) as u64;
+            let n = self.unsigned()?.max(0) as u64;
             array_len = array_len.map(|a| a.saturating_mul(n));
             self.expect(Tok::RBracket)?;
         }
@@ -718,8 +762,16 @@ impl<'s> Parser<'s> {
             if let Some(n) = m.strip_prefix('v').and_then(|n| n.parse::<u32>().ok()) {
                 vector = n;
             } else if let Some(t) = Type::from_mod(m) {
-                ty = Some(t);
-            } else if m != "align" {
+                ty = Some(self.declared_type(t, ty.is_some())?);
+                continue;
+            } else if m == "align" {
+                self.advance();
+                self.alignment()?;
+                continue;
+            } else if is_state_space(m) {
+                self.second_state_space();
+                continue;
+            } else {
                 return self.syntax_error();
             }
             self.advance();
@@ -731,7 +783,7 @@ impl<'s> Parser<'s> {
             }
             let name = self.bump().to_string();
             let count = if self.eat(Tok::Lt) {
-                let n = self.integer()?;
+                let n = self.unsigned()?;
                 self.expect(Tok::Gt)?;
                 Some(n.max(0) as u64)
             } else {
@@ -911,6 +963,7 @@ impl<'s> Parser<'s> {
                 self.skip_statement();
                 Ok(())
             }
+            d if is_declaration_specifier(d) => self.no_storage(),
             _ => self.syntax_error(),
         }
     }
@@ -1108,6 +1161,17 @@ impl<'s> Parser<'s> {
 }
 
 /// The state space a `.ptr` parameter points into (`.global` ...), by its directive's name.
+/// Whether a directive names a state space a declaration may have.
+fn is_state_space(directive: &str) -> bool {
+    matches!(directive, "reg" | "param" | "shared" | "global" | "const" | "local")
+}
+
+/// Whether a directive can only open the part of a declaration after its state space (`.u32`,
+/// `.align`, `.v4`): a declaration without one, "No variable storage specified".
+fn is_declaration_specifier(directive: &str) -> bool {
+    Type::from_mod(directive).is_some() || directive == "align" || directive.strip_prefix('v').is_some_and(|n| n.parse::<u32>().is_ok())
+}
+
 fn pointee_space(directive: &str) -> Option<StateSpace> {
     match directive {
         "global" => Some(StateSpace::Global),
