@@ -313,7 +313,7 @@ fn module_warnings(module: &ast::Module, files: &[String], opts: &CompileOptions
             if !instr.types().contains(&ast::Type::F64) {
                 continue;
             }
-            let times = if instr.opcode == "cvt" { 2 } else { 1 };
+            let times = if instr.opcode() == "cvt" { 2 } else { 1 };
             diags.extend(std::iter::repeat_with(|| Diagnostic {
                 severity: crate::report::Severity::Warning,
                 location: Some((files[i].clone(), instr.line)),

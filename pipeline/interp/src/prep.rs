@@ -356,7 +356,7 @@ pub(crate) fn prepare(module: &Module, entry: &str) -> Result<Program, SimError>
         // Call targets of this function become new functions to prepare.
         for s in &f.body {
             if let Statement::Instr(ins) = s {
-                if ins.opcode == "call" {
+                if ins.opcode() == "call" {
                     for o in &ins.operands {
                         if let Operand::Symbol(n) = o {
                             if !names.contains_key(n.as_str()) {
@@ -619,10 +619,10 @@ fn prepare_function(
                 fixups.push((fi, ins.len() as u32, oi as u32));
             }
         }
-        let mods: Vec<String> = i.mods.iter().map(|m| m.to_string()).collect();
+        let mods: Vec<String> = i.mods().iter().map(|m| m.to_string()).collect();
         ins.push(Ins {
-            kind: kind_of(&i.opcode, &mods),
-            op: i.opcode.to_string(),
+            kind: kind_of(&i.opcode(), &mods),
+            op: i.opcode().to_string(),
             mods,
             ty: i.ty(),
             types: i.types(),

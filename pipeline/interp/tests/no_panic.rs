@@ -6,6 +6,7 @@ use common::*;
 
 use ptxforge_interp::{pack_params, run_kernel, Limits};
 use ptxforge_ptx::ast::{Module, Operand, Statement};
+use std::sync::Arc;
 
 const FILES: &[&str] = &[
     "block_reduce",
@@ -56,15 +57,17 @@ fn mutate(m: &mut Module, rng: &mut Rng) {
         return;
     };
     match rng.next() % 5 {
-        0 => ins.opcode = OPCODES[(rng.next() % OPCODES.len() as u64) as usize].into(),
+        0 => Arc::make_mut(&mut ins.form).opcode = OPCODES[(rng.next() % OPCODES.len() as u64) as usize].into(),
         1 => {
             let m = MODS[(rng.next() % MODS.len() as u64) as usize].into();
-            if ins.mods.is_empty() || rng.next().is_multiple_of(2) {
-                ins.mods.push(m);
+            let mut mods = ins.mods().to_vec();
+            if mods.is_empty() || rng.next().is_multiple_of(2) {
+                mods.push(m);
             } else {
-                let i = (rng.next() % ins.mods.len() as u64) as usize;
-                ins.mods[i] = m;
+                let i = (rng.next() % mods.len() as u64) as usize;
+                mods[i] = m;
             }
+            Arc::make_mut(&mut ins.form).mods = mods.into();
         }
         2 if !ins.operands.is_empty() => {
             let i = (rng.next() % ins.operands.len() as u64) as usize;

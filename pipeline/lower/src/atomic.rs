@@ -7,12 +7,12 @@ use ptxforge_sass::ir::*;
 use crate::ctx::{Ctx, LResult};
 
 fn unsupported(i: &Instruction) -> String {
-    format!("'{}.{}' is not supported yet", i.opcode, i.mods.join("."))
+    format!("'{}.{}' is not supported yet", i.opcode(), i.mods().join("."))
 }
 
 /// The operation named by the instruction's modifiers.
 fn atom_op(i: &Instruction) -> Option<AtomOp> {
-    i.mods.iter().find_map(|m| {
+    i.mods().iter().find_map(|m| {
         Some(match m.as_str() {
             "add" => AtomOp::Add,
             "min" => AtomOp::Min,
@@ -69,9 +69,9 @@ fn native(op: AtomOp, ty: AtomType, shared: bool, sm: u32) -> bool {
 impl Ctx<'_> {
     /// `atom` and `red`.
     pub fn lower_atomic(&mut self, i: &Instruction) -> LResult<()> {
-        let red = i.opcode == "red";
+        let red = i.opcode() == "red";
         let ordered = ["acquire", "release", "acq_rel", "sc"].iter().any(|m| i.has_mod(m));
-        let cache_hint = i.mods.iter().any(|m| m.starts_with("L2"));
+        let cache_hint = i.mods().iter().any(|m| m.starts_with("L2"));
         let (Some(op), Some(ty), Some(scope)) = (atom_op(i), i.ty().and_then(atom_type), scope(i)) else {
             return Err(unsupported(i));
         };
@@ -81,7 +81,7 @@ impl Ctx<'_> {
         }
         let want = if red { 2 } else { 3 };
         if i.operands.len() != want {
-            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode));
+            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode()));
         }
         let (addr, data) = if red { (&i.operands[0], &i.operands[1]) } else { (&i.operands[1], &i.operands[2]) };
         let old = if red { Dst::None } else { Dst::Reg(self.dst(&i.operands[0])?) };

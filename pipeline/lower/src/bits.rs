@@ -13,12 +13,12 @@ fn operands(i: &Instruction, n: usize) -> LResult<&[Operand]> {
     if i.operands.len() == n {
         Ok(&i.operands)
     } else {
-        Err(format!("Arguments mismatch for instruction '{}'", i.opcode))
+        Err(format!("Arguments mismatch for instruction '{}'", i.opcode()))
     }
 }
 
 fn unsupported(i: &Instruction) -> String {
-    format!("'{}.{}' is not supported yet", i.opcode, i.mods.join("."))
+    format!("'{}.{}' is not supported yet", i.opcode(), i.mods().join("."))
 }
 
 /// An immediate operand's value.
@@ -32,7 +32,7 @@ fn imm(op: &Operand) -> Option<i128> {
 impl Ctx<'_> {
     /// Dispatches the bit operations; `wide` when the type is 64-bit.
     pub fn lower_bits(&mut self, i: &Instruction, wide: bool) -> LResult<()> {
-        match (i.opcode.as_str(), wide) {
+        match (i.opcode(), wide) {
             ("clz", false) => self.clz32(i),
             ("clz", true) => self.clz64(i),
             ("popc", _) => self.popc(i, wide),
@@ -47,7 +47,7 @@ impl Ctx<'_> {
             ("bfi", false) => self.bfi32(i),
             ("bfi", true) => self.bfi64(i),
             ("lop3", false) => self.lop3(i),
-            ("prmt", false) if i.mods.len() == 1 => self.prmt(i),
+            ("prmt", false) if i.mods().len() == 1 => self.prmt(i),
             _ => Err(unsupported(i)),
         }
     }

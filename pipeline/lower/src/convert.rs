@@ -10,7 +10,7 @@ impl Ctx<'_> {
     /// `cvt.rnd.dst.src` where the source or the destination is 64-bit and one of them is a float.
     pub fn cvt_wide(&mut self, i: &Instruction, dt: Type, st: Type) -> LResult<()> {
         if i.operands.len() != 2 {
-            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode));
+            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode()));
         }
         let (dst, src) = (num_format(dt).ok_or_else(|| unsupported(i))?, num_format(st).ok_or_else(|| unsupported(i))?);
         let op = match (dt.is_float(), st.is_float()) {
@@ -30,7 +30,7 @@ impl Ctx<'_> {
         }
         let d = self.dst(&i.operands[0])?;
         if (d.comps == 2) != dst.is_wide() {
-            return Err(format!("'{}' needs a {}-bit destination register", i.opcode, if dst.is_wide() { 64 } else { 32 }));
+            return Err(format!("'{}' needs a {}-bit destination register", i.opcode(), if dst.is_wide() { 64 } else { 32 }));
         }
         let a = if src.is_wide() { self.double_src(&i.operands[1])? } else { self.reg_src32(&i.operands[1])? };
         self.emit(op, &[Dst::Reg(d)], &[a]);
@@ -62,7 +62,7 @@ fn integral_rounding(i: &Instruction) -> LResult<Round> {
 
 fn rounding_of(i: &Instruction, names: [&str; 4]) -> LResult<Round> {
     let modes = [Round::Rn, Round::Rm, Round::Rp, Round::Rz];
-    let found: Vec<Round> = i.mods.iter().filter_map(|m| names.iter().position(|n| n == m).map(|k| modes[k])).collect();
+    let found: Vec<Round> = i.mods().iter().filter_map(|m| names.iter().position(|n| n == m).map(|k| modes[k])).collect();
     match found[..] {
         [r] => Ok(r),
         _ => Err(unsupported(i)),
@@ -70,5 +70,5 @@ fn rounding_of(i: &Instruction, names: [&str; 4]) -> LResult<Round> {
 }
 
 fn unsupported(i: &Instruction) -> String {
-    format!("'{}.{}' is not supported yet", i.opcode, i.mods.join("."))
+    format!("'{}.{}' is not supported yet", i.opcode(), i.mods().join("."))
 }

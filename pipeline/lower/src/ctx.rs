@@ -186,7 +186,7 @@ impl<'a> Ctx<'a> {
     fn load_descriptor(&mut self) {
         let Some(off) = self.sm.global_desc_offset() else { return };
         let uses_global = self.func.body.iter().any(|s| {
-            matches!(s, Statement::Instr(i) if matches!(i.opcode.as_str(), "ld" | "st" | "atom" | "red") && i.has_mod("global") || crate::mem::needs_descriptor(i))
+            matches!(s, Statement::Instr(i) if matches!(i.opcode(), "ld" | "st" | "atom" | "red") && i.has_mod("global") || crate::mem::needs_descriptor(i))
         });
         if uses_global {
             let r = self.f.new_vreg(RegFile::UGpr, 2);
@@ -201,7 +201,7 @@ impl<'a> Ctx<'a> {
     /// On sm_90 shared addresses live in the cluster's window: compute this CTA's base once.
     fn load_shared_base(&mut self) {
         let uses_shared = self.func.body.iter().any(|s| {
-            matches!(s, Statement::Instr(i) if matches!(i.opcode.as_str(), "ld" | "st" | "atom" | "red") && i.has_mod("shared"))
+            matches!(s, Statement::Instr(i) if matches!(i.opcode(), "ld" | "st" | "atom" | "red") && i.has_mod("shared"))
         }) || !self.shared.is_empty();
         if self.sm.num < 90 || !uses_shared {
             return;
@@ -403,7 +403,7 @@ impl<'a> Ctx<'a> {
         if let Some(r) = self.lower_warp(i) {
             return r;
         }
-        match i.opcode.as_str() {
+        match i.opcode() {
             "ld" | "st" | "ldu" => self.lower_mem(i),
             "atom" | "red" => self.lower_atomic(i),
             "mov" if self.is_param_binding(i) => Ok(()),
@@ -434,12 +434,12 @@ impl<'a> Ctx<'a> {
 
 /// Whether the instruction ends a basic block.
 fn ends_block(i: &ast::Instruction) -> bool {
-    matches!(i.opcode.as_str(), "bra" | "ret" | "exit")
+    matches!(i.opcode(), "bra" | "ret" | "exit")
 }
 
 fn is_float_op(i: &ast::Instruction) -> bool {
-    !matches!(i.opcode.as_str(), "mov" | "selp" | "setp" | "ld" | "cvt") && i.ty().is_some_and(|t| t.is_float())
-        || (i.opcode == "setp" && i.types().last().is_some_and(|t| t.is_float()))
+    !matches!(i.opcode(), "mov" | "selp" | "setp" | "ld" | "cvt") && i.ty().is_some_and(|t| t.is_float())
+        || (i.opcode() == "setp" && i.types().last().is_some_and(|t| t.is_float()))
 }
 
 /// Parameter offsets: each aligned to its size (or `.align`), in declaration order.

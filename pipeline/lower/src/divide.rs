@@ -35,13 +35,13 @@ impl Ctx<'_> {
     /// `div` and `rem` on 32-bit integers.
     pub fn lower_divide32(&mut self, i: &Instruction, ty: Type) -> LResult<()> {
         if i.operands.len() != 3 {
-            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode));
+            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode()));
         }
         let d = self.dst(&i.operands[0])?;
         let a = self.reg_src32(&i.operands[1])?;
         let b = self.reg_src32(&i.operands[2])?;
         let guard = std::mem::replace(&mut self.guard, Src::TRUE);
-        let result = self.divide32(a, b, ty.is_signed(), i.opcode == "rem");
+        let result = self.divide32(a, b, ty.is_signed(), i.opcode() == "rem");
         self.guard = guard;
         self.emit(Opcode::Mov, &[Dst::Reg(d)], &[Src::reg(result)]);
         Ok(())
@@ -128,7 +128,7 @@ impl Ctx<'_> {
     /// `div` and `rem` on 64-bit integers.
     pub fn lower_divide64(&mut self, i: &Instruction, signed: bool) -> LResult<()> {
         if i.operands.len() != 3 {
-            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode));
+            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode()));
         }
         let d = self.dst(&i.operands[0])?;
         let (al, ah) = self.src64(&i.operands[1])?;
@@ -136,7 +136,7 @@ impl Ctx<'_> {
         let a = Pair { lo: self.in_reg(al), hi: self.in_reg(ah) };
         let b = Pair { lo: self.in_reg(bl), hi: self.in_reg(bh) };
         let guard = std::mem::replace(&mut self.guard, Src::TRUE);
-        let rem = i.opcode == "rem";
+        let rem = i.opcode() == "rem";
         let result = if signed { self.divide64_signed(a, b, rem) } else { self.divide64(a, b, rem) };
         let result = self.all_ones_if_zero(result, b);
         self.guard = guard;

@@ -14,10 +14,10 @@ impl Ctx<'_> {
     /// `add sub mul fma mad neg abs min max setp` on `.f64`.
     pub fn lower_double(&mut self, i: &Instruction) -> LResult<()> {
         let rnd = rounding(i)?;
-        match i.opcode.as_str() {
+        match i.opcode() {
             "add" | "sub" | "mul" => {
                 let (d, [a, b]) = self.double_operands::<2>(i)?;
-                let (op, b) = match i.opcode.as_str() {
+                let (op, b) = match i.opcode() {
                     "add" => (Opcode::Dadd { rnd }, b),
                     "sub" => (Opcode::Dadd { rnd }, b.negated()),
                     _ => (Opcode::Dmul { rnd }, b),
@@ -33,7 +33,7 @@ impl Ctx<'_> {
             // -0 + (-a) and -0 + |a|: exact, and +0 stays +0 (ptxas's DADD -RZ form).
             "neg" | "abs" => {
                 let (d, [a]) = self.double_operands::<1>(i)?;
-                let a = if i.opcode == "neg" { a.negated() } else { a.absolute() };
+                let a = if i.opcode() == "neg" { a.negated() } else { a.absolute() };
                 self.emit(Opcode::Dadd { rnd: Round::Rn }, &[Dst::Reg(d)], &[Src::ZERO.negated(), a]);
                 Ok(())
             }
@@ -46,7 +46,7 @@ impl Ctx<'_> {
     /// The destination and `N` sources of an f64 instruction.
     fn double_operands<const N: usize>(&mut self, i: &Instruction) -> LResult<(Reg, [Src; N])> {
         if i.operands.len() != N + 1 {
-            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode));
+            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode()));
         }
         let d = self.double_dst(&i.operands[0])?;
         let mut srcs = [Src::ZERO; N];
@@ -89,7 +89,7 @@ impl Ctx<'_> {
     /// and a both-NaN result gets the quiet bit of the second operand's NaN.
     fn double_minmax(&mut self, i: &Instruction) -> LResult<()> {
         let (d, [a, b]) = self.double_operands::<2>(i)?;
-        let test = if i.opcode == "min" { DoubleTest::Min } else { DoubleTest::Max };
+        let test = if i.opcode() == "min" { DoubleTest::Min } else { DoubleTest::Max };
         let (pick_a, both_nan) = (self.temp_pred(), self.temp_pred());
         let guard = std::mem::replace(&mut self.guard, Src::TRUE);
         let dsetp = Opcode::Dsetp { test, combine: BoolOp::And };
@@ -128,7 +128,7 @@ fn half_of(s: Src, half: u8) -> Src {
 
 /// The IEEE rounding modifier of an f64 instruction (`.rn` when absent).
 pub fn rounding(i: &Instruction) -> LResult<Round> {
-    let mut modes = i.mods.iter().filter_map(|m| match m.as_str() {
+    let mut modes = i.mods().iter().filter_map(|m| match m.as_str() {
         "rn" => Some(Round::Rn),
         "rm" => Some(Round::Rm),
         "rp" => Some(Round::Rp),
@@ -143,5 +143,5 @@ pub fn rounding(i: &Instruction) -> LResult<Round> {
 }
 
 fn unsupported(i: &Instruction) -> String {
-    format!("'{}.{}' is not supported yet", i.opcode, i.mods.join("."))
+    format!("'{}.{}' is not supported yet", i.opcode(), i.mods().join("."))
 }

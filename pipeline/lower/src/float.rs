@@ -12,13 +12,13 @@ impl Ctx<'_> {
             return self.lower_double(i);
         }
         if ty != Type::F32 {
-            return Err(format!("'{}.{}' is not supported yet", i.opcode, i.mods.join(".")));
+            return Err(format!("'{}.{}' is not supported yet", i.opcode(), i.mods().join(".")));
         }
         let ftz = i.has_mod("ftz");
-        if i.has_mod("sat") || i.mods.iter().any(|m| matches!(m.as_str(), "rz" | "rm" | "rp" | "approx" | "full")) {
-            return Err(format!("'{}.{}' is not supported yet", i.opcode, i.mods.join(".")));
+        if i.has_mod("sat") || i.mods().iter().any(|m| matches!(m.as_str(), "rz" | "rm" | "rp" | "approx" | "full")) {
+            return Err(format!("'{}.{}' is not supported yet", i.opcode(), i.mods().join(".")));
         }
-        match i.opcode.as_str() {
+        match i.opcode() {
             "add" | "sub" | "mul" => self.fbinary(i, ftz),
             "fma" | "mad" => {
                 let [d, a, b, c] = self.fregs::<4>(i)?;
@@ -27,25 +27,25 @@ impl Ctx<'_> {
             }
             "neg" | "abs" => {
                 let [d, a] = self.fregs::<2>(i)?;
-                let a = if i.opcode == "neg" { a.negated() } else { a.absolute() };
+                let a = if i.opcode() == "neg" { a.negated() } else { a.absolute() };
                 self.emit(Opcode::Fadd { ftz }, &[Dst::Reg(d.as_reg().unwrap())], &[a, Src::ZERO.negated()]);
                 Ok(())
             }
             "min" | "max" => {
                 let [d, a, b] = self.fregs::<3>(i)?;
-                let sel = if i.opcode == "min" { Src::TRUE } else { Src::FALSE };
+                let sel = if i.opcode() == "min" { Src::TRUE } else { Src::FALSE };
                 self.emit(Opcode::Fmnmx { ftz }, &[Dst::Reg(d.as_reg().unwrap())], &[a, b, sel]);
                 Ok(())
             }
             "setp" => self.setp_float(i, ftz),
-            _ => Err(format!("'{}.{}' is not supported yet", i.opcode, i.mods.join("."))),
+            _ => Err(format!("'{}.{}' is not supported yet", i.opcode(), i.mods().join("."))),
         }
     }
 
     /// Destination register and N-1 sources, all in registers.
     fn fregs<const N: usize>(&mut self, i: &Instruction) -> LResult<[Src; N]> {
         if i.operands.len() != N {
-            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode));
+            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode()));
         }
         let mut out = [Src::ZERO; N];
         out[0] = Src::reg(self.dst(&i.operands[0])?);
@@ -63,7 +63,7 @@ impl Ctx<'_> {
     fn fbinary(&mut self, i: &Instruction, ftz: bool) -> LResult<()> {
         let [d, a, b] = self.fregs::<3>(i)?;
         let d = [Dst::Reg(d.as_reg().unwrap())];
-        match i.opcode.as_str() {
+        match i.opcode() {
             "add" => self.emit(Opcode::Fadd { ftz }, &d, &[a, b]),
             "sub" => self.emit(Opcode::Fadd { ftz }, &d, &[a, b.negated()]),
             _ => self.emit(Opcode::Fmul { ftz }, &d, &[a, b]),
@@ -85,7 +85,7 @@ impl Ctx<'_> {
 
 pub(crate) fn float_cmp(i: &Instruction) -> LResult<FloatCmp> {
     use FloatCmp::*;
-    i.mods
+    i.mods()
         .iter()
         .find_map(|m| {
             Some(match m.as_str() {

@@ -14,19 +14,19 @@ fn ops(i: &Instruction, n: usize) -> LResult<&[Operand]> {
     if i.operands.len() == n {
         Ok(&i.operands)
     } else {
-        Err(format!("Arguments mismatch for instruction '{}'", i.opcode))
+        Err(format!("Arguments mismatch for instruction '{}'", i.opcode()))
     }
 }
 
 fn unsupported(i: &Instruction) -> String {
-    format!("'{}{}{}' is not supported yet", i.opcode, if i.mods.is_empty() { "" } else { "." }, i.mods.join("."))
+    format!("'{}{}{}' is not supported yet", i.opcode(), if i.mods().is_empty() { "" } else { "." }, i.mods().join("."))
 }
 
 impl Ctx<'_> {
     pub fn lower_int(&mut self, i: &Instruction) -> LResult<()> {
         let ty = i.ty().ok_or_else(|| unsupported(i))?;
         let wide = ty.size_bytes() == 8;
-        match (i.opcode.as_str(), wide) {
+        match (i.opcode(), wide) {
             ("mov", _) => self.lower_mov(i, ty),
             ("add", false) => self.add32(i, false),
             ("sub", false) => self.add32(i, true),
@@ -101,7 +101,7 @@ impl Ctx<'_> {
 
     /// `and/or/xor/not.pred` through a 0/1 register and ISETP's accumulator.
     fn pred_logic(&mut self, i: &Instruction) -> LResult<()> {
-        if i.opcode == "not" {
+        if i.opcode() == "not" {
             let o = ops(i, 2)?;
             let (d, a) = (self.dst(&o[0])?, self.pred_src(&o[1])?);
             self.pred_copy(d, a.negated());
@@ -111,7 +111,7 @@ impl Ctx<'_> {
         let (d, a, b) = (self.dst(&o[0])?, self.pred_src(&o[1])?, self.pred_src(&o[2])?);
         let t = self.temp();
         self.emit(Opcode::Sel, &[Dst::Reg(t)], &[Src::ZERO, Src::imm(1), a.negated()]);
-        let combine = match i.opcode.as_str() {
+        let combine = match i.opcode() {
             "and" => BoolOp::And,
             "or" => BoolOp::Or,
             _ => BoolOp::Xor,
@@ -181,7 +181,7 @@ impl Ctx<'_> {
         let (al, ah) = self.src64(&o[1])?;
         let (bl, bh) = self.src64(&o[2])?;
         let (al, ah, bl, bh) = (self.in_reg(al), self.in_reg(ah), self.in_reg(bl), self.in_reg(bh));
-        let cmp = if i.opcode == "min" { IntCmp::Lt } else { IntCmp::Gt };
+        let cmp = if i.opcode() == "min" { IntCmp::Lt } else { IntCmp::Gt };
         let (lo, p) = (self.temp_pred(), self.temp_pred());
         self.emit(Opcode::Isetp { cmp, signed: false, combine: BoolOp::And, ex: false }, &[Dst::Reg(lo), Dst::None], &[al, bl, Src::TRUE]);
         self.emit(Opcode::Isetp { cmp, signed: ty.is_signed(), combine: BoolOp::And, ex: true }, &[Dst::Reg(p), Dst::None], &[ah, bh, Src::TRUE, Src::reg(lo)]);
@@ -194,7 +194,7 @@ impl Ctx<'_> {
 
     /// `mul.lo/.hi/.wide` and `mad.lo/.wide` on 32-bit sources.
     fn mul32(&mut self, i: &Instruction, ty: Type) -> LResult<()> {
-        let mad = i.opcode == "mad";
+        let mad = i.opcode() == "mad";
         let o = ops(i, if mad { 4 } else { 3 })?;
         let d = self.dst(&o[0])?;
         let (mut a, mut b) = (self.src32(&o[1])?, self.src32(&o[2])?);
@@ -238,7 +238,7 @@ impl Ctx<'_> {
     fn mul16(&mut self, i: &Instruction, d: Reg, (a, b): (Src, Src), signed: bool, mode: ImadMode) -> LResult<()> {
         let b = self.in_reg(b);
         let (a, b) = (self.extend32(a, 2, signed), self.extend32(b, 2, signed));
-        let addend = if i.opcode == "mad" { self.reg_src32(&ops(i, 4)?[3])? } else { Src::ZERO };
+        let addend = if i.opcode() == "mad" { self.reg_src32(&ops(i, 4)?[3])? } else { Src::ZERO };
         let product = self.temp();
         let c = if mode == ImadMode::Wide { addend } else { Src::ZERO };
         self.emit(Opcode::Imad { mode: ImadMode::Lo, signed: true, x: false }, &[Dst::Reg(product)], &[a, b, c]);
@@ -284,7 +284,7 @@ impl Ctx<'_> {
         let a = self.reg_src32(&o[1])?;
         let b = self.src32(&o[2])?;
         let p = self.temp_pred();
-        let cmp = if i.opcode == "min" { IntCmp::Lt } else { IntCmp::Gt };
+        let cmp = if i.opcode() == "min" { IntCmp::Lt } else { IntCmp::Gt };
         let op = Opcode::Isetp { cmp, signed: ty.is_signed(), combine: BoolOp::And, ex: false };
         self.emit(op, &[Dst::Reg(p), Dst::None], &[a, b, Src::TRUE]);
         self.emit(Opcode::Sel, &[Dst::Reg(d)], &[a, b, Src::reg(p)]);
@@ -292,10 +292,10 @@ impl Ctx<'_> {
     }
 
     fn logic(&mut self, i: &Instruction, wide: bool) -> LResult<()> {
-        let not = i.opcode == "not";
+        let not = i.opcode() == "not";
         let o = ops(i, if not { 2 } else { 3 })?;
         let d = self.dst(&o[0])?;
-        let lut = match i.opcode.as_str() {
+        let lut = match i.opcode() {
             "and" => LUT_AND,
             "or" => LUT_OR,
             "xor" => LUT_XOR,
@@ -327,7 +327,7 @@ impl Ctx<'_> {
                 return self.shift32_saturated(i, ty, d, a);
             }
         }
-        let right = i.opcode == "shr";
+        let right = i.opcode() == "shr";
         let signed = right && ty.is_signed();
         let shf = Opcode::Shf { right, signed, wide: false, hi: right };
         let srcs = if right { [Src::ZERO, n, a] } else { [a, n, Src::ZERO] };
@@ -337,7 +337,7 @@ impl Ctx<'_> {
 
     /// Shifts by 32 or more: 0, or the sign for `shr.s32`.
     fn shift32_saturated(&mut self, i: &Instruction, ty: Type, d: Reg, a: Src) -> LResult<()> {
-        if i.opcode == "shr" && ty.is_signed() {
+        if i.opcode() == "shr" && ty.is_signed() {
             let shf = Opcode::Shf { right: true, signed: true, wide: false, hi: true };
             self.emit(shf, &[Dst::Reg(d)], &[Src::ZERO, Src::imm(31), a]);
         } else {
@@ -358,7 +358,7 @@ impl Ctx<'_> {
             }
         }
         let (lo, hi) = (self.temp(), self.temp());
-        if i.opcode == "shl" {
+        if i.opcode() == "shl" {
             self.emit(Opcode::Shf { right: false, signed: false, wide: true, hi: true }, &[Dst::Reg(hi)], &[al, n, ah]);
             self.emit(Opcode::Shf { right: false, signed: false, wide: false, hi: false }, &[Dst::Reg(lo)], &[al, n, Src::ZERO]);
         } else {
@@ -376,7 +376,7 @@ impl Ctx<'_> {
         let gone = v >= 64;
         let (lo, hi) = (self.temp(), self.temp());
         let shr = |signed| Opcode::Shf { right: true, signed, wide: false, hi: true };
-        if i.opcode == "shl" {
+        if i.opcode() == "shl" {
             let src = if gone { Src::ZERO } else { al };
             self.emit(Opcode::Shf { right: false, signed: false, wide: false, hi: false }, &[Dst::Reg(hi)], &[src, n, Src::ZERO]);
             self.emit(Opcode::Mov, &[Dst::Reg(lo)], &[Src::ZERO]);
@@ -549,12 +549,12 @@ pub fn check_setp_arity(i: &Instruction) -> LResult<()> {
     if i.operands.len() == want {
         Ok(())
     } else {
-        Err(format!("Arguments mismatch for instruction '{}'", i.opcode))
+        Err(format!("Arguments mismatch for instruction '{}'", i.opcode()))
     }
 }
 
 pub fn int_cmp(i: &Instruction) -> LResult<IntCmp> {
-    let m = i.mods.iter().find_map(|m| {
+    let m = i.mods().iter().find_map(|m| {
         Some(match m.as_str() {
             "eq" => IntCmp::Eq,
             "ne" => IntCmp::Ne,

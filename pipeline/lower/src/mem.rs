@@ -45,17 +45,17 @@ enum Space {
 /// Whether the instruction reads or writes global memory through a 64-bit address (and so needs
 /// the sm_80+ memory descriptor).
 pub fn needs_descriptor(i: &Instruction) -> bool {
-    matches!(i.opcode.as_str(), "ld" | "st" | "ldu")
+    matches!(i.opcode(), "ld" | "st" | "ldu")
         && (i.has_mod("global") || !["param", "shared", "local", "const"].iter().any(|s| i.has_mod(s)))
 }
 
 /// `.v2` / `.v4` (1 for scalars).
 fn vector_width(i: &Instruction) -> LResult<usize> {
-    match i.mods.iter().find(|m| m.starts_with('v') && m[1..].parse::<u32>().is_ok()).map(|m| m.as_str()) {
+    match i.mods().iter().find(|m| m.starts_with('v') && m[1..].parse::<u32>().is_ok()).map(|m| m.as_str()) {
         None => Ok(1),
         Some("v2") => Ok(2),
         Some("v4") => Ok(4),
-        Some(v) => Err(format!("vector '{}.{v}' is not supported yet", i.opcode)),
+        Some(v) => Err(format!("vector '{}.{v}' is not supported yet", i.opcode())),
     }
 }
 
@@ -63,7 +63,7 @@ fn vector_width(i: &Instruction) -> LResult<usize> {
 /// `.release` need fences that are not lowered yet.
 fn order_scope(i: &Instruction, space: Space) -> LResult<Option<MemScope>> {
     if i.has_mod("acquire") || i.has_mod("release") {
-        return Err(format!("'{}.{}' is not supported yet", i.opcode, i.mods.join(".")));
+        return Err(format!("'{}.{}' is not supported yet", i.opcode(), i.mods().join(".")));
     }
     if space == Space::Shared {
         return Ok(None);
@@ -78,7 +78,7 @@ fn order_scope(i: &Instruction, space: Space) -> LResult<Option<MemScope>> {
         _ if i.has_mod("cta") => Ok(Some(MemScope::Cta)),
         _ if i.has_mod("gpu") => Ok(Some(MemScope::Gpu)),
         _ if i.has_mod("sys") => Ok(Some(MemScope::Sys)),
-        _ => Err(format!("'{}.{}' is not supported yet", i.opcode, i.mods.join("."))),
+        _ => Err(format!("'{}.{}' is not supported yet", i.opcode(), i.mods().join("."))),
     }
 }
 
@@ -88,7 +88,7 @@ fn order_scope(i: &Instruction, space: Space) -> LResult<Option<MemScope>> {
 pub fn param_address_regs(func: &ast::Function) -> HashMap<String, String> {
     let is_param = |s: &str| func.params.iter().any(|p| p.name.as_str() == s);
     let binding = |i: &Instruction| match &i.operands[..] {
-        [Operand::Reg(r), Operand::Symbol(s)] if i.opcode == "mov" && is_param(s) => Some((r.to_string(), s.to_string())),
+        [Operand::Reg(r), Operand::Symbol(s)] if i.opcode() == "mov" && is_param(s) => Some((r.to_string(), s.to_string())),
         _ => None,
     };
     let mut regs: HashMap<String, Option<String>> = HashMap::new();
@@ -101,7 +101,7 @@ pub fn param_address_regs(func: &ast::Function) -> HashMap<String, String> {
     }
     for i in instrs() {
         let is_binding = binding(i).is_some();
-        let param_load = i.opcode == "ld" && i.has_mod("param");
+        let param_load = i.opcode() == "ld" && i.has_mod("param");
         for (k, o) in i.operands.iter().enumerate() {
             let allowed = (is_binding && k == 0) || (param_load && k == 1);
             if !allowed {
@@ -135,13 +135,13 @@ fn forget_regs_in(o: &Operand, regs: &mut HashMap<String, Option<String>>) {
 impl Ctx<'_> {
     /// `mov.b64 %rd, param` whose register only addresses `ld.param` (see [`param_address_regs`]).
     pub fn is_param_binding(&self, i: &Instruction) -> bool {
-        i.opcode == "mov" && matches!(i.operands.first(), Some(Operand::Reg(r)) if self.param_regs.contains_key(r.as_str()))
+        i.opcode() == "mov" && matches!(i.operands.first(), Some(Operand::Reg(r)) if self.param_regs.contains_key(r.as_str()))
     }
 
     /// `prefetch.global.L2 [a]`: CCTL.E.PF2, as ptxas emits it.
     pub fn lower_prefetch(&mut self, i: &Instruction) -> LResult<()> {
-        if !(i.has_mod("global") && i.has_mod("L2")) || i.mods.len() != 2 || i.operands.len() != 1 {
-            return Err(format!("'{}.{}' is not supported yet", i.opcode, i.mods.join(".")));
+        if !(i.has_mod("global") && i.has_mod("L2")) || i.mods().len() != 2 || i.operands.len() != 1 {
+            return Err(format!("'{}.{}' is not supported yet", i.opcode(), i.mods().join(".")));
         }
         let (base, offset) = self.mem_address(Space::Global { nc: false }, &i.operands[0])?;
         self.emit(Opcode::CctlPf2 { offset }, &[], &[base]);
@@ -150,11 +150,11 @@ impl Ctx<'_> {
 
     pub fn lower_mem(&mut self, i: &Instruction) -> LResult<()> {
         if i.operands.len() != 2 {
-            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode));
+            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode()));
         }
         let width = vector_width(i)?;
         let ty = i.ty().ok_or("ld/st needs a type")?;
-        let load = i.opcode != "st";
+        let load = i.opcode() != "st";
         let (val, addr) = if load { (&i.operands[0], &i.operands[1]) } else { (&i.operands[1], &i.operands[0]) };
         let elems: Vec<&Operand> = match val {
             Operand::Vector(v) if v.len() == width && width > 1 => v.iter().collect(),
@@ -173,9 +173,9 @@ impl Ctx<'_> {
         let space = if i.has_mod("shared") {
             Space::Shared
         } else if i.has_mod("global") {
-            Space::Global { nc: i.has_mod("nc") || i.opcode == "ldu" }
+            Space::Global { nc: i.has_mod("nc") || i.opcode() == "ldu" }
         } else if ["local", "const"].iter().any(|s| i.has_mod(s)) {
-            return Err(format!("'{}.{}' (generic or other state space) is not supported yet", i.opcode, i.mods.join(".")));
+            return Err(format!("'{}.{}' (generic or other state space) is not supported yet", i.opcode(), i.mods().join(".")));
         } else {
             Space::Generic
         };
@@ -191,7 +191,7 @@ impl Ctx<'_> {
             };
         }
         if width > 1 && ty.size_bytes() > 2 {
-            return Err(format!("vector '{}.{}' is not supported yet", i.opcode, i.mods.join(".")));
+            return Err(format!("vector '{}.{}' is not supported yet", i.opcode(), i.mods().join(".")));
         }
         for (k, e) in elems.iter().enumerate() {
             let off = offset + k as i32 * ty.size_bytes() as i32;

@@ -15,13 +15,13 @@ const PACK_HALVES: u32 = 0x5410;
 
 /// Whether `mov` has a vector operand (and so is lowered here).
 pub fn is_vector_mov(i: &Instruction) -> bool {
-    i.opcode == "mov" && i.operands.iter().any(|o| matches!(o, Operand::Vector(_)))
+    i.opcode() == "mov" && i.operands.iter().any(|o| matches!(o, Operand::Vector(_)))
 }
 
 impl Ctx<'_> {
     pub fn lower_vector_mov(&mut self, i: &Instruction) -> LResult<()> {
         let [d, s] = &i.operands[..] else {
-            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode));
+            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode()));
         };
         let bits = i.ty().map(|t| t.size_bytes() * 8).ok_or("mov needs a type")?;
         match (d, s) {

@@ -24,21 +24,21 @@ const FULL_MASK: u32 = u32::MAX;
 const MASK_SLOT: usize = 4;
 
 fn unsupported(i: &Instruction) -> String {
-    format!("'{}{}{}' is not supported yet", i.opcode, if i.mods.is_empty() { "" } else { "." }, i.mods.join("."))
+    format!("'{}{}{}' is not supported yet", i.opcode(), if i.mods().is_empty() { "" } else { "." }, i.mods().join("."))
 }
 
 fn operands(i: &Instruction, n: usize) -> LResult<&[Operand]> {
     if i.operands.len() == n {
         Ok(&i.operands)
     } else {
-        Err(format!("Arguments mismatch for instruction '{}'", i.opcode))
+        Err(format!("Arguments mismatch for instruction '{}'", i.opcode()))
     }
 }
 
 impl Ctx<'_> {
     /// Dispatches the warp-level and synchronisation opcodes; `None` for other opcodes.
     pub fn lower_warp(&mut self, i: &Instruction) -> Option<LResult<()>> {
-        Some(match i.opcode.as_str() {
+        Some(match i.opcode() {
             "shfl" => self.lower_shfl(i),
             "vote" => self.lower_vote(i),
             "redux" => self.lower_redux(i),
@@ -133,7 +133,7 @@ impl Ctx<'_> {
             .ok_or_else(|| unsupported(i))?;
         let o = operands(i, 3)?;
         if self.constant_of(&o[2]) != Some(FULL_MASK) {
-            return Err(format!("'{}' with a member mask other than 0xffffffff is not supported yet", i.opcode));
+            return Err(format!("'{}' with a member mask other than 0xffffffff is not supported yet", i.opcode()));
         }
         let d = self.dst(&o[0])?;
         let a = self.reg_src32(&o[1])?;
@@ -176,7 +176,7 @@ impl Ctx<'_> {
             }
         } else if i.has_mod("arrive") {
             BarMode::Arrive
-        } else if i.has_mod("sync") || i.mods.iter().all(|m| m == "cta" || m == "aligned") {
+        } else if i.has_mod("sync") || i.mods().iter().all(|m| m == "cta" || m == "aligned") {
             BarMode::Sync
         } else {
             return Err(unsupported(i));
@@ -188,7 +188,7 @@ impl Ctx<'_> {
             (false, [id, count]) => (id, Some(count), None),
             (true, [id, pred]) => (id, None, Some(pred)),
             (true, [id, count, pred]) => (id, Some(count), Some(pred)),
-            _ => return Err(format!("Arguments mismatch for instruction '{}'", i.opcode)),
+            _ => return Err(format!("Arguments mismatch for instruction '{}'", i.opcode())),
         };
         let id = match self.src32(id)? {
             Src { val: SrcVal::Imm(v), .. } if v >= 16 => return Err("barrier id must be in 0..15".into()),
@@ -199,7 +199,7 @@ impl Ctx<'_> {
             None => Src::ZERO,
         };
         self.uses_barrier = true;
-        let aligned = i.opcode == "bar" || i.has_mod("aligned");
+        let aligned = i.opcode() == "bar" || i.has_mod("aligned");
         if mode == BarMode::Sync && count == Src::ZERO && aligned {
             if let SrcVal::Imm(v) = id.val {
                 self.emit(Opcode::BarSync { id: v }, &[], &[]);
@@ -212,7 +212,7 @@ impl Ctx<'_> {
             None => Src::TRUE,
         };
         if matches!((id.val, count.val), (SrcVal::Reg(_), SrcVal::Reg(_) | SrcVal::Imm(_))) {
-            return Err(format!("'{}' with a register barrier id and a thread count is not supported yet", i.opcode));
+            return Err(format!("'{}' with a register barrier id and a thread count is not supported yet", i.opcode()));
         }
         let count = self.in_reg_unless_imm_or_zero(count)?;
         self.emit(Opcode::Warp(WarpOp::Bar { mode, defer, aligned }), &[], &[id, count, p]);
@@ -245,14 +245,14 @@ impl Ctx<'_> {
         } else {
             return Err(unsupported(i));
         };
-        let sc = match i.opcode.as_str() {
-            "membar" => i.mods.len() == 1,
-            _ if i.mods.len() == 2 && i.has_mod("sc") => true,
-            _ if i.mods.len() == 2 && i.has_mod("acq_rel") => false,
+        let sc = match i.opcode() {
+            "membar" => i.mods().len() == 1,
+            _ if i.mods().len() == 2 && i.has_mod("sc") => true,
+            _ if i.mods().len() == 2 && i.has_mod("acq_rel") => false,
             _ => return Err(unsupported(i)),
         };
         if !i.operands.is_empty() {
-            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode));
+            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode()));
         }
         self.emit(Opcode::Warp(WarpOp::Membar { sc, scope }), &[], &[]);
         if scope != Scope::Cta {
@@ -284,7 +284,7 @@ impl Ctx<'_> {
         };
         operands(i, 0)?;
         if self.sm.num < 90 {
-            return Err(format!("'{}.{}' requires sm_90 or higher", i.opcode, i.mods.join(".")));
+            return Err(format!("'{}.{}' requires sm_90 or higher", i.opcode(), i.mods().join(".")));
         }
         self.emit(Opcode::Warp(op), &[], &[]);
         Ok(())
@@ -305,10 +305,10 @@ impl Ctx<'_> {
                         Some(Operand::Vector(v)) => v.iter().any(|x| matches!(x, Operand::Reg(d) if d == name)),
                         _ => false,
                     };
-                    if !writes || i.opcode.starts_with("st") || i.opcode == "bra" {
+                    if !writes || i.opcode().starts_with("st") || i.opcode() == "bra" {
                         continue;
                     }
-                    match (i.opcode.as_str(), i.guard.is_none(), i.operands.get(1), value) {
+                    match (i.opcode(), i.guard.is_none(), i.operands.get(1), value) {
                         ("mov", true, Some(Operand::Imm(v)), None) if i.operands.len() == 2 => value = Some(*v as u32),
                         _ => return None,
                     }

@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
 pub use crate::name::Name;
 
@@ -442,28 +443,48 @@ pub enum Statement {
 pub struct Instruction {
     /// Guard predicate: `(negated, name)`.
     pub guard: Option<(bool, Name)>,
-    pub opcode: Name,
-    /// Dot-modifiers in source order, without the dots (`global`, `nc`, `f32`).
-    pub mods: Vec<Name>,
+    /// The opcode and its modifiers, shared with every instruction of the section written alike.
+    pub form: Arc<Form>,
     pub operands: Vec<Operand>,
     pub line: u32,
     /// From the guard (or opcode) to the `;`.
     pub span: Span,
 }
 
+/// An opcode with its dot-modifiers (`ld.global.nc.f32`). A module has few distinct ones, so the
+/// parser makes each once ([`crate::forms::FormTable`]) and instructions share it: no modifier
+/// list per instruction, and checks that depend only on the form can be kept per form.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Form {
+    pub opcode: Name,
+    /// Dot-modifiers in source order, without the dots (`global`, `nc`, `f32`).
+    pub mods: Box<[Name]>,
+}
+
 impl Instruction {
+    #[inline]
+    pub fn opcode(&self) -> &str {
+        &self.form.opcode
+    }
+
+    /// Dot-modifiers in source order, without the dots (`global`, `nc`, `f32`).
+    #[inline]
+    pub fn mods(&self) -> &[Name] {
+        &self.form.mods
+    }
+
     pub fn has_mod(&self, m: &str) -> bool {
-        self.mods.iter().any(|x| x == m)
+        self.mods().iter().any(|x| x == m)
     }
 
     /// The last type modifier (`ld.global.f32` → F32), the usual "instruction type".
     pub fn ty(&self) -> Option<Type> {
-        self.mods.iter().rev().find_map(|m| Type::from_mod(m))
+        self.mods().iter().rev().find_map(|m| Type::from_mod(m))
     }
 
     /// All type modifiers in order (`cvt.s64.s32` → [S64, S32]).
     pub fn types(&self) -> Vec<Type> {
-        self.mods.iter().filter_map(|m| Type::from_mod(m)).collect()
+        self.mods().iter().filter_map(|m| Type::from_mod(m)).collect()
     }
 }
 
@@ -512,7 +533,7 @@ mod tests {
     #[test]
     fn nodes_stay_small() {
         assert_eq!(std::mem::size_of::<Operand>(), 32);
-        assert!(std::mem::size_of::<Instruction>() <= 104, "{}", std::mem::size_of::<Instruction>());
+        assert!(std::mem::size_of::<Instruction>() <= 72, "{}", std::mem::size_of::<Instruction>());
         assert_eq!(std::mem::size_of::<Statement>(), std::mem::size_of::<Instruction>());
     }
 }

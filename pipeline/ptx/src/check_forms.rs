@@ -10,24 +10,24 @@ use crate::typing::register_fits;
 
 /// Whether this instruction is checked here rather than against `isa::OPS`.
 pub fn is_checked_by_form(i: &Instruction) -> bool {
-    let first = i.mods.first().map(|m| &**m);
-    isa::FORM_OPCODES.contains(&i.opcode.as_str())
-        || i.opcode == "mma"
-        || (i.opcode == "cvt" && i.has_mod("pack"))
-        || (matches!(&*i.opcode, "st" | "red") && first == Some("async"))
-        || (i.opcode == "st" && first == Some("bulk"))
+    let first = i.mods().first().map(|m| &**m);
+    isa::FORM_OPCODES.contains(&i.opcode())
+        || i.opcode() == "mma"
+        || (i.opcode() == "cvt" && i.has_mod("pack"))
+        || (matches!(&*i.opcode(), "st" | "red") && first == Some("async"))
+        || (i.opcode() == "st" && first == Some("bulk"))
 }
 
 pub fn check_form(i: &Instruction, s: &Scope, out: &mut Findings) {
-    if i.opcode == "mma" {
+    if i.opcode() == "mma" {
         check_mma(i, s, out);
         return;
     }
-    for m in i.mods.iter().filter(|m| !is_form_modifier(m)) {
+    for m in i.mods().iter().filter(|m| !is_form_modifier(m)) {
         out.now(i.line, format!("Unknown modifier '.{}'", &**m));
     }
     let Some(f) = form_of(i) else {
-        out.now(i.line, format!("Not a name of any known instruction: '{}'", i.opcode));
+        out.now(i.line, format!("Not a name of any known instruction: '{}'", i.opcode()));
         return;
     };
     if !f.targets.is_empty() && !f.targets.contains(&s.target) {
@@ -74,7 +74,7 @@ fn modifiers_fit(i: &Instruction, f: &Form, s: &Scope, out: &mut Findings) -> bo
         out.now(i.line, format!("Modifier '.{a}' cannot be combined with modifier '.{b}'"));
         return false;
     }
-    i.opcode != "fence" || fence_modifiers_fit(i, s, out)
+    i.opcode() != "fence" || fence_modifiers_fit(i, s, out)
 }
 
 /// A `cp.reduce` form's operation, the type it reduces and `.noftz` (only with `.add`, needed
@@ -140,7 +140,7 @@ fn check_relaxed(i: &Instruction, name: &str, s: &Scope, out: &mut Findings) {
 fn check_vector_counts(i: &Instruction, name: &str, out: &mut Findings) {
     let at = match name {
         "cp.async.bulk.tensor" | "cp.reduce.async.bulk.tensor" => {
-            let Some(dims) = i.mods.iter().find_map(|m| m.strip_suffix('d').and_then(|n| n.parse::<usize>().ok())) else { return };
+            let Some(dims) = i.mods().iter().find_map(|m| m.strip_suffix('d').and_then(|n| n.parse::<usize>().ok())) else { return };
             // A gather or scatter of four rows names its column and the four rows.
             let dims = if i.has_mod("tile::gather4") || i.has_mod("tile::scatter4") { 5 } else { dims };
             let Some(at) = i.operands.iter().position(|o| matches!(o, Operand::Vector(v) if matches!(v.first(), Some(Operand::Addr { .. })))) else { return };
@@ -163,7 +163,7 @@ fn check_vector_counts(i: &Instruction, name: &str, out: &mut Findings) {
         }
         "tcgen05.ld" | "tcgen05.st" => {
             let per = [("32x32b", 1usize), ("16x64b", 1), ("16x128b", 2), ("16x256b", 4), ("16x32bx2", 1)].into_iter().find(|(s, _)| i.has_mod(s)).map(|p| p.1);
-            let times = i.mods.iter().find_map(|m| m.strip_prefix('x').and_then(|n| n.parse::<usize>().ok()));
+            let times = i.mods().iter().find_map(|m| m.strip_prefix('x').and_then(|n| n.parse::<usize>().ok()));
             let (Some(per), Some(times)) = (per, times) else { return };
             match i.operands.iter().position(|o| matches!(o, Operand::Vector(_))) {
                 Some(at) if matches!(&i.operands[at], Operand::Vector(v) if Some(v.len()) != per.checked_mul(times)) => at,
@@ -201,7 +201,7 @@ pub fn advisories(m: &Module) -> Vec<(u32, String)> {
     if crate::check_module::target_number(target).is_none_or(|sm| sm < 90) || MULTICAST_TARGETS.split('/').any(|t| t == target) {
         return Vec::new();
     }
-    let multicast = |i: &Instruction| i.opcode == "cp" && i.mods.get(1).is_some_and(|m| m == "bulk") && i.has_mod("multicast::cluster");
+    let multicast = |i: &Instruction| i.opcode() == "cp" && i.mods().get(1).is_some_and(|m| m == "bulk") && i.has_mod("multicast::cluster");
     let instructions = m.functions.iter().flat_map(|f| &f.body).filter_map(|s| match s {
         Statement::Instr(i) if multicast(i) => Some(i),
         _ => None,
@@ -216,10 +216,10 @@ pub fn advisories(m: &Module) -> Vec<(u32, String)> {
 /// `tcgen05.fence` for `tcgen05.fence::before_thread_sync`), as ptxas names features.
 pub fn form_name(i: &Instruction) -> String {
     let is_word = |m: &str| {
-        isa::FORM_NAME_WORDS.contains(&m) || isa::FORMS.iter().any(|f| f.name.starts_with(&*i.opcode) && f.name.split('.').skip(1).any(|p| p == m))
+        isa::FORM_NAME_WORDS.contains(&m) || isa::FORMS.iter().any(|f| f.name.starts_with(&*i.opcode()) && f.name.split('.').skip(1).any(|p| p == m))
     };
-    let mut name = i.opcode.to_string();
-    for m in i.mods.iter().map(|m| m.split("::").next().unwrap_or("")).take_while(|m| is_word(m)) {
+    let mut name = i.opcode().to_string();
+    for m in i.mods().iter().map(|m| m.split("::").next().unwrap_or("")).take_while(|m| is_word(m)) {
         name.push('.');
         name.push_str(m);
     }
@@ -230,8 +230,8 @@ pub fn form_name(i: &Instruction) -> String {
 fn form_of(i: &Instruction) -> Option<&'static Form> {
     isa::FORMS.iter().find(|f| {
         let mut parts = f.name.split('.');
-        parts.next() == Some(i.opcode.as_str())
-            && parts.enumerate().all(|(k, p)| i.mods.get(k).is_some_and(|m| m == p || m.strip_prefix(p).is_some_and(|r| r.starts_with("::"))))
+        parts.next() == Some(i.opcode())
+            && parts.enumerate().all(|(k, p)| i.mods().get(k).is_some_and(|m| m == p || m.strip_prefix(p).is_some_and(|r| r.starts_with("::"))))
             && (f.when.is_empty() || f.when.iter().any(|w| i.has_mod(w)))
     })
 }
@@ -249,7 +249,7 @@ fn is_form_modifier(m: &str) -> bool {
 /// The type modifiers named in the form's type lists, dot-joined in order.
 fn type_mods(i: &Instruction, f: &Form) -> String {
     let is_type = |m: &str| Type::from_mod(m).is_some() || f.types.iter().any(|t| t.split('.').any(|p| p == m)) || matches!(m, "u4" | "s4");
-    let names: Vec<&str> = i.mods.iter().map(|m| &**m).filter(|m| is_type(m)).collect();
+    let names: Vec<&str> = i.mods().iter().map(|m| &**m).filter(|m| is_type(m)).collect();
     names.join(".")
 }
 
@@ -259,7 +259,7 @@ fn space_fits(i: &Instruction, f: &Form, s: &Scope, out: &mut Findings) -> bool 
     if f.spaces.is_empty() {
         return true;
     }
-    let spaces: Vec<&str> = i.mods.iter().map(|m| &**m).filter(|m| isa::SPACES.contains(m)).collect();
+    let spaces: Vec<&str> = i.mods().iter().map(|m| &**m).filter(|m| isa::SPACES.contains(m)).collect();
     let joined = if spaces.is_empty() { "-".to_string() } else { spaces.join(".") };
     if f.spaces.contains(&joined.as_str()) {
         return true;
@@ -353,15 +353,15 @@ fn check_values(i: &Instruction, name: &str, values: &[(usize, &[i128])], out: &
 /// a proxy kind for `fence.proxy`, and the PTX 8.6 `.acquire`/`.release` plain fences.
 fn fence_modifiers_fit(i: &Instruction, s: &Scope, out: &mut Findings) -> bool {
     const SCOPES: &[&str] = &["cta", "cluster", "gpu", "sys"];
-    let scopes = i.mods.iter().filter(|m| SCOPES.contains(&m.as_str())).count();
+    let scopes = i.mods().iter().filter(|m| SCOPES.contains(&m.as_str())).count();
     if scopes > 1 {
         out.now(i.line, "Multiple scope modifiers specified".into());
         return false;
     }
-    match i.mods.first().map(|m| &**m) {
+    match i.mods().first().map(|m| &**m) {
         Some("proxy") => {
             const KINDS: &[&str] = &["alias", "async", "async::generic", "async::global", "async::shared::cta", "async::shared::cluster", "tensormap::generic"];
-            if !i.mods.iter().any(|m| KINDS.contains(&m.as_str())) {
+            if !i.mods().iter().any(|m| KINDS.contains(&m.as_str())) {
                 out.now(i.line, ".proxykind modifier required for instruction 'fence.proxy'".into());
                 return false;
             }
@@ -370,13 +370,13 @@ fn fence_modifiers_fit(i: &Instruction, s: &Scope, out: &mut Findings) -> bool {
             }
         }
         Some("mbarrier_init") => {
-            if let Some(m) = i.mods[1..].iter().find(|m| !matches!(m.as_str(), "release" | "cluster")) {
+            if let Some(m) = i.mods()[1..].iter().find(|m| !matches!(m.as_str(), "release" | "cluster")) {
                 out.now(i.line, format!("Modifier '.mbarrier_init' cannot be combined with modifier '.{m}'"));
                 return false;
             }
         }
         _ => {
-            let sem = i.mods.iter().find(|m| matches!(m.as_str(), "sc" | "acq_rel" | "acquire" | "release"));
+            let sem = i.mods().iter().find(|m| matches!(m.as_str(), "sc" | "acq_rel" | "acquire" | "release"));
             if sem.is_some() && scopes == 0 {
                 out.now(i.line, "Scope modifier required for instruction 'fence'".into());
                 return false;
@@ -396,12 +396,12 @@ fn fence_modifiers_fit(i: &Instruction, s: &Scope, out: &mut Findings) -> bool {
 /// `mma.sync.aligned.shape.alayout.blayout{.satfinite}.dtype.atype.btype.ctype d, a, b, c`.
 fn check_mma(i: &Instruction, s: &Scope, out: &mut Findings) {
     let line = i.line;
-    if i.mods.iter().any(|m| m.starts_with("kind::") || m.starts_with("block_scale") || m.starts_with("scale_vec::")) {
+    if i.mods().iter().any(|m| m.starts_with("kind::") || m.starts_with("block_scale") || m.starts_with("scale_vec::")) {
         check_scaled_mma(i, s, out);
         return;
     }
-    let sparse = i.mods.first().is_some_and(|m| m == "sp" || m == "sp::ordered_metadata");
-    for m in i.mods.iter().filter(|m| !is_mma_modifier(m)) {
+    let sparse = i.mods().first().is_some_and(|m| m == "sp" || m == "sp::ordered_metadata");
+    for m in i.mods().iter().filter(|m| !is_mma_modifier(m)) {
         out.now(line, format!("Unknown modifier '.{m}'"));
     }
     for (m, msg) in [("sync", ".sync modifier required"), ("aligned", ".aligned modifier required")] {
@@ -410,7 +410,7 @@ fn check_mma(i: &Instruction, s: &Scope, out: &mut Findings) {
             return;
         }
     }
-    let Some(shape) = i.mods.iter().find(|m| MMA_SHAPES.contains(&m.as_str())) else {
+    let Some(shape) = i.mods().iter().find(|m| MMA_SHAPES.contains(&m.as_str())) else {
         out.now(line, "Shape modifier required for instruction 'mma'".into());
         return;
     };
@@ -418,7 +418,7 @@ fn check_mma(i: &Instruction, s: &Scope, out: &mut Findings) {
         out.now(line, "Illegal rounding modifier for instruction 'mma'".into());
         return;
     }
-    let types: Vec<&str> = i.mods.iter().map(|m| &**m).filter(|m| isa::MMA_TYPES.contains(m)).collect();
+    let types: Vec<&str> = i.mods().iter().map(|m| &**m).filter(|m| isa::MMA_TYPES.contains(m)).collect();
     let [d, a, b, c] = types[..] else {
         out.now(line, "Unexpected instruction types specified for 'mma'".into());
         return;
@@ -481,7 +481,7 @@ fn check_scaled_mma(i: &Instruction, s: &Scope, out: &mut Findings) {
         return;
     }
     const TYPES: &[&str] = &["f16", "f32", "e4m3", "e5m2", "e3m2", "e2m3", "e2m1", "ue8m0", "ue4m3"];
-    let types: Vec<&str> = i.mods.iter().map(|m| &**m).filter(|m| TYPES.contains(m)).collect();
+    let types: Vec<&str> = i.mods().iter().map(|m| &**m).filter(|m| TYPES.contains(m)).collect();
     let (Some(&[d, a, b, c]), scale) = (types.get(..4), types.get(4)) else { return };
     let acc = |t: &str| row.cd.iter().find(|(n, ..)| *n == t).copied();
     let (Some(dk), Some(ck)) = (acc(d), acc(c)) else { return };
@@ -585,7 +585,7 @@ fn check_sparse_mma(i: &Instruction, s: &Scope, shape: &str, [d, a, b, c]: [&str
         return;
     }
     if i.operands.len() == 4 {
-        out.now(line, format!("Illegal modifier '.{}' for instruction 'mma'", i.mods[0]));
+        out.now(line, format!("Illegal modifier '.{}' for instruction 'mma'", i.mods()[0]));
         return;
     }
     let metadata = matches!(i.operands.get(4), Some(Operand::Reg(r)) if s.regs.lookup(r).is_none_or(|t| register_fits(Type::U32, t, Typing::Strict)));
@@ -632,7 +632,7 @@ fn is_mma_modifier(m: &str) -> bool {
 
 /// `.row.col`, except that `.m8n8k4` with halves takes any layouts.
 fn layouts_fit(i: &Instruction, shape: &str, a: &str, name: &str, out: &mut Findings) -> bool {
-    let layouts: Vec<&str> = i.mods.iter().map(|m| &**m).filter(|m| matches!(*m, "row" | "col")).collect();
+    let layouts: Vec<&str> = i.mods().iter().map(|m| &**m).filter(|m| matches!(*m, "row" | "col")).collect();
     let [al, bl] = layouts[..] else {
         out.now(i.line, format!("'.alayout.blayout' modifier required for instruction '{name}'"));
         return false;
@@ -706,7 +706,7 @@ fn fragment_fits(o: &Operand, frag: Frag, may_be_immediate: bool, s: &Scope) -> 
 
 /// The family of a `wgmma.mma_async`'s D, A, B types.
 fn wgmma_row(i: &Instruction) -> Option<&'static isa::WgmmaRow> {
-    let types: Vec<&str> = i.mods.iter().map(|m| &**m).filter(|m| isa::MMA_TYPES.contains(m)).collect();
+    let types: Vec<&str> = i.mods().iter().map(|m| &**m).filter(|m| isa::MMA_TYPES.contains(m)).collect();
     match types[..] {
         [d, a, b] => isa::WGMMA_ROWS.iter().find(|r| r.ab.contains(&a) && r.ab.contains(&b) && r.d.contains(&d)),
         _ => None,
@@ -733,7 +733,7 @@ fn check_sparse_wgmma(i: &Instruction, s: &Scope, out: &mut Findings) {
         out.now(line, format!("Feature 'Sparse WGMMA with {family} types' requires PTX ISA .version 8.2 or later"));
     }
     let name = format!("Sparse wgmma.mma_async with {} types", row.family);
-    let Some(shape) = i.mods.iter().find(|m| is_wgmma_shape(m)) else { return };
+    let Some(shape) = i.mods().iter().find(|m| is_wgmma_shape(m)) else { return };
     let (n, k) = shape[4..].split_once('k').map(|(n, k)| (n.parse::<usize>().unwrap_or(0), k.parse::<u32>().unwrap_or(0))).unwrap_or((0, 0));
     if k != 2 * row.k {
         out.now(line, format!("Illegal instruction types specified for '{name}' with shape '.{shape}'"));
@@ -756,7 +756,7 @@ fn check_sparse_wgmma(i: &Instruction, s: &Scope, out: &mut Findings) {
 
 /// Whether a `wgmma` accumulates in `.f16` (its first type modifier).
 fn wgmma_d_is_f16(i: &Instruction) -> bool {
-    i.mods.iter().find(|m| isa::MMA_TYPES.contains(&m.as_str())).is_some_and(|m| m == "f16")
+    i.mods().iter().find(|m| isa::MMA_TYPES.contains(&m.as_str())).is_some_and(|m| m == "f16")
 }
 
 /// `m64nNkK` with N a multiple of 8 up to 256: a shape `wgmma` knows (its `k` is checked per type;
@@ -770,11 +770,11 @@ fn is_wgmma_shape(m: &str) -> bool {
 /// `wgmma.mma_async.sync.aligned.shape.dtype.atype.btype d, a-desc|{a}, b-desc, scale-d, ...`.
 fn check_wgmma(i: &Instruction, s: &Scope, out: &mut Findings) {
     let line = i.line;
-    let Some(shape) = i.mods.iter().find(|m| is_wgmma_shape(m) || is_other_shape(m)) else {
+    let Some(shape) = i.mods().iter().find(|m| is_wgmma_shape(m) || is_other_shape(m)) else {
         out.now(line, "Shape modifier required for instruction 'wgmma.mma_async'".into());
         return;
     };
-    let types: Vec<&str> = i.mods.iter().map(|m| &**m).filter(|m| isa::MMA_TYPES.contains(m)).collect();
+    let types: Vec<&str> = i.mods().iter().map(|m| &**m).filter(|m| isa::MMA_TYPES.contains(m)).collect();
     let Some(row) = wgmma_row(i) else {
         out.now(line, "Unexpected instruction types specified for 'wgmma.mma_async'".into());
         return;

@@ -2,6 +2,8 @@
 //! kinds and register types (from the `isa` table), vector sizes, rounding modifiers, state spaces,
 //! `.target`/`.version` requirements, `call` against the callee's prototype, and symbols.
 
+use std::sync::Arc;
+
 use crate::ast::*;
 use crate::isa::{self, OpSpec, Typing};
 use crate::typing::{float_immediate_fits, int_immediate_fits, is_float, is_int, register_fits, widened};
@@ -53,14 +55,14 @@ impl Findings {
 
 /// The name ptxas gives the instruction in "Arguments mismatch" (`mul.wide` for wide forms).
 fn display_name(i: &Instruction) -> String {
-    if (i.opcode == "mul" || i.opcode == "mad") && i.has_mod("wide") {
-        format!("{}.wide", i.opcode)
-    } else if i.opcode == "cvta" && i.has_mod("to") {
+    if (i.opcode() == "mul" || i.opcode() == "mad") && i.has_mod("wide") {
+        format!("{}.wide", i.opcode())
+    } else if i.opcode() == "cvta" && i.has_mod("to") {
         "cvta.to".into()
-    } else if let Some(spec) = isa::spec_for(&i.opcode, &i.mods).filter(|_| i.opcode == "bar") {
+    } else if let Some(spec) = isa::spec_for(i.opcode(), i.mods()).filter(|_| i.opcode() == "bar") {
         spec.opcode.into()
     } else {
-        i.opcode.to_string()
+        i.opcode().to_string()
     }
 }
 
@@ -122,7 +124,7 @@ pub struct Plan {
 
 impl Plan {
     fn new(i: &Instruction, s: &Scope) -> Plan {
-        let op = i.opcode.as_str();
+        let op = i.opcode();
         let route = if !crate::validate::is_known_opcode(op) {
             Route::Unknown
         } else if crate::check_forms::is_checked_by_form(i) {
@@ -130,7 +132,7 @@ impl Plan {
         } else if op == "call" {
             Route::Call
         } else {
-            Route::Checked(isa::spec_for(op, &i.mods))
+            Route::Checked(isa::spec_for(op, i.mods()))
         };
         let types = i.types();
         // Two packed `.f32` (`add.f32x2`, sm_100) take 64-bit registers.
@@ -138,7 +140,7 @@ impl Plan {
         let ty = if packed_f32 { Some(Type::B64) } else { types.first().copied() };
         let data = is_memory_access(i).then(|| data_index(i));
         let has_op = matches!(op, "atom" | "red") && isa::ATOM_OPERATIONS.iter().any(|(o, _)| i.has_mod(o));
-        let vector_atom = matches!(op, "atom" | "red") && i.mods.iter().any(|m| matches!(m.as_str(), "v2" | "v4" | "v8"));
+        let vector_atom = matches!(op, "atom" | "red") && i.mods().iter().any(|m| matches!(m.as_str(), "v2" | "v4" | "v8"));
         Plan {
             id: 0,
             route,
@@ -199,7 +201,11 @@ fn modifier_findings(i: &Instruction, route: Route, types: &[Type], s: &Scope) -
 /// the module's).
 #[derive(Default)]
 pub struct Plans {
-    by_key: FastMap<u64, Vec<(Name, Vec<Name>, Plan)>>,
+    /// By form (instructions written alike share one); each entry keeps its form alive, so its
+    /// address stays its own.
+    by_form: FastMap<usize, (Arc<Form>, Plan)>,
+    /// By the form's contents, for forms made apart (in another section) that are the same.
+    by_key: FastMap<u64, Vec<(Arc<Form>, Plan)>>,
     count: u32,
     /// Whether the operands fit, by plan, operand summary and vector width, for operands whose
     /// forms drew no message.
@@ -237,13 +243,23 @@ impl Plans {
     }
 
     fn plan(&mut self, i: &Instruction, s: &Scope) -> Plan {
+        let address = Arc::as_ptr(&i.form) as usize;
+        if let Some((_, plan)) = self.by_form.get(&address) {
+            return *plan;
+        }
+        let plan = self.plan_by_contents(i, s);
+        self.by_form.insert(address, (i.form.clone(), plan));
+        plan
+    }
+
+    fn plan_by_contents(&mut self, i: &Instruction, s: &Scope) -> Plan {
         let bucket = self.by_key.entry(fingerprint(i)).or_default();
-        if let Some((_, _, plan)) = bucket.iter().find(|(op, mods, _)| *op == i.opcode && mods[..] == i.mods[..]) {
+        if let Some((_, plan)) = bucket.iter().find(|(form, _)| **form == *i.form) {
             return *plan;
         }
         let plan = Plan { id: self.count, ..Plan::new(i, s) };
         self.count += 1;
-        bucket.push((i.opcode.clone(), i.mods.to_vec(), plan));
+        bucket.push((i.form.clone(), plan));
         plan
     }
 }
@@ -256,7 +272,7 @@ fn fingerprint(i: &Instruction) -> u64 {
         [] => 0,
         b => b.len() as u64 | u64::from(b[0]) << 8 | u64::from(b[b.len() / 2]) << 16 | u64::from(b[b.len() - 1]) << 24,
     };
-    i.mods.iter().fold(sketch(&i.opcode), |h, m| h.rotate_left(29) ^ sketch(m))
+    i.mods().iter().fold(sketch(i.opcode()), |h, m| h.rotate_left(29) ^ sketch(m))
 }
 
 pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mut Findings) {
@@ -268,7 +284,7 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
     let p = plans.plan(i, s);
     let loud = !p.quiet;
     if matches!(p.route, Route::Unknown) {
-        out.now(i.line, format!("Not a name of any known instruction: '{}'", i.opcode));
+        out.now(i.line, format!("Not a name of any known instruction: '{}'", i.opcode()));
         return;
     }
     if loud {
@@ -368,7 +384,7 @@ fn check_vector_atom_operands(i: &Instruction, width: u32, out: &mut Findings) -
         let message = match o {
             Operand::Vector(v) if v.len() as u32 == width => continue,
             Operand::Vector(v) if !matches!(v.len(), 1 | 2 | 4 | 8) => format!("Illegal vector size: {}", v.len()),
-            Operand::Vector(_) => format!("Argument {k} of instruction '{} instruction with vector types': Argument vector size mismatch", i.opcode),
+            Operand::Vector(_) => format!("Argument {k} of instruction '{} instruction with vector types': Argument vector size mismatch", i.opcode()),
             _ => format!("Vector expected for argument {k}"),
         };
         out.now(i.line, message);
@@ -388,8 +404,8 @@ fn report_mismatch(i: &Instruction, mismatch: bool, out: &mut Findings) {
 /// `abs` and `neg` take signed or floating-point types only.
 fn check_signedness(i: &Instruction, out: &mut Findings) -> bool {
     let unsigned = matches!(i.ty(), Some(Type::U16 | Type::U32 | Type::U64));
-    if matches!(i.opcode.as_str(), "abs" | "neg") && unsigned {
-        out.now(i.line, format!("Instruction '{}' applies only to signed numeric types", i.opcode));
+    if matches!(i.opcode(), "abs" | "neg") && unsigned {
+        out.now(i.line, format!("Instruction '{}' applies only to signed numeric types", i.opcode()));
         return false;
     }
     true
@@ -406,23 +422,23 @@ fn check_operand_forms(i: &Instruction, spec: &OpSpec, s: &Scope, out: &mut Find
         let is_dest = kind.is_some_and(|c| matches!(c, 'd' | 'D' | 'E' | 'w' | 'U' | 'P')) || (kind == Some('V') && k == 0);
         match o {
             Operand::Imm(_) | Operand::F32(_) | Operand::F64(_) if is_dest => {
-                out.now(i.line, format!("Result register required for instruction '{}'", i.opcode));
+                out.now(i.line, format!("Result register required for instruction '{}'", i.opcode()));
                 ok = false;
             }
             Operand::SpecialReg { .. } if is_dest => {
-                out.now(i.line, format!("Special register argument not allowed for instruction '{}'", i.opcode));
+                out.now(i.line, format!("Special register argument not allowed for instruction '{}'", i.opcode()));
                 ok = false;
             }
             Operand::SpecialReg { name, comp: None } | Operand::Reg(name) if is_vector_special(name) && s.regs.lookup(name).is_none() => {
-                out.now(i.line, format!("Argument vector size mismatch for instruction '{}'", i.opcode));
+                out.now(i.line, format!("Argument vector size mismatch for instruction '{}'", i.opcode()));
                 ok = false;
             }
             Operand::Addr { .. } if kind.is_some_and(|c| c != 'm') => {
-                out.now(i.line, format!("Argument {k} of instruction '{}': must be register", i.opcode));
+                out.now(i.line, format!("Argument {k} of instruction '{}': must be register", i.opcode()));
                 ok = false;
             }
             Operand::Addr { base: AddrBase::Reg(n) | AddrBase::Symbol(n), .. } if !is_known_name(n, s) => {
-                out.now(i.line, format!("Illegal operand type to instruction '{}'", i.opcode));
+                out.now(i.line, format!("Illegal operand type to instruction '{}'", i.opcode()));
                 ok = false;
             }
             _ => {}
@@ -444,7 +460,7 @@ fn is_known_name(n: &str, s: &Scope) -> bool {
 /// Types outside [`Type`] (`.e4m3x2`, `.tf32`, ...): such instructions' types and operands are not checked.
 fn has_untabled_type(i: &Instruction) -> bool {
     const PREFIXES: &[&str] = &["e4m3", "e5m2", "e2m1", "e2m3", "e3m2", "ue8m0", "tf32", "s2f6", "b4x", "b6x", "b8x", "f32x2"];
-    i.mods.iter().any(|m| PREFIXES.iter().any(|p| m.starts_with(p)))
+    i.mods().iter().any(|m| PREFIXES.iter().any(|p| m.starts_with(p)))
 }
 
 /// A modifier some tabled opcode takes: a type, space, vector size, cache hint or listed word.
@@ -468,13 +484,13 @@ fn looks_like_type(m: &str) -> bool {
 /// Instruction-type modifiers: unknown ones, a missing or disallowed type, `.lo`/`.hi` for integers.
 /// Returns false when the operands can't be checked.
 fn check_types(i: &Instruction, types: &[Type], spec: &OpSpec, out: &mut Findings) -> bool {
-    let unexpected = |out: &mut Findings| out.now(i.line, format!("Unexpected instruction types specified for '{}'", i.opcode));
-    if let Some(bad) = i.mods.iter().find(|m| looks_like_type(m) && Type::from_mod(m).is_none()) {
+    let unexpected = |out: &mut Findings| out.now(i.line, format!("Unexpected instruction types specified for '{}'", i.opcode()));
+    if let Some(bad) = i.mods().iter().find(|m| looks_like_type(m) && Type::from_mod(m).is_none()) {
         out.now(i.line, format!("Unknown modifier '.{bad}'"));
         unexpected(out);
         return false;
     }
-    for m in i.mods.iter().filter(|m| !is_known_modifier(m)) {
+    for m in i.mods().iter().filter(|m| !is_known_modifier(m)) {
         out.now(i.line, format!("Unknown modifier '.{m}'"));
     }
     if spec.types.0 == 0 && !types.is_empty() {
@@ -484,7 +500,7 @@ fn check_types(i: &Instruction, types: &[Type], spec: &OpSpec, out: &mut Finding
     if spec.types.0 == 0 || has_untabled_type(i) {
         return true;
     }
-    let wanted = match i.opcode.as_str() {
+    let wanted = match i.opcode() {
         "cvt" if i.has_mod("pack") => 3,
         "cvt" => 2,
         _ => 1,
@@ -496,7 +512,7 @@ fn check_types(i: &Instruction, types: &[Type], spec: &OpSpec, out: &mut Finding
     let int_like = is_int(types[0]) || matches!(types[0], Type::B16 | Type::B32 | Type::B64);
     if spec.needs_lo_hi && !int_like {
         if let Some(m) = ["lo", "hi", "wide"].iter().find(|m| i.has_mod(m)) {
-            out.now(i.line, format!("Unexpected instruction types specified for '{}.{m}'", i.opcode));
+            out.now(i.line, format!("Unexpected instruction types specified for '{}.{m}'", i.opcode()));
             return false;
         }
     }
@@ -509,7 +525,7 @@ fn check_types(i: &Instruction, types: &[Type], spec: &OpSpec, out: &mut Finding
 
 /// Vector width from `.v2`/`.v4`/`.v8`; `None` after reporting an illegal one.
 fn vector_width(i: &Instruction, out: &mut Findings) -> Option<u32> {
-    for m in &i.mods {
+    for m in i.mods() {
         if let Some(n) = m.strip_prefix('v').and_then(|n| n.parse::<u32>().ok()) {
             if matches!(n, 2 | 4 | 8) {
                 return Some(n);
@@ -553,12 +569,12 @@ fn check_operands(i: &Instruction, p: &Plan, spec: &OpSpec, width: u32, s: &Scop
 }
 
 fn is_memory_access(i: &Instruction) -> bool {
-    matches!(i.opcode.as_str(), "ld" | "st" | "ldu")
+    matches!(i.opcode(), "ld" | "st" | "ldu")
 }
 
 /// Which operand holds the loaded or stored value.
 fn data_index(i: &Instruction) -> usize {
-    usize::from(i.opcode == "st")
+    usize::from(i.opcode() == "st")
 }
 
 /// `.vN` (`width`: `None` when illegal) against the data operand: a `{...}` of exactly N
@@ -580,12 +596,12 @@ fn check_memory_vector(i: &Instruction, width: Option<u32>, out: &mut Findings) 
         return width;
     }
     let vector_form = width.is_some_and(|w| w > 1);
-    if vector_form && i.opcode != "st" && !matches!(data, Some(Operand::Vector(_))) {
+    if vector_form && i.opcode() != "st" && !matches!(data, Some(Operand::Vector(_))) {
         out.now(i.line, "Result vector expected".into());
     }
-    let times = if vector_form && i.opcode != "st" { 2 } else { 1 };
+    let times = if vector_form && i.opcode() != "st" { 2 } else { 1 };
     for _ in 0..times {
-        out.now(i.line, format!("Argument vector size mismatch for instruction '{}'", i.opcode));
+        out.now(i.line, format!("Argument vector size mismatch for instruction '{}'", i.opcode()));
     }
     None
 }
@@ -679,7 +695,7 @@ fn narrow_register(m: &str) -> Option<Type> {
 /// The exact register types of a `cvt`'s destination and source where they hold packed narrow
 /// floats (the first and second type modifiers).
 fn narrow_registers(i: &Instruction) -> [Option<Type>; 2] {
-    let mut types = i.mods.iter().filter(|m| Type::from_mod(m).is_some() || narrow_register(m).is_some());
+    let mut types = i.mods().iter().filter(|m| Type::from_mod(m).is_some() || narrow_register(m).is_some());
     let mut next = || types.next().and_then(|m| narrow_register(m));
     [next(), next()]
 }
@@ -696,10 +712,10 @@ fn narrow_registers_fit(i: &Instruction, p: &Plan, s: &Scope) -> bool {
 
 /// `cvt` into `.ue8m0x2` rounds toward zero or up (`.rz`, `.rp`), and must say which.
 fn check_ue8m0_rounding(i: &Instruction, out: &mut Findings) {
-    if i.opcode != "cvt" || !i.has_mod("ue8m0x2") || narrow_registers(i)[0] != Some(Type::B16) {
+    if i.opcode() != "cvt" || !i.has_mod("ue8m0x2") || narrow_registers(i)[0] != Some(Type::B16) {
         return;
     }
-    let rounding = i.mods.iter().find(|m| isa::FLOAT_ROUNDING.contains(&m.as_str()) || isa::INT_ROUNDING.contains(&m.as_str()));
+    let rounding = i.mods().iter().find(|m| isa::FLOAT_ROUNDING.contains(&m.as_str()) || isa::INT_ROUNDING.contains(&m.as_str()));
     match rounding.map(Name::as_str) {
         None => out.now(i.line, "Rounding modifier required for instruction 'cvt'".into()),
         Some("rz" | "rp") => {}
@@ -709,10 +725,10 @@ fn check_ue8m0_rounding(i: &Instruction, out: &mut Findings) {
 
 /// `prefetch.tensormap` reads the `.const` or `.param` space (or a generic address), no other.
 fn check_tensormap_prefetch(i: &Instruction, out: &mut Findings) {
-    if i.opcode != "prefetch" || !i.has_mod("tensormap") {
+    if i.opcode() != "prefetch" || !i.has_mod("tensormap") {
         return;
     }
-    if let Some(space) = i.mods.iter().find(|m| isa::SPACES.contains(&m.as_str()) && !matches!(m.as_str(), "const" | "param")) {
+    if let Some(space) = i.mods().iter().find(|m| isa::SPACES.contains(&m.as_str()) && !matches!(m.as_str(), "const" | "param")) {
         out.now(i.line, format!("Modifier '.tensormap' cannot be applied to '.{space}' space for instruction 'prefetch'"));
     }
 }
@@ -720,7 +736,7 @@ fn check_tensormap_prefetch(i: &Instruction, out: &mut Findings) {
 /// `.f32x2` (two packed `.f32`): only `add`/`sub`/`mul`/`fma`, without `.sat`, `.relu` or integer
 /// rounding; `fma` needs a float rounding.
 fn check_packed_f32(i: &Instruction, out: &mut Findings) {
-    let op = i.opcode.as_str();
+    let op = i.opcode();
     if !matches!(op, "add" | "sub" | "mul" | "fma") || i.has_mod("relu") {
         out.now(i.line, format!("Unexpected instruction types specified for '{op}'"));
         return;
@@ -739,24 +755,24 @@ fn check_packed_f32(i: &Instruction, out: &mut Findings) {
 fn check_rounding(i: &Instruction, types: &[Type], out: &mut Findings) {
     let has = |set: &[&str]| set.iter().any(|m| i.has_mod(m));
     let Some(&ty) = types.first() else { return };
-    let missing = match i.opcode.as_str() {
+    let missing = match i.opcode() {
         "div" | "sqrt" | "rcp" if ty == Type::F32 => !has(isa::FLOAT_ROUNDING) && !i.has_mod("approx") && !i.has_mod("full"),
         "div" | "sqrt" | "rcp" if ty == Type::F64 => !has(isa::FLOAT_ROUNDING) && !i.has_mod("approx"),
         "fma" | "mad" if matches!(ty, Type::F32 | Type::F64) => !has(isa::FLOAT_ROUNDING),
         "cvt" => cvt_needs_rounding(types) && !has(isa::FLOAT_ROUNDING) && !has(isa::INT_ROUNDING),
         _ => false,
     };
-    if i.opcode == "cvt" && cvt_rounding_is_illegal(types, &has) {
+    if i.opcode() == "cvt" && cvt_rounding_is_illegal(types, &has) {
         out.now(i.line, "Illegal rounding modifier for instruction 'cvt'".into());
         return;
     }
     if !missing {
         return;
     }
-    let msg = if matches!(i.opcode.as_str(), "div" | "sqrt" | "rcp") && ty == Type::F32 {
-        format!("Rounding modifier or '.approx' modifier required for instruction '{}'", i.opcode)
+    let msg = if matches!(i.opcode(), "div" | "sqrt" | "rcp") && ty == Type::F32 {
+        format!("Rounding modifier or '.approx' modifier required for instruction '{}'", i.opcode())
     } else {
-        format!("Rounding modifier required for instruction '{}'", i.opcode)
+        format!("Rounding modifier required for instruction '{}'", i.opcode())
     };
     out.now(i.line, msg);
 }
@@ -812,14 +828,14 @@ const MATRIX_FORMATS: &[&str] = &["b8x16", "b6x16_p32", "b4x16_p64"];
 /// after reporting modifiers that don't fit. What the shape takes is checked after the fragment
 /// ([`matrix_form_fits`]), as ptxas does.
 fn matrix_modifiers(i: &Instruction, out: &mut Findings) -> Option<Option<(usize, usize)>> {
-    let op = i.opcode.as_str();
+    let op = i.opcode();
     if op != "ldmatrix" && op != "stmatrix" {
         return Some(None);
     }
     let narrow = |m: &&Name| ["b4x", "b6x", "b8x"].iter().any(|p| m.starts_with(p));
     let other_count = |m: &&Name| m.strip_prefix('x').is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit())) && !matches!(m.as_str(), "x1" | "x2" | "x4");
     let unknown = |m: &&Name| narrow(m) && !MATRIX_FORMATS.contains(&m.as_str()) || other_count(m);
-    if let Some(m) = i.mods.iter().find(unknown) {
+    if let Some(m) = i.mods().iter().find(unknown) {
         out.now(i.line, format!("Unknown modifier '.{m}'"));
         return None;
     }
@@ -832,22 +848,22 @@ fn matrix_modifiers(i: &Instruction, out: &mut Findings) -> Option<Option<(usize
         out.now(i.line, format!(".aligned modifier required for instruction '{op}'"));
         return None;
     }
-    let repeated = |what: &str, of: &dyn Fn(&str) -> bool| (i.mods.iter().filter(|m| of(m)).count() > 1).then(|| format!("Multiple {what} modifiers specified"));
+    let repeated = |what: &str, of: &dyn Fn(&str) -> bool| (i.mods().iter().filter(|m| of(m)).count() > 1).then(|| format!("Multiple {what} modifiers specified"));
     let counts = |m: &str| matches!(m, "x1" | "x2" | "x4");
     let twice = repeated("matrix shape", &is_shape).or_else(|| repeated(".num", &counts)).or_else(|| repeated(".trans", &|m| m == "trans"));
     if let Some(message) = twice {
         out.now(i.line, message);
         return None;
     }
-    let Some(shape) = i.mods.iter().map(Name::as_str).find(|m| is_shape(m)) else {
+    let Some(shape) = i.mods().iter().map(Name::as_str).find(|m| is_shape(m)) else {
         out.now(i.line, format!("Shape modifier required for instruction '{op}'"));
         return None;
     };
-    let Some(count) = i.mods.iter().find_map(|m| m.strip_prefix('x').filter(|_| counts(m)).and_then(|n| n.parse::<usize>().ok())) else {
+    let Some(count) = i.mods().iter().find_map(|m| m.strip_prefix('x').filter(|_| counts(m)).and_then(|n| n.parse::<usize>().ok())) else {
         out.now(i.line, format!(".num modifier required for instruction '{op}'"));
         return None;
     };
-    let space_ok = i.mods.iter().filter(|m| isa::SPACES.contains(&m.as_str())).all(|m| m == "shared" || m == "shared::cta");
+    let space_ok = i.mods().iter().filter(|m| isa::SPACES.contains(&m.as_str())).all(|m| m == "shared" || m == "shared::cta");
     if !space_ok {
         out.now(i.line, format!("State space incorrect for instruction '{op}'"));
         return None;
@@ -856,7 +872,7 @@ fn matrix_modifiers(i: &Instruction, out: &mut Findings) -> Option<Option<(usize
         out.now(i.line, format!("Incorrect no. of matrix: 4 for ldmatrix with shape '.{shape}'"));
         return None;
     }
-    if op == "stmatrix" && i.mods.iter().any(|m| narrow(&m)) {
+    if op == "stmatrix" && i.mods().iter().any(|m| narrow(&m)) {
         out.now(i.line, "Unexpected instruction types specified for 'stmatrix'".into());
         return None;
     }
@@ -878,8 +894,8 @@ fn matrix_form_fits(i: &Instruction, out: &mut Findings) -> bool {
 /// and `ldmatrix.m16n16` also take a format conversion (`.b8x16` and a packed source format, in
 /// that order), `.m8n16` without `.trans`; `stmatrix` has no other shape, `ldmatrix` not `.m16n8`.
 fn matrix_form_problem(i: &Instruction) -> Option<String> {
-    let op = i.opcode.as_str();
-    let shape = i.mods.iter().map(Name::as_str).find(|m| is_shape(m))?;
+    let op = i.opcode();
+    let shape = i.mods().iter().map(Name::as_str).find(|m| is_shape(m))?;
     let b8_shape = match (op, shape) {
         (_, "m8n8") => false,
         ("stmatrix", "m16n8") | ("ldmatrix", "m16n16" | "m8n16") => true,
@@ -887,7 +903,7 @@ fn matrix_form_problem(i: &Instruction) -> Option<String> {
         _ => return None,
     };
     let types = i.types();
-    let formats: Vec<&str> = i.mods.iter().map(Name::as_str).filter(|m| MATRIX_FORMATS.contains(m)).collect();
+    let formats: Vec<&str> = i.mods().iter().map(Name::as_str).filter(|m| MATRIX_FORMATS.contains(m)).collect();
     let type_count = match shape {
         "m8n8" => types.len() != 1 || !formats.is_empty(),
         "m8n16" => !types.is_empty(),
@@ -916,7 +932,7 @@ fn matrix_form_problem(i: &Instruction) -> Option<String> {
 /// The fragment vector of a matrix access against its count, then what its shape takes. False
 /// when the operands can't be checked further.
 fn check_matrix_fragments(i: &Instruction, (count, at): (usize, usize), out: &mut Findings) -> bool {
-    let op = i.opcode.as_str();
+    let op = i.opcode();
     match i.operands.get(at) {
         Some(Operand::Vector(v)) if v.len() == count => matrix_form_fits(i, out),
         Some(Operand::Vector(v)) if !matches!(v.len(), 1 | 2 | 4 | 8) => {
@@ -950,10 +966,10 @@ fn is_shape(m: &str) -> bool {
 
 /// The state space a memory access (`ld`, `st`, `ldu`, `atom`, `red`) names, if any.
 fn access_space(i: &Instruction) -> Option<StateSpace> {
-    if !matches!(i.opcode.as_str(), "ld" | "st" | "ldu" | "atom" | "red") {
+    if !matches!(i.opcode(), "ld" | "st" | "ldu" | "atom" | "red") {
         return None;
     }
-    let space = i.mods.iter().find(|m| isa::SPACES.contains(&m.as_str()))?;
+    let space = i.mods().iter().find(|m| isa::SPACES.contains(&m.as_str()))?;
     Some(match space.split("::").next().unwrap_or("") {
         "global" => StateSpace::Global,
         "shared" => StateSpace::Shared,
@@ -964,13 +980,13 @@ fn access_space(i: &Instruction) -> Option<StateSpace> {
 }
 
 fn writes_memory(i: &Instruction) -> bool {
-    matches!(i.opcode.as_str(), "st" | "atom" | "red")
+    matches!(i.opcode(), "st" | "atom" | "red")
 }
 
 /// No writes to `.const`.
 fn check_space_writable(i: &Instruction, out: &mut Findings) {
     if writes_memory(i) && access_space(i) == Some(StateSpace::Const) {
-        out.now(i.line, format!("State space incorrect for instruction '{}'", i.opcode));
+        out.now(i.line, format!("State space incorrect for instruction '{}'", i.opcode()));
     }
 }
 
@@ -983,7 +999,7 @@ fn check_space(i: &Instruction, space: Option<StateSpace>, s: &Scope, out: &mut 
         _ => None,
     });
     if var.is_some_and(|v| *v != space) {
-        out.now(i.line, format!("State space mismatch between instruction and address in instruction '{}'", i.opcode));
+        out.now(i.line, format!("State space mismatch between instruction and address in instruction '{}'", i.opcode()));
     }
 }
 
@@ -997,7 +1013,7 @@ fn check_qualifiers(i: &Instruction, types: &[Type], out: &mut Findings) {
         out.now(i.line, msg);
     }
     let Some(&ty) = types.first() else { return };
-    let op = i.opcode.as_str();
+    let op = i.opcode();
     if op == "setp" && !comparison_fits(i, ty) {
         out.now(i.line, "Mismatch between instruction type and comparison qualifier".into());
     }
@@ -1027,45 +1043,45 @@ fn check_qualifiers(i: &Instruction, types: &[Type], out: &mut Findings) {
 
 /// `shfl` needs one of its shuffle modes, `bmsk` one of `.clamp`/`.wrap`, `elect` `.sync`.
 fn missing_mode(i: &Instruction) -> Option<String> {
-    let (modes, what): (&[&str], &str) = match i.opcode.as_str() {
+    let (modes, what): (&[&str], &str) = match i.opcode() {
         "shfl" => (&["up", "down", "bfly", "idx"], "Shuffle"),
         "bmsk" => (&["clamp", "wrap"], "Clamp"),
         "elect" => (&["sync"], ".sync"),
         _ => return None,
     };
-    (!modes.iter().any(|m| i.has_mod(m))).then(|| format!("{what} modifier required for instruction '{}'", i.opcode))
+    (!modes.iter().any(|m| i.has_mod(m))).then(|| format!("{what} modifier required for instruction '{}'", i.opcode()))
 }
 
 /// The type modifiers in order, packed FP8/FP6/FP4 pairs (`e4m3x2`) included.
 fn type_names(i: &Instruction) -> String {
-    let names: Vec<&str> = i.mods.iter().map(|m| &**m).filter(|m| Type::from_mod(m).is_some() || m.ends_with("x2")).collect();
+    let names: Vec<&str> = i.mods().iter().map(|m| &**m).filter(|m| Type::from_mod(m).is_some() || m.ends_with("x2")).collect();
     names.join(".")
 }
 
 /// `prmt` takes at most one permute mode; `cvt` to FP8 pairs needs `.satfinite`.
 fn mode_conflict(i: &Instruction) -> Option<String> {
     const PERMUTES: &[&str] = &["f4e", "b4e", "rc8", "ecl", "ecr", "rc16"];
-    if i.opcode == "prmt" && i.mods.iter().filter(|m| PERMUTES.contains(&&***m)).count() > 1 {
+    if i.opcode() == "prmt" && i.mods().iter().filter(|m| PERMUTES.contains(&&***m)).count() > 1 {
         return Some("Multiple permute modifiers specified".into());
     }
     // The destination is the first type named.
-    let dst = i.mods.iter().find(|m| Type::from_mod(m).is_some() || matches!(&***m, "e4m3x2" | "e5m2x2"))?;
+    let dst = i.mods().iter().find(|m| Type::from_mod(m).is_some() || matches!(&***m, "e4m3x2" | "e5m2x2"))?;
     let fp8: &str = dst;
     if !matches!(fp8, "e4m3x2" | "e5m2x2") {
         return None;
     }
-    (i.opcode == "cvt" && !i.has_mod("satfinite")).then(|| format!("'.satfinite' modifier required for instruction 'cvt' with destination type '.{fp8}'"))
+    (i.opcode() == "cvt" && !i.has_mod("satfinite")).then(|| format!("'.satfinite' modifier required for instruction 'cvt' with destination type '.{fp8}'"))
 }
 
 /// `membar` takes exactly one level, `.cta`, `.gl` or `.sys` (or is `membar.proxy`).
 fn check_membar_level(i: &Instruction, out: &mut Findings) {
-    if i.opcode != "membar" {
+    if i.opcode() != "membar" {
         return;
     }
-    for m in i.mods.iter().filter(|m| matches!(m.as_str(), "gpu" | "cluster")) {
+    for m in i.mods().iter().filter(|m| matches!(m.as_str(), "gpu" | "cluster")) {
         out.now(i.line, format!("Illegal modifier '.{m}' for instruction 'membar'"));
     }
-    match i.mods.iter().filter(|m| matches!(m.as_str(), "cta" | "gl" | "sys")).count() {
+    match i.mods().iter().filter(|m| matches!(m.as_str(), "cta" | "gl" | "sys")).count() {
         0 if !i.has_mod("proxy") => out.now(i.line, "Membar level required for instruction 'membar'".into()),
         0 | 1 => {}
         _ => out.now(i.line, "Multiple scope modifiers specified".into()),
@@ -1075,7 +1091,7 @@ fn check_membar_level(i: &Instruction, out: &mut Findings) {
 /// `bar.red d, a{, b}, {!}c`: the optional thread count sits before the predicate, which the row's
 /// shape (`du*`) leaves to this check.
 fn bar_red_operands_fit(i: &Instruction, s: &Scope) -> bool {
-    if i.opcode != "bar" || !i.has_mod("red") {
+    if i.opcode() != "bar" || !i.has_mod("red") {
         return true;
     }
     let is_pred = |o: &Operand| match o {
@@ -1095,7 +1111,7 @@ fn bar_red_operands_fit(i: &Instruction, s: &Scope) -> bool {
 
 /// `bar.red.and`/`.or` reduce predicates, `bar.red.popc` counts into a `.u32`.
 fn bar_red_type_mismatch(i: &Instruction, ty: Type) -> Option<String> {
-    if i.opcode != "bar" || !i.has_mod("red") {
+    if i.opcode() != "bar" || !i.has_mod("red") {
         return None;
     }
     let want = if i.has_mod("popc") { Type::U32 } else if i.has_mod("and") || i.has_mod("or") { Type::Pred } else { return None };
@@ -1105,7 +1121,7 @@ fn bar_red_type_mismatch(i: &Instruction, ty: Type) -> Option<String> {
 
 /// `vote.ballot` gives a `.b32`, `vote.all`/`.any`/`.uni` a `.pred`.
 fn vote_type_mismatch(i: &Instruction, ty: Type) -> Option<String> {
-    if i.opcode != "vote" {
+    if i.opcode() != "vote" {
         return None;
     }
     let mode = ["all", "any", "uni", "ballot"].into_iter().find(|m| i.has_mod(m))?;
@@ -1127,7 +1143,7 @@ fn comparison_fits(i: &Instruction, ty: Type) -> bool {
 
 /// The operand of `bar`/`barrier` that names the barrier (`bar.red` names it after the result).
 fn barrier_operand(i: &Instruction) -> Option<usize> {
-    let numbered = matches!(i.opcode.as_str(), "bar" | "barrier") && !i.has_mod("warp") && !i.has_mod("cluster");
+    let numbered = matches!(i.opcode(), "bar" | "barrier") && !i.has_mod("warp") && !i.has_mod("cluster");
     numbered.then(|| usize::from(i.has_mod("red")))
 }
 
@@ -1142,8 +1158,8 @@ fn check_barrier_number(i: &Instruction, at: usize, out: &mut Findings) {
 
 /// `shfl` and `vote` without `.sync` are gone from PTX ISA 6.4 on (every target we know is sm_70+).
 fn check_sync_form(i: &Instruction, s: &Scope, out: &mut Findings) {
-    if matches!(i.opcode.as_str(), "shfl" | "vote") && !i.has_mod("sync") && s.version >= (6, 4) {
-        let msg = format!("Instruction '{}' without '.sync' is not supported on .target sm_70 and higher from PTX ISA version 6.4", i.opcode);
+    if matches!(i.opcode(), "shfl" | "vote") && !i.has_mod("sync") && s.version >= (6, 4) {
+        let msg = format!("Instruction '{}' without '.sync' is not supported on .target sm_70 and higher from PTX ISA version 6.4", i.opcode());
         out.now(i.line, msg);
     }
 }
@@ -1154,12 +1170,12 @@ fn check_sync_form(i: &Instruction, s: &Scope, out: &mut Findings) {
 /// `.global` only, sm_90 and PTX 8.1), half-type `.min`/`.max` (vectors only) and `.bf16` `.add`
 /// (sm_90), in ptxas's order.
 fn check_atom_types(i: &Instruction, s: &Scope, out: &mut Findings) {
-    let is_red = i.opcode == "red";
-    if i.opcode != "atom" && !is_red {
+    let is_red = i.opcode() == "red";
+    if i.opcode() != "atom" && !is_red {
         return;
     }
-    let opcode = i.opcode.as_str();
-    let vectors: Vec<&str> = i.mods.iter().map(Name::as_str).filter(|m| m.strip_prefix('v').is_some_and(|n| n.parse::<u32>().is_ok())).collect();
+    let opcode = i.opcode();
+    let vectors: Vec<&str> = i.mods().iter().map(Name::as_str).filter(|m| m.strip_prefix('v').is_some_and(|n| n.parse::<u32>().is_ok())).collect();
     if let Some(m) = vectors.iter().find(|m| !matches!(**m, "v2" | "v4" | "v8")) {
         out.now(i.line, format!("Unknown modifier '.{m}'"));
         return;
@@ -1173,8 +1189,8 @@ fn check_atom_types(i: &Instruction, s: &Scope, out: &mut Findings) {
     let cas = *op == "cas";
     let ty = i.ty();
     // The type as written (`bf16x2`), for the messages.
-    let ty_name = i.mods.iter().rev().map(Name::as_str).find(|m| Type::from_mod(m).is_some()).unwrap_or("");
-    let space = i.mods.iter().map(Name::as_str).find(|m| isa::SPACES.contains(m));
+    let ty_name = i.mods().iter().rev().map(Name::as_str).find(|m| Type::from_mod(m).is_some()).unwrap_or("");
+    let space = i.mods().iter().map(Name::as_str).find(|m| isa::SPACES.contains(m));
     let place = space.map_or(" with generic state space".to_string(), |m| format!(".{m}"));
     let noftz = i.has_mod("noftz");
     let half = ty.is_some_and(|t| matches!(t, Type::F16 | Type::BF16 | Type::F16x2 | Type::BF16x2));
@@ -1251,7 +1267,7 @@ fn check_atom_types(i: &Instruction, s: &Scope, out: &mut Findings) {
 /// How many operands an `atom`/`red` with an operation takes (`cas` and a cache hint add one).
 /// `red.cas` takes what it has: ptxas names only the illegal modifier.
 fn atom_operand_count(i: &Instruction) -> usize {
-    let is_red = i.opcode == "red";
+    let is_red = i.opcode() == "red";
     let cas = isa::ATOM_OPERATIONS.iter().find(|(op, _)| i.has_mod(op)).is_some_and(|(op, _)| *op == "cas");
     if is_red && cas {
         return i.operands.len();
@@ -1261,17 +1277,17 @@ fn atom_operand_count(i: &Instruction) -> usize {
 
 /// Opcodes, modifiers and types that need a newer `.target` or `.version`.
 fn modifier_requirements(i: &Instruction, s: &Scope, out: &mut Findings) {
-    for r in isa::requirements_for(&i.opcode) {
-        let opcode_ok = r.opcode.is_empty() || r.opcode == i.opcode;
+    for r in isa::requirements_for(i.opcode()) {
+        let opcode_ok = r.opcode.is_empty() || r.opcode == i.opcode();
         let met = s.version >= r.ptx && s.target_sm >= r.sm;
         let with_ok = r.with.is_empty() || i.has_mod(r.with);
         if !met && opcode_ok && with_ok && (r.modifier.is_empty() || i.has_mod(r.modifier)) {
-            let what = r.what.replace("{m0}", i.mods.first().map_or("", Name::as_str)).replace("{mods}", &i.mods.join("."));
+            let what = r.what.replace("{m0}", i.mods().first().map_or("", Name::as_str)).replace("{mods}", &i.mods().join("."));
             let what = what.replace("{form}", &crate::check_forms::form_name(i)).replace("{types}", &type_names(i));
             require(i.line, &what, r.sm, r.ptx, r.target_first, s, out);
         }
     }
-    for (_, _, what, targets) in isa::ARCH_SPECIFIC.iter().filter(|(op, m, ..)| *op == &*i.opcode && i.has_mod(m)) {
+    for (_, _, what, targets) in isa::ARCH_SPECIFIC.iter().filter(|(op, m, ..)| *op == i.opcode() && i.has_mod(m)) {
         if !targets.contains(&s.target) {
             out.now(i.line, format!("{what} not supported on .target '{}'", s.target));
         }

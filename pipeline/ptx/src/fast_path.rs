@@ -5,7 +5,9 @@
 //! parser untouched and the token parser reads it, so the tree is the token parser's either way
 //! (a test compares the two on the corpus and the conformance suite).
 
-use crate::ast::{AddrBase, Instruction, Name, Operand, Span, Statement};
+use std::sync::Arc;
+
+use crate::ast::{AddrBase, Form, Instruction, Name, Operand, Span, Statement};
 use crate::lexer::TokenStream;
 use crate::parser::{take_exact, Parser};
 
@@ -236,6 +238,8 @@ const DIGIT: u8 = 8;
 const HEX: u8 = 16;
 /// What the lexer skips between tokens: `[ \t\r\n\f]`.
 const SPACE: u8 = 32;
+/// Bytes of an instruction's form as written without space: name bytes, `.` and `:`.
+const FORM: u8 = 64;
 
 const CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
@@ -261,6 +265,9 @@ const CLASS: [u8; 256] = {
         }
         if matches!(c, b' ' | b'\t' | b'\r' | b'\n' | 0x0c) {
             t[b] |= SPACE;
+        }
+        if alpha || digit || matches!(c, b'_' | b'$' | b'.' | b':') {
+            t[b] |= FORM;
         }
         b += 1;
     }
@@ -303,14 +310,12 @@ impl<'s> Parser<'s> {
         }
         c.pos = start;
         let line = self.lines.line(start as u32);
-        self.mods_buf.clear();
         self.operands_buf.clear();
-        let Ok((guard, opcode)) = self.fast_head(c) else { return None };
+        let Ok((guard, form)) = self.fast_head(c) else { return None };
         self.fast_operands(c).ok()?;
-        let mods = take_exact(&mut self.mods_buf);
         let operands = take_exact(&mut self.operands_buf);
         let span = Span { start: start as u32, end: c.pos as u32 };
-        self.body_buf.push(Statement::Instr(Instruction { guard, opcode, mods, operands, line, span }));
+        self.body_buf.push(Statement::Instr(Instruction { guard, form, operands, line, span }));
         self.prev_end = c.pos as u32;
         Some(c.pos)
     }
@@ -369,8 +374,8 @@ impl<'s> Parser<'s> {
         true
     }
 
-    /// Guard, opcode and modifiers (into the modifier buffer).
-    fn fast_head(&mut self, c: &mut Cursor<'s>) -> Read<(Option<(bool, Name)>, Name)> {
+    /// Guard, then the form: opcode and modifiers.
+    fn fast_head(&mut self, c: &mut Cursor<'s>) -> Read<(Option<(bool, Name)>, Arc<Form>)> {
         let guard = if c.eat(b'@') {
             let neg = c.eat(b'!');
             c.skip_space();
@@ -379,7 +384,24 @@ impl<'s> Parser<'s> {
         } else {
             None
         };
-        let opcode = name_in(self.src, c.ident()?);
+        c.skip_space();
+        Ok((guard, self.fast_form(c)?))
+    }
+
+    /// The opcode and modifiers from here. A form the section has written before is found by its
+    /// text (the run of name, dot and colon bytes from here) without reading it piece by piece.
+    fn fast_form(&mut self, c: &mut Cursor<'s>) -> Read<Arc<Form>> {
+        let start = c.pos;
+        c.skip_class(FORM);
+        if let Some(form) = self.forms.get(text(c.bytes, start, c.pos)) {
+            // The text is the whole form unless a modifier follows after space (`ld .global`).
+            if peek_past_space(c) != b'.' {
+                return Ok(form.clone());
+            }
+        }
+        c.pos = start;
+        let opcode = c.ident()?;
+        self.mods_buf.clear();
         loop {
             c.skip_space();
             if c.peek() != b'.' {
@@ -388,7 +410,7 @@ impl<'s> Parser<'s> {
             let m = c.modifier()?;
             self.mods_buf.push(name_in(self.src, m));
         }
-        Ok((guard, opcode))
+        Ok(self.forms.intern(opcode, &self.mods_buf))
     }
 
     /// Operands up to and including the `;` (into the operand buffer).

@@ -7,6 +7,7 @@ pub mod check_instr;
 pub mod check_module;
 pub mod diag;
 mod fast_path;
+mod forms;
 pub mod isa;
 pub mod lexer;
 pub mod name;

@@ -38,6 +38,8 @@ pub struct Parser<'s> {
     pub(crate) body_buf: Vec<Statement>,
     pub(crate) mods_buf: Vec<Name>,
     pub(crate) operands_buf: Vec<Operand>,
+    /// The section's instruction forms, each made once.
+    pub(crate) forms: crate::forms::FormTable,
     /// Whether instructions of common shapes are read by [`crate::fast_path`] (off only to
     /// compare the two readers in tests).
     pub fast_path: bool,
@@ -145,6 +147,7 @@ impl<'s> Parser<'s> {
             body_buf: spare.0,
             mods_buf: spare.1,
             operands_buf: spare.2,
+            forms: Default::default(),
             fast_path: true,
             zero_padded_reg: false,
             diags: Vec::new(),
@@ -970,8 +973,8 @@ impl<'s> Parser<'s> {
 
     // ---- instructions --------------------------------------------------------------------
 
-    /// Parses an instruction into the body buffer (built in place: an `Instruction` is 120 bytes,
-    /// and returning it through `Result`s copied it a few times).
+    /// Parses an instruction into the body buffer (built in place: returning it through `Result`s
+    /// copied it a few times).
     fn instruction(&mut self) -> PResult<()> {
         let line = self.line();
         let start = self.offset();
@@ -987,15 +990,15 @@ impl<'s> Parser<'s> {
         if self.peek() != Some(Tok::Ident) {
             return self.syntax_error();
         }
-        let opcode = Name::new(self.bump());
-        // Modifiers and operands gather in reused buffers and move into vectors of exactly their
-        // length: a quarter to a third of the tree's memory otherwise goes to spare capacity.
+        let opcode = self.bump();
         self.mods_buf.clear();
         while self.peek() == Some(Tok::Dot) {
             let m = Name::new(&self.bump()[1..]);
             self.mods_buf.push(m);
         }
-        let mods = take_exact(&mut self.mods_buf);
+        let form = self.forms.intern(opcode, &self.mods_buf);
+        // Operands gather in a reused buffer and move into a vector of exactly their length: a
+        // quarter of the tree's memory otherwise goes to spare capacity.
         self.operands_buf.clear();
         if !self.eat(Tok::Semi) {
             loop {
@@ -1009,7 +1012,7 @@ impl<'s> Parser<'s> {
         }
         let operands = take_exact(&mut self.operands_buf);
         let span = self.span_from(start);
-        self.body_buf.push(Statement::Instr(Instruction { guard, opcode, mods, operands, line, span }));
+        self.body_buf.push(Statement::Instr(Instruction { guard, form, operands, line, span }));
         Ok(())
     }
 

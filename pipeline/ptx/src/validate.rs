@@ -164,7 +164,7 @@ fn unresolved_symbol(src: &str, m: &Module) -> Option<String> {
 /// The names that `call` instructions name.
 fn called_functions(m: &Module) -> FastSet<&str> {
     let calls = m.functions.iter().flat_map(|f| &f.body).filter_map(|s| match s {
-        Statement::Instr(i) if i.opcode.as_str() == "call" => Some(i),
+        Statement::Instr(i) if i.opcode() == "call" => Some(i),
         _ => None,
     });
     calls

@@ -14,7 +14,7 @@ fn parses_nvcc_vadd() {
     assert!(f.is_entry);
     assert_eq!(f.params.len(), 4);
     let instrs: Vec<_> = f.body.iter().filter_map(|s| if let Statement::Instr(i) = s { Some(i) } else { None }).collect();
-    assert!(instrs.iter().any(|i| i.opcode == "ld" && i.mods == ["global", "f32"]));
+    assert!(instrs.iter().any(|i| i.opcode() == "ld" && i.mods() == ["global", "f32"]));
     assert!(instrs.iter().any(|i| i.operands.contains(&Operand::SpecialReg { name: "%tid".into(), comp: Some('x') })));
     assert_eq!(f.reg_type("%rd10"), Some(ptxforge_ptx::ast::Type::B64));
     assert_eq!(f.reg_type("%rd11"), None);

@@ -81,7 +81,7 @@ fn reg_name(o: &Operand) -> Option<&str> {
 
 /// Adds what `i` tells about its destination's origins; true when something was added.
 fn propagate(i: &Instruction, params: &BTreeSet<&str>, origins: &mut HashMap<String, BTreeSet<ParamWord>>) -> bool {
-    let op = i.opcode.as_str();
+    let op = i.opcode();
     let Some(dst) = i.operands.first() else { return false };
     let sources: BTreeSet<ParamWord> = match op {
         "ld" if i.has_mod("param") && is_64bit(i) => {
@@ -131,7 +131,7 @@ const OTHER_SPACES: &[&str] = &["shared", "local", "param", "const"];
 
 /// Marks the words whose values `i` uses as global addresses, or lets escape.
 fn mark_uses(i: &Instruction, origins: &HashMap<String, BTreeSet<ParamWord>>, uses: &mut ParamUses) {
-    let op = i.opcode.as_str();
+    let op = i.opcode();
     let words_of = |r: &str| origins.get(r).into_iter().flatten().cloned();
     if op == "cvta" && i.has_mod("to") && i.has_mod("global") {
         if let Some(r) = i.operands.get(1).and_then(reg_name) {
