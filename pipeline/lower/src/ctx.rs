@@ -104,7 +104,7 @@ impl<'a> Ctx<'a> {
         for s in &self.func.body {
             match s {
                 Statement::Label { name, .. } => {
-                    let b = self.labels[name];
+                    let b = self.labels[name.as_str()];
                     self.switch_to(b);
                     after_branch = false;
                 }
@@ -156,7 +156,7 @@ impl<'a> Ctx<'a> {
                     if !block_empty || after_branch {
                         block += 1;
                     }
-                    self.labels.insert(name.clone(), block);
+                    self.labels.insert(name.to_string(), block);
                     block_empty = true;
                     after_branch = false;
                 }

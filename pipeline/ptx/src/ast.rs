@@ -434,7 +434,7 @@ impl Hasher for FastHasher {
 /// A statement of a function body.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Statement {
-    Label { name: String, line: u32, span: Span },
+    Label { name: Name, line: u32, span: Span },
     Instr(Instruction),
 }
 

@@ -34,9 +34,23 @@ impl<'s> Cursor<'s> {
         self.skip_class(SPACE);
     }
 
-    /// Moves past the bytes of `class` from here.
+    /// Moves past the bytes of `class` from here. Name bytes (with or without `.` and `:`, the
+    /// classes most bytes of a module belong to) are tested sixteen at a time where the text goes
+    /// on that far.
     #[inline]
     fn skip_class(&mut self, class: u8) {
+        #[cfg(target_arch = "x86_64")]
+        if class == NAME || class == FORM {
+            while self.pos + 16 <= self.bytes.len() {
+                // SAFETY: SSE2 is part of x86_64, and the 16 bytes read lie inside `bytes`.
+                let outside = unsafe { sixteen::outside_names(self.bytes.as_ptr().add(self.pos), class == FORM) };
+                if outside != 0 {
+                    self.pos += outside.trailing_zeros() as usize;
+                    return;
+                }
+                self.pos += 16;
+            }
+        }
         while let Some(&b) = self.bytes.get(self.pos) {
             if !is(b, class) {
                 break;
@@ -279,6 +293,32 @@ fn is(b: u8, class: u8) -> bool {
     CLASS[b as usize] & class != 0
 }
 
+/// Byte classes of sixteen bytes at once (SSE2).
+#[cfg(target_arch = "x86_64")]
+mod sixteen {
+    use std::arch::x86_64::*;
+
+    /// Bit `k` set where byte `k` of the sixteen at `p` is not a name byte (`[A-Za-z0-9_$]`, and
+    /// `.` and `:` too when `form`).
+    ///
+    /// # Safety
+    /// `p` must point at sixteen readable bytes.
+    #[inline]
+    pub(super) unsafe fn outside_names(p: *const u8, form: bool) -> u32 {
+        let v = _mm_loadu_si128(p as *const __m128i);
+        // Signed compares: bytes past 0x7f are negative, below every range tested.
+        let within = |x: __m128i, lo: u8, hi: u8| _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8(lo as i8 - 1)), _mm_cmpgt_epi8(_mm_set1_epi8(hi as i8 + 1), x));
+        let is = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
+        let digit = within(v, b'0', b'9');
+        let letter = within(_mm_or_si128(v, _mm_set1_epi8(0x20)), b'a', b'z');
+        let mut name = _mm_or_si128(_mm_or_si128(digit, letter), _mm_or_si128(is(b'_'), is(b'$')));
+        if form {
+            name = _mm_or_si128(name, _mm_or_si128(is(b'.'), is(b':')));
+        }
+        !(_mm_movemask_epi8(name) as u32) & 0xffff
+    }
+}
+
 impl<'s> Parser<'s> {
     /// Reads the statements from the current token on, as long as they are labels or
     /// instructions of common shapes, straight from the bytes into the body buffer; then the
@@ -329,7 +369,7 @@ impl<'s> Parser<'s> {
         }
         let line = self.lines.line(start as u32);
         let span = Span { start: start as u32, end: c.pos as u32 };
-        self.body_buf.push(Statement::Label { name: name.to_string(), line, span });
+        self.body_buf.push(Statement::Label { name: name_in(self.src, name), line, span });
         self.prev_end = c.pos as u32;
         Some(c.pos)
     }
@@ -555,6 +595,25 @@ mod tests {
     fn takes(instr: &str) -> bool {
         let mut p = Parser::new(instr, "t.ptx");
         p.fast_statements()
+    }
+
+    /// The sixteen-at-a-time skip stops where the byte-by-byte one does, for every byte value
+    /// at every place in and after a block.
+    #[test]
+    fn wide_skips_agree_with_the_byte_table() {
+        use super::{is, Cursor, FORM, NAME};
+        for class in [NAME, FORM] {
+            for b in 0..=255u8 {
+                for at in 0..40 {
+                    let mut bytes = vec![b'a'; 48];
+                    bytes[at] = b;
+                    let mut c = Cursor { bytes: &bytes, pos: 0 };
+                    c.skip_class(class);
+                    let want = bytes.iter().position(|&x| !is(x, class)).unwrap_or(bytes.len());
+                    assert_eq!(c.pos, want, "byte {b:#x} at {at}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -935,7 +935,7 @@ impl<'s> Parser<'s> {
         if matches!(self.peek(), Some(Tok::Ident) | Some(Tok::Percent)) && self.peek_second() == Some(Tok::Colon) {
             let line = self.line();
             let start = self.offset();
-            let name = self.bump().to_string();
+            let name = Name::new(self.bump());
             self.advance();
             let span = self.span_from(start);
             self.body_buf.push(Statement::Label { name, line, span });
