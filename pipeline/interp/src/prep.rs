@@ -621,7 +621,7 @@ fn prepare_function(
         }
         let mods: Vec<String> = i.mods().iter().map(|m| m.to_string()).collect();
         ins.push(Ins {
-            kind: kind_of(&i.opcode(), &mods),
+            kind: kind_of(i.opcode(), &mods),
             op: i.opcode().to_string(),
             mods,
             ty: i.ty(),

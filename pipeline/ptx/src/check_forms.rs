@@ -14,7 +14,7 @@ pub fn is_checked_by_form(i: &Instruction) -> bool {
     isa::FORM_OPCODES.contains(&i.opcode())
         || i.opcode() == "mma"
         || (i.opcode() == "cvt" && i.has_mod("pack"))
-        || (matches!(&*i.opcode(), "st" | "red") && first == Some("async"))
+        || (matches!(i.opcode(), "st" | "red") && first == Some("async"))
         || (i.opcode() == "st" && first == Some("bulk"))
 }
 
@@ -216,7 +216,7 @@ pub fn advisories(m: &Module) -> Vec<(u32, String)> {
 /// `tcgen05.fence` for `tcgen05.fence::before_thread_sync`), as ptxas names features.
 pub fn form_name(i: &Instruction) -> String {
     let is_word = |m: &str| {
-        isa::FORM_NAME_WORDS.contains(&m) || isa::FORMS.iter().any(|f| f.name.starts_with(&*i.opcode()) && f.name.split('.').skip(1).any(|p| p == m))
+        isa::FORM_NAME_WORDS.contains(&m) || isa::FORMS.iter().any(|f| f.name.starts_with(i.opcode()) && f.name.split('.').skip(1).any(|p| p == m))
     };
     let mut name = i.opcode().to_string();
     for m in i.mods().iter().map(|m| m.split("::").next().unwrap_or("")).take_while(|m| is_word(m)) {

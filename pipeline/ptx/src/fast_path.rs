@@ -8,7 +8,6 @@
 use std::sync::Arc;
 
 use crate::ast::{AddrBase, Form, Instruction, Name, Operand, Span, Statement};
-use crate::lexer::TokenStream;
 use crate::parser::{take_exact, Parser};
 
 /// A read position in the bytes of the parser's section (which end where the section does).
@@ -21,6 +20,9 @@ struct Cursor<'s> {
 struct Declined;
 
 type Read<T> = Result<T, Declined>;
+
+/// An instruction's guard (negated, predicate) and form.
+type Head = (Option<(bool, Name)>, Arc<Form>);
 
 impl<'s> Cursor<'s> {
     #[inline]
@@ -415,7 +417,7 @@ impl<'s> Parser<'s> {
     }
 
     /// Guard, then the form: opcode and modifiers.
-    fn fast_head(&mut self, c: &mut Cursor<'s>) -> Read<(Option<(bool, Name)>, Arc<Form>)> {
+    fn fast_head(&mut self, c: &mut Cursor<'s>) -> Read<Head> {
         let guard = if c.eat(b'@') {
             let neg = c.eat(b'!');
             c.skip_space();
@@ -562,13 +564,7 @@ impl<'s> Parser<'s> {
     /// token parser had consumed the `statements` just read.
     fn resume_tokens_at(&mut self, pos: usize, statements: usize) {
         self.consumed += statements;
-        self.last_start = pos as u32 - 1;
-        self.tokens = TokenStream::new(&self.src[pos..self.end as usize], pos as u32);
-        self.cur = self.tokens.next();
-        self.next = self.tokens.next();
-        if let Some(t) = self.cur {
-            self.last_start = t.start;
-        }
+        self.start_tokens_at(pos as u32, pos as u32 - 1);
     }
 }
 

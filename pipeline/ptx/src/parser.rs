@@ -124,20 +124,16 @@ impl<'s> Parser<'s> {
     /// module-wide. Texts past 4 GiB (offsets are 32-bit) get a fatal diagnostic and no tokens.
     pub fn for_section(src: &'s str, range: std::ops::Range<usize>, first_line: u32, file: &str) -> Parser<'s> {
         let too_large = src.len() > u32::MAX as usize;
-        let text = if too_large { "" } else { &src[range.clone()] };
         let start = if too_large { 0 } else { range.start as u32 };
-        let mut tokens = TokenStream::new(text, start);
-        let cur = tokens.next();
-        let next = tokens.next();
         let spare = SPARE_BUFFERS.with(|s| s.take()).unwrap_or_default();
         let mut p = Parser {
             src,
             end: if too_large { 0 } else { range.end as u32 },
-            tokens,
-            cur,
-            next,
+            tokens: TokenStream::new("", start),
+            cur: None,
+            next: None,
             consumed: 0,
-            last_start: cur.map_or(start, |t| t.start),
+            last_start: start,
             prev_end: start,
             lines: LineCursor::new(src, start, first_line),
             file: file.to_string(),
@@ -152,10 +148,20 @@ impl<'s> Parser<'s> {
             zero_padded_reg: false,
             diags: Vec::new(),
         };
+        p.start_tokens_at(start, start);
         if too_large {
             p.error_at(1, format!("Input file too large ({} bytes; at most {} supported)", src.len(), u32::MAX), true);
         }
         p
+    }
+
+    /// Lexes on from byte `pos` to the section's end: the current and next tokens, and where the
+    /// current one starts (`fallback` when the text is used up).
+    pub(crate) fn start_tokens_at(&mut self, pos: u32, fallback: u32) {
+        self.tokens = TokenStream::new(&self.src[pos as usize..self.end as usize], pos);
+        self.cur = self.tokens.next();
+        self.next = self.tokens.next();
+        self.last_start = self.cur.map_or(fallback, |t| t.start);
     }
 
     // ---- token helpers -------------------------------------------------------------------
