@@ -45,7 +45,7 @@ impl<'s> Cursor<'s> {
         if class == NAME || class == FORM {
             while self.pos + 16 <= self.bytes.len() {
                 // SAFETY: SSE2 is part of x86_64, and the 16 bytes read lie inside `bytes`.
-                let outside = unsafe { sixteen::outside_names(self.bytes.as_ptr().add(self.pos), class == FORM) };
+                let outside = unsafe { crate::wide::outside_names(self.bytes.as_ptr().add(self.pos), class == FORM) };
                 if outside != 0 {
                     self.pos += outside.trailing_zeros() as usize;
                     return;
@@ -295,31 +295,6 @@ fn is(b: u8, class: u8) -> bool {
     CLASS[b as usize] & class != 0
 }
 
-/// Byte classes of sixteen bytes at once (SSE2).
-#[cfg(target_arch = "x86_64")]
-mod sixteen {
-    use std::arch::x86_64::*;
-
-    /// Bit `k` set where byte `k` of the sixteen at `p` is not a name byte (`[A-Za-z0-9_$]`, and
-    /// `.` and `:` too when `form`).
-    ///
-    /// # Safety
-    /// `p` must point at sixteen readable bytes.
-    #[inline]
-    pub(super) unsafe fn outside_names(p: *const u8, form: bool) -> u32 {
-        let v = _mm_loadu_si128(p as *const __m128i);
-        // Signed compares: bytes past 0x7f are negative, below every range tested.
-        let within = |x: __m128i, lo: u8, hi: u8| _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8(lo as i8 - 1)), _mm_cmpgt_epi8(_mm_set1_epi8(hi as i8 + 1), x));
-        let is = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
-        let digit = within(v, b'0', b'9');
-        let letter = within(_mm_or_si128(v, _mm_set1_epi8(0x20)), b'a', b'z');
-        let mut name = _mm_or_si128(_mm_or_si128(digit, letter), _mm_or_si128(is(b'_'), is(b'$')));
-        if form {
-            name = _mm_or_si128(name, _mm_or_si128(is(b'.'), is(b':')));
-        }
-        !(_mm_movemask_epi8(name) as u32) & 0xffff
-    }
-}
 
 impl<'s> Parser<'s> {
     /// Reads the statements from the current token on, as long as they are labels or

@@ -16,6 +16,7 @@ pub mod resolve;
 pub mod sections;
 pub mod typing;
 pub mod validate;
+mod wide;
 
 pub use diag::{Diagnostic, Severity};
 
