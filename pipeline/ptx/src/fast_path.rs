@@ -295,7 +295,6 @@ fn is(b: u8, class: u8) -> bool {
     CLASS[b as usize] & class != 0
 }
 
-
 impl<'s> Parser<'s> {
     /// Reads the statements from the current token on, as long as they are labels or
     /// instructions of common shapes, straight from the bytes into the body buffer; then the
