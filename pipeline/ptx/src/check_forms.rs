@@ -520,7 +520,7 @@ fn check_scaled_mma(i: &Instruction, s: &Scope, out: &mut Findings) {
 /// operands, PTX 8.7 and an sm_120 family target; FP8 operands sm_89; the kind itself one of the
 /// sm_100..sm_121 architecture-specific targets.
 fn scaled_mma_requirements(i: &Instruction, row: &isa::ScaledMmaRow, s: &Scope, out: &mut Findings) {
-    let operand_types = i.mods.iter().map(|m| &**m).filter(|m| isa::MMA_KIND_OPERAND_TYPES.contains(m));
+    let operand_types = i.mods().iter().map(|m| &**m).filter(|m| isa::MMA_KIND_OPERAND_TYPES.contains(m));
     let (mut fp8, mut fp6_fp4) = (false, false);
     for t in operand_types {
         fp8 |= matches!(t, "e4m3" | "e5m2");
