@@ -27,7 +27,7 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
             continue;
         }
         out.extend(vector_shape(src, v).filter(|_| opens_statement));
-        out.extend(b128_version(m, v.type_line, v.ty).filter(|_| opens_statement));
+        out.extend(b128_version(m, v.type_line, v.ty).filter(|_| opens_statement && !is_array(src, v)));
         out.extend(variable_kind(src, v));
         out.extend(incomplete_type(src, v));
         if linkage_of(src, v.specifiers()).any(|(_, word)| word == ".common") && v.space != StateSpace::Global {
@@ -45,7 +45,7 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
         out.extend(repeated_linkage(src, f.span));
         for v in f.params.iter().chain(&f.ret_params) {
             out.extend(vector_shape(src, v));
-            out.extend(b128_version(m, v.type_line, v.ty));
+            out.extend(b128_version(m, v.type_line, v.ty).filter(|_| !is_array(src, v)));
             out.extend(predicate_in_memory(v));
         }
         // One finding per `.reg` statement (its names share the span).
@@ -63,7 +63,7 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
                 None => module_name(n, v.name_at),
             };
             out.extend(vector_shape(src, v).filter(|_| opens_statement));
-            out.extend(b128_version(m, v.type_line, v.ty).filter(|_| opens_statement));
+            out.extend(b128_version(m, v.type_line, v.ty).filter(|_| opens_statement && !is_array(src, v)));
             out.extend(variable_kind(src, v));
             out.extend(incomplete_type(src, v));
             check_variable(src, v, &local, &mut out);
@@ -107,13 +107,15 @@ fn redeclared_globals(src: &str, m: &Module) -> Vec<Finding> {
             continue;
         };
         let error = |message: &str| (v.line, format!("{message} '{}'", v.name), false);
+        // Type, vector width, and array or not (two known lengths must agree).
+        let lengths_differ = first.array_len.zip(v.array_len).is_some_and(|(a, b)| a != b);
+        if (first.ty, first.vector, is_array(src, first)) != (v.ty, v.vector, is_array(src, v)) || lengths_differ {
+            out.push(error("Inconsistent redefinition of variable"));
+        }
         // (Every earlier one being a definition, `defined` holds.)
         if !is_extern && *defined {
             out.push(error("Duplicate definition of variable"));
             continue;
-        }
-        if (first.ty, first.vector) != (v.ty, v.vector) {
-            out.push(error("Inconsistent redefinition of variable"));
         }
         if !is_extern && linkage.is_empty() {
             out.push((v.line, format!("'.extern' variable '{}' cannot be resolved by a '.static'", v.name), false));
@@ -205,6 +207,11 @@ fn repeated_linkage(src: &str, span: Span) -> Option<Finding> {
     Some((line_at(src, at)?, format!("Parsing error near '{word}': syntax error"), true))
 }
 
+/// Whether a declarator names an array (`x[4]`, `x[]`).
+fn is_array(src: &str, v: &VarDecl) -> bool {
+    src.get(v.name_at as usize..v.span.end as usize).is_some_and(|t| t.split('=').next().is_some_and(|d| d.contains('[')))
+}
+
 /// `[]` without an initializer to size it: only for `.extern` variables.
 fn incomplete_type(src: &str, v: &VarDecl) -> Option<Finding> {
     let is_extern = linkage_of(src, v.specifiers()).any(|(_, word)| word == ".extern");
@@ -264,7 +271,7 @@ fn parameter_space(src: &str, f: &Function, v: &VarDecl) -> Vec<Finding> {
     out
 }
 
-/// `.b128` declarations need PTX 8.3.
+/// Scalar `.b128` declarations need PTX 8.3 (arrays do not).
 fn b128_version(m: &Module, line: u32, ty: Type) -> Option<Finding> {
     (ty == Type::B128 && m.version < (8, 3)).then(|| (line, "Feature 'Type .b128' requires PTX ISA .version 8.3 or later".into(), false))
 }

@@ -636,6 +636,21 @@ impl<'s> Parser<'s> {
         Ok(n as u32)
     }
 
+    /// `[N]...` after a declared name: the product of the lengths, `None` for an open `[]`.
+    fn array_lengths(&mut self) -> PResult<Option<u64>> {
+        let mut array_len = Some(1u64);
+        while self.eat(Tok::LBracket) {
+            if self.eat(Tok::RBracket) {
+                array_len = None;
+                continue;
+            }
+            let n = self.unsigned()?.max(0) as u64;
+            array_len = array_len.map(|a| a.saturating_mul(n));
+            self.expect(Tok::RBracket)?;
+        }
+        Ok(array_len)
+    }
+
     /// A count or size in a declaration: an integer without a sign (a `-` is a syntax error).
     fn unsigned(&mut self) -> PResult<i128> {
         if self.peek() == Some(Tok::Minus) {
@@ -653,18 +668,8 @@ impl<'s> Parser<'s> {
         let name_at = self.offset();
         let name = self.bump().to_string();
         let line = self.line();
-        let mut array_len: Option<u64> = Some(1);
-        let mut is_array = false;
-        while self.eat(Tok::LBracket) {
-            is_array = true;
-            if self.eat(Tok::RBracket) {
-                array_len = None;
-                continue;
-            }
-            let n = self.unsigned()?.max(0) as u64;
-            array_len = array_len.map(|a| a.saturating_mul(n));
-            self.expect(Tok::RBracket)?;
-        }
+        let is_array = self.peek() == Some(Tok::LBracket);
+        let array_len = if is_array { self.array_lengths()? } else { Some(1) };
         let VarSpecifiers { space, align, vector, ty, type_line, pointee, end: specifiers_end } = *specifiers;
         if is_array && ty == Type::Pred {
             // ptxas says so as it reads the declarator, before any check of the declaration.
@@ -798,9 +803,24 @@ impl<'s> Parser<'s> {
             } else {
                 None
             };
+            // An array parses (a range takes neither brackets nor an initializer); ptxas says
+            // registers hold none.
+            let array = count.is_none() && self.peek() == Some(Tok::LBracket);
+            if array {
+                self.array_lengths()?;
+            }
+            if count.is_some() && self.peek() == Some(Tok::Eq) {
+                return self.syntax_error();
+            }
+            if array && ty == Type::Pred {
+                self.error_at(line, "Predicate type can only be used to define scalar register variables".into(), false);
+            }
             if self.eat(Tok::Eq) {
                 self.initializer(0)?;
                 self.error_at(line, format!("No initial value is allowed for '{name}' in this state space"), false);
+            }
+            if array {
+                self.error_at(line, format!("Variable '{name}' cannot be allocated into a register"), false);
             }
             out.push(RegDecl { name, ty, vector, count, line, span: Span::default(), scoped: self.depth > 1 });
             if !self.eat(Tok::Comma) {
@@ -973,6 +993,11 @@ impl<'s> Parser<'s> {
                 Ok(())
             }
             d if is_declaration_specifier(d) => self.no_storage(),
+            // Linkage is for module scope: ptxas names what follows it.
+            "extern" | "visible" | "weak" | "common" => {
+                self.advance();
+                self.syntax_error()
+            }
             _ => self.syntax_error(),
         }
     }
