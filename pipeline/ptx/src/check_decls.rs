@@ -14,7 +14,6 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
     // The module's names, hashed the first time an initializer names something.
     let names = std::cell::OnceCell::<FastMap<&str, (u32, Named)>>::new();
     let declared = || names.get_or_init(|| first_declarations(m));
-    out.extend(redeclared_globals(src, m));
     // A name as declared before byte `at` (a variable may name itself).
     let module_name = |n: &str, at: u32| match declared().get(n) {
         Some(&(start, named)) if start <= at => named,
@@ -39,8 +38,12 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
         if v.space == StateSpace::Param {
             out.push((v.line, "Parameter variables may not be declared at module scope".into(), false));
         }
-        check_variable(src, v, &|n| module_name(n, v.name_at), &mut out);
+        if crate::check_module::check_initializer_space(v).is_none() {
+            check_variable(src, v, &|n| module_name(n, v.name_at), &mut out);
+        }
     }
+    // After each variable's own findings (a line with both gives those first).
+    out.extend(redeclared_globals(src, m));
     for f in &m.functions {
         out.extend(repeated_linkage(src, f.span));
         for v in f.params.iter().chain(&f.ret_params) {
@@ -64,9 +67,15 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
             };
             out.extend(vector_shape(src, v).filter(|_| opens_statement));
             out.extend(b128_version(m, v.type_line, v.ty).filter(|_| opens_statement && !is_array(src, v)));
+            // A space that takes no initializer: ptxas says so, and reads no further.
+            let misplaced_initializer = crate::check_module::check_initializer_space(v);
+            let checks_initializer = misplaced_initializer.is_none();
+            out.extend(misplaced_initializer);
             out.extend(variable_kind(src, v));
             out.extend(incomplete_type(src, v));
-            check_variable(src, v, &local, &mut out);
+            if checks_initializer {
+                check_variable(src, v, &local, &mut out);
+            }
         }
         if f.is_extern && f.has_body {
             let line = line_at(src, f.span.end.saturating_sub(1) as usize).unwrap_or(f.line);
@@ -458,9 +467,10 @@ fn is_float_literal(t: &str) -> bool {
     hex_float || b.iter().any(|&c| c == b'.' || c.eq_ignore_ascii_case(&b'e'))
 }
 
-/// `.pred` variables live only in registers (arrays of them nowhere: the parser says so).
+/// `.pred` variables live only in registers (arrays and vectors of them nowhere: the parser says
+/// so).
 fn predicate_in_memory(v: &VarDecl) -> Option<Finding> {
-    (v.ty == Type::Pred && v.space != StateSpace::Reg && v.array_len == Some(1)).then(|| (v.line, format!("Predicate variable '{}' must be in register state space", v.name), false))
+    (v.ty == Type::Pred && v.space != StateSpace::Reg && v.array_len == Some(1) && v.vector == 1).then(|| (v.line, format!("Predicate variable '{}' must be in register state space", v.name), false))
 }
 
 /// The 1-based line of byte `at`.

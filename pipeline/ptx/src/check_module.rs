@@ -170,7 +170,6 @@ pub fn check_duplicate_names(src: &str, f: &Function) -> Vec<Finding> {
         }
     }
     out.extend(range_members_declared(f));
-    out.extend(f.vars.iter().filter_map(check_initializer_space));
     out
 }
 

@@ -589,8 +589,7 @@ impl<'s> Parser<'s> {
                 self.advance();
                 pointee = Some(Pointee::default());
             } else if let Some(n) = m.strip_prefix('v').and_then(|n| n.parse::<u32>().ok()) {
-                self.advance();
-                vector = n;
+                vector = self.declared_vector(n, vector)?;
             } else if let Some(t) = Type::from_mod(m) {
                 type_line = self.line();
                 ty = Some(self.declared_type(t, ty.is_some())?);
@@ -606,6 +605,7 @@ impl<'s> Parser<'s> {
             }
         }
         let Some(ty) = ty else { return self.syntax_error() };
+        self.scalar_predicate(ty, vector);
         Ok(VarSpecifiers { space, align, vector, ty, type_line, pointee, end: self.prev_end })
     }
 
@@ -617,6 +617,24 @@ impl<'s> Parser<'s> {
         }
         self.advance();
         Ok(t)
+    }
+
+    /// A declaration's `.vN`, at the current token: `.v2` or `.v4`, once (ptxas's syntax error
+    /// otherwise). `vector` is the width so far (1: none yet).
+    fn declared_vector(&mut self, n: u32, vector: u32) -> PResult<u32> {
+        if vector != 1 || !matches!(n, 2 | 4) {
+            return self.syntax_error();
+        }
+        self.advance();
+        Ok(n)
+    }
+
+    /// `.pred` vectors: ptxas's error as it reads them.
+    fn scalar_predicate(&mut self, ty: Type, vector: u32) {
+        if ty == Type::Pred && vector > 1 {
+            let line = self.line();
+            self.error_at(line, "Predicate type can only be used to define scalar register variables".into(), false);
+        }
     }
 
     /// A state space after the declaration's own: ptxas's error, and the declaration goes on.
@@ -771,26 +789,24 @@ impl<'s> Parser<'s> {
         let line = self.line();
         let first = out.len();
         let (mut ty, mut vector) = (None, 1);
+        // Each step reads its own tokens.
         while self.peek() == Some(Tok::Dot) {
             let m = &self.text()[1..];
             if let Some(n) = m.strip_prefix('v').and_then(|n| n.parse::<u32>().ok()) {
-                vector = n;
+                vector = self.declared_vector(n, vector)?;
             } else if let Some(t) = Type::from_mod(m) {
                 ty = Some(self.declared_type(t, ty.is_some())?);
-                continue;
             } else if m == "align" {
                 self.advance();
                 self.alignment()?;
-                continue;
             } else if is_state_space(m) {
                 self.second_state_space();
-                continue;
             } else {
                 return self.syntax_error();
             }
-            self.advance();
         }
         let Some(ty) = ty else { return self.syntax_error() };
+        self.scalar_predicate(ty, vector);
         loop {
             if !matches!(self.peek(), Some(Tok::Percent) | Some(Tok::Ident)) {
                 return self.syntax_error();
