@@ -1,9 +1,10 @@
-//! Declaration checks ptxas makes besides names: one linkage directive, initializer entry counts
-//! and literals against the variable's type (read from the declaration's source text, since the tree
-//! keeps only their values), names in initializers, no initializer for `.f16` variables, external
-//! symbols or parameters, `.pred` only in registers, no module-scoped `.local`/`.param`, `.common`
-//! only in `.global`, `[]` only for external variables, parameter lists, no body for an `.extern`
-//! function, and `.alias` prototypes.
+//! Declaration checks with ptxas's messages: one linkage directive, module variables declared
+//! again (`.extern` ones may repeat), initializer entry counts, shapes and literals against the
+//! variable's type (read from the declaration's source text, since the tree keeps only their
+//! values), names in initializers, no initializer for `.f16` variables, external symbols or
+//! parameters, `.pred` only in scalar registers, no module-scoped `.local`/`.param`, `.common` only
+//! in `.global`, `[]` only for external variables, `.b128` from PTX 8.3, parameter lists and their
+//! state spaces, no body for an `.extern` function, and `.alias` prototypes.
 
 use crate::ast::*;
 use crate::check_module::Finding;

@@ -872,8 +872,11 @@ fn matrix_modifiers(i: &Instruction, out: &mut Findings) -> Option<Option<(usize
         out.now(i.line, format!("Incorrect no. of matrix: 4 for ldmatrix with shape '.{shape}'"));
         return None;
     }
-    if op == "stmatrix" && i.mods().iter().any(|m| narrow(&m)) {
-        out.now(i.line, "Unexpected instruction types specified for 'stmatrix'".into());
+    // One type, `.b8` or `.b16` (`stmatrix` has no format conversions), before the fragment.
+    let types = i.types();
+    let odd_types = types.len() > 1 || types.iter().any(|t| !matches!(t, Type::B8 | Type::B16));
+    if odd_types || op == "stmatrix" && i.mods().iter().any(|m| narrow(&m)) {
+        out.now(i.line, format!("Unexpected instruction types specified for '{op}'"));
         return None;
     }
     // A 16x16 matrix of bytes takes two registers per matrix.
