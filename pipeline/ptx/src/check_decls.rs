@@ -468,10 +468,11 @@ fn is_float_literal(t: &str) -> bool {
     hex_float || b.iter().any(|&c| c == b'.' || c.eq_ignore_ascii_case(&b'e'))
 }
 
-/// `.pred` variables live only in registers (arrays and vectors of them nowhere: the parser says
-/// so).
+/// `.pred` variables (and ranges of them, `%p<4>`) live only in registers (arrays and vectors of
+/// them nowhere: the parser says so).
 fn predicate_in_memory(v: &VarDecl) -> Option<Finding> {
-    (v.ty == Type::Pred && v.space != StateSpace::Reg && v.array_len == Some(1) && v.vector == 1).then(|| (v.line, format!("Predicate variable '{}' must be in register state space", v.name), false))
+    let scalar = v.array_len == Some(1) || v.name.ends_with('<');
+    (v.ty == Type::Pred && v.space != StateSpace::Reg && scalar && v.vector == 1).then(|| (v.line, format!("Predicate variable '{}' must be in register state space", v.name), false))
 }
 
 /// The 1-based line of byte `at`.

@@ -550,7 +550,7 @@ impl<'s> Parser<'s> {
         let first = out.len();
         let parsed = self.var_specifiers(space, false).and_then(|specifiers| {
             loop {
-                out.push(self.declarator(&specifiers, start)?);
+                out.push(self.declarator(&specifiers, start, true)?);
                 if !self.eat(Tok::Comma) {
                     break;
                 }
@@ -567,7 +567,7 @@ impl<'s> Parser<'s> {
     /// parameter).
     fn var_decl(&mut self, space: StateSpace, start: u32) -> PResult<VarDecl> {
         let specifiers = self.var_specifiers(space, true)?;
-        self.declarator(&specifiers, start)
+        self.declarator(&specifiers, start, false)
     }
 
     /// `[.align N] [.vN] .type`, and for a parameter (`in_signature`) `.ptr [.space] [.align N]`,
@@ -654,6 +654,20 @@ impl<'s> Parser<'s> {
         Ok(n as u32)
     }
 
+    /// The rest of `name<N>` in a variable statement (see [`Parser::declarator`]).
+    fn ranged_declarator(&mut self, specifiers: &VarSpecifiers, start: u32, mut name: String, name_at: u32, line: u32) -> PResult<VarDecl> {
+        self.advance();
+        self.unsigned()?;
+        self.expect(Tok::Gt)?;
+        if matches!(self.peek(), Some(Tok::LBracket | Tok::Eq)) {
+            return self.syntax_error();
+        }
+        name.push('<');
+        let VarSpecifiers { space, align, vector, ty, type_line, pointee, end: specifiers_end } = *specifiers;
+        let span = self.span_from(start);
+        Ok(VarDecl { space, name, ty, align, array_len: Some(1), vector, line, type_line, span, specifiers_end, name_at, init: Vec::new(), pointee })
+    }
+
     /// `[N]...` after a declared name: the product of the lengths, `None` for an open `[]`.
     fn array_lengths(&mut self) -> PResult<Option<u64>> {
         let mut array_len = Some(1u64);
@@ -679,13 +693,20 @@ impl<'s> Parser<'s> {
 
     /// `name[[N]...] [= init]`; its span runs from `start` (the statement's first token) to its
     /// last token.
-    fn declarator(&mut self, specifiers: &VarSpecifiers, start: u32) -> PResult<VarDecl> {
+    ///
+    /// Outside parameter lists (`ranged`) a name may be a range, `%r<4>`, as for registers: ptxas
+    /// names it `%r<`, takes neither brackets nor an initializer after it, and lays out one
+    /// element for it when no instruction names a member (its members are not resolved here).
+    fn declarator(&mut self, specifiers: &VarSpecifiers, start: u32, ranged: bool) -> PResult<VarDecl> {
         if !matches!(self.peek(), Some(Tok::Ident) | Some(Tok::Percent)) {
             return self.syntax_error();
         }
         let name_at = self.offset();
         let name = self.bump().to_string();
         let line = self.line();
+        if ranged && self.peek() == Some(Tok::Lt) {
+            return self.ranged_declarator(specifiers, start, name, name_at, line);
+        }
         let is_array = self.peek() == Some(Tok::LBracket);
         let array_len = if is_array { self.array_lengths()? } else { Some(1) };
         let VarSpecifiers { space, align, vector, ty, type_line, pointee, end: specifiers_end } = *specifiers;
