@@ -1,11 +1,12 @@
-//! The parser's table of instruction forms (opcode with modifiers): each distinct one a section
-//! writes is built once, and every instruction written that way shares it.
+//! The parser's table of instruction forms (opcode with modifiers): each distinct one is built
+//! once, and every instruction written that way shares it (a thread's parsers pass the table on
+//! from section to section).
 
 use std::sync::Arc;
 
 use crate::ast::{FastMap, Form, Name};
 
-/// A section's forms by their text: the opcode and modifiers joined by dots (`ld.global.f32`),
+/// Forms by their text: the opcode and modifiers joined by dots (`ld.global.f32`),
 /// which names exactly one form (a modifier holds no dot).
 #[derive(Default)]
 pub(crate) struct FormTable {
@@ -13,7 +14,12 @@ pub(crate) struct FormTable {
 }
 
 impl FormTable {
-    /// The form whose text is `text`, if the section has written it before.
+    /// How many forms the table holds.
+    pub(crate) fn len(&self) -> usize {
+        self.by_text.len()
+    }
+
+    /// The form whose text is `text`, if it was made before.
     #[inline]
     pub(crate) fn get(&self, text: &str) -> Option<&Arc<Form>> {
         self.by_text.get(text)

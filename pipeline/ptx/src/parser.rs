@@ -34,11 +34,11 @@ pub struct Parser<'s> {
     /// Module-level directives seen (`.version`, `.target`, `.address_size`).
     pub header: ModuleHeader,
     /// Reused buffers for one function's statements and one instruction's modifiers and operands
-    /// (taken from and given back to the thread's [`SPARE_BUFFERS`]).
+    /// (taken from and given back to the thread's [`SPARE`]).
     pub(crate) body_buf: Vec<Statement>,
     pub(crate) mods_buf: Vec<Name>,
     pub(crate) operands_buf: Vec<Operand>,
-    /// The section's instruction forms, each made once.
+    /// The instruction forms made so far (on this thread: see [`Spare`]), each made once.
     pub(crate) forms: crate::forms::FormTable,
     /// Whether instructions of common shapes are read by [`crate::fast_path`] (off only to
     /// compare the two readers in tests).
@@ -90,27 +90,45 @@ pub struct Failed;
 
 type PResult<T> = Result<T, Failed>;
 
-/// A parser's buffers, kept per thread between parsers: a worker parsing section after section
-/// reuses warm memory instead of growing fresh buffers for each.
-type SpareBuffers = (Vec<Statement>, Vec<Name>, Vec<Operand>);
+/// What a parser leaves to the next one on its thread: its buffers, so a worker parsing section
+/// after section reuses warm memory instead of growing fresh buffers for each, and its table of
+/// instruction forms, so each section does not build the forms the last one already made.
+#[derive(Default)]
+struct Spare {
+    body: Vec<Statement>,
+    mods: Vec<Name>,
+    operands: Vec<Operand>,
+    forms: crate::forms::FormTable,
+}
 
 /// Larger statement buffers (one giant function's) go back to the allocator, not to the thread.
 const MAX_SPARE_STATEMENTS: usize = 1 << 16;
+/// A thread keeps at most this many forms between parsers (a long-lived process parsing module
+/// after module keeps a bounded table).
+const MAX_SPARE_FORMS: usize = 1 << 14;
 
 thread_local! {
-    static SPARE_BUFFERS: std::cell::Cell<Option<SpareBuffers>> = const { std::cell::Cell::new(None) };
+    static SPARE: std::cell::Cell<Option<Spare>> = const { std::cell::Cell::new(None) };
 }
 
 impl Drop for Parser<'_> {
     fn drop(&mut self) {
-        let mut spare = (std::mem::take(&mut self.body_buf), std::mem::take(&mut self.mods_buf), std::mem::take(&mut self.operands_buf));
-        if spare.0.capacity() > MAX_SPARE_STATEMENTS {
-            spare.0 = Vec::new();
+        let mut spare = Spare {
+            body: std::mem::take(&mut self.body_buf),
+            mods: std::mem::take(&mut self.mods_buf),
+            operands: std::mem::take(&mut self.operands_buf),
+            forms: std::mem::take(&mut self.forms),
+        };
+        if spare.body.capacity() > MAX_SPARE_STATEMENTS {
+            spare.body = Vec::new();
         }
-        spare.0.clear();
-        spare.1.clear();
-        spare.2.clear();
-        let _ = SPARE_BUFFERS.try_with(|s| s.set(Some(spare)));
+        if spare.forms.len() > MAX_SPARE_FORMS {
+            spare.forms = Default::default();
+        }
+        spare.body.clear();
+        spare.mods.clear();
+        spare.operands.clear();
+        let _ = SPARE.try_with(|s| s.set(Some(spare)));
     }
 }
 
@@ -125,7 +143,7 @@ impl<'s> Parser<'s> {
     pub fn for_section(src: &'s str, range: std::ops::Range<usize>, first_line: u32, file: &str) -> Parser<'s> {
         let too_large = src.len() > u32::MAX as usize;
         let start = if too_large { 0 } else { range.start as u32 };
-        let spare = SPARE_BUFFERS.with(|s| s.take()).unwrap_or_default();
+        let spare = SPARE.with(|s| s.take()).unwrap_or_default();
         let mut p = Parser {
             src,
             end: if too_large { 0 } else { range.end as u32 },
@@ -140,10 +158,10 @@ impl<'s> Parser<'s> {
             depth: 0,
             nesting: 0,
             header: ModuleHeader::default(),
-            body_buf: spare.0,
-            mods_buf: spare.1,
-            operands_buf: spare.2,
-            forms: Default::default(),
+            body_buf: spare.body,
+            mods_buf: spare.mods,
+            operands_buf: spare.operands,
+            forms: spare.forms,
             fast_path: true,
             zero_padded_reg: false,
             diags: Vec::new(),

@@ -1,5 +1,6 @@
 //! Byte tests sixteen bytes at a time (SSE2, part of every x86_64): the parser's fast path scans
-//! most of a module's bytes as runs of name bytes.
+//! most of a module's bytes as runs of name bytes, and the section splitter all of them for
+//! braces and semicolons.
 
 #![cfg(target_arch = "x86_64")]
 
@@ -23,5 +24,20 @@ pub(crate) unsafe fn outside_names(p: *const u8, form: bool) -> u32 {
         name = _mm_or_si128(name, _mm_or_si128(is(b'.'), is(b':')));
     }
     !(_mm_movemask_epi8(name) as u32) & 0xffff
+}
+
+
+/// Bit `k` set where byte `k` of the sixteen at `p` is one of `{`, `}`, `;`, `/`, `"` (what the
+/// section splitter stops at).
+///
+/// # Safety
+/// `p` must point at sixteen readable bytes.
+#[inline]
+pub(crate) unsafe fn structural(p: *const u8) -> u32 {
+    let v = _mm_loadu_si128(p as *const __m128i);
+    let is = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
+    let braces = _mm_or_si128(is(b'{'), is(b'}'));
+    let rest = _mm_or_si128(is(b';'), _mm_or_si128(is(b'/'), is(b'"')));
+    _mm_movemask_epi8(_mm_or_si128(braces, rest)) as u32
 }
 
