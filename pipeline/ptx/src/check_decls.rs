@@ -21,7 +21,7 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
         _ => Named::Unknown,
     };
     for (k, v) in m.globals.iter().enumerate() {
-        let opens_statement = k == 0 || m.globals[k - 1].span.start != v.span.start;
+        let opens_statement = opens_statement(&m.globals, k);
         if let Some(finding) = repeated_linkage(src, v.specifiers()) {
             out.extend(opens_statement.then_some(finding));
             continue;
@@ -61,7 +61,7 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
         }
         out.extend(prototype_findings(src, f));
         for (k, v) in f.vars.iter().enumerate() {
-            let opens_statement = k == 0 || f.vars[k - 1].span.start != v.span.start;
+            let opens_statement = opens_statement(&f.vars, k);
             let local = |n: &str| match f.vars.iter().find(|w| w.name == n && w.name_at <= v.name_at) {
                 Some(w) => Named::Variable(w.space),
                 None => module_name(n, v.name_at),
@@ -143,7 +143,7 @@ pub fn unresolved_externs(src: &str, m: &Module) -> Vec<(u32, String)> {
         .iter()
         .filter(|v| named.insert(v.name.as_str()))
         .filter(|v| matches!(v.space, StateSpace::Global | StateSpace::Const) || (v.space == StateSpace::Shared && v.array_len.is_some()))
-        .filter(|v| linkage_of(src, v.specifiers()).any(|(_, word)| word == ".extern"))
+        .filter(|v| is_extern(src, v))
         // An incomplete array can't be defined here: that is the link-stage fatal, not this warning.
         .filter(|v| v.array_len.is_some() || v.space == StateSpace::Shared)
         .map(|v| (0, format!("Unresolved extern variable '{}' in whole program compilation, ignoring extern qualifier", v.name)))
@@ -217,6 +217,17 @@ fn repeated_linkage(src: &str, span: Span) -> Option<Finding> {
     Some((line_at(src, at)?, format!("Parsing error near '{word}': syntax error"), true))
 }
 
+/// Whether the `k`th of these variables is the first declarator of its statement (the others of
+/// a statement share its start).
+fn opens_statement(vars: &[VarDecl], k: usize) -> bool {
+    k == 0 || vars[k - 1].span.start != vars[k].span.start
+}
+
+/// Whether a variable is declared `.extern`.
+pub(crate) fn is_extern(src: &str, v: &VarDecl) -> bool {
+    linkage_of(src, v.specifiers()).any(|(_, word)| word == ".extern")
+}
+
 /// Whether a declarator names an array (`x[4]`, `x[]`).
 fn is_array(src: &str, v: &VarDecl) -> bool {
     src.get(v.name_at as usize..v.span.end as usize).is_some_and(|t| t.split('=').next().is_some_and(|d| d.contains('[')))
@@ -224,7 +235,7 @@ fn is_array(src: &str, v: &VarDecl) -> bool {
 
 /// `[]` without an initializer to size it: only for `.extern` variables.
 fn incomplete_type(src: &str, v: &VarDecl) -> Option<Finding> {
-    let is_extern = linkage_of(src, v.specifiers()).any(|(_, word)| word == ".extern");
+    let is_extern = is_extern(src, v);
     (v.array_len.is_none() && v.init.is_empty() && !is_extern).then(|| (v.line, format!("Non-external variable '{}' has incomplete type", v.name), false))
 }
 
@@ -290,7 +301,7 @@ fn b128_version(m: &Module, line: u32, ty: Type) -> Option<Finding> {
 /// initializer on an external symbol, a predicate outside registers.
 fn variable_kind(src: &str, v: &VarDecl) -> impl Iterator<Item = Finding> {
     let initialized = src.get(v.declarator().start as usize..v.span.end as usize).is_some_and(|t| t.contains('='));
-    let is_extern = linkage_of(src, v.specifiers()).any(|(_, word)| word == ".extern");
+    let is_extern = is_extern(src, v);
     let extern_init = (initialized && is_extern).then(|| (v.line, format!("No initial value is allowed for external symbol '{}'", v.name), false));
     extern_init.into_iter().chain(predicate_in_memory(v))
 }

@@ -85,6 +85,15 @@ struct VarSpecifiers {
     end: u32,
 }
 
+impl VarSpecifiers {
+    /// The variable that one declarator of the statement declares (see [`VarDecl`] for the
+    /// fields).
+    fn variable(&self, name: String, name_at: u32, line: u32, array_len: Option<u64>, init: Vec<i128>, span: Span) -> VarDecl {
+        let VarSpecifiers { space, align, vector, ty, type_line, pointee, end: specifiers_end } = *self;
+        VarDecl { space, name, ty, align, array_len, vector, line, type_line, span, specifiers_end, name_at, init, pointee }
+    }
+}
+
 /// A parse failure already recorded in `diags`; the caller recovers.
 pub struct Failed;
 
@@ -651,8 +660,13 @@ impl<'s> Parser<'s> {
     fn scalar_predicate(&mut self, ty: Type, vector: u32) {
         if ty == Type::Pred && vector > 1 {
             let line = self.line();
-            self.error_at(line, "Predicate type can only be used to define scalar register variables".into(), false);
+            self.predicate_not_scalar(line);
         }
+    }
+
+    /// ptxas's error for a `.pred` vector or array, at `line`.
+    fn predicate_not_scalar(&mut self, line: u32) {
+        self.error_at(line, "Predicate type can only be used to define scalar register variables".into(), false);
     }
 
     /// A state space after the declaration's own: ptxas's error, and the declaration goes on.
@@ -681,9 +695,7 @@ impl<'s> Parser<'s> {
             return self.syntax_error();
         }
         name.push('<');
-        let VarSpecifiers { space, align, vector, ty, type_line, pointee, end: specifiers_end } = *specifiers;
-        let span = self.span_from(start);
-        Ok(VarDecl { space, name, ty, align, array_len: Some(1), vector, line, type_line, span, specifiers_end, name_at, init: Vec::new(), pointee })
+        Ok(specifiers.variable(name, name_at, line, Some(1), Vec::new(), self.span_from(start)))
     }
 
     /// `[N]...` after a declared name: the product of the lengths, `None` for an open `[]`.
@@ -727,16 +739,14 @@ impl<'s> Parser<'s> {
         }
         let is_array = self.peek() == Some(Tok::LBracket);
         let array_len = if is_array { self.array_lengths()? } else { Some(1) };
-        let VarSpecifiers { space, align, vector, ty, type_line, pointee, end: specifiers_end } = *specifiers;
-        if is_array && ty == Type::Pred {
+        if is_array && specifiers.ty == Type::Pred {
             // ptxas says so as it reads the declarator, before any check of the declaration.
             let line = self.line();
-            self.error_at(line, "Predicate type can only be used to define scalar register variables".into(), false);
+            self.predicate_not_scalar(line);
         }
-        let elements = array_len.unwrap_or(0).saturating_mul(u64::from(vector));
+        let elements = array_len.unwrap_or(0).saturating_mul(u64::from(specifiers.vector));
         let init = if self.eat(Tok::Eq) { self.initializer(elements)? } else { Vec::new() };
-        let span = self.span_from(start);
-        Ok(VarDecl { space, name, ty, align, array_len, vector, line, type_line, span, specifiers_end, name_at, init, pointee })
+        Ok(specifiers.variable(name, name_at, line, array_len, init, self.span_from(start)))
     }
 
     /// An initializer of a variable of `elements` elements: the vector is sized for them up front
@@ -868,7 +878,7 @@ impl<'s> Parser<'s> {
                 return self.syntax_error();
             }
             if array && ty == Type::Pred {
-                self.error_at(line, "Predicate type can only be used to define scalar register variables".into(), false);
+                self.predicate_not_scalar(line);
             }
             if self.eat(Tok::Eq) {
                 self.initializer(0)?;
@@ -1249,7 +1259,6 @@ impl<'s> Parser<'s> {
     }
 }
 
-/// The state space a `.ptr` parameter points into (`.global` ...), by its directive's name.
 /// Whether a directive names a state space a declaration may have.
 fn is_state_space(directive: &str) -> bool {
     matches!(directive, "reg" | "param" | "shared" | "global" | "const" | "local")
@@ -1261,6 +1270,7 @@ fn is_declaration_specifier(directive: &str) -> bool {
     Type::from_mod(directive).is_some() || directive == "align" || directive.strip_prefix('v').is_some_and(|n| n.parse::<u32>().is_ok())
 }
 
+/// The state space a `.ptr` parameter points into (`.global` ...), by its directive's name.
 fn pointee_space(directive: &str) -> Option<StateSpace> {
     match directive {
         "global" => Some(StateSpace::Global),

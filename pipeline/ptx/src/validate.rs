@@ -144,8 +144,7 @@ const SYSTEM_FUNCTIONS: &[&str] = &["vprintf", "malloc", "free", "__assertfail"]
 /// then, in declaration order, a function without a body or an `.alias` that is not `.extern` or
 /// that is called.
 fn unresolved_symbol(src: &str, m: &Module) -> Option<String> {
-    let is_extern = |v: &VarDecl| src.get(v.span.start as usize..v.span.end as usize).is_some_and(|t| t.trim_start().starts_with(".extern"));
-    let open_array = m.globals.iter().find(|v| matches!(v.space, StateSpace::Global | StateSpace::Const) && v.array_len.is_none() && is_extern(v));
+    let open_array = m.globals.iter().find(|v| matches!(v.space, StateSpace::Global | StateSpace::Const) && v.array_len.is_none() && crate::check_decls::is_extern(src, v));
     if let Some(v) = open_array {
         return Some(format!("Unresolved extern variable '{}'", v.name));
     }
