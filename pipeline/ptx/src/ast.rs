@@ -154,6 +154,8 @@ pub struct VarDecl {
     pub init: Vec<i128>,
     /// `.ptr [.space] [.align N]` of a kernel parameter: what it points to.
     pub pointee: Option<Pointee>,
+    /// `Some(N)` for a range, `%r<N>` (named `%r<`): it declares the variables `%r0 .. %r{N-1}`.
+    pub range: Option<u64>,
 }
 
 /// What a kernel's pointer parameter points to (`.ptr .global .align 16`), as ptxas records it.

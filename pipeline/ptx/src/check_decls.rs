@@ -45,6 +45,8 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
     }
     // After each variable's own findings (a line with both gives those first).
     out.extend(redeclared_globals(src, m));
+    let globals = m.globals.iter().map(|v| (crate::check_module::variable_key(v).0, v.range, v.line));
+    out.extend(crate::check_module::members_declared_again(globals));
     for f in &m.functions {
         out.extend(repeated_linkage(src, f.span));
         for v in f.params.iter().chain(&f.ret_params) {

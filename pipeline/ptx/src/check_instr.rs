@@ -25,17 +25,60 @@ pub struct Scope<'a> {
 /// The function's own variables (parameters, locals) over the module's globals, which are built
 /// once per module: one function's scope costs its own size, not the module's.
 pub struct VarScope<'a> {
-    pub globals: &'a FastMap<&'a str, StateSpace>,
-    pub locals: FastMap<&'a str, StateSpace>,
+    pub globals: &'a Variables<'a>,
+    pub locals: Variables<'a>,
 }
 
 impl VarScope<'_> {
+    /// The state space of the variable `name`, a member of a range (`%r3` of `%r<4>`) too.
     pub fn get(&self, name: &str) -> Option<&StateSpace> {
         self.locals.get(name).or_else(|| self.globals.get(name))
     }
 
     pub fn contains_key(&self, name: &str) -> bool {
         self.get(name).is_some()
+    }
+
+    /// Whether a variable's name starts with `%`, as a register's does.
+    fn has_percent_names(&self) -> bool {
+        self.locals.percent_names || self.globals.percent_names
+    }
+}
+
+/// Variables of one scope by name, and ranges (`%r<4>`, named `%r<`) by prefix (`%r`): ptxas
+/// declares a range's members `%r0 .. %r3` as variables of their own (`%r01` names `%r1`).
+#[derive(Default)]
+pub struct Variables<'a> {
+    by_name: FastMap<&'a str, StateSpace>,
+    ranges: FastMap<&'a str, (StateSpace, u64)>,
+    /// Whether a name starts with `%`: an operand naming it reads as a register.
+    percent_names: bool,
+}
+
+impl<'a> Variables<'a> {
+    pub fn clear(&mut self) {
+        self.by_name.clear();
+        self.ranges.clear();
+        self.percent_names = false;
+    }
+
+    pub fn extend(&mut self, vars: impl Iterator<Item = &'a VarDecl>) {
+        for v in vars {
+            self.by_name.insert(v.name.as_str(), v.space);
+            self.percent_names |= v.name.starts_with('%');
+            if let (Some(n), Some(prefix)) = (v.range, v.name.strip_suffix('<')) {
+                self.ranges.insert(prefix, (v.space, n));
+            }
+        }
+    }
+
+    pub fn get(&self, name: &str) -> Option<&StateSpace> {
+        let exact = self.by_name.get(name);
+        if exact.is_some() || self.ranges.is_empty() {
+            return exact;
+        }
+        let (prefix, number) = crate::check_module::range_member(name)?;
+        self.ranges.get(prefix).filter(|(_, n)| number < *n).map(|(space, _)| space)
     }
 }
 
@@ -276,6 +319,9 @@ fn fingerprint(i: &Instruction) -> u64 {
 }
 
 pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mut Findings) {
+    if let Some(read_as_symbols) = variables_as_symbols(i, s) {
+        return check_instruction(&read_as_symbols, s, plans, out);
+    }
     // ptxas checks the guard before the opcode (`@ bra L;` takes `bra` as the guard).
     let guard = i.guard.as_ref().map(|(_, p)| s.regs.lookup(p));
     if guard.is_some_and(|t| t != Some(Type::Pred)) {
@@ -374,6 +420,35 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
         }
     }
     report_mismatch(i, mismatch || undeclared_register, out);
+}
+
+/// `i` with its `%`-named variables (`%g`, or `%r3` of a range `%r<4>`), which the parser read as
+/// registers, as the symbols they are (`[%g]`, `mov.u64 %rd1, %r3`); `None` when it names none.
+fn variables_as_symbols(i: &Instruction, s: &Scope) -> Option<Instruction> {
+    if !s.vars.has_percent_names() {
+        return None;
+    }
+    let is_variable = |r: &Name| s.regs.lookup(r).is_none() && s.vars.contains_key(r);
+    fn names_variable(o: &Operand, is_variable: &dyn Fn(&Name) -> bool) -> bool {
+        match o {
+            Operand::Reg(r) | Operand::Addr { base: AddrBase::Reg(r), .. } => is_variable(r),
+            Operand::Vector(v) => v.iter().any(|e| names_variable(e, is_variable)),
+            _ => false,
+        }
+    }
+    fn as_symbol(o: &Operand, is_variable: &dyn Fn(&Name) -> bool) -> Operand {
+        match o {
+            Operand::Reg(r) if is_variable(r) => Operand::Symbol(r.clone()),
+            Operand::Addr { base: AddrBase::Reg(r), offset } if is_variable(r) => Operand::Addr { base: AddrBase::Symbol(r.clone()), offset: *offset },
+            Operand::Vector(v) => Operand::Vector(v.iter().map(|e| as_symbol(e, is_variable)).collect()),
+            o => o.clone(),
+        }
+    }
+    if !i.operands.iter().any(|o| names_variable(o, &is_variable)) {
+        return None;
+    }
+    let operands = i.operands.iter().map(|o| as_symbol(o, &is_variable)).collect();
+    Some(Instruction { operands, ..i.clone() })
 }
 
 /// The value operands of a vector `atom`/`red` (all but the address and a cache policy): vectors
@@ -1496,8 +1571,10 @@ impl Summing<'_, '_> {
 fn unknown_symbols(i: &Instruction, s: &Scope, out: &mut Findings) -> bool {
     let mut unknown = Vec::new();
     i.operands.iter().for_each(|o| collect_unknown(o, s, &mut unknown));
-    // An undeclared register also makes the operands mismatch; an unknown label alone does not.
-    let any_register = unknown.iter().any(|u| u.starts_with('%'));
+    // An undeclared register also makes the operands mismatch; an unknown label alone does not,
+    // nor an unknown `%`-named symbol plus offset (`%g+4`).
+    let offset_symbol = |u: &str| i.operands.iter().any(|o| matches!(o, Operand::Symbol(n) if symbol_base(n) == u));
+    let any_register = unknown.iter().any(|u| u.starts_with('%') && !offset_symbol(u));
     if let Some((_, p)) = &i.guard {
         if s.regs.lookup(p).is_none() {
             unknown.insert(0, p.to_string());

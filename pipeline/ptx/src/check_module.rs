@@ -152,7 +152,7 @@ pub fn check_duplicate_names(src: &str, f: &Function) -> Vec<Finding> {
     // it is defined (parameters first).
     let definitions = || {
         let vars = f.params.iter().chain(&f.ret_params).map(|v| ((v.name.as_str(), false), v.line, None, 0));
-        let locals = f.vars.iter().map(|v| ((v.name.as_str(), false), v.line, Some(v.span), v.name_at));
+        let locals = f.vars.iter().map(|v| (variable_key(v), v.line, Some(v.span), v.name_at));
         let regs = f.regs.iter().filter(|d| !d.scoped).map(|d| ((d.name.as_str(), d.count.is_some()), d.line, None, d.span.start));
         vars.chain(locals).chain(regs)
     };
@@ -173,23 +173,47 @@ pub fn check_duplicate_names(src: &str, f: &Function) -> Vec<Finding> {
     out
 }
 
-/// Plain registers that a range of the same function also declares (`%r1` or `%r01` with
-/// `%r<3>`, in either order): reported at the later declaration, naming the plain register.
+/// A name's prefix and number, `%r` and 3 for `%r3` or `%r03` (a member of a range `%r<N>` when
+/// the number is below N).
+pub fn range_member(name: &str) -> Option<(&str, u64)> {
+    let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
+    let (prefix, number) = name.split_at(name.len() - digits);
+    (digits > 0 && !prefix.is_empty()).then_some(())?;
+    Some((prefix, number.parse().ok()?))
+}
+
+/// A variable's name among the registers' (a range `%r<4>` is `%r`, told apart as a range).
+pub fn variable_key(v: &VarDecl) -> (&str, bool) {
+    match (v.range, v.name.strip_suffix('<')) {
+        (Some(_), Some(prefix)) => (prefix, true),
+        _ => (v.name.as_str(), false),
+    }
+}
+
+/// Plain registers and variables that a range (of registers or variables) of the same function
+/// also declares (`%r1` or `%r01` with `%r<3>`, in either order): reported at the later
+/// declaration, naming the plain one.
 fn range_members_declared(f: &Function) -> Vec<Finding> {
-    let top = || f.regs.iter().filter(|d| !d.scoped);
-    if top().all(|d| d.count.is_some()) {
+    let regs = f.regs.iter().filter(|d| !d.scoped).map(|d| (d.name.as_str(), d.count, d.line));
+    let vars = f.vars.iter().map(|v| (variable_key(v).0, v.range, v.line));
+    members_declared_again(regs.chain(vars))
+}
+
+/// Of `(name, range count, line)` declarations in one scope (a range `%r<N>` named by its prefix
+/// `%r`), those of plain names that a range's member repeats, at the later line of the two.
+pub fn members_declared_again<'a>(decls: impl Iterator<Item = (&'a str, Option<u64>, u32)> + Clone) -> Vec<Finding> {
+    if decls.clone().all(|(_, count, _)| count.is_some()) || decls.clone().all(|(_, count, _)| count.is_none()) {
         return Vec::new();
     }
-    let ranges: FastMap<&str, (u64, u32)> = top().filter_map(|d| Some((d.name.as_str(), (d.count?, d.line)))).collect();
+    let ranges: FastMap<&str, (u64, u32)> = decls.clone().filter_map(|(name, count, line)| Some((name, (count?, line)))).collect();
     let member_of = |name: &str| {
-        let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
-        let (prefix, num) = name.split_at(name.len() - digits);
+        let (prefix, number) = range_member(name)?;
         let &(n, line) = ranges.get(prefix)?;
-        (digits > 0 && num.parse::<u64>().ok()? < n).then_some(line)
+        (number < n).then_some(line)
     };
-    top()
-        .filter(|d| d.count.is_none())
-        .filter_map(|d| member_of(&d.name).map(|range_line| (range_line.max(d.line), format!("Duplicate definition of variable '{}'", d.name), false)))
+    decls
+        .filter(|(_, count, _)| count.is_none())
+        .filter_map(|(name, _, line)| member_of(name).map(|range_line| (range_line.max(line), format!("Duplicate definition of variable '{name}'"), false)))
         .collect()
 }
 

@@ -90,7 +90,7 @@ impl VarSpecifiers {
     /// fields).
     fn variable(&self, name: String, name_at: u32, line: u32, array_len: Option<u64>, init: Vec<i128>, span: Span) -> VarDecl {
         let VarSpecifiers { space, align, vector, ty, type_line, pointee, end: specifiers_end } = *self;
-        VarDecl { space, name, ty, align, array_len, vector, line, type_line, span, specifiers_end, name_at, init, pointee }
+        VarDecl { space, name, ty, align, array_len, vector, line, type_line, span, specifiers_end, name_at, init, pointee, range: None }
     }
 }
 
@@ -689,13 +689,14 @@ impl<'s> Parser<'s> {
     /// The rest of `name<N>` in a variable statement (see [`Parser::declarator`]).
     fn ranged_declarator(&mut self, specifiers: &VarSpecifiers, start: u32, mut name: String, name_at: u32, line: u32) -> PResult<VarDecl> {
         self.advance();
-        self.unsigned()?;
+        let members = self.unsigned()?.clamp(0, i128::from(u64::MAX)) as u64;
         self.expect(Tok::Gt)?;
         if matches!(self.peek(), Some(Tok::LBracket | Tok::Eq)) {
             return self.syntax_error();
         }
         name.push('<');
-        Ok(specifiers.variable(name, name_at, line, Some(1), Vec::new(), self.span_from(start)))
+        let range = specifiers.variable(name, name_at, line, Some(1), Vec::new(), self.span_from(start));
+        Ok(VarDecl { range: Some(members), ..range })
     }
 
     /// `[N]...` after a declared name: the product of the lengths, `None` for an open `[]`.
@@ -726,7 +727,8 @@ impl<'s> Parser<'s> {
     ///
     /// Outside parameter lists (`ranged`) a name may be a range, `%r<4>`, as for registers: ptxas
     /// names it `%r<`, takes neither brackets nor an initializer after it, and lays out one
-    /// element for it when no instruction names a member (its members are not resolved here).
+    /// element for it when no instruction names a member (the checks resolve its members,
+    /// [`crate::check_instr::VarScope`]).
     fn declarator(&mut self, specifiers: &VarSpecifiers, start: u32, ranged: bool) -> PResult<VarDecl> {
         if !matches!(self.peek(), Some(Tok::Ident) | Some(Tok::Percent)) {
             return self.syntax_error();
@@ -1172,7 +1174,7 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// `%r1`, `%tid.x`, `%p|%q`.
+    /// `%r1`, `%tid.x`, `%p|%q`, `%g+4`.
     fn register_operand(&mut self) -> PResult<Operand> {
         let name = Name::new(self.bump());
         self.note_register(&name);
@@ -1183,6 +1185,10 @@ impl<'s> Parser<'s> {
             let second = Name::new(self.bump());
             self.note_register(&second);
             return Ok(Operand::PredPair(Box::new((name, second))));
+        }
+        if self.peek() == Some(Tok::Plus) {
+            // A `%`-named variable plus offsets (`%g+4`), which ptxas takes as a symbol does.
+            return self.symbol_offset(&name.to_string());
         }
         if self.peek() == Some(Tok::Dot) {
             let comp = &self.text()[1..];

@@ -4,7 +4,7 @@
 
 
 use crate::ast::*;
-use crate::check_instr::{check_instruction, Findings, Plans, Scope, VarScope};
+use crate::check_instr::{check_instruction, Findings, Plans, Scope, VarScope, Variables};
 use crate::check_module::{self as cm, Finding};
 use crate::diag::Diagnostic;
 
@@ -203,14 +203,16 @@ pub fn validate_function(f: &Function, module: &Module, file: &str, diags: &mut 
 /// One function's findings: those ptxas makes while reading (in line order), then unknown symbols.
 /// What every function's scope shares: the module's globals and functions by name.
 struct ModuleScope<'a> {
-    globals: FastMap<&'a str, StateSpace>,
+    globals: Variables<'a>,
     functions: FastMap<&'a str, &'a Function>,
 }
 
 impl<'a> ModuleScope<'a> {
     fn new(m: &'a Module) -> ModuleScope<'a> {
+        let mut globals = Variables::default();
+        globals.extend(m.globals.iter());
         ModuleScope {
-            globals: m.globals.iter().map(|v| (v.name.as_str(), v.space)).collect(),
+            globals,
             functions: m.functions.iter().map(|g| (g.name.as_str(), g)).collect(),
         }
     }
@@ -254,7 +256,7 @@ fn scope_of<'a>(f: &'a Function, m: &'a Module, shared: &'a ModuleScope<'a>, spa
         _ => None,
     }));
     locals.clear();
-    locals.extend(f.params.iter().chain(f.ret_params.iter()).chain(f.vars.iter()).map(|v| (v.name.as_str(), v.space)));
+    locals.extend(f.params.iter().chain(f.ret_params.iter()).chain(f.vars.iter()));
     regs.fill(&f.regs, f.params.iter().chain(f.ret_params.iter()));
     Scope {
         regs,
