@@ -96,10 +96,11 @@ impl Findings {
     }
 }
 
-/// The name ptxas gives the instruction in "Arguments mismatch" (`mul.wide` for wide forms).
+/// The name ptxas gives the instruction in its operand messages (`mul.lo`, `mad.wide`, `cvta.to`).
 fn display_name(i: &Instruction) -> String {
-    if (i.opcode() == "mul" || i.opcode() == "mad") && i.has_mod("wide") {
-        format!("{}.wide", i.opcode())
+    let half = || ["lo", "hi", "wide"].into_iter().find(|m| i.has_mod(m));
+    if let Some(half) = half().filter(|_| matches!(i.opcode(), "mul" | "mad" | "mul24" | "mad24" | "madc")) {
+        format!("{}.{half}", i.opcode())
     } else if i.opcode() == "cvta" && i.has_mod("to") {
         "cvta.to".into()
     } else if let Some(spec) = isa::spec_for(i.opcode(), i.mods()).filter(|_| i.opcode() == "bar") {
@@ -203,7 +204,7 @@ impl Plan {
             mask_required: i.has_mod("sync") && matches!(op, "shfl" | "vote"),
             wide: i.has_mod("wide"),
             is_mov: op == "mov",
-            takes_address: matches!(op, "mov" | "cvta" | "getctarank"),
+            takes_address: matches!(op, "mov" | "getctarank") || (op == "cvta" && !i.has_mod("to")),
             packed_f32,
         }
     }
@@ -402,7 +403,7 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
         let fits = match key.and_then(|k| plans.verdict(&k)) {
             Some(fits) => fits,
             None => {
-                if !check_operand_forms(i, spec, s, out) {
+                if !check_operand_forms(i, spec, p.takes_address, s, out) {
                     return;
                 }
                 let fits = check_operands(i, &p, spec, width, s);
@@ -487,9 +488,9 @@ fn check_signedness(i: &Instruction, out: &mut Findings) -> bool {
 }
 
 /// Operand forms ptxas rejects before looking at types: an immediate or special register as a
-/// result, an address where a register belongs,
+/// result, an address or a variable where a register belongs,
 /// an address through an unknown name, a vector of an illegal size. False if any was reported.
-fn check_operand_forms(i: &Instruction, spec: &OpSpec, s: &Scope, out: &mut Findings) -> bool {
+fn check_operand_forms(i: &Instruction, spec: &OpSpec, takes_address: bool, s: &Scope, out: &mut Findings) -> bool {
     let mut ok = true;
     let mut kinds = spec.shape.chars().filter(|c| !matches!(c, '?' | '*'));
     for (k, o) in i.operands.iter().enumerate() {
@@ -514,6 +515,14 @@ fn check_operand_forms(i: &Instruction, spec: &OpSpec, s: &Scope, out: &mut Find
             }
             Operand::Addr { base: AddrBase::Reg(n) | AddrBase::Symbol(n), .. } if !is_known_name(n, s) => {
                 out.now(i.line, format!("Illegal operand type to instruction '{}'", i.opcode()));
+                ok = false;
+            }
+            Operand::Symbol(n) if kind == Some('l') && !s.labels.contains(n.as_str()) && is_known_name(symbol_base(n), s) => {
+                out.now(i.line, format!("Label expected for argument {k} of instruction '{}'", i.opcode()));
+                ok = false;
+            }
+            Operand::Symbol(n) if kind.is_some_and(|c| !matches!(c, 'm' | 'l')) && !(takes_address && k > 0) && s.vars.contains_key(n) => {
+                out.now(i.line, format!("Argument {k} of instruction '{}': must be register", display_name(i)));
                 ok = false;
             }
             _ => {}
@@ -1511,10 +1520,13 @@ impl Summing<'_, '_> {
     }
 
     /// A label, variable or function (or a `__` name), or else unknown.
-    fn symbol(&mut self, name: &str) {
+    /// Whether it is a label (without an offset).
+    fn symbol(&mut self, name: &str) -> bool {
         let n = symbol_base(name);
-        let known = self.s.labels.contains(n) || self.s.vars.contains_key(n) || self.s.functions.contains_key(n);
+        let label = self.s.labels.contains(n);
+        let known = label || self.s.vars.contains_key(n) || self.s.functions.contains_key(n);
         self.unknown |= !known && !n.starts_with("__") && n != "_";
+        label && n == name
     }
 
     fn operand(&mut self, o: &Operand, top: bool) {
@@ -1553,8 +1565,12 @@ impl Summing<'_, '_> {
                 Self::ADDR | u8::from(known)
             }
             Operand::Symbol(n) => {
-                self.symbol(n);
-                Self::SYMBOL | u8::from(self.takes_address && symbol_is_address(n, self.s))
+                // Variables and other names than labels are told apart: ptxas names a variable
+                // where a register belongs, anything but a label where a label does.
+                let label = self.symbol(n);
+                let variable = !label && self.s.vars.contains_key(n);
+                let address = self.takes_address && symbol_is_address(n, self.s);
+                Self::SYMBOL | u8::from(address) | u8::from(variable) << 1 | u8::from(!label) << 2
             }
             Operand::Vector(v) => {
                 self.keyed &= top && v.len() < 32;
