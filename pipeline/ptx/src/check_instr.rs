@@ -185,6 +185,8 @@ impl Plan {
         let data = is_memory_access(i).then(|| data_index(i));
         let has_op = matches!(op, "atom" | "red") && isa::ATOM_OPERATIONS.iter().any(|(o, _)| i.has_mod(o));
         let vector_atom = matches!(op, "atom" | "red") && i.mods().iter().any(|m| matches!(m.as_str(), "v2" | "v4" | "v8"));
+        // ldmatrix's format conversions (`.b8x16.b6x16_p32`) leave its fragment's registers checked.
+        let fragments = matrix_fragments(i);
         Plan {
             id: 0,
             route,
@@ -196,9 +198,9 @@ impl Plan {
             space: access_space(i).filter(|&space| !(writes_memory(i) && space == StateSpace::Const)),
             atom_operands: has_op.then(|| atom_operand_count(i)),
             bar_red: op == "bar" && i.has_mod("red"),
-            fragments: matrix_fragments(i),
+            fragments,
             barrier_at: barrier_operand(i),
-            skip_operand_types: i.has_mod("pack") || (has_untabled_type(i) && !packed_f32) || vector_atom,
+            skip_operand_types: i.has_mod("pack") || (has_untabled_type(i) && !packed_f32 && fragments.is_none()) || vector_atom,
             vector_atom,
             narrow_registers: if op == "cvt" { narrow_registers(i) } else { [None; 2] },
             mask_required: i.has_mod("sync") && matches!(op, "shfl" | "vote"),
@@ -375,6 +377,7 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
     if p.vector_atom && !mismatch && !check_vector_atom_operands(i, p.width, out) {
         return;
     }
+    mismatch |= p.vector_atom && !vector_atom_registers_fit(i, s);
     mismatch |= p.narrow_registers != [None; 2] && !narrow_registers_fit(i, &p, s);
     if loud {
         check_membar_level(i, out);
@@ -467,6 +470,20 @@ fn check_vector_atom_operands(i: &Instruction, width: u32, out: &mut Findings) -
         return false;
     }
     true
+}
+
+/// The registers of a vector `atom`/`red`'s vectors against its element type
+/// ([`crate::typing::vector_atom_element_fits`]); undeclared ones are reported as unknown.
+fn vector_atom_registers_fit(i: &Instruction, s: &Scope) -> bool {
+    let Some(elem) = i.ty() else { return true };
+    let registers = i.operands.iter().filter_map(|o| match o {
+        Operand::Vector(v) => Some(v.iter()),
+        _ => None,
+    });
+    registers.flatten().all(|e| match e {
+        Operand::Reg(r) => s.regs.lookup(r).is_none_or(|t| crate::typing::vector_atom_element_fits(elem, t)),
+        _ => true,
+    })
 }
 
 fn report_mismatch(i: &Instruction, mismatch: bool, out: &mut Findings) {
@@ -740,8 +757,9 @@ fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Sc
             Operand::PredPair(pair) => reg_fits(&pair.0, Some(Type::U32), Typing::Strict) && reg_fits(&pair.1, Some(Type::Pred), Typing::Strict),
             _ => false,
         },
+        // A matrix fragment: 32-bit registers of any type, or (as ptxas takes them) predicates.
         'V' => match o {
-            Operand::Vector(v) => v.iter().all(|e| matches!(e, Operand::Reg(r) if reg_fits(r, Some(Type::B32), Typing::Strict))),
+            Operand::Vector(v) => v.iter().all(|e| matches!(e, Operand::Reg(r) if s.regs.lookup(r).is_none_or(|t| t == Type::Pred || t.size_bytes() == 4))),
             _ => false,
         },
         'P' => match o {

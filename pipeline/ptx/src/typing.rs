@@ -41,6 +41,14 @@ pub fn register_fits(ty: Type, reg: Type, typing: Typing) -> bool {
     }
 }
 
+/// Whether a register of type `reg` may hold an element of a vector `atom`/`red` of type `elem`
+/// (ptxas 13.5): the type itself or a bit-size register of its size; for `.f32` and `.f16`
+/// integer registers of the size too (not for `.bf16`, `.f16x2`, `.bf16x2`).
+pub fn vector_atom_element_fits(elem: Type, reg: Type) -> bool {
+    let integers_too = matches!(elem, Type::F32 | Type::F16) && class(reg) == Class::Int;
+    reg == elem || (reg.size_bytes() == elem.size_bytes() && (class(reg) == Class::Bit || integers_too))
+}
+
 /// Whether an integer immediate may stand where the type is `ty` (not for floating-point types).
 pub fn int_immediate_fits(ty: Type) -> bool {
     !matches!(class(ty), Class::Float)
