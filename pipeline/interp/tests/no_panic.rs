@@ -71,15 +71,17 @@ fn mutate(m: &mut Module, rng: &mut Rng) {
         }
         2 if !ins.operands.is_empty() => {
             let i = (rng.next() % ins.operands.len() as u64) as usize;
-            ins.operands[i] = match rng.next() % 4 {
+            let mut operands = ins.operands.to_vec();
+            operands[i] = match rng.next() % 4 {
                 0 => Operand::Imm((rng.next() as i64) as i128),
                 1 => Operand::F32(rng.next() as u32),
                 2 => Operand::Reg("%r1".into()),
                 _ => Operand::Vector(vec![Operand::Reg("%r1".into()), Operand::Imm(3)]),
             };
+            ins.operands = operands.into();
         }
         3 if !ins.operands.is_empty() => {
-            ins.operands.pop();
+            ins.operands = ins.operands[..ins.operands.len() - 1].to_vec().into();
         }
         _ => ins.guard = Some((rng.next().is_multiple_of(2), "%p1".into())),
     }

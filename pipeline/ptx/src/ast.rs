@@ -447,7 +447,7 @@ pub struct Instruction {
     pub guard: Option<(bool, Name)>,
     /// The opcode and its modifiers, shared with every instruction of the section written alike.
     pub form: Arc<Form>,
-    pub operands: Vec<Operand>,
+    pub operands: Operands,
     pub line: u32,
     /// From the guard (or opcode) to the `;`.
     pub span: Span,
@@ -487,6 +487,75 @@ impl Instruction {
     /// All type modifiers in order (`cvt.s64.s32` → [S64, S32]).
     pub fn types(&self) -> Vec<Type> {
         self.mods().iter().filter_map(|m| Type::from_mod(m)).collect()
+    }
+}
+
+/// An instruction's operands: its run of the operand block that the instructions of its function
+/// share (the parser makes one allocation per function, not one per instruction). Reads as a
+/// slice; [`Operands::from`] a vector gives an instruction a block of its own.
+#[derive(Clone, Default)]
+pub struct Operands {
+    /// `None` while the parser has not yet moved the function's operands into their block, and for
+    /// an instruction without operands.
+    block: Option<Arc<[Operand]>>,
+    start: u32,
+    len: u32,
+}
+
+impl Operands {
+    /// Operands `start..start + len` of a block made later ([`Operands::place_in`]).
+    pub(crate) fn pending(start: usize, len: usize) -> Operands {
+        Operands { block: None, start: start as u32, len: len as u32 }
+    }
+
+    /// Points pending operands into `block`, the function's operands now in place.
+    pub(crate) fn place_in(&mut self, block: &Arc<[Operand]>) {
+        assert!(self.start as usize + self.len as usize <= block.len(), "operands past their block");
+        if self.len > 0 {
+            self.block = Some(block.clone());
+        }
+    }
+}
+
+impl From<Vec<Operand>> for Operands {
+    fn from(v: Vec<Operand>) -> Operands {
+        let len = v.len() as u32;
+        Operands { block: (len > 0).then(|| Arc::from(v)), start: 0, len }
+    }
+}
+
+impl std::ops::Deref for Operands {
+    type Target = [Operand];
+
+    #[inline]
+    fn deref(&self) -> &[Operand] {
+        match &self.block {
+            // SAFETY: `block` is only ever set (by `place_in` and `from`, the fields being
+            // private) to a block that holds `start..start + len`, as both check.
+            Some(block) => unsafe { block.get_unchecked(self.start as usize..self.start as usize + self.len as usize) },
+            None => &[],
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a Operands {
+    type Item = &'a Operand;
+    type IntoIter = std::slice::Iter<'a, Operand>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl PartialEq for Operands {
+    fn eq(&self, other: &Operands) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Debug for Operands {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
     }
 }
 

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use crate::ast::{AddrBase, Form, Instruction, Name, Operand, Span, Statement};
-use crate::parser::{take_exact, Parser};
+use crate::parser::Parser;
 
 /// A read position in the bytes of the parser's section (which end where the section does).
 struct Cursor<'s> {
@@ -326,10 +326,13 @@ impl<'s> Parser<'s> {
         }
         c.pos = start;
         let line = self.lines.line(start as u32);
-        self.operands_buf.clear();
         let Ok((guard, form)) = self.fast_head(c) else { return None };
-        self.fast_operands(c).ok()?;
-        let operands = take_exact(&mut self.operands_buf);
+        let first = self.operands_buf.len();
+        if self.fast_operands(c).is_err() {
+            self.operands_buf.truncate(first);
+            return None;
+        }
+        let operands = self.operands_since(first);
         let span = Span { start: start as u32, end: c.pos as u32 };
         self.body_buf.push(Statement::Instr(Instruction { guard, form, operands, line, span }));
         self.prev_end = c.pos as u32;

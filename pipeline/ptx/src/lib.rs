@@ -38,10 +38,7 @@ pub fn parse_syntax(src: &str, file_name: &str) -> (ast::Module, Vec<Diagnostic>
 pub fn parse_syntax_with(src: &str, file_name: &str, fast_path: bool) -> (ast::Module, Vec<Diagnostic>) {
     let mut p = parser::Parser::new(src, file_name);
     p.fast_path = fast_path;
-    let mut module = p.parse_module();
-    for f in &mut module.functions {
-        resolve::register_symbols(f);
-    }
+    let module = p.parse_module();
     (module, std::mem::take(&mut p.diags))
 }
 

@@ -3,6 +3,7 @@
 use crate::ast::*;
 use crate::diag::Diagnostic;
 use crate::lexer::{LineCursor, Tok, Token, TokenStream};
+use std::sync::Arc;
 
 /// Most errors reported before giving up.
 const MAX_ERRORS: usize = 100;
@@ -936,12 +937,10 @@ impl<'s> Parser<'s> {
         // Statements gather in a buffer reused across functions (its pages stay warm) and move
         // into a vector of exactly their count.
         self.body_buf.clear();
+        self.operands_buf.clear();
         self.zero_padded_reg = false;
         let parsed = self.body(&mut f);
-        f.body = take_exact(&mut self.body_buf);
-        if std::mem::take(&mut self.zero_padded_reg) {
-            crate::resolve::unpad_register_numbers(&mut f);
-        }
+        self.take_body(&mut f);
         parsed?;
         f.span = self.span_from(start);
         Ok(f)
@@ -1095,23 +1094,55 @@ impl<'s> Parser<'s> {
             self.mods_buf.push(m);
         }
         let form = self.forms.intern(opcode, &self.mods_buf);
-        // Operands gather in a reused buffer and move into a vector of exactly their length: a
-        // quarter of the tree's memory otherwise goes to spare capacity.
-        self.operands_buf.clear();
-        if !self.eat(Tok::Semi) {
-            loop {
-                let o = self.operand()?;
-                self.operands_buf.push(o);
-                if !self.eat(Tok::Comma) {
-                    break;
-                }
-            }
-            self.expect(Tok::Semi)?;
+        let first = self.operands_buf.len();
+        if let Err(failed) = self.operand_list() {
+            self.operands_buf.truncate(first);
+            return Err(failed);
         }
-        let operands = take_exact(&mut self.operands_buf);
+        let operands = self.operands_since(first);
         let span = self.span_from(start);
         self.body_buf.push(Statement::Instr(Instruction { guard, form, operands, line, span }));
         Ok(())
+    }
+
+    /// The operands of an instruction up to and including its `;`, onto the function's operand
+    /// buffer.
+    fn operand_list(&mut self) -> PResult<()> {
+        if self.eat(Tok::Semi) {
+            return Ok(());
+        }
+        loop {
+            let o = self.operand()?;
+            self.operands_buf.push(o);
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        self.expect(Tok::Semi)
+    }
+
+    /// The instruction's operands: those pushed onto the function's buffer since `first`, placed
+    /// when the function ends ([`Parser::take_body`]).
+    pub(crate) fn operands_since(&self, first: usize) -> Operands {
+        Operands::pending(first, self.operands_buf.len() - first)
+    }
+
+    /// Moves the function's statements and operands out of the reused buffers: the operands into
+    /// one block that every instruction points into (resolved first: bare register names become
+    /// registers, zero-padded register numbers lose their padding), the statements into a vector
+    /// of exactly their count (a quarter of the tree's memory otherwise goes to spare capacity).
+    fn take_body(&mut self, f: &mut Function) {
+        crate::resolve::register_symbols(&f.regs, &mut self.operands_buf);
+        if std::mem::take(&mut self.zero_padded_reg) {
+            crate::resolve::unpad_register_numbers(&f.regs, &mut self.operands_buf);
+        }
+        let block: Arc<[Operand]> = self.operands_buf.drain(..).collect();
+        for s in &mut self.body_buf {
+            if let Statement::Instr(i) = s {
+                i.operands.place_in(&block);
+            }
+        }
+        f.body = take_exact(&mut self.body_buf);
     }
 
     fn operand(&mut self) -> PResult<Operand> {

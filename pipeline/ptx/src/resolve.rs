@@ -3,24 +3,18 @@
 
 use std::cell::Cell;
 
-use crate::ast::{zero_padded_number, AddrBase, FastMap, Function, Name, Operand, RegDecl, RegTable, StateSpace, Statement, Type, VarDecl};
+use crate::ast::{zero_padded_number, AddrBase, FastMap, Name, Operand, RegDecl, RegTable, StateSpace, Type, VarDecl};
 
 /// PTX allows registers without `%` (`.reg .pred p;`); the parser can't tell them from labels.
 /// Registers declared with `%` can't be bare identifiers, so a function whose registers all start
-/// with `%` (nvcc's output) is left untouched without a walk over its body.
-pub fn register_symbols(f: &mut Function) {
-    if f.regs.iter().all(|r| r.name.starts_with('%')) {
+/// with `%` (nvcc's output) is left untouched without a walk over its operands. `operands` are
+/// those of the function that declares `regs`.
+pub fn register_symbols(regs: &[RegDecl], operands: &mut [Operand]) {
+    if regs.iter().all(|r| r.name.starts_with('%')) {
         return;
     }
-    let regs = std::mem::take(&mut f.regs);
-    let table = RegTable::new(&regs);
-    for s in &mut f.body {
-        if let Statement::Instr(i) = s {
-            i.operands.iter_mut().for_each(|o| resolve_operand(o, &table));
-        }
-    }
-    drop(table);
-    f.regs = regs;
+    let table = RegTable::new(regs);
+    operands.iter_mut().for_each(|o| resolve_operand(o, &table));
 }
 
 fn resolve_operand(o: &mut Operand, table: &RegTable) {
@@ -39,10 +33,10 @@ fn resolve_operand(o: &mut Operand, table: &RegTable) {
 }
 
 /// Renames zero-padded members of register ranges (`%r01` of `%r<4>`) to their plain names
-/// (`%r1`), as ptxas reads them, so later stages see one name per register.
-pub fn unpad_register_numbers(f: &mut Function) {
-    let regs = std::mem::take(&mut f.regs);
-    let table = RegTable::new(&regs);
+/// (`%r1`), as ptxas reads them, so later stages see one name per register. `operands` are those
+/// of the function that declares `regs`.
+pub fn unpad_register_numbers(regs: &[RegDecl], operands: &mut [Operand]) {
+    let table = RegTable::new(regs);
     let unpad = |name: &mut Name| {
         if table.is_exact(name) || table.lookup(name).is_none() {
             return;
@@ -51,13 +45,7 @@ pub fn unpad_register_numbers(f: &mut Function) {
             *name = Name::from(plain);
         }
     };
-    for s in &mut f.body {
-        if let Statement::Instr(i) = s {
-            i.operands.iter_mut().for_each(|o| unpad_operand(o, &unpad));
-        }
-    }
-    drop(table);
-    f.regs = regs;
+    operands.iter_mut().for_each(|o| unpad_operand(o, &unpad));
 }
 
 fn unpad_operand(o: &mut Operand, unpad: &impl Fn(&mut Name)) {

@@ -188,10 +188,7 @@ pub struct ParsedSection {
 /// Parses one piece of `src` (spans and lines stay module-wide).
 pub fn parse_section(src: &str, section: &SectionSpan, file_name: &str) -> ParsedSection {
     let mut p = Parser::for_section(src, section.range.clone(), section.first_line, file_name);
-    let mut module = p.parse_module();
-    for f in &mut module.functions {
-        crate::resolve::register_symbols(f);
-    }
+    let module = p.parse_module();
     ParsedSection { module, header: std::mem::take(&mut p.header), diags: std::mem::take(&mut p.diags) }
 }
 
