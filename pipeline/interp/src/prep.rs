@@ -606,9 +606,9 @@ fn prepare_function(
     let mut ins = Vec::new();
     for s in &f.body {
         let Statement::Instr(i) = s else { continue };
-        let guard = match &i.guard {
+        let guard = match i.guard() {
             Some((neg, name)) => match cx.reg(name) {
-                Some(r) => Some((*neg, r)),
+                Some(r) => Some((neg, r)),
                 None => return Err(SimError::BadModule(format!("line {}: unknown guard predicate '{name}'", i.line))),
             },
             None => None,

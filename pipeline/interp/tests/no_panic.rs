@@ -5,7 +5,7 @@ mod common;
 use common::*;
 
 use ptxforge_interp::{pack_params, run_kernel, Limits};
-use ptxforge_ptx::ast::{Module, Operand, Statement};
+use ptxforge_ptx::ast::{Instruction, Module, Name, Operand, Operands, Statement};
 use std::sync::Arc;
 
 const FILES: &[&str] = &[
@@ -78,13 +78,18 @@ fn mutate(m: &mut Module, rng: &mut Rng) {
                 2 => Operand::Reg("%r1".into()),
                 _ => Operand::Vector(vec![Operand::Reg("%r1".into()), Operand::Imm(3)]),
             };
-            ins.operands = operands.into();
+            ins.operands = Operands::new(guard_of(ins), operands);
         }
         3 if !ins.operands.is_empty() => {
-            ins.operands = ins.operands[..ins.operands.len() - 1].to_vec().into();
+            ins.operands = Operands::new(guard_of(ins), ins.operands[..ins.operands.len() - 1].to_vec());
         }
-        _ => ins.guard = Some((rng.next().is_multiple_of(2), "%p1".into())),
+        _ => ins.operands = Operands::new(Some((rng.next().is_multiple_of(2), "%p1".into())), ins.operands.to_vec()),
     }
+}
+
+/// The instruction's guard, owned (to build its operands anew).
+fn guard_of(ins: &Instruction) -> Option<(bool, Name)> {
+    ins.guard().map(|(negated, p)| (negated, p.clone()))
 }
 
 #[test]

@@ -393,10 +393,10 @@ impl<'a> Ctx<'a> {
 
     /// Dispatches one PTX instruction.
     fn lower_instr(&mut self, i: &ast::Instruction) -> LResult<()> {
-        self.guard = match &i.guard {
+        self.guard = match i.guard() {
             Some((neg, p)) => {
                 let r = self.vreg(p)?;
-                Src { neg: *neg, ..Src::reg(r) }
+                Src { neg, ..Src::reg(r) }
             }
             None => Src::TRUE,
         };

@@ -308,7 +308,7 @@ impl Ctx<'_> {
                     if !writes || i.opcode().starts_with("st") || i.opcode() == "bra" {
                         continue;
                     }
-                    match (i.opcode(), i.guard.is_none(), i.operands.get(1), value) {
+                    match (i.opcode(), i.guard().is_none(), i.operands.get(1), value) {
                         ("mov", true, Some(Operand::Imm(v)), None) if i.operands.len() == 2 => value = Some(*v as u32),
                         _ => return None,
                     }

@@ -443,10 +443,9 @@ pub enum Statement {
 /// One instruction: `@!%p1 ld.global.nc.f32 %f1, [%rd2+4];`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Instruction {
-    /// Guard predicate: `(negated, name)`.
-    pub guard: Option<(bool, Name)>,
     /// The opcode and its modifiers, shared with every instruction of the section written alike.
     pub form: Arc<Form>,
+    /// The operands, and the guard predicate kept with them ([`Instruction::guard`]).
     pub operands: Operands,
     pub line: u32,
     /// From the guard (or opcode) to the `;`.
@@ -464,6 +463,16 @@ pub struct Form {
 }
 
 impl Instruction {
+    /// The guard predicate: `(negated, name)` for `@!%p`.
+    #[inline]
+    pub fn guard(&self) -> Option<(bool, &Name)> {
+        match self.operands.guard_operand()? {
+            Operand::NotReg(p) => Some((true, p)),
+            Operand::Reg(p) => Some((false, p)),
+            _ => None,
+        }
+    }
+
     #[inline]
     pub fn opcode(&self) -> &str {
         &self.form.opcode
@@ -491,36 +500,77 @@ impl Instruction {
 }
 
 /// An instruction's operands: its run of the operand block that the instructions of its function
-/// share (the parser makes one allocation per function, not one per instruction). Reads as a
-/// slice; [`Operands::from`] a vector gives an instruction a block of its own.
+/// share (the parser makes one allocation per function, not one per instruction), the guard
+/// predicate first when there is one (as `Reg`, or `NotReg` for `@!%p`). Reads as a slice of the
+/// operands proper; [`Operands::new`] gives an instruction a block of its own.
 #[derive(Clone, Default)]
 pub struct Operands {
     /// `None` while the parser has not yet moved the function's operands into their block, and for
-    /// an instruction without operands.
+    /// an instruction with neither operands nor guard.
     block: Option<Arc<[Operand]>>,
+    /// Where the operands proper start in the block (the guard, if any, just before).
     start: u32,
-    len: u32,
+    /// How many operands there are (the guard not counted), in the low 31 bits; the top bit says
+    /// whether the guard comes before them. (A text under 4 GiB has fewer than 2^31 operands:
+    /// each takes at least two bytes.)
+    len_and_guard: u32,
 }
 
+/// The guard bit of [`Operands::len_and_guard`].
+const GUARDED: u32 = 1 << 31;
+
 impl Operands {
-    /// Operands `start..start + len` of a block made later ([`Operands::place_in`]).
-    pub(crate) fn pending(start: usize, len: usize) -> Operands {
-        Operands { block: None, start: start as u32, len: len as u32 }
+    /// `operands` guarded by `guard` (`(negated, predicate)`), in a block of their own.
+    pub fn new(guard: Option<(bool, Name)>, operands: Vec<Operand>) -> Operands {
+        let guard = guard.map(|(negated, p)| if negated { Operand::NotReg(p) } else { Operand::Reg(p) });
+        let guarded = guard.is_some();
+        let all: Vec<Operand> = guard.into_iter().chain(operands).collect();
+        let mut ops = Operands::pending(0, all.len(), guarded);
+        ops.place_in(&Arc::from(all));
+        ops
+    }
+
+    /// Operands `first..first + count` of a block made later ([`Operands::place_in`]), the first
+    /// of them the guard when `guarded`.
+    pub(crate) fn pending(first: usize, count: usize, guarded: bool) -> Operands {
+        let len = count - usize::from(guarded);
+        assert!(first + count <= u32::MAX as usize && len < GUARDED as usize, "more operands than a text under 4 GiB holds");
+        let start = (first + usize::from(guarded)) as u32;
+        Operands { block: None, start, len_and_guard: len as u32 | if guarded { GUARDED } else { 0 } }
     }
 
     /// Points pending operands into `block`, the function's operands now in place.
     pub(crate) fn place_in(&mut self, block: &Arc<[Operand]>) {
-        assert!(self.start as usize + self.len as usize <= block.len(), "operands past their block");
-        if self.len > 0 {
+        assert!(self.start as usize + self.count() <= block.len(), "operands past their block");
+        if self.count() > 0 || self.is_guarded() {
             self.block = Some(block.clone());
+        }
+    }
+
+    /// How many operands there are, the guard not counted (what `len` says once placed).
+    #[inline]
+    fn count(&self) -> usize {
+        (self.len_and_guard & !GUARDED) as usize
+    }
+
+    #[inline]
+    fn is_guarded(&self) -> bool {
+        self.len_and_guard & GUARDED != 0
+    }
+
+    /// The guard predicate, as an operand.
+    #[inline]
+    fn guard_operand(&self) -> Option<&Operand> {
+        match &self.block {
+            Some(block) if self.is_guarded() => block.get(self.start as usize - 1),
+            _ => None,
         }
     }
 }
 
 impl From<Vec<Operand>> for Operands {
     fn from(v: Vec<Operand>) -> Operands {
-        let len = v.len() as u32;
-        Operands { block: (len > 0).then(|| Arc::from(v)), start: 0, len }
+        Operands::new(None, v)
     }
 }
 
@@ -529,10 +579,11 @@ impl std::ops::Deref for Operands {
 
     #[inline]
     fn deref(&self) -> &[Operand] {
+        let len = self.count();
         match &self.block {
-            // SAFETY: `block` is only ever set (by `place_in` and `from`, the fields being
-            // private) to a block that holds `start..start + len`, as both check.
-            Some(block) => unsafe { block.get_unchecked(self.start as usize..self.start as usize + self.len as usize) },
+            // SAFETY: `block` is only ever set (by `place_in`, the fields being private) to a
+            // block that holds `start..start + len`, as it checks.
+            Some(block) => unsafe { block.get_unchecked(self.start as usize..self.start as usize + len) },
             None => &[],
         }
     }
@@ -548,14 +599,18 @@ impl<'a> IntoIterator for &'a Operands {
 }
 
 impl PartialEq for Operands {
+    /// Guards and operands alike.
     fn eq(&self, other: &Operands) -> bool {
-        **self == **other
+        self.guard_operand() == other.guard_operand() && **self == **other
     }
 }
 
 impl std::fmt::Debug for Operands {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        (**self).fmt(f)
+        match self.guard_operand() {
+            Some(guard) => write!(f, "@{guard:?} {:?}", &**self),
+            None => (**self).fmt(f),
+        }
     }
 }
 
@@ -604,7 +659,7 @@ mod tests {
     #[test]
     fn nodes_stay_small() {
         assert_eq!(std::mem::size_of::<Operand>(), 32);
-        assert!(std::mem::size_of::<Instruction>() <= 72, "{}", std::mem::size_of::<Instruction>());
+        assert!(std::mem::size_of::<Instruction>() <= 48, "{}", std::mem::size_of::<Instruction>());
         assert_eq!(std::mem::size_of::<Statement>(), std::mem::size_of::<Instruction>());
     }
 }

@@ -326,7 +326,7 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
         return check_instruction(&read_as_symbols, s, plans, out);
     }
     // ptxas checks the guard before the opcode (`@ bra L;` takes `bra` as the guard).
-    let guard = i.guard.as_ref().map(|(_, p)| s.regs.lookup(p));
+    let guard = i.guard().map(|(_, p)| s.regs.lookup(p));
     if guard.is_some_and(|t| t != Some(Type::Pred)) {
         out.now(i.line, "Predicate expression expected".into());
     }
@@ -451,7 +451,8 @@ fn variables_as_symbols(i: &Instruction, s: &Scope) -> Option<Instruction> {
     if !i.operands.iter().any(|o| names_variable(o, &is_variable)) {
         return None;
     }
-    let operands = i.operands.iter().map(|o| as_symbol(o, &is_variable)).collect();
+    let guard = i.guard().map(|(negated, p)| (negated, p.clone()));
+    let operands = Operands::new(guard, i.operands.iter().map(|o| as_symbol(o, &is_variable)).collect());
     Some(Instruction { operands, ..i.clone() })
 }
 
@@ -1609,7 +1610,7 @@ fn unknown_symbols(i: &Instruction, s: &Scope, out: &mut Findings) -> bool {
     // nor an unknown `%`-named symbol plus offset (`%g+4`).
     let offset_symbol = |u: &str| i.operands.iter().any(|o| matches!(o, Operand::Symbol(n) if symbol_base(n) == u));
     let any_register = unknown.iter().any(|u| u.starts_with('%') && !offset_symbol(u));
-    if let Some((_, p)) = &i.guard {
+    if let Some((_, p)) = i.guard() {
         if s.regs.lookup(p).is_none() {
             unknown.insert(0, p.to_string());
         }

@@ -328,13 +328,14 @@ impl<'s> Parser<'s> {
         let line = self.lines.line(start as u32);
         let Ok((guard, form)) = self.fast_head(c) else { return None };
         let first = self.operands_buf.len();
+        let guarded = self.push_guard(guard);
         if self.fast_operands(c).is_err() {
             self.operands_buf.truncate(first);
             return None;
         }
-        let operands = self.operands_since(first);
+        let operands = self.operands_since(first, guarded);
         let span = Span { start: start as u32, end: c.pos as u32 };
-        self.body_buf.push(Statement::Instr(Instruction { guard, form, operands, line, span }));
+        self.body_buf.push(Statement::Instr(Instruction { form, operands, line, span }));
         self.prev_end = c.pos as u32;
         Some(c.pos)
     }

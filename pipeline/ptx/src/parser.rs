@@ -1095,13 +1095,14 @@ impl<'s> Parser<'s> {
         }
         let form = self.forms.intern(opcode, &self.mods_buf);
         let first = self.operands_buf.len();
+        let guarded = self.push_guard(guard);
         if let Err(failed) = self.operand_list() {
             self.operands_buf.truncate(first);
             return Err(failed);
         }
-        let operands = self.operands_since(first);
+        let operands = self.operands_since(first, guarded);
         let span = self.span_from(start);
-        self.body_buf.push(Statement::Instr(Instruction { guard, form, operands, line, span }));
+        self.body_buf.push(Statement::Instr(Instruction { form, operands, line, span }));
         Ok(())
     }
 
@@ -1121,10 +1122,21 @@ impl<'s> Parser<'s> {
         self.expect(Tok::Semi)
     }
 
-    /// The instruction's operands: those pushed onto the function's buffer since `first`, placed
-    /// when the function ends ([`Parser::take_body`]).
-    pub(crate) fn operands_since(&self, first: usize) -> Operands {
-        Operands::pending(first, self.operands_buf.len() - first)
+    /// Starts an instruction's operands on the function's buffer with its guard, if any (as
+    /// [`Operands`] keep it); whether there was one.
+    pub(crate) fn push_guard(&mut self, guard: Option<(bool, Name)>) -> bool {
+        match guard {
+            Some((true, p)) => self.operands_buf.push(Operand::NotReg(p)),
+            Some((false, p)) => self.operands_buf.push(Operand::Reg(p)),
+            None => return false,
+        }
+        true
+    }
+
+    /// The instruction's operands: those pushed onto the function's buffer since `first` (the
+    /// guard first when `guarded`), placed when the function ends ([`Parser::take_body`]).
+    pub(crate) fn operands_since(&self, first: usize, guarded: bool) -> Operands {
+        Operands::pending(first, self.operands_buf.len() - first, guarded)
     }
 
     /// Moves the function's statements and operands out of the reused buffers: the operands into
