@@ -238,7 +238,9 @@ fn is_array(src: &str, v: &VarDecl) -> bool {
 /// `[]` without an initializer to size it: only for `.extern` variables.
 fn incomplete_type(src: &str, v: &VarDecl) -> Option<Finding> {
     let is_extern = is_extern(src, v);
-    (v.array_len.is_none() && v.init.is_empty() && !is_extern).then(|| (v.line, format!("Non-external variable '{}' has incomplete type", v.name), false))
+    // `{}` gives no element; `{{}}` one (of an array of arrays or vectors).
+    let initialized = !v.init.is_empty() || src.get(v.declarator().start as usize..v.span.end as usize).is_some_and(|t| t.matches('{').count() > 1);
+    (v.array_len.is_none() && !initialized && !is_extern).then(|| (v.line, format!("Non-external variable '{}' has incomplete type", v.name), false))
 }
 
 /// A function's parameter lists as ptxas checks them: no initializer (a syntax error), `.ptr` (a
@@ -317,9 +319,10 @@ enum Named {
 }
 
 /// A variable's initializer, entry by entry as ptxas checks it: none for `.f16`, no braces on a
-/// scalar, no more entries than elements; literals of the variable's type; names declared before
-/// it, variables only from `.global`/`.const`; `generic(var)` only of a variable; addresses only
-/// in `.u32`/`.u64`. ptxas names the line of the token after the entry at fault.
+/// scalar, braces on an array or vector, shaped as its dimensions and vector
+/// ([`initializer_shape`]); literals of the variable's type; names declared before it, variables
+/// only from `.global`/`.const`; `generic(var)` only of a variable; addresses only in
+/// `.u32`/`.u64`. ptxas names the line of the token after the entry at fault.
 fn check_variable(src: &str, v: &VarDecl, named: &dyn Fn(&str) -> Named, out: &mut Vec<Finding>) {
     let Some(text) = src.get(v.declarator().start as usize..v.span.end as usize) else { return };
     let Some((declarator, init)) = text.split_once('=') else { return };
@@ -341,28 +344,40 @@ fn check_variable(src: &str, v: &VarDecl, named: &dyn Fn(&str) -> Named, out: &m
         out.push(fatal(init.rfind('}').unwrap_or(0), "Initial value type mismatch"));
         return;
     }
-    // The shape: ptxas reads it before it looks at what the entries are.
-    if let Some((at, message)) = shape_problem(v, declarator, init) {
-        out.push(fatal(at, message));
-        return;
+    // Decimal integers only (curand's tables: a third of the corpus's bytes): no entry can be
+    // at fault unless the type wants floats, so the entries need not be read one by one.
+    let entries_fit = !matches!(v.ty, Type::F32 | Type::F64) && decimal_only(init);
+    let entry_problem = |entry: std::ops::Range<usize>| if entries_fit { None } else { entry_problem(v, &init[entry.clone()], named).map(|(at, m)| (entry.start + at, m)) };
+    let problem = if init.trim_start().starts_with('{') {
+        let levels = initializer_levels(v, declarator);
+        initializer_shape(&levels, init, v.init.len() as u64, &entry_problem)
+    } else if v.vector > 1 || declarator.contains('[') {
+        // (ptxas 13.5 crashes on an array of open length given a value without braces, `.u32
+        // a[] = 5`: refused here as any other array is.)
+        Some((0, "Initial value type mismatch".to_string()))
+    } else {
+        entry_problem(0..init.len())
+    };
+    if let Some((at, message)) = problem {
+        out.push(fatal(at, &message));
     }
-    // Decimal integers only (curand's tables: a third of the corpus's bytes): nothing below can
-    // object unless the type wants floats, so the entries need not be read one by one.
-    if !matches!(v.ty, Type::F32 | Type::F64) && decimal_only(init) {
-        return;
-    }
+}
+
+/// What one scalar entry of an initializer (`1.5`, `sym`, `generic(sym)+4`) holds that the
+/// variable cannot take, with the byte of `entry` where it starts.
+fn entry_problem(v: &VarDecl, entry: &str, named: &dyn Fn(&str) -> Named) -> Option<(usize, String)> {
     // Tokens are ASCII, so bytes find the same places as chars would.
     let in_token = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.' | b'%');
     let mut generic = false;
     let mut at = 0;
-    while let Some(start) = init[at..].bytes().position(|b| in_token(&b)).map(|k| at + k) {
-        let len = init.as_bytes()[start..].iter().position(|b| !in_token(b)).unwrap_or(init.len() - start);
-        let token = &init[start..start + len];
+    while let Some(start) = entry[at..].bytes().position(|b| in_token(&b)).map(|k| at + k) {
+        let len = entry.as_bytes()[start..].iter().position(|b| !in_token(b)).unwrap_or(entry.len() - start);
+        let token = &entry[start..start + len];
         at = start + len;
         let first = token.as_bytes()[0];
         let problem = if first.is_ascii_digit() || first == b'.' {
             literal_mismatch(v.ty, token).then(|| "Initial value type mismatch".to_string())
-        } else if token == "generic" && !generic && init[at..].trim_start().starts_with('(') {
+        } else if token == "generic" && !generic && entry[at..].trim_start().starts_with('(') {
             generic = true;
             continue;
         } else {
@@ -370,51 +385,130 @@ fn check_variable(src: &str, v: &VarDecl, named: &dyn Fn(&str) -> Named, out: &m
             problem.or_else(|| (!matches!(v.ty, Type::U32 | Type::U64)).then(|| "Initial value type mismatch".to_string()))
         };
         if let Some(message) = problem {
-            out.push(fatal(start, &message));
-            return;
+            return Some((start, message));
         }
     }
+    None
 }
 
-/// What is wrong with the shape of a (non-scalar) variable's initializer `init`, and the byte of
-/// `init` where ptxas notices it: a vector without braces; braces nested deeper than the
-/// variable's dimensions and vector; more entries than elements (for a vector variable, other
-/// than its width).
-fn shape_problem(v: &VarDecl, declarator: &str, init: &str) -> Option<(usize, &'static str)> {
-    let dimensions = declarator.matches('[').count();
-    let vector = usize::from(v.vector > 1);
-    if dimensions == 0 && vector == 1 && !init.trim_start().starts_with('{') {
-        return Some((0, "Initial value type mismatch"));
+/// One level of braces in a variable's initializer: a dimension of its array (its length,
+/// `None` for `[]`), or its vector (its width).
+#[derive(Copy, Clone, PartialEq, Debug)]
+enum Level {
+    Array(Option<u64>),
+    Vector(u32),
+}
+
+/// The levels of braces a variable's initializer may have, outermost first: one per array
+/// dimension of `declarator` (`a[2][3]`), then one for a vector type.
+fn initializer_levels(v: &VarDecl, declarator: &str) -> Vec<Level> {
+    let mut levels: Vec<Level> = declarator
+        .split('[')
+        .skip(1)
+        .map(|d| {
+            let length = d.split(']').next().unwrap_or("").trim();
+            Level::Array(crate::parser::parse_int(length).filter(|_| !length.is_empty()).and_then(|n| u64::try_from(n).ok()))
+        })
+        .collect();
+    if v.vector > 1 {
+        levels.push(Level::Vector(v.vector));
     }
-    let capacity = v.array_len.map_or(u64::MAX, |n| n.saturating_mul(u64::from(v.vector)));
-    let too_many = v.init.len() as u64 > capacity;
-    let too_few = dimensions == 0 && (v.init.len() as u64) < capacity;
-    // One `{` cannot nest too deep: the walk below is only for initializers with more.
-    let too_deep = init.bytes().filter(|&b| b == b'{').count() > 1;
-    if !(too_many || too_few || too_deep) {
-        return None;
-    }
-    let count = if dimensions == 0 { "Incorrect number of elements in vector initializer" } else { "Greater number of elements in array initializer" };
-    let (mut depth, mut entries) = (0, 0u64);
-    for (at, piece) in init.split_inclusive([',', '{', '}']).scan(0, |at, piece| Some((std::mem::replace(at, *at + piece.len()), piece))) {
-        let entry = piece.trim_end_matches([',', '{', '}']);
-        if !entry.trim().is_empty() {
-            let at = at + entry.len() - entry.trim_start().len();
-            if depth > dimensions + vector {
-                return Some((at, "Initial value type mismatch"));
+    levels
+}
+
+/// A `{...}` of an initializer: where it closes, how deep it is (1: the outermost)
+/// and how many entries it has.
+struct Braces {
+    close: usize,
+    depth: usize,
+    entries: u64,
+}
+
+/// What an initializer holds, in the order of its text: braces (an index into the list of
+/// braces) and values (where they start and end, and the depth of the braces around them).
+enum InitEntry {
+    Braces(usize),
+    Value { start: usize, end: usize, depth: usize },
+}
+
+/// The braces and values of a braced initializer, in the order of the text.
+fn initializer_entries(init: &str) -> (Vec<Braces>, Vec<InitEntry>) {
+    let (mut braces, mut entries, mut open): (Vec<Braces>, Vec<InitEntry>, Vec<usize>) = Default::default();
+    let mut at = 0;
+    while at < init.len() {
+        match init.as_bytes()[at] {
+            b'{' => {
+                if let Some(&parent) = open.last() {
+                    braces[parent].entries += 1;
+                }
+                open.push(braces.len());
+                entries.push(InitEntry::Braces(braces.len()));
+                braces.push(Braces { close: at, depth: open.len(), entries: 0 });
             }
-            if entries == capacity {
-                return Some((at, count));
+            b'}' => {
+                let Some(k) = open.pop() else { break };
+                braces[k].close = at;
             }
-            entries += 1;
+            b if b == b',' || b.is_ascii_whitespace() => {}
+            _ => {
+                let end = init[at..].find([',', '{', '}']).map_or(init.len(), |k| at + k);
+                if let Some(&k) = open.last() {
+                    braces[k].entries += 1;
+                    entries.push(InitEntry::Value { start: at, end, depth: open.len() });
+                }
+                at = end;
+                continue;
+            }
         }
-        match piece.as_bytes().last() {
-            Some(b'{') => depth += 1,
-            Some(b'}') => depth = depth.saturating_sub(1),
-            _ => {}
+        at += 1;
+    }
+    (braces, entries)
+}
+
+/// The first problem of a braced initializer `init` (with `values` scalar entries in all), with
+/// the byte of `init` whose line ptxas names. ptxas reads the initializer whole, then checks it
+/// from the outside in, in the order of the text: each `{...}` first against its level (more
+/// entries than an array dimension's length: "Greater number of elements in array initializer";
+/// other than a vector's width: "Incorrect number of elements in vector initializer"; at its
+/// `}`), then its entries: braces where a value belongs (at their `}`) or a value where braces do
+/// (at the token after it) are an "Initial value type mismatch", and each value may have its own
+/// problems (`entry_problem`). Braces deeper than that are not looked into.
+fn initializer_shape(levels: &[Level], init: &str, values: u64, entry_problem: &dyn Fn(std::ops::Range<usize>) -> Option<(usize, String)>) -> Option<(usize, String)> {
+    // The usual flat list of scalars (`.u32 a[4] = {1, 2, 3, 4}`) needs no walk for its shape.
+    if let [Level::Array(length)] = levels {
+        let flat = init.bytes().filter(|&b| b == b'{').count() == 1;
+        if flat && length.is_none_or(|n| values <= n) {
+            let open = init.find('{').unwrap_or(0) + 1;
+            let close = init.rfind('}').unwrap_or(init.len());
+            return entry_problem(open..close.max(open));
         }
     }
-    too_few.then(|| (init.rfind('}').unwrap_or(0), count))
+    let mismatch = || "Initial value type mismatch".to_string();
+    let (braces, entries) = initializer_entries(init);
+    let values_at = levels.len();
+    for entry in entries {
+        match entry {
+            InitEntry::Braces(k) => {
+                let b = &braces[k];
+                if b.depth == values_at + 1 {
+                    return Some((b.close, mismatch()));
+                }
+                match levels.get(b.depth - 1) {
+                    Some(Level::Array(Some(n))) if b.entries > *n => return Some((b.close, "Greater number of elements in array initializer".into())),
+                    Some(Level::Vector(w)) if b.entries != u64::from(*w) => return Some((b.close, "Incorrect number of elements in vector initializer".into())),
+                    _ => {}
+                }
+            }
+            InitEntry::Value { start, depth, .. } if depth < values_at => return Some((start, mismatch())),
+            InitEntry::Value { start, end, depth } if depth == values_at => {
+                if let Some(problem) = entry_problem(start..end) {
+                    return Some(problem);
+                }
+            }
+            InitEntry::Value { .. } => {}
+        }
+    }
+    None
 }
 
 /// The line of the first token at or after byte `at` (past white space and comments).

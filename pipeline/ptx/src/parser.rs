@@ -784,10 +784,11 @@ impl<'s> Parser<'s> {
             return Ok(());
         }
         if self.eat(Tok::LBrace) {
+            // `{}` is a list (of no entries), `{1,}` a syntax error, as for ptxas.
+            if self.eat(Tok::RBrace) {
+                return Ok(());
+            }
             loop {
-                if self.eat(Tok::RBrace) {
-                    break;
-                }
                 self.initializer_into(vals)?;
                 if !self.eat(Tok::Comma) {
                     self.expect(Tok::RBrace)?;
