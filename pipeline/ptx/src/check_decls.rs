@@ -137,19 +137,38 @@ fn redeclared_globals(src: &str, m: &Module) -> Vec<Finding> {
     out
 }
 
-/// `.extern` `.global`/`.const` variables and sized `.shared` ones: nothing in one module
-/// resolves them (ptxas's warning, without a line).
+/// Variables first declared `.extern` (`.global`, `.const` or `.shared`) that some declaration
+/// gives a size (`.extern .global .u32 a[]; .visible .global .u32 a[4];` too): ptxas's warning,
+/// without a line, that nothing in one module resolves them. (Those of `.global`/`.const` that
+/// none sizes are the link-stage fatal instead, [`unsized_extern`].)
 pub fn unresolved_externs(src: &str, m: &Module) -> Vec<(u32, String)> {
+    let sized = sized_names(src, m);
     let mut named = FastSet::default();
     m.globals
         .iter()
         .filter(|v| named.insert(v.name.as_str()))
-        .filter(|v| matches!(v.space, StateSpace::Global | StateSpace::Const) || (v.space == StateSpace::Shared && v.array_len.is_some()))
-        .filter(|v| is_extern(src, v))
-        // An incomplete array can't be defined here: that is the link-stage fatal, not this warning.
-        .filter(|v| v.array_len.is_some() || v.space == StateSpace::Shared)
+        .filter(|v| matches!(v.space, StateSpace::Global | StateSpace::Const | StateSpace::Shared))
+        .filter(|v| is_extern(src, v) && sized.contains(v.name.as_str()))
         .map(|v| (0, format!("Unresolved extern variable '{}' in whole program compilation, ignoring extern qualifier", v.name)))
         .collect()
+}
+
+/// The first `.extern` `.global`/`.const` array of open length that no declaration of its name
+/// sizes: linking the module as a whole program cannot place it.
+pub fn unsized_extern<'m>(src: &str, m: &'m Module) -> Option<&'m VarDecl> {
+    let sized = sized_names(src, m);
+    m.globals.iter().find(|v| matches!(v.space, StateSpace::Global | StateSpace::Const) && v.array_len.is_none() && is_extern(src, v) && !sized.contains(v.name.as_str()))
+}
+
+/// The module variables some declaration of which has a known size.
+fn sized_names<'m>(src: &str, m: &'m Module) -> FastSet<&'m str> {
+    m.globals.iter().filter(|v| is_sized(src, v)).map(|v| v.name.as_str()).collect()
+}
+
+/// Whether a declaration gives its variable a size: a scalar, a length, or an initializer with an
+/// element (`{}` has none; `{{}}` one, of an array of arrays or vectors).
+fn is_sized(src: &str, v: &VarDecl) -> bool {
+    v.array_len.is_some() || !v.init.is_empty() || src.get(v.declarator().start as usize..v.span.end as usize).is_some_and(|t| t.matches('{').count() > 1)
 }
 
 /// A function declared `.extern` and defined in the module: the definition is inconsistent (at
@@ -238,9 +257,7 @@ fn is_array(src: &str, v: &VarDecl) -> bool {
 /// `[]` without an initializer to size it: only for `.extern` variables.
 fn incomplete_type(src: &str, v: &VarDecl) -> Option<Finding> {
     let is_extern = is_extern(src, v);
-    // `{}` gives no element; `{{}}` one (of an array of arrays or vectors).
-    let initialized = !v.init.is_empty() || src.get(v.declarator().start as usize..v.span.end as usize).is_some_and(|t| t.matches('{').count() > 1);
-    (v.array_len.is_none() && !initialized && !is_extern).then(|| (v.line, format!("Non-external variable '{}' has incomplete type", v.name), false))
+    (!is_sized(src, v) && !is_extern).then(|| (v.line, format!("Non-external variable '{}' has incomplete type", v.name), false))
 }
 
 /// A function's parameter lists as ptxas checks them: no initializer (a syntax error), `.ptr` (a

@@ -144,8 +144,7 @@ const SYSTEM_FUNCTIONS: &[&str] = &["vprintf", "malloc", "free", "__assertfail"]
 /// then, in declaration order, a function without a body or an `.alias` that is not `.extern` or
 /// that is called.
 fn unresolved_symbol(src: &str, m: &Module) -> Option<String> {
-    let open_array = m.globals.iter().find(|v| matches!(v.space, StateSpace::Global | StateSpace::Const) && v.array_len.is_none() && crate::check_decls::is_extern(src, v));
-    if let Some(v) = open_array {
+    if let Some(v) = crate::check_decls::unsized_extern(src, m) {
         return Some(format!("Unresolved extern variable '{}'", v.name));
     }
     let undefined: Vec<&Function> = m.functions.iter().filter(|f| !f.has_body && !f.is_entry && !SYSTEM_FUNCTIONS.contains(&f.name.as_str())).collect();
