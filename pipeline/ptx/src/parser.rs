@@ -46,6 +46,9 @@ pub struct Parser<'s> {
     pub fast_path: bool,
     /// Whether the current function names a register with a zero-padded number (`%r01`).
     zero_padded_reg: bool,
+    /// Whether the header (`.version`, `.target`s, `.address_size`) is over: something else came
+    /// (a section after the first starts past a function).
+    header_over: bool,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -174,6 +177,7 @@ impl<'s> Parser<'s> {
             forms: spare.forms,
             fast_path: true,
             zero_padded_reg: false,
+            header_over: range.start > 0,
             diags: Vec::new(),
         };
         p.start_tokens_at(start, start);
@@ -353,7 +357,13 @@ impl<'s> Parser<'s> {
         if self.peek() != Some(Tok::Dot) {
             return self.syntax_error();
         }
-        match &self.text()[1..] {
+        let directive = &self.text()[1..];
+        if matches!(directive, "version" | "target" | "address_size") {
+            self.header_order(directive)?;
+        } else {
+            self.header_over = true;
+        }
+        match directive {
             "version" => {
                 self.advance();
                 self.header.version = Some(self.version_number()?);
@@ -363,6 +373,10 @@ impl<'s> Parser<'s> {
                 self.header.target = Some(self.bump().to_string());
                 while self.eat(Tok::Comma) {
                     self.bump();
+                }
+                if self.header.version.is_none() {
+                    let line = self.line();
+                    return self.header_error(line, ".version");
                 }
             }
             "address_size" => {
@@ -413,6 +427,28 @@ impl<'s> Parser<'s> {
             return self.header_error(line, ".target");
         }
         Ok(version)
+    }
+
+    /// A header directive where ptxas's grammar has it: `.version`, then one or more `.target`,
+    /// then at most one `.address_size`, before anything else. Out of order, ptxas misses the
+    /// `.target` (after `.version` alone) or finds a syntax error (`.version 8.0` named whole).
+    fn header_order(&mut self, directive: &str) -> PResult<()> {
+        let line = self.line();
+        let h = &self.header;
+        let past = self.header_over || h.address_size.is_some() || (directive == "version" && h.target.is_some());
+        if past {
+            if directive != "version" {
+                return self.syntax_error();
+            }
+            let end = self.next.map_or(self.cur.map_or(0, |t| t.end), |t| t.end);
+            let near = self.src[self.cur.map_or(0, |t| t.start) as usize..end as usize].to_string();
+            self.error_at(line, format!("Parsing error near '{near}': syntax error"), true);
+            return Err(Failed);
+        }
+        if h.version.is_some() && h.target.is_none() && directive != "target" {
+            return self.header_error(line, ".target");
+        }
+        Ok(())
     }
 
     /// ptxas's fatal "Missing <directive> directive at start of file" for a malformed header.
