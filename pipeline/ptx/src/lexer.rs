@@ -135,7 +135,9 @@ impl<'s> LineCursor<'s> {
 
 /// Newlines in `bytes` (the loop vectorises).
 pub fn count_newlines(bytes: &[u8]) -> u32 {
-    bytes.iter().map(|&b| u32::from(b == b'\n')).sum()
+    // Counted per block of at most 255 bytes into byte lanes, a loop the compiler vectorizes
+    // (a per-byte sum into a `u32` it does not).
+    bytes.chunks(255).map(|block| u32::from(block.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n')))).sum()
 }
 
 /// Skips a block comment up to its first `*/`, as the section splitter does.

@@ -84,7 +84,9 @@ impl Scanner<'_> {
     fn next_cut(&mut self, statements: &mut usize) -> Option<usize> {
         let mut depth = 0u32;
         let mut cuttable = false;
-        while let Some((at, c)) = self.next_structural() {
+        loop {
+            self.count_statements(statements);
+            let Some((at, c)) = self.next_structural() else { break };
             match c {
                 b';' => *statements += 1,
                 b'{' => {
@@ -130,11 +132,31 @@ impl Scanner<'_> {
         #[cfg(target_arch = "x86_64")]
         while self.pos + 16 <= self.bytes.len() {
             // SAFETY: SSE2 is part of x86_64, and the 16 bytes read lie inside `bytes`.
-            let stops = unsafe { crate::wide::structural(self.bytes.as_ptr().add(self.pos)) };
-            if stops != 0 {
-                self.pos += stops.trailing_zeros() as usize;
+            let (semicolons, others) = unsafe { crate::wide::stops(self.bytes.as_ptr().add(self.pos)) };
+            if semicolons | others != 0 {
+                self.pos += (semicolons | others).trailing_zeros() as usize;
                 return;
             }
+            self.pos += 16;
+        }
+    }
+
+    /// Moves on sixteen bytes at a time over semicolons and plain bytes, counting the semicolons
+    /// into `statements`, up to the first brace, slash or quote (which [`Scanner::next_structural`]
+    /// then reads, as it does what is left near the end).
+    #[inline]
+    fn count_statements(&mut self, statements: &mut usize) {
+        #[cfg(target_arch = "x86_64")]
+        while self.pos + 16 <= self.bytes.len() {
+            // SAFETY: SSE2 is part of x86_64, and the 16 bytes read lie inside `bytes`.
+            let (semicolons, others) = unsafe { crate::wide::stops(self.bytes.as_ptr().add(self.pos)) };
+            if others != 0 {
+                let before = others.trailing_zeros();
+                *statements += (semicolons & ((1 << before) - 1)).count_ones() as usize;
+                self.pos += before as usize;
+                return;
+            }
+            *statements += semicolons.count_ones() as usize;
             self.pos += 16;
         }
     }

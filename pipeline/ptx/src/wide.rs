@@ -27,17 +27,16 @@ pub(crate) unsafe fn outside_names(p: *const u8, form: bool) -> u32 {
 }
 
 
-/// Bit `k` set where byte `k` of the sixteen at `p` is one of `{`, `}`, `;`, `/`, `"` (what the
-/// section splitter stops at).
+/// Where the sixteen bytes at `p` hold what the section splitter stops at: bit `k` of the first
+/// mask set where byte `k` is `;`, of the second where it is one of `{`, `}`, `/`, `"`.
 ///
 /// # Safety
 /// `p` must point at sixteen readable bytes.
 #[inline]
-pub(crate) unsafe fn structural(p: *const u8) -> u32 {
+pub(crate) unsafe fn stops(p: *const u8) -> (u32, u32) {
     let v = _mm_loadu_si128(p as *const __m128i);
     let is = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
     let braces = _mm_or_si128(is(b'{'), is(b'}'));
-    let rest = _mm_or_si128(is(b';'), _mm_or_si128(is(b'/'), is(b'"')));
-    _mm_movemask_epi8(_mm_or_si128(braces, rest)) as u32
+    let others = _mm_or_si128(braces, _mm_or_si128(is(b'/'), is(b'"')));
+    (_mm_movemask_epi8(is(b';')) as u32, _mm_movemask_epi8(others) as u32)
 }
-
