@@ -114,8 +114,10 @@ struct Spare {
     forms: crate::forms::FormTable,
 }
 
-/// Larger statement buffers (one giant function's) go back to the allocator, not to the thread.
+/// Larger statement and operand buffers (one giant function's) go back to the allocator, not to
+/// the thread.
 const MAX_SPARE_STATEMENTS: usize = 1 << 16;
+const MAX_SPARE_OPERANDS: usize = 1 << 18;
 /// A thread keeps at most this many forms between parsers (a long-lived process parsing module
 /// after module keeps a bounded table).
 const MAX_SPARE_FORMS: usize = 1 << 14;
@@ -134,6 +136,9 @@ impl Drop for Parser<'_> {
         };
         if spare.body.capacity() > MAX_SPARE_STATEMENTS {
             spare.body = Vec::new();
+        }
+        if spare.operands.capacity() > MAX_SPARE_OPERANDS {
+            spare.operands = Vec::new();
         }
         if spare.forms.len() > MAX_SPARE_FORMS {
             spare.forms = Default::default();
