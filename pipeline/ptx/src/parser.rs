@@ -1386,8 +1386,9 @@ pub(crate) fn is_special_register(name: &str) -> bool {
     // The usual registers (`%r12`, `%rd3`, `%fd1`) are up to three letters and a number; of the
     // special ones only `%pm<n>` is.
     let b = name.as_bytes();
-    let letters = b.iter().skip(1).take_while(|c| c.is_ascii_lowercase()).count();
-    if letters <= 3 && b.get(1 + letters).is_some_and(u8::is_ascii_digit) && !name.starts_with("%pm") {
+    let letter = |i: usize| b.get(i).is_some_and(u8::is_ascii_lowercase);
+    let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    if letter(1) && (digit(2) || letter(2) && (digit(3) || letter(3) && digit(4))) && !name.starts_with("%pm") {
         return false;
     }
     matches!(
