@@ -177,22 +177,49 @@ fn extern_redefinitions(src: &str, m: &Module) -> Vec<Finding> {
     let mut out = Vec::new();
     // The first function of each name, found by hashing (a scan per function is quadratic).
     let mut first_of: FastMap<&str, usize> = FastMap::default();
+    let mut last_of: FastMap<&str, usize> = FastMap::default();
     for (k, f) in m.functions.iter().enumerate() {
         let first = *first_of.entry(f.name.as_str()).or_insert(k);
+        let last = last_of.insert(f.name.as_str(), k);
         let Some(earlier) = (first < k).then(|| &m.functions[first]) else { continue };
+        let previous = &m.functions[last.unwrap_or(first)];
         let body_line = || {
             let at = src.get(f.span.start as usize..)?.find('{')?;
             line_at(src, f.span.start as usize + at)
         };
+        let end_line = || line_at(src, f.span.end.saturating_sub(1) as usize).unwrap_or(f.line);
+        let redefined = || format!("Inconsistent redefinition of variable '{}'", f.name);
+        let mut conflict = None;
         if earlier.is_extern && !earlier.has_body && f.has_body && !f.is_extern {
-            out.push((body_line().unwrap_or(f.line), format!("Inconsistent redefinition of variable '{}'", f.name), false));
+            out.push((body_line().unwrap_or(f.line), redefined(), false));
+            // The definition takes the declaration's `.extern` (at its closing `}`).
+            conflict = Some((end_line(), format!("Function definition conflicts with '.extern' declaration for function '{}'", f.name), false));
         } else if earlier.has_body && f.is_extern && !f.has_body {
-            let line = line_at(src, f.span.end.saturating_sub(1) as usize).unwrap_or(f.line);
-            out.push((line, format!("Duplicate definition of function '{}'", f.name), false));
+            out.push((end_line(), format!("Duplicate definition of function '{}'", f.name), false));
+            out.push((end_line(), redefined(), false));
         }
+        let line = if f.has_body { body_line() } else { Some(end_line()) };
+        let line = line.unwrap_or(f.line);
+        out.extend(prototype_differences(previous, f).map(|what| (line, format!("Inconsistent prototypes of '{}', {what}", f.name), false)));
+        out.extend(conflict);
     }
     out
 }
+
+/// How a function's prototype differs from its previous declaration's, as ptxas says it: the
+/// number of parameters, then for each parameter both have (return parameters first) its type
+/// (with vector width and array length), alignment and state space.
+fn prototype_differences<'f>(previous: &'f Function, f: &'f Function) -> impl Iterator<Item = &'static str> + 'f {
+    let count_differs = previous.params.len() != f.params.len() || previous.ret_params.len() != f.ret_params.len();
+    let pairs = previous.ret_params.iter().zip(&f.ret_params).chain(previous.params.iter().zip(&f.params));
+    let alignment = |v: &VarDecl| if v.align > 0 { v.align } else { v.ty.size_bytes() as u32 * v.vector };
+    let differences = pairs.flat_map(move |(a, b)| {
+        let types = (a.ty, a.vector, a.array_len) != (b.ty, b.vector, b.array_len);
+        [(types, "parameter types differ"), (alignment(a) != alignment(b), "parameter alignment differ"), (a.space != b.space, "parameter state space differ")]
+    });
+    count_differs.then_some("number of parameters differ").into_iter().chain(differences.filter(|(differ, _)| *differ).map(|(_, what)| what))
+}
+
 
 /// A variable statement's `.vN` (read from its first declarator), as [`vector_shape_of`] checks it.
 fn vector_shape(src: &str, v: &VarDecl) -> Option<Finding> {

@@ -358,7 +358,7 @@ pub fn check_perf_directives(src: &str, f: &Function) -> Vec<Finding> {
     const ENTRY_ONLY: &[&str] = &["maxnreg", "maxntid", "reqntid", "minnctapersm", "maxclusterrank", "reqnctapercluster", "explicitcluster"];
     for (k, (name, vals)) in f.directives.iter().enumerate() {
         let line = f.directive_lines.get(k).copied().unwrap_or(f.line);
-        if !f.is_entry && ENTRY_ONLY.contains(&name.as_str()) {
+        if (!f.is_entry && ENTRY_ONLY.contains(&name.as_str())) || (f.is_entry && name == "noreturn") {
             out.push((line, format!("Parsing error near '.{name}': syntax error"), true));
             return out;
         }

@@ -46,6 +46,8 @@ pub struct Parser<'s> {
     pub fast_path: bool,
     /// Whether the current function names a register with a zero-padded number (`%r01`).
     zero_padded_reg: bool,
+    /// Functions declared in the body being read (`.extern .func f(...);`), module items of their own.
+    body_declarations: Vec<Function>,
     /// Whether the header (`.version`, `.target`s, `.address_size`) is over: something else came
     /// (a section after the first starts past a function).
     header_over: bool,
@@ -183,6 +185,7 @@ impl<'s> Parser<'s> {
             fast_path: true,
             zero_padded_reg: false,
             header_over: range.start > 0,
+            body_declarations: Vec::new(),
             diags: Vec::new(),
         };
         p.start_tokens_at(start, start);
@@ -211,6 +214,11 @@ impl<'s> Parser<'s> {
     #[inline]
     fn peek_second(&self) -> Option<Tok> {
         self.next.map(|t| t.kind)
+    }
+
+    /// The text of the token after the current one.
+    fn next_text(&self) -> &'s str {
+        self.next.map_or("", |t| &self.src[t.start as usize..t.end as usize])
     }
 
     #[inline]
@@ -479,12 +487,20 @@ impl<'s> Parser<'s> {
             }
         }
         let line = self.line();
-        if self.eat_dot("entry") {
-            let f = self.function(true, visible, is_extern, line, start)?;
-            m.functions.push(f);
+        let kind = if self.eat_dot("entry") {
+            Some(true)
         } else if self.eat_dot("func") {
-            let f = self.function(false, visible, is_extern, line, start)?;
-            m.functions.push(f);
+            Some(false)
+        } else {
+            None
+        };
+        if let Some(is_entry) = kind {
+            let f = self.function(is_entry, visible, is_extern, line, start);
+            // Functions declared in its body come after it.
+            let declared = std::mem::take(&mut self.body_declarations);
+            let parsed = f.map(|f| m.functions.push(f));
+            m.functions.extend(declared);
+            parsed?;
         } else if let Some(space) = self.state_space() {
             self.var_statement(space, start, &mut m.globals)?;
         } else if self.peek() == Some(Tok::Dot) && is_declaration_specifier(&self.text()[1..]) {
@@ -946,6 +962,28 @@ impl<'s> Parser<'s> {
     // ---- functions -----------------------------------------------------------------------
 
     fn function(&mut self, is_entry: bool, visible: bool, is_extern: bool, line: u32, start: u32) -> PResult<Function> {
+        let mut f = self.prototype(is_entry, visible, is_extern, line)?;
+        // ptxas ends a `.func` declaration without its `;` where the next module item starts.
+        if self.eat(Tok::Semi) || (!is_entry && self.peek() != Some(Tok::LBrace)) {
+            f.span = self.span_from(start);
+            return Ok(f);
+        }
+        self.expect(Tok::LBrace)?;
+        f.has_body = true;
+        // Statements gather in a buffer reused across functions (its pages stay warm) and move
+        // into a vector of exactly their count.
+        self.body_buf.clear();
+        self.operands_buf.clear();
+        self.zero_padded_reg = false;
+        let parsed = self.body(&mut f);
+        self.take_body(&mut f);
+        parsed?;
+        f.span = self.span_from(start);
+        Ok(f)
+    }
+
+    /// A function's name, parameter lists and the directives after them (`.noreturn`, ...).
+    fn prototype(&mut self, is_entry: bool, visible: bool, is_extern: bool, line: u32) -> PResult<Function> {
         let mut ret_params = Vec::new();
         if !is_entry && self.peek() == Some(Tok::LParen) {
             ret_params = self.param_list()?;
@@ -970,22 +1008,27 @@ impl<'s> Parser<'s> {
             has_body: false,
         };
         self.perf_directives(&mut f)?;
-        if self.eat(Tok::Semi) {
-            f.span = self.span_from(start);
-            return Ok(f);
-        }
-        self.expect(Tok::LBrace)?;
-        f.has_body = true;
-        // Statements gather in a buffer reused across functions (its pages stay warm) and move
-        // into a vector of exactly their count.
-        self.body_buf.clear();
-        self.operands_buf.clear();
-        self.zero_padded_reg = false;
-        let parsed = self.body(&mut f);
-        self.take_body(&mut f);
-        parsed?;
-        f.span = self.span_from(start);
         Ok(f)
+    }
+
+    /// `[.extern] .func f(...);` in a body: declared for the whole module, as at module scope
+    /// (ptxas wants its `;` here). The parser hands it on after the function it is in.
+    fn body_function_declaration(&mut self, start: u32) -> PResult<()> {
+        let (visible, is_extern) = match &self.text()[1..] {
+            "extern" => (false, true),
+            "func" => (false, false),
+            _ => (true, false),
+        };
+        if self.text() != ".func" {
+            self.advance();
+        }
+        let line = self.line();
+        self.advance();
+        let mut f = self.prototype(false, visible, is_extern, line)?;
+        self.expect(Tok::Semi)?;
+        f.span = self.span_from(start);
+        self.body_declarations.push(f);
+        Ok(())
     }
 
     fn param_list(&mut self) -> PResult<Vec<VarDecl>> {
@@ -1008,7 +1051,7 @@ impl<'s> Parser<'s> {
 
     /// `.maxntid 256, 1, 1` etc. between the signature and the body; also `.noreturn`.
     fn perf_directives(&mut self, f: &mut Function) -> PResult<()> {
-        while self.peek() == Some(Tok::Dot) {
+        while self.peek() == Some(Tok::Dot) && !opens_module_item(&self.text()[1..]) {
             let start = self.offset();
             let line = self.line();
             let name = self.text()[1..].to_string();
@@ -1101,6 +1144,8 @@ impl<'s> Parser<'s> {
                 Ok(())
             }
             d if is_declaration_specifier(d) => self.no_storage(),
+            "func" => self.body_function_declaration(start),
+            "extern" | "visible" | "weak" | "common" if self.peek_second() == Some(Tok::Dot) && self.next_text() == ".func" => self.body_function_declaration(start),
             // Linkage is for module scope: ptxas names what follows it.
             "extern" | "visible" | "weak" | "common" => {
                 self.advance();
@@ -1357,6 +1402,16 @@ fn is_state_space(directive: &str) -> bool {
 
 /// Whether a directive can only open the part of a declaration after its state space (`.u32`,
 /// `.align`, `.v4`): a declaration without one, "No variable storage specified".
+/// Whether a directive opens a module item (`.visible`, `.func`, `.global`, `.pragma`, ...),
+/// which ends the directives after a function's prototype.
+fn opens_module_item(directive: &str) -> bool {
+    const OPENERS: &[&str] = &[
+        "visible", "extern", "weak", "common", "entry", "func", "global", "const", "shared", "local", "param", "reg", "tex", "surf", "sampler",
+        "samplerref", "texref", "surfref", "alias", "file", "loc", "section", "pragma", "version", "target", "address_size",
+    ];
+    OPENERS.contains(&directive)
+}
+
 fn is_declaration_specifier(directive: &str) -> bool {
     Type::from_mod(directive).is_some() || directive == "align" || directive.strip_prefix('v').is_some_and(|n| n.parse::<u32>().is_ok())
 }

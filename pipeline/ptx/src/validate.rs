@@ -183,6 +183,10 @@ fn module_findings(src: &str, m: &Module, functions: Vec<FunctionFindings>, put:
     let mut starts: Vec<u32> = m.functions.iter().map(|f| f.line).chain(m.globals.iter().map(|g| g.line)).collect();
     starts.sort_unstable();
     debug_assert_eq!(functions.len(), m.functions.len());
+    // A declaration's directives after its prototype (`.func f() .maxnreg 16;`).
+    for f in m.functions.iter().filter(|f| !f.has_body && !src.is_empty()) {
+        put(cm::check_perf_directives(src, f), 0, None);
+    }
     for (f, FunctionFindings { first, later }) in m.functions.iter().zip(functions).filter(|(f, _)| f.has_body) {
         put(first, 0, None);
         let next = starts.partition_point(|&l| l <= f.line);
