@@ -295,9 +295,19 @@ impl<'s> Parser<'s> {
     /// ptxas's wording: `Parsing error near '<token>': syntax error`.
     fn syntax_error<T>(&mut self) -> PResult<T> {
         // At the end of input ptxas names '' and the line the end is on.
-        let near: String = self.text().chars().take(64).collect();
+        let mut near: String = self.text().chars().take(64).collect();
         let line = if self.cur.is_some() { self.line() } else { self.lines.line(self.src.len() as u32) };
-        self.error_at(line, format!("Parsing error near '{near}': syntax error"), true);
+        let mut what = "syntax error";
+        if self.peek() == Some(Tok::Error) {
+            // A comment left open runs to the end of the text; of a string left open ptxas
+            // names its quote.
+            if near.starts_with("/*") {
+                (near, what) = (String::new(), "unexpected EOF while scanning");
+            } else if near.starts_with('"') {
+                near = "\"".into();
+            }
+        }
+        self.error_at(line, format!("Parsing error near '{near}': {what}"), true);
         Err(Failed)
     }
 
