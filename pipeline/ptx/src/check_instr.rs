@@ -1386,7 +1386,7 @@ fn modifier_requirements(i: &Instruction, s: &Scope, out: &mut Findings) {
     for r in isa::requirements_for(i.opcode()) {
         let opcode_ok = r.opcode.is_empty() || r.opcode == i.opcode();
         let met = s.version >= r.ptx && s.target_sm >= r.sm;
-        let with_ok = r.with.is_empty() || i.has_mod(r.with);
+        let with_ok = (r.with.is_empty() || i.has_mod(r.with)) && !r.without.iter().any(|m| i.has_mod(m));
         if !met && opcode_ok && with_ok && (r.modifier.is_empty() || i.has_mod(r.modifier)) {
             let what = r.what.replace("{m0}", i.mods().first().map_or("", Name::as_str)).replace("{mods}", &i.mods().join("."));
             let what = what.replace("{form}", &crate::check_forms::form_name(i)).replace("{types}", &type_names(i));
