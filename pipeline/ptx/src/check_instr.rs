@@ -169,7 +169,9 @@ pub struct Plan {
 impl Plan {
     fn new(i: &Instruction, s: &Scope) -> Plan {
         let op = i.opcode();
-        let route = if !crate::validate::is_known_opcode(op) {
+        // `madc` is known by its `.lo` and `.hi` forms only (`.wide` is an unknown modifier there).
+        let half_missing = op == "madc" && !["lo", "hi", "wide"].iter().any(|m| i.has_mod(m));
+        let route = if !crate::validate::is_known_opcode(op) || half_missing {
             Route::Unknown
         } else if crate::check_forms::is_checked_by_form(i) {
             Route::Form
@@ -586,10 +588,14 @@ fn looks_like_type(m: &str) -> bool {
 /// Instruction-type modifiers: unknown ones, a missing or disallowed type, `.lo`/`.hi` for integers.
 /// Returns false when the operands can't be checked.
 fn check_types(i: &Instruction, types: &[Type], spec: &OpSpec, out: &mut Findings) -> bool {
-    let unexpected = |out: &mut Findings| out.now(i.line, format!("Unexpected instruction types specified for '{}'", i.opcode()));
+    let unexpected = |out: &mut Findings| out.now(i.line, format!("Unexpected instruction types specified for '{}'", display_name(i)));
     if let Some(bad) = i.mods().iter().find(|m| looks_like_type(m) && Type::from_mod(m).is_none()) {
         out.now(i.line, format!("Unknown modifier '.{bad}'"));
         unexpected(out);
+        return false;
+    }
+    if i.opcode() == "madc" && i.has_mod("wide") {
+        out.now(i.line, "Unknown modifier '.wide'".into());
         return false;
     }
     for m in i.mods().iter().filter(|m| !is_known_modifier(m)) {
@@ -607,7 +613,9 @@ fn check_types(i: &Instruction, types: &[Type], spec: &OpSpec, out: &mut Finding
         "cvt" => 2,
         _ => 1,
     };
-    if types.len() != wanted || types.iter().any(|t| !spec.types.contains(*t)) {
+    // `.wide` doubles a 16- or 32-bit type.
+    let too_wide = i.has_mod("wide") && types.first().is_some_and(|t| t.size_bytes() == 8);
+    if types.len() != wanted || types.iter().any(|t| !spec.types.contains(*t)) || too_wide {
         unexpected(out);
         return false;
     }

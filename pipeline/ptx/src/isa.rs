@@ -93,6 +93,10 @@ pub const OPS: &[OpSpec] = &[
     op("sub", ARITH, "daa"),
     lo_hi("mul", ARITH, "waa"),
     lo_hi("mad", INTS.union(FLOATS).union(HALVES), "waac"),
+    // Extended-precision arithmetic (`.cc` carries out, `addc` and friends carry in).
+    op("addc", INTS, "daa"),
+    op("subc", INTS, "daa"),
+    lo_hi("madc", INTS, "daaa"),
     op("mul24", INT32, "daa"),
     op("mad24", INT32, "daaa"),
     op("fma", FLOATS.union(HALVES), "daaa"),
