@@ -521,6 +521,10 @@ fn check_operand_forms(i: &Instruction, spec: &OpSpec, takes_address: bool, s: &
                 out.now(i.line, format!("Result register required for instruction '{}'", i.opcode()));
                 ok = false;
             }
+            Operand::Symbol(n) if is_dest && is_variable_plus_offset(n, s) => {
+                out.now(i.line, format!("Result register required for instruction '{}'", i.opcode()));
+                ok = false;
+            }
             Operand::SpecialReg { .. } if is_dest => {
                 out.now(i.line, format!("Special register argument not allowed for instruction '{}'", i.opcode()));
                 ok = false;
@@ -751,6 +755,7 @@ fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Sc
                 Operand::Imm(_) => want.is_none_or(int_immediate_fits),
                 Operand::F32(_) | Operand::F64(_) => kind == 'a' && want.is_none_or(float_immediate_fits),
                 Operand::SpecialReg { .. } => want.is_none_or(|t| !is_float(t) && t != Type::Pred),
+                Operand::Symbol(name) if is_variable_plus_offset(name, s) => p.takes_address || want.is_none_or(int_immediate_fits),
                 Operand::Symbol(name) => p.takes_address && symbol_is_address(name, s),
                 Operand::Vector(_) => p.is_mov,
                 Operand::NotReg(r) => want == Some(Type::Pred) && reg_fits(r, want, typing),
@@ -786,6 +791,13 @@ fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Sc
         'i' => matches!(o, Operand::Imm(_)),
         _ => true,
     }
+}
+
+/// A variable plus an offset (`g+4`, also `g+0`), which ptxas takes as an integer constant
+/// wherever one may stand (`add.u64 %rd1, %rd1, g+4`; `g` alone is no value there).
+fn is_variable_plus_offset(name: &str, s: &Scope) -> bool {
+    let base = symbol_base(name);
+    base != name && s.vars.contains_key(base)
 }
 
 /// Whether a name used as a value is a variable or function (its address), not a label.
@@ -1597,7 +1609,8 @@ impl Summing<'_, '_> {
                 let label = self.symbol(n);
                 let variable = !label && self.s.vars.contains_key(n);
                 let address = self.takes_address && symbol_is_address(n, self.s);
-                Self::SYMBOL | u8::from(address) | u8::from(variable) << 1 | u8::from(!label) << 2
+                let plus_offset = is_variable_plus_offset(n, self.s);
+                Self::SYMBOL | u8::from(address) | u8::from(variable) << 1 | u8::from(!label) << 2 | u8::from(plus_offset) << 3
             }
             Operand::Vector(v) => {
                 self.keyed &= top && v.len() < 32;
