@@ -226,6 +226,7 @@ fn compile_options(args: &args::Args) -> CompileOptions {
     CompileOptions {
         sm,
         parse_only,
+        arch: Some(args.arch.clone()),
         split_compile: args.workers(),
         dynamic_scheduling: args.dynamic_scheduling,
         min_section_size: args.min_section_size,

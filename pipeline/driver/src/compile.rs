@@ -87,8 +87,8 @@ pub fn compile_sources(sources: &[Source], opts: &CompileOptions) -> CompileOutp
     let mut runs = Vec::new();
     let parsed = parse_sources(&exec, sources, opts.min_section_size, &mut runs);
     out.module_spans = crate::timeline::message_spans(&runs, start);
-    let (module, files) = match parsed {
-        Ok((m, files)) => (Arc::new(m), files),
+    let (module, files, last_target) = match parsed {
+        Ok((m, files, last_target)) => (Arc::new(m), files, last_target),
         Err(diags) => {
             out.diagnostics = diags;
             out.parse_time = start.elapsed();
@@ -99,6 +99,11 @@ pub fn compile_sources(sources: &[Source], opts: &CompileOptions) -> CompileOutp
     out.parse_time = start.elapsed();
     out.diagnostics = module.warnings.iter().map(front_end_diagnostic).collect();
     out.diagnostics.extend(module_warnings(&module, &files, opts));
+    if let Some(fatal) = opts.arch.as_deref().and_then(|arch| target_against_arch(&last_target, arch)) {
+        out.diagnostics.push(Diagnostic::fatal(fatal));
+        out.total_time = start.elapsed();
+        return out;
+    }
     if let Some(fatal) = unknown_entry(&module, opts).filter(|_| !opts.parse_only) {
         out.diagnostics.push(fatal);
     }
@@ -211,19 +216,22 @@ fn assemble(
 /// Parses every source and joins them into one module (the first one's header, then every
 /// module's globals and functions in order), with the source name of each function.
 /// Diagnostics of all sources are reported together, as are functions defined in two sources.
-/// The runtime's record of each parse actor run is added to `runs`.
+/// The runtime's record of each parse actor run is added to `runs`. Also returns the last
+/// source's `.target`, the one ptxas checks against `-arch`.
 fn parse_sources(
     exec: &Executor,
     sources: &[Source],
     min_section_size: usize,
     runs: &mut Vec<crate::actors::MessageTiming>,
-) -> Result<(ast::Module, Vec<String>), Vec<Diagnostic>> {
+) -> Result<(ast::Module, Vec<String>, String), Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let mut joined: Option<ast::Module> = None;
     let mut files = Vec::new();
+    let mut last_target = String::new();
     for src in sources {
         match crate::actors::parse_in_sections_timed(exec, src.text, src.name, min_section_size, runs) {
             Ok(m) => {
+                last_target.clone_from(&m.target);
                 if let Some(j) = &joined {
                     diags.extend(defined_again(j, &m, src));
                 }
@@ -242,10 +250,35 @@ fn parse_sources(
     }
     let module = joined.unwrap_or_default();
     if diags.is_empty() {
-        Ok((module, files))
+        Ok((module, files, last_target))
     } else {
         Err(diags)
     }
+}
+
+/// ptxas's fatal (without a place) when the module's `.target` (the last one named) cannot be
+/// compiled for `-arch`: a higher SM than the architecture's; an `sm_XXa` target for anything
+/// but its own `a` architecture; an `sm_XXf` target for another family (the same tens).
+fn target_against_arch(target: &str, arch: &str) -> Option<String> {
+    let (t, t_suffix) = arch_number(target)?;
+    let (a, a_suffix) = arch_number(arch)?;
+    if t > a {
+        return Some("SM version specified by .target is higher than default SM version assumed".into());
+    }
+    match t_suffix {
+        Some('a') if a > t => Some(format!("Program with .target '{target}' cannot be compiled to future architecture")),
+        Some('a') if a_suffix != Some('a') => Some(format!("PTX with .target '{target}' cannot be compiled for architecture '{arch}'")),
+        Some('f') if a / 10 != t / 10 => Some(format!("Program with .target '{target}' cannot be compiled to different SM-family architecture")),
+        _ => None,
+    }
+}
+
+/// `sm_90a` / `compute_90a` as (90, Some('a')); `None` for anything else.
+fn arch_number(name: &str) -> Option<(u32, Option<char>)> {
+    let rest = name.strip_prefix("sm_").or_else(|| name.strip_prefix("compute_"))?;
+    let suffix = rest.chars().last().filter(|c| matches!(c, 'a' | 'f'));
+    let digits = rest.trim_end_matches(['a', 'f']);
+    Some((digits.parse().ok()?, suffix))
 }
 
 /// ptxas's error for each function of `next` (from `file`) that an earlier source already defines

@@ -23,6 +23,9 @@ pub struct CompileOptions {
     pub sm: Sm,
     /// Only parse and validate (`-arch compute_XX`): no code, no output file.
     pub parse_only: bool,
+    /// `-arch` as written (`sm_80`, `compute_90a`), to check the module's `.target` against as
+    /// ptxas does; `None` (a library caller's default) checks nothing.
+    pub arch: Option<String>,
     /// `--split-compile N`: 0 = online CPUs, 1 = on the calling thread, N = N workers.
     pub split_compile: usize,
     /// `--threads-dynamic-scheduling`: work stealing instead of static partitioning.
@@ -54,6 +57,7 @@ impl Default for CompileOptions {
         CompileOptions {
             sm: Sm::new(75),
             parse_only: false,
+            arch: None,
             split_compile: 1,
             dynamic_scheduling: false,
             min_section_size: 1,

@@ -52,9 +52,9 @@ fn strip_comments(line: &str, in_block: &mut bool) -> String {
     }
 }
 
-/// The number of an `sm_NN[a|f]` target; `None` for anything else.
+/// The number of an `sm_NN[a|f]` or `compute_NN[a|f]` target; `None` for anything else.
 pub fn target_number(target: &str) -> Option<u32> {
-    let digits = target.strip_prefix("sm_")?.trim_end_matches(['a', 'f']);
+    let digits = target.strip_prefix("sm_").or_else(|| target.strip_prefix("compute_"))?.trim_end_matches(['a', 'f']);
     digits.parse().ok()
 }
 
@@ -78,22 +78,64 @@ pub fn check_header(src: &str, m: &Module, file: &str) -> Vec<Finding> {
     let Some(&(_, needs)) = isa::TARGET_VERSIONS.iter().find(|(n, _)| *n == sm) else {
         return vec![(tline, format!("Unsupported .target '{}'", m.target), true)];
     };
-    if m.version < needs.max(suffix_version(&m.target)) && !m.functions.is_empty() {
+    let mut findings: Vec<Finding> = check_target_debug(src).into_iter().collect();
+    // Every architecture `.target` names must suit the `.version`; ptxas names the last one.
+    let needs = target_entries(src).iter().filter_map(|t| target_version(t)).fold(needs.max(suffix_version(&m.target)), Ord::max);
+    if m.version < needs && !m.functions.is_empty() {
         let msg = format!("PTX .version {}.{} does not support .target {}", m.version.0, m.version.1, m.target);
-        return vec![(tline, msg, false)];
+        findings.push((tline, msg, false));
+        return findings;
     }
     if m.address_size != 32 && m.address_size != 64 {
         let line = directive_line(src, ".address_size").unwrap_or(tline);
-        return vec![(line, "Illegal value for .address_size directive (must be 32 or 64)".into(), false)];
+        findings.push((line, "Illegal value for .address_size directive (must be 32 or 64)".into(), false));
     }
-    Vec::new()
+    findings
+}
+
+/// `.target ..., debug` in a module without debug information: ptxas's error without a line
+/// (reported after everything read from the functions). Any `.section` counts as debug
+/// information for it (it then only warns about missing `.debug_abbrev`/`.debug_info`).
+pub fn check_target_debug(src: &str) -> Option<Finding> {
+    let debug = target_entries(src).iter().any(|e| e == "debug");
+    let message = "Debug information not found in presence of .target debug";
+    (debug && directive_line(src, ".section").is_none()).then(|| (0, message.to_string(), false))
+}
+
+/// The entries of the `.target` directives of `src`'s header (`sm_80`, `debug`, ...), a
+/// directive continuing on the next line after a trailing comma. Reading stops where the header
+/// ends, so a large module costs no more than its first lines.
+fn target_entries(src: &str) -> Vec<String> {
+    let mut in_block_comment = false;
+    let mut continued = false;
+    let mut entries = Vec::new();
+    for line in src.lines() {
+        let code = strip_comments(line, &mut in_block_comment);
+        let code = code.trim();
+        let rest = match code.strip_prefix(".target") {
+            Some(rest) if rest.is_empty() || rest.starts_with(char::is_whitespace) => rest,
+            _ if continued => code,
+            _ if code.is_empty() || code.starts_with(".version") || code.starts_with(".address_size") => continue,
+            _ => break,
+        };
+        continued = rest.is_empty() || rest.ends_with(',');
+        entries.extend(rest.split([',', ' ', '\t']).filter(|e| !e.is_empty()).map(str::to_string));
+    }
+    entries
+}
+
+/// The `.version` that the architecture `target` needs (`None` for an option or an unknown one).
+fn target_version(target: &str) -> Option<(u32, u32)> {
+    let sm = target_number(target)?;
+    let &(_, needs) = isa::TARGET_VERSIONS.iter().find(|(n, _)| *n == sm)?;
+    Some(needs.max(suffix_version(target)))
 }
 
 /// The `.version` a target's suffix needs beyond its number's: `sm_90a` 8.0, the family targets
 /// (`sm_100f`, `sm_120f`) 8.8.
 fn suffix_version(target: &str) -> (u32, u32) {
     match target {
-        "sm_90a" => (8, 0),
+        "sm_90a" | "compute_90a" => (8, 0),
         t if t.ends_with('f') => (8, 8),
         _ => (0, 0),
     }

@@ -59,6 +59,8 @@ pub struct Parser<'s> {
 pub struct ModuleHeader {
     pub version: Option<(u32, u32)>,
     pub target: Option<String>,
+    /// The last `texmode_*` option of `.target`, to find one contradicting it.
+    pub texmode: Option<&'static str>,
     pub address_size: Option<u32>,
 }
 
@@ -392,10 +394,11 @@ impl<'s> Parser<'s> {
                 self.header.version = Some(self.version_number()?);
             }
             "target" => {
+                let directive_line = self.line();
                 self.advance();
                 self.header.target = Some(self.bump().to_string());
                 while self.eat(Tok::Comma) {
-                    self.bump();
+                    self.target_entry(directive_line)?;
                 }
                 if self.header.version.is_none() {
                     let line = self.line();
@@ -411,6 +414,39 @@ impl<'s> Parser<'s> {
             "section" => self.skip_braced_block()?,
             "pragma" => self.pragma(false)?,
             _ => self.linkage_item(m)?,
+        }
+        Ok(())
+    }
+
+    /// An entry of `.target` after the first, as ptxas reads it: an architecture (the last one
+    /// named is the module's target), or an option: `map_f64_to_f32` is an error on SM 1.3 and
+    /// higher, `texmode_unified`/`texmode_independent` contradicting the one before is an error,
+    /// `debug` is checked with the module (`check_module::check_target_debug`); anything else is
+    /// ptxas's fatal "Unsupported .target". Each is reported on the directive's `line`.
+    fn target_entry(&mut self, line: u32) -> PResult<()> {
+        let entry = self.bump();
+        let sm = self.header.target.as_deref().and_then(crate::check_module::target_number);
+        if sm.is_none() {
+            // A first entry that is no architecture: ptxas's "Target architecture not defined".
+            return Ok(());
+        }
+        match entry {
+            "debug" => {}
+            "map_f64_to_f32" if sm >= Some(13) => {
+                self.error_at(line, "Directive map_f64_to_f32 is not supported with SM 1.3 or higher".into(), false);
+            }
+            "map_f64_to_f32" => {}
+            "texmode_unified" | "texmode_independent" => {
+                if self.header.texmode.is_some_and(|t| t != entry) {
+                    self.error_at(line, format!("Conflicting .target option '{entry}'"), false);
+                }
+                self.header.texmode = Some(if entry == "texmode_unified" { "texmode_unified" } else { "texmode_independent" });
+            }
+            t if t.starts_with("sm_") || t.starts_with("compute_") => self.header.target = Some(t.to_string()),
+            t => {
+                self.error_at(line, format!("Unsupported .target '{t}'"), true);
+                return Err(Failed);
+            }
         }
         Ok(())
     }

@@ -115,8 +115,9 @@ pub fn validate_module_with(
             placed.push(Placed { key: (key_line.unwrap_or(line), rank), line, message, fatal });
         }
     };
-    // ptxas names an unsupported `.target` for the `.version` after everything else.
-    let (late, early): (Vec<Finding>, Vec<Finding>) = header.into_iter().partition(|f| f.1.contains(" does not support .target "));
+    // ptxas names a `.target debug` without debug information (line 0), then an unsupported
+    // `.target` for the `.version`, after everything else.
+    let (late, early): (Vec<Finding>, Vec<Finding>) = header.into_iter().partition(|f| f.0 == 0 || f.1.contains(" does not support .target "));
     put(early, 0, None);
     put(late, 2, Some(u32::MAX));
     if !header_fatal {
