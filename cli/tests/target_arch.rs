@@ -121,3 +121,53 @@ fn last_input_names_the_target() {
     assert!(sm75_last.status.success(), "{}", String::from_utf8_lossy(&sm75_last.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// (`.section` names of a `.target sm_80, debug` module, ptxas's stderr for `-arch=sm_80`): any
+/// section is debug information for it; missing `.debug_abbrev`/`.debug_info` are warnings.
+const DEBUG_SECTION_CASES: &[(&[&str], &str)] = &[
+    (&[], "ptxas error   : Debug information not found in presence of .target debug\nptxas fatal   : Ptx assembly aborted due to errors\n"),
+    (&[".debug_str"], "ptxas warning :  .debug_abbrev section not found\nptxas warning :  .debug_info section not found\n"),
+    (&[".foo"], "ptxas warning :  .debug_abbrev section not found\nptxas warning :  .debug_info section not found\n"),
+    (&[".debug_abbrev"], "ptxas warning :  .debug_info section not found\n"),
+    (&[".debug_info"], "ptxas warning :  .debug_abbrev section not found\nptxas info    : skipping .debug_info section due to missing .debug_abbrev section\n"),
+];
+
+fn debug_module(sections: &[&str]) -> String {
+    let mut text = module("sm_80, debug");
+    for s in sections {
+        text.push_str(&format!(".section {s}\n{{\n.b8 0\n}}\n"));
+    }
+    text
+}
+
+/// Runs every debug-section case with `tool`; the cases whose stderr or status differ.
+fn debug_section_failures(tool: &Path, dir: &Path) -> Vec<String> {
+    let mut failures = Vec::new();
+    for (sections, expected) in DEBUG_SECTION_CASES {
+        std::fs::write(dir.join("t.ptx"), debug_module(sections)).unwrap();
+        let out = run(tool, dir, "sm_80");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let rejected = expected.contains("error   :");
+        let status_ok = if rejected { out.status.code() == Some(255) } else { out.status.success() };
+        if stderr != *expected || !status_ok || (rejected && dir.join("t.cubin").exists()) {
+            failures.push(format!("sections {sections:?}: status {:?}, stderr {stderr:?}", out.status.code()));
+        }
+    }
+    failures
+}
+
+#[test]
+fn target_debug_sections_as_ptxas() {
+    let dir = scratch("debug-ours");
+    let failures = debug_section_failures(Path::new(env!("CARGO_BIN_EXE_ptxforge")), &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let Some(ptxas) = nvtools::tool("ptxas") else {
+        println!("skipped: ptxas not found (set PTXFORGE_NV or run scripts/fetch-nvidia-tools.sh)");
+        return;
+    };
+    let dir = scratch("debug-ptxas");
+    let failures = debug_section_failures(&ptxas, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "ptxas differs from the stated verdicts:\n{}", failures.join("\n"));
+}

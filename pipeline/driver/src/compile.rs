@@ -104,6 +104,9 @@ pub fn compile_sources(sources: &[Source], opts: &CompileOptions) -> CompileOutp
         out.total_time = start.elapsed();
         return out;
     }
+    if !opts.parse_only {
+        out.diagnostics.extend(sources.iter().flat_map(|s| debug_section_notes(s.text)));
+    }
     if let Some(fatal) = unknown_entry(&module, opts).filter(|_| !opts.parse_only) {
         out.diagnostics.push(fatal);
     }
@@ -271,6 +274,15 @@ fn target_against_arch(target: &str, arch: &str) -> Option<String> {
         Some('f') if a / 10 != t / 10 => Some(format!("Program with .target '{target}' cannot be compiled to different SM-family architecture")),
         _ => None,
     }
+}
+
+/// ptxas's warnings and notes, without a place, on the debug sections of a `.target debug` module.
+fn debug_section_notes(text: &str) -> Vec<Diagnostic> {
+    let severity = |note: bool| if note { crate::report::Severity::Info } else { crate::report::Severity::Warning };
+    ptxforge_ptx::check_module::debug_section_notes(text)
+        .into_iter()
+        .map(|(note, message)| Diagnostic { severity: severity(note), location: None, message: message.into() })
+        .collect()
 }
 
 /// `sm_90a` / `compute_90a` as (90, Some('a')); `None` for anything else.

@@ -102,6 +102,46 @@ pub fn check_target_debug(src: &str) -> Option<Finding> {
     (debug && directive_line(src, ".section").is_none()).then(|| (0, message.to_string(), false))
 }
 
+/// What ptxas says, generating code, about the debug sections of a `.target debug` module that
+/// has some `.section` (without any, [`check_target_debug`]'s error): a warning for a missing
+/// `.debug_abbrev` (then a note that `.debug_info` is skipped) or `.debug_info`, each as
+/// (is a note, message).
+pub fn debug_section_notes(src: &str) -> Vec<(bool, &'static str)> {
+    if !target_entries(src).iter().any(|e| e == "debug") {
+        return Vec::new();
+    }
+    let names = section_names(src);
+    if names.is_empty() {
+        return Vec::new();
+    }
+    let has = |name: &str| names.iter().any(|n| n == name);
+    let mut notes = Vec::new();
+    if !has(".debug_abbrev") {
+        notes.push((false, " .debug_abbrev section not found"));
+        if has(".debug_info") {
+            notes.push((true, "skipping .debug_info section due to missing .debug_abbrev section"));
+        }
+    }
+    if !has(".debug_info") {
+        notes.push((false, " .debug_info section not found"));
+    }
+    notes
+}
+
+/// The names of the `.section` directives of `src`, in order.
+fn section_names(src: &str) -> Vec<String> {
+    let mut in_block_comment = false;
+    let mut names = Vec::new();
+    for line in src.lines() {
+        let code = strip_comments(line, &mut in_block_comment);
+        let mut words = code.split_whitespace();
+        if words.next() == Some(".section") {
+            names.extend(words.next().map(|n| n.trim_end_matches('{').to_string()));
+        }
+    }
+    names
+}
+
 /// The entries of the `.target` directives of `src`'s header (`sm_80`, `debug`, ...), a
 /// directive continuing on the next line after a trailing comma. Reading stops where the header
 /// ends, so a large module costs no more than its first lines.
