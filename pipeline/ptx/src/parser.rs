@@ -424,6 +424,9 @@ impl<'s> Parser<'s> {
     /// `debug` is checked with the module (`check_module::check_target_debug`); anything else is
     /// ptxas's fatal "Unsupported .target". Each is reported on the directive's `line`.
     fn target_entry(&mut self, line: u32) -> PResult<()> {
+        if self.peek() != Some(Tok::Ident) {
+            return self.syntax_error();
+        }
         let entry = self.bump();
         let sm = self.header.target.as_deref().and_then(crate::check_module::target_number);
         if sm.is_none() {
