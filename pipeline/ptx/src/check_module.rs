@@ -75,6 +75,8 @@ pub fn check_header(src: &str, m: &Module, file: &str) -> Vec<Finding> {
     let Some(sm) = target_number(&m.target) else {
         return vec![(tline, format!("Target architecture not defined at start of file '{file}'"), true)];
     };
+    // The architecture that counts is the last one named, on the last `.target` directive.
+    let tline = target_entries_by_line(src).last().map_or(tline, |(line, _)| *line);
     let Some(&(_, needs)) = isa::TARGET_VERSIONS.iter().find(|(n, _)| *n == sm) else {
         return vec![(tline, format!("Unsupported .target '{}'", m.target), true)];
     };
@@ -146,20 +148,29 @@ fn section_names(src: &str) -> Vec<String> {
 /// directive continuing on the next line after a trailing comma. Reading stops where the header
 /// ends, so a large module costs no more than its first lines.
 fn target_entries(src: &str) -> Vec<String> {
+    target_entries_by_line(src).into_iter().map(|(_, e)| e).collect()
+}
+
+/// [`target_entries`], each with the line of its `.target` directive.
+fn target_entries_by_line(src: &str) -> Vec<(u32, String)> {
     let mut in_block_comment = false;
     let mut continued = false;
+    let mut directive_line = 0;
     let mut entries = Vec::new();
-    for line in src.lines() {
+    for (n, line) in src.lines().enumerate() {
         let code = strip_comments(line, &mut in_block_comment);
         let code = code.trim();
         let rest = match code.strip_prefix(".target") {
-            Some(rest) if rest.is_empty() || rest.starts_with(char::is_whitespace) => rest,
+            Some(rest) if rest.is_empty() || rest.starts_with(char::is_whitespace) => {
+                directive_line = n as u32 + 1;
+                rest
+            }
             _ if continued => code,
             _ if code.is_empty() || code.starts_with(".version") || code.starts_with(".address_size") => continue,
             _ => break,
         };
         continued = rest.is_empty() || rest.ends_with(',');
-        entries.extend(rest.split([',', ' ', '\t']).filter(|e| !e.is_empty()).map(str::to_string));
+        entries.extend(rest.split([',', ' ', '\t']).filter(|e| !e.is_empty()).map(|e| (directive_line, e.to_string())));
     }
     entries
 }

@@ -396,7 +396,13 @@ impl<'s> Parser<'s> {
             "target" => {
                 let directive_line = self.line();
                 self.advance();
-                self.header.target = Some(self.bump().to_string());
+                // Only the first entry of the first `.target` must name an architecture.
+                let architecture_named = self.header.target.as_deref().and_then(crate::check_module::target_number).is_some();
+                if architecture_named {
+                    self.target_entry(directive_line)?;
+                } else {
+                    self.header.target = Some(self.bump().to_string());
+                }
                 while self.eat(Tok::Comma) {
                     self.target_entry(directive_line)?;
                 }
