@@ -1282,12 +1282,43 @@ fn check_barrier_number(i: &Instruction, at: usize, out: &mut Findings) {
     }
 }
 
-/// `shfl` and `vote` without `.sync` are gone from PTX ISA 6.4 on (every target we know is sm_70+).
+/// `shfl` and `vote` without `.sync` are gone from PTX ISA 6.4 on, for `.target sm_70` and later.
 fn check_sync_form(i: &Instruction, s: &Scope, out: &mut Findings) {
-    if matches!(i.opcode(), "shfl" | "vote") && !i.has_mod("sync") && s.version >= (6, 4) {
+    if is_sync_less_warp_op(i) && sync_less_is_gone(s.version, s.target_sm) {
         let msg = format!("Instruction '{}' without '.sync' is not supported on .target sm_70 and higher from PTX ISA version 6.4", i.opcode());
         out.now(i.line, msg);
     }
+}
+
+fn is_sync_less_warp_op(i: &Instruction) -> bool {
+    matches!(i.opcode(), "shfl" | "vote") && !i.has_mod("sync")
+}
+
+fn sync_less_is_gone(version: (u32, u32), target_sm: u32) -> bool {
+    version >= (6, 4) && target_sm >= 70
+}
+
+/// ptxas's warnings for `shfl` and `vote` without `.sync` where they are still allowed (older
+/// `.version` or `.target`): every one may misbehave on the sm_70+ code ptxas makes, and from PTX
+/// ISA 6.0 on they are deprecated.
+pub fn sync_less_warnings(m: &Module) -> Vec<(u32, String)> {
+    let target_sm = crate::check_module::target_number(&m.target).unwrap_or(u32::MAX);
+    if sync_less_is_gone(m.version, target_sm) {
+        return Vec::new();
+    }
+    let instructions = m.functions.iter().flat_map(|f| &f.body).filter_map(|s| match s {
+        Statement::Instr(i) if is_sync_less_warp_op(i) => Some(i),
+        _ => None,
+    });
+    let mut warnings = Vec::new();
+    for i in instructions {
+        let op = i.opcode();
+        warnings.push((i.line, format!("Instruction '{op}' without '.sync' may produce unpredictable results on sm_70 and later architectures")));
+        if m.version >= (6, 0) {
+            warnings.push((i.line, format!("Instruction '{op}' without '.sync' is deprecated since PTX ISA version 6.0 and will be discontinued in a future PTX ISA version")));
+        }
+    }
+    warnings
 }
 
 /// `atom`/`red`: the operation against its types (`.and` only on bit types, `.inc` only on `.u32`,

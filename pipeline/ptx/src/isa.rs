@@ -343,16 +343,37 @@ pub const SPECIAL_REQUIREMENTS: &[(&str, u32, (u32, u32))] = &[
     ("%is_explicit_cluster", 90, (7, 8)),
 ];
 
-/// Lowest `.version` that knows each `.target` (sm number → PTX version).
+/// Lowest `.version` that knows each `.target` (sm number → PTX version): every architecture
+/// ptxas 13.5 takes in `.target`, also those it no longer compiles for (`sm_30`, `sm_82`, `sm_101`).
 pub const TARGET_VERSIONS: &[(u32, (u32, u32))] = &[
+    (10, (1, 0)),
+    (11, (1, 0)),
+    (12, (1, 2)),
+    (13, (1, 2)),
+    (20, (2, 0)),
+    (21, (2, 0)),
+    (30, (3, 0)),
+    (32, (4, 0)),
+    (35, (3, 1)),
+    (37, (4, 1)),
+    (50, (4, 0)),
+    (52, (4, 1)),
+    (53, (4, 2)),
+    (60, (5, 0)),
+    (61, (5, 0)),
+    (62, (5, 0)),
+    (70, (6, 0)),
+    (72, (6, 1)),
     (75, (6, 3)),
     (80, (7, 0)),
+    (82, (6, 2)),
     (86, (7, 1)),
     (87, (7, 4)),
     (88, (9, 0)),
     (89, (7, 8)),
     (90, (7, 8)),
     (100, (8, 6)),
+    (101, (8, 6)),
     (103, (8, 8)),
     (107, (9, 4)),
     (110, (9, 0)),

@@ -50,6 +50,7 @@ pub fn module_warnings(src: &str, m: &Module, file: &str) -> Vec<Diagnostic> {
         .chain(multiple_returns_warning(m))
         .chain(crate::check_decls::unresolved_externs(src, m))
         .chain(crate::check_forms::advisories(m))
+        .chain(crate::check_instr::sync_less_warnings(m))
         .map(|(line, message)| Diagnostic::warning(file, line, message))
         .collect()
 }
