@@ -327,6 +327,9 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
     if let Some(read_as_symbols) = variables_as_symbols(i, s) {
         return check_instruction(&read_as_symbols, s, plans, out);
     }
+    if let Some(read_as_registers) = registers_plus_offset_as_registers(i, s) {
+        return check_instruction(&read_as_registers, s, plans, out);
+    }
     // ptxas checks the guard before the opcode (`@ bra L;` takes `bra` as the guard).
     let guard = i.guard().map(|(_, p)| s.regs.lookup(p));
     if guard.is_some_and(|t| t != Some(Type::Pred)) {
@@ -458,6 +461,31 @@ fn variables_as_symbols(i: &Instruction, s: &Scope) -> Option<Instruction> {
     Some(Instruction { operands, ..i.clone() })
 }
 
+/// `i` with each source that is a register plus an offset (`add.u32 %r1, %r2+4, 1`) as the register
+/// alone, which is how ptxas types it; `None` when it has none. The first operand, a result for
+/// most instructions, stays as written: a register plus an offset is no result register there.
+fn registers_plus_offset_as_registers(i: &Instruction, s: &Scope) -> Option<Instruction> {
+    let register_base = |o: &Operand| match o {
+        Operand::Symbol(n) if is_register_plus_offset(n, s) => Some(Operand::Reg(Name::from(symbol_base(n)))),
+        _ => None,
+    };
+    if !i.operands.iter().skip(1).any(|o| register_base(o).is_some()) {
+        return None;
+    }
+    let guard = i.guard().map(|(negated, p)| (negated, p.clone()));
+    let operands = i.operands.iter().enumerate().map(|(k, o)| match register_base(o) {
+        Some(r) if k > 0 => r,
+        _ => o.clone(),
+    });
+    Some(Instruction { operands: Operands::new(guard, operands.collect()), ..i.clone() })
+}
+
+/// A declared register plus an offset (`%r2+4`).
+fn is_register_plus_offset(name: &str, s: &Scope) -> bool {
+    let base = symbol_base(name);
+    base != name && s.regs.lookup(base).is_some()
+}
+
 /// The value operands of a vector `atom`/`red` (all but the address and a cache policy): vectors
 /// of `width` elements. False after reporting the first that is not.
 fn check_vector_atom_operands(i: &Instruction, width: u32, out: &mut Findings) -> bool {
@@ -521,7 +549,7 @@ fn check_operand_forms(i: &Instruction, spec: &OpSpec, takes_address: bool, s: &
                 out.now(i.line, format!("Result register required for instruction '{}'", i.opcode()));
                 ok = false;
             }
-            Operand::Symbol(n) if is_dest && is_variable_plus_offset(n, s) => {
+            Operand::Symbol(n) if is_dest && (is_variable_plus_offset(n, s) || is_register_plus_offset(n, s)) => {
                 out.now(i.line, format!("Result register required for instruction '{}'", i.opcode()));
                 ok = false;
             }
@@ -756,6 +784,8 @@ fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Sc
                 Operand::F32(_) | Operand::F64(_) => kind == 'a' && want.is_none_or(float_immediate_fits),
                 Operand::SpecialReg { .. } => want.is_none_or(|t| !is_float(t) && t != Type::Pred),
                 Operand::Symbol(name) if is_variable_plus_offset(name, s) => p.takes_address || want.is_none_or(int_immediate_fits),
+                // An unknown name plus an offset is only ptxas's unknown symbol, no mismatch.
+                Operand::Symbol(name) if symbol_base(name) != name.as_str() && !names_anything(symbol_base(name), s) => true,
                 Operand::Symbol(name) => p.takes_address && symbol_is_address(name, s),
                 Operand::Vector(_) => p.is_mov,
                 Operand::NotReg(r) => want == Some(Type::Pred) && reg_fits(r, want, typing),
@@ -794,10 +824,16 @@ fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Sc
 }
 
 /// A variable plus an offset (`g+4`, also `g+0`), which ptxas takes as an integer constant
-/// wherever one may stand (`add.u64 %rd1, %rd1, g+4`; `g` alone is no value there).
+/// wherever one may stand (`add.u64 %rd1, %rd1, g+4`; `g` alone is no value there). A function
+/// plus an offset reads alike here; ptxas refuses it later (`validate::function_plus_offset`).
 fn is_variable_plus_offset(name: &str, s: &Scope) -> bool {
     let base = symbol_base(name);
-    base != name && s.vars.contains_key(base)
+    base != name && (s.vars.contains_key(base) || s.functions.contains_key(base))
+}
+
+/// Whether `name` is a label, variable, function or register of the scope.
+fn names_anything(name: &str, s: &Scope) -> bool {
+    s.labels.contains(name) || s.vars.contains_key(name) || s.functions.contains_key(name) || s.regs.lookup(name).is_some()
 }
 
 /// Whether a name used as a value is a variable or function (its address), not a label.
@@ -1689,8 +1725,7 @@ fn collect_unknown(op: &Operand, s: &Scope, out: &mut Vec<String>) {
         Operand::Addr { base: AddrBase::Reg(r), .. } => reg(r),
         Operand::Addr { base: AddrBase::Symbol(n), .. } | Operand::Symbol(n) => {
             let n = symbol_base(n);
-            let known = s.labels.contains(n) || s.vars.contains_key(n) || s.functions.contains_key(n);
-            if !known && !n.starts_with("__") && n != "_" {
+            if !names_anything(n, s) && !n.starts_with("__") && n != "_" {
                 out.push(n.to_string());
             }
         }

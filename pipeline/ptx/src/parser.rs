@@ -416,7 +416,7 @@ impl<'s> Parser<'s> {
                 self.header.address_size = Some(self.integer()? as u32);
             }
             "alias" => self.alias(m)?,
-            "file" | "loc" => self.skip_line(),
+            "file" => self.file_directive()?,
             "section" => self.skip_braced_block()?,
             "pragma" => self.pragma(false)?,
             _ => self.linkage_item(m)?,
@@ -592,10 +592,62 @@ impl<'s> Parser<'s> {
         Some(space)
     }
 
-    fn skip_line(&mut self) {
-        let line = self.line();
-        while self.peek().is_some() && self.line() == line {
-            self.advance();
+    /// `.file <index> "<name>"[, <timestamp>[, <size>]]` (module scope only), as ptxas reads it.
+    fn file_directive(&mut self) -> PResult<()> {
+        self.advance();
+        self.unsigned_integer()?;
+        self.expect(Tok::Str)?;
+        for _ in 0..2 {
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+            self.unsigned_integer()?;
+        }
+        Ok(())
+    }
+
+    /// `.loc <file> <line> <column>[, function_name <label>[+<n>], inlined_at <file> <line> <column>]`
+    /// (in a function only), as ptxas reads it.
+    fn loc_directive(&mut self) -> PResult<()> {
+        self.advance();
+        self.source_location()?;
+        if self.eat(Tok::Comma) {
+            self.keyword("function_name")?;
+            self.expect(Tok::Ident)?;
+            if self.eat(Tok::Plus) {
+                self.unsigned_integer()?;
+            }
+            self.expect(Tok::Comma)?;
+            self.keyword("inlined_at")?;
+            self.source_location()?;
+        }
+        Ok(())
+    }
+
+    /// Three unsigned integers: file, line and column.
+    fn source_location(&mut self) -> PResult<()> {
+        for _ in 0..3 {
+            self.unsigned_integer()?;
+        }
+        Ok(())
+    }
+
+    /// An integer without a sign.
+    fn unsigned_integer(&mut self) -> PResult<i128> {
+        match self.peek() {
+            Some(Tok::DecInt) | Some(Tok::HexInt) => self.integer(),
+            _ => self.syntax_error(),
+        }
+    }
+
+    /// The name `word` (a keyword written without a dot).
+    fn keyword(&mut self, word: &str) -> PResult<()> {
+        match self.peek() == Some(Tok::Ident) && self.text() == word {
+            true => {
+                self.advance();
+                Ok(())
+            }
+            false => self.syntax_error(),
         }
     }
 
@@ -1188,10 +1240,7 @@ impl<'s> Parser<'s> {
                 let space = self.state_space().unwrap();
                 self.var_statement(space, start, &mut f.vars)
             }
-            "loc" | "file" => {
-                self.skip_line();
-                Ok(())
-            }
+            "loc" => self.loc_directive(),
             "pragma" => self.pragma(true),
             // `.branchtargets`/`.calltargets`/`.callprototype` follow the label that names them.
             "branchtargets" | "calltargets" | "callprototype" => {

@@ -133,9 +133,26 @@ pub fn validate_module_with(
         }
     }
     if out.is_empty() {
-        out.extend(unresolved_symbol(src, m).map(|message| Diagnostic::new(file, 0, message, true)));
+        let late = function_plus_offset(m).or_else(|| unresolved_symbol(src, m));
+        out.extend(late.map(|message| Diagnostic::new(file, 0, message, true)));
     }
     out
+}
+
+/// The first instruction operand that is a function plus an offset (`mov.u64 %rd1, k+4`): ptxas's
+/// fatal message without a place, naming the line in its text, made only when nothing else is wrong.
+fn function_plus_offset(m: &Module) -> Option<String> {
+    let functions: FastSet<&str> = m.functions.iter().map(|f| f.name.as_str()).collect();
+    let instructions = m.functions.iter().flat_map(|f| &f.body).filter_map(|s| match s {
+        Statement::Instr(i) => Some(i),
+        _ => None,
+    });
+    instructions.flat_map(|i| i.operands.iter().map(move |o| (i.line, o))).find_map(|(line, o)| match o {
+        Operand::Symbol(n) if symbol_base(n) != n.as_str() && functions.contains(symbol_base(n)) => {
+            Some(format!("Line No: {line}: Cannot take address of function '{}' in arithmetic expressions", symbol_base(n)))
+        }
+        _ => None,
+    })
 }
 
 /// Functions ptxas provides itself: declaring or calling them needs no definition.
