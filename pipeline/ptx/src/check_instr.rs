@@ -816,6 +816,12 @@ fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Sc
             Operand::Reg(r) | Operand::NotReg(r) => reg_fits(r, Some(Type::Pred), Typing::Strict),
             _ => false,
         },
+        'A' => match o {
+            Operand::Reg(r) => s.regs.lookup(r).is_none_or(|t| !is_float(t) && matches!(t.size_bytes(), 4 | 8)),
+            Operand::Imm(_) => true,
+            Operand::Symbol(name) => symbol_base(name) != name.as_str() && (is_variable_plus_offset(name, s) || !names_anything(symbol_base(name), s)),
+            _ => false,
+        },
         'm' => matches!(o, Operand::Addr { .. }),
         'l' => matches!(o, Operand::Symbol(_)),
         'i' => matches!(o, Operand::Imm(_)),

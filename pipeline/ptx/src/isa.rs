@@ -63,7 +63,8 @@ pub enum Typing {
 /// immediate), `w` destination of twice the type's size (`.wide`), `U` a `.u32` destination,
 /// `c` a source of twice the type's size under `.wide`, `u` a 32-bit integer source, `P` predicate destination (or `p|q`), `q` predicate source,
 /// `D` a destination of the instruction type, optionally paired with a predicate (`%r|%p`),
-/// `E` a `.u32` destination paired with a predicate (`elect`), `V` a `{...}` of 32-bit registers (matrix fragments), `m` address, `l` label; operands after `?` are optional; `*` ends checking.
+/// `E` a `.u32` destination paired with a predicate (`elect`), `V` a `{...}` of 32-bit registers (matrix fragments), `m` address, `l` label,
+/// `A` an address as a value (a 32- or 64-bit integer register, an immediate, a variable plus an offset); operands after `?` are optional; `*` ends checking.
 pub struct OpSpec {
     pub opcode: &'static str,
     pub types: TypeSet,
@@ -137,6 +138,9 @@ pub const OPS: &[OpSpec] = &[
     op("copysign", FLOATS, "daa"),
     op("testp", FLOATS, "Pa"),
     op("cvta", U32_64, "da"),
+    // The address: a register, an immediate or a variable plus an offset; a variable alone is
+    // ptxas's "must be register".
+    op("isspacep", TypeSet(0), "PA"),
     // The address is a 32-bit register (or a name or an immediate) whatever `.address_size`.
     op("getctarank", INT32, "da"),
     relaxed("ld", MEMORY, "dm*"),
