@@ -785,6 +785,9 @@ impl<'s> Parser<'s> {
             } else if let Some(t) = Type::from_mod(m) {
                 type_line = self.line();
                 ty = Some(self.declared_type(t, ty.is_some())?);
+            } else if matches!(m, "texref" | "samplerref" | "surfref") {
+                type_line = self.line();
+                ty = Some(self.texture_reference(m, ty.is_some())?);
             } else if let Some(space) = pointee.as_mut().and_then(|_| pointee_space(m)) {
                 self.advance();
                 if let Some(p) = &mut pointee {
@@ -809,6 +812,17 @@ impl<'s> Parser<'s> {
         }
         self.advance();
         Ok(t)
+    }
+
+    /// A texture, sampler or surface reference (`.texref`, `.samplerref`, `.surfref`), read as the
+    /// 64-bit handle it is. A sampler is separate from its texture only under
+    /// `.target texmode_independent`; under `texmode_unified` (the default) ptxas refuses it.
+    fn texture_reference(&mut self, kind: &str, second: bool) -> PResult<Type> {
+        if kind == "samplerref" && self.header.texmode != Some("texmode_independent") {
+            let line = self.line();
+            self.error_at(line, "Instruction or declaration violates .target texmode_unified setting".into(), false);
+        }
+        self.declared_type(Type::B64, second)
     }
 
     /// A declaration's `.vN`, at the current token: `.v2` or `.v4`, once (ptxas's syntax error
