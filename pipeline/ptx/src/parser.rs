@@ -89,6 +89,8 @@ struct VarSpecifiers {
     /// The line of the type modifier.
     type_line: u32,
     pointee: Option<Pointee>,
+    /// A texture, sampler or surface reference: its initializer names fields.
+    texture: bool,
     /// Where the specifiers end.
     end: u32,
 }
@@ -97,7 +99,7 @@ impl VarSpecifiers {
     /// The variable that one declarator of the statement declares (see [`VarDecl`] for the
     /// fields).
     fn variable(&self, name: String, name_at: u32, line: u32, array_len: Option<u64>, init: Vec<i128>, span: Span) -> VarDecl {
-        let VarSpecifiers { space, align, vector, ty, type_line, pointee, end: specifiers_end } = *self;
+        let VarSpecifiers { space, align, vector, ty, type_line, pointee, end: specifiers_end, .. } = *self;
         VarDecl { space, name, ty, align, array_len, vector, line, type_line, span, specifiers_end, name_at, init, pointee, range: None }
     }
 }
@@ -766,6 +768,7 @@ impl<'s> Parser<'s> {
     /// in any order.
     fn var_specifiers(&mut self, space: StateSpace, in_signature: bool) -> PResult<VarSpecifiers> {
         let (mut align, mut vector, mut ty, mut type_line) = (0, 1, None, 0);
+        let mut texture = false;
         // After `.ptr`, a state space and `.align N` are those of what the parameter points to.
         let mut pointee: Option<Pointee> = None;
         while self.peek() == Some(Tok::Dot) {
@@ -787,7 +790,8 @@ impl<'s> Parser<'s> {
                 ty = Some(self.declared_type(t, ty.is_some())?);
             } else if matches!(m, "texref" | "samplerref" | "surfref") {
                 type_line = self.line();
-                ty = Some(self.texture_reference(m, ty.is_some())?);
+                ty = Some(self.texture_reference(m, space, in_signature, ty.is_some())?);
+                texture = true;
             } else if let Some(space) = pointee.as_mut().and_then(|_| pointee_space(m)) {
                 self.advance();
                 if let Some(p) = &mut pointee {
@@ -801,7 +805,7 @@ impl<'s> Parser<'s> {
         }
         let Some(ty) = ty else { return self.syntax_error() };
         self.scalar_predicate(ty, vector);
-        Ok(VarSpecifiers { space, align, vector, ty, type_line, pointee, end: self.prev_end })
+        Ok(VarSpecifiers { space, align, vector, ty, type_line, pointee, texture, end: self.prev_end })
     }
 
     /// The type of a declaration, at the current token: not a second one, nor `.bf16`/`.bf16x2`
@@ -817,10 +821,16 @@ impl<'s> Parser<'s> {
     /// A texture, sampler or surface reference (`.texref`, `.samplerref`, `.surfref`), read as the
     /// 64-bit handle it is. A sampler is separate from its texture only under
     /// `.target texmode_independent`; under `texmode_unified` (the default) ptxas refuses it.
-    fn texture_reference(&mut self, kind: &str, second: bool) -> PResult<Type> {
+    /// References are `.global` variables of the module, or parameters.
+    fn texture_reference(&mut self, kind: &str, space: StateSpace, in_signature: bool, second: bool) -> PResult<Type> {
+        let line = self.line();
         if kind == "samplerref" && self.header.texmode != Some("texmode_independent") {
-            let line = self.line();
             self.error_at(line, "Instruction or declaration violates .target texmode_unified setting".into(), false);
+        }
+        if self.depth > 0 && !in_signature {
+            self.error_at(line, "Texture/surface variable must be at module or entry parameter scope".into(), false);
+        } else if !in_signature && space != StateSpace::Global {
+            self.error_at(line, "Texture and surface variables must be declared in .global space".into(), false);
         }
         self.declared_type(Type::B64, second)
     }
@@ -926,8 +936,37 @@ impl<'s> Parser<'s> {
             self.predicate_not_scalar(line);
         }
         let elements = array_len.unwrap_or(0).saturating_mul(u64::from(specifiers.vector));
+        if specifiers.texture && self.peek() == Some(Tok::Eq) {
+            // The declaration's span stops before the fields, which no value check reads.
+            let span = self.span_from(start);
+            self.advance();
+            self.texture_fields()?;
+            return Ok(specifiers.variable(name, name_at, line, array_len, Vec::new(), span));
+        }
         let init = if self.eat(Tok::Eq) { self.initializer(elements)? } else { Vec::new() };
         Ok(specifiers.variable(name, name_at, line, array_len, init, self.span_from(start)))
+    }
+
+    /// A texture, sampler or surface reference's initializer, `{ field = value, ... }` (a value is a
+    /// name or a number), read past: the back end keeps no texture state.
+    fn texture_fields(&mut self) -> PResult<()> {
+        self.expect(Tok::LBrace)?;
+        if self.eat(Tok::RBrace) {
+            return Ok(());
+        }
+        loop {
+            self.expect(Tok::Ident)?;
+            self.expect(Tok::Eq)?;
+            match self.peek() {
+                Some(Tok::Ident) => self.advance(),
+                _ => {
+                    self.unsigned_integer()?;
+                }
+            }
+            if !self.eat(Tok::Comma) {
+                return self.expect(Tok::RBrace);
+            }
+        }
     }
 
     /// An initializer of a variable of `elements` elements: the vector is sized for them up front
