@@ -48,6 +48,9 @@ pub struct Parser<'s> {
     zero_padded_reg: bool,
     /// Functions declared in the body being read (`.extern .func f(...);`), module items of their own.
     body_declarations: Vec<Function>,
+    /// The texture, sampler and surface references among the parameters of the prototype being
+    /// read (line, name): a `.func` with a body may not take them.
+    texture_params: Vec<(u32, String)>,
     /// Whether the header (`.version`, `.target`s, `.address_size`) is over: something else came
     /// (a section after the first starts past a function).
     header_over: bool,
@@ -190,6 +193,7 @@ impl<'s> Parser<'s> {
             zero_padded_reg: false,
             header_over: range.start > 0,
             body_declarations: Vec::new(),
+            texture_params: Vec::new(),
             diags: Vec::new(),
         };
         p.start_tokens_at(start, start);
@@ -761,7 +765,11 @@ impl<'s> Parser<'s> {
     /// parameter).
     fn var_decl(&mut self, space: StateSpace, start: u32) -> PResult<VarDecl> {
         let specifiers = self.var_specifiers(space, true)?;
-        self.declarator(&specifiers, start, false)
+        let v = self.declarator(&specifiers, start, false)?;
+        if specifiers.texture {
+            self.texture_params.push((v.line, v.name.clone()));
+        }
+        Ok(v)
     }
 
     /// `[.align N] [.vN] .type`, and for a parameter (`in_signature`) `.ptr [.space] [.align N]`,
@@ -1122,11 +1130,17 @@ impl<'s> Parser<'s> {
     // ---- functions -----------------------------------------------------------------------
 
     fn function(&mut self, is_entry: bool, visible: bool, is_extern: bool, line: u32, start: u32) -> PResult<Function> {
+        self.texture_params.clear();
         let mut f = self.prototype(is_entry, visible, is_extern, line)?;
         // ptxas ends a `.func` declaration without its `;` where the next module item starts.
         if self.eat(Tok::Semi) || (!is_entry && self.peek() != Some(Tok::LBrace)) {
             f.span = self.span_from(start);
             return Ok(f);
+        }
+        if !is_entry {
+            for (line, name) in std::mem::take(&mut self.texture_params) {
+                self.error_at(line, format!("Variable '{name}' cannot be allocated in .param state space"), false);
+            }
         }
         self.expect(Tok::LBrace)?;
         f.has_body = true;
