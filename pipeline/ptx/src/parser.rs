@@ -49,8 +49,8 @@ pub struct Parser<'s> {
     /// Functions declared in the body being read (`.extern .func f(...);`), module items of their own.
     body_declarations: Vec<Function>,
     /// The texture, sampler and surface references among the parameters of the prototype being
-    /// read (line, name): a `.func` with a body may not take them.
-    texture_params: Vec<(u32, String)>,
+    /// read (line, name, whether declared `.reg`): a `.func` with a body may not take them.
+    texture_params: Vec<(u32, String, bool)>,
     /// Whether the header (`.version`, `.target`s, `.address_size`) is over: something else came
     /// (a section after the first starts past a function).
     header_over: bool,
@@ -767,7 +767,7 @@ impl<'s> Parser<'s> {
         let specifiers = self.var_specifiers(space, true)?;
         let v = self.declarator(&specifiers, start, false)?;
         if specifiers.texture {
-            self.texture_params.push((v.line, v.name.clone()));
+            self.texture_params.push((v.line, v.name.clone(), space == StateSpace::Reg));
         }
         Ok(v)
     }
@@ -1067,6 +1067,7 @@ impl<'s> Parser<'s> {
         let line = self.line();
         let first = out.len();
         let (mut ty, mut vector) = (None, 1);
+        let mut texture = false;
         // Each step reads its own tokens.
         while self.peek() == Some(Tok::Dot) {
             let m = &self.text()[1..];
@@ -1074,6 +1075,9 @@ impl<'s> Parser<'s> {
                 vector = self.declared_vector(n, vector)?;
             } else if let Some(t) = Type::from_mod(m) {
                 ty = Some(self.declared_type(t, ty.is_some())?);
+            } else if matches!(m, "texref" | "samplerref" | "surfref") {
+                ty = Some(self.texture_reference(m, StateSpace::Reg, false, ty.is_some())?);
+                texture = true;
             } else if m == "align" {
                 self.advance();
                 self.alignment()?;
@@ -1090,6 +1094,9 @@ impl<'s> Parser<'s> {
                 return self.syntax_error();
             }
             let name = self.bump().to_string();
+            if texture {
+                self.error_at(line, format!("Variable '{name}' cannot be allocated into a register"), false);
+            }
             let count = if self.eat(Tok::Lt) {
                 let n = self.unsigned()?;
                 self.expect(Tok::Gt)?;
@@ -1138,8 +1145,12 @@ impl<'s> Parser<'s> {
             return Ok(f);
         }
         if !is_entry {
-            for (line, name) in std::mem::take(&mut self.texture_params) {
-                self.error_at(line, format!("Variable '{name}' cannot be allocated in .param state space"), false);
+            for (line, name, register) in std::mem::take(&mut self.texture_params) {
+                let message = match register {
+                    true => format!("Variable '{name}' cannot be allocated into a register"),
+                    false => format!("Variable '{name}' cannot be allocated in .param state space"),
+                };
+                self.error_at(line, message, false);
             }
         }
         self.expect(Tok::LBrace)?;
