@@ -792,12 +792,18 @@ impl<'s> Parser<'s> {
                 self.advance();
                 pointee = Some(Pointee::default());
             } else if let Some(n) = m.strip_prefix('v').and_then(|n| n.parse::<u32>().ok()) {
+                if texture {
+                    return self.syntax_error();
+                }
                 vector = self.declared_vector(n, vector)?;
             } else if let Some(t) = Type::from_mod(m) {
                 type_line = self.line();
                 ty = Some(self.declared_type(t, ty.is_some())?);
             } else if matches!(m, "texref" | "samplerref" | "surfref") {
                 type_line = self.line();
+                if vector != 1 {
+                    self.error_at(type_line, "Vector type only allowed over basic types".into(), false);
+                }
                 ty = Some(self.texture_reference(m, space, in_signature, ty.is_some())?);
                 texture = true;
             } else if let Some(space) = pointee.as_mut().and_then(|_| pointee_space(m)) {
