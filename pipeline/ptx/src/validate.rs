@@ -133,25 +133,36 @@ pub fn validate_module_with(
         }
     }
     if out.is_empty() {
-        let late = function_plus_offset(m).or_else(|| unresolved_symbol(src, m));
-        out.extend(late.map(|message| Diagnostic::new(file, 0, message, true)));
+        match function_plus_offset(m) {
+            Some((line, message, fatal)) => out.push(Diagnostic::new(file, line, message, fatal)),
+            None => out.extend(unresolved_symbol(src, m).map(|message| Diagnostic::new(file, 0, message, true))),
+        }
     }
     out
 }
 
 /// The first instruction operand that is a function plus an offset (`mov.u64 %rd1, k+4`): ptxas's
-/// fatal message without a place, naming the line in its text, made only when nothing else is wrong.
-fn function_plus_offset(m: &Module) -> Option<String> {
-    let functions: FastSet<&str> = m.functions.iter().map(|f| f.name.as_str()).collect();
+/// fatal message without a place, naming the line in its text, made only when nothing else is
+/// wrong; of a function declared only later, an unknown symbol on its line. As (line, message,
+/// fatal).
+fn function_plus_offset(m: &Module) -> Option<(u32, String, bool)> {
+    let mut declared: FastMap<&str, u32> = FastMap::default();
+    for f in &m.functions {
+        declared.entry(f.name.as_str()).or_insert(f.line);
+    }
     let instructions = m.functions.iter().flat_map(|f| &f.body).filter_map(|s| match s {
         Statement::Instr(i) => Some(i),
         _ => None,
     });
-    instructions.flat_map(|i| i.operands.iter().map(move |o| (i.line, o))).find_map(|(line, o)| match o {
-        Operand::Symbol(n) if symbol_base(n) != n.as_str() && functions.contains(symbol_base(n)) => {
-            Some(format!("Line No: {line}: Cannot take address of function '{}' in arithmetic expressions", symbol_base(n)))
+    instructions.flat_map(|i| i.operands.iter().map(move |o| (i.line, o))).find_map(|(line, o)| {
+        let Operand::Symbol(n) = o else { return None };
+        let base = symbol_base(n);
+        match declared.get(base) {
+            _ if base == n.as_str() => None,
+            Some(&at) if at > line => Some((line, format!("Unknown symbol '{base}'"), false)),
+            Some(_) => Some((0, format!("Line No: {line}: Cannot take address of function '{base}' in arithmetic expressions"), true)),
+            None => None,
         }
-        _ => None,
     })
 }
 
