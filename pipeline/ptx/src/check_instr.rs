@@ -14,12 +14,46 @@ pub struct Scope<'a> {
     pub labels: FastSet<&'a str>,
     /// Variables visible in the function, with their state spaces.
     pub vars: VarScope<'a>,
-    /// The module's functions by name (built once per module, shared by every function's scope).
-    pub functions: &'a FastMap<&'a str, &'a Function>,
+    /// The module's functions by name (built once per module, shared by every function's scope);
+    /// read through [`Scope::function`], which sees only those declared before [`Scope::at`].
+    pub functions: &'a Functions<'a>,
+    /// Where the instruction being checked starts (set by [`check_instruction`]).
+    pub at: std::cell::Cell<u32>,
     pub target_sm: u32,
     /// The `.target` as written (`sm_90a`), for features of one architecture.
     pub target: &'a str,
     pub version: (u32, u32),
+}
+
+/// The module's functions by name: the last declaration of each (the one checked against), and
+/// where its first starts. ptxas reads a module in order, so a function named before any
+/// declaration of it is unknown there (`call f` before `.func f`: "Call to 'f' requires call
+/// prototype").
+#[derive(Default)]
+pub struct Functions<'a> {
+    by_name: FastMap<&'a str, (&'a Function, u32)>,
+}
+
+impl<'a> Functions<'a> {
+    pub fn new(functions: &'a [Function]) -> Functions<'a> {
+        let mut by_name: FastMap<&'a str, (&'a Function, u32)> = FastMap::default();
+        for f in functions {
+            let first = by_name.get(f.name.as_str()).map_or(f.span.start, |&(_, at)| at);
+            by_name.insert(f.name.as_str(), (f, first));
+        }
+        Functions { by_name }
+    }
+}
+
+impl<'a> Scope<'a> {
+    /// The function `name` if a declaration of it comes before the instruction being checked.
+    pub fn function(&self, name: &str) -> Option<&'a Function> {
+        self.functions.by_name.get(name).filter(|&&(_, first)| first < self.at.get()).map(|&(f, _)| f)
+    }
+
+    pub fn knows_function(&self, name: &str) -> bool {
+        self.function(name).is_some()
+    }
 }
 
 /// The function's own variables (parameters, locals) over the module's globals, which are built
@@ -324,6 +358,7 @@ fn fingerprint(i: &Instruction) -> u64 {
 }
 
 pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mut Findings) {
+    s.at.set(i.span.start);
     if let Some(read_as_symbols) = variables_as_symbols(i, s) {
         return check_instruction(&read_as_symbols, s, plans, out);
     }
@@ -590,7 +625,7 @@ fn is_vector_special(name: &str) -> bool {
 }
 
 fn is_known_name(n: &str, s: &Scope) -> bool {
-    s.vars.contains_key(n) || s.functions.contains_key(n) || n.starts_with("__") || s.regs.lookup(n).is_some()
+    s.vars.contains_key(n) || s.knows_function(n) || n.starts_with("__") || s.regs.lookup(n).is_some()
 }
 
 /// Types outside [`Type`] (`.e4m3x2`, `.tf32`, ...): such instructions' types and operands are not checked.
@@ -834,18 +869,18 @@ fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Sc
 /// plus an offset reads alike here; ptxas refuses it later (`validate::function_plus_offset`).
 fn is_variable_plus_offset(name: &str, s: &Scope) -> bool {
     let base = symbol_base(name);
-    base != name && (s.vars.contains_key(base) || s.functions.contains_key(base))
+    base != name && (s.vars.contains_key(base) || s.knows_function(base))
 }
 
 /// Whether `name` is a label, variable, function or register of the scope.
 fn names_anything(name: &str, s: &Scope) -> bool {
-    s.labels.contains(name) || s.vars.contains_key(name) || s.functions.contains_key(name) || s.regs.lookup(name).is_some()
+    s.labels.contains(name) || s.vars.contains_key(name) || s.knows_function(name) || s.regs.lookup(name).is_some()
 }
 
 /// Whether a name used as a value is a variable or function (its address), not a label.
 fn symbol_is_address(name: &str, s: &Scope) -> bool {
     let name = symbol_base(name);
-    s.vars.contains_key(name) || s.functions.contains_key(name) || !s.labels.contains(name)
+    s.vars.contains_key(name) || s.knows_function(name) || (name.starts_with("__") && !s.labels.contains(name))
 }
 
 /// The register type of two packed narrow floats: one byte for `.e2m1x2`, two for the others.
@@ -1530,7 +1565,7 @@ fn check_call(i: &Instruction, s: &Scope, out: &mut Findings) {
         }
     }
     if let Operand::Symbol(name) = &i.operands[pos] {
-        match s.functions.get(name.as_str()) {
+        match s.function(name) {
             Some(f) if f.is_entry => out.now(i.line, "Illegal call target, device function expected".into()),
             Some(f) => {
                 let rets = i.operands[..pos].iter().map(vector_len).sum::<usize>();
@@ -1636,7 +1671,7 @@ impl Summing<'_, '_> {
     fn symbol(&mut self, name: &str) -> bool {
         let n = symbol_base(name);
         let label = self.s.labels.contains(n);
-        let known = label || self.s.vars.contains_key(n) || self.s.functions.contains_key(n);
+        let known = label || self.s.vars.contains_key(n) || self.s.knows_function(n);
         self.unknown |= !known && !n.starts_with("__") && n != "_";
         label && n == name
     }
@@ -1666,7 +1701,7 @@ impl Summing<'_, '_> {
                     AddrBase::Reg(r) => self.register(r) != 0 || is_known_name(r, self.s),
                     AddrBase::Symbol(n) => {
                         // A variable (the usual base) is known as a symbol too: one look.
-                        let var_or_function = self.s.vars.contains_key(n) || self.s.functions.contains_key(n.as_str());
+                        let var_or_function = self.s.vars.contains_key(n) || self.s.knows_function(n);
                         if !var_or_function || symbol_base(n) != n.as_str() {
                             self.symbol(n);
                         }

@@ -4,7 +4,7 @@
 
 
 use crate::ast::*;
-use crate::check_instr::{check_instruction, Findings, Plans, Scope, VarScope, Variables};
+use crate::check_instr::{check_instruction, Findings, Functions, Plans, Scope, VarScope, Variables};
 use crate::check_module::{self as cm, Finding};
 use crate::diag::Diagnostic;
 
@@ -237,7 +237,7 @@ pub fn validate_function(f: &Function, module: &Module, file: &str, diags: &mut 
 /// What every function's scope shares: the module's globals and functions by name.
 struct ModuleScope<'a> {
     globals: Variables<'a>,
-    functions: FastMap<&'a str, &'a Function>,
+    functions: Functions<'a>,
 }
 
 impl<'a> ModuleScope<'a> {
@@ -246,7 +246,7 @@ impl<'a> ModuleScope<'a> {
         globals.extend(m.globals.iter());
         ModuleScope {
             globals,
-            functions: m.functions.iter().map(|g| (g.name.as_str(), g)).collect(),
+            functions: Functions::new(&m.functions),
         }
     }
 }
@@ -296,6 +296,7 @@ fn scope_of<'a>(f: &'a Function, m: &'a Module, shared: &'a ModuleScope<'a>, spa
         labels,
         vars: VarScope { globals: &shared.globals, locals },
         functions: &shared.functions,
+        at: std::cell::Cell::new(0),
         target_sm: cm::target_number(&m.target).unwrap_or(u32::MAX),
         target: m.target.as_str(),
         version: m.version,
