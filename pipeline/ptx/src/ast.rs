@@ -568,12 +568,6 @@ impl Operands {
     }
 }
 
-impl From<Vec<Operand>> for Operands {
-    fn from(v: Vec<Operand>) -> Operands {
-        Operands::new(None, v)
-    }
-}
-
 impl std::ops::Deref for Operands {
     type Target = [Operand];
 

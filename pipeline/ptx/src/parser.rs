@@ -1618,7 +1618,7 @@ fn pointee_space(directive: &str) -> Option<StateSpace> {
 /// The contents of a reused buffer, moved into a vector of exactly their length (one copy of the
 /// bytes; collecting a drain moves them one by one), leaving the buffer empty with its capacity.
 #[inline]
-pub(crate) fn take_exact<T>(buf: &mut Vec<T>) -> Vec<T> {
+fn take_exact<T>(buf: &mut Vec<T>) -> Vec<T> {
     let mut v = Vec::with_capacity(buf.len());
     v.append(buf);
     v

@@ -26,7 +26,6 @@ pub(crate) unsafe fn outside_names(p: *const u8, form: bool) -> u32 {
     !(_mm_movemask_epi8(name) as u32) & 0xffff
 }
 
-
 /// Where the sixteen bytes at `p` hold what the section splitter stops at: bit `k` of the first
 /// mask set where byte `k` is `;`, of the second where it is one of `{`, `}`, `/`, `"`.
 ///
