@@ -440,6 +440,17 @@ pub enum Statement {
     Instr(Instruction),
 }
 
+impl Statement {
+    /// The instruction, when this is one.
+    #[inline]
+    pub fn as_instr(&self) -> Option<&Instruction> {
+        match self {
+            Statement::Instr(i) => Some(i),
+            Statement::Label { .. } => None,
+        }
+    }
+}
+
 /// One instruction: `@!%p1 ld.global.nc.f32 %f1, [%rd2+4];`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Instruction {

@@ -73,12 +73,26 @@ pub struct Registers<'a> {
     exact_ends: [u64; 4],
     /// Ranges with short prefixes: (prefix bytes as a little-endian word, prefix length, type, N).
     short: Vec<(u64, usize, Type, u64)>,
+    /// Where in `short` the range of a prefix is, by a hash of the prefix word
+    /// ([`prefix_slot`]): [`NO_RANGE`], [`SHARED_SLOT`] (look through `short`) or the index.
+    short_slots: [u8; PREFIX_SLOTS],
     long: FastMap<&'a str, (Type, u64)>,
     /// Answers for names of up to 8 bytes, in a slot picked by a hash of the name and overwritten
     /// on a conflict: (the name as a little-endian word, `fill`'s generation and the name's length,
     /// the answer). An instruction's registers come back again and again: most lookups end here.
     memo: Vec<Cell<(u64, u32, Option<Type>)>>,
     generation: u32,
+}
+
+/// Slots of [`Registers::short_slots`], and what they may hold besides an index.
+const PREFIX_SLOTS: usize = 16;
+const NO_RANGE: u8 = u8::MAX;
+const SHARED_SLOT: u8 = u8::MAX - 1;
+
+/// The slot of [`Registers::short_slots`] for a prefix word.
+#[inline]
+fn prefix_slot(word: u64) -> usize {
+    (word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 60) as usize % PREFIX_SLOTS
 }
 
 /// Slots of [`Registers::memo`] (a power of two).
@@ -105,6 +119,15 @@ impl<'a> Registers<'a> {
         }
         for p in params.filter(|p| p.space == StateSpace::Reg) {
             self.add_exact(&p.name, p.ty);
+        }
+        self.fill_short_slots();
+    }
+
+    fn fill_short_slots(&mut self) {
+        self.short_slots = [NO_RANGE; PREFIX_SLOTS];
+        for (k, e) in self.short.iter().enumerate() {
+            let slot = &mut self.short_slots[prefix_slot(e.0)];
+            *slot = if *slot == NO_RANGE && k < usize::from(SHARED_SLOT) { k as u8 } else { SHARED_SLOT };
         }
     }
 
@@ -140,9 +163,36 @@ impl<'a> Registers<'a> {
         if (w, t) == (word, tag) {
             return answer;
         }
-        let answer = self.resolve(name);
+        let answer = self.short_range_member(bytes, word).unwrap_or_else(|| self.resolve(name));
         slot.set((word, tag, answer));
         answer
+    }
+
+    /// The answer for a name of up to 8 bytes (`word`, see [`prefix_word`]) that ends in a digit
+    /// no name declared alone ends in (nearly every register of nvcc's output): its type as a
+    /// member of a short-prefix range, or none, found with word operations; `None` (not
+    /// answered) for any other name.
+    #[inline]
+    fn short_range_member(&self, bytes: &[u8], word: u64) -> Option<Option<Type>> {
+        let (&last, len) = (bytes.last()?, bytes.len());
+        if len > 8 || !last.is_ascii_digit() || self.exact_ends[usize::from(last) / 64] & (1 << (last % 64)) != 0 {
+            return None;
+        }
+        let non_digits = non_digit_bytes(word) & (u64::MAX >> (64 - 8 * len));
+        if non_digits == 0 {
+            return Some(None);
+        }
+        let at = (63 - non_digits.leading_zeros() as usize) / 8 + 1;
+        let prefix = word & (u64::MAX >> (64 - 8 * at));
+        let same = |e: &&(u64, usize, Type, u64)| (e.0, e.1) == (prefix, at);
+        let range = match self.short_slots[prefix_slot(prefix)] {
+            NO_RANGE => None,
+            SHARED_SLOT => self.short.iter().find(same),
+            k => Some(&self.short[usize::from(k)]).filter(same),
+        };
+        let Some(&(_, _, ty, n)) = range else { return Some(None) };
+        let value = bytes[at..].iter().fold(0u64, |v, &d| v * 10 + u64::from(d - b'0'));
+        Some((value < n).then_some(ty))
     }
 
     /// [`Registers::lookup`] without the memo.
@@ -207,6 +257,17 @@ fn decimal(digits: &[u8]) -> Option<u64> {
     digits.iter().try_fold(0u64, |v, d| v.checked_mul(10)?.checked_add(u64::from(d - b'0')))
 }
 
+/// Bit 7 of each byte of `word` that is not an ASCII digit (`0x30..=0x39`), others clear.
+#[inline]
+fn non_digit_bytes(word: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Per byte, x ^ 0x30 is 0..=9 exactly for digits; adding 0x76 to its low seven bits reaches
+    // bit 7 from 10 up (no carry leaves the byte), and or-ing the byte itself catches bit 7.
+    let t = word ^ 0x3030_3030_3030_3030;
+    (((t & LOW7) + 0x7676_7676_7676_7676) | t) & HIGH
+}
+
 /// The first 8 bytes (or fewer) as a little-endian word, zero-padded: two loads that may
 /// overlap (their common bytes are the same, so or-ing them is exact) instead of a byte loop.
 #[inline]
@@ -237,6 +298,53 @@ mod tests {
             let n = name.len().min(8);
             padded[..n].copy_from_slice(&name[..n]);
             assert_eq!(prefix_word(name), u64::from_le_bytes(padded), "{name:?}");
+        }
+    }
+
+    #[test]
+    fn non_digit_bytes_marks_every_byte_but_digits() {
+        for b in 0..=255u8 {
+            for at in 0..8 {
+                let word = u64::from(b) << (8 * at) | 0x3131_3131_3131_3131 & !(0xff << (8 * at));
+                let want = if b.is_ascii_digit() { 0 } else { 0x80 << (8 * at) };
+                assert_eq!(non_digit_bytes(word), want, "byte {b:#x} at {at}");
+            }
+        }
+    }
+
+    /// The word-wise answer for short names agrees with the plain one, on names made of the
+    /// declared prefixes, digits and other bytes.
+    #[test]
+    fn short_range_members_agree_with_resolve() {
+        let decls = vec![decl("%r", Type::U32, Some(120)), decl("%rd", Type::U64, Some(7)), decl("%p", Type::Pred, Some(3)), decl("%f1x", Type::F32, Some(20)), decl("%q", Type::B16, Some(5)), decl("%q5", Type::S8, None)];
+        let mut regs = Registers::default();
+        regs.fill(&decls, std::iter::empty());
+        let pieces = ["%", "r", "d", "p", "f", "1", "x", "0", "5", "9", "q", "_"];
+        let mut state = 0x9e37_79b9u64;
+        for _ in 0..50_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let len = (state % 9) as usize;
+            let name: String = (0..len).map(|k| pieces[((state >> (4 * k + 8)) % pieces.len() as u64) as usize]).collect();
+            assert_eq!(regs.lookup(&name), regs.resolve(&name), "{name}");
+            let word_wise = regs.short_range_member(name.as_bytes(), prefix_word(name.as_bytes()));
+            assert!(word_wise.is_none_or(|answer| answer == regs.resolve(&name)), "{name}");
+        }
+        assert_eq!(regs.lookup("%r119"), Some(Type::U32));
+        assert_eq!(regs.lookup("%r120"), None);
+        assert_eq!(regs.lookup("%r007"), Some(Type::U32));
+        assert_eq!(regs.lookup("%q5"), Some(Type::S8));
+        assert_eq!(regs.lookup("%q4"), Some(Type::B16));
+        // More prefixes than slots: some share one, and are found by looking through them all.
+        let many: Vec<RegDecl> = (0..40).map(|k| decl(&format!("%{}", (b'a' + k % 26) as char).repeat(1 + k as usize / 26), Type::U32, Some(u64::from(k) + 1))).collect();
+        regs.fill(&many, std::iter::empty());
+        for d in &many {
+            for n in 0..45 {
+                let name = format!("{}{n}", d.name);
+                assert_eq!(regs.lookup(&name), regs.resolve(&name), "{name}");
+                assert_eq!(regs.short_range_member(name.as_bytes(), prefix_word(name.as_bytes())), Some(regs.resolve(&name)), "{name}");
+            }
         }
     }
 

@@ -146,24 +146,30 @@ pub fn validate_module_with(
 /// wrong; of a function declared only later, an unknown symbol on its line. As (line, message,
 /// fatal).
 fn function_plus_offset(m: &Module) -> Option<(u32, String, bool)> {
+    let declared = std::cell::OnceCell::new();
+    for f in &m.functions {
+        for i in f.body.iter().filter_map(Statement::as_instr) {
+            for o in i.operands.iter() {
+                let Operand::Symbol(n) = o else { continue };
+                let Some((base, _)) = n.split_once('+') else { continue };
+                match declared.get_or_init(|| first_declarations(m)).get(base) {
+                    Some(&at) if at > i.line => return Some((i.line, format!("Unknown symbol '{base}'"), false)),
+                    Some(_) => return Some((0, format!("Line No: {}: Cannot take address of function '{base}' in arithmetic expressions", i.line), true)),
+                    None => {}
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The line of each function's first declaration.
+fn first_declarations(m: &Module) -> FastMap<&str, u32> {
     let mut declared: FastMap<&str, u32> = FastMap::default();
     for f in &m.functions {
         declared.entry(f.name.as_str()).or_insert(f.line);
     }
-    let instructions = m.functions.iter().flat_map(|f| &f.body).filter_map(|s| match s {
-        Statement::Instr(i) => Some(i),
-        _ => None,
-    });
-    instructions.flat_map(|i| i.operands.iter().map(move |o| (i.line, o))).find_map(|(line, o)| {
-        let Operand::Symbol(n) = o else { return None };
-        let base = symbol_base(n);
-        match declared.get(base) {
-            _ if base == n.as_str() => None,
-            Some(&at) if at > line => Some((line, format!("Unknown symbol '{base}'"), false)),
-            Some(_) => Some((0, format!("Line No: {line}: Cannot take address of function '{base}' in arithmetic expressions"), true)),
-            None => None,
-        }
-    })
+    declared
 }
 
 /// Functions ptxas provides itself: declaring or calling them needs no definition.
