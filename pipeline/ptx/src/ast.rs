@@ -411,9 +411,7 @@ impl Hasher for FastHasher {
         }
         let rest = chunks.remainder();
         if !rest.is_empty() {
-            let mut word = [0u8; 8];
-            word[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(word));
+            self.add(prefix_word(rest));
         }
     }
 
@@ -430,6 +428,23 @@ impl Hasher for FastHasher {
     #[inline]
     fn finish(&self) -> u64 {
         self.hash.rotate_left(26)
+    }
+}
+
+/// The first 8 bytes (or fewer) as a little-endian word, zero-padded: two loads that may
+/// overlap (their common bytes are the same, so or-ing them is exact) instead of a byte loop.
+#[inline]
+pub(crate) fn prefix_word(bytes: &[u8]) -> u64 {
+    let b = &bytes[..bytes.len().min(8)];
+    let n = b.len();
+    let half = |at: usize| u64::from(u16::from_le_bytes([b[at], b[at + 1]]));
+    let word = |at: usize| u64::from(u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]));
+    match n {
+        0 => 0,
+        1 => u64::from(b[0]),
+        2..=3 => half(0) | half(n - 2) << (8 * (n - 2)),
+        4..=7 => word(0) | word(n - 4) << (8 * (n - 4)),
+        _ => word(0) | word(4) << 32,
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::cell::Cell;
 
-use crate::ast::{zero_padded_number, AddrBase, FastMap, Name, Operand, RegDecl, RegTable, StateSpace, Type, VarDecl};
+use crate::ast::{prefix_word, zero_padded_number, AddrBase, FastMap, Name, Operand, RegDecl, RegTable, StateSpace, Type, VarDecl};
 
 /// PTX allows registers without `%` (`.reg .pred p;`); the parser can't tell them from labels.
 /// Registers declared with `%` can't be bare identifiers, so a function whose registers all start
@@ -266,23 +266,6 @@ fn non_digit_bytes(word: u64) -> u64 {
     // bit 7 from 10 up (no carry leaves the byte), and or-ing the byte itself catches bit 7.
     let t = word ^ 0x3030_3030_3030_3030;
     (((t & LOW7) + 0x7676_7676_7676_7676) | t) & HIGH
-}
-
-/// The first 8 bytes (or fewer) as a little-endian word, zero-padded: two loads that may
-/// overlap (their common bytes are the same, so or-ing them is exact) instead of a byte loop.
-#[inline]
-fn prefix_word(bytes: &[u8]) -> u64 {
-    let b = &bytes[..bytes.len().min(8)];
-    let n = b.len();
-    let half = |at: usize| u64::from(u16::from_le_bytes([b[at], b[at + 1]]));
-    let word = |at: usize| u64::from(u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]));
-    match n {
-        0 => 0,
-        1 => u64::from(b[0]),
-        2..=3 => half(0) | half(n - 2) << (8 * (n - 2)),
-        4..=7 => word(0) | word(n - 4) << (8 * (n - 4)),
-        _ => word(0) | word(4) << 32,
-    }
 }
 
 #[cfg(test)]
