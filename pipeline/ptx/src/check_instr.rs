@@ -357,12 +357,37 @@ fn fingerprint(i: &Instruction) -> u64 {
     i.mods().iter().fold(sketch(i.opcode()), |h, m| h.rotate_left(29) ^ sketch(m))
 }
 
+/// Which kinds of operand an instruction's operands proper (not its guard, nor inside vectors)
+/// are: the checks that look for one kind skip the walk when there is none.
+#[derive(Clone, Copy)]
+struct OperandKinds {
+    symbols: bool,
+    special_registers: bool,
+    symbol_addresses: bool,
+}
+
+impl OperandKinds {
+    fn of(i: &Instruction) -> OperandKinds {
+        let mut kinds = OperandKinds { symbols: false, special_registers: false, symbol_addresses: false };
+        for o in i.operands.iter() {
+            match o {
+                Operand::Symbol(_) => kinds.symbols = true,
+                Operand::SpecialReg { .. } => kinds.special_registers = true,
+                Operand::Addr { base: AddrBase::Symbol(_), .. } => kinds.symbol_addresses = true,
+                _ => {}
+            }
+        }
+        kinds
+    }
+}
+
 pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mut Findings) {
     s.at.set(i.span.start);
     if let Some(read_as_symbols) = variables_as_symbols(i, s) {
         return check_instruction(&read_as_symbols, s, plans, out);
     }
-    if let Some(read_as_registers) = registers_plus_offset_as_registers(i, s) {
+    let kinds = OperandKinds::of(i);
+    if let Some(read_as_registers) = kinds.symbols.then(|| registers_plus_offset_as_registers(i, s)).flatten() {
         return check_instruction(&read_as_registers, s, plans, out);
     }
     // ptxas checks the guard before the opcode (`@ bra L;` takes `bra` as the guard).
@@ -384,7 +409,9 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
         check_tensormap_prefetch(i, out);
         check_ue8m0_rounding(i, out);
     }
-    special_register_requirements(i, s, out);
+    if kinds.special_registers {
+        special_register_requirements(i, s, out);
+    }
     let spec = match p.route {
         Route::Form => {
             crate::check_forms::check_form(i, s, out);
@@ -408,7 +435,9 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
     if loud {
         check_space_writable(i, out);
     }
-    check_space(i, p.space, s, out);
+    if kinds.symbol_addresses {
+        check_space(i, p.space, s, out);
+    }
     if loud {
         check_atom_types(i, s, out);
     }
@@ -1678,11 +1707,14 @@ impl Summing<'_, '_> {
 
     fn operand(&mut self, o: &Operand, top: bool) {
         let code = match o {
-            Operand::Reg(r) if is_vector_special(r) => match self.s.regs.lookup(r) {
+            Operand::Reg(r) => match self.s.regs.lookup(r) {
                 Some(t) => Self::REG | (t as u8 + 1),
-                None => Self::REG | Self::VECTOR_SPECIAL,
+                None if is_vector_special(r) => Self::REG | Self::VECTOR_SPECIAL,
+                None => {
+                    self.unknown |= r.as_str() != "_";
+                    Self::REG
+                }
             },
-            Operand::Reg(r) => Self::REG | self.register(r),
             Operand::NotReg(r) => Self::NOT_REG | self.register(r),
             Operand::PredPair(pair) => {
                 let first = self.register(&pair.0);
