@@ -33,7 +33,13 @@ impl<'s> Cursor<'s> {
     /// Skips what the lexer skips between tokens, except comments (declined when met).
     #[inline]
     fn skip_space(&mut self) {
-        self.skip_class(SPACE);
+        // Every space byte is at most `' '`; most bytes met here are above it.
+        while let Some(&b) = self.bytes.get(self.pos) {
+            if b > b' ' || !is(b, SPACE) {
+                break;
+            }
+            self.pos += 1;
+        }
     }
 
     /// Moves past the bytes of `class` from here. Name bytes (with or without `.` and `:`, the
@@ -79,6 +85,15 @@ impl<'s> Cursor<'s> {
         }
     }
 
+    /// The next byte after any space, moved past (0 at the end).
+    #[inline]
+    fn next_byte_past_space(&mut self) -> u8 {
+        self.skip_space();
+        let b = self.peek();
+        self.pos += 1;
+        b
+    }
+
     #[inline]
     fn eat(&mut self, b: u8) -> bool {
         self.skip_space();
@@ -104,9 +119,8 @@ impl<'s> Cursor<'s> {
         Ok(unsafe { std::str::from_utf8_unchecked(&self.bytes[start..self.pos]) })
     }
 
-    /// `%name`, the lexer's `Percent` token.
+    /// `%name`, the lexer's `Percent` token, from here (callers have skipped space).
     fn percent_name(&mut self) -> Read<&'s str> {
-        self.skip_space();
         let start = self.pos;
         if self.peek() != b'%' {
             return Err(Declined);
@@ -116,9 +130,8 @@ impl<'s> Cursor<'s> {
         Ok(text(self.bytes, start, self.pos))
     }
 
-    /// An identifier, the lexer's `Ident` token.
+    /// An identifier, the lexer's `Ident` token, from here (callers have skipped space).
     fn ident(&mut self) -> Read<&'s str> {
-        self.skip_space();
         self.word(IDENT_START, NAME)
     }
 
@@ -441,11 +454,10 @@ impl<'s> Parser<'s> {
         loop {
             let o = self.fast_operand(c, true)?;
             self.operands_buf.push(o);
-            if c.eat(b';') {
-                return Ok(());
-            }
-            if !c.eat(b',') {
-                return Err(Declined);
+            match c.next_byte_past_space() {
+                b';' => return Ok(()),
+                b',' => {}
+                _ => return Err(Declined),
             }
         }
     }
@@ -456,6 +468,7 @@ impl<'s> Parser<'s> {
             b'%' => self.fast_register(c),
             b'!' => {
                 c.pos += 1;
+                c.skip_space();
                 let name = self.fast_register_name(c)?;
                 Ok(Operand::NotReg(name))
             }
@@ -529,11 +542,10 @@ impl<'s> Parser<'s> {
         let mut v = Vec::with_capacity(4);
         loop {
             v.push(self.fast_operand(c, false)?);
-            if c.eat(b'}') {
-                return Ok(Operand::Vector(v));
-            }
-            if !c.eat(b',') {
-                return Err(Declined);
+            match c.next_byte_past_space() {
+                b'}' => return Ok(Operand::Vector(v)),
+                b',' => {}
+                _ => return Err(Declined),
             }
         }
     }
