@@ -122,6 +122,8 @@ impl<'a> Variables<'a> {
 pub struct Findings {
     pub first: Vec<(u32, String)>,
     pub later: Vec<(u32, String)>,
+    /// Whether an instruction checked names a symbol plus an offset (`g+4`).
+    pub offset_symbols: bool,
 }
 
 impl Findings {
@@ -362,16 +364,21 @@ fn fingerprint(i: &Instruction) -> u64 {
 #[derive(Clone, Copy)]
 struct OperandKinds {
     symbols: bool,
+    /// A symbol plus an offset (`g+4`, read as one symbol named so).
+    offset_symbols: bool,
     special_registers: bool,
     symbol_addresses: bool,
 }
 
 impl OperandKinds {
     fn of(i: &Instruction) -> OperandKinds {
-        let mut kinds = OperandKinds { symbols: false, special_registers: false, symbol_addresses: false };
+        let mut kinds = OperandKinds { symbols: false, offset_symbols: false, special_registers: false, symbol_addresses: false };
         for o in i.operands.iter() {
             match o {
-                Operand::Symbol(_) => kinds.symbols = true,
+                Operand::Symbol(n) => {
+                    kinds.symbols = true;
+                    kinds.offset_symbols |= n.contains('+');
+                }
                 Operand::SpecialReg { .. } => kinds.special_registers = true,
                 Operand::Addr { base: AddrBase::Symbol(_), .. } => kinds.symbol_addresses = true,
                 _ => {}
@@ -387,6 +394,7 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
         return check_instruction(&read_as_symbols, s, plans, out);
     }
     let kinds = OperandKinds::of(i);
+    out.offset_symbols |= kinds.offset_symbols;
     if let Some(read_as_registers) = kinds.symbols.then(|| registers_plus_offset_as_registers(i, s)).flatten() {
         return check_instruction(&read_as_registers, s, plans, out);
     }

@@ -73,6 +73,8 @@ pub fn validate_module(src: &str, m: &Module, file: &str, parse_diags: Vec<Diagn
 pub struct FunctionFindings {
     first: Vec<Finding>,
     later: Vec<Finding>,
+    /// Whether an instruction names a symbol plus an offset (see [`function_plus_offset`]).
+    offset_symbols: bool,
 }
 
 /// The findings of the functions `range` of `m`, in order: the unit that a driver may run in
@@ -83,10 +85,7 @@ pub fn check_functions(src: &str, m: &Module, range: std::ops::Range<usize>) -> 
     m.functions[range]
         .iter()
         .map(|f| match f.has_body {
-            true => {
-                let (first, later) = function_findings(src, f, m, &shared, &mut carried);
-                FunctionFindings { first, later }
-            }
+            true => function_findings(src, f, m, &shared, &mut carried),
             false => FunctionFindings::default(),
         })
         .collect()
@@ -121,8 +120,13 @@ pub fn validate_module_with(
     let (late, early): (Vec<Finding>, Vec<Finding>) = header.into_iter().partition(|f| f.0 == 0 || f.1.contains(" does not support .target "));
     put(early, 0, None);
     put(late, 2, Some(u32::MAX));
+    // Which functions name a symbol plus an offset (all of them, for all that is known, when the
+    // functions were not checked).
+    let mut offset_symbols = None;
     if !header_fatal {
-        module_findings(src, m, check_all(), &mut put);
+        let findings = check_all();
+        offset_symbols = Some(findings.iter().map(|f| f.offset_symbols).collect::<Vec<bool>>());
+        module_findings(src, m, findings, &mut put);
     }
     placed.sort_by_key(|p| p.key);
     let mut out = Vec::new();
@@ -133,7 +137,7 @@ pub fn validate_module_with(
         }
     }
     if out.is_empty() {
-        match function_plus_offset(m) {
+        match function_plus_offset(m, offset_symbols.as_deref()) {
             Some((line, message, fatal)) => out.push(Diagnostic::new(file, line, message, fatal)),
             None => out.extend(unresolved_symbol(src, m).map(|message| Diagnostic::new(file, 0, message, true))),
         }
@@ -145,9 +149,11 @@ pub fn validate_module_with(
 /// fatal message without a place, naming the line in its text, made only when nothing else is
 /// wrong; of a function declared only later, an unknown symbol on its line. As (line, message,
 /// fatal).
-fn function_plus_offset(m: &Module) -> Option<(u32, String, bool)> {
+/// `offset_symbols` says which functions name a symbol plus an offset at all (None: any may).
+fn function_plus_offset(m: &Module, offset_symbols: Option<&[bool]>) -> Option<(u32, String, bool)> {
     let declared = std::cell::OnceCell::new();
-    for f in &m.functions {
+    let named = |k: usize| offset_symbols.is_none_or(|named| named.get(k).copied().unwrap_or(true));
+    for f in m.functions.iter().enumerate().filter(|&(k, _)| named(k)).map(|(_, f)| f) {
         for i in f.body.iter().filter_map(Statement::as_instr) {
             for o in i.operands.iter() {
                 let Operand::Symbol(n) = o else { continue };
@@ -223,7 +229,7 @@ fn module_findings(src: &str, m: &Module, functions: Vec<FunctionFindings>, put:
     for f in m.functions.iter().filter(|f| !f.has_body && !src.is_empty()) {
         put(cm::check_perf_directives(src, f), 0, None);
     }
-    for (f, FunctionFindings { first, later }) in m.functions.iter().zip(functions).filter(|(f, _)| f.has_body) {
+    for (f, FunctionFindings { first, later, .. }) in m.functions.iter().zip(functions).filter(|(f, _)| f.has_body) {
         put(first, 0, None);
         let next = starts.partition_point(|&l| l <= f.line);
         let end = starts.get(next).map_or(u32::MAX, |l| l - 1);
@@ -233,7 +239,7 @@ fn module_findings(src: &str, m: &Module, functions: Vec<FunctionFindings>, put:
 
 /// Checks one function; its diagnostics (checks while reading, then unknown symbols) are appended.
 pub fn validate_function(f: &Function, module: &Module, file: &str, diags: &mut Vec<Diagnostic>) {
-    let (first, later) = function_findings("", f, module, &ModuleScope::new(module), &mut Carried::default());
+    let FunctionFindings { first, later, .. } = function_findings("", f, module, &ModuleScope::new(module), &mut Carried::default());
     for (line, msg, fatal) in first.into_iter().chain(later) {
         diags.push(Diagnostic::new(file, line, msg, fatal));
     }
@@ -265,7 +271,7 @@ struct Carried<'a> {
     spare: Option<Scope<'a>>,
 }
 
-fn function_findings<'a>(src: &str, f: &'a Function, m: &'a Module, shared: &'a ModuleScope<'a>, carried: &mut Carried<'a>) -> (Vec<Finding>, Vec<Finding>) {
+fn function_findings<'a>(src: &str, f: &'a Function, m: &'a Module, shared: &'a ModuleScope<'a>, carried: &mut Carried<'a>) -> FunctionFindings {
     let scope = scope_of(f, m, shared, carried.spare.take());
     let mut first = cm::check_duplicate_names(src, f);
     first.extend(cm::check_duplicate_labels(src, f));
@@ -283,7 +289,7 @@ fn function_findings<'a>(src: &str, f: &'a Function, m: &'a Module, shared: &'a 
     first.extend(found.first.into_iter().map(|(l, msg)| (l, msg, false)));
     first.sort_by_key(|f| f.0);
     let later = found.later.into_iter().map(|(l, msg)| (l, msg, false)).collect();
-    (first, later)
+    FunctionFindings { first, later, offset_symbols: found.offset_symbols }
 }
 
 /// The scope of `f`, in the containers of `spare` (another function's) when given.
