@@ -106,6 +106,57 @@ fn ptxas_agrees_on_every_target_case() {
     assert!(failures.is_empty(), "ptxas differs from the stated verdicts:\n{}", failures.join("\n"));
 }
 
+/// Bodies whose only errors are the link stage's (fatals without a place), under `.target sm_90`:
+/// ptxas checks the target against `-arch` first, and reports them only when it passes.
+const LINK_STAGE_CASES: &[(&str, &str)] = &[
+    (".extern .func foo();\n.visible .entry k()\n{\n\tcall foo;\n\tret;\n}\n", "ptxas fatal   : Unresolved extern function 'foo'\n"),
+    (
+        ".extern .global .b32 arr[];\n.visible .entry k()\n{\n\t.reg .b64 %rd<2>;\n\tmov.u64 %rd1, arr;\n\tret;\n}\n",
+        "ptxas fatal   : Unresolved extern variable 'arr'\n",
+    ),
+    (
+        ".func f()\n{\n\tret;\n}\n.visible .entry k()\n{\n\t.reg .b64 %rd<2>;\n\tmov.u64 %rd1, f+4;\n\tret;\n}\n",
+        "ptxas fatal   : Line No: 11: Cannot take address of function 'f' in arithmetic expressions\n",
+    ),
+];
+
+/// Each link-stage case under `-arch=sm_80` (the `.target` fatal) and `-arch=sm_90` (its own
+/// fatal), as `tool` prints them; the cases that differ.
+fn link_stage_differences(tool: &Path, dir: &Path) -> Vec<String> {
+    let mut failures = Vec::new();
+    for (body, link_fatal) in LINK_STAGE_CASES {
+        std::fs::write(dir.join("t.ptx"), format!(".version 8.8\n.target sm_90\n.address_size 64\n{body}")).unwrap();
+        for (arch, expected) in [("sm_80", HIGHER), ("sm_90", *link_fatal)] {
+            let out = run(tool, dir, arch);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            if stderr != expected || out.status.code() != Some(255) || dir.join("t.cubin").exists() {
+                failures.push(format!("{body:?} -arch={arch}: status {:?}, stderr {stderr:?}", out.status.code()));
+            }
+        }
+    }
+    failures
+}
+
+#[test]
+fn target_comes_before_link_stage_fatals() {
+    let dir = scratch("link");
+    let failures = link_stage_differences(Path::new(env!("CARGO_BIN_EXE_ptxforge")), &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn ptxas_agrees_on_the_link_stage_cases() {
+    let Some(ptxas) = nvtools::tool("ptxas") else {
+        println!("skipped: ptxas not found (set PTXFORGE_NV or run scripts/fetch-nvidia-tools.sh)");
+        return;
+    };
+    let dir = scratch("link-ptxas");
+    let failures = link_stage_differences(&ptxas, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "ptxas differs from the stated verdicts:\n{}", failures.join("\n"));
+}
+
 #[test]
 fn last_input_names_the_target() {
     let dir = scratch("inputs");

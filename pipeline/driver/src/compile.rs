@@ -89,8 +89,8 @@ pub fn compile_sources(sources: &[Source], opts: &CompileOptions) -> CompileOutp
     out.module_spans = crate::timeline::message_spans(&runs, start);
     let (module, files, last_target) = match parsed {
         Ok((m, files, last_target)) => (Arc::new(m), files, last_target),
-        Err(diags) => {
-            out.diagnostics = diags;
+        Err((diags, last_target)) => {
+            out.diagnostics = target_before_link_fatals(diags, &last_target, opts);
             out.parse_time = start.elapsed();
             out.total_time = out.parse_time;
             return out;
@@ -216,17 +216,29 @@ fn assemble(
     }
 }
 
+/// A module whose only errors are the link stage's (fatals without a place: an unresolved
+/// extern, a function's address in arithmetic) is checked against `-arch` first, as ptxas does:
+/// its `.target` fatal, after the warnings, replaces them.
+fn target_before_link_fatals(diags: Vec<Diagnostic>, last_target: &str, opts: &CompileOptions) -> Vec<Diagnostic> {
+    let link_only = diags.iter().filter(|d| d.is_error()).all(|d| d.severity == crate::report::Severity::Fatal && d.location.is_none());
+    match opts.arch.as_deref().and_then(|arch| target_against_arch(last_target, arch)) {
+        Some(fatal) if link_only => diags.into_iter().filter(|d| !d.is_error()).chain([Diagnostic::fatal(fatal)]).collect(),
+        _ => diags,
+    }
+}
+
 /// Parses every source and joins them into one module (the first one's header, then every
 /// module's globals and functions in order), with the source name of each function.
 /// Diagnostics of all sources are reported together, as are functions defined in two sources.
 /// The runtime's record of each parse actor run is added to `runs`. Also returns the last
-/// source's `.target`, the one ptxas checks against `-arch`.
+/// source's `.target`, the one ptxas checks against `-arch` (with the diagnostics too, when a
+/// source failed only at the link stage, whose `.target` is then read from its syntax).
 fn parse_sources(
     exec: &Executor,
     sources: &[Source],
     min_section_size: usize,
     runs: &mut Vec<crate::actors::MessageTiming>,
-) -> Result<(ast::Module, Vec<String>, String), Vec<Diagnostic>> {
+) -> Result<(ast::Module, Vec<String>, String), (Vec<Diagnostic>, String)> {
     let mut diags = Vec::new();
     let mut joined: Option<ast::Module> = None;
     let mut files = Vec::new();
@@ -248,14 +260,19 @@ fn parse_sources(
                     }
                 }
             }
-            Err(d) => diags.extend(d.iter().map(front_end_diagnostic)),
+            Err(d) => {
+                if d.iter().filter(|x| x.severity != ptxforge_ptx::Severity::Warning).all(|x| x.severity == ptxforge_ptx::Severity::Fatal && x.line == 0) {
+                    last_target = ptxforge_ptx::parse_syntax(src.text, src.name).0.target;
+                }
+                diags.extend(d.iter().map(front_end_diagnostic));
+            }
         }
     }
     let module = joined.unwrap_or_default();
     if diags.is_empty() {
         Ok((module, files, last_target))
     } else {
-        Err(diags)
+        Err((diags, last_target))
     }
 }
 
