@@ -28,8 +28,18 @@ pub struct Module {
     pub functions: Vec<Function>,
     /// `.alias` directives, in source order.
     pub aliases: Vec<Alias>,
+    /// `.file` directives, in source order.
+    pub files: Vec<FileDirective>,
     /// Warnings about a module that is otherwise valid (ptxas's order: those with a line first).
     pub warnings: Vec<crate::diag::Diagnostic>,
+}
+
+/// `.file 1 "a.cu"`: a source file's index, with the line ptxas names for the directive (that
+/// of the token after it when it could go on, its reader looking ahead for a comma).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FileDirective {
+    pub index: u64,
+    pub line: u32,
 }
 
 /// `.alias fAlias, fAliasee;`: a declared function that names another function's body.

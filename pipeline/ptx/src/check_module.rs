@@ -224,6 +224,12 @@ pub fn check_duplicate_functions(m: &Module) -> Vec<Finding> {
         .collect()
 }
 
+/// A `.file` index given before: ptxas's error on the line it names for the directive.
+pub fn check_file_indexes(m: &Module) -> Vec<Finding> {
+    let mut seen = std::collections::HashSet::new();
+    m.files.iter().filter(|f| !seen.insert(f.index)).map(|f| (f.line, format!("Duplicate file index #{}", f.index), false)).collect()
+}
+
 /// Module variables: initializers where none is allowed (names declared twice:
 /// `check_decls::redeclared_globals`, which reads their linkage).
 pub fn check_globals(m: &Module) -> Vec<Finding> {

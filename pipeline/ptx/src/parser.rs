@@ -422,7 +422,7 @@ impl<'s> Parser<'s> {
                 self.header.address_size = Some(self.integer()? as u32);
             }
             "alias" => self.alias(m)?,
-            "file" => self.file_directive()?,
+            "file" => self.file_directive(m)?,
             "section" => self.skip_braced_block()?,
             "pragma" => self.pragma(false)?,
             _ => self.linkage_item(m)?,
@@ -599,17 +599,27 @@ impl<'s> Parser<'s> {
     }
 
     /// `.file <index> "<name>"[, <timestamp>[, <size>]]` (module scope only), as ptxas reads it.
-    fn file_directive(&mut self) -> PResult<()> {
+    fn file_directive(&mut self, m: &mut Module) -> PResult<()> {
         self.advance();
-        self.unsigned_integer()?;
+        let index = u64::try_from(self.unsigned_integer()?).unwrap_or(u64::MAX);
         self.expect(Tok::Str)?;
-        for _ in 0..2 {
-            if !self.eat(Tok::Comma) {
-                break;
-            }
+        let (mut numbers, mut size_line) = (0, 0);
+        while numbers < 2 && self.eat(Tok::Comma) {
+            size_line = self.line();
             self.unsigned_integer()?;
+            numbers += 1;
         }
+        let line = if numbers == 2 { size_line } else { self.line_of_next_token() };
+        m.files.push(FileDirective { index, line });
         Ok(())
+    }
+
+    /// The line of the current token, or past the text's last byte at its end.
+    fn line_of_next_token(&mut self) -> u32 {
+        match self.cur {
+            Some(_) => self.line(),
+            None => self.lines.line(self.end),
+        }
     }
 
     /// `.loc <file> <line> <column>[, function_name <label>[+<n>], inlined_at <file> <line> <column>]`

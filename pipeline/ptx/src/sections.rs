@@ -226,6 +226,7 @@ pub fn merge_sections(src: &str, file_name: &str, parts: Vec<ParsedSection>) -> 
         m.globals.extend(p.module.globals);
         m.functions.extend(p.module.functions);
         m.aliases.extend(p.module.aliases);
+        m.files.extend(p.module.files);
         p.header.apply(&mut m);
     }
     (m, Vec::new())

@@ -185,3 +185,15 @@ fn warnings_of_rejected_modules_in_ptxas_order() {
     assert!(d.iter().all(|d| !d.to_string().contains("warning")), "{d:?}");
     assert!(d.iter().any(|d| d.to_string().contains("Unknown symbol '%r5'")), "{d:?}");
 }
+
+/// `.file` directives in different sections are one module's: a repeated index is found after
+/// the merge, on the line ptxas names.
+#[test]
+fn file_indexes_are_checked_across_sections() {
+    let src = include_str!("conformance/file_duplicate_index_between_functions.ptx");
+    assert_sections_match_serial(src, "dup.ptx");
+    let (module, diags) = ptxforge_ptx::sections::parse_syntax_in_sections(src, "dup.ptx", 1);
+    assert_eq!(module.files.iter().map(|f| (f.index, f.line)).collect::<Vec<_>>(), [(1, 6), (1, 11)]);
+    let errors = ptxforge_ptx::finish_module(src, "dup.ptx", module, diags).unwrap_err();
+    assert_eq!((errors[0].line, errors[0].message.as_str()), (11, "Duplicate file index #1"));
+}
