@@ -30,6 +30,8 @@ pub struct Module {
     pub aliases: Vec<Alias>,
     /// `.file` directives, in source order.
     pub files: Vec<FileDirective>,
+    /// `.loc` directives, in source order.
+    pub locs: Vec<LocDirective>,
     /// Warnings about a module that is otherwise valid (ptxas's order: those with a line first).
     pub warnings: Vec<crate::diag::Diagnostic>,
 }
@@ -40,6 +42,14 @@ pub struct Module {
 pub struct FileDirective {
     pub index: u64,
     pub line: u32,
+}
+
+/// `.loc 1 12 5[, function_name $L, inlined_at 1 40 3]`: a source location (file, line, column),
+/// and the one it was inlined at with the line of its last number.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LocDirective {
+    pub at: [u64; 3],
+    pub inlined_at: Option<([u64; 3], u32)>,
 }
 
 /// `.alias fAlias, fAliasee;`: a declared function that names another function's body.

@@ -407,6 +407,7 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
     let loud = !p.quiet;
     if matches!(p.route, Route::Unknown) {
         out.now(i.line, format!("Not a name of any known instruction: '{}'", i.opcode()));
+        unknown_symbols(i, s, out);
         return;
     }
     if loud {

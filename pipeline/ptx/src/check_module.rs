@@ -230,6 +230,21 @@ pub fn check_file_indexes(m: &Module) -> Vec<Finding> {
     m.files.iter().filter(|f| !seen.insert(f.index)).map(|f| (f.line, format!("Duplicate file index #{}", f.index), false)).collect()
 }
 
+/// An `inlined_at` location that no earlier `.loc` named as its own: ptxas's error on the line
+/// of its last number.
+pub fn check_inlined_locations(m: &Module) -> Vec<Finding> {
+    let mut named = std::collections::HashSet::new();
+    let mut found = Vec::new();
+    for loc in &m.locs {
+        if let Some((at, line)) = loc.inlined_at.filter(|(at, _)| !named.contains(at)) {
+            let [file, line_no, column] = at;
+            found.push((line, format!("Source location {file} {line_no} {column} used in inlined_at directive must be used in a preceding .loc directive"), false));
+        }
+        named.insert(loc.at);
+    }
+    found
+}
+
 /// Module variables: initializers where none is allowed (names declared twice:
 /// `check_decls::redeclared_globals`, which reads their linkage).
 pub fn check_globals(m: &Module) -> Vec<Finding> {

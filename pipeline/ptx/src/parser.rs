@@ -46,6 +46,8 @@ pub struct Parser<'s> {
     pub fast_path: bool,
     /// Whether the current function names a register with a zero-padded number (`%r01`).
     zero_padded_reg: bool,
+    /// The `.loc` directives read so far, moved into the module at its end.
+    locs: Vec<LocDirective>,
     /// Functions declared in the body being read (`.extern .func f(...);`), module items of their own.
     body_declarations: Vec<Function>,
     /// The texture, sampler and surface references among the parameters of the prototype being
@@ -193,6 +195,7 @@ impl<'s> Parser<'s> {
             zero_padded_reg: false,
             header_over: range.start > 0,
             body_declarations: Vec::new(),
+            locs: Vec::new(),
             texture_params: Vec::new(),
             diags: Vec::new(),
         };
@@ -358,6 +361,7 @@ impl<'s> Parser<'s> {
             }
         }
         self.header.apply(&mut m);
+        m.locs = std::mem::take(&mut self.locs);
         m
     }
 
@@ -626,7 +630,8 @@ impl<'s> Parser<'s> {
     /// (in a function only), as ptxas reads it.
     fn loc_directive(&mut self) -> PResult<()> {
         self.advance();
-        self.source_location()?;
+        let (at, _) = self.source_location()?;
+        let mut inlined_at = None;
         if self.eat(Tok::Comma) {
             self.keyword("function_name")?;
             self.expect(Tok::Ident)?;
@@ -635,17 +640,21 @@ impl<'s> Parser<'s> {
             }
             self.expect(Tok::Comma)?;
             self.keyword("inlined_at")?;
-            self.source_location()?;
+            inlined_at = Some(self.source_location()?);
         }
+        self.locs.push(LocDirective { at, inlined_at });
         Ok(())
     }
 
-    /// Three unsigned integers: file, line and column.
-    fn source_location(&mut self) -> PResult<()> {
-        for _ in 0..3 {
-            self.unsigned_integer()?;
+    /// Three unsigned integers, file, line and column, with the line of the last.
+    fn source_location(&mut self) -> PResult<([u64; 3], u32)> {
+        let mut at = [0; 3];
+        let mut line = 0;
+        for n in &mut at {
+            line = self.line();
+            *n = u64::try_from(self.unsigned_integer()?).unwrap_or(u64::MAX);
         }
-        Ok(())
+        Ok((at, line))
     }
 
     /// An integer without a sign.

@@ -227,6 +227,7 @@ pub fn merge_sections(src: &str, file_name: &str, parts: Vec<ParsedSection>) -> 
         m.functions.extend(p.module.functions);
         m.aliases.extend(p.module.aliases);
         m.files.extend(p.module.files);
+        m.locs.extend(p.module.locs);
         p.header.apply(&mut m);
     }
     (m, Vec::new())

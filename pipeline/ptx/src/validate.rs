@@ -220,6 +220,7 @@ fn called_functions(m: &Module) -> FastSet<&str> {
 fn module_findings(src: &str, m: &Module, functions: Vec<FunctionFindings>, put: &mut impl FnMut(Vec<Finding>, u8, Option<u32>)) {
     put(cm::check_globals(m), 0, None);
     put(cm::check_file_indexes(m), 0, None);
+    put(cm::check_inlined_locations(m), 0, None);
     put(crate::check_decls::check_declarations(src, m), 0, None);
     put(cm::check_duplicate_functions(m), 0, None);
     put(crate::check_decls::check_aliases(src, m), 0, None);
