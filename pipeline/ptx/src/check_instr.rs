@@ -277,8 +277,16 @@ fn modifier_findings(i: &Instruction, route: Route, types: &[Type], s: &Scope) -
         }
         check_rounding(i, types, out);
         check_qualifiers(i, types, out);
+        check_misplaced_modifiers(i, types, out);
     }
     said
+}
+
+/// Modifiers on an opcode that takes none but its type (see [`crate::check_mods`]).
+fn check_misplaced_modifiers(i: &Instruction, types: &[Type], out: &mut Findings) {
+    for message in crate::check_mods::misplaced_modifiers(i, types.first().copied()) {
+        out.now(i.line, message);
+    }
 }
 
 /// The plans of one module's instructions, by opcode and modifiers (`.target` and `.version` are
@@ -499,6 +507,10 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
             let types = i.types();
             check_rounding(i, &types, out);
             check_qualifiers(i, &types, out);
+            // ptxas names misplaced modifiers only when the operands fit.
+            if !mismatch && !undeclared_register {
+                check_misplaced_modifiers(i, &types, out);
+            }
         }
     }
     report_mismatch(i, mismatch || undeclared_register, out);
@@ -673,7 +685,7 @@ fn has_untabled_type(i: &Instruction) -> bool {
 }
 
 /// A modifier some tabled opcode takes: a type, space, vector size, cache hint or listed word.
-fn is_known_modifier(m: &str) -> bool {
+pub(crate) fn is_known_modifier(m: &str) -> bool {
     const PREFIXES: &[&str] = &["L1::", "L2::", "level::", "e4m3", "e5m2", "e2m1", "e2m3", "e3m2", "ue8m0", "tf32", "s2f6", "b4x", "b6x", "b8x", "f32x2"];
     Type::from_mod(m).is_some()
         || isa::is_listed_modifier(m)
@@ -1372,7 +1384,7 @@ fn vote_type_mismatch(i: &Instruction, ty: Type) -> Option<String> {
 
 /// `setp`'s comparison against its type: unsigned orders for unsigned integers, unordered ones
 /// for floats, only `eq`/`ne` for bit types.
-fn comparison_fits(i: &Instruction, ty: Type) -> bool {
+pub(crate) fn comparison_fits(i: &Instruction, ty: Type) -> bool {
     const UNSIGNED: &[&str] = &["lo", "ls", "hi", "hs"];
     const FLOAT: &[&str] = &["equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"];
     const ORDERED: &[&str] = &["lt", "le", "gt", "ge"];

@@ -4,6 +4,7 @@ pub mod ast;
 pub mod check_decls;
 pub mod check_forms;
 pub mod check_instr;
+mod check_mods;
 pub mod check_module;
 pub mod diag;
 mod fast_path;
