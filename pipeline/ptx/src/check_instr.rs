@@ -178,6 +178,8 @@ pub struct Plan {
     width: u32,
     /// The space an access names, compared with the space of the variable it addresses.
     space: Option<StateSpace>,
+    /// A memory access that names no space (generic addressing).
+    generic_access: bool,
     /// `atom`/`red` with an operation: how many operands it takes.
     atom_operands: Option<usize>,
     bar_red: bool,
@@ -234,6 +236,7 @@ impl Plan {
             data,
             width: vector_width(i, &mut Findings::default()).unwrap_or(1),
             space: access_space(i).filter(|&space| !(writes_memory(i) && space == StateSpace::Const)),
+            generic_access: is_access(i) && !i.mods().iter().any(|m| isa::SPACES.contains(&m.as_str())),
             atom_operands: has_op.then(|| atom_operand_count(i)),
             bar_red: op == "bar" && i.has_mod("red"),
             fragments,
@@ -453,7 +456,7 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
         check_space_writable(i, out);
     }
     if kinds.symbol_addresses {
-        check_space(i, p.space, s, out);
+        check_space(i, p.space, p.generic_access, s, out);
     }
     if loud {
         check_atom_types(i, s, out);
@@ -1219,7 +1222,7 @@ fn is_shape(m: &str) -> bool {
 
 /// The state space a memory access (`ld`, `st`, `ldu`, `atom`, `red`) names, if any.
 fn access_space(i: &Instruction) -> Option<StateSpace> {
-    if !matches!(i.opcode(), "ld" | "st" | "ldu" | "atom" | "red") {
+    if !is_access(i) {
         return None;
     }
     let space = i.mods().iter().find(|m| isa::SPACES.contains(&m.as_str()))?;
@@ -1243,15 +1246,23 @@ fn check_space_writable(i: &Instruction, out: &mut Findings) {
     }
 }
 
+/// An instruction that reads or writes memory through an address operand.
+fn is_access(i: &Instruction) -> bool {
+    matches!(i.opcode(), "ld" | "st" | "ldu" | "atom" | "red")
+}
+
 /// State space of the instruction (`space`: what it names, unless it writes `.const`) against the
-/// variable it addresses.
-fn check_space(i: &Instruction, space: Option<StateSpace>, s: &Scope, out: &mut Findings) {
-    let Some(space) = space else { return };
+/// variable it addresses; a generic access (`generic`) reaches no `.param` or `.const` variable.
+fn check_space(i: &Instruction, space: Option<StateSpace>, generic: bool, s: &Scope, out: &mut Findings) {
     let var = i.operands.iter().find_map(|o| match o {
         Operand::Addr { base: AddrBase::Symbol(v), .. } => s.vars.get(v.as_str()),
         _ => None,
     });
-    if var.is_some_and(|v| *v != space) {
+    let fits = |v: &StateSpace| match space {
+        Some(space) => *v == space,
+        None => !generic || !matches!(v, StateSpace::Param | StateSpace::Const),
+    };
+    if var.is_some_and(|v| !fits(v)) {
         out.now(i.line, format!("State space mismatch between instruction and address in instruction '{}'", i.opcode()));
     }
 }
