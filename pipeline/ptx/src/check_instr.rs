@@ -133,7 +133,7 @@ impl Findings {
 }
 
 /// The name ptxas gives the instruction in its operand messages (`mul.lo`, `mad.wide`, `cvta.to`).
-fn display_name(i: &Instruction) -> String {
+pub(crate) fn display_name(i: &Instruction) -> String {
     let half = || ["lo", "hi", "wide"].into_iter().find(|m| i.has_mod(m));
     if let Some(half) = half().filter(|_| matches!(i.opcode(), "mul" | "mad" | "mul24" | "mad24" | "madc")) {
         format!("{}.{half}", i.opcode())
@@ -683,8 +683,13 @@ fn is_known_name(n: &str, s: &Scope) -> bool {
 
 /// Types outside [`Type`] (`.e4m3x2`, `.tf32`, ...): such instructions' types and operands are not checked.
 fn has_untabled_type(i: &Instruction) -> bool {
+    i.mods().iter().any(|m| is_untabled_type(m))
+}
+
+/// A type [`Type`] does not list: narrow floats and their packed forms, `.tf32`, `.f32x2`.
+pub(crate) fn is_untabled_type(m: &str) -> bool {
     const PREFIXES: &[&str] = &["e4m3", "e5m2", "e2m1", "e2m3", "e3m2", "ue8m0", "tf32", "s2f6", "b4x", "b6x", "b8x", "f32x2"];
-    i.mods().iter().any(|m| PREFIXES.iter().any(|p| m.starts_with(p)))
+    PREFIXES.iter().any(|p| m.starts_with(p))
 }
 
 /// A modifier some tabled opcode takes: a type, space, vector size, cache hint or listed word.

@@ -1,12 +1,23 @@
-//! Modifiers written on an opcode that takes none besides its type (`and.ftz.b32`, `mov.rn.u32`),
-//! each named as ptxas names its kind: a state space, a vector width, a comparison, a rounding
-//! mode, one of the modifiers ptxas knows on every opcode, or a modifier it does not know there.
+//! Modifiers written on an opcode that does not take them (`and.ftz.b32`, `mov.rn.u32`,
+//! `ld.global.sat.u32`), each named as ptxas names its kind: a state space, a vector width, a
+//! comparison, a rounding mode, one of the modifiers ptxas knows on every opcode, or (on an opcode
+//! that takes none but its type) a modifier it does not know there.
 
 use crate::ast::{Instruction, Type};
 use crate::isa;
 
-/// Opcodes that take no modifier but their type: the only ones checked here.
+/// Opcodes that take no modifier but their type.
 const BARE: &[&str] = &["and", "or", "xor", "not", "cnot", "popc", "clz", "brev", "bfe", "bfi", "shl", "shr", "selp", "mov"];
+
+/// Opcodes with modifiers of their own, and those of the kinds checked here that they take
+/// (every state space, comparison or rounding mode when its kind is named, `v` for widths).
+const TAKES: &[(&str, &[&str])] = &[
+    ("ld", &["space", "v", "ca", "cg", "cs", "lu", "cv", "volatile", "relaxed", "acquire", "weak", "cta", "cluster", "gpu", "sys", "nc"]),
+    ("st", &["space", "v", "wb", "cg", "cs", "wt", "volatile", "relaxed", "release", "weak", "cta", "cluster", "gpu", "sys"]),
+    ("cvt", &["rounding", "ftz", "sat", "relu", "satfinite"]),
+    ("cvta", &["space", "to"]),
+    ("setp", &["comparison", "and", "or", "xor", "ftz"]),
+];
 
 /// Comparison operators (`setp`'s); on these opcodes, also checked against the type.
 pub(crate) const COMPARISONS: &[&str] =
@@ -29,42 +40,47 @@ const NAMED_ELSEWHERE: &[&str] = &[
 
 /// ptxas's messages for the modifiers `i` (of type `ty`) should not have, in its order: those it
 /// does not know here, then state spaces, vector widths, comparisons, its general modifiers, and
-/// rounding modes. Nothing for an opcode not in [`BARE`].
+/// rounding modes. Nothing for an opcode neither in [`BARE`] nor in [`TAKES`].
 pub(crate) fn misplaced_modifiers(i: &Instruction, ty: Option<Type>) -> Vec<String> {
     let op = i.opcode();
-    if !BARE.contains(&op) {
+    let Some(takes) = TAKES.iter().find(|(o, _)| *o == op).map(|(_, takes)| *takes).or(BARE.contains(&op).then_some(&[][..])) else {
         return Vec::new();
-    }
-    let extra: Vec<&str> = i.mods().iter().map(|m| m.as_str()).filter(|m| Type::from_mod(m).is_none()).collect();
-    let has = |set: &[&str]| extra.iter().any(|m| set.contains(m));
+    };
+    let op = crate::check_instr::display_name(i);
+    let extra: Vec<&str> = i.mods().iter().map(|m| m.as_str()).filter(|m| Type::from_mod(m).is_none() && !crate::check_instr::is_untabled_type(m)).collect();
+    let misplaced = |kind: &str, set: &[&str]| !takes.contains(&kind) && extra.iter().any(|m| set.contains(m));
     let mut said = Vec::new();
-    for m in extra.iter().filter(|m| is_unknown_here(m)) {
+    for m in extra.iter().filter(|m| is_unknown_here(m, takes)) {
         said.push(format!("Unknown modifier '.{m}'"));
     }
-    if has(isa::SPACES) {
+    if misplaced("space", isa::SPACES) {
         said.push(format!("No state space qualifier expected for instruction '{op}'"));
     }
-    if op != "mov" && extra.iter().any(|m| matches!(*m, "v2" | "v4" | "v8")) {
+    if extra.iter().filter(|m| isa::SPACES.contains(m)).count() > 1 {
+        said.push(format!("Unexpected number of state spaces specified in instruction '{op}'"));
+    }
+    if op != "mov" && misplaced("v", &["v2", "v4", "v8"]) {
         said.push(format!("Vector qualifier is not allowed for instruction '{op}'"));
     }
-    if has(COMPARISONS) {
+    if misplaced("comparison", COMPARISONS) {
         said.push(format!("Comparison qualifier is not allowed for instruction '{op}'"));
         if ty.is_some_and(|t| !crate::check_instr::comparison_fits(i, t)) {
             said.push("Mismatch between instruction type and comparison qualifier".into());
         }
     }
-    for m in GENERAL.iter().filter(|m| extra.contains(m)) {
+    for m in GENERAL.iter().filter(|m| extra.contains(m) && !takes.contains(m)) {
         said.push(format!("Illegal modifier '.{m}' for instruction '{op}'"));
     }
-    if has(isa::FLOAT_ROUNDING) || has(isa::INT_ROUNDING) {
+    if misplaced("rounding", isa::FLOAT_ROUNDING) || misplaced("rounding", isa::INT_ROUNDING) {
         said.push(format!("Illegal rounding modifier for instruction '{op}'"));
     }
     said
 }
 
-/// A modifier ptxas knows on other opcodes only (`.wide`, `.to`); one it knows nowhere is
-/// reported with the types (`check_instr::check_types`).
-fn is_unknown_here(m: &str) -> bool {
-    let classified = [GENERAL, NAMED_ELSEWHERE, COMPARISONS, isa::SPACES, isa::FLOAT_ROUNDING, isa::INT_ROUNDING];
-    crate::check_instr::is_known_modifier(m) && !classified.iter().any(|set| set.contains(&m)) && !matches!(m, "v2" | "v4" | "v8")
+/// A modifier ptxas knows on other opcodes only (`.wide`, `.to`), where the opcode `takes` no such
+/// modifier; one it knows nowhere is reported with the types (`check_instr::check_types`), and
+/// the `L1::`-like hints are another check's.
+fn is_unknown_here(m: &str, takes: &[&str]) -> bool {
+    let classified = [GENERAL, NAMED_ELSEWHERE, COMPARISONS, isa::SPACES, isa::FLOAT_ROUNDING, isa::INT_ROUNDING, takes];
+    crate::check_instr::is_known_modifier(m) && !classified.iter().any(|set| set.contains(&m)) && !matches!(m, "v2" | "v4" | "v8") && !m.contains("::")
 }
