@@ -623,6 +623,19 @@ fn check_signedness(i: &Instruction, out: &mut Findings) -> bool {
     true
 }
 
+/// Whether an immediate is of the kind of type `ty`: an integer of an integer or bit type, a
+/// float of a float type (or of the bit type of its size: `0f` of `.b32`, `0d` of `.b64`); any
+/// kind when the type is unknown.
+fn immediate_fits(o: &Operand, ty: Option<Type>) -> bool {
+    let Some(ty) = ty else { return true };
+    match o {
+        Operand::Imm(_) => !is_float(ty),
+        Operand::F32(_) => is_float(ty) || ty == Type::B32,
+        Operand::F64(_) => is_float(ty) || ty == Type::B64,
+        _ => true,
+    }
+}
+
 /// Operand forms ptxas rejects before looking at types: an immediate or special register as a
 /// result, an address or a variable where a register belongs,
 /// an address through an unknown name, a vector of an illegal size. False if any was reported.
@@ -633,15 +646,16 @@ fn check_operand_forms(i: &Instruction, spec: &OpSpec, takes_address: bool, s: &
         let kind = kinds.next();
         let is_dest = kind.is_some_and(|c| matches!(c, 'd' | 'D' | 'E' | 'w' | 'U' | 'P')) || (kind == Some('V') && k == 0);
         match o {
-            Operand::Imm(_) | Operand::F32(_) | Operand::F64(_) if is_dest => {
-                out.now(i.line, format!("Result register required for instruction '{}'", i.opcode()));
+            // An immediate of another kind than the result's type is a type mismatch first.
+            Operand::Imm(_) | Operand::F32(_) | Operand::F64(_) if is_dest && immediate_fits(o, i.types().first().copied()) => {
+                out.now(i.line, format!("Result register required for instruction '{}'", display_name(i)));
                 ok = false;
             }
             Operand::Symbol(n) if is_dest && (is_variable_plus_offset(n, s) || is_register_plus_offset(n, s)) => {
-                out.now(i.line, format!("Result register required for instruction '{}'", i.opcode()));
+                out.now(i.line, format!("Result register required for instruction '{}'", display_name(i)));
                 ok = false;
             }
-            Operand::SpecialReg { .. } if is_dest => {
+            Operand::SpecialReg { .. } if is_dest || i.types().iter().any(|&t| is_float(t)) => {
                 out.now(i.line, format!("Special register argument not allowed for instruction '{}'", i.opcode()));
                 ok = false;
             }
@@ -1289,10 +1303,10 @@ fn check_qualifiers(i: &Instruction, types: &[Type], out: &mut Findings) {
     let arith = matches!(op, "add" | "sub" | "mul" | "mad" | "min" | "max" | "div" | "rem" | "abs" | "neg");
     if arith && !is_float(ty) {
         if isa::FLOAT_ROUNDING.iter().any(|m| i.has_mod(m)) {
-            out.now(i.line, format!("Illegal rounding modifier for instruction '{op}'"));
+            out.now(i.line, format!("Illegal rounding modifier for instruction '{}'", display_name(i)));
         }
         if i.has_mod("ftz") {
-            out.now(i.line, format!("Illegal modifier '.ftz' for instruction '{op}'"));
+            out.now(i.line, format!("Illegal modifier '.ftz' for instruction '{}'", display_name(i)));
         }
     }
     if let Some(msg) = bar_red_type_mismatch(i, ty) {
@@ -1316,6 +1330,7 @@ fn missing_mode(i: &Instruction) -> Option<String> {
         "shfl" => (&["up", "down", "bfly", "idx"], "Shuffle"),
         "bmsk" => (&["clamp", "wrap"], "Clamp"),
         "elect" => (&["sync"], ".sync"),
+        "setp" | "set" => (crate::check_mods::COMPARISONS, "Comparison"),
         _ => return None,
     };
     (!modes.iter().any(|m| i.has_mod(m))).then(|| format!("{what} modifier required for instruction '{}'", i.opcode()))
