@@ -377,13 +377,15 @@ struct OperandKinds {
     symbols: bool,
     /// A symbol plus an offset (`g+4`, read as one symbol named so).
     offset_symbols: bool,
+    /// An address that is a number (`[16]`).
+    immediate_addresses: bool,
     special_registers: bool,
     symbol_addresses: bool,
 }
 
 impl OperandKinds {
     fn of(i: &Instruction) -> OperandKinds {
-        let mut kinds = OperandKinds { symbols: false, offset_symbols: false, special_registers: false, symbol_addresses: false };
+        let mut kinds = OperandKinds { symbols: false, offset_symbols: false, immediate_addresses: false, special_registers: false, symbol_addresses: false };
         for o in i.operands.iter() {
             match o {
                 Operand::Symbol(n) => {
@@ -392,6 +394,7 @@ impl OperandKinds {
                 }
                 Operand::SpecialReg { .. } => kinds.special_registers = true,
                 Operand::Addr { base: AddrBase::Symbol(_), .. } => kinds.symbol_addresses = true,
+                Operand::Addr { base: AddrBase::None, .. } => kinds.immediate_addresses = true,
                 _ => {}
             }
         }
@@ -515,6 +518,9 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
                 check_misplaced_modifiers(i, &types, out);
             }
         }
+    }
+    if kinds.immediate_addresses && !mismatch && !undeclared_register && is_access(i) && access_space(i) != Some(StateSpace::Local) {
+        out.now(i.line, "Immediate addresses allowed only for .local state space".into());
     }
     report_mismatch(i, mismatch || undeclared_register, out);
 }
