@@ -11,7 +11,16 @@ const BARE: &[&str] = &["and", "or", "xor", "not", "cnot", "popc", "clz", "brev"
 
 /// Opcodes with modifiers of their own, and those of the kinds checked here that they take
 /// (every state space, comparison or rounding mode when its kind is named, `v` for widths).
+/// Arithmetic takes the float rounding modes and `.ftz` on any type here: on integers they are
+/// `check_instr::check_qualifiers`'s.
 const TAKES: &[(&str, &[&str])] = &[
+    ("add", &["rn", "rz", "rm", "rp", "ftz", "sat", "cc"]),
+    ("sub", &["rn", "rz", "rm", "rp", "ftz", "sat", "cc"]),
+    ("mul", &["lo", "hi", "wide", "rn", "rz", "rm", "rp", "ftz", "sat"]),
+    ("mad", &["lo", "hi", "wide", "rn", "rz", "rm", "rp", "ftz", "sat", "cc"]),
+    ("fma", &["rn", "rz", "rm", "rp", "ftz", "sat", "relu"]),
+    ("mul24", &["lo", "hi"]),
+    ("mad24", &["lo", "hi", "sat"]),
     ("ld", &["space", "v", "ca", "cg", "cs", "lu", "cv", "volatile", "relaxed", "acquire", "weak", "cta", "cluster", "gpu", "sys", "nc"]),
     ("st", &["space", "v", "wb", "cg", "cs", "wt", "volatile", "relaxed", "release", "weak", "cta", "cluster", "gpu", "sys"]),
     ("cvt", &["rounding", "ftz", "sat", "relu", "satfinite"]),
@@ -38,8 +47,8 @@ const NAMED_ELSEWHERE: &[&str] = &[
     "inc", "dec", "exch", "clamp", "wrap", "b4e", "f4e", "rc8", "ecl", "ecr", "rc16", "r", "oob", "async", "abs", "mmio", "unified",
 ];
 
-/// ptxas's messages for the modifiers `i` (of type `ty`) should not have, in its order: those it
-/// does not know here, then state spaces, vector widths, comparisons, its general modifiers, and
+/// ptxas's messages for the modifiers `i` (of type `ty`) should not have, in its order: more than
+/// one rounding mode, those it does not know here, then state spaces, vector widths, comparisons, its general modifiers, and
 /// rounding modes. Nothing for an opcode neither in [`BARE`] nor in [`TAKES`].
 pub(crate) fn misplaced_modifiers(i: &Instruction, ty: Option<Type>) -> Vec<String> {
     let op = i.opcode();
@@ -48,8 +57,12 @@ pub(crate) fn misplaced_modifiers(i: &Instruction, ty: Option<Type>) -> Vec<Stri
     };
     let op = crate::check_instr::display_name(i);
     let extra: Vec<&str> = i.mods().iter().map(|m| m.as_str()).filter(|m| Type::from_mod(m).is_none() && !crate::check_instr::is_untabled_type(m)).collect();
-    let misplaced = |kind: &str, set: &[&str]| !takes.contains(&kind) && extra.iter().any(|m| set.contains(m));
+    let misplaced = |kind: &str, set: &[&str]| !takes.contains(&kind) && extra.iter().any(|m| set.contains(m) && !takes.contains(m));
     let mut said = Vec::new();
+    let rounding = |m: &&&str| isa::FLOAT_ROUNDING.contains(m) || isa::INT_ROUNDING.contains(m);
+    if extra.iter().filter(rounding).count() > 1 {
+        said.push("Multiple rounding modifiers specified".to_string());
+    }
     for m in extra.iter().filter(|m| is_unknown_here(m, takes)) {
         said.push(format!("Unknown modifier '.{m}'"));
     }
