@@ -4,7 +4,8 @@ each, and prints how many give identical stderr and exit status, with the most c
 differences (message shapes, names and lines masked). Usage: scripts/diff-fuzz.py [CASES] [SEED];
 ptxas from $PTXFORGE_NV (scripts/fetch-nvidia-tools.sh), ptxforge from $PTXFORGE_BIN or
 target/release/ptxforge; cases and a list of differences go to $TMPDIR/ptxforge-diff-fuzz."""
-import glob, os, random, re, subprocess, sys, collections, tempfile
+import glob, os, random, re, signal, subprocess, sys, collections, tempfile
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet under `| head`
 from concurrent.futures import ThreadPoolExecutor
 NV = os.environ.get("PTXFORGE_NV", os.path.expanduser("~/.cache/ptxforge/nvidia-13.5.37/nvidia/cu13"))
 PTXAS = os.path.join(NV, "bin", "ptxas")
