@@ -62,6 +62,23 @@ fn semantic_errors_are_all_reported_with_file_and_line() {
     assert!(!scratch("semantic.cubin").exists());
 }
 
+/// A `.loc` naming as `function_name` a label that no `.section` declares: ptxas's errors without
+/// a place, after its notes on the debug sections and without its "aborted" line.
+#[test]
+fn unresolved_function_name_labels_follow_debug_notes_without_aborted_line() {
+    let ptx = scratch("function_name.ptx");
+    let body = "\t.loc 1 10 1\n\tret;\n\t.loc 1 11 2, function_name $Lfoo, inlined_at 1 10 1\n\tret;\n\t.loc 1 12 2, function_name $Lbar, inlined_at 1 10 1\n\tret;\n}\n";
+    let sections = ".section .debug_abbrev\n{\n}\n";
+    let header = ".version 8.0\n.target sm_80, debug\n.address_size 64\n.file 1 \"a.cu\"\n";
+    std::fs::write(&ptx, format!("{header}.visible .entry k()\n{{\n{body}{sections}")).unwrap();
+    let st = ptxforge().arg("-arch=sm_80").arg(&ptx).arg("-o").arg(scratch("function_name.cubin")).output().unwrap();
+    let expected = "ptxas warning :  .debug_info section not found\n\
+         ptxas error   : Unresolved label '$Lfoo' used in function_name attribute.\n\
+         ptxas error   : Unresolved label '$Lbar' used in function_name attribute.\n";
+    assert_eq!(st.status.code(), Some(255));
+    assert_eq!(String::from_utf8_lossy(&st.stderr), expected);
+}
+
 #[test]
 fn unknown_option_is_fatal() {
     let st = ptxforge().arg("--knob").output().unwrap();

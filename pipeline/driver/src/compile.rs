@@ -106,6 +106,7 @@ pub fn compile_sources(sources: &[Source], opts: &CompileOptions) -> CompileOutp
     }
     if !opts.parse_only {
         out.diagnostics.extend(sources.iter().flat_map(|s| debug_section_notes(s.text)));
+        out.diagnostics.extend(unresolved_function_names(&module, sources));
     }
     if let Some(fatal) = unknown_entry(&module, opts).filter(|_| !opts.parse_only) {
         out.diagnostics.push(fatal);
@@ -256,6 +257,8 @@ fn parse_sources(
                     Some(j) => {
                         j.globals.extend(m.globals);
                         j.functions.extend(m.functions);
+                        j.locs.extend(m.locs);
+                        j.section_labels.extend(m.section_labels);
                         j.warnings.extend(m.warnings);
                     }
                 }
@@ -300,6 +303,16 @@ fn debug_section_notes(text: &str) -> Vec<Diagnostic> {
         .into_iter()
         .map(|(note, message)| Diagnostic { severity: severity(note), location: None, message: message.into() })
         .collect()
+}
+
+/// ptxas's errors, generating the debug information of a `.target debug` module, for labels that
+/// `.loc` directives name as `function_name` and no `.section` declares.
+fn unresolved_function_names(module: &ast::Module, sources: &[Source]) -> Vec<Diagnostic> {
+    if !sources.iter().any(|s| ptxforge_ptx::check_module::targets_debug(s.text)) {
+        return Vec::new();
+    }
+    let errors = ptxforge_ptx::check_module::unresolved_function_names(module);
+    errors.into_iter().map(|message| Diagnostic { severity: crate::report::Severity::LateError, location: None, message }).collect()
 }
 
 /// `sm_90a` / `compute_90a` as (90, Some('a')); `None` for anything else.

@@ -11,6 +11,9 @@ pub enum Severity {
     Info,
     Warning,
     Error,
+    /// An error found after the front end accepted the module (generating debug information),
+    /// which ptxas does not follow with its "Ptx assembly aborted due to errors".
+    LateError,
     Fatal,
 }
 
@@ -19,7 +22,7 @@ impl Severity {
         match self {
             Severity::Info => "info    ",
             Severity::Warning => "warning ",
-            Severity::Error => "error   ",
+            Severity::Error | Severity::LateError => "error   ",
             Severity::Fatal => "fatal   ",
         }
     }
@@ -36,7 +39,7 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn is_error(&self) -> bool {
-        matches!(self.severity, Severity::Error | Severity::Fatal)
+        matches!(self.severity, Severity::Error | Severity::LateError | Severity::Fatal)
     }
 
     pub fn fatal(message: String) -> Diagnostic {

@@ -22,7 +22,8 @@ fn ptx_files(dir: &Path) -> Vec<PathBuf> {
 fn assert_matches_serial(exec: &Executor, src: &str, name: &str, min_sections: &[usize]) {
     let serial = ptxforge_ptx::parse_module(src, name);
     for &min in min_sections {
-        let parallel = parse_in_sections(exec, src, name, min);
+        // The driver checks the debug information later, as ptxas (see `debug_information_errors`).
+        let parallel = parse_in_sections(exec, src, name, min).and_then(|m| ptxforge_ptx::debug_information_errors(src, name, m));
         match (&serial, &parallel) {
             (Ok(a), Ok(b)) => assert!(a == b, "{name}: module differs (chunks of >= {min} statements)"),
             (Err(a), Err(b)) => assert_eq!(a, b, "{name}: diagnostics differ (chunks of >= {min} statements)"),

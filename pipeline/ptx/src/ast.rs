@@ -32,6 +32,8 @@ pub struct Module {
     pub files: Vec<FileDirective>,
     /// `.loc` directives, in source order.
     pub locs: Vec<LocDirective>,
+    /// The labels declared in `.section` blocks (`$L__info_string0:`), in source order.
+    pub section_labels: Vec<String>,
     /// Warnings about a module that is otherwise valid (ptxas's order: those with a line first).
     pub warnings: Vec<crate::diag::Diagnostic>,
 }
@@ -45,11 +47,16 @@ pub struct FileDirective {
 }
 
 /// `.loc 1 12 5[, function_name $L, inlined_at 1 40 3]`: a source location (file, line, column),
-/// and the one it was inlined at with the line of its last number.
+/// the label naming the inlined function (without an offset) and the location it was inlined at
+/// with the line of its last number.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LocDirective {
     pub at: [u64; 3],
+    pub function_name: Option<String>,
     pub inlined_at: Option<([u64; 3], u32)>,
+    /// Whether an instruction follows before the next `.loc` or the function's end (a `.loc`
+    /// that none follows describes nothing).
+    pub describes_instruction: bool,
 }
 
 /// `.alias fAlias, fAliasee;`: a declared function that names another function's body.

@@ -99,7 +99,7 @@ pub fn check_header(src: &str, m: &Module, file: &str) -> Vec<Finding> {
 /// (reported after everything read from the functions). Any `.section` counts as debug
 /// information for it (it then only warns about missing `.debug_abbrev`/`.debug_info`).
 pub fn check_target_debug(src: &str) -> Option<Finding> {
-    let debug = target_entries(src).iter().any(|e| e == "debug");
+    let debug = targets_debug(src);
     let message = "Debug information not found in presence of .target debug";
     (debug && directive_line(src, ".section").is_none()).then(|| (0, message.to_string(), false))
 }
@@ -109,7 +109,7 @@ pub fn check_target_debug(src: &str) -> Option<Finding> {
 /// `.debug_abbrev` (then a note that `.debug_info` is skipped) or `.debug_info`, each as
 /// (is a note, message).
 pub fn debug_section_notes(src: &str) -> Vec<(bool, &'static str)> {
-    if !target_entries(src).iter().any(|e| e == "debug") {
+    if !targets_debug(src) {
         return Vec::new();
     }
     let names = section_names(src);
@@ -243,6 +243,21 @@ pub fn check_inlined_locations(m: &Module) -> Vec<Finding> {
         named.insert(loc.at);
     }
     found
+}
+
+/// Whether `src`'s `.target` names `debug` (ptxas then generates debug information).
+pub fn targets_debug(src: &str) -> bool {
+    target_entries(src).iter().any(|e| e == "debug")
+}
+
+/// ptxas's errors, without a place, for each `.loc` that describes an instruction and names as
+/// its `function_name` a label that no `.section` block declares (labels in function bodies and
+/// function names do not count), in source order. ptxas checks this only while generating debug
+/// information, after every other check has passed.
+pub fn unresolved_function_names(m: &Module) -> Vec<String> {
+    let declared: std::collections::HashSet<&str> = m.section_labels.iter().map(String::as_str).collect();
+    let named = m.locs.iter().filter(|l| l.describes_instruction).filter_map(|l| l.function_name.as_deref());
+    named.filter(|n| !declared.contains(n)).map(|n| format!("Unresolved label '{n}' used in function_name attribute.")).collect()
 }
 
 /// Module variables: initializers where none is allowed (names declared twice:

@@ -46,7 +46,24 @@ pub fn parse_syntax_with(src: &str, file_name: &str, fast_path: bool) -> (ast::M
 /// Validates a parsed module together with its syntax diagnostics: the module with its warnings,
 /// or every error (and the warnings, unless a fatal error ends the list).
 pub fn finish_module(src: &str, file_name: &str, module: ast::Module, syntax: Vec<Diagnostic>) -> Result<ast::Module, Vec<Diagnostic>> {
-    finish_module_with(src, file_name, module, syntax, |m| validate::check_functions(src, m, 0..m.functions.len()))
+    let module = finish_module_with(src, file_name, module, syntax, |m| validate::check_functions(src, m, 0..m.functions.len()))?;
+    debug_information_errors(src, file_name, module)
+}
+
+/// What ptxas finds generating the debug information of a valid `.target debug` module: labels
+/// that `.loc` directives name but no `.section` declares, as errors without a place after the
+/// module's warnings. A driver makes this check itself, after its own notes on the debug sections
+/// (see [`check_module::unresolved_function_names`]).
+pub fn debug_information_errors(src: &str, file_name: &str, module: ast::Module) -> Result<ast::Module, Vec<Diagnostic>> {
+    let unresolved = match check_module::targets_debug(src) {
+        true => check_module::unresolved_function_names(&module),
+        false => Vec::new(),
+    };
+    if unresolved.is_empty() {
+        return Ok(module);
+    }
+    let errors = unresolved.into_iter().map(|message| Diagnostic::new(file_name, 0, message, false));
+    Err(module.warnings.into_iter().chain(errors).collect())
 }
 
 /// [`finish_module`] with the functions' checks made by `check_all` (see

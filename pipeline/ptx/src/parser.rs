@@ -48,6 +48,9 @@ pub struct Parser<'s> {
     zero_padded_reg: bool,
     /// The `.loc` directives read so far, moved into the module at its end.
     locs: Vec<LocDirective>,
+    /// The last `.loc` of the function being read, while no instruction has followed it: its
+    /// index in `locs` and the number of statements before it.
+    open_loc: Option<(usize, usize)>,
     /// Functions declared in the body being read (`.extern .func f(...);`), module items of their own.
     body_declarations: Vec<Function>,
     /// The texture, sampler and surface references among the parameters of the prototype being
@@ -196,6 +199,7 @@ impl<'s> Parser<'s> {
             header_over: range.start > 0,
             body_declarations: Vec::new(),
             locs: Vec::new(),
+            open_loc: None,
             texture_params: Vec::new(),
             diags: Vec::new(),
         };
@@ -427,7 +431,7 @@ impl<'s> Parser<'s> {
             }
             "alias" => self.alias(m)?,
             "file" => self.file_directive(m)?,
-            "section" => self.skip_braced_block()?,
+            "section" => self.section_block(m)?,
             "pragma" => self.pragma(false)?,
             _ => self.linkage_item(m)?,
         }
@@ -631,10 +635,13 @@ impl<'s> Parser<'s> {
     fn loc_directive(&mut self) -> PResult<()> {
         self.advance();
         let (at, _) = self.source_location()?;
-        let mut inlined_at = None;
+        let (mut function_name, mut inlined_at) = (None, None);
         if self.eat(Tok::Comma) {
             self.keyword("function_name")?;
-            self.expect(Tok::Ident)?;
+            if self.peek() != Some(Tok::Ident) {
+                return self.syntax_error();
+            }
+            function_name = Some(self.bump().to_string());
             if self.eat(Tok::Plus) {
                 self.unsigned_integer()?;
             }
@@ -642,8 +649,18 @@ impl<'s> Parser<'s> {
             self.keyword("inlined_at")?;
             inlined_at = Some(self.source_location()?);
         }
-        self.locs.push(LocDirective { at, inlined_at });
+        self.close_loc();
+        self.open_loc = Some((self.locs.len(), self.body_buf.len()));
+        self.locs.push(LocDirective { at, function_name, inlined_at, describes_instruction: false });
         Ok(())
+    }
+
+    /// Settles whether the open `.loc` (if any) describes an instruction: one read since it.
+    fn close_loc(&mut self) {
+        if let Some((index, statements)) = self.open_loc.take() {
+            let followed = self.body_buf.get(statements..).is_some_and(|s| s.iter().any(|s| s.as_instr().is_some()));
+            self.locs[index].describes_instruction = followed;
+        }
     }
 
     /// Three unsigned integers, file, line and column, with the line of the last.
@@ -719,7 +736,8 @@ impl<'s> Parser<'s> {
         }
     }
 
-    fn skip_braced_block(&mut self) -> PResult<()> {
+    /// `.section <name> { ... }`: skipped, but for the labels it declares (`$L__info_string0:`).
+    fn section_block(&mut self, m: &mut Module) -> PResult<()> {
         while self.peek().is_some() && self.peek() != Some(Tok::LBrace) {
             self.advance();
         }
@@ -729,6 +747,7 @@ impl<'s> Parser<'s> {
             match self.peek() {
                 Some(Tok::LBrace) => depth += 1,
                 Some(Tok::RBrace) => depth -= 1,
+                Some(Tok::Ident) if self.peek_second() == Some(Tok::Colon) => m.section_labels.push(self.text().to_string()),
                 None => return self.syntax_error(),
                 _ => {}
             }
@@ -1438,6 +1457,7 @@ impl<'s> Parser<'s> {
     /// registers, zero-padded register numbers lose their padding), the statements into a vector
     /// of exactly their count (a quarter of the tree's memory otherwise goes to spare capacity).
     fn take_body(&mut self, f: &mut Function) {
+        self.close_loc();
         crate::resolve::register_symbols(&f.regs, &mut self.operands_buf);
         if std::mem::take(&mut self.zero_padded_reg) {
             crate::resolve::unpad_register_numbers(&f.regs, &mut self.operands_buf);

@@ -228,6 +228,7 @@ pub fn merge_sections(src: &str, file_name: &str, parts: Vec<ParsedSection>) -> 
         m.aliases.extend(p.module.aliases);
         m.files.extend(p.module.files);
         m.locs.extend(p.module.locs);
+        m.section_labels.extend(p.module.section_labels);
         p.header.apply(&mut m);
     }
     (m, Vec::new())

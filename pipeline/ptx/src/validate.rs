@@ -47,7 +47,7 @@ pub fn module_warnings(src: &str, m: &Module, file: &str) -> Vec<Diagnostic> {
         .iter()
         .filter(|f| f.has_body)
         .filter_map(|f| cm::perf_directive_warning(src, f))
-        .chain(multiple_returns_warning(m))
+        .chain(multiple_returns_warnings(src, m))
         .chain(crate::check_decls::unresolved_externs(src, m))
         .chain(crate::check_forms::advisories(m))
         .chain(crate::check_instr::sync_less_warnings(m))
@@ -56,10 +56,15 @@ pub fn module_warnings(src: &str, m: &Module, file: &str) -> Vec<Diagnostic> {
 }
 
 /// The first function with more than one return value: ptxas gives up its calling convention
-/// (ABI) for the whole module, saying so once and without a line.
-fn multiple_returns_warning(m: &Module) -> Option<(u32, String)> {
-    let f = m.functions.iter().find(|f| f.ret_params.len() > 1)?;
-    Some((0, format!("Function '{}' with multiple return values found, disabling ABI", f.name)))
+/// (ABI) for the whole module, saying so once and without a line (and, for a `.target debug`
+/// module, that a debugger may not cope).
+fn multiple_returns_warnings(src: &str, m: &Module) -> Vec<(u32, String)> {
+    let Some(f) = m.functions.iter().find(|f| f.ret_params.len() > 1) else { return Vec::new() };
+    let mut warnings = vec![(0, format!("Function '{}' with multiple return values found, disabling ABI", f.name))];
+    if cm::targets_debug(src) {
+        warnings.push((0, "Program compiled without abi might not work properly under debugger".to_string()));
+    }
+    warnings
 }
 
 /// Validates a parsed module; `parse_diags` are the parser's. Returns every diagnostic, in order.
