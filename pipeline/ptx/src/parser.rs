@@ -99,6 +99,8 @@ struct VarSpecifiers {
     pointee: Option<Pointee>,
     /// A texture, sampler or surface reference: its initializer names fields.
     texture: bool,
+    /// The fields a reference's initializer may name (none for other variables).
+    texture_fields: &'static [&'static str],
     /// Where the specifiers end.
     end: u32,
 }
@@ -814,7 +816,7 @@ impl<'s> Parser<'s> {
     /// in any order.
     fn var_specifiers(&mut self, space: StateSpace, in_signature: bool) -> PResult<VarSpecifiers> {
         let (mut align, mut vector, mut ty, mut type_line) = (0, 1, None, 0);
-        let mut texture = false;
+        let (mut texture, mut texture_fields) = (false, &[][..]);
         // After `.ptr`, a state space and `.align N` are those of what the parameter points to.
         let mut pointee: Option<Pointee> = None;
         while self.peek() == Some(Tok::Dot) {
@@ -842,6 +844,7 @@ impl<'s> Parser<'s> {
                 if vector != 1 {
                     self.error_at(type_line, "Vector type only allowed over basic types".into(), false);
                 }
+                texture_fields = reference_fields(m);
                 ty = Some(self.texture_reference(m, space, in_signature, ty.is_some())?);
                 texture = true;
             } else if let Some(space) = pointee.as_mut().and_then(|_| pointee_space(m)) {
@@ -857,7 +860,7 @@ impl<'s> Parser<'s> {
         }
         let Some(ty) = ty else { return self.syntax_error() };
         self.scalar_predicate(ty, vector);
-        Ok(VarSpecifiers { space, align, vector, ty, type_line, pointee, texture, end: self.prev_end })
+        Ok(VarSpecifiers { space, align, vector, ty, type_line, pointee, texture, texture_fields, end: self.prev_end })
     }
 
     /// The type of a declaration, at the current token: not a second one, nor `.bf16`/`.bf16x2`
@@ -992,32 +995,64 @@ impl<'s> Parser<'s> {
             // The declaration's span stops before the fields, which no value check reads.
             let span = self.span_from(start);
             self.advance();
-            self.texture_fields()?;
+            self.texture_fields(specifiers.texture_fields)?;
             return Ok(specifiers.variable(name, name_at, line, array_len, Vec::new(), span));
         }
         let init = if self.eat(Tok::Eq) { self.initializer(elements)? } else { Vec::new() };
         Ok(specifiers.variable(name, name_at, line, array_len, init, self.span_from(start)))
     }
 
-    /// A texture, sampler or surface reference's initializer, `{ field = value, ... }` (a value is a
-    /// name or a number), read past: the back end keeps no texture state.
-    fn texture_fields(&mut self) -> PResult<()> {
+    /// A texture, sampler or surface reference's initializer, `{ field = value, ... }`, read past
+    /// (the back end keeps no texture state) but for ptxas's checks: a value that is a name
+    /// must be one of [`TEXTURE_VALUE_NAMES`] (an error where it stands); then, at the `}`, the
+    /// first field that is none of `fields` is a fatal error.
+    fn texture_fields(&mut self, fields: &[&str]) -> PResult<()> {
         self.expect(Tok::LBrace)?;
-        if self.eat(Tok::RBrace) {
+        let mut unknown_field = None;
+        let empty = self.peek() == Some(Tok::RBrace);
+        while !empty {
+            if self.peek() != Some(Tok::Ident) {
+                return self.syntax_error();
+            }
+            let field = self.bump();
+            if !fields.contains(&field) && unknown_field.is_none() {
+                unknown_field = Some(field);
+            }
+            self.expect(Tok::Eq)?;
+            self.texture_field_value()?;
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        let line = self.line();
+        self.expect(Tok::RBrace)?;
+        match unknown_field {
+            Some(field) => {
+                self.error_at(line, format!("Unrecognized field name '{field}' in opaque struct initializer"), true);
+                Err(Failed)
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// A field's value: a name (ptxas's error for one it does not know) or a number, which may
+    /// be negative or floating.
+    fn texture_field_value(&mut self) -> PResult<()> {
+        if self.peek() == Some(Tok::Ident) {
+            let line = self.line();
+            let value = self.bump();
+            if !TEXTURE_VALUE_NAMES.contains(&value) {
+                self.error_at(line, format!("Unrecognized initial value symbol '{value}'"), false);
+            }
             return Ok(());
         }
-        loop {
-            self.expect(Tok::Ident)?;
-            self.expect(Tok::Eq)?;
-            match self.peek() {
-                Some(Tok::Ident) => self.advance(),
-                _ => {
-                    self.unsigned_integer()?;
-                }
+        self.eat(Tok::Minus);
+        match self.peek() {
+            Some(Tok::DecInt | Tok::HexInt | Tok::DecFloat | Tok::F32Hex | Tok::F64Hex) => {
+                self.advance();
+                Ok(())
             }
-            if !self.eat(Tok::Comma) {
-                return self.expect(Tok::RBrace);
-            }
+            _ => self.syntax_error(),
         }
     }
 
@@ -1708,6 +1743,19 @@ fn accumulate_like_ptxas(digits: &str, radix: u32) -> Option<u64> {
         v = v.wrapping_mul(radix as u64).wrapping_add(d as u64);
     }
     Some(v)
+}
+
+/// The names a texture, sampler or surface reference's initializer value may be.
+const TEXTURE_VALUE_NAMES: &[&str] = &["wrap", "mirror", "clamp_ogl", "clamp_to_edge", "clamp_to_border", "nearest", "linear"];
+
+/// The fields that an initializer of a `.texref`, `.samplerref` or `.surfref` may name.
+fn reference_fields(kind: &str) -> &'static [&'static str] {
+    const SHAPE: [&str; 6] = ["width", "height", "depth", "channel_data_type", "channel_order", "array_size"];
+    match kind {
+        "texref" => &[SHAPE[0], SHAPE[1], SHAPE[2], SHAPE[3], SHAPE[4], SHAPE[5], "normalized_coords", "filter_mode", "addr_mode_0", "addr_mode_1", "addr_mode_2", "num_mipmap_levels", "num_samples"],
+        "samplerref" => &["filter_mode", "addr_mode_0", "addr_mode_1", "addr_mode_2", "force_unnormalized_coords"],
+        _ => &SHAPE,
+    }
 }
 
 #[cfg(test)]
