@@ -19,6 +19,12 @@ const TAKES: &[(&str, &[&str])] = &[
     ("mul", &["lo", "hi", "wide", "rn", "rz", "rm", "rp", "ftz", "sat"]),
     ("mad", &["lo", "hi", "wide", "rn", "rz", "rm", "rp", "ftz", "sat", "cc"]),
     ("fma", &["rn", "rz", "rm", "rp", "ftz", "sat", "relu"]),
+    ("div", &["rn", "rz", "rm", "rp", "ftz", "approx", "full"]),
+    ("rem", &[]),
+    ("abs", &["ftz"]),
+    ("neg", &["ftz"]),
+    ("min", &["ftz", "NaN", "xorsign", "relu"]),
+    ("max", &["ftz", "NaN", "xorsign", "relu"]),
     ("mul24", &["lo", "hi"]),
     ("mad24", &["lo", "hi", "sat"]),
     ("ld", &["space", "v", "ca", "cg", "cs", "lu", "cv", "volatile", "relaxed", "acquire", "weak", "cta", "cluster", "gpu", "sys", "nc"]),
@@ -38,7 +44,7 @@ const GENERAL: &[&str] = &[
     "sat", "ftz", "uni", "cc", "nc", "approx", "sync", "volatile", "min", "max", "cs", "acquire", "sys", "sp", "m8n8", "popc",
     "relaxed", "ballot", "down", "trans", "lu", "cv", "cg", "ca", "wb", "wt", "all", "any", "up", "x4", "weak", "cta", "bfly",
     "idx", "shiftamt", "mbarrier", "xor", "noftz", "add", "and", "or", "satfinite", "release", "gpu", "cluster", "relu",
-    "xorsign", "cas", "aligned",
+    "xorsign", "cas", "aligned", "NaN",
 ];
 
 /// Modifiers whose misuse another check names (a reduction operation, a clamp or permute mode,
