@@ -221,11 +221,15 @@ fn assemble(
 /// extern, a function's address in arithmetic) is checked against `-arch` first, as ptxas does:
 /// its `.target` fatal, after the warnings, replaces them.
 fn target_before_link_fatals(diags: Vec<Diagnostic>, last_target: &str, opts: &CompileOptions) -> Vec<Diagnostic> {
-    let link_only = diags.iter().filter(|d| d.is_error()).all(|d| d.severity == crate::report::Severity::Fatal && d.location.is_none());
     match opts.arch.as_deref().and_then(|arch| target_against_arch(last_target, arch)) {
-        Some(fatal) if link_only => diags.into_iter().filter(|d| !d.is_error()).chain([Diagnostic::fatal(fatal)]).collect(),
+        Some(fatal) if only_link_stage_errors(&diags) => diags.into_iter().filter(|d| !d.is_error()).chain([Diagnostic::fatal(fatal)]).collect(),
         _ => diags,
     }
+}
+
+/// Whether every error among `diags` is a link-stage fatal (one without a place).
+fn only_link_stage_errors(diags: &[Diagnostic]) -> bool {
+    diags.iter().filter(|d| d.is_error()).all(|d| d.severity == crate::report::Severity::Fatal && d.location.is_none())
 }
 
 /// Parses every source and joins them into one module (the first one's header, then every
@@ -264,10 +268,11 @@ fn parse_sources(
                 }
             }
             Err(d) => {
-                if d.iter().filter(|x| x.severity != ptxforge_ptx::Severity::Warning).all(|x| x.severity == ptxforge_ptx::Severity::Fatal && x.line == 0) {
+                let d: Vec<Diagnostic> = d.iter().map(front_end_diagnostic).collect();
+                if only_link_stage_errors(&d) {
                     last_target = ptxforge_ptx::parse_syntax(src.text, src.name).0.target;
                 }
-                diags.extend(d.iter().map(front_end_diagnostic));
+                diags.extend(d);
             }
         }
     }

@@ -236,7 +236,7 @@ impl Plan {
             data,
             width: vector_width(i, &mut Findings::default()).unwrap_or(1),
             space: access_space(i).filter(|&space| !(writes_memory(i) && space == StateSpace::Const)),
-            generic_access: is_access(i) && !i.mods().iter().any(|m| isa::SPACES.contains(&m.as_str())),
+            generic_access: is_access(i) && access_space(i).is_none(),
             atom_operands: has_op.then(|| atom_operand_count(i)),
             bar_red: op == "bar" && i.has_mod("red"),
             fragments,
@@ -285,7 +285,7 @@ fn modifier_findings(i: &Instruction, route: Route, types: &[Type], s: &Scope) -
     said
 }
 
-/// Modifiers on an opcode that takes none but its type (see [`crate::check_mods`]).
+/// Modifiers the opcode does not take (see [`crate::check_mods`]).
 fn check_misplaced_modifiers(i: &Instruction, types: &[Type], out: &mut Findings) {
     for message in crate::check_mods::misplaced_modifiers(i, types.first().copied()) {
         out.now(i.line, message);

@@ -184,15 +184,20 @@ impl<'a> Registers<'a> {
         }
         let at = (63 - non_digits.leading_zeros() as usize) / 8 + 1;
         let prefix = word & (u64::MAX >> (64 - 8 * at));
-        let same = |e: &&(u64, usize, Type, u64)| (e.0, e.1) == (prefix, at);
-        let range = match self.short_slots[prefix_slot(prefix)] {
+        let Some(&(_, _, ty, n)) = self.short_range(prefix, at) else { return Some(None) };
+        Some((decimal(&bytes[at..])? < n).then_some(ty))
+    }
+
+    /// The range with the short prefix `prefix` (its bytes as a word, `len` of them), found
+    /// through its slot of [`Registers::short_slots`].
+    #[inline]
+    fn short_range(&self, prefix: u64, len: usize) -> Option<&(u64, usize, Type, u64)> {
+        let same = |e: &&(u64, usize, Type, u64)| (e.0, e.1) == (prefix, len);
+        match self.short_slots[prefix_slot(prefix)] {
             NO_RANGE => None,
             SHARED_SLOT => self.short.iter().find(same),
-            k => Some(&self.short[usize::from(k)]).filter(same),
-        };
-        let Some(&(_, _, ty, n)) = range else { return Some(None) };
-        let value = bytes[at..].iter().fold(0u64, |v, &d| v * 10 + u64::from(d - b'0'));
-        Some((value < n).then_some(ty))
+            k => self.short.get(usize::from(k)).filter(same),
+        }
     }
 
     /// [`Registers::lookup`] without the memo.
@@ -223,15 +228,8 @@ impl<'a> Registers<'a> {
             return None;
         }
         let (ty, n) = if at <= 8 {
-            let word = prefix_word(&bytes[..at]);
-            let mut found = None;
-            for &(w, len, ty, n) in &self.short {
-                if w == word && len == at {
-                    found = Some((ty, n));
-                    break;
-                }
-            }
-            found?
+            let &(_, _, ty, n) = self.short_range(prefix_word(&bytes[..at]), at)?;
+            (ty, n)
         } else {
             self.long_range(&name[..at])?
         };
