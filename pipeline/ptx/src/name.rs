@@ -12,40 +12,33 @@ use std::ops::Deref;
 /// Longest name stored inline.
 const INLINE: usize = 15;
 
-/// An immutable string, inline when short. 16 bytes.
-#[derive(Clone)]
-pub struct Name(Repr);
-
-#[derive(Clone)]
-enum Repr {
-    /// `len` bytes of UTF-8 at the start of `bytes`.
-    Inline { len: InlineLen, bytes: [u8; INLINE] },
-    /// A longer name (mangled symbols): one pointer, so the enum keeps to 16 bytes.
-    Heap(Box<Box<str>>),
+/// An immutable string, inline when short. 16 bytes, built and moved as two words: the first
+/// byte says the length of an inline name (the bytes after it, zero past the length) or that
+/// the name lives on the heap (a pointer in the second word). Its values past [`Tag::Heap`]
+/// are free for enum tags, so `Option<Name>` and enums of names stay small.
+#[repr(C, align(8))]
+pub struct Name {
+    tag: Tag,
+    bytes: [u8; INLINE],
 }
 
-/// The length of an inline name: a byte whose values past [`INLINE`] are free for enum tags.
-#[derive(Clone, Copy)]
+/// An inline name's length, or [`Tag::Heap`]. (The lengths are made by [`Name::inline`]'s
+/// transmute, not by name.)
+#[allow(dead_code)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
 #[rustfmt::skip]
-enum InlineLen { L0, L1, L2, L3, L4, L5, L6, L7, L8, L9, L10, L11, L12, L13, L14, L15 }
-
-impl InlineLen {
-    const ALL: [InlineLen; INLINE + 1] = {
-        use InlineLen::*;
-        [L0, L1, L2, L3, L4, L5, L6, L7, L8, L9, L10, L11, L12, L13, L14, L15]
-    };
-}
+enum Tag { L0, L1, L2, L3, L4, L5, L6, L7, L8, L9, L10, L11, L12, L13, L14, L15, Heap }
 
 impl Name {
     /// The empty name.
-    pub const EMPTY: Name = Name(Repr::Inline { len: InlineLen::L0, bytes: [0; INLINE] });
+    pub const EMPTY: Name = Name { tag: Tag::L0, bytes: [0; INLINE] };
 
     pub fn new(s: &str) -> Name {
         if s.len() > INLINE {
-            return Name(Repr::Heap(Box::new(s.into())));
+            return Name::on_heap(s.into());
         }
-        Name(Repr::Inline { len: InlineLen::ALL[s.len()], bytes: inline_copy(s.as_bytes()) })
+        Name::inline(s.len(), u128::from_le_bytes(inline_copy(s.as_bytes())))
     }
 
     /// The name `text[start..end]`, which must lie on character boundaries (the parser's tokens
@@ -57,31 +50,85 @@ impl Name {
             Some(window) if len <= INLINE => {
                 let mut w = [0u8; 16];
                 w.copy_from_slice(window);
-                let kept = u128::from_le_bytes(w) & ((1u128 << (8 * len)) - 1);
-                let mut bytes = [0u8; INLINE];
-                bytes.copy_from_slice(&kept.to_le_bytes()[..INLINE]);
-                Name(Repr::Inline { len: InlineLen::ALL[len], bytes })
+                Name::inline(len, u128::from_le_bytes(w) & ((1u128 << (8 * len)) - 1))
             }
             _ => Name::new(&text[start..end]),
         }
     }
 
+    /// An inline name of `len` (at most [`INLINE`]) UTF-8 bytes, the low bytes of `text` (zero
+    /// past `len`): made as one 16-byte value, so that reading it back soon after is one load
+    /// the store forwards to (a name written piecewise stalls the load).
+    #[inline]
+    fn inline(len: usize, text: u128) -> Name {
+        debug_assert!(len <= INLINE && text >> (8 * len) == 0);
+        let word = text << 8 | len as u128;
+        // SAFETY: `Name` is 16 plain bytes; a first byte of at most `INLINE` is an inline
+        // length, and the bytes after it are `len` bytes of UTF-8 (the caller's) then zeros.
+        unsafe { std::mem::transmute::<[u8; 16], Name>(word.to_le_bytes()) }
+    }
+
+    fn on_heap(s: Box<str>) -> Name {
+        let mut bytes = [0; INLINE];
+        let ptr = Box::into_raw(Box::new(s)) as usize as u64;
+        bytes[INLINE - 8..].copy_from_slice(&ptr.to_le_bytes());
+        Name { tag: Tag::Heap, bytes }
+    }
+
+    /// The boxed string of a heap name.
+    #[inline]
+    fn heap(&self) -> *mut Box<str> {
+        debug_assert!(self.tag == Tag::Heap);
+        let mut word = [0; 8];
+        word.copy_from_slice(&self.bytes[INLINE - 8..]);
+        u64::from_le_bytes(word) as usize as *mut Box<str>
+    }
+
+    /// The two words of the name (an inline name's length and bytes, zero-padded).
+    #[inline]
+    fn words(&self) -> u128 {
+        // SAFETY: `Name` is 16 plain bytes.
+        u128::from_le_bytes(unsafe { std::mem::transmute_copy::<Name, [u8; 16]>(self) })
+    }
+
     #[inline]
     pub fn as_str(&self) -> &str {
-        match &self.0 {
-            // SAFETY: inline bytes are only ever copied whole from a `&str` (see `new`), and
-            // `len` is at most `INLINE`.
-            Repr::Inline { len, bytes } => unsafe { std::str::from_utf8_unchecked(bytes.get_unchecked(..*len as usize)) },
-            Repr::Heap(s) => s,
+        if self.tag == Tag::Heap {
+            // SAFETY: a heap name owns its box until it is dropped.
+            return unsafe { &*self.heap() };
         }
+        // SAFETY: inline bytes are only ever UTF-8 taken whole from a `&str` (see `inline`),
+        // and the tag of an inline name is its length, at most `INLINE`.
+        unsafe { std::str::from_utf8_unchecked(self.bytes.get_unchecked(..self.tag as usize)) }
+    }
+}
+
+impl Drop for Name {
+    #[inline]
+    fn drop(&mut self) {
+        if self.tag == Tag::Heap {
+            // SAFETY: the box was leaked into this name by `on_heap`, and only it owns it.
+            drop(unsafe { Box::from_raw(self.heap()) });
+        }
+    }
+}
+
+impl Clone for Name {
+    #[inline]
+    fn clone(&self) -> Name {
+        if self.tag == Tag::Heap {
+            return Name::on_heap(self.as_str().into());
+        }
+        // SAFETY: an inline name is plain bytes, owning nothing.
+        unsafe { std::mem::transmute::<[u8; 16], Name>(self.words().to_le_bytes()) }
     }
 }
 
 /// `b` (at most [`INLINE`] bytes) zero-padded, copied with fixed-size moves that may overlap
 /// (a variable-length copy is a call into the C library).
 #[inline]
-fn inline_copy(b: &[u8]) -> [u8; INLINE] {
-    let mut out = [0; INLINE];
+fn inline_copy(b: &[u8]) -> [u8; 16] {
+    let mut out = [0; 16];
     let n = b.len();
     if n >= 8 {
         out[..8].copy_from_slice(&b[..8]);
@@ -133,7 +180,7 @@ impl From<&str> for Name {
 impl From<String> for Name {
     fn from(s: String) -> Name {
         if s.len() > INLINE {
-            return Name(Repr::Heap(Box::new(s.into_boxed_str())));
+            return Name::on_heap(s.into_boxed_str());
         }
         Name::new(&s)
     }
@@ -147,10 +194,7 @@ impl From<&String> for Name {
 
 impl From<Name> for String {
     fn from(n: Name) -> String {
-        match n.0 {
-            Repr::Heap(s) => (*s).into_string(),
-            Repr::Inline { .. } => n.as_str().to_string(),
-        }
+        n.as_str().to_string()
     }
 }
 
@@ -175,7 +219,12 @@ impl Hash for Name {
 impl PartialEq for Name {
     #[inline]
     fn eq(&self, o: &Name) -> bool {
-        same_bytes(self.as_bytes(), o.as_bytes())
+        // Inline names are equal when their words are (the bytes past the length are zero); an
+        // inline name and a heap one never are (their tags differ).
+        if self.tag == Tag::Heap && o.tag == Tag::Heap {
+            return self.as_str() == o.as_str();
+        }
+        self.words() == o.words()
     }
 }
 
