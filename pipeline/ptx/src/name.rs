@@ -32,7 +32,10 @@ enum Tag { L0, L1, L2, L3, L4, L5, L6, L7, L8, L9, L10, L11, L12, L13, L14, L15,
 
 impl Name {
     /// The empty name.
-    pub const EMPTY: Name = Name { tag: Tag::L0, bytes: [0; INLINE] };
+    pub const EMPTY: Name = Name {
+        tag: Tag::L0,
+        bytes: [0; INLINE],
+    };
 
     pub fn new(s: &str) -> Name {
         if s.len() > INLINE {
@@ -72,7 +75,10 @@ impl Name {
         let mut bytes = [0; INLINE];
         let ptr = Box::into_raw(Box::new(s)) as usize as u64;
         bytes[INLINE - 8..].copy_from_slice(&ptr.to_le_bytes());
-        Name { tag: Tag::Heap, bytes }
+        Name {
+            tag: Tag::Heap,
+            bytes,
+        }
     }
 
     /// The boxed string of a heap name.
@@ -281,7 +287,14 @@ mod tests {
 
     #[test]
     fn short_and_long_names_read_back() {
-        for s in ["", "%r1", "L2::cache_hint", "exactly_fifteen", "sixteen_bytes_ab", "_Z10kernelPfS_i_param_0"] {
+        for s in [
+            "",
+            "%r1",
+            "L2::cache_hint",
+            "exactly_fifteen",
+            "sixteen_bytes_ab",
+            "_Z10kernelPfS_i_param_0",
+        ] {
             let n = Name::from(s);
             assert_eq!(n.as_str(), s);
             assert_eq!(n, s);
