@@ -30,6 +30,8 @@ pub struct Parser<'s> {
     file: String,
     /// Brace depth inside a function body (1 = the body itself).
     depth: u32,
+    /// The `{ }` blocks of the body being read, for [`Function::declared_late`].
+    blocks: Blocks,
     /// Nesting of recursive operand/initializer parsing (bounded, so no input overflows the stack).
     nesting: u32,
     /// Module-level directives seen (`.version`, `.target`, `.address_size`).
@@ -108,9 +110,41 @@ struct VarSpecifiers {
 impl VarSpecifiers {
     /// The variable that one declarator of the statement declares (see [`VarDecl`] for the
     /// fields).
-    fn variable(&self, name: String, name_at: u32, line: u32, array_len: Option<u64>, init: Vec<i128>, span: Span) -> VarDecl {
-        let VarSpecifiers { space, align, vector, ty, type_line, pointee, end: specifiers_end, .. } = *self;
-        VarDecl { space, name, ty, align, array_len, vector, line, type_line, span, specifiers_end, name_at, init, pointee, range: None }
+    fn variable(
+        &self,
+        name: String,
+        name_at: u32,
+        line: u32,
+        array_len: Option<u64>,
+        init: Vec<i128>,
+        span: Span,
+    ) -> VarDecl {
+        let VarSpecifiers {
+            space,
+            align,
+            vector,
+            ty,
+            type_line,
+            pointee,
+            end: specifiers_end,
+            ..
+        } = *self;
+        VarDecl {
+            space,
+            name,
+            ty,
+            align,
+            array_len,
+            vector,
+            line,
+            type_line,
+            span,
+            specifiers_end,
+            name_at,
+            init,
+            pointee,
+            range: None,
+        }
     }
 }
 
@@ -174,7 +208,12 @@ impl<'s> Parser<'s> {
 
     /// A parser for `src[range]`, which starts on line `first_line`; spans and lines stay
     /// module-wide. Texts past 4 GiB (offsets are 32-bit) get a fatal diagnostic and no tokens.
-    pub fn for_section(src: &'s str, range: std::ops::Range<usize>, first_line: u32, file: &str) -> Parser<'s> {
+    pub fn for_section(
+        src: &'s str,
+        range: std::ops::Range<usize>,
+        first_line: u32,
+        file: &str,
+    ) -> Parser<'s> {
         let too_large = src.len() > u32::MAX as usize;
         let start = if too_large { 0 } else { range.start as u32 };
         let spare = SPARE.with(|s| s.take()).unwrap_or_default();
@@ -190,6 +229,7 @@ impl<'s> Parser<'s> {
             lines: LineCursor::new(src, start, first_line),
             file: file.to_string(),
             depth: 0,
+            blocks: Blocks::default(),
             nesting: 0,
             header: ModuleHeader::default(),
             body_buf: spare.body,
@@ -207,7 +247,15 @@ impl<'s> Parser<'s> {
         };
         p.start_tokens_at(start, start);
         if too_large {
-            p.error_at(1, format!("Input file too large ({} bytes; at most {} supported)", src.len(), u32::MAX), true);
+            p.error_at(
+                1,
+                format!(
+                    "Input file too large ({} bytes; at most {} supported)",
+                    src.len(),
+                    u32::MAX
+                ),
+                true,
+            );
         }
         p
     }
@@ -235,7 +283,8 @@ impl<'s> Parser<'s> {
 
     /// The text of the token after the current one.
     fn next_text(&self) -> &'s str {
-        self.next.map_or("", |t| &self.src[t.start as usize..t.end as usize])
+        self.next
+            .map_or("", |t| &self.src[t.start as usize..t.end as usize])
     }
 
     #[inline]
@@ -279,7 +328,10 @@ impl<'s> Parser<'s> {
 
     /// The span from `start` to the end of the last consumed token.
     fn span_from(&self, start: u32) -> Span {
-        Span { start, end: self.prev_end.max(start) }
+        Span {
+            start,
+            end: self.prev_end.max(start),
+        }
     }
 
     #[inline]
@@ -313,7 +365,11 @@ impl<'s> Parser<'s> {
     fn syntax_error<T>(&mut self) -> PResult<T> {
         // At the end of input ptxas names '' and the line the end is on.
         let mut near: String = self.text().chars().take(64).collect();
-        let line = if self.cur.is_some() { self.line() } else { self.lines.line(self.src.len() as u32) };
+        let line = if self.cur.is_some() {
+            self.line()
+        } else {
+            self.lines.line(self.src.len() as u32)
+        };
         let mut what = "syntax error";
         if self.peek() == Some(Tok::Error) {
             // A comment left open runs to the end of the text; of a string left open ptxas
@@ -330,7 +386,8 @@ impl<'s> Parser<'s> {
 
     pub fn error_at(&mut self, line: u32, message: String, fatal: bool) {
         if self.diags.len() < MAX_ERRORS {
-            self.diags.push(Diagnostic::new(&self.file, line, message, fatal));
+            self.diags
+                .push(Diagnostic::new(&self.file, line, message, fatal));
         }
     }
 
@@ -356,7 +413,10 @@ impl<'s> Parser<'s> {
 
     /// Parses module items to the end of the text; the header directives are applied at the end.
     pub fn parse_module(&mut self) -> Module {
-        let mut m = Module { address_size: 64, ..Module::default() };
+        let mut m = Module {
+            address_size: 64,
+            ..Module::default()
+        };
         while self.peek().is_some() && !self.too_many_errors() {
             let start = self.consumed;
             if self.module_item(&mut m).is_err() {
@@ -413,7 +473,12 @@ impl<'s> Parser<'s> {
                 let directive_line = self.line();
                 self.advance();
                 // Only the first entry of the first `.target` must name an architecture.
-                let architecture_named = self.header.target.as_deref().and_then(crate::check_module::target_number).is_some();
+                let architecture_named = self
+                    .header
+                    .target
+                    .as_deref()
+                    .and_then(crate::check_module::target_number)
+                    .is_some();
                 if architecture_named {
                     self.target_entry(directive_line)?;
                 } else {
@@ -450,7 +515,11 @@ impl<'s> Parser<'s> {
             return self.syntax_error();
         }
         let entry = self.bump();
-        let sm = self.header.target.as_deref().and_then(crate::check_module::target_number);
+        let sm = self
+            .header
+            .target
+            .as_deref()
+            .and_then(crate::check_module::target_number);
         if sm.is_none() {
             // A first entry that is no architecture: ptxas's "Target architecture not defined".
             return Ok(());
@@ -458,16 +527,26 @@ impl<'s> Parser<'s> {
         match entry {
             "debug" => {}
             "map_f64_to_f32" if sm >= Some(13) => {
-                self.error_at(line, "Directive map_f64_to_f32 is not supported with SM 1.3 or higher".into(), false);
+                self.error_at(
+                    line,
+                    "Directive map_f64_to_f32 is not supported with SM 1.3 or higher".into(),
+                    false,
+                );
             }
             "map_f64_to_f32" => {}
             "texmode_unified" | "texmode_independent" => {
                 if self.header.texmode.is_some_and(|t| t != entry) {
                     self.error_at(line, format!("Conflicting .target option '{entry}'"), false);
                 }
-                self.header.texmode = Some(if entry == "texmode_unified" { "texmode_unified" } else { "texmode_independent" });
+                self.header.texmode = Some(if entry == "texmode_unified" {
+                    "texmode_unified"
+                } else {
+                    "texmode_independent"
+                });
             }
-            t if t.starts_with("sm_") || t.starts_with("compute_") => self.header.target = Some(t.to_string()),
+            t if t.starts_with("sm_") || t.starts_with("compute_") => {
+                self.header.target = Some(t.to_string())
+            }
             t => {
                 self.error_at(line, format!("Unsupported .target '{t}'"), true);
                 return Err(Failed);
@@ -484,7 +563,11 @@ impl<'s> Parser<'s> {
         self.expect(Tok::Comma)?;
         let aliasee = self.ident_name()?;
         self.expect(Tok::Semi)?;
-        m.aliases.push(Alias { name: alias, aliasee, line });
+        m.aliases.push(Alias {
+            name: alias,
+            aliasee,
+            line,
+        });
         Ok(())
     }
 
@@ -501,12 +584,17 @@ impl<'s> Parser<'s> {
     fn version_number(&mut self) -> PResult<(u32, u32)> {
         let line = self.line();
         let t = self.text();
-        let parsed = t.split_once('.').and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)));
-        let Some(version) = parsed.filter(|_| self.cur.is_some() && self.peek() != Some(Tok::Dot)) else {
+        let parsed = t
+            .split_once('.')
+            .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)));
+        let Some(version) = parsed.filter(|_| self.cur.is_some() && self.peek() != Some(Tok::Dot))
+        else {
             return self.header_error(line, ".version");
         };
         self.advance();
-        let third_part = self.peek() == Some(Tok::Dot) && self.line() == line && self.text()[1..].bytes().all(|b| b.is_ascii_digit());
+        let third_part = self.peek() == Some(Tok::Dot)
+            && self.line() == line
+            && self.text()[1..].bytes().all(|b| b.is_ascii_digit());
         if third_part {
             return self.header_error(line, ".target");
         }
@@ -519,14 +607,20 @@ impl<'s> Parser<'s> {
     fn header_order(&mut self, directive: &str) -> PResult<()> {
         let line = self.line();
         let h = &self.header;
-        let past = self.header_over || h.address_size.is_some() || (directive == "version" && h.target.is_some());
+        let past = self.header_over
+            || h.address_size.is_some()
+            || (directive == "version" && h.target.is_some());
         if past {
             if directive != "version" {
                 return self.syntax_error();
             }
             let end = self.next.map_or(self.cur.map_or(0, |t| t.end), |t| t.end);
             let near = self.src[self.cur.map_or(0, |t| t.start) as usize..end as usize].to_string();
-            self.error_at(line, format!("Parsing error near '{near}': syntax error"), true);
+            self.error_at(
+                line,
+                format!("Parsing error near '{near}': syntax error"),
+                true,
+            );
             return Err(Failed);
         }
         if h.version.is_some() && h.target.is_none() && directive != "target" {
@@ -537,7 +631,10 @@ impl<'s> Parser<'s> {
 
     /// ptxas's fatal "Missing <directive> directive at start of file" for a malformed header.
     fn header_error<T>(&mut self, line: u32, directive: &str) -> PResult<T> {
-        let message = format!("Missing {directive} directive at start of file '{}'", self.file);
+        let message = format!(
+            "Missing {directive} directive at start of file '{}'",
+            self.file
+        );
         self.error_at(line, message, true);
         Err(Failed)
     }
@@ -574,6 +671,8 @@ impl<'s> Parser<'s> {
             parsed?;
         } else if let Some(space) = self.state_space() {
             self.var_statement(space, start, &mut m.globals)?;
+        } else if self.peek() == Some(Tok::Dot) && self.text() == ".tex" {
+            self.tex_statement(start, Some(&mut m.globals))?;
         } else if self.peek() == Some(Tok::Dot) && is_declaration_specifier(&self.text()[1..]) {
             return self.no_storage();
         } else {
@@ -619,7 +718,11 @@ impl<'s> Parser<'s> {
             self.unsigned_integer()?;
             numbers += 1;
         }
-        let line = if numbers == 2 { size_line } else { self.line_of_next_token() };
+        let line = if numbers == 2 {
+            size_line
+        } else {
+            self.line_of_next_token()
+        };
         m.files.push(FileDirective { index, line });
         Ok(())
     }
@@ -653,14 +756,22 @@ impl<'s> Parser<'s> {
         }
         self.close_loc();
         self.open_loc = Some((self.locs.len(), self.body_buf.len()));
-        self.locs.push(LocDirective { at, function_name, inlined_at, describes_instruction: false });
+        self.locs.push(LocDirective {
+            at,
+            function_name,
+            inlined_at,
+            describes_instruction: false,
+        });
         Ok(())
     }
 
     /// Settles whether the open `.loc` (if any) describes an instruction: one read since it.
     fn close_loc(&mut self) {
         if let Some((index, statements)) = self.open_loc.take() {
-            let followed = self.body_buf.get(statements..).is_some_and(|s| s.iter().any(|s| s.as_instr().is_some()));
+            let followed = self
+                .body_buf
+                .get(statements..)
+                .is_some_and(|s| s.iter().any(|s| s.as_instr().is_some()));
             self.locs[index].describes_instruction = followed;
         }
     }
@@ -718,11 +829,15 @@ impl<'s> Parser<'s> {
 
     fn check_pragma(&mut self, name: &str, in_function: bool) {
         let word = name.split_whitespace().next().unwrap_or("");
-        if matches!(word, "nounroll" | "used_bytes_mask" | "enable_smem_spilling") {
+        if matches!(
+            word,
+            "nounroll" | "used_bytes_mask" | "enable_smem_spilling"
+        ) {
             return;
         }
         if in_function {
-            let warning = Diagnostic::warning(&self.file, 0, format!("Pragma '{name}' unsupported"));
+            let warning =
+                Diagnostic::warning(&self.file, 0, format!("Pragma '{name}' unsupported"));
             self.diags.push(warning);
         } else {
             self.error_at(0, format!("Pragma '{name}' not supported"), false);
@@ -749,7 +864,9 @@ impl<'s> Parser<'s> {
             match self.peek() {
                 Some(Tok::LBrace) => depth += 1,
                 Some(Tok::RBrace) => depth -= 1,
-                Some(Tok::Ident) if self.peek_second() == Some(Tok::Colon) => m.section_labels.push(self.text().to_string()),
+                Some(Tok::Ident) if self.peek_second() == Some(Tok::Colon) => {
+                    m.section_labels.push(self.text().to_string())
+                }
                 None => return self.syntax_error(),
                 _ => {}
             }
@@ -784,7 +901,12 @@ impl<'s> Parser<'s> {
     /// commas up to the `;`, one [`VarDecl`] each (`.global .u32 a, b[4] = {1, 2, 3, 4};`). They
     /// are appended to `out` only once the whole statement parsed: after a syntax error ptxas
     /// checks none of them.
-    fn var_statement(&mut self, space: StateSpace, start: u32, out: &mut Vec<VarDecl>) -> PResult<()> {
+    fn var_statement(
+        &mut self,
+        space: StateSpace,
+        start: u32,
+        out: &mut Vec<VarDecl>,
+    ) -> PResult<()> {
         let first = out.len();
         let parsed = self.var_specifiers(space, false).and_then(|specifiers| {
             loop {
@@ -801,13 +923,82 @@ impl<'s> Parser<'s> {
         parsed
     }
 
+    /// `.tex .u32 t;`, the texture reference of PTX before 1.5, at its `.tex`: ptxas refuses each
+    /// declarator ("Deprecated feature", after its type unless `.u32`/`.u64` and outside module
+    /// scope) but reads it on as a `.global .texref`, into `globals` (None in a function body,
+    /// where it declares nothing); an initial value is its fatal "Initial value type mismatch".
+    fn tex_statement(&mut self, start: u32, mut globals: Option<&mut Vec<VarDecl>>) -> PResult<()> {
+        self.advance();
+        let specifiers = self.var_specifiers(StateSpace::Global, false)?;
+        let typed = specifiers.vector == 1
+            && !specifiers.texture
+            && matches!(specifiers.ty, Type::U32 | Type::U64);
+        let texref = VarSpecifiers {
+            ty: Type::B64,
+            vector: 1,
+            texture: true,
+            ..specifiers
+        };
+        loop {
+            if !matches!(self.peek(), Some(Tok::Ident) | Some(Tok::Percent)) {
+                return self.syntax_error();
+            }
+            let name_at = self.offset();
+            let name = self.bump().to_string();
+            let line = self.line();
+            let array = self.peek() == Some(Tok::LBracket);
+            if array {
+                self.array_lengths()?;
+            }
+            if !typed || array {
+                self.error_at(
+                    line,
+                    format!("Variable '{name}' must be type .u32 or .u64"),
+                    false,
+                );
+            }
+            if globals.is_none() {
+                self.error_at(
+                    line,
+                    "Texture variables must be declared at module scope".into(),
+                    false,
+                );
+            }
+            self.error_at(
+                line,
+                "Deprecated feature: '.tex' not supported as of PTX version 1.5".into(),
+                false,
+            );
+            if self.eat(Tok::Eq) {
+                self.initializer(1)?;
+                self.error_at(line, "Initial value type mismatch".into(), true);
+                return Err(Failed);
+            }
+            if let Some(globals) = globals.as_deref_mut() {
+                globals.push(texref.variable(
+                    name,
+                    name_at,
+                    line,
+                    Some(1),
+                    Vec::new(),
+                    self.span_from(start),
+                ));
+            }
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        self.expect(Tok::Semi)
+    }
+
     /// A parameter after its state space: specifiers and one declarator (a comma starts the next
     /// parameter).
     fn var_decl(&mut self, space: StateSpace, start: u32) -> PResult<VarDecl> {
         let specifiers = self.var_specifiers(space, true)?;
         let v = self.declarator(&specifiers, start, false)?;
         if specifiers.texture {
-            self.texture_params.push((v.line, v.name.clone(), space == StateSpace::Reg));
+            self.texture_params
+                .push((v.line, v.name.clone(), space == StateSpace::Reg));
         }
         Ok(v)
     }
@@ -842,7 +1033,11 @@ impl<'s> Parser<'s> {
             } else if matches!(m, "texref" | "samplerref" | "surfref") {
                 type_line = self.line();
                 if vector != 1 {
-                    self.error_at(type_line, "Vector type only allowed over basic types".into(), false);
+                    self.error_at(
+                        type_line,
+                        "Vector type only allowed over basic types".into(),
+                        false,
+                    );
                 }
                 texture_fields = reference_fields(m);
                 ty = Some(self.texture_reference(m, space, in_signature, ty.is_some())?);
@@ -858,9 +1053,21 @@ impl<'s> Parser<'s> {
                 break;
             }
         }
-        let Some(ty) = ty else { return self.syntax_error() };
+        let Some(ty) = ty else {
+            return self.syntax_error();
+        };
         self.scalar_predicate(ty, vector);
-        Ok(VarSpecifiers { space, align, vector, ty, type_line, pointee, texture, texture_fields, end: self.prev_end })
+        Ok(VarSpecifiers {
+            space,
+            align,
+            vector,
+            ty,
+            type_line,
+            pointee,
+            texture,
+            texture_fields,
+            end: self.prev_end,
+        })
     }
 
     /// The type of a declaration, at the current token: not a second one, nor `.bf16`/`.bf16x2`
@@ -877,15 +1084,33 @@ impl<'s> Parser<'s> {
     /// 64-bit handle it is. A sampler is separate from its texture only under
     /// `.target texmode_independent`; under `texmode_unified` (the default) ptxas refuses it.
     /// References are `.global` variables of the module, or parameters.
-    fn texture_reference(&mut self, kind: &str, space: StateSpace, in_signature: bool, second: bool) -> PResult<Type> {
+    fn texture_reference(
+        &mut self,
+        kind: &str,
+        space: StateSpace,
+        in_signature: bool,
+        second: bool,
+    ) -> PResult<Type> {
         let line = self.line();
         if kind == "samplerref" && self.header.texmode != Some("texmode_independent") {
-            self.error_at(line, "Instruction or declaration violates .target texmode_unified setting".into(), false);
+            self.error_at(
+                line,
+                "Instruction or declaration violates .target texmode_unified setting".into(),
+                false,
+            );
         }
         if self.depth > 0 && !in_signature {
-            self.error_at(line, "Texture/surface variable must be at module or entry parameter scope".into(), false);
+            self.error_at(
+                line,
+                "Texture/surface variable must be at module or entry parameter scope".into(),
+                false,
+            );
         } else if !in_signature && space != StateSpace::Global {
-            self.error_at(line, "Texture and surface variables must be declared in .global space".into(), false);
+            self.error_at(
+                line,
+                "Texture and surface variables must be declared in .global space".into(),
+                false,
+            );
         }
         self.declared_type(Type::B64, second)
     }
@@ -910,7 +1135,11 @@ impl<'s> Parser<'s> {
 
     /// ptxas's error for a `.pred` vector or array, at `line`.
     fn predicate_not_scalar(&mut self, line: u32) {
-        self.error_at(line, "Predicate type can only be used to define scalar register variables".into(), false);
+        self.error_at(
+            line,
+            "Predicate type can only be used to define scalar register variables".into(),
+            false,
+        );
     }
 
     /// A state space after the declaration's own: ptxas's error, and the declaration goes on.
@@ -931,7 +1160,14 @@ impl<'s> Parser<'s> {
     }
 
     /// The rest of `name<N>` in a variable statement (see [`Parser::declarator`]).
-    fn ranged_declarator(&mut self, specifiers: &VarSpecifiers, start: u32, mut name: String, name_at: u32, line: u32) -> PResult<VarDecl> {
+    fn ranged_declarator(
+        &mut self,
+        specifiers: &VarSpecifiers,
+        start: u32,
+        mut name: String,
+        name_at: u32,
+        line: u32,
+    ) -> PResult<VarDecl> {
         self.advance();
         let members = self.unsigned()?.clamp(0, i128::from(u64::MAX)) as u64;
         self.expect(Tok::Gt)?;
@@ -939,8 +1175,18 @@ impl<'s> Parser<'s> {
             return self.syntax_error();
         }
         name.push('<');
-        let range = specifiers.variable(name, name_at, line, Some(1), Vec::new(), self.span_from(start));
-        Ok(VarDecl { range: Some(members), ..range })
+        let range = specifiers.variable(
+            name,
+            name_at,
+            line,
+            Some(1),
+            Vec::new(),
+            self.span_from(start),
+        );
+        Ok(VarDecl {
+            range: Some(members),
+            ..range
+        })
     }
 
     /// `[N]...` after a declared name: the product of the lengths, `None` for an open `[]`.
@@ -973,7 +1219,12 @@ impl<'s> Parser<'s> {
     /// names it `%r<`, takes neither brackets nor an initializer after it, and lays out one
     /// element for it when no instruction names a member (the checks resolve its members,
     /// [`crate::check_instr::VarScope`]).
-    fn declarator(&mut self, specifiers: &VarSpecifiers, start: u32, ranged: bool) -> PResult<VarDecl> {
+    fn declarator(
+        &mut self,
+        specifiers: &VarSpecifiers,
+        start: u32,
+        ranged: bool,
+    ) -> PResult<VarDecl> {
         if !matches!(self.peek(), Some(Tok::Ident) | Some(Tok::Percent)) {
             return self.syntax_error();
         }
@@ -984,13 +1235,19 @@ impl<'s> Parser<'s> {
             return self.ranged_declarator(specifiers, start, name, name_at, line);
         }
         let is_array = self.peek() == Some(Tok::LBracket);
-        let array_len = if is_array { self.array_lengths()? } else { Some(1) };
+        let array_len = if is_array {
+            self.array_lengths()?
+        } else {
+            Some(1)
+        };
         if is_array && specifiers.ty == Type::Pred {
             // ptxas says so as it reads the declarator, before any check of the declaration.
             let line = self.line();
             self.predicate_not_scalar(line);
         }
-        let elements = array_len.unwrap_or(0).saturating_mul(u64::from(specifiers.vector));
+        let elements = array_len
+            .unwrap_or(0)
+            .saturating_mul(u64::from(specifiers.vector));
         if specifiers.texture && self.peek() == Some(Tok::Eq) {
             // The declaration's span stops before the fields, which no value check reads.
             let span = self.span_from(start);
@@ -998,7 +1255,11 @@ impl<'s> Parser<'s> {
             self.texture_fields(specifiers.texture_fields)?;
             return Ok(specifiers.variable(name, name_at, line, array_len, Vec::new(), span));
         }
-        let init = if self.eat(Tok::Eq) { self.initializer(elements)? } else { Vec::new() };
+        let init = if self.eat(Tok::Eq) {
+            self.initializer(elements)?
+        } else {
+            Vec::new()
+        };
         Ok(specifiers.variable(name, name_at, line, array_len, init, self.span_from(start)))
     }
 
@@ -1028,7 +1289,11 @@ impl<'s> Parser<'s> {
         self.expect(Tok::RBrace)?;
         match unknown_field {
             Some(field) => {
-                self.error_at(line, format!("Unrecognized field name '{field}' in opaque struct initializer"), true);
+                self.error_at(
+                    line,
+                    format!("Unrecognized field name '{field}' in opaque struct initializer"),
+                    true,
+                );
                 Err(Failed)
             }
             None => Ok(()),
@@ -1042,7 +1307,11 @@ impl<'s> Parser<'s> {
             let line = self.line();
             let value = self.bump();
             if !TEXTURE_VALUE_NAMES.contains(&value) {
-                self.error_at(line, format!("Unrecognized initial value symbol '{value}'"), false);
+                self.error_at(
+                    line,
+                    format!("Unrecognized initial value symbol '{value}'"),
+                    false,
+                );
             }
             return Ok(());
         }
@@ -1101,7 +1370,10 @@ impl<'s> Parser<'s> {
             }
             return Ok(());
         }
-        if self.peek() == Some(Tok::Ident) && self.text() == "generic" && self.peek_second() == Some(Tok::LParen) {
+        if self.peek() == Some(Tok::Ident)
+            && self.text() == "generic"
+            && self.peek_second() == Some(Tok::LParen)
+        {
             return self.generic_address(vals);
         }
         // An integer is read as `operand` reads it, without building the operand.
@@ -1166,7 +1438,9 @@ impl<'s> Parser<'s> {
                 return self.syntax_error();
             }
         }
-        let Some(ty) = ty else { return self.syntax_error() };
+        let Some(ty) = ty else {
+            return self.syntax_error();
+        };
         self.scalar_predicate(ty, vector);
         loop {
             if !matches!(self.peek(), Some(Tok::Percent) | Some(Tok::Ident)) {
@@ -1174,7 +1448,11 @@ impl<'s> Parser<'s> {
             }
             let name = self.bump().to_string();
             if texture {
-                self.error_at(line, format!("Variable '{name}' cannot be allocated into a register"), false);
+                self.error_at(
+                    line,
+                    format!("Variable '{name}' cannot be allocated into a register"),
+                    false,
+                );
             }
             let count = if self.eat(Tok::Lt) {
                 let n = self.unsigned()?;
@@ -1197,12 +1475,28 @@ impl<'s> Parser<'s> {
             }
             if self.eat(Tok::Eq) {
                 self.initializer(0)?;
-                self.error_at(line, format!("No initial value is allowed for '{name}' in this state space"), false);
+                self.error_at(
+                    line,
+                    format!("No initial value is allowed for '{name}' in this state space"),
+                    false,
+                );
             }
             if array {
-                self.error_at(line, format!("Variable '{name}' cannot be allocated into a register"), false);
+                self.error_at(
+                    line,
+                    format!("Variable '{name}' cannot be allocated into a register"),
+                    false,
+                );
             }
-            out.push(RegDecl { name, ty, vector, count, line, span: Span::default(), scoped: self.depth > 1 });
+            out.push(RegDecl {
+                name,
+                ty,
+                vector,
+                count,
+                line,
+                span: Span::default(),
+                scoped: self.depth > 1,
+            });
             if !self.eat(Tok::Comma) {
                 break;
             }
@@ -1215,7 +1509,14 @@ impl<'s> Parser<'s> {
 
     // ---- functions -----------------------------------------------------------------------
 
-    fn function(&mut self, is_entry: bool, visible: bool, is_extern: bool, line: u32, start: u32) -> PResult<Function> {
+    fn function(
+        &mut self,
+        is_entry: bool,
+        visible: bool,
+        is_extern: bool,
+        line: u32,
+        start: u32,
+    ) -> PResult<Function> {
         self.texture_params.clear();
         let mut f = self.prototype(is_entry, visible, is_extern, line)?;
         // ptxas ends a `.func` declaration without its `;` where the next module item starts.
@@ -1239,7 +1540,9 @@ impl<'s> Parser<'s> {
         self.body_buf.clear();
         self.operands_buf.clear();
         self.zero_padded_reg = false;
+        self.blocks.start();
         let parsed = self.body(&mut f);
+        f.declared_late = self.blocks.declared_late();
         self.take_body(&mut f);
         parsed?;
         f.span = self.span_from(start);
@@ -1247,13 +1550,23 @@ impl<'s> Parser<'s> {
     }
 
     /// A function's name, parameter lists and the directives after them (`.noreturn`, ...).
-    fn prototype(&mut self, is_entry: bool, visible: bool, is_extern: bool, line: u32) -> PResult<Function> {
+    fn prototype(
+        &mut self,
+        is_entry: bool,
+        visible: bool,
+        is_extern: bool,
+        line: u32,
+    ) -> PResult<Function> {
         let mut ret_params = Vec::new();
         if !is_entry && self.peek() == Some(Tok::LParen) {
             ret_params = self.param_list()?;
         }
         let name = self.ident_name()?;
-        let params = if self.peek() == Some(Tok::LParen) { self.param_list()? } else { Vec::new() };
+        let params = if self.peek() == Some(Tok::LParen) {
+            self.param_list()?
+        } else {
+            Vec::new()
+        };
         let mut f = Function {
             name,
             is_entry,
@@ -1270,6 +1583,7 @@ impl<'s> Parser<'s> {
             line,
             span: Span::default(),
             has_body: false,
+            declared_late: None,
         };
         self.perf_directives(&mut f)?;
         Ok(f)
@@ -1344,10 +1658,14 @@ impl<'s> Parser<'s> {
             match self.peek() {
                 None => return self.syntax_error(),
                 Some(Tok::LBrace) => {
+                    self.blocks.open(self.offset(), self.body_buf.len());
                     self.advance();
                     depth += 1;
                 }
                 Some(Tok::RBrace) => {
+                    if depth > 1 {
+                        self.blocks.close(self.offset());
+                    }
                     self.advance();
                     depth -= 1;
                 }
@@ -1373,7 +1691,9 @@ impl<'s> Parser<'s> {
         if self.peek() == Some(Tok::Dot) {
             return self.body_directive(f);
         }
-        if matches!(self.peek(), Some(Tok::Ident) | Some(Tok::Percent)) && self.peek_second() == Some(Tok::Colon) {
+        if matches!(self.peek(), Some(Tok::Ident) | Some(Tok::Percent))
+            && self.peek_second() == Some(Tok::Colon)
+        {
             let line = self.line();
             let start = self.offset();
             let name = Name::new(self.bump());
@@ -1390,13 +1710,16 @@ impl<'s> Parser<'s> {
         let start = self.offset();
         match d {
             "reg" => {
+                self.blocks.declaration(self.body_buf.len());
                 self.advance();
                 self.reg_decl(&mut f.regs, start)
             }
             "shared" | "local" | "const" | "global" | "param" => {
+                self.blocks.declaration(self.body_buf.len());
                 let space = self.state_space().unwrap();
                 self.var_statement(space, start, &mut f.vars)
             }
+            "tex" => self.tex_statement(start, None),
             "loc" => self.loc_directive(),
             "pragma" => self.pragma(true),
             // `.branchtargets`/`.calltargets`/`.callprototype` follow the label that names them.
@@ -1406,7 +1729,11 @@ impl<'s> Parser<'s> {
             }
             d if is_declaration_specifier(d) => self.no_storage(),
             "func" => self.body_function_declaration(start),
-            "extern" | "visible" | "weak" | "common" if self.peek_second() == Some(Tok::Dot) && self.next_text() == ".func" => self.body_function_declaration(start),
+            "extern" | "visible" | "weak" | "common"
+                if self.peek_second() == Some(Tok::Dot) && self.next_text() == ".func" =>
+            {
+                self.body_function_declaration(start)
+            }
             // Linkage is for module scope: ptxas names what follows it.
             "extern" | "visible" | "weak" | "common" => {
                 self.advance();
@@ -1450,7 +1777,12 @@ impl<'s> Parser<'s> {
         }
         let operands = self.operands_since(first, guarded);
         let span = self.span_from(start);
-        self.body_buf.push(Statement::Instr(Instruction { form, operands, line, span }));
+        self.body_buf.push(Statement::Instr(Instruction {
+            form,
+            operands,
+            line,
+            span,
+        }));
         Ok(())
     }
 
@@ -1533,14 +1865,24 @@ impl<'s> Parser<'s> {
             Some(Tok::LBracket) => self.address(),
             Some(Tok::LBrace) => self.vector(),
             Some(Tok::LParen) => self.paren_list(),
-            Some(Tok::F32Hex) => Ok(Operand::F32(u32::from_str_radix(&self.bump()[2..], 16).unwrap_or(0))),
-            Some(Tok::F64Hex) => Ok(Operand::F64(u64::from_str_radix(&self.bump()[2..], 16).unwrap_or(0))),
-            Some(Tok::DecFloat) => Ok(Operand::F32(self.bump().parse::<f32>().unwrap_or(0.0).to_bits())),
+            Some(Tok::F32Hex) => Ok(Operand::F32(
+                u32::from_str_radix(&self.bump()[2..], 16).unwrap_or(0),
+            )),
+            Some(Tok::F64Hex) => Ok(Operand::F64(
+                u64::from_str_radix(&self.bump()[2..], 16).unwrap_or(0),
+            )),
+            Some(Tok::DecFloat) => Ok(Operand::F32(
+                self.bump().parse::<f32>().unwrap_or(0.0).to_bits(),
+            )),
             Some(Tok::Minus) if self.peek_second() == Some(Tok::DecFloat) => {
                 self.advance();
-                Ok(Operand::F32((-self.bump().parse::<f32>().unwrap_or(0.0)).to_bits()))
+                Ok(Operand::F32(
+                    (-self.bump().parse::<f32>().unwrap_or(0.0)).to_bits(),
+                ))
             }
-            Some(Tok::Minus) | Some(Tok::DecInt) | Some(Tok::HexInt) => Ok(Operand::Imm(self.integer()?)),
+            Some(Tok::Minus) | Some(Tok::DecInt) | Some(Tok::HexInt) => {
+                Ok(Operand::Imm(self.integer()?))
+            }
             _ => self.syntax_error(),
         }
     }
@@ -1611,8 +1953,13 @@ impl<'s> Parser<'s> {
             return self.tensor_address(base);
         }
         // `[imm]`, `[base+imm]`, `[base-imm]` (the sign is the integer's) or a bare base.
-        let has_offset = base == AddrBase::None || self.eat(Tok::Plus) || self.peek() == Some(Tok::Minus);
-        let offset = if has_offset { self.integer()? as i64 } else { 0 };
+        let has_offset =
+            base == AddrBase::None || self.eat(Tok::Plus) || self.peek() == Some(Tok::Minus);
+        let offset = if has_offset {
+            self.integer()? as i64
+        } else {
+            0
+        };
         self.expect(Tok::RBracket)?;
         Ok(Operand::Addr { base, offset })
     }
@@ -1659,7 +2006,10 @@ impl<'s> Parser<'s> {
 
 /// Whether a directive names a state space a declaration may have.
 fn is_state_space(directive: &str) -> bool {
-    matches!(directive, "reg" | "param" | "shared" | "global" | "const" | "local")
+    matches!(
+        directive,
+        "reg" | "param" | "shared" | "global" | "const" | "local"
+    )
 }
 
 /// Whether a directive can only open the part of a declaration after its state space (`.u32`,
@@ -1668,14 +2018,42 @@ fn is_state_space(directive: &str) -> bool {
 /// which ends the directives after a function's prototype.
 fn opens_module_item(directive: &str) -> bool {
     const OPENERS: &[&str] = &[
-        "visible", "extern", "weak", "common", "entry", "func", "global", "const", "shared", "local", "param", "reg", "tex", "surf", "sampler",
-        "samplerref", "texref", "surfref", "alias", "file", "loc", "section", "pragma", "version", "target", "address_size",
+        "visible",
+        "extern",
+        "weak",
+        "common",
+        "entry",
+        "func",
+        "global",
+        "const",
+        "shared",
+        "local",
+        "param",
+        "reg",
+        "tex",
+        "surf",
+        "sampler",
+        "samplerref",
+        "texref",
+        "surfref",
+        "alias",
+        "file",
+        "loc",
+        "section",
+        "pragma",
+        "version",
+        "target",
+        "address_size",
     ];
     OPENERS.contains(&directive)
 }
 
 fn is_declaration_specifier(directive: &str) -> bool {
-    Type::from_mod(directive).is_some() || directive == "align" || directive.strip_prefix('v').is_some_and(|n| n.parse::<u32>().is_ok())
+    Type::from_mod(directive).is_some()
+        || directive == "align"
+        || directive
+            .strip_prefix('v')
+            .is_some_and(|n| n.parse::<u32>().is_ok())
 }
 
 /// The state space a `.ptr` parameter points into (`.global` ...), by its directive's name.
@@ -1705,16 +2083,41 @@ pub(crate) fn is_special_register(name: &str) -> bool {
     let b = name.as_bytes();
     let letter = |i: usize| b.get(i).is_some_and(u8::is_ascii_lowercase);
     let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
-    if letter(1) && (digit(2) || letter(2) && (digit(3) || letter(3) && digit(4))) && !name.starts_with("%pm") {
+    if letter(1)
+        && (digit(2) || letter(2) && (digit(3) || letter(3) && digit(4)))
+        && !name.starts_with("%pm")
+    {
         return false;
     }
     matches!(
         name,
-        "%laneid" | "%warpid" | "%nwarpid" | "%smid" | "%nsmid" | "%gridid" | "%clock" | "%clock64" | "%clock_hi"
-            | "%lanemask_eq" | "%lanemask_le" | "%lanemask_lt" | "%lanemask_ge" | "%lanemask_gt" | "%globaltimer"
-            | "%globaltimer_lo" | "%globaltimer_hi" | "%dynamic_smem_size" | "%total_smem_size" | "%aggr_smem_size"
-            | "%is_explicit_cluster" | "%cluster_ctarank" | "%cluster_nctarank" | "%current_graph_exec"
-    ) || ["%pm", "%envreg", "%reserved_smem_offset"].iter().any(|p| name.starts_with(p))
+        "%laneid"
+            | "%warpid"
+            | "%nwarpid"
+            | "%smid"
+            | "%nsmid"
+            | "%gridid"
+            | "%clock"
+            | "%clock64"
+            | "%clock_hi"
+            | "%lanemask_eq"
+            | "%lanemask_le"
+            | "%lanemask_lt"
+            | "%lanemask_ge"
+            | "%lanemask_gt"
+            | "%globaltimer"
+            | "%globaltimer_lo"
+            | "%globaltimer_hi"
+            | "%dynamic_smem_size"
+            | "%total_smem_size"
+            | "%aggr_smem_size"
+            | "%is_explicit_cluster"
+            | "%cluster_ctarank"
+            | "%cluster_nctarank"
+            | "%current_graph_exec"
+    ) || ["%pm", "%envreg", "%reserved_smem_offset"]
+        .iter()
+        .any(|p| name.starts_with(p))
 }
 
 /// Decimal or hex integer with an optional `U` suffix; `None` on overflow.
@@ -1746,14 +2149,49 @@ fn accumulate_like_ptxas(digits: &str, radix: u32) -> Option<u64> {
 }
 
 /// The names a texture, sampler or surface reference's initializer value may be.
-const TEXTURE_VALUE_NAMES: &[&str] = &["wrap", "mirror", "clamp_ogl", "clamp_to_edge", "clamp_to_border", "nearest", "linear"];
+const TEXTURE_VALUE_NAMES: &[&str] = &[
+    "wrap",
+    "mirror",
+    "clamp_ogl",
+    "clamp_to_edge",
+    "clamp_to_border",
+    "nearest",
+    "linear",
+];
 
 /// The fields that an initializer of a `.texref`, `.samplerref` or `.surfref` may name.
 fn reference_fields(kind: &str) -> &'static [&'static str] {
-    const SHAPE: [&str; 6] = ["width", "height", "depth", "channel_data_type", "channel_order", "array_size"];
+    const SHAPE: [&str; 6] = [
+        "width",
+        "height",
+        "depth",
+        "channel_data_type",
+        "channel_order",
+        "array_size",
+    ];
     match kind {
-        "texref" => &[SHAPE[0], SHAPE[1], SHAPE[2], SHAPE[3], SHAPE[4], SHAPE[5], "normalized_coords", "filter_mode", "addr_mode_0", "addr_mode_1", "addr_mode_2", "num_mipmap_levels", "num_samples"],
-        "samplerref" => &["filter_mode", "addr_mode_0", "addr_mode_1", "addr_mode_2", "force_unnormalized_coords"],
+        "texref" => &[
+            SHAPE[0],
+            SHAPE[1],
+            SHAPE[2],
+            SHAPE[3],
+            SHAPE[4],
+            SHAPE[5],
+            "normalized_coords",
+            "filter_mode",
+            "addr_mode_0",
+            "addr_mode_1",
+            "addr_mode_2",
+            "num_mipmap_levels",
+            "num_samples",
+        ],
+        "samplerref" => &[
+            "filter_mode",
+            "addr_mode_0",
+            "addr_mode_1",
+            "addr_mode_2",
+            "force_unnormalized_coords",
+        ],
         _ => &SHAPE,
     }
 }
@@ -1765,7 +2203,9 @@ mod tests {
     #[test]
     fn take_exact_moves_everything_once() {
         for n in 0..8 {
-            let mut buf: Vec<String> = (0..n).map(|i| format!("value number {i} on the heap")).collect();
+            let mut buf: Vec<String> = (0..n)
+                .map(|i| format!("value number {i} on the heap"))
+                .collect();
             let want = buf.clone();
             let cap = buf.capacity();
             let got = take_exact(&mut buf);
@@ -1779,19 +2219,131 @@ mod tests {
     #[test]
     fn register_name_shortcuts_agree() {
         let names = [
-            "%r1", "%r01", "%r00", "%r0", "%r10", "%rd012", "%fd1", "%p1", "%pm0", "%pm7", "%pm0_64", "%envreg3", "%clock64",
-            "%clock", "%laneid", "%smid", "%r", "%01", "%ab12", "%abcd1", "%rs010", "r01", "%reserved_smem_offset_0",
-            "%lanemask_lt", "%h1", "%hh01", "%r1x", "%r12_", "%r0a", "000", "%0", "0", "",
+            "%r1",
+            "%r01",
+            "%r00",
+            "%r0",
+            "%r10",
+            "%rd012",
+            "%fd1",
+            "%p1",
+            "%pm0",
+            "%pm7",
+            "%pm0_64",
+            "%envreg3",
+            "%clock64",
+            "%clock",
+            "%laneid",
+            "%smid",
+            "%r",
+            "%01",
+            "%ab12",
+            "%abcd1",
+            "%rs010",
+            "r01",
+            "%reserved_smem_offset_0",
+            "%lanemask_lt",
+            "%h1",
+            "%hh01",
+            "%r1x",
+            "%r12_",
+            "%r0a",
+            "000",
+            "%0",
+            "0",
+            "",
         ];
         // Zero-padded numbers (also names that end in a letter after a digit: `%r1x` once indexed
         // past the end).
         let padded = ["%r01", "%r00", "%rd012", "%01", "%rs010", "%hh01", "r01"];
         for n in names {
-            assert_eq!(crate::ast::zero_padded_split(n).is_some(), padded.contains(&n), "{n}");
-            assert_eq!(crate::ast::zero_padded_number(n).is_some(), padded.contains(&n), "{n}");
-            let slow = matches!(n, "%laneid" | "%smid" | "%clock" | "%clock64" | "%lanemask_lt")
-                || ["%pm", "%envreg", "%reserved_smem_offset"].iter().any(|p| n.starts_with(p));
+            assert_eq!(
+                crate::ast::zero_padded_split(n).is_some(),
+                padded.contains(&n),
+                "{n}"
+            );
+            assert_eq!(
+                crate::ast::zero_padded_number(n).is_some(),
+                padded.contains(&n),
+                "{n}"
+            );
+            let slow = matches!(
+                n,
+                "%laneid" | "%smid" | "%clock" | "%clock64" | "%lanemask_lt"
+            ) || ["%pm", "%envreg", "%reserved_smem_offset"]
+                .iter()
+                .any(|p| n.starts_with(p));
             assert_eq!(is_special_register(n), slow, "{n}");
         }
+    }
+}
+
+/// The nested `{ }` blocks of the function body being read, and whether a declaration followed
+/// an instruction of its block (nvcc declares first, so this is rare).
+#[derive(Default)]
+struct Blocks {
+    /// The statement count when the innermost open block began (0 once a nested block closed:
+    /// what its enclosing block read before it is not kept, so any statement counts).
+    opened_at: usize,
+    /// The open nested blocks, up to [`TRACKED_DEPTH`]: where each starts, and whether it
+    /// declares something.
+    open: Vec<(u32, bool)>,
+    /// Open blocks nested deeper than [`TRACKED_DEPTH`].
+    untracked: u32,
+    /// The nested blocks closed so far that declare something, from `{` to `}`.
+    closed: Vec<Span>,
+    declared_late: bool,
+    /// Whether a block went untracked: the body's blocks are then not known.
+    lost: bool,
+}
+
+/// How deep [`Blocks`] follows nested blocks (memory stays bounded for any input).
+const TRACKED_DEPTH: usize = 256;
+
+impl Blocks {
+    /// Forgets the last function's blocks; the body's statements start at 0.
+    fn start(&mut self) {
+        *self = Blocks {
+            open: std::mem::take(&mut self.open),
+            closed: std::mem::take(&mut self.closed),
+            ..Blocks::default()
+        };
+        self.open.clear();
+        self.closed.clear();
+    }
+
+    /// A nested block opens at `at` with `statements` read so far.
+    fn open(&mut self, at: u32, statements: usize) {
+        self.opened_at = statements;
+        if self.untracked == 0 && self.open.len() < TRACKED_DEPTH {
+            self.open.push((at, false));
+        } else {
+            self.untracked += 1;
+            self.lost = true;
+        }
+    }
+
+    /// The innermost nested block closes at `at` (its `}`).
+    fn close(&mut self, at: u32) {
+        self.opened_at = 0;
+        if self.untracked > 0 {
+            self.untracked -= 1;
+        } else if let Some((start, true)) = self.open.pop() {
+            self.closed.push(Span { start, end: at });
+        }
+    }
+
+    /// A declaration starts with `statements` read so far.
+    #[inline]
+    fn declaration(&mut self, statements: usize) {
+        self.declared_late |= statements > self.opened_at;
+        if let Some(top) = self.open.last_mut() {
+            top.1 = true;
+        }
+    }
+
+    /// What [`Function::declared_late`] holds for the body read.
+    fn declared_late(&self) -> Option<Box<[Span]>> {
+        (self.declared_late && !self.lost).then(|| self.closed.clone().into_boxed_slice())
     }
 }
