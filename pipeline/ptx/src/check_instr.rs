@@ -2474,6 +2474,9 @@ impl Summing<'_, '_> {
 }
 
 /// Undeclared registers and unknown names, reported after the function; true if a register is unknown.
+/// Cold: valid code names none.
+#[cold]
+#[inline(never)]
 fn unknown_symbols(i: &Instruction, s: &Scope, out: &mut Findings) -> bool {
     let mut unknown = Vec::new();
     i.operands
