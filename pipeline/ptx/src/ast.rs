@@ -269,6 +269,10 @@ pub struct Function {
     pub span: Span,
     /// Whether the function has a body (`.extern` declarations don't).
     pub has_body: bool,
+    /// Set only when a declaration follows an instruction of its `{ }` block, so that a name may
+    /// be used before it is declared (ptxas reads a body in order: see `check_order`): the body's
+    /// nested blocks, each from its `{` to its `}`. None for nearly every function.
+    pub declared_late: Option<Box<[Span]>>,
 }
 
 impl Function {

@@ -128,11 +128,12 @@ impl<'a> Variables<'a> {
 }
 
 /// Messages found for one instruction: `first` come out as the instruction is read (ptxas's
-/// parse-time checks), `later` after the function (unknown symbols).
+/// parse-time checks); `unknown` names the symbols that no declaration in sight names, which ptxas
+/// reports after the function (as unknown, or as forward references: see `check_order`).
 #[derive(Default)]
 pub struct Findings {
     pub first: Vec<(u32, String)>,
-    pub later: Vec<(u32, String)>,
+    pub unknown: Vec<(u32, String)>,
     /// Whether an instruction checked names a symbol plus an offset (`g+4`).
     pub offset_symbols: bool,
 }
@@ -2295,7 +2296,7 @@ fn check_call(i: &Instruction, s: &Scope, out: &mut Findings) {
         }
     }
     for u in unknown {
-        out.later.push((i.line, format!("Unknown symbol '{u}'")));
+        out.unknown.push((i.line, u));
     }
 }
 
@@ -2473,28 +2474,37 @@ impl Summing<'_, '_> {
 }
 
 /// Undeclared registers and unknown names, reported after the function; true if a register is unknown.
+/// Cold: valid code names none.
+#[cold]
+#[inline(never)]
 fn unknown_symbols(i: &Instruction, s: &Scope, out: &mut Findings) -> bool {
     let mut unknown = Vec::new();
     i.operands
         .iter()
         .for_each(|o| collect_unknown(o, s, &mut unknown));
     // An undeclared register also makes the operands mismatch; an unknown label alone does not,
-    // nor an unknown `%`-named symbol plus offset (`%g+4`).
+    // nor an unknown `%`-named symbol plus offset (`%g+4`). A bare name read as a register (one
+    // declared only after this instruction: `check_order`) is a register too.
     let offset_symbol = |u: &str| {
         i.operands
             .iter()
             .any(|o| matches!(o, Operand::Symbol(n) if symbol_base(n) == u))
     };
+    let bare_register = |u: &str| {
+        i.operands
+            .iter()
+            .any(|o| matches!(o, Operand::Reg(n) if n.as_str() == u))
+    };
     let any_register = unknown
         .iter()
-        .any(|u| u.starts_with('%') && !offset_symbol(u));
+        .any(|u| (u.starts_with('%') && !offset_symbol(u)) || bare_register(u));
     if let Some((_, p)) = i.guard() {
         if s.regs.lookup(p).is_none() {
             unknown.insert(0, p.to_string());
         }
     }
     for u in unknown {
-        out.later.push((i.line, format!("Unknown symbol '{u}'")));
+        out.unknown.push((i.line, u));
     }
     any_register
 }

@@ -6,6 +6,7 @@ pub mod check_forms;
 pub mod check_instr;
 mod check_mods;
 pub mod check_module;
+pub mod check_order;
 pub mod diag;
 mod fast_path;
 mod forms;

@@ -30,6 +30,8 @@ pub struct Parser<'s> {
     file: String,
     /// Brace depth inside a function body (1 = the body itself).
     depth: u32,
+    /// The `{ }` blocks of the body being read, for [`Function::declared_late`].
+    blocks: Blocks,
     /// Nesting of recursive operand/initializer parsing (bounded, so no input overflows the stack).
     nesting: u32,
     /// Module-level directives seen (`.version`, `.target`, `.address_size`).
@@ -227,6 +229,7 @@ impl<'s> Parser<'s> {
             lines: LineCursor::new(src, start, first_line),
             file: file.to_string(),
             depth: 0,
+            blocks: Blocks::default(),
             nesting: 0,
             header: ModuleHeader::default(),
             body_buf: spare.body,
@@ -668,6 +671,8 @@ impl<'s> Parser<'s> {
             parsed?;
         } else if let Some(space) = self.state_space() {
             self.var_statement(space, start, &mut m.globals)?;
+        } else if self.peek() == Some(Tok::Dot) && self.text() == ".tex" {
+            self.tex_statement(start, Some(&mut m.globals))?;
         } else if self.peek() == Some(Tok::Dot) && is_declaration_specifier(&self.text()[1..]) {
             return self.no_storage();
         } else {
@@ -916,6 +921,74 @@ impl<'s> Parser<'s> {
             out.truncate(first);
         }
         parsed
+    }
+
+    /// `.tex .u32 t;`, the texture reference of PTX before 1.5, at its `.tex`: ptxas refuses each
+    /// declarator ("Deprecated feature", after its type unless `.u32`/`.u64` and outside module
+    /// scope) but reads it on as a `.global .texref`, into `globals` (None in a function body,
+    /// where it declares nothing); an initial value is its fatal "Initial value type mismatch".
+    fn tex_statement(&mut self, start: u32, mut globals: Option<&mut Vec<VarDecl>>) -> PResult<()> {
+        self.advance();
+        let specifiers = self.var_specifiers(StateSpace::Global, false)?;
+        let typed = specifiers.vector == 1
+            && !specifiers.texture
+            && matches!(specifiers.ty, Type::U32 | Type::U64);
+        let texref = VarSpecifiers {
+            ty: Type::B64,
+            vector: 1,
+            texture: true,
+            ..specifiers
+        };
+        loop {
+            if !matches!(self.peek(), Some(Tok::Ident) | Some(Tok::Percent)) {
+                return self.syntax_error();
+            }
+            let name_at = self.offset();
+            let name = self.bump().to_string();
+            let line = self.line();
+            let array = self.peek() == Some(Tok::LBracket);
+            if array {
+                self.array_lengths()?;
+            }
+            if !typed || array {
+                self.error_at(
+                    line,
+                    format!("Variable '{name}' must be type .u32 or .u64"),
+                    false,
+                );
+            }
+            if globals.is_none() {
+                self.error_at(
+                    line,
+                    "Texture variables must be declared at module scope".into(),
+                    false,
+                );
+            }
+            self.error_at(
+                line,
+                "Deprecated feature: '.tex' not supported as of PTX version 1.5".into(),
+                false,
+            );
+            if self.eat(Tok::Eq) {
+                self.initializer(1)?;
+                self.error_at(line, "Initial value type mismatch".into(), true);
+                return Err(Failed);
+            }
+            if let Some(globals) = globals.as_deref_mut() {
+                globals.push(texref.variable(
+                    name,
+                    name_at,
+                    line,
+                    Some(1),
+                    Vec::new(),
+                    self.span_from(start),
+                ));
+            }
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        self.expect(Tok::Semi)
     }
 
     /// A parameter after its state space: specifiers and one declarator (a comma starts the next
@@ -1467,7 +1540,9 @@ impl<'s> Parser<'s> {
         self.body_buf.clear();
         self.operands_buf.clear();
         self.zero_padded_reg = false;
+        self.blocks.start();
         let parsed = self.body(&mut f);
+        f.declared_late = self.blocks.declared_late();
         self.take_body(&mut f);
         parsed?;
         f.span = self.span_from(start);
@@ -1508,6 +1583,7 @@ impl<'s> Parser<'s> {
             line,
             span: Span::default(),
             has_body: false,
+            declared_late: None,
         };
         self.perf_directives(&mut f)?;
         Ok(f)
@@ -1582,10 +1658,14 @@ impl<'s> Parser<'s> {
             match self.peek() {
                 None => return self.syntax_error(),
                 Some(Tok::LBrace) => {
+                    self.blocks.open(self.offset(), self.body_buf.len());
                     self.advance();
                     depth += 1;
                 }
                 Some(Tok::RBrace) => {
+                    if depth > 1 {
+                        self.blocks.close(self.offset());
+                    }
                     self.advance();
                     depth -= 1;
                 }
@@ -1630,13 +1710,16 @@ impl<'s> Parser<'s> {
         let start = self.offset();
         match d {
             "reg" => {
+                self.blocks.declaration(self.body_buf.len());
                 self.advance();
                 self.reg_decl(&mut f.regs, start)
             }
             "shared" | "local" | "const" | "global" | "param" => {
+                self.blocks.declaration(self.body_buf.len());
                 let space = self.state_space().unwrap();
                 self.var_statement(space, start, &mut f.vars)
             }
+            "tex" => self.tex_statement(start, None),
             "loc" => self.loc_directive(),
             "pragma" => self.pragma(true),
             // `.branchtargets`/`.calltargets`/`.callprototype` follow the label that names them.
@@ -2192,5 +2275,75 @@ mod tests {
                 .any(|p| n.starts_with(p));
             assert_eq!(is_special_register(n), slow, "{n}");
         }
+    }
+}
+
+/// The nested `{ }` blocks of the function body being read, and whether a declaration followed
+/// an instruction of its block (nvcc declares first, so this is rare).
+#[derive(Default)]
+struct Blocks {
+    /// The statement count when the innermost open block began (0 once a nested block closed:
+    /// what its enclosing block read before it is not kept, so any statement counts).
+    opened_at: usize,
+    /// The open nested blocks, up to [`TRACKED_DEPTH`]: where each starts, and whether it
+    /// declares something.
+    open: Vec<(u32, bool)>,
+    /// Open blocks nested deeper than [`TRACKED_DEPTH`].
+    untracked: u32,
+    /// The nested blocks closed so far that declare something, from `{` to `}`.
+    closed: Vec<Span>,
+    declared_late: bool,
+    /// Whether a block went untracked: the body's blocks are then not known.
+    lost: bool,
+}
+
+/// How deep [`Blocks`] follows nested blocks (memory stays bounded for any input).
+const TRACKED_DEPTH: usize = 256;
+
+impl Blocks {
+    /// Forgets the last function's blocks; the body's statements start at 0.
+    fn start(&mut self) {
+        *self = Blocks {
+            open: std::mem::take(&mut self.open),
+            closed: std::mem::take(&mut self.closed),
+            ..Blocks::default()
+        };
+        self.open.clear();
+        self.closed.clear();
+    }
+
+    /// A nested block opens at `at` with `statements` read so far.
+    fn open(&mut self, at: u32, statements: usize) {
+        self.opened_at = statements;
+        if self.untracked == 0 && self.open.len() < TRACKED_DEPTH {
+            self.open.push((at, false));
+        } else {
+            self.untracked += 1;
+            self.lost = true;
+        }
+    }
+
+    /// The innermost nested block closes at `at` (its `}`).
+    fn close(&mut self, at: u32) {
+        self.opened_at = 0;
+        if self.untracked > 0 {
+            self.untracked -= 1;
+        } else if let Some((start, true)) = self.open.pop() {
+            self.closed.push(Span { start, end: at });
+        }
+    }
+
+    /// A declaration starts with `statements` read so far.
+    #[inline]
+    fn declaration(&mut self, statements: usize) {
+        self.declared_late |= statements > self.opened_at;
+        if let Some(top) = self.open.last_mut() {
+            top.1 = true;
+        }
+    }
+
+    /// What [`Function::declared_late`] holds for the body read.
+    fn declared_late(&self) -> Option<Box<[Span]>> {
+        (self.declared_late && !self.lost).then(|| self.closed.clone().into_boxed_slice())
     }
 }

@@ -107,7 +107,11 @@ const MEMO_SLOTS: usize = 256;
 impl<'a> Registers<'a> {
     /// Holds `decls` and the `.reg` parameters among `params` (registers of the body like any
     /// declared one), forgetting what it held; a later declaration of a name or prefix wins.
-    pub fn fill(&mut self, decls: &'a [RegDecl], params: impl Iterator<Item = &'a VarDecl>) {
+    pub fn fill(
+        &mut self,
+        decls: impl IntoIterator<Item = &'a RegDecl>,
+        params: impl Iterator<Item = &'a VarDecl>,
+    ) {
         self.exact.clear();
         self.exact_ends = [0; 4];
         self.short.clear();

@@ -7,6 +7,7 @@ use crate::check_instr::{
     check_instruction, Findings, Functions, Plans, Scope, VarScope, Variables,
 };
 use crate::check_module::{self as cm, Finding};
+use crate::check_order::InSight;
 use crate::diag::Diagnostic;
 
 /// Most diagnostics reported for one module.
@@ -509,7 +510,7 @@ fn function_findings<'a>(
     shared: &'a ModuleScope<'a>,
     carried: &mut Carried<'a>,
 ) -> FunctionFindings {
-    let scope = scope_of(f, m, shared, carried.spare.take());
+    let mut scope = scope_of(f, m, shared, carried.spare.take());
     let mut first = cm::check_duplicate_names(src, f);
     first.extend(cm::check_duplicate_labels(src, f));
     if !src.is_empty() {
@@ -517,23 +518,65 @@ fn function_findings<'a>(
         first.extend(cm::check_directive_conflicts(src, f));
     }
     let mut found = Findings::default();
-    for s in &f.body {
-        if let Statement::Instr(i) = s {
-            check_instruction(i, &scope, &mut carried.plans, &mut found);
+    let mut forward = Vec::new();
+    match &f.declared_late {
+        None => {
+            for i in f.body.iter().filter_map(Statement::as_instr) {
+                check_instruction(i, &scope, &mut carried.plans, &mut found);
+            }
         }
+        Some(blocks) => check_in_order(
+            f,
+            blocks,
+            &mut scope,
+            &mut carried.plans,
+            &mut found,
+            &mut forward,
+        ),
     }
     carried.spare = Some(scope);
     first.extend(found.first.into_iter().map(|(l, msg)| (l, msg, false)));
     first.sort_by_key(|f| f.0);
     let later = found
-        .later
+        .unknown
         .into_iter()
-        .map(|(l, msg)| (l, msg, false))
-        .collect();
+        .enumerate()
+        .map(
+            |(k, (line, name))| match forward.get(k).copied().unwrap_or(false) {
+                true => (
+                    line,
+                    format!("Label expected for forward reference of '{name}'"),
+                    true,
+                ),
+                false => (line, format!("Unknown symbol '{name}'"), false),
+            },
+        );
     FunctionFindings {
         first,
-        later,
+        later: later.collect(),
         offset_symbols: found.offset_symbols,
+    }
+}
+
+/// [`check_instruction`] over a function that declares something after an instruction: each
+/// instruction against the declarations in sight where it stands ([`InSight`]). `forward` says
+/// of each unknown name found whether it is a forward reference.
+fn check_in_order<'a>(
+    f: &'a Function,
+    blocks: &[Span],
+    scope: &mut Scope<'a>,
+    plans: &mut Plans,
+    found: &mut Findings,
+    forward: &mut Vec<bool>,
+) {
+    let mut sight = InSight::new(f, blocks);
+    for i in f.body.iter().filter_map(Statement::as_instr) {
+        sight.fill(i.span.start, scope);
+        check_instruction(i, scope, plans, found);
+        let new = found.unknown[forward.len()..]
+            .iter()
+            .map(|(_, name)| sight.forward_reference(name, i.span.start));
+        forward.extend(new.collect::<Vec<bool>>());
     }
 }
 
