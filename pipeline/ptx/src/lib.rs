@@ -6,6 +6,7 @@ pub mod check_forms;
 pub mod check_instr;
 mod check_mods;
 pub mod check_module;
+mod check_vectors;
 pub mod diag;
 mod fast_path;
 mod forms;
