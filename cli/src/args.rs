@@ -125,7 +125,11 @@ enum Takes {
 /// `(long, short, takes)`; the canonical name is the long one. ptxas's `--help` order, then ours.
 const OPTIONS: &[(&str, &str, Takes)] = &[
     ("Ofast-compile", "Ofc", Takes::Value),
-    ("allow-expensive-optimizations", "allow-expensive-optimizations", Takes::Value),
+    (
+        "allow-expensive-optimizations",
+        "allow-expensive-optimizations",
+        Takes::Value,
+    ),
     ("apply-controls", "apply-controls", Takes::Value),
     ("compile-as-tools-patch", "astoolspatch", Takes::Flag),
     ("compile-only", "c", Takes::Flag),
@@ -133,9 +137,21 @@ const OPTIONS: &[(&str, &str, Takes)] = &[
     ("def-load-cache", "dlcm", Takes::Value),
     ("def-store-cache", "dscm", Takes::Value),
     ("device-debug", "g", Takes::Flag),
-    ("device-function-maxrregcount", "func-maxrregcount", Takes::Value),
-    ("device-stack-protector", "device-stack-protector", Takes::Value),
-    ("disable-optimizer-constants", "disable-optimizer-consts", Takes::Flag),
+    (
+        "device-function-maxrregcount",
+        "func-maxrregcount",
+        Takes::Value,
+    ),
+    (
+        "device-stack-protector",
+        "device-stack-protector",
+        Takes::Value,
+    ),
+    (
+        "disable-optimizer-constants",
+        "disable-optimizer-consts",
+        Takes::Flag,
+    ),
     ("disable-warnings", "w", Takes::Flag),
     ("dont-merge-basicblocks", "no-bb-merge", Takes::Flag),
     ("enable-func-clone-sc", "enable-func-clone-sc", Takes::Value),
@@ -144,19 +160,39 @@ const OPTIONS: &[(&str, &str, Takes)] = &[
     ("fmad", "fmad", Takes::Value),
     ("force-load-cache", "flcm", Takes::Value),
     ("force-store-cache", "fscm", Takes::Value),
-    ("g-tensor-memory-access-check", "g-tmem-access-check", Takes::Flag),
+    (
+        "g-tensor-memory-access-check",
+        "g-tmem-access-check",
+        Takes::Flag,
+    ),
     ("generate-line-info", "lineinfo", Takes::Flag),
-    ("gno-fabric-access-check", "gno-fabric-access-check", Takes::Flag),
-    ("gno-tensor-memory-access-check", "gno-tmem-access-check", Takes::Flag),
+    (
+        "gno-fabric-access-check",
+        "gno-fabric-access-check",
+        Takes::Flag,
+    ),
+    (
+        "gno-tensor-memory-access-check",
+        "gno-tmem-access-check",
+        Takes::Flag,
+    ),
     ("gpu-name", "arch", Takes::Value),
     ("help", "h", Takes::Flag),
     ("input-as-string", "ias", Takes::Value),
     ("jobserver", "jobserver", Takes::Flag),
-    ("legacy-bar-warp-wide-behavior", "legacy-bar-warp-wide-behavior", Takes::Flag),
+    (
+        "legacy-bar-warp-wide-behavior",
+        "legacy-bar-warp-wide-behavior",
+        Takes::Flag,
+    ),
     ("list-arch", "arch-ls", Takes::Flag),
     ("list-version", "version-ls", Takes::Flag),
     ("machine", "m", Takes::Value),
-    ("make-errors-visible-at-exit", "make-errors-visible-at-exit", Takes::Flag),
+    (
+        "make-errors-visible-at-exit",
+        "make-errors-visible-at-exit",
+        Takes::Flag,
+    ),
     ("maxntid", "maxntid", Takes::Value),
     ("maxrregcount", "maxrregcount", Takes::Value),
     ("minnctapersm", "minnctapersm", Takes::Value),
@@ -164,7 +200,11 @@ const OPTIONS: &[(&str, &str, Takes)] = &[
     ("optimize-float-atomics", "opt-fp-atomics", Takes::Flag),
     ("options-file", "optf", Takes::Value),
     ("output-file", "o", Takes::Value),
-    ("override-directive-values", "override-directive-values", Takes::Flag),
+    (
+        "override-directive-values",
+        "override-directive-values",
+        Takes::Flag,
+    ),
     ("position-independent-code", "pic", Takes::Value),
     ("preserve-relocs", "preserve-relocs", Takes::Flag),
     ("register-usage-level", "regUsageLevel", Takes::Value),
@@ -172,16 +212,40 @@ const OPTIONS: &[(&str, &str, Takes)] = &[
     ("sanitize", "sanitize", Takes::Value),
     ("sp-bounds-check", "sp-bounds-check", Takes::Flag),
     ("split-compile", "split-compile", Takes::Value),
-    ("suppress-async-bulk-multicast-advisory-warning", "suppress-async-bulk-multicast-advisory-warning", Takes::Flag),
+    (
+        "suppress-async-bulk-multicast-advisory-warning",
+        "suppress-async-bulk-multicast-advisory-warning",
+        Takes::Flag,
+    ),
     ("suppress-debug-info", "suppress-debug-info", Takes::Flag),
-    ("suppress-double-demote-warning", "suppress-double-demote-warning", Takes::Flag),
-    ("suppress-position-independent-code-warning", "suppress-position-independent-code-warning", Takes::Flag),
-    ("suppress-sparse-mma-advisory-info", "suppress-sparse-mma-advisory-info", Takes::Flag),
-    ("suppress-stack-size-warning", "suppress-stack-size-warning", Takes::Flag),
+    (
+        "suppress-double-demote-warning",
+        "suppress-double-demote-warning",
+        Takes::Flag,
+    ),
+    (
+        "suppress-position-independent-code-warning",
+        "suppress-position-independent-code-warning",
+        Takes::Flag,
+    ),
+    (
+        "suppress-sparse-mma-advisory-info",
+        "suppress-sparse-mma-advisory-info",
+        Takes::Flag,
+    ),
+    (
+        "suppress-stack-size-warning",
+        "suppress-stack-size-warning",
+        Takes::Flag,
+    ),
     ("verbose", "v", Takes::Flag),
     ("verbose2", "v2", Takes::Flag),
     ("version", "V", Takes::Flag),
-    ("warn-on-double-precision-use", "warn-double-usage", Takes::Flag),
+    (
+        "warn-on-double-precision-use",
+        "warn-double-usage",
+        Takes::Flag,
+    ),
     ("warn-on-local-memory-usage", "warn-lmem-usage", Takes::Flag),
     ("warn-on-spills", "warn-spills", Takes::Flag),
     ("warning-as-error", "Werror", Takes::Flag),
@@ -193,8 +257,16 @@ const OPTIONS: &[(&str, &str, Takes)] = &[
     ("use-trace-pid", "use-trace-pid", Takes::Value),
     ("ftrace-phase-after", "ftrace-phase-after", Takes::Value),
     // ptxforge's own options.
-    ("threads-dynamic-scheduling", "threads-dynamic-scheduling", Takes::Flag),
-    ("threads-min-section-size", "threads-min-section-size", Takes::Value),
+    (
+        "threads-dynamic-scheduling",
+        "threads-dynamic-scheduling",
+        Takes::Flag,
+    ),
+    (
+        "threads-min-section-size",
+        "threads-min-section-size",
+        Takes::Value,
+    ),
     ("dump-sass", "dump-sass", Takes::Flag),
 ];
 
@@ -234,7 +306,10 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
 }
 
 /// Reads one option word (and its value, from the word or the next one): `(long name, value)`.
-fn read_option(word: &str, rest: &mut VecDeque<String>) -> Result<(&'static str, Option<String>), String> {
+fn read_option(
+    word: &str,
+    rest: &mut VecDeque<String>,
+) -> Result<(&'static str, Option<String>), String> {
     let long_form = word.starts_with("--");
     let body = &word[if long_form { 2 } else { 1 }..];
     let (name, inline) = match body.split_once('=') {
@@ -242,10 +317,14 @@ fn read_option(word: &str, rest: &mut VecDeque<String>) -> Result<(&'static str,
         None => (body, None),
     };
     let Some((long, takes)) = lookup(long_form, name) else {
-        return glued_number(long_form, body).ok_or_else(|| format!("Unknown option '{}'", strip_value(&word[1..])));
+        return glued_number(long_form, body)
+            .ok_or_else(|| format!("Unknown option '{}'", strip_value(&word[1..])));
     };
     match (takes, inline) {
-        (Takes::Flag, Some(_)) => Err(format!("no argument expected after '{}'", strip_value(word))),
+        (Takes::Flag, Some(_)) => Err(format!(
+            "no argument expected after '{}'",
+            strip_value(word)
+        )),
         (Takes::Flag, None) => Ok((long, None)),
         (Takes::Value, Some(v)) => Ok((long, Some(v))),
         // `-O` alone is `-O0`; it never takes the next word.
@@ -276,13 +355,22 @@ fn strip_value(word: &str) -> &str {
 fn lookup(long_form: bool, name: &str) -> Option<(&'static str, Takes)> {
     OPTIONS
         .iter()
-        .find(|(l, s, _)| if long_form { *l == name } else { !s.is_empty() && *s == name })
+        .find(|(l, s, _)| {
+            if long_form {
+                *l == name
+            } else {
+                !s.is_empty() && *s == name
+            }
+        })
         .map(|(l, _, t)| (*l, *t))
 }
 
 /// The short spelling of an option, if it has one (for `--help`).
 pub fn short_name(long: &str) -> Option<&'static str> {
-    OPTIONS.iter().find(|(l, s, _)| *l == long && !s.is_empty()).map(|(_, s, _)| *s)
+    OPTIONS
+        .iter()
+        .find(|(l, s, _)| *l == long && !s.is_empty())
+        .map(|(_, s, _)| *s)
 }
 
 /// Every option's long name (for `--help`'s test).
@@ -292,7 +380,12 @@ pub fn all_options() -> impl Iterator<Item = &'static str> {
 }
 
 /// ptxas's warning when a single-valued option is given again with another value.
-fn note_redefinition(args: &mut Args, given: &mut Vec<(&'static str, String)>, long: &'static str, value: &str) {
+fn note_redefinition(
+    args: &mut Args,
+    given: &mut Vec<(&'static str, String)>,
+    long: &'static str,
+    value: &str,
+) {
     if LIST_OPTIONS.contains(&long) {
         return;
     }
@@ -320,14 +413,16 @@ pub(crate) fn signed_number(v: &str) -> Result<i64, String> {
     if v.is_empty() {
         return Ok(0);
     }
-    v.parse::<i64>().map_err(|_| format!("'{v}': expected a number"))
+    v.parse::<i64>()
+        .map_err(|_| format!("'{v}': expected a number"))
 }
 
 pub(crate) fn number(v: &str) -> Result<u64, String> {
     if v.is_empty() {
         return Ok(0);
     }
-    v.parse::<u64>().map_err(|_| format!("'{v}': expected a number"))
+    v.parse::<u64>()
+        .map_err(|_| format!("'{v}': expected a number"))
 }
 
 pub(crate) fn not_defined(v: &str, long: &str) -> String {
@@ -369,7 +464,9 @@ fn apply(args: &mut Args, long: &str, value: Option<String>) -> Result<(), Strin
         "compiler-stats-file" => args.compiler_stats_file = Some(v),
         "compiler-stats-json" => args.compiler_stats_json = Some(v),
         "fdevice-time-trace" => args.trace.file = Some(v),
-        "use-trace-pid" => args.trace.pid = Some(v.parse().map_err(|_| format!("'{v}': expected a number"))?),
+        "use-trace-pid" => {
+            args.trace.pid = Some(v.parse().map_err(|_| format!("'{v}': expected a number"))?)
+        }
         "ftrace-phase-after" => args.trace.phase_after = Some(v),
         "allow-expensive-optimizations" => args.expensive_optimizations = Some(boolean(&v)?),
         "version" => args.version = true,
@@ -381,7 +478,9 @@ fn apply(args: &mut Args, long: &str, value: Option<String>) -> Result<(), Strin
                 return Err(not_defined(&v, long));
             }
         }
-        "entry" => args.entries.extend(v.split(',').filter(|e| !e.is_empty()).map(str::to_string)),
+        "entry" => args
+            .entries
+            .extend(v.split(',').filter(|e| !e.is_empty()).map(str::to_string)),
         "input-as-string" => args.ptx_strings.push(v),
         "disable-warnings" => args.disable_warnings = true,
         "warning-as-error" => args.warnings_as_errors = true,
@@ -395,7 +494,9 @@ fn max_regs(v: &str, long: &str) -> Result<MaxRegs, String> {
     match v {
         "archmax" => Ok(MaxRegs::ArchMax),
         "archmin" => Ok(MaxRegs::ArchMin),
-        _ => signed_number(v).map(MaxRegs::Count).map_err(|_| format!("Invalid value '{v}' for option '{long}'")),
+        _ => signed_number(v)
+            .map(MaxRegs::Count)
+            .map_err(|_| format!("Invalid value '{v}' for option '{long}'")),
     }
 }
 
@@ -404,7 +505,10 @@ fn max_regs(v: &str, long: &str) -> Result<MaxRegs, String> {
 pub fn is_known_arch(v: &str) -> bool {
     const OLDER: [&str; 8] = ["75", "80", "86", "87", "88", "89", "90", "90a"];
     const NEWER: [&str; 6] = ["100", "103", "107", "110", "120", "121"];
-    let Some(num) = ["sm_", "compute_", "lto_"].iter().find_map(|p| v.strip_prefix(p)) else {
+    let Some(num) = ["sm_", "compute_", "lto_"]
+        .iter()
+        .find_map(|p| v.strip_prefix(p))
+    else {
         return false;
     };
     let base = num.strip_suffix(['a', 'f']).unwrap_or(num);
@@ -436,7 +540,10 @@ impl Args {
     /// The real architecture to encode for, and whether this is a parse-only virtual target.
     pub fn target(&self) -> (Sm, bool) {
         let virtual_arch = self.arch.starts_with("compute_");
-        let num = self.arch.trim_start_matches(|c: char| !c.is_ascii_digit()).trim_end_matches(['a', 'f']);
+        let num = self
+            .arch
+            .trim_start_matches(|c: char| !c.is_ascii_digit())
+            .trim_end_matches(['a', 'f']);
         let sm = num.parse::<u32>().map(Sm::new).unwrap_or(Sm::new(75));
         (sm, virtual_arch)
     }
@@ -444,7 +551,10 @@ impl Args {
     /// Whether ptxforge generates code for `--gpu-name` (virtual targets only parse).
     pub fn can_generate(&self) -> bool {
         let (sm, virtual_arch) = self.target();
-        virtual_arch || (self.arch.starts_with("sm_") && !self.arch.ends_with(['a', 'f']) && sm.is_supported())
+        virtual_arch
+            || (self.arch.starts_with("sm_")
+                && !self.arch.ends_with(['a', 'f'])
+                && sm.is_supported())
     }
 
     /// Checks done once the command line is read and a compile is due, as ptxas does them after
@@ -457,8 +567,15 @@ impl Args {
         let fast = self.fast_compile.as_deref().is_some_and(|l| l != "0");
         let fatal = self.fast_compile_level_error().or_else(|| {
             let debug = self.ignored.debug_notes(optimizing, fast);
-            let debug_fatal = debug.iter().find(|n| matches!(n, OptionNote::Fatal(_))).cloned();
-            notes.extend(debug.into_iter().filter(|n| !matches!(n, OptionNote::Fatal(_))));
+            let debug_fatal = debug
+                .iter()
+                .find(|n| matches!(n, OptionNote::Fatal(_)))
+                .cloned();
+            notes.extend(
+                debug
+                    .into_iter()
+                    .filter(|n| !matches!(n, OptionNote::Fatal(_))),
+            );
             debug_fatal.or_else(|| self.fast_compile_conflict())
         });
         if let Some(fatal) = fatal {
@@ -466,10 +583,15 @@ impl Args {
             return notes;
         }
         notes.extend(self.ignored.cache_notes());
-        let (max_regs, note) = self.max_regs_request.map_or((None, None), |r| self.bounded_max_regs(r));
+        let (max_regs, note) = self
+            .max_regs_request
+            .map_or((None, None), |r| self.bounded_max_regs(r));
         self.max_regs = max_regs;
         notes.extend(note);
-        notes.extend(self.ignored.notes_after_max_regs(self.max_regs_request.is_some()));
+        notes.extend(
+            self.ignored
+                .notes_after_max_regs(self.max_regs_request.is_some()),
+        );
         notes
     }
 
@@ -511,7 +633,9 @@ impl Args {
         if !(0..=MAX_MAX_REGS).contains(&n) {
             return (
                 None,
-                Some(OptionNote::Warning(format!("Too big maxrregcount value specified {n}, will be ignored"))),
+                Some(OptionNote::Warning(format!(
+                    "Too big maxrregcount value specified {n}, will be ignored"
+                ))),
             );
         }
         if n < MIN_MAX_REGS {
@@ -550,42 +674,88 @@ mod tests {
     fn ptxas_fatal_messages() {
         assert_eq!(p(&["--knob"]).unwrap_err(), "Unknown option '-knob'");
         assert_eq!(p(&["-knob"]).unwrap_err(), "Unknown option 'knob'");
-        assert_eq!(p(&["-arch=sm_91"]).unwrap_err(), "Value 'sm_91' is not defined for option 'gpu-name'");
+        assert_eq!(
+            p(&["-arch=sm_91"]).unwrap_err(),
+            "Value 'sm_91' is not defined for option 'gpu-name'"
+        );
         assert_eq!(p(&["-v=1"]).unwrap_err(), "no argument expected after '-v'");
         assert_eq!(p(&["-o"]).unwrap_err(), "argument expected after '-o'");
         assert_eq!(p(&["-Ox"]).unwrap_err(), "'x': expected a number");
-        assert_eq!(p(&["-maxrregcount64"]).unwrap_err(), "'axrregcount64': expected a number");
-        assert_eq!(p(&["-m32"]).unwrap_err(), "Value '32' is not defined for option 'machine'");
-        assert_eq!(p(&["--split-compile=-1"]).unwrap_err(), "Invalid value '-1' for option '--split-compile'");
-        assert_eq!(p(&["--allow-expensive-optimizations", "maybe"]).unwrap_err(), "'maybe': expected true or false");
+        assert_eq!(
+            p(&["-maxrregcount64"]).unwrap_err(),
+            "'axrregcount64': expected a number"
+        );
+        assert_eq!(
+            p(&["-m32"]).unwrap_err(),
+            "Value '32' is not defined for option 'machine'"
+        );
+        assert_eq!(
+            p(&["--split-compile=-1"]).unwrap_err(),
+            "Invalid value '-1' for option '--split-compile'"
+        );
+        assert_eq!(
+            p(&["--allow-expensive-optimizations", "maybe"]).unwrap_err(),
+            "'maybe': expected true or false"
+        );
         assert_eq!(
             p(&["--compiler-stats", "foo"]).unwrap_err(),
             "Value 'foo' is not defined for option 'compiler-stats'"
         );
-        assert_eq!(p(&["-compiler-stats=time"]).unwrap_err(), "Unknown option 'compiler-stats'");
-        assert_eq!(p(&["-maxrregcount=abc"]).unwrap_err(), "Invalid value 'abc' for option 'maxrregcount'");
-        assert_eq!(p(&["-allow-expensive-optimizations=true"]).unwrap().expensive_optimizations, Some(true));
+        assert_eq!(
+            p(&["-compiler-stats=time"]).unwrap_err(),
+            "Unknown option 'compiler-stats'"
+        );
+        assert_eq!(
+            p(&["-maxrregcount=abc"]).unwrap_err(),
+            "Invalid value 'abc' for option 'maxrregcount'"
+        );
+        assert_eq!(
+            p(&["-allow-expensive-optimizations=true"])
+                .unwrap()
+                .expensive_optimizations,
+            Some(true)
+        );
     }
 
     #[test]
     fn defaults_match_ptxas() {
         let a = p(&["k.ptx"]).unwrap();
-        assert_eq!((a.arch.as_str(), a.output.as_str(), a.opt_level), ("sm_75", "elf.o", 3));
+        assert_eq!(
+            (a.arch.as_str(), a.output.as_str(), a.opt_level),
+            ("sm_75", "elf.o", 3)
+        );
     }
 
     #[test]
     fn every_ptxas_architecture_name_is_known() {
-        for name in ["sm_75", "compute_90a", "lto_89", "sm_100f", "compute_121a", "lto_110"] {
+        for name in [
+            "sm_75",
+            "compute_90a",
+            "lto_89",
+            "sm_100f",
+            "compute_121a",
+            "lto_110",
+        ] {
             assert!(is_known_arch(name), "{name}");
         }
-        for name in ["sm_70", "sm_80a", "sm_90f", "SM_80", "sm_101", "sm_80,sm_90"] {
+        for name in [
+            "sm_70",
+            "sm_80a",
+            "sm_90f",
+            "SM_80",
+            "sm_101",
+            "sm_80,sm_90",
+        ] {
             assert!(!is_known_arch(name), "{name}");
         }
     }
 
     #[test]
     fn redefinition_warns_only_for_a_different_value() {
-        assert!(p(&["-O3", "--opt-level=3"]).unwrap().redefinitions.is_empty());
+        assert!(p(&["-O3", "--opt-level=3"])
+            .unwrap()
+            .redefinitions
+            .is_empty());
         assert_eq!(p(&["-O2", "-O3"]).unwrap().redefinitions.len(), 1);
         assert!(p(&["-e", "a", "-e", "b"]).unwrap().redefinitions.is_empty());
     }
@@ -593,7 +763,12 @@ mod tests {
     #[test]
     fn fast_compile_conflicts_follow_ptxas() {
         let check = |w: &[&str]| p(w).unwrap().check();
-        for ok in [&["-Ofc=min", "-O1"][..], &["-Ofc=max", "-O0"], &["-Ofc=min"], &["-Ofc=0", "-O2"]] {
+        for ok in [
+            &["-Ofc=min", "-O1"][..],
+            &["-Ofc=max", "-O0"],
+            &["-Ofc=min"],
+            &["-Ofc=0", "-O2"],
+        ] {
             assert!(check(ok).is_empty(), "{ok:?}");
         }
         let fatal = |m: &str| vec![OptionNote::Fatal(m.into())];
@@ -605,7 +780,10 @@ mod tests {
             check(&["-Ofc=max", "-O1"]),
             fatal("Conflicting options -opt-level=<1,2,3> and --Ofast-compile=max specified")
         );
-        assert_eq!(check(&["-g", "-O1"]), fatal("Optimized debugging not supported"));
+        assert_eq!(
+            check(&["-g", "-O1"]),
+            fatal("Optimized debugging not supported")
+        );
     }
 
     #[test]
@@ -617,7 +795,8 @@ mod tests {
         };
         assert_eq!(checked(&["-maxrregcount=64"]), (Some(64), vec![]));
         assert_eq!(checked(&["-maxrregcount=2", "-arch=sm_90"]).0, Some(24));
-        let too_big = OptionNote::Warning("Too big maxrregcount value specified 256, will be ignored".into());
+        let too_big =
+            OptionNote::Warning("Too big maxrregcount value specified 256, will be ignored".into());
         assert_eq!(checked(&["-maxrregcount=256"]).1, vec![too_big]);
         assert_eq!(checked(&["-maxrregcount=-1"]).0, None);
     }

@@ -78,10 +78,17 @@ const HELP: &[(&str, &str, &str)] = &[
 
 /// The whole `--help` text (stdout).
 pub fn help_text() -> String {
-    let mut s = String::from("\nUsage  : ptxforge [options] <ptx file>,...\n\nOptions\n=======\n\n");
+    let mut s =
+        String::from("\nUsage  : ptxforge [options] <ptx file>,...\n\nOptions\n=======\n\n");
     for (long, arg, text) in HELP {
-        let head = if arg.is_empty() { format!("--{long}") } else { format!("--{long} {arg}") };
-        let short = crate::args::short_name(long).map(|s| format!("(-{s})")).unwrap_or_default();
+        let head = if arg.is_empty() {
+            format!("--{long}")
+        } else {
+            format!("--{long} {arg}")
+        };
+        let short = crate::args::short_name(long)
+            .map(|s| format!("(-{s})"))
+            .unwrap_or_default();
         let _ = writeln!(s, "{head:<51} {short}");
         for line in text.lines() {
             let _ = writeln!(s, "        {line}");
@@ -113,7 +120,17 @@ pub fn lists_text(arch: bool, version: bool) -> String {
         }
     }
     if version {
-        const MINORS: [(u32, u32); 9] = [(1, 5), (2, 3), (3, 2), (4, 3), (5, 1), (6, 5), (7, 8), (8, 8), (9, 5)];
+        const MINORS: [(u32, u32); 9] = [
+            (1, 5),
+            (2, 3),
+            (3, 2),
+            (4, 3),
+            (5, 1),
+            (6, 5),
+            (7, 8),
+            (8, 8),
+            (9, 5),
+        ];
         for (major, last) in MINORS {
             for minor in 0..=last {
                 let _ = writeln!(s, "{major}.{minor}");
@@ -139,7 +156,10 @@ mod tests {
         }
         let parsed: Vec<&str> = crate::args::all_options().collect();
         for long in &described {
-            assert!(parsed.contains(long), "--help describes --{long}, which the parser does not know");
+            assert!(
+                parsed.contains(long),
+                "--help describes --{long}, which the parser does not know"
+            );
         }
         let text = super::help_text();
         assert!(text.starts_with("\nUsage  : ptxforge [options] <ptx file>,...\n"));

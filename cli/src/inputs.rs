@@ -20,8 +20,15 @@ pub fn read_all(files: &[String], strings: &[String]) -> Result<Vec<Input>, Vec<
     for name in files {
         match read_file(name) {
             Ok(bytes) => {
-                let shown = if name == "-" { STDIN_NAME.to_string() } else { name.clone() };
-                inputs.push(Input { name: shown, text: String::from_utf8_lossy(&bytes).into_owned() });
+                let shown = if name == "-" {
+                    STDIN_NAME.to_string()
+                } else {
+                    name.clone()
+                };
+                inputs.push(Input {
+                    name: shown,
+                    text: String::from_utf8_lossy(&bytes).into_owned(),
+                });
             }
             Err(_) => missing.push(format!("Input file '{name}' could not be opened")),
         }
@@ -29,7 +36,10 @@ pub fn read_all(files: &[String], strings: &[String]) -> Result<Vec<Input>, Vec<
     if !missing.is_empty() {
         return Err(missing);
     }
-    inputs.extend(strings.iter().map(|s| Input { name: STRING_INPUT_NAME.into(), text: s.clone() }));
+    inputs.extend(strings.iter().map(|s| Input {
+        name: STRING_INPUT_NAME.into(),
+        text: s.clone(),
+    }));
     Ok(inputs)
 }
 

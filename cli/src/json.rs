@@ -40,7 +40,12 @@ impl Json {
 
     /// An object from `(key, value)` pairs, in that order.
     pub fn obj<const N: usize>(members: [(&str, Json); N]) -> Json {
-        Json::Obj(members.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+        Json::Obj(
+            members
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+        )
     }
 
     /// The member `key` of an object.
@@ -99,7 +104,10 @@ impl Json {
 
     /// Reads one JSON document (surrounding whitespace allowed, nothing else after it).
     pub fn parse(text: &str) -> Result<Json, String> {
-        let mut r = Reader { s: text.as_bytes(), pos: 0 };
+        let mut r = Reader {
+            s: text.as_bytes(),
+            pos: 0,
+        };
         let v = r.value(0)?;
         r.skip_ws();
         if r.pos != r.s.len() {
@@ -172,7 +180,11 @@ impl Reader<'_> {
     }
 
     fn word(&mut self) -> Result<Json, String> {
-        for (text, v) in [("null", Json::Null), ("true", Json::Bool(true)), ("false", Json::Bool(false))] {
+        for (text, v) in [
+            ("null", Json::Null),
+            ("true", Json::Bool(true)),
+            ("false", Json::Bool(false)),
+        ] {
             if self.s[self.pos..].starts_with(text.as_bytes()) {
                 self.pos += text.len();
                 return Ok(v);
@@ -255,14 +267,18 @@ impl Reader<'_> {
                 return Err(self.error("bad number"));
             }
         }
-        Ok(Json::Num(String::from_utf8_lossy(&self.s[start..self.pos]).into_owned()))
+        Ok(Json::Num(
+            String::from_utf8_lossy(&self.s[start..self.pos]).into_owned(),
+        ))
     }
 
     fn string(&mut self) -> Result<String, String> {
         self.pos += 1;
         let mut bytes = Vec::new();
         loop {
-            let Some(b) = self.peek() else { return Err(self.error("unterminated string")) };
+            let Some(b) = self.peek() else {
+                return Err(self.error("unterminated string"));
+            };
             self.pos += 1;
             match b {
                 b'"' => return String::from_utf8(bytes).map_err(|_| self.error("bad UTF-8")),
@@ -274,7 +290,9 @@ impl Reader<'_> {
     }
 
     fn escape(&mut self, bytes: &mut Vec<u8>) -> Result<(), String> {
-        let Some(b) = self.peek() else { return Err(self.error("unterminated string")) };
+        let Some(b) = self.peek() else {
+            return Err(self.error("unterminated string"));
+        };
         self.pos += 1;
         let c = match b {
             b'"' => '"',
@@ -310,7 +328,10 @@ impl Reader<'_> {
     }
 
     fn hex4(&mut self) -> Result<u32, String> {
-        let text = self.s.get(self.pos..self.pos + 4).ok_or_else(|| self.error("bad \\u escape"))?;
+        let text = self
+            .s
+            .get(self.pos..self.pos + 4)
+            .ok_or_else(|| self.error("bad \\u escape"))?;
         let text = std::str::from_utf8(text).map_err(|_| self.error("bad \\u escape"))?;
         let v = u32::from_str_radix(text, 16).map_err(|_| self.error("bad \\u escape"))?;
         self.pos += 4;
@@ -326,18 +347,38 @@ mod tests {
     fn reads_and_writes_back_compactly_keeping_number_text_and_order() {
         let text = r#" {"b": [1.50, -2e3, true, null], "a": {"s": "q\"\\\n\u00e9\ud83d\ude00"}} "#;
         let v = Json::parse(text).unwrap();
-        assert_eq!(v.to_text(), "{\"b\":[1.50,-2e3,true,null],\"a\":{\"s\":\"q\\\"\\\\\\n\u{e9}\u{1F600}\"}}");
+        assert_eq!(
+            v.to_text(),
+            "{\"b\":[1.50,-2e3,true,null],\"a\":{\"s\":\"q\\\"\\\\\\n\u{e9}\u{1F600}\"}}"
+        );
         assert_eq!(Json::parse(&v.to_text()).unwrap(), v);
         assert_eq!(
             v.get("b"),
-            Some(&Json::Arr(vec![Json::Num("1.50".into()), Json::Num("-2e3".into()), Json::Bool(true), Json::Null]))
+            Some(&Json::Arr(vec![
+                Json::Num("1.50".into()),
+                Json::Num("-2e3".into()),
+                Json::Bool(true),
+                Json::Null
+            ]))
         );
     }
 
     #[test]
     fn refuses_malformed_documents_without_panicking() {
-        for bad in ["", "{", "[1,]", "{\"a\" 1}", "01x", "\"\\u12\"", "\"\\x\"", "tru", "{} {}", "-", "1.", "\"\u{1}\""]
-        {
+        for bad in [
+            "",
+            "{",
+            "[1,]",
+            "{\"a\" 1}",
+            "01x",
+            "\"\\u12\"",
+            "\"\\x\"",
+            "tru",
+            "{} {}",
+            "-",
+            "1.",
+            "\"\u{1}\"",
+        ] {
             assert!(Json::parse(bad).is_err(), "{bad:?} was accepted");
         }
         let deep = "[".repeat(MAX_DEPTH + 2) + &"]".repeat(MAX_DEPTH + 2);

@@ -70,7 +70,9 @@ fn run(args: &args::Args, notes: &[args::OptionNote]) -> ExitCode {
     let inputs = match inputs::read_all(&args.inputs, &args.ptx_strings) {
         Ok(inputs) => inputs,
         Err(missing) => {
-            missing.iter().for_each(|m| eprintln!("ptxas fatal   : {m}"));
+            missing
+                .iter()
+                .for_each(|m| eprintln!("ptxas fatal   : {m}"));
             return aborted();
         }
     };
@@ -83,7 +85,13 @@ fn run(args: &args::Args, notes: &[args::OptionNote]) -> ExitCode {
             args.arch
         ));
     }
-    let sources: Vec<Source> = inputs.iter().map(|i| Source { text: &i.text, name: &i.name }).collect();
+    let sources: Vec<Source> = inputs
+        .iter()
+        .map(|i| Source {
+            text: &i.text,
+            name: &i.name,
+        })
+        .collect();
     let input = &inputs[0].name;
     let mut opts = compile_options(args);
     let link = connect_jobserver(args);
@@ -91,8 +99,13 @@ fn run(args: &args::Args, notes: &[args::OptionNote]) -> ExitCode {
         opts.jobserver = Some(js.clone());
     }
     let out = compile_sources(&sources, &opts);
-    let jobserver_policy = warnings::WarningPolicy::new(args.disable_warnings, args.warnings_as_errors);
-    if let Err(code) = check_jobserver(&link, !opts.parse_only && !out.kernels.is_empty(), &jobserver_policy) {
+    let jobserver_policy =
+        warnings::WarningPolicy::new(args.disable_warnings, args.warnings_as_errors);
+    if let Err(code) = check_jobserver(
+        &link,
+        !opts.parse_only && !out.kernels.is_empty(),
+        &jobserver_policy,
+    ) {
         return code;
     }
     let printed = report(args, &opts, &out, &policy);
@@ -104,7 +117,11 @@ fn run(args: &args::Args, notes: &[args::OptionNote]) -> ExitCode {
         return fatal(&msg);
     }
     if printed.failed || policy.errored() {
-        return if printed.aborted_line || policy.errored() { aborted() } else { ExitCode::from(EXIT_ERROR) };
+        return if printed.aborted_line || policy.errored() {
+            aborted()
+        } else {
+            ExitCode::from(EXIT_ERROR)
+        };
     }
     if jobserver_policy.errored() {
         return ExitCode::from(EXIT_ERROR);
@@ -125,7 +142,10 @@ fn run(args: &args::Args, notes: &[args::OptionNote]) -> ExitCode {
 
 /// Prints the option warnings (after `-w` / `-Werror`) and errors in order; `Ok(true)` when an
 /// error was printed (the run fails once the inputs are checked), `Err` at a fatal.
-fn print_option_notes(notes: &[args::OptionNote], policy: &warnings::WarningPolicy) -> Result<bool, ExitCode> {
+fn print_option_notes(
+    notes: &[args::OptionNote],
+    policy: &warnings::WarningPolicy,
+) -> Result<bool, ExitCode> {
     let mut errors = false;
     for note in notes {
         match note {
@@ -160,7 +180,9 @@ fn check_jobserver(
     policy: &warnings::WarningPolicy,
 ) -> Result<(), ExitCode> {
     match link {
-        JobserverLink::Unusable if reached_codegen => Err(fatal(ptxforge_runtime::jobserver::JOBSERVER_ERROR_WARNING)),
+        JobserverLink::Unusable if reached_codegen => {
+            Err(fatal(ptxforge_runtime::jobserver::JOBSERVER_ERROR_WARNING))
+        }
         JobserverLink::Missing if reached_codegen => {
             policy.warning(ptxforge_runtime::jobserver::NO_JOBSERVER_WARNING);
             Ok(())
@@ -197,7 +219,10 @@ fn report_stats(args: &args::Args, input: &str, out: &CompileOutput) -> Result<(
         None => eprint!("{}", stats::report(req, out, "ptxas info    : STAT: ")),
         Some(path) => {
             let text = format!("{input} >>\n\n{}", stats::report(req, out, ""));
-            let file = std::fs::OpenOptions::new().create(true).append(true).open(path);
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path);
             if file.and_then(|mut f| f.write_all(text.as_bytes())).is_err() {
                 return Err(fatal(&format!("Output file '{path}' could not be opened")));
             }
@@ -265,8 +290,15 @@ fn report(
 /// Writes the cubin through a temporary file and a rename, so a failure never leaves a partial file.
 fn write_output(path: &str, bytes: &[u8]) -> ExitCode {
     let target = Path::new(path);
-    let dir = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let tmp = dir.join(format!(".{}.ptxforge-{}.tmp", file_name(target), std::process::id()));
+    let dir = target
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let tmp = dir.join(format!(
+        ".{}.ptxforge-{}.tmp",
+        file_name(target),
+        std::process::id()
+    ));
     let written = std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, target));
     if written.is_err() {
         let _ = std::fs::remove_file(&tmp);
@@ -276,7 +308,9 @@ fn write_output(path: &str, bytes: &[u8]) -> ExitCode {
 }
 
 fn file_name(p: &Path) -> String {
-    p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into())
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into())
 }
 
 /// ptxas's last line after errors, and the error exit status.

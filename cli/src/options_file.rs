@@ -14,7 +14,8 @@ pub fn splice(names: &str, rest: &mut VecDeque<String>, too_many: bool) -> Resul
         if too_many {
             return Err(format!("Too many options file opened '{name}'"));
         }
-        let text = std::fs::read(name).map_err(|_| format!("Could not open options file '{name}'"))?;
+        let text =
+            std::fs::read(name).map_err(|_| format!("Could not open options file '{name}'"))?;
         words.extend(split_words(&String::from_utf8_lossy(&text))?);
     }
     for w in words.into_iter().rev() {
@@ -67,11 +68,23 @@ mod tests {
 
     #[test]
     fn words_quotes_and_escapes() {
-        assert_eq!(split_words("-arch=sm_80\n-O2   -o x.o\n").unwrap(), ["-arch=sm_80", "-O2", "-o", "x.o"]);
-        assert_eq!(split_words("-o \"a b.o\" -arch=\"sm_80\"").unwrap(), ["-o", "a b.o", "-arch=sm_80"]);
-        assert_eq!(split_words("a\\ b.o \\\\x # c").unwrap(), ["a b.o", "\\x", "#", "c"]);
+        assert_eq!(
+            split_words("-arch=sm_80\n-O2   -o x.o\n").unwrap(),
+            ["-arch=sm_80", "-O2", "-o", "x.o"]
+        );
+        assert_eq!(
+            split_words("-o \"a b.o\" -arch=\"sm_80\"").unwrap(),
+            ["-o", "a b.o", "-arch=sm_80"]
+        );
+        assert_eq!(
+            split_words("a\\ b.o \\\\x # c").unwrap(),
+            ["a b.o", "\\x", "#", "c"]
+        );
         assert_eq!(split_words("\"\"").unwrap(), [""]);
-        assert_eq!(split_words("-o \"open").unwrap_err(), "Stray '\"' character");
+        assert_eq!(
+            split_words("-o \"open").unwrap_err(),
+            "Stray '\"' character"
+        );
         assert!(split_words("").unwrap().is_empty());
     }
 }

@@ -51,25 +51,40 @@ fn parse(argv: &[String]) -> Result<SimRequest, String> {
         };
         if !name.starts_with('-') {
             if !req.file_name.is_empty() {
-                return Err(format!("one input file only ('{}' and '{name}')", req.file_name));
+                return Err(format!(
+                    "one input file only ('{}' and '{name}')",
+                    req.file_name
+                ));
             }
             req.file_name = name.to_string();
             continue;
         }
-        let mut value = || inline.clone().or_else(|| words.next().cloned()).ok_or(format!("'{name}' needs a value"));
+        let mut value = || {
+            inline
+                .clone()
+                .or_else(|| words.next().cloned())
+                .ok_or(format!("'{name}' needs a value"))
+        };
         match name {
             "-arch" | "--gpu-name" => req.sm = arch_number(&value()?)?,
             "--entry" | "-e" => req.entry = value()?,
             "--grid" => req.grid = dims(&value()?)?,
             "--block" => req.block = dims(&value()?)?,
-            "--args" => req.scalar_args = value()?.split(',').filter(|s| !s.is_empty()).map(str::to_string).collect(),
+            "--args" => {
+                req.scalar_args = value()?
+                    .split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            }
             "--buffer-bytes" => req.buffer_bytes = number(&value()?)? as usize,
             "--seed" => req.seed = number(&value()?)?,
             "--ulps" => req.ulps = number(&value()?)? as u32,
             "--fill" => req.fill = fill(&value()?)?,
             "--reference-cubin" => {
                 let path = value()?;
-                req.reference_cubin = Some(std::fs::read(&path).map_err(|e| format!("cannot read '{path}': {e}"))?);
+                req.reference_cubin =
+                    Some(std::fs::read(&path).map_err(|e| format!("cannot read '{path}': {e}"))?);
             }
             _ => return Err(format!("unknown option '{name}'")),
         }
@@ -80,14 +95,16 @@ fn parse(argv: &[String]) -> Result<SimRequest, String> {
     if req.entry.is_empty() {
         return Err("--entry is required".into());
     }
-    let bytes =
-        std::fs::read(&req.file_name).map_err(|_| format!("Input file '{}' could not be opened", req.file_name))?;
+    let bytes = std::fs::read(&req.file_name)
+        .map_err(|_| format!("Input file '{}' could not be opened", req.file_name))?;
     req.ptx = String::from_utf8_lossy(&bytes).into_owned();
     Ok(req)
 }
 
 fn arch_number(arch: &str) -> Result<u32, String> {
-    arch.strip_prefix("sm_").and_then(|n| n.parse().ok()).ok_or(format!("'{arch}': expected sm_XX"))
+    arch.strip_prefix("sm_")
+        .and_then(|n| n.parse().ok())
+        .ok_or(format!("'{arch}': expected sm_XX"))
 }
 
 fn number(v: &str) -> Result<u64, String> {
@@ -102,7 +119,11 @@ fn dims(v: &str) -> Result<[u32; 3], String> {
     }
     let mut d = [1u32; 3];
     for (slot, p) in d.iter_mut().zip(&parts) {
-        *slot = p.parse().ok().filter(|&n| n > 0).ok_or(format!("'{v}': expected X[,Y,Z] of positive numbers"))?;
+        *slot = p
+            .parse()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or(format!("'{v}': expected X[,Y,Z] of positive numbers"))?;
     }
     Ok(d)
 }

@@ -44,7 +44,11 @@ pub fn parse_request(v: &str) -> Result<StatsRequest, String> {
             "memory" | "m" => r.memory = true,
             "phase-wise" | "p" => r.phase_wise = true,
             "detailed" | "d" => r.detailed = true,
-            _ => return Err(format!("Value '{v}' is not defined for option 'compiler-stats'")),
+            _ => {
+                return Err(format!(
+                    "Value '{v}' is not defined for option 'compiler-stats'"
+                ))
+            }
         }
     }
     Ok(r)
@@ -55,7 +59,11 @@ pub(crate) fn ms(d: Duration) -> f64 {
 }
 
 fn stage_sum(k: &KernelOutcome, stages: &[&str]) -> Duration {
-    k.timings.iter().filter(|t| stages.contains(&t.stage)).map(|t| t.duration).sum()
+    k.timings
+        .iter()
+        .filter(|t| stages.contains(&t.stage))
+        .map(|t| t.duration)
+        .sum()
 }
 
 const DAGGEN: [&str; 2] = ["lower", "optimize"];
@@ -81,7 +89,11 @@ pub fn report(req: StatsRequest, out: &CompileOutput, prefix: &str) -> String {
         for k in &out.kernels {
             let (dag, ocg) = (stage_sum(k, &DAGGEN), stage_sum(k, &OCG));
             let _ = writeln!(s, "Compile-unit with entry {}", k.name);
-            let _ = writeln!(s, "\tTotal Compile-Unit time        = {:.3} ms", ms(dag + ocg));
+            let _ = writeln!(
+                s,
+                "\tTotal Compile-Unit time        = {:.3} ms",
+                ms(dag + ocg)
+            );
             let _ = writeln!(s, "\t\tDAGgen-time            : {:.3} ms", ms(dag));
             let _ = writeln!(s, "\t\tOCG-time               : {:.3} ms", ms(ocg));
             let _ = writeln!(s, "\t\tELF-time               : {:.3} ms", 0.0);
@@ -127,8 +139,16 @@ fn time_lines(s: &mut String, req: StatsRequest, out: &CompileOutput, prefix: &s
 pub(crate) fn peak_kb() -> f64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
-        .and_then(|st| st.lines().find(|l| l.starts_with("VmHWM:")).map(str::to_string))
-        .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse::<f64>().ok()))
+        .and_then(|st| {
+            st.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .map(str::to_string)
+        })
+        .and_then(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .and_then(|v| v.parse::<f64>().ok())
+        })
         .unwrap_or(0.0)
 }
 
@@ -176,7 +196,12 @@ pub struct StageSummary {
 
 /// The kernel stages in pipeline order, summarised over kernels.
 pub fn stage_summaries(out: &CompileOutput) -> Vec<StageSummary> {
-    let mut stages: Vec<&'static str> = out.runtime.mailbox_high_water.iter().map(|(s, _)| *s).collect();
+    let mut stages: Vec<&'static str> = out
+        .runtime
+        .mailbox_high_water
+        .iter()
+        .map(|(s, _)| *s)
+        .collect();
     for t in out.kernels.iter().flat_map(|k| &k.timings) {
         if !stages.contains(&t.stage) {
             stages.push(t.stage);
@@ -185,7 +210,12 @@ pub fn stage_summaries(out: &CompileOutput) -> Vec<StageSummary> {
     stages
         .into_iter()
         .map(|stage| {
-            let of_stage = || out.kernels.iter().flat_map(|k| &k.timings).filter(move |t| t.stage == stage);
+            let of_stage = || {
+                out.kernels
+                    .iter()
+                    .flat_map(|k| &k.timings)
+                    .filter(move |t| t.stage == stage)
+            };
             StageSummary {
                 stage,
                 latency: Latency::of(of_stage().map(|t| t.duration)),
@@ -205,7 +235,12 @@ pub fn stage_summaries(out: &CompileOutput) -> Vec<StageSummary> {
 /// (which runs everything when there are no workers, and stages inline when a mailbox is full),
 /// `i + 1` = worker `i`.
 pub fn worker_busy(out: &CompileOutput) -> Vec<(usize, Duration)> {
-    out.runtime.worker_busy.iter().copied().enumerate().collect()
+    out.runtime
+        .worker_busy
+        .iter()
+        .copied()
+        .enumerate()
+        .collect()
 }
 
 /// `part` as a percentage of `whole`.
@@ -241,7 +276,11 @@ fn pipeline_lines(s: &mut String, out: &CompileOutput, prefix: &str) {
     let _ = writeln!(s);
     let _ = writeln!(s, "{prefix}Workers = {}", out.runtime.workers);
     for (id, busy) in worker_busy(out) {
-        line(s, &format!("worker-{id}-busy"), format!("{} ({:.2}%)", msf(busy), percent(busy, out.total_time)));
+        line(
+            s,
+            &format!("worker-{id}-busy"),
+            format!("{} ({:.2}%)", msf(busy), percent(busy, out.total_time)),
+        );
     }
     let _ = writeln!(s);
     let rt = &out.runtime;
@@ -267,12 +306,18 @@ mod tests {
 
     #[test]
     fn latency_quantiles_are_ordered_and_bounded_by_the_exact_maximum() {
-        let samples: Vec<Duration> = (1..=1000).map(|i| Duration::from_micros(i * 7 + 3)).collect();
+        let samples: Vec<Duration> = (1..=1000)
+            .map(|i| Duration::from_micros(i * 7 + 3))
+            .collect();
         let l = Latency::of(samples.iter().copied());
         assert_eq!((l.count, l.max), (1000, Duration::from_micros(7003)));
         assert!(l.p50 <= l.p90 && l.p90 <= l.p99 && l.p99 <= l.max, "{l:?}");
-        let near = |d: Duration, want_us: f64| (d.as_secs_f64() * 1e6 - want_us).abs() <= want_us * 0.002;
-        assert!(near(l.p50, 3503.0) && near(l.p90, 6303.0) && near(l.p99, 6933.0), "{l:?}");
+        let near =
+            |d: Duration, want_us: f64| (d.as_secs_f64() * 1e6 - want_us).abs() <= want_us * 0.002;
+        assert!(
+            near(l.p50, 3503.0) && near(l.p90, 6303.0) && near(l.p99, 6933.0),
+            "{l:?}"
+        );
         assert_eq!(l.total, samples.iter().sum());
         assert_eq!(Latency::of([]), Latency::default());
     }

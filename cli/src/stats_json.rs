@@ -40,10 +40,18 @@ pub fn document(input: &str, out: &CompileOutput) -> Json {
         ("compile_time_ms", msj(out.total_time)),
         ("peak_memory_kb", Json::fixed(stats::peak_kb(), 3)),
         ("phases", phases(out)),
-        ("stages", Json::Arr(stats::stage_summaries(out).iter().map(stage).collect())),
+        (
+            "stages",
+            Json::Arr(stats::stage_summaries(out).iter().map(stage).collect()),
+        ),
         (
             "workers",
-            Json::Arr(stats::worker_busy(out).into_iter().map(|(id, busy)| worker(id, busy, out.total_time)).collect()),
+            Json::Arr(
+                stats::worker_busy(out)
+                    .into_iter()
+                    .map(|(id, busy)| worker(id, busy, out.total_time))
+                    .collect(),
+            ),
         ),
         (
             "runtime",
@@ -65,7 +73,10 @@ pub fn document(input: &str, out: &CompileOutput) -> Json {
                 ])
             }),
         ),
-        ("kernels", Json::Arr(out.kernels.iter().map(kernel).collect())),
+        (
+            "kernels",
+            Json::Arr(out.kernels.iter().map(kernel).collect()),
+        ),
     ])
 }
 
@@ -106,7 +117,10 @@ fn worker(id: usize, busy: Duration, wall: Duration) -> Json {
     Json::obj([
         ("worker", count(id)),
         ("busy_ms", msj(busy)),
-        ("utilization", Json::fixed(stats::percent(busy, wall) / 100.0, 4)),
+        (
+            "utilization",
+            Json::fixed(stats::percent(busy, wall) / 100.0, 4),
+        ),
     ])
 }
 

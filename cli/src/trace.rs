@@ -52,7 +52,9 @@ impl TraceOptions {
 /// Adds this compile's events to the trace file (creating it when missing). `Err` holds ptxas's
 /// fatal message; the file is then left as it was.
 pub fn write_trace(opts: &TraceOptions, input: &str, out: &CompileOutput) -> Result<(), String> {
-    let Some(path) = &opts.file else { return Ok(()) };
+    let Some(path) = &opts.file else {
+        return Ok(());
+    };
     let mut doc = read_trace(path)?;
     let events = trace_events(&mut doc)?;
     let offset_us = match &opts.phase_after {
@@ -61,9 +63,12 @@ pub fn write_trace(opts: &TraceOptions, input: &str, out: &CompileOutput) -> Res
         None => 0.0,
     };
     let offset_ns = (offset_us * 1e3).round() as i128;
-    let pid = opts.pid.unwrap_or_else(|| free_pid(events, i64::from(std::process::id())));
+    let pid = opts
+        .pid
+        .unwrap_or_else(|| free_pid(events, i64::from(std::process::id())));
     events.extend(our_events(input, out, pid, offset_ns));
-    write_atomically(path, doc.to_text().as_bytes()).map_err(|_| format!("File '{path}' could not be opened"))
+    write_atomically(path, doc.to_text().as_bytes())
+        .map_err(|_| format!("File '{path}' could not be opened"))
 }
 
 /// The file's document, or an empty trace when there is no file.
@@ -75,33 +80,48 @@ fn read_trace(path: &str) -> Result<Json, String> {
         }
         Err(_) => return Err(format!("File '{path}' could not be opened")),
     };
-    let text = String::from_utf8(text).map_err(|_| format!("Input file '{path}' not in expected format"))?;
+    let text = String::from_utf8(text)
+        .map_err(|_| format!("Input file '{path}' not in expected format"))?;
     if text.trim().is_empty() {
-        return Err(format!("{NOT_EXPECTED}Error reading input trace file to buffer"));
+        return Err(format!(
+            "{NOT_EXPECTED}Error reading input trace file to buffer"
+        ));
     }
     Json::parse(&text).map_err(|_| format!("Input file '{path}' not in expected format"))
 }
 
 /// The document's `traceEvents` array.
 fn trace_events(doc: &mut Json) -> Result<&mut Vec<Json>, String> {
-    let Json::Obj(members) = doc else { return Err(format!("{NOT_EXPECTED}expected key 'traceEvents'")) };
+    let Json::Obj(members) = doc else {
+        return Err(format!("{NOT_EXPECTED}expected key 'traceEvents'"));
+    };
     match members.iter_mut().find(|(k, _)| k == "traceEvents") {
         Some((_, Json::Arr(events))) => Ok(events),
-        Some(_) => Err(format!("{NOT_EXPECTED}expected key 'traceEvents' to be a JSON Array")),
+        Some(_) => Err(format!(
+            "{NOT_EXPECTED}expected key 'traceEvents' to be a JSON Array"
+        )),
         None => Err(format!("{NOT_EXPECTED}expected key 'traceEvents'")),
     }
 }
 
 /// `ts + dur` of the first event named `name`.
 fn phase_end_us(events: &[Json], name: &str) -> Option<f64> {
-    let e = events.iter().find(|e| matches!(e.get("name"), Some(Json::Str(n)) if n == name))?;
-    Some(e.get("ts").and_then(Json::as_f64).unwrap_or(0.0) + e.get("dur").and_then(Json::as_f64).unwrap_or(0.0))
+    let e = events
+        .iter()
+        .find(|e| matches!(e.get("name"), Some(Json::Str(n)) if n == name))?;
+    Some(
+        e.get("ts").and_then(Json::as_f64).unwrap_or(0.0)
+            + e.get("dur").and_then(Json::as_f64).unwrap_or(0.0),
+    )
 }
 
 /// `wanted`, or one past the largest pid in `events` when `wanted` is taken.
 fn free_pid(events: &[Json], wanted: i64) -> i64 {
-    let used: BTreeSet<i64> =
-        events.iter().filter_map(|e| e.get("pid").and_then(Json::as_f64)).map(|p| p as i64).collect();
+    let used: BTreeSet<i64> = events
+        .iter()
+        .filter_map(|e| e.get("pid").and_then(Json::as_f64))
+        .map(|p| p as i64)
+        .collect();
     match used.last() {
         Some(&max) if used.contains(&wanted) => max.saturating_add(1),
         _ => wanted,
@@ -141,23 +161,63 @@ fn metadata(kind: &str, label: &str, tid: usize, pid: i64) -> Json {
 /// Metadata, module-level spans, then one span per kernel per stage in definition order.
 fn our_events(input: &str, out: &CompileOutput, pid: i64, offset_ns: i128) -> Vec<Json> {
     let named = |s: &str| Json::obj([("name", Json::str(s))]);
-    let spans = out.kernels.iter().flat_map(|k| &k.timings).chain(&out.module_spans);
+    let spans = out
+        .kernels
+        .iter()
+        .flat_map(|k| &k.timings)
+        .chain(&out.module_spans);
     let mut tids: BTreeSet<usize> = spans.map(|t| t.worker).collect();
     tids.insert(0);
-    let mut events = vec![metadata("process_name", &format!("ptxforge {input}"), 0, pid)];
+    let mut events = vec![metadata(
+        "process_name",
+        &format!("ptxforge {input}"),
+        0,
+        pid,
+    )];
     for &tid in &tids {
-        let label = if tid == 0 { "main".to_string() } else { format!("ptxforge-worker-{}", tid - 1) };
+        let label = if tid == 0 {
+            "main".to_string()
+        } else {
+            format!("ptxforge-worker-{}", tid - 1)
+        };
         events.push(metadata("thread_name", &label, tid, pid));
     }
-    events.push(complete("compile", named(input), 0, us(Duration::ZERO, offset_ns), out.total_time, pid));
+    events.push(complete(
+        "compile",
+        named(input),
+        0,
+        us(Duration::ZERO, offset_ns),
+        out.total_time,
+        pid,
+    ));
     for t in &out.module_spans {
-        let args = Json::obj([("channel_wait_us", us(t.queue_wait, 0)), ("name", Json::str(input))]);
-        events.push(complete(t.stage, args, t.worker, us(t.start, offset_ns), t.duration, pid));
+        let args = Json::obj([
+            ("channel_wait_us", us(t.queue_wait, 0)),
+            ("name", Json::str(input)),
+        ]);
+        events.push(complete(
+            t.stage,
+            args,
+            t.worker,
+            us(t.start, offset_ns),
+            t.duration,
+            pid,
+        ));
     }
     for k in &out.kernels {
         for t in &k.timings {
-            let args = Json::obj([("channel_wait_us", us(t.queue_wait, 0)), ("name", Json::str(&k.name))]);
-            events.push(complete(t.stage, args, t.worker, us(t.start, offset_ns), t.duration, pid));
+            let args = Json::obj([
+                ("channel_wait_us", us(t.queue_wait, 0)),
+                ("name", Json::str(&k.name)),
+            ]);
+            events.push(complete(
+                t.stage,
+                args,
+                t.worker,
+                us(t.start, offset_ns),
+                t.duration,
+                pid,
+            ));
         }
     }
     events
@@ -166,8 +226,13 @@ fn our_events(input: &str, out: &CompileOutput, pid: i64, offset_ns: i128) -> Ve
 /// Writes through a temporary file in the same folder and a rename.
 fn write_atomically(path: &str, bytes: &[u8]) -> std::io::Result<()> {
     let target = std::path::Path::new(path);
-    let dir = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-    let name = target.file_name().map_or_else(|| "trace".into(), |n| n.to_string_lossy().into_owned());
+    let dir = target
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let name = target
+        .file_name()
+        .map_or_else(|| "trace".into(), |n| n.to_string_lossy().into_owned());
     let tmp = dir.join(format!(".{name}.ptxforge-{}.tmp", std::process::id()));
     let written = std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, target));
     if written.is_err() {
@@ -195,14 +260,22 @@ mod tests {
 
     #[test]
     fn microseconds_are_exact_to_the_nanosecond() {
-        assert_eq!(us(Duration::from_nanos(1_234_567), 0), Json::Num("1234.567".into()));
-        assert_eq!(us(Duration::from_nanos(5), 150_500), Json::Num("150.505".into()));
+        assert_eq!(
+            us(Duration::from_nanos(1_234_567), 0),
+            Json::Num("1234.567".into())
+        );
+        assert_eq!(
+            us(Duration::from_nanos(5), 150_500),
+            Json::Num("150.505".into())
+        );
         assert_eq!(us(Duration::ZERO, -1_500), Json::Num("-1.500".into()));
     }
 
     #[test]
     fn phase_after_starts_where_the_named_event_ends() {
-        let e = events(r#"{"traceEvents":[{"name":"A","ts":5,"dur":1},{"name":"LibNVVM","ts":100,"dur":50.5}]}"#);
+        let e = events(
+            r#"{"traceEvents":[{"name":"A","ts":5,"dur":1},{"name":"LibNVVM","ts":100,"dur":50.5}]}"#,
+        );
         assert_eq!(phase_end_us(&e, "LibNVVM"), Some(150.5));
         assert_eq!(phase_end_us(&e, "Nope"), None);
     }
@@ -225,8 +298,17 @@ mod tests {
 
     #[test]
     fn warnings_name_the_missing_trace_option() {
-        let o = TraceOptions { file: None, pid: Some(3), phase_after: Some("X".into()) };
+        let o = TraceOptions {
+            file: None,
+            pid: Some(3),
+            phase_after: Some("X".into()),
+        };
         assert_eq!(o.warnings().len(), 2);
-        assert!(TraceOptions { file: Some("t.json".into()), ..o }.warnings().is_empty());
+        assert!(TraceOptions {
+            file: Some("t.json".into()),
+            ..o
+        }
+        .warnings()
+        .is_empty());
     }
 }

@@ -81,7 +81,9 @@ impl Ignored {
             "def-load-cache" | "force-load-cache" => {
                 self.cache_modifier(long, v, "load", &["ca", "cg", "cs", "cv", "lu"])
             }
-            "def-store-cache" | "force-store-cache" => self.cache_modifier(long, v, "store", &["cg", "cs", "wb", "wt"]),
+            "def-store-cache" | "force-store-cache" => {
+                self.cache_modifier(long, v, "store", &["cg", "cs", "wb", "wt"])
+            }
             "maxntid" => self.maxntid = Some(v.split(',').count()),
             "minnctapersm" => {
                 number(v)?;
@@ -97,7 +99,10 @@ impl Ignored {
         if known.contains(&v) {
             self.not_implemented.push(not_implemented(long));
         } else {
-            self.cache_errors.push((kind, format!("Invalid default cache modifier on {kind} specified: {v}")));
+            self.cache_errors.push((
+                kind,
+                format!("Invalid default cache modifier on {kind} specified: {v}"),
+            ));
         }
     }
 
@@ -108,7 +113,9 @@ impl Ignored {
             "device-debug" => self.device_debug = true,
             "generate-line-info" => self.line_info = true,
             "device-stack-protector" if !boolean(v)? => return Ok(()),
-            "sanitize" if !matches!(v, "memcheck" | "threadsteer") => return Err(not_defined(v, long)),
+            "sanitize" if !matches!(v, "memcheck" | "threadsteer") => {
+                return Err(not_defined(v, long))
+            }
             "apply-controls" if std::fs::File::open(v).is_err() => {
                 return Err(format!("File '{v}' could not be opened"))
             }
@@ -142,7 +149,9 @@ impl Ignored {
             return Vec::new();
         }
         if optimizing {
-            return vec![OptionNote::Fatal("Optimized debugging not supported".into())];
+            return vec![OptionNote::Fatal(
+                "Optimized debugging not supported".into(),
+            )];
         }
         let mut notes = Vec::new();
         if self.line_info {
@@ -159,8 +168,12 @@ impl Ignored {
 
     /// ptxas's errors for cache modifiers it does not know: loads first, then stores.
     pub fn cache_notes(&self) -> Vec<OptionNote> {
-        let of_kind =
-            |kind| self.cache_errors.iter().filter(move |(k, _)| *k == kind).map(|(_, m)| OptionNote::Error(m.clone()));
+        let of_kind = |kind| {
+            self.cache_errors
+                .iter()
+                .filter(move |(k, _)| *k == kind)
+                .map(|(_, m)| OptionNote::Error(m.clone()))
+        };
         of_kind("load").chain(of_kind("store")).collect()
     }
 
@@ -170,7 +183,10 @@ impl Ignored {
         if self.func_max_regs {
             notes.push(warning("Command line option 'device-function-maxrregcount' not supported for 'whole program compilation', will be ignored"));
         }
-        for (given, name) in [(self.minnctapersm, "minnctapersm"), (self.maxntid.is_some(), "maxntid")] {
+        for (given, name) in [
+            (self.minnctapersm, "minnctapersm"),
+            (self.maxntid.is_some(), "maxntid"),
+        ] {
             if given && max_regs_given {
                 notes.push(OptionNote::Warning(format!(
                     "Conflicting options -maxrregcount and -{name} specified, ignoring -{name} option"
@@ -178,10 +194,12 @@ impl Ignored {
             }
         }
         match self.maxntid {
-            Some(n) if n > 3 && !max_regs_given => {
-                notes.push(warning("Too many values specified for option '-maxntid', option will be ignored"))
+            Some(n) if n > 3 && !max_regs_given => notes.push(warning(
+                "Too many values specified for option '-maxntid', option will be ignored",
+            )),
+            Some(_) if !max_regs_given => {
+                notes.push(OptionNote::Warning(not_implemented("maxntid")))
             }
-            Some(_) if !max_regs_given => notes.push(OptionNote::Warning(not_implemented("maxntid"))),
             _ => {}
         }
         if self.minnctapersm && !max_regs_given {
@@ -194,7 +212,12 @@ impl Ignored {
             notes.push(warning("'--legacy-bar-warp-wide-behavior' is a deprecated option, It will be removed in future release and is not recommended"));
             notes.push(warning("Command line option '--legacy-bar-warp-wide-behavior' not supported for '.target sm_70', will be ignored"));
         }
-        notes.extend(self.not_implemented.iter().cloned().map(OptionNote::Warning));
+        notes.extend(
+            self.not_implemented
+                .iter()
+                .cloned()
+                .map(OptionNote::Warning),
+        );
         notes
     }
 }

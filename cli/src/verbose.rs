@@ -17,10 +17,21 @@ pub fn resource_lines(opts: &CompileOptions, out: &CompileOutput, level: u8) -> 
     }
     let _ = writeln!(s, "ptxas info    : 0 bytes gmem");
     for k in out.kernels.iter().rev() {
-        let _ = writeln!(s, "ptxas info    : Compiling entry function '{}' for '{}'", k.name, opts.sm);
+        let _ = writeln!(
+            s,
+            "ptxas info    : Compiling entry function '{}' for '{}'",
+            k.name, opts.sm
+        );
         let _ = writeln!(s, "ptxas info    : Function properties for {}", k.name);
-        let _ = writeln!(s, "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads");
-        let _ = write!(s, "ptxas info    : Used {} registers, used {} barriers", k.regs, k.barriers);
+        let _ = writeln!(
+            s,
+            "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"
+        );
+        let _ = write!(
+            s,
+            "ptxas info    : Used {} registers, used {} barriers",
+            k.regs, k.barriers
+        );
         if k.shared_bytes > 0 {
             let _ = write!(s, ", {} bytes smem", k.shared_bytes);
         }
@@ -28,7 +39,11 @@ pub fn resource_lines(opts: &CompileOptions, out: &CompileOutput, level: u8) -> 
             let _ = write!(s, ", {bytes} bytes cmem[0]");
         }
         let _ = writeln!(s);
-        let _ = writeln!(s, "ptxas info    : Compile time = {:.3} ms", k.compile_time().as_secs_f64() * 1e3);
+        let _ = writeln!(
+            s,
+            "ptxas info    : Compile time = {:.3} ms",
+            k.compile_time().as_secs_f64() * 1e3
+        );
     }
     s
 }

@@ -27,7 +27,11 @@ pub struct Printed {
 
 impl WarningPolicy {
     pub fn new(suppress: bool, as_errors: bool) -> WarningPolicy {
-        WarningPolicy { suppress, as_errors, errored: Cell::new(false) }
+        WarningPolicy {
+            suppress,
+            as_errors,
+            errored: Cell::new(false),
+        }
     }
 
     /// Whether a warning was printed as an error.
@@ -57,7 +61,10 @@ impl WarningPolicy {
                 shown.push(d.clone());
             } else if self.as_errors && !self.suppress {
                 if promoted.insert((d.location.clone(), d.message.clone())) {
-                    shown.push(Diagnostic { severity: Severity::Error, ..d.clone() });
+                    shown.push(Diagnostic {
+                        severity: Severity::Error,
+                        ..d.clone()
+                    });
                 }
             } else if !self.suppress {
                 shown.push(d.clone());
@@ -74,9 +81,10 @@ impl WarningPolicy {
         }
         Printed {
             failed: shown.iter().any(Diagnostic::is_error),
-            aborted_line: shown
-                .iter()
-                .any(|d| d.severity == Severity::Error || (d.severity == Severity::Fatal && d.location.is_some())),
+            aborted_line: shown.iter().any(|d| {
+                d.severity == Severity::Error
+                    || (d.severity == Severity::Fatal && d.location.is_some())
+            }),
         }
     }
 }
@@ -86,7 +94,11 @@ mod tests {
     use super::*;
 
     fn warning(line: u32) -> Diagnostic {
-        Diagnostic { severity: Severity::Warning, location: Some(("k.ptx".into(), line)), message: "w".into() }
+        Diagnostic {
+            severity: Severity::Warning,
+            location: Some(("k.ptx".into(), line)),
+            message: "w".into(),
+        }
     }
 
     #[test]
@@ -103,6 +115,12 @@ mod tests {
     fn run_level_fatals_have_no_aborted_line() {
         let fatal = Diagnostic::fatal("Unknown function k".into());
         let p = WarningPolicy::new(false, false).print(&[fatal]);
-        assert_eq!(p, Printed { failed: true, aborted_line: false });
+        assert_eq!(
+            p,
+            Printed {
+                failed: true,
+                aborted_line: false
+            }
+        );
     }
 }

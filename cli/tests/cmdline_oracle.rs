@@ -142,11 +142,17 @@ fn scratch(root: &Path, tool: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     let files = [
         ("v.ptx", VADD.to_string()),
-        ("s.ptx", VADD.replace("vadd", "vsub").replace("add.f32", "sub.f32")),
+        (
+            "s.ptx",
+            VADD.replace("vadd", "vsub").replace("add.f32", "sub.f32"),
+        ),
         ("d.ptx", DOUBLES.to_string()),
         ("f.ptx", WITH_FUNC.to_string()),
         ("g.ptx", WITH_FUNC.replace(".func", ".visible .func")),
-        ("o1.txt", "-arch=sm_80\n-O2   -o \"with space.o\"\n".to_string()),
+        (
+            "o1.txt",
+            "-arch=sm_80\n-O2   -o \"with space.o\"\n".to_string(),
+        ),
         ("o2.txt", "-o other.o".to_string()),
         ("comment.txt", "-arch=sm_80 # comment\n".to_string()),
         ("loop.txt", "-optf loop.txt".to_string()),
@@ -159,24 +165,52 @@ fn scratch(root: &Path, tool: &str) -> PathBuf {
 }
 
 fn run(tool: &Path, dir: &Path, case: &str) -> Output {
-    let words: Vec<&str> = case.split_whitespace().map(|w| if w == "@VADD" { VADD } else { w }).collect();
-    Command::new(tool).current_dir(dir).args(&words).output().unwrap()
+    let words: Vec<&str> = case
+        .split_whitespace()
+        .map(|w| if w == "@VADD" { VADD } else { w })
+        .collect();
+    Command::new(tool)
+        .current_dir(dir)
+        .args(&words)
+        .output()
+        .unwrap()
 }
 
 /// The `fatal` and `error` lines of stderr.
 fn error_lines(stderr: &str) -> Vec<&str> {
-    stderr.lines().filter(|l| l.contains("fatal   : ") || l.contains("error   : ")).collect()
+    stderr
+        .lines()
+        .filter(|l| l.contains("fatal   : ") || l.contains("error   : "))
+        .collect()
 }
 
 /// How the two runs of one case disagree, if they do.
 fn disagreement(case: &str, agree: Agree, theirs: &Output, ours: &Output) -> Option<String> {
-    let (ts, os) = (String::from_utf8_lossy(&theirs.stderr), String::from_utf8_lossy(&ours.stderr));
-    let status = |o: &Output| if o.status.success() { "accepts" } else { "rejects" };
+    let (ts, os) = (
+        String::from_utf8_lossy(&theirs.stderr),
+        String::from_utf8_lossy(&ours.stderr),
+    );
+    let status = |o: &Output| {
+        if o.status.success() {
+            "accepts"
+        } else {
+            "rejects"
+        }
+    };
     if theirs.status.success() != ours.status.success() {
-        return Some(format!("`{case}`: ptxas {} ({:?}), ptxforge {} ({:?})\n  ptxas:    {ts:?}\n  ptxforge: {os:?}", status(theirs), theirs.status.code(), status(ours), ours.status.code()));
+        return Some(format!(
+            "`{case}`: ptxas {} ({:?}), ptxforge {} ({:?})\n  ptxas:    {ts:?}\n  ptxforge: {os:?}",
+            status(theirs),
+            theirs.status.code(),
+            status(ours),
+            ours.status.code()
+        ));
     }
     if !ours.status.success() && ours.status.code() != Some(255) {
-        return Some(format!("`{case}`: ptxforge exited with {:?}, not 255", ours.status.code()));
+        return Some(format!(
+            "`{case}`: ptxforge exited with {:?}, not 255",
+            ours.status.code()
+        ));
     }
     let same = match agree {
         Status => true,
@@ -204,7 +238,13 @@ fn command_lines_agree_with_ptxas() {
         failures.extend(disagreement(case, *agree, &theirs, &ours));
     }
     let _ = std::fs::remove_dir_all(&root);
-    assert!(failures.is_empty(), "{} of {} command lines disagree:\n{}", failures.len(), CASES.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} command lines disagree:\n{}",
+        failures.len(),
+        CASES.len(),
+        failures.join("\n")
+    );
 }
 
 /// `(long, short)` of every option line (`--long <value> (-short)`) of a `--help` text.
@@ -212,7 +252,11 @@ fn help_options(help: &str) -> Vec<(String, String)> {
     help.lines()
         .filter(|l| l.starts_with("--"))
         .filter_map(|l| {
-            let long = l.split_whitespace().next()?.trim_start_matches('-').to_string();
+            let long = l
+                .split_whitespace()
+                .next()?
+                .trim_start_matches('-')
+                .to_string();
             let short = l.rsplit_once("(-")?.1.split(')').next()?.to_string();
             Some((long, short))
         })
@@ -226,10 +270,16 @@ fn help_lists_every_ptxas_option_with_its_spellings() {
         return;
     };
     let theirs = Command::new(ptxas).arg("--help").output().unwrap();
-    let ours = Command::new(env!("CARGO_BIN_EXE_ptxforge")).arg("--help").output().unwrap();
+    let ours = Command::new(env!("CARGO_BIN_EXE_ptxforge"))
+        .arg("--help")
+        .output()
+        .unwrap();
     let theirs = help_options(&String::from_utf8_lossy(&theirs.stdout));
     let ours = help_options(&String::from_utf8_lossy(&ours.stdout));
     assert!(theirs.len() >= 60, "{theirs:?}");
     let missing: Vec<_> = theirs.iter().filter(|o| !ours.contains(o)).collect();
-    assert!(missing.is_empty(), "options of ptxas's --help missing from ours (or spelled otherwise): {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "options of ptxas's --help missing from ours (or spelled otherwise): {missing:?}"
+    );
 }

@@ -27,9 +27,18 @@ fn many_kernels(dir: &Path, n: usize) -> PathBuf {
 }
 
 fn max_concurrent(stderr: &str) -> usize {
-    let line =
-        stderr.lines().find(|l| l.starts_with("ptxforge jobserver:")).unwrap_or_else(|| panic!("no stats in {stderr}"));
-    line.split("max ").nth(1).unwrap().split_whitespace().next().unwrap().parse().unwrap()
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("ptxforge jobserver:"))
+        .unwrap_or_else(|| panic!("no stats in {stderr}"));
+    line.split("max ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
 }
 
 #[test]
@@ -47,11 +56,19 @@ fn make_j2_limits_concurrency_and_gets_its_tokens_back() {
         dir.join("out.cubin").display()
     );
     std::fs::write(dir.join("Makefile"), makefile).unwrap();
-    let out =
-        Command::new("make").arg("-j2").arg("-C").arg(&dir).env("PTXFORGE_JOBSERVER_STATS", "1").output().unwrap();
+    let out = Command::new("make")
+        .arg("-j2")
+        .arg("-C")
+        .arg(&dir)
+        .env("PTXFORGE_JOBSERVER_STATS", "1")
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    assert!(!stderr.contains("jobserver tokens"), "make reports lost tokens: {stderr}");
+    assert!(
+        !stderr.contains("jobserver tokens"),
+        "make reports lost tokens: {stderr}"
+    );
     assert!(!stderr.contains("Ignoring '--jobserver'"), "{stderr}");
     let m = max_concurrent(&stderr);
     assert!((1..=2).contains(&m), "{m} sections ran at once under -j2");
@@ -59,7 +76,9 @@ fn make_j2_limits_concurrency_and_gets_its_tokens_back() {
     // A failing compile under make: make itself counts its tokens at exit and complains if any is lost.
     let bad = dir.join("bad.ptx");
     let mut src = std::fs::read_to_string(&ptx).unwrap();
-    src.push_str(".visible .entry broken()\n{\n.reg .f64 %fd<3>;\nsqrt.rn.f64 %fd1, %fd2;\nret;\n}\n");
+    src.push_str(
+        ".visible .entry broken()\n{\n.reg .f64 %fd<3>;\nsqrt.rn.f64 %fd1, %fd2;\nret;\n}\n",
+    );
     std::fs::write(&bad, src).unwrap();
     let makefile = format!(
         "all: a b\na:\n\t+{exe} --jobserver --split-compile 4 -arch=sm_80 {bad} -o {out}a\nb:\n\t+{exe} --jobserver --split-compile 4 -arch=sm_80 {ptx} -o {out}b\n",
@@ -69,26 +88,49 @@ fn make_j2_limits_concurrency_and_gets_its_tokens_back() {
         out = dir.join("out.cubin").display()
     );
     std::fs::write(dir.join("Makefile"), makefile).unwrap();
-    let out = Command::new("make").args(["-j3", "-k", "-C"]).arg(&dir).output().unwrap();
+    let out = Command::new("make")
+        .args(["-j3", "-k", "-C"])
+        .arg(&dir)
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{stderr}");
-    assert!(stderr.contains("Ptx assembly aborted due to errors"), "{stderr}");
-    assert!(!stderr.contains("jobserver tokens"), "make reports lost tokens: {stderr}");
+    assert!(
+        stderr.contains("Ptx assembly aborted due to errors"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("jobserver tokens"),
+        "make reports lost tokens: {stderr}"
+    );
 }
 
 /// Creates a fifo holding `tokens` bytes; returns its path.
 fn fifo_with_tokens(dir: &Path, tokens: usize) -> PathBuf {
     let path = dir.join("js.fifo");
     let _ = std::fs::remove_file(&path);
-    assert!(Command::new("mkfifo").arg(&path).status().unwrap().success());
-    let mut f = std::fs::OpenOptions::new().read(true).write(true).open(&path).unwrap();
+    assert!(Command::new("mkfifo")
+        .arg(&path)
+        .status()
+        .unwrap()
+        .success());
+    let mut f = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&path)
+        .unwrap();
     std::io::Write::write_all(&mut f, &vec![b'+'; tokens]).unwrap();
     std::mem::forget(f);
     path
 }
 
 fn tokens_in(path: &Path) -> usize {
-    let mut f = std::fs::OpenOptions::new().read(true).write(true).custom_flags(0o4000).open(path).unwrap();
+    let mut f = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(0o4000)
+        .open(path)
+        .unwrap();
     let mut buf = [0u8; 256];
     f.read(&mut buf).unwrap_or(0)
 }
@@ -99,11 +141,17 @@ fn run_with_fifo(fifo: &Path, ptx: &Path, dir: &Path) -> (bool, String) {
         .arg(ptx)
         .arg("-o")
         .arg(dir.join("out.cubin"))
-        .env("MAKEFLAGS", format!(" -j3 --jobserver-auth=fifo:{}", fifo.display()))
+        .env(
+            "MAKEFLAGS",
+            format!(" -j3 --jobserver-auth=fifo:{}", fifo.display()),
+        )
         .env("PTXFORGE_JOBSERVER_STATS", "1")
         .output()
         .unwrap();
-    (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
@@ -118,7 +166,9 @@ fn fifo_tokens_all_return_after_success_and_after_an_error() {
 
     let bad = dir.join("bad.ptx");
     let mut src = std::fs::read_to_string(&ptx).unwrap();
-    src.push_str(".visible .entry broken()\n{\n.reg .f64 %fd<3>;\nsqrt.rn.f64 %fd1, %fd2;\nret;\n}\n");
+    src.push_str(
+        ".visible .entry broken()\n{\n.reg .f64 %fd<3>;\nsqrt.rn.f64 %fd1, %fd2;\nret;\n}\n",
+    );
     std::fs::write(&bad, src).unwrap();
     let fifo = fifo_with_tokens(&dir, 2);
     let (ok, stderr) = run_with_fifo(&fifo, &bad, &dir);
@@ -128,17 +178,29 @@ fn fifo_tokens_all_return_after_success_and_after_an_error() {
 
 /// `ptxforge --jobserver` on a two-kernel module (or, with `broken_ptx`, one that fails to parse)
 /// with the given extra options and MAKEFLAGS (None: unset); also whether the cubin was written.
-fn compile_with_makeflags(name: &str, options: &[&str], makeflags: Option<&str>, broken_ptx: bool) -> (Output, bool) {
+fn compile_with_makeflags(
+    name: &str,
+    options: &[&str],
+    makeflags: Option<&str>,
+    broken_ptx: bool,
+) -> (Output, bool) {
     let dir = scratch(name);
     let ptx = many_kernels(&dir, 2);
     if broken_ptx {
-        std::fs::write(&ptx, ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tfoo;\n}\n")
-            .unwrap();
+        std::fs::write(
+            &ptx,
+            ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tfoo;\n}\n",
+        )
+        .unwrap();
     }
     let cubin = dir.join("out.cubin");
     let _ = std::fs::remove_file(&cubin);
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_ptxforge"));
-    cmd.args(["--jobserver", "-arch=sm_80"]).args(options).arg(&ptx).arg("-o").arg(&cubin);
+    cmd.args(["--jobserver", "-arch=sm_80"])
+        .args(options)
+        .arg(&ptx)
+        .arg("-o")
+        .arg(&cubin);
     match makeflags {
         Some(flags) => cmd.env("MAKEFLAGS", flags),
         None => cmd.env_remove("MAKEFLAGS"),
@@ -156,7 +218,10 @@ const NO_JOBSERVER: &str =
 
 #[test]
 fn unusable_jobserver_is_fatal_for_a_split_compile() {
-    for options in [&["--split-compile", "2"][..], &["--split-compile", "2", "-v", "-w"]] {
+    for options in [
+        &["--split-compile", "2"][..],
+        &["--split-compile", "2", "-v", "-w"],
+    ] {
         let (out, written) = compile_with_makeflags("broken", options, Some(BROKEN_FIFO), false);
         assert_eq!(out.status.code(), Some(255));
         assert_eq!(
@@ -170,7 +235,11 @@ fn unusable_jobserver_is_fatal_for_a_split_compile() {
 #[test]
 fn no_jobserver_gives_ptxas_warning_for_a_split_compile() {
     for split in ["2", "0"] {
-        let out = small_compile_with_makeflags(&format!("none{split}"), &["--split-compile", split], None);
+        let out = small_compile_with_makeflags(
+            &format!("none{split}"),
+            &["--split-compile", split],
+            None,
+        );
         assert!(out.status.success());
         assert_eq!(String::from_utf8_lossy(&out.stderr), NO_JOBSERVER);
     }
@@ -180,9 +249,17 @@ fn no_jobserver_gives_ptxas_warning_for_a_split_compile() {
 
 #[test]
 fn no_jobserver_under_werror_fails_without_output_or_aborted_line() {
-    let (out, written) = compile_with_makeflags("none-werror", &["--split-compile", "2", "-Werror"], None, false);
+    let (out, written) = compile_with_makeflags(
+        "none-werror",
+        &["--split-compile", "2", "-Werror"],
+        None,
+        false,
+    );
     assert_eq!(out.status.code(), Some(255));
-    assert_eq!(String::from_utf8_lossy(&out.stderr), NO_JOBSERVER.replace("warning", "error  "));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        NO_JOBSERVER.replace("warning", "error  ")
+    );
     assert!(!written);
 }
 
@@ -190,13 +267,24 @@ fn no_jobserver_under_werror_fails_without_output_or_aborted_line() {
 fn jobserver_is_looked_at_only_once_code_generation_starts() {
     // Input errors come alone, as ptxas reports them; so do parse-only targets.
     for makeflags in [None, Some(BROKEN_FIFO)] {
-        let (out, _) = compile_with_makeflags("bad-input", &["--split-compile", "2"], makeflags, true);
+        let (out, _) =
+            compile_with_makeflags("bad-input", &["--split-compile", "2"], makeflags, true);
         assert_eq!(out.status.code(), Some(255));
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(!stderr.contains("observer"), "{stderr}");
-        assert!(stderr.contains("error   : Not a name of any known instruction: 'foo'"), "{stderr}");
-        let out = small_compile_with_makeflags("virtual", &["--split-compile", "2", "-arch=compute_80"], makeflags);
-        assert!(out.status.success() && !String::from_utf8_lossy(&out.stderr).contains("observer"), "{out:?}");
+        assert!(
+            stderr.contains("error   : Not a name of any known instruction: 'foo'"),
+            "{stderr}"
+        );
+        let out = small_compile_with_makeflags(
+            "virtual",
+            &["--split-compile", "2", "-arch=compute_80"],
+            makeflags,
+        );
+        assert!(
+            out.status.success() && !String::from_utf8_lossy(&out.stderr).contains("observer"),
+            "{out:?}"
+        );
     }
 }
 
@@ -205,8 +293,16 @@ fn jobserver_is_not_looked_for_without_split_compile() {
     let cases = [
         ("plain-none", &[][..], None),
         ("plain-broken", &[][..], Some(BROKEN_FIFO)),
-        ("one-broken", &["--split-compile", "1"][..], Some(BROKEN_FIFO)),
-        ("expensive-none", &["--allow-expensive-optimizations", "true"][..], None),
+        (
+            "one-broken",
+            &["--split-compile", "1"][..],
+            Some(BROKEN_FIFO),
+        ),
+        (
+            "expensive-none",
+            &["--allow-expensive-optimizations", "true"][..],
+            None,
+        ),
     ];
     for (name, options, makeflags) in cases {
         let out = small_compile_with_makeflags(name, options, makeflags);
@@ -227,14 +323,24 @@ fn sigterm_mid_compile_gives_tokens_back() {
             .arg(&ptx)
             .arg("-o")
             .arg(dir.join("out.cubin"))
-            .env("MAKEFLAGS", format!("-j3 --jobserver-auth=fifo:{}", fifo.display()))
+            .env(
+                "MAKEFLAGS",
+                format!("-j3 --jobserver-auth=fifo:{}", fifo.display()),
+            )
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
         std::thread::sleep(std::time::Duration::from_millis(400));
-        let _ = Command::new("kill").arg("-TERM").arg(child.id().to_string()).status();
+        let _ = Command::new("kill")
+            .arg("-TERM")
+            .arg(child.id().to_string())
+            .status();
         let status = child.wait().unwrap();
-        assert_eq!(tokens_in(&fifo), 2, "tokens lost after SIGTERM ({status:?})");
+        assert_eq!(
+            tokens_in(&fifo),
+            2,
+            "tokens lost after SIGTERM ({status:?})"
+        );
         if status.signal() == Some(15) {
             return;
         }
@@ -260,14 +366,26 @@ fn sigterm_under_make_loses_no_token() {
         out = out_path.display()
     );
     std::fs::write(dir.join("Makefile"), makefile).unwrap();
-    let child =
-        Command::new("make").args(["-j3", "-k", "-C"]).arg(&dir).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let child = Command::new("make")
+        .args(["-j3", "-k", "-C"])
+        .arg(&dir)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(500));
-    let killed =
-        Command::new("pkill").arg("-TERM").arg("-f").arg(out_path.to_str().unwrap()).status().unwrap().success();
+    let killed = Command::new("pkill")
+        .arg("-TERM")
+        .arg("-f")
+        .arg(out_path.to_str().unwrap())
+        .status()
+        .unwrap()
+        .success();
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("jobserver tokens"), "make reports lost tokens: {stderr}");
+    assert!(
+        !stderr.contains("jobserver tokens"),
+        "make reports lost tokens: {stderr}"
+    );
     if !killed {
         println!("skipped: the compile finished before SIGTERM");
     }

@@ -25,7 +25,11 @@ fn run(dir: &Path, args: &str) -> Output {
 }
 
 fn run_words(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ptxforge")).current_dir(dir).args(args).output().unwrap()
+    Command::new(env!("CARGO_BIN_EXE_ptxforge"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap()
 }
 
 fn stderr(o: &Output) -> String {
@@ -53,7 +57,10 @@ fn functions(path: &Path) -> Vec<String> {
     use object::{Object, ObjectSymbol, SymbolKind};
     let bytes = std::fs::read(path).unwrap();
     let file = object::File::parse(&*bytes).unwrap();
-    file.symbols().filter(|s| s.kind() == SymbolKind::Text).map(|s| s.name().unwrap().to_string()).collect()
+    file.symbols()
+        .filter(|s| s.kind() == SymbolKind::Text)
+        .map(|s| s.name().unwrap().to_string())
+        .collect()
 }
 
 #[test]
@@ -61,13 +68,22 @@ fn defaults_are_sm_75_and_elf_o() {
     let dir = workdir("defaults");
     accepts(&dir, "v.ptx", &[]);
     accepts(&dir, "-arch=sm_75 v.ptx -o explicit.o", &[]);
-    assert_eq!(std::fs::read(dir.join("elf.o")).unwrap(), std::fs::read(dir.join("explicit.o")).unwrap());
+    assert_eq!(
+        std::fs::read(dir.join("elf.o")).unwrap(),
+        std::fs::read(dir.join("explicit.o")).unwrap()
+    );
 }
 
 #[test]
 fn value_spellings_give_the_same_cubin() {
     let dir = workdir("spellings");
-    let forms = ["-arch=sm_80 -o a.o", "-arch sm_80 -o b.o", "--gpu-name sm_80 --output-file c.o", "--gpu-name=sm_80 --output-file=d.o", "-arch=sm_80 -O3 -m64 -o=e.o"];
+    let forms = [
+        "-arch=sm_80 -o a.o",
+        "-arch sm_80 -o b.o",
+        "--gpu-name sm_80 --output-file c.o",
+        "--gpu-name=sm_80 --output-file=d.o",
+        "-arch=sm_80 -O3 -m64 -o=e.o",
+    ];
     for f in forms {
         accepts(&dir, &format!("{f} v.ptx"), &[]);
     }
@@ -80,30 +96,72 @@ fn value_spellings_give_the_same_cubin() {
 #[test]
 fn opt_level_forms_and_errors() {
     let dir = workdir("opt");
-    for ok in ["-O0", "-O1", "-O2", "-O3", "-O4", "-O9", "-O10", "-O-1", "-O", "-O=2", "--opt-level=2", "--opt-level 1"] {
+    for ok in [
+        "-O0",
+        "-O1",
+        "-O2",
+        "-O3",
+        "-O4",
+        "-O9",
+        "-O10",
+        "-O-1",
+        "-O",
+        "-O=2",
+        "--opt-level=2",
+        "--opt-level 1",
+    ] {
         accepts(&dir, &format!("-arch=sm_80 {ok} v.ptx"), &[]);
     }
-    rejects(&dir, "-arch=sm_80 -Ox v.ptx", &["ptxas fatal   : 'x': expected a number"]);
+    rejects(
+        &dir,
+        "-arch=sm_80 -Ox v.ptx",
+        &["ptxas fatal   : 'x': expected a number"],
+    );
     // Levels outside 0..=2 are -O3, as ptxas reads them.
     accepts(&dir, "-arch=sm_80 -O3 v.ptx -o o3.o", &[]);
     accepts(&dir, "-arch=sm_80 -O10 v.ptx -o o10.o", &[]);
-    assert_eq!(std::fs::read(dir.join("o3.o")).unwrap(), std::fs::read(dir.join("o10.o")).unwrap());
+    assert_eq!(
+        std::fs::read(dir.join("o3.o")).unwrap(),
+        std::fs::read(dir.join("o10.o")).unwrap()
+    );
     // -Ofc=max allows only -O0; -O-1 is not -O0.
     rejects(&dir, "-arch=sm_80 -O-1 -Ofc=max v.ptx", &["ptxas fatal   : Conflicting options -opt-level=<1,2,3> and --Ofast-compile=max specified"]);
-    rejects(&dir, "-arch=sm_80 -O 2 v.ptx", &["ptxas fatal   : Input file '2' could not be opened", ABORTED]);
-    rejects(&dir, "-arch=sm_80 --O3 v.ptx", &["ptxas fatal   : Unknown option '-O3'"]);
+    rejects(
+        &dir,
+        "-arch=sm_80 -O 2 v.ptx",
+        &[
+            "ptxas fatal   : Input file '2' could not be opened",
+            ABORTED,
+        ],
+    );
+    rejects(
+        &dir,
+        "-arch=sm_80 --O3 v.ptx",
+        &["ptxas fatal   : Unknown option '-O3'"],
+    );
 }
 
 #[test]
 fn fast_compile_levels_and_conflicts() {
     let dir = workdir("ofc");
-    for ok in ["-Ofc=0 -O2", "-Ofc min", "-Ofc=min -O1", "--Ofast-compile=mid -O1", "-Ofc=max -O0", "--Ofast-compile max"] {
+    for ok in [
+        "-Ofc=0 -O2",
+        "-Ofc min",
+        "-Ofc=min -O1",
+        "--Ofast-compile=mid -O1",
+        "-Ofc=max -O0",
+        "--Ofast-compile max",
+    ] {
         accepts(&dir, &format!("-arch=sm_80 {ok} v.ptx"), &[]);
     }
     rejects(&dir, "-arch=sm_80 -Ofc=min -O3 v.ptx", &["ptxas fatal   : Conflicting options -opt-level=<0,2,3> and --Ofast-compile=min specified"]);
     rejects(&dir, "-arch=sm_80 -Ofc=max -O2 v.ptx", &["ptxas fatal   : Conflicting options -opt-level=<1,2,3> and --Ofast-compile=max specified"]);
     rejects(&dir, "-arch=sm_80 -Ofc=MAX v.ptx", &["ptxas fatal   : Invalid value for --Ofast-compile/-Ofc (MAX), is not 'max', 'mid', 'min', or '0'"]);
-    rejects(&dir, "-arch=sm_80 --Ofc=max v.ptx", &["ptxas fatal   : Unknown option '-Ofc'"]);
+    rejects(
+        &dir,
+        "-arch=sm_80 --Ofc=max v.ptx",
+        &["ptxas fatal   : Unknown option '-Ofc'"],
+    );
 }
 
 #[test]
@@ -112,35 +170,103 @@ fn machine_takes_only_64() {
     for ok in ["-m64", "-m 64", "--machine=64"] {
         accepts(&dir, &format!("-arch=sm_80 {ok} v.ptx"), &[]);
     }
-    rejects(&dir, "-arch=sm_80 -m32 v.ptx", &["ptxas fatal   : Value '32' is not defined for option 'machine'"]);
-    rejects(&dir, "-arch=sm_80 -msixtyfour v.ptx", &["ptxas fatal   : 'sixtyfour': expected a number"]);
+    rejects(
+        &dir,
+        "-arch=sm_80 -m32 v.ptx",
+        &["ptxas fatal   : Value '32' is not defined for option 'machine'"],
+    );
+    rejects(
+        &dir,
+        "-arch=sm_80 -msixtyfour v.ptx",
+        &["ptxas fatal   : 'sixtyfour': expected a number"],
+    );
 }
 
 #[test]
 fn option_syntax_errors() {
     let dir = workdir("syntax");
-    rejects(&dir, "--knob v.ptx", &["ptxas fatal   : Unknown option '-knob'"]);
-    rejects(&dir, "-knob=3 v.ptx", &["ptxas fatal   : Unknown option 'knob'"]);
-    rejects(&dir, "--Werror v.ptx", &["ptxas fatal   : Unknown option '-Werror'"]);
-    rejects(&dir, "-threads 2 v.ptx", &["ptxas fatal   : Unknown option 'threads'"]);
-    rejects(&dir, "-v=1 v.ptx", &["ptxas fatal   : no argument expected after '-v'"]);
-    rejects(&dir, "--verbose=1 v.ptx", &["ptxas fatal   : no argument expected after '--verbose'"]);
-    rejects(&dir, "v.ptx -o", &["ptxas fatal   : argument expected after '-o'"]);
-    rejects(&dir, "-fmad=1 v.ptx", &["ptxas fatal   : '1': expected true or false"]);
-    rejects(&dir, "-fmad v.ptx", &["ptxas fatal   : 'v.ptx': expected true or false"]);
-    rejects(&dir, "--split-compile=-1 v.ptx", &["ptxas fatal   : Invalid value '-1' for option '--split-compile'"]);
-    rejects(&dir, "-sanitize=foo v.ptx", &["ptxas fatal   : Value 'foo' is not defined for option 'sanitize'"]);
+    rejects(
+        &dir,
+        "--knob v.ptx",
+        &["ptxas fatal   : Unknown option '-knob'"],
+    );
+    rejects(
+        &dir,
+        "-knob=3 v.ptx",
+        &["ptxas fatal   : Unknown option 'knob'"],
+    );
+    rejects(
+        &dir,
+        "--Werror v.ptx",
+        &["ptxas fatal   : Unknown option '-Werror'"],
+    );
+    rejects(
+        &dir,
+        "-threads 2 v.ptx",
+        &["ptxas fatal   : Unknown option 'threads'"],
+    );
+    rejects(
+        &dir,
+        "-v=1 v.ptx",
+        &["ptxas fatal   : no argument expected after '-v'"],
+    );
+    rejects(
+        &dir,
+        "--verbose=1 v.ptx",
+        &["ptxas fatal   : no argument expected after '--verbose'"],
+    );
+    rejects(
+        &dir,
+        "v.ptx -o",
+        &["ptxas fatal   : argument expected after '-o'"],
+    );
+    rejects(
+        &dir,
+        "-fmad=1 v.ptx",
+        &["ptxas fatal   : '1': expected true or false"],
+    );
+    rejects(
+        &dir,
+        "-fmad v.ptx",
+        &["ptxas fatal   : 'v.ptx': expected true or false"],
+    );
+    rejects(
+        &dir,
+        "--split-compile=-1 v.ptx",
+        &["ptxas fatal   : Invalid value '-1' for option '--split-compile'"],
+    );
+    rejects(
+        &dir,
+        "-sanitize=foo v.ptx",
+        &["ptxas fatal   : Value 'foo' is not defined for option 'sanitize'"],
+    );
 }
 
 #[test]
 fn architecture_names() {
     let dir = workdir("arch");
-    rejects(&dir, "-arch=sm_91 v.ptx", &["ptxas fatal   : Value 'sm_91' is not defined for option 'gpu-name'"]);
-    rejects(&dir, "-arch=SM_80 v.ptx", &["ptxas fatal   : Value 'SM_80' is not defined for option 'gpu-name'"]);
-    rejects(&dir, "-arch=sm_80,sm_90 v.ptx", &["ptxas fatal   : Value 'sm_80,sm_90' is not defined for option 'gpu-name'"]);
+    rejects(
+        &dir,
+        "-arch=sm_91 v.ptx",
+        &["ptxas fatal   : Value 'sm_91' is not defined for option 'gpu-name'"],
+    );
+    rejects(
+        &dir,
+        "-arch=SM_80 v.ptx",
+        &["ptxas fatal   : Value 'SM_80' is not defined for option 'gpu-name'"],
+    );
+    rejects(
+        &dir,
+        "-arch=sm_80,sm_90 v.ptx",
+        &["ptxas fatal   : Value 'sm_80,sm_90' is not defined for option 'gpu-name'"],
+    );
     let o = run(&dir, "-arch=lto_80 v.ptx -o lto.o");
     assert_eq!(o.status.code(), Some(255));
-    assert!(stderr(&o).starts_with("ptxas fatal   : ptxforge cannot generate code for 'lto_80' yet"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("ptxas fatal   : ptxforge cannot generate code for 'lto_80' yet"),
+        "{}",
+        stderr(&o)
+    );
     assert!(!dir.join("lto.o").exists());
     accepts(&dir, "-arch=compute_90a v.ptx -o virt.o", &[]);
     assert!(!dir.join("virt.o").exists());
@@ -169,9 +295,31 @@ fn several_inputs_make_one_cubin() {
     let mut rev = functions(&dir.join("rev.o"));
     rev.reverse();
     assert_eq!(rev, both);
-    rejects(&dir, "-arch=sm_80 v.ptx v.ptx", &["ptxas v.ptx, line 17; error   : Duplicate definition of function 'vadd'", ABORTED]);
-    rejects(&dir, "-arch=sm_80 nof1.ptx v.ptx nof2.ptx", &["ptxas fatal   : Input file 'nof1.ptx' could not be opened", "ptxas fatal   : Input file 'nof2.ptx' could not be opened", ABORTED]);
-    rejects(&dir, "-arch=sm_80 v.ptx,s.ptx", &["ptxas fatal   : Input file 'v.ptx,s.ptx' could not be opened", ABORTED]);
+    rejects(
+        &dir,
+        "-arch=sm_80 v.ptx v.ptx",
+        &[
+            "ptxas v.ptx, line 17; error   : Duplicate definition of function 'vadd'",
+            ABORTED,
+        ],
+    );
+    rejects(
+        &dir,
+        "-arch=sm_80 nof1.ptx v.ptx nof2.ptx",
+        &[
+            "ptxas fatal   : Input file 'nof1.ptx' could not be opened",
+            "ptxas fatal   : Input file 'nof2.ptx' could not be opened",
+            ABORTED,
+        ],
+    );
+    rejects(
+        &dir,
+        "-arch=sm_80 v.ptx,s.ptx",
+        &[
+            "ptxas fatal   : Input file 'v.ptx,s.ptx' could not be opened",
+            ABORTED,
+        ],
+    );
 }
 
 #[test]
@@ -181,19 +329,43 @@ fn input_as_string() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(functions(&dir.join("str.o")), ["vadd"]);
     accepts(&dir, "-arch=sm_80 v.ptx -o file.o", &[]);
-    assert_eq!(std::fs::read(dir.join("str.o")).unwrap(), std::fs::read(dir.join("file.o")).unwrap());
+    assert_eq!(
+        std::fs::read(dir.join("str.o")).unwrap(),
+        std::fs::read(dir.join("file.o")).unwrap()
+    );
     // Strings come after the files, whatever the order on the command line.
     let vsub = vsub();
-    let o = run_words(&dir, &["-arch=sm_80", "--input-as-string", &vsub, "v.ptx", "-o", "mixed.o"]);
+    let o = run_words(
+        &dir,
+        &[
+            "-arch=sm_80",
+            "--input-as-string",
+            &vsub,
+            "v.ptx",
+            "-o",
+            "mixed.o",
+        ],
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     let o = run_words(&dir, &["-arch=sm_80", "v.ptx", "s.ptx", "-o", "files.o"]);
     assert!(o.status.success());
-    assert_eq!(std::fs::read(dir.join("mixed.o")).unwrap(), std::fs::read(dir.join("files.o")).unwrap());
+    assert_eq!(
+        std::fs::read(dir.join("mixed.o")).unwrap(),
+        std::fs::read(dir.join("files.o")).unwrap()
+    );
     let bad = VADD.replace("mov.u32 \t%r3", "movx.u32 \t%r3");
     let o = run_words(&dir, &["-arch=sm_80", "-ias", &bad]);
     assert_eq!(o.status.code(), Some(255));
-    assert!(stderr(&o).starts_with("ptxas application ptx input, line 29; error   : "), "{}", stderr(&o));
-    rejects(&dir, "-arch=sm_80 -ias", &["ptxas fatal   : argument expected after '-ias'"]);
+    assert!(
+        stderr(&o).starts_with("ptxas application ptx input, line 29; error   : "),
+        "{}",
+        stderr(&o)
+    );
+    rejects(
+        &dir,
+        "-arch=sm_80 -ias",
+        &["ptxas fatal   : argument expected after '-ias'"],
+    );
 }
 
 #[test]
@@ -201,16 +373,32 @@ fn entry_selects_kernels() {
     let dir = workdir("entry");
     accepts(&dir, "-arch=sm_80 -e vadd v.ptx s.ptx -o one.o", &[]);
     assert_eq!(functions(&dir.join("one.o")), ["vadd"]);
-    accepts(&dir, "-arch=sm_80 --entry=vsub,vadd v.ptx s.ptx -o two.o", &[]);
+    accepts(
+        &dir,
+        "-arch=sm_80 --entry=vsub,vadd v.ptx s.ptx -o two.o",
+        &[],
+    );
     assert_eq!(functions(&dir.join("two.o")).len(), 2);
-    accepts(&dir, "-arch=sm_80 -e vadd -e vsub -e vadd v.ptx s.ptx -o rep.o", &[]);
+    accepts(
+        &dir,
+        "-arch=sm_80 -e vadd -e vsub -e vadd v.ptx s.ptx -o rep.o",
+        &[],
+    );
     assert_eq!(functions(&dir.join("rep.o")).len(), 2);
     accepts(&dir, "-arch=sm_80 -e= v.ptx -o all.o", &[]);
     assert_eq!(functions(&dir.join("all.o")), ["vadd"]);
-    rejects(&dir, "-arch=sm_80 --entry=vadd,nosuch v.ptx", &["ptxas fatal   : Unknown function nosuch"]);
+    rejects(
+        &dir,
+        "-arch=sm_80 --entry=vadd,nosuch v.ptx",
+        &["ptxas fatal   : Unknown function nosuch"],
+    );
     let with_func = ".version 8.0\n.target sm_80\n.address_size 64\n.func helper()\n{\nret;\n}\n.visible .entry k()\n{\ncall helper;\nret;\n}\n";
     std::fs::write(dir.join("f.ptx"), with_func).unwrap();
-    rejects(&dir, "-arch=sm_80 -e helper f.ptx", &["ptxas error   : Entry function 'helper' not found", ABORTED]);
+    rejects(
+        &dir,
+        "-arch=sm_80 -e helper f.ptx",
+        &["ptxas error   : Entry function 'helper' not found", ABORTED],
+    );
 }
 
 /// A kernel with double-precision instructions at lines 11..=15 (15 is a conversion).
@@ -220,7 +408,9 @@ fn double_warnings(stderr: &str, severity: &str) -> Vec<u32> {
     let mut lines = Vec::new();
     for l in stderr.lines() {
         if let Some(rest) = l.strip_prefix("ptxas d.ptx, line ") {
-            if rest.ends_with(&format!("; {severity}: Program is doing double precision computations.")) {
+            if rest.ends_with(&format!(
+                "; {severity}: Program is doing double precision computations."
+            )) {
                 lines.push(rest.split(';').next().unwrap().parse().unwrap());
             }
         }
@@ -234,13 +424,26 @@ fn double_precision_warnings_and_the_warning_policy() {
     std::fs::write(dir.join("d.ptx"), DOUBLES).unwrap();
     let o = run(&dir, "-arch=compute_80 -warn-double-usage d.ptx");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(double_warnings(&stderr(&o), "warning "), [11, 12, 13, 14, 15, 15]);
-    let o = run(&dir, "-arch=compute_80 --warn-on-double-precision-use -Werror d.ptx");
+    assert_eq!(
+        double_warnings(&stderr(&o), "warning "),
+        [11, 12, 13, 14, 15, 15]
+    );
+    let o = run(
+        &dir,
+        "-arch=compute_80 --warn-on-double-precision-use -Werror d.ptx",
+    );
     assert_eq!(o.status.code(), Some(255));
-    assert_eq!(double_warnings(&stderr(&o), "error   "), [11, 12, 13, 14, 15]);
+    assert_eq!(
+        double_warnings(&stderr(&o), "error   "),
+        [11, 12, 13, 14, 15]
+    );
     assert!(stderr(&o).ends_with(&format!("{ABORTED}\n")));
     accepts(&dir, "-arch=compute_80 -warn-double-usage -w d.ptx", &[]);
-    accepts(&dir, "-arch=compute_80 -warn-double-usage -w -Werror d.ptx", &[]);
+    accepts(
+        &dir,
+        "-arch=compute_80 -warn-double-usage -w -Werror d.ptx",
+        &[],
+    );
     accepts(&dir, "-arch=compute_80 d.ptx", &[]);
 }
 
@@ -249,26 +452,67 @@ fn werror_fails_without_touching_the_output() {
     let dir = workdir("werror");
     std::fs::write(dir.join("keep.o"), b"previous").unwrap();
     let msg = "'--position-independent-code' is a deprecated option and is no longer functional. It will be removed in a future release";
-    accepts(&dir, "-arch=sm_80 -pic=true v.ptx -o keep.o", &[&format!("ptxas warning : {msg}")]);
+    accepts(
+        &dir,
+        "-arch=sm_80 -pic=true v.ptx -o keep.o",
+        &[&format!("ptxas warning : {msg}")],
+    );
     std::fs::write(dir.join("keep.o"), b"previous").unwrap();
-    rejects(&dir, "-arch=sm_80 -pic=true --warning-as-error v.ptx -o keep.o", &[&format!("ptxas error   : {msg}"), ABORTED]);
+    rejects(
+        &dir,
+        "-arch=sm_80 -pic=true --warning-as-error v.ptx -o keep.o",
+        &[&format!("ptxas error   : {msg}"), ABORTED],
+    );
     assert_eq!(std::fs::read(dir.join("keep.o")).unwrap(), b"previous");
-    accepts(&dir, "-arch=sm_80 -pic=false -suppress-position-independent-code-warning v.ptx", &[]);
+    accepts(
+        &dir,
+        "-arch=sm_80 -pic=false -suppress-position-independent-code-warning v.ptx",
+        &[],
+    );
     accepts(&dir, "-arch=sm_80 -pic=true -Werror -w v.ptx", &[]);
 }
 
 #[test]
 fn maxrregcount_bounds_as_ptxas() {
     let dir = workdir("maxreg");
-    for ok in ["-maxrregcount=64", "-maxrregcount 255", "--maxrregcount=archmax", "-maxrregcount=archmin", "-maxrregcount=24"] {
+    for ok in [
+        "-maxrregcount=64",
+        "-maxrregcount 255",
+        "--maxrregcount=archmax",
+        "-maxrregcount=archmin",
+        "-maxrregcount=24",
+    ] {
         accepts(&dir, &format!("-arch=sm_80 {ok} v.ptx"), &[]);
     }
     accepts(&dir, "-arch=sm_90 -maxrregcount=2 v.ptx", &["ptxas warning : For profile sm_90 adjusting per thread register count of 2 to lower bound of 24"]);
-    accepts(&dir, "-arch=sm_80 -maxrregcount=256 v.ptx", &["ptxas warning : Too big maxrregcount value specified 256, will be ignored"]);
-    accepts(&dir, "-arch=sm_80 -maxrregcount=-1 v.ptx", &["ptxas warning : Too big maxrregcount value specified -1, will be ignored"]);
-    rejects(&dir, "-arch=sm_80 -maxrregcount=1000 -Werror v.ptx", &["ptxas error   : Too big maxrregcount value specified 1000, will be ignored", ABORTED]);
-    rejects(&dir, "-arch=sm_80 -maxrregcount=abc v.ptx", &["ptxas fatal   : Invalid value 'abc' for option 'maxrregcount'"]);
-    rejects(&dir, "-arch=sm_80 -maxrregcount64 v.ptx", &["ptxas fatal   : 'axrregcount64': expected a number"]);
+    accepts(
+        &dir,
+        "-arch=sm_80 -maxrregcount=256 v.ptx",
+        &["ptxas warning : Too big maxrregcount value specified 256, will be ignored"],
+    );
+    accepts(
+        &dir,
+        "-arch=sm_80 -maxrregcount=-1 v.ptx",
+        &["ptxas warning : Too big maxrregcount value specified -1, will be ignored"],
+    );
+    rejects(
+        &dir,
+        "-arch=sm_80 -maxrregcount=1000 -Werror v.ptx",
+        &[
+            "ptxas error   : Too big maxrregcount value specified 1000, will be ignored",
+            ABORTED,
+        ],
+    );
+    rejects(
+        &dir,
+        "-arch=sm_80 -maxrregcount=abc v.ptx",
+        &["ptxas fatal   : Invalid value 'abc' for option 'maxrregcount'"],
+    );
+    rejects(
+        &dir,
+        "-arch=sm_80 -maxrregcount64 v.ptx",
+        &["ptxas fatal   : 'axrregcount64': expected a number"],
+    );
 }
 
 #[test]
@@ -301,13 +545,22 @@ fn unimplemented_options_warn_by_name() {
         ("-maxntid=128,1,1", "maxntid"),
         ("-minnctapersm=2", "minnctapersm"),
         ("-override-directive-values", "override-directive-values"),
-        ("-make-errors-visible-at-exit", "make-errors-visible-at-exit"),
+        (
+            "-make-errors-visible-at-exit",
+            "make-errors-visible-at-exit",
+        ),
         ("-astoolspatch", "compile-as-tools-patch"),
         ("-device-stack-protector=true", "device-stack-protector"),
     ] {
-        let line = format!("ptxas warning : Option '--{long}' is not implemented by ptxforge and is ignored");
+        let line = format!(
+            "ptxas warning : Option '--{long}' is not implemented by ptxforge and is ignored"
+        );
         accepts(&dir, &format!("-arch=sm_80 {opt} v.ptx"), &[&line]);
-        rejects(&dir, &format!("-arch=sm_80 {opt} -Werror v.ptx"), &[&line.replace("warning :", "error   :"), ABORTED]);
+        rejects(
+            &dir,
+            &format!("-arch=sm_80 {opt} -Werror v.ptx"),
+            &[&line.replace("warning :", "error   :"), ABORTED],
+        );
         accepts(&dir, &format!("-arch=sm_80 {opt} -w v.ptx"), &[]);
     }
 }
@@ -324,9 +577,27 @@ fn ptxas_warnings_for_ignored_options() {
         "ptxas warning : '--legacy-bar-warp-wide-behavior' is a deprecated option, It will be removed in future release and is not recommended",
         "ptxas warning : Command line option '--legacy-bar-warp-wide-behavior' not supported for '.target sm_70', will be ignored",
     ]);
-    rejects(&dir, "-arch=sm_80 -dlcm=wb v.ptx", &["ptxas error   : Invalid default cache modifier on load specified: wb", ABORTED]);
-    rejects(&dir, "-arch=sm_80 -dscm=cv v.ptx", &["ptxas error   : Invalid default cache modifier on store specified: cv", ABORTED]);
-    rejects(&dir, "-arch=sm_80 -apply-controls=nofile v.ptx", &["ptxas fatal   : File 'nofile' could not be opened"]);
+    rejects(
+        &dir,
+        "-arch=sm_80 -dlcm=wb v.ptx",
+        &[
+            "ptxas error   : Invalid default cache modifier on load specified: wb",
+            ABORTED,
+        ],
+    );
+    rejects(
+        &dir,
+        "-arch=sm_80 -dscm=cv v.ptx",
+        &[
+            "ptxas error   : Invalid default cache modifier on store specified: cv",
+            ABORTED,
+        ],
+    );
+    rejects(
+        &dir,
+        "-arch=sm_80 -apply-controls=nofile v.ptx",
+        &["ptxas fatal   : File 'nofile' could not be opened"],
+    );
 }
 
 #[test]
@@ -340,12 +611,16 @@ fn option_messages_come_in_ptxas_order() {
         "ptxas warning : Command line option '--legacy-bar-warp-wide-behavior' not supported for '.target sm_70', will be ignored",
     ]);
     // Errors about option values fail the run, but only after the inputs are checked.
-    rejects(&dir, "-arch=sm_80 -fscm=zz -dlcm=zz nofile.ptx", &[
-        "ptxas error   : Invalid default cache modifier on load specified: zz",
-        "ptxas error   : Invalid default cache modifier on store specified: zz",
-        "ptxas fatal   : Input file 'nofile.ptx' could not be opened",
-        ABORTED,
-    ]);
+    rejects(
+        &dir,
+        "-arch=sm_80 -fscm=zz -dlcm=zz nofile.ptx",
+        &[
+            "ptxas error   : Invalid default cache modifier on load specified: zz",
+            "ptxas error   : Invalid default cache modifier on store specified: zz",
+            "ptxas fatal   : Input file 'nofile.ptx' could not be opened",
+            ABORTED,
+        ],
+    );
     accepts(&dir, "-arch=sm_80 -maxntid=128 -minnctapersm=2 -maxrregcount=32 v.ptx", &[
         "ptxas warning : Conflicting options -maxrregcount and -minnctapersm specified, ignoring -minnctapersm option",
         "ptxas warning : Conflicting options -maxrregcount and -maxntid specified, ignoring -maxntid option",
@@ -373,7 +648,12 @@ fn stdin_is_an_input() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(VADD.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(VADD.as_bytes())
+        .unwrap();
     let o = child.wait_with_output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(functions(&dir.join("stdin.o")), ["vadd"]);
@@ -382,7 +662,11 @@ fn stdin_is_an_input() {
 #[test]
 fn options_files() {
     let dir = workdir("optf");
-    std::fs::write(dir.join("o1.txt"), "-arch=sm_80\n-O2   -o \"with space.o\"\n").unwrap();
+    std::fs::write(
+        dir.join("o1.txt"),
+        "-arch=sm_80\n-O2   -o \"with space.o\"\n",
+    )
+    .unwrap();
     accepts(&dir, "-optf o1.txt v.ptx", &[]);
     assert!(dir.join("with space.o").exists());
     std::fs::write(dir.join("o2.txt"), "--options-file o3.txt v.ptx").unwrap();
@@ -393,14 +677,38 @@ fn options_files() {
     accepts(&dir, "-optf=o3.txt,o4.txt v.ptx", &["ptxas warning : incompatible redefinition for option 'output-file', the last value of this option was used"]);
     assert!(dir.join("listed.o").exists());
     std::fs::write(dir.join("comment.txt"), "-arch=sm_80 # comment\n").unwrap();
-    rejects(&dir, "-optf comment.txt v.ptx", &["ptxas fatal   : Input file '#' could not be opened", "ptxas fatal   : Input file 'comment' could not be opened", ABORTED]);
+    rejects(
+        &dir,
+        "-optf comment.txt v.ptx",
+        &[
+            "ptxas fatal   : Input file '#' could not be opened",
+            "ptxas fatal   : Input file 'comment' could not be opened",
+            ABORTED,
+        ],
+    );
     std::fs::write(dir.join("loop.txt"), "-optf loop.txt").unwrap();
-    rejects(&dir, "-optf loop.txt v.ptx", &["ptxas fatal   : Too many options file opened 'loop.txt'"]);
-    rejects(&dir, "-optf nofile.txt v.ptx", &["ptxas fatal   : Could not open options file 'nofile.txt'"]);
+    rejects(
+        &dir,
+        "-optf loop.txt v.ptx",
+        &["ptxas fatal   : Too many options file opened 'loop.txt'"],
+    );
+    rejects(
+        &dir,
+        "-optf nofile.txt v.ptx",
+        &["ptxas fatal   : Could not open options file 'nofile.txt'"],
+    );
     std::fs::write(dir.join("bad.txt"), "--knob").unwrap();
-    rejects(&dir, "-optf bad.txt v.ptx", &["ptxas fatal   : Unknown option '-knob'"]);
+    rejects(
+        &dir,
+        "-optf bad.txt v.ptx",
+        &["ptxas fatal   : Unknown option '-knob'"],
+    );
     std::fs::write(dir.join("quote.txt"), "-o \"open").unwrap();
-    rejects(&dir, "-optf quote.txt v.ptx", &["ptxas fatal   : Stray '\"' character"]);
+    rejects(
+        &dir,
+        "-optf quote.txt v.ptx",
+        &["ptxas fatal   : Stray '\"' character"],
+    );
 }
 
 #[test]
@@ -417,7 +725,10 @@ fn version_help_and_lists_on_stdout() {
         let o = run(&dir, args);
         assert!(o.status.success() && o.stderr.is_empty());
         let text = String::from_utf8(o.stdout).unwrap();
-        assert!(text.starts_with("\nUsage  : ptxforge [options] <ptx file>,...\n"), "{text}");
+        assert!(
+            text.starts_with("\nUsage  : ptxforge [options] <ptx file>,...\n"),
+            "{text}"
+        );
         for own in [
             "--threads-dynamic-scheduling",
             "--threads-min-section-size <N>",
@@ -434,6 +745,15 @@ fn version_help_and_lists_on_stdout() {
     assert_eq!(String::from_utf8(o.stdout).unwrap(), "75\n80\n86\n89\n90\n");
     let o = run(&dir, "-version-ls");
     let versions = String::from_utf8(o.stdout).unwrap();
-    assert!(versions.starts_with("1.0\n1.1\n") && versions.ends_with("9.4\n9.5\n") && versions.contains("\n7.8\n"), "{versions}");
-    rejects(&dir, "--help=1", &["ptxas fatal   : no argument expected after '--help'"]);
+    assert!(
+        versions.starts_with("1.0\n1.1\n")
+            && versions.ends_with("9.4\n9.5\n")
+            && versions.contains("\n7.8\n"),
+        "{versions}"
+    );
+    rejects(
+        &dir,
+        "--help=1",
+        &["ptxas fatal   : no argument expected after '--help'"],
+    );
 }

@@ -7,7 +7,8 @@ use std::process::{Command, Output};
 
 use ptxforge_sass::nvtools;
 
-const HIGHER: &str = "ptxas fatal   : SM version specified by .target is higher than default SM version assumed\n";
+const HIGHER: &str =
+    "ptxas fatal   : SM version specified by .target is higher than default SM version assumed\n";
 
 /// (`.target` line(s), `-arch` or "" for none, ptxas's stderr; "" when it accepts).
 const CASES: &[(&str, &str, &str)] = &[
@@ -44,7 +45,9 @@ const CASES: &[(&str, &str, &str)] = &[
 
 /// A module with `target` as its `.target` (a `.version` every target here accepts).
 fn module(target: &str) -> String {
-    format!(".version 8.8\n.target {target}\n.address_size 64\n.visible .entry k()\n{{\n\tret;\n}}\n")
+    format!(
+        ".version 8.8\n.target {target}\n.address_size 64\n.visible .entry k()\n{{\n\tret;\n}}\n"
+    )
 }
 
 /// Runs `tool` in `dir` on `t.ptx` with `arch` (none when empty), writing `t.cubin`.
@@ -59,7 +62,10 @@ fn run(tool: &Path, dir: &Path, arch: &str) -> Output {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ptxforge-target-arch-{}-{name}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "ptxforge-target-arch-{}-{name}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
@@ -74,16 +80,29 @@ fn target_against_arch_as_ptxas() {
         let out = run(&ours, &dir, arch);
         let stderr = String::from_utf8_lossy(&out.stderr);
         let rejected = !expected.is_empty();
-        let status_ok = if rejected { out.status.code() == Some(255) } else { out.status.success() };
+        let status_ok = if rejected {
+            out.status.code() == Some(255)
+        } else {
+            out.status.success()
+        };
         // A parse-only (compute_XX) run writes nothing even when it accepts.
         let wrote = dir.join("t.cubin").exists();
         let output_ok = !(rejected && wrote);
         if stderr != *expected || !status_ok || !output_ok {
-            failures.push(format!(".target {target:?} -arch={arch}: status {:?}, wrote {wrote}, stderr {stderr:?}", out.status.code()));
+            failures.push(format!(
+                ".target {target:?} -arch={arch}: status {:?}, wrote {wrote}, stderr {stderr:?}",
+                out.status.code()
+            ));
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(failures.is_empty(), "{} of {} cases differ:\n{}", failures.len(), CASES.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases differ:\n{}",
+        failures.len(),
+        CASES.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -99,11 +118,18 @@ fn ptxas_agrees_on_every_target_case() {
         let out = run(&ptxas, &dir, arch);
         let stderr = String::from_utf8_lossy(&out.stderr);
         if stderr != *expected || out.status.success() != expected.is_empty() {
-            failures.push(format!(".target {target:?} -arch={arch}: ptxas status {:?}, stderr {stderr:?}", out.status.code()));
+            failures.push(format!(
+                ".target {target:?} -arch={arch}: ptxas status {:?}, stderr {stderr:?}",
+                out.status.code()
+            ));
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(failures.is_empty(), "ptxas differs from the stated verdicts:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "ptxas differs from the stated verdicts:\n{}",
+        failures.join("\n")
+    );
 }
 
 /// Bodies whose only errors are the link stage's (fatals without a place), under `.target sm_90`:
@@ -125,12 +151,20 @@ const LINK_STAGE_CASES: &[(&str, &str)] = &[
 fn link_stage_differences(tool: &Path, dir: &Path) -> Vec<String> {
     let mut failures = Vec::new();
     for (body, link_fatal) in LINK_STAGE_CASES {
-        std::fs::write(dir.join("t.ptx"), format!(".version 8.8\n.target sm_90\n.address_size 64\n{body}")).unwrap();
+        std::fs::write(
+            dir.join("t.ptx"),
+            format!(".version 8.8\n.target sm_90\n.address_size 64\n{body}"),
+        )
+        .unwrap();
         for (arch, expected) in [("sm_80", HIGHER), ("sm_90", *link_fatal)] {
             let out = run(tool, dir, arch);
             let stderr = String::from_utf8_lossy(&out.stderr);
-            if stderr != expected || out.status.code() != Some(255) || dir.join("t.cubin").exists() {
-                failures.push(format!("{body:?} -arch={arch}: status {:?}, stderr {stderr:?}", out.status.code()));
+            if stderr != expected || out.status.code() != Some(255) || dir.join("t.cubin").exists()
+            {
+                failures.push(format!(
+                    "{body:?} -arch={arch}: status {:?}, stderr {stderr:?}",
+                    out.status.code()
+                ));
             }
         }
     }
@@ -154,7 +188,11 @@ fn ptxas_agrees_on_the_link_stage_cases() {
     let dir = scratch("link-ptxas");
     let failures = link_stage_differences(&ptxas, &dir);
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(failures.is_empty(), "ptxas differs from the stated verdicts:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "ptxas differs from the stated verdicts:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -162,14 +200,32 @@ fn last_input_names_the_target() {
     let dir = scratch("inputs");
     let ours = PathBuf::from(env!("CARGO_BIN_EXE_ptxforge"));
     std::fs::write(dir.join("a.ptx"), module("sm_75")).unwrap();
-    std::fs::write(dir.join("b.ptx"), module("sm_90").replace(".entry k()", ".entry k2()")).unwrap();
+    std::fs::write(
+        dir.join("b.ptx"),
+        module("sm_90").replace(".entry k()", ".entry k2()"),
+    )
+    .unwrap();
     let run_pair = |first: &str, second: &str| {
-        Command::new(&ours).current_dir(&dir).args(["-arch=sm_80", first, second, "-o", "t.cubin"]).output().unwrap()
+        Command::new(&ours)
+            .current_dir(&dir)
+            .args(["-arch=sm_80", first, second, "-o", "t.cubin"])
+            .output()
+            .unwrap()
     };
     let sm90_last = run_pair("a.ptx", "b.ptx");
-    assert_eq!((sm90_last.status.code(), String::from_utf8_lossy(&sm90_last.stderr).as_ref()), (Some(255), HIGHER));
+    assert_eq!(
+        (
+            sm90_last.status.code(),
+            String::from_utf8_lossy(&sm90_last.stderr).as_ref()
+        ),
+        (Some(255), HIGHER)
+    );
     let sm75_last = run_pair("b.ptx", "a.ptx");
-    assert!(sm75_last.status.success(), "{}", String::from_utf8_lossy(&sm75_last.stderr));
+    assert!(
+        sm75_last.status.success(),
+        "{}",
+        String::from_utf8_lossy(&sm75_last.stderr)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -199,9 +255,16 @@ fn debug_section_failures(tool: &Path, dir: &Path) -> Vec<String> {
         let out = run(tool, dir, "sm_80");
         let stderr = String::from_utf8_lossy(&out.stderr);
         let rejected = expected.contains("error   :");
-        let status_ok = if rejected { out.status.code() == Some(255) } else { out.status.success() };
+        let status_ok = if rejected {
+            out.status.code() == Some(255)
+        } else {
+            out.status.success()
+        };
         if stderr != *expected || !status_ok || (rejected && dir.join("t.cubin").exists()) {
-            failures.push(format!("sections {sections:?}: status {:?}, stderr {stderr:?}", out.status.code()));
+            failures.push(format!(
+                "sections {sections:?}: status {:?}, stderr {stderr:?}",
+                out.status.code()
+            ));
         }
     }
     failures
@@ -220,5 +283,9 @@ fn target_debug_sections_as_ptxas() {
     let dir = scratch("debug-ptxas");
     let failures = debug_section_failures(&ptxas, &dir);
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(failures.is_empty(), "ptxas differs from the stated verdicts:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "ptxas differs from the stated verdicts:\n{}",
+        failures.join("\n")
+    );
 }

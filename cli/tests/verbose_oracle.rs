@@ -14,7 +14,9 @@ use ptxforge_sass::nvtools;
 const ARCHS: [&str; 3] = ["sm_75", "sm_80", "sm_90"];
 
 fn repo(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join(rel)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(rel)
 }
 
 /// Every filetest, then examples/vadd.ptx.
@@ -36,7 +38,13 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn run<S: AsRef<std::ffi::OsStr>>(tool: &Path, options: &[S], input: &Path, out: &Path) -> Output {
-    Command::new(tool).args(options).arg(input).arg("-o").arg(out).output().unwrap()
+    Command::new(tool)
+        .args(options)
+        .arg(input)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .unwrap()
 }
 
 /// Stderr with the figures that depend on code quality or on the machine masked.
@@ -75,7 +83,11 @@ fn verbose_lines_are_ptxas_lines() {
         let mine = run(&ours, options, input, &scratch("ptxforge.cubin"));
         let what = format!("{options:?} {}", input.display());
         assert_eq!(mine.status.code(), theirs.status.code(), "{what}");
-        assert!(masked(&theirs.stderr).contains("Compile time = T ms"), "{what}: {}", masked(&theirs.stderr));
+        assert!(
+            masked(&theirs.stderr).contains("Compile time = T ms"),
+            "{what}: {}",
+            masked(&theirs.stderr)
+        );
         assert_eq!(masked(&mine.stderr), masked(&theirs.stderr), "{what}");
     }
 }
@@ -90,7 +102,9 @@ fn entries(ptx: &str) -> Vec<String> {
 fn constant0_size(cubin: &[u8], kernel: &str) -> Option<u64> {
     let file = object::File::parse(cubin).unwrap();
     let name = format!(".nv.constant0.{kernel}");
-    file.sections().find(|s| s.name() == Ok(name.as_str())).map(|s| s.size())
+    file.sections()
+        .find(|s| s.name() == Ok(name.as_str()))
+        .map(|s| s.size())
 }
 
 /// Checks one `-v` report line by line; returns how many kernels it described.
@@ -102,14 +116,32 @@ fn check_report(stderr: &str, ptx: &str, cubin: &[u8], arch: &str) -> usize {
     let mut kernels = entries(ptx);
     kernels.reverse();
     for k in &kernels {
-        assert_eq!(lines.next().unwrap(), format!("ptxas info    : Compiling entry function '{k}' for '{arch}'"));
-        assert_eq!(lines.next().unwrap(), format!("ptxas info    : Function properties for {k}"));
-        assert_eq!(lines.next().unwrap(), "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads");
+        assert_eq!(
+            lines.next().unwrap(),
+            format!("ptxas info    : Compiling entry function '{k}' for '{arch}'")
+        );
+        assert_eq!(
+            lines.next().unwrap(),
+            format!("ptxas info    : Function properties for {k}")
+        );
+        assert_eq!(
+            lines.next().unwrap(),
+            "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"
+        );
         let line = lines.next().unwrap();
-        let fields = usage.captures(line).unwrap_or_else(|| panic!("{k}: {line}"));
+        let fields = usage
+            .captures(line)
+            .unwrap_or_else(|| panic!("{k}: {line}"));
         let cmem0 = fields.get(4).map(|m| m.as_str().parse::<u64>().unwrap());
-        let expected = if arch == "sm_90" { None } else { constant0_size(cubin, k) };
-        assert!(arch == "sm_90" || expected.is_some(), "{k}: no .nv.constant0 section");
+        let expected = if arch == "sm_90" {
+            None
+        } else {
+            constant0_size(cubin, k)
+        };
+        assert!(
+            arch == "sm_90" || expected.is_some(),
+            "{k}: no .nv.constant0 section"
+        );
         assert_eq!(cmem0, expected, "{k}: {line}");
         let line = lines.next().unwrap();
         assert!(time.is_match(line), "{k}: {line}");
@@ -132,7 +164,10 @@ fn verbose_lines_have_ptxas_shape_and_our_cubins_figures() {
             kernels += check_report(&stderr, &ptx, &std::fs::read(&cubin).unwrap(), arch);
         }
     }
-    assert!(kernels > 3 * inputs().len() - 3, "only {kernels} kernels reported");
+    assert!(
+        kernels > 3 * inputs().len() - 3,
+        "only {kernels} kernels reported"
+    );
 }
 
 #[test]
@@ -142,11 +177,19 @@ fn verbose2_names_each_kernel_first_without_split_compile_only() {
     let processing = |options: &[&str]| -> Vec<String> {
         let o = run(&ours, options, &multi, &scratch("v2.cubin"));
         let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
-        stderr.lines().filter(|l| l.starts_with("ptxas info    : Processing ")).map(str::to_string).collect()
+        stderr
+            .lines()
+            .filter(|l| l.starts_with("ptxas info    : Processing "))
+            .map(str::to_string)
+            .collect()
     };
     assert_eq!(
         processing(&["--verbose2", "-arch=sm_80"]),
-        ["ptxas info    : Processing copy", "ptxas info    : Processing scale", "ptxas info    : Processing fill"]
+        [
+            "ptxas info    : Processing copy",
+            "ptxas info    : Processing scale",
+            "ptxas info    : Processing fill"
+        ]
     );
     assert!(processing(&["--verbose2", "--split-compile", "2", "-arch=sm_80"]).is_empty());
 }

@@ -101,7 +101,9 @@ impl Executor {
             steals: AtomicU64::new(0),
             parks: AtomicU64::new(0),
             panics: AtomicU64::new(0),
-            busy_ns: (0..=n).map(|_| CachePadded::new(AtomicU64::new(0))).collect(),
+            busy_ns: (0..=n)
+                .map(|_| CachePadded::new(AtomicU64::new(0)))
+                .collect(),
         });
         let threads = locals
             .into_iter()
@@ -115,7 +117,10 @@ impl Executor {
                     .expect("spawn worker thread")
             })
             .collect();
-        Executor { shared, threads: Mutex::new(threads) }
+        Executor {
+            shared,
+            threads: Mutex::new(threads),
+        }
     }
 
     /// Number of worker threads (0 = the caller runs everything).
@@ -156,7 +161,11 @@ impl Executor {
 
     /// Time each thread spent on tasks so far: `[0]` the calling thread, `[i + 1]` worker `i`.
     pub fn busy_times(&self) -> Vec<Duration> {
-        self.shared.busy_ns.iter().map(|b| Duration::from_nanos(b.load(Ordering::Relaxed))).collect()
+        self.shared
+            .busy_ns
+            .iter()
+            .map(|b| Duration::from_nanos(b.load(Ordering::Relaxed)))
+            .collect()
     }
 
     /// Runs `work` on the calling thread and counts its time as the caller's busy time (for work
@@ -188,7 +197,12 @@ impl Drop for Executor {
     fn drop(&mut self) {
         self.shared.shutdown.store(true, Ordering::SeqCst);
         self.shared.unparkers.iter().for_each(Unparker::unpark);
-        for t in self.threads.lock().map(|mut v| std::mem::take(&mut *v)).unwrap_or_default() {
+        for t in self
+            .threads
+            .lock()
+            .map(|mut v| std::mem::take(&mut *v))
+            .unwrap_or_default()
+        {
             let _ = t.join();
         }
         // Queued tasks may hold spawners (and so this executor's queues): drop them to break the cycle.
@@ -255,7 +269,11 @@ impl Shared {
 
     /// Local first, then own inbox / the injector, then (dynamic only) siblings.
     fn find_for_worker(&self, me: usize) -> Option<Task> {
-        LOCAL_QUEUE.with(|q| q.borrow().as_ref().and_then(|local| self.find_with_local(me, local)))
+        LOCAL_QUEUE.with(|q| {
+            q.borrow()
+                .as_ref()
+                .and_then(|local| self.find_with_local(me, local))
+        })
     }
 
     fn find_with_local(&self, me: usize, local: &Worker<Task>) -> Option<Task> {
@@ -345,13 +363,19 @@ mod tests {
 
     #[test]
     fn busy_time_is_counted_for_the_thread_that_did_the_work() {
-        let alone = Executor::new(ExecutorConfig { workers: 0, dynamic_scheduling: false });
+        let alone = Executor::new(ExecutorConfig {
+            workers: 0,
+            dynamic_scheduling: false,
+        });
         alone.spawn(Box::new(nap));
         assert!(alone.help());
         assert_eq!(alone.busy_times().len(), 1);
         assert!(alone.busy_times()[0] >= Duration::from_millis(2));
 
-        let pool = Executor::new(ExecutorConfig { workers: 2, dynamic_scheduling: false });
+        let pool = Executor::new(ExecutorConfig {
+            workers: 2,
+            dynamic_scheduling: false,
+        });
         for _ in 0..4 {
             pool.spawn(Box::new(nap));
         }
@@ -364,6 +388,9 @@ mod tests {
         let busy = pool.busy_times();
         assert_eq!(busy.len(), 3);
         assert!(busy[0] >= Duration::from_millis(2));
-        assert!(busy[1] >= Duration::from_millis(4) && busy[2] >= Duration::from_millis(4), "{busy:?}");
+        assert!(
+            busy[1] >= Duration::from_millis(4) && busy[2] >= Duration::from_millis(4),
+            "{busy:?}"
+        );
     }
 }

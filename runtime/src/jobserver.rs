@@ -42,7 +42,10 @@ pub enum Auth {
 pub fn parse_makeflags(flags: &str) -> Option<Auth> {
     let value = flags
         .split_whitespace()
-        .filter_map(|w| w.strip_prefix("--jobserver-auth=").or_else(|| w.strip_prefix("--jobserver-fds=")))
+        .filter_map(|w| {
+            w.strip_prefix("--jobserver-auth=")
+                .or_else(|| w.strip_prefix("--jobserver-fds="))
+        })
         .last()?;
     if let Some(path) = value.strip_prefix("fifo:") {
         return (!path.is_empty()).then(|| Auth::Fifo(path.to_string()));
@@ -106,7 +109,9 @@ static SIGNAL_HELD: AtomicUsize = AtomicUsize::new(0);
 impl Jobserver {
     /// Connects to the jobserver `MAKEFLAGS` names. `Ok(None)`: there is none (warn and go on).
     pub fn from_env() -> Result<Option<Jobserver>, String> {
-        let Some(flags) = std::env::var_os("MAKEFLAGS") else { return Ok(None) };
+        let Some(flags) = std::env::var_os("MAKEFLAGS") else {
+            return Ok(None);
+        };
         match parse_makeflags(&flags.to_string_lossy()) {
             Some(auth) => Jobserver::connect(&auth).map(Some),
             None => Ok(None),
@@ -118,7 +123,8 @@ impl Jobserver {
         let flags = OFlag::O_RDWR | OFlag::O_NONBLOCK | OFlag::O_CLOEXEC;
         let (read, write) = match auth {
             Auth::Fifo(path) => {
-                let fd = open(path.as_str(), flags, Mode::empty()).map_err(|e| format!("{path}: {e}"))?;
+                let fd = open(path.as_str(), flags, Mode::empty())
+                    .map_err(|e| format!("{path}: {e}"))?;
                 let fd = own(fd);
                 let dup = fd.try_clone().map_err(|e| e.to_string())?;
                 (fd, dup)
@@ -131,7 +137,10 @@ impl Jobserver {
             write,
             wake_read,
             wake_write,
-            state: Mutex::new(State { implicit_available: true, ..State::default() }),
+            state: Mutex::new(State {
+                implicit_available: true,
+                ..State::default()
+            }),
             cond: Condvar::new(),
         });
         SIGNAL_WRITE_FD.store(inner.write.as_raw_fd(), Ordering::SeqCst);
@@ -140,13 +149,20 @@ impl Jobserver {
             .name("ptxforge-jobserver".into())
             .spawn(move || reader_loop(&reader_inner))
             .map_err(|e| e.to_string())?;
-        Ok(Jobserver { inner, reader: Some(reader) })
+        Ok(Jobserver {
+            inner,
+            reader: Some(reader),
+        })
     }
 
     /// Blocks until a token is held (the implicit one first). `Err` after a jobserver error.
     pub fn acquire(&self) -> Result<Token<'_>, String> {
         let started = Instant::now();
-        let mut st = self.inner.state.lock().map_err(|_| "poisoned".to_string())?;
+        let mut st = self
+            .inner
+            .state
+            .lock()
+            .map_err(|_| "poisoned".to_string())?;
         if let Some(e) = &st.error {
             return Err(e.clone());
         }
@@ -156,11 +172,18 @@ impl Jobserver {
             st.waiters += 1;
             self.inner.cond.notify_all();
             while st.ready.is_empty() && !st.shutdown && st.error.is_none() {
-                st = self.inner.cond.wait(st).map_err(|_| "poisoned".to_string())?;
+                st = self
+                    .inner
+                    .cond
+                    .wait(st)
+                    .map_err(|_| "poisoned".to_string())?;
             }
             st.waiters -= 1;
             let Some(byte) = st.ready.pop() else {
-                return Err(st.error.clone().unwrap_or_else(|| "jobserver shut down".into()));
+                return Err(st
+                    .error
+                    .clone()
+                    .unwrap_or_else(|| "jobserver shut down".into()));
             };
             st.held.push(byte);
             SIGNAL_HELD.store(st.held.len() + st.ready.len(), Ordering::SeqCst);
@@ -174,7 +197,9 @@ impl Jobserver {
 
     /// Gives one token back: to a waiter, to Make, or as the implicit token.
     fn release(&self) {
-        let Ok(mut st) = self.inner.state.lock() else { return };
+        let Ok(mut st) = self.inner.state.lock() else {
+            return;
+        };
         st.active = st.active.saturating_sub(1);
         if let Some(byte) = st.held.pop() {
             if st.waiters > st.ready.len() {
@@ -237,7 +262,9 @@ fn own(fd: std::os::fd::RawFd) -> OwnedFd {
 fn reopen(fd: i32, access: OFlag) -> Result<OwnedFd, String> {
     let flags = access | OFlag::O_NONBLOCK | OFlag::O_CLOEXEC;
     let path = format!("/proc/self/fd/{fd}");
-    open(path.as_str(), flags, Mode::empty()).map(own).map_err(|e| format!("jobserver fd {fd}: {e}"))
+    open(path.as_str(), flags, Mode::empty())
+        .map(own)
+        .map_err(|e| format!("jobserver fd {fd}: {e}"))
 }
 
 fn set_error(st: &mut State, e: String) {
@@ -279,7 +306,9 @@ fn read_byte(fd: &OwnedFd) -> Result<Option<u8>, Errno> {
 fn reader_loop(inner: &Inner) {
     loop {
         {
-            let Ok(mut st) = inner.state.lock() else { return };
+            let Ok(mut st) = inner.state.lock() else {
+                return;
+            };
             while st.waiters == 0 && !st.shutdown {
                 st = match inner.cond.wait(st) {
                     Ok(s) => s,
@@ -290,7 +319,10 @@ fn reader_loop(inner: &Inner) {
                 return;
             }
         }
-        let mut fds = [PollFd::new(inner.read.as_fd(), PollFlags::POLLIN), PollFd::new(inner.wake_read.as_fd(), PollFlags::POLLIN)];
+        let mut fds = [
+            PollFd::new(inner.read.as_fd(), PollFlags::POLLIN),
+            PollFd::new(inner.wake_read.as_fd(), PollFlags::POLLIN),
+        ];
         match poll(&mut fds, PollTimeout::from(200u16)) {
             Err(Errno::EINTR) | Ok(0) => continue,
             Err(e) => return fail(inner, format!("poll: {e}")),
@@ -309,7 +341,9 @@ fn reader_loop(inner: &Inner) {
 
 /// Hands a byte to a waiter, or gives it straight back when nobody waits any more.
 fn deliver(inner: &Inner, byte: u8) {
-    let Ok(mut st) = inner.state.lock() else { return };
+    let Ok(mut st) = inner.state.lock() else {
+        return;
+    };
     if st.waiters > st.ready.len() {
         st.ready.push(byte);
         SIGNAL_HELD.store(st.held.len() + st.ready.len(), Ordering::SeqCst);
@@ -344,7 +378,11 @@ pub fn install_signal_handlers() {
             libc_raise(sig);
         }
     }
-    let action = SigAction::new(SigHandler::Handler(on_signal), SaFlags::empty(), SigSet::empty());
+    let action = SigAction::new(
+        SigHandler::Handler(on_signal),
+        SaFlags::empty(),
+        SigSet::empty(),
+    );
     for s in [Signal::SIGINT, Signal::SIGTERM] {
         // SAFETY: the handler only performs async-signal-safe calls.
         let _ = unsafe { sigaction(s, &action) };
@@ -366,11 +404,23 @@ mod tests {
 
     #[test]
     fn makeflags_forms() {
-        assert_eq!(parse_makeflags("-j4 --jobserver-auth=3,4"), Some(Auth::Pipe(3, 4)));
-        assert_eq!(parse_makeflags("--jobserver-fds=5,6 -j"), Some(Auth::Pipe(5, 6)));
-        assert_eq!(parse_makeflags("--jobserver-auth=fifo:/tmp/js"), Some(Auth::Fifo("/tmp/js".into())));
+        assert_eq!(
+            parse_makeflags("-j4 --jobserver-auth=3,4"),
+            Some(Auth::Pipe(3, 4))
+        );
+        assert_eq!(
+            parse_makeflags("--jobserver-fds=5,6 -j"),
+            Some(Auth::Pipe(5, 6))
+        );
+        assert_eq!(
+            parse_makeflags("--jobserver-auth=fifo:/tmp/js"),
+            Some(Auth::Fifo("/tmp/js".into()))
+        );
         assert_eq!(parse_makeflags("--jobserver-auth=-2,-2"), None);
         assert_eq!(parse_makeflags("-k"), None);
-        assert_eq!(parse_makeflags("--jobserver-fds=3,4 --jobserver-auth=fifo:/x"), Some(Auth::Fifo("/x".into())));
+        assert_eq!(
+            parse_makeflags("--jobserver-fds=3,4 --jobserver-auth=fifo:/x"),
+            Some(Auth::Fifo("/x".into()))
+        );
     }
 }

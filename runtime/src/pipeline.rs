@@ -108,7 +108,10 @@ pub struct StageStats {
 impl<T: Send + 'static> Pipeline<T> {
     /// `recover` builds the value that replaces a message whose stage handler panicked.
     pub fn new(recover: impl Fn(&'static str, String) -> T + Send + Sync + 'static) -> Pipeline<T> {
-        Pipeline { stages: Vec::new(), recover: Arc::new(recover) }
+        Pipeline {
+            stages: Vec::new(),
+            recover: Arc::new(recover),
+        }
     }
 
     /// Adds a stage run by `actor`, with a mailbox of `capacity` messages.
@@ -118,7 +121,12 @@ impl<T: Send + 'static> Pipeline<T> {
     }
 
     /// Adds a stage whose actor is a closure.
-    pub fn stage(self, name: &'static str, capacity: usize, handler: impl Fn(T) -> T + Send + Sync + 'static) -> Self {
+    pub fn stage(
+        self,
+        name: &'static str,
+        capacity: usize,
+        handler: impl Fn(T) -> T + Send + Sync + 'static,
+    ) -> Self {
         self.actor(capacity, FnActor { name, f: handler })
     }
 
@@ -133,7 +141,12 @@ impl<T: Send + 'static> Pipeline<T> {
         let mut pending = inputs.into_iter().enumerate().peekable();
         while received < total {
             if let Some((index, value)) = pending.next() {
-                let env = Envelope { index, value, timings: Vec::new(), enqueued: Instant::now() };
+                let env = Envelope {
+                    index,
+                    value,
+                    timings: Vec::new(),
+                    enqueued: Instant::now(),
+                };
                 exec.on_caller(|| offer(&chain, &spawner, 0, env));
             }
             let drained = drain_sink(&sink_rx, &mut out);
@@ -147,7 +160,12 @@ impl<T: Send + 'static> Pipeline<T> {
             }
         }
         let stats = chain.stats();
-        (out.into_iter().map(|e| e.expect("every message reaches the sink")).collect(), stats)
+        (
+            out.into_iter()
+                .map(|e| e.expect("every message reaches the sink"))
+                .collect(),
+            stats,
+        )
     }
 
     fn into_chain(self, sink: Sender<Envelope<T>>) -> Chain<T> {
@@ -156,9 +174,19 @@ impl<T: Send + 'static> Pipeline<T> {
         for (cap, handler) in self.stages {
             let (tx, rx) = flume::bounded(cap);
             addrs.push(Addr { tx });
-            stages.push(Stage { name: handler.name(), handler, rx, high_water: AtomicUsize::new(0) });
+            stages.push(Stage {
+                name: handler.name(),
+                handler,
+                rx,
+                high_water: AtomicUsize::new(0),
+            });
         }
-        Chain { stages, addrs, sink, recover: self.recover }
+        Chain {
+            stages,
+            addrs,
+            sink,
+            recover: self.recover,
+        }
     }
 }
 
@@ -166,7 +194,10 @@ impl<T> Chain<T> {
     fn stats(&self) -> Vec<StageStats> {
         self.stages
             .iter()
-            .map(|s| StageStats { name: s.name, mailbox_high_water: s.high_water.load(Ordering::Relaxed) })
+            .map(|s| StageStats {
+                name: s.name,
+                mailbox_high_water: s.high_water.load(Ordering::Relaxed),
+            })
             .collect()
     }
 }
@@ -182,7 +213,12 @@ fn drain_sink<T>(rx: &Receiver<Envelope<T>>, out: &mut [Option<Envelope<T>>]) ->
 }
 
 /// Offers `env` to stage `k` (or the sink past the last stage), helping downstream while full.
-fn offer<T: Send + 'static>(chain: &Arc<Chain<T>>, spawner: &Spawner, k: usize, mut env: Envelope<T>) {
+fn offer<T: Send + 'static>(
+    chain: &Arc<Chain<T>>,
+    spawner: &Spawner,
+    k: usize,
+    mut env: Envelope<T>,
+) {
     if k == chain.stages.len() {
         let _ = chain.sink.send(env);
         return;
@@ -210,7 +246,9 @@ fn offer<T: Send + 'static>(chain: &Arc<Chain<T>>, spawner: &Spawner, k: usize, 
 /// Takes one message from stage `k`'s mailbox, runs the stage, and passes the result on.
 fn pump<T: Send + 'static>(chain: &Arc<Chain<T>>, spawner: &Spawner, k: usize) {
     let stage = &chain.stages[k];
-    let Ok(mut env) = stage.rx.try_recv() else { return };
+    let Ok(mut env) = stage.rx.try_recv() else {
+        return;
+    };
     let start = Instant::now();
     let queue_wait = start - env.enqueued;
     let handler = Arc::clone(&stage.handler);
@@ -221,7 +259,13 @@ fn pump<T: Send + 'static>(chain: &Arc<Chain<T>>, spawner: &Spawner, k: usize) {
     };
     env.value = value;
     let worker = Executor::current_worker().unwrap_or(usize::MAX);
-    env.timings.push(StageTiming { stage: stage.name, worker, start, duration: start.elapsed(), queue_wait });
+    env.timings.push(StageTiming {
+        stage: stage.name,
+        worker,
+        start,
+        duration: start.elapsed(),
+        queue_wait,
+    });
     offer(chain, spawner, k + 1, env);
 }
 

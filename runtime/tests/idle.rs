@@ -5,7 +5,10 @@ use std::time::Duration;
 use ptxforge_runtime::{Executor, ExecutorConfig};
 
 fn exec(workers: usize, dynamic: bool) -> Executor {
-    Executor::new(ExecutorConfig { workers, dynamic_scheduling: dynamic })
+    Executor::new(ExecutorConfig {
+        workers,
+        dynamic_scheduling: dynamic,
+    })
 }
 
 /// User + system CPU time of this process, from /proc/self/stat (in clock ticks).
@@ -23,7 +26,15 @@ fn idle_workers_park_and_use_no_cpu() {
     let (parks, ticks) = (e.counters().parks, cpu_ticks());
     std::thread::sleep(Duration::from_secs(1));
     let (parks_after, ticks_after) = (e.counters().parks, cpu_ticks());
-    assert!(parks_after - parks <= 2, "workers woke {} times while idle", parks_after - parks);
+    assert!(
+        parks_after - parks <= 2,
+        "workers woke {} times while idle",
+        parks_after - parks
+    );
     // 100 ticks per second per core; spinning workers would burn ~200.
-    assert!(ticks_after - ticks <= 10, "{} ticks of CPU over an idle second", ticks_after - ticks);
+    assert!(
+        ticks_after - ticks <= 10,
+        "{} ticks of CPU over an idle second",
+        ticks_after - ticks
+    );
 }

@@ -7,7 +7,10 @@ use std::time::{Duration, Instant};
 use ptxforge_runtime::{Executor, ExecutorConfig, Pipeline};
 
 fn exec(workers: usize, dynamic: bool) -> Executor {
-    Executor::new(ExecutorConfig { workers, dynamic_scheduling: dynamic })
+    Executor::new(ExecutorConfig {
+        workers,
+        dynamic_scheduling: dynamic,
+    })
 }
 
 fn three_stages(cap: usize) -> Pipeline<Result<u64, String>> {
@@ -42,8 +45,11 @@ fn capacity_one_single_worker_does_not_deadlock() {
 #[test]
 fn a_panicking_stage_fails_only_its_message() {
     let e = exec(2, true);
-    let p = Pipeline::new(|stage, msg| Err(format!("{stage}: {msg}")))
-        .stage("check", 2, |x: Result<u64, String>| x.map(|v| if v == 7 { panic!("seven") } else { v }));
+    let p = Pipeline::new(|stage, msg| Err(format!("{stage}: {msg}"))).stage(
+        "check",
+        2,
+        |x: Result<u64, String>| x.map(|v| if v == 7 { panic!("seven") } else { v }),
+    );
     let (out, _) = p.run(&e, (0..20u64).map(Ok).collect());
     for env in &out {
         match env.index {

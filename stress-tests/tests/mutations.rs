@@ -48,7 +48,8 @@ fn mutate(src: &str, rng: &mut Rng) -> String {
 
 #[test]
 fn mutated_modules_fail_with_diagnostics_only() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../pipeline/driver/tests/filetests");
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../pipeline/driver/tests/filetests");
     let mut inputs: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .filter_map(|e| e.ok())
@@ -63,11 +64,24 @@ fn mutated_modules_fail_with_diagnostics_only() {
         let base = &inputs[round % inputs.len()];
         let src = mutate(base, &mut rng);
         let sm = [75, 80, 86, 89, 90][rng.below(5)];
-        let opts = CompileOptions { sm: Sm::new(sm), check_hazards: true, ..CompileOptions::default() };
+        let opts = CompileOptions {
+            sm: Sm::new(sm),
+            check_hazards: true,
+            ..CompileOptions::default()
+        };
         let out = compile_module(&src, "m.ptx", &opts);
-        if let Some(d) = out.diagnostics.iter().find(|d| d.message.contains("internal error")) {
+        if let Some(d) = out
+            .diagnostics
+            .iter()
+            .find(|d| d.message.contains("internal error"))
+        {
             internal.push(format!("round {round} sm_{sm}: {d}"));
         }
     }
-    assert!(internal.is_empty(), "{} internal errors, first: {}", internal.len(), internal[0]);
+    assert!(
+        internal.is_empty(),
+        "{} internal errors, first: {}",
+        internal.len(),
+        internal[0]
+    );
 }

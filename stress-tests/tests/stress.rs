@@ -9,18 +9,34 @@ use ptxforge_sass::arch::Sm;
 fn capacity_one_mailboxes_under_load() {
     for workers in [0, 1, 2, 3, 8] {
         for dynamic in [false, true] {
-            let exec = Executor::new(ExecutorConfig { workers, dynamic_scheduling: dynamic });
+            let exec = Executor::new(ExecutorConfig {
+                workers,
+                dynamic_scheduling: dynamic,
+            });
             let p = Pipeline::new(|_, _| u64::MAX)
                 .stage("a", 1, |x: u64| x.wrapping_mul(3))
-                .stage("b", 1, |x| if x % 9973 == 0 { panic!("planted") } else { x + 1 })
+                .stage("b", 1, |x| {
+                    if x % 9973 == 0 {
+                        panic!("planted")
+                    } else {
+                        x + 1
+                    }
+                })
                 .stage("c", 1, |x| x ^ 0x55);
             let n = 30_000u64;
             let (out, _) = p.run(&exec, (0..n).collect());
             assert_eq!(out.len() as u64, n);
             for (i, env) in out.iter().enumerate() {
                 let x = (i as u64).wrapping_mul(3);
-                let want = if x % 9973 == 0 { u64::MAX ^ 0x55 } else { (x + 1) ^ 0x55 };
-                assert_eq!(env.value, want, "workers {workers} dynamic {dynamic} item {i}");
+                let want = if x % 9973 == 0 {
+                    u64::MAX ^ 0x55
+                } else {
+                    (x + 1) ^ 0x55
+                };
+                assert_eq!(
+                    env.value, want,
+                    "workers {workers} dynamic {dynamic} item {i}"
+                );
             }
         }
     }
@@ -44,14 +60,22 @@ fn big_module_same_bytes_at_every_thread_count() {
     let src = many_kernel_module(600);
     for sm in [Sm::new(75), Sm::new(80), Sm::new(90)] {
         let compile = |split_compile, dynamic_scheduling| {
-            let opts = CompileOptions { sm, split_compile, dynamic_scheduling, ..CompileOptions::default() };
+            let opts = CompileOptions {
+                sm,
+                split_compile,
+                dynamic_scheduling,
+                ..CompileOptions::default()
+            };
             let out = compile_module(&src, "big.ptx", &opts);
             assert!(!out.failed(), "{:?}", out.diagnostics.first());
             out.cubin.unwrap()
         };
         let reference = compile(1, false);
         for (split, dynamic) in [(2, false), (2, true), (4, true), (8, false)] {
-            assert!(compile(split, dynamic) == reference, "{sm}: split {split} dynamic {dynamic} differs");
+            assert!(
+                compile(split, dynamic) == reference,
+                "{sm}: split {split} dynamic {dynamic} differs"
+            );
         }
     }
 }

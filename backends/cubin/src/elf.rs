@@ -31,7 +31,12 @@ pub fn write(sm: Sm, layout: &Layout) -> Vec<u8> {
     }
     let shoff = out.len() as u64;
     for (i, s) in secs.iter().enumerate() {
-        section_header(&mut out, s, if i == 0 { 0 } else { name_offs[i] }, offsets[i]);
+        section_header(
+            &mut out,
+            s,
+            if i == 0 { 0 } else { name_offs[i] },
+            offsets[i],
+        );
     }
     let phoff = out.len() as u64;
     let phdrs = program_headers(sm, &secs, &offsets, phoff);
@@ -39,7 +44,14 @@ pub fn write(sm: Sm, layout: &Layout) -> Vec<u8> {
         p.write(&mut out);
     }
     let flags = (layout.cuinfo_index << 24) | (sm.num << 8) | 0x04;
-    elf_header(&mut out, shoff, phoff, phdrs.len() as u16, secs.len() as u16, flags);
+    elf_header(
+        &mut out,
+        shoff,
+        phoff,
+        phdrs.len() as u16,
+        secs.len() as u16,
+        flags,
+    );
     out
 }
 
@@ -79,7 +91,11 @@ fn symtab_bytes(layout: &Layout, name_offs: &[u32]) -> Vec<u8> {
 }
 
 fn section_header(out: &mut Vec<u8>, s: &Section, name: u32, offset: u64) {
-    let size = if s.sh_type == SHT_NOBITS { s.nobits_size } else { s.data.len() as u64 };
+    let size = if s.sh_type == SHT_NOBITS {
+        s.nobits_size
+    } else {
+        s.data.len() as u64
+    };
     out.extend_from_slice(&name.to_le_bytes());
     out.extend_from_slice(&s.sh_type.to_le_bytes());
     out.extend_from_slice(&s.flags.to_le_bytes());
@@ -114,17 +130,43 @@ impl Phdr {
 }
 
 /// File offset, file size and memory size covered by the sections `pick` selects (None if none).
-fn span(secs: &[Section], offsets: &[u64], pick: impl Fn(&Section) -> bool) -> Option<(u64, u64, u64)> {
+fn span(
+    secs: &[Section],
+    offsets: &[u64],
+    pick: impl Fn(&Section) -> bool,
+) -> Option<(u64, u64, u64)> {
     let idx: Vec<usize> = (1..secs.len()).filter(|&i| pick(&secs[i])).collect();
     let (first, last) = (*idx.first()?, *idx.last()?);
-    let size = |i: usize| if secs[i].sh_type == SHT_NOBITS { 0 } else { secs[i].data.len() as u64 };
+    let size = |i: usize| {
+        if secs[i].sh_type == SHT_NOBITS {
+            0
+        } else {
+            secs[i].data.len() as u64
+        }
+    };
     let filesz = offsets[last] + size(last) - offsets[first];
-    let memsz = idx.iter().map(|&i| if secs[i].sh_type == SHT_NOBITS { secs[i].nobits_size } else { size(i) }).sum::<u64>().max(filesz);
+    let memsz = idx
+        .iter()
+        .map(|&i| {
+            if secs[i].sh_type == SHT_NOBITS {
+                secs[i].nobits_size
+            } else {
+                size(i)
+            }
+        })
+        .sum::<u64>()
+        .max(filesz);
     Some((offsets[first], filesz, memsz))
 }
 
 fn load(flags: u32, (offset, filesz, memsz): (u64, u64, u64)) -> Phdr {
-    Phdr { kind: PT_LOAD, flags, offset, filesz, memsz }
+    Phdr {
+        kind: PT_LOAD,
+        flags,
+        offset,
+        filesz,
+        memsz,
+    }
 }
 
 /// Program headers as ptxas lays them out (`../shared/docs/cubin.md` §2): legacy family PHDR,
@@ -139,7 +181,13 @@ fn program_headers(sm: Sm, secs: &[Section], offsets: &[u64], phoff: u64) -> Vec
         let data = nobits.map(|(o, _, m)| (o, 0, m)).unwrap_or((phoff, 0, 0));
         let constants = span(secs, offsets, |s| is(s, ".nv.constant0.")).unwrap_or((phoff, 0, 0));
         return vec![
-            Phdr { kind: PT_PHDR, flags: 4, offset: phoff, filesz: table, memsz: table },
+            Phdr {
+                kind: PT_PHDR,
+                flags: 4,
+                offset: phoff,
+                filesz: table,
+                memsz: table,
+            },
             load(4, (phoff, table, table)),
             load(5, code),
             load(6, data),
@@ -148,8 +196,20 @@ fn program_headers(sm: Sm, secs: &[Section], offsets: &[u64], phoff: u64) -> Vec
     }
     let count = if nobits.is_some() { 4 } else { 3 };
     let table = 56 * count;
-    let code = span(secs, offsets, |s| is(s, ".nv.constant0.") || is(s, ".text.")).unwrap_or((phoff, 0, 0));
-    let mut v = vec![Phdr { kind: PT_PHDR, flags: 5, offset: phoff, filesz: table, memsz: table }, load(5, code)];
+    let code = span(secs, offsets, |s| {
+        is(s, ".nv.constant0.") || is(s, ".text.")
+    })
+    .unwrap_or((phoff, 0, 0));
+    let mut v = vec![
+        Phdr {
+            kind: PT_PHDR,
+            flags: 5,
+            offset: phoff,
+            filesz: table,
+            memsz: table,
+        },
+        load(5, code),
+    ];
     if let Some((o, _, m)) = nobits {
         v.push(load(6, (o, 0, m)));
     }
@@ -159,7 +219,9 @@ fn program_headers(sm: Sm, secs: &[Section], offsets: &[u64], phoff: u64) -> Vec
 
 fn elf_header(out: &mut [u8], shoff: u64, phoff: u64, phnum: u16, shnum: u16, flags: u32) {
     let mut h = Vec::with_capacity(64);
-    h.extend_from_slice(&[0x7f, b'E', b'L', b'F', 2, 1, 1, 0x41, 8, 0, 0, 0, 0, 0, 0, 0]);
+    h.extend_from_slice(&[
+        0x7f, b'E', b'L', b'F', 2, 1, 1, 0x41, 8, 0, 0, 0, 0, 0, 0, 0,
+    ]);
     h.extend_from_slice(&ET_EXEC.to_le_bytes());
     h.extend_from_slice(&EM_CUDA.to_le_bytes());
     h.extend_from_slice(&1u32.to_le_bytes());

@@ -88,7 +88,10 @@ impl fmt::Display for CubinError {
 /// Writes the cubin bytes for `module`. Deterministic: the same module gives the same bytes.
 pub fn write_cubin(module: &CubinModule) -> Result<Vec<u8>, CubinError> {
     if !module.sm.is_supported() {
-        return Err(CubinError(format!("unsupported architecture {}", module.sm)));
+        return Err(CubinError(format!(
+            "unsupported architecture {}",
+            module.sm
+        )));
     }
     if module.address_size != 64 {
         return Err(CubinError(".address_size 32 is not supported".into()));

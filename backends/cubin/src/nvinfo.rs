@@ -48,7 +48,8 @@ impl Records {
     }
     fn sval(&mut self, attr: u8, payload: &[u8]) {
         self.0.extend_from_slice(&[EIFMT_SVAL, attr]);
-        self.0.extend_from_slice(&(payload.len() as u16).to_le_bytes());
+        self.0
+            .extend_from_slice(&(payload.len() as u16).to_le_bytes());
         self.0.extend_from_slice(payload);
     }
     fn words(&mut self, attr: u8, words: &[u32]) {
@@ -142,7 +143,10 @@ fn kernel_info_new(sm: Sm, k: &KernelImage, const_sym: u32) -> Vec<u8> {
 /// Warp-synchronous instructions with their member-mask registers (0xffffffff: an immediate).
 fn coop_groups(r: &mut Records, k: &KernelImage) {
     if !k.coop_group_offsets.is_empty() {
-        r.words(COOP_GROUP_MASK_REGIDS, &vec![u32::MAX; k.coop_group_offsets.len()]);
+        r.words(
+            COOP_GROUP_MASK_REGIDS,
+            &vec![u32::MAX; k.coop_group_offsets.len()],
+        );
         r.words(COOP_GROUP_INSTR_OFFSETS, &k.coop_group_offsets);
     }
 }

@@ -73,45 +73,109 @@ pub fn build(m: &CubinModule) -> Layout {
     };
     push(named(".shstrtab", SHT_STRTAB, 0, 1));
     push(named(".strtab", SHT_STRTAB, 0, 1));
-    push(Section { entsize: 24, link: 2, ..named(".symtab", SHT_SYMTAB, 0, 8) });
+    push(Section {
+        entsize: 24,
+        link: 2,
+        ..named(".symtab", SHT_SYMTAB, 0, 8)
+    });
     let debug_frame = push(named(".debug_frame", SHT_PROGBITS, 0, 1));
     let tkinfo = push(named(".note.nv.tkinfo", SHT_NOTE, 0x200_0000, 4));
-    let cuinfo = push(Section { link: tkinfo as u32, ..named(".note.nv.cuinfo", SHT_NOTE, 0x100_0000, 4) });
-    let info = push(Section { link: 3, ..named(".nv.info", SHT_CUDA_INFO, 0, 4) });
+    let cuinfo = push(Section {
+        link: tkinfo as u32,
+        ..named(".note.nv.cuinfo", SHT_NOTE, 0x100_0000, 4)
+    });
+    let info = push(Section {
+        link: 3,
+        ..named(".nv.info", SHT_CUDA_INFO, 0, 4)
+    });
     let compat = new_family.then(|| push(named(".nv.compat", SHT_CUDA_COMPAT, 0, 4)));
     let info_f: Vec<usize> = proc
         .iter()
-        .map(|k| push(Section { link: 3, ..named(&format!(".nv.info.{}", k.name), SHT_CUDA_INFO, 0x40, 4) }))
+        .map(|k| {
+            push(Section {
+                link: 3,
+                ..named(&format!(".nv.info.{}", k.name), SHT_CUDA_INFO, 0x40, 4)
+            })
+        })
         .collect();
-    let callgraph = push(Section { link: 3, entsize: 8, ..named(".nv.callgraph", SHT_CUDA_CALLGRAPH, 0, 4) });
-    let rel_action = (!new_family).then(|| push(Section { entsize: 8, ..named(".nv.rel.action", SHT_CUDA_RELOCINFO, 0, 8) }));
+    let callgraph = push(Section {
+        link: 3,
+        entsize: 8,
+        ..named(".nv.callgraph", SHT_CUDA_CALLGRAPH, 0, 4)
+    });
+    let rel_action = (!new_family).then(|| {
+        push(Section {
+            entsize: 8,
+            ..named(".nv.rel.action", SHT_CUDA_RELOCINFO, 0, 8)
+        })
+    });
     let rela_text: Vec<Option<usize>> = proc
         .iter()
         .map(|k| {
             (new_family && (k.shared_bytes > 0 || k.uses_shared)).then(|| {
-                push(Section { link: 3, entsize: 24, ..named(&format!(".rela.text.{}", k.name), SHT_RELA, 0x40, 8) })
+                push(Section {
+                    link: 3,
+                    entsize: 24,
+                    ..named(&format!(".rela.text.{}", k.name), SHT_RELA, 0x40, 8)
+                })
             })
         })
         .collect();
     let rel_debug = if new_family {
-        push(Section { link: 3, info: debug_frame as u32, entsize: 24, ..named(".rela.debug_frame", SHT_RELA, 0x40, 8) })
+        push(Section {
+            link: 3,
+            info: debug_frame as u32,
+            entsize: 24,
+            ..named(".rela.debug_frame", SHT_RELA, 0x40, 8)
+        })
     } else {
-        push(Section { link: 3, info: debug_frame as u32, entsize: 16, ..named(".rel.debug_frame", SHT_REL, 0x40, 8) })
+        push(Section {
+            link: 3,
+            info: debug_frame as u32,
+            entsize: 16,
+            ..named(".rel.debug_frame", SHT_REL, 0x40, 8)
+        })
     };
     let mut constant0 = Vec::new();
     if !new_family {
-        constant0 = proc.iter().map(|k| push(named(&format!(".nv.constant0.{}", k.name), SHT_PROGBITS, 0x42, 4))).collect();
+        constant0 = proc
+            .iter()
+            .map(|k| {
+                push(named(
+                    &format!(".nv.constant0.{}", k.name),
+                    SHT_PROGBITS,
+                    0x42,
+                    4,
+                ))
+            })
+            .collect();
     }
     let text: Vec<usize> = proc
         .iter()
-        .map(|k| push(Section { link: 3, ..named(&format!(".text.{}", k.name), SHT_PROGBITS, 0x6, 128) }))
+        .map(|k| {
+            push(Section {
+                link: 3,
+                ..named(&format!(".text.{}", k.name), SHT_PROGBITS, 0x6, 128)
+            })
+        })
         .collect();
     // sm_90: ptxas puts the reserved window's section right after the first kernel's shared section.
     let mut shared: Vec<Option<usize>> = Vec::new();
     let mut reserved = None;
     for k in &proc {
-        let align = if k.shared_align > 0 { k.shared_align as u64 } else { 4 };
-        let s = (k.shared_bytes > 0 || k.shared_align > 0).then(|| push(named(&format!(".nv.shared.{}", k.name), SHT_NOBITS, 0x43, align)));
+        let align = if k.shared_align > 0 {
+            k.shared_align as u64
+        } else {
+            4
+        };
+        let s = (k.shared_bytes > 0 || k.shared_align > 0).then(|| {
+            push(named(
+                &format!(".nv.shared.{}", k.name),
+                SHT_NOBITS,
+                0x43,
+                align,
+            ))
+        });
         if s.is_some() && new_family && reserved.is_none() {
             reserved = Some(push(named(".nv.shared.reserved.0", SHT_NOBITS, 0x3, 1)));
         }
@@ -121,10 +185,29 @@ pub fn build(m: &CubinModule) -> Layout {
         reserved = Some(push(named(".nv.shared.reserved.0", SHT_NOBITS, 0x3, 1)));
     }
     if new_family {
-        constant0 = proc.iter().map(|k| push(named(&format!(".nv.constant0.{}", k.name), SHT_PROGBITS, 0x42, 4))).collect();
+        constant0 = proc
+            .iter()
+            .map(|k| {
+                push(named(
+                    &format!(".nv.constant0.{}", k.name),
+                    SHT_PROGBITS,
+                    0x42,
+                    4,
+                ))
+            })
+            .collect();
     }
-    let idx = Indices { debug_frame, tkinfo, cuinfo, compat, text, constant0, shared };
-    let (symbols, symtab_info, func_sym, const_sym) = build_symbols(m, &proc, &secs, &idx, callgraph, rel_action, reserved);
+    let idx = Indices {
+        debug_frame,
+        tkinfo,
+        cuinfo,
+        compat,
+        text,
+        constant0,
+        shared,
+    };
+    let (symbols, symtab_info, func_sym, const_sym) =
+        build_symbols(m, &proc, &secs, &idx, callgraph, rel_action, reserved);
 
     fill_notes(&mut secs, &idx, m);
     if let Some(c) = compat {
@@ -136,13 +219,21 @@ pub fn build(m: &CubinModule) -> Layout {
         secs[info_f[n]].data = nvinfo::kernel_info(m.sm, k, const_sym[n]);
         let t = &mut secs[idx.text[n]];
         t.data = k.code.clone();
-        t.info = if new_family { func_sym[n] } else { (k.num_gprs << 24) | func_sym[n] };
+        t.info = if new_family {
+            func_sym[n]
+        } else {
+            (k.num_gprs << 24) | func_sym[n]
+        };
         let c0 = &mut secs[idx.constant0[n]];
         c0.data = vec![0; (m.sm.param_base() + k.param_bytes) as usize];
         c0.info = idx.text[n] as u32;
         if let Some(s) = idx.shared[n] {
             let window = if new_family { 0x400 } else { 0 };
-            let bytes = if k.shared_align > 0 { k.shared_bytes } else { k.shared_bytes.div_ceil(4) * 4 };
+            let bytes = if k.shared_align > 0 {
+                k.shared_bytes
+            } else {
+                k.shared_bytes.div_ceil(4) * 4
+            };
             secs[s].nobits_size = window + bytes as u64;
             secs[s].info = idx.text[n] as u32;
         }
@@ -152,20 +243,38 @@ pub fn build(m: &CubinModule) -> Layout {
     }
     secs[callgraph].data = nvinfo::empty_callgraph();
     if let Some(r) = rel_action {
-        secs[r].data = vec![0x73, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 0x25, 0, 0x05, 0x36];
+        secs[r].data = vec![
+            0x73, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 0x25, 0, 0x05, 0x36,
+        ];
     }
     let (frame, relocs) = debug_frame_contents(&proc, &func_sym, new_family);
     secs[debug_frame].data = frame;
     secs[rel_debug].data = relocs;
-    Layout { sections: secs, symbols, symtab_info, cuinfo_index: cuinfo as u32 }
+    Layout {
+        sections: secs,
+        symbols,
+        symtab_info,
+        cuinfo_index: cuinfo as u32,
+    }
 }
 
 fn named(name: &str, sh_type: u32, flags: u64, align: u64) -> Section {
-    Section { name: name.to_string(), sh_type, flags, align, ..Section::default() }
+    Section {
+        name: name.to_string(),
+        sh_type,
+        flags,
+        align,
+        ..Section::default()
+    }
 }
 
 fn section_symbol(secs: &[Section], index: usize) -> Symbol {
-    Symbol { name: secs[index].name.clone(), info: 0x03, shndx: index as u16, ..Symbol::default() }
+    Symbol {
+        name: secs[index].name.clone(),
+        info: 0x03,
+        shndx: index as u16,
+        ..Symbol::default()
+    }
 }
 
 /// Symbols in ptxas's order; returns them with the symtab sh_info, and per processed kernel the
@@ -180,7 +289,11 @@ fn build_symbols(
     reserved: Option<usize>,
 ) -> (Vec<Symbol>, u32, Vec<u32>, Vec<u32>) {
     let new_family = m.sm.new_elf_family();
-    let mut syms = vec![Symbol::default(), section_symbol(secs, idx.tkinfo), section_symbol(secs, idx.cuinfo)];
+    let mut syms = vec![
+        Symbol::default(),
+        section_symbol(secs, idx.tkinfo),
+        section_symbol(secs, idx.cuinfo),
+    ];
     let mut const_sym = vec![0u32; proc.len()];
     for n in 0..proc.len() {
         syms.push(section_symbol(secs, idx.text[n]));
@@ -212,8 +325,19 @@ fn build_symbols(
         });
         if n == 0 {
             if let Some(r) = reserved {
-                syms.push(Symbol { name: ".nv.reservedSmem.offset0".into(), info: 0x21, size: 4, ..Symbol::default() });
-                syms.push(Symbol { name: "__nv_reservedSMEM_offset_0_alias".into(), info: 0x20, other: 0xa0, shndx: r as u16, ..Symbol::default() });
+                syms.push(Symbol {
+                    name: ".nv.reservedSmem.offset0".into(),
+                    info: 0x21,
+                    size: 4,
+                    ..Symbol::default()
+                });
+                syms.push(Symbol {
+                    name: "__nv_reservedSMEM_offset_0_alias".into(),
+                    info: 0x20,
+                    other: 0xa0,
+                    shndx: r as u16,
+                    ..Symbol::default()
+                });
             }
         }
     }
@@ -223,7 +347,11 @@ fn build_symbols(
             syms.push(section_symbol(secs, idx.constant0[n]));
         }
     }
-    let info = if new_family { syms.len() as u32 } else { first_global };
+    let info = if new_family {
+        syms.len() as u32
+    } else {
+        first_global
+    };
     (syms, info, func_sym, const_sym)
 }
 
@@ -272,16 +400,18 @@ fn tkinfo_desc(m: &CubinModule) -> Vec<u8> {
         blob.push(0);
     }
     let mut desc = 2u32.to_le_bytes().to_vec();
-    offsets.iter().for_each(|o| desc.extend_from_slice(&o.to_le_bytes()));
+    offsets
+        .iter()
+        .for_each(|o| desc.extend_from_slice(&o.to_le_bytes()));
     desc.extend_from_slice(&blob);
     desc
 }
 
 /// The 64-bit-format DWARF CIE ptxas writes, unchanged for every cubin.
 const CIE: [u8; 48] = [
-    0xff, 0xff, 0xff, 0xff, 0x24, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x03, 0x00, 0x04, 0x7c,
-    0xff, 0xff, 0xff, 0xff, 0x0f, 0x0c, 0x81, 0x80, 0x80, 0x28, 0x00, 0x08, 0xff, 0x81, 0x80, 0x28, 0x08, 0x81, 0x80, 0x80,
-    0x28, 0x00, 0x00, 0x00,
+    0xff, 0xff, 0xff, 0xff, 0x24, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    0xff, 0x03, 0x00, 0x04, 0x7c, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x0c, 0x81, 0x80, 0x80, 0x28, 0x00,
+    0x08, 0xff, 0x81, 0x80, 0x28, 0x08, 0x81, 0x80, 0x80, 0x28, 0x00, 0x00, 0x00,
 ];
 
 /// `.debug_frame` (CIE + one FDE per kernel) and its R_CUDA_64 relocations of each FDE's start.

@@ -7,23 +7,48 @@ use ptxforge_sass::arch::{Sm, SUPPORTED_SMS};
 
 /// EXIT, BRA to itself, then NOPs: 8 words as ptxas pads them (encodings from ptxas 13.5 output).
 fn code() -> Vec<u8> {
-    let mut words = vec![(0x000000000000794du64, 0x000fea0003800000u64), (0xfffffff000007947, 0x000fc0000383ffff)];
+    let mut words = vec![
+        (0x000000000000794du64, 0x000fea0003800000u64),
+        (0xfffffff000007947, 0x000fc0000383ffff),
+    ];
     words.resize(8, (0x0000000000007918, 0x000fc00000000000));
-    words.iter().flat_map(|(lo, hi)| lo.to_le_bytes().into_iter().chain(hi.to_le_bytes())).collect()
+    words
+        .iter()
+        .flat_map(|(lo, hi)| lo.to_le_bytes().into_iter().chain(hi.to_le_bytes()))
+        .collect()
 }
 
 fn module(sm: Sm, shared_bytes: u32) -> CubinModule {
     let kernel = KernelImage {
         name: "k".into(),
         code: code(),
-        params: vec![ParamInfo { offset: 0, size: 8, align: 8, ..ParamInfo::default() }, ParamInfo { offset: 8, size: 4, align: 4, ..ParamInfo::default() }],
+        params: vec![
+            ParamInfo {
+                offset: 0,
+                size: 8,
+                align: 8,
+                ..ParamInfo::default()
+            },
+            ParamInfo {
+                offset: 8,
+                size: 4,
+                align: 4,
+                ..ParamInfo::default()
+            },
+        ],
         param_bytes: 12,
         num_gprs: 8,
         shared_bytes,
         exit_offsets: vec![0],
         ..KernelImage::default()
     };
-    CubinModule { sm, virtual_sm: 75, ptx_version: (8, 0), address_size: 64, kernels: vec![kernel] }
+    CubinModule {
+        sm,
+        virtual_sm: 75,
+        ptx_version: (8, 0),
+        address_size: 64,
+        kernels: vec![kernel],
+    }
 }
 
 fn u16_at(b: &[u8], o: usize) -> u64 {
@@ -38,7 +63,11 @@ fn u64_at(b: &[u8], o: usize) -> u64 {
 
 /// Section headers as (name, type, offset, size, align).
 fn sections(b: &[u8]) -> Vec<(String, u64, u64, u64, u64)> {
-    let (shoff, shnum, shstrndx) = (u64_at(b, 0x28) as usize, u16_at(b, 0x3c) as usize, u16_at(b, 0x3e) as usize);
+    let (shoff, shnum, shstrndx) = (
+        u64_at(b, 0x28) as usize,
+        u16_at(b, 0x3c) as usize,
+        u16_at(b, 0x3e) as usize,
+    );
     let hdr = |i: usize| shoff + 64 * i;
     let strtab = u64_at(b, hdr(shstrndx) + 24) as usize;
     (0..shnum)
@@ -47,7 +76,13 @@ fn sections(b: &[u8]) -> Vec<(String, u64, u64, u64, u64)> {
             let name_off = strtab + u32_at(b, h) as usize;
             let end = b[name_off..].iter().position(|&c| c == 0).unwrap();
             let name = String::from_utf8_lossy(&b[name_off..name_off + end]).into_owned();
-            (name, u32_at(b, h + 4), u64_at(b, h + 24), u64_at(b, h + 32), u64_at(b, h + 48))
+            (
+                name,
+                u32_at(b, h + 4),
+                u64_at(b, h + 24),
+                u64_at(b, h + 32),
+                u64_at(b, h + 48),
+            )
         })
         .collect()
 }
@@ -69,7 +104,11 @@ fn header_sections_and_symbols() {
         for shared in [0, 256] {
             let b = write_cubin(&module(sm, shared)).unwrap();
             assert_eq!(&b[..4], b"\x7fELF");
-            assert_eq!((b[4], b[7], b[8]), (2, 0x41, 8), "ELFCLASS64, OSABI CUDA, ABI 8");
+            assert_eq!(
+                (b[4], b[7], b[8]),
+                (2, 0x41, 8),
+                "ELFCLASS64, OSABI CUDA, ABI 8"
+            );
             assert_eq!(u16_at(&b, 0x12), 190);
             let flags = u32_at(&b, 0x30);
             assert_eq!((flags >> 8) & 0xff, sm.num as u64, "{sm}");
@@ -77,7 +116,14 @@ fn header_sections_and_symbols() {
             let names: Vec<&str> = secs.iter().map(|s| s.0.as_str()).collect();
             let cuinfo = names.iter().position(|n| *n == ".note.nv.cuinfo").unwrap() as u64;
             assert_eq!(flags >> 24, cuinfo, "e_flags top byte is the cuinfo index");
-            for want in [".nv.info", ".nv.info.k", ".nv.constant0.k", ".text.k", ".nv.callgraph", ".debug_frame"] {
+            for want in [
+                ".nv.info",
+                ".nv.info.k",
+                ".nv.constant0.k",
+                ".text.k",
+                ".nv.callgraph",
+                ".debug_frame",
+            ] {
                 assert!(names.contains(&want), "{sm}: no {want} in {names:?}");
             }
             assert_eq!(names.contains(&".nv.compat"), sm.num >= 90);
@@ -88,9 +134,23 @@ fn header_sections_and_symbols() {
             let c0 = secs.iter().find(|s| s.0 == ".nv.constant0.k").unwrap();
             assert_eq!(c0.3, (sm.param_base() + 12) as u64);
             assert_eq!(symbol_size(&b, &secs, "k"), Some(128));
-            let want = if sm.num >= 90 { 5 } else if shared > 0 { 4 } else { 3 };
-            assert_eq!(u16_at(&b, 0x38), want, "{sm} shared {shared}: program headers");
-            assert_eq!(u64_at(&b, 0x20), u64_at(&b, 0x28) + 64 * secs.len() as u64, "phdrs follow the section headers");
+            let want = if sm.num >= 90 {
+                5
+            } else if shared > 0 {
+                4
+            } else {
+                3
+            };
+            assert_eq!(
+                u16_at(&b, 0x38),
+                want,
+                "{sm} shared {shared}: program headers"
+            );
+            assert_eq!(
+                u64_at(&b, 0x20),
+                u64_at(&b, 0x28) + 64 * secs.len() as u64,
+                "phdrs follow the section headers"
+            );
         }
     }
 }

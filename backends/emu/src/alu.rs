@@ -51,7 +51,14 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         Bmsk | Ubmsk => bmsk(a, b, i.bit(75)),
         // P2R: the predicate bits P0..P6 (PT as bit 7) under mask B, A's bits elsewhere.
         P2r => {
-            let pr = (0..8u8).fold(0u32, |m, p| m | (x.pred(PredSrc { idx: p, neg: false, uniform: false }) as u32) << p);
+            let pr = (0..8u8).fold(0u32, |m, p| {
+                m | (x.pred(PredSrc {
+                    idx: p,
+                    neg: false,
+                    uniform: false,
+                }) as u32)
+                    << p
+            });
             (pr & b) | (a & !b)
         }
         Dadd | Dmul | Dfma => {
@@ -80,7 +87,11 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         Imnmx | Vimnmx => {
             let signed = if i.op == Imnmx { i.bit(73) } else { i.bit(72) };
             let min = x.pred(i.pred(87));
-            let less = if signed { (a as i32) < (b as i32) } else { a < b };
+            let less = if signed {
+                (a as i32) < (b as i32)
+            } else {
+                a < b
+            };
             if less == min {
                 a
             } else {
@@ -91,9 +102,17 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         // VIADDMNMX: min (predicate 87..90 true) or max of A + B (B negated at its modifier bit)
         // and C, signed at bit 72.
         Viaddmnmx => {
-            let b = if mod_bits(i, false).is_some_and(|(n, _)| i.bit(n)) { b.wrapping_neg() } else { b };
+            let b = if mod_bits(i, false).is_some_and(|(n, _)| i.bit(n)) {
+                b.wrapping_neg()
+            } else {
+                b
+            };
             let sum = a.wrapping_add(b);
-            let less = if i.bit(72) { (sum as i32) < (c as i32) } else { sum < c };
+            let less = if i.bit(72) {
+                (sum as i32) < (c as i32)
+            } else {
+                sum < c
+            };
             if less == x.pred(i.pred(87)) {
                 sum
             } else {
@@ -119,7 +138,9 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         }
         Shf | Ushf => shf(i, a, b, c),
         Plop3 => {
-            let idx = (x.pred(i.pred(68)) as u32) << 2 | (x.pred(i.pred(77)) as u32) << 1 | x.pred(i.pred(87)) as u32;
+            let idx = (x.pred(i.pred(68)) as u32) << 2
+                | (x.pred(i.pred(77)) as u32) << 1
+                | x.pred(i.pred(87)) as u32;
             let lut = i.f(72, 5) << 3 | i.f(64, 3);
             out.p[0] = Some((lut >> idx) & 1 == 1);
             out.p[1] = Some((i.f(16, 8) >> idx) & 1 == 1);
@@ -143,7 +164,11 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         Fadd | Fmul | Ffma => fop(i, a, b, c)?,
         Fmnmx => {
             let ftz = i.bit(80);
-            fminmax(flush(fsrc_a(i, a), ftz), flush(fsrc_b(i, b), ftz), x.pred(i.pred(87)))
+            fminmax(
+                flush(fsrc_a(i, a), ftz),
+                flush(fsrc_b(i, b), ftz),
+                x.pred(i.pred(87)),
+            )
         }
         I2fp => i2f(i, b)?,
         Mufu => mufu(i.f(74, 4), b)?,
@@ -165,12 +190,19 @@ fn setp_out(i: &Inst, x: &impl Operands, r: bool) -> AluOut {
         1 => v || acc,
         _ => v ^ acc,
     };
-    AluOut { r: [None, None], p: [Some(comb(r)), Some(comb(!r))] }
+    AluOut {
+        r: [None, None],
+        p: [Some(comb(r)), Some(comb(!r))],
+    }
 }
 
 fn icmp(i: &Inst, x: &impl Operands, a: u32, b: u32) -> bool {
     let signed = i.bit(73);
-    let ord = if signed { (a as i32).cmp(&(b as i32)) } else { a.cmp(&b) };
+    let ord = if signed {
+        (a as i32).cmp(&(b as i32))
+    } else {
+        a.cmp(&b)
+    };
     use std::cmp::Ordering::*;
     let cmp = i.f(76, 3);
     if i.bit(72) {
@@ -220,10 +252,17 @@ fn iadd3(i: &Inst, x: &impl Operands, a: u32, b: u32, c: u32) -> AluOut {
         }
     };
     let neg_of = |slot_c: bool| mod_bits(i, slot_c).is_some_and(|(n, _)| i.bit(n));
-    let (cin0, cin1) = if xmode { (x.pred(i.pred(87)) as u64, x.pred(i.pred(77)) as u64) } else { (0, 0) };
+    let (cin0, cin1) = if xmode {
+        (x.pred(i.pred(87)) as u64, x.pred(i.pred(77)) as u64)
+    } else {
+        (0, 0)
+    };
     let first = term(a, i.bit(72)) + term(b, neg_of(false)) + cin0;
     let second = (first & 0xffff_ffff) + term(c, neg_of(true)) + cin1;
-    AluOut { r: [Some(lo(second)), None], p: [Some(first >> 32 != 0), Some(second >> 32 != 0)] }
+    AluOut {
+        r: [Some(lo(second)), None],
+        p: [Some(first >> 32 != 0), Some(second >> 32 != 0)],
+    }
 }
 
 /// Bit positions (neg, abs) of the modifiers of operand B (or C with `slot_c`): they belong to the
@@ -234,7 +273,11 @@ pub fn mod_bits(i: &Inst, slot_c: bool) -> Option<(u32, u32)> {
     if matches!(o, Operand::Imm(_) | Operand::None) {
         return None;
     }
-    let field32 = if i.c == Operand::None && !slot_c { true } else { matches!(i.f(9, 3), 1 | 4 | 5 | 6) != slot_c };
+    let field32 = if i.c == Operand::None && !slot_c {
+        true
+    } else {
+        matches!(i.f(9, 3), 1 | 4 | 5 | 6) != slot_c
+    };
     Some(if field32 { (63, 62) } else { (75, 74) })
 }
 
@@ -242,20 +285,31 @@ pub fn mod_bits(i: &Inst, slot_c: bool) -> Option<(u32, u32)> {
 /// .SX32 takes the high word as a's sign.
 fn lea(i: &Inst, x: &impl Operands, a: u32, b: u32, c: u32) -> AluOut {
     let s = i.f(75, 5);
-    let cin = if i.bit(74) { x.pred(i.pred(87)) as u64 } else { 0 };
+    let cin = if i.bit(74) {
+        x.pred(i.pred(87)) as u64
+    } else {
+        0
+    };
     let b = match mod_bits(i, false) {
         Some((n, _)) if i.bit(n) && i.bit(74) => !b,
         Some((n, _)) if i.bit(n) => b.wrapping_neg(),
         _ => b,
     };
     let shifted = if i.bit(80) {
-        let high = if i.bit(73) { ((a as i32) >> 31) as u32 } else { c };
+        let high = if i.bit(73) {
+            ((a as i32) >> 31) as u32
+        } else {
+            c
+        };
         hi(((high as u64) << 32 | a as u64) << s)
     } else {
         a << s
     };
     let sum = shifted as u64 + b as u64 + cin;
-    AluOut { r: [Some(lo(sum)), None], p: [Some(sum >> 32 & 1 == 1), None] }
+    AluOut {
+        r: [Some(lo(sum)), None],
+        p: [Some(sum >> 32 & 1 == 1), None],
+    }
 }
 
 fn lut3(lut: u32, a: u32, b: u32, c: u32) -> u32 {
@@ -273,7 +327,15 @@ fn prmt(a: u32, sel: u32, c: u32) -> u32 {
     for k in 0..4 {
         let s = (sel >> (4 * k)) & 0xf;
         let byte = (pool >> (8 * (s & 7))) as u8;
-        let v = if s & 8 != 0 { if byte & 0x80 != 0 { 0xff } else { 0 } } else { byte };
+        let v = if s & 8 != 0 {
+            if byte & 0x80 != 0 {
+                0xff
+            } else {
+                0
+            }
+        } else {
+            byte
+        };
         r |= (v as u32) << (8 * k);
     }
     r
@@ -285,7 +347,11 @@ fn shf(i: &Inst, a: u32, b: u32, c: u32) -> u32 {
     let signed = ty == 0 || ty == 2;
     let limit = if ty >= 2 { 32 } else { 64 };
     // `.W` (bit 75) wraps the shift amount modulo the width; otherwise it clamps.
-    let s = if i.bit(75) { b & (limit - 1) } else { b.min(limit) };
+    let s = if i.bit(75) {
+        b & (limit - 1)
+    } else {
+        b.min(limit)
+    };
     let val = (c as u64) << 32 | a as u64;
     let r = if i.bit(76) {
         if signed {
@@ -313,7 +379,11 @@ fn imad(i: &Inst, x: &impl Operands, a: u32, b: u32) -> Result<AluOut, String> {
     let xmode = i.bit(74);
     let neg_c = mod_bits(i, true).is_some_and(|(n, _)| i.bit(n));
     let cin = if xmode { x.pred(i.pred(87)) as u64 } else { 0 };
-    let prod = if signed { ((a as i32 as i64) * (b as i32 as i64)) as u64 } else { a as u64 * b as u64 };
+    let prod = if signed {
+        ((a as i32 as i64) * (b as i32 as i64)) as u64
+    } else {
+        a as u64 * b as u64
+    };
     let mut out = AluOut::default();
     match i.op {
         Op::ImadWide | Op::UimadWide => {
@@ -324,7 +394,9 @@ fn imad(i: &Inst, x: &impl Operands, a: u32, b: u32) -> Result<AluOut, String> {
         }
         // IMAD.HI adds a 64-bit C (a register pair) to the 64-bit product: ptxas writes
         // `mad.hi.u32` as IMAD.HI Rd, Ra, Rb, R4 with R4 = 0 and the addend in R5.
-        Op::ImadHi if !neg_c => out.r[0] = Some(hi(prod.wrapping_add(x.val64(i.c)).wrapping_add(cin))),
+        Op::ImadHi if !neg_c => {
+            out.r[0] = Some(hi(prod.wrapping_add(x.val64(i.c)).wrapping_add(cin)))
+        }
         _ => {
             let c = x.val(i.c);
             let c = if !neg_c {
@@ -334,7 +406,11 @@ fn imad(i: &Inst, x: &impl Operands, a: u32, b: u32) -> Result<AluOut, String> {
             } else {
                 c.wrapping_neg()
             };
-            let base = if i.op == Op::ImadHi { hi(prod) } else { lo(prod) };
+            let base = if i.op == Op::ImadHi {
+                hi(prod)
+            } else {
+                lo(prod)
+            };
             out.r[0] = Some(base.wrapping_add(c).wrapping_add(cin as u32));
         }
     }
@@ -494,7 +570,11 @@ pub fn mufu(func: u32, b: u32) -> Result<u32, String> {
         _ => return Err(format!("MUFU function {func}")),
     };
     let r = r as f32;
-    Ok(if r.is_nan() { CANONICAL_NAN } else { flush(r, true).to_bits() })
+    Ok(if r.is_nan() {
+        CANONICAL_NAN
+    } else {
+        flush(r, true).to_bits()
+    })
 }
 
 /// FMNMX: the predicate (87..90) true selects the minimum; NaN yields the other operand; -0 < +0.
@@ -556,7 +636,11 @@ pub fn f2i(i: &Inst, v: u32) -> Result<u32, String> {
 /// BMSK: a mask of `width` (B) ones starting at bit `start` (A); .W (bit 75) wraps both to 0..31,
 /// otherwise they clamp at 32 (bits past 31 are dropped).
 fn bmsk(start: u32, width: u32, wrap: bool) -> u32 {
-    let (s, w) = if wrap { (start & 31, width & 31) } else { (start.min(32), width.min(32)) };
+    let (s, w) = if wrap {
+        (start & 31, width & 31)
+    } else {
+        (start.min(32), width.min(32))
+    };
     ((((1u64 << w) - 1) << s) & 0xffff_ffff) as u32
 }
 
@@ -601,7 +685,11 @@ fn dop(i: &Inst, x: &impl Operands) -> Result<u64, String> {
         Op::Dmul => crate::round64::round_op(None, a, dsrc(i, x, false), None, rm),
         _ => crate::round64::round_op(None, a, dsrc(i, x, false), Some(dsrc(i, x, true)), rm),
     };
-    Ok(if r.is_nan() { CANONICAL_NAN64 } else { r.to_bits() })
+    Ok(if r.is_nan() {
+        CANONICAL_NAN64
+    } else {
+        r.to_bits()
+    })
 }
 
 /// DSETP: compare codes as FSETP's (76..79); code 0 is .MIN and 15 is .MAX, which write "A is the
@@ -628,7 +716,10 @@ fn dsetp(i: &Inst, x: &impl Operands) -> AluOut {
             (r, !r)
         }
     };
-    AluOut { r: [None, None], p: [Some(comb(first)), Some(comb(second))] }
+    AluOut {
+        r: [None, None],
+        p: [Some(comb(first)), Some(comb(second))],
+    }
 }
 
 /// A float compare code (FSETP/DSETP 76..79: F LT EQ LE GT NE GE NUM NAN LTU EQU LEU GTU NEU GEU

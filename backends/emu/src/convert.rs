@@ -2,7 +2,7 @@
 //! rounding mode. Source size at 84..85 and result size at 75..76 (2: 32-bit, 3: a register pair),
 //! rounding at 78..79 (RN, RM, RP, RZ); I2F's source is signed at 74, F2I's result at 72.
 
-use crate::alu::{flush, lo, hi, round_f32, AluOut, Operands, CANONICAL_NAN};
+use crate::alu::{flush, hi, lo, round_f32, AluOut, Operands, CANONICAL_NAN};
 use crate::decode::Inst;
 
 /// Whether the operand whose size code sits at `pos` is 64-bit; 8- and 16-bit forms (codes 0
@@ -11,7 +11,9 @@ fn wide_at(i: &Inst, pos: u32) -> Result<bool, String> {
     match i.f(pos, 2) {
         2 => Ok(false),
         3 => Ok(true),
-        code => Err(format!("an 8- or 16-bit operand (size code {code} at bit {pos})")),
+        code => Err(format!(
+            "an 8- or 16-bit operand (size code {code} at bit {pos})"
+        )),
     }
 }
 
@@ -75,7 +77,11 @@ fn next_toward(v: f64, s: i32) -> f64 {
 
 /// F2I: f32 or f64 to a 32- or 64-bit integer, rounded by 78..79, saturating, NaN to 0.
 pub fn f2i_wide(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
-    let f = if wide_source(i)? { f64::from_bits(x.val64(i.b)) } else { flush(f32::from_bits(x.val(i.b)), i.bit(80)) as f64 };
+    let f = if wide_source(i)? {
+        f64::from_bits(x.val64(i.b))
+    } else {
+        flush(f32::from_bits(x.val(i.b)), i.bit(80)) as f64
+    };
     let r = match i.f(78, 2) {
         0 => f.round_ties_even(),
         1 => f.floor(),
@@ -97,7 +103,11 @@ pub fn f2f(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
     match (wide_result(i)?, wide_source(i)?) {
         (false, true) => {
             let v = f64::from_bits(x.val64(i.b));
-            let r = if v.is_nan() { CANONICAL_NAN } else { round_f32(v, 0.0, i.f(78, 2)).to_bits() };
+            let r = if v.is_nan() {
+                CANONICAL_NAN
+            } else {
+                round_f32(v, 0.0, i.f(78, 2)).to_bits()
+            };
             result(i, r as u64)
         }
         (true, false) => result(i, (f32::from_bits(x.val(i.b)) as f64).to_bits()),

@@ -21,7 +21,11 @@ pub struct KernelImage {
 /// The kernels of a cubin (the names of its `.text.<kernel>` sections).
 pub fn kernel_names(cubin: &[u8]) -> Result<Vec<String>, EmuError> {
     let elf = Elf::parse(cubin)?;
-    Ok(elf.sections.iter().filter_map(|s| s.name.strip_prefix(".text.").map(str::to_string)).collect())
+    Ok(elf
+        .sections
+        .iter()
+        .filter_map(|s| s.name.strip_prefix(".text.").map(str::to_string))
+        .collect())
 }
 
 /// EIATTR_PARAM_CBANK (format SVAL): `u32 symidx, u16 param_offset, u16 param_size`.
@@ -40,18 +44,28 @@ pub fn load_kernel(cubin: &[u8], entry: &str) -> Result<KernelImage, EmuError> {
     let elf = Elf::parse(cubin)?;
     let sm = (elf.flags >> 8) & 0xff;
     if ![75, 80, 86, 89, 90].contains(&sm) {
-        return Err(bad(format!("unsupported architecture sm_{sm} (e_flags {:#x})", elf.flags)));
+        return Err(bad(format!(
+            "unsupported architecture sm_{sm} (e_flags {:#x})",
+            elf.flags
+        )));
     }
     let section = |name: String| elf.section(&name);
     let data = |name: String| -> Result<Option<&[u8]>, EmuError> {
         match section(name.clone()) {
             None => Ok(None),
-            Some(s) => s.data(cubin).map(Some).ok_or_else(|| bad(format!("{name} lies outside the file"))),
+            Some(s) => s
+                .data(cubin)
+                .map(Some)
+                .ok_or_else(|| bad(format!("{name} lies outside the file"))),
         }
     };
-    let code = data(format!(".text.{entry}"))?.ok_or_else(|| bad(format!("no .text.{entry} section")))?.to_vec();
+    let code = data(format!(".text.{entry}"))?
+        .ok_or_else(|| bad(format!("no .text.{entry} section")))?
+        .to_vec();
     if code.len() % 16 != 0 {
-        return Err(bad(format!(".text.{entry} is not a whole number of 16-byte instructions")));
+        return Err(bad(format!(
+            ".text.{entry} is not a whole number of 16-byte instructions"
+        )));
     }
     let cbank0_size = section(format!(".nv.constant0.{entry}")).map_or(0, |s| s.size as u32);
     let shared_size = section(format!(".nv.shared.{entry}")).map_or(0, |s| s.size as u32);
@@ -61,7 +75,14 @@ pub fn load_kernel(cubin: &[u8], entry: &str) -> Result<KernelImage, EmuError> {
         None => None,
     }
     .unwrap_or((default_base, cbank0_size.saturating_sub(default_base)));
-    Ok(KernelImage { sm, code, cbank0_size, param_offset, param_size, shared_size })
+    Ok(KernelImage {
+        sm,
+        code,
+        cbank0_size,
+        param_offset,
+        param_size,
+        shared_size,
+    })
 }
 
 /// Walks the EIATTR records of a `.nv.info.<kernel>` section for PARAM_CBANK.
@@ -72,9 +93,15 @@ fn param_cbank(data: &[u8]) -> Result<Option<(u32, u32)>, EmuError> {
         let len = match format {
             EIFMT_NVAL | EIFMT_BVAL | EIFMT_HVAL => 4,
             EIFMT_SVAL => 4 + u16::from_le_bytes([data[at + 2], data[at + 3]]) as usize,
-            _ => return Err(bad(format!("EIATTR record with format {format} at offset {at}"))),
+            _ => {
+                return Err(bad(format!(
+                    "EIATTR record with format {format} at offset {at}"
+                )))
+            }
         };
-        let rec = data.get(at..at + len).ok_or_else(|| bad("truncated EIATTR record".into()))?;
+        let rec = data
+            .get(at..at + len)
+            .ok_or_else(|| bad("truncated EIATTR record".into()))?;
         if attr == EIATTR_PARAM_CBANK && format == EIFMT_SVAL && len >= 12 {
             let off = u16::from_le_bytes([rec[8], rec[9]]) as u32;
             let size = u16::from_le_bytes([rec[10], rec[11]]) as u32;
@@ -122,26 +149,48 @@ impl Elf {
         if file.get(..6) != Some(&[0x7f, b'E', b'L', b'F', 2, 1][..]) {
             return Err(bad("not a little-endian ELF64 file".into()));
         }
-        let field = |at: usize, n: usize| le(file, at, n).ok_or_else(|| bad("truncated ELF header".into()));
+        let field =
+            |at: usize, n: usize| le(file, at, n).ok_or_else(|| bad("truncated ELF header".into()));
         let flags = field(0x30, 4)? as u32;
-        let (shoff, shentsize, shnum, shstrndx) = (field(0x28, 8)?, field(0x3a, 2)?, field(0x3c, 2)?, field(0x3e, 2)?);
+        let (shoff, shentsize, shnum, shstrndx) = (
+            field(0x28, 8)?,
+            field(0x3a, 2)?,
+            field(0x3c, 2)?,
+            field(0x3e, 2)?,
+        );
         if shentsize < 64 {
             return Err(bad(format!("section header size {shentsize}")));
         }
         let header = |n: u64| -> Result<(u32, u32, u64, u64), EmuError> {
-            let at = shoff.checked_add(n * shentsize).ok_or_else(|| bad("section header offset".into()))? as usize;
-            let f = |o: usize, w: usize| le(file, at + o, w).ok_or_else(|| bad("truncated section headers".into()));
+            let at = shoff
+                .checked_add(n * shentsize)
+                .ok_or_else(|| bad("section header offset".into()))? as usize;
+            let f = |o: usize, w: usize| {
+                le(file, at + o, w).ok_or_else(|| bad("truncated section headers".into()))
+            };
             Ok((f(0, 4)? as u32, f(4, 4)? as u32, f(0x18, 8)?, f(0x20, 8)?))
         };
         let (_, _, str_off, str_size) = header(shstrndx)?;
-        let str_end = str_off.checked_add(str_size).ok_or_else(|| bad("section name table".into()))?;
-        let strtab = file.get(str_off as usize..str_end as usize).ok_or_else(|| bad("section name table".into()))?;
+        let str_end = str_off
+            .checked_add(str_size)
+            .ok_or_else(|| bad("section name table".into()))?;
+        let strtab = file
+            .get(str_off as usize..str_end as usize)
+            .ok_or_else(|| bad("section name table".into()))?;
         let mut sections = Vec::with_capacity(shnum as usize);
         for n in 0..shnum {
             let (name_off, kind, offset, size) = header(n)?;
             let name = strtab.get(name_off as usize..).unwrap_or(&[]);
-            let name = String::from_utf8_lossy(&name[..name.iter().position(|&c| c == 0).unwrap_or(name.len())]).into_owned();
-            sections.push(Section { name, kind, offset, size });
+            let name = String::from_utf8_lossy(
+                &name[..name.iter().position(|&c| c == 0).unwrap_or(name.len())],
+            )
+            .into_owned();
+            sections.push(Section {
+                name,
+                kind,
+                offset,
+                size,
+            });
         }
         Ok(Elf { flags, sections })
     }

@@ -203,7 +203,98 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 90] = [Op::Mov, Op::Sel, Op::Fmnmx, Op::Fsetp, Op::Isetp, Op::Iadd3, Op::Lea, Op::Lop3, Op::Iabs, Op::Prmt, Op::Imnmx, Op::Shf, Op::Plop3, Op::Fmul, Op::Fadd, Op::Ffma, Op::Imad, Op::ImadWide, Op::ImadHi, Op::Hfma2Mma, Op::Viadd, Op::Vimnmx, Op::I2fp, Op::I2f, Op::F2i, Op::S2r, Op::S2ur, Op::Uldc, Op::Ldc, Op::Ldg, Op::Stg, Op::Lds, Op::Sts, Op::Bra, Op::Exit, Op::Bar, Op::Nop, Op::Umov, Op::Usel, Op::Uisetp, Op::Uiadd3, Op::Ulea, Op::Uimad, Op::UimadWide, Op::Popc, Op::Flo, Op::Brev, Op::Vote, Op::Voteu, Op::Redux, Op::Shfl, Op::Atoms, Op::Atomg, Op::Red, Op::Bssy, Op::Bsync, Op::Break, Op::Bmov, Op::Warpsync, Op::Cs2r, Op::Ulop3, Op::Ushf, Op::Fsel, Op::Bmsk, Op::Ubmsk, Op::Dadd, Op::Dmul, Op::Dfma, Op::Dsetp, Op::Acqbulk, Op::Preexit, Op::P2r, Op::Ld, Op::St, Op::Viaddmnmx, Op::Membar, Op::Uprmt, Op::Mufu, Op::I2f64, Op::F2i64, Op::F2f, Op::I2i, Op::Call, Op::Ret, Op::Nanosleep, Op::B2r, Op::Errbar, Op::Cgaerrbar, Op::Cctl, Op::R2ur];
+    pub const ALL: [Op; 90] = [
+        Op::Mov,
+        Op::Sel,
+        Op::Fmnmx,
+        Op::Fsetp,
+        Op::Isetp,
+        Op::Iadd3,
+        Op::Lea,
+        Op::Lop3,
+        Op::Iabs,
+        Op::Prmt,
+        Op::Imnmx,
+        Op::Shf,
+        Op::Plop3,
+        Op::Fmul,
+        Op::Fadd,
+        Op::Ffma,
+        Op::Imad,
+        Op::ImadWide,
+        Op::ImadHi,
+        Op::Hfma2Mma,
+        Op::Viadd,
+        Op::Vimnmx,
+        Op::I2fp,
+        Op::I2f,
+        Op::F2i,
+        Op::S2r,
+        Op::S2ur,
+        Op::Uldc,
+        Op::Ldc,
+        Op::Ldg,
+        Op::Stg,
+        Op::Lds,
+        Op::Sts,
+        Op::Bra,
+        Op::Exit,
+        Op::Bar,
+        Op::Nop,
+        Op::Umov,
+        Op::Usel,
+        Op::Uisetp,
+        Op::Uiadd3,
+        Op::Ulea,
+        Op::Uimad,
+        Op::UimadWide,
+        Op::Popc,
+        Op::Flo,
+        Op::Brev,
+        Op::Vote,
+        Op::Voteu,
+        Op::Redux,
+        Op::Shfl,
+        Op::Atoms,
+        Op::Atomg,
+        Op::Red,
+        Op::Bssy,
+        Op::Bsync,
+        Op::Break,
+        Op::Bmov,
+        Op::Warpsync,
+        Op::Cs2r,
+        Op::Ulop3,
+        Op::Ushf,
+        Op::Fsel,
+        Op::Bmsk,
+        Op::Ubmsk,
+        Op::Dadd,
+        Op::Dmul,
+        Op::Dfma,
+        Op::Dsetp,
+        Op::Acqbulk,
+        Op::Preexit,
+        Op::P2r,
+        Op::Ld,
+        Op::St,
+        Op::Viaddmnmx,
+        Op::Membar,
+        Op::Uprmt,
+        Op::Mufu,
+        Op::I2f64,
+        Op::F2i64,
+        Op::F2f,
+        Op::I2i,
+        Op::Call,
+        Op::Ret,
+        Op::Nanosleep,
+        Op::B2r,
+        Op::Errbar,
+        Op::Cgaerrbar,
+        Op::Cctl,
+        Op::R2ur,
+    ];
 
     /// The mnemonic as nvdisasm prints its base name.
     pub fn name(self) -> &'static str {
@@ -306,27 +397,65 @@ impl Op {
         use Op::*;
         match self {
             Imad | ImadWide | ImadHi | Ffma | Fadd | Fmul | Hfma2Mma => Timing::Fma,
-            Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | UimadWide | Uldc | Voteu | Ulop3 | Ushf | Ubmsk | Uprmt => Timing::Uniform,
-            I2f | F2i | I2f64 | F2i64 | F2f => Timing::Var { queue: Queue::Conversion },
-            Lds | Sts | Atoms => Timing::Var { queue: Queue::Shared },
-            Popc | Flo | Brev => Timing::Var { queue: Queue::BitOps },
-            S2ur => Timing::Var { queue: Queue::UniformSpecial },
-            Shfl => Timing::Var { queue: Queue::Shared },
-            Mufu => Timing::Var { queue: Queue::Transcendental },
-            S2r | Ldc | Ldg | Stg | Ld | St | Redux | Atomg | Red => Timing::Var { queue: Queue::Unordered },
+            Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | UimadWide | Uldc | Voteu | Ulop3
+            | Ushf | Ubmsk | Uprmt => Timing::Uniform,
+            I2f | F2i | I2f64 | F2i64 | F2f => Timing::Var {
+                queue: Queue::Conversion,
+            },
+            Lds | Sts | Atoms => Timing::Var {
+                queue: Queue::Shared,
+            },
+            Popc | Flo | Brev => Timing::Var {
+                queue: Queue::BitOps,
+            },
+            S2ur => Timing::Var {
+                queue: Queue::UniformSpecial,
+            },
+            Shfl => Timing::Var {
+                queue: Queue::Shared,
+            },
+            Mufu => Timing::Var {
+                queue: Queue::Transcendental,
+            },
+            S2r | Ldc | Ldg | Stg | Ld | St | Redux | Atomg | Red => Timing::Var {
+                queue: Queue::Unordered,
+            },
             // FP64 ops take a write scoreboard when ptxas gives them one; without one the model
             // treats the result as fixed-latency (`HazardModel::record`).
-            Dadd | Dmul | Dfma | Dsetp => Timing::Var { queue: Queue::Unordered },
-            Bra | Call | Ret | Exit | Bar | Nop | Bssy | Bsync | Break | Bmov | Warpsync | Acqbulk | Preexit | Membar => Timing::Control,
+            Dadd | Dmul | Dfma | Dsetp => Timing::Var {
+                queue: Queue::Unordered,
+            },
+            Bra | Call | Ret | Exit | Bar | Nop | Bssy | Bsync | Break | Bmov | Warpsync
+            | Acqbulk | Preexit | Membar => Timing::Control,
             Nanosleep | Errbar | Cgaerrbar | Cctl => Timing::Control,
-            B2r => Timing::Var { queue: Queue::Unordered },
+            B2r => Timing::Var {
+                queue: Queue::Unordered,
+            },
             _ => Timing::Alu,
         }
     }
 
     /// Whether the op reads its register sources after issue (so overwriters need its read scoreboard).
     pub fn reads_late(self) -> bool {
-        matches!(self, Op::Ldg | Op::Stg | Op::Ld | Op::St | Op::Lds | Op::Sts | Op::I2f | Op::F2i | Op::I2f64 | Op::F2i64 | Op::F2f | Op::Shfl | Op::Atoms | Op::Atomg | Op::Red | Op::Redux) || self.is_fp64()
+        matches!(
+            self,
+            Op::Ldg
+                | Op::Stg
+                | Op::Ld
+                | Op::St
+                | Op::Lds
+                | Op::Sts
+                | Op::I2f
+                | Op::F2i
+                | Op::I2f64
+                | Op::F2i64
+                | Op::F2f
+                | Op::Shfl
+                | Op::Atoms
+                | Op::Atomg
+                | Op::Red
+                | Op::Redux
+        ) || self.is_fp64()
     }
 
     /// FP64 ops: variable-latency when ptxas gives them a write scoreboard, else fixed-latency.
@@ -434,7 +563,13 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Warpsync, 0x348, false),
             (Atomg, 0x3a8, false),
         ]),
-        80 => t.extend([(Hfma2Mma, 0x035, true), (Redux, 0x3c4, false), (Atoms, 0xf8c, false), (Warpsync, 0x948, false), (Warpsync, 0x348, false)]),
+        80 => t.extend([
+            (Hfma2Mma, 0x035, true),
+            (Redux, 0x3c4, false),
+            (Atoms, 0xf8c, false),
+            (Warpsync, 0x948, false),
+            (Warpsync, 0x348, false),
+        ]),
         90 => t.extend([
             (Acqbulk, 0x82e, false),
             (Ldc, 0xb82, false),
@@ -453,11 +588,21 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (UimadWide, 0x0a5, true),
             (R2ur, 0x2ca, false),
         ]),
-        _ => t.extend([(Redux, 0x3c4, false), (Atoms, 0xf8c, false), (Warpsync, 0x948, false), (Warpsync, 0x348, false)]),
+        _ => t.extend([
+            (Redux, 0x3c4, false),
+            (Atoms, 0xf8c, false),
+            (Warpsync, 0x948, false),
+            (Warpsync, 0x348, false),
+        ]),
     }
     if sm >= 80 {
         // Generic LD/ST (sm_75: other opcodes, rewritten by sm75_generic_to_common_layout); P2R not yet run on sm_75.
-        t.extend([(Cs2r, 0x805, false), (Ld, 0x980, false), (St, 0x985, false), (P2r, 0x003, true)]);
+        t.extend([
+            (Cs2r, 0x805, false),
+            (Ld, 0x980, false),
+            (St, 0x985, false),
+            (P2r, 0x003, true),
+        ]);
     }
     if sm < 90 {
         t.push((Imnmx, 0x017, true));
@@ -468,10 +613,19 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         t.push((I2fp, 0x045, true));
     }
     if (80..90).contains(&sm) {
-        t.extend([(Umov, 0x082, true), (UimadWide, 0x0a5, true), (Ldc, 0xb82, false), (S2ur, 0x9c3, false)]);
+        t.extend([
+            (Umov, 0x082, true),
+            (UimadWide, 0x0a5, true),
+            (Ldc, 0xb82, false),
+            (S2ur, 0x9c3, false),
+        ]);
     }
     if (80..90).contains(&sm) {
-        t.extend([(Umov, 0x082, true), (UimadWide, 0x0a5, true), (Ldc, 0xb82, false)]);
+        t.extend([
+            (Umov, 0x082, true),
+            (UimadWide, 0x0a5, true),
+            (Ldc, 0xb82, false),
+        ]);
     }
     if (80..90).contains(&sm) {
         t.extend([(Umov, 0x082, true), (UimadWide, 0x0a5, true)]);
@@ -481,7 +635,10 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
 
 /// The mnemonics the emulator runs for `sm`, sorted.
 pub fn supported_names(sm: u32) -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = opcode_table(sm).into_iter().map(|(op, _, _)| op.name()).collect();
+    let mut v: Vec<&'static str> = opcode_table(sm)
+        .into_iter()
+        .map(|(op, _, _)| op.name())
+        .collect();
     v.sort_unstable();
     v.dedup();
     v
@@ -517,7 +674,11 @@ impl Inst {
     pub fn pred(&self, pos: u32) -> PredSrc {
         // PLOP3's source at 68 is a uniform predicate when bit 67 is set (`PLOP3.LUT P0, PT, PT, PT, UP0`).
         let uniform = self.op.is_uniform() || (self.op == Op::Plop3 && pos == 68 && self.bit(67));
-        PredSrc { idx: self.f(pos, 3) as u8, neg: self.bit(pos + 3), uniform }
+        PredSrc {
+            idx: self.f(pos, 3) as u8,
+            neg: self.bit(pos + 3),
+            uniform,
+        }
     }
 
     pub fn dst(&self) -> u8 {
@@ -537,7 +698,13 @@ pub fn sext(v: u64, bits: u32) -> i64 {
 fn ctrl_of(w: u128) -> Ctrl {
     let c = (w >> 105) as u32;
     let sb = |v: u32| if v == 7 { None } else { Some(v as u8) };
-    Ctrl { stall: c & 0xf, yld: (c >> 4) & 1 == 1, wr_sb: sb((c >> 5) & 7), rd_sb: sb((c >> 8) & 7), wait: ((c >> 11) & 0x3f) as u8 }
+    Ctrl {
+        stall: c & 0xf,
+        yld: (c >> 4) & 1 == 1,
+        wr_sb: sb((c >> 5) & 7),
+        rd_sb: sb((c >> 8) & 7),
+        wait: ((c >> 11) & 0x3f) as u8,
+    }
 }
 
 /// Decodes the word at byte address `pc`.
@@ -564,19 +731,39 @@ pub fn atomic_operand(sm: u32, i: &Inst) -> Option<AtomicOperand> {
 
 pub fn decode(sm: u32, pc: u32, w: u128) -> Result<Inst, EmuError> {
     let opc = field(w, 0, 12) as u32;
-    let w = if sm == 75 { sm75_generic_to_common_layout(w).map_err(|what| EmuError::Unsupported { pc, opcode: opc, what })? } else { w };
+    let w = if sm == 75 {
+        sm75_generic_to_common_layout(w).map_err(|what| EmuError::Unsupported {
+            pc,
+            opcode: opc,
+            what,
+        })?
+    } else {
+        w
+    };
     let table = opcode_table(sm);
     let op = table
         .iter()
         .find(|(_, code, alu)| !alu && *code == opc)
-        .or_else(|| table.iter().find(|(_, code, alu)| *alu && *code == opc & 0x1ff && field(w, 9, 3) != 0))
+        .or_else(|| {
+            table
+                .iter()
+                .find(|(_, code, alu)| *alu && *code == opc & 0x1ff && field(w, 9, 3) != 0)
+        })
         .map(|t| t.0)
-        .ok_or(EmuError::Unsupported { pc, opcode: opc, what: "unknown opcode".into() })?;
+        .ok_or(EmuError::Unsupported {
+            pc,
+            opcode: opc,
+            what: "unknown opcode".into(),
+        })?;
     let mut i = Inst {
         pc,
         w,
         op,
-        guard: PredSrc { idx: 0, neg: false, uniform: false },
+        guard: PredSrc {
+            idx: 0,
+            neg: false,
+            uniform: false,
+        },
         ctrl: ctrl_of(w),
         a: Operand::None,
         b: Operand::None,
@@ -584,12 +771,20 @@ pub fn decode(sm: u32, pc: u32, w: u128) -> Result<Inst, EmuError> {
         reads: Vec::new(),
         writes: Vec::new(),
     };
-    i.guard = PredSrc { idx: i.f(12, 3) as u8, neg: i.bit(15), uniform: false };
+    i.guard = PredSrc {
+        idx: i.f(12, 3) as u8,
+        neg: i.bit(15),
+        uniform: false,
+    };
     // A uniform op's guard is a uniform predicate (`@!UP0 ULOP3`).
     if op.is_uniform() && (i.guard.idx != PT || i.guard.neg) {
         i.guard.uniform = true;
     }
-    operands(sm, &mut i).map_err(|what| EmuError::Unsupported { pc, opcode: opc, what: format!("{}: {what}", op.name()) })?;
+    operands(sm, &mut i).map_err(|what| EmuError::Unsupported {
+        pc,
+        opcode: opc,
+        what: format!("{}: {what}", op.name()),
+    })?;
     Ok(i)
 }
 
@@ -619,9 +814,18 @@ fn gpr(idx: u8) -> Operand {
 
 /// Source operands of an ALU op by operand form: (B, C) for three-source ops.
 fn alu_bc(i: &Inst, uniform: bool) -> (Operand, Operand) {
-    let reg = |pos| if uniform { Operand::Ur(i.f(pos, 6) as u8) } else { gpr(i.f(pos, 8) as u8) };
+    let reg = |pos| {
+        if uniform {
+            Operand::Ur(i.f(pos, 6) as u8)
+        } else {
+            gpr(i.f(pos, 8) as u8)
+        }
+    };
     let imm = Operand::Imm(i.f(32, 32));
-    let cb = Operand::Cb { bank: i.f(54, 5) as u8, off: i.f(38, 16) };
+    let cb = Operand::Cb {
+        bank: i.f(54, 5) as u8,
+        off: i.f(38, 16),
+    };
     let ur32 = Operand::Ur(i.f(32, 6) as u8);
     match i.f(9, 3) {
         1 => (reg(32), reg(64)),
@@ -645,7 +849,10 @@ fn alu_b2(i: &Inst, uniform: bool) -> Operand {
             }
         }
         2 | 4 => Operand::Imm(i.f(32, 32)),
-        3 | 5 => Operand::Cb { bank: i.f(54, 5) as u8, off: i.f(38, 16) },
+        3 | 5 => Operand::Cb {
+            bank: i.f(54, 5) as u8,
+            off: i.f(38, 16),
+        },
         _ => Operand::Ur(i.f(32, 6) as u8),
     }
 }
@@ -661,15 +868,27 @@ pub fn mem_words(ty: u32) -> u8 {
 
 fn add_read(i: &mut Inst, o: Operand, n: u8) {
     match o {
-        Operand::R(r) if r != RZ => i.reads.push(RegRange { file: File::R, idx: r, n }),
-        Operand::Ur(r) if r != URZ => i.reads.push(RegRange { file: File::Ur, idx: r, n }),
+        Operand::R(r) if r != RZ => i.reads.push(RegRange {
+            file: File::R,
+            idx: r,
+            n,
+        }),
+        Operand::Ur(r) if r != URZ => i.reads.push(RegRange {
+            file: File::Ur,
+            idx: r,
+            n,
+        }),
         _ => {}
     }
 }
 
 fn add_pred_read(i: &mut Inst, p: PredSrc) {
     if p.idx != PT {
-        i.reads.push(RegRange { file: if p.uniform { File::Up } else { File::P }, idx: p.idx, n: 1 });
+        i.reads.push(RegRange {
+            file: if p.uniform { File::Up } else { File::P },
+            idx: p.idx,
+            n: 1,
+        });
     }
 }
 
@@ -691,7 +910,11 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
     let rfile = if u { File::Ur } else { File::R };
     let pfile = if u { File::Up } else { File::P };
     let dst = if u { i.f(16, 6) as u8 } else { i.dst() };
-    let a = if u { Operand::Ur(i.f(24, 6) as u8) } else { gpr(i.f(24, 8) as u8) };
+    let a = if u {
+        Operand::Ur(i.f(24, 6) as u8)
+    } else {
+        gpr(i.f(24, 8) as u8)
+    };
     let guard = i.guard;
     add_pred_read(i, guard);
     match i.op {
@@ -744,12 +967,17 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_write(i, File::P, i.f(81, 3) as u8, 1);
             add_write(i, File::P, i.f(84, 3) as u8, 1);
         }
-        Iadd3 | Uiadd3 | Lea | Ulea | Lop3 | Ulop3 | Prmt | Uprmt | Shf | Ushf | Imad | ImadWide | ImadHi | Uimad | UimadWide | Ffma | Hfma2Mma | Viaddmnmx => {
+        Iadd3 | Uiadd3 | Lea | Ulea | Lop3 | Ulop3 | Prmt | Uprmt | Shf | Ushf | Imad
+        | ImadWide | ImadHi | Uimad | UimadWide | Ffma | Hfma2Mma | Viaddmnmx => {
             i.a = a;
             let (b, c) = alu_bc(i, u);
             i.b = b;
             i.c = c;
-            let c_words = if matches!(i.op, ImadWide | UimadWide | ImadHi) { 2 } else { 1 };
+            let c_words = if matches!(i.op, ImadWide | UimadWide | ImadHi) {
+                2
+            } else {
+                1
+            };
             add_read(i, i.a, 1);
             add_read(i, i.b, 1);
             let lea_lo = matches!(i.op, Lea | Ulea) && !i.bit(80);
@@ -768,7 +996,11 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
                 let p = i.pred(87);
                 add_pred_read(i, p);
             }
-            let d_words = if matches!(i.op, ImadWide | UimadWide) { 2 } else { 1 };
+            let d_words = if matches!(i.op, ImadWide | UimadWide) {
+                2
+            } else {
+                1
+            };
             add_write(i, rfile, dst, d_words);
             if matches!(i.op, Iadd3 | Uiadd3) {
                 add_write(i, pfile, i.f(81, 3) as u8, 1);
@@ -803,7 +1035,10 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_write(i, File::Ur, i.f(16, 6) as u8, 1);
         }
         Uldc | Ldc => {
-            i.b = Operand::Cb { bank: i.f(54, 5) as u8, off: i.f(38, 16) };
+            i.b = Operand::Cb {
+                bank: i.f(54, 5) as u8,
+                off: i.f(38, 16),
+            };
             if i.op == Ldc {
                 i.a = a;
                 add_read(i, a, 1);
@@ -818,9 +1053,20 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             i.b = alu_b2(i, false);
             add_read(i, a, 1);
             add_read(i, i.b, 1);
-            let mask = if let Operand::Imm(m) = i.b { m } else { u32::MAX };
+            let mask = if let Operand::Imm(m) = i.b {
+                m
+            } else {
+                u32::MAX
+            };
             for p in (0..PT).filter(|&p| mask >> p & 1 == 1) {
-                add_pred_read(i, PredSrc { idx: p, neg: false, uniform: false });
+                add_pred_read(
+                    i,
+                    PredSrc {
+                        idx: p,
+                        neg: false,
+                        uniform: false,
+                    },
+                );
             }
             add_write(i, File::R, dst, 1);
         }
@@ -853,14 +1099,21 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
         Sts => {
             i.a = a;
             i.b = gpr(i.f(32, 8) as u8);
-            i.c = if i.f(0, 12) == 0x988 { Operand::Ur(i.f(64, 6) as u8) } else { Operand::Ur(URZ) };
+            i.c = if i.f(0, 12) == 0x988 {
+                Operand::Ur(i.f(64, 6) as u8)
+            } else {
+                Operand::Ur(URZ)
+            };
             add_read(i, a, 1);
             add_read(i, i.b, mem_words(i.f(73, 3)));
             add_read(i, i.c, 1);
         }
         Vote | Voteu => {
             let p = i.pred(87);
-            let p = PredSrc { uniform: false, ..p };
+            let p = PredSrc {
+                uniform: false,
+                ..p
+            };
             add_pred_read(i, p);
             if i.op == Vote {
                 add_write(i, File::R, i.dst(), 1);
@@ -878,8 +1131,16 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
         Shfl => {
             let form = i.f(9, 3);
             i.a = a;
-            i.b = if form == 1 || form == 2 { gpr(i.f(32, 8) as u8) } else { Operand::Imm(i.f(53, 5)) };
-            i.c = if form == 1 || form == 4 { gpr(i.f(64, 8) as u8) } else { Operand::Imm(i.f(40, 13)) };
+            i.b = if form == 1 || form == 2 {
+                gpr(i.f(32, 8) as u8)
+            } else {
+                Operand::Imm(i.f(53, 5))
+            };
+            i.c = if form == 1 || form == 4 {
+                gpr(i.f(64, 8) as u8)
+            } else {
+                Operand::Imm(i.f(40, 13))
+            };
             add_read(i, a, 1);
             add_read(i, i.b, 1);
             add_read(i, i.c, 1);
@@ -892,8 +1153,16 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             // (ptxas's sm_90 code overwrites R0, named there, under the op's read scoreboard).
             let popc_inc = i.f(0, 12) == 0xf8c && i.f(88, 3) == 5;
             i.b = gpr(if popc_inc { RZ } else { i.f(32, 8) as u8 });
-            i.c = if i.f(0, 12) == 0xf8c { Operand::Ur(i.f(64, 6) as u8) } else { Operand::Ur(URZ) };
-            let data = if popc_inc { 1 } else { atomic_operand(sm, i).map_or(1, |t| t.bytes / 4) };
+            i.c = if i.f(0, 12) == 0xf8c {
+                Operand::Ur(i.f(64, 6) as u8)
+            } else {
+                Operand::Ur(URZ)
+            };
+            let data = if popc_inc {
+                1
+            } else {
+                atomic_operand(sm, i).map_or(1, |t| t.bytes / 4)
+            };
             add_read(i, a, 1);
             add_read(i, i.b, data);
             add_read(i, i.c, 1);

@@ -121,7 +121,17 @@ pub struct HazardModel {
 
 impl HazardModel {
     pub fn new(sm: u32) -> Self {
-        HazardModel { sm, t: 0, seq: 0, fixed: vec![None; SLOTS], pending_write: vec![None; SLOTS], pending_read: vec![None; SLOTS], sb_done: [0; 6], bit_ops_sb: [None; 6], lanes: u32::MAX }
+        HazardModel {
+            sm,
+            t: 0,
+            seq: 0,
+            fixed: vec![None; SLOTS],
+            pending_write: vec![None; SLOTS],
+            pending_read: vec![None; SLOTS],
+            sb_done: [0; 6],
+            bit_ops_sb: [None; 6],
+            lanes: u32::MAX,
+        }
     }
 
     /// The lanes an entry for slot `s` covers: the issuing group's, or the whole warp's for
@@ -137,12 +147,21 @@ impl HazardModel {
 /// Whether two queues complete in one order: I2F/F2I and MUFU share one (ptxas's integer division
 /// reads an unscoreboarded I2F.RP result after waiting only on a later MUFU.RCP, sm_75 and sm_90).
 fn same_order(a: Queue, b: Queue) -> bool {
-    a == b || matches!((a, b), (Queue::Conversion, Queue::Transcendental) | (Queue::Transcendental, Queue::Conversion))
+    a == b
+        || matches!(
+            (a, b),
+            (Queue::Conversion, Queue::Transcendental) | (Queue::Transcendental, Queue::Conversion)
+        )
 }
 
 fn hazard(i: &Inst, s: usize, kind: HazardKind, detail: String) -> EmuError {
     let (f, idx) = file_of(s);
-    EmuError::Hazard { pc: i.pc, reg: crate::decode::RegRange::name(f, idx), kind, detail }
+    EmuError::Hazard {
+        pc: i.pc,
+        reg: crate::decode::RegRange::name(f, idx),
+        kind,
+        detail,
+    }
 }
 
 /// Cycles after issue at which `i` reads register `idx` of `file`, when later than at issue: on
@@ -150,7 +169,11 @@ fn hazard(i: &Inst, s: usize, kind: HazardKind, detail: String) -> EmuError {
 /// with an IMAD.U32 2 cycles before).
 fn read_delay(sm: u32, i: &Inst, file: File, idx: u8) -> u64 {
     match (i.op, i.c) {
-        (Op::ImadWide, crate::decode::Operand::R(c)) if sm >= 90 && file == File::R && idx == c.wrapping_add(1) => 2,
+        (Op::ImadWide, crate::decode::Operand::R(c))
+            if sm >= 90 && file == File::R && idx == c.wrapping_add(1) =>
+        {
+            2
+        }
         _ => 0,
     }
 }
@@ -197,12 +220,33 @@ impl HazardModel {
             self.t = self.t.max(self.sb_done[sb as usize]);
             // In-order queues: a wait covering a later op of the queue covers the earlier ones too.
             let covered = |queue: Queue| {
-                let last = self.pending_write.iter().flatten().filter(|p| p.sb == Some(sb) && same_order(p.queue, queue)).map(|p| p.seq).max();
-                let last = if queue == Queue::BitOps { last.max(self.bit_ops_sb[sb as usize]) } else { last };
+                let last = self
+                    .pending_write
+                    .iter()
+                    .flatten()
+                    .filter(|p| p.sb == Some(sb) && same_order(p.queue, queue))
+                    .map(|p| p.seq)
+                    .max();
+                let last = if queue == Queue::BitOps {
+                    last.max(self.bit_ops_sb[sb as usize])
+                } else {
+                    last
+                };
                 last.filter(|_| queue != Queue::Unordered)
             };
-            let last = [Queue::Conversion, Queue::BitOps, Queue::Transcendental, Queue::Shared, Queue::UniformSpecial, Queue::Unordered].map(|q| (q, covered(q)));
-            let covers = |queue: Queue, seq: u64| last.iter().any(|&(q, c)| q == queue && c.is_some_and(|c| seq <= c));
+            let last = [
+                Queue::Conversion,
+                Queue::BitOps,
+                Queue::Transcendental,
+                Queue::Shared,
+                Queue::UniformSpecial,
+                Queue::Unordered,
+            ]
+            .map(|q| (q, covered(q)));
+            let covers = |queue: Queue, seq: u64| {
+                last.iter()
+                    .any(|&(q, c)| q == queue && c.is_some_and(|c| seq <= c))
+            };
             for p in self.pending_write.iter_mut() {
                 if matches!(p, Some(q) if q.sb == Some(sb) || covers(q.queue, q.seq)) {
                     *p = None;
@@ -210,7 +254,8 @@ impl HazardModel {
             }
             // A read is over once the op's own scoreboards, or a later op of its queue, complete.
             for r in self.pending_read.iter_mut() {
-                if matches!(r, Some(p) if p.rd_sb == Some(sb) || p.wr_sb == Some(sb) || covers(p.queue, p.seq)) {
+                if matches!(r, Some(p) if p.rd_sb == Some(sb) || p.wr_sb == Some(sb) || covers(p.queue, p.seq))
+                {
                     *r = None;
                 }
             }
@@ -220,23 +265,40 @@ impl HazardModel {
     fn check_reads(&self, i: &Inst) -> Result<(), EmuError> {
         let consumer = i.op.timing();
         // A branch's predicate input decides the branch as its guard does.
-        let branch_pred = (i.op == Op::Bra && i.f(87, 3) != PT as u32).then(|| slot(File::P, i.f(87, 3) as u8));
+        let branch_pred =
+            (i.op == Op::Bra && i.f(87, 3) != PT as u32).then(|| slot(File::P, i.f(87, 3) as u8));
         let guard_slot = (i.guard.idx != PT).then(|| slot(File::P, i.guard.idx));
         for r in &i.reads {
             for k in 0..r.n {
                 let s = slot(r.file, r.idx.wrapping_add(k));
                 if let Some(p) = self.pending_write[s].filter(|p| p.lanes & self.lanes != 0) {
                     let why = match p.sb {
-                        Some(sb) => format!("result of /*{:04x}*/ read without waiting on SB{sb}", p.pc),
-                        None => format!("result of /*{:04x}*/ (no scoreboard) read before a covering wait", p.pc),
+                        Some(sb) => {
+                            format!("result of /*{:04x}*/ read without waiting on SB{sb}", p.pc)
+                        }
+                        None => format!(
+                            "result of /*{:04x}*/ (no scoreboard) read before a covering wait",
+                            p.pc
+                        ),
                     };
                     return Err(hazard(i, s, HazardKind::MissingWait, why));
                 }
                 if let Some(f) = self.fixed[s].filter(|f| f.lanes & self.lanes != 0) {
-                    let need = raw_latency(self.sm, f.op, r.file, consumer, (guard_slot == Some(s) || branch_pred == Some(s)) && r.file == File::P);
-                    let need = need.saturating_sub(read_delay(self.sm, i, r.file, r.idx.wrapping_add(k)));
+                    let need = raw_latency(
+                        self.sm,
+                        f.op,
+                        r.file,
+                        consumer,
+                        (guard_slot == Some(s) || branch_pred == Some(s)) && r.file == File::P,
+                    );
+                    let need =
+                        need.saturating_sub(read_delay(self.sm, i, r.file, r.idx.wrapping_add(k)));
                     if self.t < f.issued + need {
-                        let why = format!("read at cycle {}, {} cycles after its producer; needs {need}", self.t, self.t - f.issued);
+                        let why = format!(
+                            "read at cycle {}, {} cycles after its producer; needs {need}",
+                            self.t,
+                            self.t - f.issued
+                        );
                         return Err(hazard(i, s, HazardKind::ReadTooEarly, why));
                     }
                 }
@@ -251,23 +313,46 @@ impl HazardModel {
                 let s = slot(r.file, r.idx.wrapping_add(k));
                 // A later shared-memory op writes after an earlier one read (ptxas's sm_90 code
                 // loads into an STS.64 source under its read scoreboard without waiting).
-                let same_queue = |q: Queue| q == Queue::Shared && i.op.timing() == Timing::Var { queue: q };
-                let lands = self.t + if matches!(i.op.timing(), Timing::Var { .. }) { VAR_WRITE_DELAY } else { 0 };
-                match self.pending_read[s].filter(|p| !same_queue(p.queue) && p.lanes & self.lanes != 0) {
-                    Some(PendingRead { rd_sb: Some(sb), pc, .. }) => {
+                let same_queue =
+                    |q: Queue| q == Queue::Shared && i.op.timing() == Timing::Var { queue: q };
+                let lands = self.t
+                    + if matches!(i.op.timing(), Timing::Var { .. }) {
+                        VAR_WRITE_DELAY
+                    } else {
+                        0
+                    };
+                match self.pending_read[s]
+                    .filter(|p| !same_queue(p.queue) && p.lanes & self.lanes != 0)
+                {
+                    Some(PendingRead {
+                        rd_sb: Some(sb),
+                        pc,
+                        ..
+                    }) => {
                         let why = format!("source of /*{pc:04x}*/ overwritten before waiting on its read scoreboard SB{sb}");
                         return Err(hazard(i, s, HazardKind::OverwriteBeforeRead, why));
                     }
-                    Some(PendingRead { rd_sb: None, until, pc, .. }) if lands < until => {
+                    Some(PendingRead {
+                        rd_sb: None,
+                        until,
+                        pc,
+                        ..
+                    }) if lands < until => {
                         let why = format!("source of /*{pc:04x}*/ (no read scoreboard) overwritten {} cycles after it issued", self.t + UNGUARDED_READ_WINDOW - until);
                         return Err(hazard(i, s, HazardKind::OverwriteBeforeRead, why));
                     }
                     _ => {}
                 }
                 // A later op of the same in-order queue writes after the pending one: no hazard.
-                let same_queue = |q: Queue| q != Queue::Unordered && i.op.timing() == Timing::Var { queue: q };
-                if let Some(p) = self.pending_write[s].filter(|p| !same_queue(p.queue) && p.lanes & self.lanes != 0) {
-                    let why = format!("pending result of /*{:04x}*/ may land after this write", p.pc);
+                let same_queue =
+                    |q: Queue| q != Queue::Unordered && i.op.timing() == Timing::Var { queue: q };
+                if let Some(p) = self.pending_write[s]
+                    .filter(|p| !same_queue(p.queue) && p.lanes & self.lanes != 0)
+                {
+                    let why = format!(
+                        "pending result of /*{:04x}*/ may land after this write",
+                        p.pc
+                    );
                     return Err(hazard(i, s, HazardKind::OverwritePendingWrite, why));
                 }
             }
@@ -284,7 +369,13 @@ impl HazardModel {
                 for k in 0..r.n {
                     let s = slot(r.file, r.idx.wrapping_add(k));
                     self.fixed[s] = None;
-                    self.pending_write[s] = Some(Pending { sb: i.ctrl.wr_sb, seq: self.seq, queue, pc: i.pc, lanes: self.lanes_of(s) });
+                    self.pending_write[s] = Some(Pending {
+                        sb: i.ctrl.wr_sb,
+                        seq: self.seq,
+                        queue,
+                        pc: i.pc,
+                        lanes: self.lanes_of(s),
+                    });
                 }
             }
             if let Some(sb) = i.ctrl.wr_sb.filter(|&s| s < 6) {
@@ -295,23 +386,44 @@ impl HazardModel {
                 self.sb_done[sb as usize] = self.sb_done[sb as usize].max(self.t + 2);
             }
             if queue == Queue::BitOps {
-                for sb in [i.ctrl.wr_sb, rd_sb].into_iter().flatten().filter(|&s| s < 6) {
+                for sb in [i.ctrl.wr_sb, rd_sb]
+                    .into_iter()
+                    .flatten()
+                    .filter(|&s| s < 6)
+                {
                     self.bit_ops_sb[sb as usize] = Some(self.seq);
                 }
             }
             if i.op.reads_late() {
                 let until = self.t + UNGUARDED_READ_WINDOW;
-                for r in i.reads.iter().filter(|r| matches!(r.file, File::R | File::Ur)) {
+                for r in i
+                    .reads
+                    .iter()
+                    .filter(|r| matches!(r.file, File::R | File::Ur))
+                {
                     for k in 0..r.n {
                         let s = slot(r.file, r.idx.wrapping_add(k));
                         // The op's own result overwrites its source only after reading it.
-                        let own_result = i.writes.iter().any(|w| w.file == r.file && (w.idx..w.idx.saturating_add(w.n)).contains(&r.idx.wrapping_add(k)));
+                        let own_result = i.writes.iter().any(|w| {
+                            w.file == r.file
+                                && (w.idx..w.idx.saturating_add(w.n))
+                                    .contains(&r.idx.wrapping_add(k))
+                        });
                         // FP64 ops read late only under a read scoreboard (ptxas's sm_75 code overwrites a
                         // DADD source 4 cycles after issue). Uniform sources are read at issue even
                         // under one (ptxas's sm_90 code overwrites an STS's UR offset with a UMOV
                         // before waiting on the STS's read scoreboard).
-                        if !own_result && r.file == File::R && (rd_sb.is_some() || !i.op.is_fp64()) {
-                            self.pending_read[s] = Some(PendingRead { rd_sb, wr_sb: i.ctrl.wr_sb, until, pc: i.pc, queue, seq: self.seq, lanes: self.lanes_of(s) });
+                        if !own_result && r.file == File::R && (rd_sb.is_some() || !i.op.is_fp64())
+                        {
+                            self.pending_read[s] = Some(PendingRead {
+                                rd_sb,
+                                wr_sb: i.ctrl.wr_sb,
+                                until,
+                                pc: i.pc,
+                                queue,
+                                seq: self.seq,
+                                lanes: self.lanes_of(s),
+                            });
                         }
                     }
                 }
@@ -321,7 +433,11 @@ impl HazardModel {
         for r in &i.writes {
             for k in 0..r.n {
                 let s = slot(r.file, r.idx.wrapping_add(k));
-                self.fixed[s] = Some(Fixed { issued: self.t, op: i.op, lanes: self.lanes_of(s) });
+                self.fixed[s] = Some(Fixed {
+                    issued: self.t,
+                    op: i.op,
+                    lanes: self.lanes_of(s),
+                });
             }
         }
     }

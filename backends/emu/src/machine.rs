@@ -74,7 +74,11 @@ impl Warp {
             let t = first_thread + l as u32;
             if t < total {
                 w.lane[l] = Lane::Ready;
-                w.tid[l] = [t % block[0], (t / block[0]) % block[1], t / (block[0] * block[1])];
+                w.tid[l] = [
+                    t % block[0],
+                    (t / block[0]) % block[1],
+                    t / (block[0] * block[1]),
+                ];
             }
         }
         w
@@ -104,14 +108,22 @@ impl Warp {
     }
 
     fn pred(&self, p: PredSrc, lane: usize) -> bool {
-        let v = if p.uniform { self.up[p.idx as usize & 7] } else { self.p[p.idx as usize & 7] >> lane & 1 == 1 };
+        let v = if p.uniform {
+            self.up[p.idx as usize & 7]
+        } else {
+            self.p[p.idx as usize & 7] >> lane & 1 == 1
+        };
         v != p.neg
     }
 
     fn set_pred(&mut self, idx: u8, lane: usize, v: bool) {
         if idx != PT {
             let m = 1u32 << lane;
-            self.p[idx as usize] = if v { self.p[idx as usize] | m } else { self.p[idx as usize] & !m };
+            self.p[idx as usize] = if v {
+                self.p[idx as usize] | m
+            } else {
+                self.p[idx as usize] & !m
+            };
         }
     }
 
@@ -120,7 +132,9 @@ impl Warp {
     }
 
     fn mask_where(&self, f: impl Fn(Lane) -> bool) -> u32 {
-        (0..WARP).filter(|&l| f(self.lane[l])).fold(0, |m, l| m | 1 << l)
+        (0..WARP)
+            .filter(|&l| f(self.lane[l]))
+            .fold(0, |m, l| m | 1 << l)
     }
 
     /// Releases lanes waiting at BSYNC or WARPSYNC once every lane they wait for has arrived
@@ -133,7 +147,9 @@ impl Warp {
                     let want = self.bar[b as usize] & !exited;
                     want & !self.mask(Lane::AtBsync(b)) == 0
                 }
-                Lane::AtWarpsync(m) => m & !exited & !self.mask_where(|s| matches!(s, Lane::AtWarpsync(_))) == 0,
+                Lane::AtWarpsync(m) => {
+                    m & !exited & !self.mask_where(|s| matches!(s, Lane::AtWarpsync(_))) == 0
+                }
                 _ => false,
             };
             if release {
@@ -170,15 +186,21 @@ impl Operands for LaneView<'_> {
             Operand::R(r) => self.w.reg(r, self.lane),
             Operand::Ur(r) => self.w.ureg(r),
             Operand::Imm(v) => v,
-            Operand::Cb { bank: 0, off } => cbank_read(self.cbank, off as u64, 4).unwrap_or(0) as u32,
+            Operand::Cb { bank: 0, off } => {
+                cbank_read(self.cbank, off as u64, 4).unwrap_or(0) as u32
+            }
             Operand::Cb { .. } => 0,
         }
     }
 
     fn val64(&self, o: Operand) -> u64 {
         match o {
-            Operand::R(r) if r != RZ => (self.w.reg(r, self.lane) as u64) | (self.w.reg(r + 1, self.lane) as u64) << 32,
-            Operand::Ur(r) if r < URZ => (self.w.ureg(r) as u64) | (self.w.ureg(r + 1) as u64) << 32,
+            Operand::R(r) if r != RZ => {
+                (self.w.reg(r, self.lane) as u64) | (self.w.reg(r + 1, self.lane) as u64) << 32
+            }
+            Operand::Ur(r) if r < URZ => {
+                (self.w.ureg(r) as u64) | (self.w.ureg(r + 1) as u64) << 32
+            }
             Operand::Cb { bank: 0, off } => cbank_read(self.cbank, off as u64, 8).unwrap_or(0),
             Operand::Imm(v) => v as i32 as i64 as u64,
             _ => 0,
@@ -204,16 +226,34 @@ struct Run<'a> {
 }
 
 /// Runs the whole grid.
-pub fn run(k: &KernelImage, launch: &Launch, params: &[u8], buffers: &mut [Buffer], opts: &EmuOptions) -> Result<EmuStats, EmuError> {
+pub fn run(
+    k: &KernelImage,
+    launch: &Launch,
+    params: &[u8],
+    buffers: &mut [Buffer],
+    opts: &EmuOptions,
+) -> Result<EmuStats, EmuError> {
     let threads = launch.block.iter().map(|&d| d as u64).product::<u64>();
     if threads == 0 || threads > 1024 || launch.grid.contains(&0) {
-        return Err(EmuError::BadLaunch(format!("block {:?} grid {:?}", launch.block, launch.grid)));
+        return Err(EmuError::BadLaunch(format!(
+            "block {:?} grid {:?}",
+            launch.block, launch.grid
+        )));
     }
     if k.shared_size > MAX_SHARED {
-        return Err(EmuError::BadCubin(format!("{} bytes of shared memory (at most {MAX_SHARED})", k.shared_size)));
+        return Err(EmuError::BadCubin(format!(
+            "{} bytes of shared memory (at most {MAX_SHARED})",
+            k.shared_size
+        )));
     }
-    if params.len() as u64 > k.param_size as u64 || k.param_offset as usize + params.len() > CBANK_SIZE {
-        return Err(EmuError::BadLaunch(format!("{} parameter bytes for a kernel that takes {}", params.len(), k.param_size)));
+    if params.len() as u64 > k.param_size as u64
+        || k.param_offset as usize + params.len() > CBANK_SIZE
+    {
+        return Err(EmuError::BadLaunch(format!(
+            "{} parameter bytes for a kernel that takes {}",
+            params.len(),
+            k.param_size
+        )));
     }
     let insts = (0..k.code.len() / 16)
         .map(|n| {
@@ -226,7 +266,16 @@ pub fn run(k: &KernelImage, launch: &Launch, params: &[u8], buffers: &mut [Buffe
         cbank[n * 4..n * 4 + 4].copy_from_slice(&v.to_le_bytes());
     }
     cbank[k.param_offset as usize..k.param_offset as usize + params.len()].copy_from_slice(params);
-    let mut run = Run { k, insts, cbank, buffers, opts, stats: EmuStats::default(), cta: [0; 3], shared: Vec::new() };
+    let mut run = Run {
+        k,
+        insts,
+        cbank,
+        buffers,
+        opts,
+        stats: EmuStats::default(),
+        cta: [0; 3],
+        shared: Vec::new(),
+    };
     for z in 0..launch.grid[2] {
         for y in 0..launch.grid[1] {
             for x in 0..launch.grid[0] {
@@ -242,7 +291,9 @@ impl Run<'_> {
     fn run_cta(&mut self, block: [u32; 3]) -> Result<(), EmuError> {
         let threads = block[0] * block[1] * block[2];
         self.shared = vec![0u8; self.k.shared_size as usize];
-        let mut warps: Vec<Warp> = (0..threads.div_ceil(WARP as u32)).map(|n| Warp::new(self.k.sm, n * WARP as u32, block)).collect();
+        let mut warps: Vec<Warp> = (0..threads.div_ceil(WARP as u32))
+            .map(|n| Warp::new(self.k.sm, n * WARP as u32, block))
+            .collect();
         loop {
             for w in warps.iter_mut() {
                 for _ in 0..TURN {
@@ -257,7 +308,9 @@ impl Run<'_> {
             }
             warps.iter_mut().for_each(Warp::release_syncs);
             let ready = warps.iter().any(|w| w.mask(Lane::Ready) != 0);
-            let all_at_bar = warps.iter().all(|w| w.mask_where(|s| s == Lane::Exited || s == Lane::AtBarrier) == u32::MAX);
+            let all_at_bar = warps
+                .iter()
+                .all(|w| w.mask_where(|s| s == Lane::Exited || s == Lane::AtBarrier) == u32::MAX);
             if !ready && all_at_bar {
                 // Every live thread waits at the barrier: release them together.
                 let t = warps.iter().map(|w| w.hz.t).max().unwrap_or(0);
@@ -286,22 +339,42 @@ impl Run<'_> {
         if ready == 0 {
             return Ok(false);
         }
-        let (pc, gid) = (0..WARP).filter(|&l| ready >> l & 1 == 1).map(|l| (w.pc[l], w.group[l])).min().unwrap_or((0, 0));
-        let group = (0..WARP).filter(|&l| ready >> l & 1 == 1 && w.pc[l] == pc && w.group[l] == gid).fold(0u32, |m, l| m | 1 << l);
+        let (pc, gid) = (0..WARP)
+            .filter(|&l| ready >> l & 1 == 1)
+            .map(|l| (w.pc[l], w.group[l]))
+            .min()
+            .unwrap_or((0, 0));
+        let group = (0..WARP)
+            .filter(|&l| ready >> l & 1 == 1 && w.pc[l] == pc && w.group[l] == gid)
+            .fold(0u32, |m, l| m | 1 << l);
         self.stats.warp_instructions += 1;
         if self.stats.warp_instructions > self.opts.max_steps {
-            return Err(EmuError::StepLimit { steps: self.opts.max_steps });
+            return Err(EmuError::StepLimit {
+                steps: self.opts.max_steps,
+            });
         }
         if pc % 16 != 0 {
             let lane = group.trailing_zeros() as usize;
-            return Err(EmuError::Misaligned { space: "code", addr: pc as u64, pc, thread: w.tid[lane], cta: self.cta });
+            return Err(EmuError::Misaligned {
+                space: "code",
+                addr: pc as u64,
+                pc,
+                thread: w.tid[lane],
+                cta: self.cta,
+            });
         }
         let inst = match self.insts.get(pc as usize / 16) {
             Some(Ok(i)) => i.clone(),
             Some(Err(e)) => return Err(e.clone()),
             None => {
                 let lane = group.trailing_zeros() as usize;
-                return Err(EmuError::OutOfBounds { space: "code", addr: pc as u64, pc, thread: w.tid[lane], cta: self.cta });
+                return Err(EmuError::OutOfBounds {
+                    space: "code",
+                    addr: pc as u64,
+                    pc,
+                    thread: w.tid[lane],
+                    cta: self.cta,
+                });
             }
         };
         check_converged(w, &inst, ready, group, self.cta)?;
@@ -310,10 +383,14 @@ impl Run<'_> {
         } else {
             w.hz.t += inst.ctrl.stall.max(1) as u64;
         }
-        let mut exec = (0..WARP).filter(|&l| group >> l & 1 == 1 && w.pred(inst.guard, l)).fold(0u32, |m, l| m | 1 << l);
+        let mut exec = (0..WARP)
+            .filter(|&l| group >> l & 1 == 1 && w.pred(inst.guard, l))
+            .fold(0u32, |m, l| m | 1 << l);
         if inst.op == Op::Bra {
             // Only the lanes whose predicate input holds branch.
-            exec &= (0..WARP).filter(|&l| w.pred(inst.pred(87), l)).fold(0u32, |m, l| m | 1 << l);
+            exec &= (0..WARP)
+                .filter(|&l| w.pred(inst.pred(87), l))
+                .fold(0u32, |m, l| m | 1 << l);
             // BRA.DIV: taken only when a live lane of the mask is outside the issuing group.
             if let (true, Operand::Ur(u)) = (inst.bit(91), inst.a) {
                 if w.ureg(u) & !w.mask(Lane::Exited) & !group == 0 {
@@ -339,7 +416,9 @@ impl Run<'_> {
             // A divergent branch: the lanes that took it form a new group.
             let id = w.next_group;
             w.next_group += 1;
-            (0..WARP).filter(|&l| exec >> l & 1 == 1).for_each(|l| w.group[l] = id);
+            (0..WARP)
+                .filter(|&l| exec >> l & 1 == 1)
+                .for_each(|l| w.group[l] = id);
         }
         Ok(true)
     }
@@ -372,7 +451,10 @@ impl Run<'_> {
                 if i.f(77, 2) == 2 {
                     // BAR.RED: remember the predicates of the arriving lanes.
                     let p = i.pred(87);
-                    let votes = lanes.clone().filter(|&l| w.pred(p, l)).fold(0u32, |m, l| m | 1 << l);
+                    let votes = lanes
+                        .clone()
+                        .filter(|&l| w.pred(p, l))
+                        .fold(0u32, |m, l| m | 1 << l);
                     let (_, arrived, old) = w.bar_red.unwrap_or((0, 0, 0));
                     w.bar_red = Some((i.f(74, 2), arrived | exec, old | votes));
                 }
@@ -428,10 +510,18 @@ impl Run<'_> {
             }
             Op::Uldc => {
                 if exec != 0 {
-                    let Operand::Cb { bank, off } = i.b else { unreachable!("ULDC has a cbuf operand") };
+                    let Operand::Cb { bank, off } = i.b else {
+                        unreachable!("ULDC has a cbuf operand")
+                    };
                     let words = mem_words(i.f(73, 3));
                     for k in 0..words {
-                        let v = self.cload_typed(i, bank, off as u64 + 4 * k as u64, w, exec.trailing_zeros() as usize)?;
+                        let v = self.cload_typed(
+                            i,
+                            bank,
+                            off as u64 + 4 * k as u64,
+                            w,
+                            exec.trailing_zeros() as usize,
+                        )?;
                         set_ureg(w, i.f(16, 6) as u8 + k, v);
                     }
                 }
@@ -445,7 +535,14 @@ impl Run<'_> {
             }
             op if op.is_uniform() => {
                 if exec != 0 {
-                    let out = exec_alu(i, &UniformView { w, cbank: &self.cbank }).map_err(|what| unsupported(i, what))?;
+                    let out = exec_alu(
+                        i,
+                        &UniformView {
+                            w,
+                            cbank: &self.cbank,
+                        },
+                    )
+                    .map_err(|what| unsupported(i, what))?;
                     write_uniform(w, i, out);
                 }
             }
@@ -466,7 +563,9 @@ impl Run<'_> {
                 w.set_reg(d, l, v);
             }
             Op::Ldc => {
-                let Operand::Cb { bank, off } = i.b else { unreachable!("LDC has a cbuf operand") };
+                let Operand::Cb { bank, off } = i.b else {
+                    unreachable!("LDC has a cbuf operand")
+                };
                 let base = off as u64 + w.reg(i.f(24, 8) as u8, l) as u64;
                 for k in 0..mem_words(i.f(73, 3)) {
                     let v = self.cload_typed(i, bank, base + 4 * k as u64, w, l)?;
@@ -502,13 +601,18 @@ impl Run<'_> {
                 }
             }
             Op::Atoms | Op::Atomg | Op::Red => {
-                let ty = crate::decode::atomic_operand(self.k.sm, i).ok_or_else(|| unsupported(i, "atomic type".into()))?;
+                let ty = crate::decode::atomic_operand(self.k.sm, i)
+                    .ok_or_else(|| unsupported(i, "atomic type".into()))?;
                 let n = ty.bytes as usize;
                 let (space, addr) = self.address(i, w, l);
                 let bytes = self.load(space, addr, n, i, w, l)?;
                 let old = bytes.iter().rev().fold(0u64, |acc, &b| acc << 8 | b as u64);
                 let src = i.f(32, 8) as u8;
-                let hi = if n == 8 && src != RZ { w.reg(src.saturating_add(1), l) as u64 } else { 0 };
+                let hi = if n == 8 && src != RZ {
+                    w.reg(src.saturating_add(1), l) as u64
+                } else {
+                    0
+                };
                 let v = w.reg(src, l) as u64 | hi << 32;
                 let new = atomic(i, ty, old, v).map_err(|what| unsupported(i, what))?;
                 self.store(space, addr, &new.to_le_bytes()[..n], i, w, l)?;
@@ -533,7 +637,15 @@ impl Run<'_> {
                 self.store(space, addr, &data, i, w, l)?;
             }
             _ => {
-                let out = exec_alu(i, &LaneView { w, lane: l, cbank: &self.cbank }).map_err(|what| unsupported(i, what))?;
+                let out = exec_alu(
+                    i,
+                    &LaneView {
+                        w,
+                        lane: l,
+                        cbank: &self.cbank,
+                    },
+                )
+                .map_err(|what| unsupported(i, what))?;
                 write_lane(w, i, l, out);
             }
         }
@@ -547,7 +659,12 @@ impl Run<'_> {
                 let missing = exec & !w.written[idx as usize];
                 if idx != RZ && missing != 0 {
                     let lane = missing.trailing_zeros() as usize;
-                    return Err(EmuError::Uninitialized { pc: i.pc, reg: format!("R{idx}"), thread: w.tid[lane], cta: self.cta });
+                    return Err(EmuError::Uninitialized {
+                        pc: i.pc,
+                        reg: format!("R{idx}"),
+                        thread: w.tid[lane],
+                        cta: self.cta,
+                    });
                 }
             }
         }
@@ -556,8 +673,13 @@ impl Run<'_> {
 
     /// VOTE (ballot into a register, ALL/ANY into a predicate) and VOTEU (ballot into a UR).
     fn vote(&mut self, w: &mut Warp, i: &Inst, exec: u32) -> Result<(), EmuError> {
-        let p = PredSrc { uniform: false, ..i.pred(87) };
-        let ballot = (0..WARP).filter(|&l| exec >> l & 1 == 1 && w.pred(p, l)).fold(0u32, |m, l| m | 1 << l);
+        let p = PredSrc {
+            uniform: false,
+            ..i.pred(87)
+        };
+        let ballot = (0..WARP)
+            .filter(|&l| exec >> l & 1 == 1 && w.pred(p, l))
+            .fold(0u32, |m, l| m | 1 << l);
         let result = match i.f(72, 2) {
             0 => ballot == exec,
             1 => ballot != 0,
@@ -588,7 +710,9 @@ impl Run<'_> {
             return Ok(());
         }
         let signed = i.bit(73);
-        let vals = (0..WARP).filter(|&l| exec >> l & 1 == 1).map(|l| w.reg(i.f(24, 8) as u8, l));
+        let vals = (0..WARP)
+            .filter(|&l| exec >> l & 1 == 1)
+            .map(|l| w.reg(i.f(24, 8) as u8, l));
         let r = match i.f(78, 3) {
             0 => vals.fold(u32::MAX, |a, v| a & v),
             1 => vals.fold(0, |a, v| a | v),
@@ -626,7 +750,14 @@ impl Run<'_> {
 
     /// A constant load of the type at 73..75: bytes and halves (U8, S8, U16, S16) extended to 32
     /// bits, at their own alignment; wider types one word at a time.
-    fn cload_typed(&self, i: &Inst, bank: u8, off: u64, w: &Warp, l: usize) -> Result<u32, EmuError> {
+    fn cload_typed(
+        &self,
+        i: &Inst,
+        bank: u8,
+        off: u64,
+        w: &Warp,
+        l: usize,
+    ) -> Result<u32, EmuError> {
         let ty = i.f(73, 3);
         if ty >= 4 {
             return self.cload(i, bank, off, w, l);
@@ -636,10 +767,21 @@ impl Run<'_> {
             return Err(unsupported(i, format!("constant bank {bank}")));
         }
         if off % bytes != 0 {
-            return Err(EmuError::Misaligned { space: "constant", addr: off, pc: i.pc, thread: w.tid[l], cta: self.cta });
+            return Err(EmuError::Misaligned {
+                space: "constant",
+                addr: off,
+                pc: i.pc,
+                thread: w.tid[l],
+                cta: self.cta,
+            });
         }
-        let v = cbank_read(&self.cbank, off, bytes as usize)
-            .ok_or(EmuError::OutOfBounds { space: "constant", addr: off, pc: i.pc, thread: w.tid[l], cta: self.cta })?;
+        let v = cbank_read(&self.cbank, off, bytes as usize).ok_or(EmuError::OutOfBounds {
+            space: "constant",
+            addr: off,
+            pc: i.pc,
+            thread: w.tid[l],
+            cta: self.cta,
+        })?;
         Ok(match ty {
             1 => v as u8 as i8 as i32 as u32,
             3 => v as u16 as i16 as i32 as u32,
@@ -652,11 +794,23 @@ impl Run<'_> {
             return Err(unsupported(i, format!("constant bank {bank}")));
         }
         if off % 4 != 0 {
-            return Err(EmuError::Misaligned { space: "constant", addr: off, pc: i.pc, thread: w.tid[l], cta: self.cta });
+            return Err(EmuError::Misaligned {
+                space: "constant",
+                addr: off,
+                pc: i.pc,
+                thread: w.tid[l],
+                cta: self.cta,
+            });
         }
         cbank_read(&self.cbank, off, 4)
             .map(|v| v as u32)
-            .ok_or(EmuError::OutOfBounds { space: "constant", addr: off, pc: i.pc, thread: w.tid[l], cta: self.cta })
+            .ok_or(EmuError::OutOfBounds {
+                space: "constant",
+                addr: off,
+                pc: i.pc,
+                thread: w.tid[l],
+                cta: self.cta,
+            })
     }
 
     /// The space and byte address of a memory op for lane `l`.
@@ -664,51 +818,107 @@ impl Run<'_> {
         let a = i.f(24, 8) as u8;
         let off = sext(field(i.w, 40, 24), 24);
         // Generic LD/ST run on global addresses only (a shared-window address is out of bounds).
-        if matches!(i.op, Op::Ldg | Op::Stg | Op::Ld | Op::St | Op::Atomg | Op::Red) {
+        if matches!(
+            i.op,
+            Op::Ldg | Op::Stg | Op::Ld | Op::St | Op::Atomg | Op::Red
+        ) {
             let wide = i.bit(72);
-            let base = if wide && a != RZ { w.reg(a, l) as u64 | (w.reg(a + 1, l) as u64) << 32 } else { w.reg(a, l) as u64 };
+            let base = if wide && a != RZ {
+                w.reg(a, l) as u64 | (w.reg(a + 1, l) as u64) << 32
+            } else {
+                w.reg(a, l) as u64
+            };
             // On sm_75 the UR of the 0x98x forms is an address offset (elsewhere a descriptor).
             let ur = match i.c {
-                Operand::Ur(u) if wide && u < URZ => w.ureg(u) as u64 | (w.ureg(u + 1) as u64) << 32,
+                Operand::Ur(u) if wide && u < URZ => {
+                    w.ureg(u) as u64 | (w.ureg(u + 1) as u64) << 32
+                }
                 Operand::Ur(u) => w.ureg(u) as u64,
                 _ => 0,
             };
             return ("global", base.wrapping_add(ur).wrapping_add(off as u64));
         }
         // ATOMS scales its register address like LDS/STS (`[R2.X4]`) in its 0x38c form only.
-        let scale = if i.op == Op::Atoms && i.f(0, 12) != 0x38c { 1 } else { [1u64, 4, 8, 16][i.f(78, 2) as usize] };
+        let scale = if i.op == Op::Atoms && i.f(0, 12) != 0x38c {
+            1
+        } else {
+            [1u64, 4, 8, 16][i.f(78, 2) as usize]
+        };
         let ur = match i.c {
             Operand::Ur(u) => w.ureg(u) as u64,
             _ => 0,
         };
-        ("shared", (w.reg(a, l) as u64 * scale).wrapping_add(ur).wrapping_add(off as u64) & 0xffff_ffff)
+        (
+            "shared",
+            (w.reg(a, l) as u64 * scale)
+                .wrapping_add(ur)
+                .wrapping_add(off as u64)
+                & 0xffff_ffff,
+        )
     }
 
     fn oob(&self, space: &'static str, addr: u64, i: &Inst, w: &Warp, l: usize) -> EmuError {
-        EmuError::OutOfBounds { space, addr, pc: i.pc, thread: w.tid[l], cta: self.cta }
+        EmuError::OutOfBounds {
+            space,
+            addr,
+            pc: i.pc,
+            thread: w.tid[l],
+            cta: self.cta,
+        }
     }
 
-    fn check_align(&self, space: &'static str, addr: u64, bytes: usize, i: &Inst, w: &Warp, l: usize) -> Result<(), EmuError> {
+    fn check_align(
+        &self,
+        space: &'static str,
+        addr: u64,
+        bytes: usize,
+        i: &Inst,
+        w: &Warp,
+        l: usize,
+    ) -> Result<(), EmuError> {
         if addr % bytes as u64 != 0 {
-            return Err(EmuError::Misaligned { space, addr, pc: i.pc, thread: w.tid[l], cta: self.cta });
+            return Err(EmuError::Misaligned {
+                space,
+                addr,
+                pc: i.pc,
+                thread: w.tid[l],
+                cta: self.cta,
+            });
         }
         Ok(())
     }
 
-    fn load(&mut self, space: &'static str, addr: u64, bytes: usize, i: &Inst, w: &Warp, l: usize) -> Result<[u8; 16], EmuError> {
+    fn load(
+        &mut self,
+        space: &'static str,
+        addr: u64,
+        bytes: usize,
+        i: &Inst,
+        w: &Warp,
+        l: usize,
+    ) -> Result<[u8; 16], EmuError> {
         self.check_align(space, addr, bytes, i, w, l)?;
         let mut out = [0u8; 16];
         let src = if space == "shared" {
             self.shared.get(addr as usize..addr as usize + bytes)
         } else {
-            find_buffer(self.buffers, addr, bytes).map(|(b, o)| &self.buffers[b].bytes[o..o + bytes])
+            find_buffer(self.buffers, addr, bytes)
+                .map(|(b, o)| &self.buffers[b].bytes[o..o + bytes])
         };
         let src = src.ok_or_else(|| self.oob(space, addr, i, w, l))?;
         out[..bytes].copy_from_slice(src);
         Ok(out)
     }
 
-    fn store(&mut self, space: &'static str, addr: u64, data: &[u8], i: &Inst, w: &Warp, l: usize) -> Result<(), EmuError> {
+    fn store(
+        &mut self,
+        space: &'static str,
+        addr: u64,
+        data: &[u8],
+        i: &Inst,
+        w: &Warp,
+        l: usize,
+    ) -> Result<(), EmuError> {
         self.check_align(space, addr, data.len(), i, w, l)?;
         let n = data.len();
         let dst = if space == "shared" {
@@ -724,7 +934,13 @@ impl Run<'_> {
                 d.copy_from_slice(data);
                 Ok(())
             }
-            None => Err(EmuError::OutOfBounds { space, addr, pc: i.pc, thread: w.tid[l], cta: self.cta }),
+            None => Err(EmuError::OutOfBounds {
+                space,
+                addr,
+                pc: i.pc,
+                thread: w.tid[l],
+                cta: self.cta,
+            }),
         }
     }
 }
@@ -732,15 +948,28 @@ impl Run<'_> {
 /// A warp collective (SHFL, REDUX, VOTE other than the active-mask form) must issue for every lane
 /// that reaches it: lanes ready at the same instruction in another group mean the warp is split
 /// (nothing reconverged it after a divergent branch), which the hardware does not repair.
-fn check_converged(w: &Warp, i: &Inst, ready: u32, group: u32, cta: [u32; 3]) -> Result<(), EmuError> {
+fn check_converged(
+    w: &Warp,
+    i: &Inst,
+    ready: u32,
+    group: u32,
+    cta: [u32; 3],
+) -> Result<(), EmuError> {
     let collective = match i.op {
         Op::Shfl | Op::Redux => true,
         Op::Vote => i.f(87, 4) != PT as u32,
         _ => false,
     };
-    let split = (0..WARP).filter(|&l| ready >> l & 1 == 1 && group >> l & 1 == 0 && w.pc[l] == i.pc).fold(0u32, |m, l| m | 1 << l);
+    let split = (0..WARP)
+        .filter(|&l| ready >> l & 1 == 1 && group >> l & 1 == 0 && w.pc[l] == i.pc)
+        .fold(0u32, |m, l| m | 1 << l);
     if collective && split != 0 {
-        return Err(EmuError::Diverged { pc: i.pc, issuing: group, split, cta });
+        return Err(EmuError::Diverged {
+            pc: i.pc,
+            issuing: group,
+            split,
+            cta,
+        });
     }
     Ok(())
 }
@@ -749,7 +978,9 @@ fn check_converged(w: &Warp, i: &Inst, ready: u32, group: u32, cta: [u32; 3]) ->
 /// and OR combine them; every warp's B2R.RESULT then reads the value.
 fn complete_bar_red(warps: &mut [Warp]) {
     let reds: Vec<(u32, u32, u32)> = warps.iter().filter_map(|w| w.bar_red).collect();
-    let Some(&(op, _, _)) = reds.first() else { return };
+    let Some(&(op, _, _)) = reds.first() else {
+        return;
+    };
     let popc: u32 = reds.iter().map(|r| r.2.count_ones()).sum();
     let value = match op {
         0 => popc,
@@ -768,7 +999,11 @@ fn shfl(w: &mut Warp, i: &Inst, exec: u32) -> Result<(), EmuError> {
     let mode = i.f(58, 2);
     let src: Vec<u32> = (0..WARP).map(|l| w.reg(i.f(24, 8) as u8, l)).collect();
     for l in (0..WARP).filter(|&l| exec >> l & 1 == 1) {
-        let view = LaneView { w, lane: l, cbank: &[] };
+        let view = LaneView {
+            w,
+            lane: l,
+            cbank: &[],
+        };
         let (b, c) = (view.val(i.b) & 0x1f, view.val(i.c));
         let (clamp, seg) = (c & 0x1f, (c >> 8) & 0x1f);
         let lane = l as i32;
@@ -783,7 +1018,11 @@ fn shfl(w: &mut Warp, i: &Inst, exec: u32) -> Result<(), EmuError> {
             2 => (lane + b as i32, lane + b as i32 <= max_lane),
             _ => (lane ^ b as i32, (lane ^ b as i32) <= max_lane),
         };
-        let j = if ok && (0..WARP as i32).contains(&j) { j as usize } else { l };
+        let j = if ok && (0..WARP as i32).contains(&j) {
+            j as usize
+        } else {
+            l
+        };
         if exec >> j & 1 == 0 {
             return Err(unsupported(i, format!("SHFL from inactive lane {j}")));
         }
@@ -799,20 +1038,58 @@ fn atomic(i: &Inst, ty: crate::decode::AtomicOperand, old: u64, v: u64) -> Resul
     let op = match i.op {
         Op::Red => i.f(87, 3),
         // POPC.INC (88..90 = 5): each lane adds one (bit 87 differs between sm_80 and sm_90 code).
-        Op::Atoms if i.f(0, 12) == 0xf8c => return if i.f(88, 3) == 5 { Ok((old as u32).wrapping_add(1) as u64) } else { Err("ATOMS operation".into()) },
+        Op::Atoms if i.f(0, 12) == 0xf8c => {
+            return if i.f(88, 3) == 5 {
+                Ok((old as u32).wrapping_add(1) as u64)
+            } else {
+                Err("ATOMS operation".into())
+            }
+        }
         _ => i.f(87, 4),
     };
     let wide = ty.bytes == 8;
     let mask = if wide { u64::MAX } else { 0xffff_ffff };
     // Values as ordered by the operation's signedness.
-    let key = |x: u64| if !ty.signed { x as i128 } else if wide { x as i64 as i128 } else { x as u32 as i32 as i128 };
+    let key = |x: u64| {
+        if !ty.signed {
+            x as i128
+        } else if wide {
+            x as i64 as i128
+        } else {
+            x as u32 as i32 as i128
+        }
+    };
     Ok(match op {
         0 => old.wrapping_add(v) & mask,
-        1 => if key(v) < key(old) { v } else { old },
-        2 => if key(v) > key(old) { v } else { old },
+        1 => {
+            if key(v) < key(old) {
+                v
+            } else {
+                old
+            }
+        }
+        2 => {
+            if key(v) > key(old) {
+                v
+            } else {
+                old
+            }
+        }
         // INC/DEC (32-bit only): wrap to 0 past v, to v below 1 or above v.
-        3 if !wide => if old >= v { 0 } else { old + 1 },
-        4 if !wide => if old == 0 || old > v { v } else { old - 1 },
+        3 if !wide => {
+            if old >= v {
+                0
+            } else {
+                old + 1
+            }
+        }
+        4 if !wide => {
+            if old == 0 || old > v {
+                v
+            } else {
+                old - 1
+            }
+        }
         5 => old & v,
         6 => old | v,
         7 => old ^ v,
@@ -839,14 +1116,22 @@ fn access_bytes(ty: u32) -> usize {
 }
 
 fn unsupported(i: &Inst, what: String) -> EmuError {
-    EmuError::Unsupported { pc: i.pc, opcode: i.f(0, 12), what: format!("{}: {what}", i.op.name()) }
+    EmuError::Unsupported {
+        pc: i.pc,
+        opcode: i.f(0, 12),
+        what: format!("{}: {what}", i.op.name()),
+    }
 }
 
 /// Absolute byte address of a BRA's target: signed word offset from the next instruction, split
 /// on sm_90 (low 8 bits in 16..23, the rest in 34..81).
 pub fn branch_target(sm: u32, i: &Inst) -> u32 {
     let high = sext(field(i.w, 34, 48), 48);
-    let words = if sm >= 90 { high << 8 | field(i.w, 16, 8) as i64 } else { high };
+    let words = if sm >= 90 {
+        high << 8 | field(i.w, 16, 8) as i64
+    } else {
+        high
+    };
     (i.pc as i64 + 16 + words * 4) as u32
 }
 
@@ -903,14 +1188,18 @@ impl Operands for UniformView<'_> {
         match o {
             Operand::Ur(r) => self.w.ureg(r),
             Operand::Imm(v) => v,
-            Operand::Cb { bank: 0, off } => cbank_read(self.cbank, off as u64, 4).unwrap_or(0) as u32,
+            Operand::Cb { bank: 0, off } => {
+                cbank_read(self.cbank, off as u64, 4).unwrap_or(0) as u32
+            }
             _ => 0,
         }
     }
 
     fn val64(&self, o: Operand) -> u64 {
         match o {
-            Operand::Ur(r) if r < URZ => (self.w.ureg(r) as u64) | (self.w.ureg(r + 1) as u64) << 32,
+            Operand::Ur(r) if r < URZ => {
+                (self.w.ureg(r) as u64) | (self.w.ureg(r + 1) as u64) << 32
+            }
             _ => self.val(o) as u64,
         }
     }

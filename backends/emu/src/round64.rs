@@ -16,7 +16,11 @@ pub fn round_op(sum: Option<f64>, a: f64, b: f64, c: Option<f64>, rm: u32) -> f6
     if r.is_infinite() {
         // Overflow from finite operands: the directed modes that point inwards give the largest finite.
         let inward = matches!((rm, r > 0.0), (3, _) | (1, true) | (2, false));
-        return if operands_finite && inward { f64::MAX.copysign(r) } else { r };
+        return if operands_finite && inward {
+            f64::MAX.copysign(r)
+        } else {
+            r
+        };
     }
     let above = match (sum, c) {
         (Some(_), _) => -exact_sign(&[a, b, -r]),
@@ -53,7 +57,11 @@ fn next(r: f64, step: i32) -> f64 {
         return f64::from_bits(1).copysign(step as f64);
     }
     let b = r.to_bits();
-    f64::from_bits(if (r > 0.0) == (step > 0) { b + 1 } else { b - 1 })
+    f64::from_bits(if (r > 0.0) == (step > 0) {
+        b + 1
+    } else {
+        b - 1
+    })
 }
 
 /// The sign of `a * b + c - r`: the product is split exactly (hi + lo) after scaling all terms
@@ -66,7 +74,11 @@ fn product_error_sign(a: f64, b: f64, c: f64, r: f64) -> i32 {
     let (a1, c1, r1) = (scale(a, lift), scale(c, lift), scale(r, lift));
     if !c1.is_finite() || !r1.is_finite() {
         // c and r dwarf the product, which then only decides a tie between them.
-        return if c == r { (a.signum() * b.signum()) as i32 } else { exact_sign(&[c, -r]) };
+        return if c == r {
+            (a.signum() * b.signum()) as i32
+        } else {
+            exact_sign(&[c, -r])
+        };
     }
     let hi = a1 * b;
     let lo = a1.mul_add(b, -hi);
@@ -83,7 +95,10 @@ fn exact_sign(terms: &[f64]) -> i32 {
             v[k] = s;
         }
     }
-    v.iter().rev().find(|x| **x != 0.0).map_or(0, |x| x.signum() as i32)
+    v.iter()
+        .rev()
+        .find(|x| **x != 0.0)
+        .map_or(0, |x| x.signum() as i32)
 }
 
 fn two_sum(a: f64, b: f64) -> (f64, f64) {

@@ -11,28 +11,54 @@ use ptxforge_emu::{run_kernel, EmuOptions};
 fn run_case(case: &Case, cubin: &[u8], seed: u64) -> Result<u128, String> {
     let mut rng = Rng::new(seed);
     let mut s = (case.setup)(&mut rng);
-    let stats = run_kernel(cubin, case.kernel, &s.launch, &s.params, &mut s.buffers, &EmuOptions { check_uninit: true, ..Default::default() }).map_err(|e| e.to_string())?;
+    let stats = run_kernel(
+        cubin,
+        case.kernel,
+        &s.launch,
+        &s.params,
+        &mut s.buffers,
+        &EmuOptions {
+            check_uninit: true,
+            ..Default::default()
+        },
+    )
+    .map_err(|e| e.to_string())?;
     compare(&s.buffers, &s)?;
     Ok(stats.opcodes_run)
 }
 
 /// Runs every case on every architecture; returns the runs, the failures and, per architecture,
 /// the opcodes executed.
-fn run_all(which: &str, cubin_of: impl Fn(&str, u32) -> Option<Result<Vec<u8>, String>>) -> (usize, Vec<String>, Vec<(u32, u128)>) {
+fn run_all(
+    which: &str,
+    cubin_of: impl Fn(&str, u32) -> Option<Result<Vec<u8>, String>>,
+) -> (usize, Vec<String>, Vec<(u32, u128)>) {
     let mut ran = 0;
     let mut failures = Vec::new();
     let mut executed = Vec::new();
     for sm in SMS {
         let mut ops = 0u128;
         // One compile per file (several cases share one).
-        let mut compiled: std::collections::HashMap<&str, Option<Result<Vec<u8>, String>>> = std::collections::HashMap::new();
+        let mut compiled: std::collections::HashMap<&str, Option<Result<Vec<u8>, String>>> =
+            std::collections::HashMap::new();
         // ptxas's sm_90 code for __syncwarp in divergent code is a WARPSYNC.COLLECTIVE region,
         // which the emulator does not run.
-        for case in CASES.iter().filter(|c| target_sm(c.file) <= sm && (c.kernel != "syncwarp_diverged" || sm < 90)) {
-            let cubin = match compiled.entry(case.file).or_insert_with(|| cubin_of(case.file, sm)).clone() {
+        for case in CASES
+            .iter()
+            .filter(|c| target_sm(c.file) <= sm && (c.kernel != "syncwarp_diverged" || sm < 90))
+        {
+            let cubin = match compiled
+                .entry(case.file)
+                .or_insert_with(|| cubin_of(case.file, sm))
+                .clone()
+            {
                 None => return (ran, failures, executed),
                 Some(Err(e)) => {
-                    println!("skipped: {which} cannot compile {} for sm_{sm}: {}", case.file, e.split("; ").next().unwrap_or(""));
+                    println!(
+                        "skipped: {which} cannot compile {} for sm_{sm}: {}",
+                        case.file,
+                        e.split("; ").next().unwrap_or("")
+                    );
                     continue;
                 }
                 Some(Ok(c)) => c,
@@ -44,7 +70,10 @@ fn run_all(which: &str, cubin_of: impl Fn(&str, u32) -> Option<Result<Vec<u8>, S
                     ops |= o;
                 }
                 if let Err(e) = outcome {
-                    failures.push(format!("{which} sm_{sm} {}:{} seed {seed}: {e}", case.file, case.kernel));
+                    failures.push(format!(
+                        "{which} sm_{sm} {}:{} seed {seed}: {e}",
+                        case.file, case.kernel
+                    ));
                     break;
                 }
             }
@@ -64,15 +93,29 @@ fn ptxas_cubins_run_correctly_without_hazards() {
     println!("{ran} ptxas runs");
     // Every opcode the emulator claims for an architecture ran correctly on ptxas's code for it.
     for (sm, ops) in executed {
-        let run = ptxforge_emu::EmuStats { opcodes_run: ops, ..Default::default() }.opcodes();
+        let run = ptxforge_emu::EmuStats {
+            opcodes_run: ops,
+            ..Default::default()
+        }
+        .opcodes();
         // (NOP only pads the code after the final EXIT; it is never reached.)
-        for op in ptxforge_emu::supported_opcodes(sm).into_iter().filter(|&op| op != "NOP") {
+        for op in ptxforge_emu::supported_opcodes(sm)
+            .into_iter()
+            .filter(|&op| op != "NOP")
+        {
             if !run.contains(&op) {
-                failures.push(format!("sm_{sm}: {op} is listed as supported but no ptxas code ran it"));
+                failures.push(format!(
+                    "sm_{sm}: {op} is listed as supported but no ptxas code ran it"
+                ));
             }
         }
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -80,5 +123,10 @@ fn our_cubins_run_correctly_without_hazards() {
     let (ran, failures, _) = run_all("ptxforge", |f, sm| Some(our_cubin(f, sm)));
     println!("{ran} ptxforge runs");
     assert!(ran > 0);
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

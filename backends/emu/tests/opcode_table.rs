@@ -15,7 +15,9 @@ fn opcodes_md_is_up_to_date() {
 fn every_architecture_runs_the_core_opcodes() {
     for sm in ptxforge_emu::ARCHITECTURES {
         let ops = ptxforge_emu::supported_opcodes(sm);
-        for core in ["IMAD", "IADD3", "LDG", "STG", "BRA", "EXIT", "S2R", "ISETP", "BAR.SYNC"] {
+        for core in [
+            "IMAD", "IADD3", "LDG", "STG", "BRA", "EXIT", "S2R", "ISETP", "BAR.SYNC",
+        ] {
             assert!(ops.contains(&core), "sm_{sm} lacks {core}");
         }
     }

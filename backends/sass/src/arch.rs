@@ -10,7 +10,13 @@ pub struct Sm {
 }
 
 /// The architectures the back end can encode for.
-pub const SUPPORTED_SMS: [Sm; 5] = [Sm { num: 75 }, Sm { num: 80 }, Sm { num: 86 }, Sm { num: 89 }, Sm { num: 90 }];
+pub const SUPPORTED_SMS: [Sm; 5] = [
+    Sm { num: 75 },
+    Sm { num: 80 },
+    Sm { num: 86 },
+    Sm { num: 89 },
+    Sm { num: 90 },
+];
 
 impl Sm {
     pub const fn new(num: u32) -> Sm {
@@ -73,6 +79,9 @@ impl FromStr for Sm {
             .or_else(|| lower.strip_prefix("compute_"))
             .or_else(|| lower.strip_prefix("sm"))
             .unwrap_or(&lower);
-        digits.parse::<u32>().map(Sm::new).map_err(|_| format!("unknown architecture '{s}'"))
+        digits
+            .parse::<u32>()
+            .map(Sm::new)
+            .map_err(|_| format!("unknown architecture '{s}'"))
     }
 }

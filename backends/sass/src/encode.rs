@@ -35,7 +35,11 @@ pub struct Word(pub u128);
 impl Word {
     /// Sets `width` bits at `pos` to `value` (extra high bits of `value` are dropped).
     pub fn set(&mut self, pos: u32, width: u32, value: u64) {
-        let mask: u128 = if width == 128 { !0 } else { (1u128 << width) - 1 };
+        let mask: u128 = if width == 128 {
+            !0
+        } else {
+            (1u128 << width) - 1
+        };
         self.0 = (self.0 & !(mask << pos)) | ((value as u128 & mask) << pos);
     }
 
@@ -243,14 +247,18 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             return Ok(());
         }
         Opcode::Umov => {
-            let SrcVal::Imm(v) = a.val else { return err(i, "UMOV takes an immediate") };
+            let SrcVal::Imm(v) = a.val else {
+                return err(i, "UMOV takes an immediate");
+            };
             w.set(0, 12, 0x882);
             w.set(16, 8, udst(i)?);
             w.set(32, 32, v as u64);
             return Ok(());
         }
         Opcode::Ulea { shift } => {
-            let (Some(x), Some(y)) = (a.as_reg(), b.as_reg()) else { return err(i, "ULEA takes uniform registers") };
+            let (Some(x), Some(y)) = (a.as_reg(), b.as_reg()) else {
+                return err(i, "ULEA takes uniform registers");
+            };
             w.set(0, 12, 0x291);
             w.set(16, 8, udst(i)?);
             w.set(24, 8, ureg(&x)?);
@@ -283,7 +291,15 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             set_pred(w, 87, &carry)?;
         }
         Opcode::I2f { signed } | Opcode::I2fp { signed } => {
-            w.set(0, 12, if matches!(i.op, Opcode::I2f { .. }) { 0x306 } else { 0x245 });
+            w.set(
+                0,
+                12,
+                if matches!(i.op, Opcode::I2f { .. }) {
+                    0x306
+                } else {
+                    0x245
+                },
+            );
             w.set(32, 8, src_gpr(a)?);
             w.set(74, 1, signed as u64);
             w.set(76, 1, 1);
@@ -334,7 +350,12 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             w.set(80, 1, ftz as u64);
             set_pred(w, 87, c)?;
         }
-        Opcode::Isetp { cmp, signed, combine, ex } => {
+        Opcode::Isetp {
+            cmp,
+            signed,
+            combine,
+            ex,
+        } => {
             set_alu_ab(w, 0x00c, a, b)?;
             w.set(72, 1, ex as u64);
             w.set(73, 1, signed as u64);
@@ -355,7 +376,9 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
         Opcode::Dadd { .. } | Opcode::Dmul { .. } | Opcode::Dfma { .. } | Opcode::Dsetp { .. } => {
             crate::encode_double::encode_double(i, w)?
         }
-        Opcode::I2fWide { .. } | Opcode::F2iWide { .. } | Opcode::F2f { .. } => crate::encode_convert::encode_convert(i, w)?,
+        Opcode::I2fWide { .. } | Opcode::F2iWide { .. } | Opcode::F2f { .. } => {
+            crate::encode_convert::encode_convert(i, w)?
+        }
         Opcode::Sel => {
             set_alu_ab(w, 0x007, a, b)?;
             set_pred(w, 87, c)?;
@@ -364,10 +387,23 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             set_alu_abc(w, 0x012, a, b, c)?;
             w.set(72, 8, lut as u64);
             w.set(81, 3, pred_dst(&i.dsts[1])?);
-            set_pred(w, 87, if d.val == SrcVal::Zero { &Src::FALSE } else { d })?;
+            set_pred(
+                w,
+                87,
+                if d.val == SrcVal::Zero {
+                    &Src::FALSE
+                } else {
+                    d
+                },
+            )?;
         }
         Opcode::Plop3 { .. } => return err(i, "PLOP3 not yet supported"),
-        Opcode::Shf { right, signed, wide, hi } => {
+        Opcode::Shf {
+            right,
+            signed,
+            wide,
+            hi,
+        } => {
             set_alu_abc(w, 0x019, a, b, c)?;
             let ty = match (wide, signed) {
                 (true, true) => 0,
@@ -380,12 +416,29 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             w.set(80, 1, hi as u64);
         }
         Opcode::Prmt => set_alu_abc(w, 0x016, a, b, c)?,
-        Opcode::Ldg { size, constant, scope, offset } => encode_load(sm, w, i, false, size, Order::of(constant, scope), offset)?,
+        Opcode::Ldg {
+            size,
+            constant,
+            scope,
+            offset,
+        } => encode_load(sm, w, i, false, size, Order::of(constant, scope), offset)?,
         Opcode::UldcNarrow { size } => return crate::encode_mem::encode_uldc_narrow(w, i, size),
         Opcode::CctlPf2 { offset } => return crate::encode_mem::encode_prefetch_l2(w, i, offset),
-        Opcode::Ld { size, scope, offset } => encode_load(sm, w, i, true, size, Order::of(false, scope), offset)?,
-        Opcode::Stg { size, scope, offset } => encode_store(sm, w, i, false, size, Order::of(false, scope), offset)?,
-        Opcode::St { size, scope, offset } => encode_store(sm, w, i, true, size, Order::of(false, scope), offset)?,
+        Opcode::Ld {
+            size,
+            scope,
+            offset,
+        } => encode_load(sm, w, i, true, size, Order::of(false, scope), offset)?,
+        Opcode::Stg {
+            size,
+            scope,
+            offset,
+        } => encode_store(sm, w, i, false, size, Order::of(false, scope), offset)?,
+        Opcode::St {
+            size,
+            scope,
+            offset,
+        } => encode_store(sm, w, i, true, size, Order::of(false, scope), offset)?,
         Opcode::Lds { size, offset } => {
             w.set(0, 12, 0x984);
             w.set(24, 8, src_gpr(a)?);
@@ -401,23 +454,31 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             w.set(73, 3, mem_size_code(size));
         }
         Opcode::Ldc { wide } => {
-            let SrcVal::CBuf { bank, offset } = a.val else { return err(i, "LDC needs a cbuf") };
+            let SrcVal::CBuf { bank, offset } = a.val else {
+                return err(i, "LDC needs a cbuf");
+            };
             w.set(0, 12, 0xb82);
             w.set(24, 8, RZ);
             set_cbuf(w, bank, offset);
             w.set(73, 3, if wide { 5 } else { 4 });
         }
         Opcode::Uldc { wide } => {
-            let SrcVal::CBuf { bank, offset } = a.val else { return err(i, "ULDC needs a cbuf") };
+            let SrcVal::CBuf { bank, offset } = a.val else {
+                return err(i, "ULDC needs a cbuf");
+            };
             w.set(0, 12, 0xab9);
-            let Dst::Reg(r) = i.dsts[0] else { return err(i, "ULDC destination") };
+            let Dst::Reg(r) = i.dsts[0] else {
+                return err(i, "ULDC destination");
+            };
             w.set(16, 8, ureg(&r)?);
             set_cbuf(w, bank, offset);
             w.set(73, 3, if wide { 5 } else { 4 });
             return Ok(());
         }
         Opcode::Bra { target } => {
-            let Some(&t) = offsets.get(target as usize) else { return err(i, "branch target") };
+            let Some(&t) = offsets.get(target as usize) else {
+                return err(i, "branch target");
+            };
             w.set(0, 12, 0x947);
             set_branch_offset(sm, w, t as i64 - (pc as i64 + 16));
             w.set(87, 3, PT);
@@ -437,8 +498,18 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
         Opcode::MufuRcp => encode_atom::encode_mufu_rcp(w, i)?,
         Opcode::Bmsk { wrap } => encode_atom::encode_bmsk(w, i, wrap)?,
         Opcode::Atoms { op, ty, offset } => encode_atom::encode_atoms(sm, w, i, op, ty, offset)?,
-        Opcode::Atomg { op, ty, scope, offset } => encode_atom::encode_atomg(sm, w, i, op, ty, scope, offset)?,
-        Opcode::Red { op, ty, scope, offset } => encode_atom::encode_red(sm, w, i, op, ty, scope, offset)?,
+        Opcode::Atomg {
+            op,
+            ty,
+            scope,
+            offset,
+        } => encode_atom::encode_atomg(sm, w, i, op, ty, scope, offset)?,
+        Opcode::Red {
+            op,
+            ty,
+            scope,
+            offset,
+        } => encode_atom::encode_red(sm, w, i, op, ty, scope, offset)?,
         Opcode::Warp(op) => return encode_warp::encode_warp(sm, w, i, op),
     }
     if !matches!(i.op, Opcode::Uldc { .. }) {
@@ -509,9 +580,21 @@ fn encode_iadd3(w: &mut Word, i: &Instr, x: bool) -> EResult<()> {
     w.set(74, 1, x as u64);
     w.set(81, 3, pred_dst(&i.dsts[1])?);
     w.set(84, 3, PT);
-    let (c0, c1) = if x { (*d, *e) } else { (Src::FALSE, Src::FALSE) };
+    let (c0, c1) = if x {
+        (*d, *e)
+    } else {
+        (Src::FALSE, Src::FALSE)
+    };
     set_pred(w, 87, &c0)?;
-    set_pred(w, 77, if c1.val == SrcVal::Zero { &Src::FALSE } else { &c1 })?;
+    set_pred(
+        w,
+        77,
+        if c1.val == SrcVal::Zero {
+            &Src::FALSE
+        } else {
+            &c1
+        },
+    )?;
     Ok(())
 }
 

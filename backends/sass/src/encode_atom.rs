@@ -97,7 +97,14 @@ fn set_mem_operands(w: &mut Word, i: &Instr, offset: i32) -> EResult<()> {
 }
 
 /// ATOMS.op[.S32|.64] d, [a + offset], b.
-pub(super) fn encode_atoms(sm: Sm, w: &mut Word, i: &Instr, op: AtomOp, ty: AtomType, offset: i32) -> EResult<()> {
+pub(super) fn encode_atoms(
+    sm: Sm,
+    w: &mut Word,
+    i: &Instr,
+    op: AtomOp,
+    ty: AtomType,
+    offset: i32,
+) -> EResult<()> {
     if op == AtomOp::Cas || ty == AtomType::F32 || (ty.is_wide() && op != AtomOp::Exch) {
         return err(i, "ATOMS form not supported");
     }
@@ -123,14 +130,24 @@ fn set_descriptor(sm: Sm, w: &mut Word, i: &Instr, flags: u64) -> EResult<()> {
         w.set(64, 8, flags);
         return Ok(());
     }
-    let desc = i.srcs[2].as_reg().ok_or_else(|| super::EncodeError("global atomic without a descriptor".into()))?;
+    let desc = i.srcs[2]
+        .as_reg()
+        .ok_or_else(|| super::EncodeError("global atomic without a descriptor".into()))?;
     w.set(64, 6, ureg(&desc)?);
     w.set(70, 2, flags >> 6);
     Ok(())
 }
 
 /// ATOMG.E.op[.type].STRONG.scope PT, d, [a.64 + offset], b.
-pub(super) fn encode_atomg(sm: Sm, w: &mut Word, i: &Instr, op: AtomOp, ty: AtomType, scope: MemScope, offset: i32) -> EResult<()> {
+pub(super) fn encode_atomg(
+    sm: Sm,
+    w: &mut Word,
+    i: &Instr,
+    op: AtomOp,
+    ty: AtomType,
+    scope: MemScope,
+    offset: i32,
+) -> EResult<()> {
     if op == AtomOp::Cas || (ty == AtomType::F32 && (op != AtomOp::Add || sm.num >= 90)) {
         return err(i, "ATOMG form not supported");
     }
@@ -149,8 +166,18 @@ pub(super) fn encode_atomg(sm: Sm, w: &mut Word, i: &Instr, op: AtomOp, ty: Atom
 }
 
 /// RED.E.op[.type].STRONG.scope [a.64 + offset], b.
-pub(super) fn encode_red(sm: Sm, w: &mut Word, i: &Instr, op: AtomOp, ty: AtomType, scope: MemScope, offset: i32) -> EResult<()> {
-    if matches!(op, AtomOp::Cas | AtomOp::Exch) || (ty == AtomType::F32 && (op != AtomOp::Add || sm.num >= 90)) {
+pub(super) fn encode_red(
+    sm: Sm,
+    w: &mut Word,
+    i: &Instr,
+    op: AtomOp,
+    ty: AtomType,
+    scope: MemScope,
+    offset: i32,
+) -> EResult<()> {
+    if matches!(op, AtomOp::Cas | AtomOp::Exch)
+        || (ty == AtomType::F32 && (op != AtomOp::Add || sm.num >= 90))
+    {
         return err(i, "RED form not supported");
     }
     w.set(0, 12, 0x98e);

@@ -7,16 +7,25 @@
 //! DSETP's test 76..79 (FSETP's compare codes, 0 = MIN, 15 = MAX), combine 74..75, predicates as
 //! FSETP.
 
-use crate::encode::{bool_op_code, float_cmp_code, set_setp_preds, src_gpr, EResult, EncodeError, Word, FORM_RRR};
+use crate::encode::{
+    bool_op_code, float_cmp_code, set_setp_preds, src_gpr, EResult, EncodeError, Word, FORM_RRR,
+};
 use crate::ir::*;
 
 /// Encodes DADD, DMUL, DFMA or DSETP into `w` (without guard, destination and control bits).
 pub(crate) fn encode_double(i: &Instr, w: &mut Word) -> EResult<()> {
     let [a, b, c, ..] = &i.srcs;
-    let fp64_sources: &[&Src] = if matches!(i.op, Opcode::Dfma { .. }) { &[a, b, c] } else { &[a, b] };
+    let fp64_sources: &[&Src] = if matches!(i.op, Opcode::Dfma { .. }) {
+        &[a, b, c]
+    } else {
+        &[a, b]
+    };
     for s in fp64_sources {
         if !matches!(s.val, SrcVal::Reg(_) | SrcVal::Zero) {
-            return Err(EncodeError(format!("{:?}: FP64 operands must be registers, found {s:?}", i.op)));
+            return Err(EncodeError(format!(
+                "{:?}: FP64 operands must be registers, found {s:?}",
+                i.op
+            )));
         }
     }
     let (base, rnd) = match i.op {
@@ -24,7 +33,12 @@ pub(crate) fn encode_double(i: &Instr, w: &mut Word) -> EResult<()> {
         Opcode::Dmul { rnd } => (0x028, Some(rnd)),
         Opcode::Dfma { rnd } => (0x02b, Some(rnd)),
         Opcode::Dsetp { .. } => (0x02a, None),
-        _ => return Err(EncodeError(format!("{:?} is not an FP64 instruction", i.op))),
+        _ => {
+            return Err(EncodeError(format!(
+                "{:?} is not an FP64 instruction",
+                i.op
+            )))
+        }
     };
     w.set(0, 9, base);
     w.set(9, 3, FORM_RRR);

@@ -69,7 +69,15 @@ fn set_order(sm: Sm, w: &mut Word, order: Order) {
 }
 
 /// LDG (`generic == false`) or LD: d0 = [s0 + offset], descriptor s1 on sm_80+.
-pub(crate) fn encode_load(sm: Sm, w: &mut Word, i: &Instr, generic: bool, size: MemSize, order: Order, offset: i32) -> EResult<()> {
+pub(crate) fn encode_load(
+    sm: Sm,
+    w: &mut Word,
+    i: &Instr,
+    generic: bool,
+    size: MemSize,
+    order: Order,
+    offset: i32,
+) -> EResult<()> {
     w.set(24, 8, src_gpr(&i.srcs[0])?);
     w.set(72, 1, 1);
     w.set(73, 3, mem_size_code(size));
@@ -96,7 +104,15 @@ pub(crate) fn encode_load(sm: Sm, w: &mut Word, i: &Instr, generic: bool, size: 
 }
 
 /// STG (`generic == false`) or ST: [s0 + offset] = s1, descriptor s2 on sm_80+.
-pub(crate) fn encode_store(sm: Sm, w: &mut Word, i: &Instr, generic: bool, size: MemSize, order: Order, offset: i32) -> EResult<()> {
+pub(crate) fn encode_store(
+    sm: Sm,
+    w: &mut Word,
+    i: &Instr,
+    generic: bool,
+    size: MemSize,
+    order: Order,
+    offset: i32,
+) -> EResult<()> {
     let data = src_gpr(&i.srcs[1])?;
     w.set(24, 8, src_gpr(&i.srcs[0])?);
     w.set(72, 1, 1);
@@ -127,8 +143,12 @@ pub(crate) fn encode_store(sm: Sm, w: &mut Word, i: &Instr, generic: bool, size:
 
 /// `ULDC.{U8,S8,U16,S16} URd, c[bank][offset]` (0xab9 with the size at 73..75).
 pub(crate) fn encode_uldc_narrow(w: &mut Word, i: &Instr, size: MemSize) -> EResult<()> {
-    let SrcVal::CBuf { bank, offset } = i.srcs[0].val else { return Err(EncodeError("ULDC needs a cbuf".into())) };
-    let Dst::Reg(d) = i.dsts[0] else { return Err(EncodeError("ULDC destination".into())) };
+    let SrcVal::CBuf { bank, offset } = i.srcs[0].val else {
+        return Err(EncodeError("ULDC needs a cbuf".into()));
+    };
+    let Dst::Reg(d) = i.dsts[0] else {
+        return Err(EncodeError("ULDC destination".into()));
+    };
     w.set(0, 12, 0xab9);
     w.set(16, 8, d.idx as u64);
     w.set(38, 16, offset as u64);

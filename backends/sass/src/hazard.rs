@@ -24,7 +24,14 @@ pub struct Hazard {
 
 impl fmt::Display for Hazard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "instruction {} (/*{:04x}*/), {}: {}", self.index, self.index * 16, self.reg, self.message)
+        write!(
+            f,
+            "instruction {} (/*{:04x}*/), {}: {}",
+            self.index,
+            self.index * 16,
+            self.reg,
+            self.message
+        )
     }
 }
 
@@ -41,7 +48,12 @@ fn ctrl(code: &[u8], n: usize) -> Option<Ctrl> {
     let hi = u64::from_le_bytes(code.get(n * 16 + 8..n * 16 + 16)?.try_into().ok()?);
     let c = hi >> 41;
     let sb = |v: u64| if v == 7 { None } else { Some(v as u8) };
-    Some(Ctrl { stall: (c & 0xf) as u32, wr_sb: sb((c >> 5) & 7), rd_sb: sb((c >> 8) & 7), wait: ((c >> 11) & 0x3f) as u8 })
+    Some(Ctrl {
+        stall: (c & 0xf) as u32,
+        wr_sb: sb((c >> 5) & 7),
+        rd_sb: sb((c >> 8) & 7),
+        wait: ((c >> 11) & 0x3f) as u8,
+    })
 }
 
 type PhysReg = (RegFile, u32);
@@ -70,13 +82,20 @@ fn name(p: PhysReg) -> String {
 pub fn check_hazards(_sm: Sm, f: &Function, code: &[u8]) -> Result<(), Vec<Hazard>> {
     let mut hazards = Vec::new();
     if code.len() != f.num_instrs() * 16 {
-        hazards.push(Hazard { index: 0, reg: "-".into(), message: "code length does not match the IR".into() });
+        hazards.push(Hazard {
+            index: 0,
+            reg: "-".into(),
+            message: "code length does not match the IR".into(),
+        });
         return Err(hazards);
     }
     let carried = pending_at_block_ends(f, code);
     let mut index = 0;
     for b in &f.blocks {
-        let mut st = State { pending_write: carried.clone(), ..State::default() };
+        let mut st = State {
+            pending_write: carried.clone(),
+            ..State::default()
+        };
         check_block(b, code, index, &mut st, &mut hazards);
         index += b.instrs.len();
     }
@@ -112,9 +131,18 @@ fn check_block(b: &Block, code: &[u8], first: usize, st: &mut State, out: &mut V
         record(i, &c, t, st);
         t += c.stall.max(1);
     }
-    if let Some(late) = st.ready.iter().filter(|(_, &r)| r > t).max_by_key(|(_, &r)| r) {
+    if let Some(late) = st
+        .ready
+        .iter()
+        .filter(|(_, &r)| r > t)
+        .max_by_key(|(_, &r)| r)
+    {
         let idx = first + b.instrs.len().saturating_sub(1);
-        out.push(Hazard { index: idx, reg: name(*late.0), message: "fixed-latency result still in flight at the end of the block".into() });
+        out.push(Hazard {
+            index: idx,
+            reg: name(*late.0),
+            message: "fixed-latency result still in flight at the end of the block".into(),
+        });
     }
 }
 
@@ -122,16 +150,28 @@ fn check_operands(i: &Instr, n: usize, t: u32, st: &State, out: &mut Vec<Hazard>
     i.visit_regs(|r, a| {
         for p in regs_of(r) {
             if let Some(sb) = st.pending_write.get(&p) {
-                out.push(Hazard { index: n, reg: name(p), message: format!("variable-latency result used without waiting on SB{sb}") });
+                out.push(Hazard {
+                    index: n,
+                    reg: name(p),
+                    message: format!("variable-latency result used without waiting on SB{sb}"),
+                });
             }
             if let Some(&ready) = st.ready.get(&p) {
                 if ready > t && a == Access::Read {
-                    out.push(Hazard { index: n, reg: name(p), message: format!("read at cycle {t}, ready at cycle {ready}") });
+                    out.push(Hazard {
+                        index: n,
+                        reg: name(p),
+                        message: format!("read at cycle {t}, ready at cycle {ready}"),
+                    });
                 }
             }
             if a == Access::Write {
                 if let Some(sb) = st.pending_read.get(&p) {
-                    out.push(Hazard { index: n, reg: name(p), message: format!("overwritten before its pending read (SB{sb}) completed") });
+                    out.push(Hazard {
+                        index: n,
+                        reg: name(p),
+                        message: format!("overwritten before its pending read (SB{sb}) completed"),
+                    });
                 }
             }
         }

@@ -35,20 +35,44 @@ pub struct Reg {
 
 impl Reg {
     pub const fn gpr(idx: u32) -> Reg {
-        Reg { file: RegFile::Gpr, idx, comps: 1, comp: 0 }
+        Reg {
+            file: RegFile::Gpr,
+            idx,
+            comps: 1,
+            comp: 0,
+        }
     }
     pub const fn gpr64(idx: u32) -> Reg {
-        Reg { file: RegFile::Gpr, idx, comps: 2, comp: 0 }
+        Reg {
+            file: RegFile::Gpr,
+            idx,
+            comps: 2,
+            comp: 0,
+        }
     }
     pub const fn pred(idx: u32) -> Reg {
-        Reg { file: RegFile::Pred, idx, comps: 1, comp: 0 }
+        Reg {
+            file: RegFile::Pred,
+            idx,
+            comps: 1,
+            comp: 0,
+        }
     }
     pub const fn ugpr(idx: u32, comps: u8) -> Reg {
-        Reg { file: RegFile::UGpr, idx, comps, comp: 0 }
+        Reg {
+            file: RegFile::UGpr,
+            idx,
+            comps,
+            comp: 0,
+        }
     }
     /// The `n`-th 32-bit register of this group (a one-register view).
     pub const fn part(self, n: u8) -> Reg {
-        Reg { comps: 1, comp: self.comp + n, ..self }
+        Reg {
+            comps: 1,
+            comp: self.comp + n,
+            ..self
+        }
     }
 }
 
@@ -63,7 +87,10 @@ pub enum SrcVal {
     /// A 32-bit immediate (f32 operands hold IEEE bits).
     Imm(u32),
     /// `c[bank][offset]`.
-    CBuf { bank: u8, offset: u16 },
+    CBuf {
+        bank: u8,
+        offset: u16,
+    },
 }
 
 /// A source operand with its modifiers. `neg` on a predicate source means `!P`; on a float or
@@ -77,7 +104,11 @@ pub struct Src {
 
 impl Src {
     pub const fn new(val: SrcVal) -> Src {
-        Src { val, neg: false, abs: false }
+        Src {
+            val,
+            neg: false,
+            abs: false,
+        }
     }
     pub const fn reg(r: Reg) -> Src {
         Src::new(SrcVal::Reg(r))
@@ -90,12 +121,19 @@ impl Src {
     }
     pub const ZERO: Src = Src::new(SrcVal::Zero);
     pub const TRUE: Src = Src::new(SrcVal::True);
-    pub const FALSE: Src = Src { val: SrcVal::True, neg: true, abs: false };
+    pub const FALSE: Src = Src {
+        val: SrcVal::True,
+        neg: true,
+        abs: false,
+    };
     /// An unused slot.
     pub const NONE: Src = Src::new(SrcVal::Zero);
 
     pub fn negated(self) -> Src {
-        Src { neg: !self.neg, ..self }
+        Src {
+            neg: !self.neg,
+            ..self
+        }
     }
     pub fn absolute(self) -> Src {
         Src { abs: true, ..self }
@@ -328,7 +366,11 @@ pub enum Opcode {
     Iadd3 { x: bool },
     /// `IMAD[.HI|.WIDE][.U32][.X] d0, s0, s1, s2` (+ s3 = carry-in predicate with `x`).
     /// With `Wide`, d0 and s2 are pairs. s1 may be imm/cbuf; s2 may be cbuf.
-    Imad { mode: ImadMode, signed: bool, x: bool },
+    Imad {
+        mode: ImadMode,
+        signed: bool,
+        x: bool,
+    },
     /// `IABS d0, s0`.
     Iabs,
     /// `IMNMX[.U32] d0, s0, s1, s2(P: PT = min, !PT = max)`.
@@ -342,9 +384,18 @@ pub enum Opcode {
     /// `FMNMX[.FTZ] d0, s0, s1, s2(P: PT = min, !PT = max)`.
     Fmnmx { ftz: bool },
     /// `ISETP.cmp[.U32].combine[.EX] d0(P), d1(P), s0, s1, s2(accumulator P)` (+ s3 = carry P with `ex`).
-    Isetp { cmp: IntCmp, signed: bool, combine: BoolOp, ex: bool },
+    Isetp {
+        cmp: IntCmp,
+        signed: bool,
+        combine: BoolOp,
+        ex: bool,
+    },
     /// `FSETP.cmp[.FTZ].combine d0(P), d1(P), s0, s1, s2(accumulator P)`.
-    Fsetp { cmp: FloatCmp, combine: BoolOp, ftz: bool },
+    Fsetp {
+        cmp: FloatCmp,
+        combine: BoolOp,
+        ftz: bool,
+    },
     /// `DADD[.rnd] d0, s0, s1`: f64 d = s0 + s1 (all pairs or RZ; neg/abs on both sources).
     /// The encoding puts s1 in the C field. Variable latency (the FP64 unit).
     Dadd { rnd: Round },
@@ -358,12 +409,24 @@ pub enum Opcode {
     Dsetp { test: DoubleTest, combine: BoolOp },
     /// `I2F[.F64][.U32|.S64|.U64][.rnd] d0, s0` (opcode 0x312): an integer to f32 or f64 where the
     /// integer or the result is 64-bit (a pair). Variable latency.
-    I2fWide { dst: NumFormat, src: NumFormat, rnd: Round },
+    I2fWide {
+        dst: NumFormat,
+        src: NumFormat,
+        rnd: Round,
+    },
     /// `F2I[.U32|.S64|.U64][.F64][.FLOOR|.CEIL|.TRUNC] d0, s0` (opcode 0x311): f32 or f64 to an
     /// integer where one of them is 64-bit; saturating, NaN gives 0. Variable latency.
-    F2iWide { dst: NumFormat, src: NumFormat, rnd: Round },
+    F2iWide {
+        dst: NumFormat,
+        src: NumFormat,
+        rnd: Round,
+    },
     /// `F2F.<dst>.<src>[.rnd] d0, s0` (opcode 0x310): f32 to f64 (exact) or f64 to f32 (rounded).
-    F2f { dst: NumFormat, src: NumFormat, rnd: Round },
+    F2f {
+        dst: NumFormat,
+        src: NumFormat,
+        rnd: Round,
+    },
     /// `I2F[.U32] d0, s0`: integer to f32, round to nearest (variable latency; sm_75/sm_80).
     I2f { signed: bool },
     /// `I2FP.F32.{S32,U32} d0, s0`: integer to f32 on the ALU (fixed latency; sm_86+).
@@ -377,18 +440,40 @@ pub enum Opcode {
     /// `PLOP3.LUT d0(P), d1(P), s0(P), s1(P), s2(P), lut`.
     Plop3 { lut: u8 },
     /// `SHF.{L,R}[.S32|.U32|.S64|.U64][.HI] d0, s0(lo), s1(shift), s2(hi)`.
-    Shf { right: bool, signed: bool, wide: bool, hi: bool },
+    Shf {
+        right: bool,
+        signed: bool,
+        wide: bool,
+        hi: bool,
+    },
     /// `PRMT d0, s0, s1(selector), s2`.
     Prmt,
     /// `LDG.E[.size][.CONSTANT] d0, [s0(addr pair) + offset]`; s1 = descriptor UR pair (sm_80+).
     /// `scope`: `.STRONG.{SM,GPU,SYS}` for `.relaxed`/`.volatile` accesses (None: weak).
-    Ldg { size: MemSize, constant: bool, scope: Option<MemScope>, offset: i32 },
+    Ldg {
+        size: MemSize,
+        constant: bool,
+        scope: Option<MemScope>,
+        offset: i32,
+    },
     /// `STG.E[.size] [s0(addr pair) + offset], s1(data)`; s2 = descriptor UR pair (sm_80+).
-    Stg { size: MemSize, scope: Option<MemScope>, offset: i32 },
+    Stg {
+        size: MemSize,
+        scope: Option<MemScope>,
+        offset: i32,
+    },
     /// `LD.E[.size][.STRONG.scope] d0, [s0(addr pair) + offset]`: a generic-space load, slots as LDG.
-    Ld { size: MemSize, scope: Option<MemScope>, offset: i32 },
+    Ld {
+        size: MemSize,
+        scope: Option<MemScope>,
+        offset: i32,
+    },
     /// `ST.E[.size][.STRONG.scope] [s0(addr pair) + offset], s1(data)`: a generic-space store, slots as STG.
-    St { size: MemSize, scope: Option<MemScope>, offset: i32 },
+    St {
+        size: MemSize,
+        scope: Option<MemScope>,
+        offset: i32,
+    },
     /// `LDS[.size] d0, [s0(addr or Zero) + offset]`.
     Lds { size: MemSize, offset: i32 },
     /// `STS[.size] [s0(addr or Zero) + offset], s1(data)`.
@@ -419,13 +504,27 @@ pub enum Opcode {
     /// `ATOMS.op[.S32|.64] d0, [s0(addr or Zero) + offset], s1(data)`; with `Cas` (ATOMS.CAS)
     /// s1 = compare value, s2 = new value. d0 (RZ when the old value is unused), s1, s2 are pairs
     /// for 64-bit types. Variable latency.
-    Atoms { op: AtomOp, ty: AtomType, offset: i32 },
+    Atoms {
+        op: AtomOp,
+        ty: AtomType,
+        offset: i32,
+    },
     /// `ATOMG.E.op[.type].STRONG.scope PT, d0, [s0(addr pair) + offset], s1(data)`; s2 =
     /// descriptor UR pair (sm_80+). d0 and s1 are pairs for 64-bit types. Variable latency.
-    Atomg { op: AtomOp, ty: AtomType, scope: MemScope, offset: i32 },
+    Atomg {
+        op: AtomOp,
+        ty: AtomType,
+        scope: MemScope,
+        offset: i32,
+    },
     /// `RED.E.op[.type].STRONG.scope [s0(addr pair) + offset], s1(data)`; s2 = descriptor UR pair
     /// (sm_80+): an atomic whose old value is unused.
-    Red { op: AtomOp, ty: AtomType, scope: MemScope, offset: i32 },
+    Red {
+        op: AtomOp,
+        ty: AtomType,
+        scope: MemScope,
+        offset: i32,
+    },
     /// `BRA target` where target is a block index of the function.
     Bra { target: u32 },
     /// `EXIT`.
@@ -458,7 +557,14 @@ pub struct Deps {
 impl Default for Deps {
     /// The most conservative setting: wait 15 cycles, no scoreboards.
     fn default() -> Deps {
-        Deps { stall: 15, yld: false, wr_sb: None, rd_sb: None, wait: 0, reuse: 0 }
+        Deps {
+            stall: 15,
+            yld: false,
+            wr_sb: None,
+            rd_sb: None,
+            wait: 0,
+            reuse: 0,
+        }
     }
 }
 
@@ -487,7 +593,13 @@ impl Instr {
         d[..dsts.len()].copy_from_slice(dsts);
         let mut s = [Src::NONE; 5];
         s[..srcs.len()].copy_from_slice(srcs);
-        Instr { op, dsts: d, srcs: s, guard: Src::TRUE, deps: Deps::default() }
+        Instr {
+            op,
+            dsts: d,
+            srcs: s,
+            guard: Src::TRUE,
+            deps: Deps::default(),
+        }
     }
 
     pub fn guarded(mut self, guard: Src) -> Instr {
@@ -568,7 +680,12 @@ pub struct Function {
 impl Function {
     /// A fresh virtual register of the given file and width.
     pub fn new_vreg(&mut self, file: RegFile, comps: u8) -> Reg {
-        let r = Reg { file, idx: self.num_vregs, comps, comp: 0 };
+        let r = Reg {
+            file,
+            idx: self.num_vregs,
+            comps,
+            comp: 0,
+        };
         self.num_vregs += 1;
         self.vreg_comps.push(comps);
         r

@@ -22,10 +22,25 @@ pub const MAX_STALL: u32 = 15;
 pub fn is_variable_latency(op: &Opcode) -> bool {
     matches!(
         op,
-        Opcode::S2r(_) | Opcode::S2ur(_) | Opcode::I2f { .. } | Opcode::F2i { .. } | Opcode::Ldg { .. } | Opcode::Lds { .. } | Opcode::Ldc { .. } | Opcode::Stg { .. } | Opcode::Sts { .. }
-            | Opcode::Ld { .. } | Opcode::St { .. }
-            | Opcode::Flo | Opcode::Popc | Opcode::Brev | Opcode::Atoms { .. } | Opcode::Atomg { .. } | Opcode::Red { .. }
-            | Opcode::I2fRp { .. } | Opcode::MufuRcp
+        Opcode::S2r(_)
+            | Opcode::S2ur(_)
+            | Opcode::I2f { .. }
+            | Opcode::F2i { .. }
+            | Opcode::Ldg { .. }
+            | Opcode::Lds { .. }
+            | Opcode::Ldc { .. }
+            | Opcode::Stg { .. }
+            | Opcode::Sts { .. }
+            | Opcode::Ld { .. }
+            | Opcode::St { .. }
+            | Opcode::Flo
+            | Opcode::Popc
+            | Opcode::Brev
+            | Opcode::Atoms { .. }
+            | Opcode::Atomg { .. }
+            | Opcode::Red { .. }
+            | Opcode::I2fRp { .. }
+            | Opcode::MufuRcp
     ) || is_fp64(op)
         || matches!(op, Opcode::Warp(w) if w.is_variable_latency())
 }
@@ -35,7 +50,13 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
 pub fn is_fp64(op: &Opcode) -> bool {
     matches!(
         op,
-        Opcode::Dadd { .. } | Opcode::Dmul { .. } | Opcode::Dfma { .. } | Opcode::Dsetp { .. } | Opcode::I2fWide { .. } | Opcode::F2iWide { .. } | Opcode::F2f { .. }
+        Opcode::Dadd { .. }
+            | Opcode::Dmul { .. }
+            | Opcode::Dfma { .. }
+            | Opcode::Dsetp { .. }
+            | Opcode::I2fWide { .. }
+            | Opcode::F2iWide { .. }
+            | Opcode::F2f { .. }
     )
 }
 
@@ -45,9 +66,18 @@ pub fn is_fp64(op: &Opcode) -> bool {
 pub fn reads_late(op: &Opcode) -> bool {
     matches!(
         op,
-        Opcode::Ldg { .. } | Opcode::Lds { .. } | Opcode::Stg { .. } | Opcode::Sts { .. } | Opcode::I2f { .. } | Opcode::F2i { .. }
-            | Opcode::Ld { .. } | Opcode::St { .. }
-            | Opcode::Atoms { .. } | Opcode::Atomg { .. } | Opcode::Red { .. } | Opcode::I2fRp { .. }
+        Opcode::Ldg { .. }
+            | Opcode::Lds { .. }
+            | Opcode::Stg { .. }
+            | Opcode::Sts { .. }
+            | Opcode::I2f { .. }
+            | Opcode::F2i { .. }
+            | Opcode::Ld { .. }
+            | Opcode::St { .. }
+            | Opcode::Atoms { .. }
+            | Opcode::Atomg { .. }
+            | Opcode::Red { .. }
+            | Opcode::I2fRp { .. }
     ) || is_fp64(op)
         || matches!(op, Opcode::Warp(w) if w.reads_late())
 }

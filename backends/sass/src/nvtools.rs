@@ -18,12 +18,14 @@ pub fn nv_root() -> Option<PathBuf> {
             return Some(dir);
         }
     }
-    let cache = std::env::var_os("PTXFORGE_NV_CACHE").map(PathBuf::from).or_else(|| {
-        let base = std::env::var_os("XDG_CACHE_HOME")
-            .map(PathBuf::from)
-            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
-        Some(base.join("ptxforge").join(format!("nvidia-{NV_VERSION}")))
-    })?;
+    let cache = std::env::var_os("PTXFORGE_NV_CACHE")
+        .map(PathBuf::from)
+        .or_else(|| {
+            let base = std::env::var_os("XDG_CACHE_HOME")
+                .map(PathBuf::from)
+                .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+            Some(base.join("ptxforge").join(format!("nvidia-{NV_VERSION}")))
+        })?;
     let dir = cache.join("nvidia").join("cu13");
     dir.join("bin").is_dir().then_some(dir)
 }
@@ -41,7 +43,12 @@ pub fn ptxas_cubin(ptx: &Path, sm: u32) -> Option<Result<Vec<u8>, String>> {
     let ptxas = tool("ptxas")?;
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
     let out = std::env::temp_dir().join(format!("ptxforge-ptxas-{}-{n}.cubin", std::process::id()));
-    let run = Command::new(ptxas).arg(format!("-arch=sm_{sm}")).arg(ptx).arg("-o").arg(&out).output();
+    let run = Command::new(ptxas)
+        .arg(format!("-arch=sm_{sm}"))
+        .arg(ptx)
+        .arg("-o")
+        .arg(&out)
+        .output();
     let result = match run {
         Err(e) => Err(format!("ptxas did not run: {e}")),
         Ok(o) if !o.status.success() => Err(String::from_utf8_lossy(&o.stderr).into_owned()),

@@ -25,7 +25,11 @@ pub fn nvdisasm_raw(sm: Sm, code: &[u8]) -> Option<Result<Vec<String>, String>> 
     if std::fs::write(&path, code).is_err() {
         return Some(Err("cannot write temp file".into()));
     }
-    let out = Command::new(nvdisasm).arg("-b").arg(sm.nvdisasm_name()).arg(&path).output();
+    let out = Command::new(nvdisasm)
+        .arg("-b")
+        .arg(sm.nvdisasm_name())
+        .arg(&path)
+        .output();
     let _ = std::fs::remove_file(&path);
     let out = match out {
         Ok(o) => o,
@@ -34,5 +38,8 @@ pub fn nvdisasm_raw(sm: Sm, code: &[u8]) -> Option<Result<Vec<String>, String>> 
     if !out.status.success() {
         return Some(Err(String::from_utf8_lossy(&out.stderr).into_owned()));
     }
-    Some(Ok(String::from_utf8_lossy(&out.stdout).lines().filter_map(normalise).collect()))
+    Some(Ok(String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(normalise)
+        .collect()))
 }

@@ -20,7 +20,12 @@ pub fn print_function(sm: Sm, f: &Function) -> String {
     let mut pc = 0u32;
     for b in &f.blocks {
         for i in &b.instrs {
-            let _ = writeln!(s, "/*{pc:04x}*/ {} ; // {}", print_instr(sm, i, pc, &offsets), control_string(&i.deps));
+            let _ = writeln!(
+                s,
+                "/*{pc:04x}*/ {} ; // {}",
+                print_instr(sm, i, pc, &offsets),
+                control_string(&i.deps)
+            );
             pc += 16;
         }
     }
@@ -30,9 +35,23 @@ pub fn print_function(sm: Sm, f: &Function) -> String {
 /// Control bits in CuAssembler's notation: `B0-----:R5:W1:Y:S04` (wait mask, read and write
 /// scoreboards, `Y` when bit 109 is clear, stall).
 pub fn control_string(d: &Deps) -> String {
-    let wait: String = (0..6).map(|b| if d.wait & (1 << b) != 0 { char::from(b'0' + b) } else { '-' }).collect();
+    let wait: String = (0..6)
+        .map(|b| {
+            if d.wait & (1 << b) != 0 {
+                char::from(b'0' + b)
+            } else {
+                '-'
+            }
+        })
+        .collect();
     let sb = |s: Option<u8>| s.map_or("-".to_string(), |v| v.to_string());
-    format!("B{wait}:R{}:W{}:{}:S{:02}", sb(d.rd_sb), sb(d.wr_sb), if d.yld { "-" } else { "Y" }, d.stall)
+    format!(
+        "B{wait}:R{}:W{}:{}:S{:02}",
+        sb(d.rd_sb),
+        sb(d.wr_sb),
+        if d.yld { "-" } else { "Y" },
+        d.stall
+    )
 }
 
 /// One instruction's text (normalised nvdisasm form, without `;`).
@@ -147,8 +166,14 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             format!("IMAD{m}{u}{xs} {}", join(&parts))
         }
         Opcode::Iabs => format!("IABS {d0}, {}", src(a)),
-        Opcode::I2f { signed } => format!("I2F{} {d0}, {}", if signed { "" } else { ".U32" }, src(a)),
-        Opcode::I2fp { signed } => format!("I2FP.F32.{} {d0}, {}", if signed { "S32" } else { "U32" }, src(a)),
+        Opcode::I2f { signed } => {
+            format!("I2F{} {d0}, {}", if signed { "" } else { ".U32" }, src(a))
+        }
+        Opcode::I2fp { signed } => format!(
+            "I2FP.F32.{} {d0}, {}",
+            if signed { "S32" } else { "U32" },
+            src(a)
+        ),
         Opcode::F2i { signed, truncate } => format!(
             "F2I{}{}.NTZ {d0}, {}",
             if signed { "" } else { ".U32" },
@@ -156,13 +181,28 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             src(a)
         ),
         Opcode::Imnmx { signed } => {
-            format!("IMNMX{} {}", if signed { "" } else { ".U32" }, join(&[d0, src(a), src(b), pred(c)]))
+            format!(
+                "IMNMX{} {}",
+                if signed { "" } else { ".U32" },
+                join(&[d0, src(a), src(b), pred(c)])
+            )
         }
         Opcode::Fadd { ftz } => format!("FADD{} {}", ftz_s(ftz), join(&[d0, src(a), src(b)])),
         Opcode::Fmul { ftz } => format!("FMUL{} {}", ftz_s(ftz), join(&[d0, src(a), src(b)])),
-        Opcode::Ffma { ftz } => format!("FFMA{} {}", ftz_s(ftz), join(&[d0, src(a), src(b), src(c)])),
-        Opcode::Fmnmx { ftz } => format!("FMNMX{} {}", ftz_s(ftz), join(&[d0, src(a), src(b), pred(c)])),
-        Opcode::Isetp { cmp, signed, combine, ex } => {
+        Opcode::Ffma { ftz } => {
+            format!("FFMA{} {}", ftz_s(ftz), join(&[d0, src(a), src(b), src(c)]))
+        }
+        Opcode::Fmnmx { ftz } => format!(
+            "FMNMX{} {}",
+            ftz_s(ftz),
+            join(&[d0, src(a), src(b), pred(c)])
+        ),
+        Opcode::Isetp {
+            cmp,
+            signed,
+            combine,
+            ex,
+        } => {
             let mut parts = vec![pdst(&i.dsts[0]), pdst(&i.dsts[1]), src(a), isrc(b), pred(c)];
             if ex {
                 parts.push(pred(d));
@@ -186,10 +226,16 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         Opcode::Dadd { .. } | Opcode::Dmul { .. } | Opcode::Dfma { .. } | Opcode::Dsetp { .. } => {
             crate::print_double::double_body(i)
         }
-        Opcode::I2fWide { .. } | Opcode::F2iWide { .. } | Opcode::F2f { .. } => crate::print_convert::convert_body(i),
+        Opcode::I2fWide { .. } | Opcode::F2iWide { .. } | Opcode::F2f { .. } => {
+            crate::print_convert::convert_body(i)
+        }
         Opcode::Sel => format!("SEL {}", join(&[d0, src(a), src(b), pred(c)])),
         Opcode::Lop3 { lut } => {
-            let p3 = if d.val == SrcVal::Zero { Src::FALSE } else { *d };
+            let p3 = if d.val == SrcVal::Zero {
+                Src::FALSE
+            } else {
+                *d
+            };
             let mut parts = Vec::new();
             if let Dst::Reg(_) = i.dsts[1] {
                 parts.push(pdst(&i.dsts[1]));
@@ -197,8 +243,22 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             parts.extend([d0, src(a), src(b), src(c), format!("{lut:#x}"), pred(&p3)]);
             format!("LOP3.LUT {}", join(&parts))
         }
-        Opcode::Plop3 { lut } => format!("PLOP3.LUT {}, {lut:#x}", join(&[pdst(&i.dsts[0]), pdst(&i.dsts[1]), pred(a), pred(b), pred(c)])),
-        Opcode::Shf { right, signed, wide, hi } => {
+        Opcode::Plop3 { lut } => format!(
+            "PLOP3.LUT {}, {lut:#x}",
+            join(&[
+                pdst(&i.dsts[0]),
+                pdst(&i.dsts[1]),
+                pred(a),
+                pred(b),
+                pred(c)
+            ])
+        ),
+        Opcode::Shf {
+            right,
+            signed,
+            wide,
+            hi,
+        } => {
             let ty = match (wide, signed) {
                 (true, true) => "S64",
                 (true, false) => "U64",
@@ -213,23 +273,69 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             )
         }
         Opcode::Prmt => format!("PRMT {}", join(&[d0, src(a), src(b), src(c)])),
-        Opcode::Ldg { size, constant, scope, offset } => {
+        Opcode::Ldg {
+            size,
+            constant,
+            scope,
+            offset,
+        } => {
             let c = if constant { ".CONSTANT" } else { "" };
-            format!("LDG.E{}{c}{} {d0}, {}", size_suffix(size), order_suffix(sm, scope), global_addr(sm, a, b, offset))
+            format!(
+                "LDG.E{}{c}{} {d0}, {}",
+                size_suffix(size),
+                order_suffix(sm, scope),
+                global_addr(sm, a, b, offset)
+            )
         }
         Opcode::UldcNarrow { size } => format!("ULDC{} {d0}, {}", size_suffix(size), src(a)),
         Opcode::CctlPf2 { offset } => format!("CCTL.E.PF2 [{}{}]", src(a), offset_suffix(offset)),
-        Opcode::Ld { size, scope, offset } => {
-            format!("LD.E{}{} {d0}, {}", size_suffix(size), order_suffix(sm, scope), global_addr(sm, a, b, offset))
+        Opcode::Ld {
+            size,
+            scope,
+            offset,
+        } => {
+            format!(
+                "LD.E{}{} {d0}, {}",
+                size_suffix(size),
+                order_suffix(sm, scope),
+                global_addr(sm, a, b, offset)
+            )
         }
-        Opcode::Stg { size, scope, offset } => {
-            format!("STG.E{}{} {}, {}", size_suffix(size), order_suffix(sm, scope), global_addr(sm, a, c, offset), src(b))
+        Opcode::Stg {
+            size,
+            scope,
+            offset,
+        } => {
+            format!(
+                "STG.E{}{} {}, {}",
+                size_suffix(size),
+                order_suffix(sm, scope),
+                global_addr(sm, a, c, offset),
+                src(b)
+            )
         }
-        Opcode::St { size, scope, offset } => {
-            format!("ST.E{}{} {}, {}", size_suffix(size), order_suffix(sm, scope), global_addr(sm, a, c, offset), src(b))
+        Opcode::St {
+            size,
+            scope,
+            offset,
+        } => {
+            format!(
+                "ST.E{}{} {}, {}",
+                size_suffix(size),
+                order_suffix(sm, scope),
+                global_addr(sm, a, c, offset),
+                src(b)
+            )
         }
-        Opcode::Lds { size, offset } => format!("LDS{} {d0}, {}", size_suffix(size), shared_addr(a, offset)),
-        Opcode::Sts { size, offset } => format!("STS{} {}, {}", size_suffix(size), shared_addr(a, offset), src(b)),
+        Opcode::Lds { size, offset } => {
+            format!("LDS{} {d0}, {}", size_suffix(size), shared_addr(a, offset))
+        }
+        Opcode::Sts { size, offset } => format!(
+            "STS{} {}, {}",
+            size_suffix(size),
+            shared_addr(a, offset),
+            src(b)
+        ),
         Opcode::Ldc { wide } => {
             let c = match a.val {
                 SrcVal::CBuf { bank, offset: 0 } => format!("c[{bank:#x}][RZ]"),
@@ -239,7 +345,10 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         }
         Opcode::Uldc { wide } => format!("ULDC{} {d0}, {}", if wide { ".64" } else { "" }, src(a)),
         Opcode::Bra { target } => {
-            format!("BRA {:#x}", offsets.get(target as usize).copied().unwrap_or(0))
+            format!(
+                "BRA {:#x}",
+                offsets.get(target as usize).copied().unwrap_or(0)
+            )
         }
         Opcode::Exit => "EXIT".into(),
         Opcode::BarSync { id } => {
@@ -250,9 +359,15 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             }
         }
         Opcode::Nop => "NOP".into(),
-        Opcode::Flo | Opcode::Popc | Opcode::Brev | Opcode::I2fRp { .. } | Opcode::MufuRcp | Opcode::Bmsk { .. } | Opcode::Atoms { .. } | Opcode::Atomg { .. } | Opcode::Red { .. } => {
-            print_atom::print_atom_or_bits(sm, i).unwrap_or_default()
-        }
+        Opcode::Flo
+        | Opcode::Popc
+        | Opcode::Brev
+        | Opcode::I2fRp { .. }
+        | Opcode::MufuRcp
+        | Opcode::Bmsk { .. }
+        | Opcode::Atoms { .. }
+        | Opcode::Atomg { .. }
+        | Opcode::Red { .. } => print_atom::print_atom_or_bits(sm, i).unwrap_or_default(),
         Opcode::Warp(op) => print_warp::print_warp(sm, i, op),
     }
 }
@@ -265,7 +380,11 @@ fn print_iadd3(i: &Instr, x: bool) -> String {
     }
     parts.extend([src(a), isrc(b), src(c)]);
     if x {
-        let e = if e.val == SrcVal::Zero { Src::FALSE } else { *e };
+        let e = if e.val == SrcVal::Zero {
+            Src::FALSE
+        } else {
+            *e
+        };
         parts.push(pred(d));
         parts.push(pred(&e));
     }

@@ -47,14 +47,37 @@ pub(super) fn print_atom_or_bits(sm: Sm, i: &Instr) -> Option<String> {
         Opcode::Flo => format!("FLO.U32 {d0}, {}", src(a)),
         Opcode::Popc => format!("POPC {d0}, {}", src(a)),
         Opcode::Brev => format!("BREV {d0}, {}", src(a)),
-        Opcode::I2fRp { signed } => format!("I2F{}.RP {d0}, {}", if signed { "" } else { ".U32" }, src(a)),
+        Opcode::I2fRp { signed } => format!(
+            "I2F{}.RP {d0}, {}",
+            if signed { "" } else { ".U32" },
+            src(a)
+        ),
         Opcode::MufuRcp => format!("MUFU.RCP {d0}, {}", src(a)),
-        Opcode::Bmsk { wrap } => format!("BMSK{} {d0}, {}, {}", if wrap { ".W" } else { "" }, src(a), src(b)),
+        Opcode::Bmsk { wrap } => format!(
+            "BMSK{} {d0}, {}, {}",
+            if wrap { ".W" } else { "" },
+            src(a),
+            src(b)
+        ),
         Opcode::Atoms { op, ty, offset } => {
-            let ty = if ty == AtomType::S64 { ".64" } else { type_suffix(ty) };
-            format!("ATOMS.{}{ty} {d0}, {}, {}", op_name(op), shared_addr(a, offset), src(b))
+            let ty = if ty == AtomType::S64 {
+                ".64"
+            } else {
+                type_suffix(ty)
+            };
+            format!(
+                "ATOMS.{}{ty} {d0}, {}, {}",
+                op_name(op),
+                shared_addr(a, offset),
+                src(b)
+            )
         }
-        Opcode::Atomg { op, ty, scope, offset } => format!(
+        Opcode::Atomg {
+            op,
+            ty,
+            scope,
+            offset,
+        } => format!(
             "ATOMG.E.{}{}{} PT, {d0}, {}, {}",
             op_name(op),
             type_suffix(ty),
@@ -62,7 +85,12 @@ pub(super) fn print_atom_or_bits(sm: Sm, i: &Instr) -> Option<String> {
             global_addr(sm, a, c, offset),
             src(b)
         ),
-        Opcode::Red { op, ty, scope, offset } => format!(
+        Opcode::Red {
+            op,
+            ty,
+            scope,
+            offset,
+        } => format!(
             "{}.E.{}{}{} {}, {}",
             if sm.num >= 90 { "REDG" } else { "RED" },
             op_name(op),

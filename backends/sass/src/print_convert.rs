@@ -23,7 +23,12 @@ pub(crate) fn convert_body(i: &Instr) -> String {
             };
             format!("F2I{}{from}{rnd} {operands}", int_suffix(dst))
         }
-        Opcode::F2f { dst, src, rnd } => format!("F2F{}{}{} {operands}", name(dst), name(src), round_suffix(rnd)),
+        Opcode::F2f { dst, src, rnd } => format!(
+            "F2F{}{}{} {operands}",
+            name(dst),
+            name(src),
+            round_suffix(rnd)
+        ),
         _ => format!("{:?}", i.op),
     }
 }

@@ -9,9 +9,17 @@ pub(crate) fn double_body(i: &Instr) -> String {
     let [a, b, c, ..] = &i.srcs;
     let d0 = dst(&i.dsts[0]);
     match i.op {
-        Opcode::Dadd { rnd } => format!("DADD{} {}", round_suffix(rnd), join(&[d0, src(a), src(b)])),
-        Opcode::Dmul { rnd } => format!("DMUL{} {}", round_suffix(rnd), join(&[d0, src(a), src(b)])),
-        Opcode::Dfma { rnd } => format!("DFMA{} {}", round_suffix(rnd), join(&[d0, src(a), src(b), src(c)])),
+        Opcode::Dadd { rnd } => {
+            format!("DADD{} {}", round_suffix(rnd), join(&[d0, src(a), src(b)]))
+        }
+        Opcode::Dmul { rnd } => {
+            format!("DMUL{} {}", round_suffix(rnd), join(&[d0, src(a), src(b)]))
+        }
+        Opcode::Dfma { rnd } => format!(
+            "DFMA{} {}",
+            round_suffix(rnd),
+            join(&[d0, src(a), src(b), src(c)])
+        ),
         Opcode::Dsetp { test, combine } => {
             let test = match test {
                 DoubleTest::Cmp(cmp) => float_cmp_name(cmp),

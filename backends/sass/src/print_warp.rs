@@ -9,7 +9,11 @@ pub(super) fn print_warp(sm: Sm, i: &Instr, op: WarpOp) -> String {
     let [a, b, c, ..] = &i.srcs;
     let d0 = dst(&i.dsts[0]);
     match op {
-        WarpOp::Shfl(mode) => format!("SHFL.{} {}", shfl_name(mode), join(&[pdst(&i.dsts[1]), d0, src(a), src(b), src(c)])),
+        WarpOp::Shfl(mode) => format!(
+            "SHFL.{} {}",
+            shfl_name(mode),
+            join(&[pdst(&i.dsts[1]), d0, src(a), src(b), src(c)])
+        ),
         WarpOp::Vote(mode) => {
             let mut parts = Vec::new();
             if let Dst::Reg(_) = i.dsts[0] {
@@ -31,7 +35,11 @@ pub(super) fn print_warp(sm: Sm, i: &Instr, op: WarpOp) -> String {
                 Dst::Reg(r) => format!("UR{}", r.idx),
                 Dst::None => "URZ".into(),
             };
-            format!("REDUX{o}{} {d}, {}", if signed { ".S32" } else { "" }, src(a))
+            format!(
+                "REDUX{o}{} {d}, {}",
+                if signed { ".S32" } else { "" },
+                src(a)
+            )
         }
         WarpOp::Warpsync => match a.val {
             SrcVal::Imm(u32::MAX) if sm.num >= 90 => "WARPSYNC.ALL".into(),
@@ -52,7 +60,11 @@ pub(super) fn print_warp(sm: Sm, i: &Instr, op: WarpOp) -> String {
             if matches!(mode, BarMode::RedPopc | BarMode::RedAnd | BarMode::RedOr) {
                 parts.push(pred(c));
             }
-            format!("BAR.{m}{} {}", if defer { ".DEFER_BLOCKING" } else { "" }, join(&parts))
+            format!(
+                "BAR.{m}{} {}",
+                if defer { ".DEFER_BLOCKING" } else { "" },
+                join(&parts)
+            )
         }
         WarpOp::B2rResult => {
             let mut parts = vec![d0];
@@ -72,7 +84,11 @@ pub(super) fn print_warp(sm: Sm, i: &Instr, op: WarpOp) -> String {
         WarpOp::Errbar => "ERRBAR".into(),
         WarpOp::Cgaerrbar => "CGAERRBAR".into(),
         WarpOp::CctlIvall => "CCTL.IVALL".into(),
-        WarpOp::Nanosleep => format!("NANOSLEEP{} {}", if sm.num == 75 { ".WARP" } else { "" }, isrc(a)),
+        WarpOp::Nanosleep => format!(
+            "NANOSLEEP{} {}",
+            if sm.num == 75 { ".WARP" } else { "" },
+            isrc(a)
+        ),
         WarpOp::Acqbulk => "ACQBULK".into(),
         WarpOp::Preexit => "PREEXIT".into(),
     }

@@ -144,12 +144,16 @@ impl FreeRegs {
         let start = (0..self.busy.len()).step_by(align).find(|&s| {
             s + comps <= self.busy.len() && self.busy[s..s + comps].iter().all(|b| !b)
         })?;
-        self.busy[start..start + comps].iter_mut().for_each(|b| *b = true);
+        self.busy[start..start + comps]
+            .iter_mut()
+            .for_each(|b| *b = true);
         Some(start)
     }
 
     fn give(&mut self, start: usize, comps: usize) {
-        self.busy[start..start + comps].iter_mut().for_each(|b| *b = false);
+        self.busy[start..start + comps]
+            .iter_mut()
+            .for_each(|b| *b = false);
     }
 }
 
@@ -186,7 +190,10 @@ pub fn allocate_registers(f: &mut Function, _sm: Sm, max_regs: u32) -> Result<()
             RegFile::UGpr => ugpr.take(comps),
         };
         let Some(r) = got else {
-            return Err(RegAllocError(format!("out of {:?} registers (spilling is not supported yet)", files[v])));
+            return Err(RegAllocError(format!(
+                "out of {:?} registers (spilling is not supported yet)",
+                files[v]
+            )));
         };
         assign[v] = r as u32;
         active.push(v);
@@ -211,7 +218,11 @@ fn rewrite(f: &mut Function, assign: &[u32]) {
         for i in &mut b.instrs {
             i.visit_regs_mut(|r, _| {
                 let phys = assign[r.idx as usize] + r.comp as u32;
-                *r = Reg { idx: phys, comp: 0, ..*r };
+                *r = Reg {
+                    idx: phys,
+                    comp: 0,
+                    ..*r
+                };
                 match r.file {
                     RegFile::Gpr => max_gpr = max_gpr.max(phys as i64 + r.comps as i64 - 1),
                     RegFile::Pred => max_pred = max_pred.max(phys + 1),
@@ -221,7 +232,11 @@ fn rewrite(f: &mut Function, assign: &[u32]) {
         }
     }
     f.allocated = true;
-    f.reg_usage = RegUsage { gprs: (max_gpr + 1).max(2) as u32 + 2, preds: max_pred, ugprs: 0 };
+    f.reg_usage = RegUsage {
+        gprs: (max_gpr + 1).max(2) as u32 + 2,
+        preds: max_pred,
+        ugprs: 0,
+    };
 }
 
 /// What a physical register holds at a program point, for [`verify_allocation`].
@@ -247,7 +262,9 @@ pub fn verify_allocation(before: &Function, after: &Function) -> Result<(), Stri
     while changed {
         changed = false;
         for b in 0..nb {
-            let Some(mut st) = entry[b].clone() else { continue };
+            let Some(mut st) = entry[b].clone() else {
+                continue;
+            };
             for (vi, pi) in before.blocks[b].instrs.iter().zip(&after.blocks[b].instrs) {
                 check_and_apply(vi, pi, &mut st)?;
             }
@@ -266,7 +283,10 @@ pub fn verify_allocation(before: &Function, after: &Function) -> Result<(), Stri
     Ok(())
 }
 
-fn merge(a: &std::collections::HashMap<(RegFile, u32), Holds>, b: &std::collections::HashMap<(RegFile, u32), Holds>) -> std::collections::HashMap<(RegFile, u32), Holds> {
+fn merge(
+    a: &std::collections::HashMap<(RegFile, u32), Holds>,
+    b: &std::collections::HashMap<(RegFile, u32), Holds>,
+) -> std::collections::HashMap<(RegFile, u32), Holds> {
     let mut m = a.clone();
     for (k, v) in b {
         let e = m.entry(*k).or_insert(*v);
@@ -283,7 +303,11 @@ fn merge(a: &std::collections::HashMap<(RegFile, u32), Holds>, b: &std::collecti
 }
 
 /// Pairs the virtual and physical operands of one instruction, checks reads, records writes.
-fn check_and_apply(vi: &Instr, pi: &Instr, st: &mut std::collections::HashMap<(RegFile, u32), Holds>) -> Result<(), String> {
+fn check_and_apply(
+    vi: &Instr,
+    pi: &Instr,
+    st: &mut std::collections::HashMap<(RegFile, u32), Holds>,
+) -> Result<(), String> {
     let mut virt = Vec::new();
     vi.visit_regs(|r, a| virt.push((r, a)));
     let mut phys = Vec::new();
@@ -297,9 +321,20 @@ fn check_and_apply(vi: &Instr, pi: &Instr, st: &mut std::collections::HashMap<(R
         }
         for k in 0..v.comps {
             let want = Holds::Value(v.idx, v.comp + k);
-            match st.get(&(p.file, p.idx + k as u32)).copied().unwrap_or(Holds::Nothing) {
+            match st
+                .get(&(p.file, p.idx + k as u32))
+                .copied()
+                .unwrap_or(Holds::Nothing)
+            {
                 Holds::Value(x, c) if Holds::Value(x, c) != want => {
-                    return Err(format!("{:?} reads v{}.{} from {:?}{} which holds v{x}.{c}", vi.op, v.idx, v.comp + k, p.file, p.idx + k as u32));
+                    return Err(format!(
+                        "{:?} reads v{}.{} from {:?}{} which holds v{x}.{c}",
+                        vi.op,
+                        v.idx,
+                        v.comp + k,
+                        p.file,
+                        p.idx + k as u32
+                    ));
                 }
                 _ => {}
             }

@@ -130,12 +130,23 @@ fn schedule_block(b: &mut Block) {
         st.clear_waited(wait);
         if k > 0 {
             let floor = min_stall_after(&b.instrs[k - 1]);
-            let need = st.earliest(&b.instrs[k]).saturating_sub(t).max(floor).clamp(1, MAX_STALL);
+            let need = st
+                .earliest(&b.instrs[k])
+                .saturating_sub(t)
+                .max(floor)
+                .clamp(1, MAX_STALL);
             set_stall(&mut b.instrs[k - 1], need);
             t += need;
         }
         let i = &mut b.instrs[k];
-        i.deps = Deps { stall: 1, yld: true, wr_sb: None, rd_sb: None, wait, reuse: 0 };
+        i.deps = Deps {
+            stall: 1,
+            yld: true,
+            wr_sb: None,
+            rd_sb: None,
+            wait,
+            reuse: 0,
+        };
         st.record(i, t);
     }
     if let Some(last) = b.instrs.last_mut() {
@@ -162,7 +173,14 @@ fn set_stall(i: &mut Instr, stall: u32) {
 /// Appends `BRA` to itself and NOPs up to a multiple of 8 instructions (128 bytes), as ptxas does.
 pub fn append_trailer(f: &mut Function) {
     let target = f.blocks.len() as u32;
-    let quiet = Deps { stall: 0, yld: false, wr_sb: None, rd_sb: None, wait: 0, reuse: 0 };
+    let quiet = Deps {
+        stall: 0,
+        yld: false,
+        wr_sb: None,
+        rd_sb: None,
+        wait: 0,
+        reuse: 0,
+    };
     let mut block = Block::default();
     let mut bra = Instr::new(Opcode::Bra { target }, &[], &[]);
     bra.deps = quiet;

@@ -69,7 +69,11 @@ pub enum WarpOp {
     /// `BAR.mode[.DEFER_BLOCKING] s0(id: reg or imm), s1(thread count: reg or imm; Zero = all)`,
     /// s2(P) for reductions (the result is read with B2R.RESULT). `aligned`: every thread of the
     /// warp executes it together (`bar`, `barrier.*.aligned`).
-    Bar { mode: BarMode, defer: bool, aligned: bool },
+    Bar {
+        mode: BarMode,
+        defer: bool,
+        aligned: bool,
+    },
     /// `B2R.RESULT d0(R, None=RZ), d1(P, None=PT)`: the result of the last BAR.RED.
     B2rResult,
     /// `MEMBAR.{SC,ALL}.scope`.
@@ -91,7 +95,10 @@ pub enum WarpOp {
 impl WarpOp {
     /// Results arrive after a variable delay (a write scoreboard), as ptxas treats them.
     pub fn is_variable_latency(self) -> bool {
-        matches!(self, WarpOp::Shfl(_) | WarpOp::Redux { .. } | WarpOp::B2rResult)
+        matches!(
+            self,
+            WarpOp::Shfl(_) | WarpOp::Redux { .. } | WarpOp::B2rResult
+        )
     }
 
     /// Sources are read after issue (an overwriter waits on the read scoreboard).
@@ -111,12 +118,18 @@ impl WarpOp {
     /// A warp collective: its lanes must run converged (the warp pass puts WARPSYNC before it when
     /// that is not provable).
     pub fn is_collective(self) -> bool {
-        matches!(self, WarpOp::Shfl(_) | WarpOp::Vote(_) | WarpOp::Redux { .. })
+        matches!(
+            self,
+            WarpOp::Shfl(_) | WarpOp::Vote(_) | WarpOp::Redux { .. }
+        )
     }
 
     /// Has an effect besides its register results (never removed as dead code).
     pub fn has_side_effect(self) -> bool {
-        !matches!(self, WarpOp::Shfl(_) | WarpOp::Vote(_) | WarpOp::Redux { .. } | WarpOp::B2rResult)
+        !matches!(
+            self,
+            WarpOp::Shfl(_) | WarpOp::Vote(_) | WarpOp::Redux { .. } | WarpOp::B2rResult
+        )
     }
 }
 

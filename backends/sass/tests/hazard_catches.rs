@@ -13,19 +13,44 @@ fn r(i: u32) -> Reg {
 
 /// S2R R0; IMAD R2 = R0*R0; ISETP P0 = R2 < 7; @P0 EXIT; FADD R3 = R2 + R2; EXIT — already allocated.
 fn kernel() -> Function {
-    let mut f = Function { name: "k".into(), allocated: true, ..Function::default() };
-    let isetp = Opcode::Isetp { cmp: IntCmp::Lt, signed: true, combine: BoolOp::And, ex: false };
+    let mut f = Function {
+        name: "k".into(),
+        allocated: true,
+        ..Function::default()
+    };
+    let isetp = Opcode::Isetp {
+        cmp: IntCmp::Lt,
+        signed: true,
+        combine: BoolOp::And,
+        ex: false,
+    };
     f.blocks.push(Block {
         instrs: vec![
             Instr::new(Opcode::S2r(SpecialReg::TidX), &[Dst::Reg(r(0))], &[]),
-            Instr::new(Opcode::Imad { mode: ImadMode::Lo, signed: true, x: false }, &[Dst::Reg(r(2))], &[Src::reg(r(0)), Src::reg(r(0)), Src::ZERO]),
-            Instr::new(isetp, &[Dst::Reg(Reg::pred(0)), Dst::None], &[Src::reg(r(2)), Src::imm(7), Src::TRUE]),
+            Instr::new(
+                Opcode::Imad {
+                    mode: ImadMode::Lo,
+                    signed: true,
+                    x: false,
+                },
+                &[Dst::Reg(r(2))],
+                &[Src::reg(r(0)), Src::reg(r(0)), Src::ZERO],
+            ),
+            Instr::new(
+                isetp,
+                &[Dst::Reg(Reg::pred(0)), Dst::None],
+                &[Src::reg(r(2)), Src::imm(7), Src::TRUE],
+            ),
             Instr::new(Opcode::Exit, &[], &[]).guarded(Src::reg(Reg::pred(0))),
         ],
     });
     f.blocks.push(Block {
         instrs: vec![
-            Instr::new(Opcode::Fadd { ftz: false }, &[Dst::Reg(r(3))], &[Src::reg(r(2)), Src::reg(r(2))]),
+            Instr::new(
+                Opcode::Fadd { ftz: false },
+                &[Dst::Reg(r(3))],
+                &[Src::reg(r(2)), Src::reg(r(2))],
+            ),
             Instr::new(Opcode::Exit, &[], &[]),
         ],
     });
@@ -62,7 +87,11 @@ fn catches_a_removed_scoreboard_wait() {
     let (f, mut code) = scheduled(sm);
     patch_ctrl(&mut code, 1, |c| c & !(0x3f << 11));
     let err = check_hazards(sm, &f, &code).unwrap_err();
-    assert!(err.iter().any(|h| h.index == 1 && h.message.contains("without waiting")), "{err:?}");
+    assert!(
+        err.iter()
+            .any(|h| h.index == 1 && h.message.contains("without waiting")),
+        "{err:?}"
+    );
 }
 
 #[test]

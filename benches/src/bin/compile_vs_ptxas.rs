@@ -17,7 +17,11 @@ struct Config {
 }
 
 fn parse_args() -> Config {
-    let mut cfg = Config { arch: "sm_80".into(), reps: 5, files: Vec::new() };
+    let mut cfg = Config {
+        arch: "sm_80".into(),
+        reps: 5,
+        files: Vec::new(),
+    };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         if let Some(arch) = a.strip_prefix("-arch=") {
@@ -32,8 +36,14 @@ fn parse_args() -> Config {
         }
     }
     if cfg.files.is_empty() {
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../pipeline/driver/tests/filetests");
-        let mut v: Vec<_> = std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "ptx")).collect();
+        let dir =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../pipeline/driver/tests/filetests");
+        let mut v: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "ptx"))
+            .collect();
         v.sort();
         cfg.files = v;
     }
@@ -66,7 +76,13 @@ fn median_run(exe: &PathBuf, arch: &str, file: &PathBuf, reps: usize) -> Option<
     let mut times = Vec::with_capacity(reps);
     for _ in 0..reps {
         let t = Instant::now();
-        let st = Command::new(exe).arg(format!("-arch={arch}")).arg(file).arg("-o").arg(&out).output().ok()?;
+        let st = Command::new(exe)
+            .arg(format!("-arch={arch}"))
+            .arg(file)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .ok()?;
         if !st.status.success() {
             return None;
         }
@@ -87,20 +103,40 @@ fn main() {
         println!("skipped: build target/release/ptxforge first (cargo build --release)");
         return;
     }
-    println!("{:<40} {:>12} {:>12} {:>8}", "file", "ptxforge ms", "ptxas ms", "speedup");
+    println!(
+        "{:<40} {:>12} {:>12} {:>8}",
+        "file", "ptxforge ms", "ptxas ms", "speedup"
+    );
     let (mut sum_ours, mut sum_ref) = (Duration::ZERO, Duration::ZERO);
     for f in &cfg.files {
         let name = f.file_name().unwrap().to_string_lossy();
-        match (median_run(&ours, &cfg.arch, f, cfg.reps), median_run(&ptxas, &cfg.arch, f, cfg.reps)) {
+        match (
+            median_run(&ours, &cfg.arch, f, cfg.reps),
+            median_run(&ptxas, &cfg.arch, f, cfg.reps),
+        ) {
             (Some(a), Some(b)) => {
                 sum_ours += a;
                 sum_ref += b;
-                println!("{name:<40} {:>12.2} {:>12.2} {:>7.2}x", a.as_secs_f64() * 1e3, b.as_secs_f64() * 1e3, b.as_secs_f64() / a.as_secs_f64());
+                println!(
+                    "{name:<40} {:>12.2} {:>12.2} {:>7.2}x",
+                    a.as_secs_f64() * 1e3,
+                    b.as_secs_f64() * 1e3,
+                    b.as_secs_f64() / a.as_secs_f64()
+                );
             }
-            (a, b) => println!("{name:<40} {:>12} {:>12}", if a.is_some() { "ok" } else { "failed" }, if b.is_some() { "ok" } else { "failed" }),
+            (a, b) => println!(
+                "{name:<40} {:>12} {:>12}",
+                if a.is_some() { "ok" } else { "failed" },
+                if b.is_some() { "ok" } else { "failed" }
+            ),
         }
     }
     if sum_ours > Duration::ZERO {
-        println!("total: ptxforge {:.1} ms, ptxas {:.1} ms, speedup {:.2}x", sum_ours.as_secs_f64() * 1e3, sum_ref.as_secs_f64() * 1e3, sum_ref.as_secs_f64() / sum_ours.as_secs_f64());
+        println!(
+            "total: ptxforge {:.1} ms, ptxas {:.1} ms, speedup {:.2}x",
+            sum_ours.as_secs_f64() * 1e3,
+            sum_ref.as_secs_f64() * 1e3,
+            sum_ref.as_secs_f64() / sum_ours.as_secs_f64()
+        );
     }
 }

@@ -14,16 +14,22 @@ fn module_target(src: &str) -> u32 {
     src.lines()
         .find_map(|l| l.trim().strip_prefix(".target"))
         .and_then(|t| {
-            let digits: String = t.trim().trim_start_matches("sm_").chars().take_while(char::is_ascii_digit).collect();
+            let digits: String = t
+                .trim()
+                .trim_start_matches("sm_")
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
             digits.parse().ok()
         })
         .unwrap_or(75)
 }
 
 fn main() {
-    let dir = std::env::args().nth(1).map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
-    });
+    let dir = std::env::args()
+        .nth(1)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
     let files = corpus_files(&dir);
     if files.is_empty() {
         println!("skipped: no corpus at {}", dir.display());
@@ -46,10 +52,19 @@ fn main() {
 }
 
 fn survey_one(src: &str, name: &str, sm: Sm) -> String {
-    let opts = CompileOptions { sm, check_hazards: true, ..CompileOptions::default() };
+    let opts = CompileOptions {
+        sm,
+        check_hazards: true,
+        ..CompileOptions::default()
+    };
     let out = compile_module(src, name, &opts);
     if out.failed() {
-        let first = out.diagnostics.iter().find(|d| d.is_error()).map(|d| d.to_string()).unwrap_or_default();
+        let first = out
+            .diagnostics
+            .iter()
+            .find(|d| d.is_error())
+            .map(|d| d.to_string())
+            .unwrap_or_default();
         format!("FAIL {}", first.chars().take(160).collect::<String>())
     } else {
         "ok".into()

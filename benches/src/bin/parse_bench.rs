@@ -96,7 +96,14 @@ struct Config {
 
 fn parse_args() -> Config {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut cfg = Config { reps: 3, threads, min_section: 1, generate_mb: 100, ptxas: true, files: Vec::new() };
+    let mut cfg = Config {
+        reps: 3,
+        threads,
+        min_section: 1,
+        generate_mb: 100,
+        ptxas: true,
+        files: Vec::new(),
+    };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut num = |d: usize| args.next().and_then(|n| n.parse().ok()).unwrap_or(d);
@@ -115,14 +122,17 @@ fn parse_args() -> Config {
         }
     }
     if cfg.files.is_empty() {
-        cfg.files = corpus_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
+        cfg.files =
+            corpus_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
     }
     cfg
 }
 
 /// A module of about `mb` MB: the template's header once, then its kernel renamed `_0`, `_1`, ...
 fn generate_module(mb: usize) -> String {
-    let body_at = TEMPLATE.find(".visible .entry").expect("template has an entry");
+    let body_at = TEMPLATE
+        .find(".visible .entry")
+        .expect("template has an entry");
     let (header, body) = TEMPLATE.split_at(body_at);
     let mut src = String::with_capacity(mb * 1_000_000 + body.len() * 2);
     src.push_str(header);
@@ -198,7 +208,9 @@ fn measure(src: &str, name: &str, cfg: &Config, exec: &Executor) -> Phases {
     let syntax = best(cfg.reps, || parse_syntax(src, name));
     let (module, diags) = parse_syntax(src, name);
     let ok = diags.is_empty();
-    let validate = best(cfg.reps, || validate::validate_module(src, &module, name, diags.clone()));
+    let validate = best(cfg.reps, || {
+        validate::validate_module(src, &module, name, diags.clone())
+    });
     drop(module);
     let heap = heap_peak(|| {
         let (module, diags) = parse_syntax(src, name);
@@ -206,21 +218,43 @@ fn measure(src: &str, name: &str, cfg: &Config, exec: &Executor) -> Phases {
         (module, checked)
     });
     let cpu = CPU_TIME.swap(false, std::sync::atomic::Ordering::Relaxed);
-    let parallel = best(cfg.reps, || parse_in_sections(exec, src, name, cfg.min_section));
+    let parallel = best(cfg.reps, || {
+        parse_in_sections(exec, src, name, cfg.min_section)
+    });
     CPU_TIME.store(cpu, std::sync::atomic::Ordering::Relaxed);
-    Phases { lex, syntax, validate, parallel, heap, ok }
+    Phases {
+        lex,
+        syntax,
+        validate,
+        parallel,
+        heap,
+        ok,
+    }
 }
 
 /// `ptxas -arch=compute_XX` (XX from `.target`) on `path`; None when absent, failing or too slow.
 fn ptxas_time(path: &Path, src: &str) -> Option<Result<Duration, String>> {
     let ptxas = ptxforge_sass::nvtools::tool("ptxas")?;
-    let target = src.lines().find_map(|l| l.trim().strip_prefix(".target")).map(|t| t.trim().split(',').next().unwrap_or("").trim().to_string());
+    let target = src
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(".target"))
+        .map(|t| t.trim().split(',').next().unwrap_or("").trim().to_string());
     let arch = target.unwrap_or_default().replace("sm_", "compute_");
     let t = Instant::now();
-    let mut child = Command::new(ptxas).arg(format!("-arch={arch}")).arg(path).stdout(Stdio::null()).stderr(Stdio::null()).spawn().ok()?;
+    let mut child = Command::new(ptxas)
+        .arg(format!("-arch={arch}"))
+        .arg(path)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
     loop {
         if let Ok(Some(status)) = child.try_wait() {
-            return Some(if status.success() { Ok(t.elapsed()) } else { Err(format!("ptxas failed ({status})")) });
+            return Some(if status.success() {
+                Ok(t.elapsed())
+            } else {
+                Err(format!("ptxas failed ({status})"))
+            });
         }
         if t.elapsed() > PTXAS_LIMIT {
             let _ = child.kill();
@@ -253,7 +287,11 @@ struct Totals {
 /// ptxas's throughput on `bytes` and how many times longer it took than we did (`ours`).
 fn versus_ptxas(ptxas: Option<&Result<Duration, String>>, bytes: usize, ours: Duration) -> String {
     match ptxas {
-        Some(Ok(d)) => format!("ptxas {:5.1} MB/s = {:5.1}x our 1-thread time", mb_per_s(bytes, *d), d.as_secs_f64() / ours.as_secs_f64()),
+        Some(Ok(d)) => format!(
+            "ptxas {:5.1} MB/s = {:5.1}x our 1-thread time",
+            mb_per_s(bytes, *d),
+            d.as_secs_f64() / ours.as_secs_f64()
+        ),
         Some(Err(e)) => e.clone(),
         None => "ptxas: skipped".into(),
     }
@@ -276,16 +314,33 @@ fn report(label: &str, bytes: usize, p: &Phases, vs: String, threads: usize) {
 
 fn main() {
     let cfg = parse_args();
-    let exec = Executor::new(ExecutorConfig { workers: cfg.threads, dynamic_scheduling: true });
+    let exec = Executor::new(ExecutorConfig {
+        workers: cfg.threads,
+        dynamic_scheduling: true,
+    });
     println!("front end MB/s: lex = the lexer alone over the whole text; lex+parse = parse_syntax; validate; total = parse_syntax + validate; heap = peak heap of parse + validate / input size");
     let mut t = Totals::default();
     for path in &cfg.files {
-        let Ok(src) = std::fs::read_to_string(path) else { continue };
+        let Ok(src) = std::fs::read_to_string(path) else {
+            continue;
+        };
         let name = path.display().to_string();
         let p = measure(&src, &name, &cfg, &exec);
-        let ptxas = if cfg.ptxas { ptxas_time(path, &src) } else { None };
-        let label = path.file_name().map_or(name.clone(), |f| f.to_string_lossy().chars().take(44).collect());
-        report(&label, src.len(), &p, versus_ptxas(ptxas.as_ref(), src.len(), p.syntax + p.validate), cfg.threads);
+        let ptxas = if cfg.ptxas {
+            ptxas_time(path, &src)
+        } else {
+            None
+        };
+        let label = path.file_name().map_or(name.clone(), |f| {
+            f.to_string_lossy().chars().take(44).collect()
+        });
+        report(
+            &label,
+            src.len(),
+            &p,
+            versus_ptxas(ptxas.as_ref(), src.len(), p.syntax + p.validate),
+            cfg.threads,
+        );
         t.bytes += src.len();
         t.lex += p.lex;
         t.syntax += p.syntax;
@@ -299,18 +354,42 @@ fn main() {
         }
     }
     if t.bytes > 0 {
-        let all = Phases { lex: t.lex, syntax: t.syntax, validate: t.validate, parallel: t.parallel, heap: t.heap, ok: true };
+        let all = Phases {
+            lex: t.lex,
+            syntax: t.syntax,
+            validate: t.validate,
+            parallel: t.parallel,
+            heap: t.heap,
+            ok: true,
+        };
         let ptxas = (t.ptxas_bytes > 0).then_some(Ok(t.ptxas));
         let vs = versus_ptxas(ptxas.as_ref(), t.ptxas_bytes, t.ours_on_ptxas_files);
-        report(&format!("ALL {} files", cfg.files.len()), t.bytes, &all, vs, cfg.threads);
+        report(
+            &format!("ALL {} files", cfg.files.len()),
+            t.bytes,
+            &all,
+            vs,
+            cfg.threads,
+        );
     }
     if cfg.generate_mb > 0 {
         let src = generate_module(cfg.generate_mb);
-        let path = std::env::temp_dir().join(format!("ptxforge-parse-bench-{}mb.ptx", cfg.generate_mb));
+        let path =
+            std::env::temp_dir().join(format!("ptxforge-parse-bench-{}mb.ptx", cfg.generate_mb));
         let p = measure(&src, "generated.ptx", &cfg, &exec);
-        let ptxas = if cfg.ptxas && std::fs::write(&path, &src).is_ok() { ptxas_time(&path, &src) } else { None };
+        let ptxas = if cfg.ptxas && std::fs::write(&path, &src).is_ok() {
+            ptxas_time(&path, &src)
+        } else {
+            None
+        };
         let _ = std::fs::remove_file(&path);
         let vs = versus_ptxas(ptxas.as_ref(), src.len(), p.syntax + p.validate);
-        report(&format!("generated ({} kernels)", src.matches(".entry").count()), src.len(), &p, vs, cfg.threads);
+        report(
+            &format!("generated ({} kernels)", src.matches(".entry").count()),
+            src.len(),
+            &p,
+            vs,
+            cfg.threads,
+        );
     }
 }

@@ -3,9 +3,9 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
-use ptxforge_runtime::{Actor, Executor, ExecutorConfig, JobserverStats, Pipeline};
 /// The runtime's record of one message in one stage (absolute instants, runtime worker index).
 pub use ptxforge_runtime::StageTiming as MessageTiming;
+use ptxforge_runtime::{Actor, Executor, ExecutorConfig, JobserverStats, Pipeline};
 
 use crate::compile::KernelOutcome;
 use crate::options::{CompileOptions, JobserverHandle};
@@ -36,9 +36,15 @@ pub fn run_kernel_pipeline(
 ) -> (Vec<KernelOutcome>, RuntimeStats) {
     let names: Vec<(usize, String)> = jobs.iter().map(|k| (k.index, k.name.clone())).collect();
     let sections = cut_sections(jobs, opts.min_section_size);
-    let mut pipeline = Pipeline::new(|_stage: &'static str, _msg: String| -> Section { Vec::new() });
+    let mut pipeline =
+        Pipeline::new(|_stage: &'static str, _msg: String| -> Section { Vec::new() });
     for (name, f) in PIPELINE {
-        let actor = StageActor { name, f, jobserver: opts.jobserver.clone(), fault: opts.fault_injection.clone() };
+        let actor = StageActor {
+            name,
+            f,
+            jobserver: opts.jobserver.clone(),
+            fault: opts.fault_injection.clone(),
+        };
         pipeline = pipeline.actor(opts.mailbox_capacity, actor);
     }
     let section_count = sections.len();
@@ -58,7 +64,10 @@ pub fn run_kernel_pipeline(
         tasks_run: c.tasks_run,
         steals: c.steals,
         parks: c.parks,
-        mailbox_high_water: stage_stats.iter().map(|s| (s.name, s.mailbox_high_water)).collect(),
+        mailbox_high_water: stage_stats
+            .iter()
+            .map(|s| (s.name, s.mailbox_high_water))
+            .collect(),
         worker_busy: exec.busy_times(),
         jobserver: opts.jobserver.as_ref().map(|j| j.0.stats()),
     };
@@ -66,7 +75,9 @@ pub fn run_kernel_pipeline(
     let outcomes = names
         .into_iter()
         .map(|(index, name)| {
-            let (r, timings, wall) = results.next().unwrap_or_else(|| (Err(lost(&name)), Vec::new(), Duration::ZERO));
+            let (r, timings, wall) = results
+                .next()
+                .unwrap_or_else(|| (Err(lost(&name)), Vec::new(), Duration::ZERO));
             finish(index, name, r, timings, wall)
         })
         .collect();
@@ -79,7 +90,10 @@ pub fn executor_for(opts: &CompileOptions) -> Executor {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     };
-    Executor::new(ExecutorConfig { workers, dynamic_scheduling: opts.dynamic_scheduling })
+    Executor::new(ExecutorConfig {
+        workers,
+        dynamic_scheduling: opts.dynamic_scheduling,
+    })
 }
 
 /// Runs one message through a single actor on `exec` (the module-level parse and ELF stages).
@@ -124,16 +138,26 @@ impl Actor<Section> for StageActor {
 
     fn handle(&self, section: Section) -> Section {
         let _token = self.jobserver.as_ref().and_then(|j| j.0.acquire().ok());
-        section.into_iter().map(|k| k.step(self.name, |r| r.and_then(|k| self.run(k)))).collect()
+        section
+            .into_iter()
+            .map(|k| k.step(self.name, |r| r.and_then(|k| self.run(k))))
+            .collect()
     }
 }
 
 impl StageActor {
     fn run(&self, k: KernelInFlight) -> StageResult {
         let name = k.name.clone();
-        let planted = self.fault.as_ref().is_some_and(|(kernel, stage)| *kernel == name && stage == self.name);
+        let planted = self
+            .fault
+            .as_ref()
+            .is_some_and(|(kernel, stage)| *kernel == name && stage == self.name);
         let f = self.f;
-        let stage: StageFn = if planted { |_| panic!("fault injected for a test") } else { f };
+        let stage: StageFn = if planted {
+            |_| panic!("fault injected for a test")
+        } else {
+            f
+        };
         run_stage_caught(self.name, &name, stage, k)
     }
 }
@@ -177,7 +201,11 @@ fn cut_sections(jobs: Vec<KernelInFlight>, min: usize) -> Vec<Section> {
 }
 
 fn lost(name: &str) -> KernelError {
-    KernelError { kernel: name.to_string(), stage: "runtime", messages: vec![(0, "internal error: kernel lost by the runtime".into())] }
+    KernelError {
+        kernel: name.to_string(),
+        stage: "runtime",
+        messages: vec![(0, "internal error: kernel lost by the runtime".into())],
+    }
 }
 
 /// Runs one stage; a panic becomes an internal error naming the kernel and the stage.
@@ -223,7 +251,8 @@ fn finish(
         Ok(k) => {
             if let Some(l) = &k.lowered {
                 o.regs = l.func.reg_usage.gprs;
-                o.barriers = ptxforge_sass::warp::barriers_used(&l.func).max(u32::from(l.uses_barrier));
+                o.barriers =
+                    ptxforge_sass::warp::barriers_used(&l.func).max(u32::from(l.uses_barrier));
                 o.shared_bytes = l.shared_bytes;
             }
             o.sass_text = k.sass_text;
@@ -249,9 +278,16 @@ enum SectionMsg {
 /// Messages of the validation actor: chunks of the merged module's functions in, their findings
 /// out; then the module with its syntax diagnostics and every function's findings in, the result out.
 enum ValidateMsg {
-    Chunk(std::sync::Arc<ptxforge_ptx::ast::Module>, std::ops::Range<usize>),
+    Chunk(
+        std::sync::Arc<ptxforge_ptx::ast::Module>,
+        std::ops::Range<usize>,
+    ),
     Checked(Vec<ptxforge_ptx::validate::FunctionFindings>),
-    Finish(ptxforge_ptx::ast::Module, Vec<ptxforge_ptx::Diagnostic>, Vec<ptxforge_ptx::validate::FunctionFindings>),
+    Finish(
+        ptxforge_ptx::ast::Module,
+        Vec<ptxforge_ptx::Diagnostic>,
+        Vec<ptxforge_ptx::validate::FunctionFindings>,
+    ),
     Done(ParseResult),
     Panicked(String),
 }
@@ -263,7 +299,12 @@ pub type ParseResult = Result<ptxforge_ptx::ast::Module, Vec<ptxforge_ptx::Diagn
 /// least `min_section_size` statements, the sections parse as messages of one actor on `exec`
 /// (in parallel when it has workers), and the merged module is validated by a second actor.
 /// The result, diagnostics and their order included, is a serial parse's.
-pub fn parse_in_sections(exec: &Executor, src: &str, file_name: &str, min_section_size: usize) -> ParseResult {
+pub fn parse_in_sections(
+    exec: &Executor,
+    src: &str,
+    file_name: &str,
+    min_section_size: usize,
+) -> ParseResult {
     parse_in_sections_timed(exec, src, file_name, min_section_size, &mut Vec::new())
 }
 
@@ -277,17 +318,29 @@ pub fn parse_in_sections_timed(
     runs: &mut Vec<MessageTiming>,
 ) -> ParseResult {
     use ptxforge_ptx::sections;
-    let internal = |file: &str, what: String| vec![ptxforge_ptx::Diagnostic::new(file, 0, format!("internal error: {what} (stage parse)"), true)];
+    let internal = |file: &str, what: String| {
+        vec![ptxforge_ptx::Diagnostic::new(
+            file,
+            0,
+            format!("internal error: {what} (stage parse)"),
+            true,
+        )]
+    };
     let text: std::sync::Arc<str> = std::sync::Arc::from(src);
     let file: std::sync::Arc<str> = std::sync::Arc::from(file_name);
-    let (text_for_validation, file_for_validation) = (std::sync::Arc::clone(&text), file_name.to_string());
-    let spans: Vec<SectionMsg> = sections::split_sections(src, min_section_size).into_iter().map(SectionMsg::Span).collect();
+    let (text_for_validation, file_for_validation) =
+        (std::sync::Arc::clone(&text), file_name.to_string());
+    let spans: Vec<SectionMsg> = sections::split_sections(src, min_section_size)
+        .into_iter()
+        .map(SectionMsg::Span)
+        .collect();
     let capacity = 2 * exec.workers().max(1);
     let parse = move |m: SectionMsg| match m {
         SectionMsg::Span(s) => SectionMsg::Parsed(sections::parse_section(&text, &s, &file)),
         done => done,
     };
-    let pipeline = Pipeline::new(|_, msg| SectionMsg::Panicked(msg)).stage("parse", capacity, parse);
+    let pipeline =
+        Pipeline::new(|_, msg| SectionMsg::Panicked(msg)).stage("parse", capacity, parse);
     let (envelopes, _) = pipeline.run(exec, spans);
     runs.extend(envelopes.iter().flat_map(|env| env.timings.iter().cloned()));
     let mut parts = Vec::with_capacity(envelopes.len());
@@ -295,22 +348,31 @@ pub fn parse_in_sections_timed(
         match env.value {
             SectionMsg::Parsed(p) => parts.push(p),
             SectionMsg::Panicked(what) => return Err(internal(file_name, what)),
-            SectionMsg::Span(_) => return Err(internal(file_name, "a section was not parsed".into())),
+            SectionMsg::Span(_) => {
+                return Err(internal(file_name, "a section was not parsed".into()))
+            }
         }
     }
     let (module, syntax) = sections::merge_sections(src, file_name, parts);
-    let (module, findings) = check_functions_in_parallel(exec, &text_for_validation, module, min_section_size, runs)
-        .map_err(|what| internal(file_name, what))?;
+    let (module, findings) =
+        check_functions_in_parallel(exec, &text_for_validation, module, min_section_size, runs)
+            .map_err(|what| internal(file_name, what))?;
     let (text, file) = (text_for_validation, file_for_validation);
     let recover_file = file.clone();
     let finish = move |m: ValidateMsg| match m {
-        ValidateMsg::Finish(module, syntax, findings) => {
-            ValidateMsg::Done(ptxforge_ptx::finish_module_with(&text, &file, module, syntax, |_| findings))
-        }
+        ValidateMsg::Finish(module, syntax, findings) => ValidateMsg::Done(
+            ptxforge_ptx::finish_module_with(&text, &file, module, syntax, |_| findings),
+        ),
         done => done,
     };
     let recover = move |what: String| ValidateMsg::Done(Err(internal(&recover_file, what)));
-    let (validated, validation) = run_on_actor_timed(exec, "validate", ValidateMsg::Finish(module, syntax, findings), recover, finish);
+    let (validated, validation) = run_on_actor_timed(
+        exec,
+        "validate",
+        ValidateMsg::Finish(module, syntax, findings),
+        recover,
+        finish,
+    );
     runs.extend(validation);
     match validated {
         ValidateMsg::Done(r) => r,
@@ -327,16 +389,31 @@ fn check_functions_in_parallel(
     module: ptxforge_ptx::ast::Module,
     min_section_size: usize,
     runs: &mut Vec<MessageTiming>,
-) -> Result<(ptxforge_ptx::ast::Module, Vec<ptxforge_ptx::validate::FunctionFindings>), String> {
+) -> Result<
+    (
+        ptxforge_ptx::ast::Module,
+        Vec<ptxforge_ptx::validate::FunctionFindings>,
+    ),
+    String,
+> {
     let module = std::sync::Arc::new(module);
     let chunks = function_chunks(&module.functions, min_section_size, exec.workers());
-    let inputs = chunks.into_iter().map(|r| ValidateMsg::Chunk(std::sync::Arc::clone(&module), r)).collect();
+    let inputs = chunks
+        .into_iter()
+        .map(|r| ValidateMsg::Chunk(std::sync::Arc::clone(&module), r))
+        .collect();
     let text = std::sync::Arc::clone(text);
     let check = move |m: ValidateMsg| match m {
-        ValidateMsg::Chunk(module, range) => ValidateMsg::Checked(ptxforge_ptx::validate::check_functions(&text, &module, range)),
+        ValidateMsg::Chunk(module, range) => ValidateMsg::Checked(
+            ptxforge_ptx::validate::check_functions(&text, &module, range),
+        ),
         other => other,
     };
-    let pipeline = Pipeline::new(|_, msg| ValidateMsg::Panicked(msg)).stage("validate", 2 * exec.workers().max(1), check);
+    let pipeline = Pipeline::new(|_, msg| ValidateMsg::Panicked(msg)).stage(
+        "validate",
+        2 * exec.workers().max(1),
+        check,
+    );
     let (envelopes, _) = pipeline.run(exec, inputs);
     let mut findings = Vec::with_capacity(module.functions.len());
     for env in envelopes {
@@ -347,13 +424,18 @@ fn check_functions_in_parallel(
             _ => return Err("a chunk of functions was not validated".into()),
         }
     }
-    let module = std::sync::Arc::try_unwrap(module).map_err(|_| "the module is still shared after validation".to_string())?;
+    let module = std::sync::Arc::try_unwrap(module)
+        .map_err(|_| "the module is still shared after validation".to_string())?;
     Ok((module, findings))
 }
 
 /// Consecutive ranges of `functions` of at least `min_statements` statements each (the last may
 /// be smaller), about four per worker, so that workers share the work evenly.
-fn function_chunks(functions: &[ptxforge_ptx::ast::Function], min_statements: usize, workers: usize) -> Vec<std::ops::Range<usize>> {
+fn function_chunks(
+    functions: &[ptxforge_ptx::ast::Function],
+    min_statements: usize,
+    workers: usize,
+) -> Vec<std::ops::Range<usize>> {
     let total: usize = functions.iter().map(|f| f.body.len()).sum();
     let target = (total / (4 * workers.max(1))).max(min_statements).max(1);
     let mut chunks = Vec::new();

@@ -76,7 +76,13 @@ pub struct Source<'a> {
 
 /// Compiles one PTX module (`src`, named `file_name` in diagnostics).
 pub fn compile_module(src: &str, file_name: &str, opts: &CompileOptions) -> CompileOutput {
-    compile_sources(&[Source { text: src, name: file_name }], opts)
+    compile_sources(
+        &[Source {
+            text: src,
+            name: file_name,
+        }],
+        opts,
+    )
 }
 
 /// Compiles several PTX inputs into one cubin, as ptxas does: their functions in input order.
@@ -98,15 +104,22 @@ pub fn compile_sources(sources: &[Source], opts: &CompileOptions) -> CompileOutp
     };
     out.parse_time = start.elapsed();
     out.diagnostics = module.warnings.iter().map(front_end_diagnostic).collect();
-    out.diagnostics.extend(module_warnings(&module, &files, opts));
-    if let Some(fatal) = opts.arch.as_deref().and_then(|arch| target_against_arch(&last_target, arch)) {
+    out.diagnostics
+        .extend(module_warnings(&module, &files, opts));
+    if let Some(fatal) = opts
+        .arch
+        .as_deref()
+        .and_then(|arch| target_against_arch(&last_target, arch))
+    {
         out.diagnostics.push(Diagnostic::fatal(fatal));
         out.total_time = start.elapsed();
         return out;
     }
     if !opts.parse_only {
-        out.diagnostics.extend(sources.iter().flat_map(|s| debug_section_notes(s.text)));
-        out.diagnostics.extend(unresolved_function_names(&module, sources));
+        out.diagnostics
+            .extend(sources.iter().flat_map(|s| debug_section_notes(s.text)));
+        out.diagnostics
+            .extend(unresolved_function_names(&module, sources));
     }
     if let Some(fatal) = unknown_entry(&module, opts).filter(|_| !opts.parse_only) {
         out.diagnostics.push(fatal);
@@ -121,14 +134,16 @@ pub fn compile_sources(sources: &[Source], opts: &CompileOptions) -> CompileOutp
     let opts = Arc::new(opts.clone());
     let jobs = kernel_jobs(&module, &opts);
     let job_files: Vec<String> = jobs.iter().map(|j| files[j.func_index].clone()).collect();
-    let (kernels, runtime) = run_stages(&exec, jobs, &opts, &job_files, start, &mut out.diagnostics);
+    let (kernels, runtime) =
+        run_stages(&exec, jobs, &opts, &job_files, start, &mut out.diagnostics);
     out.kernels = kernels;
     out.runtime = runtime;
     let elf_start = Instant::now();
     if !out.failed() {
         let (cubin, elf_runs) = assemble(&exec, &module, &opts, &out.kernels, &mut out.diagnostics);
         out.cubin = cubin;
-        out.module_spans.extend(crate::timeline::message_spans(&elf_runs, start));
+        out.module_spans
+            .extend(crate::timeline::message_spans(&elf_runs, start));
     }
     out.elf_time = elf_start.elapsed();
     out.total_time = start.elapsed();
@@ -194,7 +209,12 @@ fn assemble(
     let images = kernels.iter().filter_map(|k| k.image.clone()).collect();
     let cubin = CubinModule {
         sm: opts.sm,
-        virtual_sm: module.target.trim_start_matches("sm_").trim_end_matches(['a', 'f']).parse().unwrap_or(opts.sm.num),
+        virtual_sm: module
+            .target
+            .trim_start_matches("sm_")
+            .trim_end_matches(['a', 'f'])
+            .parse()
+            .unwrap_or(opts.sm.num),
         ptx_version: module.version,
         address_size: module.address_size,
         kernels: images,
@@ -203,7 +223,13 @@ fn assemble(
         ElfMsg::Module(c) => ElfMsg::Done(write_cubin(&c).map_err(|e| e.to_string())),
         done => done,
     };
-    let (done, runs) = crate::actors::run_on_actor_timed(exec, "elf", ElfMsg::Module(cubin), |msg| ElfMsg::Done(Err(msg)), handler);
+    let (done, runs) = crate::actors::run_on_actor_timed(
+        exec,
+        "elf",
+        ElfMsg::Module(cubin),
+        |msg| ElfMsg::Done(Err(msg)),
+        handler,
+    );
     let result = match done {
         ElfMsg::Done(r) => r,
         ElfMsg::Module(_) => Err("the ELF actor returned no result".into()),
@@ -211,7 +237,9 @@ fn assemble(
     match result {
         Ok(bytes) => (Some(bytes), runs),
         Err(e) => {
-            diags.push(Diagnostic::fatal(format!("internal error: cubin writer: {e} (stage elf)")));
+            diags.push(Diagnostic::fatal(format!(
+                "internal error: cubin writer: {e} (stage elf)"
+            )));
             (None, runs)
         }
     }
@@ -220,16 +248,31 @@ fn assemble(
 /// A module whose only errors are the link stage's (fatals without a place: an unresolved
 /// extern, a function's address in arithmetic) is checked against `-arch` first, as ptxas does:
 /// its `.target` fatal, after the warnings, replaces them.
-fn target_before_link_fatals(diags: Vec<Diagnostic>, last_target: &str, opts: &CompileOptions) -> Vec<Diagnostic> {
-    match opts.arch.as_deref().and_then(|arch| target_against_arch(last_target, arch)) {
-        Some(fatal) if only_link_stage_errors(&diags) => diags.into_iter().filter(|d| !d.is_error()).chain([Diagnostic::fatal(fatal)]).collect(),
+fn target_before_link_fatals(
+    diags: Vec<Diagnostic>,
+    last_target: &str,
+    opts: &CompileOptions,
+) -> Vec<Diagnostic> {
+    match opts
+        .arch
+        .as_deref()
+        .and_then(|arch| target_against_arch(last_target, arch))
+    {
+        Some(fatal) if only_link_stage_errors(&diags) => diags
+            .into_iter()
+            .filter(|d| !d.is_error())
+            .chain([Diagnostic::fatal(fatal)])
+            .collect(),
         _ => diags,
     }
 }
 
 /// Whether every error among `diags` is a link-stage fatal (one without a place).
 fn only_link_stage_errors(diags: &[Diagnostic]) -> bool {
-    diags.iter().filter(|d| d.is_error()).all(|d| d.severity == crate::report::Severity::Fatal && d.location.is_none())
+    diags
+        .iter()
+        .filter(|d| d.is_error())
+        .all(|d| d.severity == crate::report::Severity::Fatal && d.location.is_none())
 }
 
 /// Parses every source and joins them into one module (the first one's header, then every
@@ -249,7 +292,13 @@ fn parse_sources(
     let mut files = Vec::new();
     let mut last_target = String::new();
     for src in sources {
-        match crate::actors::parse_in_sections_timed(exec, src.text, src.name, min_section_size, runs) {
+        match crate::actors::parse_in_sections_timed(
+            exec,
+            src.text,
+            src.name,
+            min_section_size,
+            runs,
+        ) {
             Ok(m) => {
                 last_target.clone_from(&m.target);
                 if let Some(j) = &joined {
@@ -291,7 +340,9 @@ fn target_against_arch(target: &str, arch: &str) -> Option<String> {
     let (t, t_suffix) = arch_number(target)?;
     let (a, a_suffix) = arch_number(arch)?;
     if t > a {
-        return Some("SM version specified by .target is higher than default SM version assumed".into());
+        return Some(
+            "SM version specified by .target is higher than default SM version assumed".into(),
+        );
     }
     match t_suffix {
         Some('a') if a > t => Some(format!("Program with .target '{target}' cannot be compiled to future architecture")),
@@ -303,26 +354,48 @@ fn target_against_arch(target: &str, arch: &str) -> Option<String> {
 
 /// ptxas's warnings and notes, without a place, on the debug sections of a `.target debug` module.
 fn debug_section_notes(text: &str) -> Vec<Diagnostic> {
-    let severity = |note: bool| if note { crate::report::Severity::Info } else { crate::report::Severity::Warning };
+    let severity = |note: bool| {
+        if note {
+            crate::report::Severity::Info
+        } else {
+            crate::report::Severity::Warning
+        }
+    };
     ptxforge_ptx::check_module::debug_section_notes(text)
         .into_iter()
-        .map(|(note, message)| Diagnostic { severity: severity(note), location: None, message: message.into() })
+        .map(|(note, message)| Diagnostic {
+            severity: severity(note),
+            location: None,
+            message: message.into(),
+        })
         .collect()
 }
 
 /// ptxas's errors, generating the debug information of a `.target debug` module, for labels that
 /// `.loc` directives name as `function_name` and no `.section` declares.
 fn unresolved_function_names(module: &ast::Module, sources: &[Source]) -> Vec<Diagnostic> {
-    if !sources.iter().any(|s| ptxforge_ptx::check_module::targets_debug(s.text)) {
+    if !sources
+        .iter()
+        .any(|s| ptxforge_ptx::check_module::targets_debug(s.text))
+    {
         return Vec::new();
     }
     let errors = ptxforge_ptx::check_module::unresolved_function_names(module);
-    errors.into_iter().map(|message| Diagnostic { severity: crate::report::Severity::LateError, location: None, message }).collect()
+    errors
+        .into_iter()
+        .map(|message| Diagnostic {
+            severity: crate::report::Severity::LateError,
+            location: None,
+            message,
+        })
+        .collect()
 }
 
 /// `sm_90a` / `compute_90a` as (90, Some('a')); `None` for anything else.
 fn arch_number(name: &str) -> Option<(u32, Option<char>)> {
-    let rest = name.strip_prefix("sm_").or_else(|| name.strip_prefix("compute_"))?;
+    let rest = name
+        .strip_prefix("sm_")
+        .or_else(|| name.strip_prefix("compute_"))?;
     let suffix = rest.chars().last().filter(|c| matches!(c, 'a' | 'f'));
     let digits = rest.trim_end_matches(['a', 'f']);
     Some((digits.parse().ok()?, suffix))
@@ -331,8 +404,12 @@ fn arch_number(name: &str) -> Option<(u32, Option<char>)> {
 /// ptxas's error for each function of `next` (from `file`) that an earlier source already defines
 /// (a function defined twice in one source is the front end's error).
 fn defined_again(earlier: &ast::Module, next: &ast::Module, src: &Source) -> Vec<Diagnostic> {
-    let defined: std::collections::HashSet<&str> =
-        earlier.functions.iter().filter(|f| f.has_body).map(|f| f.name.as_str()).collect();
+    let defined: std::collections::HashSet<&str> = earlier
+        .functions
+        .iter()
+        .filter(|f| f.has_body)
+        .map(|f| f.name.as_str())
+        .collect();
     next.functions
         .iter()
         .filter(|f| f.has_body && defined.contains(f.name.as_str()))
@@ -341,10 +418,17 @@ fn defined_again(earlier: &ast::Module, next: &ast::Module, src: &Source) -> Vec
             let message = if f.is_entry || f.visible {
                 format!("Duplicate definition of function '{}'", f.name)
             } else {
-                format!("ptxforge cannot yet join inputs that each define the internal function '{}'", f.name)
+                format!(
+                    "ptxforge cannot yet join inputs that each define the internal function '{}'",
+                    f.name
+                )
             };
             let location = Some((src.name.to_string(), header_end_line(src.text, f)));
-            Diagnostic { severity: crate::report::Severity::Error, location, message }
+            Diagnostic {
+                severity: crate::report::Severity::Error,
+                location,
+                message,
+            }
         })
         .collect()
 }
@@ -355,11 +439,18 @@ fn defined_again(earlier: &ast::Module, next: &ast::Module, src: &Source) -> Vec
 fn header_end_line(text: &str, f: &ast::Function) -> u32 {
     let start = (f.span.start as usize).min(text.len());
     let header = &text[start..];
-    let is_word_end = |c: Option<char>| c.is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '$'));
-    let name_at = header.match_indices(f.name.as_str()).map(|(i, _)| i).find(|&i| {
-        is_word_end(header[..i].chars().next_back()) && is_word_end(header[i + f.name.len()..].chars().next())
-    });
-    let Some(after_name) = name_at.map(|i| &header[i + f.name.len()..]) else { return f.line };
+    let is_word_end =
+        |c: Option<char>| c.is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '$'));
+    let name_at = header
+        .match_indices(f.name.as_str())
+        .map(|(i, _)| i)
+        .find(|&i| {
+            is_word_end(header[..i].chars().next_back())
+                && is_word_end(header[i + f.name.len()..].chars().next())
+        });
+    let Some(after_name) = name_at.map(|i| &header[i + f.name.len()..]) else {
+        return f.line;
+    };
     let rest = after_name.trim_start();
     if !rest.starts_with('(') {
         return f.line;
@@ -382,23 +473,32 @@ fn front_end_diagnostic(d: &ptxforge_ptx::Diagnostic) -> Diagnostic {
 
 /// `--warn-on-double-precision-use`: ptxas's warning at every instruction with an `.f64` type
 /// (twice for a conversion, as ptxas checks its source and its destination).
-fn module_warnings(module: &ast::Module, files: &[String], opts: &CompileOptions) -> Vec<Diagnostic> {
+fn module_warnings(
+    module: &ast::Module,
+    files: &[String],
+    opts: &CompileOptions,
+) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     if !opts.warn_double_precision {
         return diags;
     }
     for (i, f) in module.functions.iter().enumerate() {
         for stmt in &f.body {
-            let ast::Statement::Instr(instr) = stmt else { continue };
+            let ast::Statement::Instr(instr) = stmt else {
+                continue;
+            };
             if !instr.types().contains(&ast::Type::F64) {
                 continue;
             }
             let times = if instr.opcode() == "cvt" { 2 } else { 1 };
-            diags.extend(std::iter::repeat_with(|| Diagnostic {
-                severity: crate::report::Severity::Warning,
-                location: Some((files[i].clone(), instr.line)),
-                message: "Program is doing double precision computations.".into(),
-            }).take(times));
+            diags.extend(
+                std::iter::repeat_with(|| Diagnostic {
+                    severity: crate::report::Severity::Warning,
+                    location: Some((files[i].clone(), instr.line)),
+                    message: "Program is doing double precision computations.".into(),
+                })
+                .take(times),
+            );
         }
     }
     diags
@@ -406,9 +506,14 @@ fn module_warnings(module: &ast::Module, files: &[String], opts: &CompileOptions
 
 /// `.address_size 32`: ptxas 13.5's warning (the host is 64-bit) and fatal, word for word.
 fn address_size_32() -> [Diagnostic; 2] {
-    let warning = " 64 Bit host architecture (--machine) being used mismatches with .address_size of 32 bits";
+    let warning =
+        " 64 Bit host architecture (--machine) being used mismatches with .address_size of 32 bits";
     [
-        Diagnostic { severity: crate::report::Severity::Warning, location: None, message: warning.into() },
+        Diagnostic {
+            severity: crate::report::Severity::Warning,
+            location: None,
+            message: warning.into(),
+        },
         Diagnostic::fatal(" 32-Bit compilation is no longer supported".into()),
     ]
 }
@@ -416,10 +521,17 @@ fn address_size_32() -> [Diagnostic; 2] {
 /// `--entry NAME` naming no entry function of the module: ptxas's error for a `.func`, its
 /// fatal for a name the module does not define.
 fn unknown_entry(module: &ast::Module, opts: &CompileOptions) -> Option<Diagnostic> {
-    let missing = opts.entries.iter().find(|e| !module.functions.iter().any(|f| f.is_entry && &f.name == *e))?;
+    let missing = opts
+        .entries
+        .iter()
+        .find(|e| !module.functions.iter().any(|f| f.is_entry && &f.name == *e))?;
     if module.functions.iter().any(|f| &f.name == missing) {
         let message = format!("Entry function '{missing}' not found");
-        return Some(Diagnostic { severity: crate::report::Severity::Error, location: None, message });
+        return Some(Diagnostic {
+            severity: crate::report::Severity::Error,
+            location: None,
+            message,
+        });
     }
     Some(Diagnostic::fatal(format!("Unknown function {missing}")))
 }

@@ -39,11 +39,18 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn is_error(&self) -> bool {
-        matches!(self.severity, Severity::Error | Severity::LateError | Severity::Fatal)
+        matches!(
+            self.severity,
+            Severity::Error | Severity::LateError | Severity::Fatal
+        )
     }
 
     pub fn fatal(message: String) -> Diagnostic {
-        Diagnostic { severity: Severity::Fatal, location: None, message }
+        Diagnostic {
+            severity: Severity::Fatal,
+            location: None,
+            message,
+        }
     }
 
     /// Converts a front-end diagnostic.
@@ -53,7 +60,11 @@ impl Diagnostic {
             ptxforge_ptx::Severity::Error => Severity::Error,
             ptxforge_ptx::Severity::Fatal => Severity::Fatal,
         };
-        Diagnostic { severity, location: Some((d.file.clone(), d.line)), message: d.message.clone() }
+        Diagnostic {
+            severity,
+            location: Some((d.file.clone(), d.line)),
+            message: d.message.clone(),
+        }
     }
 
     /// The diagnostics of one failed kernel; internal errors name the kernel and the stage.
@@ -67,7 +78,11 @@ impl Diagnostic {
                     msg.clone()
                 };
                 let location = (*line > 0).then(|| (file.to_string(), *line));
-                Diagnostic { severity: Severity::Error, location, message }
+                Diagnostic {
+                    severity: Severity::Error,
+                    location,
+                    message,
+                }
             })
             .collect()
     }

@@ -41,7 +41,11 @@ pub struct KernelError {
 
 impl KernelError {
     fn new(k: &KernelInFlight, stage: &'static str, line: u32, message: String) -> KernelError {
-        KernelError { kernel: k.name.clone(), stage, messages: vec![(line, message)] }
+        KernelError {
+            kernel: k.name.clone(),
+            stage,
+            messages: vec![(line, message)],
+        }
     }
 }
 
@@ -58,7 +62,11 @@ impl KernelInFlight {
 
     /// Size of the kernel in PTX instructions (the unit of `--threads-min-section-size`).
     pub fn ptx_instructions(&self) -> usize {
-        self.func().body.iter().filter(|s| matches!(s, ast::Statement::Instr(_))).count()
+        self.func()
+            .body
+            .iter()
+            .filter(|s| matches!(s, ast::Statement::Instr(_)))
+            .count()
     }
 
     fn lowered_mut(&mut self, stage: &'static str) -> Result<&mut LoweredKernel, KernelError> {
@@ -67,7 +75,10 @@ impl KernelInFlight {
             None => Err(KernelError {
                 kernel: self.name.clone(),
                 stage,
-                messages: vec![(0, "internal error: kernel reached a stage before lowering".into())],
+                messages: vec![(
+                    0,
+                    "internal error: kernel reached a stage before lowering".into(),
+                )],
             }),
         }
     }
@@ -145,7 +156,9 @@ pub fn encode(mut k: KernelInFlight) -> StageResult {
 /// KPARAM_INFO's record of what a `.ptr` parameter points to (the rest of the record left default).
 fn pointee_info(pointee: Option<ptxforge_ptx::ast::Pointee>) -> ParamInfo {
     use ptxforge_ptx::ast::StateSpace;
-    let Some(p) = pointee else { return ParamInfo::default() };
+    let Some(p) = pointee else {
+        return ParamInfo::default();
+    };
     let pointee_space = match p.space {
         None => 5,
         Some(StateSpace::Global) => 4,
@@ -154,7 +167,11 @@ fn pointee_info(pointee: Option<ptxforge_ptx::ast::Pointee>) -> ParamInfo {
         Some(StateSpace::Local) => 1,
         Some(StateSpace::Reg | StateSpace::Param) => 0,
     };
-    ParamInfo { pointee_space, pointee_log_align: p.align.max(1).ilog2(), ..ParamInfo::default() }
+    ParamInfo {
+        pointee_space,
+        pointee_log_align: p.align.max(1).ilog2(),
+        ..ParamInfo::default()
+    }
 }
 
 /// The facts the cubin writer records for one compiled kernel.
@@ -173,7 +190,12 @@ pub fn kernel_image(k: &KernelInFlight) -> KernelImage {
         params: l
             .params
             .iter()
-            .map(|p| ParamInfo { offset: p.offset, size: p.size, align: p.align, ..pointee_info(p.pointee) })
+            .map(|p| ParamInfo {
+                offset: p.offset,
+                size: p.size,
+                align: p.align,
+                ..pointee_info(p.pointee)
+            })
             .collect(),
         param_bytes: l.param_bytes,
         num_gprs: l.func.reg_usage.gprs,
@@ -185,7 +207,10 @@ pub fn kernel_image(k: &KernelInFlight) -> KernelImage {
         num_barriers: ptxforge_sass::warp::barriers_used(&l.func),
         coop_group_offsets: ptxforge_sass::warp::coop_group_offsets(&l.func),
         preexit_used: ptxforge_sass::warp::uses_preexit(&l.func),
-        uses_ctaid_z: l.func.instrs().any(|i| i.op == Opcode::S2r(SpecialReg::CtaIdZ)),
+        uses_ctaid_z: l
+            .func
+            .instrs()
+            .any(|i| i.op == Opcode::S2r(SpecialReg::CtaIdZ)),
         divergent_loop: l.divergent_loop,
     }
 }

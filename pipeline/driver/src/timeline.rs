@@ -34,7 +34,10 @@ pub struct Traced {
 
 impl Traced {
     pub fn new(result: StageResult) -> Traced {
-        Traced { result, stamps: Vec::with_capacity(STAMPS_PER_KERNEL) }
+        Traced {
+            result,
+            stamps: Vec::with_capacity(STAMPS_PER_KERNEL),
+        }
     }
 
     /// Runs `stage` on the kernel (skipped when an earlier stage failed) and stamps it.
@@ -45,7 +48,12 @@ impl Traced {
         }
         let start = Instant::now();
         let result = run(result);
-        stamps.push(Stamp { stage, worker: Executor::current_worker(), start, end: Instant::now() });
+        stamps.push(Stamp {
+            stage,
+            worker: Executor::current_worker(),
+            start,
+            end: Instant::now(),
+        });
         Traced { result, stamps }
     }
 }
@@ -53,7 +61,11 @@ impl Traced {
 /// The kernel's timings in pipeline order: its stamps, with the mailbox wait of its message in
 /// that stage. Times are relative to `epoch` (the compile's start); worker 0 is the caller's
 /// thread and runtime worker `i` is `i + 1`.
-pub fn kernel_timings(stamps: &[Stamp], message: &[MessageTiming], epoch: Instant) -> Vec<StageTiming> {
+pub fn kernel_timings(
+    stamps: &[Stamp],
+    message: &[MessageTiming],
+    epoch: Instant,
+) -> Vec<StageTiming> {
     stamps
         .iter()
         .map(|s| StageTiming {
@@ -61,7 +73,10 @@ pub fn kernel_timings(stamps: &[Stamp], message: &[MessageTiming], epoch: Instan
             worker: s.worker.map_or(0, |w| w + 1),
             start: s.start.saturating_duration_since(epoch),
             duration: s.end.saturating_duration_since(s.start),
-            queue_wait: message.iter().find(|m| m.stage == s.stage).map_or(Duration::ZERO, |m| m.queue_wait),
+            queue_wait: message
+                .iter()
+                .find(|m| m.stage == s.stage)
+                .map_or(Duration::ZERO, |m| m.queue_wait),
         })
         .collect()
 }
@@ -73,7 +88,11 @@ pub fn message_spans(message: &[MessageTiming], epoch: Instant) -> Vec<StageTimi
         .iter()
         .map(|m| StageTiming {
             stage: m.stage,
-            worker: if m.worker == usize::MAX { 0 } else { m.worker + 1 },
+            worker: if m.worker == usize::MAX {
+                0
+            } else {
+                m.worker + 1
+            },
             start: m.start.saturating_duration_since(epoch),
             duration: m.duration,
             queue_wait: m.queue_wait,
@@ -103,8 +122,18 @@ mod tests {
     fn stamps_become_timings_relative_to_the_epoch_with_their_mailbox_wait() {
         let epoch = Instant::now();
         let stamps = vec![
-            Stamp { stage: "lower", worker: None, start: at(epoch, 10), end: at(epoch, 30) },
-            Stamp { stage: "encode", worker: Some(2), start: at(epoch, 50), end: at(epoch, 55) },
+            Stamp {
+                stage: "lower",
+                worker: None,
+                start: at(epoch, 10),
+                end: at(epoch, 30),
+            },
+            Stamp {
+                stage: "encode",
+                worker: Some(2),
+                start: at(epoch, 50),
+                end: at(epoch, 55),
+            },
         ];
         let message = vec![MessageTiming {
             stage: "encode",
@@ -114,8 +143,14 @@ mod tests {
             queue_wait: Duration::from_micros(7),
         }];
         let t = kernel_timings(&stamps, &message, epoch);
-        assert_eq!((t[0].worker, t[0].start, t[0].duration), (0, Duration::from_micros(10), Duration::from_micros(20)));
-        assert_eq!((t[1].worker, t[1].queue_wait), (3, Duration::from_micros(7)));
+        assert_eq!(
+            (t[0].worker, t[0].start, t[0].duration),
+            (0, Duration::from_micros(10), Duration::from_micros(20))
+        );
+        assert_eq!(
+            (t[1].worker, t[1].queue_wait),
+            (3, Duration::from_micros(7))
+        );
         assert_eq!(t[0].queue_wait, Duration::ZERO);
         assert_eq!(kernel_wall(&t), Duration::from_micros(45));
         assert_eq!(kernel_wall(&[]), Duration::ZERO);
@@ -133,6 +168,9 @@ mod tests {
         };
         let spans = message_spans(&[timing(usize::MAX), timing(1)], epoch);
         assert_eq!(spans.iter().map(|s| s.worker).collect::<Vec<_>>(), [0, 2]);
-        assert_eq!((spans[1].stage, spans[1].start, spans[1].duration), ("elf", Duration::from_micros(40), Duration::from_micros(20)));
+        assert_eq!(
+            (spans[1].stage, spans[1].start, spans[1].duration),
+            ("elf", Duration::from_micros(40), Duration::from_micros(20))
+        );
     }
 }

@@ -45,16 +45,26 @@ fn many_kernels_keep_definition_order() {
         let names: Vec<_> = four.kernels.iter().map(|k| k.name.clone()).collect();
         assert_eq!(names, (0..40).map(|i| format!("k{i}")).collect::<Vec<_>>());
         assert!(one.cubin.is_some(), "{sm}: {:?}", one.diagnostics);
-        assert_eq!(one.cubin, four.cubin, "{sm}: thread count changed the cubin");
+        assert_eq!(
+            one.cubin, four.cubin,
+            "{sm}: thread count changed the cubin"
+        );
     }
 }
 
 /// `--threads-min-section-size` batches small kernels into fewer messages, same cubin.
 #[test]
 fn min_section_size_batches_kernels() {
-    let (_, src) = filetest_inputs().into_iter().find(|(n, _)| n == "multi").unwrap();
+    let (_, src) = filetest_inputs()
+        .into_iter()
+        .find(|(n, _)| n == "multi")
+        .unwrap();
     let sm = ptxforge_sass::arch::Sm::new(80);
-    let mut opts = ptxforge_pipeline::CompileOptions { sm, split_compile: 2, ..Default::default() };
+    let mut opts = ptxforge_pipeline::CompileOptions {
+        sm,
+        split_compile: 2,
+        ..Default::default()
+    };
     let one_each = ptxforge_pipeline::compile_module(&src, "multi.ptx", &opts);
     opts.min_section_size = 1000;
     let batched = ptxforge_pipeline::compile_module(&src, "multi.ptx", &opts);

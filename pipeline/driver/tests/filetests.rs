@@ -8,14 +8,20 @@ use ptxforge_sass::arch::SUPPORTED_SMS;
 use std::path::PathBuf;
 
 fn expected_path(name: &str, sm: ptxforge_sass::arch::Sm) -> PathBuf {
-    PathBuf::from(FILETEST_DIR).join("expected").join(format!("{name}.{sm}.sass"))
+    PathBuf::from(FILETEST_DIR)
+        .join("expected")
+        .join(format!("{name}.{sm}.sass"))
 }
 
 #[test]
 fn filetests_match_expected_sass() {
     let bless = std::env::var_os("PTXFORGE_BLESS").is_some();
     let inputs = filetest_inputs();
-    assert!(inputs.len() >= 15, "expected at least 15 filetests, found {}", inputs.len());
+    assert!(
+        inputs.len() >= 15,
+        "expected at least 15 filetests, found {}",
+        inputs.len()
+    );
     let mut failures = Vec::new();
     for (name, src) in &inputs {
         for sm in SUPPORTED_SMS {
@@ -35,20 +41,39 @@ fn filetests_match_expected_sass() {
             }
             match std::fs::read_to_string(&path) {
                 Ok(want) if want == listing => {}
-                Ok(want) => failures.push(format!("{name} {sm}: SASS differs\n{}", first_diff(&want, &listing))),
-                Err(_) => failures.push(format!("{name} {sm}: no expectation at {} (run with PTXFORGE_BLESS=1)", path.display())),
+                Ok(want) => failures.push(format!(
+                    "{name} {sm}: SASS differs\n{}",
+                    first_diff(&want, &listing)
+                )),
+                Err(_) => failures.push(format!(
+                    "{name} {sm}: no expectation at {} (run with PTXFORGE_BLESS=1)",
+                    path.display()
+                )),
             }
         }
     }
-    assert!(failures.is_empty(), "{} filetest failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} filetest failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// The first differing line, for a readable failure.
 fn first_diff(want: &str, got: &str) -> String {
     for (n, (w, g)) in want.lines().zip(got.lines()).enumerate() {
         if w != g {
-            return format!("  line {}: expected `{w}`\n  line {}:      got `{g}`", n + 1, n + 1);
+            return format!(
+                "  line {}: expected `{w}`\n  line {}:      got `{g}`",
+                n + 1,
+                n + 1
+            );
         }
     }
-    format!("  lengths differ: expected {} lines, got {}", want.lines().count(), got.lines().count())
+    format!(
+        "  lengths differ: expected {} lines, got {}",
+        want.lines().count(),
+        got.lines().count()
+    )
 }

@@ -41,9 +41,15 @@ fn pointer_parameters_record_their_pointee() {
     let out = common::compile_for(MODULE, "kparam", Sm::new(80));
     let cubin = out.cubin.expect("the module compiles");
     let records = kparam_records(&cubin);
-    let low_bits: Vec<(u32, u32, u32)> = records.iter().map(|&(ord, off, flags)| (ord, off, flags & 0xfff)).collect();
+    let low_bits: Vec<(u32, u32, u32)> = records
+        .iter()
+        .map(|&(ord, off, flags)| (ord, off, flags & 0xfff))
+        .collect();
     // Space codes and log2 alignments as ptxas 13.5 writes them: none, global 4, generic 5, shared 2.
-    assert_eq!(low_bits, vec![(0, 0, 0), (1, 8, 0x404), (2, 16, 0x503), (3, 24, 0x200)]);
+    assert_eq!(
+        low_bits,
+        vec![(0, 0, 0), (1, 8, 0x404), (2, 16, 0x503), (3, 24, 0x200)]
+    );
     let Some(ptxas) = ptxforge_sass::nvtools::tool("ptxas") else {
         println!("skipped: ptxas not found, the comparison with its cubin");
         return;
@@ -51,7 +57,11 @@ fn pointer_parameters_record_their_pointee() {
     let dir = std::env::temp_dir().join(format!("ptxforge-kparam-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("k.ptx"), MODULE).unwrap();
-    let status = std::process::Command::new(ptxas).args(["-arch=sm_80", "k.ptx", "-o", "k.cubin"]).current_dir(&dir).status().unwrap();
+    let status = std::process::Command::new(ptxas)
+        .args(["-arch=sm_80", "k.ptx", "-o", "k.cubin"])
+        .current_dir(&dir)
+        .status()
+        .unwrap();
     assert!(status.success());
     let theirs = kparam_records(&std::fs::read(dir.join("k.cubin")).unwrap());
     let _ = std::fs::remove_dir_all(&dir);

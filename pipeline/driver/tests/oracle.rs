@@ -20,13 +20,18 @@ fn scratch_dir() -> PathBuf {
 
 /// Our printer's instruction texts, in order, from a kernel's `/*addr*/ text` listing.
 fn printed_instrs(listing: &str) -> Vec<String> {
-    listing.lines().filter_map(ptxforge_sass::oracle::normalise).collect()
+    listing
+        .lines()
+        .filter_map(ptxforge_sass::oracle::normalise)
+        .collect()
 }
 
 #[test]
 fn nvdisasm_decodes_our_code_to_our_text() {
     if nvtools::tool("nvdisasm").is_none() {
-        println!("skipped: nvdisasm not found (run scripts/fetch-nvidia-tools.sh or set PTXFORGE_NV)");
+        println!(
+            "skipped: nvdisasm not found (run scripts/fetch-nvidia-tools.sh or set PTXFORGE_NV)"
+        );
         return;
     }
     let mut compared = 0;
@@ -38,7 +43,9 @@ fn nvdisasm_decodes_our_code_to_our_text() {
             for k in &out.kernels {
                 let image = k.image.as_ref().expect("compiled kernel has an image");
                 let ours = printed_instrs(k.sass_text.as_deref().unwrap());
-                let theirs = ptxforge_sass::oracle::nvdisasm_raw(sm, &image.code).expect("nvdisasm ran").unwrap_or_else(|e| panic!("{name} {sm}: nvdisasm rejected our code: {e}"));
+                let theirs = ptxforge_sass::oracle::nvdisasm_raw(sm, &image.code)
+                    .expect("nvdisasm ran")
+                    .unwrap_or_else(|e| panic!("{name} {sm}: nvdisasm rejected our code: {e}"));
                 if ours != theirs {
                     failures.push(first_mismatch(&name, &k.name, sm, &ours, &theirs));
                 }
@@ -56,12 +63,23 @@ fn first_mismatch(file: &str, kernel: &str, sm: Sm, ours: &[String], theirs: &[S
             return format!("{file}/{kernel} {sm} instr {i}: ours `{a}` nvdisasm `{b}`");
         }
     }
-    format!("{file}/{kernel} {sm}: {} instrs printed, {} decoded", ours.len(), theirs.len())
+    format!(
+        "{file}/{kernel} {sm}: {} instrs printed, {} decoded",
+        ours.len(),
+        theirs.len()
+    )
 }
 
 /// Section names and EIATTR kinds that `cuobjdump -elf` lists, or its complaint.
-fn cuobjdump_summary(cuobjdump: &Path, cubin: &Path) -> Result<(BTreeSet<String>, BTreeSet<String>), String> {
-    let out = Command::new(cuobjdump).arg("-elf").arg(cubin).output().map_err(|e| e.to_string())?;
+fn cuobjdump_summary(
+    cuobjdump: &Path,
+    cubin: &Path,
+) -> Result<(BTreeSet<String>, BTreeSet<String>), String> {
+    let out = Command::new(cuobjdump)
+        .arg("-elf")
+        .arg(cubin)
+        .output()
+        .map_err(|e| e.to_string())?;
     if !out.status.success() {
         return Err(String::from_utf8_lossy(&out.stderr).into_owned());
     }
@@ -87,9 +105,11 @@ fn section_names(text: &str) -> BTreeSet<String> {
 
 #[test]
 fn cuobjdump_accepts_our_cubins_like_ptxas() {
-    let (Some(cuobjdump), Some(ptxas), Some(nvdisasm)) =
-        (nvtools::tool("cuobjdump"), nvtools::tool("ptxas"), nvtools::tool("nvdisasm"))
-    else {
+    let (Some(cuobjdump), Some(ptxas), Some(nvdisasm)) = (
+        nvtools::tool("cuobjdump"),
+        nvtools::tool("ptxas"),
+        nvtools::tool("nvdisasm"),
+    ) else {
         println!("skipped: cuobjdump/ptxas/nvdisasm not found (run scripts/fetch-nvidia-tools.sh or set PTXFORGE_NV)");
         return;
     };
@@ -104,20 +124,35 @@ fn cuobjdump_accepts_our_cubins_like_ptxas() {
             let theirs = dir.join(format!("{name}.{sm}.ptxas.cubin"));
             let out = compile_for(&src, &name, sm);
             std::fs::write(&ours, out.cubin.as_ref().expect("cubin")).unwrap();
-            let st = Command::new(&ptxas).arg(format!("-arch={sm}")).arg(&ptx).arg("-o").arg(&theirs).status().unwrap();
+            let st = Command::new(&ptxas)
+                .arg(format!("-arch={sm}"))
+                .arg(&ptx)
+                .arg("-o")
+                .arg(&theirs)
+                .status()
+                .unwrap();
             assert!(st.success(), "ptxas failed on {name} {sm}");
-            let (our_secs, our_attrs) = cuobjdump_summary(&cuobjdump, &ours).unwrap_or_else(|e| panic!("{name} {sm}: cuobjdump rejected ours: {e}"));
+            let (our_secs, our_attrs) = cuobjdump_summary(&cuobjdump, &ours)
+                .unwrap_or_else(|e| panic!("{name} {sm}: cuobjdump rejected ours: {e}"));
             let (ref_secs, ref_attrs) = cuobjdump_summary(&cuobjdump, &theirs).unwrap();
             if our_secs != ref_secs {
-                failures.push(format!("{name} {sm}: section names differ: ours {our_secs:?} ptxas {ref_secs:?}"));
+                failures.push(format!(
+                    "{name} {sm}: section names differ: ours {our_secs:?} ptxas {ref_secs:?}"
+                ));
             }
             if our_attrs != ref_attrs {
                 let missing: Vec<_> = ref_attrs.difference(&our_attrs).collect();
                 let extra: Vec<_> = our_attrs.difference(&ref_attrs).collect();
-                failures.push(format!("{name} {sm}: EIATTR kinds differ: missing {missing:?} extra {extra:?}"));
+                failures.push(format!(
+                    "{name} {sm}: EIATTR kinds differ: missing {missing:?} extra {extra:?}"
+                ));
             }
             let dis = Command::new(&nvdisasm).arg(&ours).output().unwrap();
-            assert!(dis.status.success(), "{name} {sm}: nvdisasm rejected ours: {}", String::from_utf8_lossy(&dis.stderr));
+            assert!(
+                dis.status.success(),
+                "{name} {sm}: nvdisasm rejected ours: {}",
+                String::from_utf8_lossy(&dis.stderr)
+            );
             checked += 1;
         }
     }

@@ -29,14 +29,23 @@ fn every_read_finds_its_value_after_allocation() {
 /// The verifier is not vacuous: redirecting one read to another live register is caught.
 #[test]
 fn verifier_catches_a_wrong_register() {
-    let (name, src) = filetest_inputs().into_iter().find(|(n, _)| n == "vadd").unwrap();
+    let (name, src) = filetest_inputs()
+        .into_iter()
+        .find(|(n, _)| n == "vadd")
+        .unwrap();
     let module = ptxforge_ptx::parse_module(&src, &name).unwrap();
     let sm = ptxforge_sass::arch::Sm::new(80);
     let mut k = ptxforge_lower::lower_function(&module, &module.functions[0], sm).unwrap();
     ptxforge_lower::optimize(&mut k.func);
     let before = k.func.clone();
     ptxforge_sass::regalloc::allocate_registers(&mut k.func, sm, 255).unwrap();
-    let fadd = k.func.blocks.iter_mut().flat_map(|b| b.instrs.iter_mut()).find(|i| matches!(i.op, ptxforge_sass::ir::Opcode::Fadd { .. })).unwrap();
+    let fadd = k
+        .func
+        .blocks
+        .iter_mut()
+        .flat_map(|b| b.instrs.iter_mut())
+        .find(|i| matches!(i.op, ptxforge_sass::ir::Opcode::Fadd { .. }))
+        .unwrap();
     let (a, b) = (fadd.srcs[0], fadd.srcs[1]);
     fadd.srcs[0] = b;
     fadd.srcs[1] = a;

@@ -38,14 +38,16 @@ impl Cta<'_, '_> {
 
 /// The opcodes `arith` implements (everything else is reported unsupported before operands are read).
 pub(crate) const ARITH_OPS: &[&str] = &[
-    "add", "addc", "sub", "subc", "mul", "mad", "madc", "mul24", "mad24", "sad", "div", "rem", "abs", "neg", "min",
-    "max", "popc", "clz", "bfind", "brev", "bfe", "bfi", "prmt", "shf", "shl", "shr", "and", "or", "xor", "not",
-    "cnot", "lop3", "dp4a", "dp2a", "bmsk", "fma", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh",
-    "copysign",
+    "add", "addc", "sub", "subc", "mul", "mad", "madc", "mul24", "mad24", "sad", "div", "rem",
+    "abs", "neg", "min", "max", "popc", "clz", "bfind", "brev", "bfe", "bfi", "prmt", "shf", "shl",
+    "shr", "and", "or", "xor", "not", "cnot", "lop3", "dp4a", "dp2a", "bmsk", "fma", "rcp", "sqrt",
+    "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "copysign",
 ];
 
 fn arg(ins: &Ins, s: &[u64], i: usize) -> Result<u64, SimError> {
-    s.get(i).copied().ok_or_else(|| unsupported(ins, "missing operand"))
+    s.get(i)
+        .copied()
+        .ok_or_else(|| unsupported(ins, "missing operand"))
 }
 
 /// Type with twice the width and the same signedness (`.wide` results).
@@ -96,7 +98,11 @@ fn int_op(ins: &Ins, ty: Type, s: &[u64], carry: &mut bool) -> Result<(u64, Type
             let is_sub = op.starts_with("sub");
             let cin = (op.ends_with('c') && *carry) as i128;
             if ins.has("sat") && ty == Type::S32 {
-                let r = if is_sub { sv(a) - sv(b()?) } else { sv(a) + sv(b()?) };
+                let r = if is_sub {
+                    sv(a) - sv(b()?)
+                } else {
+                    sv(a) + sv(b()?)
+                };
                 sat32(r)
             } else {
                 let (x, y) = ((a & m) as i128, (b()? & m) as i128);
@@ -123,13 +129,19 @@ fn int_op(ins: &Ins, ty: Type, s: &[u64], carry: &mut bool) -> Result<(u64, Type
             let cin = (op == "madc" && *carry) as u128;
             if ins.has("wide") {
                 let wt = wide_of(ty);
-                let r = p.wrapping_add(sext_or_zext(c()?, wt) as u128).wrapping_add(cin);
+                let r = p
+                    .wrapping_add(sext_or_zext(c()?, wt) as u128)
+                    .wrapping_add(cin);
                 if cc {
                     *carry = (r >> (2 * w)) & 1 != 0;
                 }
                 return Ok((r as u64, wt));
             }
-            let part = if ins.has("hi") { high(p, w) } else { p as u64 & m };
+            let part = if ins.has("hi") {
+                high(p, w)
+            } else {
+                p as u64 & m
+            };
             if ins.has("sat") && ty == Type::S32 && ins.has("hi") {
                 sat32(sext(part, 32) as i128 + sv(c()?))
             } else {
@@ -149,7 +161,11 @@ fn int_op(ins: &Ins, ty: Type, s: &[u64], carry: &mut bool) -> Result<(u64, Type
                 }
             };
             let p = low24(a) * low24(b()?);
-            let part = if ins.has("hi") { (p >> 16) as u64 } else { p as u64 };
+            let part = if ins.has("hi") {
+                (p >> 16) as u64
+            } else {
+                p as u64
+            };
             if op == "mad24" {
                 part.wrapping_add(c()?)
             } else {
@@ -195,7 +211,11 @@ fn int_op(ins: &Ins, ty: Type, s: &[u64], carry: &mut bool) -> Result<(u64, Type
             }
         }
         "bmsk" => {
-            let (pos, len) = if ins.has("wrap") { (a & 31, b()? & 31) } else { (a.min(32), b()?.min(32)) };
+            let (pos, len) = if ins.has("wrap") {
+                (a & 31, b()? & 31)
+            } else {
+                (a.min(32), b()?.min(32))
+            };
             (mask(len as u32) << pos) & 0xffff_ffff
         }
         "and" => a & b()?,
@@ -258,10 +278,18 @@ fn bfe(a: u64, b: u64, c: u64, ty: Type) -> u64 {
     let w = width(ty) as u64;
     let (pos, len) = (b & 0xff, c & 0xff);
     let msb = w - 1;
-    let sbit = if ty.is_signed() && len != 0 { (a >> (pos + len - 1).min(msb)) & 1 } else { 0 };
+    let sbit = if ty.is_signed() && len != 0 {
+        (a >> (pos + len - 1).min(msb)) & 1
+    } else {
+        0
+    };
     let mut d = 0u64;
     for i in 0..w {
-        let bit = if i < len && pos + i <= msb { (a >> (pos + i)) & 1 } else { sbit };
+        let bit = if i < len && pos + i <= msb {
+            (a >> (pos + i)) & 1
+        } else {
+            sbit
+        };
         d |= bit << i;
     }
     d
@@ -282,7 +310,10 @@ fn bfi(a: u64, b: u64, c: u64, d: u64, w: u32) -> u64 {
 fn prmt(ins: &Ins, a: u32, b: u32, c: u32) -> Result<u32, SimError> {
     let tmp = ((b as u64) << 32) | a as u64;
     let byte = |i: u32| ((tmp >> (8 * (i & 7))) & 0xff) as u32;
-    let mode = ins.mods.iter().find(|m| matches!(m.as_str(), "f4e" | "b4e" | "rc8" | "ecl" | "ecr" | "rc16"));
+    let mode = ins
+        .mods
+        .iter()
+        .find(|m| matches!(m.as_str(), "f4e" | "b4e" | "rc8" | "ecl" | "ecr" | "rc16"));
     let Some(mode) = mode else {
         let mut d = 0;
         for i in 0..4 {
@@ -367,7 +398,11 @@ fn float_op(ins: &Ins, ty: Type, s: &[u64]) -> Result<u64, SimError> {
             };
             Ok(lane(0)? | lane(16)?)
         }
-        _ => narrow_op(ins, float::fmt_of(ty).ok_or_else(|| unsupported(ins, "float type"))?, s),
+        _ => narrow_op(
+            ins,
+            float::fmt_of(ty).ok_or_else(|| unsupported(ins, "float type"))?,
+            s,
+        ),
     }
 }
 
@@ -398,7 +433,10 @@ fn f64_op(ins: &Ins, s: &[u64]) -> Result<u64, SimError> {
         return Ok(r.to_bits());
     }
     // A NaN operand propagates (quieted, the first one wins); an invalid operation gives the canonical NaN.
-    Ok(s.iter().copied().find(|b| f64::from_bits(*b).is_nan()).map_or(float::F64_NAN, |b| b | 1 << 51))
+    Ok(s.iter()
+        .copied()
+        .find(|b| f64::from_bits(*b).is_nan())
+        .map_or(float::F64_NAN, |b| b | 1 << 51))
 }
 
 /// One f32, f16 or bf16 operation.
@@ -433,7 +471,12 @@ fn narrow_op(ins: &Ins, f: Fmt, s: &[u64]) -> Result<u64, SimError> {
                 None => f.nan(),
             }
         }
-        op => float::round_to(float::approx(op, a).ok_or_else(|| unsupported(ins, ""))?, 0, Rnd::Rn, f),
+        op => float::round_to(
+            float::approx(op, a).ok_or_else(|| unsupported(ins, ""))?,
+            0,
+            Rnd::Rn,
+            f,
+        ),
     };
     Ok(finish(ins, r, f))
 }

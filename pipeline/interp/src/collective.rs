@@ -36,7 +36,10 @@ impl<'p> Cta<'p, '_> {
         for &t in waiting {
             let ins = self.current(t);
             if ins.has("red") {
-                let last = ins.ops.last().ok_or_else(|| unsupported(ins, "missing predicate"))?;
+                let last = ins
+                    .ops
+                    .last()
+                    .ok_or_else(|| unsupported(ins, "missing predicate"))?;
                 preds.push(self.read(t, last, Type::Pred)? & 1 == 1);
             }
         }
@@ -59,7 +62,11 @@ impl<'p> Cta<'p, '_> {
         Ok(())
     }
 
-    pub(crate) fn complete_warp_collective(&mut self, group: &[usize], gmask: u32) -> Result<(), SimError> {
+    pub(crate) fn complete_warp_collective(
+        &mut self,
+        group: &[usize],
+        gmask: u32,
+    ) -> Result<(), SimError> {
         let Status::Waiting(Wait::Warp { kind, .. }) = self.threads[group[0]].status.clone() else {
             return Ok(());
         };
@@ -71,10 +78,20 @@ impl<'p> Cta<'p, '_> {
                 }
             }
             "elect" => {
-                let leader = group.iter().map(|&t| self.threads[t].lane()).min().unwrap_or(0);
+                let leader = group
+                    .iter()
+                    .map(|&t| self.threads[t].lane())
+                    .min()
+                    .unwrap_or(0);
                 for &t in group {
                     let me = self.threads[t].lane() == leader;
-                    self.write_dp(t, operand(self.current(t), 0)?, leader as u64, Type::U32, me)?;
+                    self.write_dp(
+                        t,
+                        operand(self.current(t), 0)?,
+                        leader as u64,
+                        Type::U32,
+                        me,
+                    )?;
                 }
             }
             "vote" => self.vote(group)?,
@@ -126,7 +143,8 @@ impl<'p> Cta<'p, '_> {
     fn shfl(&mut self, group: &[usize]) -> Result<(), SimError> {
         let mut vals = [None::<u64>; 32];
         for &t in group {
-            vals[self.threads[t].lane() as usize] = Some(self.read(t, operand(self.current(t), 1)?, Type::B32)?);
+            vals[self.threads[t].lane() as usize] =
+                Some(self.read(t, operand(self.current(t), 1)?, Type::B32)?);
         }
         for &t in group {
             let ins = self.current(t);

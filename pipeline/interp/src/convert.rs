@@ -18,13 +18,21 @@ impl Cta<'_, '_> {
         if width(dty) > 64 || width(sty) > 64 {
             return Err(unsupported(ins, "128-bit conversion"));
         }
-        if ins.mods.iter().any(|m| m.starts_with('e') || m == "tf32" || m.starts_with("ue")) {
+        if ins
+            .mods
+            .iter()
+            .any(|m| m.starts_with('e') || m == "tf32" || m.starts_with("ue"))
+        {
             return Err(unsupported(ins, "tf32 or narrow float conversion"));
         }
         let v = if matches!(dty, Type::F16x2 | Type::BF16x2) && ins.ops.len() == 3 {
             let hi = self.read(t, operand(ins, 1)?, sty)?;
             let lo = self.read(t, operand(ins, 2)?, sty)?;
-            let lane = if dty == Type::F16x2 { Type::F16 } else { Type::BF16 };
+            let lane = if dty == Type::F16x2 {
+                Type::F16
+            } else {
+                Type::BF16
+            };
             (cvt_value(ins, lane, sty, hi)? << 16) | cvt_value(ins, lane, sty, lo)?
         } else {
             let a = self.read(t, operand(ins, 1)?, sty)?;
@@ -50,10 +58,14 @@ impl Cta<'_, '_> {
                 (a, b)
             } else {
                 let h = self.read(t, operand(ins, 1)?, Type::B32)?;
-                (float::decode(h >> 16 & 0xffff, float::F16), float::decode(h & 0xffff, float::F16))
+                (
+                    float::decode(h >> 16 & 0xffff, float::F16),
+                    float::decode(h & 0xffff, float::F16),
+                )
             };
             let sat = ins.has("satfinite");
-            (crate::fp8::encode(hi, e4m3, sat, relu) as u64) << 8 | crate::fp8::encode(lo, e4m3, sat, relu) as u64
+            (crate::fp8::encode(hi, e4m3, sat, relu) as u64) << 8
+                | crate::fp8::encode(lo, e4m3, sat, relu) as u64
         } else if ins.has("f16x2") {
             let h = self.read(t, operand(ins, 1)?, Type::B16)?;
             let lane = |b: u64| {
@@ -65,7 +77,12 @@ impl Cta<'_, '_> {
         } else {
             return Err(unsupported(ins, "fp8 conversion form"));
         };
-        self.write(t, operand(ins, 0)?, v, if packs { Type::B16 } else { Type::B32 })?;
+        self.write(
+            t,
+            operand(ins, 0)?,
+            v,
+            if packs { Type::B16 } else { Type::B32 },
+        )?;
         Ok(Flow::Next)
     }
 }
@@ -114,18 +131,32 @@ fn cvt_value(ins: &Ins, dty: Type, sty: Type, a: u64) -> Result<u64, SimError> {
     let ftz = ins.has("ftz");
     let sat = ins.has("sat");
     let rnd = float::rnd_of(&ins.mods);
-    let int_round = ins.mods.iter().any(|m| matches!(m.as_str(), "rni" | "rzi" | "rmi" | "rpi"));
+    let int_round = ins
+        .mods
+        .iter()
+        .any(|m| matches!(m.as_str(), "rni" | "rzi" | "rmi" | "rpi"));
     let src_f = |a: u64| float::to_f64(a, sty, ftz);
     let v = match (dty.is_float(), sty.is_float()) {
         (false, false) => {
             let x = int_value(a, sty);
             let (lo, hi) = int_range(dty);
-            extend(if sat { x.clamp(lo, hi) as u64 } else { x as u64 }, dty)
+            extend(
+                if sat {
+                    x.clamp(lo, hi) as u64
+                } else {
+                    x as u64
+                },
+                dty,
+            )
         }
         (false, true) => {
             let x = src_f(a);
             let (lo, hi) = int_range(dty);
-            let r = if x.is_nan() { 0 } else { (round_integral(x, &ins.mods) as i128).clamp(lo, hi) };
+            let r = if x.is_nan() {
+                0
+            } else {
+                (round_integral(x, &ins.mods) as i128).clamp(lo, hi)
+            };
             extend(r as u64, dty)
         }
         (true, false) => {
@@ -134,7 +165,11 @@ fn cvt_value(ins: &Ins, dty: Type, sty: Type, a: u64) -> Result<u64, SimError> {
         }
         (true, true) => {
             let x = src_f(a);
-            let x = if int_round { round_integral(x, &ins.mods) } else { x };
+            let x = if int_round {
+                round_integral(x, &ins.mods)
+            } else {
+                x
+            };
             to_float(x, 0, dty, rnd)
         }
     };

@@ -12,7 +12,11 @@ pub struct ThreadId {
 impl fmt::Display for ThreadId {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let (c, t) = (self.ctaid, self.tid);
-        write!(f, "block ({},{},{}) thread ({},{},{})", c[0], c[1], c[2], t[0], t[1], t[2])
+        write!(
+            f,
+            "block ({},{},{}) thread ({},{},{})",
+            c[0], c[1], c[2], t[0], t[1], t[2]
+        )
     }
 }
 
@@ -45,11 +49,27 @@ impl fmt::Display for Space {
 #[derive(Clone, Debug, PartialEq)]
 pub enum SimError {
     /// An access of `size` bytes at `addr` in `space` fell outside every allocation.
-    OutOfBounds { space: Space, addr: u64, size: u32, thread: ThreadId, line: u32 },
+    OutOfBounds {
+        space: Space,
+        addr: u64,
+        size: u32,
+        thread: ThreadId,
+        line: u32,
+    },
     /// An access at an address that is not a multiple of its size.
-    Misaligned { space: Space, addr: u64, size: u32, thread: ThreadId, line: u32 },
+    Misaligned {
+        space: Space,
+        addr: u64,
+        size: u32,
+        thread: ThreadId,
+        line: u32,
+    },
     /// An instruction (or a form of one) the interpreter does not implement.
-    Unsupported { opcode: String, line: u32, detail: String },
+    Unsupported {
+        opcode: String,
+        line: u32,
+        detail: String,
+    },
     /// Every live thread waits and no barrier or warp collective can complete.
     Deadlock { detail: String },
     /// A thread ran more than `Limits::max_steps_per_thread` instructions.
@@ -83,13 +103,29 @@ impl SimError {
 impl fmt::Display for SimError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
-            SimError::OutOfBounds { space, addr, size, thread, line } => {
+            SimError::OutOfBounds {
+                space,
+                addr,
+                size,
+                thread,
+                line,
+            } => {
                 write!(f, "out-of-bounds {space} access of {size} bytes at {addr:#x} by {thread} (line {line})")
             }
-            SimError::Misaligned { space, addr, size, thread, line } => {
+            SimError::Misaligned {
+                space,
+                addr,
+                size,
+                thread,
+                line,
+            } => {
                 write!(f, "misaligned {space} access of {size} bytes at {addr:#x} by {thread} (line {line})")
             }
-            SimError::Unsupported { opcode, line, detail } => {
+            SimError::Unsupported {
+                opcode,
+                line,
+                detail,
+            } => {
                 write!(f, "unsupported instruction '{opcode}' at line {line}")?;
                 if !detail.is_empty() {
                     write!(f, ": {detail}")?;

@@ -50,7 +50,11 @@ pub(crate) fn unsupported(ins: &Ins, detail: &str) -> SimError {
         name.push('.');
         name.push_str(m);
     }
-    SimError::Unsupported { opcode: name, line: ins.line, detail: detail.to_string() }
+    SimError::Unsupported {
+        opcode: name,
+        line: ins.line,
+        detail: detail.to_string(),
+    }
 }
 
 /// The instruction's type, or an `Unsupported` error naming it.
@@ -92,9 +96,13 @@ impl Cta<'_, '_> {
                 }
                 acc
             }
-            Opnd::Unresolved(n) => return Err(SimError::BadModule(format!("unresolved name '{n}'"))),
+            Opnd::Unresolved(n) => {
+                return Err(SimError::BadModule(format!("unresolved name '{n}'")))
+            }
             Opnd::Mem(..) | Opnd::Pair(..) | Opnd::Label(_) => {
-                return Err(SimError::BadModule("an address, label or predicate pair used as a value".into()))
+                return Err(SimError::BadModule(
+                    "an address, label or predicate pair used as a value".into(),
+                ))
             }
         })
     }
@@ -115,7 +123,11 @@ impl Cta<'_, '_> {
                 }
             }
             Opnd::Pair(p, _) => self.write(t, &Opnd::Reg(*p), v, ty)?,
-            _ => return Err(SimError::BadModule("instruction result written to a non-register".into())),
+            _ => {
+                return Err(SimError::BadModule(
+                    "instruction result written to a non-register".into(),
+                ))
+            }
         }
         Ok(())
     }
@@ -162,7 +174,10 @@ impl Cta<'_, '_> {
             Kind::Ret => Ok(Flow::Ret),
             Kind::Exit => Ok(Flow::Exit),
             Kind::Call => self.call(t, ins),
-            Kind::Trap => Err(SimError::Trap { thread: self.threads[t].id, line: ins.line }),
+            Kind::Trap => Err(SimError::Trap {
+                thread: self.threads[t].id,
+                line: ins.line,
+            }),
             Kind::Sleep => Ok(Flow::Block(Wait::Yield { retry: false })),
             Kind::NoEffect => self.no_effect(t, ins),
             Kind::Mov => self.mov(t, ins),
@@ -203,7 +218,10 @@ impl Cta<'_, '_> {
         }
         match ins.ops.first() {
             Some(Opnd::Label(i)) => Ok(Flow::Jump(*i)),
-            Some(Opnd::Unresolved(n)) => Err(SimError::BadModule(format!("line {}: unknown label '{n}'", ins.line))),
+            Some(Opnd::Unresolved(n)) => Err(SimError::BadModule(format!(
+                "line {}: unknown label '{n}'",
+                ins.line
+            ))),
             _ => {
                 let _ = t;
                 Err(unsupported(ins, "branch target is not a label"))
@@ -218,12 +236,22 @@ impl Cta<'_, '_> {
             .position(|o| !matches!(o, Opnd::Vec(_)))
             .ok_or_else(|| unsupported(ins, "call without a target"))?;
         let Opnd::Func(callee) = ins.ops[fpos] else {
-            return Err(unsupported(ins, "indirect call or call to an undefined function"));
+            return Err(unsupported(
+                ins,
+                "indirect call or call to an undefined function",
+            ));
         };
-        let rets = if fpos > 0 { vec_items(&ins.ops[0]) } else { &[] };
+        let rets = if fpos > 0 {
+            vec_items(&ins.ops[0])
+        } else {
+            &[]
+        };
         let args = ins.ops.get(fpos + 1).map_or(&[][..], vec_items);
         if self.threads[t].frames.len() as u32 >= self.limits.max_call_depth {
-            return Err(SimError::CallDepth { thread: self.threads[t].id, line: ins.line });
+            return Err(SimError::CallDepth {
+                thread: self.threads[t].id,
+                line: ins.line,
+            });
         }
         let prog = self.prog;
         let caller = &prog.funcs[self.threads[t].frame().func];
@@ -235,12 +263,18 @@ impl Cta<'_, '_> {
             let bytes = match a {
                 Opnd::Sym(Loc::FrameParam(o)) => {
                     let at = (self.threads[t].frame().param_base + o) as usize;
-                    let n = caller.param_vars.get(o).map_or(size, |s| *s as usize).min(size);
+                    let n = caller
+                        .param_vars
+                        .get(o)
+                        .map_or(size, |s| *s as usize)
+                        .min(size);
                     let mut b = self.threads[t].fparam[at..at + n].to_vec();
                     b.resize(size, 0);
                     b
                 }
-                _ => self.read(t, a, uint_of_width((size as u32 * 8).clamp(8, 64)))?.to_le_bytes()[..size.min(8)]
+                _ => self
+                    .read(t, a, uint_of_width((size as u32 * 8).clamp(8, 64)))?
+                    .to_le_bytes()[..size.min(8)]
                     .to_vec(),
             };
             arg_bytes.push(bytes);
@@ -262,7 +296,10 @@ impl Cta<'_, '_> {
         let param_base = th.fparam.len().div_ceil(16) as u64 * 16;
         let local_base = th.local.len().div_ceil(16) as u64 * 16;
         if local_base + f.local_size > self.limits.max_local_bytes {
-            return Err(SimError::CallDepth { thread: th.id, line: ins.line });
+            return Err(SimError::CallDepth {
+                thread: th.id,
+                line: ins.line,
+            });
         }
         th.fparam.resize((param_base + f.param_size) as usize, 0);
         th.local.resize((local_base + f.local_size) as usize, 0);
@@ -270,14 +307,30 @@ impl Cta<'_, '_> {
             let at = (param_base + off) as usize;
             th.fparam[at..at + bytes.len()].copy_from_slice(bytes);
         }
-        th.frames.push(Frame { func: callee, pc: 0, regs: vec![0; f.reg_bits.len()], local_base, param_base, ret_to });
+        th.frames.push(Frame {
+            func: callee,
+            pc: 0,
+            regs: vec![0; f.reg_bits.len()],
+            local_base,
+            param_base,
+            ret_to,
+        });
         Ok(Flow::Call)
     }
 
     /// Calls to bodiless functions: `vprintf` prints nothing and returns 0; others are unsupported.
-    fn call_external(&mut self, t: usize, ins: &Ins, name: &str, ret_to: &[(u64, u64)]) -> Result<Flow, SimError> {
+    fn call_external(
+        &mut self,
+        t: usize,
+        ins: &Ins,
+        name: &str,
+        ret_to: &[(u64, u64)],
+    ) -> Result<Flow, SimError> {
         if name != "vprintf" {
-            return Err(unsupported(ins, &format!("call to external function '{name}'")));
+            return Err(unsupported(
+                ins,
+                &format!("call to external function '{name}'"),
+            ));
         }
         for &(at, size) in ret_to {
             self.threads[t].fparam[at as usize..(at + size) as usize].fill(0);
@@ -292,7 +345,10 @@ impl Cta<'_, '_> {
         let a = self.read(t, operand(ins, 1)?, ty)?;
         let rank = self.read(t, operand(ins, 2)?, Type::U32)?;
         if rank != 0 {
-            return Err(unsupported(ins, "cluster rank other than 0 (clusters hold one CTA)"));
+            return Err(unsupported(
+                ins,
+                "cluster rank other than 0 (clusters hold one CTA)",
+            ));
         }
         self.write(t, operand(ins, 0)?, a, ty)?;
         Ok(Flow::Next)
@@ -311,7 +367,8 @@ impl Cta<'_, '_> {
         let cmp = ins.mods.first().map(String::as_str).unwrap_or("");
         let a = self.read(t, operand(ins, 1)?, ty)?;
         let b = self.read(t, operand(ins, 2)?, ty)?;
-        let r = compare(cmp, a, b, ty, ins.has("ftz")).ok_or_else(|| unsupported(ins, "comparison"))?;
+        let r =
+            compare(cmp, a, b, ty, ins.has("ftz")).ok_or_else(|| unsupported(ins, "comparison"))?;
         let (r, rn) = self.combine(t, ins, r, 3)?;
         match operand(ins, 0)? {
             Opnd::Pair(p, q) => {
@@ -348,7 +405,8 @@ impl Cta<'_, '_> {
         let cmp = ins.mods.first().map(String::as_str).unwrap_or("");
         let a = self.read(t, operand(ins, 1)?, sty)?;
         let b = self.read(t, operand(ins, 2)?, sty)?;
-        let r = compare(cmp, a, b, sty, ins.has("ftz")).ok_or_else(|| unsupported(ins, "comparison"))?;
+        let r = compare(cmp, a, b, sty, ins.has("ftz"))
+            .ok_or_else(|| unsupported(ins, "comparison"))?;
         let (r, _) = self.combine(t, ins, r, 3)?;
         let v = match dty {
             Type::F32 => {
@@ -398,8 +456,16 @@ impl Cta<'_, '_> {
     fn testp(&mut self, t: usize, ins: &Ins) -> Result<Flow, SimError> {
         let ty = ty_of(ins)?;
         let v = self.read(t, operand(ins, 1)?, ty)?;
-        let x = if ty == Type::F32 { f32::from_bits(v as u32) as f64 } else { f64::from_bits(v) };
-        let sub = if ty == Type::F32 { f32::from_bits(v as u32).is_subnormal() } else { x.is_subnormal() };
+        let x = if ty == Type::F32 {
+            f32::from_bits(v as u32) as f64
+        } else {
+            f64::from_bits(v)
+        };
+        let sub = if ty == Type::F32 {
+            f32::from_bits(v as u32).is_subnormal()
+        } else {
+            x.is_subnormal()
+        };
         let r = match ins.mods.first().map(String::as_str) {
             Some("finite") => x.is_finite(),
             Some("infinite") => x.is_infinite(),
@@ -419,7 +485,10 @@ impl Cta<'_, '_> {
         let mask = match kind.as_str() {
             "activemask" | "mma" | "ldmatrix" | "stmatrix" => u32::MAX,
             _ if ins.has("sync") || kind == "elect" => {
-                let last = ins.ops.last().ok_or_else(|| unsupported(ins, "no member mask"))?;
+                let last = ins
+                    .ops
+                    .last()
+                    .ok_or_else(|| unsupported(ins, "no member mask"))?;
                 self.read(t, last, Type::B32)? as u32
             }
             _ => return Err(unsupported(ins, "warp collective without .sync")),
@@ -430,14 +499,20 @@ impl Cta<'_, '_> {
     fn barrier(&mut self, t: usize, ins: &Ins) -> Result<Flow, SimError> {
         if ins.has("warp") {
             let m = self.read(t, operand(ins, 0)?, Type::B32)? as u32;
-            return Ok(Flow::Block(Wait::Warp { kind: "bar.warp.sync".into(), mask: m }));
+            return Ok(Flow::Block(Wait::Warp {
+                kind: "bar.warp.sync".into(),
+                mask: m,
+            }));
         }
         if ins.has("cluster") {
             if ins.has("arrive") {
                 self.arrived[CLUSTER_BARRIER as usize] += 1;
                 return Ok(Flow::Next);
             }
-            return Ok(Flow::Block(Wait::Barrier { id: CLUSTER_BARRIER, count: None }));
+            return Ok(Flow::Block(Wait::Barrier {
+                id: CLUSTER_BARRIER,
+                count: None,
+            }));
         }
         let is_red = ins.has("red");
         let id_at = if is_red { 1 } else { 0 };
@@ -445,8 +520,16 @@ impl Cta<'_, '_> {
         if id >= 16 {
             return Err(unsupported(ins, "barrier number above 15"));
         }
-        let has_count = if is_red { ins.ops.len() == 4 } else { ins.ops.len() >= 2 };
-        let count = if has_count { Some(self.read(t, operand(ins, id_at + 1)?, Type::U32)? as u32) } else { None };
+        let has_count = if is_red {
+            ins.ops.len() == 4
+        } else {
+            ins.ops.len() >= 2
+        };
+        let count = if has_count {
+            Some(self.read(t, operand(ins, id_at + 1)?, Type::U32)? as u32)
+        } else {
+            None
+        };
         if ins.has("arrive") {
             self.arrived[id as usize] += 1;
             return Ok(Flow::Next);
@@ -473,7 +556,9 @@ pub(crate) fn uint_of_width(w: u32) -> Type {
 }
 
 pub(crate) fn operand(ins: &Ins, i: usize) -> Result<&Opnd, SimError> {
-    ins.ops.get(i).ok_or_else(|| unsupported(ins, "missing operand"))
+    ins.ops
+        .get(i)
+        .ok_or_else(|| unsupported(ins, "missing operand"))
 }
 
 pub(crate) fn ops2(ins: &Ins) -> Result<[&Opnd; 2], SimError> {

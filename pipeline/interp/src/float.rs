@@ -40,8 +40,14 @@ pub struct Fmt {
     pub mbits: u32,
 }
 
-pub const F32: Fmt = Fmt { ebits: 8, mbits: 23 };
-pub const F16: Fmt = Fmt { ebits: 5, mbits: 10 };
+pub const F32: Fmt = Fmt {
+    ebits: 8,
+    mbits: 23,
+};
+pub const F16: Fmt = Fmt {
+    ebits: 5,
+    mbits: 10,
+};
 pub const BF16: Fmt = Fmt { ebits: 8, mbits: 7 };
 
 /// Canonical NaN results: f32 `0x7fffffff`, f16 `0x7fff`, bf16 `0x7fff` (these formats carry no
@@ -99,26 +105,43 @@ pub fn round_to(s: f64, tail_sign: i8, rnd: Rnd, fmt: Fmt) -> u64 {
     if s.is_nan() {
         return fmt.nan();
     }
-    let neg = if s == 0.0 { tail_sign < 0 || (tail_sign == 0 && s.is_sign_negative()) } else { s < 0.0 };
+    let neg = if s == 0.0 {
+        tail_sign < 0 || (tail_sign == 0 && s.is_sign_negative())
+    } else {
+        s < 0.0
+    };
     let sign = if neg { fmt.sign() } else { 0 };
     if s.is_infinite() {
         return sign | fmt.inf();
     }
     let d = dir(rnd, neg);
     if s == 0.0 {
-        return sign | if tail_sign != 0 && d == Dir::Away { 1 } else { 0 };
+        return sign
+            | if tail_sign != 0 && d == Dir::Away {
+                1
+            } else {
+                0
+            };
     }
     let mag_tail = if neg { -tail_sign } else { tail_sign };
     let bits = s.abs().to_bits();
     let (m, e) = if bits >> 52 == 0 {
         (bits, -1074i32)
     } else {
-        ((bits & ((1 << 52) - 1)) | 1 << 52, (bits >> 52) as i32 - 1075)
+        (
+            (bits & ((1 << 52) - 1)) | 1 << 52,
+            (bits >> 52) as i32 - 1075,
+        )
     };
     let top = e + 63 - m.leading_zeros() as i32;
     let (bias, emin) = (fmt.bias(), 1 - fmt.bias());
     if top > bias {
-        return sign | if d == Dir::Trunc { fmt.inf() - 1 } else { fmt.inf() };
+        return sign
+            | if d == Dir::Trunc {
+                fmt.inf() - 1
+            } else {
+                fmt.inf()
+            };
     }
     let q = top.max(emin) - fmt.mbits as i32;
     let sh = q - e;
@@ -129,11 +152,15 @@ pub fn round_to(s: f64, tail_sign: i8, rnd: Rnd, fmt: Fmt) -> u64 {
     } else {
         (m >> sh, m & ((1u64 << sh) - 1), 1u64 << (sh - 1))
     };
-    let mut out =
-        if top >= emin { (((top + bias) as u64) << fmt.mbits) | (kept & ((1 << fmt.mbits) - 1)) } else { kept };
+    let mut out = if top >= emin {
+        (((top + bias) as u64) << fmt.mbits) | (kept & ((1 << fmt.mbits) - 1))
+    } else {
+        kept
+    };
     match d {
         Dir::Nearest => {
-            let up = rem > half || (rem == half && (mag_tail > 0 || (mag_tail == 0 && kept & 1 == 1)));
+            let up =
+                rem > half || (rem == half && (mag_tail > 0 || (mag_tail == 0 && kept & 1 == 1)));
             if up {
                 out += 1;
             }
@@ -187,7 +214,10 @@ pub fn exact_sign(mut v: Vec<f64>) -> i8 {
             break;
         }
     }
-    v.iter().rev().find(|x| **x != 0.0).map_or(0, |x| sign_of(*x))
+    v.iter()
+        .rev()
+        .find(|x| **x != 0.0)
+        .map_or(0, |x| sign_of(*x))
 }
 
 fn next_up(x: f64) -> f64 {
@@ -322,10 +352,18 @@ pub fn fma64(a: f64, b: f64, c: f64, rnd: Rnd) -> f64 {
 /// scaled up together until the product reaches 2^-900; where `c` or `r` would then overflow they
 /// dwarf the product, which only decides when `c == r`.
 fn fma_err_sign(a: f64, b: f64, c: f64, r: f64) -> i8 {
-    let lift = if finite_nonzero(&[a, b]) { (-900 - exponent(a) - exponent(b)).max(0) } else { 0 };
+    let lift = if finite_nonzero(&[a, b]) {
+        (-900 - exponent(a) - exponent(b)).max(0)
+    } else {
+        0
+    };
     let (c1, r1) = (scale(c, lift), scale(r, lift));
     if !c1.is_finite() || !r1.is_finite() {
-        return if c == r { sign_of(a) * sign_of(b) } else { sign_of(c - r) };
+        return if c == r {
+            sign_of(a) * sign_of(b)
+        } else {
+            sign_of(c - r)
+        };
     }
     let a1 = scale(a, lift);
     let ph = a1 * b;
@@ -335,7 +373,12 @@ fn fma_err_sign(a: f64, b: f64, c: f64, r: f64) -> i8 {
 
 pub fn div64(a: f64, b: f64, rnd: Rnd) -> f64 {
     let r = a / b;
-    adjust64(r, div_err_sign(a, b, r), overflowed(r, &[a, b]) && b != 0.0, rnd)
+    adjust64(
+        r,
+        div_err_sign(a, b, r),
+        overflowed(r, &[a, b]) && b != 0.0,
+        rnd,
+    )
 }
 
 /// The sign of `a / b - r`, from the remainder `a - r * b` taken on operands scaled to `[1, 2)` (the
@@ -448,7 +491,14 @@ pub fn fmt_of(ty: Type) -> Option<Fmt> {
 /// A float operand as f64 (for comparisons): f32 (flushed under `ftz`), f16, bf16 or f64.
 pub fn to_f64(bits: u64, ty: Type, ftz: bool) -> f64 {
     match fmt_of(ty) {
-        Some(f) => decode(if ftz { flush(bits & mask_fmt(f), f) } else { bits & mask_fmt(f) }, f),
+        Some(f) => decode(
+            if ftz {
+                flush(bits & mask_fmt(f), f)
+            } else {
+                bits & mask_fmt(f)
+            },
+            f,
+        ),
         None => f64::from_bits(bits),
     }
 }
@@ -467,7 +517,14 @@ pub fn atomic_add(old: u64, b: u64, ty: Type) -> Option<u64> {
         }
         Type::F16x2 | Type::BF16x2 => {
             let f = fmt_of(ty)?;
-            let lane = |s: u32| add_in(decode(old >> s & 0xffff, f), decode(b >> s & 0xffff, f), Rnd::Rn, f) << s;
+            let lane = |s: u32| {
+                add_in(
+                    decode(old >> s & 0xffff, f),
+                    decode(b >> s & 0xffff, f),
+                    Rnd::Rn,
+                    f,
+                ) << s
+            };
             lane(0) | lane(16)
         }
         _ => return None,

@@ -59,9 +59,16 @@ pub fn encode(x: f64, e4m3: bool, satfinite: bool, relu: bool) -> u8 {
         return sign | 0x7e;
     }
     // Largest code whose value is <= a, then pick it or the next by distance (ties to even).
-    let lo = (0..=0x7eu8).rev().find(|&c| e4m3_value(c) <= a).unwrap_or(0);
+    let lo = (0..=0x7eu8)
+        .rev()
+        .find(|&c| e4m3_value(c) <= a)
+        .unwrap_or(0);
     let hi = lo + 1;
     let (dl, dh) = (a - e4m3_value(lo), e4m3_value(hi) - a);
-    let code = if dl < dh || (dl == dh && lo & 1 == 0) { lo } else { hi };
+    let code = if dl < dh || (dl == dh && lo & 1 == 0) {
+        lo
+    } else {
+        hi
+    };
     sign | code
 }

@@ -37,7 +37,9 @@ mod mma;
 mod prep;
 
 pub use error::{SimError, Space, ThreadId};
-pub use memory::{CONST_WINDOW, GLOBAL_VARS_BASE, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+pub use memory::{
+    CONST_WINDOW, GLOBAL_VARS_BASE, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SIZE,
+};
 pub use prep::{param_layout, ParamSlot};
 
 use ptxforge_ptx::ast::Module;
@@ -150,7 +152,11 @@ pub fn run_kernel(
         return Err(SimError::BadLaunch(format!("grid of {ctas} blocks")));
     }
     let prog = prep::prepare(module, entry)?;
-    let needed = param_layout(module, entry)?.iter().map(|p| p.offset as usize + p.size as usize).max().unwrap_or(0);
+    let needed = param_layout(module, entry)?
+        .iter()
+        .map(|p| p.offset as usize + p.size as usize)
+        .max()
+        .unwrap_or(0);
     if params.len() < needed {
         return Err(SimError::BadLaunch(format!(
             "parameter buffer of {} bytes, the entry needs {needed}",
@@ -159,7 +165,10 @@ pub fn run_kernel(
     }
     let info = machine::launch_info(launch, &prog, limits);
     if info.total_smem > limits.max_shared_bytes {
-        return Err(SimError::BadLaunch(format!("{} bytes of shared memory per block", info.total_smem)));
+        return Err(SimError::BadLaunch(format!(
+            "{} bytes of shared memory per block",
+            info.total_smem
+        )));
     }
     if prog.funcs[prog.entry].local_size > limits.max_local_bytes {
         return Err(SimError::BadLaunch(format!(
@@ -176,7 +185,12 @@ pub fn run_kernel(
         watch: limits.watch_global,
         last_writer: None,
     };
-    let mut stats = RunStats { ctas, threads: threads * ctas, instructions: 0, last_writer: None };
+    let mut stats = RunStats {
+        ctas,
+        threads: threads * ctas,
+        instructions: 0,
+        last_writer: None,
+    };
     for z in 0..launch.grid[2] {
         for y in 0..launch.grid[1] {
             for x in 0..launch.grid[0] {
@@ -196,9 +210,17 @@ pub fn run_kernel(
 pub fn pack_params(module: &Module, entry: &str, values: &[u64]) -> Result<Vec<u8>, SimError> {
     let slots = param_layout(module, entry)?;
     if values.len() != slots.len() {
-        return Err(SimError::BadLaunch(format!("{} parameter values for {} parameters", values.len(), slots.len())));
+        return Err(SimError::BadLaunch(format!(
+            "{} parameter values for {} parameters",
+            values.len(),
+            slots.len()
+        )));
     }
-    let end = slots.iter().map(|s| (s.offset + s.size) as usize).max().unwrap_or(0);
+    let end = slots
+        .iter()
+        .map(|s| (s.offset + s.size) as usize)
+        .max()
+        .unwrap_or(0);
     let mut buf = vec![0u8; end];
     for (s, v) in slots.iter().zip(values) {
         let n = (s.size as usize).min(8);

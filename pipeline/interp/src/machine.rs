@@ -127,7 +127,10 @@ impl<'p, 'm> Cta<'p, 'm> {
                         ret_to: Vec::new(),
                     };
                     threads.push(Thread {
-                        id: ThreadId { ctaid, tid: [x, y, z] },
+                        id: ThreadId {
+                            ctaid,
+                            tid: [x, y, z],
+                        },
                         lin,
                         frames: vec![frame],
                         local: vec![0; entry.local_size as usize],
@@ -139,7 +142,16 @@ impl<'p, 'm> Cta<'p, 'm> {
                 }
             }
         }
-        Cta { prog, mem, threads, info, limits, arrived: [0; 17], steps: 0, did_work: false }
+        Cta {
+            prog,
+            mem,
+            threads,
+            info,
+            limits,
+            arrived: [0; 17],
+            steps: 0,
+            did_work: false,
+        }
     }
 
     /// Runs the CTA to completion.
@@ -152,10 +164,13 @@ impl<'p, 'm> Cta<'p, 'm> {
                 return Ok(());
             }
             let worked = std::mem::take(&mut self.did_work);
-            let progressed =
-                self.resolve_barriers()? | self.resolve_warp_collectives()? | (self.release_yields() && worked);
+            let progressed = self.resolve_barriers()?
+                | self.resolve_warp_collectives()?
+                | (self.release_yields() && worked);
             if !progressed {
-                return Err(SimError::Deadlock { detail: self.describe_waits() });
+                return Err(SimError::Deadlock {
+                    detail: self.describe_waits(),
+                });
             }
         }
     }
@@ -176,7 +191,10 @@ impl<'p, 'm> Cta<'p, 'm> {
             th.steps += 1;
             self.steps += 1;
             if th.steps > self.limits.max_steps_per_thread {
-                return Err(SimError::StepLimit { thread: th.id, steps: self.limits.max_steps_per_thread });
+                return Err(SimError::StepLimit {
+                    thread: th.id,
+                    steps: self.limits.max_steps_per_thread,
+                });
             }
             if let Some((neg, p)) = ins.guard {
                 if ((th.frame().regs[p as usize] & 1) != 0) == neg {
@@ -185,7 +203,9 @@ impl<'p, 'm> Cta<'p, 'm> {
                 }
             }
             let flow = self.exec(t, ins).map_err(|e| match e {
-                SimError::BadModule(m) => SimError::BadModule(format!("line {} ({}): {m}", ins.line, ins.op)),
+                SimError::BadModule(m) => {
+                    SimError::BadModule(format!("line {} ({}): {m}", ins.line, ins.op))
+                }
                 e => e,
             })?;
             if !matches!(flow, Flow::Block(Wait::Yield { retry: true })) {
@@ -253,7 +273,10 @@ impl<'p, 'm> Cta<'p, 'm> {
     }
 
     fn live_count(&self) -> u32 {
-        self.threads.iter().filter(|t| t.status != Status::Exited).count() as u32
+        self.threads
+            .iter()
+            .filter(|t| t.status != Status::Exited)
+            .count() as u32
     }
 
     /// Completes every barrier whose expected arrivals are in; returns whether any did.
@@ -292,7 +315,8 @@ impl<'p, 'm> Cta<'p, 'm> {
         for w in 0..nwarps {
             let lanes: Vec<usize> = (w * 32..(w * 32 + 32).min(self.threads.len())).collect();
             for &t in &lanes {
-                let Status::Waiting(Wait::Warp { kind, mask }) = self.threads[t].status.clone() else {
+                let Status::Waiting(Wait::Warp { kind, mask }) = self.threads[t].status.clone()
+                else {
                     continue;
                 };
                 let live: u32 = lanes
@@ -310,8 +334,11 @@ impl<'p, 'm> Cta<'p, 'm> {
                         })
                         .fold(0, |m, &l| m | 1 << self.threads[l].lane());
                 }
-                let group: Vec<usize> =
-                    lanes.iter().copied().filter(|&l| group_mask >> self.threads[l].lane() & 1 != 0).collect();
+                let group: Vec<usize> = lanes
+                    .iter()
+                    .copied()
+                    .filter(|&l| group_mask >> self.threads[l].lane() & 1 != 0)
+                    .collect();
                 let all_there = group.iter().all(
                     |&l| matches!(&self.threads[l].status, Status::Waiting(Wait::Warp { kind: k, .. }) if *k == kind),
                 );
@@ -328,7 +355,10 @@ impl<'p, 'm> Cta<'p, 'm> {
         let mut parts = Vec::new();
         for t in &self.threads {
             if let Status::Waiting(w) = &t.status {
-                let line = self.prog.funcs[t.frame().func].ins.get(t.frame().pc).map_or(0, |i| i.line);
+                let line = self.prog.funcs[t.frame().func]
+                    .ins
+                    .get(t.frame().pc)
+                    .map_or(0, |i| i.line);
                 let what = match w {
                     Wait::Barrier { id, count } => match count {
                         Some(c) => format!("barrier {id} (count {c})"),
@@ -343,8 +373,15 @@ impl<'p, 'm> Cta<'p, 'm> {
                 }
             }
         }
-        let waiting = self.threads.iter().filter(|t| matches!(t.status, Status::Waiting(_))).count();
-        format!("{waiting} threads wait and none can proceed: {}", parts.join("; "))
+        let waiting = self
+            .threads
+            .iter()
+            .filter(|t| matches!(t.status, Status::Waiting(_)))
+            .count();
+        format!(
+            "{waiting} threads wait and none can proceed: {}",
+            parts.join("; ")
+        )
     }
 }
 

@@ -27,11 +27,23 @@ struct State {
 impl State {
     fn decode(w: u64) -> State {
         let tx = ((w >> 40) & TX_MASK) as i64;
-        let tx = if tx & (1 << 22) != 0 { tx - (1 << 23) } else { tx };
-        State { pending: w & FIELD, expected: (w >> 20) & FIELD, tx, phase: w >> 63 }
+        let tx = if tx & (1 << 22) != 0 {
+            tx - (1 << 23)
+        } else {
+            tx
+        };
+        State {
+            pending: w & FIELD,
+            expected: (w >> 20) & FIELD,
+            tx,
+            phase: w >> 63,
+        }
     }
     fn encode(self) -> u64 {
-        (self.pending & FIELD) | (self.expected & FIELD) << 20 | ((self.tx as u64) & TX_MASK) << 40 | self.phase << 63
+        (self.pending & FIELD)
+            | (self.expected & FIELD) << 20
+            | ((self.tx as u64) & TX_MASK) << 40
+            | self.phase << 63
     }
     /// Completes the phase when every arrival and transaction is in.
     fn settle(&mut self) {
@@ -43,7 +55,12 @@ impl State {
 }
 
 impl Cta<'_, '_> {
-    fn mbar_word(&mut self, t: usize, ins: &Ins, o: &Opnd) -> Result<(crate::memory::Region, u64, State), SimError> {
+    fn mbar_word(
+        &mut self,
+        t: usize,
+        ins: &Ins,
+        o: &Opnd,
+    ) -> Result<(crate::memory::Region, u64, State), SimError> {
         let (region, addr) = self.mem_address(t, ins, o)?;
         let bytes = self.mem_access(t, ins, region, addr, 8)?;
         let w = u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes"));
@@ -58,7 +75,8 @@ impl Cta<'_, '_> {
         addr: u64,
         s: State,
     ) -> Result<(), SimError> {
-        self.mem_access(t, ins, region, addr, 8)?.copy_from_slice(&s.encode().to_le_bytes());
+        self.mem_access(t, ins, region, addr, 8)?
+            .copy_from_slice(&s.encode().to_le_bytes());
         Ok(())
     }
 
@@ -68,11 +86,33 @@ impl Cta<'_, '_> {
             "init" => {
                 let n = self.read(t, operand(ins, 1)?, Type::U32)? & FIELD;
                 let (region, addr, _) = self.mbar_word(t, ins, operand(ins, 0)?)?;
-                self.mbar_store(t, ins, region, addr, State { pending: n, expected: n, tx: 0, phase: 0 })?;
+                self.mbar_store(
+                    t,
+                    ins,
+                    region,
+                    addr,
+                    State {
+                        pending: n,
+                        expected: n,
+                        tx: 0,
+                        phase: 0,
+                    },
+                )?;
             }
             "inval" => {
                 let (region, addr, _) = self.mbar_word(t, ins, operand(ins, 0)?)?;
-                self.mbar_store(t, ins, region, addr, State { pending: 0, expected: 0, tx: 0, phase: 0 })?;
+                self.mbar_store(
+                    t,
+                    ins,
+                    region,
+                    addr,
+                    State {
+                        pending: 0,
+                        expected: 0,
+                        tx: 0,
+                        phase: 0,
+                    },
+                )?;
             }
             "arrive" | "arrive_drop" => {
                 let (region, addr, mut s) = self.mbar_word(t, ins, operand(ins, 1)?)?;
@@ -107,7 +147,11 @@ impl Cta<'_, '_> {
             "test_wait" | "try_wait" => {
                 let (_, _, s) = self.mbar_word(t, ins, operand(ins, 1)?)?;
                 let arg = self.read(t, operand(ins, 2)?, Type::B64)?;
-                let waited_phase = if ins.has("parity") { arg & 1 } else { arg >> 63 };
+                let waited_phase = if ins.has("parity") {
+                    arg & 1
+                } else {
+                    arg >> 63
+                };
                 if s.phase == waited_phase {
                     return Ok(Flow::Block(Wait::Yield { retry: true }));
                 }

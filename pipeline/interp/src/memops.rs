@@ -35,7 +35,11 @@ fn loc_region(l: Loc) -> Region {
 
 /// Vector width from `.v2`/`.v4`/`.v8`.
 fn vector_len(ins: &Ins) -> usize {
-    ins.mods.iter().find_map(|m| m.strip_prefix('v').and_then(|n| n.parse::<usize>().ok())).unwrap_or(1).clamp(1, 8)
+    ins.mods
+        .iter()
+        .find_map(|m| m.strip_prefix('v').and_then(|n| n.parse::<usize>().ok()))
+        .unwrap_or(1)
+        .clamp(1, 8)
 }
 
 impl Cta<'_, '_> {
@@ -54,7 +58,14 @@ impl Cta<'_, '_> {
         let addr = base_val.wrapping_add(*off as u64);
         Ok(match (named, base_region) {
             (Some(Region::FrameParam), Some(r)) => (r, addr),
-            (Some(Region::FrameParam), None) => (if in_entry { Region::KernelParam } else { Region::FrameParam }, addr),
+            (Some(Region::FrameParam), None) => (
+                if in_entry {
+                    Region::KernelParam
+                } else {
+                    Region::FrameParam
+                },
+                addr,
+            ),
             (Some(r), _) => (r, addr),
             (None, Some(r)) => (r, addr),
             (None, None) => resolve_generic(addr),
@@ -62,18 +73,37 @@ impl Cta<'_, '_> {
     }
 
     /// The bytes of an access, with bounds and alignment checked.
-    fn access(&mut self, t: usize, ins: &Ins, region: Region, addr: u64, size: u64) -> Result<&mut [u8], SimError> {
+    fn access(
+        &mut self,
+        t: usize,
+        ins: &Ins,
+        region: Region,
+        addr: u64,
+        size: u64,
+    ) -> Result<&mut [u8], SimError> {
         let thread = self.threads[t].id;
         let space = region.space();
         let misaligned = !addr.is_multiple_of(size.clamp(1, 16));
         let th = &mut self.threads[t];
-        let bytes = self.mem.bytes(&mut th.local, &mut th.fparam, region, addr, size);
+        let bytes = self
+            .mem
+            .bytes(&mut th.local, &mut th.fparam, region, addr, size);
         let generic_addr = addr.wrapping_add(region.window());
         match bytes {
-            None => Err(SimError::OutOfBounds { space, addr: generic_addr, size: size as u32, thread, line: ins.line }),
-            Some(_) if misaligned => {
-                Err(SimError::Misaligned { space, addr: generic_addr, size: size as u32, thread, line: ins.line })
-            }
+            None => Err(SimError::OutOfBounds {
+                space,
+                addr: generic_addr,
+                size: size as u32,
+                thread,
+                line: ins.line,
+            }),
+            Some(_) if misaligned => Err(SimError::Misaligned {
+                space,
+                addr: generic_addr,
+                size: size as u32,
+                thread,
+                line: ins.line,
+            }),
             Some(b) => Ok(b),
         }
     }
@@ -88,7 +118,12 @@ impl Cta<'_, '_> {
     }
 
     /// (region, address) of a memory operand, for other modules.
-    pub(crate) fn mem_address(&self, t: usize, ins: &Ins, o: &Opnd) -> Result<(Region, u64), SimError> {
+    pub(crate) fn mem_address(
+        &self,
+        t: usize,
+        ins: &Ins,
+        o: &Opnd,
+    ) -> Result<(Region, u64), SimError> {
         self.address(t, ins, o)
     }
 
@@ -114,7 +149,12 @@ impl Cta<'_, '_> {
     }
 
     /// The 16 bytes of one matrix row in shared memory.
-    pub(crate) fn shared_bytes(&mut self, t: usize, ins: &Ins, addr: u64) -> Result<&mut [u8], SimError> {
+    pub(crate) fn shared_bytes(
+        &mut self,
+        t: usize,
+        ins: &Ins,
+        addr: u64,
+    ) -> Result<&mut [u8], SimError> {
         self.access(t, ins, Region::Shared, addr, 16)
     }
 
@@ -158,7 +198,10 @@ impl Cta<'_, '_> {
         }
         let src = operand(ins, 1)?;
         let vals: Vec<u64> = match src {
-            Opnd::Vec(parts) if n > 1 => parts.iter().map(|p| self.read(t, p, ty)).collect::<Result<_, _>>()?,
+            Opnd::Vec(parts) if n > 1 => parts
+                .iter()
+                .map(|p| self.read(t, p, ty))
+                .collect::<Result<_, _>>()?,
             _ => vec![self.read(t, src, ty)?],
         };
         self.note_write(t, region, addr, (esz * n) as u64);
@@ -190,7 +233,10 @@ impl Cta<'_, '_> {
             .mods
             .iter()
             .find(|m| {
-                matches!(m.as_str(), "and" | "or" | "xor" | "cas" | "exch" | "add" | "inc" | "dec" | "min" | "max")
+                matches!(
+                    m.as_str(),
+                    "and" | "or" | "xor" | "cas" | "exch" | "add" | "inc" | "dec" | "min" | "max"
+                )
             })
             .cloned()
             .ok_or_else(|| unsupported(ins, "atomic operation"))?;
@@ -199,7 +245,8 @@ impl Cta<'_, '_> {
         let mut raw = [0u8; 8];
         raw[..size as usize].copy_from_slice(bytes);
         let old = u64::from_le_bytes(raw);
-        let new = atomic_result(&op, old, b, c, ty).ok_or_else(|| unsupported(ins, "atomic type"))?;
+        let new =
+            atomic_result(&op, old, b, c, ty).ok_or_else(|| unsupported(ins, "atomic type"))?;
         bytes.copy_from_slice(&new.to_le_bytes()[..size as usize]);
         if !is_red {
             self.write(t, operand(ins, 0)?, extend(old, ty), ty)?;
@@ -235,29 +282,51 @@ impl Cta<'_, '_> {
         .wrapping_add(*off as u64);
         let mut data = vec![0u8; size as usize];
         if src_size > 0 {
-            data[..src_size as usize].copy_from_slice(self.access(t, ins, Region::Global, s, src_size)?);
+            data[..src_size as usize].copy_from_slice(self.access(
+                t,
+                ins,
+                Region::Global,
+                s,
+                src_size,
+            )?);
         }
-        self.access(t, ins, Region::Shared, d, size)?.copy_from_slice(&data);
+        self.access(t, ins, Region::Shared, d, size)?
+            .copy_from_slice(&data);
         Ok(Flow::Next)
     }
 
     pub(crate) fn cvta(&mut self, t: usize, ins: &Ins) -> Result<Flow, SimError> {
         let ty = ty_of(ins)?;
         let region = named_region(ins).ok_or_else(|| unsupported(ins, "cvta without a space"))?;
-        let region = if region == Region::FrameParam { Region::KernelParam } else { region };
+        let region = if region == Region::FrameParam {
+            Region::KernelParam
+        } else {
+            region
+        };
         let a = self.read(t, operand(ins, 1)?, ty)?;
         let w = region.window();
-        let v = if ins.has("to") { a.wrapping_sub(w) } else { a.wrapping_add(w) };
+        let v = if ins.has("to") {
+            a.wrapping_sub(w)
+        } else {
+            a.wrapping_add(w)
+        };
         self.write(t, operand(ins, 0)?, v, ty)?;
         Ok(crate::machine::Flow::Next)
     }
 
     pub(crate) fn isspacep(&mut self, t: usize, ins: &Ins) -> Result<Flow, SimError> {
-        let region = named_region(ins).ok_or_else(|| unsupported(ins, "isspacep without a space"))?;
+        let region =
+            named_region(ins).ok_or_else(|| unsupported(ins, "isspacep without a space"))?;
         let a = self.read(t, operand(ins, 1)?, Type::B64)?;
         let (r, _) = resolve_generic(a);
-        let r = if r == Region::KernelParam { Region::FrameParam } else { r };
-        let yes = r == region && (region != Region::Global || a.wrapping_sub(region.window()) < u64::MAX - WINDOW_SIZE);
+        let r = if r == Region::KernelParam {
+            Region::FrameParam
+        } else {
+            r
+        };
+        let yes = r == region
+            && (region != Region::Global
+                || a.wrapping_sub(region.window()) < u64::MAX - WINDOW_SIZE);
         self.write(t, operand(ins, 0)?, yes as u64, Type::Pred)?;
         Ok(Flow::Next)
     }
@@ -299,7 +368,11 @@ fn atomic_result(op: &str, old: u64, b: u64, c: u64, ty: Type) -> Option<u64> {
         "add" => o.wrapping_add(bb) & m,
         "min" | "max" if ty.is_float() => float::atomic_minmax(op == "min", o, bb, ty)?,
         "min" | "max" => {
-            let lt = if signed { crate::exec::sext(o, w) < crate::exec::sext(bb, w) } else { o < bb };
+            let lt = if signed {
+                crate::exec::sext(o, w) < crate::exec::sext(bb, w)
+            } else {
+                o < bb
+            };
             if (op == "min") == lt {
                 o
             } else {

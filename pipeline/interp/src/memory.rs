@@ -54,7 +54,12 @@ impl Region {
 
 /// Which region a generic address falls in, and the address within it.
 pub(crate) fn resolve_generic(addr: u64) -> (Region, u64) {
-    for r in [Region::Shared, Region::Local, Region::Const, Region::KernelParam] {
+    for r in [
+        Region::Shared,
+        Region::Local,
+        Region::Const,
+        Region::KernelParam,
+    ] {
         let w = r.window();
         if addr >= w && addr - w < WINDOW_SIZE {
             return (r, addr - w);
@@ -100,7 +105,10 @@ impl Memory<'_> {
                 if addr >= GLOBAL_VARS_BASE && addr - GLOBAL_VARS_BASE < WINDOW_SIZE {
                     return window(&mut self.global_vars, addr - GLOBAL_VARS_BASE, size);
                 }
-                let b = self.buffers.iter_mut().find(|b| addr >= b.addr && addr - b.addr < b.bytes.len() as u64)?;
+                let b = self
+                    .buffers
+                    .iter_mut()
+                    .find(|b| addr >= b.addr && addr - b.addr < b.bytes.len() as u64)?;
                 window(&mut b.bytes, addr - b.addr, size)
             }
             Region::Shared => window(&mut self.shared, addr, size),

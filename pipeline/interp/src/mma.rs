@@ -101,7 +101,10 @@ fn items(o: &Opnd) -> &[Opnd] {
 
 impl Cta<'_, '_> {
     fn fragment(&self, t: usize, o: &Opnd) -> Result<Vec<u64>, SimError> {
-        items(o).iter().map(|x| self.read(t, x, Type::B64)).collect()
+        items(o)
+            .iter()
+            .map(|x| self.read(t, x, Type::B64))
+            .collect()
     }
 
     pub(crate) fn mma(&mut self, group: &[usize], ins: &Ins) -> Result<(), SimError> {
@@ -114,7 +117,12 @@ impl Cta<'_, '_> {
             .find(|m| m.starts_with('m') && m.contains('n') && m.contains('k'))
             .cloned()
             .unwrap_or_default();
-        let dims: Vec<usize> = shape.get(1..).unwrap_or("").split(['n', 'k']).filter_map(|x| x.parse().ok()).collect();
+        let dims: Vec<usize> = shape
+            .get(1..)
+            .unwrap_or("")
+            .split(['n', 'k'])
+            .filter_map(|x| x.parse().ok())
+            .collect();
         let [m, n, k] = dims[..] else {
             return Err(unsupported(ins, "mma shape"));
         };
@@ -149,18 +157,26 @@ impl Cta<'_, '_> {
                 } else {
                     (g, tq * per_a + i % per_a)
                 };
-                *a.get_mut(row).and_then(|x| x.get_mut(col)).ok_or_else(|| unsupported(ins, "mma shape and type"))? =
+                *a.get_mut(row)
+                    .and_then(|x| x.get_mut(col))
+                    .ok_or_else(|| unsupported(ins, "mma shape and type"))? =
                     a_e.decode(element(&fa, a_e, i));
             }
             let per_b = b_e.per_reg();
             for i in 0..k * n / 32 {
                 let r = i / per_b;
                 let row = tq * per_b + i % per_b + (k / 2) * r;
-                *b.get_mut(row).and_then(|x| x.get_mut(g)).ok_or_else(|| unsupported(ins, "mma shape and type"))? =
+                *b.get_mut(row)
+                    .and_then(|x| x.get_mut(g))
+                    .ok_or_else(|| unsupported(ins, "mma shape and type"))? =
                     b_e.decode(element(&fb, b_e, i));
             }
             for i in 0..m * n / 32 {
-                let (row, col) = if m == 16 { (g + 8 * (i >> 1), 2 * tq + (i & 1)) } else { (g, 2 * tq + i) };
+                let (row, col) = if m == 16 {
+                    (g + 8 * (i >> 1), 2 * tq + (i & 1))
+                } else {
+                    (g, 2 * tq + i)
+                };
                 c[row][col] = c_e.decode(element(&fc, c_e, i));
             }
         }
@@ -172,10 +188,21 @@ impl Cta<'_, '_> {
             let per_d = d_e.per_reg();
             let mut regs = vec![0u64; dst.len()];
             for i in 0..m * n / 32 {
-                let (row, col) = if m == 16 { (g + 8 * (i >> 1), 2 * tq + (i & 1)) } else { (g, 2 * tq + i) };
+                let (row, col) = if m == 16 {
+                    (g + 8 * (i >> 1), 2 * tq + (i & 1))
+                } else {
+                    (g, 2 * tq + i)
+                };
                 let raw = if d_e.is_int() {
-                    let s: i64 = (0..k).map(|x| a[row][x] as i64 * b[x][col] as i64).sum::<i64>() + c[row][col] as i64;
-                    (if sat { s.clamp(i32::MIN as i64, i32::MAX as i64) } else { s as i32 as i64 }) as u32 as u64
+                    let s: i64 = (0..k)
+                        .map(|x| a[row][x] as i64 * b[x][col] as i64)
+                        .sum::<i64>()
+                        + c[row][col] as i64;
+                    (if sat {
+                        s.clamp(i32::MIN as i64, i32::MAX as i64)
+                    } else {
+                        s as i32 as i64
+                    }) as u32 as u64
                 } else {
                     let s: f64 = (0..k).map(|x| a[row][x] * b[x][col]).sum::<f64>() + c[row][col];
                     match d_e {
@@ -190,7 +217,16 @@ impl Cta<'_, '_> {
                 }
             }
             for (o, v) in dst.iter().zip(regs) {
-                self.write(t, o, v, if d_e == Elem::F64 { Type::B64 } else { Type::B32 })?;
+                self.write(
+                    t,
+                    o,
+                    v,
+                    if d_e == Elem::F64 {
+                        Type::B64
+                    } else {
+                        Type::B32
+                    },
+                )?;
             }
         }
         Ok(())
@@ -200,11 +236,20 @@ impl Cta<'_, '_> {
     /// matrix j; lane `l` receives in register j the elements at row `l / 4`, columns `2 (l % 4)` and
     /// `2 (l % 4) + 1` (transposed: rows `2 (l % 4)`, `2 (l % 4) + 1` of column `l / 4`).
     /// `stmatrix` stores the same fragments back.
-    pub(crate) fn ldmatrix(&mut self, group: &[usize], ins: &Ins, store: bool) -> Result<(), SimError> {
+    pub(crate) fn ldmatrix(
+        &mut self,
+        group: &[usize],
+        ins: &Ins,
+        store: bool,
+    ) -> Result<(), SimError> {
         if group.len() != 32 || !ins.has("m8n8") {
             return Err(unsupported(ins, "only m8n8 b16 with a full warp"));
         }
-        let count: usize = ins.mods.iter().find_map(|m| m.strip_prefix('x').and_then(|n| n.parse().ok())).unwrap_or(1);
+        let count: usize = ins
+            .mods
+            .iter()
+            .find_map(|m| m.strip_prefix('x').and_then(|n| n.parse().ok()))
+            .unwrap_or(1);
         if ![1, 2, 4].contains(&count) {
             return Err(unsupported(ins, "ldmatrix count"));
         }
@@ -224,14 +269,20 @@ impl Cta<'_, '_> {
                 for (mat, reg) in regs.iter().enumerate().take(count) {
                     for h in 0..2 {
                         let v = (reg >> (16 * h)) as u16;
-                        let (r, c) =
-                            if trans { (2 * (lane % 4) + h, lane / 4) } else { (lane / 4, 2 * (lane % 4) + h) };
+                        let (r, c) = if trans {
+                            (2 * (lane % 4) + h, lane / 4)
+                        } else {
+                            (lane / 4, 2 * (lane % 4) + h)
+                        };
                         m[mat][r][c] = v;
                     }
                 }
             }
             for (j, &a) in rows.iter().enumerate() {
-                let bytes: Vec<u8> = m[j / 8][j % 8].iter().flat_map(|x| x.to_le_bytes()).collect();
+                let bytes: Vec<u8> = m[j / 8][j % 8]
+                    .iter()
+                    .flat_map(|x| x.to_le_bytes())
+                    .collect();
                 self.shared_bytes(group[j], ins, a)?.copy_from_slice(&bytes);
             }
             return Ok(());

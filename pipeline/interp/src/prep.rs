@@ -3,7 +3,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use ptxforge_ptx::ast::{symbol_base, AddrBase, Function, Module, Operand, StateSpace, Statement, Type, VarDecl};
+use ptxforge_ptx::ast::{
+    symbol_base, AddrBase, Function, Module, Operand, StateSpace, Statement, Type, VarDecl,
+};
 
 use crate::error::SimError;
 use crate::memory::GLOBAL_VARS_BASE;
@@ -115,8 +117,8 @@ fn kind_of(op: &str, mods: &[String]) -> Kind {
         "call" => Kind::Call,
         "trap" | "brkpt" => Kind::Trap,
         "nanosleep" => Kind::Sleep,
-        "membar" | "fence" | "prefetch" | "prefetchu" | "pmevent" | "discard" | "applypriority" | "griddepcontrol"
-        | "createpolicy" | "setmaxnreg" => Kind::NoEffect,
+        "membar" | "fence" | "prefetch" | "prefetchu" | "pmevent" | "discard" | "applypriority"
+        | "griddepcontrol" | "createpolicy" | "setmaxnreg" => Kind::NoEffect,
         "mov" => Kind::Mov,
         "ld" | "ldu" => Kind::Load,
         "st" => Kind::Store,
@@ -133,7 +135,8 @@ fn kind_of(op: &str, mods: &[String]) -> Kind {
         "slct" => Kind::Slct,
         "testp" => Kind::Testp,
         "bar" | "barrier" => Kind::Barrier,
-        "shfl" | "vote" | "match" | "redux" | "activemask" | "elect" | "mma" | "ldmatrix" | "stmatrix" => Kind::Warp,
+        "shfl" | "vote" | "match" | "redux" | "activemask" | "elect" | "mma" | "ldmatrix"
+        | "stmatrix" => Kind::Warp,
         _ if crate::arith::ARITH_OPS.contains(&op) => Kind::Arith,
         _ => Kind::Unknown,
     }
@@ -200,12 +203,18 @@ pub struct ParamSlot {
 
 /// Size of a variable in bytes (saturating: declarations can be absurdly large).
 fn var_bytes(v: &VarDecl) -> u64 {
-    (v.ty.size_bytes() as u64).saturating_mul(v.vector as u64).saturating_mul(v.array_len.unwrap_or(0))
+    (v.ty.size_bytes() as u64)
+        .saturating_mul(v.vector as u64)
+        .saturating_mul(v.array_len.unwrap_or(0))
 }
 
 /// Alignment of a variable (its `.align`, else its element size), at most 4 KiB.
 fn var_align(v: &VarDecl) -> u64 {
-    let a = if v.align > 0 { v.align as u64 } else { (v.ty.size_bytes() as u64).saturating_mul(v.vector as u64) };
+    let a = if v.align > 0 {
+        v.align as u64
+    } else {
+        (v.ty.size_bytes() as u64).saturating_mul(v.vector as u64)
+    };
     a.clamp(1, 4096)
 }
 
@@ -243,7 +252,8 @@ pub fn param_layout(module: &Module, entry: &str) -> Result<Vec<ParamSlot>, SimE
             size: var_bytes(p) as u32,
             // 8-byte, 8-aligned byte arrays are usually wrapped pointers (iterators).
             is_pointer_hint: var_bytes(p) == 8
-                && (matches!(p.ty, Type::U64 | Type::B64 | Type::S64) || (p.ty == Type::B8 && var_align(p) == 8)),
+                && (matches!(p.ty, Type::U64 | Type::B64 | Type::S64)
+                    || (p.ty == Type::B8 && var_align(p) == 8)),
         })
         .collect())
 }
@@ -278,7 +288,13 @@ struct ModuleSyms {
 
 fn module_syms(module: &Module, reachable: &HashSet<String>) -> ModuleSyms {
     let mut syms = HashMap::new();
-    let of = |s: StateSpace| module.globals.iter().filter(move |v| v.space == s).collect::<Vec<_>>();
+    let of = |s: StateSpace| {
+        module
+            .globals
+            .iter()
+            .filter(move |v| v.space == s)
+            .collect::<Vec<_>>()
+    };
     let consts = of(StateSpace::Const);
     let (offs, end) = layout(&consts, 0);
     let mut const_bank = vec![0u8; end as usize];
@@ -295,17 +311,27 @@ fn module_syms(module: &Module, reachable: &HashSet<String>) -> ModuleSyms {
     }
     // Only the static shared variables the entry can reach are laid out, as ptxas sizes the
     // entry's shared memory: an access past them is out of bounds here too.
-    let shared: Vec<&VarDecl> =
-        of(StateSpace::Shared).into_iter().filter(|v| v.array_len.is_some() && reachable.contains(v.name.as_str())).collect();
+    let shared: Vec<&VarDecl> = of(StateSpace::Shared)
+        .into_iter()
+        .filter(|v| v.array_len.is_some() && reachable.contains(v.name.as_str()))
+        .collect();
     let (offs, end) = layout(&shared, 0);
     for (v, o) in shared.iter().zip(offs) {
         syms.insert(v.name.clone(), Loc::Shared(o));
     }
     // Dynamic (`.extern .shared ... []`) arrays are placed after all static shared memory (see `prepare`).
-    for v in of(StateSpace::Shared).into_iter().filter(|v| v.array_len.is_none()) {
+    for v in of(StateSpace::Shared)
+        .into_iter()
+        .filter(|v| v.array_len.is_none())
+    {
         syms.insert(v.name.clone(), Loc::Shared(u64::MAX));
     }
-    ModuleSyms { syms, static_shared: end, const_bank, global_vars }
+    ModuleSyms {
+        syms,
+        static_shared: end,
+        const_bank,
+        global_vars,
+    }
 }
 
 /// The symbols named by `entry` and by every function it can call (transitively).
@@ -317,11 +343,20 @@ fn reachable_symbols(module: &Module, entry: &Function) -> HashSet<String> {
             let Statement::Instr(ins) = s else { continue };
             for o in &ins.operands {
                 let name = match o {
-                    Operand::Symbol(n) | Operand::Addr { base: AddrBase::Symbol(n), .. } => symbol_base(n),
+                    Operand::Symbol(n)
+                    | Operand::Addr {
+                        base: AddrBase::Symbol(n),
+                        ..
+                    } => symbol_base(n),
                     _ => continue,
                 };
                 if seen.insert(name.to_string()) {
-                    todo.extend(module.functions.iter().filter(|g| g.name == name && g.has_body));
+                    todo.extend(
+                        module
+                            .functions
+                            .iter()
+                            .filter(|g| g.name == name && g.has_body),
+                    );
                 }
             }
         }
@@ -333,7 +368,9 @@ fn reachable_symbols(module: &Module, entry: &Function) -> HashSet<String> {
 pub(crate) fn prepare(module: &Module, entry: &str) -> Result<Program, SimError> {
     let ef = find_function(module, entry)?;
     if !ef.is_entry {
-        return Err(SimError::BadLaunch(format!("'{entry}' is a .func, not an .entry")));
+        return Err(SimError::BadLaunch(format!(
+            "'{entry}' is a .func, not an .entry"
+        )));
     }
     let var_bytes: u64 = module
         .globals
@@ -342,7 +379,9 @@ pub(crate) fn prepare(module: &Module, entry: &str) -> Result<Program, SimError>
         .map(var_bytes)
         .fold(0u64, |a, b| a.saturating_add(b));
     if var_bytes > MAX_VAR_BYTES {
-        return Err(SimError::BadModule(format!("{var_bytes} bytes of variables")));
+        return Err(SimError::BadModule(format!(
+            "{var_bytes} bytes of variables"
+        )));
     }
     let mut ms = module_syms(module, &reachable_symbols(module, ef));
     let mut names: HashMap<String, usize> = HashMap::new();
@@ -377,14 +416,27 @@ pub(crate) fn prepare(module: &Module, entry: &str) -> Result<Program, SimError>
     // Dynamic shared memory starts after the static part, 16-byte aligned.
     let dyn_base = align_up(ms.static_shared, 16);
     for (fi, ii, oi) in dynamic_fixups {
-        fix_dynamic(&mut funcs[fi as usize].ins[ii as usize].ops[oi as usize], dyn_base);
+        fix_dynamic(
+            &mut funcs[fi as usize].ins[ii as usize].ops[oi as usize],
+            dyn_base,
+        );
     }
-    Ok(Program { funcs, entry: 0, static_shared: dyn_base, const_bank: ms.const_bank, global_vars: ms.global_vars })
+    Ok(Program {
+        funcs,
+        entry: 0,
+        static_shared: dyn_base,
+        const_bank: ms.const_bank,
+        global_vars: ms.global_vars,
+    })
 }
 
 fn fix_dynamic(o: &mut Opnd, base: u64) {
     match o {
-        Opnd::Sym(Loc::Shared(x)) | Opnd::Mem(MemBase::Sym(Loc::Shared(x)), _) if *x == u64::MAX => *x = base,
+        Opnd::Sym(Loc::Shared(x)) | Opnd::Mem(MemBase::Sym(Loc::Shared(x)), _)
+            if *x == u64::MAX =>
+        {
+            *x = base
+        }
         Opnd::Vec(v) => v.iter_mut().for_each(|x| fix_dynamic(x, base)),
         _ => {}
     }
@@ -508,10 +560,18 @@ fn special(name: &str, comp: Option<char>) -> Opnd {
         "%dynamic_smem_size" => Sreg::DynSmem,
         "%total_smem_size" | "%aggr_smem_size" => Sreg::TotalSmem,
         "%nsmid" | "%cluster_nctarank" | "%nclusterid" | "%cluster_nctaid" => Sreg::Fixed(1),
-        "%smid" | "%gridid" | "%cluster_ctarank" | "%clusterid" | "%cluster_ctaid" | "%is_explicit_cluster" => {
+        "%smid"
+        | "%gridid"
+        | "%cluster_ctarank"
+        | "%clusterid"
+        | "%cluster_ctaid"
+        | "%is_explicit_cluster" => Sreg::Fixed(0),
+        n if n.starts_with("%envreg")
+            || n.starts_with("%pm")
+            || n.starts_with("%reserved_smem") =>
+        {
             Sreg::Fixed(0)
         }
-        n if n.starts_with("%envreg") || n.starts_with("%pm") || n.starts_with("%reserved_smem") => Sreg::Fixed(0),
         _ => return Opnd::Unresolved(name.to_string()),
     };
     Opnd::Special(s)
@@ -528,12 +588,20 @@ fn prepare_function(
     let mut params = Vec::new();
     let mut rets = Vec::new();
     let mut param_vars = HashMap::new();
-    let local_vars: Vec<&VarDecl> = f.vars.iter().filter(|v| v.space == StateSpace::Local).collect();
+    let local_vars: Vec<&VarDecl> = f
+        .vars
+        .iter()
+        .filter(|v| v.space == StateSpace::Local)
+        .collect();
     let (loffs, local_size) = layout(&local_vars, 0);
     for (v, o) in local_vars.iter().zip(loffs) {
         syms.insert(v.name.clone(), Loc::Local(o));
     }
-    let frame_params: Vec<&VarDecl> = f.vars.iter().filter(|v| v.space == StateSpace::Param).collect();
+    let frame_params: Vec<&VarDecl> = f
+        .vars
+        .iter()
+        .filter(|v| v.space == StateSpace::Param)
+        .collect();
     let param_size = if f.is_entry {
         let (offs, _) = layout(&f.params.iter().collect::<Vec<_>>(), 0);
         for (v, o) in f.params.iter().zip(offs) {
@@ -546,8 +614,12 @@ fn prepare_function(
         }
         end
     } else {
-        let all: Vec<&VarDecl> =
-            f.params.iter().chain(f.ret_params.iter()).chain(frame_params.iter().copied()).collect();
+        let all: Vec<&VarDecl> = f
+            .params
+            .iter()
+            .chain(f.ret_params.iter())
+            .chain(frame_params.iter().copied())
+            .collect();
         let (offs, end) = layout(&all, 0);
         for (i, (v, o)) in all.iter().zip(offs).enumerate() {
             syms.insert(v.name.clone(), Loc::FrameParam(o));
@@ -571,7 +643,11 @@ fn prepare_function(
         ms.static_shared = o + var_bytes(v);
         syms.insert(v.name.clone(), Loc::Shared(o));
     }
-    for v in f.vars.iter().filter(|v| matches!(v.space, StateSpace::Const | StateSpace::Global)) {
+    for v in f
+        .vars
+        .iter()
+        .filter(|v| matches!(v.space, StateSpace::Const | StateSpace::Global))
+    {
         let (bank, base) = if v.space == StateSpace::Const {
             (&mut ms.const_bank, 0)
         } else {
@@ -580,7 +656,11 @@ fn prepare_function(
         let o = align_up(bank.len() as u64, var_align(v));
         bank.resize((o + var_bytes(v)) as usize, 0);
         write_init(bank, o, v);
-        let loc = if v.space == StateSpace::Const { Loc::Const(o) } else { Loc::Global(base + o) };
+        let loc = if v.space == StateSpace::Const {
+            Loc::Const(o)
+        } else {
+            Loc::Global(base + o)
+        };
         syms.insert(v.name.clone(), loc);
     }
     // Labels: the index of the next instruction.
@@ -609,7 +689,12 @@ fn prepare_function(
         let guard = match i.guard() {
             Some((neg, name)) => match cx.reg(name) {
                 Some(r) => Some((neg, r)),
-                None => return Err(SimError::BadModule(format!("line {}: unknown guard predicate '{name}'", i.line))),
+                None => {
+                    return Err(SimError::BadModule(format!(
+                        "line {}: unknown guard predicate '{name}'",
+                        i.line
+                    )))
+                }
             },
             None => None,
         };

@@ -36,7 +36,11 @@ struct Tally {
 
 fn run_entry(m: &ptxforge_ptx::ast::Module, f: &Function, seed: u64) -> Result<(), SimError> {
     let slots = param_layout(m, &f.name)?;
-    let end = slots.iter().map(|s| (s.offset + s.size) as usize).max().unwrap_or(0);
+    let end = slots
+        .iter()
+        .map(|s| (s.offset + s.size) as usize)
+        .max()
+        .unwrap_or(0);
     let mut params = vec![0u8; end];
     let mut rng = common::Rng(seed | 1);
     let mut bufs = Vec::new();
@@ -54,8 +58,15 @@ fn run_entry(m: &ptxforge_ptx::ast::Module, f: &Function, seed: u64) -> Result<(
             }
         }
     }
-    let launch = Launch { grid: [2, 1, 1], block: [block_of(f), 1, 1] };
-    let limits = Limits { max_steps_per_thread: 20_000, dynamic_shared_bytes: 16 << 10, ..Limits::default() };
+    let launch = Launch {
+        grid: [2, 1, 1],
+        block: [block_of(f), 1, 1],
+    };
+    let limits = Limits {
+        max_steps_per_thread: 20_000,
+        dynamic_shared_bytes: 16 << 10,
+        ..Limits::default()
+    };
     run_kernel(m, &f.name, &launch, &params, &mut bufs, &limits).map(|_| ())
 }
 
@@ -78,7 +89,12 @@ fn corpus_survey() {
             println!("  parse failed: {rel}");
             continue;
         };
-        for (k, f) in m.functions.iter().filter(|f| f.is_entry && f.has_body).enumerate() {
+        for (k, f) in m
+            .functions
+            .iter()
+            .filter(|f| f.is_entry && f.has_body)
+            .enumerate()
+        {
             match run_entry(&m, f, k as u64 + 17) {
                 Ok(()) => t.completed += 1,
                 Err(e) if e.is_kernel_fault() => {
@@ -87,7 +103,10 @@ fn corpus_survey() {
                         println!("  fault {rel} {:.50}: {e}", f.name);
                     }
                     let kind = match e {
-                        SimError::OutOfBounds { space: Space::Global, .. } => "out of bounds (global)",
+                        SimError::OutOfBounds {
+                            space: Space::Global,
+                            ..
+                        } => "out of bounds (global)",
                         SimError::OutOfBounds { .. } => "out of bounds (other space)",
                         SimError::Misaligned { .. } => "misaligned",
                         SimError::StepLimit { .. } => "step limit",

@@ -11,7 +11,14 @@ fn vadd_check(file: &str) {
     let a: Vec<f32> = (0..n).map(|_| r.small_f32()).collect();
     let b: Vec<f32> = (0..n).map(|_| r.small_f32()).collect();
     let mut bufs = vec![f32s(A, &a), f32s(B, &b), zeros(C, 4 * 128)];
-    run(&m, "vadd", launch([2, 1, 1], [64, 1, 1]), &[A, B, C, n as u64], &mut bufs).unwrap();
+    run(
+        &m,
+        "vadd",
+        launch([2, 1, 1], [64, 1, 1]),
+        &[A, B, C, n as u64],
+        &mut bufs,
+    )
+    .unwrap();
     let c = read_f32(&bufs[2]);
     for i in 0..128 {
         let want = if i < n { a[i] + b[i] } else { 0.0 };
@@ -30,7 +37,14 @@ fn block_reduce_sums_each_block() {
     let m = load("pipeline/driver/tests/filetests/block_reduce.ptx");
     let vals: Vec<f32> = (0..512).map(|i| ((i * 37) % 101) as f32).collect();
     let mut bufs = vec![f32s(A, &vals), zeros(B, 8)];
-    let stats = run(&m, "block_reduce", launch([2, 1, 1], [256, 1, 1]), &[A, B], &mut bufs).unwrap();
+    let stats = run(
+        &m,
+        "block_reduce",
+        launch([2, 1, 1], [256, 1, 1]),
+        &[A, B],
+        &mut bufs,
+    )
+    .unwrap();
     let out = read_f32(&bufs[1]);
     for b in 0..2 {
         let want: f32 = vals[b * 256..(b + 1) * 256].iter().sum();
@@ -45,7 +59,14 @@ fn gather64() {
     let table: Vec<u64> = (0..50).map(|i| 1000 + i * i).collect();
     let idx: Vec<u64> = (0..40).map(|i| (i * 7) % 50).collect();
     let mut bufs = vec![u64s(A, &table), zeros(B, 8 * 40), u64s(C, &idx)];
-    run(&m, "gather64", launch([2, 1, 1], [32, 1, 1]), &[A, B, C, 40], &mut bufs).unwrap();
+    run(
+        &m,
+        "gather64",
+        launch([2, 1, 1], [32, 1, 1]),
+        &[A, B, C, 40],
+        &mut bufs,
+    )
+    .unwrap();
     let out = read_u64(&bufs[1]);
     for i in 0..40 {
         assert_eq!(out[i], table[idx[i] as usize] + i as u64);
@@ -58,7 +79,14 @@ fn bitops() {
     let mut r = Rng(3);
     let x: Vec<u32> = (0..64).map(|_| r.next() as u32).collect();
     let mut bufs = vec![u32s(A, &x), zeros(B, 256)];
-    run(&m, "bitops", launch([1, 1, 1], [64, 1, 1]), &[A, B, 5], &mut bufs).unwrap();
+    run(
+        &m,
+        "bitops",
+        launch([1, 1, 1], [64, 1, 1]),
+        &[A, B, 5],
+        &mut bufs,
+    )
+    .unwrap();
     let out = read_u32(&bufs[1]);
     for i in 0..64 {
         let v = x[i];
@@ -73,10 +101,22 @@ fn row_sum_counted_loop() {
     let n = 11u32;
     let vals: Vec<u32> = (0..3 * n).map(|i| i * 3 + 1).collect();
     let mut bufs = vec![u32s(A, &vals), zeros(B, 12)];
-    run(&m, "row_sum", launch([3, 1, 1], [1, 1, 1]), &[A, B, n as u64], &mut bufs).unwrap();
+    run(
+        &m,
+        "row_sum",
+        launch([3, 1, 1], [1, 1, 1]),
+        &[A, B, n as u64],
+        &mut bufs,
+    )
+    .unwrap();
     let out = read_u32(&bufs[1]);
     for r in 0..3 {
-        assert_eq!(out[r], vals[r * n as usize..(r + 1) * n as usize].iter().sum::<u32>());
+        assert_eq!(
+            out[r],
+            vals[r * n as usize..(r + 1) * n as usize]
+                .iter()
+                .sum::<u32>()
+        );
     }
 }
 
@@ -94,7 +134,14 @@ fn cvt_int_extensions() {
         zeros(D, 8 * 32),
         u32s(E, &w),
     ];
-    run(&m, "cvt_int", launch([1, 1, 1], [32, 1, 1]), &[A, B, C, D, E], &mut bufs).unwrap();
+    run(
+        &m,
+        "cvt_int",
+        launch([1, 1, 1], [32, 1, 1]),
+        &[A, B, C, D, E],
+        &mut bufs,
+    )
+    .unwrap();
     let o64 = read_u64(&bufs[3]);
     let o32 = read_u32(&bufs[4]);
     for i in 0..32 {
@@ -112,7 +159,14 @@ fn float_ops() {
     let a: Vec<f32> = (0..32).map(|_| r.small_f32()).collect();
     let b: Vec<f32> = (0..32).map(|_| r.small_f32()).collect();
     let mut bufs = vec![f32s(A, &a), f32s(B, &b), zeros(C, 4 * 96)];
-    run(&m, "float_ops", launch([1, 1, 1], [32, 1, 1]), &[A, B, C], &mut bufs).unwrap();
+    run(
+        &m,
+        "float_ops",
+        launch([1, 1, 1], [32, 1, 1]),
+        &[A, B, C],
+        &mut bufs,
+    )
+    .unwrap();
     let o = read_f32(&bufs[2]);
     for i in 0..32 {
         assert_eq!(o[3 * i], a[i].min(b[i]) - b[i].abs());
@@ -127,14 +181,28 @@ fn grid_stride_and_saxpy() {
     let x: Vec<f32> = (0..300).map(|i| i as f32 * 0.25).collect();
     let y: Vec<f32> = (0..300).map(|i| 1.0 - i as f32).collect();
     let mut bufs = vec![f32s(A, &x), f32s(B, &y)];
-    run(&m, "grid_stride", launch([2, 1, 1], [32, 1, 1]), &[A, B, 300], &mut bufs).unwrap();
+    run(
+        &m,
+        "grid_stride",
+        launch([2, 1, 1], [32, 1, 1]),
+        &[A, B, 300],
+        &mut bufs,
+    )
+    .unwrap();
     let o = read_f32(&bufs[1]);
     for i in 0..300 {
         assert_eq!(o[i], x[i].mul_add(2.0, y[i]));
     }
     let m = load("pipeline/driver/tests/filetests/saxpy.ptx");
     let mut bufs = vec![f32s(A, &x), f32s(B, &y)];
-    run(&m, "saxpy", launch([3, 1, 1], [128, 1, 1]), &[300, 3.5f32.to_bits() as u64, A, B], &mut bufs).unwrap();
+    run(
+        &m,
+        "saxpy",
+        launch([3, 1, 1], [128, 1, 1]),
+        &[300, 3.5f32.to_bits() as u64, A, B],
+        &mut bufs,
+    )
+    .unwrap();
     let o = read_f32(&bufs[1]);
     for i in 0..300 {
         assert_eq!(o[i], x[i].mul_add(3.5, y[i]));
@@ -144,9 +212,18 @@ fn grid_stride_and_saxpy() {
 #[test]
 fn shared_reverse() {
     let m = load("pipeline/driver/tests/filetests/handwritten_shared.ptx");
-    let io: Vec<u32> = (0..128).map(|i| 0x0001_7ff0u32.wrapping_add(i * 0x0100_0013)).collect();
+    let io: Vec<u32> = (0..128)
+        .map(|i| 0x0001_7ff0u32.wrapping_add(i * 0x0100_0013))
+        .collect();
     let mut bufs = vec![u32s(A, &io)];
-    run(&m, "shared_rev", launch([1, 1, 1], [128, 1, 1]), &[A], &mut bufs).unwrap();
+    run(
+        &m,
+        "shared_rev",
+        launch([1, 1, 1], [128, 1, 1]),
+        &[A],
+        &mut bufs,
+    )
+    .unwrap();
     let o = read_u32(&bufs[0]);
     for i in 0..128 {
         let want = (io[127 - i] as u16 as i16 as i32).wrapping_add(io[1] as i32);
@@ -157,11 +234,23 @@ fn shared_reverse() {
 #[test]
 fn cvt_float_int() {
     let m = load("pipeline/driver/tests/filetests/handwritten_cvt_float.ptx");
-    for (i, f) in [(-7i32, -2.5f32), (123456789, 1e10), (5, 2.5), (-1, -1e12), (3, f32::NAN)] {
-        let mut bufs = vec![buf(A, &[i as u32, f.to_bits(), 0], |x: u32| x.to_le_bytes().to_vec())];
+    for (i, f) in [
+        (-7i32, -2.5f32),
+        (123456789, 1e10),
+        (5, 2.5),
+        (-1, -1e12),
+        (3, f32::NAN),
+    ] {
+        let mut bufs = vec![buf(A, &[i as u32, f.to_bits(), 0], |x: u32| {
+            x.to_le_bytes().to_vec()
+        })];
         run(&m, "k", launch([1, 1, 1], [1, 1, 1]), &[A], &mut bufs).unwrap();
         let o = read_u32(&bufs[0]);
-        assert_eq!(f32::from_bits(o[0]), i as f32 + i as u32 as f32, "input {i}");
+        assert_eq!(
+            f32::from_bits(o[0]),
+            i as f32 + i as u32 as f32,
+            "input {i}"
+        );
         // Rust's float-to-int casts truncate, saturate and map NaN to 0, as PTX's cvt does.
         let (trunc_s, trunc_u, rni) = (f as i32, f as u32, f.round_ties_even() as i32);
         let want = trunc_s.wrapping_add(trunc_u as i32).wrapping_add(rni);
@@ -174,7 +263,14 @@ fn int64_ops() {
     let m = load("pipeline/driver/tests/filetests/handwritten_int64.ptx");
     for (a, b) in [(5i64, 9u64), (-40, 3), (i64::MIN, 1), (100, u64::MAX)] {
         let mut bufs = vec![zeros(A, 16)];
-        run(&m, "int64_ops", launch([1, 1, 1], [1, 1, 1]), &[A, a as u64, b], &mut bufs).unwrap();
+        run(
+            &m,
+            "int64_ops",
+            launch([1, 1, 1], [1, 1, 1]),
+            &[A, a as u64, b],
+            &mut bufs,
+        )
+        .unwrap();
         let o = read_u64(&bufs[0]);
         let d5 = a.wrapping_sub(b as i64);
         let d6 = d5.wrapping_neg();
@@ -190,7 +286,14 @@ fn predicates() {
     let m = load("pipeline/driver/tests/filetests/handwritten_preds.ptx");
     let (a, b) = (5i32, 2i32);
     let mut bufs = vec![zeros(A, 8 * 40)];
-    run(&m, "preds", launch([1, 1, 1], [16, 1, 1]), &[A, a as u64, b as u64], &mut bufs).unwrap();
+    run(
+        &m,
+        "preds",
+        launch([1, 1, 1], [16, 1, 1]),
+        &[A, a as u64, b as u64],
+        &mut bufs,
+    )
+    .unwrap();
     let o = bufs[0].bytes.clone();
     let mut want = vec![0u8; 8 * 40];
     let mut word4 = None;
@@ -222,7 +325,14 @@ fn if_else_clamp_or_scale() {
     let m = load("pipeline/driver/tests/filetests/if_else.ptx");
     let x: Vec<f32> = (0..40).map(|i| i as f32 - 20.0).collect();
     let mut bufs = vec![f32s(A, &x)];
-    run(&m, "clamp_or_scale", launch([2, 1, 1], [32, 1, 1]), &[A, 3.0f32.to_bits() as u64, 37], &mut bufs).unwrap();
+    run(
+        &m,
+        "clamp_or_scale",
+        launch([2, 1, 1], [32, 1, 1]),
+        &[A, 3.0f32.to_bits() as u64, 37],
+        &mut bufs,
+    )
+    .unwrap();
     let o = read_f32(&bufs[0]);
     for i in 0..40 {
         let want = if i >= 37 {
@@ -255,7 +365,14 @@ fn int_minmax() {
     let a: Vec<u32> = (0..32).map(|_| r.next() as u32).collect();
     let b: Vec<u32> = (0..32).map(|_| r.next() as u32).collect();
     let mut bufs = vec![u32s(A, &a), u32s(B, &b), zeros(C, 16 * 32)];
-    run(&m, "int_minmax", launch([1, 1, 1], [32, 1, 1]), &[A, B, C], &mut bufs).unwrap();
+    run(
+        &m,
+        "int_minmax",
+        launch([1, 1, 1], [32, 1, 1]),
+        &[A, B, C],
+        &mut bufs,
+    )
+    .unwrap();
     let o = read_u32(&bufs[2]);
     for i in 0..32 {
         let (x, y) = (a[i] as i32, b[i] as i32);
@@ -280,7 +397,14 @@ fn ldg_nc() {
     let m = load("pipeline/driver/tests/filetests/ldg_nc.ptx");
     let x: Vec<f32> = (0..64).map(|i| i as f32 * 1.5).collect();
     let mut bufs = vec![f32s(A, &x), zeros(B, 4 * 32)];
-    run(&m, "ldg_nc", launch([1, 1, 1], [32, 1, 1]), &[A, B], &mut bufs).unwrap();
+    run(
+        &m,
+        "ldg_nc",
+        launch([1, 1, 1], [32, 1, 1]),
+        &[A, B],
+        &mut bufs,
+    )
+    .unwrap();
     let o = read_f32(&bufs[1]);
     assert!((0..32).all(|i| o[i] == x[i] + x[i + 32]));
 }
@@ -291,8 +415,21 @@ fn mul_wide() {
     let mut r = Rng(9);
     let a: Vec<u32> = (0..33).map(|_| r.next() as u32).collect();
     let b: Vec<u32> = (0..33).map(|_| r.next() as u32).collect();
-    let mut bufs = vec![u32s(A, &a), u32s(B, &b), zeros(C, 8 * 32), zeros(D, 4 * 32), zeros(E, 4 * 32)];
-    run(&m, "mul_wide", launch([1, 1, 1], [32, 1, 1]), &[A, B, C, D, E], &mut bufs).unwrap();
+    let mut bufs = vec![
+        u32s(A, &a),
+        u32s(B, &b),
+        zeros(C, 8 * 32),
+        zeros(D, 4 * 32),
+        zeros(E, 4 * 32),
+    ];
+    run(
+        &m,
+        "mul_wide",
+        launch([1, 1, 1], [32, 1, 1]),
+        &[A, B, C, D, E],
+        &mut bufs,
+    )
+    .unwrap();
     let (o1, o2, o3) = (read_u64(&bufs[2]), read_u32(&bufs[3]), read_u32(&bufs[4]));
     for i in 0..32 {
         let (x, y) = (a[i] as i32 as i64, a[i + 1] as i32 as i64);
@@ -307,9 +444,30 @@ fn mul_wide() {
 fn multi_entries() {
     let m = load("pipeline/driver/tests/filetests/multi.ptx");
     let mut bufs = vec![zeros(A, 4 * 32), f32s(B, &[2.0; 32]), zeros(C, 4 * 32)];
-    run(&m, "fill", launch([1, 1, 1], [32, 1, 1]), &[A, 77], &mut bufs).unwrap();
-    run(&m, "scale", launch([1, 1, 1], [32, 1, 1]), &[B, 1.25f32.to_bits() as u64], &mut bufs).unwrap();
-    run(&m, "copy", launch([1, 1, 1], [32, 1, 1]), &[A, C], &mut bufs).unwrap();
+    run(
+        &m,
+        "fill",
+        launch([1, 1, 1], [32, 1, 1]),
+        &[A, 77],
+        &mut bufs,
+    )
+    .unwrap();
+    run(
+        &m,
+        "scale",
+        launch([1, 1, 1], [32, 1, 1]),
+        &[B, 1.25f32.to_bits() as u64],
+        &mut bufs,
+    )
+    .unwrap();
+    run(
+        &m,
+        "copy",
+        launch([1, 1, 1], [32, 1, 1]),
+        &[A, C],
+        &mut bufs,
+    )
+    .unwrap();
     assert!(read_u32(&bufs[2]).iter().all(|&v| v == 77));
     assert!(read_f32(&bufs[1]).iter().all(|&v| v == 2.5));
 }
@@ -318,9 +476,24 @@ fn multi_entries() {
 fn select_pred() {
     let m = load("pipeline/driver/tests/filetests/select_pred.ptx");
     let a: Vec<u32> = (0..32).map(|i| i * 3).collect();
-    let f: Vec<f32> = (0..32).map(|i| if i % 5 == 0 { f32::NAN } else { i as f32 - 16.0 }).collect();
+    let f: Vec<f32> = (0..32)
+        .map(|i| {
+            if i % 5 == 0 {
+                f32::NAN
+            } else {
+                i as f32 - 16.0
+            }
+        })
+        .collect();
     let mut bufs = vec![u32s(A, &a), f32s(B, &f), zeros(C, 4 * 32)];
-    run(&m, "select_pred", launch([1, 1, 1], [32, 1, 1]), &[A, B, C, 10, 60], &mut bufs).unwrap();
+    run(
+        &m,
+        "select_pred",
+        launch([1, 1, 1], [32, 1, 1]),
+        &[A, B, C, 10, 60],
+        &mut bufs,
+    )
+    .unwrap();
     let o = read_u32(&bufs[2]);
     for i in 0..32 {
         let inr = a[i] as i32 >= 10 && (a[i] as i32) < 60;
@@ -336,10 +509,24 @@ fn u64_compare() {
     let v: Vec<u64> = (0..32).map(|_| r.next()).collect();
     let lim = 1u64 << 63;
     let mut bufs = vec![u64s(A, &v), zeros(B, 4 * 32)];
-    run(&m, "u64_compare", launch([1, 1, 1], [32, 1, 1]), &[A, lim, B], &mut bufs).unwrap();
+    run(
+        &m,
+        "u64_compare",
+        launch([1, 1, 1], [32, 1, 1]),
+        &[A, lim, B],
+        &mut bufs,
+    )
+    .unwrap();
     let o = read_u32(&bufs[1]);
     for i in 0..32 {
-        assert_eq!(o[i], if v[i] < lim { v[i] as u32 & 0xffff } else { (v[i] >> 40) as u32 });
+        assert_eq!(
+            o[i],
+            if v[i] < lim {
+                v[i] as u32 & 0xffff
+            } else {
+                (v[i] >> 40) as u32
+            }
+        );
     }
 }
 

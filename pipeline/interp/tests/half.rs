@@ -33,7 +33,11 @@ fn reference(t: &[(f64, u16)], x: f64, mode: u32, inf: u16) -> u16 {
     let above = t.get(i).copied();
     if let Some(b) = below {
         if b.0 == x {
-            return if x == 0.0 && x.is_sign_negative() { 0x8000 } else { b.1 };
+            return if x == 0.0 && x.is_sign_negative() {
+                0x8000
+            } else {
+                b.1
+            };
         }
     }
     let ulp_top = max - t[t.len() - 2].0;
@@ -56,7 +60,11 @@ fn reference(t: &[(f64, u16)], x: f64, mode: u32, inf: u16) -> u16 {
             }
             let (b, a) = (below.unwrap(), above.unwrap());
             let (db, da) = (x - b.0, a.0 - x);
-            let pick = if db < da || (db == da && b.1 & 1 == 0) { b.1 } else { a.1 };
+            let pick = if db < da || (db == da && b.1 & 1 == 0) {
+                b.1
+            } else {
+                a.1
+            };
             // Results of zero keep the sign of x.
             if pick & 0x7fff == 0 {
                 if x < 0.0 {
@@ -158,19 +166,33 @@ fn f32_to_f16_and_bf16_in_all_modes() {
         io[8 * i] = x.to_bits();
     }
     let mut bufs = vec![u32s(A, &io)];
-    run(&m, "cvt16", launch([1, 1, 1], [n as u32, 1, 1]), &[A], &mut bufs).unwrap();
+    run(
+        &m,
+        "cvt16",
+        launch([1, 1, 1], [n as u32, 1, 1]),
+        &[A],
+        &mut bufs,
+    )
+    .unwrap();
     let b = &bufs[0].bytes;
-    let half = |i: usize, k: usize| u16::from_le_bytes([b[32 * i + 4 + 2 * k], b[32 * i + 5 + 2 * k]]);
+    let half =
+        |i: usize, k: usize| u16::from_le_bytes([b[32 * i + 4 + 2 * k], b[32 * i + 5 + 2 * k]]);
     for (i, &x) in xs.iter().enumerate() {
         for mode in 0..4 {
-            assert_eq!(half(i, mode as usize), reference(&t16, x as f64, mode, 0x7c00), "f16 mode {mode} of {x:e}");
+            assert_eq!(
+                half(i, mode as usize),
+                reference(&t16, x as f64, mode, 0x7c00),
+                "f16 mode {mode} of {x:e}"
+            );
             assert_eq!(
                 half(i, 4 + mode as usize),
                 reference(&tb16, x as f64, mode, 0x7f80),
                 "bf16 mode {mode} of {x:e}"
             );
         }
-        let back = f32::from_bits(u32::from_le_bytes(b[32 * i + 20..32 * i + 24].try_into().unwrap()));
+        let back = f32::from_bits(u32::from_le_bytes(
+            b[32 * i + 20..32 * i + 24].try_into().unwrap(),
+        ));
         let h = half(i, 0);
         let want = t16.iter().find(|e| e.1 == h).map_or(
             if h & 0x8000 != 0 {
@@ -182,7 +204,11 @@ fn f32_to_f16_and_bf16_in_all_modes() {
             },
             |e| e.0,
         );
-        assert_eq!(back as f64, if h == 0x8000 { -0.0 } else { want }, "f16 {h:#x} back to f32");
+        assert_eq!(
+            back as f64,
+            if h == 0x8000 { -0.0 } else { want },
+            "f16 {h:#x} back to f32"
+        );
     }
 }
 
@@ -234,11 +260,26 @@ fn f16_and_bf16_arithmetic() {
     }
     // bf16 inputs: reinterpret the first two halves; make them finite bf16 values too.
     let mut bufs = vec![buf(A, &io, |x: u16| x.to_le_bytes().to_vec())];
-    run(&m, "arith16", launch([1, 1, 1], [n as u32, 1, 1]), &[A], &mut bufs).unwrap();
-    let o: Vec<u16> = bufs[0].bytes.chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+    run(
+        &m,
+        "arith16",
+        launch([1, 1, 1], [n as u32, 1, 1]),
+        &[A],
+        &mut bufs,
+    )
+    .unwrap();
+    let o: Vec<u16> = bufs[0]
+        .bytes
+        .chunks(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
     for i in 0..n {
         let r = &o[16 * i..16 * i + 16];
-        let (a, b, c) = (dec(&t16, r[0]).unwrap(), dec(&t16, r[1]).unwrap(), dec(&t16, r[2]).unwrap());
+        let (a, b, c) = (
+            dec(&t16, r[0]).unwrap(),
+            dec(&t16, r[1]).unwrap(),
+            dec(&t16, r[2]).unwrap(),
+        );
         let nearest = |x: f64| reference(&t16, x, 0, 0x7c00);
         let sign_fix = |got: u16, want: u16| {
             if got & 0x7fff == 0 && want & 0x7fff == 0 {
@@ -247,13 +288,25 @@ fn f16_and_bf16_arithmetic() {
                 got
             }
         };
-        assert_eq!(sign_fix(r[4], nearest(a + b)), sign_fix(nearest(a + b), nearest(a + b)), "f16 {a} + {b}");
-        assert_eq!(sign_fix(r[5], nearest(a * b)), sign_fix(nearest(a * b), nearest(a * b)), "f16 {a} * {b}");
+        assert_eq!(
+            sign_fix(r[4], nearest(a + b)),
+            sign_fix(nearest(a + b), nearest(a + b)),
+            "f16 {a} + {b}"
+        );
+        assert_eq!(
+            sign_fix(r[5], nearest(a * b)),
+            sign_fix(nearest(a * b), nearest(a * b)),
+            "f16 {a} * {b}"
+        );
         // a*b + c in f64 is exact when it needs no more than 53 bits; the inputs keep it so except
         // for extreme exponent gaps, which the reference would round twice: skip those.
         let exact = a * b + c;
         if (exact - c - a * b).abs() == 0.0 {
-            assert_eq!(sign_fix(r[6], nearest(exact)), sign_fix(nearest(exact), nearest(exact)), "f16 fma {a} {b} {c}");
+            assert_eq!(
+                sign_fix(r[6], nearest(exact)),
+                sign_fix(nearest(exact), nearest(exact)),
+                "f16 fma {a} {b} {c}"
+            );
         }
         let lo = nearest(a + c);
         let hi = nearest(b + dec(&t16, r[3]).unwrap());
@@ -261,7 +314,11 @@ fn f16_and_bf16_arithmetic() {
         assert_eq!(sign_fix(r[9], hi), sign_fix(hi, hi), "f16x2 high lane");
         if let (Some(x), Some(y)) = (dec(&tb16, r[0]), dec(&tb16, r[1])) {
             let want = reference(&tb16, x + y, 0, 0x7f80);
-            assert_eq!(sign_fix(r[10], want), sign_fix(want, want), "bf16 {x} + {y}");
+            assert_eq!(
+                sign_fix(r[10], want),
+                sign_fix(want, want),
+                "bf16 {x} + {y}"
+            );
         }
     }
 }
@@ -309,12 +366,31 @@ fn fp8_pack_and_unpack() {
         io[4 * i + 1] = c.1.to_bits();
     }
     let mut bufs = vec![u32s(A, &io)];
-    run(&m, "fp8", launch([1, 1, 1], [cases.len() as u32, 1, 1]), &[A], &mut bufs).unwrap();
+    run(
+        &m,
+        "fp8",
+        launch([1, 1, 1], [cases.len() as u32, 1, 1]),
+        &[A],
+        &mut bufs,
+    )
+    .unwrap();
     let b = &bufs[0].bytes;
     for (i, c) in cases.iter().enumerate() {
         let at = 16 * i;
-        assert_eq!((b[at + 9], b[at + 8]), (c.2, c.3), "e4m3 of {} {}", c.0, c.1);
-        assert_eq!((b[at + 11], b[at + 10]), (c.4, c.5), "e5m2 of {} {}", c.0, c.1);
+        assert_eq!(
+            (b[at + 9], b[at + 8]),
+            (c.2, c.3),
+            "e4m3 of {} {}",
+            c.0,
+            c.1
+        );
+        assert_eq!(
+            (b[at + 11], b[at + 10]),
+            (c.4, c.5),
+            "e5m2 of {} {}",
+            c.0,
+            c.1
+        );
         // Unpacking e4m3 to f16 is exact: compare with the f16 encoding of the e4m3 value.
         let h = u32::from_le_bytes(b[at + 12..at + 16].try_into().unwrap());
         let f16_of = |code: u8| -> u16 {
@@ -332,6 +408,12 @@ fn fp8_pack_and_unpack() {
             };
             mag | if code & 0x80 != 0 { 0x8000 } else { 0 }
         };
-        assert_eq!(h, (f16_of(c.2) as u32) << 16 | f16_of(c.3) as u32, "f16x2 from e4m3 {:#x} {:#x}", c.2, c.3);
+        assert_eq!(
+            h,
+            (f16_of(c.2) as u32) << 16 | f16_of(c.3) as u32,
+            "f16x2 from e4m3 {:#x} {:#x}",
+            c.2,
+            c.3
+        );
     }
 }

@@ -89,7 +89,14 @@ fn ldmatrix_and_mma_f16_compute_the_matrix_product() {
         buf(B, &bt, |v| f16_bits(v).to_le_bytes().to_vec()),
         zeros(C, 16 * 8 * 4),
     ];
-    run(&m, "hmma", launch([1, 1, 1], [32, 1, 1]), &[A, B, C], &mut bufs).unwrap();
+    run(
+        &m,
+        "hmma",
+        launch([1, 1, 1], [32, 1, 1]),
+        &[A, B, C],
+        &mut bufs,
+    )
+    .unwrap();
     let d = read_f32(&bufs[2]);
     for r in 0..16 {
         for c in 0..8 {
@@ -135,7 +142,11 @@ fn mma_s8_m16n8k32_matches_the_isa_fragment_formulas() {
     for lane in 0..32usize {
         let (g, t) = (lane >> 2, lane % 4);
         for i in 0..16 {
-            let row = if i < 4 || (8..12).contains(&i) { g } else { g + 8 };
+            let row = if i < 4 || (8..12).contains(&i) {
+                g
+            } else {
+                g + 8
+            };
             let col = t * 4 + (i & 3) + if i >= 8 { 16 } else { 0 };
             words[lane * 12 + i / 4] |= (a[row * 32 + col] as u8 as u32) << (8 * (i % 4));
         }
@@ -149,14 +160,23 @@ fn mma_s8_m16n8k32_matches_the_isa_fragment_formulas() {
         }
     }
     let mut bufs = vec![u32s(A, &words), zeros(B, 32 * 16)];
-    run(&m, "imma", launch([1, 1, 1], [32, 1, 1]), &[A, B], &mut bufs).unwrap();
+    run(
+        &m,
+        "imma",
+        launch([1, 1, 1], [32, 1, 1]),
+        &[A, B],
+        &mut bufs,
+    )
+    .unwrap();
     let d = read_u32(&bufs[1]);
     for lane in 0..32usize {
         let (g, t) = (lane >> 2, lane % 4);
         for i in 0..4 {
             let (row, col) = (g + if i >= 2 { 8 } else { 0 }, t * 2 + (i & 1));
-            let want: i32 =
-                (0..32).map(|k| a[row * 32 + k] as i32 * b[k * 8 + col] as i32).sum::<i32>() + c[row * 8 + col];
+            let want: i32 = (0..32)
+                .map(|k| a[row * 32 + k] as i32 * b[k * 8 + col] as i32)
+                .sum::<i32>()
+                + c[row * 8 + col];
             assert_eq!(d[lane * 4 + i] as i32, want, "D[{row}][{col}]");
         }
     }

@@ -57,8 +57,15 @@ struct Exact {
 fn exact(x: f32) -> Exact {
     let b = x.to_bits();
     let (exp, frac) = ((b >> 23) & 0xff, (b & 0x7f_ffff) as i128);
-    let (m, e) = if exp == 0 { (frac, -149) } else { (frac | 1 << 23, exp as i32 - 150) };
-    Exact { n: if x < 0.0 { -m } else { m }, e }
+    let (m, e) = if exp == 0 {
+        (frac, -149)
+    } else {
+        (frac | 1 << 23, exp as i32 - 150)
+    };
+    Exact {
+        n: if x < 0.0 { -m } else { m },
+        e,
+    }
 }
 
 fn align(a: Exact, b: Exact) -> Option<(i128, i128)> {
@@ -71,11 +78,17 @@ fn align(a: Exact, b: Exact) -> Option<(i128, i128)> {
 
 fn add(a: Exact, b: Exact) -> Option<Exact> {
     let (x, y) = align(a, b)?;
-    Some(Exact { n: x + y, e: a.e.min(b.e) })
+    Some(Exact {
+        n: x + y,
+        e: a.e.min(b.e),
+    })
 }
 
 fn mul(a: Exact, b: Exact) -> Option<Exact> {
-    Some(Exact { n: a.n.checked_mul(b.n)?, e: a.e + b.e })
+    Some(Exact {
+        n: a.n.checked_mul(b.n)?,
+        e: a.e + b.e,
+    })
 }
 
 fn cmp(a: Exact, b: Exact) -> Option<Ordering> {
@@ -87,7 +100,11 @@ fn up(x: f32) -> f32 {
     if x == 0.0 {
         return f32::from_bits(1);
     }
-    f32::from_bits(if x > 0.0 { x.to_bits() + 1 } else { x.to_bits() - 1 })
+    f32::from_bits(if x > 0.0 {
+        x.to_bits() + 1
+    } else {
+        x.to_bits() - 1
+    })
 }
 
 fn down(x: f32) -> f32 {
@@ -107,11 +124,20 @@ fn check_directed(mode: usize, r: f32, v: Exact) -> Option<bool> {
 }
 
 /// For div and sqrt: `r` correctly directed-rounded iff products bracket the dividend/radicand.
-fn check_by_product(mode: usize, r: f32, prod: impl Fn(f32) -> Exact, target: Exact) -> Option<bool> {
+fn check_by_product(
+    mode: usize,
+    r: f32,
+    prod: impl Fn(f32) -> Exact,
+    target: Exact,
+) -> Option<bool> {
     let le = |x: f32| -> Option<bool> { Some(cmp(prod(x), target)? != Ordering::Greater) };
     let ge = |x: f32| -> Option<bool> { Some(cmp(prod(x), target)? != Ordering::Less) };
     let toward_down = mode == 2 || (mode == 1 && r >= 0.0);
-    Some(if toward_down { le(r)? && !le(up(r))? } else { ge(r)? && !ge(down(r))? })
+    Some(if toward_down {
+        le(r)? && !le(up(r))?
+    } else {
+        ge(r)? && !ge(down(r))?
+    })
 }
 
 fn rand_f32(r: &mut Rng) -> f32 {
@@ -133,7 +159,14 @@ fn f32_directed_rounding_is_exact() {
         }
     }
     let mut bufs = vec![f32s(A, &io)];
-    run(&m, "rnd", launch([1, 1, 1], [threads as u32, 1, 1]), &[A], &mut bufs).unwrap();
+    run(
+        &m,
+        "rnd",
+        launch([1, 1, 1], [threads as u32, 1, 1]),
+        &[A],
+        &mut bufs,
+    )
+    .unwrap();
     let out = read_f32(&bufs[0]);
     let mut checked = 0;
     for t in 0..threads {
@@ -141,7 +174,11 @@ fn f32_directed_rounding_is_exact() {
         let (a, b, c) = (o[0], o[1], o[2]);
         assert_eq!(o[4].to_bits(), (a + b).to_bits(), "add.rn {a} {b}");
         assert_eq!(o[8].to_bits(), (a * b).to_bits(), "mul.rn {a} {b}");
-        assert_eq!(o[12].to_bits(), a.mul_add(b, c).to_bits(), "fma.rn {a} {b} {c}");
+        assert_eq!(
+            o[12].to_bits(),
+            a.mul_add(b, c).to_bits(),
+            "fma.rn {a} {b} {c}"
+        );
         assert_eq!(o[16].to_bits(), (a / b.abs()).to_bits(), "div.rn {a} {b}");
         assert_eq!(o[20].to_bits(), a.abs().sqrt().to_bits(), "sqrt.rn {a}");
         for mode in 1..4 {
@@ -150,23 +187,40 @@ fn f32_directed_rounding_is_exact() {
             let fma = add(prod, exact(c)).unwrap();
             for (slot, v, what) in [(4, sum, "add"), (8, prod, "mul"), (12, fma, "fma")] {
                 if let Some(ok) = check_directed(mode, o[slot + mode], v) {
-                    assert!(ok, "{what} mode {mode}: {a} {b} {c} gave {}", o[slot + mode]);
+                    assert!(
+                        ok,
+                        "{what} mode {mode}: {a} {b} {c} gave {}",
+                        o[slot + mode]
+                    );
                     checked += 1;
                 }
             }
             let bb = b.abs();
-            if let Some(ok) = check_by_product(mode, o[16 + mode], |q| mul(exact(q), exact(bb)).unwrap(), exact(a)) {
+            if let Some(ok) = check_by_product(
+                mode,
+                o[16 + mode],
+                |q| mul(exact(q), exact(bb)).unwrap(),
+                exact(a),
+            ) {
                 assert!(ok, "div mode {mode}: {a} / {bb} gave {}", o[16 + mode]);
                 checked += 1;
             }
             let r = o[20 + mode];
-            if let Some(ok) = check_by_product(mode, r, |q| mul(exact(q), exact(q)).unwrap(), exact(a.abs())) {
+            if let Some(ok) = check_by_product(
+                mode,
+                r,
+                |q| mul(exact(q), exact(q)).unwrap(),
+                exact(a.abs()),
+            ) {
                 assert!(ok, "sqrt mode {mode}: {} gave {r}", a.abs());
                 checked += 1;
             }
         }
     }
-    assert!(checked > threads * 12, "most cases were checkable ({checked})");
+    assert!(
+        checked > threads * 12,
+        "most cases were checkable ({checked})"
+    );
 }
 
 const F64_KERNEL: &str = r#"
@@ -196,10 +250,16 @@ const F64_KERNEL: &str = r#"
 fn f64_directed_rounding_known_cases() {
     let m = parse(F64_KERNEL);
     let tiny = 2f64.powi(-60);
-    let mut bufs =
-        vec![buf(A, &[1.0f64, tiny, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], |x: f64| x.to_le_bytes().to_vec())];
+    let mut bufs = vec![buf(
+        A,
+        &[1.0f64, tiny, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        |x: f64| x.to_le_bytes().to_vec(),
+    )];
     run(&m, "rnd64", launch([1, 1, 1], [1, 1, 1]), &[A], &mut bufs).unwrap();
-    let o: Vec<f64> = read_u64(&bufs[0]).iter().map(|b| f64::from_bits(*b)).collect();
+    let o: Vec<f64> = read_u64(&bufs[0])
+        .iter()
+        .map(|b| f64::from_bits(*b))
+        .collect();
     let next_up = f64::from_bits(1f64.to_bits() + 1);
     assert_eq!(o[2], 1.0, "1 + 2^-60 toward zero");
     assert_eq!(o[3], next_up, "1 + 2^-60 up");
@@ -207,8 +267,14 @@ fn f64_directed_rounding_known_cases() {
     assert_eq!(o[5], 1.0, "1 * 1 is exact");
     // q * 3 - 1 is exact by fma: 1/3 toward zero is the largest q with q * 3 <= 1, up the smallest with >= 1.
     let above = |q: f64| q.mul_add(3.0, -1.0);
-    assert!(above(o[6]) <= 0.0 && above(f64::from_bits(o[6].to_bits() + 1)) > 0.0, "1/3 toward zero");
-    assert!(above(o[7]) >= 0.0 && above(f64::from_bits(o[7].to_bits() - 1)) < 0.0, "1/3 up");
+    assert!(
+        above(o[6]) <= 0.0 && above(f64::from_bits(o[6].to_bits() + 1)) > 0.0,
+        "1/3 toward zero"
+    );
+    assert!(
+        above(o[7]) >= 0.0 && above(f64::from_bits(o[7].to_bits() - 1)) < 0.0,
+        "1/3 up"
+    );
     assert_eq!(o[8], 2f64.powi(1023), "1 * 2^1023 is exact");
     assert_eq!(o[9], 1.0, "1 + 2^-60 by fma rounded down");
 }
@@ -255,19 +321,48 @@ fn f64_directed_rounding_of_subnormal_and_underflowing_results() {
         // x*y = -2^-1200, below the smallest subnormal.
         (p(-600), -p(-600), [-0.0, -u, -0.0], [-1.0; 3]),
         // x*y = 4.5u; x/y = 2^1073 overflows.
-        (1.5, 3.0 * u, [4.0 * u, 4.0 * u, 5.0 * u], [f64::MAX, f64::MAX, f64::INFINITY]),
-        (-1.5, 3.0 * u, [-4.0 * u, -5.0 * u, -4.0 * u], [-f64::MAX, -f64::INFINITY, -f64::MAX]),
+        (
+            1.5,
+            3.0 * u,
+            [4.0 * u, 4.0 * u, 5.0 * u],
+            [f64::MAX, f64::MAX, f64::INFINITY],
+        ),
+        (
+            -1.5,
+            3.0 * u,
+            [-4.0 * u, -5.0 * u, -4.0 * u],
+            [-f64::MAX, -f64::INFINITY, -f64::MAX],
+        ),
         // x*y = 2.09999..u; x/y = 4.2857..u (0.7 is a little below 7/10).
-        (3.0 * u, 0.7, [2.0 * u, 2.0 * u, 3.0 * u], [4.0 * u, 4.0 * u, 5.0 * u]),
+        (
+            3.0 * u,
+            0.7,
+            [2.0 * u, 2.0 * u, 3.0 * u],
+            [4.0 * u, 4.0 * u, 5.0 * u],
+        ),
         // x*y = -10u exactly; x/y = -2.5u.
-        (5.0 * u, -2.0, [-10.0 * u; 3], [-2.0 * u, -3.0 * u, -2.0 * u]),
+        (
+            5.0 * u,
+            -2.0,
+            [-10.0 * u; 3],
+            [-2.0 * u, -3.0 * u, -2.0 * u],
+        ),
         // x/y = u/3, below the smallest subnormal.
         (u, 3.0, [3.0 * u; 3], [0.0, 0.0, u]),
     ];
-    let input: Vec<f64> =
-        cases.iter().flat_map(|(x, y, _, _)| [*x, *y].into_iter().chain(std::iter::repeat_n(0.0, 14))).collect();
+    let input: Vec<f64> = cases
+        .iter()
+        .flat_map(|(x, y, _, _)| [*x, *y].into_iter().chain(std::iter::repeat_n(0.0, 14)))
+        .collect();
     let mut bufs = vec![buf(A, &input, |x: f64| x.to_le_bytes().to_vec())];
-    run(&parse(F64_TINY_KERNEL), "tiny64", launch([1, 1, 1], [cases.len() as u32, 1, 1]), &[A], &mut bufs).unwrap();
+    run(
+        &parse(F64_TINY_KERNEL),
+        "tiny64",
+        launch([1, 1, 1], [cases.len() as u32, 1, 1]),
+        &[A],
+        &mut bufs,
+    )
+    .unwrap();
     let out: Vec<u64> = read_u64(&bufs[0]);
     for (i, (x, y, mul, div)) in cases.iter().enumerate() {
         let o = &out[16 * i..16 * i + 16];
@@ -279,12 +374,28 @@ fn f64_directed_rounding_of_subnormal_and_underflowing_results() {
     }
     // sqrt of the subnormal x, checked exactly on x scaled by 2^1074 (so r by 2^537).
     let below = |r: f64, sx: f64| r.mul_add(r, -sx);
-    for (i, (x, _, _, _)) in cases.iter().enumerate().filter(|(_, c)| c.0 > 0.0 && c.0 < p(-1022)) {
-        let (rz, rp) = (f64::from_bits(out[16 * i + 8]) * p(537), f64::from_bits(out[16 * i + 9]) * p(537));
+    for (i, (x, _, _, _)) in cases
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.0 > 0.0 && c.0 < p(-1022))
+    {
+        let (rz, rp) = (
+            f64::from_bits(out[16 * i + 8]) * p(537),
+            f64::from_bits(out[16 * i + 9]) * p(537),
+        );
         let sx = x / u;
-        let (after_rz, before_rp) = (f64::from_bits(rz.to_bits() + 1), f64::from_bits(rp.to_bits() - 1));
-        assert!(below(rz, sx) <= 0.0 && below(after_rz, sx) > 0.0, "sqrt.rz {x:e}");
-        assert!(below(rp, sx) >= 0.0 && below(before_rp, sx) < 0.0, "sqrt.rp {x:e}");
+        let (after_rz, before_rp) = (
+            f64::from_bits(rz.to_bits() + 1),
+            f64::from_bits(rp.to_bits() - 1),
+        );
+        assert!(
+            below(rz, sx) <= 0.0 && below(after_rz, sx) > 0.0,
+            "sqrt.rz {x:e}"
+        );
+        assert!(
+            below(rp, sx) >= 0.0 && below(before_rp, sx) < 0.0,
+            "sqrt.rp {x:e}"
+        );
     }
 }
 
@@ -293,10 +404,22 @@ fn exact_zero_sums_are_minus_zero_only_when_rounding_down() {
     use ptxforge_interp::float::{add64, add_in, fma64, Rnd, F32};
     for rnd in [Rnd::Rn, Rnd::Rz, Rnd::Rm, Rnd::Rp] {
         let want_negative = rnd == Rnd::Rm;
-        assert_eq!(add64(1.5, -1.5, rnd).is_sign_negative(), want_negative, "{rnd:?} f64 x - x");
-        assert_eq!(fma64(2.0, 3.0, -6.0, rnd).is_sign_negative(), want_negative, "{rnd:?} f64 fma");
+        assert_eq!(
+            add64(1.5, -1.5, rnd).is_sign_negative(),
+            want_negative,
+            "{rnd:?} f64 x - x"
+        );
+        assert_eq!(
+            fma64(2.0, 3.0, -6.0, rnd).is_sign_negative(),
+            want_negative,
+            "{rnd:?} f64 fma"
+        );
         let f32_bits = add_in(0.25, -0.25, rnd, F32);
-        assert_eq!(f32_bits == 0x8000_0000, want_negative, "{rnd:?} f32 x - x: {f32_bits:#x}");
+        assert_eq!(
+            f32_bits == 0x8000_0000,
+            want_negative,
+            "{rnd:?} f32 x - x: {f32_bits:#x}"
+        );
         // Zeros of one sign keep it in every mode.
         assert!(add64(-0.0, -0.0, rnd).is_sign_negative(), "{rnd:?} -0 + -0");
         assert!(add64(0.0, 0.0, rnd).is_sign_positive(), "{rnd:?} +0 + +0");

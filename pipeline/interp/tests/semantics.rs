@@ -13,7 +13,9 @@ fn kernel(body: &str) -> ptxforge_ptx::ast::Module {
 
 /// A kernel for a newer `.target` (mbarrier waits need sm_90, wgmma sm_90a); same three header lines.
 fn kernel_on(target: &str, body: &str) -> ptxforge_ptx::ast::Module {
-    parse(&format!(".version 8.0\n.target {target}\n.address_size 64\n{body}"))
+    parse(&format!(
+        ".version 8.0\n.target {target}\n.address_size 64\n{body}"
+    ))
 }
 
 #[test]
@@ -55,7 +57,11 @@ fn shfl_and_vote() {
     for l in 0..32u32 {
         let r = &o[8 * l as usize..8 * l as usize + 8];
         let down_ok = l + 3 <= 31;
-        assert_eq!(r[0], if down_ok { (l + 3) * 10 } else { l * 10 }, "down lane {l}");
+        assert_eq!(
+            r[0],
+            if down_ok { (l + 3) * 10 } else { l * 10 },
+            "down lane {l}"
+        );
         assert_eq!(r[6], down_ok as u32, "down predicate lane {l}");
         assert_eq!(r[1], if l >= 1 { (l - 1) * 10 } else { 0 }, "up lane {l}");
         assert_eq!(r[2], (l ^ 5) * 10, "bfly lane {l}");
@@ -99,7 +105,11 @@ DONE:
     let o = read_u32(&bufs[0]);
     for t in 0..64u32 {
         let partner = (t % 32) ^ 1;
-        let want = if partner % 2 == 1 { partner * 100 } else { partner + 7 };
+        let want = if partner % 2 == 1 {
+            partner * 100
+        } else {
+            partner + 7
+        };
         assert_eq!(o[t as usize], want, "thread {t}");
     }
 }
@@ -260,9 +270,21 @@ BASE:
 fn out_of_bounds_is_reported_with_space_address_and_thread() {
     let m = load("pipeline/driver/tests/filetests/vadd.ptx");
     let mut bufs = vec![zeros(A, 4 * 64), zeros(B, 4 * 64), zeros(C, 4 * 63)];
-    let e = run(&m, "vadd", launch([1, 1, 1], [64, 1, 1]), &[A, B, C, 64], &mut bufs).unwrap_err();
+    let e = run(
+        &m,
+        "vadd",
+        launch([1, 1, 1], [64, 1, 1]),
+        &[A, B, C, 64],
+        &mut bufs,
+    )
+    .unwrap_err();
     match &e {
-        SimError::OutOfBounds { space, addr, thread, .. } => {
+        SimError::OutOfBounds {
+            space,
+            addr,
+            thread,
+            ..
+        } => {
             assert_eq!(*space, ptxforge_interp::Space::Global);
             assert_eq!(*addr, C + 4 * 63);
             assert_eq!(thread.tid, [63, 0, 0]);
@@ -293,7 +315,10 @@ LOW:
     );
     let e = run(&m, "k", launch([1, 1, 1], [32, 1, 1]), &[], &mut []).unwrap_err();
     assert!(matches!(e, SimError::Deadlock { .. }), "{e}");
-    assert!(e.to_string().starts_with("deadlock: 32 threads wait"), "{e}");
+    assert!(
+        e.to_string().starts_with("deadlock: 32 threads wait"),
+        "{e}"
+    );
     // Exited threads don't hold a barrier up: half the block exits, the other half syncs.
     let m = kernel(
         r#"
@@ -368,7 +393,14 @@ fn integer_edge_semantics() {
     );
     let (a, b) = (0x8123_45f0u32, 0u32);
     let mut bufs = vec![zeros(A, 64)];
-    run(&m, "k", launch([1, 1, 1], [1, 1, 1]), &[A, a as u64, b as u64], &mut bufs).unwrap();
+    run(
+        &m,
+        "k",
+        launch([1, 1, 1], [1, 1, 1]),
+        &[A, a as u64, b as u64],
+        &mut bufs,
+    )
+    .unwrap();
     let o = read_u32(&bufs[0]);
     // ptxas's sequences select all ones when the divisor is zero.
     assert_eq!(o[0], u32::MAX, "u32 x/0");
@@ -389,10 +421,18 @@ fn integer_edge_semantics() {
             bytes[(s & 7) as usize] as u32
         }
     };
-    assert_eq!(o[6], sel(5) | sel(6) << 8 | sel(7) << 16 | sel(8) << 24, "prmt with sign replication");
+    assert_eq!(
+        o[6],
+        sel(5) | sel(6) << 8 | sel(7) << 16 | sel(8) << 24,
+        "prmt with sign replication"
+    );
     assert_eq!(o[7], 31, "bfind");
     assert_eq!(o[8], a.reverse_bits(), "brev");
-    assert_eq!(o[9], ((((b as u64) << 32 | a as u64) << 4) >> 32) as u32, "shf.l.wrap");
+    assert_eq!(
+        o[9],
+        ((((b as u64) << 32 | a as u64) << 4) >> 32) as u32,
+        "shf.l.wrap"
+    );
     assert_eq!(o[10], a ^ b ^ 0xff, "lop3 xor");
     assert_eq!(o[11], a.count_ones(), "popc");
     assert_eq!(o[12], 0, "clz");
@@ -439,7 +479,11 @@ WAIT:
     let stats = run(&m, "k", launch([1, 1, 1], [64, 1, 1]), &[A, 64], &mut bufs).unwrap();
     let o = read_u32(&bufs[0]);
     assert!((0..64u32).all(|t| o[t as usize] == (t ^ 1) * (t ^ 1)));
-    assert!(stats.instructions < 64 * 40, "waiting threads yield instead of spinning: {}", stats.instructions);
+    assert!(
+        stats.instructions < 64 * 40,
+        "waiting threads yield instead of spinning: {}",
+        stats.instructions
+    );
     // Expecting more arrivals than there are threads never completes the phase.
     let e = run(&m, "k", launch([1, 1, 1], [64, 1, 1]), &[A, 65], &mut bufs).unwrap_err();
     assert!(matches!(e, SimError::Deadlock { .. }), "{e}");
@@ -477,20 +521,43 @@ fn wide_multiplies_and_carry_chains() {
     ret;
 }"#,
     );
-    for (a, b) in
-        [(u64::MAX, u64::MAX - 2), (0x8000_0000_0000_0001, 3), (0x1234_5678_9abc_def0, 0xfedc_ba98_7654_3210), (5, 7)]
-    {
+    for (a, b) in [
+        (u64::MAX, u64::MAX - 2),
+        (0x8000_0000_0000_0001, 3),
+        (0x1234_5678_9abc_def0, 0xfedc_ba98_7654_3210),
+        (5, 7),
+    ] {
         let mut bufs = vec![zeros(A, 64)];
         run(&m, "k", launch([1, 1, 1], [1, 1, 1]), &[A, a, b], &mut bufs).unwrap();
         let o = read_u64(&bufs[0]);
         let w = read_u32(&bufs[0]);
         assert_eq!(o[0], ((a as u128 * b as u128) >> 64) as u64, "mul.hi.u64");
-        assert_eq!(o[1], ((a as i64 as i128 * b as i64 as i128) >> 64) as u64, "mul.hi.s64");
-        assert_eq!(o[2], a.wrapping_add(b), "64-bit add from a 32-bit carry chain");
-        assert_eq!(o[3], a.wrapping_sub(b), "64-bit sub from a 32-bit borrow chain");
-        assert_eq!(o[4], (a as u32 as u64 * b as u32 as u64).wrapping_add(a), "mad.wide.u32");
+        assert_eq!(
+            o[1],
+            ((a as i64 as i128 * b as i64 as i128) >> 64) as u64,
+            "mul.hi.s64"
+        );
+        assert_eq!(
+            o[2],
+            a.wrapping_add(b),
+            "64-bit add from a 32-bit carry chain"
+        );
+        assert_eq!(
+            o[3],
+            a.wrapping_sub(b),
+            "64-bit sub from a 32-bit borrow chain"
+        );
+        assert_eq!(
+            o[4],
+            (a as u32 as u64 * b as u32 as u64).wrapping_add(a),
+            "mad.wide.u32"
+        );
         assert_eq!(w[12], a.checked_add(b).is_none() as u32, "carry out");
-        assert_eq!(w[13], (a as u32 as i32).clamp(-128, 127) as u32, "cvt.sat.s8.s32");
+        assert_eq!(
+            w[13],
+            (a as u32 as i32).clamp(-128, 127) as u32,
+            "cvt.sat.s8.s32"
+        );
         assert_eq!(w[14], (b as i64).clamp(0, 65535) as u32, "cvt.sat.u16.s64");
     }
 }
@@ -655,7 +722,12 @@ fn float_min_max_nan_rules_and_int_to_float_rounding() {
     ret;
 }"#,
     );
-    for x in [(1u64 << 40) + 1, u64::MAX, (-((1i64 << 40) + 1)) as u64, 12345] {
+    for x in [
+        (1u64 << 40) + 1,
+        u64::MAX,
+        (-((1i64 << 40) + 1)) as u64,
+        12345,
+    ] {
         let mut bufs = vec![zeros(A, 32)];
         run(&m, "k", launch([1, 1, 1], [1, 1, 1]), &[A, x], &mut bufs).unwrap();
         let o = read_u32(&bufs[0]);
@@ -672,15 +744,33 @@ fn float_min_max_nan_rules_and_int_to_float_rounding() {
                 (g as f64 as i128).cmp(&v)
             }
         };
-        let step = |g: f32, up: bool| f32::from_bits(if (g >= 0.0) == up { g.to_bits() + 1 } else { g.to_bits() - 1 });
+        let step = |g: f32, up: bool| {
+            f32::from_bits(if (g >= 0.0) == up {
+                g.to_bits() + 1
+            } else {
+                g.to_bits() - 1
+            })
+        };
         use std::cmp::Ordering::*;
         let check = |bits: u32, v: i128, dir: i32| {
             let g = f32::from_bits(bits);
             match dir {
-                0 if v >= 0 => assert!(cmp(g, v) != Greater && cmp(step(g, true), v) == Greater, "rz {v}"),
-                0 => assert!(cmp(g, v) != Less && cmp(step(g, false), v) == Less, "rz {v}"),
-                -1 => assert!(cmp(g, v) != Greater && cmp(step(g, true), v) == Greater, "rm {v}"),
-                _ => assert!(cmp(g, v) != Less && cmp(step(g, false), v) == Less, "rp {v}"),
+                0 if v >= 0 => assert!(
+                    cmp(g, v) != Greater && cmp(step(g, true), v) == Greater,
+                    "rz {v}"
+                ),
+                0 => assert!(
+                    cmp(g, v) != Less && cmp(step(g, false), v) == Less,
+                    "rz {v}"
+                ),
+                -1 => assert!(
+                    cmp(g, v) != Greater && cmp(step(g, true), v) == Greater,
+                    "rm {v}"
+                ),
+                _ => assert!(
+                    cmp(g, v) != Less && cmp(step(g, false), v) == Less,
+                    "rp {v}"
+                ),
             }
         };
         check(o[4], x as i128, 0);
@@ -761,25 +851,63 @@ fn compare_select_and_misc_integer_ops() {
     ret;
 }"#,
     );
-    for (a, b) in [(0xc0a0_0000u32, 0x0000_1234u32), (0x4049_0fdb, 0x8000_0001), (3, 0)] {
+    for (a, b) in [
+        (0xc0a0_0000u32, 0x0000_1234u32),
+        (0x4049_0fdb, 0x8000_0001),
+        (3, 0),
+    ] {
         let mut bufs = vec![zeros(A, 64)];
-        run(&m, "k", launch([1, 1, 1], [1, 1, 1]), &[A, a as u64, b as u64], &mut bufs).unwrap();
+        run(
+            &m,
+            "k",
+            launch([1, 1, 1], [1, 1, 1]),
+            &[A, a as u64, b as u64],
+            &mut bufs,
+        )
+        .unwrap();
         let o = read_u32(&bufs[0]);
         let (sa, sb) = (a as i32, b as i32);
         assert_eq!(o[0], if sa < sb { u32::MAX } else { 0 }, "set.lt.u32.s32");
-        assert_eq!(f32::from_bits(o[8]), if a >= b { 1.0 } else { 0.0 }, "set.ge.f32.u32");
+        assert_eq!(
+            f32::from_bits(o[8]),
+            if a >= b { 1.0 } else { 0.0 },
+            "set.ge.f32.u32"
+        );
         assert_eq!(o[1], if sa >= 0 { 11 } else { 22 }, "slct");
         assert_eq!(o[2], a.abs_diff(b) + 1, "sad");
-        let dot: i32 = (0..4).map(|i| (a >> (8 * i)) as u8 as i32 * (b >> (8 * i)) as u8 as i8 as i32).sum::<i32>() + 5;
+        let dot: i32 = (0..4)
+            .map(|i| (a >> (8 * i)) as u8 as i32 * (b >> (8 * i)) as u8 as i8 as i32)
+            .sum::<i32>()
+            + 5;
         assert_eq!(o[3], dot as u32, "dp4a.u32.s32");
-        assert_eq!(o[4], if b == 0 { u32::MAX } else { b.leading_zeros() }, "bfind.shiftamt");
+        assert_eq!(
+            o[4],
+            if b == 0 { u32::MAX } else { b.leading_zeros() },
+            "bfind.shiftamt"
+        );
         assert_eq!(o[5], b, "shf.r.clamp by 40 gives the high word");
-        assert_eq!(o[6], ((((b as u64) << 32) | a as u64) >> 4) as u32, "shf.r.wrap by 36 shifts by 4");
+        assert_eq!(
+            o[6],
+            ((((b as u64) << 32) | a as u64) >> 4) as u32,
+            "shf.r.wrap by 36 shifts by 4"
+        );
         let f = f32::from_bits(a);
         assert_eq!(o[7], f.is_normal() as u32, "testp.normal");
-        assert_eq!(f32::from_bits(o[9]), 1.0f32.copysign(f), "copysign: the magnitude of b with the sign of a");
-        assert_eq!(f32::from_bits(o[10]), f.round_ties_even(), "cvt.rni.f32.f32");
-        assert_eq!(o[12], (((a & 0xff_ffff) as u64 * (b & 0xff_ffff) as u64) >> 16) as u32, "mul24.hi.u32");
+        assert_eq!(
+            f32::from_bits(o[9]),
+            1.0f32.copysign(f),
+            "copysign: the magnitude of b with the sign of a"
+        );
+        assert_eq!(
+            f32::from_bits(o[10]),
+            f.round_ties_even(),
+            "cvt.rni.f32.f32"
+        );
+        assert_eq!(
+            o[12],
+            (((a & 0xff_ffff) as u64 * (b & 0xff_ffff) as u64) >> 16) as u32,
+            "mul24.hi.u32"
+        );
         assert_eq!(o[13], (b == 0) as u32, "cnot");
     }
 }
@@ -820,7 +948,11 @@ fn approximate_functions_stay_within_documented_ulps() {
     let o = read_f32(&bufs[0]);
     // Each result must be within the tolerance the crate documents for the instruction.
     let within = |name: &str, got: f32, want: f64| {
-        let tol = ptxforge_interp::APPROX_TOLERANCE.iter().find(|e| e.0 == name).expect(name).1;
+        let tol = ptxforge_interp::APPROX_TOLERANCE
+            .iter()
+            .find(|e| e.0 == name)
+            .expect(name)
+            .1;
         let err = (got as f64 - want).abs();
         let ok = match tol {
             Tolerance::Ulps(n) => err <= n as f64 * want.abs() * f32::EPSILON as f64,
@@ -879,7 +1011,11 @@ fn special_registers() {
         let r = &o[12 * lin as usize..12 * lin as usize + 12];
         let lane = lin % 32;
         let lt = (1u64 << lane) as u32 - 1;
-        assert_eq!(r[..5], [lt, lt | 1 << lane, !(lt | 1 << lane), !lt, 1 << lane], "lane masks of {lin}");
+        assert_eq!(
+            r[..5],
+            [lt, lt | 1 << lane, !(lt | 1 << lane), !lt, 1 << lane],
+            "lane masks of {lin}"
+        );
         assert_eq!(r[5], lin / 32, "warpid");
         assert_eq!(r[6..8], [0, 0], "smid and clock are fixed");
         assert_eq!(r[8..11], [lin / 16, 4, 3], "tid.y, ntid.y, nctaid.x");
@@ -926,17 +1062,48 @@ fn const_global_variables_and_dynamic_shared() {
 }"#,
     );
     let p = ptxforge_interp::pack_params(&m, "k", &[A]).unwrap();
-    let limits = ptxforge_interp::Limits { dynamic_shared_bytes: 256, ..Default::default() };
+    let limits = ptxforge_interp::Limits {
+        dynamic_shared_bytes: 256,
+        ..Default::default()
+    };
     let mut bufs = vec![zeros(A, 16 * 64)];
-    ptxforge_interp::run_kernel(&m, "k", &launch([1, 1, 1], [64, 1, 1]), &p, &mut bufs, &limits).unwrap();
+    ptxforge_interp::run_kernel(
+        &m,
+        "k",
+        &launch([1, 1, 1], [64, 1, 1]),
+        &p,
+        &mut bufs,
+        &limits,
+    )
+    .unwrap();
     let o = read_u32(&bufs[0]);
     for t in 0..64usize {
         assert_eq!(o[4 * t], [10, 20, 30, 40][t % 4], ".const initialiser");
-        assert_eq!(o[4 * t + 1], [10, 20, 30, 40][(t ^ 1) % 4], "dynamic shared");
+        assert_eq!(
+            o[4 * t + 1],
+            [10, 20, 30, 40][(t ^ 1) % 4],
+            "dynamic shared"
+        );
         assert_eq!(o[4 * t + 2], 256, "%dynamic_smem_size");
         assert_eq!(o[4 * t + 3], 3, ".global f64 initialiser");
     }
     // Without dynamic shared memory the first store is out of bounds.
-    let e = ptxforge_interp::run_kernel(&m, "k", &launch([1, 1, 1], [64, 1, 1]), &p, &mut bufs, &Default::default());
-    assert!(matches!(e, Err(SimError::OutOfBounds { space: ptxforge_interp::Space::Shared, .. })), "{e:?}");
+    let e = ptxforge_interp::run_kernel(
+        &m,
+        "k",
+        &launch([1, 1, 1], [64, 1, 1]),
+        &p,
+        &mut bufs,
+        &Default::default(),
+    );
+    assert!(
+        matches!(
+            e,
+            Err(SimError::OutOfBounds {
+                space: ptxforge_interp::Space::Shared,
+                ..
+            })
+        ),
+        "{e:?}"
+    );
 }

@@ -7,7 +7,11 @@ use ptxforge_sass::ir::*;
 use crate::ctx::{Ctx, LResult};
 
 fn unsupported(i: &Instruction) -> String {
-    format!("'{}.{}' is not supported yet", i.opcode(), i.mods().join("."))
+    format!(
+        "'{}.{}' is not supported yet",
+        i.opcode(),
+        i.mods().join(".")
+    )
 }
 
 /// The operation named by the instruction's modifiers.
@@ -70,21 +74,40 @@ impl Ctx<'_> {
     /// `atom` and `red`.
     pub fn lower_atomic(&mut self, i: &Instruction) -> LResult<()> {
         let red = i.opcode() == "red";
-        let ordered = ["acquire", "release", "acq_rel", "sc"].iter().any(|m| i.has_mod(m));
+        let ordered = ["acquire", "release", "acq_rel", "sc"]
+            .iter()
+            .any(|m| i.has_mod(m));
         let cache_hint = i.mods().iter().any(|m| m.starts_with("L2"));
-        let (Some(op), Some(ty), Some(scope)) = (atom_op(i), i.ty().and_then(atom_type), scope(i)) else {
+        let (Some(op), Some(ty), Some(scope)) = (atom_op(i), i.ty().and_then(atom_type), scope(i))
+        else {
             return Err(unsupported(i));
         };
         let shared = i.has_mod("shared") || i.has_mod("shared::cta");
-        if ordered || cache_hint || op == AtomOp::Cas || !(shared || i.has_mod("global")) || !native(op, ty, shared, self.sm.num) {
+        if ordered
+            || cache_hint
+            || op == AtomOp::Cas
+            || !(shared || i.has_mod("global"))
+            || !native(op, ty, shared, self.sm.num)
+        {
             return Err(unsupported(i));
         }
         let want = if red { 2 } else { 3 };
         if i.operands.len() != want {
-            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode()));
+            return Err(format!(
+                "Arguments mismatch for instruction '{}'",
+                i.opcode()
+            ));
         }
-        let (addr, data) = if red { (&i.operands[0], &i.operands[1]) } else { (&i.operands[1], &i.operands[2]) };
-        let old = if red { Dst::None } else { Dst::Reg(self.dst(&i.operands[0])?) };
+        let (addr, data) = if red {
+            (&i.operands[0], &i.operands[1])
+        } else {
+            (&i.operands[1], &i.operands[2])
+        };
+        let old = if red {
+            Dst::None
+        } else {
+            Dst::Reg(self.dst(&i.operands[0])?)
+        };
         let data = self.atomic_data(data, ty)?;
         if shared {
             let (base, offset) = self.shared_atomic_address(addr)?;
@@ -93,8 +116,26 @@ impl Ctx<'_> {
             let (base, offset) = self.global_atomic_address(addr)?;
             let desc = self.desc.map_or(Src::ZERO, Src::reg);
             match old {
-                Dst::None => self.emit(Opcode::Red { op, ty, scope, offset }, &[], &[base, data, desc]),
-                _ => self.emit(Opcode::Atomg { op, ty, scope, offset }, &[old], &[base, data, desc]),
+                Dst::None => self.emit(
+                    Opcode::Red {
+                        op,
+                        ty,
+                        scope,
+                        offset,
+                    },
+                    &[],
+                    &[base, data, desc],
+                ),
+                _ => self.emit(
+                    Opcode::Atomg {
+                        op,
+                        ty,
+                        scope,
+                        offset,
+                    },
+                    &[old],
+                    &[base, data, desc],
+                ),
             }
         }
         Ok(())
@@ -136,10 +177,16 @@ impl Ctx<'_> {
         Ok(match base {
             AddrBase::Reg(r) => {
                 let r = self.vreg(r)?;
-                (Src::reg(if r.comps == 2 { r.part(0) } else { r }), offset as i32)
+                (
+                    Src::reg(if r.comps == 2 { r.part(0) } else { r }),
+                    offset as i32,
+                )
             }
             AddrBase::Symbol(s) => {
-                let off = *self.shared.get(&**s).ok_or_else(|| format!("Unknown symbol '{s}'"))?;
+                let off = *self
+                    .shared
+                    .get(&**s)
+                    .ok_or_else(|| format!("Unknown symbol '{s}'"))?;
                 self.shared_operand(off as i32 + offset as i32)
             }
             AddrBase::None => self.shared_operand(offset as i32),
@@ -164,8 +211,18 @@ pub fn demote_unused_atomics(f: &mut Function) {
         }
         match i.op {
             Opcode::Atoms { .. } => i.dsts[0] = Dst::None,
-            Opcode::Atomg { op, ty, scope, offset } if op != AtomOp::Exch => {
-                i.op = Opcode::Red { op, ty, scope, offset };
+            Opcode::Atomg {
+                op,
+                ty,
+                scope,
+                offset,
+            } if op != AtomOp::Exch => {
+                i.op = Opcode::Red {
+                    op,
+                    ty,
+                    scope,
+                    offset,
+                };
                 i.dsts[0] = Dst::None;
             }
             _ => {}

@@ -13,12 +13,19 @@ fn operands(i: &Instruction, n: usize) -> LResult<&[Operand]> {
     if i.operands.len() == n {
         Ok(&i.operands)
     } else {
-        Err(format!("Arguments mismatch for instruction '{}'", i.opcode()))
+        Err(format!(
+            "Arguments mismatch for instruction '{}'",
+            i.opcode()
+        ))
     }
 }
 
 fn unsupported(i: &Instruction) -> String {
-    format!("'{}.{}' is not supported yet", i.opcode(), i.mods().join("."))
+    format!(
+        "'{}.{}' is not supported yet",
+        i.opcode(),
+        i.mods().join(".")
+    )
 }
 
 /// An immediate operand's value.
@@ -37,7 +44,9 @@ impl Ctx<'_> {
             ("clz", true) => self.clz64(i),
             ("popc", _) => self.popc(i, wide),
             ("brev", _) => self.brev(i, wide),
-            ("bfind", false) if !i.has_mod("shiftamt") && !i.types().iter().any(|t| t.is_signed()) => {
+            ("bfind", false)
+                if !i.has_mod("shiftamt") && !i.types().iter().any(|t| t.is_signed()) =>
+            {
                 let o = operands(i, 2)?;
                 let (d, a) = (self.dst(&o[0])?, self.reg_src32(&o[1])?);
                 self.emit(Opcode::Flo, &[Dst::Reg(d)], &[a]);
@@ -58,7 +67,11 @@ impl Ctx<'_> {
         let (d, a) = (self.dst(&o[0])?, self.reg_src32(&o[1])?);
         let t = self.temp();
         self.emit(Opcode::Flo, &[Dst::Reg(t)], &[a]);
-        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(d), Dst::None], &[Src::reg(t).negated(), Src::imm(0x1f), Src::ZERO]);
+        self.emit(
+            Opcode::Iadd3 { x: false },
+            &[Dst::Reg(d), Dst::None],
+            &[Src::reg(t).negated(), Src::imm(0x1f), Src::ZERO],
+        );
         Ok(())
     }
 
@@ -72,11 +85,28 @@ impl Ctx<'_> {
         self.emit(Opcode::Flo, &[Dst::Reg(fh)], &[hi]);
         self.emit(Opcode::Flo, &[Dst::Reg(fl)], &[lo]);
         let p = self.temp_pred();
-        let ne = Opcode::Isetp { cmp: IntCmp::Ne, signed: false, combine: BoolOp::And, ex: false };
+        let ne = Opcode::Isetp {
+            cmp: IntCmp::Ne,
+            signed: false,
+            combine: BoolOp::And,
+            ex: false,
+        };
         self.emit(ne, &[Dst::Reg(p), Dst::None], &[hi, Src::ZERO, Src::TRUE]);
-        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(ch), Dst::None], &[Src::reg(fh).negated(), Src::imm(0x1f), Src::ZERO]);
-        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(cl), Dst::None], &[Src::reg(fl).negated(), Src::imm(0x3f), Src::ZERO]);
-        self.emit(Opcode::Sel, &[Dst::Reg(d)], &[Src::reg(ch), Src::reg(cl), Src::reg(p)]);
+        self.emit(
+            Opcode::Iadd3 { x: false },
+            &[Dst::Reg(ch), Dst::None],
+            &[Src::reg(fh).negated(), Src::imm(0x1f), Src::ZERO],
+        );
+        self.emit(
+            Opcode::Iadd3 { x: false },
+            &[Dst::Reg(cl), Dst::None],
+            &[Src::reg(fl).negated(), Src::imm(0x3f), Src::ZERO],
+        );
+        self.emit(
+            Opcode::Sel,
+            &[Dst::Reg(d)],
+            &[Src::reg(ch), Src::reg(cl), Src::reg(p)],
+        );
         Ok(())
     }
 
@@ -94,7 +124,11 @@ impl Ctx<'_> {
         let (cl, ch) = (self.temp(), self.temp());
         self.emit(Opcode::Popc, &[Dst::Reg(cl)], &[lo]);
         self.emit(Opcode::Popc, &[Dst::Reg(ch)], &[hi]);
-        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(d), Dst::None], &[Src::reg(cl), Src::reg(ch), Src::ZERO]);
+        self.emit(
+            Opcode::Iadd3 { x: false },
+            &[Dst::Reg(d), Dst::None],
+            &[Src::reg(cl), Src::reg(ch), Src::ZERO],
+        );
         Ok(())
     }
 
@@ -157,16 +191,27 @@ impl Ctx<'_> {
         };
         let pos = self.src32(&o[3])?;
         let shifted = self.temp();
-        let shl = Opcode::Shf { right: false, signed: false, wide: false, hi: false };
+        let shl = Opcode::Shf {
+            right: false,
+            signed: false,
+            wide: false,
+            hi: false,
+        };
         self.emit(shl, &[Dst::Reg(shifted)], &[a, pos, Src::ZERO]);
-        self.emit(Opcode::Lop3 { lut: LUT_INSERT }, &[Dst::Reg(d), Dst::None], &[Src::reg(shifted), mask, b, Src::FALSE]);
+        self.emit(
+            Opcode::Lop3 { lut: LUT_INSERT },
+            &[Dst::Reg(d), Dst::None],
+            &[Src::reg(shifted), mask, b, Src::FALSE],
+        );
         Ok(())
     }
 
     /// `bfi.b64 d, a, b, pos, len` with immediate fields: `a << pos` under the mask, per half.
     fn bfi64(&mut self, i: &Instruction) -> LResult<()> {
         let o = operands(i, 5)?;
-        let (Some(pos), Some(len)) = (imm(&o[3]), imm(&o[4])) else { return Err(unsupported(i)) };
+        let (Some(pos), Some(len)) = (imm(&o[3]), imm(&o[4])) else {
+            return Err(unsupported(i));
+        };
         let (pos, len) = ((pos & 0xff) as u32, (len & 0xff) as u32);
         let d = self.dst(&o[0])?;
         let (al, ah) = self.src64(&o[1])?;
@@ -178,15 +223,30 @@ impl Ctx<'_> {
             return Ok(());
         }
         let end = (pos + len).min(64);
-        let mask = ((if end == 64 { u64::MAX } else { (1u64 << end) - 1 }) >> pos) << pos;
-        let shl = Opcode::Shf { right: false, signed: false, wide: false, hi: false };
+        let mask = ((if end == 64 {
+            u64::MAX
+        } else {
+            (1u64 << end) - 1
+        }) >> pos)
+            << pos;
+        let shl = Opcode::Shf {
+            right: false,
+            signed: false,
+            wide: false,
+            hi: false,
+        };
         let (sl, sh) = (self.temp(), self.temp());
         if pos >= 32 {
             self.emit(Opcode::Mov, &[Dst::Reg(sl)], &[Src::ZERO]);
             self.emit(shl, &[Dst::Reg(sh)], &[al, Src::imm(pos - 32), Src::ZERO]);
         } else {
             self.emit(shl, &[Dst::Reg(sl)], &[al, Src::imm(pos), Src::ZERO]);
-            let funnel = Opcode::Shf { right: false, signed: false, wide: true, hi: true };
+            let funnel = Opcode::Shf {
+                right: false,
+                signed: false,
+                wide: true,
+                hi: true,
+            };
             self.emit(funnel, &[Dst::Reg(sh)], &[al, Src::imm(pos), ah]);
         }
         for (k, shifted, b) in [(0u8, sl, bl), (1, sh, bh)] {
@@ -195,7 +255,11 @@ impl Ctx<'_> {
             match m {
                 0 => self.emit(Opcode::Mov, &[dst], &[b]),
                 u32::MAX => self.emit(Opcode::Mov, &[dst], &[Src::reg(shifted)]),
-                m => self.emit(Opcode::Lop3 { lut: LUT_INSERT }, &[dst, Dst::None], &[Src::reg(shifted), Src::imm(m), b, Src::FALSE]),
+                m => self.emit(
+                    Opcode::Lop3 { lut: LUT_INSERT },
+                    &[dst, Dst::None],
+                    &[Src::reg(shifted), Src::imm(m), b, Src::FALSE],
+                ),
             }
         }
         Ok(())
@@ -209,7 +273,11 @@ impl Ctx<'_> {
         let a = self.reg_src32(&o[1])?;
         let b = self.src32(&o[2])?;
         let c = self.reg_src32(&o[3])?;
-        self.emit(Opcode::Lop3 { lut }, &[Dst::Reg(d), Dst::None], &[a, b, c, Src::FALSE]);
+        self.emit(
+            Opcode::Lop3 { lut },
+            &[Dst::Reg(d), Dst::None],
+            &[a, b, c, Src::FALSE],
+        );
         Ok(())
     }
 

@@ -69,10 +69,19 @@ pub struct Ctx<'a> {
 impl<'a> Ctx<'a> {
     pub fn new(module: &'a ast::Module, func: &'a ast::Function, sm: Sm) -> Ctx<'a> {
         let (param_list, _) = layout_params(&func.params);
-        let params = param_list.iter().map(|p| (p.name.clone(), p.clone())).collect();
-        let crate::shared_layout::SharedLayout { offsets: shared, bytes: shared_bytes, align: shared_align } =
-            crate::shared_layout::layout(module, func);
-        let mut f = Function { name: func.name.clone(), ..Function::default() };
+        let params = param_list
+            .iter()
+            .map(|p| (p.name.clone(), p.clone()))
+            .collect();
+        let crate::shared_layout::SharedLayout {
+            offsets: shared,
+            bytes: shared_bytes,
+            align: shared_align,
+        } = crate::shared_layout::layout(module, func);
+        let mut f = Function {
+            name: func.name.clone(),
+            ..Function::default()
+        };
         f.blocks.push(Block::default());
         Ctx {
             sm,
@@ -113,7 +122,10 @@ impl<'a> Ctx<'a> {
                         self.new_block();
                     }
                     if let Err(message) = self.lower_instr(i) {
-                        self.errors.push(LowerError { line: i.line, message });
+                        self.errors.push(LowerError {
+                            line: i.line,
+                            message,
+                        });
                     }
                     after_branch = ends_block(i);
                 }
@@ -131,7 +143,12 @@ impl<'a> Ctx<'a> {
         if !self.errors.is_empty() {
             return Err(self.errors);
         }
-        let param_bytes = self.param_list.iter().map(|p| p.offset + p.size).max().unwrap_or(0);
+        let param_bytes = self
+            .param_list
+            .iter()
+            .map(|p| p.offset + p.size)
+            .max()
+            .unwrap_or(0);
         let divergent_loop = crate::divergence::has_divergent_backward_branch(&self.f);
         Ok(LoweredKernel {
             divergent_loop,
@@ -140,7 +157,8 @@ impl<'a> Ctx<'a> {
             param_bytes,
             shared_bytes: self.shared_bytes,
             shared_align: self.shared_align,
-            uses_shared: !self.shared.is_empty() && crate::shared_layout::names_shared(self.func, &self.shared),
+            uses_shared: !self.shared.is_empty()
+                && crate::shared_layout::names_shared(self.func, &self.shared),
             uses_barrier: self.uses_barrier,
         })
     }
@@ -184,7 +202,9 @@ impl<'a> Ctx<'a> {
     }
 
     fn load_descriptor(&mut self) {
-        let Some(off) = self.sm.global_desc_offset() else { return };
+        let Some(off) = self.sm.global_desc_offset() else {
+            return;
+        };
         let uses_global = self.func.body.iter().any(|s| {
             matches!(s, Statement::Instr(i) if matches!(i.opcode(), "ld" | "st" | "atom" | "red") && i.has_mod("global") || crate::mem::needs_descriptor(i))
         });
@@ -192,7 +212,11 @@ impl<'a> Ctx<'a> {
             let r = self.f.new_vreg(RegFile::UGpr, 2);
             let saved = self.guard;
             self.guard = Src::TRUE;
-            self.emit(Opcode::Uldc { wide: true }, &[Dst::Reg(r)], &[Src::cbuf(0, off as u16)]);
+            self.emit(
+                Opcode::Uldc { wide: true },
+                &[Dst::Reg(r)],
+                &[Src::cbuf(0, off as u16)],
+            );
             self.guard = saved;
             self.desc = Some(r);
         }
@@ -214,7 +238,11 @@ impl<'a> Ctx<'a> {
         let r = self.temp();
         self.emit(Opcode::S2ur(SpecialReg::CgaCtaId), &[Dst::Reg(rank)], &[]);
         self.emit(Opcode::Umov, &[Dst::Reg(window)], &[Src::imm(0x400)]);
-        self.emit(Opcode::Ulea { shift: 0x18 }, &[Dst::Reg(base)], &[Src::reg(rank), Src::reg(window)]);
+        self.emit(
+            Opcode::Ulea { shift: 0x18 },
+            &[Dst::Reg(base)],
+            &[Src::reg(rank), Src::reg(window)],
+        );
         self.emit(Opcode::Mov, &[Dst::Reg(r)], &[Src::reg(base)]);
         self.shared_base = Some(r);
     }
@@ -228,7 +256,10 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn block_of(&self, label: &str) -> LResult<u32> {
-        self.labels.get(label).copied().ok_or_else(|| format!("Unknown label '{label}'"))
+        self.labels
+            .get(label)
+            .copied()
+            .ok_or_else(|| format!("Unknown label '{label}'"))
     }
 
     /// Appends an instruction (with the current guard) to the current block.
@@ -254,11 +285,16 @@ impl<'a> Ctx<'a> {
         if let Some(r) = self.vregs.get(name) {
             return Ok(*r);
         }
-        let ty = self.regs.lookup(name).ok_or_else(|| format!("Unknown symbol '{name}'"))?;
+        let ty = self
+            .regs
+            .lookup(name)
+            .ok_or_else(|| format!("Unknown symbol '{name}'"))?;
         let r = match ty {
             Type::Pred => self.f.new_vreg(RegFile::Pred, 1),
             t if t.size_bytes() == 8 => self.f.new_vreg(RegFile::Gpr, 2),
-            t if t.size_bytes() > 8 => return Err(format!("registers of type {t:?} are not supported yet")),
+            t if t.size_bytes() > 8 => {
+                return Err(format!("registers of type {t:?} are not supported yet"))
+            }
             _ => self.f.new_vreg(RegFile::Gpr, 1),
         };
         self.vregs.insert(name.to_string(), r);
@@ -300,7 +336,10 @@ impl<'a> Ctx<'a> {
                 }
                 Ok((Src::reg(r.part(0)), Src::reg(r.part(1))))
             }
-            Operand::Imm(v) => Ok((Src::imm(*v as u64 as u32), Src::imm((*v as u64 >> 32) as u32))),
+            Operand::Imm(v) => Ok((
+                Src::imm(*v as u64 as u32),
+                Src::imm((*v as u64 >> 32) as u32),
+            )),
             Operand::F64(bits) => Ok((Src::imm(*bits as u32), Src::imm((*bits >> 32) as u32))),
             _ => Err(format!("unsupported 64-bit operand {op:?}")),
         }
@@ -345,8 +384,20 @@ impl<'a> Ctx<'a> {
         let t = self.temp();
         let sr = |x: [SpecialReg; 3]| x[axis];
         match name {
-            "%tid" => self.emit(Opcode::S2r(sr([SpecialReg::TidX, SpecialReg::TidY, SpecialReg::TidZ])), &[Dst::Reg(t)], &[]),
-            "%ctaid" => self.emit(Opcode::S2r(sr([SpecialReg::CtaIdX, SpecialReg::CtaIdY, SpecialReg::CtaIdZ])), &[Dst::Reg(t)], &[]),
+            "%tid" => self.emit(
+                Opcode::S2r(sr([SpecialReg::TidX, SpecialReg::TidY, SpecialReg::TidZ])),
+                &[Dst::Reg(t)],
+                &[],
+            ),
+            "%ctaid" => self.emit(
+                Opcode::S2r(sr([
+                    SpecialReg::CtaIdX,
+                    SpecialReg::CtaIdY,
+                    SpecialReg::CtaIdZ,
+                ])),
+                &[Dst::Reg(t)],
+                &[],
+            ),
             "%laneid" => self.emit(Opcode::S2r(SpecialReg::LaneId), &[Dst::Reg(t)], &[]),
             "%lanemask_eq" => self.emit(Opcode::S2r(SpecialReg::LaneMaskEq), &[Dst::Reg(t)], &[]),
             "%lanemask_lt" => self.emit(Opcode::S2r(SpecialReg::LaneMaskLt), &[Dst::Reg(t)], &[]),
@@ -362,12 +413,19 @@ impl<'a> Ctx<'a> {
 
     /// `t = c[0x0][offset]`: a MOV before sm_90, an LDC from sm_90 on.
     pub fn load_const(&mut self, t: Reg, offset: u32) {
-        let op = if self.sm.num >= 90 { Opcode::Ldc { wide: false } } else { Opcode::Mov };
+        let op = if self.sm.num >= 90 {
+            Opcode::Ldc { wide: false }
+        } else {
+            Opcode::Mov
+        };
         self.emit(op, &[Dst::Reg(t)], &[Src::cbuf(0, offset as u16)]);
     }
 
     pub fn param(&self, name: &str) -> LResult<ParamLayout> {
-        self.params.get(name).cloned().ok_or_else(|| format!("Unknown symbol '{name}'"))
+        self.params
+            .get(name)
+            .cloned()
+            .ok_or_else(|| format!("Unknown symbol '{name}'"))
     }
 
     /// The address of a shared variable at `offset`: an immediate, or base + offset on sm_90.
@@ -376,7 +434,11 @@ impl<'a> Ctx<'a> {
             Some(b) if offset == 0 => Src::reg(b),
             Some(b) => {
                 let t = self.temp();
-                self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(t), Dst::None], &[Src::reg(b), Src::imm(offset), Src::ZERO]);
+                self.emit(
+                    Opcode::Iadd3 { x: false },
+                    &[Dst::Reg(t), Dst::None],
+                    &[Src::reg(b), Src::imm(offset), Src::ZERO],
+                );
                 Src::reg(t)
             }
             None => Src::imm(offset),
@@ -438,7 +500,8 @@ fn ends_block(i: &ast::Instruction) -> bool {
 }
 
 fn is_float_op(i: &ast::Instruction) -> bool {
-    !matches!(i.opcode(), "mov" | "selp" | "setp" | "ld" | "cvt") && i.ty().is_some_and(|t| t.is_float())
+    !matches!(i.opcode(), "mov" | "selp" | "setp" | "ld" | "cvt")
+        && i.ty().is_some_and(|t| t.is_float())
         || (i.opcode() == "setp" && i.types().last().is_some_and(|t| t.is_float()))
 }
 
@@ -450,7 +513,13 @@ fn layout_params(params: &[ast::VarDecl]) -> (Vec<ParamLayout>, u32) {
         let align = p.alignment().max(1);
         off = off.div_ceil(align) * align;
         let size = p.size_bytes() as u32;
-        v.push(ParamLayout { name: p.name.clone(), offset: off, size, align, pointee: p.pointee });
+        v.push(ParamLayout {
+            name: p.name.clone(),
+            offset: off,
+            size,
+            align,
+            pointee: p.pointee,
+        });
         off += size;
     }
     (v, off)

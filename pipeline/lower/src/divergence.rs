@@ -13,10 +13,12 @@ pub fn has_divergent_backward_branch(f: &Function) -> bool {
     for (b, block) in f.blocks.iter().enumerate() {
         block_of_instr.extend(std::iter::repeat(b).take(block.instrs.len()));
     }
-    f.instrs().zip(block_of_instr).any(|(i, b)| match (i.op, i.guard.as_reg()) {
-        (Opcode::Bra { target }, Some(p)) => target as usize <= b && varying[p.idx as usize],
-        _ => false,
-    })
+    f.instrs()
+        .zip(block_of_instr)
+        .any(|(i, b)| match (i.op, i.guard.as_reg()) {
+            (Opcode::Bra { target }, Some(p)) => target as usize <= b && varying[p.idx as usize],
+            _ => false,
+        })
 }
 
 /// The CRS-stack rule's sources: thread and lane ids, and loads.
@@ -24,8 +26,9 @@ fn varying_vregs(f: &Function) -> Vec<bool> {
     varying_from(f, |i| {
         matches!(
             i.op,
-            Opcode::S2r(SpecialReg::TidX | SpecialReg::TidY | SpecialReg::TidZ | SpecialReg::LaneId)
-                | Opcode::Ldg { .. }
+            Opcode::S2r(
+                SpecialReg::TidX | SpecialReg::TidY | SpecialReg::TidZ | SpecialReg::LaneId
+            ) | Opcode::Ldg { .. }
                 | Opcode::Ld { .. }
                 | Opcode::Lds { .. }
         )

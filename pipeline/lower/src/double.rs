@@ -33,8 +33,16 @@ impl Ctx<'_> {
             // -0 + (-a) and -0 + |a|: exact, and +0 stays +0 (ptxas's DADD -RZ form).
             "neg" | "abs" => {
                 let (d, [a]) = self.double_operands::<1>(i)?;
-                let a = if i.opcode() == "neg" { a.negated() } else { a.absolute() };
-                self.emit(Opcode::Dadd { rnd: Round::Rn }, &[Dst::Reg(d)], &[Src::ZERO.negated(), a]);
+                let a = if i.opcode() == "neg" {
+                    a.negated()
+                } else {
+                    a.absolute()
+                };
+                self.emit(
+                    Opcode::Dadd { rnd: Round::Rn },
+                    &[Dst::Reg(d)],
+                    &[Src::ZERO.negated(), a],
+                );
                 Ok(())
             }
             "min" | "max" => self.double_minmax(i),
@@ -46,7 +54,10 @@ impl Ctx<'_> {
     /// The destination and `N` sources of an f64 instruction.
     fn double_operands<const N: usize>(&mut self, i: &Instruction) -> LResult<(Reg, [Src; N])> {
         if i.operands.len() != N + 1 {
-            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode()));
+            return Err(format!(
+                "Arguments mismatch for instruction '{}'",
+                i.opcode()
+            ));
         }
         let d = self.double_dst(&i.operands[0])?;
         let mut srcs = [Src::ZERO; N];
@@ -89,18 +100,37 @@ impl Ctx<'_> {
     /// and a both-NaN result gets the quiet bit of the second operand's NaN.
     fn double_minmax(&mut self, i: &Instruction) -> LResult<()> {
         let (d, [a, b]) = self.double_operands::<2>(i)?;
-        let test = if i.opcode() == "min" { DoubleTest::Min } else { DoubleTest::Max };
+        let test = if i.opcode() == "min" {
+            DoubleTest::Min
+        } else {
+            DoubleTest::Max
+        };
         let (pick_a, both_nan) = (self.temp_pred(), self.temp_pred());
         let guard = std::mem::replace(&mut self.guard, Src::TRUE);
-        let dsetp = Opcode::Dsetp { test, combine: BoolOp::And };
-        self.emit(dsetp, &[Dst::Reg(pick_a), Dst::Reg(both_nan)], &[a, b, guard]);
+        let dsetp = Opcode::Dsetp {
+            test,
+            combine: BoolOp::And,
+        };
+        self.emit(
+            dsetp,
+            &[Dst::Reg(pick_a), Dst::Reg(both_nan)],
+            &[a, b, guard],
+        );
         self.guard = guard;
         for half in 0..2 {
-            self.emit(Opcode::Sel, &[Dst::Reg(d.part(half))], &[half_of(a, half), half_of(b, half), Src::reg(pick_a)]);
+            self.emit(
+                Opcode::Sel,
+                &[Dst::Reg(d.part(half))],
+                &[half_of(a, half), half_of(b, half), Src::reg(pick_a)],
+            );
         }
         self.guard = Src::reg(both_nan);
         let lop = Opcode::Lop3 { lut: LUT_OR };
-        self.emit(lop, &[Dst::Reg(d.part(1)), Dst::None], &[half_of(b, 1), Src::imm(QUIET_BIT_HI), Src::ZERO, Src::FALSE]);
+        self.emit(
+            lop,
+            &[Dst::Reg(d.part(1)), Dst::None],
+            &[half_of(b, 1), Src::imm(QUIET_BIT_HI), Src::ZERO, Src::FALSE],
+        );
         self.guard = guard;
         Ok(())
     }
@@ -113,7 +143,14 @@ impl Ctx<'_> {
         let (d0, d1) = self.setp_dsts(&i.operands[0])?;
         let a = self.double_src(&i.operands[1])?;
         let b = self.double_src(&i.operands[2])?;
-        self.emit(Opcode::Dsetp { test: DoubleTest::Cmp(cmp), combine }, &[d0, d1], &[a, b, accum]);
+        self.emit(
+            Opcode::Dsetp {
+                test: DoubleTest::Cmp(cmp),
+                combine,
+            },
+            &[d0, d1],
+            &[a, b, accum],
+        );
         Ok(())
     }
 }
@@ -143,5 +180,9 @@ pub fn rounding(i: &Instruction) -> LResult<Round> {
 }
 
 fn unsupported(i: &Instruction) -> String {
-    format!("'{}.{}' is not supported yet", i.opcode(), i.mods().join("."))
+    format!(
+        "'{}.{}' is not supported yet",
+        i.opcode(),
+        i.mods().join(".")
+    )
 }

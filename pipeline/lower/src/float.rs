@@ -12,40 +12,79 @@ impl Ctx<'_> {
             return self.lower_double(i);
         }
         if ty != Type::F32 {
-            return Err(format!("'{}.{}' is not supported yet", i.opcode(), i.mods().join(".")));
+            return Err(format!(
+                "'{}.{}' is not supported yet",
+                i.opcode(),
+                i.mods().join(".")
+            ));
         }
         let ftz = i.has_mod("ftz");
-        if i.has_mod("sat") || i.mods().iter().any(|m| matches!(m.as_str(), "rz" | "rm" | "rp" | "approx" | "full")) {
-            return Err(format!("'{}.{}' is not supported yet", i.opcode(), i.mods().join(".")));
+        if i.has_mod("sat")
+            || i.mods()
+                .iter()
+                .any(|m| matches!(m.as_str(), "rz" | "rm" | "rp" | "approx" | "full"))
+        {
+            return Err(format!(
+                "'{}.{}' is not supported yet",
+                i.opcode(),
+                i.mods().join(".")
+            ));
         }
         match i.opcode() {
             "add" | "sub" | "mul" => self.fbinary(i, ftz),
             "fma" | "mad" => {
                 let [d, a, b, c] = self.fregs::<4>(i)?;
-                self.emit(Opcode::Ffma { ftz }, &[Dst::Reg(d.as_reg().unwrap())], &[a, b, c]);
+                self.emit(
+                    Opcode::Ffma { ftz },
+                    &[Dst::Reg(d.as_reg().unwrap())],
+                    &[a, b, c],
+                );
                 Ok(())
             }
             "neg" | "abs" => {
                 let [d, a] = self.fregs::<2>(i)?;
-                let a = if i.opcode() == "neg" { a.negated() } else { a.absolute() };
-                self.emit(Opcode::Fadd { ftz }, &[Dst::Reg(d.as_reg().unwrap())], &[a, Src::ZERO.negated()]);
+                let a = if i.opcode() == "neg" {
+                    a.negated()
+                } else {
+                    a.absolute()
+                };
+                self.emit(
+                    Opcode::Fadd { ftz },
+                    &[Dst::Reg(d.as_reg().unwrap())],
+                    &[a, Src::ZERO.negated()],
+                );
                 Ok(())
             }
             "min" | "max" => {
                 let [d, a, b] = self.fregs::<3>(i)?;
-                let sel = if i.opcode() == "min" { Src::TRUE } else { Src::FALSE };
-                self.emit(Opcode::Fmnmx { ftz }, &[Dst::Reg(d.as_reg().unwrap())], &[a, b, sel]);
+                let sel = if i.opcode() == "min" {
+                    Src::TRUE
+                } else {
+                    Src::FALSE
+                };
+                self.emit(
+                    Opcode::Fmnmx { ftz },
+                    &[Dst::Reg(d.as_reg().unwrap())],
+                    &[a, b, sel],
+                );
                 Ok(())
             }
             "setp" => self.setp_float(i, ftz),
-            _ => Err(format!("'{}.{}' is not supported yet", i.opcode(), i.mods().join("."))),
+            _ => Err(format!(
+                "'{}.{}' is not supported yet",
+                i.opcode(),
+                i.mods().join(".")
+            )),
         }
     }
 
     /// Destination register and N-1 sources, all in registers.
     fn fregs<const N: usize>(&mut self, i: &Instruction) -> LResult<[Src; N]> {
         if i.operands.len() != N {
-            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode()));
+            return Err(format!(
+                "Arguments mismatch for instruction '{}'",
+                i.opcode()
+            ));
         }
         let mut out = [Src::ZERO; N];
         out[0] = Src::reg(self.dst(&i.operands[0])?);
@@ -78,7 +117,11 @@ impl Ctx<'_> {
         let (d0, d1) = self.setp_dsts(&i.operands[0])?;
         let a = self.float_src(&i.operands[1])?;
         let b = self.float_src(&i.operands[2])?;
-        self.emit(Opcode::Fsetp { cmp, combine, ftz }, &[d0, d1], &[a, b, accum]);
+        self.emit(
+            Opcode::Fsetp { cmp, combine, ftz },
+            &[d0, d1],
+            &[a, b, accum],
+        );
         Ok(())
     }
 }

@@ -16,7 +16,11 @@ pub fn fold_constant_bank(f: &mut Function) {
     let lookup = |s: &Src| -> Option<Src> {
         let r = s.as_reg()?;
         let (bank, offset) = *consts.get(&(r.idx, r.comp))?;
-        (r.comps == 1).then_some(Src { val: SrcVal::CBuf { bank, offset }, neg: s.neg, abs: s.abs })
+        (r.comps == 1).then_some(Src {
+            val: SrcVal::CBuf { bank, offset },
+            neg: s.neg,
+            abs: s.abs,
+        })
     };
     for b in &mut f.blocks {
         for i in &mut b.instrs {
@@ -39,7 +43,9 @@ fn constant_loads(f: &Function) -> HashMap<(u32, u8), (u8, u16)> {
     }
     let mut consts = HashMap::new();
     for i in f.instrs() {
-        if let (Opcode::Mov, Dst::Reg(d), SrcVal::CBuf { bank, offset }) = (i.op, i.dsts[0], i.srcs[0].val) {
+        if let (Opcode::Mov, Dst::Reg(d), SrcVal::CBuf { bank, offset }) =
+            (i.op, i.dsts[0], i.srcs[0].val)
+        {
             if i.guard == Src::TRUE && d.comps == 1 && writes.get(&(d.idx, d.comp)) == Some(&1) {
                 consts.insert((d.idx, d.comp), (bank, offset));
             }
@@ -56,12 +62,29 @@ fn is_plain_reg(s: &Src) -> bool {
 fn fold_one(i: &mut Instr, lookup: &impl Fn(&Src) -> Option<Src>) {
     let commutative = matches!(
         i.op,
-        Opcode::Iadd3 { .. } | Opcode::Imad { mode: ImadMode::Lo | ImadMode::Hi, .. } | Opcode::Fmul { .. } | Opcode::Ffma { .. }
+        Opcode::Iadd3 { .. }
+            | Opcode::Imad {
+                mode: ImadMode::Lo | ImadMode::Hi,
+                ..
+            }
+            | Opcode::Fmul { .. }
+            | Opcode::Ffma { .. }
     );
     let foldable = commutative
-        || matches!(i.op, Opcode::Isetp { .. } | Opcode::Fsetp { .. } | Opcode::Sel | Opcode::Lop3 { .. } | Opcode::Shf { .. });
+        || matches!(
+            i.op,
+            Opcode::Isetp { .. }
+                | Opcode::Fsetp { .. }
+                | Opcode::Sel
+                | Opcode::Lop3 { .. }
+                | Opcode::Shf { .. }
+        );
     let c_free = match i.op {
-        Opcode::Iadd3 { .. } | Opcode::Imad { .. } | Opcode::Ffma { .. } | Opcode::Lop3 { .. } | Opcode::Shf { .. } => is_plain_reg(&i.srcs[2]),
+        Opcode::Iadd3 { .. }
+        | Opcode::Imad { .. }
+        | Opcode::Ffma { .. }
+        | Opcode::Lop3 { .. }
+        | Opcode::Shf { .. } => is_plain_reg(&i.srcs[2]),
         _ => true,
     };
     if !foldable || !c_free || !is_plain_reg(&i.srcs[1]) || !is_plain_reg(&i.srcs[0]) {

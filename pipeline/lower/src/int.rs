@@ -14,12 +14,20 @@ fn ops(i: &Instruction, n: usize) -> LResult<&[Operand]> {
     if i.operands.len() == n {
         Ok(&i.operands)
     } else {
-        Err(format!("Arguments mismatch for instruction '{}'", i.opcode()))
+        Err(format!(
+            "Arguments mismatch for instruction '{}'",
+            i.opcode()
+        ))
     }
 }
 
 fn unsupported(i: &Instruction) -> String {
-    format!("'{}{}{}' is not supported yet", i.opcode(), if i.mods().is_empty() { "" } else { "." }, i.mods().join("."))
+    format!(
+        "'{}{}{}' is not supported yet",
+        i.opcode(),
+        if i.mods().is_empty() { "" } else { "." },
+        i.mods().join(".")
+    )
 }
 
 impl Ctx<'_> {
@@ -39,7 +47,11 @@ impl Ctx<'_> {
             ("neg", false) => {
                 let o = ops(i, 2)?;
                 let (d, a) = (self.dst(&o[0])?, self.reg_src32(&o[1])?);
-                self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(d), Dst::None], &[Src::ZERO, a.negated(), Src::ZERO]);
+                self.emit(
+                    Opcode::Iadd3 { x: false },
+                    &[Dst::Reg(d), Dst::None],
+                    &[Src::ZERO, a.negated(), Src::ZERO],
+                );
                 Ok(())
             }
             ("abs", false) => {
@@ -49,7 +61,9 @@ impl Ctx<'_> {
                 Ok(())
             }
             ("min", false) | ("max", false) => self.minmax32(i, ty),
-            ("and", _) | ("or", _) | ("xor", _) | ("not", _) if ty == Type::Pred => self.pred_logic(i),
+            ("and", _) | ("or", _) | ("xor", _) | ("not", _) if ty == Type::Pred => {
+                self.pred_logic(i)
+            }
             ("and", _) | ("or", _) | ("xor", _) | ("not", _) => self.logic(i, wide),
             ("shl", false) | ("shr", false) => self.shift32(i, ty),
             ("shl", true) | ("shr", true) => self.shift64(i, ty),
@@ -59,7 +73,9 @@ impl Ctx<'_> {
             ("cvta", _) => self.cvta(i),
             ("div" | "rem", false) => self.lower_divide32(i, ty),
             ("div" | "rem", true) => self.lower_divide64(i, ty.is_signed()),
-            ("clz" | "popc" | "brev" | "bfind" | "bmsk" | "bfi" | "lop3" | "prmt", _) => self.lower_bits(i, wide),
+            ("clz" | "popc" | "brev" | "bfind" | "bmsk" | "bfi" | "lop3" | "prmt", _) => {
+                self.lower_bits(i, wide)
+            }
             _ => Err(unsupported(i)),
         }
     }
@@ -95,7 +111,12 @@ impl Ctx<'_> {
 
     /// `d = s` for predicates: ISETP.EQ.U32.AND d, PT, RZ, RZ, s.
     fn pred_copy(&mut self, d: Reg, s: Src) {
-        let op = Opcode::Isetp { cmp: IntCmp::Eq, signed: false, combine: BoolOp::And, ex: false };
+        let op = Opcode::Isetp {
+            cmp: IntCmp::Eq,
+            signed: false,
+            combine: BoolOp::And,
+            ex: false,
+        };
         self.emit(op, &[Dst::Reg(d), Dst::None], &[Src::ZERO, Src::ZERO, s]);
     }
 
@@ -108,15 +129,28 @@ impl Ctx<'_> {
             return Ok(());
         }
         let o = ops(i, 3)?;
-        let (d, a, b) = (self.dst(&o[0])?, self.pred_src(&o[1])?, self.pred_src(&o[2])?);
+        let (d, a, b) = (
+            self.dst(&o[0])?,
+            self.pred_src(&o[1])?,
+            self.pred_src(&o[2])?,
+        );
         let t = self.temp();
-        self.emit(Opcode::Sel, &[Dst::Reg(t)], &[Src::ZERO, Src::imm(1), a.negated()]);
+        self.emit(
+            Opcode::Sel,
+            &[Dst::Reg(t)],
+            &[Src::ZERO, Src::imm(1), a.negated()],
+        );
         let combine = match i.opcode() {
             "and" => BoolOp::And,
             "or" => BoolOp::Or,
             _ => BoolOp::Xor,
         };
-        let op = Opcode::Isetp { cmp: IntCmp::Ne, signed: false, combine, ex: false };
+        let op = Opcode::Isetp {
+            cmp: IntCmp::Ne,
+            signed: false,
+            combine,
+            ex: false,
+        };
         self.emit(op, &[Dst::Reg(d), Dst::None], &[Src::reg(t), Src::ZERO, b]);
         Ok(())
     }
@@ -130,8 +164,16 @@ impl Ctx<'_> {
         }
         let a = self.in_reg(a);
         let b = if sub { b.negated() } else { b };
-        let b = if sub && !matches!(b.val, SrcVal::Imm(_)) { self.in_reg(Src { neg: false, ..b }).negated() } else { b };
-        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(d), Dst::None], &[a, b, Src::ZERO]);
+        let b = if sub && !matches!(b.val, SrcVal::Imm(_)) {
+            self.in_reg(Src { neg: false, ..b }).negated()
+        } else {
+            b
+        };
+        self.emit(
+            Opcode::Iadd3 { x: false },
+            &[Dst::Reg(d), Dst::None],
+            &[a, b, Src::ZERO],
+        );
         Ok(())
     }
 
@@ -142,19 +184,44 @@ impl Ctx<'_> {
         let (bl, bh) = self.src64(&o[2])?;
         let (al, ah) = (self.in_reg(al), self.in_reg(ah));
         let p = self.temp_pred();
-        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(d.part(0)), Dst::Reg(p)], &[al, bl, Src::ZERO]);
-        self.emit(Opcode::Iadd3 { x: true }, &[Dst::Reg(d.part(1)), Dst::None], &[ah, bh, Src::ZERO, Src::reg(p), Src::FALSE]);
+        self.emit(
+            Opcode::Iadd3 { x: false },
+            &[Dst::Reg(d.part(0)), Dst::Reg(p)],
+            &[al, bl, Src::ZERO],
+        );
+        self.emit(
+            Opcode::Iadd3 { x: true },
+            &[Dst::Reg(d.part(1)), Dst::None],
+            &[ah, bh, Src::ZERO, Src::reg(p), Src::FALSE],
+        );
         Ok(())
     }
 
     /// `d = a - b` on 64 bits: low half with borrow as carry, high half adds `~b.hi` and the carry.
     fn sub64_parts(&mut self, d: Reg, al: Src, ah: Src, bl: Src, bh: Src) {
-        let (al, ah, bl, bh) = (self.in_reg(al), self.in_reg(ah), self.in_reg(bl), self.in_reg(bh));
+        let (al, ah, bl, bh) = (
+            self.in_reg(al),
+            self.in_reg(ah),
+            self.in_reg(bl),
+            self.in_reg(bh),
+        );
         let nbh = self.temp();
-        self.emit(Opcode::Lop3 { lut: LUT_NOT_A }, &[Dst::Reg(nbh), Dst::None], &[bh, Src::ZERO, Src::ZERO, Src::FALSE]);
+        self.emit(
+            Opcode::Lop3 { lut: LUT_NOT_A },
+            &[Dst::Reg(nbh), Dst::None],
+            &[bh, Src::ZERO, Src::ZERO, Src::FALSE],
+        );
         let p = self.temp_pred();
-        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(d.part(0)), Dst::Reg(p)], &[al, bl.negated(), Src::ZERO]);
-        self.emit(Opcode::Iadd3 { x: true }, &[Dst::Reg(d.part(1)), Dst::None], &[ah, Src::reg(nbh), Src::ZERO, Src::reg(p), Src::FALSE]);
+        self.emit(
+            Opcode::Iadd3 { x: false },
+            &[Dst::Reg(d.part(0)), Dst::Reg(p)],
+            &[al, bl.negated(), Src::ZERO],
+        );
+        self.emit(
+            Opcode::Iadd3 { x: true },
+            &[Dst::Reg(d.part(1)), Dst::None],
+            &[ah, Src::reg(nbh), Src::ZERO, Src::reg(p), Src::FALSE],
+        );
     }
 
     fn sub64(&mut self, i: &Instruction) -> LResult<()> {
@@ -180,11 +247,38 @@ impl Ctx<'_> {
         let d = self.dst(&o[0])?;
         let (al, ah) = self.src64(&o[1])?;
         let (bl, bh) = self.src64(&o[2])?;
-        let (al, ah, bl, bh) = (self.in_reg(al), self.in_reg(ah), self.in_reg(bl), self.in_reg(bh));
-        let cmp = if i.opcode() == "min" { IntCmp::Lt } else { IntCmp::Gt };
+        let (al, ah, bl, bh) = (
+            self.in_reg(al),
+            self.in_reg(ah),
+            self.in_reg(bl),
+            self.in_reg(bh),
+        );
+        let cmp = if i.opcode() == "min" {
+            IntCmp::Lt
+        } else {
+            IntCmp::Gt
+        };
         let (lo, p) = (self.temp_pred(), self.temp_pred());
-        self.emit(Opcode::Isetp { cmp, signed: false, combine: BoolOp::And, ex: false }, &[Dst::Reg(lo), Dst::None], &[al, bl, Src::TRUE]);
-        self.emit(Opcode::Isetp { cmp, signed: ty.is_signed(), combine: BoolOp::And, ex: true }, &[Dst::Reg(p), Dst::None], &[ah, bh, Src::TRUE, Src::reg(lo)]);
+        self.emit(
+            Opcode::Isetp {
+                cmp,
+                signed: false,
+                combine: BoolOp::And,
+                ex: false,
+            },
+            &[Dst::Reg(lo), Dst::None],
+            &[al, bl, Src::TRUE],
+        );
+        self.emit(
+            Opcode::Isetp {
+                cmp,
+                signed: ty.is_signed(),
+                combine: BoolOp::And,
+                ex: true,
+            },
+            &[Dst::Reg(p), Dst::None],
+            &[ah, bh, Src::TRUE, Src::reg(lo)],
+        );
         let (rl, rh) = (self.temp(), self.temp());
         self.emit(Opcode::Sel, &[Dst::Reg(rl)], &[al, bl, Src::reg(p)]);
         self.emit(Opcode::Sel, &[Dst::Reg(rh)], &[ah, bh, Src::reg(p)]);
@@ -221,35 +315,95 @@ impl Ctx<'_> {
         if ty.size_bytes() == 2 && mode != ImadMode::Lo {
             return self.mul16(i, d, (a, b), signed, mode);
         }
-        let b = if mode == ImadMode::Wide { b } else { self.in_reg_unless_imm(b) };
+        let b = if mode == ImadMode::Wide {
+            b
+        } else {
+            self.in_reg_unless_imm(b)
+        };
         if mode == ImadMode::Hi && mad {
             // IMAD.HI's C is a 64-bit pair added to the product: add the 32-bit addend after it.
             let h = self.temp();
-            self.emit(Opcode::Imad { mode, signed, x: false }, &[Dst::Reg(h)], &[a, b, Src::ZERO]);
-            self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(d), Dst::None], &[Src::reg(h), c, Src::ZERO]);
+            self.emit(
+                Opcode::Imad {
+                    mode,
+                    signed,
+                    x: false,
+                },
+                &[Dst::Reg(h)],
+                &[a, b, Src::ZERO],
+            );
+            self.emit(
+                Opcode::Iadd3 { x: false },
+                &[Dst::Reg(d), Dst::None],
+                &[Src::reg(h), c, Src::ZERO],
+            );
             return Ok(());
         }
-        self.emit(Opcode::Imad { mode, signed: signed || mode == ImadMode::Lo, x: false }, &[Dst::Reg(d)], &[a, b, c]);
+        self.emit(
+            Opcode::Imad {
+                mode,
+                signed: signed || mode == ImadMode::Lo,
+                x: false,
+            },
+            &[Dst::Reg(d)],
+            &[a, b, c],
+        );
         Ok(())
     }
 
     /// `mul/mad.wide` and `.hi` of 16-bit values: the exact 32-bit product of the extended halves
     /// (IMAD.WIDE would write a register pair into a 32-bit destination), then the high half for `.hi`.
-    fn mul16(&mut self, i: &Instruction, d: Reg, (a, b): (Src, Src), signed: bool, mode: ImadMode) -> LResult<()> {
+    fn mul16(
+        &mut self,
+        i: &Instruction,
+        d: Reg,
+        (a, b): (Src, Src),
+        signed: bool,
+        mode: ImadMode,
+    ) -> LResult<()> {
         let b = self.in_reg(b);
         let (a, b) = (self.extend32(a, 2, signed), self.extend32(b, 2, signed));
-        let addend = if i.opcode() == "mad" { self.reg_src32(&ops(i, 4)?[3])? } else { Src::ZERO };
+        let addend = if i.opcode() == "mad" {
+            self.reg_src32(&ops(i, 4)?[3])?
+        } else {
+            Src::ZERO
+        };
         let product = self.temp();
-        let c = if mode == ImadMode::Wide { addend } else { Src::ZERO };
-        self.emit(Opcode::Imad { mode: ImadMode::Lo, signed: true, x: false }, &[Dst::Reg(product)], &[a, b, c]);
+        let c = if mode == ImadMode::Wide {
+            addend
+        } else {
+            Src::ZERO
+        };
+        self.emit(
+            Opcode::Imad {
+                mode: ImadMode::Lo,
+                signed: true,
+                x: false,
+            },
+            &[Dst::Reg(product)],
+            &[a, b, c],
+        );
         if mode == ImadMode::Wide {
             self.emit(Opcode::Mov, &[Dst::Reg(d)], &[Src::reg(product)]);
             return Ok(());
         }
         let high = self.temp();
-        let shr = Opcode::Shf { right: true, signed, wide: false, hi: true };
-        self.emit(shr, &[Dst::Reg(high)], &[Src::ZERO, Src::imm(16), Src::reg(product)]);
-        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(d), Dst::None], &[Src::reg(high), addend, Src::ZERO]);
+        let shr = Opcode::Shf {
+            right: true,
+            signed,
+            wide: false,
+            hi: true,
+        };
+        self.emit(
+            shr,
+            &[Dst::Reg(high)],
+            &[Src::ZERO, Src::imm(16), Src::reg(product)],
+        );
+        self.emit(
+            Opcode::Iadd3 { x: false },
+            &[Dst::Reg(d), Dst::None],
+            &[Src::reg(high), addend, Src::ZERO],
+        );
         Ok(())
     }
 
@@ -266,13 +420,34 @@ impl Ctx<'_> {
         let d = self.dst(&o[0])?;
         let (al, ah) = self.src64(&o[1])?;
         let (bl, bh) = self.src64(&o[2])?;
-        let (al, ah, bl, bh) = (self.in_reg(al), self.in_reg(ah), self.in_reg(bl), self.in_reg(bh));
+        let (al, ah, bl, bh) = (
+            self.in_reg(al),
+            self.in_reg(ah),
+            self.in_reg(bl),
+            self.in_reg(bh),
+        );
         let (w, t) = (self.temp64(), self.temp());
-        let lo = Opcode::Imad { mode: ImadMode::Lo, signed: true, x: false };
-        self.emit(Opcode::Imad { mode: ImadMode::Wide, signed: false, x: false }, &[Dst::Reg(w)], &[al, bl, Src::ZERO]);
+        let lo = Opcode::Imad {
+            mode: ImadMode::Lo,
+            signed: true,
+            x: false,
+        };
+        self.emit(
+            Opcode::Imad {
+                mode: ImadMode::Wide,
+                signed: false,
+                x: false,
+            },
+            &[Dst::Reg(w)],
+            &[al, bl, Src::ZERO],
+        );
         self.emit(lo, &[Dst::Reg(t)], &[al, bh, Src::ZERO]);
         self.emit(lo, &[Dst::Reg(t)], &[ah, bl, Src::reg(t)]);
-        self.emit(Opcode::Iadd3 { x: false }, &[Dst::Reg(d.part(1)), Dst::None], &[Src::reg(w.part(1)), Src::reg(t), Src::ZERO]);
+        self.emit(
+            Opcode::Iadd3 { x: false },
+            &[Dst::Reg(d.part(1)), Dst::None],
+            &[Src::reg(w.part(1)), Src::reg(t), Src::ZERO],
+        );
         self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[Src::reg(w.part(0))]);
         Ok(())
     }
@@ -284,8 +459,17 @@ impl Ctx<'_> {
         let a = self.reg_src32(&o[1])?;
         let b = self.src32(&o[2])?;
         let p = self.temp_pred();
-        let cmp = if i.opcode() == "min" { IntCmp::Lt } else { IntCmp::Gt };
-        let op = Opcode::Isetp { cmp, signed: ty.is_signed(), combine: BoolOp::And, ex: false };
+        let cmp = if i.opcode() == "min" {
+            IntCmp::Lt
+        } else {
+            IntCmp::Gt
+        };
+        let op = Opcode::Isetp {
+            cmp,
+            signed: ty.is_signed(),
+            combine: BoolOp::And,
+            ex: false,
+        };
         self.emit(op, &[Dst::Reg(p), Dst::None], &[a, b, Src::TRUE]);
         self.emit(Opcode::Sel, &[Dst::Reg(d)], &[a, b, Src::reg(p)]);
         Ok(())
@@ -303,7 +487,11 @@ impl Ctx<'_> {
         };
         let halves: Vec<(Reg, Src, Src)> = if wide {
             let (al, ah) = self.src64(&o[1])?;
-            let (bl, bh) = if not { (Src::ZERO, Src::ZERO) } else { self.src64(&o[2])? };
+            let (bl, bh) = if not {
+                (Src::ZERO, Src::ZERO)
+            } else {
+                self.src64(&o[2])?
+            };
             vec![(d.part(0), al, bl), (d.part(1), ah, bh)]
         } else {
             let a = self.src32(&o[1])?;
@@ -312,7 +500,11 @@ impl Ctx<'_> {
         };
         for (dr, a, b) in halves {
             let a = self.in_reg(a);
-            self.emit(Opcode::Lop3 { lut }, &[Dst::Reg(dr), Dst::None], &[a, b, Src::ZERO, Src::FALSE]);
+            self.emit(
+                Opcode::Lop3 { lut },
+                &[Dst::Reg(dr), Dst::None],
+                &[a, b, Src::ZERO, Src::FALSE],
+            );
         }
         Ok(())
     }
@@ -329,8 +521,17 @@ impl Ctx<'_> {
         }
         let right = i.opcode() == "shr";
         let signed = right && ty.is_signed();
-        let shf = Opcode::Shf { right, signed, wide: false, hi: right };
-        let srcs = if right { [Src::ZERO, n, a] } else { [a, n, Src::ZERO] };
+        let shf = Opcode::Shf {
+            right,
+            signed,
+            wide: false,
+            hi: right,
+        };
+        let srcs = if right {
+            [Src::ZERO, n, a]
+        } else {
+            [a, n, Src::ZERO]
+        };
         self.emit(shf, &[Dst::Reg(d)], &srcs);
         Ok(())
     }
@@ -338,7 +539,12 @@ impl Ctx<'_> {
     /// Shifts by 32 or more: 0, or the sign for `shr.s32`.
     fn shift32_saturated(&mut self, i: &Instruction, ty: Type, d: Reg, a: Src) -> LResult<()> {
         if i.opcode() == "shr" && ty.is_signed() {
-            let shf = Opcode::Shf { right: true, signed: true, wide: false, hi: true };
+            let shf = Opcode::Shf {
+                right: true,
+                signed: true,
+                wide: false,
+                hi: true,
+            };
             self.emit(shf, &[Dst::Reg(d)], &[Src::ZERO, Src::imm(31), a]);
         } else {
             self.emit(Opcode::Mov, &[Dst::Reg(d)], &[Src::ZERO]);
@@ -359,26 +565,84 @@ impl Ctx<'_> {
         }
         let (lo, hi) = (self.temp(), self.temp());
         if i.opcode() == "shl" {
-            self.emit(Opcode::Shf { right: false, signed: false, wide: true, hi: true }, &[Dst::Reg(hi)], &[al, n, ah]);
-            self.emit(Opcode::Shf { right: false, signed: false, wide: false, hi: false }, &[Dst::Reg(lo)], &[al, n, Src::ZERO]);
+            self.emit(
+                Opcode::Shf {
+                    right: false,
+                    signed: false,
+                    wide: true,
+                    hi: true,
+                },
+                &[Dst::Reg(hi)],
+                &[al, n, ah],
+            );
+            self.emit(
+                Opcode::Shf {
+                    right: false,
+                    signed: false,
+                    wide: false,
+                    hi: false,
+                },
+                &[Dst::Reg(lo)],
+                &[al, n, Src::ZERO],
+            );
         } else {
             let signed = ty.is_signed();
-            self.emit(Opcode::Shf { right: true, signed, wide: true, hi: false }, &[Dst::Reg(lo)], &[al, n, ah]);
-            self.emit(Opcode::Shf { right: true, signed, wide: false, hi: true }, &[Dst::Reg(hi)], &[Src::ZERO, n, ah]);
+            self.emit(
+                Opcode::Shf {
+                    right: true,
+                    signed,
+                    wide: true,
+                    hi: false,
+                },
+                &[Dst::Reg(lo)],
+                &[al, n, ah],
+            );
+            self.emit(
+                Opcode::Shf {
+                    right: true,
+                    signed,
+                    wide: false,
+                    hi: true,
+                },
+                &[Dst::Reg(hi)],
+                &[Src::ZERO, n, ah],
+            );
         }
         self.set_pair(d, Src::reg(lo), Src::reg(hi));
         Ok(())
     }
 
     /// 64-bit shifts by an immediate of 32 or more: one half moves across, the other fills.
-    fn shift64_by_32_or_more(&mut self, i: &Instruction, ty: Type, d: Reg, al: Src, ah: Src, v: u32) -> LResult<()> {
+    fn shift64_by_32_or_more(
+        &mut self,
+        i: &Instruction,
+        ty: Type,
+        d: Reg,
+        al: Src,
+        ah: Src,
+        v: u32,
+    ) -> LResult<()> {
         let n = Src::imm((v - 32).min(31));
         let gone = v >= 64;
         let (lo, hi) = (self.temp(), self.temp());
-        let shr = |signed| Opcode::Shf { right: true, signed, wide: false, hi: true };
+        let shr = |signed| Opcode::Shf {
+            right: true,
+            signed,
+            wide: false,
+            hi: true,
+        };
         if i.opcode() == "shl" {
             let src = if gone { Src::ZERO } else { al };
-            self.emit(Opcode::Shf { right: false, signed: false, wide: false, hi: false }, &[Dst::Reg(hi)], &[src, n, Src::ZERO]);
+            self.emit(
+                Opcode::Shf {
+                    right: false,
+                    signed: false,
+                    wide: false,
+                    hi: false,
+                },
+                &[Dst::Reg(hi)],
+                &[src, n, Src::ZERO],
+            );
             self.emit(Opcode::Mov, &[Dst::Reg(lo)], &[Src::ZERO]);
         } else if ty.is_signed() {
             self.emit(shr(true), &[Dst::Reg(lo)], &[Src::ZERO, n, ah]);
@@ -404,14 +668,29 @@ impl Ctx<'_> {
             let (bl, bh) = self.src64(&i.operands[2])?;
             let (al, ah) = (self.in_reg(al), self.in_reg(ah));
             let lo = self.temp_pred();
-            let lo_cmp = Opcode::Isetp { cmp, signed: false, combine: BoolOp::And, ex: false };
+            let lo_cmp = Opcode::Isetp {
+                cmp,
+                signed: false,
+                combine: BoolOp::And,
+                ex: false,
+            };
             self.emit(lo_cmp, &[Dst::Reg(lo), Dst::None], &[al, bl, Src::TRUE]);
-            let hi_cmp = Opcode::Isetp { cmp, signed: ty.is_signed(), combine, ex: true };
+            let hi_cmp = Opcode::Isetp {
+                cmp,
+                signed: ty.is_signed(),
+                combine,
+                ex: true,
+            };
             self.emit(hi_cmp, &[d0, d1], &[ah, bh, accum, Src::reg(lo)]);
         } else {
             let a = self.reg_src32(&i.operands[1])?;
             let b = self.src32(&i.operands[2])?;
-            let op = Opcode::Isetp { cmp, signed: ty.is_signed(), combine, ex: false };
+            let op = Opcode::Isetp {
+                cmp,
+                signed: ty.is_signed(),
+                combine,
+                ex: false,
+            };
             self.emit(op, &[d0, d1], &[a, b, accum]);
         }
         Ok(())
@@ -427,14 +706,19 @@ impl Ctx<'_> {
         } else {
             return Ok((BoolOp::And, Src::TRUE));
         };
-        let q = i.operands.get(3).ok_or("setp with a combining operation needs a predicate")?;
+        let q = i
+            .operands
+            .get(3)
+            .ok_or("setp with a combining operation needs a predicate")?;
         Ok((combine, self.pred_src(q)?))
     }
 
     pub fn setp_dsts(&mut self, op: &Operand) -> LResult<(Dst, Dst)> {
         match op {
             Operand::Reg(n) => Ok((Dst::Reg(self.vreg(n)?), Dst::None)),
-            Operand::PredPair(pair) => Ok((Dst::Reg(self.vreg(&pair.0)?), Dst::Reg(self.vreg(&pair.1)?))),
+            Operand::PredPair(pair) => {
+                Ok((Dst::Reg(self.vreg(&pair.0)?), Dst::Reg(self.vreg(&pair.1)?)))
+            }
             _ => Err("setp needs a predicate destination".into()),
         }
     }
@@ -451,7 +735,11 @@ impl Ctx<'_> {
             vec![(d, self.src32(&o[1])?, self.src32(&o[2])?)]
         };
         for (dr, a, b) in pairs {
-            let (a, b, p) = if matches!(a.val, SrcVal::Reg(_)) { (a, b, p) } else { (b, a, p.negated()) };
+            let (a, b, p) = if matches!(a.val, SrcVal::Reg(_)) {
+                (a, b, p)
+            } else {
+                (b, a, p.negated())
+            };
             let a = self.in_reg(a);
             self.emit(Opcode::Sel, &[Dst::Reg(dr)], &[a, b, p]);
         }
@@ -470,7 +758,9 @@ impl Ctx<'_> {
     /// `cvt` between integer types: truncation, zero and sign extension.
     fn cvt_int(&mut self, i: &Instruction) -> LResult<()> {
         let tys = i.types();
-        let [dt, st] = tys[..] else { return Err(unsupported(i)) };
+        let [dt, st] = tys[..] else {
+            return Err(unsupported(i));
+        };
         if dt.is_float() || st.is_float() {
             return self.cvt_float(i, dt, st);
         }
@@ -479,15 +769,29 @@ impl Ctx<'_> {
         }
         let o = ops(i, 2)?;
         let d = self.dst(&o[0])?;
-        let src = if st.size_bytes() == 8 { self.src64(&o[1])?.0 } else { self.src32(&o[1])? };
+        let src = if st.size_bytes() == 8 {
+            self.src64(&o[1])?.0
+        } else {
+            self.src32(&o[1])?
+        };
         let src = self.in_reg(src);
         let narrow = dt.size_bytes().min(st.size_bytes());
-        let signed = st.is_signed() && dt.size_bytes() > st.size_bytes() || dt.is_signed() && dt.size_bytes() < 4;
+        let signed = st.is_signed() && dt.size_bytes() > st.size_bytes()
+            || dt.is_signed() && dt.size_bytes() < 4;
         let v = self.extend32(src, narrow, signed);
         if dt.size_bytes() == 8 {
             let hi = if st.is_signed() || (st.size_bytes() < 4 && signed) {
                 let t = self.temp();
-                self.emit(Opcode::Shf { right: true, signed: true, wide: false, hi: true }, &[Dst::Reg(t)], &[Src::ZERO, Src::imm(31), v]);
+                self.emit(
+                    Opcode::Shf {
+                        right: true,
+                        signed: true,
+                        wide: false,
+                        hi: true,
+                    },
+                    &[Dst::Reg(t)],
+                    &[Src::ZERO, Src::imm(31), v],
+                );
                 Src::reg(t)
             } else {
                 Src::ZERO
@@ -512,13 +816,22 @@ impl Ctx<'_> {
         let op = match (dt, st) {
             (Type::F32, s) if int32(s) && i.has_mod("rn") => {
                 if self.sm.num >= 86 {
-                    Opcode::I2fp { signed: s.is_signed() }
+                    Opcode::I2fp {
+                        signed: s.is_signed(),
+                    }
                 } else {
-                    Opcode::I2f { signed: s.is_signed() }
+                    Opcode::I2f {
+                        signed: s.is_signed(),
+                    }
                 }
             }
-            (t, Type::F32) if int32(t) && (i.has_mod("rzi") || i.has_mod("rni")) && !i.has_mod("sat") => {
-                Opcode::F2i { signed: t.is_signed(), truncate: i.has_mod("rzi") }
+            (t, Type::F32)
+                if int32(t) && (i.has_mod("rzi") || i.has_mod("rni")) && !i.has_mod("sat") =>
+            {
+                Opcode::F2i {
+                    signed: t.is_signed(),
+                    truncate: i.has_mod("rzi"),
+                }
             }
             _ => return Err(unsupported(i)),
         };
@@ -537,7 +850,11 @@ impl Ctx<'_> {
             self.emit(Opcode::Prmt, &[Dst::Reg(t)], &[v, Src::imm(sel), Src::ZERO]);
         } else {
             let mask = if bytes == 1 { 0xff } else { 0xffff };
-            self.emit(Opcode::Lop3 { lut: LUT_AND }, &[Dst::Reg(t), Dst::None], &[v, Src::imm(mask), Src::ZERO, Src::FALSE]);
+            self.emit(
+                Opcode::Lop3 { lut: LUT_AND },
+                &[Dst::Reg(t), Dst::None],
+                &[v, Src::imm(mask), Src::ZERO, Src::FALSE],
+            );
         }
         Src::reg(t)
     }
@@ -545,11 +862,18 @@ impl Ctx<'_> {
 
 /// `setp` takes a destination, two sources and (with a combining op) a predicate.
 pub fn check_setp_arity(i: &Instruction) -> LResult<()> {
-    let want = if i.has_mod("and") || i.has_mod("or") || i.has_mod("xor") { 4 } else { 3 };
+    let want = if i.has_mod("and") || i.has_mod("or") || i.has_mod("xor") {
+        4
+    } else {
+        3
+    };
     if i.operands.len() == want {
         Ok(())
     } else {
-        Err(format!("Arguments mismatch for instruction '{}'", i.opcode()))
+        Err(format!(
+            "Arguments mismatch for instruction '{}'",
+            i.opcode()
+        ))
     }
 }
 

@@ -4,15 +4,15 @@
 //! instruction becomes a short sequence of SASS instructions (`int.rs`, `float.rs`, `mem.rs`,
 //! `control.rs`). Register views (`Reg::part`) name the halves of 64-bit values.
 
-mod convert;
 mod atomic;
 mod bits;
+mod convert;
 mod ctx;
-mod divide;
 mod divergence;
+mod divide;
 mod double;
-mod fold;
 mod float;
+mod fold;
 mod int;
 mod mem;
 mod opt;
@@ -27,9 +27,16 @@ use ptxforge_ptx::ast;
 use ptxforge_sass::arch::Sm;
 
 /// Lowers one `.entry` to machine IR (virtual registers, blocks in layout order).
-pub fn lower_function(module: &ast::Module, func: &ast::Function, sm: Sm) -> Result<LoweredKernel, Vec<LowerError>> {
+pub fn lower_function(
+    module: &ast::Module,
+    func: &ast::Function,
+    sm: Sm,
+) -> Result<LoweredKernel, Vec<LowerError>> {
     if !func.is_entry {
-        return Err(vec![LowerError { line: func.line, message: "device functions (.func) are not supported yet".into() }]);
+        return Err(vec![LowerError {
+            line: func.line,
+            message: "device functions (.func) are not supported yet".into(),
+        }]);
     }
     let mut cx = ctx::Ctx::new(module, func, sm);
     cx.lower_body();

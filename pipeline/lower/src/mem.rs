@@ -46,12 +46,20 @@ enum Space {
 /// the sm_80+ memory descriptor).
 pub fn needs_descriptor(i: &Instruction) -> bool {
     matches!(i.opcode(), "ld" | "st" | "ldu")
-        && (i.has_mod("global") || !["param", "shared", "local", "const"].iter().any(|s| i.has_mod(s)))
+        && (i.has_mod("global")
+            || !["param", "shared", "local", "const"]
+                .iter()
+                .any(|s| i.has_mod(s)))
 }
 
 /// `.v2` / `.v4` (1 for scalars).
 fn vector_width(i: &Instruction) -> LResult<usize> {
-    match i.mods().iter().find(|m| m.starts_with('v') && m[1..].parse::<u32>().is_ok()).map(|m| m.as_str()) {
+    match i
+        .mods()
+        .iter()
+        .find(|m| m.starts_with('v') && m[1..].parse::<u32>().is_ok())
+        .map(|m| m.as_str())
+    {
         None => Ok(1),
         Some("v2") => Ok(2),
         Some("v4") => Ok(4),
@@ -63,7 +71,11 @@ fn vector_width(i: &Instruction) -> LResult<usize> {
 /// `.release` need fences that are not lowered yet.
 fn order_scope(i: &Instruction, space: Space) -> LResult<Option<MemScope>> {
     if i.has_mod("acquire") || i.has_mod("release") {
-        return Err(format!("'{}.{}' is not supported yet", i.opcode(), i.mods().join(".")));
+        return Err(format!(
+            "'{}.{}' is not supported yet",
+            i.opcode(),
+            i.mods().join(".")
+        ));
     }
     if space == Space::Shared {
         return Ok(None);
@@ -78,7 +90,11 @@ fn order_scope(i: &Instruction, space: Space) -> LResult<Option<MemScope>> {
         _ if i.has_mod("cta") => Ok(Some(MemScope::Cta)),
         _ if i.has_mod("gpu") => Ok(Some(MemScope::Gpu)),
         _ if i.has_mod("sys") => Ok(Some(MemScope::Sys)),
-        _ => Err(format!("'{}.{}' is not supported yet", i.opcode(), i.mods().join("."))),
+        _ => Err(format!(
+            "'{}.{}' is not supported yet",
+            i.opcode(),
+            i.mods().join(".")
+        )),
     }
 }
 
@@ -88,11 +104,21 @@ fn order_scope(i: &Instruction, space: Space) -> LResult<Option<MemScope>> {
 pub fn param_address_regs(func: &ast::Function) -> HashMap<String, String> {
     let is_param = |s: &str| func.params.iter().any(|p| p.name.as_str() == s);
     let binding = |i: &Instruction| match &i.operands[..] {
-        [Operand::Reg(r), Operand::Symbol(s)] if i.opcode() == "mov" && is_param(s) => Some((r.to_string(), s.to_string())),
+        [Operand::Reg(r), Operand::Symbol(s)] if i.opcode() == "mov" && is_param(s) => {
+            Some((r.to_string(), s.to_string()))
+        }
         _ => None,
     };
     let mut regs: HashMap<String, Option<String>> = HashMap::new();
-    let instrs = || func.body.iter().filter_map(|s| if let Statement::Instr(i) = s { Some(i) } else { None });
+    let instrs = || {
+        func.body.iter().filter_map(|s| {
+            if let Statement::Instr(i) = s {
+                Some(i)
+            } else {
+                None
+            }
+        })
+    };
     for (r, p) in instrs().filter_map(binding) {
         let e = regs.entry(r).or_insert_with(|| Some(p.clone()));
         if e.as_deref() != Some(p.as_str()) {
@@ -109,13 +135,20 @@ pub fn param_address_regs(func: &ast::Function) -> HashMap<String, String> {
             }
         }
     }
-    regs.into_iter().filter_map(|(r, p)| Some((r, p?))).collect()
+    regs.into_iter()
+        .filter_map(|(r, p)| Some((r, p?)))
+        .collect()
 }
 
 /// Drops every register `o` mentions from the candidates.
 fn forget_regs_in(o: &Operand, regs: &mut HashMap<String, Option<String>>) {
     match o {
-        Operand::Reg(r) | Operand::NotReg(r) | Operand::Addr { base: AddrBase::Reg(r), .. } => {
+        Operand::Reg(r)
+        | Operand::NotReg(r)
+        | Operand::Addr {
+            base: AddrBase::Reg(r),
+            ..
+        } => {
             if let Some(e) = regs.get_mut(r.as_str()) {
                 *e = None;
             }
@@ -135,13 +168,19 @@ fn forget_regs_in(o: &Operand, regs: &mut HashMap<String, Option<String>>) {
 impl Ctx<'_> {
     /// `mov.b64 %rd, param` whose register only addresses `ld.param` (see [`param_address_regs`]).
     pub fn is_param_binding(&self, i: &Instruction) -> bool {
-        i.opcode() == "mov" && matches!(i.operands.first(), Some(Operand::Reg(r)) if self.param_regs.contains_key(r.as_str()))
+        i.opcode() == "mov"
+            && matches!(i.operands.first(), Some(Operand::Reg(r)) if self.param_regs.contains_key(r.as_str()))
     }
 
     /// `prefetch.global.L2 [a]`: CCTL.E.PF2, as ptxas emits it.
     pub fn lower_prefetch(&mut self, i: &Instruction) -> LResult<()> {
-        if !(i.has_mod("global") && i.has_mod("L2")) || i.mods().len() != 2 || i.operands.len() != 1 {
-            return Err(format!("'{}.{}' is not supported yet", i.opcode(), i.mods().join(".")));
+        if !(i.has_mod("global") && i.has_mod("L2")) || i.mods().len() != 2 || i.operands.len() != 1
+        {
+            return Err(format!(
+                "'{}.{}' is not supported yet",
+                i.opcode(),
+                i.mods().join(".")
+            ));
         }
         let (base, offset) = self.mem_address(Space::Global { nc: false }, &i.operands[0])?;
         self.emit(Opcode::CctlPf2 { offset }, &[], &[base]);
@@ -150,16 +189,27 @@ impl Ctx<'_> {
 
     pub fn lower_mem(&mut self, i: &Instruction) -> LResult<()> {
         if i.operands.len() != 2 {
-            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode()));
+            return Err(format!(
+                "Arguments mismatch for instruction '{}'",
+                i.opcode()
+            ));
         }
         let width = vector_width(i)?;
         let ty = i.ty().ok_or("ld/st needs a type")?;
         let load = i.opcode() != "st";
-        let (val, addr) = if load { (&i.operands[0], &i.operands[1]) } else { (&i.operands[1], &i.operands[0]) };
+        let (val, addr) = if load {
+            (&i.operands[0], &i.operands[1])
+        } else {
+            (&i.operands[1], &i.operands[0])
+        };
         let elems: Vec<&Operand> = match val {
             Operand::Vector(v) if v.len() == width && width > 1 => v.iter().collect(),
             _ if width == 1 => vec![val],
-            _ => return Err(format!("expected a vector of {width} elements, found {val:?}")),
+            _ => {
+                return Err(format!(
+                    "expected a vector of {width} elements, found {val:?}"
+                ))
+            }
         };
         if i.has_mod("param") {
             if !load {
@@ -173,9 +223,15 @@ impl Ctx<'_> {
         let space = if i.has_mod("shared") {
             Space::Shared
         } else if i.has_mod("global") {
-            Space::Global { nc: i.has_mod("nc") || i.opcode() == "ldu" }
+            Space::Global {
+                nc: i.has_mod("nc") || i.opcode() == "ldu",
+            }
         } else if ["local", "const"].iter().any(|s| i.has_mod(s)) {
-            return Err(format!("'{}.{}' (generic or other state space) is not supported yet", i.opcode(), i.mods().join(".")));
+            return Err(format!(
+                "'{}.{}' (generic or other state space) is not supported yet",
+                i.opcode(),
+                i.mods().join(".")
+            ));
         } else {
             Space::Generic
         };
@@ -191,7 +247,11 @@ impl Ctx<'_> {
             };
         }
         if width > 1 && ty.size_bytes() > 2 {
-            return Err(format!("vector '{}.{}' is not supported yet", i.opcode(), i.mods().join(".")));
+            return Err(format!(
+                "vector '{}.{}' is not supported yet",
+                i.opcode(),
+                i.mods().join(".")
+            ));
         }
         for (k, e) in elems.iter().enumerate() {
             let off = offset + k as i32 * ty.size_bytes() as i32;
@@ -221,7 +281,10 @@ impl Ctx<'_> {
         Ok(match base {
             AddrBase::Reg(r) => (Src::reg(self.vreg(r)?), offset),
             AddrBase::Symbol(s) => {
-                let off = *self.shared.get(s.as_str()).ok_or_else(|| format!("Unknown symbol '{s}'"))?;
+                let off = *self
+                    .shared
+                    .get(s.as_str())
+                    .ok_or_else(|| format!("Unknown symbol '{s}'"))?;
                 self.shared_operand(off as i32 + offset)
             }
             AddrBase::None => self.shared_operand(offset),
@@ -229,21 +292,71 @@ impl Ctx<'_> {
     }
 
     /// Emits the load or store of `size` at `[base + offset]` in `space`.
-    fn emit_access(&mut self, space: Space, scope: Option<MemScope>, size: MemSize, base: Src, offset: i32, load: Option<Reg>, data: Src) {
+    fn emit_access(
+        &mut self,
+        space: Space,
+        scope: Option<MemScope>,
+        size: MemSize,
+        base: Src,
+        offset: i32,
+        load: Option<Reg>,
+        data: Src,
+    ) {
         let desc = self.desc.map_or(Src::ZERO, Src::reg);
         match (space, load) {
-            (Space::Global { nc }, Some(d)) => {
-                self.emit(Opcode::Ldg { size, constant: nc, scope, offset }, &[Dst::Reg(d)], &[base, desc])
+            (Space::Global { nc }, Some(d)) => self.emit(
+                Opcode::Ldg {
+                    size,
+                    constant: nc,
+                    scope,
+                    offset,
+                },
+                &[Dst::Reg(d)],
+                &[base, desc],
+            ),
+            (Space::Generic, Some(d)) => self.emit(
+                Opcode::Ld {
+                    size,
+                    scope,
+                    offset,
+                },
+                &[Dst::Reg(d)],
+                &[base, desc],
+            ),
+            (Space::Shared, Some(d)) => {
+                self.emit(Opcode::Lds { size, offset }, &[Dst::Reg(d)], &[base])
             }
-            (Space::Generic, Some(d)) => self.emit(Opcode::Ld { size, scope, offset }, &[Dst::Reg(d)], &[base, desc]),
-            (Space::Shared, Some(d)) => self.emit(Opcode::Lds { size, offset }, &[Dst::Reg(d)], &[base]),
-            (Space::Global { .. }, None) => self.emit(Opcode::Stg { size, scope, offset }, &[], &[base, data, desc]),
-            (Space::Generic, None) => self.emit(Opcode::St { size, scope, offset }, &[], &[base, data, desc]),
+            (Space::Global { .. }, None) => self.emit(
+                Opcode::Stg {
+                    size,
+                    scope,
+                    offset,
+                },
+                &[],
+                &[base, data, desc],
+            ),
+            (Space::Generic, None) => self.emit(
+                Opcode::St {
+                    size,
+                    scope,
+                    offset,
+                },
+                &[],
+                &[base, data, desc],
+            ),
             (Space::Shared, None) => self.emit(Opcode::Sts { size, offset }, &[], &[base, data]),
         }
     }
 
-    fn load_scalar(&mut self, space: Space, scope: Option<MemScope>, base: Src, offset: i32, val: &Operand, ty: Type) -> LResult<()> {
+    fn load_scalar(
+        &mut self,
+        space: Space,
+        scope: Option<MemScope>,
+        base: Src,
+        offset: i32,
+        val: &Operand,
+        ty: Type,
+    ) -> LResult<()> {
         if *val == Operand::Sink {
             return Ok(());
         }
@@ -255,7 +368,15 @@ impl Ctx<'_> {
         Ok(())
     }
 
-    fn store_scalar(&mut self, space: Space, scope: Option<MemScope>, base: Src, offset: i32, val: &Operand, ty: Type) -> LResult<()> {
+    fn store_scalar(
+        &mut self,
+        space: Space,
+        scope: Option<MemScope>,
+        base: Src,
+        offset: i32,
+        val: &Operand,
+        ty: Type,
+    ) -> LResult<()> {
         let size = mem_size(ty);
         let data = self.store_data(val, size)?;
         self.emit_access(space, scope, size, base, offset, None, data);
@@ -264,9 +385,26 @@ impl Ctx<'_> {
 
     /// One wide load into a fresh group of `regs` registers, then a copy of each element out of it.
     #[allow(clippy::too_many_arguments)]
-    fn load_vector(&mut self, space: Space, scope: Option<MemScope>, base: Src, offset: i32, elems: &[&Operand], ty: Type, regs: u8) -> LResult<()> {
+    fn load_vector(
+        &mut self,
+        space: Space,
+        scope: Option<MemScope>,
+        base: Src,
+        offset: i32,
+        elems: &[&Operand],
+        ty: Type,
+        regs: u8,
+    ) -> LResult<()> {
         let group = self.f.new_vreg(RegFile::Gpr, regs);
-        self.emit_access(space, scope, group_size(regs), base, offset, Some(group), Src::NONE);
+        self.emit_access(
+            space,
+            scope,
+            group_size(regs),
+            base,
+            offset,
+            Some(group),
+            Src::NONE,
+        );
         let per = regs / elems.len() as u8;
         for (k, e) in elems.iter().enumerate() {
             if **e == Operand::Sink {
@@ -278,11 +416,23 @@ impl Ctx<'_> {
                 if d.comps != 2 {
                     return Err(format!("expected a 64-bit register, found {e:?}"));
                 }
-                self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[Src::reg(group.part(first))]);
-                self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[Src::reg(group.part(first + 1))]);
+                self.emit(
+                    Opcode::Mov,
+                    &[Dst::Reg(d.part(0))],
+                    &[Src::reg(group.part(first))],
+                );
+                self.emit(
+                    Opcode::Mov,
+                    &[Dst::Reg(d.part(1))],
+                    &[Src::reg(group.part(first + 1))],
+                );
             } else {
                 let narrow = if d.comps == 2 { d.part(0) } else { d };
-                self.emit(Opcode::Mov, &[Dst::Reg(narrow)], &[Src::reg(group.part(first))]);
+                self.emit(
+                    Opcode::Mov,
+                    &[Dst::Reg(narrow)],
+                    &[Src::reg(group.part(first))],
+                );
                 self.widen_loaded(d, narrow, ty);
             }
         }
@@ -291,7 +441,16 @@ impl Ctx<'_> {
 
     /// Copies of each element into a fresh group of `regs` registers, then one wide store.
     #[allow(clippy::too_many_arguments)]
-    fn store_vector(&mut self, space: Space, scope: Option<MemScope>, base: Src, offset: i32, elems: &[&Operand], _ty: Type, regs: u8) -> LResult<()> {
+    fn store_vector(
+        &mut self,
+        space: Space,
+        scope: Option<MemScope>,
+        base: Src,
+        offset: i32,
+        elems: &[&Operand],
+        _ty: Type,
+        regs: u8,
+    ) -> LResult<()> {
         let group = self.f.new_vreg(RegFile::Gpr, regs);
         let per = regs / elems.len() as u8;
         for (k, e) in elems.iter().enumerate() {
@@ -306,12 +465,26 @@ impl Ctx<'_> {
                 self.emit(Opcode::Mov, &[Dst::Reg(group.part(first + j as u8))], &[s]);
             }
         }
-        self.emit_access(space, scope, group_size(regs), base, offset, None, Src::reg(group));
+        self.emit_access(
+            space,
+            scope,
+            group_size(regs),
+            base,
+            offset,
+            None,
+            Src::reg(group),
+        );
         Ok(())
     }
 
     /// `ld.param` of one element at `elem_offset` bytes past the address.
-    fn load_param(&mut self, val: &Operand, addr: &Operand, ty: Type, elem_offset: u32) -> LResult<()> {
+    fn load_param(
+        &mut self,
+        val: &Operand,
+        addr: &Operand,
+        ty: Type,
+        elem_offset: u32,
+    ) -> LResult<()> {
         if *val == Operand::Sink {
             return Ok(());
         }
@@ -328,10 +501,22 @@ impl Ctx<'_> {
         let d = self.dst(val)?;
         if ty.size_bytes() == 8 {
             if self.sm.num >= 90 {
-                self.emit(Opcode::Ldc { wide: true }, &[Dst::Reg(d)], &[Src::cbuf(0, offset as u16)]);
+                self.emit(
+                    Opcode::Ldc { wide: true },
+                    &[Dst::Reg(d)],
+                    &[Src::cbuf(0, offset as u16)],
+                );
             } else {
-                self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[Src::cbuf(0, offset as u16)]);
-                self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[Src::cbuf(0, offset as u16 + 4)]);
+                self.emit(
+                    Opcode::Mov,
+                    &[Dst::Reg(d.part(0))],
+                    &[Src::cbuf(0, offset as u16)],
+                );
+                self.emit(
+                    Opcode::Mov,
+                    &[Dst::Reg(d.part(1))],
+                    &[Src::cbuf(0, offset as u16 + 4)],
+                );
             }
         } else if ty.size_bytes() == 4 {
             let narrow = if d.comps == 2 { d.part(0) } else { d };
@@ -341,7 +526,11 @@ impl Ctx<'_> {
             // A byte or half: ULDC.U8/S8/U16/S16 (uniform, so never under a thread guard), then MOV.
             let u = self.f.new_vreg(RegFile::UGpr, 1);
             let guard = std::mem::replace(&mut self.guard, Src::TRUE);
-            self.emit(Opcode::UldcNarrow { size: mem_size(ty) }, &[Dst::Reg(u)], &[Src::cbuf(0, offset as u16)]);
+            self.emit(
+                Opcode::UldcNarrow { size: mem_size(ty) },
+                &[Dst::Reg(u)],
+                &[Src::cbuf(0, offset as u16)],
+            );
             self.guard = guard;
             let narrow = if d.comps == 2 { d.part(0) } else { d };
             self.emit(Opcode::Mov, &[Dst::Reg(narrow)], &[Src::reg(u)]);
@@ -366,8 +555,17 @@ impl Ctx<'_> {
             return;
         }
         if ty.is_signed() {
-            let shf = Opcode::Shf { right: true, signed: true, wide: false, hi: true };
-            self.emit(shf, &[Dst::Reg(d.part(1))], &[Src::ZERO, Src::imm(31), Src::reg(narrow)]);
+            let shf = Opcode::Shf {
+                right: true,
+                signed: true,
+                wide: false,
+                hi: true,
+            };
+            self.emit(
+                shf,
+                &[Dst::Reg(d.part(1))],
+                &[Src::ZERO, Src::imm(31), Src::reg(narrow)],
+            );
         } else {
             self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[Src::ZERO]);
         }

@@ -30,7 +30,9 @@ fn copy_source(i: &Instr, defs: &[[u32; 4]]) -> Option<(Reg, Reg)> {
     if i.op != Opcode::Mov || i.guard != Src::TRUE || i.srcs[0].neg || i.srcs[0].abs {
         return None;
     }
-    let (Dst::Reg(d), SrcVal::Reg(s)) = (i.dsts[0], i.srcs[0].val) else { return None };
+    let (Dst::Reg(d), SrcVal::Reg(s)) = (i.dsts[0], i.srcs[0].val) else {
+        return None;
+    };
     if d.file != s.file || d.comps != 1 || s.comps != 1 || d.idx == s.idx {
         return None;
     }
@@ -65,9 +67,15 @@ fn propagate_copies(f: &mut Function) {
         let base = parts[0];
         let whole = base.comp == 0
             && comps[base.idx as usize] == r.comps
-            && parts.iter().enumerate().all(|(c, p)| p.idx == base.idx && p.comp == c as u8);
+            && parts
+                .iter()
+                .enumerate()
+                .all(|(c, p)| p.idx == base.idx && p.comp == c as u8);
         if whole {
-            Reg { comps: r.comps, ..base }
+            Reg {
+                comps: r.comps,
+                ..base
+            }
         } else {
             r
         }
@@ -113,8 +121,16 @@ fn used_vregs(f: &Function) -> Vec<bool> {
 fn is_dead(i: &Instr, used: &[bool]) -> bool {
     let pure = !matches!(
         i.op,
-        Opcode::Stg { .. } | Opcode::St { .. } | Opcode::Sts { .. } | Opcode::Bra { .. } | Opcode::Exit | Opcode::BarSync { .. } | Opcode::Nop
-            | Opcode::Atoms { .. } | Opcode::Atomg { .. } | Opcode::Red { .. }
+        Opcode::Stg { .. }
+            | Opcode::St { .. }
+            | Opcode::Sts { .. }
+            | Opcode::Bra { .. }
+            | Opcode::Exit
+            | Opcode::BarSync { .. }
+            | Opcode::Nop
+            | Opcode::Atoms { .. }
+            | Opcode::Atomg { .. }
+            | Opcode::Red { .. }
     );
     let mut any_dst = false;
     let mut all_unused = true;

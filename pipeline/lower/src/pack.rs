@@ -21,9 +21,15 @@ pub fn is_vector_mov(i: &Instruction) -> bool {
 impl Ctx<'_> {
     pub fn lower_vector_mov(&mut self, i: &Instruction) -> LResult<()> {
         let [d, s] = &i.operands[..] else {
-            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode()));
+            return Err(format!(
+                "Arguments mismatch for instruction '{}'",
+                i.opcode()
+            ));
         };
-        let bits = i.ty().map(|t| t.size_bytes() * 8).ok_or("mov needs a type")?;
+        let bits = i
+            .ty()
+            .map(|t| t.size_bytes() * 8)
+            .ok_or("mov needs a type")?;
         match (d, s) {
             (Operand::Vector(parts), src) => self.unpack(parts, src, bits),
             (dst, Operand::Vector(parts)) => self.pack(dst, parts, bits),
@@ -51,7 +57,12 @@ impl Ctx<'_> {
                 let word = self.pack_halves(&parts[0], &parts[1])?;
                 self.emit(Opcode::Mov, &[Dst::Reg(d)], &[word]);
             }
-            _ => return Err(format!("vector mov.b{bits} of {} elements is not supported yet", parts.len())),
+            _ => {
+                return Err(format!(
+                    "vector mov.b{bits} of {} elements is not supported yet",
+                    parts.len()
+                ))
+            }
         }
         Ok(())
     }
@@ -60,7 +71,11 @@ impl Ctx<'_> {
     fn pack_halves(&mut self, lo: &Operand, hi: &Operand) -> LResult<Src> {
         let (lo, hi) = (self.reg_src32(lo)?, self.reg_src32(hi)?);
         let t = self.temp();
-        self.emit(Opcode::Prmt, &[Dst::Reg(t)], &[lo, Src::imm(PACK_HALVES), hi]);
+        self.emit(
+            Opcode::Prmt,
+            &[Dst::Reg(t)],
+            &[lo, Src::imm(PACK_HALVES), hi],
+        );
         Ok(Src::reg(t))
     }
 
@@ -76,7 +91,10 @@ impl Ctx<'_> {
         };
         let per_word = parts.len() / words.len();
         if per_word == 0 || per_word > 2 || parts.len() % words.len() != 0 {
-            return Err(format!("vector mov.b{bits} of {} elements is not supported yet", parts.len()));
+            return Err(format!(
+                "vector mov.b{bits} of {} elements is not supported yet",
+                parts.len()
+            ));
         }
         for (k, p) in parts.iter().enumerate() {
             if *p == Operand::Sink {
@@ -87,7 +105,12 @@ impl Ctx<'_> {
             let high_half = per_word == 2 && k % 2 == 1;
             if high_half {
                 let word = self.in_reg(word);
-                let shr = Opcode::Shf { right: true, signed: false, wide: false, hi: true };
+                let shr = Opcode::Shf {
+                    right: true,
+                    signed: false,
+                    wide: false,
+                    hi: true,
+                };
                 self.emit(shr, &[Dst::Reg(d)], &[Src::ZERO, Src::imm(16), word]);
             } else {
                 self.emit(Opcode::Mov, &[Dst::Reg(d)], &[word]);

@@ -30,15 +30,33 @@ fn align_up(x: u32, a: u32) -> u32 {
 pub fn layout(module: &ast::Module, func: &ast::Function) -> SharedLayout {
     let named = referenced_symbols(func);
     let is_shared = |v: &&VarDecl| v.space == StateSpace::Shared;
-    let own: Vec<&VarDecl> = func.vars.iter().filter(is_shared).filter(|v| v.array_len.is_some()).collect();
-    let externs: Vec<&VarDecl> = module.globals.iter().filter(is_shared).filter(|v| v.array_len.is_none()).collect();
-    let module_fixed = module.globals.iter().filter(is_shared).filter(|v| v.array_len.is_some());
+    let own: Vec<&VarDecl> = func
+        .vars
+        .iter()
+        .filter(is_shared)
+        .filter(|v| v.array_len.is_some())
+        .collect();
+    let externs: Vec<&VarDecl> = module
+        .globals
+        .iter()
+        .filter(is_shared)
+        .filter(|v| v.array_len.is_none())
+        .collect();
+    let module_fixed = module
+        .globals
+        .iter()
+        .filter(is_shared)
+        .filter(|v| v.array_len.is_some());
     let placed = own
         .iter()
         .copied()
         .filter(|v| named.contains(v.name.as_str()))
         .chain(module_fixed.filter(|v| named.contains(v.name.as_str())))
-        .chain(own.iter().copied().filter(|v| !named.contains(v.name.as_str())));
+        .chain(
+            own.iter()
+                .copied()
+                .filter(|v| !named.contains(v.name.as_str())),
+        );
     let mut out = SharedLayout::default();
     let mut end = 0u32;
     for v in placed {
@@ -48,11 +66,16 @@ pub fn layout(module: &ast::Module, func: &ast::Function) -> SharedLayout {
         end = off + v.size_bytes() as u32;
         out.align = out.align.max(a);
     }
-    let extern_align = externs.iter().map(|v| v.alignment().max(1)).max().unwrap_or(0);
+    let extern_align = externs
+        .iter()
+        .map(|v| v.alignment().max(1))
+        .max()
+        .unwrap_or(0);
     out.align = out.align.max(extern_align);
     out.bytes = align_up(end, extern_align);
     for v in externs {
-        out.offsets.insert(v.name.to_string(), align_up(out.bytes, v.alignment()));
+        out.offsets
+            .insert(v.name.to_string(), align_up(out.bytes, v.alignment()));
     }
     out
 }
@@ -72,7 +95,11 @@ fn referenced_symbols(func: &ast::Function) -> HashSet<&str> {
 
 fn collect_symbols<'a>(o: &'a Operand, names: &mut HashSet<&'a str>) {
     match o {
-        Operand::Symbol(s) | Operand::Addr { base: AddrBase::Symbol(s), .. } => {
+        Operand::Symbol(s)
+        | Operand::Addr {
+            base: AddrBase::Symbol(s),
+            ..
+        } => {
             names.insert(s.split('+').next().unwrap_or(s).trim());
         }
         Operand::Vector(v) => v.iter().for_each(|e| collect_symbols(e, names)),
@@ -82,5 +109,8 @@ fn collect_symbols<'a>(o: &'a Operand, names: &mut HashSet<&'a str>) {
 
 /// Whether the kernel declares shared variables or names one of `shared`.
 pub fn names_shared(func: &ast::Function, shared: &HashMap<String, u32>) -> bool {
-    func.vars.iter().any(|v| v.space == StateSpace::Shared) || referenced_symbols(func).iter().any(|s| shared.contains_key(*s))
+    func.vars.iter().any(|v| v.space == StateSpace::Shared)
+        || referenced_symbols(func)
+            .iter()
+            .any(|s| shared.contains_key(*s))
 }

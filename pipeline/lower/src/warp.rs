@@ -24,14 +24,22 @@ const FULL_MASK: u32 = u32::MAX;
 const MASK_SLOT: usize = 4;
 
 fn unsupported(i: &Instruction) -> String {
-    format!("'{}{}{}' is not supported yet", i.opcode(), if i.mods().is_empty() { "" } else { "." }, i.mods().join("."))
+    format!(
+        "'{}{}{}' is not supported yet",
+        i.opcode(),
+        if i.mods().is_empty() { "" } else { "." },
+        i.mods().join(".")
+    )
 }
 
 fn operands(i: &Instruction, n: usize) -> LResult<&[Operand]> {
     if i.operands.len() == n {
         Ok(&i.operands)
     } else {
-        Err(format!("Arguments mismatch for instruction '{}'", i.opcode()))
+        Err(format!(
+            "Arguments mismatch for instruction '{}'",
+            i.opcode()
+        ))
     }
 }
 
@@ -82,14 +90,20 @@ impl Ctx<'_> {
             _ => c,
         };
         let mask = self.src32(&o[4])?;
-        self.emit(Opcode::Warp(WarpOp::Shfl(mode)), &[d, p], &[a, b, c, Src::NONE, mask]);
+        self.emit(
+            Opcode::Warp(WarpOp::Shfl(mode)),
+            &[d, p],
+            &[a, b, c, Src::NONE, mask],
+        );
         Ok(())
     }
 
     /// `d` or `d|p` of a shuffle.
     fn value_and_pred_dsts(&mut self, op: &Operand) -> LResult<(Dst, Dst)> {
         match op {
-            Operand::PredPair(pair) => Ok((Dst::Reg(self.vreg(&pair.0)?), Dst::Reg(self.vreg(&pair.1)?))),
+            Operand::PredPair(pair) => {
+                Ok((Dst::Reg(self.vreg(&pair.0)?), Dst::Reg(self.vreg(&pair.1)?)))
+            }
             _ => Ok((Dst::Reg(self.dst(op)?), Dst::None)),
         }
     }
@@ -115,7 +129,11 @@ impl Ctx<'_> {
         } else {
             return Err(unsupported(i));
         };
-        self.emit(Opcode::Warp(WarpOp::Vote(op)), &dsts, &[a, Src::NONE, Src::NONE, Src::NONE, mask]);
+        self.emit(
+            Opcode::Warp(WarpOp::Vote(op)),
+            &dsts,
+            &[a, Src::NONE, Src::NONE, Src::NONE, mask],
+        );
         Ok(())
     }
 
@@ -126,21 +144,35 @@ impl Ctx<'_> {
         if !i.has_mod("sync") || ty.is_float() || ty.size_bytes() != 4 {
             return Err(unsupported(i));
         }
-        let op = [("add", ReduxOp::Sum), ("min", ReduxOp::Min), ("max", ReduxOp::Max), ("and", ReduxOp::And), ("or", ReduxOp::Or), ("xor", ReduxOp::Xor)]
-            .into_iter()
-            .find(|(m, _)| i.has_mod(m))
-            .map(|(_, op)| op)
-            .ok_or_else(|| unsupported(i))?;
+        let op = [
+            ("add", ReduxOp::Sum),
+            ("min", ReduxOp::Min),
+            ("max", ReduxOp::Max),
+            ("and", ReduxOp::And),
+            ("or", ReduxOp::Or),
+            ("xor", ReduxOp::Xor),
+        ]
+        .into_iter()
+        .find(|(m, _)| i.has_mod(m))
+        .map(|(_, op)| op)
+        .ok_or_else(|| unsupported(i))?;
         let o = operands(i, 3)?;
         if self.constant_of(&o[2]) != Some(FULL_MASK) {
-            return Err(format!("'{}' with a member mask other than 0xffffffff is not supported yet", i.opcode()));
+            return Err(format!(
+                "'{}' with a member mask other than 0xffffffff is not supported yet",
+                i.opcode()
+            ));
         }
         let d = self.dst(&o[0])?;
         let a = self.reg_src32(&o[1])?;
         let mask = self.src32(&o[2])?;
         let u = self.f.new_vreg(RegFile::UGpr, 1);
         let signed = ty.is_signed() && matches!(op, ReduxOp::Sum | ReduxOp::Min | ReduxOp::Max);
-        self.emit(Opcode::Warp(WarpOp::Redux { op, signed }), &[Dst::Reg(u)], &[a, Src::NONE, Src::NONE, Src::NONE, mask]);
+        self.emit(
+            Opcode::Warp(WarpOp::Redux { op, signed }),
+            &[Dst::Reg(u)],
+            &[a, Src::NONE, Src::NONE, Src::NONE, mask],
+        );
         self.emit(Opcode::Mov, &[Dst::Reg(d)], &[Src::reg(u)]);
         Ok(())
     }
@@ -149,7 +181,11 @@ impl Ctx<'_> {
     fn lower_activemask(&mut self, i: &Instruction) -> LResult<()> {
         let o = operands(i, 1)?;
         let d = self.dst(&o[0])?;
-        self.emit(Opcode::Warp(WarpOp::Vote(VoteMode::Any)), &[Dst::Reg(d), Dst::None], &[Src::TRUE]);
+        self.emit(
+            Opcode::Warp(WarpOp::Vote(VoteMode::Any)),
+            &[Dst::Reg(d), Dst::None],
+            &[Src::TRUE],
+        );
         Ok(())
     }
 
@@ -182,16 +218,28 @@ impl Ctx<'_> {
             return Err(unsupported(i));
         };
         let reduces = !matches!(mode, BarMode::Sync | BarMode::Arrive);
-        let (dst, rest) = if reduces { (i.operands.first(), &i.operands[1.min(i.operands.len())..]) } else { (None, &i.operands[..]) };
+        let (dst, rest) = if reduces {
+            (i.operands.first(), &i.operands[1.min(i.operands.len())..])
+        } else {
+            (None, &i.operands[..])
+        };
         let (id, count, pred) = match (reduces, rest) {
             (false, [id]) => (id, None, None),
             (false, [id, count]) => (id, Some(count), None),
             (true, [id, pred]) => (id, None, Some(pred)),
             (true, [id, count, pred]) => (id, Some(count), Some(pred)),
-            _ => return Err(format!("Arguments mismatch for instruction '{}'", i.opcode())),
+            _ => {
+                return Err(format!(
+                    "Arguments mismatch for instruction '{}'",
+                    i.opcode()
+                ))
+            }
         };
         let id = match self.src32(id)? {
-            Src { val: SrcVal::Imm(v), .. } if v >= 16 => return Err("barrier id must be in 0..15".into()),
+            Src {
+                val: SrcVal::Imm(v),
+                ..
+            } if v >= 16 => return Err("barrier id must be in 0..15".into()),
             s => s,
         };
         let count = match count {
@@ -211,14 +259,32 @@ impl Ctx<'_> {
             Some(p) => self.pred_src(p)?,
             None => Src::TRUE,
         };
-        if matches!((id.val, count.val), (SrcVal::Reg(_), SrcVal::Reg(_) | SrcVal::Imm(_))) {
-            return Err(format!("'{}' with a register barrier id and a thread count is not supported yet", i.opcode()));
+        if matches!(
+            (id.val, count.val),
+            (SrcVal::Reg(_), SrcVal::Reg(_) | SrcVal::Imm(_))
+        ) {
+            return Err(format!(
+                "'{}' with a register barrier id and a thread count is not supported yet",
+                i.opcode()
+            ));
         }
         let count = self.in_reg_unless_imm_or_zero(count)?;
-        self.emit(Opcode::Warp(WarpOp::Bar { mode, defer, aligned }), &[], &[id, count, p]);
+        self.emit(
+            Opcode::Warp(WarpOp::Bar {
+                mode,
+                defer,
+                aligned,
+            }),
+            &[],
+            &[id, count, p],
+        );
         if let Some(d) = dst {
             let d = self.dst(d)?;
-            let dsts = if mode == BarMode::RedPopc { [Dst::Reg(d), Dst::None] } else { [Dst::None, Dst::Reg(d)] };
+            let dsts = if mode == BarMode::RedPopc {
+                [Dst::Reg(d), Dst::None]
+            } else {
+                [Dst::None, Dst::Reg(d)]
+            };
             self.emit(Opcode::Warp(WarpOp::B2rResult), &dsts, &[]);
         }
         Ok(())
@@ -229,7 +295,10 @@ impl Ctx<'_> {
         match s.val {
             SrcVal::Imm(v) if v < 4096 => Ok(s),
             SrcVal::Zero => Ok(s),
-            _ => Err("barrier thread counts other than immediates below 4096 are not supported yet".into()),
+            _ => Err(
+                "barrier thread counts other than immediates below 4096 are not supported yet"
+                    .into(),
+            ),
         }
     }
 
@@ -252,7 +321,10 @@ impl Ctx<'_> {
             _ => return Err(unsupported(i)),
         };
         if !i.operands.is_empty() {
-            return Err(format!("Arguments mismatch for instruction '{}'", i.opcode()));
+            return Err(format!(
+                "Arguments mismatch for instruction '{}'",
+                i.opcode()
+            ));
         }
         self.emit(Opcode::Warp(WarpOp::Membar { sc, scope }), &[], &[]);
         if scope != Scope::Cta {
@@ -284,7 +356,11 @@ impl Ctx<'_> {
         };
         operands(i, 0)?;
         if self.sm.num < 90 {
-            return Err(format!("'{}.{}' requires sm_90 or higher", i.opcode(), i.mods().join(".")));
+            return Err(format!(
+                "'{}.{}' requires sm_90 or higher",
+                i.opcode(),
+                i.mods().join(".")
+            ));
         }
         self.emit(Opcode::Warp(op), &[], &[]);
         Ok(())
@@ -298,18 +374,24 @@ impl Ctx<'_> {
             Operand::Reg(name) => {
                 let mut value = None;
                 for s in &self.ptx_function().body {
-                    let ptxforge_ptx::ast::Statement::Instr(i) = s else { continue };
+                    let ptxforge_ptx::ast::Statement::Instr(i) = s else {
+                        continue;
+                    };
                     let writes = match i.operands.first() {
                         Some(Operand::Reg(d)) => d == name,
                         Some(Operand::PredPair(pair)) => &pair.0 == name || &pair.1 == name,
-                        Some(Operand::Vector(v)) => v.iter().any(|x| matches!(x, Operand::Reg(d) if d == name)),
+                        Some(Operand::Vector(v)) => {
+                            v.iter().any(|x| matches!(x, Operand::Reg(d) if d == name))
+                        }
                         _ => false,
                     };
                     if !writes || i.opcode().starts_with("st") || i.opcode() == "bra" {
                         continue;
                     }
                     match (i.opcode(), i.guard().is_none(), i.operands.get(1), value) {
-                        ("mov", true, Some(Operand::Imm(v)), None) if i.operands.len() == 2 => value = Some(*v as u32),
+                        ("mov", true, Some(Operand::Imm(v)), None) if i.operands.len() == 2 => {
+                            value = Some(*v as u32)
+                        }
                         _ => return None,
                     }
                 }
@@ -364,7 +446,10 @@ pub fn converge_warp_collectives(f: &mut Function, sm: Sm) {
                         // WARPSYNC takes the mask as an immediate when it is known, else from its
                         // register (each lane waits for the lanes of its own mask).
                         let mask = constant(&i.srcs[MASK_SLOT]).map_or(i.srcs[MASK_SLOT], Src::imm);
-                        out.push(Instr::new(Opcode::Warp(WarpOp::Warpsync), &[], &[mask]).guarded(i.guard));
+                        out.push(
+                            Instr::new(Opcode::Warp(WarpOp::Warpsync), &[], &[mask])
+                                .guarded(i.guard),
+                        );
                         converged = mask == Src::imm(FULL_MASK) && i.guard == Src::TRUE;
                     }
                     i.srcs[MASK_SLOT] = Src::NONE;
@@ -411,10 +496,14 @@ fn single_def_constants(f: &Function) -> std::collections::HashMap<(u32, u8), u3
     }
     f.instrs()
         .filter_map(|i| match (i.op, i.dsts[0], i.srcs[0].val) {
-            (Opcode::Mov, Dst::Reg(d), SrcVal::Imm(v)) if i.guard == Src::TRUE && d.comps == 1 && d.file == RegFile::Gpr => {
+            (Opcode::Mov, Dst::Reg(d), SrcVal::Imm(v))
+                if i.guard == Src::TRUE && d.comps == 1 && d.file == RegFile::Gpr =>
+            {
                 (writes.get(&(d.idx, d.comp)) == Some(&1)).then_some(((d.idx, d.comp), v))
             }
-            (Opcode::Mov, Dst::Reg(d), SrcVal::Zero) if i.guard == Src::TRUE && d.comps == 1 && d.file == RegFile::Gpr => {
+            (Opcode::Mov, Dst::Reg(d), SrcVal::Zero)
+                if i.guard == Src::TRUE && d.comps == 1 && d.file == RegFile::Gpr =>
+            {
                 (writes.get(&(d.idx, d.comp)) == Some(&1)).then_some(((d.idx, d.comp), 0))
             }
             _ => None,
@@ -457,7 +546,11 @@ fn converged_at_entry(f: &Function) -> Vec<bool> {
                         c &= !diverges;
                         next[target as usize] &= c;
                     }
-                    (Opcode::Warp(WarpOp::Warpsync), None) if i.srcs[0].val == SrcVal::Imm(FULL_MASK) => c = true,
+                    (Opcode::Warp(WarpOp::Warpsync), None)
+                        if i.srcs[0].val == SrcVal::Imm(FULL_MASK) =>
+                    {
+                        c = true
+                    }
                     _ => {}
                 }
             }
@@ -482,7 +575,10 @@ fn converged_at_entry(f: &Function) -> Vec<bool> {
 /// under such a guard).
 fn varying_vregs(f: &Function) -> Vec<bool> {
     crate::divergence::varying_from(f, |i| match i.op {
-        Opcode::S2r(sr) => !matches!(sr, SpecialReg::CtaIdX | SpecialReg::CtaIdY | SpecialReg::CtaIdZ | SpecialReg::CgaCtaId),
+        Opcode::S2r(sr) => !matches!(
+            sr,
+            SpecialReg::CtaIdX | SpecialReg::CtaIdY | SpecialReg::CtaIdZ | SpecialReg::CgaCtaId
+        ),
         // Constant-bank loads, conversions and warp-wide results vary only with their sources.
         Opcode::Ldc { .. } | Opcode::S2ur(_) | Opcode::I2f { .. } | Opcode::F2i { .. } => false,
         Opcode::Warp(WarpOp::Redux { .. } | WarpOp::B2rResult | WarpOp::Vote(_)) => false,

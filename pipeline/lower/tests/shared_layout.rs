@@ -62,7 +62,17 @@ fn layouts(src: &str) -> Vec<(Vec<i32>, u32, u32)> {
         .iter()
         .map(|f| {
             let k = lower_function(&m, f, Sm::new(80)).unwrap_or_else(|e| panic!("{e:?}"));
-            let lds = k.func.instrs().filter_map(|i| if let Opcode::Lds { offset, .. } = i.op { Some(offset) } else { None }).collect();
+            let lds = k
+                .func
+                .instrs()
+                .filter_map(|i| {
+                    if let Opcode::Lds { offset, .. } = i.op {
+                        Some(offset)
+                    } else {
+                        None
+                    }
+                })
+                .collect();
             (lds, k.shared_bytes, k.shared_align)
         })
         .collect()
@@ -83,7 +93,9 @@ fn used_own_then_used_module_then_unused_own_then_extern_as_ptxas() {
 
 #[test]
 fn without_extern_arrays_the_size_is_exact_and_aligned_to_the_variables() {
-    let src = MODULE.replace(".extern .shared .align 16 .b8 shmem[];", "").replace("[shmem+8]", "[b_used+8]");
+    let src = MODULE
+        .replace(".extern .shared .align 16 .b8 shmem[];", "")
+        .replace("[shmem+8]", "[b_used+8]");
     let l = layouts(&src);
     assert_eq!((l[0].1, l[0].2), (0x48, 8));
     // 12 bytes aligned 8 stay 12 bytes.

@@ -137,7 +137,10 @@ impl Type {
     }
 
     pub fn is_float(self) -> bool {
-        matches!(self, Type::F16 | Type::F16x2 | Type::BF16 | Type::BF16x2 | Type::F32 | Type::F64)
+        matches!(
+            self,
+            Type::F16 | Type::F16x2 | Type::BF16 | Type::BF16x2 | Type::F32 | Type::F64
+        )
     }
 }
 
@@ -198,12 +201,18 @@ impl VarDecl {
     /// The specifiers this declarator shares with the others of its statement: linkage, state
     /// space, alignment, vector width and type (`.extern .shared .align 8 .b8`).
     pub fn specifiers(&self) -> Span {
-        Span { start: self.span.start, end: self.specifiers_end.max(self.span.start) }
+        Span {
+            start: self.span.start,
+            end: self.specifiers_end.max(self.span.start),
+        }
     }
 
     /// This declarator alone: its name, array lengths and initializer (`tile[4] = {1, 2, 3, 4}`).
     pub fn declarator(&self) -> Span {
-        Span { start: self.name_at.max(self.span.start), end: self.span.end }
+        Span {
+            start: self.name_at.max(self.span.start),
+            end: self.span.end,
+        }
     }
 
     /// Size in bytes of the whole variable.
@@ -279,7 +288,10 @@ pub fn symbol_base(name: &str) -> &str {
 pub fn zero_padded_number(name: &str) -> Option<String> {
     let (prefix, num) = zero_padded_split(name)?;
     let unpadded = num.trim_start_matches('0');
-    Some(format!("{prefix}{}", if unpadded.is_empty() { "0" } else { unpadded }))
+    Some(format!(
+        "{prefix}{}",
+        if unpadded.is_empty() { "0" } else { unpadded }
+    ))
 }
 
 /// A name's prefix and its zero-padded number of two or more digits (`%r01` → `%r`, `01`), found
@@ -321,7 +333,8 @@ impl<'a> Ranges<'a> {
                 } else if list.len() < FEW_RANGES {
                     list.push((prefix, ty, n));
                 } else {
-                    let mut map: FastMap<&'a str, (Type, u64)> = list.iter().map(|&(p, t, n)| (p, (t, n))).collect();
+                    let mut map: FastMap<&'a str, (Type, u64)> =
+                        list.iter().map(|&(p, t, n)| (p, (t, n))).collect();
                     map.insert(prefix, (ty, n));
                     *self = Ranges::Many(map);
                 }
@@ -335,7 +348,10 @@ impl<'a> Ranges<'a> {
     #[inline]
     fn get(&self, prefix: &str) -> Option<(Type, u64)> {
         match self {
-            Ranges::Few(list) => list.iter().find(|(p, ..)| p.len() == prefix.len() && *p == prefix).map(|&(_, t, n)| (t, n)),
+            Ranges::Few(list) => list
+                .iter()
+                .find(|(p, ..)| p.len() == prefix.len() && *p == prefix)
+                .map(|&(_, t, n)| (t, n)),
             Ranges::Many(map) => map.get(prefix).copied(),
         }
     }
@@ -371,7 +387,11 @@ impl<'a> RegTable<'a> {
             }
         }
         let bytes = name.as_bytes();
-        let digits = bytes.iter().rev().take_while(|b| b.is_ascii_digit()).count();
+        let digits = bytes
+            .iter()
+            .rev()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
         if digits == 0 || digits == name.len() {
             return None;
         }
@@ -391,7 +411,9 @@ impl<'a> RegTable<'a> {
 /// The value of ASCII decimal digits; `None` past `u64::MAX`.
 #[inline]
 fn decimal(digits: &[u8]) -> Option<u64> {
-    digits.iter().try_fold(0u64, |v, d| v.checked_mul(10)?.checked_add(u64::from(d - b'0')))
+    digits.iter().try_fold(0u64, |v, d| {
+        v.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+    })
 }
 
 /// A hash map with [`FastHasher`]. Its order varies per process: look up, never iterate into output.
@@ -548,7 +570,10 @@ impl Instruction {
 
     /// All type modifiers in order (`cvt.s64.s32` → [S64, S32]).
     pub fn types(&self) -> Vec<Type> {
-        self.mods().iter().filter_map(|m| Type::from_mod(m)).collect()
+        self.mods()
+            .iter()
+            .filter_map(|m| Type::from_mod(m))
+            .collect()
     }
 }
 
@@ -575,7 +600,13 @@ const GUARDED: u32 = 1 << 31;
 impl Operands {
     /// `operands` guarded by `guard` (`(negated, predicate)`), in a block of their own.
     pub fn new(guard: Option<(bool, Name)>, operands: Vec<Operand>) -> Operands {
-        let guard = guard.map(|(negated, p)| if negated { Operand::NotReg(p) } else { Operand::Reg(p) });
+        let guard = guard.map(|(negated, p)| {
+            if negated {
+                Operand::NotReg(p)
+            } else {
+                Operand::Reg(p)
+            }
+        });
         let guarded = guard.is_some();
         let all: Vec<Operand> = guard.into_iter().chain(operands).collect();
         let mut ops = Operands::pending(0, all.len(), guarded);
@@ -587,14 +618,24 @@ impl Operands {
     /// of them the guard when `guarded`.
     pub(crate) fn pending(first: usize, count: usize, guarded: bool) -> Operands {
         let len = count - usize::from(guarded);
-        assert!(first + count <= u32::MAX as usize && len < GUARDED as usize, "more operands than a text under 4 GiB holds");
+        assert!(
+            first + count <= u32::MAX as usize && len < GUARDED as usize,
+            "more operands than a text under 4 GiB holds"
+        );
         let start = (first + usize::from(guarded)) as u32;
-        Operands { block: None, start, len_and_guard: len as u32 | if guarded { GUARDED } else { 0 } }
+        Operands {
+            block: None,
+            start,
+            len_and_guard: len as u32 | if guarded { GUARDED } else { 0 },
+        }
     }
 
     /// Points pending operands into `block`, the function's operands now in place.
     pub(crate) fn place_in(&mut self, block: &Arc<[Operand]>) {
-        assert!(self.start as usize + self.count() <= block.len(), "operands past their block");
+        assert!(
+            self.start as usize + self.count() <= block.len(),
+            "operands past their block"
+        );
         if self.count() > 0 || self.is_guarded() {
             self.block = Some(block.clone());
         }
@@ -630,7 +671,9 @@ impl std::ops::Deref for Operands {
         match &self.block {
             // SAFETY: `block` is only ever set (by `place_in`, the fields being private) to a
             // block that holds `start..start + len`, as it checks.
-            Some(block) => unsafe { block.get_unchecked(self.start as usize..self.start as usize + len) },
+            Some(block) => unsafe {
+                block.get_unchecked(self.start as usize..self.start as usize + len)
+            },
             None => &[],
         }
     }
@@ -707,7 +750,14 @@ mod tests {
     #[test]
     fn nodes_stay_small() {
         assert_eq!(std::mem::size_of::<Operand>(), 32);
-        assert!(std::mem::size_of::<Instruction>() <= 48, "{}", std::mem::size_of::<Instruction>());
-        assert_eq!(std::mem::size_of::<Statement>(), std::mem::size_of::<Instruction>());
+        assert!(
+            std::mem::size_of::<Instruction>() <= 48,
+            "{}",
+            std::mem::size_of::<Instruction>()
+        );
+        assert_eq!(
+            std::mem::size_of::<Statement>(),
+            std::mem::size_of::<Instruction>()
+        );
     }
 }

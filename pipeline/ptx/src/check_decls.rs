@@ -27,17 +27,33 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
             continue;
         }
         out.extend(vector_shape(src, v).filter(|_| opens_statement));
-        out.extend(b128_version(m, v.type_line, v.ty).filter(|_| opens_statement && !is_array(src, v)));
+        out.extend(
+            b128_version(m, v.type_line, v.ty).filter(|_| opens_statement && !is_array(src, v)),
+        );
         out.extend(variable_kind(src, v));
         out.extend(incomplete_type(src, v));
-        if linkage_of(src, v.specifiers()).any(|(_, word)| word == ".common") && v.space != StateSpace::Global {
-            out.push((v.line, ".common variables must be declared in .global space".into(), false));
+        if linkage_of(src, v.specifiers()).any(|(_, word)| word == ".common")
+            && v.space != StateSpace::Global
+        {
+            out.push((
+                v.line,
+                ".common variables must be declared in .global space".into(),
+                false,
+            ));
         }
         if v.space == StateSpace::Local {
-            out.push((v.line, "Module-scoped variables in .local state space are not allowed with ABI".into(), false));
+            out.push((
+                v.line,
+                "Module-scoped variables in .local state space are not allowed with ABI".into(),
+                false,
+            ));
         }
         if v.space == StateSpace::Param {
-            out.push((v.line, "Parameter variables may not be declared at module scope".into(), false));
+            out.push((
+                v.line,
+                "Parameter variables may not be declared at module scope".into(),
+                false,
+            ));
         }
         if crate::check_module::check_initializer_space(v).is_none() {
             check_variable(src, v, &|n| module_name(n, v.name_at), &mut out);
@@ -45,7 +61,10 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
     }
     // After each variable's own findings (a line with both gives those first).
     out.extend(redeclared_globals(src, m));
-    let globals = m.globals.iter().map(|v| (crate::check_module::variable_key(v).0, v.range, v.line));
+    let globals = m
+        .globals
+        .iter()
+        .map(|v| (crate::check_module::variable_key(v).0, v.range, v.line));
     out.extend(crate::check_module::members_declared_again(globals));
     for f in &m.functions {
         out.extend(repeated_linkage(src, f.span));
@@ -64,12 +83,18 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
         out.extend(prototype_findings(src, f));
         for (k, v) in f.vars.iter().enumerate() {
             let opens_statement = opens_statement(&f.vars, k);
-            let local = |n: &str| match f.vars.iter().find(|w| w.name == n && w.name_at <= v.name_at) {
+            let local = |n: &str| match f
+                .vars
+                .iter()
+                .find(|w| w.name == n && w.name_at <= v.name_at)
+            {
                 Some(w) => Named::Variable(w.space),
                 None => module_name(n, v.name_at),
             };
             out.extend(vector_shape(src, v).filter(|_| opens_statement));
-            out.extend(b128_version(m, v.type_line, v.ty).filter(|_| opens_statement && !is_array(src, v)));
+            out.extend(
+                b128_version(m, v.type_line, v.ty).filter(|_| opens_statement && !is_array(src, v)),
+            );
             // A space that takes no initializer: ptxas says so, and reads no further.
             let misplaced_initializer = crate::check_module::check_initializer_space(v);
             let checks_initializer = misplaced_initializer.is_none();
@@ -82,7 +107,14 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
         }
         if f.is_extern && f.has_body {
             let line = line_at(src, f.span.end.saturating_sub(1) as usize).unwrap_or(f.line);
-            out.push((line, format!("Function definition conflicts with '.extern' declaration for function '{}'", f.name), false));
+            out.push((
+                line,
+                format!(
+                    "Function definition conflicts with '.extern' declaration for function '{}'",
+                    f.name
+                ),
+                false,
+            ));
         }
     }
     out.extend(extern_redefinitions(src, m));
@@ -92,8 +124,14 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
 /// The first declaration of each module-scope name: where it starts, and what it is.
 fn first_declarations(m: &Module) -> FastMap<&str, (u32, Named)> {
     let mut first: FastMap<&str, (u32, Named)> = FastMap::default();
-    let variables = m.globals.iter().map(|g| (g.name.as_str(), g.name_at, Named::Variable(g.space)));
-    let functions = m.functions.iter().map(|f| (f.name.as_str(), f.span.start, Named::Function));
+    let variables = m
+        .globals
+        .iter()
+        .map(|g| (g.name.as_str(), g.name_at, Named::Variable(g.space)));
+    let functions = m
+        .functions
+        .iter()
+        .map(|f| (f.name.as_str(), f.span.start, Named::Function));
     for (name, start, named) in variables.chain(functions) {
         let slot = first.entry(name).or_insert((start, named));
         if start < slot.0 {
@@ -112,7 +150,9 @@ fn redeclared_globals(src: &str, m: &Module) -> Vec<Finding> {
     // Per name: its first declaration, and whether one was a definition.
     let mut seen: FastMap<&str, (&VarDecl, bool)> = FastMap::default();
     for v in &m.globals {
-        let linkage: Vec<&str> = linkage_of(src, v.specifiers()).map(|(_, word)| word).collect();
+        let linkage: Vec<&str> = linkage_of(src, v.specifiers())
+            .map(|(_, word)| word)
+            .collect();
         let is_extern = linkage.contains(&".extern");
         let Some((first, defined)) = seen.get_mut(v.name.as_str()) else {
             seen.insert(v.name.as_str(), (v, !is_extern));
@@ -120,8 +160,13 @@ fn redeclared_globals(src: &str, m: &Module) -> Vec<Finding> {
         };
         let error = |message: &str| (v.line, format!("{message} '{}'", v.name), false);
         // Type, vector width, and array or not (two known lengths must agree).
-        let lengths_differ = first.array_len.zip(v.array_len).is_some_and(|(a, b)| a != b);
-        if (first.ty, first.vector, is_array(src, first)) != (v.ty, v.vector, is_array(src, v)) || lengths_differ {
+        let lengths_differ = first
+            .array_len
+            .zip(v.array_len)
+            .is_some_and(|(a, b)| a != b);
+        if (first.ty, first.vector, is_array(src, first)) != (v.ty, v.vector, is_array(src, v))
+            || lengths_differ
+        {
             out.push(error("Inconsistent redefinition of variable"));
         }
         // (Every earlier one being a definition, `defined` holds.)
@@ -130,7 +175,14 @@ fn redeclared_globals(src: &str, m: &Module) -> Vec<Finding> {
             continue;
         }
         if !is_extern && linkage.is_empty() {
-            out.push((v.line, format!("'.extern' variable '{}' cannot be resolved by a '.static'", v.name), false));
+            out.push((
+                v.line,
+                format!(
+                    "'.extern' variable '{}' cannot be resolved by a '.static'",
+                    v.name
+                ),
+                false,
+            ));
         }
         *defined |= !is_extern;
     }
@@ -157,18 +209,31 @@ pub fn unresolved_externs(src: &str, m: &Module) -> Vec<(u32, String)> {
 /// sizes: linking the module as a whole program cannot place it.
 pub fn unsized_extern<'m>(src: &str, m: &'m Module) -> Option<&'m VarDecl> {
     let sized = sized_names(src, m);
-    m.globals.iter().find(|v| matches!(v.space, StateSpace::Global | StateSpace::Const) && v.array_len.is_none() && is_extern(src, v) && !sized.contains(v.name.as_str()))
+    m.globals.iter().find(|v| {
+        matches!(v.space, StateSpace::Global | StateSpace::Const)
+            && v.array_len.is_none()
+            && is_extern(src, v)
+            && !sized.contains(v.name.as_str())
+    })
 }
 
 /// The module variables some declaration of which has a known size.
 fn sized_names<'m>(src: &str, m: &'m Module) -> FastSet<&'m str> {
-    m.globals.iter().filter(|v| is_sized(src, v)).map(|v| v.name.as_str()).collect()
+    m.globals
+        .iter()
+        .filter(|v| is_sized(src, v))
+        .map(|v| v.name.as_str())
+        .collect()
 }
 
 /// Whether a declaration gives its variable a size: a scalar, a length, or an initializer with an
 /// element (`{}` has none; `{{}}` one, of an array of arrays or vectors).
 fn is_sized(src: &str, v: &VarDecl) -> bool {
-    v.array_len.is_some() || !v.init.is_empty() || src.get(v.declarator().start as usize..v.span.end as usize).is_some_and(|t| t.matches('{').count() > 1)
+    v.array_len.is_some()
+        || !v.init.is_empty()
+        || src
+            .get(v.declarator().start as usize..v.span.end as usize)
+            .is_some_and(|t| t.matches('{').count() > 1)
 }
 
 /// A function declared `.extern` and defined in the module: the definition is inconsistent (at
@@ -181,7 +246,9 @@ fn extern_redefinitions(src: &str, m: &Module) -> Vec<Finding> {
     for (k, f) in m.functions.iter().enumerate() {
         let first = *first_of.entry(f.name.as_str()).or_insert(k);
         let last = last_of.insert(f.name.as_str(), k);
-        let Some(earlier) = (first < k).then(|| &m.functions[first]) else { continue };
+        let Some(earlier) = (first < k).then(|| &m.functions[first]) else {
+            continue;
+        };
         let previous = &m.functions[last.unwrap_or(first)];
         let body_line = || {
             let at = src.get(f.span.start as usize..)?.find('{')?;
@@ -193,14 +260,35 @@ fn extern_redefinitions(src: &str, m: &Module) -> Vec<Finding> {
         if earlier.is_extern && !earlier.has_body && f.has_body && !f.is_extern {
             out.push((body_line().unwrap_or(f.line), redefined(), false));
             // The definition takes the declaration's `.extern` (at its closing `}`).
-            conflict = Some((end_line(), format!("Function definition conflicts with '.extern' declaration for function '{}'", f.name), false));
+            conflict = Some((
+                end_line(),
+                format!(
+                    "Function definition conflicts with '.extern' declaration for function '{}'",
+                    f.name
+                ),
+                false,
+            ));
         } else if earlier.has_body && f.is_extern && !f.has_body {
-            out.push((end_line(), format!("Duplicate definition of function '{}'", f.name), false));
+            out.push((
+                end_line(),
+                format!("Duplicate definition of function '{}'", f.name),
+                false,
+            ));
             out.push((end_line(), redefined(), false));
         }
-        let line = if f.has_body { body_line() } else { Some(end_line()) };
+        let line = if f.has_body {
+            body_line()
+        } else {
+            Some(end_line())
+        };
         let line = line.unwrap_or(f.line);
-        out.extend(prototype_differences(previous, f).map(|what| (line, format!("Inconsistent prototypes of '{}', {what}", f.name), false)));
+        out.extend(prototype_differences(previous, f).map(|what| {
+            (
+                line,
+                format!("Inconsistent prototypes of '{}', {what}", f.name),
+                false,
+            )
+        }));
         out.extend(conflict);
     }
     out
@@ -209,17 +297,41 @@ fn extern_redefinitions(src: &str, m: &Module) -> Vec<Finding> {
 /// How a function's prototype differs from its previous declaration's, as ptxas says it: the
 /// number of parameters, then for each parameter both have (return parameters first) its type
 /// (with vector width and array length), alignment and state space.
-fn prototype_differences<'f>(previous: &'f Function, f: &'f Function) -> impl Iterator<Item = &'static str> + 'f {
-    let count_differs = previous.params.len() != f.params.len() || previous.ret_params.len() != f.ret_params.len();
-    let pairs = previous.ret_params.iter().zip(&f.ret_params).chain(previous.params.iter().zip(&f.params));
-    let alignment = |v: &VarDecl| if v.align > 0 { v.align } else { v.ty.size_bytes() as u32 * v.vector };
+fn prototype_differences<'f>(
+    previous: &'f Function,
+    f: &'f Function,
+) -> impl Iterator<Item = &'static str> + 'f {
+    let count_differs =
+        previous.params.len() != f.params.len() || previous.ret_params.len() != f.ret_params.len();
+    let pairs = previous
+        .ret_params
+        .iter()
+        .zip(&f.ret_params)
+        .chain(previous.params.iter().zip(&f.params));
+    let alignment = |v: &VarDecl| {
+        if v.align > 0 {
+            v.align
+        } else {
+            v.ty.size_bytes() as u32 * v.vector
+        }
+    };
     let differences = pairs.flat_map(move |(a, b)| {
         let types = (a.ty, a.vector, a.array_len) != (b.ty, b.vector, b.array_len);
-        [(types, "parameter types differ"), (alignment(a) != alignment(b), "parameter alignment differ"), (a.space != b.space, "parameter state space differ")]
+        [
+            (types, "parameter types differ"),
+            (alignment(a) != alignment(b), "parameter alignment differ"),
+            (a.space != b.space, "parameter state space differ"),
+        ]
     });
-    count_differs.then_some("number of parameters differ").into_iter().chain(differences.filter(|(differ, _)| *differ).map(|(_, what)| what))
+    count_differs
+        .then_some("number of parameters differ")
+        .into_iter()
+        .chain(
+            differences
+                .filter(|(differ, _)| *differ)
+                .map(|(_, what)| what),
+        )
 }
-
 
 /// A variable statement's `.vN` (read from its first declarator), as [`vector_shape_of`] checks it.
 fn vector_shape(src: &str, v: &VarDecl) -> Option<Finding> {
@@ -232,37 +344,69 @@ fn vector_shape_of(src: &str, span: Span, line: u32, ty: Type, vector: u32) -> O
     let text = src.get(span.start as usize..span.end as usize)?;
     // `contains` first: a vectorized search, while most declarations (and initializers of
     // thousands of values) hold no `.v1` at all.
-    let written_v1 = || text.contains(".v1") && text.match_indices(".v1").any(|(at, _)| !text[at + 3..].starts_with(|c: char| c.is_ascii_digit()));
+    let written_v1 = || {
+        text.contains(".v1")
+            && text
+                .match_indices(".v1")
+                .any(|(at, _)| !text[at + 3..].starts_with(|c: char| c.is_ascii_digit()))
+    };
     if !matches!(vector, 1 | 2 | 4) || vector == 1 && written_v1() {
         let modifier = format!(".v{vector}");
         let at = text.find(&modifier)?;
         let line = line_at(src, span.start as usize + at).unwrap_or(line);
-        return Some((line, format!("Parsing error near '{modifier}': syntax error"), true));
+        return Some((
+            line,
+            format!("Parsing error near '{modifier}': syntax error"),
+            true,
+        ));
     }
-    (ty.size_bytes() * vector > 16).then(|| (line, "Vector type too large, exceeds 128 bit limit".into(), false))
+    (ty.size_bytes() * vector > 16).then(|| {
+        (
+            line,
+            "Vector type too large, exceeds 128 bit limit".into(),
+            false,
+        )
+    })
 }
 
 /// The linkage directives (`.visible`, `.extern`, `.weak`, `.common`) a declaration opens with,
 /// with their byte offsets.
 fn linkage_of(src: &str, span: Span) -> impl Iterator<Item = (usize, &str)> {
-    let text = src.get(span.start as usize..span.end as usize).unwrap_or("");
+    let text = src
+        .get(span.start as usize..span.end as usize)
+        .unwrap_or("");
     let mut rest = text;
     // Word by word as `split_whitespace` would cut them, but only as far as the words are
     // linkage directives (a declaration's text runs on for its whole initializer or body).
     std::iter::from_fn(move || {
         let word = rest.trim_start();
         // A directive ends at white space or at the next directive's dot (`.visible.visible`).
-        let whole = |d: &&str| word.starts_with(d) && word[d.len()..].chars().next().is_none_or(|c| c.is_whitespace() || c == '.');
-        let directive = [".visible", ".extern", ".weak", ".common"].into_iter().find(whole)?;
+        let whole = |d: &&str| {
+            word.starts_with(d)
+                && word[d.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|c| c.is_whitespace() || c == '.')
+        };
+        let directive = [".visible", ".extern", ".weak", ".common"]
+            .into_iter()
+            .find(whole)?;
         rest = &word[directive.len()..];
-        Some((span.start as usize + word.as_ptr() as usize - text.as_ptr() as usize, &word[..directive.len()]))
+        Some((
+            span.start as usize + word.as_ptr() as usize - text.as_ptr() as usize,
+            &word[..directive.len()],
+        ))
     })
 }
 
 /// ptxas takes one linkage directive per declaration; a second is a syntax error.
 fn repeated_linkage(src: &str, span: Span) -> Option<Finding> {
     let (at, word) = linkage_of(src, span).nth(1)?;
-    Some((line_at(src, at)?, format!("Parsing error near '{word}': syntax error"), true))
+    Some((
+        line_at(src, at)?,
+        format!("Parsing error near '{word}': syntax error"),
+        true,
+    ))
 }
 
 /// Whether the `k`th of these variables is the first declarator of its statement (the others of
@@ -278,25 +422,44 @@ pub(crate) fn is_extern(src: &str, v: &VarDecl) -> bool {
 
 /// Whether a declarator names an array (`x[4]`, `x[]`).
 fn is_array(src: &str, v: &VarDecl) -> bool {
-    src.get(v.name_at as usize..v.span.end as usize).is_some_and(|t| t.split('=').next().is_some_and(|d| d.contains('[')))
+    src.get(v.name_at as usize..v.span.end as usize)
+        .is_some_and(|t| t.split('=').next().is_some_and(|d| d.contains('[')))
 }
 
 /// `[]` without an initializer to size it: only for `.extern` variables.
 fn incomplete_type(src: &str, v: &VarDecl) -> Option<Finding> {
     let is_extern = is_extern(src, v);
-    (!is_sized(src, v) && !is_extern).then(|| (v.line, format!("Non-external variable '{}' has incomplete type", v.name), false))
+    (!is_sized(src, v) && !is_extern).then(|| {
+        (
+            v.line,
+            format!("Non-external variable '{}' has incomplete type", v.name),
+            false,
+        )
+    })
 }
 
 /// A function's parameter lists as ptxas checks them: no initializer (a syntax error), `.ptr` (a
 /// kernel parameter attribute) only on `.entry` parameters, no incomplete array as a return parameter (at the token after it), and
 /// several return parameters only in registers (at the `{` or `;` ending the prototype).
 fn prototype_findings(src: &str, f: &Function) -> Vec<Finding> {
-    let mut out: Vec<Finding> = f.params.iter().chain(&f.ret_params).flat_map(|v| parameter_space(src, f, v)).collect();
-    let text_of = |v: &VarDecl| src.get(v.span.start as usize..v.span.end as usize).unwrap_or("");
+    let mut out: Vec<Finding> = f
+        .params
+        .iter()
+        .chain(&f.ret_params)
+        .flat_map(|v| parameter_space(src, f, v))
+        .collect();
+    let text_of = |v: &VarDecl| {
+        src.get(v.span.start as usize..v.span.end as usize)
+            .unwrap_or("")
+    };
     for v in f.params.iter().chain(&f.ret_params).filter(|_| !f.is_entry) {
         if let Some(at) = text_of(v).find(".ptr") {
             let line = line_at(src, v.span.start as usize + at).unwrap_or(v.line);
-            out.push((line, "Illegal placement of kernel parameter attribute".into(), false));
+            out.push((
+                line,
+                "Illegal placement of kernel parameter attribute".into(),
+                false,
+            ));
         }
     }
     for v in f.params.iter().chain(&f.ret_params) {
@@ -306,14 +469,33 @@ fn prototype_findings(src: &str, f: &Function) -> Vec<Finding> {
         }
     }
     for v in f.ret_params.iter().filter(|v| v.array_len.is_none()) {
-        let after = src.get(v.span.end as usize..).map_or(0, |rest| rest.len() - rest.trim_start().len());
+        let after = src
+            .get(v.span.end as usize..)
+            .map_or(0, |rest| rest.len() - rest.trim_start().len());
         let line = line_at(src, v.span.end as usize + after).unwrap_or(v.line);
-        out.push((line, "Output parameter cannot be an incomplete array.".into(), false));
+        out.push((
+            line,
+            "Output parameter cannot be an incomplete array.".into(),
+            false,
+        ));
     }
     if f.ret_params.len() > 1 && f.ret_params.iter().any(|v| v.space != StateSpace::Reg) {
-        let body = f.has_body.then(|| src.get(f.span.start as usize..)?.find('{').and_then(|at| line_at(src, f.span.start as usize + at))).flatten();
-        let line = body.or_else(|| line_at(src, f.span.end.saturating_sub(1) as usize)).unwrap_or(f.line);
-        out.push((line, "Multiple return parameters require .register state space".into(), false));
+        let body = f
+            .has_body
+            .then(|| {
+                src.get(f.span.start as usize..)?
+                    .find('{')
+                    .and_then(|at| line_at(src, f.span.start as usize + at))
+            })
+            .flatten();
+        let line = body
+            .or_else(|| line_at(src, f.span.end.saturating_sub(1) as usize))
+            .unwrap_or(f.line);
+        out.push((
+            line,
+            "Multiple return parameters require .register state space".into(),
+            false,
+        ));
     }
     out
 }
@@ -322,35 +504,70 @@ fn prototype_findings(src: &str, f: &Function) -> Vec<Finding> {
 /// `.param` or `.reg` for a function's, and an incomplete array only in `.param`.
 fn parameter_space(src: &str, f: &Function, v: &VarDecl) -> Vec<Finding> {
     let error = |message: String| (v.line, message, false);
-    let specifiers = src.get(v.specifiers().start as usize..v.specifiers().end as usize).unwrap_or("");
-    let written = [".param", ".reg", ".shared", ".global", ".const", ".local"].iter().any(|d| specifiers.starts_with(d));
+    let specifiers = src
+        .get(v.specifiers().start as usize..v.specifiers().end as usize)
+        .unwrap_or("");
+    let written = [".param", ".reg", ".shared", ".global", ".const", ".local"]
+        .iter()
+        .any(|d| specifiers.starts_with(d));
     let param = v.space == StateSpace::Param && written;
     let mut out = Vec::new();
     if v.array_len.is_none() && !param {
-        out.push(error("Incomplete array parameters must be in '.param' space".into()));
+        out.push(error(
+            "Incomplete array parameters must be in '.param' space".into(),
+        ));
     }
     match v.space {
-        _ if param && v.ty == Type::F16x2 => out.push(error(format!("Variable '{}' cannot be allocated in .param state space", v.name))),
+        _ if param && v.ty == Type::F16x2 => out.push(error(format!(
+            "Variable '{}' cannot be allocated in .param state space",
+            v.name
+        ))),
         _ if param => {}
-        _ if f.is_entry => out.push(error(format!("Entry parameter '{}' must have .param state space", v.name))),
-        StateSpace::Reg if v.array_len.is_none() => out.push(error(format!("Variable '{}' cannot be allocated into a register", v.name))),
+        _ if f.is_entry => out.push(error(format!(
+            "Entry parameter '{}' must have .param state space",
+            v.name
+        ))),
+        StateSpace::Reg if v.array_len.is_none() => out.push(error(format!(
+            "Variable '{}' cannot be allocated into a register",
+            v.name
+        ))),
         StateSpace::Reg => {}
-        _ => out.push(error(format!("Function parameter '{}' has illegal state space", v.name))),
+        _ => out.push(error(format!(
+            "Function parameter '{}' has illegal state space",
+            v.name
+        ))),
     }
     out
 }
 
 /// Scalar `.b128` declarations need PTX 8.3 (arrays do not).
 fn b128_version(m: &Module, line: u32, ty: Type) -> Option<Finding> {
-    (ty == Type::B128 && m.version < (8, 3)).then(|| (line, "Feature 'Type .b128' requires PTX ISA .version 8.3 or later".into(), false))
+    (ty == Type::B128 && m.version < (8, 3)).then(|| {
+        (
+            line,
+            "Feature 'Type .b128' requires PTX ISA .version 8.3 or later".into(),
+            false,
+        )
+    })
 }
 
 /// What ptxas says about a variable before its place (scope and state space) is checked: an
 /// initializer on an external symbol, a predicate outside registers.
 fn variable_kind(src: &str, v: &VarDecl) -> impl Iterator<Item = Finding> {
-    let initialized = src.get(v.declarator().start as usize..v.span.end as usize).is_some_and(|t| t.contains('='));
+    let initialized = src
+        .get(v.declarator().start as usize..v.span.end as usize)
+        .is_some_and(|t| t.contains('='));
     let is_extern = is_extern(src, v);
-    let extern_init = (initialized && is_extern).then(|| (v.line, format!("No initial value is allowed for external symbol '{}'", v.name), false));
+    let extern_init = (initialized && is_extern).then(|| {
+        (
+            v.line,
+            format!(
+                "No initial value is allowed for external symbol '{}'",
+                v.name
+            ),
+            false,
+        )
+    });
     extern_init.into_iter().chain(predicate_in_memory(v))
 }
 
@@ -368,8 +585,12 @@ enum Named {
 /// only from `.global`/`.const`; `generic(var)` only of a variable; addresses only in
 /// `.u32`/`.u64`. ptxas names the line of the token after the entry at fault.
 fn check_variable(src: &str, v: &VarDecl, named: &dyn Fn(&str) -> Named, out: &mut Vec<Finding>) {
-    let Some(text) = src.get(v.declarator().start as usize..v.span.end as usize) else { return };
-    let Some((declarator, init)) = text.split_once('=') else { return };
+    let Some(text) = src.get(v.declarator().start as usize..v.span.end as usize) else {
+        return;
+    };
+    let Some((declarator, init)) = text.split_once('=') else {
+        return;
+    };
     let init_at = v.declarator().start as usize + declarator.len() + 1;
     // The line after the entry at byte `at` of `init`: its `,` or `}`, or what follows the
     // declarator.
@@ -377,21 +598,33 @@ fn check_variable(src: &str, v: &VarDecl, named: &dyn Fn(&str) -> Named, out: &m
         Some(k) => line_at(src, init_at + at + k),
         None => next_token_line(src, v.span.end as usize),
     };
-    let fatal = |at: usize, message: &str| (after_entry(at).unwrap_or(v.line), message.to_string(), true);
+    let fatal =
+        |at: usize, message: &str| (after_entry(at).unwrap_or(v.line), message.to_string(), true);
     if v.ty == Type::F16 {
-        let first = init.find(|c: char| !c.is_whitespace() && c != '{').unwrap_or(0);
+        let first = init
+            .find(|c: char| !c.is_whitespace() && c != '{')
+            .unwrap_or(0);
         out.push(fatal(first, "No initial value is allowed for .f16 type"));
         return;
     }
     let scalar = v.vector == 1 && !declarator.contains('[');
     if scalar && init.trim_start().starts_with('{') {
-        out.push(fatal(init.rfind('}').unwrap_or(0), "Initial value type mismatch"));
+        out.push(fatal(
+            init.rfind('}').unwrap_or(0),
+            "Initial value type mismatch",
+        ));
         return;
     }
     // Decimal integers only (curand's tables: a third of the corpus's bytes): no entry can be
     // at fault unless the type wants floats, so the entries need not be read one by one.
     let entries_fit = !matches!(v.ty, Type::F32 | Type::F64) && decimal_only(init);
-    let entry_problem = |entry: std::ops::Range<usize>| if entries_fit { None } else { entry_problem(v, &init[entry.clone()], named).map(|(at, m)| (entry.start + at, m)) };
+    let entry_problem = |entry: std::ops::Range<usize>| {
+        if entries_fit {
+            None
+        } else {
+            entry_problem(v, &init[entry.clone()], named).map(|(at, m)| (entry.start + at, m))
+        }
+    };
     let problem = if init.trim_start().starts_with('{') {
         let levels = initializer_levels(v, declarator);
         initializer_shape(&levels, init, v.init.len() as u64, &entry_problem)
@@ -409,13 +642,24 @@ fn check_variable(src: &str, v: &VarDecl, named: &dyn Fn(&str) -> Named, out: &m
 
 /// What one scalar entry of an initializer (`1.5`, `sym`, `generic(sym)+4`) holds that the
 /// variable cannot take, with the byte of `entry` where it starts.
-fn entry_problem(v: &VarDecl, entry: &str, named: &dyn Fn(&str) -> Named) -> Option<(usize, String)> {
+fn entry_problem(
+    v: &VarDecl,
+    entry: &str,
+    named: &dyn Fn(&str) -> Named,
+) -> Option<(usize, String)> {
     // Tokens are ASCII, so bytes find the same places as chars would.
     let in_token = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.' | b'%');
     let mut generic = false;
     let mut at = 0;
-    while let Some(start) = entry[at..].bytes().position(|b| in_token(&b)).map(|k| at + k) {
-        let len = entry.as_bytes()[start..].iter().position(|b| !in_token(b)).unwrap_or(entry.len() - start);
+    while let Some(start) = entry[at..]
+        .bytes()
+        .position(|b| in_token(&b))
+        .map(|k| at + k)
+    {
+        let len = entry.as_bytes()[start..]
+            .iter()
+            .position(|b| !in_token(b))
+            .unwrap_or(entry.len() - start);
         let token = &entry[start..start + len];
         at = start + len;
         let first = token.as_bytes()[0];
@@ -426,7 +670,10 @@ fn entry_problem(v: &VarDecl, entry: &str, named: &dyn Fn(&str) -> Named) -> Opt
             continue;
         } else {
             let problem = address_problem(token, named(token), std::mem::take(&mut generic));
-            problem.or_else(|| (!matches!(v.ty, Type::U32 | Type::U64)).then(|| "Initial value type mismatch".to_string()))
+            problem.or_else(|| {
+                (!matches!(v.ty, Type::U32 | Type::U64))
+                    .then(|| "Initial value type mismatch".to_string())
+            })
         };
         if let Some(message) = problem {
             return Some((start, message));
@@ -451,7 +698,11 @@ fn initializer_levels(v: &VarDecl, declarator: &str) -> Vec<Level> {
         .skip(1)
         .map(|d| {
             let length = d.split(']').next().unwrap_or("").trim();
-            Level::Array(crate::parser::parse_int(length).filter(|_| !length.is_empty()).and_then(|n| u64::try_from(n).ok()))
+            Level::Array(
+                crate::parser::parse_int(length)
+                    .filter(|_| !length.is_empty())
+                    .and_then(|n| u64::try_from(n).ok()),
+            )
         })
         .collect();
     if v.vector > 1 {
@@ -472,12 +723,17 @@ struct Braces {
 /// braces) and values (where they start and end, and the depth of the braces around them).
 enum InitEntry {
     Braces(usize),
-    Value { start: usize, end: usize, depth: usize },
+    Value {
+        start: usize,
+        end: usize,
+        depth: usize,
+    },
 }
 
 /// The braces and values of a braced initializer, in the order of the text.
 fn initializer_entries(init: &str) -> (Vec<Braces>, Vec<InitEntry>) {
-    let (mut braces, mut entries, mut open): (Vec<Braces>, Vec<InitEntry>, Vec<usize>) = Default::default();
+    let (mut braces, mut entries, mut open): (Vec<Braces>, Vec<InitEntry>, Vec<usize>) =
+        Default::default();
     let mut at = 0;
     while at < init.len() {
         match init.as_bytes()[at] {
@@ -487,7 +743,11 @@ fn initializer_entries(init: &str) -> (Vec<Braces>, Vec<InitEntry>) {
                 }
                 open.push(braces.len());
                 entries.push(InitEntry::Braces(braces.len()));
-                braces.push(Braces { close: at, depth: open.len(), entries: 0 });
+                braces.push(Braces {
+                    close: at,
+                    depth: open.len(),
+                    entries: 0,
+                });
             }
             b'}' => {
                 let Some(k) = open.pop() else { break };
@@ -495,10 +755,16 @@ fn initializer_entries(init: &str) -> (Vec<Braces>, Vec<InitEntry>) {
             }
             b if b == b',' || b.is_ascii_whitespace() => {}
             _ => {
-                let end = init[at..].find([',', '{', '}']).map_or(init.len(), |k| at + k);
+                let end = init[at..]
+                    .find([',', '{', '}'])
+                    .map_or(init.len(), |k| at + k);
                 if let Some(&k) = open.last() {
                     braces[k].entries += 1;
-                    entries.push(InitEntry::Value { start: at, end, depth: open.len() });
+                    entries.push(InitEntry::Value {
+                        start: at,
+                        end,
+                        depth: open.len(),
+                    });
                 }
                 at = end;
                 continue;
@@ -517,7 +783,12 @@ fn initializer_entries(init: &str) -> (Vec<Braces>, Vec<InitEntry>) {
 /// `}`), then its entries: braces where a value belongs (at their `}`) or a value where braces do
 /// (at the token after it) are an "Initial value type mismatch", and each value may have its own
 /// problems (`entry_problem`). Braces deeper than that are not looked into.
-fn initializer_shape(levels: &[Level], init: &str, values: u64, entry_problem: &dyn Fn(std::ops::Range<usize>) -> Option<(usize, String)>) -> Option<(usize, String)> {
+fn initializer_shape(
+    levels: &[Level],
+    init: &str,
+    values: u64,
+    entry_problem: &dyn Fn(std::ops::Range<usize>) -> Option<(usize, String)>,
+) -> Option<(usize, String)> {
     // The usual flat list of scalars (`.u32 a[4] = {1, 2, 3, 4}`) needs no walk for its shape.
     if let [Level::Array(length)] = levels {
         let flat = init.bytes().filter(|&b| b == b'{').count() == 1;
@@ -538,12 +809,24 @@ fn initializer_shape(levels: &[Level], init: &str, values: u64, entry_problem: &
                     return Some((b.close, mismatch()));
                 }
                 match levels.get(b.depth - 1) {
-                    Some(Level::Array(Some(n))) if b.entries > *n => return Some((b.close, "Greater number of elements in array initializer".into())),
-                    Some(Level::Vector(w)) if b.entries != u64::from(*w) => return Some((b.close, "Incorrect number of elements in vector initializer".into())),
+                    Some(Level::Array(Some(n))) if b.entries > *n => {
+                        return Some((
+                            b.close,
+                            "Greater number of elements in array initializer".into(),
+                        ))
+                    }
+                    Some(Level::Vector(w)) if b.entries != u64::from(*w) => {
+                        return Some((
+                            b.close,
+                            "Incorrect number of elements in vector initializer".into(),
+                        ))
+                    }
                     _ => {}
                 }
             }
-            InitEntry::Value { start, depth, .. } if depth < values_at => return Some((start, mismatch())),
+            InitEntry::Value { start, depth, .. } if depth < values_at => {
+                return Some((start, mismatch()))
+            }
             InitEntry::Value { start, end, depth } if depth == values_at => {
                 if let Some(problem) = entry_problem(start..end) {
                     return Some(problem);
@@ -581,7 +864,9 @@ fn decimal_only(init: &str) -> bool {
         common(b) | space | (b == b'{') | (b == b'}') | (b == b'-') | (b == b';')
     };
     let mut blocks = init.as_bytes().chunks_exact(32);
-    let block_allowed = |block: &[u8]| block.iter().fold(true, |all, &b| all & common(b)) || block.iter().all(|&b| allowed(b));
+    let block_allowed = |block: &[u8]| {
+        block.iter().fold(true, |all, &b| all & common(b)) || block.iter().all(|&b| allowed(b))
+    };
     let whole = blocks.by_ref().all(block_allowed);
     whole && blocks.remainder().iter().all(|&b| allowed(b))
 }
@@ -600,7 +885,9 @@ fn literal_mismatch(ty: Type, token: &str) -> bool {
 fn address_problem(token: &str, named: Named, generic: bool) -> Option<String> {
     match named {
         Named::Variable(StateSpace::Global | StateSpace::Const) => None,
-        Named::Variable(_) => Some("Variable used as initial value not in .global or .const state space".into()),
+        Named::Variable(_) => {
+            Some("Variable used as initial value not in .global or .const state space".into())
+        }
         Named::Function if !generic => None,
         _ if generic => Some("Invalid initial value expression".into()),
         _ => Some(format!("Invalid initial value symbol '{token}'")),
@@ -615,15 +902,27 @@ fn is_float_literal(t: &str) -> bool {
     if prefix(b'x') {
         return false;
     }
-    let hex_float = (prefix(b'f') || prefix(b'd')) && b.len() > 2 && b[2..].iter().all(u8::is_ascii_hexdigit);
-    hex_float || b.iter().any(|&c| c == b'.' || c.eq_ignore_ascii_case(&b'e'))
+    let hex_float =
+        (prefix(b'f') || prefix(b'd')) && b.len() > 2 && b[2..].iter().all(u8::is_ascii_hexdigit);
+    hex_float
+        || b.iter()
+            .any(|&c| c == b'.' || c.eq_ignore_ascii_case(&b'e'))
 }
 
 /// `.pred` variables (and ranges of them, `%p<4>`) live only in registers (arrays and vectors of
 /// them nowhere: the parser says so).
 fn predicate_in_memory(v: &VarDecl) -> Option<Finding> {
     let scalar = v.array_len == Some(1) || v.name.ends_with('<');
-    (v.ty == Type::Pred && v.space != StateSpace::Reg && scalar && v.vector == 1).then(|| (v.line, format!("Predicate variable '{}' must be in register state space", v.name), false))
+    (v.ty == Type::Pred && v.space != StateSpace::Reg && scalar && v.vector == 1).then(|| {
+        (
+            v.line,
+            format!(
+                "Predicate variable '{}' must be in register state space",
+                v.name
+            ),
+            false,
+        )
+    })
 }
 
 /// The 1-based line of byte `at`.
@@ -642,15 +941,26 @@ pub fn check_aliases(src: &str, m: &Module) -> Vec<Finding> {
     let mut aliased: HashMap<&str, &str> = HashMap::new();
     for a in &m.aliases {
         if m.version < (6, 3) {
-            out.push((a.line, "Feature '.alias' requires PTX ISA .version 6.3 or later".to_string(), false));
+            out.push((
+                a.line,
+                "Feature '.alias' requires PTX ISA .version 6.3 or later".to_string(),
+                false,
+            ));
         }
         let earlier_fn = |n: &str| m.functions.iter().find(|f| f.name == n && f.line < a.line);
         let Some(alias) = earlier_fn(&a.name) else {
             out.push((a.line, format!("Unknown symbol '{}'", a.name), false));
             continue;
         };
-        if m.globals.iter().any(|g| g.name == a.aliasee && g.line < a.line) {
-            out.push((a.line, format!("Cannot define alias to variable object '{}'", a.aliasee), false));
+        if m.globals
+            .iter()
+            .any(|g| g.name == a.aliasee && g.line < a.line)
+        {
+            out.push((
+                a.line,
+                format!("Cannot define alias to variable object '{}'", a.aliasee),
+                false,
+            ));
             continue;
         }
         let Some(target) = earlier_fn(&a.aliasee) else {
@@ -661,27 +971,81 @@ pub fn check_aliases(src: &str, m: &Module) -> Vec<Finding> {
             out.push((a.line, "Cannot alias a function to itself".into(), false));
             continue;
         }
-        if m.functions.iter().any(|f| f.name == a.name && f.line < a.line && f.has_body) {
-            out.push((a.line, format!("Illegal redefinition of function '{}' as alias", a.name), false));
+        if m.functions
+            .iter()
+            .any(|f| f.name == a.name && f.line < a.line && f.has_body)
+        {
+            out.push((
+                a.line,
+                format!("Illegal redefinition of function '{}' as alias", a.name),
+                false,
+            ));
         }
         for entry in [alias, target].into_iter().filter(|f| f.is_entry) {
-            out.push((a.line, format!("Cannot define alias to entry function '{}'", entry.name), false));
+            out.push((
+                a.line,
+                format!("Cannot define alias to entry function '{}'", entry.name),
+                false,
+            ));
         }
         if let Some(previous) = aliased.get(a.name.as_str()) {
-            out.push((a.line, format!("'{}' is already aliased to '{previous}' and cannot be redefined", a.name), false));
+            out.push((
+                a.line,
+                format!(
+                    "'{}' is already aliased to '{previous}' and cannot be redefined",
+                    a.name
+                ),
+                false,
+            ));
         }
-        let mismatch = |what: &str| (a.line, format!("Mismatch in prototype of alias '{}' and aliasee '{}'. {what} differ(s)", a.name, a.aliasee), false);
-        if alias.params.len() != target.params.len() || alias.ret_params.len() != target.ret_params.len() {
+        let mismatch = |what: &str| {
+            (
+                a.line,
+                format!(
+                    "Mismatch in prototype of alias '{}' and aliasee '{}'. {what} differ(s)",
+                    a.name, a.aliasee
+                ),
+                false,
+            )
+        };
+        if alias.params.len() != target.params.len()
+            || alias.ret_params.len() != target.ret_params.len()
+        {
             out.push(mismatch("number of parameters"));
         } else {
-            let pairs = alias.params.iter().zip(&target.params).chain(alias.ret_params.iter().zip(&target.ret_params));
-            out.extend(pairs.flat_map(|(p, q)| parameter_differences(p, q)).map(mismatch));
+            let pairs = alias
+                .params
+                .iter()
+                .zip(&target.params)
+                .chain(alias.ret_params.iter().zip(&target.ret_params));
+            out.extend(
+                pairs
+                    .flat_map(|(p, q)| parameter_differences(p, q))
+                    .map(mismatch),
+            );
         }
         if target.is_extern {
-            out.push((a.line, format!("Function '{}' with .extern scope cannot be aliased", a.aliasee), false));
+            out.push((
+                a.line,
+                format!(
+                    "Function '{}' with .extern scope cannot be aliased",
+                    a.aliasee
+                ),
+                false,
+            ));
         }
-        if src.get(target.span.start as usize..target.span.end as usize).is_some_and(|t| t.trim_start().starts_with(".weak")) {
-            out.push((a.line, format!("Function '{}' with .weak scope cannot be aliased", a.aliasee), false));
+        if src
+            .get(target.span.start as usize..target.span.end as usize)
+            .is_some_and(|t| t.trim_start().starts_with(".weak"))
+        {
+            out.push((
+                a.line,
+                format!(
+                    "Function '{}' with .weak scope cannot be aliased",
+                    a.aliasee
+                ),
+                false,
+            ));
         }
         aliased.entry(a.name.as_str()).or_insert(a.aliasee.as_str());
     }
@@ -692,9 +1056,13 @@ pub fn check_aliases(src: &str, m: &Module) -> Vec<Finding> {
 /// length), alignment, state space.
 fn parameter_differences(p: &VarDecl, q: &VarDecl) -> impl Iterator<Item = &'static str> {
     let types = (p.ty, p.vector, p.array_len) != (q.ty, q.vector, q.array_len);
-    [(types, "parameter types"), (p.alignment() != q.alignment(), "parameter alignment"), (p.space != q.space, "parameter state space")]
-        .into_iter()
-        .filter_map(|(differs, what)| differs.then_some(what))
+    [
+        (types, "parameter types"),
+        (p.alignment() != q.alignment(), "parameter alignment"),
+        (p.space != q.space, "parameter state space"),
+    ]
+    .into_iter()
+    .filter_map(|(differs, what)| differs.then_some(what))
 }
 
 #[cfg(test)]
@@ -710,14 +1078,69 @@ mod tests {
         let (m, diags) = crate::parse_syntax(src, "t.ptx");
         assert!(diags.is_empty(), "{diags:?}");
         let text = |s: Span| &src[s.start as usize..s.end as usize];
-        let got: Vec<_> = m.globals.iter().map(|v| (v.name.as_str(), v.space, v.align, v.array_len, v.line, text(v.specifiers()), text(v.declarator()), v.init.clone())).collect();
+        let got: Vec<_> = m
+            .globals
+            .iter()
+            .map(|v| {
+                (
+                    v.name.as_str(),
+                    v.space,
+                    v.align,
+                    v.array_len,
+                    v.line,
+                    text(v.specifiers()),
+                    text(v.declarator()),
+                    v.init.clone(),
+                )
+            })
+            .collect();
         let want = vec![
-            ("x", StateSpace::Shared, 8, Some(16), 4, ".extern .shared .align 8 .b8", "x[16]", vec![]),
-            ("y", StateSpace::Shared, 8, None, 5, ".extern .shared .align 8 .b8", "y[]", vec![]),
-            ("a", StateSpace::Global, 0, Some(1), 6, ".global .u32", "a = 1", vec![1]),
-            ("b", StateSpace::Global, 0, Some(2), 6, ".global .u32", "b[2] = {2, 3}", vec![2, 3]),
+            (
+                "x",
+                StateSpace::Shared,
+                8,
+                Some(16),
+                4,
+                ".extern .shared .align 8 .b8",
+                "x[16]",
+                vec![],
+            ),
+            (
+                "y",
+                StateSpace::Shared,
+                8,
+                None,
+                5,
+                ".extern .shared .align 8 .b8",
+                "y[]",
+                vec![],
+            ),
+            (
+                "a",
+                StateSpace::Global,
+                0,
+                Some(1),
+                6,
+                ".global .u32",
+                "a = 1",
+                vec![1],
+            ),
+            (
+                "b",
+                StateSpace::Global,
+                0,
+                Some(2),
+                6,
+                ".global .u32",
+                "b[2] = {2, 3}",
+                vec![2, 3],
+            ),
         ];
         assert_eq!(got, want);
-        assert!(m.globals.iter().all(|v| linkage_of(src, v.specifiers()).count() == usize::from(v.space == StateSpace::Shared)));
+        assert!(m
+            .globals
+            .iter()
+            .all(|v| linkage_of(src, v.specifiers()).count()
+                == usize::from(v.space == StateSpace::Shared)));
     }
 }

@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use crate::ast::*;
 use crate::isa::{self, OpSpec, Typing};
-use crate::typing::{float_immediate_fits, int_immediate_fits, is_float, is_int, register_fits, widened};
+use crate::typing::{
+    float_immediate_fits, int_immediate_fits, is_float, is_int, register_fits, widened,
+};
 
 /// Everything an instruction's operands are checked against.
 pub struct Scope<'a> {
@@ -38,7 +40,9 @@ impl<'a> Functions<'a> {
     pub fn new(functions: &'a [Function]) -> Functions<'a> {
         let mut by_name: FastMap<&'a str, (&'a Function, u32)> = FastMap::default();
         for f in functions {
-            let first = by_name.get(f.name.as_str()).map_or(f.span.start, |&(_, at)| at);
+            let first = by_name
+                .get(f.name.as_str())
+                .map_or(f.span.start, |&(_, at)| at);
             by_name.insert(f.name.as_str(), (f, first));
         }
         Functions { by_name }
@@ -48,7 +52,11 @@ impl<'a> Functions<'a> {
 impl<'a> Scope<'a> {
     /// The function `name` if a declaration of it comes before the instruction being checked.
     pub fn function(&self, name: &str) -> Option<&'a Function> {
-        self.functions.by_name.get(name).filter(|&&(_, first)| first < self.at.get()).map(|&(f, _)| f)
+        self.functions
+            .by_name
+            .get(name)
+            .filter(|&&(_, first)| first < self.at.get())
+            .map(|&(f, _)| f)
     }
 
     pub fn knows_function(&self, name: &str) -> bool {
@@ -112,7 +120,10 @@ impl<'a> Variables<'a> {
             return exact;
         }
         let (prefix, number) = crate::check_module::range_member(name)?;
-        self.ranges.get(prefix).filter(|(_, n)| number < *n).map(|(space, _)| space)
+        self.ranges
+            .get(prefix)
+            .filter(|(_, n)| number < *n)
+            .map(|(space, _)| space)
     }
 }
 
@@ -138,7 +149,9 @@ impl Findings {
 /// The name ptxas gives the instruction in its operand messages (`mul.lo`, `mad.wide`, `cvta.to`).
 pub(crate) fn display_name(i: &Instruction) -> String {
     let half = || ["lo", "hi", "wide"].into_iter().find(|m| i.has_mod(m));
-    if let Some(half) = half().filter(|_| matches!(i.opcode(), "mul" | "mad" | "mul24" | "mad24" | "madc")) {
+    if let Some(half) =
+        half().filter(|_| matches!(i.opcode(), "mul" | "mad" | "mul24" | "mad24" | "madc"))
+    {
         format!("{}.{half}", i.opcode())
     } else if i.opcode() == "cvta" && i.has_mod("to") {
         "cvta.to".into()
@@ -224,10 +237,18 @@ impl Plan {
         let types = i.types();
         // Two packed `.f32` (`add.f32x2`, sm_100) take 64-bit registers.
         let packed_f32 = i.has_mod("f32x2");
-        let ty = if packed_f32 { Some(Type::B64) } else { types.first().copied() };
+        let ty = if packed_f32 {
+            Some(Type::B64)
+        } else {
+            types.first().copied()
+        };
         let data = is_memory_access(i).then(|| data_index(i));
-        let has_op = matches!(op, "atom" | "red") && isa::ATOM_OPERATIONS.iter().any(|(o, _)| i.has_mod(o));
-        let vector_atom = matches!(op, "atom" | "red") && i.mods().iter().any(|m| matches!(m.as_str(), "v2" | "v4" | "v8"));
+        let has_op =
+            matches!(op, "atom" | "red") && isa::ATOM_OPERATIONS.iter().any(|(o, _)| i.has_mod(o));
+        let vector_atom = matches!(op, "atom" | "red")
+            && i.mods()
+                .iter()
+                .any(|m| matches!(m.as_str(), "v2" | "v4" | "v8"));
         // ldmatrix's format conversions (`.b8x16.b6x16_p32`) leave its fragment's registers checked.
         let fragments = matrix_fragments(i);
         Plan {
@@ -235,18 +256,29 @@ impl Plan {
             route,
             quiet: modifier_findings(i, route, &types, s).first.is_empty(),
             ty,
-            src_ty: if op == "cvt" { types.get(1).copied() } else { ty },
+            src_ty: if op == "cvt" {
+                types.get(1).copied()
+            } else {
+                ty
+            },
             data,
             width: vector_width(i, &mut Findings::default()).unwrap_or(1),
-            space: access_space(i).filter(|&space| !(writes_memory(i) && space == StateSpace::Const)),
+            space: access_space(i)
+                .filter(|&space| !(writes_memory(i) && space == StateSpace::Const)),
             generic_access: is_access(i) && access_space(i).is_none(),
             atom_operands: has_op.then(|| atom_operand_count(i)),
             bar_red: op == "bar" && i.has_mod("red"),
             fragments,
             barrier_at: barrier_operand(i),
-            skip_operand_types: i.has_mod("pack") || (has_untabled_type(i) && !packed_f32 && fragments.is_none()) || vector_atom,
+            skip_operand_types: i.has_mod("pack")
+                || (has_untabled_type(i) && !packed_f32 && fragments.is_none())
+                || vector_atom,
             vector_atom,
-            narrow_registers: if op == "cvt" { narrow_registers(i) } else { [None; 2] },
+            narrow_registers: if op == "cvt" {
+                narrow_registers(i)
+            } else {
+                [None; 2]
+            },
             mask_required: i.has_mod("sync") && matches!(op, "shfl" | "vote"),
             wide: i.has_mod("wide"),
             is_mov: op == "mov",
@@ -269,7 +301,9 @@ fn modifier_findings(i: &Instruction, route: Route, types: &[Type], s: &Scope) -
     }
     check_tensormap_prefetch(i, out);
     check_ue8m0_rounding(i, out);
-    let Route::Checked(spec) = route else { return said };
+    let Route::Checked(spec) = route else {
+        return said;
+    };
     check_signedness(i, out);
     check_space_writable(i, out);
     check_atom_types(i, s, out);
@@ -355,7 +389,10 @@ impl Plans {
         if let Some((_, plan)) = bucket.iter().find(|(form, _)| **form == *i.form) {
             return *plan;
         }
-        let plan = Plan { id: self.count, ..Plan::new(i, s) };
+        let plan = Plan {
+            id: self.count,
+            ..Plan::new(i, s)
+        };
         self.count += 1;
         bucket.push((i.form.clone(), plan));
         plan
@@ -368,9 +405,16 @@ impl Plans {
 fn fingerprint(i: &Instruction) -> u64 {
     let sketch = |name: &str| match name.as_bytes() {
         [] => 0,
-        b => b.len() as u64 | u64::from(b[0]) << 8 | u64::from(b[b.len() / 2]) << 16 | u64::from(b[b.len() - 1]) << 24,
+        b => {
+            b.len() as u64
+                | u64::from(b[0]) << 8
+                | u64::from(b[b.len() / 2]) << 16
+                | u64::from(b[b.len() - 1]) << 24
+        }
     };
-    i.mods().iter().fold(sketch(i.opcode()), |h, m| h.rotate_left(29) ^ sketch(m))
+    i.mods()
+        .iter()
+        .fold(sketch(i.opcode()), |h, m| h.rotate_left(29) ^ sketch(m))
 }
 
 /// Which kinds of operand an instruction's operands proper (not its guard, nor inside vectors)
@@ -389,7 +433,14 @@ struct OperandKinds {
 
 impl OperandKinds {
     fn of(i: &Instruction) -> OperandKinds {
-        let mut kinds = OperandKinds { symbols: false, offset_symbols: false, immediate_addresses: false, special_registers: false, symbol_addresses: false, vectors: false };
+        let mut kinds = OperandKinds {
+            symbols: false,
+            offset_symbols: false,
+            immediate_addresses: false,
+            special_registers: false,
+            symbol_addresses: false,
+            vectors: false,
+        };
         for o in i.operands.iter() {
             match o {
                 Operand::Symbol(n) => {
@@ -397,8 +448,14 @@ impl OperandKinds {
                     kinds.offset_symbols |= n.contains('+');
                 }
                 Operand::SpecialReg { .. } => kinds.special_registers = true,
-                Operand::Addr { base: AddrBase::Symbol(_), .. } => kinds.symbol_addresses = true,
-                Operand::Addr { base: AddrBase::None, .. } => kinds.immediate_addresses = true,
+                Operand::Addr {
+                    base: AddrBase::Symbol(_),
+                    ..
+                } => kinds.symbol_addresses = true,
+                Operand::Addr {
+                    base: AddrBase::None,
+                    ..
+                } => kinds.immediate_addresses = true,
                 Operand::Vector(_) => kinds.vectors = true,
                 _ => {}
             }
@@ -426,9 +483,15 @@ fn place_vector_notes(i: &Instruction, s: &Scope, start: usize, out: &mut Findin
     if notes.is_empty() {
         return;
     }
-    let read_before = |m: &str| m == "Predicate expression expected" || m.starts_with("Unknown modifier '");
-    let at = start + out.first[start..].iter().take_while(|(l, m)| *l == i.line && read_before(m)).count();
-    out.first.splice(at..at, notes.into_iter().map(|m| (i.line, m)));
+    let read_before =
+        |m: &str| m == "Predicate expression expected" || m.starts_with("Unknown modifier '");
+    let at = start
+        + out.first[start..]
+            .iter()
+            .take_while(|(l, m)| *l == i.line && read_before(m))
+            .count();
+    out.first
+        .splice(at..at, notes.into_iter().map(|m| (i.line, m)));
 }
 
 /// [`check_instruction`] but for what reading its vector expressions says, which is due when
@@ -440,7 +503,11 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
     }
     let kinds = OperandKinds::of(i);
     out.offset_symbols |= kinds.offset_symbols;
-    if let Some(read_as_registers) = kinds.symbols.then(|| registers_plus_offset_as_registers(i, s)).flatten() {
+    if let Some(read_as_registers) = kinds
+        .symbols
+        .then(|| registers_plus_offset_as_registers(i, s))
+        .flatten()
+    {
         return check_read_instruction(&read_as_registers, s, plans, out);
     }
     // ptxas checks the guard before the opcode (`@ bra L;` takes `bra` as the guard).
@@ -451,7 +518,10 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
     let p = plans.plan(i, s);
     let loud = !p.quiet;
     if matches!(p.route, Route::Unknown) {
-        out.now(i.line, format!("Not a name of any known instruction: '{}'", i.opcode()));
+        out.now(
+            i.line,
+            format!("Not a name of any known instruction: '{}'", i.opcode()),
+        );
         out.vector_notes_due = kinds.vectors;
         unknown_symbols(i, s, out);
         return;
@@ -486,7 +556,9 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
     // Vectors whose elements are all registers of one declared type have nothing to say.
     out.vector_notes_due = operands.mixed_vectors;
     let vector_rules = operands.mixed_vectors;
-    let undeclared_register = (operands.unknown || guard == Some(None)) && unknown_symbols(i, s, out) && (!vector_rules || undeclared_outside(i, &TypedVectors::of(i, &p, s), s));
+    let undeclared_register = (operands.unknown || guard == Some(None))
+        && unknown_symbols(i, s, out)
+        && (!vector_rules || undeclared_outside(i, &TypedVectors::of(i, &p, s), s));
     let mut mismatch = false;
     if loud && !check_signedness(i, out) {
         return;
@@ -510,7 +582,10 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
     if loud {
         check_membar_level(i, out);
     }
-    if loud && !check_matrix_modifiers(i, out) || p.fragments.is_some_and(|f| !check_matrix_fragments(i, f, out)) {
+    if loud && !check_matrix_modifiers(i, out)
+        || p.fragments
+            .is_some_and(|f| !check_matrix_fragments(i, f, out))
+    {
         return;
     }
     if let Some(at) = p.barrier_at {
@@ -560,8 +635,16 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
             }
         }
     }
-    if kinds.immediate_addresses && !mismatch && !undeclared_register && is_access(i) && access_space(i) != Some(StateSpace::Local) {
-        out.now(i.line, "Immediate addresses allowed only for .local state space".into());
+    if kinds.immediate_addresses
+        && !mismatch
+        && !undeclared_register
+        && is_access(i)
+        && access_space(i) != Some(StateSpace::Local)
+    {
+        out.now(
+            i.line,
+            "Immediate addresses allowed only for .local state space".into(),
+        );
     }
     report_mismatch(i, mismatch || undeclared_register, out);
 }
@@ -583,7 +666,9 @@ impl TypedVectors {
             (None, false) => 0..0,
         };
         for k in candidates {
-            if matches!(i.operands.get(k), Some(Operand::Vector(v)) if crate::check_vectors::is_register_vector(v, s)) && typed.count < 2 {
+            if matches!(i.operands.get(k), Some(Operand::Vector(v)) if crate::check_vectors::is_register_vector(v, s))
+                && typed.count < 2
+            {
                 typed.at[typed.count] = k;
                 typed.count += 1;
             }
@@ -606,7 +691,12 @@ impl TypedVectors {
 /// no operand mismatch.
 fn undeclared_outside(i: &Instruction, typed: &TypedVectors, s: &Scope) -> bool {
     let mut unknown = Vec::new();
-    for (_, o) in i.operands.iter().enumerate().filter(|(k, _)| !typed.at().contains(k)) {
+    for (_, o) in i
+        .operands
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| !typed.at().contains(k))
+    {
         collect_unknown(o, s, &mut unknown);
     }
     unknown.iter().any(|u| u.starts_with('%'))
@@ -621,7 +711,11 @@ fn variables_as_symbols(i: &Instruction, s: &Scope) -> Option<Instruction> {
     let is_variable = |r: &Name| s.regs.lookup(r).is_none() && s.vars.contains_key(r);
     fn names_variable(o: &Operand, is_variable: &dyn Fn(&Name) -> bool) -> bool {
         match o {
-            Operand::Reg(r) | Operand::Addr { base: AddrBase::Reg(r), .. } => is_variable(r),
+            Operand::Reg(r)
+            | Operand::Addr {
+                base: AddrBase::Reg(r),
+                ..
+            } => is_variable(r),
             Operand::Vector(v) => v.iter().any(|e| names_variable(e, is_variable)),
             _ => false,
         }
@@ -629,8 +723,16 @@ fn variables_as_symbols(i: &Instruction, s: &Scope) -> Option<Instruction> {
     fn as_symbol(o: &Operand, is_variable: &dyn Fn(&Name) -> bool) -> Operand {
         match o {
             Operand::Reg(r) if is_variable(r) => Operand::Symbol(r.clone()),
-            Operand::Addr { base: AddrBase::Reg(r), offset } if is_variable(r) => Operand::Addr { base: AddrBase::Symbol(r.clone()), offset: *offset },
-            Operand::Vector(v) => Operand::Vector(v.iter().map(|e| as_symbol(e, is_variable)).collect()),
+            Operand::Addr {
+                base: AddrBase::Reg(r),
+                offset,
+            } if is_variable(r) => Operand::Addr {
+                base: AddrBase::Symbol(r.clone()),
+                offset: *offset,
+            },
+            Operand::Vector(v) => {
+                Operand::Vector(v.iter().map(|e| as_symbol(e, is_variable)).collect())
+            }
             o => o.clone(),
         }
     }
@@ -638,8 +740,17 @@ fn variables_as_symbols(i: &Instruction, s: &Scope) -> Option<Instruction> {
         return None;
     }
     let guard = i.guard().map(|(negated, p)| (negated, p.clone()));
-    let operands = Operands::new(guard, i.operands.iter().map(|o| as_symbol(o, &is_variable)).collect());
-    Some(Instruction { operands, ..i.clone() })
+    let operands = Operands::new(
+        guard,
+        i.operands
+            .iter()
+            .map(|o| as_symbol(o, &is_variable))
+            .collect(),
+    );
+    Some(Instruction {
+        operands,
+        ..i.clone()
+    })
 }
 
 /// `i` with each source that is a register plus an offset (`add.u32 %r1, %r2+4, 1`) as the register
@@ -647,18 +758,32 @@ fn variables_as_symbols(i: &Instruction, s: &Scope) -> Option<Instruction> {
 /// most instructions, stays as written: a register plus an offset is no result register there.
 fn registers_plus_offset_as_registers(i: &Instruction, s: &Scope) -> Option<Instruction> {
     let register_base = |o: &Operand| match o {
-        Operand::Symbol(n) if is_register_plus_offset(n, s) => Some(Operand::Reg(Name::from(symbol_base(n)))),
+        Operand::Symbol(n) if is_register_plus_offset(n, s) => {
+            Some(Operand::Reg(Name::from(symbol_base(n))))
+        }
         _ => None,
     };
-    if !i.operands.iter().skip(1).any(|o| register_base(o).is_some()) {
+    if !i
+        .operands
+        .iter()
+        .skip(1)
+        .any(|o| register_base(o).is_some())
+    {
         return None;
     }
     let guard = i.guard().map(|(negated, p)| (negated, p.clone()));
-    let operands = i.operands.iter().enumerate().map(|(k, o)| match register_base(o) {
-        Some(r) if k > 0 => r,
-        _ => o.clone(),
-    });
-    Some(Instruction { operands: Operands::new(guard, operands.collect()), ..i.clone() })
+    let operands = i
+        .operands
+        .iter()
+        .enumerate()
+        .map(|(k, o)| match register_base(o) {
+            Some(r) if k > 0 => r,
+            _ => o.clone(),
+        });
+    Some(Instruction {
+        operands: Operands::new(guard, operands.collect()),
+        ..i.clone()
+    })
 }
 
 /// A declared register plus an offset (`%r2+4`).
@@ -671,7 +796,11 @@ fn is_register_plus_offset(name: &str, s: &Scope) -> bool {
 /// of `width` elements. False after reporting the first that is not.
 fn check_vector_atom_operands(i: &Instruction, width: u32, out: &mut Findings) -> bool {
     let values = i.operands.len() - usize::from(i.has_mod("L2::cache_hint"));
-    for (k, o) in i.operands[..values].iter().enumerate().filter(|(_, o)| !matches!(o, Operand::Addr { .. })) {
+    for (k, o) in i.operands[..values]
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| !matches!(o, Operand::Addr { .. }))
+    {
         let message = match o {
             Operand::Vector(v) if v.len() as u32 == width => continue,
             Operand::Vector(v) if !matches!(v.len(), 1 | 2 | 4 | 8) => format!("Illegal vector size: {}", v.len()),
@@ -693,7 +822,10 @@ fn vector_atom_registers_fit(i: &Instruction, s: &Scope) -> bool {
         _ => None,
     });
     registers.flatten().all(|e| match e {
-        Operand::Reg(r) => s.regs.lookup(r).is_none_or(|t| crate::typing::vector_atom_element_fits(elem, t)),
+        Operand::Reg(r) => s
+            .regs
+            .lookup(r)
+            .is_none_or(|t| crate::typing::vector_atom_element_fits(elem, t)),
         _ => true,
     })
 }
@@ -701,8 +833,18 @@ fn vector_atom_registers_fit(i: &Instruction, s: &Scope) -> bool {
 fn report_mismatch(i: &Instruction, mismatch: bool, out: &mut Findings) {
     if mismatch {
         // ptxas names the instruction once, before any other message about it.
-        let at = out.first.iter().position(|(l, _)| *l == i.line).unwrap_or(out.first.len());
-        out.first.insert(at, (i.line, format!("Arguments mismatch for instruction '{}'", display_name(i))));
+        let at = out
+            .first
+            .iter()
+            .position(|(l, _)| *l == i.line)
+            .unwrap_or(out.first.len());
+        out.first.insert(
+            at,
+            (
+                i.line,
+                format!("Arguments mismatch for instruction '{}'", display_name(i)),
+            ),
+        );
     }
 }
 
@@ -710,7 +852,13 @@ fn report_mismatch(i: &Instruction, mismatch: bool, out: &mut Findings) {
 fn check_signedness(i: &Instruction, out: &mut Findings) -> bool {
     let unsigned = matches!(i.ty(), Some(Type::U16 | Type::U32 | Type::U64));
     if matches!(i.opcode(), "abs" | "neg") && unsigned {
-        out.now(i.line, format!("Instruction '{}' applies only to signed numeric types", i.opcode()));
+        out.now(
+            i.line,
+            format!(
+                "Instruction '{}' applies only to signed numeric types",
+                i.opcode()
+            ),
+        );
         return false;
     }
     true
@@ -732,44 +880,113 @@ fn immediate_fits(o: &Operand, ty: Option<Type>) -> bool {
 /// Operand forms ptxas rejects before looking at types: an immediate or special register as a
 /// result, an address or a variable where a register belongs,
 /// an address through an unknown name, a vector of an illegal size. False if any was reported.
-fn check_operand_forms(i: &Instruction, spec: &OpSpec, takes_address: bool, s: &Scope, out: &mut Findings) -> bool {
+fn check_operand_forms(
+    i: &Instruction,
+    spec: &OpSpec,
+    takes_address: bool,
+    s: &Scope,
+    out: &mut Findings,
+) -> bool {
     let mut ok = true;
     let mut kinds = spec.shape.chars().filter(|c| !matches!(c, '?' | '*'));
     for (k, o) in i.operands.iter().enumerate() {
         let kind = kinds.next();
-        let is_dest = kind.is_some_and(|c| matches!(c, 'd' | 'D' | 'E' | 'w' | 'U' | 'P')) || (kind == Some('V') && k == 0);
+        let is_dest = kind.is_some_and(|c| matches!(c, 'd' | 'D' | 'E' | 'w' | 'U' | 'P'))
+            || (kind == Some('V') && k == 0);
         match o {
             // An immediate of another kind than the result's type is a type mismatch first.
-            Operand::Imm(_) | Operand::F32(_) | Operand::F64(_) if is_dest && immediate_fits(o, i.types().first().copied()) => {
-                out.now(i.line, format!("Result register required for instruction '{}'", display_name(i)));
+            Operand::Imm(_) | Operand::F32(_) | Operand::F64(_)
+                if is_dest && immediate_fits(o, i.types().first().copied()) =>
+            {
+                out.now(
+                    i.line,
+                    format!(
+                        "Result register required for instruction '{}'",
+                        display_name(i)
+                    ),
+                );
                 ok = false;
             }
-            Operand::Symbol(n) if is_dest && (is_variable_plus_offset(n, s) || is_register_plus_offset(n, s)) => {
-                out.now(i.line, format!("Result register required for instruction '{}'", display_name(i)));
+            Operand::Symbol(n)
+                if is_dest && (is_variable_plus_offset(n, s) || is_register_plus_offset(n, s)) =>
+            {
+                out.now(
+                    i.line,
+                    format!(
+                        "Result register required for instruction '{}'",
+                        display_name(i)
+                    ),
+                );
                 ok = false;
             }
             Operand::SpecialReg { .. } if is_dest || i.types().iter().any(|&t| is_float(t)) => {
-                out.now(i.line, format!("Special register argument not allowed for instruction '{}'", i.opcode()));
+                out.now(
+                    i.line,
+                    format!(
+                        "Special register argument not allowed for instruction '{}'",
+                        i.opcode()
+                    ),
+                );
                 ok = false;
             }
-            Operand::SpecialReg { name, comp: None } | Operand::Reg(name) if is_vector_special(name) && s.regs.lookup(name).is_none() => {
-                out.now(i.line, format!("Argument vector size mismatch for instruction '{}'", i.opcode()));
+            Operand::SpecialReg { name, comp: None } | Operand::Reg(name)
+                if is_vector_special(name) && s.regs.lookup(name).is_none() =>
+            {
+                out.now(
+                    i.line,
+                    format!(
+                        "Argument vector size mismatch for instruction '{}'",
+                        i.opcode()
+                    ),
+                );
                 ok = false;
             }
             Operand::Addr { .. } if kind.is_some_and(|c| c != 'm') => {
-                out.now(i.line, format!("Argument {k} of instruction '{}': must be register", i.opcode()));
+                out.now(
+                    i.line,
+                    format!(
+                        "Argument {k} of instruction '{}': must be register",
+                        i.opcode()
+                    ),
+                );
                 ok = false;
             }
-            Operand::Addr { base: AddrBase::Reg(n) | AddrBase::Symbol(n), .. } if !is_known_name(n, s) => {
-                out.now(i.line, format!("Illegal operand type to instruction '{}'", i.opcode()));
+            Operand::Addr {
+                base: AddrBase::Reg(n) | AddrBase::Symbol(n),
+                ..
+            } if !is_known_name(n, s) => {
+                out.now(
+                    i.line,
+                    format!("Illegal operand type to instruction '{}'", i.opcode()),
+                );
                 ok = false;
             }
-            Operand::Symbol(n) if kind == Some('l') && !s.labels.contains(n.as_str()) && is_known_name(symbol_base(n), s) => {
-                out.now(i.line, format!("Label expected for argument {k} of instruction '{}'", i.opcode()));
+            Operand::Symbol(n)
+                if kind == Some('l')
+                    && !s.labels.contains(n.as_str())
+                    && is_known_name(symbol_base(n), s) =>
+            {
+                out.now(
+                    i.line,
+                    format!(
+                        "Label expected for argument {k} of instruction '{}'",
+                        i.opcode()
+                    ),
+                );
                 ok = false;
             }
-            Operand::Symbol(n) if kind.is_some_and(|c| !matches!(c, 'm' | 'l')) && !(takes_address && k > 0) && s.vars.contains_key(n) => {
-                out.now(i.line, format!("Argument {k} of instruction '{}': must be register", display_name(i)));
+            Operand::Symbol(n)
+                if kind.is_some_and(|c| !matches!(c, 'm' | 'l'))
+                    && !(takes_address && k > 0)
+                    && s.vars.contains_key(n) =>
+            {
+                out.now(
+                    i.line,
+                    format!(
+                        "Argument {k} of instruction '{}': must be register",
+                        display_name(i)
+                    ),
+                );
                 ok = false;
             }
             _ => {}
@@ -781,11 +998,25 @@ fn check_operand_forms(i: &Instruction, spec: &OpSpec, takes_address: bool, s: &
 /// Special registers with `.x`/`.y`/`.z` components, named whole.
 fn is_vector_special(name: &str) -> bool {
     // Registers end in a digit; these names don't.
-    !name.ends_with(|c: char| c.is_ascii_digit()) && matches!(name, "%tid" | "%ntid" | "%ctaid" | "%nctaid" | "%clusterid" | "%nclusterid" | "%cluster_ctaid" | "%cluster_nctaid")
+    !name.ends_with(|c: char| c.is_ascii_digit())
+        && matches!(
+            name,
+            "%tid"
+                | "%ntid"
+                | "%ctaid"
+                | "%nctaid"
+                | "%clusterid"
+                | "%nclusterid"
+                | "%cluster_ctaid"
+                | "%cluster_nctaid"
+        )
 }
 
 fn is_known_name(n: &str, s: &Scope) -> bool {
-    s.vars.contains_key(n) || s.knows_function(n) || n.starts_with("__") || s.regs.lookup(n).is_some()
+    s.vars.contains_key(n)
+        || s.knows_function(n)
+        || n.starts_with("__")
+        || s.regs.lookup(n).is_some()
 }
 
 /// Types outside [`Type`] (`.e4m3x2`, `.tf32`, ...): such instructions' types and operands are not checked.
@@ -795,17 +1026,24 @@ fn has_untabled_type(i: &Instruction) -> bool {
 
 /// A type [`Type`] does not list: narrow floats and their packed forms, `.tf32`, `.f32x2`.
 pub(crate) fn is_untabled_type(m: &str) -> bool {
-    const PREFIXES: &[&str] = &["e4m3", "e5m2", "e2m1", "e2m3", "e3m2", "ue8m0", "tf32", "s2f6", "b4x", "b6x", "b8x", "f32x2"];
+    const PREFIXES: &[&str] = &[
+        "e4m3", "e5m2", "e2m1", "e2m3", "e3m2", "ue8m0", "tf32", "s2f6", "b4x", "b6x", "b8x",
+        "f32x2",
+    ];
     PREFIXES.iter().any(|p| m.starts_with(p))
 }
 
 /// A modifier some tabled opcode takes: a type, space, vector size, cache hint or listed word.
 pub(crate) fn is_known_modifier(m: &str) -> bool {
-    const PREFIXES: &[&str] = &["L1::", "L2::", "level::", "e4m3", "e5m2", "e2m1", "e2m3", "e3m2", "ue8m0", "tf32", "s2f6", "b4x", "b6x", "b8x", "f32x2"];
+    const PREFIXES: &[&str] = &[
+        "L1::", "L2::", "level::", "e4m3", "e5m2", "e2m1", "e2m3", "e3m2", "ue8m0", "tf32", "s2f6",
+        "b4x", "b6x", "b8x", "f32x2",
+    ];
     Type::from_mod(m).is_some()
         || isa::is_listed_modifier(m)
         || isa::SPACES.contains(&m)
-        || m.strip_prefix('v').is_some_and(|n| n.parse::<u32>().is_ok())
+        || m.strip_prefix('v')
+            .is_some_and(|n| n.parse::<u32>().is_ok())
         || PREFIXES.iter().any(|p| m.starts_with(p))
         || looks_like_type(m)
         || is_shape(m)
@@ -820,8 +1058,20 @@ fn looks_like_type(m: &str) -> bool {
 /// Instruction-type modifiers: unknown ones, a missing or disallowed type, `.lo`/`.hi` for integers.
 /// Returns false when the operands can't be checked.
 fn check_types(i: &Instruction, types: &[Type], spec: &OpSpec, out: &mut Findings) -> bool {
-    let unexpected = |out: &mut Findings| out.now(i.line, format!("Unexpected instruction types specified for '{}'", display_name(i)));
-    if let Some(bad) = i.mods().iter().find(|m| looks_like_type(m) && Type::from_mod(m).is_none()) {
+    let unexpected = |out: &mut Findings| {
+        out.now(
+            i.line,
+            format!(
+                "Unexpected instruction types specified for '{}'",
+                display_name(i)
+            ),
+        )
+    };
+    if let Some(bad) = i
+        .mods()
+        .iter()
+        .find(|m| looks_like_type(m) && Type::from_mod(m).is_none())
+    {
         out.now(i.line, format!("Unknown modifier '.{bad}'"));
         unexpected(out);
         return false;
@@ -854,7 +1104,13 @@ fn check_types(i: &Instruction, types: &[Type], spec: &OpSpec, out: &mut Finding
     let int_like = is_int(types[0]) || matches!(types[0], Type::B16 | Type::B32 | Type::B64);
     if spec.needs_lo_hi && !int_like {
         if let Some(m) = ["lo", "hi", "wide"].iter().find(|m| i.has_mod(m)) {
-            out.now(i.line, format!("Unexpected instruction types specified for '{}.{m}'", i.opcode()));
+            out.now(
+                i.line,
+                format!(
+                    "Unexpected instruction types specified for '{}.{m}'",
+                    i.opcode()
+                ),
+            );
             return false;
         }
     }
@@ -902,8 +1158,16 @@ fn check_operands(i: &Instruction, p: &Plan, spec: &OpSpec, width: u32, s: &Scop
         };
         let t = if idx == 0 { p.ty } else { p.src_ty };
         ok &= match o {
-            Operand::Vector(v) if p.data == Some(idx) && width > 1 && crate::check_vectors::is_register_vector(v, s) => crate::check_vectors::data_vector_fits(v, t, spec.typing, s),
-            Operand::Vector(v) if p.data == Some(idx) && width > 1 => v.iter().all(|e| operand_fits(kind, e, t, spec, s, p)),
+            Operand::Vector(v)
+                if p.data == Some(idx)
+                    && width > 1
+                    && crate::check_vectors::is_register_vector(v, s) =>
+            {
+                crate::check_vectors::data_vector_fits(v, t, spec.typing, s)
+            }
+            Operand::Vector(v) if p.data == Some(idx) && width > 1 => {
+                v.iter().all(|e| operand_fits(kind, e, t, spec, s, p))
+            }
             _ => operand_fits(kind, o, t, spec, s, p),
         };
         idx += 1;
@@ -942,18 +1206,36 @@ fn check_memory_vector(i: &Instruction, width: Option<u32>, out: &mut Findings) 
     if vector_form && i.opcode() != "st" && !matches!(data, Some(Operand::Vector(_))) {
         out.now(i.line, "Result vector expected".into());
     }
-    let times = if vector_form && i.opcode() != "st" { 2 } else { 1 };
+    let times = if vector_form && i.opcode() != "st" {
+        2
+    } else {
+        1
+    };
     for _ in 0..times {
-        out.now(i.line, format!("Argument vector size mismatch for instruction '{}'", i.opcode()));
+        out.now(
+            i.line,
+            format!(
+                "Argument vector size mismatch for instruction '{}'",
+                i.opcode()
+            ),
+        );
     }
     None
 }
 
-fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Scope, p: &Plan) -> bool {
-    let reg_fits = |name: &str, want: Option<Type>, typing: Typing| match (s.regs.lookup(name), want) {
-        (None, _) | (_, None) => true, // undeclared: reported as an unknown symbol
-        (Some(r), Some(w)) => register_fits(w, r, typing),
-    };
+fn operand_fits(
+    kind: char,
+    o: &Operand,
+    ty: Option<Type>,
+    spec: &OpSpec,
+    s: &Scope,
+    p: &Plan,
+) -> bool {
+    let reg_fits =
+        |name: &str, want: Option<Type>, typing: Typing| match (s.regs.lookup(name), want) {
+            (None, _) | (_, None) => true, // undeclared: reported as an unknown symbol
+            (Some(r), Some(w)) => register_fits(w, r, typing),
+        };
     if p.packed_f32 {
         return matches!(o, Operand::Reg(r) if s.regs.lookup(r).is_none_or(|t| t == Type::B64));
     }
@@ -1033,7 +1315,8 @@ fn operand_fits(kind: char, o: &Operand, ty: Option<Type>, spec: &OpSpec, s: &Sc
 /// A `mov` vector of registers against the type (see [`crate::check_vectors::mov_vector_fits`]);
 /// others are taken as they are.
 fn mov_vector_fits(v: &[Operand], ty: Option<Type>, s: &Scope) -> bool {
-    !crate::check_vectors::is_register_vector(v, s) || crate::check_vectors::mov_vector_fits(v, ty, s)
+    !crate::check_vectors::is_register_vector(v, s)
+        || crate::check_vectors::mov_vector_fits(v, ty, s)
 }
 
 /// A variable plus an offset (`g+4`, also `g+0`), which ptxas takes as an integer constant
@@ -1046,13 +1329,18 @@ fn is_variable_plus_offset(name: &str, s: &Scope) -> bool {
 
 /// Whether `name` is a label, variable, function or register of the scope.
 fn names_anything(name: &str, s: &Scope) -> bool {
-    s.labels.contains(name) || s.vars.contains_key(name) || s.knows_function(name) || s.regs.lookup(name).is_some()
+    s.labels.contains(name)
+        || s.vars.contains_key(name)
+        || s.knows_function(name)
+        || s.regs.lookup(name).is_some()
 }
 
 /// Whether a name used as a value is a variable or function (its address), not a label.
 fn symbol_is_address(name: &str, s: &Scope) -> bool {
     let name = symbol_base(name);
-    s.vars.contains_key(name) || s.knows_function(name) || (name.starts_with("__") && !s.labels.contains(name))
+    s.vars.contains_key(name)
+        || s.knows_function(name)
+        || (name.starts_with("__") && !s.labels.contains(name))
 }
 
 /// The register type of two packed narrow floats: one byte for `.e2m1x2`, two for the others.
@@ -1067,7 +1355,10 @@ fn narrow_register(m: &str) -> Option<Type> {
 /// The exact register types of a `cvt`'s destination and source where they hold packed narrow
 /// floats (the first and second type modifiers).
 fn narrow_registers(i: &Instruction) -> [Option<Type>; 2] {
-    let mut types = i.mods().iter().filter(|m| Type::from_mod(m).is_some() || narrow_register(m).is_some());
+    let mut types = i
+        .mods()
+        .iter()
+        .filter(|m| Type::from_mod(m).is_some() || narrow_register(m).is_some());
     let mut next = || types.next().and_then(|m| narrow_register(m));
     [next(), next()]
 }
@@ -1075,11 +1366,14 @@ fn narrow_registers(i: &Instruction) -> [Option<Type>; 2] {
 /// The destination and source registers against [`narrow_registers`] (undeclared ones are
 /// reported as unknown symbols).
 fn narrow_registers_fit(i: &Instruction, p: &Plan, s: &Scope) -> bool {
-    p.narrow_registers.iter().zip(&i.operands).all(|(want, o)| match (want, o) {
-        (None, _) => true,
-        (Some(t), Operand::Reg(r)) => s.regs.lookup(r).is_none_or(|r| r == *t),
-        (Some(_), _) => false,
-    })
+    p.narrow_registers
+        .iter()
+        .zip(&i.operands)
+        .all(|(want, o)| match (want, o) {
+            (None, _) => true,
+            (Some(t), Operand::Reg(r)) => s.regs.lookup(r).is_none_or(|r| r == *t),
+            (Some(_), _) => false,
+        })
 }
 
 /// `cvt` into `.ue8m0x2` rounds toward zero or up (`.rz`, `.rp`), and must say which.
@@ -1087,11 +1381,19 @@ fn check_ue8m0_rounding(i: &Instruction, out: &mut Findings) {
     if i.opcode() != "cvt" || !i.has_mod("ue8m0x2") || narrow_registers(i)[0] != Some(Type::B16) {
         return;
     }
-    let rounding = i.mods().iter().find(|m| isa::FLOAT_ROUNDING.contains(&m.as_str()) || isa::INT_ROUNDING.contains(&m.as_str()));
+    let rounding = i.mods().iter().find(|m| {
+        isa::FLOAT_ROUNDING.contains(&m.as_str()) || isa::INT_ROUNDING.contains(&m.as_str())
+    });
     match rounding.map(Name::as_str) {
-        None => out.now(i.line, "Rounding modifier required for instruction 'cvt'".into()),
+        None => out.now(
+            i.line,
+            "Rounding modifier required for instruction 'cvt'".into(),
+        ),
         Some("rz" | "rp") => {}
-        Some(_) => out.now(i.line, "Illegal rounding modifier for instruction 'cvt'".into()),
+        Some(_) => out.now(
+            i.line,
+            "Illegal rounding modifier for instruction 'cvt'".into(),
+        ),
     }
 }
 
@@ -1100,7 +1402,11 @@ fn check_tensormap_prefetch(i: &Instruction, out: &mut Findings) {
     if i.opcode() != "prefetch" || !i.has_mod("tensormap") {
         return;
     }
-    if let Some(space) = i.mods().iter().find(|m| isa::SPACES.contains(&m.as_str()) && !matches!(m.as_str(), "const" | "param")) {
+    if let Some(space) = i
+        .mods()
+        .iter()
+        .find(|m| isa::SPACES.contains(&m.as_str()) && !matches!(m.as_str(), "const" | "param"))
+    {
         out.now(i.line, format!("Modifier '.tensormap' cannot be applied to '.{space}' space for instruction 'prefetch'"));
     }
 }
@@ -1110,16 +1416,28 @@ fn check_tensormap_prefetch(i: &Instruction, out: &mut Findings) {
 fn check_packed_f32(i: &Instruction, out: &mut Findings) {
     let op = i.opcode();
     if !matches!(op, "add" | "sub" | "mul" | "fma") || i.has_mod("relu") {
-        out.now(i.line, format!("Unexpected instruction types specified for '{op}'"));
+        out.now(
+            i.line,
+            format!("Unexpected instruction types specified for '{op}'"),
+        );
         return;
     }
     if i.has_mod("sat") {
-        out.now(i.line, format!("Illegal modifier '.sat' for instruction '{op}'"));
+        out.now(
+            i.line,
+            format!("Illegal modifier '.sat' for instruction '{op}'"),
+        );
     }
     if isa::INT_ROUNDING.iter().any(|m| i.has_mod(m)) {
-        out.now(i.line, format!("Illegal rounding modifier for instruction '{op}'"));
+        out.now(
+            i.line,
+            format!("Illegal rounding modifier for instruction '{op}'"),
+        );
     } else if op == "fma" && !isa::FLOAT_ROUNDING.iter().any(|m| i.has_mod(m)) {
-        out.now(i.line, "Rounding modifier required for instruction 'fma'".into());
+        out.now(
+            i.line,
+            "Rounding modifier required for instruction 'fma'".into(),
+        );
     }
 }
 
@@ -1128,23 +1446,36 @@ fn check_rounding(i: &Instruction, types: &[Type], out: &mut Findings) {
     let has = |set: &[&str]| set.iter().any(|m| i.has_mod(m));
     let Some(&ty) = types.first() else { return };
     let missing = match i.opcode() {
-        "div" | "sqrt" | "rcp" if ty == Type::F32 => !has(isa::FLOAT_ROUNDING) && !i.has_mod("approx") && !i.has_mod("full"),
-        "div" | "sqrt" | "rcp" if ty == Type::F64 => !has(isa::FLOAT_ROUNDING) && !i.has_mod("approx"),
+        "div" | "sqrt" | "rcp" if ty == Type::F32 => {
+            !has(isa::FLOAT_ROUNDING) && !i.has_mod("approx") && !i.has_mod("full")
+        }
+        "div" | "sqrt" | "rcp" if ty == Type::F64 => {
+            !has(isa::FLOAT_ROUNDING) && !i.has_mod("approx")
+        }
         "fma" | "mad" if matches!(ty, Type::F32 | Type::F64) => !has(isa::FLOAT_ROUNDING),
         "cvt" => cvt_needs_rounding(types) && !has(isa::FLOAT_ROUNDING) && !has(isa::INT_ROUNDING),
         _ => false,
     };
     if i.opcode() == "cvt" && cvt_rounding_is_illegal(types, &has) {
-        out.now(i.line, "Illegal rounding modifier for instruction 'cvt'".into());
+        out.now(
+            i.line,
+            "Illegal rounding modifier for instruction 'cvt'".into(),
+        );
         return;
     }
     if !missing {
         return;
     }
     let msg = if matches!(i.opcode(), "div" | "sqrt" | "rcp") && ty == Type::F32 {
-        format!("Rounding modifier or '.approx' modifier required for instruction '{}'", i.opcode())
+        format!(
+            "Rounding modifier or '.approx' modifier required for instruction '{}'",
+            i.opcode()
+        )
     } else {
-        format!("Rounding modifier required for instruction '{}'", i.opcode())
+        format!(
+            "Rounding modifier required for instruction '{}'",
+            i.opcode()
+        )
     };
     out.now(i.line, msg);
 }
@@ -1157,7 +1488,9 @@ fn cvt_rounding_is_illegal(types: &[Type], has: &dyn Fn(&[&str]) -> bool) -> boo
         (true, false) => has(isa::INT_ROUNDING),
         (false, true) => has(isa::FLOAT_ROUNDING),
         // Between floats: widening takes no rounding; same size only integer rounding.
-        (true, true) if element_size(*d) > element_size(*a) => has(isa::INT_ROUNDING) || has(isa::FLOAT_ROUNDING),
+        (true, true) if element_size(*d) > element_size(*a) => {
+            has(isa::INT_ROUNDING) || has(isa::FLOAT_ROUNDING)
+        }
         (true, true) if element_size(*d) == element_size(*a) => has(isa::FLOAT_ROUNDING),
         _ => false,
     }
@@ -1205,7 +1538,11 @@ fn matrix_modifiers(i: &Instruction, out: &mut Findings) -> Option<Option<(usize
         return Some(None);
     }
     let narrow = |m: &&Name| ["b4x", "b6x", "b8x"].iter().any(|p| m.starts_with(p));
-    let other_count = |m: &&Name| m.strip_prefix('x').is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit())) && !matches!(m.as_str(), "x1" | "x2" | "x4");
+    let other_count = |m: &&Name| {
+        m.strip_prefix('x')
+            .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
+            && !matches!(m.as_str(), "x1" | "x2" | "x4")
+    };
     let unknown = |m: &&Name| narrow(m) && !MATRIX_FORMATS.contains(&m.as_str()) || other_count(m);
     if let Some(m) = i.mods().iter().find(unknown) {
         out.now(i.line, format!("Unknown modifier '.{m}'"));
@@ -1213,46 +1550,86 @@ fn matrix_modifiers(i: &Instruction, out: &mut Findings) -> Option<Option<(usize
     }
     if !i.has_mod("sync") {
         let times = if op == "ldmatrix" { 2 } else { 1 };
-        (0..times).for_each(|_| out.now(i.line, format!(".sync modifier required for instruction '{op}'")));
+        (0..times).for_each(|_| {
+            out.now(
+                i.line,
+                format!(".sync modifier required for instruction '{op}'"),
+            )
+        });
         return None;
     }
     if !i.has_mod("aligned") {
-        out.now(i.line, format!(".aligned modifier required for instruction '{op}'"));
+        out.now(
+            i.line,
+            format!(".aligned modifier required for instruction '{op}'"),
+        );
         return None;
     }
-    let repeated = |what: &str, of: &dyn Fn(&str) -> bool| (i.mods().iter().filter(|m| of(m)).count() > 1).then(|| format!("Multiple {what} modifiers specified"));
+    let repeated = |what: &str, of: &dyn Fn(&str) -> bool| {
+        (i.mods().iter().filter(|m| of(m)).count() > 1)
+            .then(|| format!("Multiple {what} modifiers specified"))
+    };
     let counts = |m: &str| matches!(m, "x1" | "x2" | "x4");
-    let twice = repeated("matrix shape", &is_shape).or_else(|| repeated(".num", &counts)).or_else(|| repeated(".trans", &|m| m == "trans"));
+    let twice = repeated("matrix shape", &is_shape)
+        .or_else(|| repeated(".num", &counts))
+        .or_else(|| repeated(".trans", &|m| m == "trans"));
     if let Some(message) = twice {
         out.now(i.line, message);
         return None;
     }
     let Some(shape) = i.mods().iter().map(Name::as_str).find(|m| is_shape(m)) else {
-        out.now(i.line, format!("Shape modifier required for instruction '{op}'"));
+        out.now(
+            i.line,
+            format!("Shape modifier required for instruction '{op}'"),
+        );
         return None;
     };
-    let Some(count) = i.mods().iter().find_map(|m| m.strip_prefix('x').filter(|_| counts(m)).and_then(|n| n.parse::<usize>().ok())) else {
-        out.now(i.line, format!(".num modifier required for instruction '{op}'"));
+    let Some(count) = i.mods().iter().find_map(|m| {
+        m.strip_prefix('x')
+            .filter(|_| counts(m))
+            .and_then(|n| n.parse::<usize>().ok())
+    }) else {
+        out.now(
+            i.line,
+            format!(".num modifier required for instruction '{op}'"),
+        );
         return None;
     };
-    let space_ok = i.mods().iter().filter(|m| isa::SPACES.contains(&m.as_str())).all(|m| m == "shared" || m == "shared::cta");
+    let space_ok = i
+        .mods()
+        .iter()
+        .filter(|m| isa::SPACES.contains(&m.as_str()))
+        .all(|m| m == "shared" || m == "shared::cta");
     if !space_ok {
-        out.now(i.line, format!("State space incorrect for instruction '{op}'"));
+        out.now(
+            i.line,
+            format!("State space incorrect for instruction '{op}'"),
+        );
         return None;
     }
     if op == "ldmatrix" && shape == "m16n16" && count == 4 {
-        out.now(i.line, format!("Incorrect no. of matrix: 4 for ldmatrix with shape '.{shape}'"));
+        out.now(
+            i.line,
+            format!("Incorrect no. of matrix: 4 for ldmatrix with shape '.{shape}'"),
+        );
         return None;
     }
     // One type, `.b8` or `.b16` (`stmatrix` has no format conversions), before the fragment.
     let types = i.types();
     let odd_types = types.len() > 1 || types.iter().any(|t| !matches!(t, Type::B8 | Type::B16));
     if odd_types || op == "stmatrix" && i.mods().iter().any(|m| narrow(&m)) {
-        out.now(i.line, format!("Unexpected instruction types specified for '{op}'"));
+        out.now(
+            i.line,
+            format!("Unexpected instruction types specified for '{op}'"),
+        );
         return None;
     }
     // A 16x16 matrix of bytes takes two registers per matrix.
-    let count = if op == "ldmatrix" && shape == "m16n16" { 2 * count } else { count };
+    let count = if op == "ldmatrix" && shape == "m16n16" {
+        2 * count
+    } else {
+        count
+    };
     Some(Some((count, usize::from(op == "stmatrix"))))
 }
 
@@ -1260,7 +1637,9 @@ fn matrix_modifiers(i: &Instruction, out: &mut Findings) -> Option<Option<(usize
 /// reporting a problem.
 fn matrix_form_fits(i: &Instruction, out: &mut Findings) -> bool {
     let problem = matrix_form_problem(i);
-    problem.iter().for_each(|message| out.now(i.line, message.clone()));
+    problem
+        .iter()
+        .for_each(|message| out.now(i.line, message.clone()));
     problem.is_none()
 }
 
@@ -1274,31 +1653,50 @@ fn matrix_form_problem(i: &Instruction) -> Option<String> {
     let b8_shape = match (op, shape) {
         (_, "m8n8") => false,
         ("stmatrix", "m16n8") | ("ldmatrix", "m16n16" | "m8n16") => true,
-        ("stmatrix", _) | ("ldmatrix", "m16n8") => return Some(format!("Illegal matrix shape '.{shape}' for instruction '{op}'")),
+        ("stmatrix", _) | ("ldmatrix", "m16n8") => {
+            return Some(format!(
+                "Illegal matrix shape '.{shape}' for instruction '{op}'"
+            ))
+        }
         _ => return None,
     };
     let types = i.types();
-    let formats: Vec<&str> = i.mods().iter().map(Name::as_str).filter(|m| MATRIX_FORMATS.contains(m)).collect();
+    let formats: Vec<&str> = i
+        .mods()
+        .iter()
+        .map(Name::as_str)
+        .filter(|m| MATRIX_FORMATS.contains(m))
+        .collect();
     let type_count = match shape {
         "m8n8" => types.len() != 1 || !formats.is_empty(),
         "m8n16" => !types.is_empty(),
         _ => !types.is_empty() && !formats.is_empty(),
     };
     if type_count {
-        return Some(format!("Unexpected number of instruction types specified for {op} with shape '.{shape}'"));
+        return Some(format!(
+            "Unexpected number of instruction types specified for {op} with shape '.{shape}'"
+        ));
     }
     let trans = i.has_mod("trans");
     if shape == "m8n16" && trans {
         return Some("Modifier .trans not allowed for shape '.m8n16'".into());
     }
     let needs_trans = b8_shape && shape != "m8n16" && !trans;
-    let trans_required = || Some(format!("Modifier '.trans' require for instruction {op} with shape '.{shape}'"));
+    let trans_required = || {
+        Some(format!(
+            "Modifier '.trans' require for instruction {op} with shape '.{shape}'"
+        ))
+    };
     match (&types[..], &formats[..]) {
         ([], _) if needs_trans => trans_required(),
         ([], ["b8x16", from]) if *from != "b8x16" => None,
-        ([], [a, b]) => Some(format!("Illegal modifier '.{a}.{b}' for instruction '{op}'")),
+        ([], [a, b]) => Some(format!(
+            "Illegal modifier '.{a}.{b}' for instruction '{op}'"
+        )),
         ([], _) => Some("Unexpected number of 'format conversion' modifiers specified".into()),
-        ([t @ (Type::B8 | Type::B16)], _) if (*t == Type::B8) != b8_shape => Some(format!("Incorrect instruction type specified for {op} with shape '.{shape}'")),
+        ([t @ (Type::B8 | Type::B16)], _) if (*t == Type::B8) != b8_shape => Some(format!(
+            "Incorrect instruction type specified for {op} with shape '.{shape}'"
+        )),
         ([Type::B8 | Type::B16], _) if needs_trans => trans_required(),
         _ => None,
     }
@@ -1306,7 +1704,11 @@ fn matrix_form_problem(i: &Instruction) -> Option<String> {
 
 /// The fragment vector of a matrix access against its count, then what its shape takes. False
 /// when the operands can't be checked further.
-fn check_matrix_fragments(i: &Instruction, (count, at): (usize, usize), out: &mut Findings) -> bool {
+fn check_matrix_fragments(
+    i: &Instruction,
+    (count, at): (usize, usize),
+    out: &mut Findings,
+) -> bool {
     let op = i.opcode();
     match i.operands.get(at) {
         Some(Operand::Vector(v)) if v.len() == count => matrix_form_fits(i, out),
@@ -1315,9 +1717,17 @@ fn check_matrix_fragments(i: &Instruction, (count, at): (usize, usize), out: &mu
             false
         }
         Some(_) => {
-            out.now(i.line, format!("Vector of size {count} is expected for argument {at} of instruction '{op}'"));
+            out.now(
+                i.line,
+                format!(
+                    "Vector of size {count} is expected for argument {at} of instruction '{op}'"
+                ),
+            );
             if matches!(i.operands.get(at), Some(Operand::Vector(v)) if v.len() < count) {
-                out.now(i.line, format!("Argument vector size mismatch for instruction '{op}'"));
+                out.now(
+                    i.line,
+                    format!("Argument vector size mismatch for instruction '{op}'"),
+                );
             }
             false
         }
@@ -1329,14 +1739,19 @@ fn check_matrix_fragments(i: &Instruction, (count, at): (usize, usize), out: &mu
 fn is_shape(m: &str) -> bool {
     let mut rest = m;
     for letter in ['m', 'n'] {
-        let Some(r) = rest.strip_prefix(letter) else { return false };
+        let Some(r) = rest.strip_prefix(letter) else {
+            return false;
+        };
         let digits = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
         if digits == 0 {
             return false;
         }
         rest = &r[digits..];
     }
-    rest.is_empty() || rest.strip_prefix('k').is_some_and(|k| !k.is_empty() && k.chars().all(|c| c.is_ascii_digit()))
+    rest.is_empty()
+        || rest
+            .strip_prefix('k')
+            .is_some_and(|k| !k.is_empty() && k.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// The state space a memory access (`ld`, `st`, `ldu`, `atom`, `red`) names, if any.
@@ -1344,7 +1759,10 @@ fn access_space(i: &Instruction) -> Option<StateSpace> {
     if !is_access(i) {
         return None;
     }
-    let space = i.mods().iter().find(|m| isa::SPACES.contains(&m.as_str()))?;
+    let space = i
+        .mods()
+        .iter()
+        .find(|m| isa::SPACES.contains(&m.as_str()))?;
     Some(match space.split("::").next().unwrap_or("") {
         "global" => StateSpace::Global,
         "shared" => StateSpace::Shared,
@@ -1361,7 +1779,10 @@ fn writes_memory(i: &Instruction) -> bool {
 /// No writes to `.const`.
 fn check_space_writable(i: &Instruction, out: &mut Findings) {
     if writes_memory(i) && access_space(i) == Some(StateSpace::Const) {
-        out.now(i.line, format!("State space incorrect for instruction '{}'", i.opcode()));
+        out.now(
+            i.line,
+            format!("State space incorrect for instruction '{}'", i.opcode()),
+        );
     }
 }
 
@@ -1372,9 +1793,18 @@ fn is_access(i: &Instruction) -> bool {
 
 /// State space of the instruction (`space`: what it names, unless it writes `.const`) against the
 /// variable it addresses; a generic access (`generic`) reaches no `.param` or `.const` variable.
-fn check_space(i: &Instruction, space: Option<StateSpace>, generic: bool, s: &Scope, out: &mut Findings) {
+fn check_space(
+    i: &Instruction,
+    space: Option<StateSpace>,
+    generic: bool,
+    s: &Scope,
+    out: &mut Findings,
+) {
     let var = i.operands.iter().find_map(|o| match o {
-        Operand::Addr { base: AddrBase::Symbol(v), .. } => s.vars.get(v.as_str()),
+        Operand::Addr {
+            base: AddrBase::Symbol(v),
+            ..
+        } => s.vars.get(v.as_str()),
         _ => None,
     });
     let fits = |v: &StateSpace| match space {
@@ -1382,7 +1812,13 @@ fn check_space(i: &Instruction, space: Option<StateSpace>, generic: bool, s: &Sc
         None => !generic || !matches!(v, StateSpace::Param | StateSpace::Const),
     };
     if var.is_some_and(|v| !fits(v)) {
-        out.now(i.line, format!("State space mismatch between instruction and address in instruction '{}'", i.opcode()));
+        out.now(
+            i.line,
+            format!(
+                "State space mismatch between instruction and address in instruction '{}'",
+                i.opcode()
+            ),
+        );
     }
 }
 
@@ -1398,15 +1834,33 @@ fn check_qualifiers(i: &Instruction, types: &[Type], out: &mut Findings) {
     let Some(&ty) = types.first() else { return };
     let op = i.opcode();
     if op == "setp" && !comparison_fits(i, ty) {
-        out.now(i.line, "Mismatch between instruction type and comparison qualifier".into());
+        out.now(
+            i.line,
+            "Mismatch between instruction type and comparison qualifier".into(),
+        );
     }
-    let arith = matches!(op, "add" | "sub" | "mul" | "mad" | "min" | "max" | "div" | "rem" | "abs" | "neg");
+    let arith = matches!(
+        op,
+        "add" | "sub" | "mul" | "mad" | "min" | "max" | "div" | "rem" | "abs" | "neg"
+    );
     if arith && !is_float(ty) {
         if isa::FLOAT_ROUNDING.iter().any(|m| i.has_mod(m)) {
-            out.now(i.line, format!("Illegal rounding modifier for instruction '{}'", display_name(i)));
+            out.now(
+                i.line,
+                format!(
+                    "Illegal rounding modifier for instruction '{}'",
+                    display_name(i)
+                ),
+            );
         }
         if i.has_mod("ftz") {
-            out.now(i.line, format!("Illegal modifier '.ftz' for instruction '{}'", display_name(i)));
+            out.now(
+                i.line,
+                format!(
+                    "Illegal modifier '.ftz' for instruction '{}'",
+                    display_name(i)
+                ),
+            );
         }
     }
     if let Some(msg) = bar_red_type_mismatch(i, ty) {
@@ -1433,28 +1887,47 @@ fn missing_mode(i: &Instruction) -> Option<String> {
         "setp" | "set" => (crate::check_mods::COMPARISONS, "Comparison"),
         _ => return None,
     };
-    (!modes.iter().any(|m| i.has_mod(m))).then(|| format!("{what} modifier required for instruction '{}'", i.opcode()))
+    (!modes.iter().any(|m| i.has_mod(m)))
+        .then(|| format!("{what} modifier required for instruction '{}'", i.opcode()))
 }
 
 /// The type modifiers in order, packed FP8/FP6/FP4 pairs (`e4m3x2`) included.
 fn type_names(i: &Instruction) -> String {
-    let names: Vec<&str> = i.mods().iter().map(|m| &**m).filter(|m| Type::from_mod(m).is_some() || m.ends_with("x2")).collect();
+    let names: Vec<&str> = i
+        .mods()
+        .iter()
+        .map(|m| &**m)
+        .filter(|m| Type::from_mod(m).is_some() || m.ends_with("x2"))
+        .collect();
     names.join(".")
 }
 
 /// `prmt` takes at most one permute mode; `cvt` to FP8 pairs needs `.satfinite`.
 fn mode_conflict(i: &Instruction) -> Option<String> {
     const PERMUTES: &[&str] = &["f4e", "b4e", "rc8", "ecl", "ecr", "rc16"];
-    if i.opcode() == "prmt" && i.mods().iter().filter(|m| PERMUTES.contains(&&***m)).count() > 1 {
+    if i.opcode() == "prmt"
+        && i.mods()
+            .iter()
+            .filter(|m| PERMUTES.contains(&&***m))
+            .count()
+            > 1
+    {
         return Some("Multiple permute modifiers specified".into());
     }
     // The destination is the first type named.
-    let dst = i.mods().iter().find(|m| Type::from_mod(m).is_some() || matches!(&***m, "e4m3x2" | "e5m2x2"))?;
+    let dst = i
+        .mods()
+        .iter()
+        .find(|m| Type::from_mod(m).is_some() || matches!(&***m, "e4m3x2" | "e5m2x2"))?;
     let fp8: &str = dst;
     if !matches!(fp8, "e4m3x2" | "e5m2x2") {
         return None;
     }
-    (i.opcode() == "cvt" && !i.has_mod("satfinite")).then(|| format!("'.satfinite' modifier required for instruction 'cvt' with destination type '.{fp8}'"))
+    (i.opcode() == "cvt" && !i.has_mod("satfinite")).then(|| {
+        format!(
+            "'.satfinite' modifier required for instruction 'cvt' with destination type '.{fp8}'"
+        )
+    })
 }
 
 /// `membar` takes exactly one level, `.cta`, `.gl` or `.sys` (or is `membar.proxy`).
@@ -1462,11 +1935,26 @@ fn check_membar_level(i: &Instruction, out: &mut Findings) {
     if i.opcode() != "membar" {
         return;
     }
-    for m in i.mods().iter().filter(|m| matches!(m.as_str(), "gpu" | "cluster")) {
-        out.now(i.line, format!("Illegal modifier '.{m}' for instruction 'membar'"));
+    for m in i
+        .mods()
+        .iter()
+        .filter(|m| matches!(m.as_str(), "gpu" | "cluster"))
+    {
+        out.now(
+            i.line,
+            format!("Illegal modifier '.{m}' for instruction 'membar'"),
+        );
     }
-    match i.mods().iter().filter(|m| matches!(m.as_str(), "cta" | "gl" | "sys")).count() {
-        0 if !i.has_mod("proxy") => out.now(i.line, "Membar level required for instruction 'membar'".into()),
+    match i
+        .mods()
+        .iter()
+        .filter(|m| matches!(m.as_str(), "cta" | "gl" | "sys"))
+        .count()
+    {
+        0 if !i.has_mod("proxy") => out.now(
+            i.line,
+            "Membar level required for instruction 'membar'".into(),
+        ),
         0 | 1 => {}
         _ => out.now(i.line, "Multiple scope modifiers specified".into()),
     }
@@ -1483,7 +1971,10 @@ fn bar_red_operands_fit(i: &Instruction, s: &Scope) -> bool {
         _ => false,
     };
     let count_fits = |o: &Operand| match o {
-        Operand::Reg(r) => s.regs.lookup(r).is_none_or(|t| register_fits(Type::U32, t, Typing::Strict)),
+        Operand::Reg(r) => s
+            .regs
+            .lookup(r)
+            .is_none_or(|t| register_fits(Type::U32, t, Typing::Strict)),
         o => matches!(o, Operand::Imm(_)),
     };
     match &i.operands[..] {
@@ -1498,7 +1989,13 @@ fn bar_red_type_mismatch(i: &Instruction, ty: Type) -> Option<String> {
     if i.opcode() != "bar" || !i.has_mod("red") {
         return None;
     }
-    let want = if i.has_mod("popc") { Type::U32 } else if i.has_mod("and") || i.has_mod("or") { Type::Pred } else { return None };
+    let want = if i.has_mod("popc") {
+        Type::U32
+    } else if i.has_mod("and") || i.has_mod("or") {
+        Type::Pred
+    } else {
+        return None;
+    };
     let name = if want == Type::U32 { "u32" } else { "pred" };
     (ty != want).then(|| format!("Operation requires .{name} type"))
 }
@@ -1508,9 +2005,16 @@ fn vote_type_mismatch(i: &Instruction, ty: Type) -> Option<String> {
     if i.opcode() != "vote" {
         return None;
     }
-    let mode = ["all", "any", "uni", "ballot"].into_iter().find(|m| i.has_mod(m))?;
-    let (want, name) = if mode == "ballot" { (Type::B32, "b32") } else { (Type::Pred, "pred") };
-    (ty != want).then(|| format!("Instruction 'vote' requires '.{name}' type with '.{mode}' modifier."))
+    let mode = ["all", "any", "uni", "ballot"]
+        .into_iter()
+        .find(|m| i.has_mod(m))?;
+    let (want, name) = if mode == "ballot" {
+        (Type::B32, "b32")
+    } else {
+        (Type::Pred, "pred")
+    };
+    (ty != want)
+        .then(|| format!("Instruction 'vote' requires '.{name}' type with '.{mode}' modifier."))
 }
 
 /// `setp`'s comparison against its type: unsigned orders for unsigned integers, unordered ones
@@ -1527,7 +2031,8 @@ pub(crate) fn comparison_fits(i: &Instruction, ty: Type) -> bool {
 
 /// The operand of `bar`/`barrier` that names the barrier (`bar.red` names it after the result).
 fn barrier_operand(i: &Instruction) -> Option<usize> {
-    let numbered = matches!(i.opcode(), "bar" | "barrier") && !i.has_mod("warp") && !i.has_mod("cluster");
+    let numbered =
+        matches!(i.opcode(), "bar" | "barrier") && !i.has_mod("warp") && !i.has_mod("cluster");
     numbered.then(|| usize::from(i.has_mod("red")))
 }
 
@@ -1535,7 +2040,10 @@ fn barrier_operand(i: &Instruction) -> Option<usize> {
 fn check_barrier_number(i: &Instruction, at: usize, out: &mut Findings) {
     if let Some(Operand::Imm(n)) = i.operands.get(at) {
         if !(0..16).contains(n) {
-            out.now(i.line, format!("Barrier number '{n}' out of range, expected to be in range [0..15]"));
+            out.now(
+                i.line,
+                format!("Barrier number '{n}' out of range, expected to be in range [0..15]"),
+            );
         }
     }
 }
@@ -1564,10 +2072,14 @@ pub fn sync_less_warnings(m: &Module) -> Vec<(u32, String)> {
     if sync_less_is_gone(m.version, target_sm) {
         return Vec::new();
     }
-    let instructions = m.functions.iter().flat_map(|f| &f.body).filter_map(|s| match s {
-        Statement::Instr(i) if is_sync_less_warp_op(i) => Some(i),
-        _ => None,
-    });
+    let instructions = m
+        .functions
+        .iter()
+        .flat_map(|f| &f.body)
+        .filter_map(|s| match s {
+            Statement::Instr(i) if is_sync_less_warp_op(i) => Some(i),
+            _ => None,
+        });
     let mut warnings = Vec::new();
     for i in instructions {
         let op = i.opcode();
@@ -1590,7 +2102,15 @@ fn check_atom_types(i: &Instruction, s: &Scope, out: &mut Findings) {
         return;
     }
     let opcode = i.opcode();
-    let vectors: Vec<&str> = i.mods().iter().map(Name::as_str).filter(|m| m.strip_prefix('v').is_some_and(|n| n.parse::<u32>().is_ok())).collect();
+    let vectors: Vec<&str> = i
+        .mods()
+        .iter()
+        .map(Name::as_str)
+        .filter(|m| {
+            m.strip_prefix('v')
+                .is_some_and(|n| n.parse::<u32>().is_ok())
+        })
+        .collect();
     if let Some(m) = vectors.iter().find(|m| !matches!(**m, "v2" | "v4" | "v8")) {
         out.now(i.line, format!("Unknown modifier '.{m}'"));
         return;
@@ -1600,12 +2120,24 @@ fn check_atom_types(i: &Instruction, s: &Scope, out: &mut Findings) {
         return;
     }
     let width = vectors.first().and_then(|m| m[1..].parse::<u32>().ok());
-    let Some((op, types)) = isa::ATOM_OPERATIONS.iter().find(|(op, _)| i.has_mod(op)) else { return };
+    let Some((op, types)) = isa::ATOM_OPERATIONS.iter().find(|(op, _)| i.has_mod(op)) else {
+        return;
+    };
     let cas = *op == "cas";
     let ty = i.ty();
     // The type as written (`bf16x2`), for the messages.
-    let ty_name = i.mods().iter().rev().map(Name::as_str).find(|m| Type::from_mod(m).is_some()).unwrap_or("");
-    let space = i.mods().iter().map(Name::as_str).find(|m| isa::SPACES.contains(m));
+    let ty_name = i
+        .mods()
+        .iter()
+        .rev()
+        .map(Name::as_str)
+        .find(|m| Type::from_mod(m).is_some())
+        .unwrap_or("");
+    let space = i
+        .mods()
+        .iter()
+        .map(Name::as_str)
+        .find(|m| isa::SPACES.contains(m));
     let place = space.map_or(" with generic state space".to_string(), |m| format!(".{m}"));
     let noftz = i.has_mod("noftz");
     let half = ty.is_some_and(|t| matches!(t, Type::F16 | Type::BF16 | Type::F16x2 | Type::BF16x2));
@@ -1614,68 +2146,129 @@ fn check_atom_types(i: &Instruction, s: &Scope, out: &mut Findings) {
     let half_min_max = half && matches!(*op, "min" | "max");
     if half_min_max || bf16 && *op == "add" {
         let ptx = if half_min_max { (8, 1) } else { (7, 8) };
-        require(i.line, &format!("Instruction '{opcode}.{op}.{ty_name}{place}'"), 90, ptx, true, s, out);
+        require(
+            i.line,
+            &format!("Instruction '{opcode}.{op}.{ty_name}{place}'"),
+            90,
+            ptx,
+            true,
+            s,
+            out,
+        );
     }
     let with_vectors = format!("{opcode} instruction with vector types");
     if width.is_some() {
-        require(i.line, &format!("Feature '{with_vectors}'"), 90, (8, 1), true, s, out);
+        require(
+            i.line,
+            &format!("Feature '{with_vectors}'"),
+            90,
+            (8, 1),
+            true,
+            s,
+            out,
+        );
     }
     if space.is_some_and(|m| !m.starts_with("shared") && m != "global") {
-        out.now(i.line, format!("State space incorrect for instruction '{opcode}'"));
+        out.now(
+            i.line,
+            format!("State space incorrect for instruction '{opcode}'"),
+        );
         return;
     }
     if is_red && cas {
-        out.now(i.line, "Illegal modifier '.cas' for instruction 'red'".into());
+        out.now(
+            i.line,
+            "Illegal modifier '.cas' for instruction 'red'".into(),
+        );
         return;
     }
     if noftz && !vector_type {
-        out.now(i.line, format!("Illegal modifier '.noftz' for instruction '{opcode}'"));
+        out.now(
+            i.line,
+            format!("Illegal modifier '.noftz' for instruction '{opcode}'"),
+        );
     }
     if width.is_some() && !vector_type {
-        out.now(i.line, format!("Vector qualifier is not allowed for instruction '{opcode}'"));
+        out.now(
+            i.line,
+            format!("Vector qualifier is not allowed for instruction '{opcode}'"),
+        );
     }
     if is_red && *op == "exch" {
-        out.now(i.line, "Illegal operation '.exch' for instruction 'red'".into());
+        out.now(
+            i.line,
+            "Illegal operation '.exch' for instruction 'red'".into(),
+        );
         return;
     }
     if half && !noftz {
-        out.now(i.line, format!("'.noftz' modifier required for instruction '{opcode}' with type '.{ty_name}'"));
+        out.now(
+            i.line,
+            format!("'.noftz' modifier required for instruction '{opcode}' with type '.{ty_name}'"),
+        );
     }
     let Some(ty) = ty else { return };
     // Types no operation takes are "Unexpected instruction types", reported with the row.
-    let wrong_type = isa::op_spec(opcode).is_some_and(|s| s.types.contains(ty)) && !types.iter().any(|t| Type::from_mod(t) == Some(ty));
+    let wrong_type = isa::op_spec(opcode).is_some_and(|s| s.types.contains(ty))
+        && !types.iter().any(|t| Type::from_mod(t) == Some(ty));
     if wrong_type {
         let msg = if cas {
             format!("Unexpected instruction types specified for '{opcode}'")
         } else {
             let names: Vec<String> = types.iter().map(|t| format!(".{t}")).collect();
-            format!("Operation .{op} requires {} type for instruction '{opcode}'", names.join(" or "))
+            format!(
+                "Operation .{op} requires {} type for instruction '{opcode}'",
+                names.join(" or ")
+            )
         };
         out.now(i.line, msg);
     }
     match width {
         Some(width) if !wrong_type => {
             if space.is_some_and(|m| m.starts_with("shared")) {
-                out.now(i.line, format!("State space incorrect for feature '{with_vectors}'"));
+                out.now(
+                    i.line,
+                    format!("State space incorrect for feature '{with_vectors}'"),
+                );
             }
             if !vector_type {
-                out.now(i.line, format!("Unexpected instruction types specified for '{with_vectors}'"));
+                out.now(
+                    i.line,
+                    format!("Unexpected instruction types specified for '{with_vectors}'"),
+                );
             }
             if !matches!(ty, Type::F16 | Type::BF16) && (width == 8 || !vector_type) {
                 out.now(i.line, format!("Only .v2 or .v4 vector modifier supported with type .{ty_name} on .{op} operation for {with_vectors}"));
             }
         }
-        None if half_min_max && !wrong_type => out.now(i.line, format!("Vector modifier required for instruction '{opcode}.{op}.{ty_name}{place}'")),
+        None if half_min_max && !wrong_type => out.now(
+            i.line,
+            format!("Vector modifier required for instruction '{opcode}.{op}.{ty_name}{place}'"),
+        ),
         _ => {}
     }
     if noftz && ty == Type::F32 {
-        require(i.line, &format!("Feature '{opcode} with .noftz and .f32'"), 0, (9, 4), false, s, out);
+        require(
+            i.line,
+            &format!("Feature '{opcode} with .noftz and .f32'"),
+            0,
+            (9, 4),
+            false,
+            s,
+            out,
+        );
         if *op != "add" {
-            out.now(i.line, format!("Illegal modifier '.noftz' for instruction '{opcode}' with '.{op}'"));
+            out.now(
+                i.line,
+                format!("Illegal modifier '.noftz' for instruction '{opcode}' with '.{op}'"),
+            );
         }
     }
     if is_red && i.has_mod("acq_rel") {
-        out.now(i.line, "Illegal modifier '.acq_rel' for instruction 'red'".into());
+        out.now(
+            i.line,
+            "Illegal modifier '.acq_rel' for instruction 'red'".into(),
+        );
     }
 }
 
@@ -1683,7 +2276,10 @@ fn check_atom_types(i: &Instruction, s: &Scope, out: &mut Findings) {
 /// `red.cas` takes what it has: ptxas names only the illegal modifier.
 fn atom_operand_count(i: &Instruction) -> usize {
     let is_red = i.opcode() == "red";
-    let cas = isa::ATOM_OPERATIONS.iter().find(|(op, _)| i.has_mod(op)).is_some_and(|(op, _)| *op == "cas");
+    let cas = isa::ATOM_OPERATIONS
+        .iter()
+        .find(|(op, _)| i.has_mod(op))
+        .is_some_and(|(op, _)| *op == "cas");
     if is_red && cas {
         return i.operands.len();
     }
@@ -1695,21 +2291,41 @@ fn modifier_requirements(i: &Instruction, s: &Scope, out: &mut Findings) {
     for r in isa::requirements_for(i.opcode()) {
         let opcode_ok = r.opcode.is_empty() || r.opcode == i.opcode();
         let met = s.version >= r.ptx && s.target_sm >= r.sm;
-        let with_ok = (r.with.is_empty() || i.has_mod(r.with)) && !r.without.iter().any(|m| i.has_mod(m));
+        let with_ok =
+            (r.with.is_empty() || i.has_mod(r.with)) && !r.without.iter().any(|m| i.has_mod(m));
         if !met && opcode_ok && with_ok && (r.modifier.is_empty() || i.has_mod(r.modifier)) {
-            let what = r.what.replace("{m0}", i.mods().first().map_or("", Name::as_str)).replace("{mods}", &i.mods().join("."));
-            let what = what.replace("{form}", &crate::check_forms::form_name(i)).replace("{types}", &type_names(i));
+            let what = r
+                .what
+                .replace("{m0}", i.mods().first().map_or("", Name::as_str))
+                .replace("{mods}", &i.mods().join("."));
+            let what = what
+                .replace("{form}", &crate::check_forms::form_name(i))
+                .replace("{types}", &type_names(i));
             require(i.line, &what, r.sm, r.ptx, r.target_first, s, out);
         }
     }
-    for (_, _, what, targets) in isa::ARCH_SPECIFIC.iter().filter(|(op, m, ..)| *op == i.opcode() && i.has_mod(m)) {
+    for (_, _, what, targets) in isa::ARCH_SPECIFIC
+        .iter()
+        .filter(|(op, m, ..)| *op == i.opcode() && i.has_mod(m))
+    {
         if !targets.contains(&s.target) {
-            out.now(i.line, format!("{what} not supported on .target '{}'", s.target));
+            out.now(
+                i.line,
+                format!("{what} not supported on .target '{}'", s.target),
+            );
         }
     }
     let wide_vector = i.has_mod("v4") && i.ty().is_some_and(|t| t.size_bytes() == 8);
     if is_memory_access(i) && wide_vector {
-        require(i.line, "Feature '256 bit wide load/store'", 100, (8, 8), false, s, out);
+        require(
+            i.line,
+            "Feature '256 bit wide load/store'",
+            100,
+            (8, 8),
+            false,
+            s,
+            out,
+        );
     }
 }
 
@@ -1718,16 +2334,41 @@ fn special_register_requirements(i: &Instruction, s: &Scope, out: &mut Findings)
     for o in &i.operands {
         if let Operand::SpecialReg { name, .. } = o {
             if let Some((_, sm, ptx)) = isa::SPECIAL_REQUIREMENTS.iter().find(|(n, ..)| n == name) {
-                require(i.line, &format!("Feature '{name}'"), *sm, *ptx, false, s, out);
+                require(
+                    i.line,
+                    &format!("Feature '{name}'"),
+                    *sm,
+                    *ptx,
+                    false,
+                    s,
+                    out,
+                );
             }
         }
     }
 }
 
-fn require(line: u32, what: &str, sm: u32, ptx: (u32, u32), target_first: bool, s: &Scope, out: &mut Findings) {
-    let version = (s.version < ptx).then(|| format!("{what} requires PTX ISA .version {}.{} or later", ptx.0, ptx.1));
+fn require(
+    line: u32,
+    what: &str,
+    sm: u32,
+    ptx: (u32, u32),
+    target_first: bool,
+    s: &Scope,
+    out: &mut Findings,
+) {
+    let version = (s.version < ptx).then(|| {
+        format!(
+            "{what} requires PTX ISA .version {}.{} or later",
+            ptx.0, ptx.1
+        )
+    });
     let target = (s.target_sm < sm).then(|| format!("{what} requires .target sm_{sm} or higher"));
-    let (a, b) = if target_first { (target, version) } else { (version, target) };
+    let (a, b) = if target_first {
+        (target, version)
+    } else {
+        (version, target)
+    };
     for m in [a, b].into_iter().flatten() {
         out.now(line, m);
     }
@@ -1735,7 +2376,11 @@ fn require(line: u32, what: &str, sm: u32, ptx: (u32, u32), target_first: bool, 
 
 /// `call (rets), f, (args)`: a known callee with as many results and arguments as its prototype.
 fn check_call(i: &Instruction, s: &Scope, out: &mut Findings) {
-    let Some(pos) = i.operands.iter().position(|o| matches!(o, Operand::Symbol(_) | Operand::Reg(_))) else {
+    let Some(pos) = i
+        .operands
+        .iter()
+        .position(|o| matches!(o, Operand::Symbol(_) | Operand::Reg(_)))
+    else {
         out.now(i.line, "Arguments mismatch for instruction 'call'".into());
         return;
     };
@@ -1747,7 +2392,10 @@ fn check_call(i: &Instruction, s: &Scope, out: &mut Findings) {
     }
     if let Operand::Symbol(name) = &i.operands[pos] {
         match s.function(name) {
-            Some(f) if f.is_entry => out.now(i.line, "Illegal call target, device function expected".into()),
+            Some(f) if f.is_entry => out.now(
+                i.line,
+                "Illegal call target, device function expected".into(),
+            ),
             Some(f) => {
                 let rets = i.operands[..pos].iter().map(vector_len).sum::<usize>();
                 let args = i.operands.get(pos + 1).map_or(0, vector_len);
@@ -1800,17 +2448,39 @@ struct OperandKey {
 impl OperandKey {
     /// A slot of [`Plans::recent`]: one multiply of the key's folded words.
     fn slot(&self) -> usize {
-        let words = self.codes as u64 ^ (self.codes >> 64) as u64 ^ u64::from(self.plan) << 32 ^ u64::from(self.width) << 24 ^ u64::from(self.len);
+        let words = self.codes as u64
+            ^ (self.codes >> 64) as u64
+            ^ u64::from(self.plan) << 32
+            ^ u64::from(self.width) << 24
+            ^ u64::from(self.len);
         (words.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize % RECENT_VERDICTS
     }
 }
 
 impl OperandSummary {
     fn of(i: &Instruction, p: &Plan, s: &Scope) -> OperandSummary {
-        let mut sum = Summing { s, takes_address: p.takes_address, unknown: false, codes: 0, len: 0, keyed: true, mixed_vectors: false, vectors: false };
+        let mut sum = Summing {
+            s,
+            takes_address: p.takes_address,
+            unknown: false,
+            codes: 0,
+            len: 0,
+            keyed: true,
+            mixed_vectors: false,
+            vectors: false,
+        };
         i.operands.iter().for_each(|o| sum.operand(o, true));
-        let key = (sum.keyed && sum.len <= 16).then_some(OperandKey { plan: p.id, len: sum.len as u8, width: 0, codes: sum.codes });
-        OperandSummary { unknown: sum.unknown, key, mixed_vectors: sum.mixed_vectors }
+        let key = (sum.keyed && sum.len <= 16).then_some(OperandKey {
+            plan: p.id,
+            len: sum.len as u8,
+            width: 0,
+            codes: sum.codes,
+        });
+        OperandSummary {
+            unknown: sum.unknown,
+            key,
+            mixed_vectors: sum.mixed_vectors,
+        }
     }
 }
 
@@ -1854,7 +2524,9 @@ impl Summing<'_, '_> {
         }
         let code = |k: usize| (self.codes >> (8 * k)) as u8;
         let first = code(from);
-        let declared = first != Self::REG && first != Self::REG | Self::VECTOR_SPECIAL && first >> 5 == Self::REG >> 5;
+        let declared = first != Self::REG
+            && first != Self::REG | Self::VECTOR_SPECIAL
+            && first >> 5 == Self::REG >> 5;
         declared && (from + 1..self.len).all(|k| code(k) == first)
     }
 
@@ -1895,7 +2567,8 @@ impl Summing<'_, '_> {
             Operand::F32(_) | Operand::F64(_) => Self::VALUE | 1,
             Operand::Sink => Self::VALUE | 2,
             Operand::SpecialReg { name, comp } => {
-                let undeclared_vector = comp.is_none() && is_vector_special(name) && self.s.regs.lookup(name).is_none();
+                let undeclared_vector =
+                    comp.is_none() && is_vector_special(name) && self.s.regs.lookup(name).is_none();
                 Self::SPECIAL | u8::from(undeclared_vector)
             }
             Operand::Addr { base, .. } => {
@@ -1903,7 +2576,8 @@ impl Summing<'_, '_> {
                     AddrBase::Reg(r) => self.register(r) != 0 || is_known_name(r, self.s),
                     AddrBase::Symbol(n) => {
                         // A variable (the usual base) is known as a symbol too: one look.
-                        let var_or_function = self.s.vars.contains_key(n) || self.s.knows_function(n);
+                        let var_or_function =
+                            self.s.vars.contains_key(n) || self.s.knows_function(n);
                         if !var_or_function || symbol_base(n) != n.as_str() {
                             self.symbol(n);
                         }
@@ -1920,14 +2594,20 @@ impl Summing<'_, '_> {
                 let variable = !label && self.s.vars.contains_key(n);
                 let address = self.takes_address && symbol_is_address(n, self.s);
                 let plus_offset = is_variable_plus_offset(n, self.s);
-                Self::SYMBOL | u8::from(address) | u8::from(variable) << 1 | u8::from(!label) << 2 | u8::from(plus_offset) << 3
+                Self::SYMBOL
+                    | u8::from(address)
+                    | u8::from(variable) << 1
+                    | u8::from(!label) << 2
+                    | u8::from(plus_offset) << 3
             }
             Operand::Vector(v) => {
                 self.keyed &= top && v.len() < 32;
                 self.push(Self::VECTOR | v.len().min(31) as u8);
                 let from = self.len;
                 v.iter().for_each(|e| self.operand(e, false));
-                self.mixed_vectors |= !matches!(v.len(), 1 | 2 | 4 | 8) || !self.one_declared_type(from) || (top && self.vectors);
+                self.mixed_vectors |= !matches!(v.len(), 1 | 2 | 4 | 8)
+                    || !self.one_declared_type(from)
+                    || (top && self.vectors);
                 self.vectors |= top;
                 return;
             }
@@ -1939,11 +2619,19 @@ impl Summing<'_, '_> {
 /// Undeclared registers and unknown names, reported after the function; true if a register is unknown.
 fn unknown_symbols(i: &Instruction, s: &Scope, out: &mut Findings) -> bool {
     let mut unknown = Vec::new();
-    i.operands.iter().for_each(|o| collect_unknown(o, s, &mut unknown));
+    i.operands
+        .iter()
+        .for_each(|o| collect_unknown(o, s, &mut unknown));
     // An undeclared register also makes the operands mismatch; an unknown label alone does not,
     // nor an unknown `%`-named symbol plus offset (`%g+4`).
-    let offset_symbol = |u: &str| i.operands.iter().any(|o| matches!(o, Operand::Symbol(n) if symbol_base(n) == u));
-    let any_register = unknown.iter().any(|u| u.starts_with('%') && !offset_symbol(u));
+    let offset_symbol = |u: &str| {
+        i.operands
+            .iter()
+            .any(|o| matches!(o, Operand::Symbol(n) if symbol_base(n) == u))
+    };
+    let any_register = unknown
+        .iter()
+        .any(|u| u.starts_with('%') && !offset_symbol(u));
     if let Some((_, p)) = i.guard() {
         if s.regs.lookup(p).is_none() {
             unknown.insert(0, p.to_string());
@@ -1968,8 +2656,15 @@ fn collect_unknown(op: &Operand, s: &Scope, out: &mut Vec<String>) {
             reg(&pair.0);
             reg(&pair.1);
         }
-        Operand::Addr { base: AddrBase::Reg(r), .. } => reg(r),
-        Operand::Addr { base: AddrBase::Symbol(n), .. } | Operand::Symbol(n) => {
+        Operand::Addr {
+            base: AddrBase::Reg(r),
+            ..
+        } => reg(r),
+        Operand::Addr {
+            base: AddrBase::Symbol(n),
+            ..
+        }
+        | Operand::Symbol(n) => {
             let n = symbol_base(n);
             if !names_anything(n, s) && !n.starts_with("__") && n != "_" {
                 out.push(n.to_string());

@@ -7,7 +7,10 @@ use crate::ast::{Instruction, Type};
 use crate::isa;
 
 /// Opcodes that take no modifier but their type.
-const BARE: &[&str] = &["and", "or", "xor", "not", "cnot", "popc", "clz", "brev", "bfe", "bfi", "shl", "shr", "selp", "mov"];
+const BARE: &[&str] = &[
+    "and", "or", "xor", "not", "cnot", "popc", "clz", "brev", "bfe", "bfi", "shl", "shr", "selp",
+    "mov",
+];
 
 /// Opcodes with modifiers of their own, and those of the kinds checked here that they take
 /// (every state space, comparison or rounding mode when its kind is named, `v` for widths).
@@ -16,8 +19,16 @@ const BARE: &[&str] = &["and", "or", "xor", "not", "cnot", "popc", "clz", "brev"
 const TAKES: &[(&str, &[&str])] = &[
     ("add", &["rn", "rz", "rm", "rp", "ftz", "sat", "cc"]),
     ("sub", &["rn", "rz", "rm", "rp", "ftz", "sat", "cc"]),
-    ("mul", &["lo", "hi", "wide", "rn", "rz", "rm", "rp", "ftz", "sat"]),
-    ("mad", &["lo", "hi", "wide", "rn", "rz", "rm", "rp", "ftz", "sat", "cc"]),
+    (
+        "mul",
+        &["lo", "hi", "wide", "rn", "rz", "rm", "rp", "ftz", "sat"],
+    ),
+    (
+        "mad",
+        &[
+            "lo", "hi", "wide", "rn", "rz", "rm", "rp", "ftz", "sat", "cc",
+        ],
+    ),
     ("fma", &["rn", "rz", "rm", "rp", "ftz", "sat", "relu"]),
     ("div", &["rn", "rz", "rm", "rp", "ftz", "approx", "full"]),
     ("rem", &[]),
@@ -27,30 +38,91 @@ const TAKES: &[(&str, &[&str])] = &[
     ("max", &["ftz", "NaN", "xorsign", "relu"]),
     ("mul24", &["lo", "hi"]),
     ("mad24", &["lo", "hi", "sat"]),
-    ("ld", &["space", "v", "ca", "cg", "cs", "lu", "cv", "volatile", "relaxed", "acquire", "weak", "cta", "cluster", "gpu", "sys", "nc"]),
-    ("st", &["space", "v", "wb", "cg", "cs", "wt", "volatile", "relaxed", "release", "weak", "cta", "cluster", "gpu", "sys"]),
+    (
+        "ld",
+        &[
+            "space", "v", "ca", "cg", "cs", "lu", "cv", "volatile", "relaxed", "acquire", "weak",
+            "cta", "cluster", "gpu", "sys", "nc",
+        ],
+    ),
+    (
+        "st",
+        &[
+            "space", "v", "wb", "cg", "cs", "wt", "volatile", "relaxed", "release", "weak", "cta",
+            "cluster", "gpu", "sys",
+        ],
+    ),
     ("cvt", &["rounding", "ftz", "sat", "relu", "satfinite"]),
     ("cvta", &["space", "to"]),
     ("setp", &["comparison", "and", "or", "xor", "ftz"]),
 ];
 
 /// Comparison operators (`setp`'s); on these opcodes, also checked against the type.
-pub(crate) const COMPARISONS: &[&str] =
-    &["eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"];
+pub(crate) const COMPARISONS: &[&str] = &[
+    "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu", "leu", "gtu",
+    "geu", "num", "nan",
+];
 
 /// Modifiers ptxas reads on any opcode and then calls illegal where they do not belong, in the
 /// order it reports them when there are several.
 const GENERAL: &[&str] = &[
-    "sat", "ftz", "uni", "cc", "nc", "approx", "sync", "volatile", "min", "max", "cs", "acquire", "sys", "sp", "m8n8", "popc",
-    "relaxed", "ballot", "down", "trans", "lu", "cv", "cg", "ca", "wb", "wt", "all", "any", "up", "x4", "weak", "cta", "bfly",
-    "idx", "shiftamt", "mbarrier", "xor", "noftz", "add", "and", "or", "satfinite", "release", "gpu", "cluster", "relu",
-    "xorsign", "cas", "aligned", "NaN",
+    "sat",
+    "ftz",
+    "uni",
+    "cc",
+    "nc",
+    "approx",
+    "sync",
+    "volatile",
+    "min",
+    "max",
+    "cs",
+    "acquire",
+    "sys",
+    "sp",
+    "m8n8",
+    "popc",
+    "relaxed",
+    "ballot",
+    "down",
+    "trans",
+    "lu",
+    "cv",
+    "cg",
+    "ca",
+    "wb",
+    "wt",
+    "all",
+    "any",
+    "up",
+    "x4",
+    "weak",
+    "cta",
+    "bfly",
+    "idx",
+    "shiftamt",
+    "mbarrier",
+    "xor",
+    "noftz",
+    "add",
+    "and",
+    "or",
+    "satfinite",
+    "release",
+    "gpu",
+    "cluster",
+    "relu",
+    "xorsign",
+    "cas",
+    "aligned",
+    "NaN",
 ];
 
 /// Modifiers whose misuse another check names (a reduction operation, a clamp or permute mode,
 /// a vector component, a feature that needs a newer target or version).
 const NAMED_ELSEWHERE: &[&str] = &[
-    "inc", "dec", "exch", "clamp", "wrap", "b4e", "f4e", "rc8", "ecl", "ecr", "rc16", "r", "oob", "async", "abs", "mmio", "unified",
+    "inc", "dec", "exch", "clamp", "wrap", "b4e", "f4e", "rc8", "ecl", "ecr", "rc16", "r", "oob",
+    "async", "abs", "mmio", "unified",
 ];
 
 /// ptxas's messages for the modifiers `i` (of type `ty`) should not have, in its order: more than
@@ -58,12 +130,24 @@ const NAMED_ELSEWHERE: &[&str] = &[
 /// rounding modes. Nothing for an opcode neither in [`BARE`] nor in [`TAKES`].
 pub(crate) fn misplaced_modifiers(i: &Instruction, ty: Option<Type>) -> Vec<String> {
     let op = i.opcode();
-    let Some(takes) = TAKES.iter().find(|(o, _)| *o == op).map(|(_, takes)| *takes).or(BARE.contains(&op).then_some(&[][..])) else {
+    let Some(takes) = TAKES
+        .iter()
+        .find(|(o, _)| *o == op)
+        .map(|(_, takes)| *takes)
+        .or(BARE.contains(&op).then_some(&[][..]))
+    else {
         return Vec::new();
     };
     let op = crate::check_instr::display_name(i);
-    let extra: Vec<&str> = i.mods().iter().map(|m| m.as_str()).filter(|m| Type::from_mod(m).is_none() && !crate::check_instr::is_untabled_type(m)).collect();
-    let misplaced = |kind: &str, set: &[&str]| !takes.contains(&kind) && extra.iter().any(|m| set.contains(m) && !takes.contains(m));
+    let extra: Vec<&str> = i
+        .mods()
+        .iter()
+        .map(|m| m.as_str())
+        .filter(|m| Type::from_mod(m).is_none() && !crate::check_instr::is_untabled_type(m))
+        .collect();
+    let misplaced = |kind: &str, set: &[&str]| {
+        !takes.contains(&kind) && extra.iter().any(|m| set.contains(m) && !takes.contains(m))
+    };
     let mut said = Vec::new();
     let rounding = |m: &&&str| isa::FLOAT_ROUNDING.contains(m) || isa::INT_ROUNDING.contains(m);
     if extra.iter().filter(rounding).count() > 1 {
@@ -73,21 +157,32 @@ pub(crate) fn misplaced_modifiers(i: &Instruction, ty: Option<Type>) -> Vec<Stri
         said.push(format!("Unknown modifier '.{m}'"));
     }
     if misplaced("space", isa::SPACES) {
-        said.push(format!("No state space qualifier expected for instruction '{op}'"));
+        said.push(format!(
+            "No state space qualifier expected for instruction '{op}'"
+        ));
     }
     if extra.iter().filter(|m| isa::SPACES.contains(m)).count() > 1 {
-        said.push(format!("Unexpected number of state spaces specified in instruction '{op}'"));
+        said.push(format!(
+            "Unexpected number of state spaces specified in instruction '{op}'"
+        ));
     }
     if op != "mov" && misplaced("v", &["v2", "v4", "v8"]) {
-        said.push(format!("Vector qualifier is not allowed for instruction '{op}'"));
+        said.push(format!(
+            "Vector qualifier is not allowed for instruction '{op}'"
+        ));
     }
     if misplaced("comparison", COMPARISONS) {
-        said.push(format!("Comparison qualifier is not allowed for instruction '{op}'"));
+        said.push(format!(
+            "Comparison qualifier is not allowed for instruction '{op}'"
+        ));
         if ty.is_some_and(|t| !crate::check_instr::comparison_fits(i, t)) {
             said.push("Mismatch between instruction type and comparison qualifier".into());
         }
     }
-    for m in GENERAL.iter().filter(|m| extra.contains(m) && !takes.contains(m)) {
+    for m in GENERAL
+        .iter()
+        .filter(|m| extra.contains(m) && !takes.contains(m))
+    {
         said.push(format!("Illegal modifier '.{m}' for instruction '{op}'"));
     }
     if misplaced("rounding", isa::FLOAT_ROUNDING) || misplaced("rounding", isa::INT_ROUNDING) {
@@ -100,6 +195,17 @@ pub(crate) fn misplaced_modifiers(i: &Instruction, ty: Option<Type>) -> Vec<Stri
 /// modifier; one it knows nowhere is reported with the types (`check_instr::check_types`), and
 /// the `L1::`-like hints are another check's.
 fn is_unknown_here(m: &str, takes: &[&str]) -> bool {
-    let classified = [GENERAL, NAMED_ELSEWHERE, COMPARISONS, isa::SPACES, isa::FLOAT_ROUNDING, isa::INT_ROUNDING, takes];
-    crate::check_instr::is_known_modifier(m) && !classified.iter().any(|set| set.contains(&m)) && !matches!(m, "v2" | "v4" | "v8") && !m.contains("::")
+    let classified = [
+        GENERAL,
+        NAMED_ELSEWHERE,
+        COMPARISONS,
+        isa::SPACES,
+        isa::FLOAT_ROUNDING,
+        isa::INT_ROUNDING,
+        takes,
+    ];
+    crate::check_instr::is_known_modifier(m)
+        && !classified.iter().any(|set| set.contains(&m))
+        && !matches!(m, "v2" | "v4" | "v8")
+        && !m.contains("::")
 }

@@ -1,7 +1,6 @@
 //! Module- and declaration-level checks with ptxas's messages: `.version`/`.target`, duplicate
 //! functions, registers and labels, initializers where none is allowed, and performance directives.
 
-
 use crate::ast::*;
 use crate::isa;
 
@@ -33,7 +32,10 @@ fn strip_comments(line: &str, in_block: &mut bool) -> String {
                 None => return out,
             }
         }
-        let cut = [rest.find("//"), rest.find("/*")].into_iter().flatten().min();
+        let cut = [rest.find("//"), rest.find("/*")]
+            .into_iter()
+            .flatten()
+            .min();
         match cut {
             Some(p) if rest[p..].starts_with("/*") => {
                 out.push_str(&rest[..p]);
@@ -54,7 +56,10 @@ fn strip_comments(line: &str, in_block: &mut bool) -> String {
 
 /// The number of an `sm_NN[a|f]` or `compute_NN[a|f]` target; `None` for anything else.
 pub fn target_number(target: &str) -> Option<u32> {
-    let digits = target.strip_prefix("sm_").or_else(|| target.strip_prefix("compute_"))?.trim_end_matches(['a', 'f']);
+    let digits = target
+        .strip_prefix("sm_")
+        .or_else(|| target.strip_prefix("compute_"))?
+        .trim_end_matches(['a', 'f']);
     digits.parse().ok()
 }
 
@@ -63,34 +68,61 @@ pub fn check_header(src: &str, m: &Module, file: &str) -> Vec<Finding> {
     let version_line = directive_line(src, ".version");
     let target_line = directive_line(src, ".target");
     let Some(vline) = version_line else {
-        return vec![(second_code_line(src), format!("Missing .version directive at start of file '{file}'"), true)];
+        return vec![(
+            second_code_line(src),
+            format!("Missing .version directive at start of file '{file}'"),
+            true,
+        )];
     };
     if !isa::known_version(m.version) {
-        let msg = format!("Unsupported .version {}.{}; current version is '9.5'", m.version.0, m.version.1);
+        let msg = format!(
+            "Unsupported .version {}.{}; current version is '9.5'",
+            m.version.0, m.version.1
+        );
         return vec![(vline, msg, true)];
     }
     let Some(tline) = target_line else {
-        return vec![(second_code_line(src).max(vline + 1), format!("Missing .target directive at start of file '{file}'"), true)];
+        return vec![(
+            second_code_line(src).max(vline + 1),
+            format!("Missing .target directive at start of file '{file}'"),
+            true,
+        )];
     };
     let Some(sm) = target_number(&m.target) else {
-        return vec![(tline, format!("Target architecture not defined at start of file '{file}'"), true)];
+        return vec![(
+            tline,
+            format!("Target architecture not defined at start of file '{file}'"),
+            true,
+        )];
     };
     // The architecture that counts is the last one named, on the last `.target` directive.
-    let tline = target_entries_by_line(src).last().map_or(tline, |(line, _)| *line);
+    let tline = target_entries_by_line(src)
+        .last()
+        .map_or(tline, |(line, _)| *line);
     let Some(&(_, needs)) = isa::TARGET_VERSIONS.iter().find(|(n, _)| *n == sm) else {
         return vec![(tline, format!("Unsupported .target '{}'", m.target), true)];
     };
     let mut findings: Vec<Finding> = check_target_debug(src).into_iter().collect();
     // Every architecture `.target` names must suit the `.version`; ptxas names the last one.
-    let needs = target_entries(src).iter().filter_map(|t| target_version(t)).fold(needs.max(suffix_version(&m.target)), Ord::max);
+    let needs = target_entries(src)
+        .iter()
+        .filter_map(|t| target_version(t))
+        .fold(needs.max(suffix_version(&m.target)), Ord::max);
     if m.version < needs && !m.functions.is_empty() {
-        let msg = format!("PTX .version {}.{} does not support .target {}", m.version.0, m.version.1, m.target);
+        let msg = format!(
+            "PTX .version {}.{} does not support .target {}",
+            m.version.0, m.version.1, m.target
+        );
         findings.push((tline, msg, false));
         return findings;
     }
     if m.address_size != 32 && m.address_size != 64 {
         let line = directive_line(src, ".address_size").unwrap_or(tline);
-        findings.push((line, "Illegal value for .address_size directive (must be 32 or 64)".into(), false));
+        findings.push((
+            line,
+            "Illegal value for .address_size directive (must be 32 or 64)".into(),
+            false,
+        ));
     }
     findings
 }
@@ -121,7 +153,10 @@ pub fn debug_section_notes(src: &str) -> Vec<(bool, &'static str)> {
     if !has(".debug_abbrev") {
         notes.push((false, " .debug_abbrev section not found"));
         if has(".debug_info") {
-            notes.push((true, "skipping .debug_info section due to missing .debug_abbrev section"));
+            notes.push((
+                true,
+                "skipping .debug_info section due to missing .debug_abbrev section",
+            ));
         }
     }
     if !has(".debug_info") {
@@ -148,7 +183,10 @@ fn section_names(src: &str) -> Vec<String> {
 /// directive continuing on the next line after a trailing comma. Reading stops where the header
 /// ends, so a large module costs no more than its first lines.
 fn target_entries(src: &str) -> Vec<String> {
-    target_entries_by_line(src).into_iter().map(|(_, e)| e).collect()
+    target_entries_by_line(src)
+        .into_iter()
+        .map(|(_, e)| e)
+        .collect()
 }
 
 /// [`target_entries`], each with the line of its `.target` directive.
@@ -166,11 +204,20 @@ fn target_entries_by_line(src: &str) -> Vec<(u32, String)> {
                 rest
             }
             _ if continued => code,
-            _ if code.is_empty() || code.starts_with(".version") || code.starts_with(".address_size") => continue,
+            _ if code.is_empty()
+                || code.starts_with(".version")
+                || code.starts_with(".address_size") =>
+            {
+                continue
+            }
             _ => break,
         };
         continued = rest.is_empty() || rest.ends_with(',');
-        entries.extend(rest.split([',', ' ', '\t']).filter(|e| !e.is_empty()).map(|e| (directive_line, e.to_string())));
+        entries.extend(
+            rest.split([',', ' ', '\t'])
+                .filter(|e| !e.is_empty())
+                .map(|e| (directive_line, e.to_string())),
+        );
     }
     entries
 }
@@ -220,14 +267,24 @@ pub fn check_duplicate_functions(m: &Module) -> Vec<Finding> {
     m.functions
         .iter()
         .filter(|f| f.has_body && !seen.insert(f.name.as_str()))
-        .map(|f| (f.line, format!("Duplicate definition of function '{}'", f.name), false))
+        .map(|f| {
+            (
+                f.line,
+                format!("Duplicate definition of function '{}'", f.name),
+                false,
+            )
+        })
         .collect()
 }
 
 /// A `.file` index given before: ptxas's error on the line it names for the directive.
 pub fn check_file_indexes(m: &Module) -> Vec<Finding> {
     let mut seen = std::collections::HashSet::new();
-    m.files.iter().filter(|f| !seen.insert(f.index)).map(|f| (f.line, format!("Duplicate file index #{}", f.index), false)).collect()
+    m.files
+        .iter()
+        .filter(|f| !seen.insert(f.index))
+        .map(|f| (f.line, format!("Duplicate file index #{}", f.index), false))
+        .collect()
 }
 
 /// An `inlined_at` location that no earlier `.loc` named as its own: ptxas's error on the line
@@ -255,21 +312,44 @@ pub fn targets_debug(src: &str) -> bool {
 /// function names do not count), in source order. ptxas checks this only while generating debug
 /// information, after every other check has passed.
 pub fn unresolved_function_names(m: &Module) -> Vec<String> {
-    let declared: std::collections::HashSet<&str> = m.section_labels.iter().map(String::as_str).collect();
-    let named = m.locs.iter().filter(|l| l.describes_instruction).filter_map(|l| l.function_name.as_deref());
-    named.filter(|n| !declared.contains(n)).map(|n| format!("Unresolved label '{n}' used in function_name attribute.")).collect()
+    let declared: std::collections::HashSet<&str> =
+        m.section_labels.iter().map(String::as_str).collect();
+    let named = m
+        .locs
+        .iter()
+        .filter(|l| l.describes_instruction)
+        .filter_map(|l| l.function_name.as_deref());
+    named
+        .filter(|n| !declared.contains(n))
+        .map(|n| format!("Unresolved label '{n}' used in function_name attribute."))
+        .collect()
 }
 
 /// Module variables: initializers where none is allowed (names declared twice:
 /// `check_decls::redeclared_globals`, which reads their linkage).
 pub fn check_globals(m: &Module) -> Vec<Finding> {
-    m.globals.iter().filter_map(check_initializer_space).collect()
+    m.globals
+        .iter()
+        .filter_map(check_initializer_space)
+        .collect()
 }
 
 /// `.shared` and `.local` variables take no initializer.
 pub fn check_initializer_space(v: &VarDecl) -> Option<Finding> {
-    let uninitialized = matches!(v.space, StateSpace::Shared | StateSpace::Local | StateSpace::Param);
-    (uninitialized && !v.init.is_empty()).then(|| (v.line, format!("No initial value is allowed for '{}' in this state space", v.name), false))
+    let uninitialized = matches!(
+        v.space,
+        StateSpace::Shared | StateSpace::Local | StateSpace::Param
+    );
+    (uninitialized && !v.init.is_empty()).then(|| {
+        (
+            v.line,
+            format!(
+                "No initial value is allowed for '{}' in this state space",
+                v.name
+            ),
+            false,
+        )
+    })
 }
 
 /// Parameters, variables and registers of one function that share a name (`%r<` for ranges).
@@ -280,13 +360,31 @@ pub fn check_duplicate_names(src: &str, f: &Function) -> Vec<Finding> {
     // A name and whether it is a range's prefix (`%r<`, told apart from a plain `%r`), with where
     // it is defined (parameters first).
     let definitions = || {
-        let vars = f.params.iter().chain(&f.ret_params).map(|v| ((v.name.as_str(), false), v.line, None, 0));
-        let locals = f.vars.iter().map(|v| (variable_key(v), v.line, Some(v.span), v.name_at));
-        let regs = f.regs.iter().filter(|d| !d.scoped).map(|d| ((d.name.as_str(), d.count.is_some()), d.line, None, d.span.start));
+        let vars = f
+            .params
+            .iter()
+            .chain(&f.ret_params)
+            .map(|v| ((v.name.as_str(), false), v.line, None, 0));
+        let locals = f
+            .vars
+            .iter()
+            .map(|v| (variable_key(v), v.line, Some(v.span), v.name_at));
+        let regs = f.regs.iter().filter(|d| !d.scoped).map(|d| {
+            (
+                (d.name.as_str(), d.count.is_some()),
+                d.line,
+                None,
+                d.span.start,
+            )
+        });
         vars.chain(locals).chain(regs)
     };
     if !all_distinct(definitions().map(|(name, ..)| name)) {
-        let mut tops = TopLevelNames::new(src, f, f.params.len() + f.ret_params.len() + f.vars.len() + f.regs.len());
+        let mut tops = TopLevelNames::new(
+            src,
+            f,
+            f.params.len() + f.ret_params.len() + f.vars.len() + f.regs.len(),
+        );
         // In source order: the later of two definitions is the duplicate.
         let mut in_order: Vec<_> = definitions().collect();
         in_order.sort_by_key(|&(.., at)| at);
@@ -294,7 +392,11 @@ pub fn check_duplicate_names(src: &str, f: &Function) -> Vec<Finding> {
             if tops.defined_again(name, span) {
                 let (name, range) = name;
                 let range = if range { "<" } else { "" };
-                out.push((line, format!("Duplicate definition of variable '{name}{range}'"), false));
+                out.push((
+                    line,
+                    format!("Duplicate definition of variable '{name}{range}'"),
+                    false,
+                ));
             }
         }
     }
@@ -323,18 +425,29 @@ pub fn variable_key(v: &VarDecl) -> (&str, bool) {
 /// also declares (`%r1` or `%r01` with `%r<3>`, in either order): reported at the later
 /// declaration, naming the plain one.
 fn range_members_declared(f: &Function) -> Vec<Finding> {
-    let regs = f.regs.iter().filter(|d| !d.scoped).map(|d| (d.name.as_str(), d.count, d.line));
+    let regs = f
+        .regs
+        .iter()
+        .filter(|d| !d.scoped)
+        .map(|d| (d.name.as_str(), d.count, d.line));
     let vars = f.vars.iter().map(|v| (variable_key(v).0, v.range, v.line));
     members_declared_again(regs.chain(vars))
 }
 
 /// Of `(name, range count, line)` declarations in one scope (a range `%r<N>` named by its prefix
 /// `%r`), those of plain names that a range's member repeats, at the later line of the two.
-pub fn members_declared_again<'a>(decls: impl Iterator<Item = (&'a str, Option<u64>, u32)> + Clone) -> Vec<Finding> {
-    if decls.clone().all(|(_, count, _)| count.is_some()) || decls.clone().all(|(_, count, _)| count.is_none()) {
+pub fn members_declared_again<'a>(
+    decls: impl Iterator<Item = (&'a str, Option<u64>, u32)> + Clone,
+) -> Vec<Finding> {
+    if decls.clone().all(|(_, count, _)| count.is_some())
+        || decls.clone().all(|(_, count, _)| count.is_none())
+    {
         return Vec::new();
     }
-    let ranges: FastMap<&str, (u64, u32)> = decls.clone().filter_map(|(name, count, line)| Some((name, (count?, line)))).collect();
+    let ranges: FastMap<&str, (u64, u32)> = decls
+        .clone()
+        .filter_map(|(name, count, line)| Some((name, (count?, line))))
+        .collect();
     let member_of = |name: &str| {
         let (prefix, number) = range_member(name)?;
         let &(n, line) = ranges.get(prefix)?;
@@ -342,7 +455,15 @@ pub fn members_declared_again<'a>(decls: impl Iterator<Item = (&'a str, Option<u
     };
     decls
         .filter(|(_, count, _)| count.is_none())
-        .filter_map(|(name, _, line)| member_of(name).map(|range_line| (range_line.max(line), format!("Duplicate definition of variable '{name}'"), false)))
+        .filter_map(|(name, _, line)| {
+            member_of(name).map(|range_line| {
+                (
+                    range_line.max(line),
+                    format!("Duplicate definition of variable '{name}'"),
+                    false,
+                )
+            })
+        })
         .collect()
 }
 
@@ -361,7 +482,11 @@ pub fn check_duplicate_labels(src: &str, f: &Function) -> Vec<Finding> {
     let mut out = Vec::new();
     for (name, line, span) in labels() {
         if tops.defined_again(name, Some(span)) {
-            out.push((line, format!("Duplicate definition of label '{name}'"), false));
+            out.push((
+                line,
+                format!("Duplicate definition of label '{name}'"),
+                false,
+            ));
         }
     }
     out
@@ -392,7 +517,10 @@ impl<'a, K: std::hash::Hash + Eq> TopLevelNames<'a, K> {
     /// For about `count` names.
     fn new(src: &'a str, f: &Function, count: usize) -> Self {
         let seen = FastMap::with_capacity_and_hasher(count, Default::default());
-        TopLevelNames { depths: BraceDepths::lazy(src, f), seen }
+        TopLevelNames {
+            depths: BraceDepths::lazy(src, f),
+            seen,
+        }
     }
 
     /// Records a definition of `name` at `span`; true when it is at the top level and an earlier
@@ -403,7 +531,8 @@ impl<'a, K: std::hash::Hash + Eq> TopLevelNames<'a, K> {
             return false;
         };
         let depths = &mut self.depths;
-        let mut top = |at: Option<Span>| at.is_none_or(|s| depths.src.is_empty() || depths.top_level(s));
+        let mut top =
+            |at: Option<Span>| at.is_none_or(|s| depths.src.is_empty() || depths.top_level(s));
         if !entry.1 {
             entry.1 = true;
             entry.2 = top(entry.0);
@@ -427,7 +556,12 @@ struct BraceDepths<'a> {
 
 impl<'a> BraceDepths<'a> {
     fn lazy(src: &'a str, f: &Function) -> BraceDepths<'a> {
-        BraceDepths { src, start: f.span.start as usize, end: f.span.end as usize, braces: None }
+        BraceDepths {
+            src,
+            start: f.span.start as usize,
+            end: f.span.end as usize,
+            braces: None,
+        }
     }
 
     fn scan(&self) -> Vec<(u32, i32)> {
@@ -449,7 +583,10 @@ impl<'a> BraceDepths<'a> {
             match bytes[k] {
                 // A `//` comment: its braces do not count, up to the end of the line.
                 b'/' if bytes.get(k + 1) == Some(&b'/') => {
-                    k += bytes[k..end].iter().position(|&b| b == b'\n').unwrap_or(end - k);
+                    k += bytes[k..end]
+                        .iter()
+                        .position(|&b| b == b'\n')
+                        .unwrap_or(end - k);
                 }
                 b'{' => {
                     depth += 1;
@@ -484,11 +621,25 @@ impl<'a> BraceDepths<'a> {
 /// Performance directives between the signature and the body: known names and value counts.
 pub fn check_perf_directives(src: &str, f: &Function) -> Vec<Finding> {
     let mut out = Vec::new();
-    const ENTRY_ONLY: &[&str] = &["maxnreg", "maxntid", "reqntid", "minnctapersm", "maxclusterrank", "reqnctapercluster", "explicitcluster"];
+    const ENTRY_ONLY: &[&str] = &[
+        "maxnreg",
+        "maxntid",
+        "reqntid",
+        "minnctapersm",
+        "maxclusterrank",
+        "reqnctapercluster",
+        "explicitcluster",
+    ];
     for (k, (name, vals)) in f.directives.iter().enumerate() {
         let line = f.directive_lines.get(k).copied().unwrap_or(f.line);
-        if (!f.is_entry && ENTRY_ONLY.contains(&name.as_str())) || (f.is_entry && name == "noreturn") {
-            out.push((line, format!("Parsing error near '.{name}': syntax error"), true));
+        if (!f.is_entry && ENTRY_ONLY.contains(&name.as_str()))
+            || (f.is_entry && name == "noreturn")
+        {
+            out.push((
+                line,
+                format!("Parsing error near '.{name}': syntax error"),
+                true,
+            ));
             return out;
         }
         let counts: Option<(usize, usize)> = match name.as_str() {
@@ -497,15 +648,27 @@ pub fn check_perf_directives(src: &str, f: &Function) -> Vec<Finding> {
             "noreturn" | "explicitcluster" | "blocksareclusters" => Some((0, 0)),
             "pragma" => None,
             _ => {
-                out.push((line, format!("Parsing error near '.{name}': syntax error"), true));
+                out.push((
+                    line,
+                    format!("Parsing error near '.{name}': syntax error"),
+                    true,
+                ));
                 return out;
             }
         };
         if matches!(name.as_str(), "maxnreg" | "maxntid" | "reqntid") && vals.contains(&0) {
             // ptxas checks the values once it has seen the token after them.
             let room_left = counts.is_some_and(|(_, hi)| vals.len() < hi);
-            let at = if room_left { next_token_line(src, f, k) } else { line };
-            out.push((at, format!("Positive non-zero value expected for {name}"), false));
+            let at = if room_left {
+                next_token_line(src, f, k)
+            } else {
+                line
+            };
+            out.push((
+                at,
+                format!("Positive non-zero value expected for {name}"),
+                false,
+            ));
         }
         if let Some((lo, hi)) = counts {
             if vals.len() > hi {
@@ -516,7 +679,11 @@ pub fn check_perf_directives(src: &str, f: &Function) -> Vec<Finding> {
                 // ptxas stumbles on the token after the directive.
                 let next = next_token_offset(src, f, k);
                 let near: String = src[next..].chars().take(1).collect();
-                out.push((line_of(src, next as u32), format!("Parsing error near '{near}': syntax error"), true));
+                out.push((
+                    line_of(src, next as u32),
+                    format!("Parsing error near '{near}': syntax error"),
+                    true,
+                ));
                 return out;
             }
         }
@@ -526,8 +693,14 @@ pub fn check_perf_directives(src: &str, f: &Function) -> Vec<Finding> {
 
 /// The byte offset of the first token after directive `k` of `f`.
 fn next_token_offset(src: &str, f: &Function, k: usize) -> usize {
-    let end = f.directive_spans.get(k).map_or(0, |s| s.end as usize).min(src.len());
-    src[end..].find(|c: char| !c.is_whitespace()).map_or(end, |o| end + o)
+    let end = f
+        .directive_spans
+        .get(k)
+        .map_or(0, |s| s.end as usize)
+        .min(src.len());
+    src[end..]
+        .find(|c: char| !c.is_whitespace())
+        .map_or(end, |o| end + o)
 }
 
 fn next_token_line(src: &str, f: &Function, k: usize) -> u32 {
@@ -538,7 +711,13 @@ fn next_token_line(src: &str, f: &Function, k: usize) -> u32 {
 pub fn check_directive_conflicts(src: &str, f: &Function) -> Option<Finding> {
     let has = |n: &str| f.directives.iter().any(|(d, _)| d == n);
     let end = || line_of(src, f.span.end.saturating_sub(1));
-    (has("maxntid") && has("reqntid")).then(|| (end(), "Conflicting directives: .maxntid and .reqntid cannot both be specified".into(), false))
+    (has("maxntid") && has("reqntid")).then(|| {
+        (
+            end(),
+            "Conflicting directives: .maxntid and .reqntid cannot both be specified".into(),
+            false,
+        )
+    })
 }
 
 /// ptxas's warning for `.minnctapersm` alone: (line of the function's end, message).
@@ -546,11 +725,20 @@ pub fn perf_directive_warning(src: &str, f: &Function) -> Option<(u32, String)> 
     let has = |n: &str| f.directives.iter().any(|(d, _)| d == n);
     let alone = has("minnctapersm") && !has("maxntid") && !has("reqntid");
     let message = ".minnctapersm is ignored when neither .maxntid nor .reqntid is specified.";
-    alone.then(|| (line_of(src, f.span.end.saturating_sub(1)), message.to_string()))
+    alone.then(|| {
+        (
+            line_of(src, f.span.end.saturating_sub(1)),
+            message.to_string(),
+        )
+    })
 }
 
 /// The 1-based line of byte offset `at`.
 pub fn line_of(src: &str, at: u32) -> u32 {
     let end = (at as usize).min(src.len());
-    src.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() as u32 + 1
+    src.as_bytes()[..end]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count() as u32
+        + 1
 }

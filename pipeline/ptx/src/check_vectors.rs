@@ -39,7 +39,9 @@ fn operand_notes(o: &Operand, is_mov: bool, s: &Scope, notes: &mut Vec<String>) 
                         notes.push("Incompatible elements of vector expression".into());
                     }
                 }
-                None if r.as_str() != "_" && !s.vars.contains_key(r) => notes.push(format!("Illegal expression '{r}'")),
+                None if r.as_str() != "_" && !s.vars.contains_key(r) => {
+                    notes.push(format!("Illegal expression '{r}'"))
+                }
                 None => {}
             },
             Operand::Sink => {}
@@ -76,7 +78,9 @@ fn vector_type(v: &[Operand], s: &Scope) -> Type {
         Operand::Reg(r) => s.regs.lookup(r),
         _ => None,
     });
-    let Some(first) = declared.next() else { return Type::B8 };
+    let Some(first) = declared.next() else {
+        return Type::B8;
+    };
     if is_float(first) && declared.all(is_float) {
         return first;
     }
@@ -130,7 +134,12 @@ fn kind(e: &Operand, s: &Scope) -> Option<Kind> {
 /// elements (sinks left out) of different kinds, "Vector with elements of different types"
 /// (a bit type goes with any), then a `mov` between two vectors. `vectors` are the indexes of
 /// the operands ptxas types so, `sources` of those read.
-pub(crate) fn element_findings(i: &Instruction, vectors: &[usize], sources: &[usize], s: &Scope) -> Vec<String> {
+pub(crate) fn element_findings(
+    i: &Instruction,
+    vectors: &[usize],
+    sources: &[usize],
+    s: &Scope,
+) -> Vec<String> {
     let mut said = Vec::new();
     let vector = |k: usize| match i.operands.get(k) {
         Some(Operand::Vector(v)) => Some(v.as_slice()),
@@ -143,14 +152,24 @@ pub(crate) fn element_findings(i: &Instruction, vectors: &[usize], sources: &[us
     }
     for v in vectors.iter().filter_map(|&k| vector(k)) {
         let kinds = v.iter().filter_map(|e| kind(e, s));
-        let differing = kinds.clone().zip(kinds.skip(1)).filter(|&(a, b)| a != b && a != Kind::Bit && b != Kind::Bit).count();
+        let differing = kinds
+            .clone()
+            .zip(kinds.skip(1))
+            .filter(|&(a, b)| a != b && a != Kind::Bit && b != Kind::Bit)
+            .count();
         if differing > 0 {
-            let message = format!("Vector with elements of different types are not allowed in {} instruction", i.opcode());
+            let message = format!(
+                "Vector with elements of different types are not allowed in {} instruction",
+                i.opcode()
+            );
             said.extend(std::iter::repeat_n(message, differing));
         }
     }
     if i.opcode() == "mov" && vectors.len() == 2 {
-        said.push("Illegal vector-vector operands for vector-scalar or scalar-vector mov instruction".into());
+        said.push(
+            "Illegal vector-vector operands for vector-scalar or scalar-vector mov instruction"
+                .into(),
+        );
     }
     said
 }

@@ -21,13 +21,27 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn new(file: &str, line: u32, message: String, fatal: bool) -> Diagnostic {
-        let severity = if fatal { Severity::Fatal } else { Severity::Error };
-        Diagnostic { severity, file: file.to_string(), line, message }
+        let severity = if fatal {
+            Severity::Fatal
+        } else {
+            Severity::Error
+        };
+        Diagnostic {
+            severity,
+            file: file.to_string(),
+            line,
+            message,
+        }
     }
 
     /// A warning; `line` 0 for one ptxas prints without a place (`ptxas warning : ...`).
     pub fn warning(file: &str, line: u32, message: String) -> Diagnostic {
-        Diagnostic { severity: Severity::Warning, file: file.to_string(), line, message }
+        Diagnostic {
+            severity: Severity::Warning,
+            file: file.to_string(),
+            line,
+            message,
+        }
     }
 }
 
@@ -41,6 +55,10 @@ impl fmt::Display for Diagnostic {
         if self.line == 0 {
             return write!(f, "ptxas {}: {}", sev, self.message);
         }
-        write!(f, "ptxas {}, line {}; {}: {}", self.file, self.line, sev, self.message)
+        write!(
+            f,
+            "ptxas {}, line {}; {}: {}",
+            self.file, self.line, sev, self.message
+        )
     }
 }

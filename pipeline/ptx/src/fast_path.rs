@@ -51,7 +51,9 @@ impl<'s> Cursor<'s> {
         if class == NAME || class == FORM {
             while self.pos + 16 <= self.bytes.len() {
                 // SAFETY: SSE2 is part of x86_64, and the 16 bytes read lie inside `bytes`.
-                let outside = unsafe { crate::wide::outside_names(self.bytes.as_ptr().add(self.pos), class == FORM) };
+                let outside = unsafe {
+                    crate::wide::outside_names(self.bytes.as_ptr().add(self.pos), class == FORM)
+                };
                 if outside != 0 {
                     self.pos += outside.trailing_zeros() as usize;
                     return;
@@ -189,7 +191,8 @@ impl<'s> Cursor<'s> {
     #[inline]
     fn at_plain_decimal(&self) -> bool {
         let first = self.peek();
-        first.is_ascii_digit() && (first != b'0' || !is(self.bytes.get(self.pos + 1).copied().unwrap_or(0), NAME))
+        first.is_ascii_digit()
+            && (first != b'0' || !is(self.bytes.get(self.pos + 1).copied().unwrap_or(0), NAME))
     }
 
     /// Decimal digits (not starting with a `0` unless alone) and an optional `U`, accumulated as
@@ -315,7 +318,10 @@ impl<'s> Parser<'s> {
     /// statement is not one the fast path reads.
     pub(crate) fn fast_statements(&mut self) -> bool {
         let Some(first) = self.cur else { return false };
-        let mut c = Cursor { bytes: &self.src.as_bytes()[..self.end as usize], pos: first.start as usize };
+        let mut c = Cursor {
+            bytes: &self.src.as_bytes()[..self.end as usize],
+            pos: first.start as usize,
+        };
         let mut read = 0;
         while let Some(end) = self.fast_statement(&mut c) {
             read += 1;
@@ -339,7 +345,9 @@ impl<'s> Parser<'s> {
         }
         c.pos = start;
         let line = self.lines.line(start as u32);
-        let Ok((guard, form)) = self.fast_head(c) else { return None };
+        let Ok((guard, form)) = self.fast_head(c) else {
+            return None;
+        };
         let first = self.operands_buf.len();
         let guarded = self.push_guard(guard);
         if self.fast_operands(c).is_err() {
@@ -347,8 +355,16 @@ impl<'s> Parser<'s> {
             return None;
         }
         let operands = self.operands_since(first, guarded);
-        let span = Span { start: start as u32, end: c.pos as u32 };
-        self.body_buf.push(Statement::Instr(Instruction { form, operands, line, span }));
+        let span = Span {
+            start: start as u32,
+            end: c.pos as u32,
+        };
+        self.body_buf.push(Statement::Instr(Instruction {
+            form,
+            operands,
+            line,
+            span,
+        }));
         self.prev_end = c.pos as u32;
         Some(c.pos)
     }
@@ -356,13 +372,24 @@ impl<'s> Parser<'s> {
     /// `name:` or `%name:` (as the token parser reads a label).
     fn fast_label(&mut self, c: &mut Cursor<'s>) -> Option<usize> {
         let start = c.pos;
-        let name = if c.peek() == b'%' { c.percent_name().ok()? } else { c.ident().ok()? };
+        let name = if c.peek() == b'%' {
+            c.percent_name().ok()?
+        } else {
+            c.ident().ok()?
+        };
         if !c.eat(b':') {
             return None;
         }
         let line = self.lines.line(start as u32);
-        let span = Span { start: start as u32, end: c.pos as u32 };
-        self.body_buf.push(Statement::Label { name: name_in(self.src, name), line, span });
+        let span = Span {
+            start: start as u32,
+            end: c.pos as u32,
+        };
+        self.body_buf.push(Statement::Label {
+            name: name_in(self.src, name),
+            line,
+            span,
+        });
         self.prev_end = c.pos as u32;
         Some(c.pos)
     }
@@ -372,7 +399,10 @@ impl<'s> Parser<'s> {
     /// anything else: nested braces, floats, symbols, comments, overflowing constants.
     pub(crate) fn fast_integer_list(&mut self, vals: &mut Vec<i128>) -> bool {
         let Some(open) = self.cur else { return false };
-        let mut c = Cursor { bytes: &self.src.as_bytes()[..self.end as usize], pos: open.start as usize + 1 };
+        let mut c = Cursor {
+            bytes: &self.src.as_bytes()[..self.end as usize],
+            pos: open.start as usize + 1,
+        };
         let before = vals.len();
         if c.eat(b'}') {
             return self.finish_list(c.pos);
@@ -412,7 +442,11 @@ impl<'s> Parser<'s> {
         let guard = if c.eat(b'@') {
             let neg = c.eat(b'!');
             c.skip_space();
-            let name = if c.peek() == b'%' { c.percent_name()? } else { c.ident()? };
+            let name = if c.peek() == b'%' {
+                c.percent_name()?
+            } else {
+                c.ident()?
+            };
             Some((neg, name_in(self.src, name)))
         } else {
             None
@@ -474,14 +508,20 @@ impl<'s> Parser<'s> {
             }
             b'[' => self.fast_address(c),
             b'{' if vector_allowed => self.fast_vector(c),
-            b'0' if matches!(c.bytes.get(c.pos + 1), Some(b'f' | b'F' | b'd' | b'D')) => c.hex_float(),
+            b'0' if matches!(c.bytes.get(c.pos + 1), Some(b'f' | b'F' | b'd' | b'D')) => {
+                c.hex_float()
+            }
             b'-' | b'0'..=b'9' => Ok(Operand::Imm(c.integer()?)),
             b if is(b, IDENT_START) => {
                 let t = c.ident()?;
                 if matches!(peek_past_space(c), b'|' | b'+') {
                     return Err(Declined);
                 }
-                Ok(if t == "_" { Operand::Sink } else { Operand::Symbol(name_in(self.src, t)) })
+                Ok(if t == "_" {
+                    Operand::Sink
+                } else {
+                    Operand::Symbol(name_in(self.src, t))
+                })
             }
             _ => Err(Declined),
         }
@@ -503,11 +543,16 @@ impl<'s> Parser<'s> {
                 c.skip_space();
                 let comp = c.modifier()?;
                 match comp {
-                    "x" | "y" | "z" | "w" | "r" | "g" | "b" | "a" => Ok(Operand::SpecialReg { name, comp: comp.chars().next() }),
+                    "x" | "y" | "z" | "w" | "r" | "g" | "b" | "a" => Ok(Operand::SpecialReg {
+                        name,
+                        comp: comp.chars().next(),
+                    }),
                     _ => Err(Declined),
                 }
             }
-            _ if crate::parser::is_special_register(&name) => Ok(Operand::SpecialReg { name, comp: None }),
+            _ if crate::parser::is_special_register(&name) => {
+                Ok(Operand::SpecialReg { name, comp: None })
+            }
             _ => Ok(Operand::Reg(name)),
         }
     }
@@ -533,7 +578,10 @@ impl<'s> Parser<'s> {
         if !c.eat(b']') {
             return Err(Declined);
         }
-        Ok(Operand::Addr { base, offset: offset as i64 })
+        Ok(Operand::Addr {
+            base,
+            offset: offset as i64,
+        })
     }
 
     /// `{a, b, ...}` of plain operands (nested braces are declined).
@@ -593,9 +641,15 @@ mod tests {
                 for at in 0..40 {
                     let mut bytes = vec![b'a'; 48];
                     bytes[at] = b;
-                    let mut c = Cursor { bytes: &bytes, pos: 0 };
+                    let mut c = Cursor {
+                        bytes: &bytes,
+                        pos: 0,
+                    };
                     c.skip_class(class);
-                    let want = bytes.iter().position(|&x| !is(x, class)).unwrap_or(bytes.len());
+                    let want = bytes
+                        .iter()
+                        .position(|&x| !is(x, class))
+                        .unwrap_or(bytes.len());
                     assert_eq!(c.pos, want, "byte {b:#x} at {at}");
                 }
             }
@@ -623,7 +677,14 @@ mod tests {
 
     #[test]
     fn leaves_the_rest_to_the_token_parser() {
-        for i in ["setp.eq.s32 %p1|%p2, %r1, 0;", "mov.f32 %f1, 1.5;", "call (%r1), f, (%r2);", "add.s32 %r1, /* c */ %r2, 1;", "mov.u64 %rd1, g+4;", "mov.u32 %r1, %r2"] {
+        for i in [
+            "setp.eq.s32 %p1|%p2, %r1, 0;",
+            "mov.f32 %f1, 1.5;",
+            "call (%r1), f, (%r2);",
+            "add.s32 %r1, /* c */ %r2, 1;",
+            "mov.u64 %rd1, g+4;",
+            "mov.u32 %r1, %r2",
+        ] {
             assert!(!takes(i), "{i}");
         }
     }

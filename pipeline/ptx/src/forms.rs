@@ -27,7 +27,8 @@ impl FormTable {
 
     /// The form of `opcode` with `mods`, made the first time its text is seen.
     pub(crate) fn intern(&mut self, opcode: &str, mods: &[Name]) -> Arc<Form> {
-        let mut text = String::with_capacity(opcode.len() + mods.iter().map(|m| m.len() + 1).sum::<usize>());
+        let mut text =
+            String::with_capacity(opcode.len() + mods.iter().map(|m| m.len() + 1).sum::<usize>());
         text.push_str(opcode);
         for m in mods {
             text.push('.');
@@ -36,7 +37,10 @@ impl FormTable {
         if let Some(form) = self.by_text.get(text.as_str()) {
             return form.clone();
         }
-        let form = Arc::new(Form { opcode: Name::new(opcode), mods: mods.into() });
+        let form = Arc::new(Form {
+            opcode: Name::new(opcode),
+            mods: mods.into(),
+        });
         self.by_text.insert(text.into_boxed_str(), form.clone());
         form
     }

@@ -46,8 +46,13 @@ pub const B32_ONLY: TypeSet = set(&[B32]);
 pub const B16_ONLY: TypeSet = set(&[B16]);
 pub const B8_16: TypeSet = set(&[B8, B16]);
 /// Every type a memory access may name (all but `.pred`).
-pub const MEMORY: TypeSet = set(&[B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64, F16, F16x2, BF16, BF16x2, F32, F64]);
-pub const MOVABLE: TypeSet = set(&[Pred, B16, B32, B64, B128, U16, U32, U64, S16, S32, S64, F16, BF16, F32, F64]);
+pub const MEMORY: TypeSet = set(&[
+    B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64, F16, F16x2, BF16, BF16x2, F32,
+    F64,
+]);
+pub const MOVABLE: TypeSet = set(&[
+    Pred, B16, B32, B64, B128, U16, U32, U64, S16, S32, S64, F16, BF16, F32, F64,
+]);
 
 /// How register types are matched against the instruction type.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -75,15 +80,33 @@ pub struct OpSpec {
 }
 
 const fn op(opcode: &'static str, types: TypeSet, shape: &'static str) -> OpSpec {
-    OpSpec { opcode, types, shape, typing: Typing::Strict, needs_lo_hi: false }
+    OpSpec {
+        opcode,
+        types,
+        shape,
+        typing: Typing::Strict,
+        needs_lo_hi: false,
+    }
 }
 
 const fn relaxed(opcode: &'static str, types: TypeSet, shape: &'static str) -> OpSpec {
-    OpSpec { opcode, types, shape, typing: Typing::Relaxed, needs_lo_hi: false }
+    OpSpec {
+        opcode,
+        types,
+        shape,
+        typing: Typing::Relaxed,
+        needs_lo_hi: false,
+    }
 }
 
 const fn lo_hi(opcode: &'static str, types: TypeSet, shape: &'static str) -> OpSpec {
-    OpSpec { opcode, types, shape, typing: Typing::Strict, needs_lo_hi: true }
+    OpSpec {
+        opcode,
+        types,
+        shape,
+        typing: Typing::Strict,
+        needs_lo_hi: true,
+    }
 }
 
 const ARITH: TypeSet = INTS.union(FLOATS).union(HALVES);
@@ -116,7 +139,11 @@ pub const OPS: &[OpSpec] = &[
     op("shr", BITS.union(INTS), "dau"),
     op("mov", MOVABLE, "da"),
     op("selp", BITS.union(INTS).union(FLOATS), "daaq"),
-    op("setp", BITS.union(INTS).union(FLOATS).union(HALVES), "Paa?q"),
+    op(
+        "setp",
+        BITS.union(INTS).union(FLOATS).union(HALVES),
+        "Paa?q",
+    ),
     op("popc", BITS32_64, "Ua"),
     op("clz", BITS32_64, "Ua"),
     op("brev", BITS32_64, "da"),
@@ -160,13 +187,26 @@ pub const OPS: &[OpSpec] = &[
 ];
 
 /// Every type some `atom`/`red` operation takes; [`ATOM_OPERATIONS`] narrows it per operation.
-const ATOM_TYPES: TypeSet = set(&[B16, B32, B64, B128, U32, U64, S32, S64, F16, F16x2, BF16, BF16x2, F32, F64]);
+const ATOM_TYPES: TypeSet = set(&[
+    B16, B32, B64, B128, U32, U64, S32, S64, F16, F16x2, BF16, BF16x2, F32, F64,
+]);
 
 /// `atom`/`red` operations and the types each allows, in the order ptxas lists them.
 pub const ATOM_OPERATIONS: &[(&str, &[&str])] = &[
-    ("add", &["u32", "s32", "u64", "f64", "f16", "f16x2", "f32", "bf16", "bf16x2"]),
-    ("min", &["u32", "s32", "u64", "s64", "f16", "f16x2", "bf16", "bf16x2"]),
-    ("max", &["u32", "s32", "u64", "s64", "f16", "f16x2", "bf16", "bf16x2"]),
+    (
+        "add",
+        &[
+            "u32", "s32", "u64", "f64", "f16", "f16x2", "f32", "bf16", "bf16x2",
+        ],
+    ),
+    (
+        "min",
+        &["u32", "s32", "u64", "s64", "f16", "f16x2", "bf16", "bf16x2"],
+    ),
+    (
+        "max",
+        &["u32", "s32", "u64", "s64", "f16", "f16x2", "bf16", "bf16x2"],
+    ),
     ("inc", &["u32"]),
     ("dec", &["u32"]),
     ("and", &["b32", "b64"]),
@@ -190,12 +230,18 @@ pub fn spec_for(opcode: &str, mods: &[crate::ast::Name]) -> Option<&'static OpSp
     if opcode != "bar" {
         return op_spec(opcode);
     }
-    BAR_FORMS.iter().find(|(m, _)| m.is_empty() || mods.iter().any(|x| x == m)).map(|(_, spec)| spec)
+    BAR_FORMS
+        .iter()
+        .find(|(m, _)| m.is_empty() || mods.iter().any(|x| x == m))
+        .map(|(_, spec)| spec)
 }
 
 pub fn op_spec(opcode: &str) -> Option<&'static OpSpec> {
     static BY_OPCODE: OnceLock<FastMap<&'static str, &'static OpSpec>> = OnceLock::new();
-    BY_OPCODE.get_or_init(|| OPS.iter().map(|s| (s.opcode, s)).collect()).get(opcode).copied()
+    BY_OPCODE
+        .get_or_init(|| OPS.iter().map(|s| (s.opcode, s)).collect())
+        .get(opcode)
+        .copied()
 }
 
 /// What needs a newer `.target` or `.version`: an opcode (`modifier` empty), an opcode with a
@@ -219,13 +265,31 @@ pub struct Requirement {
     pub ptx: (u32, u32),
 }
 
-const fn feat(opcode: &'static str, modifier: &'static str, what: &'static str, sm: u32, ptx: (u32, u32)) -> Requirement {
-    Requirement { opcode, modifier, with: "", without: &[], what, target_first: false, sm, ptx }
+const fn feat(
+    opcode: &'static str,
+    modifier: &'static str,
+    what: &'static str,
+    sm: u32,
+    ptx: (u32, u32),
+) -> Requirement {
+    Requirement {
+        opcode,
+        modifier,
+        with: "",
+        without: &[],
+        what,
+        target_first: false,
+        sm,
+        ptx,
+    }
 }
 
 /// A feature whose `.target` ptxas names before its `.version`.
 const fn target_first(r: Requirement) -> Requirement {
-    Requirement { target_first: true, ..r }
+    Requirement {
+        target_first: true,
+        ..r
+    }
 }
 
 /// A row that does not apply to an instruction with any of `mods`.
@@ -233,8 +297,23 @@ const fn without(r: Requirement, mods: &'static [&'static str]) -> Requirement {
     Requirement { without: mods, ..r }
 }
 
-const fn modifier(opcode: &'static str, m: &'static str, what: &'static str, sm: u32, ptx: (u32, u32)) -> Requirement {
-    Requirement { opcode, modifier: m, with: "", without: &[], what, target_first: true, sm, ptx }
+const fn modifier(
+    opcode: &'static str,
+    m: &'static str,
+    what: &'static str,
+    sm: u32,
+    ptx: (u32, u32),
+) -> Requirement {
+    Requirement {
+        opcode,
+        modifier: m,
+        with: "",
+        without: &[],
+        what,
+        target_first: true,
+        sm,
+        ptx,
+    }
 }
 
 /// Every row that matches an instruction applies, in this order.
@@ -245,9 +324,15 @@ pub const REQUIREMENTS: &[Requirement] = &[
     feat("max", "abs", "Feature '.abs'", 86, (7, 2)),
     modifier("min", "xorsign", "Modifier '.xorsign'", 86, (7, 2)),
     modifier("max", "xorsign", "Modifier '.xorsign'", 86, (7, 2)),
-    without(feat("cp", "async", "Feature 'cp.async'", 80, (7, 0)), &["bulk"]),
+    without(
+        feat("cp", "async", "Feature 'cp.async'", 80, (7, 0)),
+        &["bulk"],
+    ),
     feat("elect", "", "Feature 'elect'", 90, (8, 0)),
-    without(feat("mbarrier", "", "Feature 'mbarrier.{m0}'", 80, (7, 0)), &["try_wait", "expect_tx", "complete_tx"]),
+    without(
+        feat("mbarrier", "", "Feature 'mbarrier.{m0}'", 80, (7, 0)),
+        &["try_wait", "expect_tx", "complete_tx"],
+    ),
     feat("mbarrier", "parity", "Feature '{form}'", 80, (7, 1)),
     feat("mbarrier", "try_wait", "Feature '{form}'", 90, (7, 8)),
     feat("mbarrier", "expect_tx", "Feature '{form}'", 90, (8, 0)),
@@ -255,14 +340,35 @@ pub const REQUIREMENTS: &[Requirement] = &[
     target_first(feat("cp", "bulk", "Feature '{form}'", 90, (8, 0))),
     feat("cp", "ignore_oob", "Feature '.ignore_oob'", 90, (9, 2)),
     // The target of these: the form's, or `ARCH_SPECIFIC`.
-    without(feat("tensormap", "replace", "Feature 'tensormap.replace'", 0, (8, 3)), &["swizzle_atomicity"]),
-    feat("tensormap", "swizzle_atomicity", "Feature 'tensormap.replace.swizzle_atomicity'", 0, (8, 6)),
+    without(
+        feat(
+            "tensormap",
+            "replace",
+            "Feature 'tensormap.replace'",
+            0,
+            (8, 3),
+        ),
+        &["swizzle_atomicity"],
+    ),
+    feat(
+        "tensormap",
+        "swizzle_atomicity",
+        "Feature 'tensormap.replace.swizzle_atomicity'",
+        0,
+        (8, 6),
+    ),
     feat("setmaxnreg", "inc", "Feature 'setmaxnreg.{m0}'", 0, (8, 0)),
     feat("setmaxnreg", "dec", "Feature 'setmaxnreg.{m0}'", 0, (8, 0)),
     target_first(feat("st", "async", "Feature 'st.async'", 90, (8, 1))),
     feat("st", "bulk", "Feature 'st.bulk'", 100, (8, 6)),
     target_first(feat("red", "async", "Feature 'red.async'", 90, (8, 1))),
-    feat("clusterlaunchcontrol", "try_cancel", "Feature 'clusterlaunchcontrol.try_cancel.async'", 100, (8, 6)),
+    feat(
+        "clusterlaunchcontrol",
+        "try_cancel",
+        "Feature 'clusterlaunchcontrol.try_cancel.async'",
+        100,
+        (8, 6),
+    ),
     feat("mma", "", "Feature 'mma'", 70, (6, 4)),
     feat("mma", "tf32", "Feature '.tf32'", 80, (7, 0)),
     feat("wgmma", "", "Feature 'WGMMA'", 0, (8, 0)),
@@ -270,34 +376,124 @@ pub const REQUIREMENTS: &[Requirement] = &[
     feat("lop3", "or", "Feature 'lop3.<BoolOp>'", 50, (8, 2)),
     feat("lop3", "and", "Feature 'lop3.<BoolOp>'", 50, (8, 2)),
     target_first(feat("cvt", "e4m3x2", "Feature 'cvt.{types}'", 89, (7, 8))),
-    Requirement { with: "rn", ..target_first(feat("cvt", "tf32", "Feature 'cvt with .tf32.f32.rn'", 90, (7, 8))) },
-    Requirement { with: "rz", ..target_first(feat("cvt", "tf32", "Feature 'cvt with .tf32.f32.rz'", 90, (7, 8))) },
+    Requirement {
+        with: "rn",
+        ..target_first(feat(
+            "cvt",
+            "tf32",
+            "Feature 'cvt with .tf32.f32.rn'",
+            90,
+            (7, 8),
+        ))
+    },
+    Requirement {
+        with: "rz",
+        ..target_first(feat(
+            "cvt",
+            "tf32",
+            "Feature 'cvt with .tf32.f32.rz'",
+            90,
+            (7, 8),
+        ))
+    },
     target_first(feat("cvt", "e5m2x2", "Feature 'cvt.{types}'", 89, (7, 8))),
     // The target of these: `ARCH_SPECIFIC`.
     feat("cvt", "e2m1x2", "Feature 'cvt.e2m1x2.f32'", 0, (8, 6)),
     feat("cvt", "e2m3x2", "Feature 'cvt.e2m3x2.f32'", 0, (8, 6)),
     modifier("griddepcontrol", "", "Modifier '.{m0}'", 90, (7, 8)),
-    modifier("griddepcontrol", "", "Instruction 'griddepcontrol'", 90, (7, 8)),
+    modifier(
+        "griddepcontrol",
+        "",
+        "Instruction 'griddepcontrol'",
+        90,
+        (7, 8),
+    ),
     target_first(feat("stmatrix", "", "Feature 'stmatrix'", 90, (7, 8))),
     feat("ldmatrix", "", "Feature 'ldmatrix'", 75, (6, 5)),
     // The target of these: `ARCH_SPECIFIC`.
-    modifier("ldmatrix", "m8n16", "Modifier '.m8n16' on 'ldmatrix'", 0, (8, 6)),
-    modifier("ldmatrix", "b6x16_p32", "Modifier 'format conversion' on 'ldmatrix'", 0, (8, 6)),
-    modifier("ldmatrix", "b4x16_p64", "Modifier 'format conversion' on 'ldmatrix'", 0, (8, 6)),
+    modifier(
+        "ldmatrix",
+        "m8n16",
+        "Modifier '.m8n16' on 'ldmatrix'",
+        0,
+        (8, 6),
+    ),
+    modifier(
+        "ldmatrix",
+        "b6x16_p32",
+        "Modifier 'format conversion' on 'ldmatrix'",
+        0,
+        (8, 6),
+    ),
+    modifier(
+        "ldmatrix",
+        "b4x16_p64",
+        "Modifier 'format conversion' on 'ldmatrix'",
+        0,
+        (8, 6),
+    ),
     target_first(feat("mapa", "", "Feature 'mapa'", 90, (7, 8))),
     target_first(feat("getctarank", "", "Feature 'getctarank'", 90, (7, 8))),
     target_first(feat("multimem", "cp", "Feature '{form}'", 90, (9, 1))),
-    without(target_first(feat("multimem", "", "Feature '{form}'", 90, (8, 1))), &["cp"]),
-    feat("createpolicy", "", "Feature 'createpolicy.{m0}'", 80, (7, 4)),
-    modifier("createpolicy", "L2::evict_last", "Modifier '.L2::evict_last' on 'createpolicy.{m0}'", 80, (7, 4)),
-    modifier("createpolicy", "L2::evict_first", "Modifier '.L2::evict_first' on 'createpolicy.{m0}'", 80, (7, 4)),
-    modifier("createpolicy", "L2::evict_normal", "Modifier '.L2::evict_normal' on 'createpolicy.{m0}'", 80, (7, 4)),
-    modifier("createpolicy", "L2::evict_unchanged", "Modifier '.L2::evict_unchanged' on 'createpolicy.{m0}'", 80, (7, 4)),
+    without(
+        target_first(feat("multimem", "", "Feature '{form}'", 90, (8, 1))),
+        &["cp"],
+    ),
+    feat(
+        "createpolicy",
+        "",
+        "Feature 'createpolicy.{m0}'",
+        80,
+        (7, 4),
+    ),
+    modifier(
+        "createpolicy",
+        "L2::evict_last",
+        "Modifier '.L2::evict_last' on 'createpolicy.{m0}'",
+        80,
+        (7, 4),
+    ),
+    modifier(
+        "createpolicy",
+        "L2::evict_first",
+        "Modifier '.L2::evict_first' on 'createpolicy.{m0}'",
+        80,
+        (7, 4),
+    ),
+    modifier(
+        "createpolicy",
+        "L2::evict_normal",
+        "Modifier '.L2::evict_normal' on 'createpolicy.{m0}'",
+        80,
+        (7, 4),
+    ),
+    modifier(
+        "createpolicy",
+        "L2::evict_unchanged",
+        "Modifier '.L2::evict_unchanged' on 'createpolicy.{m0}'",
+        80,
+        (7, 4),
+    ),
     modifier("fence", "alias", "Modifier '.alias'", 70, (7, 5)),
     modifier("fence", "async", "Modifier '.async'", 90, (8, 0)),
     feat("fence", "proxy", "Feature 'fence.proxy'", 70, (7, 5)),
-    target_first(feat("fence", "mbarrier_init", "Feature '.op_restrict'", 90, (8, 0))),
-    Requirement { target_first: false, ..modifier("fence", "mbarrier_init", "Modifier '.mbarrier_init'", 90, (8, 0)) },
+    target_first(feat(
+        "fence",
+        "mbarrier_init",
+        "Feature '.op_restrict'",
+        90,
+        (8, 0),
+    )),
+    Requirement {
+        target_first: false,
+        ..modifier(
+            "fence",
+            "mbarrier_init",
+            "Modifier '.mbarrier_init'",
+            90,
+            (8, 0),
+        )
+    },
     feat("barrier", "cluster", "Feature 'barrier.{mods}'", 90, (7, 8)),
     feat("ld", "v8", "Feature '256 bit wide load/store'", 100, (8, 8)),
     feat("st", "v8", "Feature '256 bit wide load/store'", 100, (8, 8)),
@@ -312,12 +508,45 @@ pub const REQUIREMENTS: &[Requirement] = &[
     target_first(feat("mul", "f32x2", "Feature 'mul.f32x2'", 100, (8, 6))),
     target_first(feat("fma", "f32x2", "Feature 'fma.f32x2'", 100, (8, 6))),
     feat("cvt", "bf16", "Feature 'cvt.bf16.f32'", 80, (7, 0)),
-    without(feat("cvt", "bf16x2", "Feature 'cvt.bf16x2.f32'", 80, (7, 0)), &["ue8m0x2"]),
-    target_first(feat("fence", "cluster", "Feature '.cluster scope'", 90, (7, 8))),
-    target_first(feat("atom", "cluster", "Feature '.cluster scope'", 90, (7, 8))),
-    target_first(feat("red", "cluster", "Feature '.cluster scope'", 90, (7, 8))),
-    target_first(feat("ld", "cluster", "Feature '.cluster scope'", 90, (7, 8))),
-    target_first(feat("st", "cluster", "Feature '.cluster scope'", 90, (7, 8))),
+    without(
+        feat("cvt", "bf16x2", "Feature 'cvt.bf16x2.f32'", 80, (7, 0)),
+        &["ue8m0x2"],
+    ),
+    target_first(feat(
+        "fence",
+        "cluster",
+        "Feature '.cluster scope'",
+        90,
+        (7, 8),
+    )),
+    target_first(feat(
+        "atom",
+        "cluster",
+        "Feature '.cluster scope'",
+        90,
+        (7, 8),
+    )),
+    target_first(feat(
+        "red",
+        "cluster",
+        "Feature '.cluster scope'",
+        90,
+        (7, 8),
+    )),
+    target_first(feat(
+        "ld",
+        "cluster",
+        "Feature '.cluster scope'",
+        90,
+        (7, 8),
+    )),
+    target_first(feat(
+        "st",
+        "cluster",
+        "Feature '.cluster scope'",
+        90,
+        (7, 8),
+    )),
     feat("", "shared::cluster", "Feature '::cluster'", 90, (7, 8)),
 ];
 
@@ -326,10 +555,18 @@ pub fn requirements_for(opcode: &str) -> &'static [&'static Requirement] {
     type Rows = Vec<&'static Requirement>;
     static BY_OPCODE: OnceLock<(FastMap<&'static str, Rows>, Rows)> = OnceLock::new();
     let (by_opcode, generic) = BY_OPCODE.get_or_init(|| {
-        let generic: Vec<_> = REQUIREMENTS.iter().filter(|r| r.opcode.is_empty()).collect();
+        let generic: Vec<_> = REQUIREMENTS
+            .iter()
+            .filter(|r| r.opcode.is_empty())
+            .collect();
         let mut map = FastMap::default();
         for r in REQUIREMENTS.iter().filter(|r| !r.opcode.is_empty()) {
-            map.entry(r.opcode).or_insert_with(|| REQUIREMENTS.iter().filter(|g| g.opcode.is_empty() || g.opcode == r.opcode).collect());
+            map.entry(r.opcode).or_insert_with(|| {
+                REQUIREMENTS
+                    .iter()
+                    .filter(|g| g.opcode.is_empty() || g.opcode == r.opcode)
+                    .collect()
+            });
         }
         (map, generic)
     });
@@ -409,24 +646,138 @@ pub const INT_ROUNDING: &[&str] = &["rni", "rzi", "rmi", "rpi"];
 /// Modifiers the tabled opcodes (`OPS`) may carry besides types, spaces, vectors and cache hints
 /// (`L1::`/`L2::`/`level::`); any other is an "Unknown modifier".
 pub const KNOWN_MODIFIERS: &[&str] = &[
-    "rn", "rz", "rm", "rp", "rna", "rs", "rni", "rzi", "rmi", "rpi", "ftz", "sat", "satfinite", "approx", "full",
-    "lo", "hi", "wide", "cc", "eq", "ne", "lt", "le", "gt", "ge", "ls", "hs", "equ", "neu", "ltu", "leu", "gtu",
-    "geu", "num", "nan", "and", "or", "xor", "NaN", "xorsign", "abs", "relu", "pack", "shiftamt", "to", "uni",
-    "ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc", "volatile", "relaxed", "acquire", "release", "weak", "mmio",
-    "sys", "gpu", "cta", "cluster", "unified", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16", "finite", "infinite",
-    "number", "notanumber", "normal", "subnormal", "oob", "noftz", "async", "mmio", "sync", "up", "down", "bfly",
-    "idx", "all", "any", "ballot", "clamp", "wrap", "acq_rel", "add", "min", "max", "inc", "dec", "exch", "cas",
-    "aligned", "trans", "x1", "x2", "x4", "popc", "arrive", "warp", "red", "gl", "proxy", "alias",
+    "rn",
+    "rz",
+    "rm",
+    "rp",
+    "rna",
+    "rs",
+    "rni",
+    "rzi",
+    "rmi",
+    "rpi",
+    "ftz",
+    "sat",
+    "satfinite",
+    "approx",
+    "full",
+    "lo",
+    "hi",
+    "wide",
+    "cc",
+    "eq",
+    "ne",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "ls",
+    "hs",
+    "equ",
+    "neu",
+    "ltu",
+    "leu",
+    "gtu",
+    "geu",
+    "num",
+    "nan",
+    "and",
+    "or",
+    "xor",
+    "NaN",
+    "xorsign",
+    "abs",
+    "relu",
+    "pack",
+    "shiftamt",
+    "to",
+    "uni",
+    "ca",
+    "cg",
+    "cs",
+    "lu",
+    "cv",
+    "wb",
+    "wt",
+    "nc",
+    "volatile",
+    "relaxed",
+    "acquire",
+    "release",
+    "weak",
+    "mmio",
+    "sys",
+    "gpu",
+    "cta",
+    "cluster",
+    "unified",
+    "f4e",
+    "b4e",
+    "rc8",
+    "ecl",
+    "ecr",
+    "rc16",
+    "finite",
+    "infinite",
+    "number",
+    "notanumber",
+    "normal",
+    "subnormal",
+    "oob",
+    "noftz",
+    "async",
+    "mmio",
+    "sync",
+    "up",
+    "down",
+    "bfly",
+    "idx",
+    "all",
+    "any",
+    "ballot",
+    "clamp",
+    "wrap",
+    "acq_rel",
+    "add",
+    "min",
+    "max",
+    "inc",
+    "dec",
+    "exch",
+    "cas",
+    "aligned",
+    "trans",
+    "x1",
+    "x2",
+    "x4",
+    "popc",
+    "arrive",
+    "warp",
+    "red",
+    "gl",
+    "proxy",
+    "alias",
 ];
 
 /// State-space modifiers of memory instructions.
 /// Whether `m` is one of [`KNOWN_MODIFIERS`] (looked up in a set built once: the list is long).
 pub fn is_listed_modifier(m: &str) -> bool {
     static SET: OnceLock<crate::ast::FastSet<&'static str>> = OnceLock::new();
-    SET.get_or_init(|| KNOWN_MODIFIERS.iter().copied().collect()).contains(m)
+    SET.get_or_init(|| KNOWN_MODIFIERS.iter().copied().collect())
+        .contains(m)
 }
 
-pub const SPACES: &[&str] = &["global", "shared", "local", "param", "const", "shared::cta", "shared::cluster", "param::entry", "param::func"];
+pub const SPACES: &[&str] = &[
+    "global",
+    "shared",
+    "local",
+    "param",
+    "const",
+    "shared::cta",
+    "shared::cluster",
+    "param::entry",
+    "param::func",
+];
 
 /// An instruction family named by its leading modifiers (`mbarrier.init`, `cp.async.bulk`,
 /// `wgmma.fence`): what it takes is a list of forms, not one type list. A form applies when its
@@ -445,7 +796,7 @@ pub struct Form {
     /// Operand kinds, after `?` optional: `m` address, `T` tensor address `[addr, {coords}]`,
     /// `a` address or 64-bit register, `t` tensor-memory address (`[%r]`, `[%r+imm]`, `[imm]`
     /// with a 32-bit register), `V` a vector of 32-bit registers of any type, `r` a register, a
-/// vector of registers or an immediate, `e` `t` or `U`, `s` a `t` present only with `.sp`, `v` a `V` that
+    /// vector of registers or an immediate, `e` `t` or `U`, `s` a `t` present only with `.sp`, `v` a `V` that
     /// may be left out, `u` 32-bit integer register or immediate (`w`: or a wider
     /// register), `U` 64-bit register or immediate, `d` 32-bit integer result,
     /// `D` 64-bit result or `_`, `p` predicate result, `q` predicate register or immediate,
@@ -505,7 +856,8 @@ pub const CLUSTER_BULK_REDUCTIONS: Reductions = Reductions {
         ("or", &["b32"]),
         ("xor", &["b32"]),
     ],
-    wrong_type: "Illegal reduction operation for instruction '{name}.shared::cluster.shared::cta.{t}'",
+    wrong_type:
+        "Illegal reduction operation for instruction '{name}.shared::cluster.shared::cta.{t}'",
     noftz_types: &[],
 };
 
@@ -526,14 +878,20 @@ pub const ASYNC_REDUCTIONS: Reductions = Reductions {
 };
 
 /// `multimem.red` element types (and `multimem.ld_reduce`'s without the FP8 ones).
-const MULTIMEM_TYPES: &[&str] = &["b32", "u32", "s32", "b64", "u64", "s64", "f32", "f64", "f16x2", "bf16x2"];
-const MULTIMEM_LOAD_TYPES: &[&str] =
-    &["b32", "u32", "s32", "b64", "u64", "s64", "f32", "f64", "f16x2", "bf16x2", "e5m2x4", "e4m3x4"];
+const MULTIMEM_TYPES: &[&str] = &[
+    "b32", "u32", "s32", "b64", "u64", "s64", "f32", "f64", "f16x2", "bf16x2",
+];
+const MULTIMEM_LOAD_TYPES: &[&str] = &[
+    "b32", "u32", "s32", "b64", "u64", "s64", "f32", "f64", "f16x2", "bf16x2", "e5m2x4", "e4m3x4",
+];
 
 /// `multimem.red`.
 pub const MULTIMEM_REDUCTIONS: Reductions = Reductions {
     ops: &[
-        ("add", &["u32", "s32", "u64", "f32", "f64", "f16x2", "bf16x2"]),
+        (
+            "add",
+            &["u32", "s32", "u64", "f32", "f64", "f16x2", "bf16x2"],
+        ),
         ("min", &["u32", "s32", "u64", "s64"]),
         ("max", &["u32", "s32", "u64", "s64"]),
         ("and", &["b32", "b64"]),
@@ -547,9 +905,24 @@ pub const MULTIMEM_REDUCTIONS: Reductions = Reductions {
 /// `multimem.ld_reduce`: also the packed halves for min/max and the FP8 types.
 pub const MULTIMEM_LOAD_REDUCTIONS: Reductions = Reductions {
     ops: &[
-        ("add", &["u32", "s32", "u64", "f32", "f64", "f16x2", "bf16x2", "e5m2x4", "e4m3x4"]),
-        ("min", &["u32", "s32", "u64", "s64", "f16x2", "bf16x2", "e5m2x4", "e4m3x4"]),
-        ("max", &["u32", "s32", "u64", "s64", "f16x2", "bf16x2", "e5m2x4", "e4m3x4"]),
+        (
+            "add",
+            &[
+                "u32", "s32", "u64", "f32", "f64", "f16x2", "bf16x2", "e5m2x4", "e4m3x4",
+            ],
+        ),
+        (
+            "min",
+            &[
+                "u32", "s32", "u64", "s64", "f16x2", "bf16x2", "e5m2x4", "e4m3x4",
+            ],
+        ),
+        (
+            "max",
+            &[
+                "u32", "s32", "u64", "s64", "f16x2", "bf16x2", "e5m2x4", "e4m3x4",
+            ],
+        ),
         ("and", &["b32", "b64"]),
         ("or", &["b32", "b64"]),
         ("xor", &["b32", "b64"]),
@@ -560,87 +933,221 @@ pub const MULTIMEM_LOAD_REDUCTIONS: Reductions = Reductions {
 
 /// `cp.reduce.async.bulk.tensor`: no type modifier.
 pub const TENSOR_REDUCTIONS: Reductions = Reductions {
-    ops: &[("add", &[""]), ("min", &[""]), ("max", &[""]), ("inc", &[""]), ("dec", &[""]), ("and", &[""]), ("or", &[""]), ("xor", &[""])],
+    ops: &[
+        ("add", &[""]),
+        ("min", &[""]),
+        ("max", &[""]),
+        ("inc", &[""]),
+        ("dec", &[""]),
+        ("and", &[""]),
+        ("or", &[""]),
+        ("xor", &[""]),
+    ],
     wrong_type: "Illegal reduction operation for instruction '{name}'",
     noftz_types: &[],
 };
 
 const fn form(name: &'static str, types: &'static [&'static str], operands: &'static str) -> Form {
-    Form { name, when: &[], types, spaces: &[], operands, needs: &[], values: &[], targets: &[], steps: None, illegal: &[], conflicts: &[], reductions: None }
+    Form {
+        name,
+        when: &[],
+        types,
+        spaces: &[],
+        operands,
+        needs: &[],
+        values: &[],
+        targets: &[],
+        steps: None,
+        illegal: &[],
+        conflicts: &[],
+        reductions: None,
+    }
 }
 
-const SYNC_ALIGNED: &[(&[&str], &str)] = &[(&["sync"], ".sync modifier required"), (&["aligned"], ".aligned modifier required")];
-const SYNC: &[(&[&str], &str)] = &[(&["sync"], ".sync modifier required")];
-const ST_ASYNC_COMPLETION: &[(&[&str], &str)] =
-    &[(&["mbarrier::complete_tx::bytes"], "Modifier '.shared::cluster' requires modifier '.completion_mechanism'")];
-const MBARRIER_SPACES: &[&str] = &["-", "shared", "shared::cta", "shared::cluster"];
-const BULK_SPACES: &[&str] = &["shared::cluster.global", "shared::cta.global", "global.shared::cta", "shared::cluster.shared::cta"];
-const SM_90A: &[&str] = &["sm_90a"];
-const TCGEN05_TARGETS: &[&str] = &["sm_100a", "sm_103a", "sm_107a", "sm_110a", "sm_100f", "sm_103f", "sm_107f", "sm_110f"];
-/// The sm_100 family proper (`redux.f32`): not sm_110 nor sm_12x.
-const ARCH_100_FAMILY: &[&str] = &["sm_100a", "sm_103a", "sm_107a", "sm_100f", "sm_103f", "sm_107f"];
-const SETMAXNREG_TARGETS: &[&str] = &[
-    "sm_90a", "sm_100a", "sm_103a", "sm_107a", "sm_110a", "sm_120a", "sm_121a", "sm_100f", "sm_103f", "sm_107f", "sm_110f", "sm_120f", "sm_121f",
+const SYNC_ALIGNED: &[(&[&str], &str)] = &[
+    (&["sync"], ".sync modifier required"),
+    (&["aligned"], ".aligned modifier required"),
 ];
-const CTA_GROUP: &[(&[&str], &str)] = &[(&["cta_group::1", "cta_group::2"], ".cta_group modifier required")];
+const SYNC: &[(&[&str], &str)] = &[(&["sync"], ".sync modifier required")];
+const ST_ASYNC_COMPLETION: &[(&[&str], &str)] = &[(
+    &["mbarrier::complete_tx::bytes"],
+    "Modifier '.shared::cluster' requires modifier '.completion_mechanism'",
+)];
+const MBARRIER_SPACES: &[&str] = &["-", "shared", "shared::cta", "shared::cluster"];
+const BULK_SPACES: &[&str] = &[
+    "shared::cluster.global",
+    "shared::cta.global",
+    "global.shared::cta",
+    "shared::cluster.shared::cta",
+];
+const SM_90A: &[&str] = &["sm_90a"];
+const TCGEN05_TARGETS: &[&str] = &[
+    "sm_100a", "sm_103a", "sm_107a", "sm_110a", "sm_100f", "sm_103f", "sm_107f", "sm_110f",
+];
+/// The sm_100 family proper (`redux.f32`): not sm_110 nor sm_12x.
+const ARCH_100_FAMILY: &[&str] = &[
+    "sm_100a", "sm_103a", "sm_107a", "sm_100f", "sm_103f", "sm_107f",
+];
+const SETMAXNREG_TARGETS: &[&str] = &[
+    "sm_90a", "sm_100a", "sm_103a", "sm_107a", "sm_110a", "sm_120a", "sm_121a", "sm_100f",
+    "sm_103f", "sm_107f", "sm_110f", "sm_120f", "sm_121f",
+];
+const CTA_GROUP: &[(&[&str], &str)] = &[(
+    &["cta_group::1", "cta_group::2"],
+    ".cta_group modifier required",
+)];
 /// `.tile::gather4`/`.tile::scatter4` copy two-dimensional tensors only.
 const GATHER_SCATTER_2D_ONLY: &[(&str, &str)] = &[
-    ("1d", "tile::gather4"), ("3d", "tile::gather4"), ("4d", "tile::gather4"), ("5d", "tile::gather4"),
-    ("1d", "tile::scatter4"), ("3d", "tile::scatter4"), ("4d", "tile::scatter4"), ("5d", "tile::scatter4"),
+    ("1d", "tile::gather4"),
+    ("3d", "tile::gather4"),
+    ("4d", "tile::gather4"),
+    ("5d", "tile::gather4"),
+    ("1d", "tile::scatter4"),
+    ("3d", "tile::scatter4"),
+    ("4d", "tile::scatter4"),
+    ("5d", "tile::scatter4"),
 ];
-const BULK_COMPLETION: &[(&[&str], &str)] = &[(&["mbarrier::complete_tx::bytes", "bulk_group"], ".completion_mechanism modifier required")];
+const BULK_COMPLETION: &[(&[&str], &str)] = &[(
+    &["mbarrier::complete_tx::bytes", "bulk_group"],
+    ".completion_mechanism modifier required",
+)];
 const TENSOR_REDUCE_NEEDS: &[(&[&str], &str)] = &[
     (&["1d", "2d", "3d", "4d", "5d"], ".dim modifier required"),
-    (&["mbarrier::complete_tx::bytes", "bulk_group"], ".completion_mechanism modifier required"),
+    (
+        &["mbarrier::complete_tx::bytes", "bulk_group"],
+        ".completion_mechanism modifier required",
+    ),
 ];
-const TCGEN05_SHIFT_NEEDS: &[(&[&str], &str)] = &[(&["cta_group::1", "cta_group::2"], ".cta_group modifier required"), (&["down"], ".down modifier required")];
+const TCGEN05_SHIFT_NEEDS: &[(&[&str], &str)] = &[
+    (
+        &["cta_group::1", "cta_group::2"],
+        ".cta_group modifier required",
+    ),
+    (&["down"], ".down modifier required"),
+];
 /// `tensormap.replace`: sm_90a and the architecture-specific sm_100..sm_121 targets.
 const TENSORMAP_TARGETS: &[&str] = &[
-    "sm_90a", "sm_100a", "sm_103a", "sm_107a", "sm_110a", "sm_120a", "sm_121a", "sm_100f", "sm_103f", "sm_107f", "sm_110f", "sm_120f", "sm_121f",
+    "sm_90a", "sm_100a", "sm_103a", "sm_107a", "sm_110a", "sm_120a", "sm_121a", "sm_100f",
+    "sm_103f", "sm_107f", "sm_110f", "sm_120f", "sm_121f",
 ];
-const TENSORMAP_NEEDS: &[(&[&str], &str)] = &[(&["tile"], ".tile modifier required"), (&["b1024"], "Tensormap size modifier required")];
+const TENSORMAP_NEEDS: &[(&[&str], &str)] = &[
+    (&["tile"], ".tile modifier required"),
+    (&["b1024"], "Tensormap size modifier required"),
+];
 
 /// `tensormap.replace.tile.field.space.b1024.type [tmap], {ord,} value`: the fields `when`
 /// names, of type `types`, with operands `operands`.
-const fn tensormap_field(when: &'static [&'static str], types: &'static [&'static str], operands: &'static str) -> Form {
-    Form { when, targets: TENSORMAP_TARGETS, needs: TENSORMAP_NEEDS, ..form("tensormap.replace", types, operands) }
+const fn tensormap_field(
+    when: &'static [&'static str],
+    types: &'static [&'static str],
+    operands: &'static str,
+) -> Form {
+    Form {
+        when,
+        targets: TENSORMAP_TARGETS,
+        needs: TENSORMAP_NEEDS,
+        ..form("tensormap.replace", types, operands)
+    }
 }
 
 const TCGEN05_LD_ST_NEEDS: &[(&[&str], &str)] = &[
     (&["sync"], ".sync modifier required"),
     (&["aligned"], ".aligned modifier required"),
-    (&["32x32b", "16x64b", "16x128b", "16x256b", "16x32bx2"], "Shape modifier required"),
-    (&["x1", "x2", "x4", "x8", "x16", "x32", "x64", "x128"], ".num modifier required"),
+    (
+        &["32x32b", "16x64b", "16x128b", "16x256b", "16x32bx2"],
+        "Shape modifier required",
+    ),
+    (
+        &["x1", "x2", "x4", "x8", "x16", "x32", "x64", "x128"],
+        ".num modifier required",
+    ),
 ];
 const TCGEN05_CP_NEEDS: &[(&[&str], &str)] = &[
-    (&["cta_group::1", "cta_group::2"], ".cta_group modifier required"),
-    (&["128x256b", "4x256b", "128x128b", "64x128b", "32x128b"], "Shape modifier required"),
+    (
+        &["cta_group::1", "cta_group::2"],
+        ".cta_group modifier required",
+    ),
+    (
+        &["128x256b", "4x256b", "128x128b", "64x128b", "32x128b"],
+        "Shape modifier required",
+    ),
 ];
 const TCGEN05_MMA_NEEDS: &[(&[&str], &str)] = &[
-    (&["cta_group::1", "cta_group::2"], ".cta_group modifier required"),
-    (&["kind::f16", "kind::tf32", "kind::f8f6f4", "kind::i8", "kind::mxf8f6f4", "kind::mxf4", "kind::mxf4nvf4"], ".kind modifier required"),
+    (
+        &["cta_group::1", "cta_group::2"],
+        ".cta_group modifier required",
+    ),
+    (
+        &[
+            "kind::f16",
+            "kind::tf32",
+            "kind::f8f6f4",
+            "kind::i8",
+            "kind::mxf8f6f4",
+            "kind::mxf4",
+            "kind::mxf4nvf4",
+        ],
+        ".kind modifier required",
+    ),
 ];
 const BLOCK_SCALED_KINDS: &[&str] = &["kind::mxf8f6f4", "kind::mxf4", "kind::mxf4nvf4"];
 const TCGEN05_MMA_BLOCK_SCALE_NEEDS: &[(&[&str], &str)] = &[
-    (&["cta_group::1", "cta_group::2"], ".cta_group modifier required"),
+    (
+        &["cta_group::1", "cta_group::2"],
+        ".cta_group modifier required",
+    ),
     (&["block_scale"], ".block_scale modifier required"),
 ];
 /// Reduction element types of `cp.reduce.async.bulk` (one list for `.noftz` forms too).
-const BULK_REDUCE_TYPES: &[&str] = &["b32", "u32", "s32", "b64", "u64", "s64", "f32", "f64", "f16", "bf16"];
+const BULK_REDUCE_TYPES: &[&str] = &[
+    "b32", "u32", "s32", "b64", "u64", "s64", "f32", "f64", "f16", "bf16",
+];
 
 /// Every form of the families checked by form (`FORM_OPCODES`), most specific names first;
 /// types `["*"]` and operands `"*"` are not checked.
 pub const FORMS: &[Form] = &[
-    Form { spaces: MBARRIER_SPACES, ..form("mbarrier.init", &["b64"], "mu") },
-    Form { spaces: MBARRIER_SPACES, ..form("mbarrier.inval", &["b64"], "m") },
-    Form { spaces: MBARRIER_SPACES, ..form("mbarrier.expect_tx", &["b64"], "mu") },
-    Form { spaces: MBARRIER_SPACES, ..form("mbarrier.complete_tx", &["b64"], "mu") },
-    Form { spaces: MBARRIER_SPACES, ..form("mbarrier.arrive_drop", &["b64"], "Dm?u") },
-    Form { spaces: MBARRIER_SPACES, ..form("mbarrier.arrive", &["b64"], "Dm?u") },
-    Form { spaces: MBARRIER_SPACES, when: &["parity"], ..form("mbarrier.test_wait", &["b64"], "pmu") },
-    Form { spaces: MBARRIER_SPACES, ..form("mbarrier.test_wait", &["b64"], "pmU") },
-    Form { spaces: MBARRIER_SPACES, when: &["parity"], ..form("mbarrier.try_wait", &["b64"], "pmu?u") },
-    Form { spaces: MBARRIER_SPACES, ..form("mbarrier.try_wait", &["b64"], "pmU?u") },
+    Form {
+        spaces: MBARRIER_SPACES,
+        ..form("mbarrier.init", &["b64"], "mu")
+    },
+    Form {
+        spaces: MBARRIER_SPACES,
+        ..form("mbarrier.inval", &["b64"], "m")
+    },
+    Form {
+        spaces: MBARRIER_SPACES,
+        ..form("mbarrier.expect_tx", &["b64"], "mu")
+    },
+    Form {
+        spaces: MBARRIER_SPACES,
+        ..form("mbarrier.complete_tx", &["b64"], "mu")
+    },
+    Form {
+        spaces: MBARRIER_SPACES,
+        ..form("mbarrier.arrive_drop", &["b64"], "Dm?u")
+    },
+    Form {
+        spaces: MBARRIER_SPACES,
+        ..form("mbarrier.arrive", &["b64"], "Dm?u")
+    },
+    Form {
+        spaces: MBARRIER_SPACES,
+        when: &["parity"],
+        ..form("mbarrier.test_wait", &["b64"], "pmu")
+    },
+    Form {
+        spaces: MBARRIER_SPACES,
+        ..form("mbarrier.test_wait", &["b64"], "pmU")
+    },
+    Form {
+        spaces: MBARRIER_SPACES,
+        when: &["parity"],
+        ..form("mbarrier.try_wait", &["b64"], "pmu?u")
+    },
+    Form {
+        spaces: MBARRIER_SPACES,
+        ..form("mbarrier.try_wait", &["b64"], "pmU?u")
+    },
     form("mbarrier.pending_count", &["b64"], "dU"),
     Form {
         needs: &[(&["1d", "2d", "3d", "4d", "5d"], ".dim modifier required")],
@@ -650,14 +1157,28 @@ pub const FORMS: &[Form] = &[
     form("cp.async.bulk.prefetch", &[], "*"),
     form("cp.async.bulk.commit_group", &[], ""),
     form("cp.async.bulk.wait_group", &[], "i"),
-    Form { when: &["ignore_oob"], spaces: BULK_SPACES, ..form("cp.async.bulk", &[], "mmuuum?U") },
-    Form { when: &["mbarrier::complete_tx::bytes"], spaces: BULK_SPACES, ..form("cp.async.bulk", &[], "mmum?*") },
     Form {
-        needs: &[(&["mbarrier::complete_tx::bytes", "bulk_group"], ".completion_mechanism modifier required")],
+        when: &["ignore_oob"],
+        spaces: BULK_SPACES,
+        ..form("cp.async.bulk", &[], "mmuuum?U")
+    },
+    Form {
+        when: &["mbarrier::complete_tx::bytes"],
+        spaces: BULK_SPACES,
+        ..form("cp.async.bulk", &[], "mmum?*")
+    },
+    Form {
+        needs: &[(
+            &["mbarrier::complete_tx::bytes", "bulk_group"],
+            ".completion_mechanism modifier required",
+        )],
         spaces: BULK_SPACES,
         ..form("cp.async.bulk", &[], "mmu?*")
     },
-    Form { spaces: MBARRIER_SPACES, ..form("cp.async.mbarrier.arrive", &["b64"], "m") },
+    Form {
+        spaces: MBARRIER_SPACES,
+        ..form("cp.async.mbarrier.arrive", &["b64"], "m")
+    },
     form("cp.async.commit_group", &[], ""),
     form("cp.async.wait_group", &[], "i"),
     form("cp.async.wait_all", &[], ""),
@@ -673,44 +1194,161 @@ pub const FORMS: &[Form] = &[
         values: &[(2, &[4, 8, 16])],
         ..form("cp.async", &[], "mmi?*")
     },
-    Form { values: &[(1, &[128])], ..form("fence.proxy", &[], "?mi") },
+    Form {
+        values: &[(1, &[128])],
+        ..form("fence.proxy", &[], "?mi")
+    },
     form("fence.mbarrier_init", &[], ""),
     form("fence", &[], ""),
-    Form { targets: SM_90A, needs: SYNC, ..form("wgmma.fence", &[], "") },
-    Form { targets: SM_90A, needs: SYNC, ..form("wgmma.commit_group", &[], "") },
-    Form { targets: SM_90A, needs: SYNC, ..form("wgmma.wait_group", &[], "i") },
-    Form { targets: SM_90A, needs: SYNC_ALIGNED, ..form("wgmma.mma_async", &["*"], "*") },
-    Form { targets: TCGEN05_TARGETS, needs: CTA_GROUP, steps: Some((1, 32, 32, 512, true)), ..form("tcgen05.alloc", &["b32"], "mu") },
-    Form { targets: TCGEN05_TARGETS, needs: CTA_GROUP, steps: Some((1, 32, 32, 512, true)), ..form("tcgen05.dealloc", &["b32"], "uu") },
-    Form { targets: SETMAXNREG_TARGETS, needs: SYNC_ALIGNED, steps: Some((0, 8, 24, 256, false)), ..form("setmaxnreg.inc", &["u32"], "i") },
-    Form { targets: SETMAXNREG_TARGETS, needs: SYNC_ALIGNED, steps: Some((0, 8, 24, 256, false)), ..form("setmaxnreg.dec", &["u32"], "i") },
+    Form {
+        targets: SM_90A,
+        needs: SYNC,
+        ..form("wgmma.fence", &[], "")
+    },
+    Form {
+        targets: SM_90A,
+        needs: SYNC,
+        ..form("wgmma.commit_group", &[], "")
+    },
+    Form {
+        targets: SM_90A,
+        needs: SYNC,
+        ..form("wgmma.wait_group", &[], "i")
+    },
+    Form {
+        targets: SM_90A,
+        needs: SYNC_ALIGNED,
+        ..form("wgmma.mma_async", &["*"], "*")
+    },
+    Form {
+        targets: TCGEN05_TARGETS,
+        needs: CTA_GROUP,
+        steps: Some((1, 32, 32, 512, true)),
+        ..form("tcgen05.alloc", &["b32"], "mu")
+    },
+    Form {
+        targets: TCGEN05_TARGETS,
+        needs: CTA_GROUP,
+        steps: Some((1, 32, 32, 512, true)),
+        ..form("tcgen05.dealloc", &["b32"], "uu")
+    },
+    Form {
+        targets: SETMAXNREG_TARGETS,
+        needs: SYNC_ALIGNED,
+        steps: Some((0, 8, 24, 256, false)),
+        ..form("setmaxnreg.inc", &["u32"], "i")
+    },
+    Form {
+        targets: SETMAXNREG_TARGETS,
+        needs: SYNC_ALIGNED,
+        steps: Some((0, 8, 24, 256, false)),
+        ..form("setmaxnreg.dec", &["u32"], "i")
+    },
     tensormap_field(&["global_address"], &["b64"], "mU"),
     tensormap_field(&["rank"], &["b32"], "mu"),
-    tensormap_field(&["box_dim", "global_dim", "element_stride"], &["b32"], "miu"),
+    tensormap_field(
+        &["box_dim", "global_dim", "element_stride"],
+        &["b32"],
+        "miu",
+    ),
     tensormap_field(&["global_stride"], &["b64"], "miU"),
-    tensormap_field(&["elemtype", "interleave_layout", "swizzle_mode", "fill_mode", "swizzle_atomicity"], &["b32"], "mi"),
-    Form { targets: TENSORMAP_TARGETS, ..form("tensormap.replace", &["*"], "*") },
+    tensormap_field(
+        &[
+            "elemtype",
+            "interleave_layout",
+            "swizzle_mode",
+            "fill_mode",
+            "swizzle_atomicity",
+        ],
+        &["b32"],
+        "mi",
+    ),
+    Form {
+        targets: TENSORMAP_TARGETS,
+        ..form("tensormap.replace", &["*"], "*")
+    },
     form("tensormap.cp_fenceproxy", &["*"], "*"),
-    Form { targets: TCGEN05_TARGETS, needs: CTA_GROUP, ..form("tcgen05.relinquish_alloc_permit", &[], "") },
-    Form { targets: TCGEN05_TARGETS, ..form("tcgen05.fence", &[], "") },
-    Form { targets: TCGEN05_TARGETS, needs: SYNC_ALIGNED, ..form("tcgen05.wait", &[], "") },
-    Form { targets: TCGEN05_TARGETS, needs: CTA_GROUP, ..form("tcgen05.commit", &["b64"], "m?*") },
-    Form { when: &["16x32bx2"], targets: TCGEN05_TARGETS, needs: TCGEN05_LD_ST_NEEDS, ..form("tcgen05.ld", &["b32"], "Vti") },
-    Form { targets: TCGEN05_TARGETS, needs: TCGEN05_LD_ST_NEEDS, ..form("tcgen05.ld", &["b32"], "Vt") },
-    Form { when: &["16x32bx2"], targets: TCGEN05_TARGETS, needs: TCGEN05_LD_ST_NEEDS, ..form("tcgen05.st", &["b32"], "tiV") },
-    Form { targets: TCGEN05_TARGETS, needs: TCGEN05_LD_ST_NEEDS, ..form("tcgen05.st", &["b32"], "tV") },
-    Form { targets: TCGEN05_TARGETS, needs: TCGEN05_MMA_NEEDS, illegal: &["cta_group::2"], ..form("tcgen05.mma.ws", &[], "teUuq?U") },
+    Form {
+        targets: TCGEN05_TARGETS,
+        needs: CTA_GROUP,
+        ..form("tcgen05.relinquish_alloc_permit", &[], "")
+    },
+    Form {
+        targets: TCGEN05_TARGETS,
+        ..form("tcgen05.fence", &[], "")
+    },
+    Form {
+        targets: TCGEN05_TARGETS,
+        needs: SYNC_ALIGNED,
+        ..form("tcgen05.wait", &[], "")
+    },
+    Form {
+        targets: TCGEN05_TARGETS,
+        needs: CTA_GROUP,
+        ..form("tcgen05.commit", &["b64"], "m?*")
+    },
+    Form {
+        when: &["16x32bx2"],
+        targets: TCGEN05_TARGETS,
+        needs: TCGEN05_LD_ST_NEEDS,
+        ..form("tcgen05.ld", &["b32"], "Vti")
+    },
+    Form {
+        targets: TCGEN05_TARGETS,
+        needs: TCGEN05_LD_ST_NEEDS,
+        ..form("tcgen05.ld", &["b32"], "Vt")
+    },
+    Form {
+        when: &["16x32bx2"],
+        targets: TCGEN05_TARGETS,
+        needs: TCGEN05_LD_ST_NEEDS,
+        ..form("tcgen05.st", &["b32"], "tiV")
+    },
+    Form {
+        targets: TCGEN05_TARGETS,
+        needs: TCGEN05_LD_ST_NEEDS,
+        ..form("tcgen05.st", &["b32"], "tV")
+    },
+    Form {
+        targets: TCGEN05_TARGETS,
+        needs: TCGEN05_MMA_NEEDS,
+        illegal: &["cta_group::2"],
+        ..form("tcgen05.mma.ws", &[], "teUuq?U")
+    },
     Form {
         when: &["block_scale"],
         targets: TCGEN05_TARGETS,
         needs: TCGEN05_MMA_NEEDS,
-        conflicts: &[("kind::f16", "block_scale"), ("kind::tf32", "block_scale"), ("kind::f8f6f4", "block_scale"), ("kind::i8", "block_scale")],
+        conflicts: &[
+            ("kind::f16", "block_scale"),
+            ("kind::tf32", "block_scale"),
+            ("kind::f8f6f4", "block_scale"),
+            ("kind::i8", "block_scale"),
+        ],
         ..form("tcgen05.mma", &[], "teUsuttq")
     },
-    Form { when: BLOCK_SCALED_KINDS, targets: TCGEN05_TARGETS, needs: TCGEN05_MMA_BLOCK_SCALE_NEEDS, ..form("tcgen05.mma", &[], "teUsuttq") },
-    Form { targets: TCGEN05_TARGETS, needs: TCGEN05_MMA_NEEDS, ..form("tcgen05.mma", &[], "teUsuvq?i") },
-    Form { targets: TCGEN05_TARGETS, needs: TCGEN05_CP_NEEDS, ..form("tcgen05.cp", &[], "tU") },
-    Form { targets: TCGEN05_TARGETS, needs: TCGEN05_SHIFT_NEEDS, illegal: &["up"], ..form("tcgen05.shift", &[], "t") },
+    Form {
+        when: BLOCK_SCALED_KINDS,
+        targets: TCGEN05_TARGETS,
+        needs: TCGEN05_MMA_BLOCK_SCALE_NEEDS,
+        ..form("tcgen05.mma", &[], "teUsuttq")
+    },
+    Form {
+        targets: TCGEN05_TARGETS,
+        needs: TCGEN05_MMA_NEEDS,
+        ..form("tcgen05.mma", &[], "teUsuvq?i")
+    },
+    Form {
+        targets: TCGEN05_TARGETS,
+        needs: TCGEN05_CP_NEEDS,
+        ..form("tcgen05.cp", &[], "tU")
+    },
+    Form {
+        targets: TCGEN05_TARGETS,
+        needs: TCGEN05_SHIFT_NEEDS,
+        illegal: &["up"],
+        ..form("tcgen05.shift", &[], "t")
+    },
     Form {
         when: &["L2::cache_hint"],
         needs: TENSOR_REDUCE_NEEDS,
@@ -718,14 +1356,23 @@ pub const FORMS: &[Form] = &[
         reductions: Some(&TENSOR_REDUCTIONS),
         ..form("cp.reduce.async.bulk.tensor", &[], "TaU")
     },
-    Form { needs: TENSOR_REDUCE_NEEDS, spaces: &["global.shared::cta"], reductions: Some(&TENSOR_REDUCTIONS), ..form("cp.reduce.async.bulk.tensor", &[], "Ta") },
+    Form {
+        needs: TENSOR_REDUCE_NEEDS,
+        spaces: &["global.shared::cta"],
+        reductions: Some(&TENSOR_REDUCTIONS),
+        ..form("cp.reduce.async.bulk.tensor", &[], "Ta")
+    },
     Form {
         when: &["shared::cluster"],
         needs: BULK_COMPLETION,
         illegal: &["bulk_group"],
         spaces: &["shared::cluster.shared::cta"],
         reductions: Some(&CLUSTER_BULK_REDUCTIONS),
-        ..form("cp.reduce.async.bulk", &["b32", "u32", "s32", "b64", "u64"], "mmum")
+        ..form(
+            "cp.reduce.async.bulk",
+            &["b32", "u32", "s32", "b64", "u64"],
+            "mmum",
+        )
     },
     Form {
         when: &["L2::cache_hint"],
@@ -742,13 +1389,25 @@ pub const FORMS: &[Form] = &[
         reductions: Some(&BULK_REDUCTIONS),
         ..form("cp.reduce.async.bulk", BULK_REDUCE_TYPES, "mmu")
     },
-    Form { reductions: Some(&MULTIMEM_LOAD_REDUCTIONS), ..form("multimem.ld_reduce", MULTIMEM_LOAD_TYPES, "rm") },
-    Form { reductions: Some(&MULTIMEM_REDUCTIONS), ..form("multimem.red", MULTIMEM_TYPES, "mr") },
-    Form { illegal: &["add", "min", "max", "and", "or", "xor"], ..form("multimem.st", &["*"], "mr") },
+    Form {
+        reductions: Some(&MULTIMEM_LOAD_REDUCTIONS),
+        ..form("multimem.ld_reduce", MULTIMEM_LOAD_TYPES, "rm")
+    },
+    Form {
+        reductions: Some(&MULTIMEM_REDUCTIONS),
+        ..form("multimem.red", MULTIMEM_TYPES, "mr")
+    },
+    Form {
+        illegal: &["add", "min", "max", "and", "or", "xor"],
+        ..form("multimem.st", &["*"], "mr")
+    },
     form("multimem.cp.reduce.async.bulk", &["*"], "*"),
     form("multimem.cp.async.bulk", &["*"], "*"),
     form("multimem", &["*"], "*"),
-    Form { needs: ST_ASYNC_COMPLETION, ..form("st.async", &["*"], "*") },
+    Form {
+        needs: ST_ASYNC_COMPLETION,
+        ..form("st.async", &["*"], "*")
+    },
     Form {
         spaces: &["-", "shared::cta"],
         illegal: &["relaxed"],
@@ -756,11 +1415,26 @@ pub const FORMS: &[Form] = &[
         steps: Some((1, 8, 0, i64::MAX as i128, false)),
         ..form("st.bulk", &[], "mwi")
     },
-    Form { reductions: Some(&ASYNC_REDUCTIONS), ..form("red.async", &["b32", "u32", "s32", "b64", "u64", "s64"], "*") },
-    Form { when: &["u16", "s16"], needs: &[(&["sat"], ".sat modifier required")], ..form("cvt.pack", &["u16.s32", "s16.s32"], "dww") },
+    Form {
+        reductions: Some(&ASYNC_REDUCTIONS),
+        ..form(
+            "red.async",
+            &["b32", "u32", "s32", "b64", "u64", "s64"],
+            "*",
+        )
+    },
+    Form {
+        when: &["u16", "s16"],
+        needs: &[(&["sat"], ".sat modifier required")],
+        ..form("cvt.pack", &["u16.s32", "s16.s32"], "dww")
+    },
     Form {
         needs: &[(&["sat"], ".sat modifier required")],
-        ..form("cvt.pack", &["u8.s32.b32", "s8.s32.b32", "u4.s32.b32", "s4.s32.b32"], "dwwu")
+        ..form(
+            "cvt.pack",
+            &["u8.s32.b32", "s8.s32.b32", "u4.s32.b32", "s4.s32.b32"],
+            "dwwu",
+        )
     },
 ];
 
@@ -769,21 +1443,50 @@ pub const FORM_NAME_WORDS: &[&str] = &["parity", "expect_tx"];
 
 /// Opcodes whose instructions are checked against [`FORMS`] (also `cvt.pack`, `st.async` and
 /// `red.async`).
-pub const FORM_OPCODES: &[&str] = &["mbarrier", "cp", "fence", "wgmma", "tcgen05", "setmaxnreg", "tensormap", "multimem"];
+pub const FORM_OPCODES: &[&str] = &[
+    "mbarrier",
+    "cp",
+    "fence",
+    "wgmma",
+    "tcgen05",
+    "setmaxnreg",
+    "tensormap",
+    "multimem",
+];
 
 /// Features of non-form opcodes that only some `.target`s have: (opcode, modifier, what ptxas
 /// names, quoted, those targets).
 pub const ARCH_SPECIFIC: &[(&str, &str, &str, &[&str])] = &[
     ("redux", "f32", "Instruction 'redux.f32'", ARCH_100_FAMILY),
-    ("tensormap", "swizzle_atomicity", "Instruction 'tensormap.replace.swizzle_atomicity'", ARCH_100_120_FAMILY),
+    (
+        "tensormap",
+        "swizzle_atomicity",
+        "Instruction 'tensormap.replace.swizzle_atomicity'",
+        ARCH_100_120_FAMILY,
+    ),
     ("cvt", "e2m1x2", "Feature 'cvt.e2m1x2.f32'", FP4_TARGETS),
     ("cvt", "e2m3x2", "Feature 'cvt.e2m3x2.f32'", FP4_TARGETS),
-    ("cvt", "ue8m0x2", "Instruction 'cvt with .ue8m0x2'", FP4_TARGETS),
+    (
+        "cvt",
+        "ue8m0x2",
+        "Instruction 'cvt with .ue8m0x2'",
+        FP4_TARGETS,
+    ),
     ("stmatrix", "m16n8", "Feature '.m16n8'", FP4_TARGETS),
     ("ldmatrix", "m16n16", "Feature '.m16n16'", FP4_TARGETS),
     ("ldmatrix", "m8n16", "Feature '.m8n16'", M8N16_TARGETS),
-    ("ldmatrix", "b6x16_p32", "Feature 'ldmatrix with format conversion'", FP4_TARGETS),
-    ("ldmatrix", "b4x16_p64", "Feature 'ldmatrix with format conversion'", FP4_TARGETS),
+    (
+        "ldmatrix",
+        "b6x16_p32",
+        "Feature 'ldmatrix with format conversion'",
+        FP4_TARGETS,
+    ),
+    (
+        "ldmatrix",
+        "b4x16_p64",
+        "Feature 'ldmatrix with format conversion'",
+        FP4_TARGETS,
+    ),
     ("ldmatrix", "b8", "Feature 'ldmatrix.b8'", FP4_TARGETS),
     ("stmatrix", "b8", "Feature 'stmatrix.b8'", FP4_TARGETS),
 ];
@@ -791,7 +1494,8 @@ pub const ARCH_SPECIFIC: &[(&str, &str, &str, &[&str])] = &[
 /// Targets that take `ldmatrix.m8n16` (ptxas 13.5 lets `sm_90a` name the shape, though not the
 /// format conversions it needs).
 const M8N16_TARGETS: &[&str] = &[
-    "sm_90a", "sm_100a", "sm_103a", "sm_107a", "sm_110a", "sm_120a", "sm_121a", "sm_100f", "sm_103f", "sm_107f", "sm_110f", "sm_120f", "sm_121f",
+    "sm_90a", "sm_100a", "sm_103a", "sm_107a", "sm_110a", "sm_120a", "sm_121a", "sm_100f",
+    "sm_103f", "sm_107f", "sm_110f", "sm_120f", "sm_121f",
 ];
 
 /// The architecture-specific sm_100..sm_121 targets.
@@ -810,37 +1514,225 @@ pub const MMA_KIND_OPERAND_TYPES: &[&str] = &["e4m3", "e5m2", "e3m2", "e2m3", "e
 /// Targets with the narrow (FP4/FP6) conversions: the architecture-specific and family targets
 /// of sm_100 to sm_121 that ptxas 13.5 knows.
 const FP4_TARGETS: &[&str] = &[
-    "sm_100a", "sm_103a", "sm_107a", "sm_110a", "sm_120a", "sm_121a", "sm_100f", "sm_103f", "sm_107f", "sm_110f", "sm_120f", "sm_121f",
+    "sm_100a", "sm_103a", "sm_107a", "sm_110a", "sm_120a", "sm_121a", "sm_100f", "sm_103f",
+    "sm_107f", "sm_110f", "sm_120f", "sm_121f",
 ];
 
 /// Modifiers the form families take besides their names, types and spaces; any other is an
 /// "Unknown modifier".
 pub const FORM_MODIFIERS: &[&str] = &[
-    "sync", "aligned", "shared", "shared::cta", "shared::cluster", "global", "b32", "b64", "u8", "s8", "u4", "s4",
-    "u16", "s16", "s32", "sat", "parity", "noComplete", "relaxed", "acquire", "release", "acq_rel", "sc", "cta",
-    "cluster", "gpu", "sys", "ca", "cg", "noinc", "mbarrier::complete_tx::bytes", "bulk_group", "multicast::cluster",
-    "tile", "im2col", "im2col_no_offs", "tile::gather4", "tile::scatter4", "1d", "2d", "3d", "4d", "5d", "L2", "read",
-    "L2::cache_hint", "L2::64B", "L2::128B", "L2::256B", "alias", "async", "async::generic", "async::global",
-    "async::shared::cta", "async::shared::cluster", "tensormap::generic", "sync_restrict::shared::cluster",
-    "sync_restrict::shared::cta", "mbarrier::arrive::one", "32x32b", "16x64b", "16x128b", "16x256b", "16x32bx2",
-    "x1", "x2", "x4", "x8", "x16", "x32", "x64", "x128", "pack::16b", "unpack::16b", "cta_group::1", "cta_group::2",
-    "fence::before_thread_sync", "fence::after_thread_sync", "wait::ld", "wait::st", "proxy", "mbarrier_init",
-    "init", "inval", "expect_tx", "complete_tx", "arrive", "arrive_drop", "test_wait", "try_wait", "pending_count",
-    "bulk", "tensor", "prefetch", "commit_group", "wait_group", "wait_all", "mbarrier", "fence", "commit_group",
-    "mma_async", "alloc", "dealloc", "relinquish_alloc_permit", "commit", "ld", "st", "wait", "sp", "reduce", "mma",
-    "cp", "shift", "ws", "kind::f16", "kind::tf32", "kind::f8f6f4", "kind::i8", "kind::mxf8f6f4", "kind::mxf4",
-    "kind::mxf4nvf4", "collector::a::fill", "collector::a::use", "collector::a::lastuse", "collector::a::discard",
-    "down", "up", "128x256b", "4x256b", "128x128b", "64x128b", "warpx2::02_13", "warpx2::01_23", "warpx4",
-    "multicast::cluster::all", "add", "min", "max", "inc", "dec", "and", "or", "xor", "f16", "bf16", "f32", "f64",
-    "u32", "s64", "u64", "noftz", "v2", "v4", "v8", "inc", "dec", "replace", "cp_fenceproxy", "global_address", "b1024", "rank",
-    "box_dim", "global_dim", "global_stride", "element_stride", "elemtype", "interleave_layout", "swizzle_mode",
-    "fill_mode", "to_proxy::tensormap", "from_proxy::generic", "32x128b", "block_scale", "block16", "block32", "scale_vec::1X", "scale_vec::2X",
-    "scale_vec::4X", "ashift", "weight_stationary", "tile::scatter4", "im2col::w", "im2col::w::128",
-    "b8x16", "b6x16_p32", "b4x16_p64", "ignore_oob", "swizzle_atomicity",
-    "ld_reduce", "acc::f32", "acc::f16", "f16x2", "bf16x2", "e5m2x4", "e4m3x4", "weak", "collector::b0::fill", "collector::b0::use", "collector::b0::lastuse",
-    "collector::b0::discard", "collector::b1::fill", "collector::b1::use", "collector::b1::lastuse", "collector::b1::discard",
-    "collector::b2::fill", "collector::b2::use", "collector::b2::lastuse", "collector::b2::discard", "collector::b3::fill",
-    "collector::b3::use", "collector::b3::lastuse", "collector::b3::discard",
+    "sync",
+    "aligned",
+    "shared",
+    "shared::cta",
+    "shared::cluster",
+    "global",
+    "b32",
+    "b64",
+    "u8",
+    "s8",
+    "u4",
+    "s4",
+    "u16",
+    "s16",
+    "s32",
+    "sat",
+    "parity",
+    "noComplete",
+    "relaxed",
+    "acquire",
+    "release",
+    "acq_rel",
+    "sc",
+    "cta",
+    "cluster",
+    "gpu",
+    "sys",
+    "ca",
+    "cg",
+    "noinc",
+    "mbarrier::complete_tx::bytes",
+    "bulk_group",
+    "multicast::cluster",
+    "tile",
+    "im2col",
+    "im2col_no_offs",
+    "tile::gather4",
+    "tile::scatter4",
+    "1d",
+    "2d",
+    "3d",
+    "4d",
+    "5d",
+    "L2",
+    "read",
+    "L2::cache_hint",
+    "L2::64B",
+    "L2::128B",
+    "L2::256B",
+    "alias",
+    "async",
+    "async::generic",
+    "async::global",
+    "async::shared::cta",
+    "async::shared::cluster",
+    "tensormap::generic",
+    "sync_restrict::shared::cluster",
+    "sync_restrict::shared::cta",
+    "mbarrier::arrive::one",
+    "32x32b",
+    "16x64b",
+    "16x128b",
+    "16x256b",
+    "16x32bx2",
+    "x1",
+    "x2",
+    "x4",
+    "x8",
+    "x16",
+    "x32",
+    "x64",
+    "x128",
+    "pack::16b",
+    "unpack::16b",
+    "cta_group::1",
+    "cta_group::2",
+    "fence::before_thread_sync",
+    "fence::after_thread_sync",
+    "wait::ld",
+    "wait::st",
+    "proxy",
+    "mbarrier_init",
+    "init",
+    "inval",
+    "expect_tx",
+    "complete_tx",
+    "arrive",
+    "arrive_drop",
+    "test_wait",
+    "try_wait",
+    "pending_count",
+    "bulk",
+    "tensor",
+    "prefetch",
+    "commit_group",
+    "wait_group",
+    "wait_all",
+    "mbarrier",
+    "fence",
+    "commit_group",
+    "mma_async",
+    "alloc",
+    "dealloc",
+    "relinquish_alloc_permit",
+    "commit",
+    "ld",
+    "st",
+    "wait",
+    "sp",
+    "reduce",
+    "mma",
+    "cp",
+    "shift",
+    "ws",
+    "kind::f16",
+    "kind::tf32",
+    "kind::f8f6f4",
+    "kind::i8",
+    "kind::mxf8f6f4",
+    "kind::mxf4",
+    "kind::mxf4nvf4",
+    "collector::a::fill",
+    "collector::a::use",
+    "collector::a::lastuse",
+    "collector::a::discard",
+    "down",
+    "up",
+    "128x256b",
+    "4x256b",
+    "128x128b",
+    "64x128b",
+    "warpx2::02_13",
+    "warpx2::01_23",
+    "warpx4",
+    "multicast::cluster::all",
+    "add",
+    "min",
+    "max",
+    "inc",
+    "dec",
+    "and",
+    "or",
+    "xor",
+    "f16",
+    "bf16",
+    "f32",
+    "f64",
+    "u32",
+    "s64",
+    "u64",
+    "noftz",
+    "v2",
+    "v4",
+    "v8",
+    "inc",
+    "dec",
+    "replace",
+    "cp_fenceproxy",
+    "global_address",
+    "b1024",
+    "rank",
+    "box_dim",
+    "global_dim",
+    "global_stride",
+    "element_stride",
+    "elemtype",
+    "interleave_layout",
+    "swizzle_mode",
+    "fill_mode",
+    "to_proxy::tensormap",
+    "from_proxy::generic",
+    "32x128b",
+    "block_scale",
+    "block16",
+    "block32",
+    "scale_vec::1X",
+    "scale_vec::2X",
+    "scale_vec::4X",
+    "ashift",
+    "weight_stationary",
+    "tile::scatter4",
+    "im2col::w",
+    "im2col::w::128",
+    "b8x16",
+    "b6x16_p32",
+    "b4x16_p64",
+    "ignore_oob",
+    "swizzle_atomicity",
+    "ld_reduce",
+    "acc::f32",
+    "acc::f16",
+    "f16x2",
+    "bf16x2",
+    "e5m2x4",
+    "e4m3x4",
+    "weak",
+    "collector::b0::fill",
+    "collector::b0::use",
+    "collector::b0::lastuse",
+    "collector::b0::discard",
+    "collector::b1::fill",
+    "collector::b1::use",
+    "collector::b1::lastuse",
+    "collector::b1::discard",
+    "collector::b2::fill",
+    "collector::b2::use",
+    "collector::b2::lastuse",
+    "collector::b2::discard",
+    "collector::b3::fill",
+    "collector::b3::use",
+    "collector::b3::lastuse",
+    "collector::b3::discard",
 ];
 
 /// Element kinds of `mma` operands.
@@ -882,55 +1774,308 @@ const INT4: &[&str] = &["s4", "u4"];
 const FP8: &[&str] = &["e4m3", "e5m2"];
 
 /// A row whose A and B fragments (`ab_counts`) are 32-bit registers, or `.f64` ones for `.f64`.
-const fn mma(shape: &'static str, ab: &'static [&'static str], cd: &'static [(&'static str, Frag, usize)], ab_counts: (usize, usize), what: &'static str, sm: u32, ptx: (u32, u32)) -> MmaRow {
+const fn mma(
+    shape: &'static str,
+    ab: &'static [&'static str],
+    cd: &'static [(&'static str, Frag, usize)],
+    ab_counts: (usize, usize),
+    what: &'static str,
+    sm: u32,
+    ptx: (u32, u32),
+) -> MmaRow {
     let (a, b) = ab_counts;
-    let frag = if ab.len() == 1 && matches!(ab[0].as_bytes(), b"f64") { Frag::F64 } else { Frag::B32 };
-    MmaRow { shape, ab, cd, a: (frag, a), b: (frag, b), what, sm, ptx, selector: 0 }
+    let frag = if ab.len() == 1 && matches!(ab[0].as_bytes(), b"f64") {
+        Frag::F64
+    } else {
+        Frag::B32
+    };
+    MmaRow {
+        shape,
+        ab,
+        cd,
+        a: (frag, a),
+        b: (frag, b),
+        what,
+        sm,
+        ptx,
+        selector: 0,
+    }
 }
 
 /// A sparse row: A and B in 32-bit registers, sparsity selectors `0..=selector`.
-const fn sparse(shape: &'static str, ab: &'static [&'static str], cd: &'static [(&'static str, Frag, usize)], ab_counts: (usize, usize), selector: i128, what: &'static str, sm: u32, ptx: (u32, u32)) -> MmaRow {
-    MmaRow { selector, ..mma(shape, ab, cd, ab_counts, what, sm, ptx) }
+const fn sparse(
+    shape: &'static str,
+    ab: &'static [&'static str],
+    cd: &'static [(&'static str, Frag, usize)],
+    ab_counts: (usize, usize),
+    selector: i128,
+    what: &'static str,
+    sm: u32,
+    ptx: (u32, u32),
+) -> MmaRow {
+    MmaRow {
+        selector,
+        ..mma(shape, ab, cd, ab_counts, what, sm, ptx)
+    }
 }
 
 /// `mma.sp.sync.aligned` shapes and types (`.sp` and `.sp::ordered_metadata`).
 pub const MMA_SP_ROWS: &[MmaRow] = &[
-    sparse("m16n8k16", &["f16"], F16_ACC2, (2, 2), 3, "Sparse MMA", 80, (7, 1)),
-    sparse("m16n8k32", &["f16"], F16_ACC2, (4, 4), 3, "Sparse MMA", 80, (7, 1)),
-    sparse("m16n8k16", &["bf16"], F32_ACC4, (2, 2), 3, "Sparse MMA", 80, (7, 1)),
-    sparse("m16n8k32", &["bf16"], F32_ACC4, (4, 4), 3, "Sparse MMA", 80, (7, 1)),
-    sparse("m16n8k8", &["tf32"], F32_ACC4, (2, 2), 3, "Sparse MMA", 80, (7, 1)),
-    sparse("m16n8k16", &["tf32"], F32_ACC4, (4, 4), 3, "Sparse MMA", 80, (7, 1)),
-    sparse("m16n8k32", INT8, S32_ACC4, (2, 2), 1, "Sparse MMA", 80, (7, 1)),
-    sparse("m16n8k64", INT8, S32_ACC4, (4, 4), 1, "Sparse MMA", 80, (7, 1)),
-    sparse("m16n8k64", INT4, S32_ACC4, (2, 2), 1, "Sparse MMA", 80, (7, 1)),
-    sparse("m16n8k128", INT4, S32_ACC4, (4, 4), 1, "Sparse MMA", 80, (7, 1)),
-    sparse("m16n8k64", FP8, F32_ACC4, (4, 4), 0, "mma with FP8 floating point type", 89, (8, 4)),
+    sparse(
+        "m16n8k16",
+        &["f16"],
+        F16_ACC2,
+        (2, 2),
+        3,
+        "Sparse MMA",
+        80,
+        (7, 1),
+    ),
+    sparse(
+        "m16n8k32",
+        &["f16"],
+        F16_ACC2,
+        (4, 4),
+        3,
+        "Sparse MMA",
+        80,
+        (7, 1),
+    ),
+    sparse(
+        "m16n8k16",
+        &["bf16"],
+        F32_ACC4,
+        (2, 2),
+        3,
+        "Sparse MMA",
+        80,
+        (7, 1),
+    ),
+    sparse(
+        "m16n8k32",
+        &["bf16"],
+        F32_ACC4,
+        (4, 4),
+        3,
+        "Sparse MMA",
+        80,
+        (7, 1),
+    ),
+    sparse(
+        "m16n8k8",
+        &["tf32"],
+        F32_ACC4,
+        (2, 2),
+        3,
+        "Sparse MMA",
+        80,
+        (7, 1),
+    ),
+    sparse(
+        "m16n8k16",
+        &["tf32"],
+        F32_ACC4,
+        (4, 4),
+        3,
+        "Sparse MMA",
+        80,
+        (7, 1),
+    ),
+    sparse(
+        "m16n8k32",
+        INT8,
+        S32_ACC4,
+        (2, 2),
+        1,
+        "Sparse MMA",
+        80,
+        (7, 1),
+    ),
+    sparse(
+        "m16n8k64",
+        INT8,
+        S32_ACC4,
+        (4, 4),
+        1,
+        "Sparse MMA",
+        80,
+        (7, 1),
+    ),
+    sparse(
+        "m16n8k64",
+        INT4,
+        S32_ACC4,
+        (2, 2),
+        1,
+        "Sparse MMA",
+        80,
+        (7, 1),
+    ),
+    sparse(
+        "m16n8k128",
+        INT4,
+        S32_ACC4,
+        (4, 4),
+        1,
+        "Sparse MMA",
+        80,
+        (7, 1),
+    ),
+    sparse(
+        "m16n8k64",
+        FP8,
+        F32_ACC4,
+        (4, 4),
+        0,
+        "mma with FP8 floating point type",
+        89,
+        (8, 4),
+    ),
 ];
 
 /// `mma.sync.aligned` shapes and types (PTX ISA 9.x, warp-level forms without block scaling).
 pub const MMA_ROWS: &[MmaRow] = &[
-    mma("m8n8k4", &["f16"], &[("f16", Frag::B32, 4), ("f32", Frag::F32, 8)], (2, 2), ".m8n8k4", 70, (6, 4)),
-    mma("m8n8k4", &["f64"], F64_ACC2, (1, 1), ".m8n8k4 with double types", 80, (7, 0)),
-    mma("m16n8k8", &["f16"], F16_ACC2, (2, 1), ".m16n8k8", 75, (6, 5)),
-    mma("m16n8k16", &["f16"], F16_ACC2, (4, 2), ".m16n8k16", 80, (7, 0)),
-    mma("m16n8k8", &["bf16"], F32_ACC4, (2, 1), ".m16n8k8", 80, (7, 0)),
-    mma("m16n8k16", &["bf16"], F32_ACC4, (4, 2), ".m16n8k16", 80, (7, 0)),
-    mma("m16n8k4", &["tf32"], F32_ACC4, (2, 1), ".m16n8k4", 80, (7, 0)),
-    mma("m16n8k8", &["tf32"], F32_ACC4, (4, 2), ".m16n8k8", 80, (7, 0)),
+    mma(
+        "m8n8k4",
+        &["f16"],
+        &[("f16", Frag::B32, 4), ("f32", Frag::F32, 8)],
+        (2, 2),
+        ".m8n8k4",
+        70,
+        (6, 4),
+    ),
+    mma(
+        "m8n8k4",
+        &["f64"],
+        F64_ACC2,
+        (1, 1),
+        ".m8n8k4 with double types",
+        80,
+        (7, 0),
+    ),
+    mma(
+        "m16n8k8",
+        &["f16"],
+        F16_ACC2,
+        (2, 1),
+        ".m16n8k8",
+        75,
+        (6, 5),
+    ),
+    mma(
+        "m16n8k16",
+        &["f16"],
+        F16_ACC2,
+        (4, 2),
+        ".m16n8k16",
+        80,
+        (7, 0),
+    ),
+    mma(
+        "m16n8k8",
+        &["bf16"],
+        F32_ACC4,
+        (2, 1),
+        ".m16n8k8",
+        80,
+        (7, 0),
+    ),
+    mma(
+        "m16n8k16",
+        &["bf16"],
+        F32_ACC4,
+        (4, 2),
+        ".m16n8k16",
+        80,
+        (7, 0),
+    ),
+    mma(
+        "m16n8k4",
+        &["tf32"],
+        F32_ACC4,
+        (2, 1),
+        ".m16n8k4",
+        80,
+        (7, 0),
+    ),
+    mma(
+        "m16n8k8",
+        &["tf32"],
+        F32_ACC4,
+        (4, 2),
+        ".m16n8k8",
+        80,
+        (7, 0),
+    ),
     mma("m8n8k16", INT8, S32_ACC2, (1, 1), ".m8n8k16", 75, (6, 5)),
     mma("m16n8k16", INT8, S32_ACC4, (2, 1), ".m16n8k16", 80, (7, 0)),
     mma("m16n8k32", INT8, S32_ACC4, (4, 2), ".m16n8k32", 80, (7, 0)),
     mma("m8n8k32", INT4, S32_ACC2, (1, 1), ".m8n8k32", 75, (6, 5)),
     mma("m16n8k32", INT4, S32_ACC4, (2, 1), ".m16n8k32", 80, (7, 0)),
     mma("m16n8k64", INT4, S32_ACC4, (4, 2), ".m16n8k64", 80, (7, 0)),
-    mma("m8n8k128", &["b1"], S32_ACC2, (1, 1), ".m8n8k128", 75, (7, 0)),
-    mma("m16n8k128", &["b1"], S32_ACC4, (2, 1), ".m16n8k128", 80, (7, 0)),
-    mma("m16n8k256", &["b1"], S32_ACC4, (4, 2), ".m16n8k256", 80, (7, 0)),
-    mma("m16n8k4", &["f64"], F64_ACC4, (2, 1), ".m16n8k4 with double types", 90, (7, 8)),
-    mma("m16n8k8", &["f64"], F64_ACC4, (4, 2), ".m16n8k8 with double types", 90, (7, 8)),
-    mma("m16n8k16", &["f64"], F64_ACC4, (8, 4), ".m16n8k16 with double types", 90, (7, 8)),
-    mma("m16n8k32", FP8, F32_ACC4, (4, 2), "mma with FP8 floating point type", 89, (8, 4)),
+    mma(
+        "m8n8k128",
+        &["b1"],
+        S32_ACC2,
+        (1, 1),
+        ".m8n8k128",
+        75,
+        (7, 0),
+    ),
+    mma(
+        "m16n8k128",
+        &["b1"],
+        S32_ACC4,
+        (2, 1),
+        ".m16n8k128",
+        80,
+        (7, 0),
+    ),
+    mma(
+        "m16n8k256",
+        &["b1"],
+        S32_ACC4,
+        (4, 2),
+        ".m16n8k256",
+        80,
+        (7, 0),
+    ),
+    mma(
+        "m16n8k4",
+        &["f64"],
+        F64_ACC4,
+        (2, 1),
+        ".m16n8k4 with double types",
+        90,
+        (7, 8),
+    ),
+    mma(
+        "m16n8k8",
+        &["f64"],
+        F64_ACC4,
+        (4, 2),
+        ".m16n8k8 with double types",
+        90,
+        (7, 8),
+    ),
+    mma(
+        "m16n8k16",
+        &["f64"],
+        F64_ACC4,
+        (8, 4),
+        ".m16n8k16 with double types",
+        90,
+        (7, 8),
+    ),
+    mma(
+        "m16n8k32",
+        FP8,
+        F32_ACC4,
+        (4, 2),
+        "mma with FP8 floating point type",
+        89,
+        (8, 4),
+    ),
 ];
 
 /// `mma.sync.aligned.shape.row.col.kind{.block_scale.scale_vec}.dtype.atype.btype.ctype{.stype}`:
@@ -950,14 +2095,48 @@ pub struct ScaledMmaRow {
 const F8F6F4: &[&str] = &["e4m3", "e5m2", "e3m2", "e2m3", "e2m1"];
 
 pub const SCALED_MMA_ROWS: &[ScaledMmaRow] = &[
-    ScaledMmaRow { kind: "kind::f8f6f4", shape: "m16n8k32", ab: F8F6F4, cd: F16_ACC2, a: 4, b: 2, scales: &[] },
-    ScaledMmaRow { kind: "kind::mxf8f6f4", shape: "m16n8k32", ab: F8F6F4, cd: F32_ACC4, a: 4, b: 2, scales: &["ue8m0"] },
-    ScaledMmaRow { kind: "kind::mxf4", shape: "m16n8k64", ab: &["e2m1"], cd: F32_ACC4, a: 4, b: 2, scales: &["ue8m0"] },
-    ScaledMmaRow { kind: "kind::mxf4nvf4", shape: "m16n8k64", ab: &["e2m1"], cd: F32_ACC4, a: 4, b: 2, scales: &["ue8m0", "ue4m3"] },
+    ScaledMmaRow {
+        kind: "kind::f8f6f4",
+        shape: "m16n8k32",
+        ab: F8F6F4,
+        cd: F16_ACC2,
+        a: 4,
+        b: 2,
+        scales: &[],
+    },
+    ScaledMmaRow {
+        kind: "kind::mxf8f6f4",
+        shape: "m16n8k32",
+        ab: F8F6F4,
+        cd: F32_ACC4,
+        a: 4,
+        b: 2,
+        scales: &["ue8m0"],
+    },
+    ScaledMmaRow {
+        kind: "kind::mxf4",
+        shape: "m16n8k64",
+        ab: &["e2m1"],
+        cd: F32_ACC4,
+        a: 4,
+        b: 2,
+        scales: &["ue8m0"],
+    },
+    ScaledMmaRow {
+        kind: "kind::mxf4nvf4",
+        shape: "m16n8k64",
+        ab: &["e2m1"],
+        cd: F32_ACC4,
+        a: 4,
+        b: 2,
+        scales: &["ue8m0", "ue4m3"],
+    },
 ];
 
 /// Types an `mma` names (the D, A, B, C types in order).
-pub const MMA_TYPES: &[&str] = &["f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s4", "u4", "b1", "s32", "e4m3", "e5m2"];
+pub const MMA_TYPES: &[&str] = &[
+    "f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s4", "u4", "b1", "s32", "e4m3", "e5m2",
+];
 
 /// `wgmma.mma_async` type families: A/B types, D types, the `k` of their shapes, how many
 /// operands follow D (A given by descriptor), and the name ptxas gives the family.
@@ -970,10 +2149,46 @@ pub struct WgmmaRow {
 }
 
 pub const WGMMA_ROWS: &[WgmmaRow] = &[
-    WgmmaRow { ab: &["f16"], d: &["f16", "f32"], k: 16, operands: 7, family: "floating point" },
-    WgmmaRow { ab: &["bf16"], d: &["f32"], k: 16, operands: 7, family: "floating point" },
-    WgmmaRow { ab: &["tf32"], d: &["f32"], k: 8, operands: 5, family: "floating point" },
-    WgmmaRow { ab: FP8, d: &["f16", "f32"], k: 32, operands: 5, family: "floating point" },
-    WgmmaRow { ab: INT8, d: &["s32"], k: 32, operands: 3, family: "integer" },
-    WgmmaRow { ab: &["b1"], d: &["s32"], k: 256, operands: 3, family: "integer" },
+    WgmmaRow {
+        ab: &["f16"],
+        d: &["f16", "f32"],
+        k: 16,
+        operands: 7,
+        family: "floating point",
+    },
+    WgmmaRow {
+        ab: &["bf16"],
+        d: &["f32"],
+        k: 16,
+        operands: 7,
+        family: "floating point",
+    },
+    WgmmaRow {
+        ab: &["tf32"],
+        d: &["f32"],
+        k: 8,
+        operands: 5,
+        family: "floating point",
+    },
+    WgmmaRow {
+        ab: FP8,
+        d: &["f16", "f32"],
+        k: 32,
+        operands: 5,
+        family: "floating point",
+    },
+    WgmmaRow {
+        ab: INT8,
+        d: &["s32"],
+        k: 32,
+        operands: 3,
+        family: "integer",
+    },
+    WgmmaRow {
+        ab: &["b1"],
+        d: &["s32"],
+        k: 256,
+        operands: 3,
+        family: "integer",
+    },
 ];

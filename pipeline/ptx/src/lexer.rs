@@ -90,7 +90,10 @@ pub struct TokenStream<'s> {
 
 impl<'s> TokenStream<'s> {
     pub fn new(text: &'s str, base: u32) -> TokenStream<'s> {
-        TokenStream { lexer: Tok::lexer(text), base }
+        TokenStream {
+            lexer: Tok::lexer(text),
+            base,
+        }
     }
 }
 
@@ -101,7 +104,11 @@ impl Iterator for TokenStream<'_> {
     fn next(&mut self) -> Option<Token> {
         let kind = self.lexer.next()?.unwrap_or(Tok::Error);
         let span = self.lexer.span();
-        Some(Token { kind, start: self.base + span.start as u32, end: self.base + span.end as u32 })
+        Some(Token {
+            kind,
+            start: self.base + span.start as u32,
+            end: self.base + span.end as u32,
+        })
     }
 }
 
@@ -118,13 +125,21 @@ pub struct LineCursor<'s> {
 impl<'s> LineCursor<'s> {
     /// A cursor over `src` whose offset `start` is on line `line`.
     pub fn new(src: &'s str, start: u32, line: u32) -> LineCursor<'s> {
-        LineCursor { bytes: src.as_bytes(), origin: (start, line), at: (start, line) }
+        LineCursor {
+            bytes: src.as_bytes(),
+            origin: (start, line),
+            at: (start, line),
+        }
     }
 
     pub fn line(&mut self, offset: u32) -> u32 {
         let offset = offset.min(self.bytes.len() as u32);
         if offset < self.at.0 {
-            self.at = if offset >= self.origin.0 { self.origin } else { (0, 1) };
+            self.at = if offset >= self.origin.0 {
+                self.origin
+            } else {
+                (0, 1)
+            };
         }
         let (from, line) = self.at;
         let line = line + count_newlines(&self.bytes[from as usize..offset as usize]);
@@ -137,7 +152,10 @@ impl<'s> LineCursor<'s> {
 pub fn count_newlines(bytes: &[u8]) -> u32 {
     // Counted per block of at most 255 bytes into byte lanes, a loop the compiler vectorizes
     // (a per-byte sum into a `u32` it does not).
-    bytes.chunks(255).map(|block| u32::from(block.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n')))).sum()
+    bytes
+        .chunks(255)
+        .map(|block| u32::from(block.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'))))
+        .sum()
 }
 
 /// Skips a block comment up to its first `*/`, as the section splitter does.
@@ -165,7 +183,10 @@ mod tests {
         use Tok::*;
         assert_eq!(
             kinds,
-            vec![At, Bang, Percent, Ident, Dot, Dot, Dot, Percent, Comma, LBracket, Percent, Plus, Minus, DecInt, RBracket, Semi]
+            vec![
+                At, Bang, Percent, Ident, Dot, Dot, Dot, Percent, Comma, LBracket, Percent, Plus,
+                Minus, DecInt, RBracket, Semi
+            ]
         );
     }
 
@@ -173,7 +194,10 @@ mod tests {
     fn floats_and_lines() {
         let src = "0f3F800000 0d3FF0000000000000 1.5\n0x10U";
         let kinds: Vec<Tok> = lex(src).iter().map(|t| t.kind).collect();
-        assert_eq!(kinds, vec![Tok::F32Hex, Tok::F64Hex, Tok::DecFloat, Tok::HexInt]);
+        assert_eq!(
+            kinds,
+            vec![Tok::F32Hex, Tok::F64Hex, Tok::DecFloat, Tok::HexInt]
+        );
         let mut lines = LineCursor::new(src, 0, 1);
         assert_eq!(lines.line(0), 1);
         assert_eq!(lines.line(src.len() as u32 - 1), 2);

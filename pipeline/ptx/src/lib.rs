@@ -37,7 +37,11 @@ pub fn parse_syntax(src: &str, file_name: &str) -> (ast::Module, Vec<Diagnostic>
 
 /// [`parse_syntax`], with or without the parser's byte-level fast path for common instructions
 /// (tests check that both readers give the same tree and diagnostics).
-pub fn parse_syntax_with(src: &str, file_name: &str, fast_path: bool) -> (ast::Module, Vec<Diagnostic>) {
+pub fn parse_syntax_with(
+    src: &str,
+    file_name: &str,
+    fast_path: bool,
+) -> (ast::Module, Vec<Diagnostic>) {
     let mut p = parser::Parser::new(src, file_name);
     p.fast_path = fast_path;
     let module = p.parse_module();
@@ -46,8 +50,15 @@ pub fn parse_syntax_with(src: &str, file_name: &str, fast_path: bool) -> (ast::M
 
 /// Validates a parsed module together with its syntax diagnostics: the module with its warnings,
 /// or every error (and the warnings, unless a fatal error ends the list).
-pub fn finish_module(src: &str, file_name: &str, module: ast::Module, syntax: Vec<Diagnostic>) -> Result<ast::Module, Vec<Diagnostic>> {
-    let module = finish_module_with(src, file_name, module, syntax, |m| validate::check_functions(src, m, 0..m.functions.len()))?;
+pub fn finish_module(
+    src: &str,
+    file_name: &str,
+    module: ast::Module,
+    syntax: Vec<Diagnostic>,
+) -> Result<ast::Module, Vec<Diagnostic>> {
+    let module = finish_module_with(src, file_name, module, syntax, |m| {
+        validate::check_functions(src, m, 0..m.functions.len())
+    })?;
     debug_information_errors(src, file_name, module)
 }
 
@@ -55,7 +66,11 @@ pub fn finish_module(src: &str, file_name: &str, module: ast::Module, syntax: Ve
 /// that `.loc` directives name but no `.section` declares, as errors without a place after the
 /// module's warnings. A driver makes this check itself, after its own notes on the debug sections
 /// (see [`check_module::unresolved_function_names`]).
-pub fn debug_information_errors(src: &str, file_name: &str, module: ast::Module) -> Result<ast::Module, Vec<Diagnostic>> {
+pub fn debug_information_errors(
+    src: &str,
+    file_name: &str,
+    module: ast::Module,
+) -> Result<ast::Module, Vec<Diagnostic>> {
     let unresolved = match check_module::targets_debug(src) {
         true => check_module::unresolved_function_names(&module),
         false => Vec::new(),
@@ -63,7 +78,9 @@ pub fn debug_information_errors(src: &str, file_name: &str, module: ast::Module)
     if unresolved.is_empty() {
         return Ok(module);
     }
-    let errors = unresolved.into_iter().map(|message| Diagnostic::new(file_name, 0, message, false));
+    let errors = unresolved
+        .into_iter()
+        .map(|message| Diagnostic::new(file_name, 0, message, false));
     Err(module.warnings.into_iter().chain(errors).collect())
 }
 
@@ -77,8 +94,11 @@ pub fn finish_module_with(
     syntax: Vec<Diagnostic>,
     check_all: impl FnOnce(&ast::Module) -> Vec<validate::FunctionFindings>,
 ) -> Result<ast::Module, Vec<Diagnostic>> {
-    let (mut warnings, syntax): (Vec<Diagnostic>, Vec<Diagnostic>) = syntax.into_iter().partition(|d| d.severity == Severity::Warning);
-    let diags = validate::validate_module_with(src, &module, file_name, syntax, || check_all(&module));
+    let (mut warnings, syntax): (Vec<Diagnostic>, Vec<Diagnostic>) = syntax
+        .into_iter()
+        .partition(|d| d.severity == Severity::Warning);
+    let diags =
+        validate::validate_module_with(src, &module, file_name, syntax, || check_all(&module));
     warnings.extend(validate::module_warnings(src, &module, file_name));
     warnings.sort_by_key(|w| (w.line == 0, w.line));
     if diags.is_empty() {
@@ -98,7 +118,9 @@ fn place_warnings(mut diags: Vec<Diagnostic>, warnings: Vec<Diagnostic>) -> Vec<
             diags.extend(warnings);
             diags.extend(fatal);
         }
-        Some(d) if d.severity != Severity::Fatal => diags.extend(warnings.into_iter().filter(|w| w.line != 0)),
+        Some(d) if d.severity != Severity::Fatal => {
+            diags.extend(warnings.into_iter().filter(|w| w.line != 0))
+        }
         _ => {}
     }
     diags

@@ -33,19 +33,27 @@ enum InlineLen { L0, L1, L2, L3, L4, L5, L6, L7, L8, L9, L10, L11, L12, L13, L14
 impl InlineLen {
     const ALL: [InlineLen; INLINE + 1] = {
         use InlineLen::*;
-        [L0, L1, L2, L3, L4, L5, L6, L7, L8, L9, L10, L11, L12, L13, L14, L15]
+        [
+            L0, L1, L2, L3, L4, L5, L6, L7, L8, L9, L10, L11, L12, L13, L14, L15,
+        ]
     };
 }
 
 impl Name {
     /// The empty name.
-    pub const EMPTY: Name = Name(Repr::Inline { len: InlineLen::L0, bytes: [0; INLINE] });
+    pub const EMPTY: Name = Name(Repr::Inline {
+        len: InlineLen::L0,
+        bytes: [0; INLINE],
+    });
 
     pub fn new(s: &str) -> Name {
         if s.len() > INLINE {
             return Name(Repr::Heap(Box::new(s.into())));
         }
-        Name(Repr::Inline { len: InlineLen::ALL[s.len()], bytes: inline_copy(s.as_bytes()) })
+        Name(Repr::Inline {
+            len: InlineLen::ALL[s.len()],
+            bytes: inline_copy(s.as_bytes()),
+        })
     }
 
     /// The name `text[start..end]`, which must lie on character boundaries (the parser's tokens
@@ -60,7 +68,10 @@ impl Name {
                 let kept = u128::from_le_bytes(w) & ((1u128 << (8 * len)) - 1);
                 let mut bytes = [0u8; INLINE];
                 bytes.copy_from_slice(&kept.to_le_bytes()[..INLINE]);
-                Name(Repr::Inline { len: InlineLen::ALL[len], bytes })
+                Name(Repr::Inline {
+                    len: InlineLen::ALL[len],
+                    bytes,
+                })
             }
             _ => Name::new(&text[start..end]),
         }
@@ -71,7 +82,9 @@ impl Name {
         match &self.0 {
             // SAFETY: inline bytes are only ever copied whole from a `&str` (see `new`), and
             // `len` is at most `INLINE`.
-            Repr::Inline { len, bytes } => unsafe { std::str::from_utf8_unchecked(bytes.get_unchecked(..*len as usize)) },
+            Repr::Inline { len, bytes } => unsafe {
+                std::str::from_utf8_unchecked(bytes.get_unchecked(..*len as usize))
+            },
             Repr::Heap(s) => s,
         }
     }
@@ -232,7 +245,14 @@ mod tests {
 
     #[test]
     fn short_and_long_names_read_back() {
-        for s in ["", "%r1", "L2::cache_hint", "exactly_fifteen", "sixteen_bytes_ab", "_Z10kernelPfS_i_param_0"] {
+        for s in [
+            "",
+            "%r1",
+            "L2::cache_hint",
+            "exactly_fifteen",
+            "sixteen_bytes_ab",
+            "_Z10kernelPfS_i_param_0",
+        ] {
             let n = Name::from(s);
             assert_eq!(n.as_str(), s);
             assert_eq!(n, s);

@@ -108,9 +108,41 @@ struct VarSpecifiers {
 impl VarSpecifiers {
     /// The variable that one declarator of the statement declares (see [`VarDecl`] for the
     /// fields).
-    fn variable(&self, name: String, name_at: u32, line: u32, array_len: Option<u64>, init: Vec<i128>, span: Span) -> VarDecl {
-        let VarSpecifiers { space, align, vector, ty, type_line, pointee, end: specifiers_end, .. } = *self;
-        VarDecl { space, name, ty, align, array_len, vector, line, type_line, span, specifiers_end, name_at, init, pointee, range: None }
+    fn variable(
+        &self,
+        name: String,
+        name_at: u32,
+        line: u32,
+        array_len: Option<u64>,
+        init: Vec<i128>,
+        span: Span,
+    ) -> VarDecl {
+        let VarSpecifiers {
+            space,
+            align,
+            vector,
+            ty,
+            type_line,
+            pointee,
+            end: specifiers_end,
+            ..
+        } = *self;
+        VarDecl {
+            space,
+            name,
+            ty,
+            align,
+            array_len,
+            vector,
+            line,
+            type_line,
+            span,
+            specifiers_end,
+            name_at,
+            init,
+            pointee,
+            range: None,
+        }
     }
 }
 
@@ -174,7 +206,12 @@ impl<'s> Parser<'s> {
 
     /// A parser for `src[range]`, which starts on line `first_line`; spans and lines stay
     /// module-wide. Texts past 4 GiB (offsets are 32-bit) get a fatal diagnostic and no tokens.
-    pub fn for_section(src: &'s str, range: std::ops::Range<usize>, first_line: u32, file: &str) -> Parser<'s> {
+    pub fn for_section(
+        src: &'s str,
+        range: std::ops::Range<usize>,
+        first_line: u32,
+        file: &str,
+    ) -> Parser<'s> {
         let too_large = src.len() > u32::MAX as usize;
         let start = if too_large { 0 } else { range.start as u32 };
         let spare = SPARE.with(|s| s.take()).unwrap_or_default();
@@ -207,7 +244,15 @@ impl<'s> Parser<'s> {
         };
         p.start_tokens_at(start, start);
         if too_large {
-            p.error_at(1, format!("Input file too large ({} bytes; at most {} supported)", src.len(), u32::MAX), true);
+            p.error_at(
+                1,
+                format!(
+                    "Input file too large ({} bytes; at most {} supported)",
+                    src.len(),
+                    u32::MAX
+                ),
+                true,
+            );
         }
         p
     }
@@ -235,7 +280,8 @@ impl<'s> Parser<'s> {
 
     /// The text of the token after the current one.
     fn next_text(&self) -> &'s str {
-        self.next.map_or("", |t| &self.src[t.start as usize..t.end as usize])
+        self.next
+            .map_or("", |t| &self.src[t.start as usize..t.end as usize])
     }
 
     #[inline]
@@ -279,7 +325,10 @@ impl<'s> Parser<'s> {
 
     /// The span from `start` to the end of the last consumed token.
     fn span_from(&self, start: u32) -> Span {
-        Span { start, end: self.prev_end.max(start) }
+        Span {
+            start,
+            end: self.prev_end.max(start),
+        }
     }
 
     #[inline]
@@ -313,7 +362,11 @@ impl<'s> Parser<'s> {
     fn syntax_error<T>(&mut self) -> PResult<T> {
         // At the end of input ptxas names '' and the line the end is on.
         let mut near: String = self.text().chars().take(64).collect();
-        let line = if self.cur.is_some() { self.line() } else { self.lines.line(self.src.len() as u32) };
+        let line = if self.cur.is_some() {
+            self.line()
+        } else {
+            self.lines.line(self.src.len() as u32)
+        };
         let mut what = "syntax error";
         if self.peek() == Some(Tok::Error) {
             // A comment left open runs to the end of the text; of a string left open ptxas
@@ -330,7 +383,8 @@ impl<'s> Parser<'s> {
 
     pub fn error_at(&mut self, line: u32, message: String, fatal: bool) {
         if self.diags.len() < MAX_ERRORS {
-            self.diags.push(Diagnostic::new(&self.file, line, message, fatal));
+            self.diags
+                .push(Diagnostic::new(&self.file, line, message, fatal));
         }
     }
 
@@ -356,7 +410,10 @@ impl<'s> Parser<'s> {
 
     /// Parses module items to the end of the text; the header directives are applied at the end.
     pub fn parse_module(&mut self) -> Module {
-        let mut m = Module { address_size: 64, ..Module::default() };
+        let mut m = Module {
+            address_size: 64,
+            ..Module::default()
+        };
         while self.peek().is_some() && !self.too_many_errors() {
             let start = self.consumed;
             if self.module_item(&mut m).is_err() {
@@ -413,7 +470,12 @@ impl<'s> Parser<'s> {
                 let directive_line = self.line();
                 self.advance();
                 // Only the first entry of the first `.target` must name an architecture.
-                let architecture_named = self.header.target.as_deref().and_then(crate::check_module::target_number).is_some();
+                let architecture_named = self
+                    .header
+                    .target
+                    .as_deref()
+                    .and_then(crate::check_module::target_number)
+                    .is_some();
                 if architecture_named {
                     self.target_entry(directive_line)?;
                 } else {
@@ -450,7 +512,11 @@ impl<'s> Parser<'s> {
             return self.syntax_error();
         }
         let entry = self.bump();
-        let sm = self.header.target.as_deref().and_then(crate::check_module::target_number);
+        let sm = self
+            .header
+            .target
+            .as_deref()
+            .and_then(crate::check_module::target_number);
         if sm.is_none() {
             // A first entry that is no architecture: ptxas's "Target architecture not defined".
             return Ok(());
@@ -458,16 +524,26 @@ impl<'s> Parser<'s> {
         match entry {
             "debug" => {}
             "map_f64_to_f32" if sm >= Some(13) => {
-                self.error_at(line, "Directive map_f64_to_f32 is not supported with SM 1.3 or higher".into(), false);
+                self.error_at(
+                    line,
+                    "Directive map_f64_to_f32 is not supported with SM 1.3 or higher".into(),
+                    false,
+                );
             }
             "map_f64_to_f32" => {}
             "texmode_unified" | "texmode_independent" => {
                 if self.header.texmode.is_some_and(|t| t != entry) {
                     self.error_at(line, format!("Conflicting .target option '{entry}'"), false);
                 }
-                self.header.texmode = Some(if entry == "texmode_unified" { "texmode_unified" } else { "texmode_independent" });
+                self.header.texmode = Some(if entry == "texmode_unified" {
+                    "texmode_unified"
+                } else {
+                    "texmode_independent"
+                });
             }
-            t if t.starts_with("sm_") || t.starts_with("compute_") => self.header.target = Some(t.to_string()),
+            t if t.starts_with("sm_") || t.starts_with("compute_") => {
+                self.header.target = Some(t.to_string())
+            }
             t => {
                 self.error_at(line, format!("Unsupported .target '{t}'"), true);
                 return Err(Failed);
@@ -484,7 +560,11 @@ impl<'s> Parser<'s> {
         self.expect(Tok::Comma)?;
         let aliasee = self.ident_name()?;
         self.expect(Tok::Semi)?;
-        m.aliases.push(Alias { name: alias, aliasee, line });
+        m.aliases.push(Alias {
+            name: alias,
+            aliasee,
+            line,
+        });
         Ok(())
     }
 
@@ -501,12 +581,17 @@ impl<'s> Parser<'s> {
     fn version_number(&mut self) -> PResult<(u32, u32)> {
         let line = self.line();
         let t = self.text();
-        let parsed = t.split_once('.').and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)));
-        let Some(version) = parsed.filter(|_| self.cur.is_some() && self.peek() != Some(Tok::Dot)) else {
+        let parsed = t
+            .split_once('.')
+            .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)));
+        let Some(version) = parsed.filter(|_| self.cur.is_some() && self.peek() != Some(Tok::Dot))
+        else {
             return self.header_error(line, ".version");
         };
         self.advance();
-        let third_part = self.peek() == Some(Tok::Dot) && self.line() == line && self.text()[1..].bytes().all(|b| b.is_ascii_digit());
+        let third_part = self.peek() == Some(Tok::Dot)
+            && self.line() == line
+            && self.text()[1..].bytes().all(|b| b.is_ascii_digit());
         if third_part {
             return self.header_error(line, ".target");
         }
@@ -519,14 +604,20 @@ impl<'s> Parser<'s> {
     fn header_order(&mut self, directive: &str) -> PResult<()> {
         let line = self.line();
         let h = &self.header;
-        let past = self.header_over || h.address_size.is_some() || (directive == "version" && h.target.is_some());
+        let past = self.header_over
+            || h.address_size.is_some()
+            || (directive == "version" && h.target.is_some());
         if past {
             if directive != "version" {
                 return self.syntax_error();
             }
             let end = self.next.map_or(self.cur.map_or(0, |t| t.end), |t| t.end);
             let near = self.src[self.cur.map_or(0, |t| t.start) as usize..end as usize].to_string();
-            self.error_at(line, format!("Parsing error near '{near}': syntax error"), true);
+            self.error_at(
+                line,
+                format!("Parsing error near '{near}': syntax error"),
+                true,
+            );
             return Err(Failed);
         }
         if h.version.is_some() && h.target.is_none() && directive != "target" {
@@ -537,7 +628,10 @@ impl<'s> Parser<'s> {
 
     /// ptxas's fatal "Missing <directive> directive at start of file" for a malformed header.
     fn header_error<T>(&mut self, line: u32, directive: &str) -> PResult<T> {
-        let message = format!("Missing {directive} directive at start of file '{}'", self.file);
+        let message = format!(
+            "Missing {directive} directive at start of file '{}'",
+            self.file
+        );
         self.error_at(line, message, true);
         Err(Failed)
     }
@@ -619,7 +713,11 @@ impl<'s> Parser<'s> {
             self.unsigned_integer()?;
             numbers += 1;
         }
-        let line = if numbers == 2 { size_line } else { self.line_of_next_token() };
+        let line = if numbers == 2 {
+            size_line
+        } else {
+            self.line_of_next_token()
+        };
         m.files.push(FileDirective { index, line });
         Ok(())
     }
@@ -653,14 +751,22 @@ impl<'s> Parser<'s> {
         }
         self.close_loc();
         self.open_loc = Some((self.locs.len(), self.body_buf.len()));
-        self.locs.push(LocDirective { at, function_name, inlined_at, describes_instruction: false });
+        self.locs.push(LocDirective {
+            at,
+            function_name,
+            inlined_at,
+            describes_instruction: false,
+        });
         Ok(())
     }
 
     /// Settles whether the open `.loc` (if any) describes an instruction: one read since it.
     fn close_loc(&mut self) {
         if let Some((index, statements)) = self.open_loc.take() {
-            let followed = self.body_buf.get(statements..).is_some_and(|s| s.iter().any(|s| s.as_instr().is_some()));
+            let followed = self
+                .body_buf
+                .get(statements..)
+                .is_some_and(|s| s.iter().any(|s| s.as_instr().is_some()));
             self.locs[index].describes_instruction = followed;
         }
     }
@@ -718,11 +824,15 @@ impl<'s> Parser<'s> {
 
     fn check_pragma(&mut self, name: &str, in_function: bool) {
         let word = name.split_whitespace().next().unwrap_or("");
-        if matches!(word, "nounroll" | "used_bytes_mask" | "enable_smem_spilling") {
+        if matches!(
+            word,
+            "nounroll" | "used_bytes_mask" | "enable_smem_spilling"
+        ) {
             return;
         }
         if in_function {
-            let warning = Diagnostic::warning(&self.file, 0, format!("Pragma '{name}' unsupported"));
+            let warning =
+                Diagnostic::warning(&self.file, 0, format!("Pragma '{name}' unsupported"));
             self.diags.push(warning);
         } else {
             self.error_at(0, format!("Pragma '{name}' not supported"), false);
@@ -749,7 +859,9 @@ impl<'s> Parser<'s> {
             match self.peek() {
                 Some(Tok::LBrace) => depth += 1,
                 Some(Tok::RBrace) => depth -= 1,
-                Some(Tok::Ident) if self.peek_second() == Some(Tok::Colon) => m.section_labels.push(self.text().to_string()),
+                Some(Tok::Ident) if self.peek_second() == Some(Tok::Colon) => {
+                    m.section_labels.push(self.text().to_string())
+                }
                 None => return self.syntax_error(),
                 _ => {}
             }
@@ -784,7 +896,12 @@ impl<'s> Parser<'s> {
     /// commas up to the `;`, one [`VarDecl`] each (`.global .u32 a, b[4] = {1, 2, 3, 4};`). They
     /// are appended to `out` only once the whole statement parsed: after a syntax error ptxas
     /// checks none of them.
-    fn var_statement(&mut self, space: StateSpace, start: u32, out: &mut Vec<VarDecl>) -> PResult<()> {
+    fn var_statement(
+        &mut self,
+        space: StateSpace,
+        start: u32,
+        out: &mut Vec<VarDecl>,
+    ) -> PResult<()> {
         let first = out.len();
         let parsed = self.var_specifiers(space, false).and_then(|specifiers| {
             loop {
@@ -807,7 +924,8 @@ impl<'s> Parser<'s> {
         let specifiers = self.var_specifiers(space, true)?;
         let v = self.declarator(&specifiers, start, false)?;
         if specifiers.texture {
-            self.texture_params.push((v.line, v.name.clone(), space == StateSpace::Reg));
+            self.texture_params
+                .push((v.line, v.name.clone(), space == StateSpace::Reg));
         }
         Ok(v)
     }
@@ -842,7 +960,11 @@ impl<'s> Parser<'s> {
             } else if matches!(m, "texref" | "samplerref" | "surfref") {
                 type_line = self.line();
                 if vector != 1 {
-                    self.error_at(type_line, "Vector type only allowed over basic types".into(), false);
+                    self.error_at(
+                        type_line,
+                        "Vector type only allowed over basic types".into(),
+                        false,
+                    );
                 }
                 texture_fields = reference_fields(m);
                 ty = Some(self.texture_reference(m, space, in_signature, ty.is_some())?);
@@ -858,9 +980,21 @@ impl<'s> Parser<'s> {
                 break;
             }
         }
-        let Some(ty) = ty else { return self.syntax_error() };
+        let Some(ty) = ty else {
+            return self.syntax_error();
+        };
         self.scalar_predicate(ty, vector);
-        Ok(VarSpecifiers { space, align, vector, ty, type_line, pointee, texture, texture_fields, end: self.prev_end })
+        Ok(VarSpecifiers {
+            space,
+            align,
+            vector,
+            ty,
+            type_line,
+            pointee,
+            texture,
+            texture_fields,
+            end: self.prev_end,
+        })
     }
 
     /// The type of a declaration, at the current token: not a second one, nor `.bf16`/`.bf16x2`
@@ -877,15 +1011,33 @@ impl<'s> Parser<'s> {
     /// 64-bit handle it is. A sampler is separate from its texture only under
     /// `.target texmode_independent`; under `texmode_unified` (the default) ptxas refuses it.
     /// References are `.global` variables of the module, or parameters.
-    fn texture_reference(&mut self, kind: &str, space: StateSpace, in_signature: bool, second: bool) -> PResult<Type> {
+    fn texture_reference(
+        &mut self,
+        kind: &str,
+        space: StateSpace,
+        in_signature: bool,
+        second: bool,
+    ) -> PResult<Type> {
         let line = self.line();
         if kind == "samplerref" && self.header.texmode != Some("texmode_independent") {
-            self.error_at(line, "Instruction or declaration violates .target texmode_unified setting".into(), false);
+            self.error_at(
+                line,
+                "Instruction or declaration violates .target texmode_unified setting".into(),
+                false,
+            );
         }
         if self.depth > 0 && !in_signature {
-            self.error_at(line, "Texture/surface variable must be at module or entry parameter scope".into(), false);
+            self.error_at(
+                line,
+                "Texture/surface variable must be at module or entry parameter scope".into(),
+                false,
+            );
         } else if !in_signature && space != StateSpace::Global {
-            self.error_at(line, "Texture and surface variables must be declared in .global space".into(), false);
+            self.error_at(
+                line,
+                "Texture and surface variables must be declared in .global space".into(),
+                false,
+            );
         }
         self.declared_type(Type::B64, second)
     }
@@ -910,7 +1062,11 @@ impl<'s> Parser<'s> {
 
     /// ptxas's error for a `.pred` vector or array, at `line`.
     fn predicate_not_scalar(&mut self, line: u32) {
-        self.error_at(line, "Predicate type can only be used to define scalar register variables".into(), false);
+        self.error_at(
+            line,
+            "Predicate type can only be used to define scalar register variables".into(),
+            false,
+        );
     }
 
     /// A state space after the declaration's own: ptxas's error, and the declaration goes on.
@@ -931,7 +1087,14 @@ impl<'s> Parser<'s> {
     }
 
     /// The rest of `name<N>` in a variable statement (see [`Parser::declarator`]).
-    fn ranged_declarator(&mut self, specifiers: &VarSpecifiers, start: u32, mut name: String, name_at: u32, line: u32) -> PResult<VarDecl> {
+    fn ranged_declarator(
+        &mut self,
+        specifiers: &VarSpecifiers,
+        start: u32,
+        mut name: String,
+        name_at: u32,
+        line: u32,
+    ) -> PResult<VarDecl> {
         self.advance();
         let members = self.unsigned()?.clamp(0, i128::from(u64::MAX)) as u64;
         self.expect(Tok::Gt)?;
@@ -939,8 +1102,18 @@ impl<'s> Parser<'s> {
             return self.syntax_error();
         }
         name.push('<');
-        let range = specifiers.variable(name, name_at, line, Some(1), Vec::new(), self.span_from(start));
-        Ok(VarDecl { range: Some(members), ..range })
+        let range = specifiers.variable(
+            name,
+            name_at,
+            line,
+            Some(1),
+            Vec::new(),
+            self.span_from(start),
+        );
+        Ok(VarDecl {
+            range: Some(members),
+            ..range
+        })
     }
 
     /// `[N]...` after a declared name: the product of the lengths, `None` for an open `[]`.
@@ -973,7 +1146,12 @@ impl<'s> Parser<'s> {
     /// names it `%r<`, takes neither brackets nor an initializer after it, and lays out one
     /// element for it when no instruction names a member (the checks resolve its members,
     /// [`crate::check_instr::VarScope`]).
-    fn declarator(&mut self, specifiers: &VarSpecifiers, start: u32, ranged: bool) -> PResult<VarDecl> {
+    fn declarator(
+        &mut self,
+        specifiers: &VarSpecifiers,
+        start: u32,
+        ranged: bool,
+    ) -> PResult<VarDecl> {
         if !matches!(self.peek(), Some(Tok::Ident) | Some(Tok::Percent)) {
             return self.syntax_error();
         }
@@ -984,13 +1162,19 @@ impl<'s> Parser<'s> {
             return self.ranged_declarator(specifiers, start, name, name_at, line);
         }
         let is_array = self.peek() == Some(Tok::LBracket);
-        let array_len = if is_array { self.array_lengths()? } else { Some(1) };
+        let array_len = if is_array {
+            self.array_lengths()?
+        } else {
+            Some(1)
+        };
         if is_array && specifiers.ty == Type::Pred {
             // ptxas says so as it reads the declarator, before any check of the declaration.
             let line = self.line();
             self.predicate_not_scalar(line);
         }
-        let elements = array_len.unwrap_or(0).saturating_mul(u64::from(specifiers.vector));
+        let elements = array_len
+            .unwrap_or(0)
+            .saturating_mul(u64::from(specifiers.vector));
         if specifiers.texture && self.peek() == Some(Tok::Eq) {
             // The declaration's span stops before the fields, which no value check reads.
             let span = self.span_from(start);
@@ -998,7 +1182,11 @@ impl<'s> Parser<'s> {
             self.texture_fields(specifiers.texture_fields)?;
             return Ok(specifiers.variable(name, name_at, line, array_len, Vec::new(), span));
         }
-        let init = if self.eat(Tok::Eq) { self.initializer(elements)? } else { Vec::new() };
+        let init = if self.eat(Tok::Eq) {
+            self.initializer(elements)?
+        } else {
+            Vec::new()
+        };
         Ok(specifiers.variable(name, name_at, line, array_len, init, self.span_from(start)))
     }
 
@@ -1028,7 +1216,11 @@ impl<'s> Parser<'s> {
         self.expect(Tok::RBrace)?;
         match unknown_field {
             Some(field) => {
-                self.error_at(line, format!("Unrecognized field name '{field}' in opaque struct initializer"), true);
+                self.error_at(
+                    line,
+                    format!("Unrecognized field name '{field}' in opaque struct initializer"),
+                    true,
+                );
                 Err(Failed)
             }
             None => Ok(()),
@@ -1042,7 +1234,11 @@ impl<'s> Parser<'s> {
             let line = self.line();
             let value = self.bump();
             if !TEXTURE_VALUE_NAMES.contains(&value) {
-                self.error_at(line, format!("Unrecognized initial value symbol '{value}'"), false);
+                self.error_at(
+                    line,
+                    format!("Unrecognized initial value symbol '{value}'"),
+                    false,
+                );
             }
             return Ok(());
         }
@@ -1101,7 +1297,10 @@ impl<'s> Parser<'s> {
             }
             return Ok(());
         }
-        if self.peek() == Some(Tok::Ident) && self.text() == "generic" && self.peek_second() == Some(Tok::LParen) {
+        if self.peek() == Some(Tok::Ident)
+            && self.text() == "generic"
+            && self.peek_second() == Some(Tok::LParen)
+        {
             return self.generic_address(vals);
         }
         // An integer is read as `operand` reads it, without building the operand.
@@ -1166,7 +1365,9 @@ impl<'s> Parser<'s> {
                 return self.syntax_error();
             }
         }
-        let Some(ty) = ty else { return self.syntax_error() };
+        let Some(ty) = ty else {
+            return self.syntax_error();
+        };
         self.scalar_predicate(ty, vector);
         loop {
             if !matches!(self.peek(), Some(Tok::Percent) | Some(Tok::Ident)) {
@@ -1174,7 +1375,11 @@ impl<'s> Parser<'s> {
             }
             let name = self.bump().to_string();
             if texture {
-                self.error_at(line, format!("Variable '{name}' cannot be allocated into a register"), false);
+                self.error_at(
+                    line,
+                    format!("Variable '{name}' cannot be allocated into a register"),
+                    false,
+                );
             }
             let count = if self.eat(Tok::Lt) {
                 let n = self.unsigned()?;
@@ -1197,12 +1402,28 @@ impl<'s> Parser<'s> {
             }
             if self.eat(Tok::Eq) {
                 self.initializer(0)?;
-                self.error_at(line, format!("No initial value is allowed for '{name}' in this state space"), false);
+                self.error_at(
+                    line,
+                    format!("No initial value is allowed for '{name}' in this state space"),
+                    false,
+                );
             }
             if array {
-                self.error_at(line, format!("Variable '{name}' cannot be allocated into a register"), false);
+                self.error_at(
+                    line,
+                    format!("Variable '{name}' cannot be allocated into a register"),
+                    false,
+                );
             }
-            out.push(RegDecl { name, ty, vector, count, line, span: Span::default(), scoped: self.depth > 1 });
+            out.push(RegDecl {
+                name,
+                ty,
+                vector,
+                count,
+                line,
+                span: Span::default(),
+                scoped: self.depth > 1,
+            });
             if !self.eat(Tok::Comma) {
                 break;
             }
@@ -1215,7 +1436,14 @@ impl<'s> Parser<'s> {
 
     // ---- functions -----------------------------------------------------------------------
 
-    fn function(&mut self, is_entry: bool, visible: bool, is_extern: bool, line: u32, start: u32) -> PResult<Function> {
+    fn function(
+        &mut self,
+        is_entry: bool,
+        visible: bool,
+        is_extern: bool,
+        line: u32,
+        start: u32,
+    ) -> PResult<Function> {
         self.texture_params.clear();
         let mut f = self.prototype(is_entry, visible, is_extern, line)?;
         // ptxas ends a `.func` declaration without its `;` where the next module item starts.
@@ -1247,13 +1475,23 @@ impl<'s> Parser<'s> {
     }
 
     /// A function's name, parameter lists and the directives after them (`.noreturn`, ...).
-    fn prototype(&mut self, is_entry: bool, visible: bool, is_extern: bool, line: u32) -> PResult<Function> {
+    fn prototype(
+        &mut self,
+        is_entry: bool,
+        visible: bool,
+        is_extern: bool,
+        line: u32,
+    ) -> PResult<Function> {
         let mut ret_params = Vec::new();
         if !is_entry && self.peek() == Some(Tok::LParen) {
             ret_params = self.param_list()?;
         }
         let name = self.ident_name()?;
-        let params = if self.peek() == Some(Tok::LParen) { self.param_list()? } else { Vec::new() };
+        let params = if self.peek() == Some(Tok::LParen) {
+            self.param_list()?
+        } else {
+            Vec::new()
+        };
         let mut f = Function {
             name,
             is_entry,
@@ -1373,7 +1611,9 @@ impl<'s> Parser<'s> {
         if self.peek() == Some(Tok::Dot) {
             return self.body_directive(f);
         }
-        if matches!(self.peek(), Some(Tok::Ident) | Some(Tok::Percent)) && self.peek_second() == Some(Tok::Colon) {
+        if matches!(self.peek(), Some(Tok::Ident) | Some(Tok::Percent))
+            && self.peek_second() == Some(Tok::Colon)
+        {
             let line = self.line();
             let start = self.offset();
             let name = Name::new(self.bump());
@@ -1406,7 +1646,11 @@ impl<'s> Parser<'s> {
             }
             d if is_declaration_specifier(d) => self.no_storage(),
             "func" => self.body_function_declaration(start),
-            "extern" | "visible" | "weak" | "common" if self.peek_second() == Some(Tok::Dot) && self.next_text() == ".func" => self.body_function_declaration(start),
+            "extern" | "visible" | "weak" | "common"
+                if self.peek_second() == Some(Tok::Dot) && self.next_text() == ".func" =>
+            {
+                self.body_function_declaration(start)
+            }
             // Linkage is for module scope: ptxas names what follows it.
             "extern" | "visible" | "weak" | "common" => {
                 self.advance();
@@ -1450,7 +1694,12 @@ impl<'s> Parser<'s> {
         }
         let operands = self.operands_since(first, guarded);
         let span = self.span_from(start);
-        self.body_buf.push(Statement::Instr(Instruction { form, operands, line, span }));
+        self.body_buf.push(Statement::Instr(Instruction {
+            form,
+            operands,
+            line,
+            span,
+        }));
         Ok(())
     }
 
@@ -1533,14 +1782,24 @@ impl<'s> Parser<'s> {
             Some(Tok::LBracket) => self.address(),
             Some(Tok::LBrace) => self.vector(),
             Some(Tok::LParen) => self.paren_list(),
-            Some(Tok::F32Hex) => Ok(Operand::F32(u32::from_str_radix(&self.bump()[2..], 16).unwrap_or(0))),
-            Some(Tok::F64Hex) => Ok(Operand::F64(u64::from_str_radix(&self.bump()[2..], 16).unwrap_or(0))),
-            Some(Tok::DecFloat) => Ok(Operand::F32(self.bump().parse::<f32>().unwrap_or(0.0).to_bits())),
+            Some(Tok::F32Hex) => Ok(Operand::F32(
+                u32::from_str_radix(&self.bump()[2..], 16).unwrap_or(0),
+            )),
+            Some(Tok::F64Hex) => Ok(Operand::F64(
+                u64::from_str_radix(&self.bump()[2..], 16).unwrap_or(0),
+            )),
+            Some(Tok::DecFloat) => Ok(Operand::F32(
+                self.bump().parse::<f32>().unwrap_or(0.0).to_bits(),
+            )),
             Some(Tok::Minus) if self.peek_second() == Some(Tok::DecFloat) => {
                 self.advance();
-                Ok(Operand::F32((-self.bump().parse::<f32>().unwrap_or(0.0)).to_bits()))
+                Ok(Operand::F32(
+                    (-self.bump().parse::<f32>().unwrap_or(0.0)).to_bits(),
+                ))
             }
-            Some(Tok::Minus) | Some(Tok::DecInt) | Some(Tok::HexInt) => Ok(Operand::Imm(self.integer()?)),
+            Some(Tok::Minus) | Some(Tok::DecInt) | Some(Tok::HexInt) => {
+                Ok(Operand::Imm(self.integer()?))
+            }
             _ => self.syntax_error(),
         }
     }
@@ -1611,8 +1870,13 @@ impl<'s> Parser<'s> {
             return self.tensor_address(base);
         }
         // `[imm]`, `[base+imm]`, `[base-imm]` (the sign is the integer's) or a bare base.
-        let has_offset = base == AddrBase::None || self.eat(Tok::Plus) || self.peek() == Some(Tok::Minus);
-        let offset = if has_offset { self.integer()? as i64 } else { 0 };
+        let has_offset =
+            base == AddrBase::None || self.eat(Tok::Plus) || self.peek() == Some(Tok::Minus);
+        let offset = if has_offset {
+            self.integer()? as i64
+        } else {
+            0
+        };
         self.expect(Tok::RBracket)?;
         Ok(Operand::Addr { base, offset })
     }
@@ -1659,7 +1923,10 @@ impl<'s> Parser<'s> {
 
 /// Whether a directive names a state space a declaration may have.
 fn is_state_space(directive: &str) -> bool {
-    matches!(directive, "reg" | "param" | "shared" | "global" | "const" | "local")
+    matches!(
+        directive,
+        "reg" | "param" | "shared" | "global" | "const" | "local"
+    )
 }
 
 /// Whether a directive can only open the part of a declaration after its state space (`.u32`,
@@ -1668,14 +1935,42 @@ fn is_state_space(directive: &str) -> bool {
 /// which ends the directives after a function's prototype.
 fn opens_module_item(directive: &str) -> bool {
     const OPENERS: &[&str] = &[
-        "visible", "extern", "weak", "common", "entry", "func", "global", "const", "shared", "local", "param", "reg", "tex", "surf", "sampler",
-        "samplerref", "texref", "surfref", "alias", "file", "loc", "section", "pragma", "version", "target", "address_size",
+        "visible",
+        "extern",
+        "weak",
+        "common",
+        "entry",
+        "func",
+        "global",
+        "const",
+        "shared",
+        "local",
+        "param",
+        "reg",
+        "tex",
+        "surf",
+        "sampler",
+        "samplerref",
+        "texref",
+        "surfref",
+        "alias",
+        "file",
+        "loc",
+        "section",
+        "pragma",
+        "version",
+        "target",
+        "address_size",
     ];
     OPENERS.contains(&directive)
 }
 
 fn is_declaration_specifier(directive: &str) -> bool {
-    Type::from_mod(directive).is_some() || directive == "align" || directive.strip_prefix('v').is_some_and(|n| n.parse::<u32>().is_ok())
+    Type::from_mod(directive).is_some()
+        || directive == "align"
+        || directive
+            .strip_prefix('v')
+            .is_some_and(|n| n.parse::<u32>().is_ok())
 }
 
 /// The state space a `.ptr` parameter points into (`.global` ...), by its directive's name.
@@ -1705,16 +2000,41 @@ pub(crate) fn is_special_register(name: &str) -> bool {
     let b = name.as_bytes();
     let letter = |i: usize| b.get(i).is_some_and(u8::is_ascii_lowercase);
     let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
-    if letter(1) && (digit(2) || letter(2) && (digit(3) || letter(3) && digit(4))) && !name.starts_with("%pm") {
+    if letter(1)
+        && (digit(2) || letter(2) && (digit(3) || letter(3) && digit(4)))
+        && !name.starts_with("%pm")
+    {
         return false;
     }
     matches!(
         name,
-        "%laneid" | "%warpid" | "%nwarpid" | "%smid" | "%nsmid" | "%gridid" | "%clock" | "%clock64" | "%clock_hi"
-            | "%lanemask_eq" | "%lanemask_le" | "%lanemask_lt" | "%lanemask_ge" | "%lanemask_gt" | "%globaltimer"
-            | "%globaltimer_lo" | "%globaltimer_hi" | "%dynamic_smem_size" | "%total_smem_size" | "%aggr_smem_size"
-            | "%is_explicit_cluster" | "%cluster_ctarank" | "%cluster_nctarank" | "%current_graph_exec"
-    ) || ["%pm", "%envreg", "%reserved_smem_offset"].iter().any(|p| name.starts_with(p))
+        "%laneid"
+            | "%warpid"
+            | "%nwarpid"
+            | "%smid"
+            | "%nsmid"
+            | "%gridid"
+            | "%clock"
+            | "%clock64"
+            | "%clock_hi"
+            | "%lanemask_eq"
+            | "%lanemask_le"
+            | "%lanemask_lt"
+            | "%lanemask_ge"
+            | "%lanemask_gt"
+            | "%globaltimer"
+            | "%globaltimer_lo"
+            | "%globaltimer_hi"
+            | "%dynamic_smem_size"
+            | "%total_smem_size"
+            | "%aggr_smem_size"
+            | "%is_explicit_cluster"
+            | "%cluster_ctarank"
+            | "%cluster_nctarank"
+            | "%current_graph_exec"
+    ) || ["%pm", "%envreg", "%reserved_smem_offset"]
+        .iter()
+        .any(|p| name.starts_with(p))
 }
 
 /// Decimal or hex integer with an optional `U` suffix; `None` on overflow.
@@ -1746,14 +2066,49 @@ fn accumulate_like_ptxas(digits: &str, radix: u32) -> Option<u64> {
 }
 
 /// The names a texture, sampler or surface reference's initializer value may be.
-const TEXTURE_VALUE_NAMES: &[&str] = &["wrap", "mirror", "clamp_ogl", "clamp_to_edge", "clamp_to_border", "nearest", "linear"];
+const TEXTURE_VALUE_NAMES: &[&str] = &[
+    "wrap",
+    "mirror",
+    "clamp_ogl",
+    "clamp_to_edge",
+    "clamp_to_border",
+    "nearest",
+    "linear",
+];
 
 /// The fields that an initializer of a `.texref`, `.samplerref` or `.surfref` may name.
 fn reference_fields(kind: &str) -> &'static [&'static str] {
-    const SHAPE: [&str; 6] = ["width", "height", "depth", "channel_data_type", "channel_order", "array_size"];
+    const SHAPE: [&str; 6] = [
+        "width",
+        "height",
+        "depth",
+        "channel_data_type",
+        "channel_order",
+        "array_size",
+    ];
     match kind {
-        "texref" => &[SHAPE[0], SHAPE[1], SHAPE[2], SHAPE[3], SHAPE[4], SHAPE[5], "normalized_coords", "filter_mode", "addr_mode_0", "addr_mode_1", "addr_mode_2", "num_mipmap_levels", "num_samples"],
-        "samplerref" => &["filter_mode", "addr_mode_0", "addr_mode_1", "addr_mode_2", "force_unnormalized_coords"],
+        "texref" => &[
+            SHAPE[0],
+            SHAPE[1],
+            SHAPE[2],
+            SHAPE[3],
+            SHAPE[4],
+            SHAPE[5],
+            "normalized_coords",
+            "filter_mode",
+            "addr_mode_0",
+            "addr_mode_1",
+            "addr_mode_2",
+            "num_mipmap_levels",
+            "num_samples",
+        ],
+        "samplerref" => &[
+            "filter_mode",
+            "addr_mode_0",
+            "addr_mode_1",
+            "addr_mode_2",
+            "force_unnormalized_coords",
+        ],
         _ => &SHAPE,
     }
 }
@@ -1765,7 +2120,9 @@ mod tests {
     #[test]
     fn take_exact_moves_everything_once() {
         for n in 0..8 {
-            let mut buf: Vec<String> = (0..n).map(|i| format!("value number {i} on the heap")).collect();
+            let mut buf: Vec<String> = (0..n)
+                .map(|i| format!("value number {i} on the heap"))
+                .collect();
             let want = buf.clone();
             let cap = buf.capacity();
             let got = take_exact(&mut buf);
@@ -1779,18 +2136,60 @@ mod tests {
     #[test]
     fn register_name_shortcuts_agree() {
         let names = [
-            "%r1", "%r01", "%r00", "%r0", "%r10", "%rd012", "%fd1", "%p1", "%pm0", "%pm7", "%pm0_64", "%envreg3", "%clock64",
-            "%clock", "%laneid", "%smid", "%r", "%01", "%ab12", "%abcd1", "%rs010", "r01", "%reserved_smem_offset_0",
-            "%lanemask_lt", "%h1", "%hh01", "%r1x", "%r12_", "%r0a", "000", "%0", "0", "",
+            "%r1",
+            "%r01",
+            "%r00",
+            "%r0",
+            "%r10",
+            "%rd012",
+            "%fd1",
+            "%p1",
+            "%pm0",
+            "%pm7",
+            "%pm0_64",
+            "%envreg3",
+            "%clock64",
+            "%clock",
+            "%laneid",
+            "%smid",
+            "%r",
+            "%01",
+            "%ab12",
+            "%abcd1",
+            "%rs010",
+            "r01",
+            "%reserved_smem_offset_0",
+            "%lanemask_lt",
+            "%h1",
+            "%hh01",
+            "%r1x",
+            "%r12_",
+            "%r0a",
+            "000",
+            "%0",
+            "0",
+            "",
         ];
         // Zero-padded numbers (also names that end in a letter after a digit: `%r1x` once indexed
         // past the end).
         let padded = ["%r01", "%r00", "%rd012", "%01", "%rs010", "%hh01", "r01"];
         for n in names {
-            assert_eq!(crate::ast::zero_padded_split(n).is_some(), padded.contains(&n), "{n}");
-            assert_eq!(crate::ast::zero_padded_number(n).is_some(), padded.contains(&n), "{n}");
-            let slow = matches!(n, "%laneid" | "%smid" | "%clock" | "%clock64" | "%lanemask_lt")
-                || ["%pm", "%envreg", "%reserved_smem_offset"].iter().any(|p| n.starts_with(p));
+            assert_eq!(
+                crate::ast::zero_padded_split(n).is_some(),
+                padded.contains(&n),
+                "{n}"
+            );
+            assert_eq!(
+                crate::ast::zero_padded_number(n).is_some(),
+                padded.contains(&n),
+                "{n}"
+            );
+            let slow = matches!(
+                n,
+                "%laneid" | "%smid" | "%clock" | "%clock64" | "%lanemask_lt"
+            ) || ["%pm", "%envreg", "%reserved_smem_offset"]
+                .iter()
+                .any(|p| n.starts_with(p));
             assert_eq!(is_special_register(n), slow, "{n}");
         }
     }

@@ -3,7 +3,10 @@
 
 use std::cell::Cell;
 
-use crate::ast::{prefix_word, zero_padded_number, AddrBase, FastMap, Name, Operand, RegDecl, RegTable, StateSpace, Type, VarDecl};
+use crate::ast::{
+    prefix_word, zero_padded_number, AddrBase, FastMap, Name, Operand, RegDecl, RegTable,
+    StateSpace, Type, VarDecl,
+};
 
 /// PTX allows registers without `%` (`.reg .pred p;`); the parser can't tell them from labels.
 /// Registers declared with `%` can't be bare identifiers, so a function whose registers all start
@@ -55,7 +58,10 @@ fn unpad_operand(o: &mut Operand, unpad: &impl Fn(&mut Name)) {
             unpad(&mut pair.0);
             unpad(&mut pair.1);
         }
-        Operand::Addr { base: AddrBase::Reg(n), .. } => unpad(n),
+        Operand::Addr {
+            base: AddrBase::Reg(n),
+            ..
+        } => unpad(n),
         Operand::Vector(v) => v.iter_mut().for_each(|x| unpad_operand(x, unpad)),
         _ => {}
     }
@@ -127,7 +133,11 @@ impl<'a> Registers<'a> {
         self.short_slots = [NO_RANGE; PREFIX_SLOTS];
         for (k, e) in self.short.iter().enumerate() {
             let slot = &mut self.short_slots[prefix_slot(e.0)];
-            *slot = if *slot == NO_RANGE && k < usize::from(SHARED_SLOT) { k as u8 } else { SHARED_SLOT };
+            *slot = if *slot == NO_RANGE && k < usize::from(SHARED_SLOT) {
+                k as u8
+            } else {
+                SHARED_SLOT
+            };
         }
     }
 
@@ -143,7 +153,11 @@ impl<'a> Registers<'a> {
             return;
         }
         let entry = (prefix_word(prefix.as_bytes()), prefix.len(), ty, n);
-        match self.short.iter_mut().find(|e| (e.0, e.1) == (entry.0, entry.1)) {
+        match self
+            .short
+            .iter_mut()
+            .find(|e| (e.0, e.1) == (entry.0, entry.1))
+        {
             Some(e) => *e = entry,
             None => self.short.push(entry),
         }
@@ -158,12 +172,15 @@ impl<'a> Registers<'a> {
         }
         let word = prefix_word(bytes);
         let tag = self.generation << 4 | bytes.len() as u32;
-        let slot = &self.memo[(word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize % MEMO_SLOTS];
+        let slot =
+            &self.memo[(word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize % MEMO_SLOTS];
         let (w, t, answer) = slot.get();
         if (w, t) == (word, tag) {
             return answer;
         }
-        let answer = self.short_range_member(bytes, word).unwrap_or_else(|| self.resolve(name));
+        let answer = self
+            .short_range_member(bytes, word)
+            .unwrap_or_else(|| self.resolve(name));
         slot.set((word, tag, answer));
         answer
     }
@@ -175,7 +192,10 @@ impl<'a> Registers<'a> {
     #[inline]
     fn short_range_member(&self, bytes: &[u8], word: u64) -> Option<Option<Type>> {
         let (&last, len) = (bytes.last()?, bytes.len());
-        if len > 8 || !last.is_ascii_digit() || self.exact_ends[usize::from(last) / 64] & (1 << (last % 64)) != 0 {
+        if len > 8
+            || !last.is_ascii_digit()
+            || self.exact_ends[usize::from(last) / 64] & (1 << (last % 64)) != 0
+        {
             return None;
         }
         let non_digits = non_digit_bytes(word) & (u64::MAX >> (64 - 8 * len));
@@ -184,7 +204,9 @@ impl<'a> Registers<'a> {
         }
         let at = (63 - non_digits.leading_zeros() as usize) / 8 + 1;
         let prefix = word & (u64::MAX >> (64 - 8 * at));
-        let Some(&(_, _, ty, n)) = self.short_range(prefix, at) else { return Some(None) };
+        let Some(&(_, _, ty, n)) = self.short_range(prefix, at) else {
+            return Some(None);
+        };
         Some((decimal(&bytes[at..])? < n).then_some(ty))
     }
 
@@ -252,7 +274,9 @@ fn decimal(digits: &[u8]) -> Option<u64> {
         }
         return Some(value);
     }
-    digits.iter().try_fold(0u64, |v, d| v.checked_mul(10)?.checked_add(u64::from(d - b'0')))
+    digits.iter().try_fold(0u64, |v, d| {
+        v.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+    })
 }
 
 /// Bit 7 of each byte of `word` that is not an ASCII digit (`0x30..=0x39`), others clear.
@@ -273,7 +297,18 @@ mod tests {
 
     #[test]
     fn prefix_word_is_the_zero_padded_bytes() {
-        let names: [&[u8]; 10] = [b"", b"%", b"%r", b"%rd", b"%rd1", b"%rd12", b"%rd123", b"%rd1234", b"%rd12345", b"%rd123456789"];
+        let names: [&[u8]; 10] = [
+            b"",
+            b"%",
+            b"%r",
+            b"%rd",
+            b"%rd1",
+            b"%rd12",
+            b"%rd123",
+            b"%rd1234",
+            b"%rd12345",
+            b"%rd123456789",
+        ];
         for name in names {
             let mut padded = [0u8; 8];
             let n = name.len().min(8);
@@ -287,7 +322,11 @@ mod tests {
         for b in 0..=255u8 {
             for at in 0..8 {
                 let word = u64::from(b) << (8 * at) | 0x3131_3131_3131_3131 & !(0xff << (8 * at));
-                let want = if b.is_ascii_digit() { 0 } else { 0x80 << (8 * at) };
+                let want = if b.is_ascii_digit() {
+                    0
+                } else {
+                    0x80 << (8 * at)
+                };
                 assert_eq!(non_digit_bytes(word), want, "byte {b:#x} at {at}");
             }
         }
@@ -297,7 +336,14 @@ mod tests {
     /// declared prefixes, digits and other bytes.
     #[test]
     fn short_range_members_agree_with_resolve() {
-        let decls = vec![decl("%r", Type::U32, Some(120)), decl("%rd", Type::U64, Some(7)), decl("%p", Type::Pred, Some(3)), decl("%f1x", Type::F32, Some(20)), decl("%q", Type::B16, Some(5)), decl("%q5", Type::S8, None)];
+        let decls = vec![
+            decl("%r", Type::U32, Some(120)),
+            decl("%rd", Type::U64, Some(7)),
+            decl("%p", Type::Pred, Some(3)),
+            decl("%f1x", Type::F32, Some(20)),
+            decl("%q", Type::B16, Some(5)),
+            decl("%q5", Type::S8, None),
+        ];
         let mut regs = Registers::default();
         regs.fill(&decls, std::iter::empty());
         let pieces = ["%", "r", "d", "p", "f", "1", "x", "0", "5", "9", "q", "_"];
@@ -307,10 +353,15 @@ mod tests {
             state ^= state >> 7;
             state ^= state << 17;
             let len = (state % 9) as usize;
-            let name: String = (0..len).map(|k| pieces[((state >> (4 * k + 8)) % pieces.len() as u64) as usize]).collect();
+            let name: String = (0..len)
+                .map(|k| pieces[((state >> (4 * k + 8)) % pieces.len() as u64) as usize])
+                .collect();
             assert_eq!(regs.lookup(&name), regs.resolve(&name), "{name}");
             let word_wise = regs.short_range_member(name.as_bytes(), prefix_word(name.as_bytes()));
-            assert!(word_wise.is_none_or(|answer| answer == regs.resolve(&name)), "{name}");
+            assert!(
+                word_wise.is_none_or(|answer| answer == regs.resolve(&name)),
+                "{name}"
+            );
         }
         assert_eq!(regs.lookup("%r119"), Some(Type::U32));
         assert_eq!(regs.lookup("%r120"), None);
@@ -318,19 +369,39 @@ mod tests {
         assert_eq!(regs.lookup("%q5"), Some(Type::S8));
         assert_eq!(regs.lookup("%q4"), Some(Type::B16));
         // More prefixes than slots: some share one, and are found by looking through them all.
-        let many: Vec<RegDecl> = (0..40).map(|k| decl(&format!("%{}", (b'a' + k % 26) as char).repeat(1 + k as usize / 26), Type::U32, Some(u64::from(k) + 1))).collect();
+        let many: Vec<RegDecl> = (0..40)
+            .map(|k| {
+                decl(
+                    &format!("%{}", (b'a' + k % 26) as char).repeat(1 + k as usize / 26),
+                    Type::U32,
+                    Some(u64::from(k) + 1),
+                )
+            })
+            .collect();
         regs.fill(&many, std::iter::empty());
         for d in &many {
             for n in 0..45 {
                 let name = format!("{}{n}", d.name);
                 assert_eq!(regs.lookup(&name), regs.resolve(&name), "{name}");
-                assert_eq!(regs.short_range_member(name.as_bytes(), prefix_word(name.as_bytes())), Some(regs.resolve(&name)), "{name}");
+                assert_eq!(
+                    regs.short_range_member(name.as_bytes(), prefix_word(name.as_bytes())),
+                    Some(regs.resolve(&name)),
+                    "{name}"
+                );
             }
         }
     }
 
     fn decl(name: &str, ty: Type, count: Option<u64>) -> RegDecl {
-        RegDecl { name: name.into(), ty, vector: 1, count, line: 1, span: Span::default(), scoped: false }
+        RegDecl {
+            name: name.into(),
+            ty,
+            vector: 1,
+            count,
+            line: 1,
+            span: Span::default(),
+            scoped: false,
+        }
     }
 
     #[test]
@@ -350,8 +421,30 @@ mod tests {
         let mut regs = Registers::default();
         regs.fill(&decls, std::iter::empty());
         let names = [
-            "%r0", "%r4", "%r5", "%r9", "%r01", "%r", "%rd2", "%rd3", "%p1", "%p", "%verylongprefix3", "%verylongprefix4",
-            "%exact7", "%exact", "x", "y1", "%r99999999999999999999999", "123", "%12345678", "%123456781", "%1234567", "%rd0x", "%rd1", "",
+            "%r0",
+            "%r4",
+            "%r5",
+            "%r9",
+            "%r01",
+            "%r",
+            "%rd2",
+            "%rd3",
+            "%p1",
+            "%p",
+            "%verylongprefix3",
+            "%verylongprefix4",
+            "%exact7",
+            "%exact",
+            "x",
+            "y1",
+            "%r99999999999999999999999",
+            "123",
+            "%12345678",
+            "%123456781",
+            "%1234567",
+            "%rd0x",
+            "%rd1",
+            "",
         ];
         for _ in 0..2 {
             for name in names {

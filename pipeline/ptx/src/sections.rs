@@ -32,13 +32,24 @@ pub struct SectionSpan {
 /// module is one empty piece.
 pub fn split_sections(src: &str, min_statements: usize) -> Vec<SectionSpan> {
     let min = min_statements.max(1);
-    let mut scan = Scanner { bytes: src.as_bytes(), pos: 0 };
+    let mut scan = Scanner {
+        bytes: src.as_bytes(),
+        pos: 0,
+    };
     let mut sections = Vec::new();
-    let mut current = SectionSpan { range: 0..0, first_line: 1, statements: 0 };
+    let mut current = SectionSpan {
+        range: 0..0,
+        first_line: 1,
+        statements: 0,
+    };
     while let Some(cut) = scan.next_cut(&mut current.statements) {
         if current.statements >= min {
             current.range.end = cut;
-            let next = SectionSpan { range: cut..cut, first_line: 0, statements: 0 };
+            let next = SectionSpan {
+                range: cut..cut,
+                first_line: 0,
+                statements: 0,
+            };
             sections.push(std::mem::replace(&mut current, next));
         }
     }
@@ -86,7 +97,9 @@ impl Scanner<'_> {
         let mut cuttable = false;
         loop {
             self.count_statements(statements);
-            let Some((at, c)) = self.next_structural() else { break };
+            let Some((at, c)) = self.next_structural() else {
+                break;
+            };
             match c {
                 b';' => *statements += 1,
                 b'{' => {
@@ -132,7 +145,8 @@ impl Scanner<'_> {
         #[cfg(target_arch = "x86_64")]
         while self.pos + 16 <= self.bytes.len() {
             // SAFETY: SSE2 is part of x86_64, and the 16 bytes read lie inside `bytes`.
-            let (semicolons, others) = unsafe { crate::wide::stops(self.bytes.as_ptr().add(self.pos)) };
+            let (semicolons, others) =
+                unsafe { crate::wide::stops(self.bytes.as_ptr().add(self.pos)) };
             if semicolons | others != 0 {
                 self.pos += (semicolons | others).trailing_zeros() as usize;
                 return;
@@ -149,7 +163,8 @@ impl Scanner<'_> {
         #[cfg(target_arch = "x86_64")]
         while self.pos + 16 <= self.bytes.len() {
             // SAFETY: SSE2 is part of x86_64, and the 16 bytes read lie inside `bytes`.
-            let (semicolons, others) = unsafe { crate::wide::stops(self.bytes.as_ptr().add(self.pos)) };
+            let (semicolons, others) =
+                unsafe { crate::wide::stops(self.bytes.as_ptr().add(self.pos)) };
             if others != 0 {
                 let before = others.trailing_zeros();
                 *statements += (semicolons & ((1 << before) - 1)).count_ones() as usize;
@@ -163,7 +178,11 @@ impl Scanner<'_> {
 
     /// The last byte before `at` that is not whitespace.
     fn previous_non_space(&self, at: usize) -> Option<u8> {
-        self.bytes[..at].iter().rev().find(|c| !c.is_ascii_whitespace()).copied()
+        self.bytes[..at]
+            .iter()
+            .rev()
+            .find(|c| !c.is_ascii_whitespace())
+            .copied()
     }
 
     /// At `/` or `"`: skips what the lexer takes as one comment, string or error token and
@@ -172,7 +191,10 @@ impl Scanner<'_> {
         let rest = &self.bytes[self.pos..];
         let len = match rest {
             [b'/', b'/', ..] => rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len()),
-            [b'/', b'*', tail @ ..] => tail.windows(2).position(|w| w == b"*/").map_or(rest.len(), |p| p + 4),
+            [b'/', b'*', tail @ ..] => tail
+                .windows(2)
+                .position(|w| w == b"*/")
+                .map_or(rest.len(), |p| p + 4),
             [b'"', ..] => string_len(rest),
             _ => return false,
         };
@@ -211,17 +233,29 @@ pub struct ParsedSection {
 pub fn parse_section(src: &str, section: &SectionSpan, file_name: &str) -> ParsedSection {
     let mut p = Parser::for_section(src, section.range.clone(), section.first_line, file_name);
     let module = p.parse_module();
-    ParsedSection { module, header: std::mem::take(&mut p.header), diags: std::mem::take(&mut p.diags) }
+    ParsedSection {
+        module,
+        header: std::mem::take(&mut p.header),
+        diags: std::mem::take(&mut p.diags),
+    }
 }
 
 /// Joins the pieces of `src`, in order, into the module and syntax diagnostics that
 /// [`crate::parse_syntax`] gives; when any piece reported something, that is a serial parse.
-pub fn merge_sections(src: &str, file_name: &str, parts: Vec<ParsedSection>) -> (Module, Vec<Diagnostic>) {
+pub fn merge_sections(
+    src: &str,
+    file_name: &str,
+    parts: Vec<ParsedSection>,
+) -> (Module, Vec<Diagnostic>) {
     if parts.iter().any(|p| !p.diags.is_empty()) {
         return crate::parse_syntax(src, file_name);
     }
-    let mut m = Module { address_size: 64, ..Module::default() };
-    m.functions.reserve(parts.iter().map(|p| p.module.functions.len()).sum());
+    let mut m = Module {
+        address_size: 64,
+        ..Module::default()
+    };
+    m.functions
+        .reserve(parts.iter().map(|p| p.module.functions.len()).sum());
     for p in parts {
         m.globals.extend(p.module.globals);
         m.functions.extend(p.module.functions);
@@ -236,8 +270,15 @@ pub fn merge_sections(src: &str, file_name: &str, parts: Vec<ParsedSection>) -> 
 
 /// Split, parse each piece and merge, on the calling thread (tests and tools; the driver runs
 /// the pieces as tasks).
-pub fn parse_syntax_in_sections(src: &str, file_name: &str, min_statements: usize) -> (Module, Vec<Diagnostic>) {
-    let parts = split_sections(src, min_statements).iter().map(|s| parse_section(src, s, file_name)).collect();
+pub fn parse_syntax_in_sections(
+    src: &str,
+    file_name: &str,
+    min_statements: usize,
+) -> (Module, Vec<Diagnostic>) {
+    let parts = split_sections(src, min_statements)
+        .iter()
+        .map(|s| parse_section(src, s, file_name))
+        .collect();
     merge_sections(src, file_name, parts)
 }
 
@@ -263,7 +304,14 @@ mod tests {
     #[test]
     fn small_pieces_join() {
         assert_eq!(split_sections(TWO, 100).len(), 1);
-        assert_eq!(split_sections("", 1), vec![SectionSpan { range: 0..0, first_line: 1, statements: 0 }]);
+        assert_eq!(
+            split_sections("", 1),
+            vec![SectionSpan {
+                range: 0..0,
+                first_line: 1,
+                statements: 0
+            }]
+        );
     }
 
     /// `{`, `}` and `;` as the lexer sees them and as the scanner does.
@@ -273,7 +321,10 @@ mod tests {
             .filter(|t| matches!(t.kind, Tok::LBrace | Tok::RBrace | Tok::Semi))
             .map(|t| t.start as usize)
             .collect();
-        let mut scan = Scanner { bytes: text.as_bytes(), pos: 0 };
+        let mut scan = Scanner {
+            bytes: text.as_bytes(),
+            pos: 0,
+        };
         let by_scanner = std::iter::from_fn(|| scan.next_structural())
             .filter(|(_, c)| matches!(c, b'{' | b'}' | b';'))
             .map(|(at, _)| at)
@@ -283,7 +334,18 @@ mod tests {
 
     #[test]
     fn scanner_sees_the_lexers_braces() {
-        for text in ["// {\n}", "/* { */;", "\"{\";", "\"\\\"{\"}", "/*/ { */", "\"{\n{", "\"a\\\n{", "/* {", "/ {", "\"\\\"{\n}"] {
+        for text in [
+            "// {\n}",
+            "/* { */;",
+            "\"{\";",
+            "\"\\\"{\"}",
+            "/*/ { */",
+            "\"{\n{",
+            "\"a\\\n{",
+            "/* {",
+            "/ {",
+            "\"\\\"{\n}",
+        ] {
             let (lexer, scanner) = structure_both_ways(text);
             assert_eq!(lexer, scanner, "{text:?}");
         }
@@ -297,7 +359,11 @@ mod tests {
         let sparse: &[u8] = b"{};\"/*\\\n a.:0fex=%$_abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz";
         let mut state = 0x2545_f491_4f6c_dd1du64;
         for round in 0..40_000 {
-            let (alphabet, len) = if round % 2 == 0 { (dense, (state % 24) as usize) } else { (sparse, (state % 80) as usize) };
+            let (alphabet, len) = if round % 2 == 0 {
+                (dense, (state % 24) as usize)
+            } else {
+                (sparse, (state % 80) as usize)
+            };
             let text: String = (0..len)
                 .map(|_| {
                     state ^= state << 13;

@@ -34,7 +34,13 @@ pub fn register_fits(ty: Type, reg: Type, typing: Typing) -> bool {
         Typing::Relaxed => rs >= ts,
     };
     match tc {
-        Class::Bit => if rc == Class::Float { rs == ts } else { size_ok },
+        Class::Bit => {
+            if rc == Class::Float {
+                rs == ts
+            } else {
+                size_ok
+            }
+        }
         Class::Int => rc != Class::Float && size_ok,
         Class::Float => reg == ty || (rc == Class::Bit && size_ok),
         Class::Pred => unreachable!(),
@@ -46,7 +52,8 @@ pub fn register_fits(ty: Type, reg: Type, typing: Typing) -> bool {
 /// integer registers of the size too (not for `.bf16`, `.f16x2`, `.bf16x2`).
 pub fn vector_atom_element_fits(elem: Type, reg: Type) -> bool {
     let integers_too = matches!(elem, Type::F32 | Type::F16) && class(reg) == Class::Int;
-    reg == elem || (reg.size_bytes() == elem.size_bytes() && (class(reg) == Class::Bit || integers_too))
+    reg == elem
+        || (reg.size_bytes() == elem.size_bytes() && (class(reg) == Class::Bit || integers_too))
 }
 
 /// Whether an integer immediate may stand where the type is `ty` (not for floating-point types).

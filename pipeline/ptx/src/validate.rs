@@ -2,9 +2,10 @@
 //! their messages in ptxas's order (per function: checks made while reading, then unknown symbols;
 //! nothing after the first fatal message).
 
-
 use crate::ast::*;
-use crate::check_instr::{check_instruction, Findings, Functions, Plans, Scope, VarScope, Variables};
+use crate::check_instr::{
+    check_instruction, Findings, Functions, Plans, Scope, VarScope, Variables,
+};
 use crate::check_module::{self as cm, Finding};
 use crate::diag::Diagnostic;
 
@@ -13,23 +14,152 @@ const MAX_DIAGNOSTICS: usize = 100;
 
 /// Every PTX ISA opcode name (through PTX 9.x); anything else is "Not a name of any known instruction".
 const OPCODES: &[&str] = &[
-    "abs", "activemask", "add", "addc", "alloca", "and", "applypriority", "atom", "bar", "barrier", "bfe", "bfi",
-    "bfind", "bmsk", "bra", "brev", "brkpt", "brx", "call", "clusterlaunchcontrol", "clz", "cnot", "copysign",
-    "cos", "cp", "createpolicy", "cvt", "cvta", "discard", "div", "dp2a", "dp4a", "elect", "ex2", "exit", "fence",
-    "fma", "fns", "getctarank", "griddepcontrol", "isspacep", "ld", "ldmatrix", "ldu", "lg2", "lop3",
-    "mad", "mad24", "madc", "mapa", "match", "max", "mbarrier", "membar", "min", "mma", "mov", "movmatrix",
-    "mul", "mul24", "multimem", "nanosleep", "neg", "not", "or", "pmevent", "popc", "prefetch", "prefetchu",
-    "prmt", "rcp", "red", "redux", "rem", "ret", "rsqrt", "sad", "selp", "set", "setmaxnreg", "setp", "shf",
-    "shfl", "shl", "shr", "sin", "slct", "sqrt", "st", "stackrestore", "stacksave", "stmatrix", "sub", "subc",
-    "suld", "suq", "sured", "sust", "szext", "tanh", "tcgen05", "tensormap", "testp", "tex", "tld4", "trap",
-    "txq", "vabsdiff", "vabsdiff2", "vabsdiff4", "vadd", "vadd2", "vadd4", "vavrg2", "vavrg4", "vmad", "vmax",
-    "vmax2", "vmax4", "vmin", "vmin2", "vmin4", "vote", "vset", "vset2", "vset4", "vshl", "vshr", "vsub",
-    "vsub2", "vsub4", "wgmma", "wmma", "xor", "st.async", "red.async", "cp.async", "ex2", "tensormap",
+    "abs",
+    "activemask",
+    "add",
+    "addc",
+    "alloca",
+    "and",
+    "applypriority",
+    "atom",
+    "bar",
+    "barrier",
+    "bfe",
+    "bfi",
+    "bfind",
+    "bmsk",
+    "bra",
+    "brev",
+    "brkpt",
+    "brx",
+    "call",
+    "clusterlaunchcontrol",
+    "clz",
+    "cnot",
+    "copysign",
+    "cos",
+    "cp",
+    "createpolicy",
+    "cvt",
+    "cvta",
+    "discard",
+    "div",
+    "dp2a",
+    "dp4a",
+    "elect",
+    "ex2",
+    "exit",
+    "fence",
+    "fma",
+    "fns",
+    "getctarank",
+    "griddepcontrol",
+    "isspacep",
+    "ld",
+    "ldmatrix",
+    "ldu",
+    "lg2",
+    "lop3",
+    "mad",
+    "mad24",
+    "madc",
+    "mapa",
+    "match",
+    "max",
+    "mbarrier",
+    "membar",
+    "min",
+    "mma",
+    "mov",
+    "movmatrix",
+    "mul",
+    "mul24",
+    "multimem",
+    "nanosleep",
+    "neg",
+    "not",
+    "or",
+    "pmevent",
+    "popc",
+    "prefetch",
+    "prefetchu",
+    "prmt",
+    "rcp",
+    "red",
+    "redux",
+    "rem",
+    "ret",
+    "rsqrt",
+    "sad",
+    "selp",
+    "set",
+    "setmaxnreg",
+    "setp",
+    "shf",
+    "shfl",
+    "shl",
+    "shr",
+    "sin",
+    "slct",
+    "sqrt",
+    "st",
+    "stackrestore",
+    "stacksave",
+    "stmatrix",
+    "sub",
+    "subc",
+    "suld",
+    "suq",
+    "sured",
+    "sust",
+    "szext",
+    "tanh",
+    "tcgen05",
+    "tensormap",
+    "testp",
+    "tex",
+    "tld4",
+    "trap",
+    "txq",
+    "vabsdiff",
+    "vabsdiff2",
+    "vabsdiff4",
+    "vadd",
+    "vadd2",
+    "vadd4",
+    "vavrg2",
+    "vavrg4",
+    "vmad",
+    "vmax",
+    "vmax2",
+    "vmax4",
+    "vmin",
+    "vmin2",
+    "vmin4",
+    "vote",
+    "vset",
+    "vset2",
+    "vset4",
+    "vshl",
+    "vshr",
+    "vsub",
+    "vsub2",
+    "vsub4",
+    "wgmma",
+    "wmma",
+    "xor",
+    "st.async",
+    "red.async",
+    "cp.async",
+    "ex2",
+    "tensormap",
 ];
 
 pub fn is_known_opcode(op: &str) -> bool {
     static KNOWN: std::sync::OnceLock<FastSet<&'static str>> = std::sync::OnceLock::new();
-    KNOWN.get_or_init(|| OPCODES.iter().copied().collect()).contains(op)
+    KNOWN
+        .get_or_init(|| OPCODES.iter().copied().collect())
+        .contains(op)
 }
 
 /// A message with its place in ptxas's output order: (line, 0 = while reading / 1 = after the function).
@@ -59,17 +189,35 @@ pub fn module_warnings(src: &str, m: &Module, file: &str) -> Vec<Diagnostic> {
 /// (ABI) for the whole module, saying so once and without a line (and, for a `.target debug`
 /// module, that a debugger may not cope).
 fn multiple_returns_warnings(src: &str, m: &Module) -> Vec<(u32, String)> {
-    let Some(f) = m.functions.iter().find(|f| f.ret_params.len() > 1) else { return Vec::new() };
-    let mut warnings = vec![(0, format!("Function '{}' with multiple return values found, disabling ABI", f.name))];
+    let Some(f) = m.functions.iter().find(|f| f.ret_params.len() > 1) else {
+        return Vec::new();
+    };
+    let mut warnings = vec![(
+        0,
+        format!(
+            "Function '{}' with multiple return values found, disabling ABI",
+            f.name
+        ),
+    )];
     if cm::targets_debug(src) {
-        warnings.push((0, "Program compiled without abi might not work properly under debugger".to_string()));
+        warnings.push((
+            0,
+            "Program compiled without abi might not work properly under debugger".to_string(),
+        ));
     }
     warnings
 }
 
 /// Validates a parsed module; `parse_diags` are the parser's. Returns every diagnostic, in order.
-pub fn validate_module(src: &str, m: &Module, file: &str, parse_diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    validate_module_with(src, m, file, parse_diags, || check_functions(src, m, 0..m.functions.len()))
+pub fn validate_module(
+    src: &str,
+    m: &Module,
+    file: &str,
+    parse_diags: Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
+    validate_module_with(src, m, file, parse_diags, || {
+        check_functions(src, m, 0..m.functions.len())
+    })
 }
 
 /// One function's findings: those ptxas makes while reading it, then its unknown symbols
@@ -84,7 +232,11 @@ pub struct FunctionFindings {
 
 /// The findings of the functions `range` of `m`, in order: the unit that a driver may run in
 /// parallel, in chunks, for [`validate_module_with`].
-pub fn check_functions(src: &str, m: &Module, range: std::ops::Range<usize>) -> Vec<FunctionFindings> {
+pub fn check_functions(
+    src: &str,
+    m: &Module,
+    range: std::ops::Range<usize>,
+) -> Vec<FunctionFindings> {
     let shared = ModuleScope::new(m);
     let mut carried = Carried::default();
     m.functions[range]
@@ -113,16 +265,28 @@ pub fn validate_module_with(
     // `.version` is ptxas's "Missing .version directive", not an unsupported version).
     for d in parse_diags {
         let fatal = d.severity == crate::Severity::Fatal;
-        placed.push(Placed { key: (d.line, 0), line: d.line, message: d.message, fatal });
+        placed.push(Placed {
+            key: (d.line, 0),
+            line: d.line,
+            message: d.message,
+            fatal,
+        });
     }
     let mut put = |findings: Vec<Finding>, rank: u8, key_line: Option<u32>| {
         for (line, message, fatal) in findings {
-            placed.push(Placed { key: (key_line.unwrap_or(line), rank), line, message, fatal });
+            placed.push(Placed {
+                key: (key_line.unwrap_or(line), rank),
+                line,
+                message,
+                fatal,
+            });
         }
     };
     // ptxas names a `.target debug` without debug information (line 0), then an unsupported
     // `.target` for the `.version`, after everything else.
-    let (late, early): (Vec<Finding>, Vec<Finding>) = header.into_iter().partition(|f| f.0 == 0 || f.1.contains(" does not support .target "));
+    let (late, early): (Vec<Finding>, Vec<Finding>) = header
+        .into_iter()
+        .partition(|f| f.0 == 0 || f.1.contains(" does not support .target "));
     put(early, 0, None);
     put(late, 2, Some(u32::MAX));
     // Which functions name a symbol plus an offset (all of them, for all that is known, when the
@@ -130,7 +294,12 @@ pub fn validate_module_with(
     let mut offset_symbols = None;
     if !header_fatal {
         let findings = check_all();
-        offset_symbols = Some(findings.iter().map(|f| f.offset_symbols).collect::<Vec<bool>>());
+        offset_symbols = Some(
+            findings
+                .iter()
+                .map(|f| f.offset_symbols)
+                .collect::<Vec<bool>>(),
+        );
         module_findings(src, m, findings, &mut put);
     }
     placed.sort_by_key(|p| p.key);
@@ -144,7 +313,9 @@ pub fn validate_module_with(
     if out.is_empty() {
         match function_plus_offset(m, offset_symbols.as_deref()) {
             Some((line, message, fatal)) => out.push(Diagnostic::new(file, line, message, fatal)),
-            None => out.extend(unresolved_symbol(src, m).map(|message| Diagnostic::new(file, 0, message, true))),
+            None => out.extend(
+                unresolved_symbol(src, m).map(|message| Diagnostic::new(file, 0, message, true)),
+            ),
         }
     }
     out
@@ -155,14 +326,25 @@ pub fn validate_module_with(
 /// wrong; of a function declared only later, an unknown symbol on its line. As (line, message,
 /// fatal).
 /// `offset_symbols` says which functions name a symbol plus an offset at all (None: any may).
-fn function_plus_offset(m: &Module, offset_symbols: Option<&[bool]>) -> Option<(u32, String, bool)> {
+fn function_plus_offset(
+    m: &Module,
+    offset_symbols: Option<&[bool]>,
+) -> Option<(u32, String, bool)> {
     let declared = std::cell::OnceCell::new();
     let named = |k: usize| offset_symbols.is_none_or(|named| named.get(k).copied().unwrap_or(true));
-    for f in m.functions.iter().enumerate().filter(|&(k, _)| named(k)).map(|(_, f)| f) {
+    for f in m
+        .functions
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| named(k))
+        .map(|(_, f)| f)
+    {
         for i in f.body.iter().filter_map(Statement::as_instr) {
             for o in i.operands.iter() {
                 let Operand::Symbol(n) = o else { continue };
-                let Some((base, _)) = n.split_once('+') else { continue };
+                let Some((base, _)) = n.split_once('+') else {
+                    continue;
+                };
                 match declared.get_or_init(|| first_declarations(m)).get(base) {
                     Some(&at) if at > i.line => return Some((i.line, format!("Unknown symbol '{base}'"), false)),
                     Some(_) => return Some((0, format!("Line No: {}: Cannot take address of function '{base}' in arithmetic expressions", i.line), true)),
@@ -194,24 +376,41 @@ fn unresolved_symbol(src: &str, m: &Module) -> Option<String> {
     if let Some(v) = crate::check_decls::unsized_extern(src, m) {
         return Some(format!("Unresolved extern variable '{}'", v.name));
     }
-    let undefined: Vec<&Function> = m.functions.iter().filter(|f| !f.has_body && !f.is_entry && !SYSTEM_FUNCTIONS.contains(&f.name.as_str())).collect();
+    let undefined: Vec<&Function> = m
+        .functions
+        .iter()
+        .filter(|f| !f.has_body && !f.is_entry && !SYSTEM_FUNCTIONS.contains(&f.name.as_str()))
+        .collect();
     if undefined.is_empty() {
         return None;
     }
-    let bodies = m.functions.iter().filter(|f| f.has_body).map(|f| f.name.as_str());
-    let defined: FastSet<&str> = bodies.chain(m.aliases.iter().map(|a| a.name.as_str())).collect();
+    let bodies = m
+        .functions
+        .iter()
+        .filter(|f| f.has_body)
+        .map(|f| f.name.as_str());
+    let defined: FastSet<&str> = bodies
+        .chain(m.aliases.iter().map(|a| a.name.as_str()))
+        .collect();
     let called = std::cell::OnceCell::new();
     let is_called = |name: &str| called.get_or_init(|| called_functions(m)).contains(name);
-    let unresolved = undefined.into_iter().filter(|f| !defined.contains(f.name.as_str())).find(|f| !f.is_extern || is_called(&f.name))?;
+    let unresolved = undefined
+        .into_iter()
+        .filter(|f| !defined.contains(f.name.as_str()))
+        .find(|f| !f.is_extern || is_called(&f.name))?;
     Some(format!("Unresolved extern function '{}'", unresolved.name))
 }
 
 /// The names that `call` instructions name.
 fn called_functions(m: &Module) -> FastSet<&str> {
-    let calls = m.functions.iter().flat_map(|f| &f.body).filter_map(|s| match s {
-        Statement::Instr(i) if i.opcode() == "call" => Some(i),
-        _ => None,
-    });
+    let calls = m
+        .functions
+        .iter()
+        .flat_map(|f| &f.body)
+        .filter_map(|s| match s {
+            Statement::Instr(i) if i.opcode() == "call" => Some(i),
+            _ => None,
+        });
     calls
         .flat_map(|i| &i.operands)
         .filter_map(|o| match o {
@@ -222,21 +421,40 @@ fn called_functions(m: &Module) -> FastSet<&str> {
 }
 
 /// Declarations and functions; each function's unknown symbols come at its end.
-fn module_findings(src: &str, m: &Module, functions: Vec<FunctionFindings>, put: &mut impl FnMut(Vec<Finding>, u8, Option<u32>)) {
+fn module_findings(
+    src: &str,
+    m: &Module,
+    functions: Vec<FunctionFindings>,
+    put: &mut impl FnMut(Vec<Finding>, u8, Option<u32>),
+) {
     put(cm::check_globals(m), 0, None);
     put(cm::check_file_indexes(m), 0, None);
     put(cm::check_inlined_locations(m), 0, None);
     put(crate::check_decls::check_declarations(src, m), 0, None);
     put(cm::check_duplicate_functions(m), 0, None);
     put(crate::check_decls::check_aliases(src, m), 0, None);
-    let mut starts: Vec<u32> = m.functions.iter().map(|f| f.line).chain(m.globals.iter().map(|g| g.line)).collect();
+    let mut starts: Vec<u32> = m
+        .functions
+        .iter()
+        .map(|f| f.line)
+        .chain(m.globals.iter().map(|g| g.line))
+        .collect();
     starts.sort_unstable();
     debug_assert_eq!(functions.len(), m.functions.len());
     // A declaration's directives after its prototype (`.func f() .maxnreg 16;`).
-    for f in m.functions.iter().filter(|f| !f.has_body && !src.is_empty()) {
+    for f in m
+        .functions
+        .iter()
+        .filter(|f| !f.has_body && !src.is_empty())
+    {
         put(cm::check_perf_directives(src, f), 0, None);
     }
-    for (f, FunctionFindings { first, later, .. }) in m.functions.iter().zip(functions).filter(|(f, _)| f.has_body) {
+    for (f, FunctionFindings { first, later, .. }) in m
+        .functions
+        .iter()
+        .zip(functions)
+        .filter(|(f, _)| f.has_body)
+    {
         put(first, 0, None);
         let next = starts.partition_point(|&l| l <= f.line);
         let end = starts.get(next).map_or(u32::MAX, |l| l - 1);
@@ -246,7 +464,13 @@ fn module_findings(src: &str, m: &Module, functions: Vec<FunctionFindings>, put:
 
 /// Checks one function; its diagnostics (checks while reading, then unknown symbols) are appended.
 pub fn validate_function(f: &Function, module: &Module, file: &str, diags: &mut Vec<Diagnostic>) {
-    let FunctionFindings { first, later, .. } = function_findings("", f, module, &ModuleScope::new(module), &mut Carried::default());
+    let FunctionFindings { first, later, .. } = function_findings(
+        "",
+        f,
+        module,
+        &ModuleScope::new(module),
+        &mut Carried::default(),
+    );
     for (line, msg, fatal) in first.into_iter().chain(later) {
         diags.push(Diagnostic::new(file, line, msg, fatal));
     }
@@ -278,7 +502,13 @@ struct Carried<'a> {
     spare: Option<Scope<'a>>,
 }
 
-fn function_findings<'a>(src: &str, f: &'a Function, m: &'a Module, shared: &'a ModuleScope<'a>, carried: &mut Carried<'a>) -> FunctionFindings {
+fn function_findings<'a>(
+    src: &str,
+    f: &'a Function,
+    m: &'a Module,
+    shared: &'a ModuleScope<'a>,
+    carried: &mut Carried<'a>,
+) -> FunctionFindings {
     let scope = scope_of(f, m, shared, carried.spare.take());
     let mut first = cm::check_duplicate_names(src, f);
     first.extend(cm::check_duplicate_labels(src, f));
@@ -295,25 +525,48 @@ fn function_findings<'a>(src: &str, f: &'a Function, m: &'a Module, shared: &'a 
     carried.spare = Some(scope);
     first.extend(found.first.into_iter().map(|(l, msg)| (l, msg, false)));
     first.sort_by_key(|f| f.0);
-    let later = found.later.into_iter().map(|(l, msg)| (l, msg, false)).collect();
-    FunctionFindings { first, later, offset_symbols: found.offset_symbols }
+    let later = found
+        .later
+        .into_iter()
+        .map(|(l, msg)| (l, msg, false))
+        .collect();
+    FunctionFindings {
+        first,
+        later,
+        offset_symbols: found.offset_symbols,
+    }
 }
 
 /// The scope of `f`, in the containers of `spare` (another function's) when given.
-fn scope_of<'a>(f: &'a Function, m: &'a Module, shared: &'a ModuleScope<'a>, spare: Option<Scope<'a>>) -> Scope<'a> {
-    let (mut labels, mut locals, mut regs) = spare.map(|s| (s.labels, s.vars.locals, s.regs)).unwrap_or_default();
+fn scope_of<'a>(
+    f: &'a Function,
+    m: &'a Module,
+    shared: &'a ModuleScope<'a>,
+    spare: Option<Scope<'a>>,
+) -> Scope<'a> {
+    let (mut labels, mut locals, mut regs) = spare
+        .map(|s| (s.labels, s.vars.locals, s.regs))
+        .unwrap_or_default();
     labels.clear();
     labels.extend(f.body.iter().filter_map(|s| match s {
         Statement::Label { name, .. } => Some(name.as_str()),
         _ => None,
     }));
     locals.clear();
-    locals.extend(f.params.iter().chain(f.ret_params.iter()).chain(f.vars.iter()));
+    locals.extend(
+        f.params
+            .iter()
+            .chain(f.ret_params.iter())
+            .chain(f.vars.iter()),
+    );
     regs.fill(&f.regs, f.params.iter().chain(f.ret_params.iter()));
     Scope {
         regs,
         labels,
-        vars: VarScope { globals: &shared.globals, locals },
+        vars: VarScope {
+            globals: &shared.globals,
+            locals,
+        },
         functions: &shared.functions,
         at: std::cell::Cell::new(0),
         target_sm: cm::target_number(&m.target).unwrap_or(u32::MAX),
@@ -329,13 +582,19 @@ mod tests {
     /// messages for this module).
     #[test]
     fn kept_verdicts_follow_each_function() {
-        let entry = |name: &str, decl: &str, body: &str| format!(".visible .entry {name}()\n{{\n\t{decl}\n{body}\tret;\n}}\n");
+        let entry = |name: &str, decl: &str, body: &str| {
+            format!(".visible .entry {name}()\n{{\n\t{decl}\n{body}\tret;\n}}\n")
+        };
         let add = "\tadd.s32 %r1, %r2, %r3;\n";
         let src = [
             ".version 8.0\n.target sm_80\n.address_size 64\n".to_string(),
             entry("a", ".reg .b32 %r<4>;", add),
             entry("b", ".reg .f64 %r<4>;", add),
-            entry("c", ".reg .b32 %r<4>;", &format!("{add}\tadd.s32 %r1, %r2, %r9;\n")),
+            entry(
+                "c",
+                ".reg .b32 %r<4>;",
+                &format!("{add}\tadd.s32 %r1, %r2, %r9;\n"),
+            ),
         ]
         .concat();
         let diags = crate::parse_module(&src, "t.ptx").unwrap_err();

@@ -44,8 +44,14 @@ fn cases() -> Vec<Case> {
             let text = std::fs::read_to_string(&path).unwrap();
             let name = path.file_stem().unwrap().to_string_lossy().into_owned();
             let header = text.lines().next().unwrap_or("");
-            let expected = parse_expectation(header).unwrap_or_else(|| panic!("{name}: bad header {header:?}"));
-            Case { name, path, text, expected }
+            let expected = parse_expectation(header)
+                .unwrap_or_else(|| panic!("{name}: bad header {header:?}"));
+            Case {
+                name,
+                path,
+                text,
+                expected,
+            }
         })
         .collect()
 }
@@ -57,10 +63,16 @@ fn parse_expectation(header: &str) -> Option<Outcome> {
     }
     if let Some(warning) = rest.strip_prefix("warning ") {
         let (line, message) = warning.split_once(": ")?;
-        return Some(Outcome::Warning { line: line.parse().ok()?, message: message.to_string() });
+        return Some(Outcome::Warning {
+            line: line.parse().ok()?,
+            message: message.to_string(),
+        });
     }
     let (line, message) = rest.strip_prefix("error ")?.split_once(": ")?;
-    Some(Outcome::Error { line: line.parse().ok()?, message: message.to_string() })
+    Some(Outcome::Error {
+        line: line.parse().ok()?,
+        message: message.to_string(),
+    })
 }
 
 /// Our validator's verdict on a case.
@@ -68,12 +80,21 @@ fn our_outcome(case: &Case) -> Outcome {
     match parse_module(&case.text, &format!("{}.ptx", case.name)) {
         Ok(m) => match m.warnings.first() {
             None => Outcome::Ok,
-            Some(w) => Outcome::Warning { line: w.line, message: w.message.clone() },
+            Some(w) => Outcome::Warning {
+                line: w.line,
+                message: w.message.clone(),
+            },
         },
         Err(diags) => {
             // The first error (warnings may come before a link-stage fatal, as in ptxas's output).
-            let first = diags.iter().find(|d| d.severity != ptxforge_ptx::Severity::Warning).unwrap_or(&diags[0]);
-            Outcome::Error { line: first.line, message: first.message.clone() }
+            let first = diags
+                .iter()
+                .find(|d| d.severity != ptxforge_ptx::Severity::Warning)
+                .unwrap_or(&diags[0]);
+            Outcome::Error {
+                line: first.line,
+                message: first.message.clone(),
+            }
         }
     }
 }
@@ -81,8 +102,26 @@ fn our_outcome(case: &Case) -> Outcome {
 fn matches(expected: &Outcome, got: &Outcome) -> bool {
     match (expected, got) {
         (Outcome::Ok, Outcome::Ok) => true,
-        (Outcome::Error { line: el, message: em }, Outcome::Error { line: gl, message: gm }) => el == gl && gm.contains(em.as_str()),
-        (Outcome::Warning { line: el, message: em }, Outcome::Warning { line: gl, message: gm }) => el == gl && gm.contains(em.as_str()),
+        (
+            Outcome::Error {
+                line: el,
+                message: em,
+            },
+            Outcome::Error {
+                line: gl,
+                message: gm,
+            },
+        ) => el == gl && gm.contains(em.as_str()),
+        (
+            Outcome::Warning {
+                line: el,
+                message: em,
+            },
+            Outcome::Warning {
+                line: gl,
+                message: gm,
+            },
+        ) => el == gl && gm.contains(em.as_str()),
         _ => false,
     }
 }
@@ -92,7 +131,11 @@ fn suite_is_large_and_mixed() {
     let all = cases();
     let valid = all.iter().filter(|c| c.expected == Outcome::Ok).count();
     assert!(all.len() >= 200, "only {} cases", all.len());
-    assert!(valid >= 50 && all.len() - valid >= 100, "{valid} valid of {}", all.len());
+    assert!(
+        valid >= 50 && all.len() - valid >= 100,
+        "{valid} valid of {}",
+        all.len()
+    );
 }
 
 #[test]
@@ -102,10 +145,19 @@ fn validator_matches_expectations() {
     for case in &all {
         let got = our_outcome(case);
         if !matches(&case.expected, &got) {
-            failures.push(format!("{}: expected {:?}, got {:?}", case.name, case.expected, got));
+            failures.push(format!(
+                "{}: expected {:?}, got {:?}",
+                case.name, case.expected, got
+            ));
         }
     }
-    assert!(failures.is_empty(), "{} of {} cases differ:\n{}", failures.len(), all.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases differ:\n{}",
+        failures.len(),
+        all.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -113,8 +165,14 @@ fn every_case_reports_errors_in_order_and_never_panics() {
     for case in cases() {
         if let Err(diags) = parse_module(&case.text, "c.ptx") {
             assert!(diags.len() <= 100, "{}", case.name);
-            let fatal = diags.iter().position(|d| d.severity == ptxforge_ptx::Severity::Fatal);
-            assert!(fatal.is_none_or(|f| f == diags.len() - 1), "{}: diagnostics after a fatal one", case.name);
+            let fatal = diags
+                .iter()
+                .position(|d| d.severity == ptxforge_ptx::Severity::Fatal);
+            assert!(
+                fatal.is_none_or(|f| f == diags.len() - 1),
+                "{}: diagnostics after a fatal one",
+                case.name
+            );
         }
     }
 }
@@ -123,8 +181,13 @@ fn every_case_reports_errors_in_order_and_never_panics() {
 
 fn ptxas() -> Option<PathBuf> {
     let from_env = std::env::var_os("PTXFORGE_NV").map(PathBuf::from);
-    let cache = std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/ptxforge/nvidia-13.5.37/nvidia/cu13"));
-    [from_env, cache].into_iter().flatten().map(|d| d.join("bin/ptxas")).find(|p| p.is_file())
+    let cache = std::env::var_os("HOME")
+        .map(|h| PathBuf::from(h).join(".cache/ptxforge/nvidia-13.5.37/nvidia/cu13"));
+    [from_env, cache]
+        .into_iter()
+        .flatten()
+        .map(|d| d.join("bin/ptxas"))
+        .find(|p| p.is_file())
 }
 
 /// The `-arch` for a case: its `.target` when ptxas can compile for it, else sm_80.
@@ -132,8 +195,9 @@ fn arch_of(text: &str) -> String {
     /// Every real architecture ptxas 13.5 compiles for (`ptxas --help`, `--gpu-name`): a case
     /// whose `.target` is one of them is compiled for exactly that one.
     const REAL: &[&str] = &[
-        "sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a", "sm_100f", "sm_103", "sm_103a",
-        "sm_103f", "sm_107", "sm_107a", "sm_107f", "sm_110", "sm_110a", "sm_110f", "sm_120", "sm_120a", "sm_120f", "sm_121", "sm_121a",
+        "sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90", "sm_90a", "sm_100",
+        "sm_100a", "sm_100f", "sm_103", "sm_103a", "sm_103f", "sm_107", "sm_107a", "sm_107f",
+        "sm_110", "sm_110a", "sm_110f", "sm_120", "sm_120a", "sm_120f", "sm_121", "sm_121a",
         "sm_121f",
     ];
     text.lines()
@@ -148,34 +212,62 @@ fn arch_of(text: &str) -> String {
 /// a line.
 fn ptxas_outcome(ptxas: &Path, case: &Case, out_dir: &Path) -> Outcome {
     let out = out_dir.join(format!("{}.cubin", case.name));
-    let r = Command::new(ptxas).arg(format!("-arch={}", arch_of(&case.text))).arg(&case.path).arg("-o").arg(&out).output().unwrap();
+    let r = Command::new(ptxas)
+        .arg(format!("-arch={}", arch_of(&case.text)))
+        .arg(&case.path)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&r.stderr);
     if r.status.success() {
-        return stderr.lines().find_map(ptxas_warning).unwrap_or(Outcome::Ok);
+        return stderr
+            .lines()
+            .find_map(ptxas_warning)
+            .unwrap_or(Outcome::Ok);
     }
     let first = stderr.lines().find_map(|l| {
         let (_, rest) = l.split_once(", line ")?;
         let (line, rest) = rest.split_once("; ")?;
         let message = rest.split_once(": ")?.1;
-        Some(Outcome::Error { line: line.parse().ok()?, message: message.to_string() })
+        Some(Outcome::Error {
+            line: line.parse().ok()?,
+            message: message.to_string(),
+        })
     });
-    first.unwrap_or(Outcome::Error { line: 0, message: stderr.lines().next().unwrap_or("").to_string() })
+    first.unwrap_or(Outcome::Error {
+        line: 0,
+        message: stderr.lines().next().unwrap_or("").to_string(),
+    })
 }
 
 /// Warnings from ptxas's code generation, not its front end (which this suite checks).
-const CODE_GENERATION_WARNINGS: &[&str] = &["Stack size for entry function", "Registers are spilled", "Local memory used"];
+const CODE_GENERATION_WARNINGS: &[&str] = &[
+    "Stack size for entry function",
+    "Registers are spilled",
+    "Local memory used",
+];
 
 /// `ptxas <file>, line <N>; warning : <text>` or `ptxas warning : <text>` (line 0).
 fn ptxas_warning(l: &str) -> Option<Outcome> {
     if let Some(message) = l.strip_prefix("ptxas warning : ") {
-        if CODE_GENERATION_WARNINGS.iter().any(|w| message.starts_with(w)) {
+        if CODE_GENERATION_WARNINGS
+            .iter()
+            .any(|w| message.starts_with(w))
+        {
             return None;
         }
-        return Some(Outcome::Warning { line: 0, message: message.to_string() });
+        return Some(Outcome::Warning {
+            line: 0,
+            message: message.to_string(),
+        });
     }
     let (_, rest) = l.split_once(", line ")?;
     let (line, message) = rest.split_once("; warning : ")?;
-    Some(Outcome::Warning { line: line.parse().ok()?, message: message.to_string() })
+    Some(Outcome::Warning {
+        line: line.parse().ok()?,
+        message: message.to_string(),
+    })
 }
 
 #[test]
@@ -188,7 +280,9 @@ fn ptxas_agrees_on_every_case() {
     let out_dir = std::env::temp_dir().join(format!("ptxforge-conformance-{}", std::process::id()));
     std::fs::create_dir_all(&out_dir).unwrap();
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let threads = std::thread::available_parallelism().map_or(4, |n| n.get()).clamp(4, 16);
+    let threads = std::thread::available_parallelism()
+        .map_or(4, |n| n.get())
+        .clamp(4, 16);
     let disagreements = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..threads {
@@ -200,11 +294,23 @@ fn ptxas_agrees_on_every_case() {
                 let same = match (&theirs, &ours) {
                     (Outcome::Ok, Outcome::Ok) => true,
                     (Outcome::Error { line: a, .. }, Outcome::Error { line: b, .. }) => a == b,
-                    (Outcome::Warning { line: a, message: m }, Outcome::Warning { line: b, message: n }) => a == b && m == n,
+                    (
+                        Outcome::Warning {
+                            line: a,
+                            message: m,
+                        },
+                        Outcome::Warning {
+                            line: b,
+                            message: n,
+                        },
+                    ) => a == b && m == n,
                     _ => false,
                 };
                 if !same {
-                    disagreements.lock().unwrap().push(format!("{}: ptxas {theirs:?}, ours {ours:?}", case.name));
+                    disagreements
+                        .lock()
+                        .unwrap()
+                        .push(format!("{}: ptxas {theirs:?}, ours {ours:?}", case.name));
                 }
             });
         }
@@ -212,6 +318,10 @@ fn ptxas_agrees_on_every_case() {
     let _ = std::fs::remove_dir_all(&out_dir);
     let mut d = disagreements.into_inner().unwrap();
     d.sort();
-    println!("ptxas agrees on {} of {} cases", all.len() - d.len(), all.len());
+    println!(
+        "ptxas agrees on {} of {} cases",
+        all.len() - d.len(),
+        all.len()
+    );
     assert!(d.is_empty(), "{} disagreements:\n{}", d.len(), d.join("\n"));
 }

@@ -188,15 +188,24 @@ fn conformance_cases_and_filetests_read_alike() {
 #[test]
 fn broken_modules_read_alike() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let all: String = ptx_files(&root.join("../driver/tests/filetests")).iter().map(|p| std::fs::read_to_string(p).unwrap()).collect();
+    let all: String = ptx_files(&root.join("../driver/tests/filetests"))
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
     let places: Vec<usize> = all.char_indices().map(|(i, _)| i).collect();
     for k in (0..places.len()).step_by(places.len() / 60) {
         let at = places[k];
         assert_same_reading(&all[..at], "cut.ptx");
         for insert in ["}", "{", "\"", "/*", "//", ";", ",", "[", "%"] {
-            assert_same_reading(&format!("{}{insert}{}", &all[..at], &all[at..]), "insert.ptx");
+            assert_same_reading(
+                &format!("{}{insert}{}", &all[..at], &all[at..]),
+                "insert.ptx",
+            );
         }
-        assert_same_reading(&format!("{}{}", &all[..at], all[at..].get(1..).unwrap_or("")), "drop.ptx");
+        assert_same_reading(
+            &format!("{}{}", &all[..at], all[at..].get(1..).unwrap_or("")),
+            "drop.ptx",
+        );
     }
 }
 
@@ -214,7 +223,10 @@ fn corpus_reads_alike() {
     let mut count = 0;
     for sub in ["cutlass", "cccl"] {
         for path in ptx_files(&dir.join(sub)) {
-            assert_same_reading(&std::fs::read_to_string(&path).unwrap(), &path.display().to_string());
+            assert_same_reading(
+                &std::fs::read_to_string(&path).unwrap(),
+                &path.display().to_string(),
+            );
             count += 1;
         }
     }

@@ -13,28 +13,56 @@ fn parses_nvcc_vadd() {
     let f = &m.functions[0];
     assert!(f.is_entry);
     assert_eq!(f.params.len(), 4);
-    let instrs: Vec<_> = f.body.iter().filter_map(|s| if let Statement::Instr(i) = s { Some(i) } else { None }).collect();
-    assert!(instrs.iter().any(|i| i.opcode() == "ld" && i.mods() == ["global", "f32"]));
-    assert!(instrs.iter().any(|i| i.operands.contains(&Operand::SpecialReg { name: "%tid".into(), comp: Some('x') })));
+    let instrs: Vec<_> = f
+        .body
+        .iter()
+        .filter_map(|s| {
+            if let Statement::Instr(i) = s {
+                Some(i)
+            } else {
+                None
+            }
+        })
+        .collect();
+    assert!(instrs
+        .iter()
+        .any(|i| i.opcode() == "ld" && i.mods() == ["global", "f32"]));
+    assert!(instrs
+        .iter()
+        .any(|i| i.operands.contains(&Operand::SpecialReg {
+            name: "%tid".into(),
+            comp: Some('x')
+        })));
     assert_eq!(f.reg_type("%rd10"), Some(ptxforge_ptx::ast::Type::B64));
     assert_eq!(f.reg_type("%rd11"), None);
 }
 
 fn errors(src: &str) -> Vec<String> {
-    parse_module(src, "t.ptx").unwrap_err().iter().map(|d| d.to_string()).collect()
+    parse_module(src, "t.ptx")
+        .unwrap_err()
+        .iter()
+        .map(|d| d.to_string())
+        .collect()
 }
 
 const HEAD: &str = ".version 8.0\n.target sm_80\n.address_size 64\n";
 
 #[test]
 fn unknown_opcode() {
-    let e = errors(&format!("{HEAD}.entry k()\n{{\n.reg .b32 %r<2>;\nmovx.u32 %r1, 1;\nret;\n}}\n"));
-    assert_eq!(e, vec!["ptxas t.ptx, line 7; error   : Not a name of any known instruction: 'movx'"]);
+    let e = errors(&format!(
+        "{HEAD}.entry k()\n{{\n.reg .b32 %r<2>;\nmovx.u32 %r1, 1;\nret;\n}}\n"
+    ));
+    assert_eq!(
+        e,
+        vec!["ptxas t.ptx, line 7; error   : Not a name of any known instruction: 'movx'"]
+    );
 }
 
 #[test]
 fn undeclared_register() {
-    let e = errors(&format!("{HEAD}.entry k()\n{{\n.reg .b32 %r<2>;\nmov.u32 %r9, 1;\nret;\n}}\n"));
+    let e = errors(&format!(
+        "{HEAD}.entry k()\n{{\n.reg .b32 %r<2>;\nmov.u32 %r9, 1;\nret;\n}}\n"
+    ));
     assert_eq!(
         e,
         vec![
@@ -46,15 +74,30 @@ fn undeclared_register() {
 
 #[test]
 fn syntax_error_near_token() {
-    let e = errors(&format!("{HEAD}.entry k()\n{{\n.reg .b32 %r<2>;\nmov.u32 %r1 %tid.x;\nret;\n}}\n"));
-    assert_eq!(e[0], "ptxas t.ptx, line 7; fatal   : Parsing error near '%tid': syntax error");
+    let e = errors(&format!(
+        "{HEAD}.entry k()\n{{\n.reg .b32 %r<2>;\nmov.u32 %r1 %tid.x;\nret;\n}}\n"
+    ));
+    assert_eq!(
+        e[0],
+        "ptxas t.ptx, line 7; fatal   : Parsing error near '%tid': syntax error"
+    );
 }
 
 #[test]
 fn undefined_label_and_duplicate_reg() {
-    let e = errors(&format!("{HEAD}.entry k()\n{{\n.reg .b32 %r<2>;\n.reg .b32 %r<3>;\nbra $L_nowhere;\n}}\n"));
-    assert!(e.contains(&"ptxas t.ptx, line 7; error   : Duplicate definition of variable '%r<'".to_string()), "{e:?}");
-    assert!(e.contains(&"ptxas t.ptx, line 8; error   : Unknown symbol '$L_nowhere'".to_string()), "{e:?}");
+    let e = errors(&format!(
+        "{HEAD}.entry k()\n{{\n.reg .b32 %r<2>;\n.reg .b32 %r<3>;\nbra $L_nowhere;\n}}\n"
+    ));
+    assert!(
+        e.contains(
+            &"ptxas t.ptx, line 7; error   : Duplicate definition of variable '%r<'".to_string()
+        ),
+        "{e:?}"
+    );
+    assert!(
+        e.contains(&"ptxas t.ptx, line 8; error   : Unknown symbol '$L_nowhere'".to_string()),
+        "{e:?}"
+    );
 }
 
 #[test]
@@ -63,11 +106,16 @@ fn odd_input_never_panics() {
     for src in [
         "\0\0\0".to_string(),
         "ééé ∑ .entry".to_string(),
-        format!("{HEAD}.entry k()\n{{\n.reg .b32 %r<4000000000>;\nmov.u32 %r3999999999, 1;\nret;\n}}\n"),
+        format!(
+            "{HEAD}.entry k()\n{{\n.reg .b32 %r<4000000000>;\nmov.u32 %r3999999999, 1;\nret;\n}}\n"
+        ),
         format!("{HEAD}.entry {long_ident}()\n{{\nret;\n}}\n"),
         format!("{HEAD}.entry k()\n{}", "{".repeat(100_000)),
         format!("{HEAD}.global .u32 g[1] = {};\n", "{".repeat(1_000_000)),
-        format!("{HEAD}.entry k()\n{{\n.reg .b32 %r<2>;\nmov.b32 %r1, {};\n}}\n", "{".repeat(1_000_000)),
+        format!(
+            "{HEAD}.entry k()\n{{\n.reg .b32 %r<2>;\nmov.b32 %r1, {};\n}}\n",
+            "{".repeat(1_000_000)
+        ),
         String::new(),
     ] {
         let _ = parse_module(&src, "odd.ptx");
@@ -83,7 +131,12 @@ fn corpus_parses() {
     }
     let mut failures = Vec::new();
     let mut count = 0;
-    let files = ["cutlass", "cccl"].iter().flat_map(|sub| std::fs::read_dir(dir.join(sub)).into_iter().flatten().flatten());
+    let files = ["cutlass", "cccl"].iter().flat_map(|sub| {
+        std::fs::read_dir(dir.join(sub))
+            .into_iter()
+            .flatten()
+            .flatten()
+    });
     for e in files {
         let p = e.path();
         let src = std::fs::read_to_string(&p).unwrap();
@@ -93,7 +146,12 @@ fn corpus_parses() {
         }
     }
     assert!(count > 0);
-    assert!(failures.is_empty(), "{} of {count} corpus modules failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {count} corpus modules failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// Parsing in sections (every piece size) gives exactly the serial parse: module, diagnostics, order.
@@ -101,8 +159,14 @@ fn assert_sections_match_serial(src: &str, name: &str) {
     let serial = ptxforge_ptx::parse_syntax(src, name);
     for min in [1, 7, 100, usize::MAX] {
         let (module, diags) = ptxforge_ptx::sections::parse_syntax_in_sections(src, name, min);
-        assert!(module == serial.0, "{name}: module differs with sections of >= {min} statements");
-        assert_eq!(diags, serial.1, "{name}: diagnostics differ with sections of >= {min} statements");
+        assert!(
+            module == serial.0,
+            "{name}: module differs with sections of >= {min} statements"
+        );
+        assert_eq!(
+            diags, serial.1,
+            "{name}: diagnostics differ with sections of >= {min} statements"
+        );
     }
 }
 
@@ -113,7 +177,12 @@ fn filetest_modules() -> Vec<(String, String)> {
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "ptx"))
-        .map(|p| (p.display().to_string(), std::fs::read_to_string(&p).unwrap()))
+        .map(|p| {
+            (
+                p.display().to_string(),
+                std::fs::read_to_string(&p).unwrap(),
+            )
+        })
         .collect();
     v.sort();
     assert!(!v.is_empty(), "no filetests in {}", dir.display());
@@ -122,7 +191,11 @@ fn filetest_modules() -> Vec<(String, String)> {
 
 #[test]
 fn sections_match_serial_on_filetests() {
-    let all: String = filetest_modules().iter().map(|(_, s)| s.as_str()).collect::<Vec<_>>().join("\n");
+    let all: String = filetest_modules()
+        .iter()
+        .map(|(_, s)| s.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
     assert!(ptxforge_ptx::sections::split_sections(&all, 1).len() > 10);
     assert_sections_match_serial(&all, "all.ptx");
     for (name, src) in filetest_modules() {
@@ -133,7 +206,11 @@ fn sections_match_serial_on_filetests() {
 /// Broken modules (cut short, a brace or quote dropped or added) still give the serial result.
 #[test]
 fn sections_match_serial_on_broken_modules() {
-    let all: String = filetest_modules().iter().map(|(_, s)| s.as_str()).collect::<Vec<_>>().join("\n");
+    let all: String = filetest_modules()
+        .iter()
+        .map(|(_, s)| s.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
     let bytes: Vec<usize> = all.char_indices().map(|(i, _)| i).collect();
     for k in (0..bytes.len()).step_by(bytes.len() / 60) {
         let at = bytes[k];
@@ -159,7 +236,12 @@ fn sections_match_serial_on_corpus() {
         println!("skipped: corpus absent at {}", dir.display());
         return;
     }
-    let files = ["cutlass", "cccl"].iter().flat_map(|sub| std::fs::read_dir(dir.join(sub)).into_iter().flatten().flatten());
+    let files = ["cutlass", "cccl"].iter().flat_map(|sub| {
+        std::fs::read_dir(dir.join(sub))
+            .into_iter()
+            .flatten()
+            .flatten()
+    });
     let mut count = 0;
     for e in files {
         let src = std::fs::read_to_string(e.path()).unwrap();
@@ -178,12 +260,27 @@ fn warnings_of_rejected_modules_in_ptxas_order() {
     let d = parse_module(&link, "link.ptx").unwrap_err();
     let texts: Vec<String> = d.iter().map(|d| d.to_string()).collect();
     assert_eq!(texts.len(), 2, "{texts:?}");
-    assert!(texts[0].contains("warning") && texts[0].contains("Unresolved extern variable 'h'"), "{texts:?}");
-    assert!(texts[1].contains("fatal") && texts[1].contains("Unresolved extern variable 'g'"), "{texts:?}");
-    let errors = format!("{head}.visible .entry k()\n{{\n.reg .u32 %r<2>;\nadd.u32 %r5, %r1, 1;\nret;\n}}\n");
+    assert!(
+        texts[0].contains("warning") && texts[0].contains("Unresolved extern variable 'h'"),
+        "{texts:?}"
+    );
+    assert!(
+        texts[1].contains("fatal") && texts[1].contains("Unresolved extern variable 'g'"),
+        "{texts:?}"
+    );
+    let errors = format!(
+        "{head}.visible .entry k()\n{{\n.reg .u32 %r<2>;\nadd.u32 %r5, %r1, 1;\nret;\n}}\n"
+    );
     let d = parse_module(&errors, "errors.ptx").unwrap_err();
-    assert!(d.iter().all(|d| !d.to_string().contains("warning")), "{d:?}");
-    assert!(d.iter().any(|d| d.to_string().contains("Unknown symbol '%r5'")), "{d:?}");
+    assert!(
+        d.iter().all(|d| !d.to_string().contains("warning")),
+        "{d:?}"
+    );
+    assert!(
+        d.iter()
+            .any(|d| d.to_string().contains("Unknown symbol '%r5'")),
+        "{d:?}"
+    );
 }
 
 /// `.file` directives in different sections are one module's: a repeated index is found after
@@ -193,7 +290,17 @@ fn file_indexes_are_checked_across_sections() {
     let src = include_str!("conformance/file_duplicate_index_between_functions.ptx");
     assert_sections_match_serial(src, "dup.ptx");
     let (module, diags) = ptxforge_ptx::sections::parse_syntax_in_sections(src, "dup.ptx", 1);
-    assert_eq!(module.files.iter().map(|f| (f.index, f.line)).collect::<Vec<_>>(), [(1, 6), (1, 11)]);
+    assert_eq!(
+        module
+            .files
+            .iter()
+            .map(|f| (f.index, f.line))
+            .collect::<Vec<_>>(),
+        [(1, 6), (1, 11)]
+    );
     let errors = ptxforge_ptx::finish_module(src, "dup.ptx", module, diags).unwrap_err();
-    assert_eq!((errors[0].line, errors[0].message.as_str()), (11, "Duplicate file index #1"));
+    assert_eq!(
+        (errors[0].line, errors[0].message.as_str()),
+        (11, "Duplicate file index #1")
+    );
 }

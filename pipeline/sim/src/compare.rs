@@ -23,7 +23,10 @@ pub struct Mismatch {
 
 impl std::fmt::Display for Mismatch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let writer = self.writer.as_deref().unwrap_or("no thread in the interpreter");
+        let writer = self
+            .writer
+            .as_deref()
+            .unwrap_or("no thread in the interpreter");
         write!(
             f,
             "buffer '{}' offset {:#x} (written by {writer}): expected {:#010x} ({}), got {:#010x} ({})",
@@ -39,11 +42,21 @@ impl std::fmt::Display for Mismatch {
 
 /// Finds the first 32-bit word (in buffer order) that differs by more than `ulps` f32 units in the
 /// last place; `ulps == 0` means bit-exact.
-pub fn first_mismatch(expected: &[DeviceBuffer], actual: &[DeviceBuffer], ulps: u32) -> Option<Mismatch> {
+pub fn first_mismatch(
+    expected: &[DeviceBuffer],
+    actual: &[DeviceBuffer],
+    ulps: u32,
+) -> Option<Mismatch> {
     for (e, a) in expected.iter().zip(actual) {
         for (i, (we, wa)) in words(&e.bytes).zip(words(&a.bytes)).enumerate() {
             if we != wa && !within_ulps(we, wa, ulps) {
-                return Some(Mismatch { param: e.param.clone(), offset: i * 4, expected: we, actual: wa, writer: None });
+                return Some(Mismatch {
+                    param: e.param.clone(),
+                    offset: i * 4,
+                    expected: we,
+                    actual: wa,
+                    writer: None,
+                });
             }
         }
     }
@@ -77,7 +90,11 @@ mod tests {
 
     fn buf(words: &[u32]) -> Vec<DeviceBuffer> {
         let bytes = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        vec![DeviceBuffer { param: "p".into(), addr: 0, bytes }]
+        vec![DeviceBuffer {
+            param: "p".into(),
+            addr: 0,
+            bytes,
+        }]
     }
 
     #[test]

@@ -115,19 +115,30 @@ pub fn differential_check(req: &SimRequest) -> Result<Verdict, String> {
 
 /// Parses `req.ptx`, then runs [`check_parsed`].
 pub fn check_cubins(req: &SimRequest, cubins: &[(&str, &[u8])]) -> Result<Verdict, String> {
-    let module = ptxforge_ptx::parse_module(&req.ptx, &req.file_name)
-        .map_err(|diags| diags.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n"))?;
+    let module = ptxforge_ptx::parse_module(&req.ptx, &req.file_name).map_err(|diags| {
+        diags
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    })?;
     check_parsed(&module, req, cubins)
 }
 
 /// Runs the interpreter on `module` and then the emulator on each named cubin; the first runner
 /// that fails or leaves different buffers decides the verdict (`req.ptx` is not read).
-pub fn check_parsed(module: &Module, req: &SimRequest, cubins: &[(&str, &[u8])]) -> Result<Verdict, String> {
+pub fn check_parsed(
+    module: &Module,
+    req: &SimRequest,
+    cubins: &[(&str, &[u8])],
+) -> Result<Verdict, String> {
     Ok(match check_each(module, req, cubins)? {
         Runs::InterpreterStopped(stop) => stop,
-        Runs::Compared(verdicts) => {
-            verdicts.into_iter().map(|(_, v)| v).find(|v| *v != Verdict::Agree).unwrap_or(Verdict::Agree)
-        }
+        Runs::Compared(verdicts) => verdicts
+            .into_iter()
+            .map(|(_, v)| v)
+            .find(|v| *v != Verdict::Agree)
+            .unwrap_or(Verdict::Agree),
     })
 }
 
@@ -142,7 +153,11 @@ pub enum Runs {
 
 /// Runs the interpreter on `module`, then the emulator on every named cubin, each compared with
 /// the interpreter on its own (one runner stopping does not keep the others from running).
-pub fn check_each(module: &Module, req: &SimRequest, cubins: &[(&str, &[u8])]) -> Result<Runs, String> {
+pub fn check_each(
+    module: &Module,
+    req: &SimRequest,
+    cubins: &[(&str, &[u8])],
+) -> Result<Runs, String> {
     let inputs = setup::build_inputs(module, req)?;
     let reference = match run_interpreter(module, req, &inputs) {
         Ok(buffers) => buffers,
@@ -156,7 +171,10 @@ pub fn check_each(module: &Module, req: &SimRequest, cubins: &[(&str, &[u8])]) -
                 Ok(buffers) => match first_mismatch(&reference, &buffers, req.ulps) {
                     Some(mut mismatch) => {
                         mismatch.writer = last_writer(module, req, &inputs, &mismatch);
-                        Verdict::Differ { runner: runner.to_string(), mismatch }
+                        Verdict::Differ {
+                            runner: runner.to_string(),
+                            mismatch,
+                        }
                     }
                     None => Verdict::Agree,
                 },
@@ -170,11 +188,19 @@ pub fn check_each(module: &Module, req: &SimRequest, cubins: &[(&str, &[u8])]) -
 /// Compiles `req.entry` of the PTX with ptxforge for `req.sm` (the module's other entries are
 /// left out, so that one ptxforge cannot compile yet does not stop the check).
 pub fn compile_ours(req: &SimRequest) -> Result<Vec<u8>, String> {
-    let opts = CompileOptions { sm: Sm::new(req.sm), entries: vec![req.entry.clone()], ..CompileOptions::default() };
+    let opts = CompileOptions {
+        sm: Sm::new(req.sm),
+        entries: vec![req.entry.clone()],
+        ..CompileOptions::default()
+    };
     let out = compile_module(&req.ptx, &req.file_name, &opts);
     out.cubin.ok_or_else(|| {
         let msgs: Vec<String> = out.diagnostics.iter().map(|d| d.to_string()).collect();
-        format!("ptxforge could not compile {}: {}", req.file_name, msgs.join("; "))
+        format!(
+            "ptxforge could not compile {}: {}",
+            req.file_name,
+            msgs.join("; ")
+        )
     })
 }
 
@@ -188,21 +214,39 @@ impl Stop {
     fn verdict(self, runner: &str) -> Verdict {
         let runner = runner.to_string();
         match self.unsupported {
-            true => Verdict::Unsupported { runner, error: self.error },
-            false => Verdict::Failed { runner, error: self.error },
+            true => Verdict::Unsupported {
+                runner,
+                error: self.error,
+            },
+            false => Verdict::Failed {
+                runner,
+                error: self.error,
+            },
         }
     }
 }
 
-fn run_interpreter(module: &Module, req: &SimRequest, inputs: &setup::Inputs) -> Result<Vec<DeviceBuffer>, Stop> {
-    let limits = ptxforge_interp::Limits { max_steps_per_thread: req.max_steps_per_thread, ..Default::default() };
+fn run_interpreter(
+    module: &Module,
+    req: &SimRequest,
+    inputs: &setup::Inputs,
+) -> Result<Vec<DeviceBuffer>, Stop> {
+    let limits = ptxforge_interp::Limits {
+        max_steps_per_thread: req.max_steps_per_thread,
+        ..Default::default()
+    };
     let (buffers, _) = interpret(module, req, inputs, limits)?;
     Ok(buffers)
 }
 
 /// The thread whose store the interpreter last made to the mismatching word (a second run that
 /// watches its address).
-fn last_writer(module: &Module, req: &SimRequest, inputs: &setup::Inputs, m: &Mismatch) -> Option<String> {
+fn last_writer(
+    module: &Module,
+    req: &SimRequest,
+    inputs: &setup::Inputs,
+    m: &Mismatch,
+) -> Option<String> {
     let buffer = inputs.buffers.iter().find(|b| b.param == m.param)?;
     let limits = ptxforge_interp::Limits {
         watch_global: Some(buffer.addr + m.offset as u64),
@@ -220,22 +264,69 @@ fn interpret(
     limits: ptxforge_interp::Limits,
 ) -> Result<(Vec<DeviceBuffer>, ptxforge_interp::RunStats), Stop> {
     use ptxforge_interp as interp;
-    let mut buffers: Vec<interp::Buffer> =
-        inputs.buffers.iter().map(|b| interp::Buffer { addr: b.addr, bytes: b.bytes.clone() }).collect();
-    let launch = interp::Launch { grid: req.grid, block: req.block };
-    let stats = interp::run_kernel(module, &req.entry, &launch, &inputs.params, &mut buffers, &limits).map_err(|e| {
-        Stop { unsupported: matches!(e, interp::SimError::Unsupported { .. }), error: e.to_string() }
+    let mut buffers: Vec<interp::Buffer> = inputs
+        .buffers
+        .iter()
+        .map(|b| interp::Buffer {
+            addr: b.addr,
+            bytes: b.bytes.clone(),
+        })
+        .collect();
+    let launch = interp::Launch {
+        grid: req.grid,
+        block: req.block,
+    };
+    let stats = interp::run_kernel(
+        module,
+        &req.entry,
+        &launch,
+        &inputs.params,
+        &mut buffers,
+        &limits,
+    )
+    .map_err(|e| Stop {
+        unsupported: matches!(e, interp::SimError::Unsupported { .. }),
+        error: e.to_string(),
     })?;
-    Ok((inputs.with_contents(buffers.into_iter().map(|b| b.bytes)), stats))
+    Ok((
+        inputs.with_contents(buffers.into_iter().map(|b| b.bytes)),
+        stats,
+    ))
 }
 
-fn run_emulator(cubin: &[u8], req: &SimRequest, inputs: &setup::Inputs) -> Result<Vec<DeviceBuffer>, Stop> {
+fn run_emulator(
+    cubin: &[u8],
+    req: &SimRequest,
+    inputs: &setup::Inputs,
+) -> Result<Vec<DeviceBuffer>, Stop> {
     use ptxforge_emu as emu;
-    let mut buffers: Vec<emu::Buffer> =
-        inputs.buffers.iter().map(|b| emu::Buffer { addr: b.addr, bytes: b.bytes.clone() }).collect();
-    let launch = emu::Launch { grid: req.grid, block: req.block };
-    let opts = emu::EmuOptions { check_hazards: true, ..emu::EmuOptions::default() };
-    emu::run_kernel(cubin, &req.entry, &launch, &inputs.params, &mut buffers, &opts)
-        .map_err(|e| Stop { unsupported: matches!(e, emu::EmuError::Unsupported { .. }), error: e.to_string() })?;
+    let mut buffers: Vec<emu::Buffer> = inputs
+        .buffers
+        .iter()
+        .map(|b| emu::Buffer {
+            addr: b.addr,
+            bytes: b.bytes.clone(),
+        })
+        .collect();
+    let launch = emu::Launch {
+        grid: req.grid,
+        block: req.block,
+    };
+    let opts = emu::EmuOptions {
+        check_hazards: true,
+        ..emu::EmuOptions::default()
+    };
+    emu::run_kernel(
+        cubin,
+        &req.entry,
+        &launch,
+        &inputs.params,
+        &mut buffers,
+        &opts,
+    )
+    .map_err(|e| Stop {
+        unsupported: matches!(e, emu::EmuError::Unsupported { .. }),
+        error: e.to_string(),
+    })?;
     Ok(inputs.with_contents(buffers.into_iter().map(|b| b.bytes)))
 }

@@ -18,12 +18,18 @@ pub struct OurCubins {
 impl OurCubins {
     /// The cubin that holds `entry`, when ptxforge compiled it.
     pub fn cubin_for(&self, entry: &str) -> Option<&[u8]> {
-        self.cubins.iter().find(|(names, _)| names.iter().any(|n| n == entry)).map(|(_, c)| c.as_slice())
+        self.cubins
+            .iter()
+            .find(|(names, _)| names.iter().any(|n| n == entry))
+            .map(|(_, c)| c.as_slice())
     }
 
     /// The first error for `entry`, when ptxforge did not compile it.
     pub fn error_for(&self, entry: &str) -> Option<&str> {
-        self.failed.iter().find(|(n, _)| n == entry).map(|(_, e)| e.as_str())
+        self.failed
+            .iter()
+            .find(|(n, _)| n == entry)
+            .map(|(_, e)| e.as_str())
     }
 }
 
@@ -63,7 +69,11 @@ pub fn compile_entries(ptx: &str, file_name: &str, sm: u32, entries: &[String]) 
 }
 
 fn compile(ptx: &str, file_name: &str, sm: u32, entries: &[String]) -> CompileOutput {
-    let opts = CompileOptions { sm: Sm::new(sm), entries: entries.to_vec(), ..CompileOptions::default() };
+    let opts = CompileOptions {
+        sm: Sm::new(sm),
+        entries: entries.to_vec(),
+        ..CompileOptions::default()
+    };
     compile_module(ptx, file_name, &opts)
 }
 
@@ -72,7 +82,12 @@ fn compile(ptx: &str, file_name: &str, sm: u32, entries: &[String]) -> CompileOu
 fn kernel_error(out: &CompileOutput, entry: &str) -> Option<String> {
     match out.kernels.iter().find(|k| k.name == entry) {
         Some(k) => match (&k.error, &k.image) {
-            (Some(e), _) => Some(e.messages.first().map(|(_, m)| m.clone()).unwrap_or_else(|| format!("failed in {}", e.stage))),
+            (Some(e), _) => Some(
+                e.messages
+                    .first()
+                    .map(|(_, m)| m.clone())
+                    .unwrap_or_else(|| format!("failed in {}", e.stage)),
+            ),
             (None, None) => Some("no code and no error".into()),
             (None, Some(_)) => None,
         },
@@ -81,5 +96,8 @@ fn kernel_error(out: &CompileOutput, entry: &str) -> Option<String> {
 }
 
 fn first_error(out: &CompileOutput) -> Option<String> {
-    out.diagnostics.iter().find(|d| d.is_error()).map(|d| d.message.clone())
+    out.diagnostics
+        .iter()
+        .find(|d| d.is_error())
+        .map(|d| d.message.clone())
 }

@@ -80,12 +80,24 @@ fn reg_name(o: &Operand) -> Option<&str> {
 }
 
 /// Adds what `i` tells about its destination's origins; true when something was added.
-fn propagate(i: &Instruction, params: &BTreeSet<&str>, origins: &mut HashMap<String, BTreeSet<ParamWord>>) -> bool {
+fn propagate(
+    i: &Instruction,
+    params: &BTreeSet<&str>,
+    origins: &mut HashMap<String, BTreeSet<ParamWord>>,
+) -> bool {
     let op = i.opcode();
-    let Some(dst) = i.operands.first() else { return false };
+    let Some(dst) = i.operands.first() else {
+        return false;
+    };
     let sources: BTreeSet<ParamWord> = match op {
         "ld" if i.has_mod("param") && is_64bit(i) => {
-            let Some(Operand::Addr { base: AddrBase::Symbol(name), offset }) = i.operands.get(1) else { return false };
+            let Some(Operand::Addr {
+                base: AddrBase::Symbol(name),
+                offset,
+            }) = i.operands.get(1)
+            else {
+                return false;
+            };
             let name = symbol_base(name.as_str());
             if !params.contains(name) {
                 return false;
@@ -98,7 +110,10 @@ fn propagate(i: &Instruction, params: &BTreeSet<&str>, origins: &mut HashMap<Str
             let mut changed = false;
             for (k, d) in dsts.iter().enumerate() {
                 if let Some(r) = reg_name(d) {
-                    changed |= origins.entry(r.to_string()).or_default().insert((name.to_string(), offset + 8 * k as i64));
+                    changed |= origins
+                        .entry(r.to_string())
+                        .or_default()
+                        .insert((name.to_string(), offset + 8 * k as i64));
                 }
             }
             return changed;
@@ -122,15 +137,27 @@ fn is_64bit(i: &Instruction) -> bool {
     ["u64", "b64", "s64"].iter().any(|t| i.has_mod(t))
 }
 
-fn sources_of(ops: &[Operand], origins: &HashMap<String, BTreeSet<ParamWord>>) -> BTreeSet<ParamWord> {
-    ops.iter().filter_map(reg_name).filter_map(|r| origins.get(r)).flatten().cloned().collect()
+fn sources_of(
+    ops: &[Operand],
+    origins: &HashMap<String, BTreeSet<ParamWord>>,
+) -> BTreeSet<ParamWord> {
+    ops.iter()
+        .filter_map(reg_name)
+        .filter_map(|r| origins.get(r))
+        .flatten()
+        .cloned()
+        .collect()
 }
 
 /// Memory state spaces other than global: addresses there are not global pointers.
 const OTHER_SPACES: &[&str] = &["shared", "local", "param", "const"];
 
 /// Marks the words whose values `i` uses as global addresses, or lets escape.
-fn mark_uses(i: &Instruction, origins: &HashMap<String, BTreeSet<ParamWord>>, uses: &mut ParamUses) {
+fn mark_uses(
+    i: &Instruction,
+    origins: &HashMap<String, BTreeSet<ParamWord>>,
+    uses: &mut ParamUses,
+) {
     let op = i.opcode();
     let words_of = |r: &str| origins.get(r).into_iter().flatten().cloned();
     if op == "cvta" && i.has_mod("to") && i.has_mod("global") {
@@ -139,13 +166,21 @@ fn mark_uses(i: &Instruction, origins: &HashMap<String, BTreeSet<ParamWord>>, us
         }
         return;
     }
-    let memory = matches!(op, "ld" | "ldu" | "st" | "atom" | "red" | "prefetch" | "prefetchu" | "cp" | "multimem");
+    let memory = matches!(
+        op,
+        "ld" | "ldu" | "st" | "atom" | "red" | "prefetch" | "prefetchu" | "cp" | "multimem"
+    );
     let global = i.has_mod("global") || !OTHER_SPACES.iter().any(|s| i.has_mod(s));
     for o in &i.operands {
         match o {
-            Operand::Addr { base: AddrBase::Reg(r), .. } if memory && global => uses.pointers.extend(words_of(r.as_str())),
+            Operand::Addr {
+                base: AddrBase::Reg(r),
+                ..
+            } if memory && global => uses.pointers.extend(words_of(r.as_str())),
             // A value stored to memory or passed to a call: its use is out of sight.
-            Operand::Reg(r) if matches!(op, "st" | "call") => uses.escaped.extend(words_of(r.as_str())),
+            Operand::Reg(r) if matches!(op, "st" | "call") => {
+                uses.escaped.extend(words_of(r.as_str()))
+            }
             _ => {}
         }
     }

@@ -18,7 +18,11 @@ pub struct Inputs {
 impl Inputs {
     /// The same buffers (names, addresses) holding new contents.
     pub fn with_contents(&self, contents: impl Iterator<Item = Vec<u8>>) -> Vec<DeviceBuffer> {
-        self.buffers.iter().zip(contents).map(|(b, bytes)| DeviceBuffer { bytes, ..b.clone() }).collect()
+        self.buffers
+            .iter()
+            .zip(contents)
+            .map(|(b, bytes)| DeviceBuffer { bytes, ..b.clone() })
+            .collect()
     }
 }
 
@@ -26,9 +30,14 @@ impl Inputs {
 /// passed by value, get fresh random buffers (what is a pointer is read from the PTX's use of it,
 /// see [`crate::params`], else from the parameter's type); the others take `req.scalar_args` in
 /// order, or small values with `req.auto_scalars`.
-pub fn build_inputs(module: &ptxforge_ptx::ast::Module, req: &SimRequest) -> Result<Inputs, String> {
+pub fn build_inputs(
+    module: &ptxforge_ptx::ast::Module,
+    req: &SimRequest,
+) -> Result<Inputs, String> {
     let slots = ptxforge_interp::param_layout(module, &req.entry).map_err(|e| e.to_string())?;
-    let uses = entry_function(module, &req.entry).map(crate::params::param_uses).unwrap_or_default();
+    let uses = entry_function(module, &req.entry)
+        .map(crate::params::param_uses)
+        .unwrap_or_default();
     let mut rng = SplitMix64::new(req.seed);
     let mut scalars = req.scalar_args.iter();
     let mut buffers = Vec::new();
@@ -36,39 +45,66 @@ pub fn build_inputs(module: &ptxforge_ptx::ast::Module, req: &SimRequest) -> Res
     // (byte offset in the parameter buffer, address) of each pointer inside a struct.
     let mut fields = Vec::new();
     for slot in &slots {
-        let is_pointer = slot.size == 8 && uses.is_pointer(&slot.name, 0).unwrap_or(slot.is_pointer_hint);
+        let is_pointer = slot.size == 8
+            && uses
+                .is_pointer(&slot.name, 0)
+                .unwrap_or(slot.is_pointer_hint);
         let value = if is_pointer {
             new_buffer(&mut rng, req, slot.name.clone(), &mut buffers)
         } else if slot.size > 8 {
             // Structs passed by value: their pointer fields get buffers, the rest stays zero.
-            for offset in (0..slot.size as i64 - 7).step_by(8).filter(|&o| uses.is_pointer(&slot.name, o) == Some(true)) {
-                let addr = new_buffer(&mut rng, req, format!("{}+{offset}", slot.name), &mut buffers);
+            for offset in (0..slot.size as i64 - 7)
+                .step_by(8)
+                .filter(|&o| uses.is_pointer(&slot.name, o) == Some(true))
+            {
+                let addr = new_buffer(
+                    &mut rng,
+                    req,
+                    format!("{}+{offset}", slot.name),
+                    &mut buffers,
+                );
                 fields.push((slot.offset as usize + offset as usize, addr));
             }
             0
         } else if let Some(text) = scalars.next() {
-            scalar_bits(text, slot.size).ok_or_else(|| format!("'{text}' is not a value for parameter '{}'", slot.name))?
+            scalar_bits(text, slot.size)
+                .ok_or_else(|| format!("'{text}' is not a value for parameter '{}'", slot.name))?
         } else if req.auto_scalars {
             // Small counts and sizes.
             rng.next_u64() % 16
         } else {
-            return Err(format!("no value given for parameter '{}' (--args)", slot.name));
+            return Err(format!(
+                "no value given for parameter '{}' (--args)",
+                slot.name
+            ));
         };
         values.push(value);
     }
-    let mut params = ptxforge_interp::pack_params(module, &req.entry, &values).map_err(|e| e.to_string())?;
+    let mut params =
+        ptxforge_interp::pack_params(module, &req.entry, &values).map_err(|e| e.to_string())?;
     for (at, addr) in fields {
         params[at..at + 8].copy_from_slice(&addr.to_le_bytes());
     }
     Ok(Inputs { params, buffers })
 }
 
-fn entry_function<'m>(module: &'m ptxforge_ptx::ast::Module, entry: &str) -> Option<&'m ptxforge_ptx::ast::Function> {
-    module.functions.iter().find(|f| f.is_entry && f.has_body && f.name == entry)
+fn entry_function<'m>(
+    module: &'m ptxforge_ptx::ast::Module,
+    entry: &str,
+) -> Option<&'m ptxforge_ptx::ast::Function> {
+    module
+        .functions
+        .iter()
+        .find(|f| f.is_entry && f.has_body && f.name == entry)
 }
 
 /// Adds a buffer of `req.buffer_bytes` filled as `req.fill` says; returns its address.
-fn new_buffer(rng: &mut SplitMix64, req: &SimRequest, param: String, buffers: &mut Vec<DeviceBuffer>) -> u64 {
+fn new_buffer(
+    rng: &mut SplitMix64,
+    req: &SimRequest,
+    param: String,
+    buffers: &mut Vec<DeviceBuffer>,
+) -> u64 {
     let addr = BUFFER_BASE + BUFFER_STRIDE * buffers.len() as u64;
     let mut bytes = vec![0u8; req.buffer_bytes];
     fill(rng, &mut bytes, req.fill);
@@ -96,7 +132,10 @@ pub fn scalar_bits(text: &str, size: u32) -> Option<u64> {
         Some(rest) => (true, rest),
         None => (false, t),
     };
-    let integer = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+    let integer = match digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
         Some(hex) => u64::from_str_radix(hex, 16).ok(),
         None => digits.parse::<u64>().ok(),
     };
@@ -104,7 +143,11 @@ pub fn scalar_bits(text: &str, size: u32) -> Option<u64> {
         return Some(if negative { v.wrapping_neg() } else { v });
     }
     let f: f64 = t.parse().ok()?;
-    Some(if size == 4 { (f as f32).to_bits() as u64 } else { f.to_bits() })
+    Some(if size == 4 {
+        (f as f32).to_bits() as u64
+    } else {
+        f.to_bits()
+    })
 }
 
 #[cfg(test)]

@@ -12,7 +12,10 @@ use ptxforge_sass::nvtools;
 use ptxforge_sim::{check_each, compile_entries, Fill, OurCubins, Runs, SimRequest, Verdict};
 
 /// Modules of the corpus this test runs, with their architecture.
-const MODULES: &[(&str, u32)] = &[("cccl/thrust_algorithms.sm_80.ptx", 80), ("cccl/cub_device_algorithms.sm_90.ptx", 90)];
+const MODULES: &[(&str, u32)] = &[
+    ("cccl/thrust_algorithms.sm_80.ptx", 80),
+    ("cccl/cub_device_algorithms.sm_90.ptx", 90),
+];
 
 /// Kernels where the interpreter and the emulator on ptxas's cubin must agree, at least.
 const PTXAS_AGREE_FLOOR: usize = 100;
@@ -102,7 +105,10 @@ fn outcome(runs: Runs, ours_error: Option<&str>) -> Outcome {
     if !wrong.is_empty() {
         return Outcome::Disagree(wrong.join("; "));
     }
-    if let Some((_, v)) = verdicts.iter().find(|(_, v)| matches!(v, Verdict::Unsupported { .. })) {
+    if let Some((_, v)) = verdicts
+        .iter()
+        .find(|(_, v)| matches!(v, Verdict::Unsupported { .. }))
+    {
         return Outcome::Unsupported(v.to_string());
     }
     match ours_error {
@@ -118,9 +124,20 @@ fn stop_reason(v: &Verdict) -> String {
     }
 }
 
-fn run_module(module: &Module, file: &str, sm: u32, ptxas: &[u8], ours: &OurCubins, tally: &mut Tally) {
+fn run_module(
+    module: &Module,
+    file: &str,
+    sm: u32,
+    ptxas: &[u8],
+    ours: &OurCubins,
+    tally: &mut Tally,
+) {
     let only = std::env::var("PTXFORGE_CORPUS_ONLY").unwrap_or_default();
-    for f in module.functions.iter().filter(|f| f.is_entry && f.has_body && f.name.contains(only.as_str())) {
+    for f in module
+        .functions
+        .iter()
+        .filter(|f| f.is_entry && f.has_body && f.name.contains(only.as_str()))
+    {
         let req = SimRequest {
             file_name: file.into(),
             entry: f.name.clone(),
@@ -211,10 +228,19 @@ fn corpus_kernels_agree_between_the_interpreter_ptxas_cubins_and_ours() {
         let path = dir.join(file);
         let text = std::fs::read_to_string(&path).unwrap();
         let module = ptxforge_ptx::parse_module(&text, file).unwrap();
-        let entries: Vec<String> = module.functions.iter().filter(|f| f.is_entry && f.has_body).map(|f| f.name.clone()).collect();
+        let entries: Vec<String> = module
+            .functions
+            .iter()
+            .filter(|f| f.is_entry && f.has_body)
+            .map(|f| f.name.clone())
+            .collect();
         let ptxas = ptxas_cubin(&path, *sm);
         let ours = compile_entries(&text, file, *sm, &entries);
-        println!("{file}: ptxforge compiled {} of {} entries", entries.len() - ours.failed.len(), entries.len());
+        println!(
+            "{file}: ptxforge compiled {} of {} entries",
+            entries.len() - ours.failed.len(),
+            entries.len()
+        );
         run_module(&module, file, *sm, &ptxas, &ours, &mut tally);
     }
     println!(
@@ -229,7 +255,10 @@ fn corpus_kernels_agree_between_the_interpreter_ptxas_cubins_and_ours() {
         tally.interpreter_stops.len(),
         tally.disagree.len()
     );
-    print_histogram("not compiled by ptxforge (first error), among kernels agreeing with ptxas", &tally.ptxas_only);
+    print_histogram(
+        "not compiled by ptxforge (first error), among kernels agreeing with ptxas",
+        &tally.ptxas_only,
+    );
     print_histogram("emulator-unsupported", &tally.unsupported);
     print_histogram("interpreter stops", &tally.interpreter_stops);
     // PTXFORGE_CORPUS_VERBOSE=1 lists every kernel's stop and gap, not only the histograms.
@@ -241,7 +270,20 @@ fn corpus_kernels_agree_between_the_interpreter_ptxas_cubins_and_ours() {
     for line in &tally.disagree {
         println!("  disagree: {line}");
     }
-    assert!(tally.disagree.is_empty(), "{} disagreements:\n{}", tally.disagree.len(), tally.disagree.join("\n"));
-    assert!(tally.ptxas_agree >= PTXAS_AGREE_FLOOR, "only {} corpus kernels agree with ptxas's cubin", tally.ptxas_agree);
-    assert!(tally.three_way >= THREE_WAY_FLOOR, "only {} corpus kernels agree three-way", tally.three_way);
+    assert!(
+        tally.disagree.is_empty(),
+        "{} disagreements:\n{}",
+        tally.disagree.len(),
+        tally.disagree.join("\n")
+    );
+    assert!(
+        tally.ptxas_agree >= PTXAS_AGREE_FLOOR,
+        "only {} corpus kernels agree with ptxas's cubin",
+        tally.ptxas_agree
+    );
+    assert!(
+        tally.three_way >= THREE_WAY_FLOOR,
+        "only {} corpus kernels agree three-way",
+        tally.three_way
+    );
 }

@@ -18,13 +18,33 @@ struct Case {
     fill: Fill,
 }
 
-const fn case(file: &'static str, entry: &'static str, grid: u32, block: u32, args: &'static [&'static str]) -> Case {
-    Case { file, entry, grid: [grid, 1, 1], block: [block, 1, 1], args, fill: Fill::Random }
+const fn case(
+    file: &'static str,
+    entry: &'static str,
+    grid: u32,
+    block: u32,
+    args: &'static [&'static str],
+) -> Case {
+    Case {
+        file,
+        entry,
+        grid: [grid, 1, 1],
+        block: [block, 1, 1],
+        args,
+        fill: Fill::Random,
+    }
 }
 
 /// Every filetest kernel, launched so that its accesses stay inside 4 KiB buffers.
 const CASES: &[Case] = &[
-    Case { file: "addr64.ptx", entry: "gather64", grid: [2, 1, 1], block: [32, 1, 1], args: &["50"], fill: Fill::Small },
+    Case {
+        file: "addr64.ptx",
+        entry: "gather64",
+        grid: [2, 1, 1],
+        block: [32, 1, 1],
+        args: &["50"],
+        fill: Fill::Small,
+    },
     case("bitops.ptx", "bitops", 1, 64, &["7"]),
     case("block_reduce.ptx", "block_reduce", 2, 256, &[]),
     case("counted_loop.ptx", "row_sum", 4, 1, &["9"]),
@@ -44,11 +64,24 @@ const CASES: &[Case] = &[
     case("handwritten_bits.ptx", "bits", 1, 64, &["7", "13"]),
     case("handwritten_mul16.ptx", "mul16", 1, 64, &[]),
     case("handwritten_divide.ptx", "divide", 1, 64, &[]),
-    case("handwritten_int64.ptx", "int64_ops", 1, 32, &["-123456789012", "987654321"]),
+    case(
+        "handwritten_int64.ptx",
+        "int64_ops",
+        1,
+        32,
+        &["-123456789012", "987654321"],
+    ),
     case("handwritten_preds.ptx", "preds", 1, 64, &["-5", "17"]),
     case("handwritten_shared.ptx", "shared_rev", 1, 64, &[]),
     case("if_else.ptx", "clamp_or_scale", 3, 64, &["0.25", "150"]),
-    Case { file: "index3d.ptx", entry: "index3d", grid: [2, 2, 2], block: [4, 2, 2], args: &[], fill: Fill::Random },
+    Case {
+        file: "index3d.ptx",
+        entry: "index3d",
+        grid: [2, 2, 2],
+        block: [4, 2, 2],
+        args: &[],
+        fill: Fill::Random,
+    },
     case("int_minmax.ptx", "int_minmax", 1, 64, &[]),
     case("laneid.ptx", "laneid", 1, 96, &[]),
     case("ldg_nc.ptx", "ldg_nc", 1, 64, &[]),
@@ -57,17 +90,48 @@ const CASES: &[Case] = &[
     case("multi.ptx", "scale", 1, 64, &["1.5"]),
     case("multi.ptx", "copy", 1, 64, &[]),
     case("saxpy.ptx", "saxpy", 3, 128, &["300", "2.5"]),
-    case("select_pred.ptx", "select_pred", 1, 64, &["-100000", "100000000"]),
-    case("u64_compare.ptx", "u64_compare", 1, 64, &["0x8000000000000000"]),
+    case(
+        "select_pred.ptx",
+        "select_pred",
+        1,
+        64,
+        &["-100000", "100000000"],
+    ),
+    case(
+        "u64_compare.ptx",
+        "u64_compare",
+        1,
+        64,
+        &["0x8000000000000000"],
+    ),
     case("vadd.ptx", "vadd", 3, 128, &["300"]),
     case("warp_diverge.ptx", "warp_diverge", 2, 64, &[]),
     case("sync_ops.ptx", "sync_ops", 2, 64, &[]),
     case("vector_mem.ptx", "vector_mem", 1, 64, &[]),
     // 16 bytes per thread in each 1 KiB quarter of the output buffer.
-    case("handwritten_vector_mem.ptx", "vector_forms", 1, 64, &["0x123456789abcdef0", "5"]),
+    case(
+        "handwritten_vector_mem.ptx",
+        "vector_forms",
+        1,
+        64,
+        &["0x123456789abcdef0", "5"],
+    ),
     case("handwritten_shared_layout.ptx", "shared_layout", 2, 64, &[]),
     // flag, delta, four bytes, wide_delta, half, the struct's first 8 bytes.
-    case("handwritten_params.ptx", "params", 1, 64, &["0", "-3", "0x04030201", "-300", "65000", "0x0102030405060708"]),
+    case(
+        "handwritten_params.ptx",
+        "params",
+        1,
+        64,
+        &[
+            "0",
+            "-3",
+            "0x04030201",
+            "-300",
+            "65000",
+            "0x0102030405060708",
+        ],
+    ),
 ];
 
 fn filetest_dir() -> PathBuf {
@@ -114,8 +178,16 @@ fn every_filetest_kernel_agrees_on_every_architecture() {
             }
         }
     }
-    println!("{} of {runs} kernel/architecture runs agree", runs - failures.len());
-    assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n"));
+    println!(
+        "{} of {runs} kernel/architecture runs agree",
+        runs - failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} disagreements:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -127,8 +199,20 @@ fn the_filetest_table_covers_every_filetest_entry() {
         }
         let text = std::fs::read_to_string(&path).unwrap();
         for line in text.lines().filter(|l| l.contains(".entry")) {
-            let name = line.split(".entry").nth(1).unwrap().trim().split(['(', ' ']).next().unwrap();
-            assert!(CASES.iter().any(|c| c.entry == name), "no differential case for {} in {}", name, path.display());
+            let name = line
+                .split(".entry")
+                .nth(1)
+                .unwrap()
+                .trim()
+                .split(['(', ' '])
+                .next()
+                .unwrap();
+            assert!(
+                CASES.iter().any(|c| c.entry == name),
+                "no differential case for {} in {}",
+                name,
+                path.display()
+            );
         }
     }
 }

@@ -23,7 +23,14 @@ struct Kernel {
 }
 
 const fn kernel(file: &'static str, entry: &'static str, block: u32) -> Kernel {
-    Kernel { file, entry, grid: 1, block, ulps: 0, min_sm: 75 }
+    Kernel {
+        file,
+        entry,
+        grid: 1,
+        block,
+        ulps: 0,
+        min_sm: 75,
+    }
 }
 
 /// Every kernel, launched so that its accesses stay inside the 4 KiB buffers.
@@ -39,17 +46,29 @@ const KERNELS: &[Kernel] = &[
     kernel("cvt_float.ptx", "cvt_half", 64),
     kernel("cvt_float.ptx", "cvt_double", 64),
     // bf16 conversions and f16x2/bf16x2 packing need sm_80.
-    Kernel { min_sm: 80, ..kernel("cvt_bf16.ptx", "cvt_bf16", 64) },
+    Kernel {
+        min_sm: 80,
+        ..kernel("cvt_bf16.ptx", "cvt_bf16", 64)
+    },
     kernel("f64_ops.ptx", "f64_ops", 64),
     kernel("f32_ieee.ptx", "f32_ieee", 64),
-    Kernel { ulps: 4, ..kernel("approx.ptx", "approx", 64) },
-    Kernel { ulps: 4, ..kernel("approx.ptx", "approx_trig_sqrt", 64) },
+    Kernel {
+        ulps: 4,
+        ..kernel("approx.ptx", "approx", 64)
+    },
+    Kernel {
+        ulps: 4,
+        ..kernel("approx.ptx", "approx_trig_sqrt", 64)
+    },
     kernel("shfl_vote.ptx", "shfl_vote", 64),
     kernel("shfl_vote.ptx", "vote_uni", 64),
     kernel("atomics.ptx", "atomics_contended", 128),
     kernel("atomics.ptx", "atomics_private", 128),
     kernel("atomics.ptx", "atomics_shared", 128),
-    Kernel { grid: 2, ..kernel("block_reduce.ptx", "divergent_reduce", 256) },
+    Kernel {
+        grid: 2,
+        ..kernel("block_reduce.ptx", "divergent_reduce", 256)
+    },
     kernel("compare.ptx", "compare", 64),
 ];
 
@@ -102,12 +121,19 @@ fn kernel_dir() -> PathBuf {
 /// The PTX nvcc wrote for sm_80, retargeted to `sm` (ptxas refuses a `.target` above `-arch`).
 fn retargeted_ptx(file: &Path, sm: u32) -> String {
     let ptx = std::fs::read_to_string(file).unwrap();
-    assert!(ptx.contains("\n.target sm_80\n"), "{} does not say .target sm_80", file.display());
+    assert!(
+        ptx.contains("\n.target sm_80\n"),
+        "{} does not say .target sm_80",
+        file.display()
+    );
     ptx.replacen("\n.target sm_80\n", &format!("\n.target sm_{sm}\n"), 1)
 }
 
 fn ptxas_cubin(name: &str, ptx: &str, sm: u32) -> Vec<u8> {
-    let input = std::env::temp_dir().join(format!("ptxforge-sim-kernels-{}-{name}-sm{sm}.ptx", std::process::id()));
+    let input = std::env::temp_dir().join(format!(
+        "ptxforge-sim-kernels-{}-{name}-sm{sm}.ptx",
+        std::process::id()
+    ));
     std::fs::write(&input, ptx).unwrap();
     let cubin = nvtools::ptxas_cubin(&input, sm).expect("ptxas was found before");
     let _ = std::fs::remove_file(&input);
@@ -130,7 +156,10 @@ fn request(k: &Kernel, ptx: &str, sm: u32) -> SimRequest {
 
 /// The reason a table gives for `entry` on `sm`, if it lists the pair.
 fn listed(table: &[(&str, &[u32], &'static str)], entry: &str, sm: u32) -> Option<&'static str> {
-    table.iter().find(|(e, sms, _)| *e == entry && sms.contains(&sm)).map(|(_, _, why)| *why)
+    table
+        .iter()
+        .find(|(e, sms, _)| *e == entry && sms.contains(&sm))
+        .map(|(_, _, why)| *why)
 }
 
 /// What one kernel/architecture run gave.
@@ -158,7 +187,11 @@ fn run_one(k: &Kernel, sm: u32) -> Outcome {
     if let Some(cubin) = &ours {
         cubins.push(("ptxforge cubin", cubin));
     }
-    Outcome { verdict: check_cubins(&req, &cubins), ours_ran: ours.is_some(), not_compiled }
+    Outcome {
+        verdict: check_cubins(&req, &cubins),
+        ours_ran: ours.is_some(),
+        not_compiled,
+    }
 }
 
 fn describe(verdict: &Result<Verdict, String>) -> String {
@@ -188,26 +221,45 @@ fn every_instruction_kernel_agrees_on_every_architecture() {
                 gaps += 1;
                 // The emulator's answer is not asserted, but the interpreter must still run the kernel.
                 let interpreter_failed = match &outcome.verdict {
-                    Ok(Verdict::Failed { runner, .. } | Verdict::Unsupported { runner, .. }) => runner == "interpreter",
+                    Ok(Verdict::Failed { runner, .. } | Verdict::Unsupported { runner, .. }) => {
+                        runner == "interpreter"
+                    }
                     Ok(_) => false,
                     Err(_) => true,
                 };
                 if interpreter_failed {
-                    failures.push(format!("{} {} sm_{sm}: {}", k.file, k.entry, describe(&outcome.verdict)));
+                    failures.push(format!(
+                        "{} {} sm_{sm}: {}",
+                        k.file,
+                        k.entry,
+                        describe(&outcome.verdict)
+                    ));
                 }
                 if !agrees {
-                    println!("{} sm_{sm} left out ({gap}): {}", k.entry, describe(&outcome.verdict));
+                    println!(
+                        "{} sm_{sm} left out ({gap}): {}",
+                        k.entry,
+                        describe(&outcome.verdict)
+                    );
                 }
                 if agrees {
                     gaps_agreeing += 1;
-                    println!("{} sm_{sm} agrees now (listed as emulator gap: {gap})", k.entry);
+                    println!(
+                        "{} sm_{sm} agrees now (listed as emulator gap: {gap})",
+                        k.entry
+                    );
                 }
                 continue;
             }
             asserted += 1;
             ours_ran += outcome.ours_ran as usize;
             if !agrees {
-                failures.push(format!("{} {} sm_{sm}: {}", k.file, k.entry, describe(&outcome.verdict)));
+                failures.push(format!(
+                    "{} {} sm_{sm}: {}",
+                    k.file,
+                    k.entry,
+                    describe(&outcome.verdict)
+                ));
             }
         }
     }
@@ -216,7 +268,12 @@ fn every_instruction_kernel_agrees_on_every_architecture() {
          {gaps} runs left out for emulator gaps, {gaps_agreeing} of them agree now",
         asserted - failures.len()
     );
-    assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} disagreements:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -229,6 +286,9 @@ fn every_kernel_source_has_its_ptx_and_a_launch() {
         let ptx = path.with_extension("ptx");
         assert!(ptx.exists(), "{} has no PTX beside it", path.display());
         let name = ptx.file_name().unwrap().to_str().unwrap();
-        assert!(KERNELS.iter().any(|k| k.file == name), "no launch for {name}");
+        assert!(
+            KERNELS.iter().any(|k| k.file == name),
+            "no launch for {name}"
+        );
     }
 }

@@ -28,7 +28,13 @@ fn main() {
     let mut tally: BTreeMap<String, usize> = BTreeMap::new();
     let out = std::env::temp_dir().join(format!("emu_survey_{}.cubin", std::process::id()));
     for f in &files {
-        let ok = Command::new(&ptxas).arg(format!("-arch={arch}")).arg(f).arg("-o").arg(&out).status().is_ok_and(|s| s.success());
+        let ok = Command::new(&ptxas)
+            .arg(format!("-arch={arch}"))
+            .arg(f)
+            .arg("-o")
+            .arg(&out)
+            .status()
+            .is_ok_and(|s| s.success());
         let Some(bytes) = ok.then(|| std::fs::read(&out).ok()).flatten() else {
             *tally.entry("ptxas failed".into()).or_default() += 1;
             continue;
@@ -38,7 +44,9 @@ fn main() {
             if outcome.starts_with("hazard") {
                 println!("{f} {k}: {outcome}");
             }
-            *tally.entry(outcome.split(':').next().unwrap_or("").to_string()).or_default() += 1;
+            *tally
+                .entry(outcome.split(':').next().unwrap_or("").to_string())
+                .or_default() += 1;
         }
     }
     let _ = std::fs::remove_file(&out);
@@ -51,20 +59,44 @@ fn main() {
 
 /// Runs one kernel; returns a short outcome ("ok", "hazard: ...", "unsupported XYZ", ...).
 fn run_one(bytes: &[u8], kernel: &str) -> String {
-    let Ok(image) = cubin::load_kernel(bytes, kernel) else { return "bad cubin".into() };
+    let Ok(image) = cubin::load_kernel(bytes, kernel) else {
+        return "bad cubin".into();
+    };
     let mut params = vec![0u8; image.param_size as usize];
     for slot in params.chunks_mut(8) {
         let v = (BUFFER + 0x1000).to_le_bytes();
         slot.copy_from_slice(&v[..slot.len()]);
     }
-    let mut buffers = [Buffer { addr: BUFFER, bytes: vec![0; BUFFER_BYTES] }];
-    let launch = Launch { grid: [1, 1, 1], block: [32, 1, 1] };
-    let opts = EmuOptions { max_steps: 200_000, ..Default::default() };
+    let mut buffers = [Buffer {
+        addr: BUFFER,
+        bytes: vec![0; BUFFER_BYTES],
+    }];
+    let launch = Launch {
+        grid: [1, 1, 1],
+        block: [32, 1, 1],
+    };
+    let opts = EmuOptions {
+        max_steps: 200_000,
+        ..Default::default()
+    };
     match run_kernel(bytes, kernel, &launch, &params, &mut buffers, &opts) {
         Ok(_) => "ok".into(),
-        Err(EmuError::Hazard { .. }) => format!("hazard: {}", run_kernel(bytes, kernel, &launch, &params, &mut buffers, &opts).err().map(|e| e.to_string()).unwrap_or_default()),
-        Err(EmuError::Unsupported { what, opcode, .. }) if what == "unknown opcode" => format!("unsupported opcode {opcode:#05x}"),
+        Err(EmuError::Hazard { .. }) => format!(
+            "hazard: {}",
+            run_kernel(bytes, kernel, &launch, &params, &mut buffers, &opts)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default()
+        ),
+        Err(EmuError::Unsupported { what, opcode, .. }) if what == "unknown opcode" => {
+            format!("unsupported opcode {opcode:#05x}")
+        }
         Err(EmuError::Unsupported { what, .. }) => format!("unsupported {what}"),
-        Err(e) => e.to_string().split(' ').take(2).collect::<Vec<_>>().join(" "),
+        Err(e) => e
+            .to_string()
+            .split(' ')
+            .take(2)
+            .collect::<Vec<_>>()
+            .join(" "),
     }
 }

@@ -4,61 +4,281 @@ use super::*;
 use ptxforge_emu::Launch;
 
 pub const CASES: &[Case] = &[
-    Case { file: "vadd.ptx", kernel: "vadd", setup: vadd },
-    Case { file: "saxpy.ptx", kernel: "saxpy", setup: saxpy },
-    Case { file: "addr64.ptx", kernel: "gather64", setup: gather64 },
-    Case { file: "bitops.ptx", kernel: "bitops", setup: bitops },
-    Case { file: "block_reduce.ptx", kernel: "block_reduce", setup: block_reduce },
-    Case { file: "counted_loop.ptx", kernel: "row_sum", setup: row_sum },
-    Case { file: "cvt_int.ptx", kernel: "cvt_int", setup: cvt_int },
-    Case { file: "empty.ptx", kernel: "empty", setup: empty },
-    Case { file: "float_ops.ptx", kernel: "float_ops", setup: float_ops },
-    Case { file: "grid_stride.ptx", kernel: "grid_stride", setup: grid_stride },
-    Case { file: "handwritten_cvt_float.ptx", kernel: "k", setup: cvt_float },
-    Case { file: "handwritten_int64.ptx", kernel: "int64_ops", setup: int64_ops },
-    Case { file: "handwritten_preds.ptx", kernel: "preds", setup: preds },
-    Case { file: "handwritten_shared.ptx", kernel: "shared_rev", setup: shared_rev },
-    Case { file: "if_else.ptx", kernel: "clamp_or_scale", setup: clamp_or_scale },
-    Case { file: "index3d.ptx", kernel: "index3d", setup: index3d },
-    Case { file: "int_minmax.ptx", kernel: "int_minmax", setup: int_minmax },
-    Case { file: "laneid.ptx", kernel: "laneid", setup: laneid },
-    Case { file: "ldg_nc.ptx", kernel: "ldg_nc", setup: ldg_nc },
-    Case { file: "mul_wide.ptx", kernel: "mul_wide", setup: mul_wide },
-    Case { file: "multi.ptx", kernel: "fill", setup: fill },
-    Case { file: "multi.ptx", kernel: "scale", setup: scale },
-    Case { file: "multi.ptx", kernel: "copy", setup: copy },
-    Case { file: "select_pred.ptx", kernel: "select_pred", setup: select_pred },
-    Case { file: "u64_compare.ptx", kernel: "u64_compare", setup: u64_compare },
-    Case { file: "kernels/warp.ptx", kernel: "warp_ops", setup: warp_ops },
-    Case { file: "kernels/warp.ptx", kernel: "atomics", setup: atomics },
-    Case { file: "kernels/warp.ptx", kernel: "diverge", setup: diverge },
-    Case { file: "kernels/sync.ptx", kernel: "sync_ops", setup: sync_ops },
-    Case { file: "kernels/sync.ptx", kernel: "syncwarp_diverged", setup: syncwarp_diverged },
-    Case { file: "kernels/sync.ptx", kernel: "shfl_diverged", setup: diverge },
-    Case { file: "kernels/warp.ptx", kernel: "param_index", setup: param_index },
-    Case { file: "kernels/warp.ptx", kernel: "uniform_ops", setup: uniform_ops },
-    Case { file: "kernels/warp.ptx", kernel: "uniform_addr", setup: uniform_addr },
-    Case { file: "kernels/fp64.ptx", kernel: "f64_ops", setup: f64_ops },
-    Case { file: "kernels/fp64_imm.ptx", kernel: "f64_imm", setup: f64_imm },
-    Case { file: "kernels/cvt64.ptx", kernel: "cvt64", setup: cvt64 },
-    Case { file: "kernels/fp64_round.ptx", kernel: "f64_round", setup: f64_round },
-    Case { file: "kernels/sm90.ptx", kernel: "dep_copy", setup: dep_copy },
-    Case { file: "kernels/sm90.ptx", kernel: "add_minmax", setup: add_minmax },
-    Case { file: "kernels/sm90.ptx", kernel: "uniform_prmt", setup: uniform_prmt },
-    Case { file: "kernels/preds.ptx", kernel: "many_preds", setup: many_preds },
-    Case { file: "kernels/control.ptx", kernel: "window_sum", setup: window_sum },
-    Case { file: "kernels/control.ptx", kernel: "calls", setup: calls },
-    Case { file: "kernels/approx.ptx", kernel: "mufu_approx", setup: mufu_approx },
-    Case { file: "kernels/cvt_round.ptx", kernel: "cvt_round", setup: cvt_round },
-    Case { file: "kernels/i2i.ptx", kernel: "i2i_sat", setup: i2i_sat },
-    Case { file: "kernels/fround.ptx", kernel: "f32_rounding", setup: f32_rounding },
-    Case { file: "kernels/uniform64.ptx", kernel: "grid_stride64", setup: grid_stride64 },
-    Case { file: "kernels/uniform64.ptx", kernel: "tile64", setup: tile64 },
-    Case { file: "kernels/uniform64.ptx", kernel: "byte_params", setup: byte_params },
-    Case { file: "kernels/uniform64.ptx", kernel: "tile_flag", setup: tile_flag },
-    Case { file: "kernels/uniform64.ptx", kernel: "tile_prefetch", setup: tile_prefetch },
-    Case { file: "kernels/generic.ptx", kernel: "generic_mem", setup: generic_mem },
-    Case { file: "handwritten_params.ptx", kernel: "params", setup: narrow_params },
+    Case {
+        file: "vadd.ptx",
+        kernel: "vadd",
+        setup: vadd,
+    },
+    Case {
+        file: "saxpy.ptx",
+        kernel: "saxpy",
+        setup: saxpy,
+    },
+    Case {
+        file: "addr64.ptx",
+        kernel: "gather64",
+        setup: gather64,
+    },
+    Case {
+        file: "bitops.ptx",
+        kernel: "bitops",
+        setup: bitops,
+    },
+    Case {
+        file: "block_reduce.ptx",
+        kernel: "block_reduce",
+        setup: block_reduce,
+    },
+    Case {
+        file: "counted_loop.ptx",
+        kernel: "row_sum",
+        setup: row_sum,
+    },
+    Case {
+        file: "cvt_int.ptx",
+        kernel: "cvt_int",
+        setup: cvt_int,
+    },
+    Case {
+        file: "empty.ptx",
+        kernel: "empty",
+        setup: empty,
+    },
+    Case {
+        file: "float_ops.ptx",
+        kernel: "float_ops",
+        setup: float_ops,
+    },
+    Case {
+        file: "grid_stride.ptx",
+        kernel: "grid_stride",
+        setup: grid_stride,
+    },
+    Case {
+        file: "handwritten_cvt_float.ptx",
+        kernel: "k",
+        setup: cvt_float,
+    },
+    Case {
+        file: "handwritten_int64.ptx",
+        kernel: "int64_ops",
+        setup: int64_ops,
+    },
+    Case {
+        file: "handwritten_preds.ptx",
+        kernel: "preds",
+        setup: preds,
+    },
+    Case {
+        file: "handwritten_shared.ptx",
+        kernel: "shared_rev",
+        setup: shared_rev,
+    },
+    Case {
+        file: "if_else.ptx",
+        kernel: "clamp_or_scale",
+        setup: clamp_or_scale,
+    },
+    Case {
+        file: "index3d.ptx",
+        kernel: "index3d",
+        setup: index3d,
+    },
+    Case {
+        file: "int_minmax.ptx",
+        kernel: "int_minmax",
+        setup: int_minmax,
+    },
+    Case {
+        file: "laneid.ptx",
+        kernel: "laneid",
+        setup: laneid,
+    },
+    Case {
+        file: "ldg_nc.ptx",
+        kernel: "ldg_nc",
+        setup: ldg_nc,
+    },
+    Case {
+        file: "mul_wide.ptx",
+        kernel: "mul_wide",
+        setup: mul_wide,
+    },
+    Case {
+        file: "multi.ptx",
+        kernel: "fill",
+        setup: fill,
+    },
+    Case {
+        file: "multi.ptx",
+        kernel: "scale",
+        setup: scale,
+    },
+    Case {
+        file: "multi.ptx",
+        kernel: "copy",
+        setup: copy,
+    },
+    Case {
+        file: "select_pred.ptx",
+        kernel: "select_pred",
+        setup: select_pred,
+    },
+    Case {
+        file: "u64_compare.ptx",
+        kernel: "u64_compare",
+        setup: u64_compare,
+    },
+    Case {
+        file: "kernels/warp.ptx",
+        kernel: "warp_ops",
+        setup: warp_ops,
+    },
+    Case {
+        file: "kernels/warp.ptx",
+        kernel: "atomics",
+        setup: atomics,
+    },
+    Case {
+        file: "kernels/warp.ptx",
+        kernel: "diverge",
+        setup: diverge,
+    },
+    Case {
+        file: "kernels/sync.ptx",
+        kernel: "sync_ops",
+        setup: sync_ops,
+    },
+    Case {
+        file: "kernels/sync.ptx",
+        kernel: "syncwarp_diverged",
+        setup: syncwarp_diverged,
+    },
+    Case {
+        file: "kernels/sync.ptx",
+        kernel: "shfl_diverged",
+        setup: diverge,
+    },
+    Case {
+        file: "kernels/warp.ptx",
+        kernel: "param_index",
+        setup: param_index,
+    },
+    Case {
+        file: "kernels/warp.ptx",
+        kernel: "uniform_ops",
+        setup: uniform_ops,
+    },
+    Case {
+        file: "kernels/warp.ptx",
+        kernel: "uniform_addr",
+        setup: uniform_addr,
+    },
+    Case {
+        file: "kernels/fp64.ptx",
+        kernel: "f64_ops",
+        setup: f64_ops,
+    },
+    Case {
+        file: "kernels/fp64_imm.ptx",
+        kernel: "f64_imm",
+        setup: f64_imm,
+    },
+    Case {
+        file: "kernels/cvt64.ptx",
+        kernel: "cvt64",
+        setup: cvt64,
+    },
+    Case {
+        file: "kernels/fp64_round.ptx",
+        kernel: "f64_round",
+        setup: f64_round,
+    },
+    Case {
+        file: "kernels/sm90.ptx",
+        kernel: "dep_copy",
+        setup: dep_copy,
+    },
+    Case {
+        file: "kernels/sm90.ptx",
+        kernel: "add_minmax",
+        setup: add_minmax,
+    },
+    Case {
+        file: "kernels/sm90.ptx",
+        kernel: "uniform_prmt",
+        setup: uniform_prmt,
+    },
+    Case {
+        file: "kernels/preds.ptx",
+        kernel: "many_preds",
+        setup: many_preds,
+    },
+    Case {
+        file: "kernels/control.ptx",
+        kernel: "window_sum",
+        setup: window_sum,
+    },
+    Case {
+        file: "kernels/control.ptx",
+        kernel: "calls",
+        setup: calls,
+    },
+    Case {
+        file: "kernels/approx.ptx",
+        kernel: "mufu_approx",
+        setup: mufu_approx,
+    },
+    Case {
+        file: "kernels/cvt_round.ptx",
+        kernel: "cvt_round",
+        setup: cvt_round,
+    },
+    Case {
+        file: "kernels/i2i.ptx",
+        kernel: "i2i_sat",
+        setup: i2i_sat,
+    },
+    Case {
+        file: "kernels/fround.ptx",
+        kernel: "f32_rounding",
+        setup: f32_rounding,
+    },
+    Case {
+        file: "kernels/uniform64.ptx",
+        kernel: "grid_stride64",
+        setup: grid_stride64,
+    },
+    Case {
+        file: "kernels/uniform64.ptx",
+        kernel: "tile64",
+        setup: tile64,
+    },
+    Case {
+        file: "kernels/uniform64.ptx",
+        kernel: "byte_params",
+        setup: byte_params,
+    },
+    Case {
+        file: "kernels/uniform64.ptx",
+        kernel: "tile_flag",
+        setup: tile_flag,
+    },
+    Case {
+        file: "kernels/uniform64.ptx",
+        kernel: "tile_prefetch",
+        setup: tile_prefetch,
+    },
+    Case {
+        file: "kernels/generic.ptx",
+        kernel: "generic_mem",
+        setup: generic_mem,
+    },
+    Case {
+        file: "handwritten_params.ptx",
+        kernel: "params",
+        setup: narrow_params,
+    },
 ];
 
 fn floats(r: &mut Rng, n: usize, range: f32) -> Vec<f32> {
@@ -70,20 +290,33 @@ fn words(r: &mut Rng, n: usize) -> Vec<u32> {
 }
 
 fn grid(g: u32, b: u32) -> Launch {
-    Launch { grid: [g, 1, 1], block: [b, 1, 1] }
+    Launch {
+        grid: [g, 1, 1],
+        block: [b, 1, 1],
+    }
 }
 
 fn vadd(r: &mut Rng) -> Setup {
-    let (a, b, c) = (floats(r, 128, 100.0), floats(r, 128, 100.0), floats(r, 128, 1.0));
+    let (a, b, c) = (
+        floats(r, 128, 100.0),
+        floats(r, 128, 100.0),
+        floats(r, 128, 1.0),
+    );
     let n = 100;
     let mut e = c.clone();
     (0..n).for_each(|i| e[i] = a[i] + b[i]);
     Setup {
         launch: grid(2, 64),
-        params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).u32(n as u32).0,
+        params: Params::default()
+            .u64(addr(0))
+            .u64(addr(1))
+            .u64(addr(2))
+            .u32(n as u32)
+            .0,
         buffers: vec![buf_f32(0, &a), buf_f32(1, &b), buf_f32(2, &c)],
         expected: vec![buf_f32(0, &a), buf_f32(1, &b), buf_f32(2, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -94,10 +327,16 @@ fn saxpy(r: &mut Rng) -> Setup {
     (0..n).for_each(|i| e[i] = a.mul_add(x[i], y[i]));
     Setup {
         launch: grid(2, 64),
-        params: Params::default().u32(n as u32).f32(a).u64(addr(0)).u64(addr(1)).0,
+        params: Params::default()
+            .u32(n as u32)
+            .f32(a)
+            .u64(addr(0))
+            .u64(addr(1))
+            .0,
         buffers: vec![buf_f32(0, &x), buf_f32(1, &y)],
         expected: vec![buf_f32(0, &x), buf_f32(1, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -110,23 +349,33 @@ fn gather64(r: &mut Rng) -> Setup {
     (0..n as usize).for_each(|i| e[i] = src[idx[i] as usize].wrapping_add(i as u64));
     Setup {
         launch: grid(2, 64),
-        params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).u64(n).0,
+        params: Params::default()
+            .u64(addr(0))
+            .u64(addr(1))
+            .u64(addr(2))
+            .u64(n)
+            .0,
         buffers: vec![buf_u64(0, &src), buf_u64(1, &dst), buf_u64(2, &idx)],
         expected: vec![buf_u64(0, &src), buf_u64(1, &e), buf_u64(2, &idx)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
 fn bitops(r: &mut Rng) -> Setup {
     let a = words(r, 64);
     let sh = r.u32() % 32;
-    let e: Vec<u32> = a.iter().map(|&x| ((x & 0xff00) | (x << 3)) ^ !(x >> sh) ^ ((x as i32) >> 5) as u32).collect();
+    let e: Vec<u32> = a
+        .iter()
+        .map(|&x| ((x & 0xff00) | (x << 3)) ^ !(x >> sh) ^ ((x as i32) >> 5) as u32)
+        .collect();
     Setup {
         launch: grid(1, 64),
         params: Params::default().u64(addr(0)).u64(addr(1)).u32(sh).0,
         buffers: vec![buf_u32(0, &a), buf_u32(1, &[0; 64])],
         expected: vec![buf_u32(0, &a), buf_u32(1, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -147,20 +396,32 @@ fn block_reduce(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_f32(0, &input), buf_f32(1, &[0.0; 2])],
         expected: vec![buf_f32(0, &input), buf_f32(1, &out)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
 fn row_sum(r: &mut Rng) -> Setup {
     let (rows, cols) = (4usize, 37usize);
     let m = words(r, rows * cols);
-    let e: Vec<u32> = (0..rows).map(|row| m[row * cols..row * cols + cols].iter().fold(0u32, |s, &v| s.wrapping_add(v))).collect();
+    let e: Vec<u32> = (0..rows)
+        .map(|row| {
+            m[row * cols..row * cols + cols]
+                .iter()
+                .fold(0u32, |s, &v| s.wrapping_add(v))
+        })
+        .collect();
     Setup {
         launch: grid(rows as u32, 32),
-        params: Params::default().u64(addr(0)).u64(addr(1)).u32(cols as u32).0,
+        params: Params::default()
+            .u64(addr(0))
+            .u64(addr(1))
+            .u32(cols as u32)
+            .0,
         buffers: vec![buf_u32(0, &m), buf_u32(1, &[0; 4])],
         expected: vec![buf_u32(0, &m), buf_u32(1, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -178,27 +439,48 @@ fn cvt_int(r: &mut Rng) -> Setup {
         out[i] = o as u64;
         te[i] = ((o >> 3) as i16 as i32).wrapping_add(t[i] as u8 as i8 as i32) as u32;
     }
-    let p = Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).u64(addr(3)).u64(addr(4)).0;
+    let p = Params::default()
+        .u64(addr(0))
+        .u64(addr(1))
+        .u64(addr(2))
+        .u64(addr(3))
+        .u64(addr(4))
+        .0;
     let ins = vec![buf_bytes(0, c), buf_bytes(1, s), buf_bytes(2, us)];
     let mut buffers = ins.clone();
     buffers.extend([buf_u64(3, &[0; 64]), buf_u32(4, &t)]);
     let mut expected = ins;
     expected.extend([buf_u64(3, &out), buf_u32(4, &te)]);
-    Setup { launch: grid(1, 64), params: p, buffers, expected, f32_ulps: 0, unordered: vec![] }
+    Setup {
+        launch: grid(1, 64),
+        params: p,
+        buffers,
+        expected,
+        f32_ulps: 0,
+        unordered: vec![],
+    }
 }
 
 fn empty(_: &mut Rng) -> Setup {
-    Setup { launch: grid(2, 32), params: vec![], buffers: vec![], expected: vec![], f32_ulps: 0, unordered: vec![] }
+    Setup {
+        launch: grid(2, 32),
+        params: vec![],
+        buffers: vec![],
+        expected: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
+    }
 }
 
 fn nonzero_floats(r: &mut Rng, n: usize) -> Vec<f32> {
-    (0..n).map(|_| loop {
-        let v = r.f32(8.0);
-        if v != 0.0 {
-            break v;
-        }
-    })
-    .collect()
+    (0..n)
+        .map(|_| loop {
+            let v = r.f32(8.0);
+            if v != 0.0 {
+                break v;
+            }
+        })
+        .collect()
 }
 
 fn float_ops(r: &mut Rng) -> Setup {
@@ -215,7 +497,8 @@ fn float_ops(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).0,
         buffers: vec![buf_f32(0, &a), buf_f32(1, &b), buf_f32(2, &[0.0; 192])],
         expected: vec![buf_f32(0, &a), buf_f32(1, &b), buf_f32(2, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -229,7 +512,8 @@ fn grid_stride(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u32(n as u32).0,
         buffers: vec![buf_f32(0, &x), buf_f32(1, &y)],
         expected: vec![buf_f32(0, &x), buf_f32(1, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -238,10 +522,26 @@ fn cvt_float(r: &mut Rng) -> Setup {
     let f1 = r.f32(3.0e9);
     let f2 = i1 as i32 as f32;
     let f3 = i1 as f32;
-    let (r2, r3, r4) = (f1 as i32 as u32, f1 as u32, f1.round_ties_even() as i32 as u32);
+    let (r2, r3, r4) = (
+        f1 as i32 as u32,
+        f1 as u32,
+        f1.round_ties_even() as i32 as u32,
+    );
     let input = [i1, f1.to_bits(), 0, 0];
-    let e = [(f2 + f3).to_bits(), f1.to_bits(), r2.wrapping_add(r3).wrapping_add(r4), 0];
-    Setup { launch: grid(1, 1), params: Params::default().u64(addr(0)).0, buffers: vec![buf_u32(0, &input)], expected: vec![buf_u32(0, &e)], f32_ulps: 0, unordered: vec![] }
+    let e = [
+        (f2 + f3).to_bits(),
+        f1.to_bits(),
+        r2.wrapping_add(r3).wrapping_add(r4),
+        0,
+    ];
+    Setup {
+        launch: grid(1, 1),
+        params: Params::default().u64(addr(0)).0,
+        buffers: vec![buf_u32(0, &input)],
+        expected: vec![buf_u32(0, &e)],
+        f32_ulps: 0,
+        unordered: vec![],
+    }
 }
 
 fn int64_ops(r: &mut Rng) -> Setup {
@@ -256,7 +556,8 @@ fn int64_ops(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(a).u64(b).0,
         buffers: vec![buf_u64(0, &[0; 2])],
         expected: vec![buf_u64(0, &[d10, d6])],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -291,14 +592,24 @@ fn preds(_: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u32(a as u32).u32(b as u32).0,
         buffers: vec![buf_bytes(0, vec![0; 64 * 8])],
         expected: vec![buf_bytes(0, out)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
 fn shared_rev(r: &mut Rng) -> Setup {
     let io = words(r, 128);
-    let e: Vec<u32> = (0..128).map(|t| (io[127 - t] as u16 as i16 as i32).wrapping_add(io[1] as i32) as u32).collect();
-    Setup { launch: grid(1, 128), params: Params::default().u64(addr(0)).0, buffers: vec![buf_u32(0, &io)], expected: vec![buf_u32(0, &e)], f32_ulps: 0, unordered: vec![] }
+    let e: Vec<u32> = (0..128)
+        .map(|t| (io[127 - t] as u16 as i16 as i32).wrapping_add(io[1] as i32) as u32)
+        .collect();
+    Setup {
+        launch: grid(1, 128),
+        params: Params::default().u64(addr(0)).0,
+        buffers: vec![buf_u32(0, &io)],
+        expected: vec![buf_u32(0, &e)],
+        f32_ulps: 0,
+        unordered: vec![],
+    }
 }
 
 fn clamp_or_scale(r: &mut Rng) -> Setup {
@@ -306,14 +617,19 @@ fn clamp_or_scale(r: &mut Rng) -> Setup {
     let (lo, n) = (r.f32(5.0), 100);
     let mut e = v.clone();
     for x in e.iter_mut().take(n) {
-        *x = if *x < lo { lo + lo } else { x.mul_add(0.5, -1.0) };
+        *x = if *x < lo {
+            lo + lo
+        } else {
+            x.mul_add(0.5, -1.0)
+        };
     }
     Setup {
         launch: grid(2, 64),
         params: Params::default().u64(addr(0)).f32(lo).u32(n as u32).0,
         buffers: vec![buf_f32(0, &v)],
         expected: vec![buf_f32(0, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -333,7 +649,8 @@ fn index3d(_: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).0,
         buffers: vec![buf_u32(0, &vec![0; e.len()])],
         expected: vec![buf_u32(0, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -345,20 +662,30 @@ fn int_minmax(r: &mut Rng) -> Setup {
         e[4 * i] = x.min(y) as u32;
         e[4 * i + 1] = x.max(y) as u32;
         e[4 * i + 2] = x.wrapping_abs().wrapping_sub(y) as u32;
-        e[4 * i + 3] = x.wrapping_neg().wrapping_add((x as u32).min(y as u32) as i32) as u32;
+        e[4 * i + 3] = x
+            .wrapping_neg()
+            .wrapping_add((x as u32).min(y as u32) as i32) as u32;
     }
     Setup {
         launch: grid(1, 64),
         params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).0,
         buffers: vec![buf_u32(0, &a), buf_u32(1, &b), buf_u32(2, &[0; 256])],
         expected: vec![buf_u32(0, &a), buf_u32(1, &b), buf_u32(2, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
 fn laneid(_: &mut Rng) -> Setup {
     let e: Vec<u32> = (0..64).map(|t| t % 32).collect();
-    Setup { launch: grid(1, 64), params: Params::default().u64(addr(0)).0, buffers: vec![buf_u32(0, &[0; 64])], expected: vec![buf_u32(0, &e)], f32_ulps: 0, unordered: vec![] }
+    Setup {
+        launch: grid(1, 64),
+        params: Params::default().u64(addr(0)).0,
+        buffers: vec![buf_u32(0, &[0; 64])],
+        expected: vec![buf_u32(0, &e)],
+        f32_ulps: 0,
+        unordered: vec![],
+    }
 }
 
 fn ldg_nc(r: &mut Rng) -> Setup {
@@ -369,7 +696,8 @@ fn ldg_nc(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_f32(0, &a), buf_f32(1, &[0.0; 32])],
         expected: vec![buf_f32(0, &a), buf_f32(1, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -381,15 +709,34 @@ fn mul_wide(r: &mut Rng) -> Setup {
         let (x, y) = (a[i] as i32 as i64, a[i + 1] as i32 as i64);
         w[i] = x.wrapping_mul(12345).wrapping_add(x.wrapping_mul(y)) as u64;
         h[i] = ((x * y) >> 32) as u32;
-        hu[i] = (((b[i] as u64 * b[i + 1] as u64) >> 32) as u32).wrapping_add(b[i].wrapping_mul(7)).wrapping_add(3);
+        hu[i] = (((b[i] as u64 * b[i + 1] as u64) >> 32) as u32)
+            .wrapping_add(b[i].wrapping_mul(7))
+            .wrapping_add(3);
     }
-    let p = Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).u64(addr(3)).u64(addr(4)).0;
+    let p = Params::default()
+        .u64(addr(0))
+        .u64(addr(1))
+        .u64(addr(2))
+        .u64(addr(3))
+        .u64(addr(4))
+        .0;
     let ins = vec![buf_u32(0, &a), buf_u32(1, &b)];
     let mut buffers = ins.clone();
-    buffers.extend([buf_u64(2, &[0; 32]), buf_u32(3, &[0; 32]), buf_u32(4, &[0; 32])]);
+    buffers.extend([
+        buf_u64(2, &[0; 32]),
+        buf_u32(3, &[0; 32]),
+        buf_u32(4, &[0; 32]),
+    ]);
     let mut expected = ins;
     expected.extend([buf_u64(2, &w), buf_u32(3, &h), buf_u32(4, &hu)]);
-    Setup { launch: grid(1, 32), params: p, buffers, expected, f32_ulps: 0, unordered: vec![] }
+    Setup {
+        launch: grid(1, 32),
+        params: p,
+        buffers,
+        expected,
+        f32_ulps: 0,
+        unordered: vec![],
+    }
 }
 
 fn fill(r: &mut Rng) -> Setup {
@@ -399,7 +746,8 @@ fn fill(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u32(v).0,
         buffers: vec![buf_u32(0, &[0; 64])],
         expected: vec![buf_u32(0, &[v; 64])],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -407,7 +755,14 @@ fn scale(r: &mut Rng) -> Setup {
     let p = floats(r, 64, 100.0);
     let s = r.f32(3.0);
     let e: Vec<f32> = p.iter().map(|x| x * s).collect();
-    Setup { launch: grid(1, 64), params: Params::default().u64(addr(0)).f32(s).0, buffers: vec![buf_f32(0, &p)], expected: vec![buf_f32(0, &e)], f32_ulps: 0, unordered: vec![] }
+    Setup {
+        launch: grid(1, 64),
+        params: Params::default().u64(addr(0)).f32(s).0,
+        buffers: vec![buf_f32(0, &p)],
+        expected: vec![buf_f32(0, &e)],
+        f32_ulps: 0,
+        unordered: vec![],
+    }
 }
 
 fn copy(r: &mut Rng) -> Setup {
@@ -417,13 +772,18 @@ fn copy(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_u32(0, &a), buf_u32(1, &[0; 64])],
         expected: vec![buf_u32(0, &a), buf_u32(1, &a)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
 fn select_pred(r: &mut Rng) -> Setup {
-    let a: Vec<u32> = (0..64).map(|_| ((r.u32() % 200) as i32 - 100) as u32).collect();
-    let f: Vec<f32> = (0..64).map(|k| if k % 9 == 0 { f32::NAN } else { r.f32(2.0) }).collect();
+    let a: Vec<u32> = (0..64)
+        .map(|_| ((r.u32() % 200) as i32 - 100) as u32)
+        .collect();
+    let f: Vec<f32> = (0..64)
+        .map(|k| if k % 9 == 0 { f32::NAN } else { r.f32(2.0) })
+        .collect();
     let (lo, hi) = (-30i32, 40i32);
     let e: Vec<u32> = (0..64)
         .map(|i| {
@@ -443,28 +803,53 @@ fn select_pred(r: &mut Rng) -> Setup {
         .collect();
     Setup {
         launch: grid(1, 64),
-        params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).u32(lo as u32).u32(hi as u32).0,
+        params: Params::default()
+            .u64(addr(0))
+            .u64(addr(1))
+            .u64(addr(2))
+            .u32(lo as u32)
+            .u32(hi as u32)
+            .0,
         buffers: vec![buf_u32(0, &a), buf_f32(1, &f), buf_u32(2, &[0; 64])],
         expected: vec![buf_u32(0, &a), buf_f32(1, &f), buf_u32(2, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
 fn u64_compare(r: &mut Rng) -> Setup {
     let a: Vec<u64> = (0..64).map(|_| r.next() >> (r.next() % 8)).collect();
     let lim = 1u64 << 61;
-    let e: Vec<u32> = a.iter().map(|&v| if v < lim { (v & 0xffff) as u32 } else { (v >> 40) as u32 }).collect();
+    let e: Vec<u32> = a
+        .iter()
+        .map(|&v| {
+            if v < lim {
+                (v & 0xffff) as u32
+            } else {
+                (v >> 40) as u32
+            }
+        })
+        .collect();
     Setup {
         launch: grid(1, 64),
         params: Params::default().u64(addr(0)).u64(lim).u64(addr(1)).0,
         buffers: vec![buf_u64(0, &a), buf_u32(1, &[0; 64])],
         expected: vec![buf_u64(0, &a), buf_u32(1, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
 fn warp_ops(r: &mut Rng) -> Setup {
-    let a: Vec<u32> = (0..64).map(|k| if k % 13 == 5 { 0 } else { r.u32() >> (r.u32() % 4) }).collect();
+    let a: Vec<u32> = (0..64)
+        .map(|k| {
+            if k % 13 == 5 {
+                0
+            } else {
+                r.u32() >> (r.u32() % 4)
+            }
+        })
+        .collect();
     let mut e = vec![0u32; 512];
     for t in 0..64 {
         let (base, lane) = (t & !31, t % 32);
@@ -477,20 +862,34 @@ fn warp_ops(r: &mut Rng) -> Setup {
         e[8 * t + 3] = if lane + 3 <= 31 { warp[lane + 3] } else { x };
         e[8 * t + 4] = if lane >= 5 { warp[lane - 5] } else { x };
         e[8 * t + 5] = warp[(x & 31) as usize];
-        e[8 * t + 6] = (0..32).filter(|&l| warp[l] & 1 == 1).fold(0, |m, l| m | 1 << l);
-        e[8 * t + 7] = warp.iter().any(|&v| v > 0xf000_0000) as u32 | ((warp.iter().all(|&v| v != 0) as u32) << 1);
+        e[8 * t + 6] = (0..32)
+            .filter(|&l| warp[l] & 1 == 1)
+            .fold(0, |m, l| m | 1 << l);
+        e[8 * t + 7] = warp.iter().any(|&v| v > 0xf000_0000) as u32
+            | ((warp.iter().all(|&v| v != 0) as u32) << 1);
     }
     Setup {
         launch: grid(1, 64),
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_u32(0, &a), buf_u32(1, &[0; 512])],
         expected: vec![buf_u32(0, &a), buf_u32(1, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
 fn sync_ops(r: &mut Rng) -> Setup {
-    let a: Vec<u32> = (0..64).map(|k| if k == 17 { 0 } else if k < 32 { r.u32() | 0x8000_0000 } else { r.u32() }).collect();
+    let a: Vec<u32> = (0..64)
+        .map(|k| {
+            if k == 17 {
+                0
+            } else if k < 32 {
+                r.u32() | 0x8000_0000
+            } else {
+                r.u32()
+            }
+        })
+        .collect();
     let any = a.iter().any(|&x| x & 1 == 1) as u32;
     let all = a.iter().all(|&x| x != 0) as u32;
     let cnt = a.iter().filter(|&&x| x & 2 != 0).count() as u32;
@@ -500,27 +899,49 @@ fn sync_ops(r: &mut Rng) -> Setup {
         let top = |x: u32| x >> 31;
         let uni = a[base..base + 32].iter().all(|&x| top(x) == top(a[base])) as u32;
         let le = ((1u64 << (lane + 1)) - 1) as u32;
-        e[8 * t..8 * t + 8].copy_from_slice(&[any | all << 1 | uni << 2, cnt, 1 << lane, (1 << lane) - 1, le, !le, !((1u32 << lane) - 1), a[t]]);
+        e[8 * t..8 * t + 8].copy_from_slice(&[
+            any | all << 1 | uni << 2,
+            cnt,
+            1 << lane,
+            (1 << lane) - 1,
+            le,
+            !le,
+            !((1u32 << lane) - 1),
+            a[t],
+        ]);
     }
     Setup {
         launch: grid(1, 64),
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_u32(0, &a), buf_u32(1, &[0; 512])],
         expected: vec![buf_u32(0, &a), buf_u32(1, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
 fn syncwarp_diverged(r: &mut Rng) -> Setup {
     let a = words(r, 64);
-    let s: Vec<u32> = a.iter().map(|&x| if x & 1 == 1 { x.wrapping_mul(3) } else { x + 1 }).collect();
-    let e: Vec<u32> = (0..64).map(|t| if a[t] & 1 == 1 { s[t ^ 1] } else { s[t ^ 1] ^ 5 }).collect();
+    let s: Vec<u32> = a
+        .iter()
+        .map(|&x| if x & 1 == 1 { x.wrapping_mul(3) } else { x + 1 })
+        .collect();
+    let e: Vec<u32> = (0..64)
+        .map(|t| {
+            if a[t] & 1 == 1 {
+                s[t ^ 1]
+            } else {
+                s[t ^ 1] ^ 5
+            }
+        })
+        .collect();
     Setup {
         launch: grid(1, 64),
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_u32(0, &a), buf_u32(1, &[0; 64])],
         expected: vec![buf_u32(0, &a), buf_u32(1, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -531,18 +952,38 @@ fn atomics(r: &mut Rng) -> Setup {
     a.iter().for_each(|&v| hist[(v & 15) as usize] += 1);
     let g = [
         a.iter().fold(g0[0], |s, &v| s.wrapping_add(v)),
-        a.iter().map(|&v| v as i32).chain([g0[1] as i32]).max().unwrap_or(0) as u32,
+        a.iter()
+            .map(|&v| v as i32)
+            .chain([g0[1] as i32])
+            .max()
+            .unwrap_or(0) as u32,
         g0[2] + 64,
         7,
     ];
     let old: Vec<u32> = (0..64).map(|k| g0[2] + k).collect();
-    let p = Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).u64(addr(3)).0;
+    let p = Params::default()
+        .u64(addr(0))
+        .u64(addr(1))
+        .u64(addr(2))
+        .u64(addr(3))
+        .0;
     Setup {
         launch: grid(1, 64),
         params: p,
-        buffers: vec![buf_u32(0, &g0), buf_u32(1, &[0; 16]), buf_u32(2, &a), buf_u32(3, &[0; 64])],
-        expected: vec![buf_u32(0, &g), buf_u32(1, &hist), buf_u32(2, &a), buf_u32(3, &old)],
-        f32_ulps: 0, unordered: vec![3],
+        buffers: vec![
+            buf_u32(0, &g0),
+            buf_u32(1, &[0; 16]),
+            buf_u32(2, &a),
+            buf_u32(3, &[0; 64]),
+        ],
+        expected: vec![
+            buf_u32(0, &g),
+            buf_u32(1, &hist),
+            buf_u32(2, &a),
+            buf_u32(3, &old),
+        ],
+        f32_ulps: 0,
+        unordered: vec![3],
     }
 }
 
@@ -567,7 +1008,8 @@ fn diverge(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_u32(0, &a), buf_u32(1, &[0; 64])],
         expected: vec![buf_u32(0, &a), buf_u32(1, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -583,7 +1025,8 @@ fn param_index(r: &mut Rng) -> Setup {
         params: p.u64(addr(0)).0,
         buffers: vec![buf_u32(0, &[0; 32])],
         expected: vec![buf_u32(0, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -592,20 +1035,33 @@ fn uniform_ops(r: &mut Rng) -> Setup {
     let (grid_x, block_x) = (3u32, 32u32);
     let mut e = vec![0u64; (grid_x * block_x) as usize];
     for b in 0..grid_x {
-        let cta = (b as i64).wrapping_mul(block_x as i64).wrapping_mul(12345).wrapping_add(base);
+        let cta = (b as i64)
+            .wrapping_mul(block_x as i64)
+            .wrapping_mul(12345)
+            .wrapping_add(base);
         let s = cta.wrapping_shl((shift & 31) as u32);
         let m = ((b ^ 0xff) & shift as u32) as i64;
         for t in 0..block_x {
-            let acc = (0..(t & 3) as i64).fold(0i64, |acc, k| acc.wrapping_add(s.wrapping_add(m).wrapping_add(k)));
+            let acc = (0..(t & 3) as i64).fold(0i64, |acc, k| {
+                acc.wrapping_add(s.wrapping_add(m).wrapping_add(k))
+            });
             e[(b * block_x + t) as usize] = acc.wrapping_add(cta) as u64;
         }
     }
     Setup {
-        launch: Launch { grid: [grid_x, 1, 1], block: [block_x, 1, 1] },
-        params: Params::default().u64(addr(0)).u64(base as u64).u32(shift as u32).0,
+        launch: Launch {
+            grid: [grid_x, 1, 1],
+            block: [block_x, 1, 1],
+        },
+        params: Params::default()
+            .u64(addr(0))
+            .u64(base as u64)
+            .u32(shift as u32)
+            .0,
         buffers: vec![buf_u64(0, &vec![0; e.len()])],
         expected: vec![buf_u64(0, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -617,17 +1073,25 @@ fn uniform_addr(r: &mut Rng) -> Setup {
     for b in 0..2usize {
         let row = &input[b * ld as usize..];
         for t in 0..32usize {
-            let s = (t..n as usize).step_by(32).fold(0i32, |s, j| s.wrapping_add(row[j] as i32));
+            let s = (t..n as usize)
+                .step_by(32)
+                .fold(0i32, |s, j| s.wrapping_add(row[j] as i32));
             let tail = (((ld as i64 as u64) << 35) >> 40) as i32;
             e[b * 32 + t] = s.wrapping_add(ld >> 3).wrapping_add(tail) as u32;
         }
     }
     Setup {
         launch: grid(2, 32),
-        params: Params::default().u64(addr(0)).u64(addr(1)).u32(n as u32).u32(ld as u32).0,
+        params: Params::default()
+            .u64(addr(0))
+            .u64(addr(1))
+            .u32(n as u32)
+            .u32(ld as u32)
+            .0,
         buffers: vec![buf_u32(0, &input), buf_u32(1, &[0; 64])],
         expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -637,7 +1101,11 @@ fn f64_bytes(v: f64) -> [u8; 8] {
 
 /// clamp: start and width clamp at 32; wrap: both taken modulo 32.
 fn bit_mask(start: u32, width: u32, wrap: bool) -> u32 {
-    let (s, w) = if wrap { (start % 32, width % 32) } else { (start.min(32), width.min(32)) };
+    let (s, w) = if wrap {
+        (start % 32, width % 32)
+    } else {
+        (start.min(32), width.min(32))
+    };
     ((((1u64 << w) - 1) << s) & 0xffff_ffff) as u32
 }
 
@@ -650,7 +1118,9 @@ fn f64_ops(r: &mut Rng) -> Setup {
     };
     let a: Vec<f64> = (0..n).map(|_| value(r)).collect();
     // Every fourth b equals a (ties of min, max and the compares).
-    let b: Vec<f64> = (0..n).map(|k| if k % 4 == 3 { a[k] } else { value(r) }).collect();
+    let b: Vec<f64> = (0..n)
+        .map(|k| if k % 4 == 3 { a[k] } else { value(r) })
+        .collect();
     let w = words(r, n);
     let (s, len) = (r.u32() % 40, r.u32() % 40);
     let mut e = Vec::with_capacity(96 * n);
@@ -660,25 +1130,59 @@ fn f64_ops(r: &mut Rng) -> Setup {
         let (fma, diff) = (x.mul_add(y, sum), prod - x);
         let min = if x < y { x } else { y };
         let max = if x > y { x } else { y };
-        for v in [sum, prod, fma, diff, max, min, if x < y { sum } else { prod }, -diff.abs()] {
+        for v in [
+            sum,
+            prod,
+            fma,
+            diff,
+            max,
+            min,
+            if x < y { sum } else { prod },
+            -diff.abs(),
+        ] {
             e.extend_from_slice(&f64_bytes(v));
         }
         let (start, width) = (w[t] & 31, (w[t] >> 5) & 63);
         let hi = f32::from_bits((x.to_bits() >> 32) as u32);
         let sel = if hi > 0.0 { hi } else { 1.0 };
-        for v in [bit_mask(start, width, false), bit_mask(width, start, true), bit_mask(s, len, false).wrapping_add(t as u32), 0, sel.to_bits(), (fma != diff) as u32] {
+        for v in [
+            bit_mask(start, width, false),
+            bit_mask(width, start, true),
+            bit_mask(s, len, false).wrapping_add(t as u32),
+            0,
+            sel.to_bits(),
+            (fma != diff) as u32,
+        ] {
             e.extend_from_slice(&v.to_le_bytes());
         }
         e.extend_from_slice(&[0; 8]);
     }
     let bytes = |v: &[f64]| v.iter().flat_map(|&x| f64_bytes(x)).collect::<Vec<u8>>();
-    let p = Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).u64(addr(3)).u32(s).u32(len).0;
-    let inputs = vec![buf_bytes(0, bytes(&a)), buf_bytes(1, bytes(&b)), buf_u32(2, &w)];
+    let p = Params::default()
+        .u64(addr(0))
+        .u64(addr(1))
+        .u64(addr(2))
+        .u64(addr(3))
+        .u32(s)
+        .u32(len)
+        .0;
+    let inputs = vec![
+        buf_bytes(0, bytes(&a)),
+        buf_bytes(1, bytes(&b)),
+        buf_u32(2, &w),
+    ];
     let mut buffers = inputs.clone();
     buffers.push(buf_bytes(3, vec![0; 96 * n]));
     let mut expected = inputs;
     expected.push(buf_bytes(3, e));
-    Setup { launch: grid(1, n as u32), params: p, buffers, expected, f32_ulps: 0, unordered: vec![] }
+    Setup {
+        launch: grid(1, n as u32),
+        params: p,
+        buffers,
+        expected,
+        f32_ulps: 0,
+        unordered: vec![],
+    }
 }
 
 fn f64_imm(r: &mut Rng) -> Setup {
@@ -710,7 +1214,8 @@ fn f64_imm(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![input.clone(), buf_bytes(1, vec![0; 48 * n])],
         expected: vec![input, buf_bytes(1, e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -718,7 +1223,13 @@ fn f64_imm(r: &mut Rng) -> Setup {
 /// wrong side of `d`.
 fn f64_to_f32(d: f64, rm: u32) -> f32 {
     let near = d as f32;
-    let step = |up: bool| f32::from_bits(if (near > 0.0) == up { near.to_bits() + 1 } else { near.to_bits() - 1 });
+    let step = |up: bool| {
+        f32::from_bits(if (near > 0.0) == up {
+            near.to_bits() + 1
+        } else {
+            near.to_bits() - 1
+        })
+    };
     let above = near as f64 > d;
     match rm {
         _ if near as f64 == d => near,
@@ -733,7 +1244,13 @@ fn f64_to_f32(d: f64, rm: u32) -> f32 {
 /// An integer to f64 rounded by `rm`, stepped from the nearest as `f64_to_f32`.
 fn int_to_f64(v: i128, rm: u32) -> f64 {
     let near = v as f64;
-    let step = |up: bool| f64::from_bits(if (near > 0.0) == up { near.to_bits() + 1 } else { near.to_bits() - 1 });
+    let step = |up: bool| {
+        f64::from_bits(if (near > 0.0) == up {
+            near.to_bits() + 1
+        } else {
+            near.to_bits() - 1
+        })
+    };
     let above = near as i128 > v;
     match rm {
         _ if near as i128 == v => near,
@@ -747,10 +1264,29 @@ fn int_to_f64(v: i128, rm: u32) -> f64 {
 
 fn cvt64(r: &mut Rng) -> Setup {
     let n = 64;
-    let d: Vec<f64> = (0..n).map(|_| (r.next() as i64 as f64) / 8388608.0).collect();
-    let ints: Vec<u64> = (0..n).map(|k| if k % 2 == 0 { r.next() } else { r.next() >> (r.u32() % 40) }).collect();
+    let d: Vec<f64> = (0..n)
+        .map(|_| (r.next() as i64 as f64) / 8388608.0)
+        .collect();
+    let ints: Vec<u64> = (0..n)
+        .map(|k| {
+            if k % 2 == 0 {
+                r.next()
+            } else {
+                r.next() >> (r.u32() % 40)
+            }
+        })
+        .collect();
     // f32 bit patterns without NaNs (the payload rule of F2F is not asserted here).
-    let w: Vec<u32> = (0..n).map(|_| r.u32()).map(|x| if x >> 23 & 0xff == 0xff { x & !0x0080_0000 } else { x }).collect();
+    let w: Vec<u32> = (0..n)
+        .map(|_| r.u32())
+        .map(|x| {
+            if x >> 23 & 0xff == 0xff {
+                x & !0x0080_0000
+            } else {
+                x
+            }
+        })
+        .collect();
     let mut e = Vec::with_capacity(80 * n);
     for t in 0..n {
         let (x, v, bits) = (d[t], ints[t], w[t]);
@@ -765,35 +1301,71 @@ fn cvt64(r: &mut Rng) -> Setup {
         e.extend_from_slice(&f64_bytes(int_to_f64(signed, 0) + int_to_f64(unsigned, 3)));
         e.extend_from_slice(&f64_bytes(int_to_f64(signed, 1) + int_to_f64(unsigned, 2)));
         let f = f32::from_bits(bits);
-        let mix = (bits as i32 as f64).to_bits() ^ (f as f64).to_bits() ^ (f.trunc() as i64 as u64) ^ (bits as f64).to_bits();
+        let mix = (bits as i32 as f64).to_bits()
+            ^ (f as f64).to_bits()
+            ^ (f.trunc() as i64 as u64)
+            ^ (bits as f64).to_bits();
         e.extend_from_slice(&mix.to_le_bytes());
         e.extend_from_slice(&(v as f32).to_bits().to_le_bytes());
         e.extend_from_slice(&[0; 12]);
     }
-    let inputs = vec![buf_bytes(0, d.iter().flat_map(|&x| f64_bytes(x)).collect()), buf_u64(1, &ints), buf_u32(2, &w)];
+    let inputs = vec![
+        buf_bytes(0, d.iter().flat_map(|&x| f64_bytes(x)).collect()),
+        buf_u64(1, &ints),
+        buf_u32(2, &w),
+    ];
     let mut buffers = inputs.clone();
     buffers.push(buf_bytes(3, vec![0; 80 * n]));
     let mut expected = inputs;
     expected.push(buf_bytes(3, e));
-    Setup { launch: grid(1, n as u32), params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).u64(addr(3)).0, buffers, expected, f32_ulps: 0, unordered: vec![] }
+    Setup {
+        launch: grid(1, n as u32),
+        params: Params::default()
+            .u64(addr(0))
+            .u64(addr(1))
+            .u64(addr(2))
+            .u64(addr(3))
+            .0,
+        buffers,
+        expected,
+        f32_ulps: 0,
+        unordered: vec![],
+    }
 }
 
 /// Integer-valued operands, so that every exact sum, product and fma is an i128 rounded once by
 /// `int_to_f64` in the mode under test.
 fn f64_round(r: &mut Rng) -> Setup {
     let n = 40;
-    let ints: Vec<f64> = (0..3 * n).map(|_| (r.next() as i64 >> (2 + r.u32() % 30)) as f64).collect();
+    let ints: Vec<f64> = (0..3 * n)
+        .map(|_| (r.next() as i64 >> (2 + r.u32() % 30)) as f64)
+        .collect();
     let mut e = Vec::with_capacity(96 * n);
     for t in 0..n {
-        let (a, b, c) = (ints[3 * t] as i128, ints[3 * t + 1] as i128, ints[3 * t + 2] as i128);
+        let (a, b, c) = (
+            ints[3 * t] as i128,
+            ints[3 * t + 1] as i128,
+            ints[3 * t + 2] as i128,
+        );
         let (rn, rm, rp, rz) = (0, 1, 2, 3);
         let sub = if ints[3 * t] == 0.0 { 0.0 } else { -0.0 };
         let values = [
-            int_to_f64(a + b, rn), int_to_f64(a + b, rz), int_to_f64(a + b, rm), int_to_f64(a + b, rp),
-            int_to_f64(a * b, rz), int_to_f64(a * b, rm), int_to_f64(a * b, rp),
-            int_to_f64(a * b + c, rz), int_to_f64(a * b + c, rm), int_to_f64(a * b + c, rp), sub, int_to_f64(a * b + c, rn),
+            int_to_f64(a + b, rn),
+            int_to_f64(a + b, rz),
+            int_to_f64(a + b, rm),
+            int_to_f64(a + b, rp),
+            int_to_f64(a * b, rz),
+            int_to_f64(a * b, rm),
+            int_to_f64(a * b, rp),
+            int_to_f64(a * b + c, rz),
+            int_to_f64(a * b + c, rm),
+            int_to_f64(a * b + c, rp),
+            sub,
+            int_to_f64(a * b + c, rn),
         ];
-        values.iter().for_each(|&v| e.extend_from_slice(&f64_bytes(v)));
+        values
+            .iter()
+            .for_each(|&v| e.extend_from_slice(&f64_bytes(v)));
     }
     let input = buf_bytes(0, ints.iter().flat_map(|&x| f64_bytes(x)).collect());
     Setup {
@@ -801,7 +1373,8 @@ fn f64_round(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![input.clone(), buf_bytes(1, vec![0; 96 * n])],
         expected: vec![input, buf_bytes(1, e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -813,7 +1386,8 @@ fn dep_copy(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_u32(0, &a), buf_u32(1, &[0; 64])],
         expected: vec![buf_u32(0, &a), buf_u32(1, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -837,14 +1411,17 @@ fn many_preds(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_u32(0, &input), buf_u32(1, &out)],
         expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
 fn add_minmax(r: &mut Rng) -> Setup {
     let n = 64;
     // Small and large magnitudes, so that sums wrap and signed and unsigned orders differ.
-    let input: Vec<u32> = (0..3 * n).map(|k| if k % 5 == 0 { r.u32() } else { r.u32() % 3000 }).collect();
+    let input: Vec<u32> = (0..3 * n)
+        .map(|k| if k % 5 == 0 { r.u32() } else { r.u32() % 3000 })
+        .collect();
     let limit = r.u32() % 4000;
     let mut e = Vec::with_capacity(3 * n);
     for t in 0..n {
@@ -858,7 +1435,8 @@ fn add_minmax(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u32(limit).0,
         buffers: vec![buf_u32(0, &input), buf_u32(1, &vec![0; 3 * n])],
         expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -866,13 +1444,20 @@ fn uniform_prmt(r: &mut Rng) -> Setup {
     let mut input = words(r, 64);
     input[0] = r.u32() % 64;
     let (c, n) = (r.u32(), r.u32() % 64);
-    let e: Vec<u32> = input.iter().map(|v| v.wrapping_add(c as u8 as i8 as i32 as u32).wrapping_add(input[0].min(n))).collect();
+    let e: Vec<u32> = input
+        .iter()
+        .map(|v| {
+            v.wrapping_add(c as u8 as i8 as i32 as u32)
+                .wrapping_add(input[0].min(n))
+        })
+        .collect();
     Setup {
         launch: grid(1, 64),
         params: Params::default().u64(addr(0)).u64(addr(1)).u32(c).u32(n).0,
         buffers: vec![buf_u32(0, &input), buf_u32(1, &[0; 64])],
         expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -884,11 +1469,25 @@ fn uniform_prmt(r: &mut Rng) -> Setup {
 /// relative).
 fn mufu_approx(r: &mut Rng) -> Setup {
     let n = 64;
-    let x: Vec<f32> = (0..n).map(|_| 0.25 + (r.u32() % (1 << 20)) as f32 / (1 << 20) as f32 * 1.25).collect();
+    let x: Vec<f32> = (0..n)
+        .map(|_| 0.25 + (r.u32() % (1 << 20)) as f32 / (1 << 20) as f32 * 1.25)
+        .collect();
     let mut e = Vec::with_capacity(8 * n);
     for &v in &x {
         let d = v as f64;
-        e.extend([d.exp2(), d.log2(), 1.0 / d, 1.0 / d.sqrt(), d.sqrt(), d.sin(), d.cos(), d.tanh()].map(|y| y as f32));
+        e.extend(
+            [
+                d.exp2(),
+                d.log2(),
+                1.0 / d,
+                1.0 / d.sqrt(),
+                d.sqrt(),
+                d.sin(),
+                d.cos(),
+                d.tanh(),
+            ]
+            .map(|y| y as f32),
+        );
     }
     Setup {
         launch: grid(1, n as u32),
@@ -906,14 +1505,20 @@ fn window_sum(r: &mut Rng) -> Setup {
     let n = r.u32() % 600;
     let base = input[1000] * 64;
     let e: Vec<u32> = (0..64u32)
-        .map(|t| (base..base + 64).step_by(32).take_while(|&i| i < n).fold(0u32, |a, i| a.wrapping_add(input[(i + t) as usize])))
+        .map(|t| {
+            (base..base + 64)
+                .step_by(32)
+                .take_while(|&i| i < n)
+                .fold(0u32, |a, i| a.wrapping_add(input[(i + t) as usize]))
+        })
         .collect();
     Setup {
         launch: grid(1, 64),
         params: Params::default().u64(addr(0)).u64(addr(1)).u32(n).0,
         buffers: vec![buf_u32(0, &input), buf_u32(1, &[0; 64])],
         expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -931,7 +1536,8 @@ fn calls(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_u32(0, &input), buf_u32(1, &[0; 64])],
         expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -949,14 +1555,33 @@ fn cvt_round(r: &mut Rng) -> Setup {
     let n = 64;
     let w = words(r, n);
     // Small, 32-bit-sized and negative 64-bit values.
-    let v: Vec<u64> = (0..n).map(|k| ((r.u32() as u64) << 32 | r.u32() as u64) >> if k % 4 == 1 { 40 } else { 0 }).collect();
+    let v: Vec<u64> = (0..n)
+        .map(|k| ((r.u32() as u64) << 32 | r.u32() as u64) >> if k % 4 == 1 { 40 } else { 0 })
+        .collect();
     // Values past both 64-bit ranges (saturating), negative ones and fractions.
-    let f: Vec<f32> = (0..n).map(|k| if k % 8 == 5 { -3e19 } else if k % 8 == 6 { 3e19 } else { r.f32(1e12) }).collect();
+    let f: Vec<f32> = (0..n)
+        .map(|k| {
+            if k % 8 == 5 {
+                -3e19
+            } else if k % 8 == 6 {
+                3e19
+            } else {
+                r.f32(1e12)
+            }
+        })
+        .collect();
     let mut e = Vec::with_capacity(48 * n);
     for t in 0..n {
         let (u, s) = (w[t] as i128, w[t] as i32 as i128);
-        let conv = [f32_directed(u, true), f32_directed(s, false), f32_directed(u, false), f32_directed(v[t] as i128, true), v[t] as i64 as f32];
-        conv.iter().for_each(|x| e.extend_from_slice(&x.to_le_bytes()));
+        let conv = [
+            f32_directed(u, true),
+            f32_directed(s, false),
+            f32_directed(u, false),
+            f32_directed(v[t] as i128, true),
+            v[t] as i64 as f32,
+        ];
+        conv.iter()
+            .for_each(|x| e.extend_from_slice(&x.to_le_bytes()));
         e.extend_from_slice(&[0; 4]);
         e.extend_from_slice(&(f[t].trunc() as i64).to_le_bytes());
         e.extend_from_slice(&(f[t].trunc() as u64).to_le_bytes());
@@ -969,7 +1594,12 @@ fn cvt_round(r: &mut Rng) -> Setup {
     expected.push(buf_bytes(3, e));
     Setup {
         launch: grid(1, n as u32),
-        params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).u64(addr(3)).0,
+        params: Params::default()
+            .u64(addr(0))
+            .u64(addr(1))
+            .u64(addr(2))
+            .u64(addr(3))
+            .0,
         buffers,
         expected,
         f32_ulps: 0,
@@ -980,16 +1610,41 @@ fn cvt_round(r: &mut Rng) -> Setup {
 fn i2i_sat(r: &mut Rng) -> Setup {
     let n = 64;
     // Small values of either sign around the 8- and 16-bit limits, and full-range words.
-    let w: Vec<u32> = (0..n).map(|k| if k % 2 == 0 { (r.u32() % 140_000) as i32 - 70_000 } else { r.u32() as i32 }).map(|v| v as u32).collect();
+    let w: Vec<u32> = (0..n)
+        .map(|k| {
+            if k % 2 == 0 {
+                (r.u32() % 140_000) as i32 - 70_000
+            } else {
+                r.u32() as i32
+            }
+        })
+        .map(|v| v as u32)
+        .collect();
     let mut e = Vec::with_capacity(8 * n);
     for &x in &w {
         let (s, u) = (x as i32 as i64, x as i64);
         let sat = |v: i64, lo: i64, hi: i64| v.clamp(lo, hi) as i32 as u32;
-        e.extend([sat(s, -128, 127), sat(s, 0, 255), sat(s, -32768, 32767), sat(s, 0, 65535), sat(u, -128, 127), sat(u, 0, 255), sat(u, -32768, 32767), sat(u, 0, 65535)]);
+        e.extend([
+            sat(s, -128, 127),
+            sat(s, 0, 255),
+            sat(s, -32768, 32767),
+            sat(s, 0, 65535),
+            sat(u, -128, 127),
+            sat(u, 0, 255),
+            sat(u, -32768, 32767),
+            sat(u, 0, 65535),
+        ]);
     }
     let buffers = vec![buf_u32(0, &w), buf_u32(1, &vec![0; 8 * n])];
     let expected = vec![buf_u32(0, &w), buf_u32(1, &e)];
-    Setup { launch: grid(1, n as u32), params: Params::default().u64(addr(0)).u64(addr(1)).0, buffers, expected, f32_ulps: 0, unordered: vec![] }
+    Setup {
+        launch: grid(1, n as u32),
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
+        buffers,
+        expected,
+        f32_ulps: 0,
+        unordered: vec![],
+    }
 }
 
 /// `v` (exact in f64) rounded to f32 downward, upward (`up`) or toward zero (`toward_zero`).
@@ -1013,7 +1668,11 @@ fn f32_rounding(r: &mut Rng) -> Setup {
     for t in 0..n {
         let (sum, prod) = (a[t] as f64 + b[t] as f64, a[t] as f64 * b[t] as f64);
         for v in [sum, prod] {
-            e.extend([f32_directed_f64(v, false, false), f32_directed_f64(v, true, false), f32_directed_f64(v, false, true)]);
+            e.extend([
+                f32_directed_f64(v, false, false),
+                f32_directed_f64(v, true, false),
+                f32_directed_f64(v, false, true),
+            ]);
         }
     }
     let inputs = vec![buf_f32(0, &a), buf_f32(1, &b)];
@@ -1021,22 +1680,41 @@ fn f32_rounding(r: &mut Rng) -> Setup {
     buffers.push(buf_f32(2, &vec![0.0; 6 * n]));
     let mut expected = inputs;
     expected.push(buf_f32(2, &e));
-    Setup { launch: grid(1, n as u32), params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).0, buffers, expected, f32_ulps: 0, unordered: vec![] }
+    Setup {
+        launch: grid(1, n as u32),
+        params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).0,
+        buffers,
+        expected,
+        f32_ulps: 0,
+        unordered: vec![],
+    }
 }
 
 fn grid_stride64(r: &mut Rng) -> Setup {
-    let (n, n2) = (200 + (r.u32() % 56) as usize, 150 + (r.u32() % 100) as usize);
-    let (out, out2) = (words(r, 256), (0..256).map(|_| r.next()).collect::<Vec<u64>>());
+    let (n, n2) = (
+        200 + (r.u32() % 56) as usize,
+        150 + (r.u32() % 100) as usize,
+    );
+    let (out, out2) = (
+        words(r, 256),
+        (0..256).map(|_| r.next()).collect::<Vec<u64>>(),
+    );
     let mut e = out.clone();
     (0..n).for_each(|i| e[i] = i as u32);
     let mut e2 = out2.clone();
     (0..n2).for_each(|i| e2[i] = 3 * i as u64);
     Setup {
         launch: grid(3, 32),
-        params: Params::default().u64(addr(0)).u64(n as u64).u64(addr(1)).u64(n2 as u64).0,
+        params: Params::default()
+            .u64(addr(0))
+            .u64(n as u64)
+            .u64(addr(1))
+            .u64(n2 as u64)
+            .0,
         buffers: vec![buf_u32(0, &out), buf_u64(1, &out2)],
         expected: vec![buf_u32(0, &e), buf_u64(1, &e2)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -1054,22 +1732,36 @@ fn tile64(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).u64(n as u64).0,
         buffers: vec![buf_u32(0, &input), buf_u32(1, &out)],
         expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
 fn byte_params(r: &mut Rng) -> Setup {
     let (flag, byte) = (r.u32() as u8, r.u32() as u8);
     let input = words(r, 64);
-    let add = if (flag as i8) < 0 { byte as u32 } else { flag as i8 as i32 as u32 };
-    let e: Vec<u32> = (0..2).flat_map(|b| (0..32).map(move |t| (b, t))).map(|(b, t)| input[10 * b + t].wrapping_add(add)).collect();
+    let add = if (flag as i8) < 0 {
+        byte as u32
+    } else {
+        flag as i8 as i32 as u32
+    };
+    let e: Vec<u32> = (0..2)
+        .flat_map(|b| (0..32).map(move |t| (b, t)))
+        .map(|(b, t)| input[10 * b + t].wrapping_add(add))
+        .collect();
     Setup {
         launch: grid(2, 32),
         // The two byte parameters sit right after the pointers, where ptxas lays them out.
-        params: Params::default().u64(addr(0)).u64(addr(1)).u8(flag).u8(byte).0,
+        params: Params::default()
+            .u64(addr(0))
+            .u64(addr(1))
+            .u8(flag)
+            .u8(byte)
+            .0,
         buffers: vec![buf_u32(0, &input), buf_u32(1, &[0; 64])],
         expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -1093,9 +1785,21 @@ fn narrow_params(r: &mut Rng) -> Setup {
     let input = words(r, 1024);
     let mut e = input.clone();
     for t in 0..64u32 {
-        let pick = if flag == 0 { delta as i8 as i32 } else { wide_delta as i16 as i32 };
-        let row = [pick.wrapping_add(t as i32) as u32, bytes[0] as u32, bytes[1] as u32, bytes[2] as u32,
-            bytes[3] as u32, half as u32, st[0] as u32, st[2] as u32];
+        let pick = if flag == 0 {
+            delta as i8 as i32
+        } else {
+            wide_delta as i16 as i32
+        };
+        let row = [
+            pick.wrapping_add(t as i32) as u32,
+            bytes[0] as u32,
+            bytes[1] as u32,
+            bytes[2] as u32,
+            bytes[3] as u32,
+            half as u32,
+            st[0] as u32,
+            st[2] as u32,
+        ];
         e[8 * t as usize..8 * t as usize + 8].copy_from_slice(&row);
         let tail = (st[3] as u64).wrapping_add(st_u64);
         let w = 512 + 8 * t as usize;
@@ -1108,7 +1812,8 @@ fn narrow_params(r: &mut Rng) -> Setup {
         params,
         buffers: vec![buf_u32(0, &input)],
         expected: vec![buf_u32(0, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -1124,7 +1829,8 @@ fn generic_mem(r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).0,
         buffers: vec![buf_u32(0, &input)],
         expected: vec![buf_u32(0, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -1141,10 +1847,17 @@ fn tile_flag(r: &mut Rng) -> Setup {
     }
     Setup {
         launch: grid(3, 64),
-        params: Params::default().u64(n as u64).u32(1).u8(flag).u64(addr(0)).u64(addr(1)).0,
+        params: Params::default()
+            .u64(n as u64)
+            .u32(1)
+            .u8(flag)
+            .u64(addr(0))
+            .u64(addr(1))
+            .0,
         buffers: vec![buf_u32(0, &input), buf_u32(1, &out)],
         expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
@@ -1156,9 +1869,15 @@ fn tile_prefetch(r: &mut Rng) -> Setup {
     (0..n).for_each(|i| e[i] = input[i] + input[i]);
     Setup {
         launch: grid(3, 64),
-        params: Params::default().u64(n as u64).u32(1).u64(addr(1)).u64(addr(0)).0,
+        params: Params::default()
+            .u64(n as u64)
+            .u32(1)
+            .u64(addr(1))
+            .u64(addr(0))
+            .0,
         buffers: vec![buf_f32(0, &input), buf_f32(1, &out)],
         expected: vec![buf_f32(0, &input), buf_f32(1, &e)],
-        f32_ulps: 0, unordered: vec![],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }

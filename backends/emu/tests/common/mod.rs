@@ -17,7 +17,9 @@ pub fn filetest_dir() -> PathBuf {
 /// A test PTX file: `kernels/...` lives in this crate's tests, anything else is a filetest.
 pub fn ptx_path(file: &str) -> PathBuf {
     if file.starts_with("kernels/") {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join(file)
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests")
+            .join(file)
     } else {
         filetest_dir().join(file)
     }
@@ -30,8 +32,12 @@ pub fn read_ptx(file: &str) -> String {
 /// The architecture a PTX file targets (`.target sm_NN`): its cases run only on that one and later.
 pub fn target_sm(file: &str) -> u32 {
     let text = read_ptx(file);
-    let target = text.lines().find_map(|l| l.trim().strip_prefix(".target sm_"));
-    target.and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()).unwrap_or(0)
+    let target = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(".target sm_"));
+    target
+        .and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok())
+        .unwrap_or(0)
 }
 
 /// Compiles `file` with NVIDIA's ptxas for `sm_<sm>`; None when ptxas is not installed.
@@ -42,9 +48,18 @@ pub fn ptxas_cubin(file: &str, sm: u32) -> Option<Vec<u8>> {
 
 /// Compiles `file` with ptxforge; Err carries the diagnostics.
 pub fn our_cubin(file: &str, sm: u32) -> Result<Vec<u8>, String> {
-    let opts = ptxforge_pipeline::CompileOptions { sm: ptxforge_sass::arch::Sm::new(sm), ..Default::default() };
+    let opts = ptxforge_pipeline::CompileOptions {
+        sm: ptxforge_sass::arch::Sm::new(sm),
+        ..Default::default()
+    };
     let out = ptxforge_pipeline::compile_module(&read_ptx(file), file, &opts);
-    out.cubin.ok_or_else(|| out.diagnostics.iter().map(|d| format!("{d:?}")).collect::<Vec<_>>().join("; "))
+    out.cubin.ok_or_else(|| {
+        out.diagnostics
+            .iter()
+            .map(|d| format!("{d:?}"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    })
 }
 
 /// A parameter buffer laid out as PTX does (natural alignment, declaration order).
@@ -105,25 +120,43 @@ impl Rng {
 }
 
 pub fn buf_u32(n: usize, v: &[u32]) -> Buffer {
-    Buffer { addr: addr(n), bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect() }
+    Buffer {
+        addr: addr(n),
+        bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+    }
 }
 pub fn buf_f32(n: usize, v: &[f32]) -> Buffer {
-    Buffer { addr: addr(n), bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect() }
+    Buffer {
+        addr: addr(n),
+        bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+    }
 }
 pub fn buf_u64(n: usize, v: &[u64]) -> Buffer {
-    Buffer { addr: addr(n), bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect() }
+    Buffer {
+        addr: addr(n),
+        bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+    }
 }
 pub fn buf_bytes(n: usize, v: Vec<u8>) -> Buffer {
-    Buffer { addr: addr(n), bytes: v }
+    Buffer {
+        addr: addr(n),
+        bytes: v,
+    }
 }
 pub fn u32s(b: &Buffer) -> Vec<u32> {
-    b.bytes.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
+    b.bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
 }
 pub fn f32s(b: &Buffer) -> Vec<f32> {
     u32s(b).into_iter().map(f32::from_bits).collect()
 }
 pub fn u64s(b: &Buffer) -> Vec<u64> {
-    b.bytes.chunks(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect()
+    b.bytes
+        .chunks(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect()
 }
 
 /// One kernel launch with its inputs and the expected global memory afterwards.
@@ -147,7 +180,10 @@ pub struct Case {
 }
 
 fn launch1(block: u32) -> Launch {
-    Launch { grid: [1, 1, 1], block: [block, 1, 1] }
+    Launch {
+        grid: [1, 1, 1],
+        block: [block, 1, 1],
+    }
 }
 
 /// The distance in f32 ulps between two f32 bit patterns (u32::MAX when either is NaN).
@@ -157,7 +193,13 @@ fn ulp_distance(a: u32, b: u32) -> u32 {
         return u32::MAX;
     }
     // Maps the sign-magnitude bits to a monotonic integer line.
-    let line = |v: u32| if v >> 31 == 1 { -((v & 0x7fff_ffff) as i64) } else { v as i64 };
+    let line = |v: u32| {
+        if v >> 31 == 1 {
+            -((v & 0x7fff_ffff) as i64)
+        } else {
+            v as i64
+        }
+    };
     (line(a) - line(b)).unsigned_abs().min(u32::MAX as u64) as u32
 }
 
@@ -173,7 +215,10 @@ pub fn compare(got: &[Buffer], s: &Setup) -> Result<(), String> {
         let far = |(a, b): (&u32, &u32)| a != b && ulp_distance(*a, *b) > s.f32_ulps;
         if gw.len() != ew.len() || gw.iter().zip(&ew).any(far) {
             let k = gw.iter().zip(&ew).position(far).unwrap_or(0);
-            return Err(format!("buffer {n} word {k}: got {:#010x}, expected {:#010x}", gw[k], ew[k]));
+            return Err(format!(
+                "buffer {n} word {k}: got {:#010x}, expected {:#010x}",
+                gw[k], ew[k]
+            ));
         }
     }
     Ok(())

@@ -29,7 +29,10 @@ pub const D: u64 = 0x4000_0000;
 pub const E: u64 = 0x5000_0000;
 
 pub fn buf<T: Copy>(addr: u64, vals: &[T], to_bytes: impl Fn(T) -> Vec<u8>) -> Buffer {
-    Buffer { addr, bytes: vals.iter().flat_map(|v| to_bytes(*v)).collect() }
+    Buffer {
+        addr,
+        bytes: vals.iter().flat_map(|v| to_bytes(*v)).collect(),
+    }
 }
 
 pub fn f32s(addr: u64, v: &[f32]) -> Buffer {
@@ -42,17 +45,29 @@ pub fn u64s(addr: u64, v: &[u64]) -> Buffer {
     buf(addr, v, |x| x.to_le_bytes().to_vec())
 }
 pub fn zeros(addr: u64, n: usize) -> Buffer {
-    Buffer { addr, bytes: vec![0; n] }
+    Buffer {
+        addr,
+        bytes: vec![0; n],
+    }
 }
 
 pub fn read_f32(b: &Buffer) -> Vec<f32> {
-    b.bytes.chunks(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()
+    b.bytes
+        .chunks(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
 }
 pub fn read_u32(b: &Buffer) -> Vec<u32> {
-    b.bytes.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
+    b.bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
 }
 pub fn read_u64(b: &Buffer) -> Vec<u64> {
-    b.bytes.chunks(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect()
+    b.bytes
+        .chunks(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect()
 }
 
 pub fn launch(grid: [u32; 3], block: [u32; 3]) -> Launch {
@@ -60,7 +75,13 @@ pub fn launch(grid: [u32; 3], block: [u32; 3]) -> Launch {
 }
 
 /// Runs `entry` with one value per parameter.
-pub fn run(m: &Module, entry: &str, l: Launch, params: &[u64], bufs: &mut [Buffer]) -> Result<RunStats, SimError> {
+pub fn run(
+    m: &Module,
+    entry: &str,
+    l: Launch,
+    params: &[u64],
+    bufs: &mut [Buffer],
+) -> Result<RunStats, SimError> {
     let p = pack_params(m, entry, params).expect("params");
     run_kernel(m, entry, &l, &p, bufs, &Limits::default())
 }
