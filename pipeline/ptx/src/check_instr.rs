@@ -136,6 +136,9 @@ pub struct Findings {
     pub unknown: Vec<(u32, String)>,
     /// Whether an instruction checked names a symbol plus an offset (`g+4`).
     pub offset_symbols: bool,
+    /// Whether the instruction being checked has vector operands that reading may have something
+    /// to say about (see [`check_instruction`]).
+    pub vector_notes_due: bool,
 }
 
 impl Findings {
@@ -426,6 +429,7 @@ struct OperandKinds {
     immediate_addresses: bool,
     special_registers: bool,
     symbol_addresses: bool,
+    vectors: bool,
 }
 
 impl OperandKinds {
@@ -436,6 +440,7 @@ impl OperandKinds {
             immediate_addresses: false,
             special_registers: false,
             symbol_addresses: false,
+            vectors: false,
         };
         for o in i.operands.iter() {
             match o {
@@ -452,6 +457,7 @@ impl OperandKinds {
                     base: AddrBase::None,
                     ..
                 } => kinds.immediate_addresses = true,
+                Operand::Vector(_) => kinds.vectors = true,
                 _ => {}
             }
         }
@@ -459,10 +465,42 @@ impl OperandKinds {
     }
 }
 
+/// Checks one instruction; its messages go to `out` in ptxas's order.
+#[inline]
 pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mut Findings) {
+    let start = out.first.len();
+    out.vector_notes_due = false;
+    check_read_instruction(i, s, plans, out);
+    if out.vector_notes_due {
+        place_vector_notes(i, s, start, out);
+    }
+}
+
+/// What reading the instruction's vector expressions says ([`crate::check_vectors::expression_notes`]),
+/// among its messages from `start` on: after those about its guard and its modifiers, which
+/// ptxas reads first.
+fn place_vector_notes(i: &Instruction, s: &Scope, start: usize, out: &mut Findings) {
+    let notes = crate::check_vectors::expression_notes(i, s);
+    if notes.is_empty() {
+        return;
+    }
+    let read_before =
+        |m: &str| m == "Predicate expression expected" || m.starts_with("Unknown modifier '");
+    let at = start
+        + out.first[start..]
+            .iter()
+            .take_while(|(l, m)| *l == i.line && read_before(m))
+            .count();
+    out.first
+        .splice(at..at, notes.into_iter().map(|m| (i.line, m)));
+}
+
+/// [`check_instruction`] but for what reading its vector expressions says, which is due when
+/// it sets [`Findings::vector_notes_due`].
+fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mut Findings) {
     s.at.set(i.span.start);
     if let Some(read_as_symbols) = variables_as_symbols(i, s) {
-        return check_instruction(&read_as_symbols, s, plans, out);
+        return check_read_instruction(&read_as_symbols, s, plans, out);
     }
     let kinds = OperandKinds::of(i);
     out.offset_symbols |= kinds.offset_symbols;
@@ -471,7 +509,7 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
         .then(|| registers_plus_offset_as_registers(i, s))
         .flatten()
     {
-        return check_instruction(&read_as_registers, s, plans, out);
+        return check_read_instruction(&read_as_registers, s, plans, out);
     }
     // ptxas checks the guard before the opcode (`@ bra L;` takes `bra` as the guard).
     let guard = i.guard().map(|(_, p)| s.regs.lookup(p));
@@ -485,6 +523,7 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
             i.line,
             format!("Not a name of any known instruction: '{}'", i.opcode()),
         );
+        out.vector_notes_due = kinds.vectors;
         unknown_symbols(i, s, out);
         return;
     }
@@ -501,6 +540,7 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
     }
     let spec = match p.route {
         Route::Form => {
+            out.vector_notes_due = kinds.vectors;
             crate::check_forms::check_form(i, s, out);
             unknown_symbols(i, s, out);
             return;
@@ -514,8 +554,12 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
     };
     // Unknown symbols are the one kind of message after the function, made on every way out.
     let operands = OperandSummary::of(i, &p, s);
-    let undeclared_register =
-        (operands.unknown || guard == Some(None)) && unknown_symbols(i, s, out);
+    // Vectors whose elements are all registers of one declared type have nothing to say.
+    out.vector_notes_due = operands.mixed_vectors;
+    let vector_rules = operands.mixed_vectors;
+    let undeclared_register = (operands.unknown || guard == Some(None))
+        && unknown_symbols(i, s, out)
+        && (!vector_rules || undeclared_outside(i, &TypedVectors::of(i, &p, s), s));
     let mut mismatch = false;
     if loud && !check_signedness(i, out) {
         return;
@@ -577,6 +621,11 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
             }
         };
         mismatch |= !fits;
+        if vector_rules && !mismatch && !undeclared_register {
+            let typed = TypedVectors::of(i, &p, s);
+            let said = crate::check_vectors::element_findings(i, typed.at(), typed.sources(i), s);
+            said.into_iter().for_each(|m| out.now(i.line, m));
+        }
         if loud {
             let types = i.types();
             check_rounding(i, &types, out);
@@ -599,6 +648,59 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
         );
     }
     report_mismatch(i, mismatch || undeclared_register, out);
+}
+
+/// The operands of an `ld`/`st`/`ldu` (its data) or a `mov` that are vectors of registers, which
+/// ptxas types by [`crate::check_vectors`]'s rules (at most two, by index).
+#[derive(Default)]
+struct TypedVectors {
+    at: [usize; 2],
+    count: usize,
+}
+
+impl TypedVectors {
+    fn of(i: &Instruction, p: &Plan, s: &Scope) -> TypedVectors {
+        let mut typed = TypedVectors::default();
+        let candidates = match (p.data, p.is_mov) {
+            (Some(k), _) => k..k + 1,
+            (None, true) => 0..2,
+            (None, false) => 0..0,
+        };
+        for k in candidates {
+            if matches!(i.operands.get(k), Some(Operand::Vector(v)) if crate::check_vectors::is_register_vector(v, s))
+                && typed.count < 2
+            {
+                typed.at[typed.count] = k;
+                typed.count += 1;
+            }
+        }
+        typed
+    }
+
+    fn at(&self) -> &[usize] {
+        &self.at[..self.count]
+    }
+
+    /// Those read: all but a destination (the first operand of `ld`, `ldu` and `mov`).
+    fn sources(&self, i: &Instruction) -> &[usize] {
+        let skip = usize::from(self.at().first() == Some(&0) && i.opcode() != "st");
+        &self.at()[skip..]
+    }
+}
+
+/// Whether an undeclared register stands outside `typed` vectors, whose undeclared elements are
+/// no operand mismatch.
+fn undeclared_outside(i: &Instruction, typed: &TypedVectors, s: &Scope) -> bool {
+    let mut unknown = Vec::new();
+    for (_, o) in i
+        .operands
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| !typed.at().contains(k))
+    {
+        collect_unknown(o, s, &mut unknown);
+    }
+    unknown.iter().any(|u| u.starts_with('%'))
 }
 
 /// `i` with its `%`-named variables (`%g`, or `%r3` of a range `%r<4>`), which the parser read as
@@ -1057,6 +1159,13 @@ fn check_operands(i: &Instruction, p: &Plan, spec: &OpSpec, width: u32, s: &Scop
         };
         let t = if idx == 0 { p.ty } else { p.src_ty };
         ok &= match o {
+            Operand::Vector(v)
+                if p.data == Some(idx)
+                    && width > 1
+                    && crate::check_vectors::is_register_vector(v, s) =>
+            {
+                crate::check_vectors::data_vector_fits(v, t, spec.typing, s)
+            }
             Operand::Vector(v) if p.data == Some(idx) && width > 1 => {
                 v.iter().all(|e| operand_fits(kind, e, t, spec, s, p))
             }
@@ -1142,7 +1251,7 @@ fn operand_fits(
             match o {
                 Operand::Reg(r) => reg_fits(r, want, spec.typing),
                 Operand::Sink => true,
-                Operand::Vector(_) => p.is_mov,
+                Operand::Vector(v) => p.is_mov && mov_vector_fits(v, want, s),
                 _ => false,
             }
         }
@@ -1162,7 +1271,7 @@ fn operand_fits(
                 // An unknown name plus an offset is only ptxas's unknown symbol, no mismatch.
                 Operand::Symbol(name) if symbol_base(name) != name.as_str() && !names_anything(symbol_base(name), s) => true,
                 Operand::Symbol(name) => p.takes_address && symbol_is_address(name, s),
-                Operand::Vector(_) => p.is_mov,
+                Operand::Vector(v) => p.is_mov && mov_vector_fits(v, want, s),
                 Operand::NotReg(r) => want == Some(Type::Pred) && reg_fits(r, want, typing),
                 _ => false,
             }
@@ -1202,6 +1311,13 @@ fn operand_fits(
         'i' => matches!(o, Operand::Imm(_)),
         _ => true,
     }
+}
+
+/// A `mov` vector of registers against the type (see [`crate::check_vectors::mov_vector_fits`]);
+/// others are taken as they are.
+fn mov_vector_fits(v: &[Operand], ty: Option<Type>, s: &Scope) -> bool {
+    !crate::check_vectors::is_register_vector(v, s)
+        || crate::check_vectors::mov_vector_fits(v, ty, s)
 }
 
 /// A variable plus an offset (`g+4`, also `g+0`), which ptxas takes as an integer constant
@@ -2315,6 +2431,9 @@ fn vector_len(o: &Operand) -> usize {
 struct OperandSummary {
     unknown: bool,
     key: Option<OperandKey>,
+    /// A vector operand holds something other than registers of one declared type, or has a
+    /// length other than 1, 2, 4 or 8, or a vector follows another (`mov {..}, {..}`).
+    mixed_vectors: bool,
 }
 
 /// Codes of an instruction's operands under its plan, a byte each (the first in the low byte),
@@ -2348,6 +2467,8 @@ impl OperandSummary {
             codes: 0,
             len: 0,
             keyed: true,
+            mixed_vectors: false,
+            vectors: false,
         };
         i.operands.iter().for_each(|o| sum.operand(o, true));
         let key = (sum.keyed && sum.len <= 16).then_some(OperandKey {
@@ -2359,6 +2480,7 @@ impl OperandSummary {
         OperandSummary {
             unknown: sum.unknown,
             key,
+            mixed_vectors: sum.mixed_vectors,
         }
     }
 }
@@ -2370,6 +2492,9 @@ struct Summing<'s, 'a> {
     codes: u128,
     len: usize,
     keyed: bool,
+    mixed_vectors: bool,
+    /// A vector operand was seen.
+    vectors: bool,
 }
 
 impl Summing<'_, '_> {
@@ -2390,6 +2515,20 @@ impl Summing<'_, '_> {
             self.codes |= u128::from(code) << (8 * self.len);
         }
         self.len += 1;
+    }
+
+    /// Whether the codes from `from` on are one declared register type (all known only within
+    /// the first 16 operands: past them, no).
+    fn one_declared_type(&self, from: usize) -> bool {
+        if self.len > 16 || from == self.len {
+            return from == self.len;
+        }
+        let code = |k: usize| (self.codes >> (8 * k)) as u8;
+        let first = code(from);
+        let declared = first != Self::REG
+            && first != Self::REG | Self::VECTOR_SPECIAL
+            && first >> 5 == Self::REG >> 5;
+        declared && (from + 1..self.len).all(|k| code(k) == first)
     }
 
     /// A register's declared type (an undeclared one is unknown, but `_`), as a code.
@@ -2465,7 +2604,12 @@ impl Summing<'_, '_> {
             Operand::Vector(v) => {
                 self.keyed &= top && v.len() < 32;
                 self.push(Self::VECTOR | v.len().min(31) as u8);
+                let from = self.len;
                 v.iter().for_each(|e| self.operand(e, false));
+                self.mixed_vectors |= !matches!(v.len(), 1 | 2 | 4 | 8)
+                    || !self.one_declared_type(from)
+                    || (top && self.vectors);
+                self.vectors |= top;
                 return;
             }
         };

@@ -7,6 +7,7 @@ pub mod check_instr;
 mod check_mods;
 pub mod check_module;
 pub mod check_order;
+mod check_vectors;
 pub mod diag;
 mod fast_path;
 mod forms;
