@@ -1,4 +1,5 @@
-//! Cubin loader: finds a kernel's code, constant bank 0 layout and shared-memory size in a cubin ELF.
+//! Cubin loader: finds a kernel's code, constant bank 0 layout, constant bank 2 contents and
+//! shared-memory size in a cubin ELF.
 
 use crate::EmuError;
 
@@ -16,6 +17,9 @@ pub struct KernelImage {
     pub param_size: u32,
     /// Bytes of `.nv.shared.<entry>` (on sm_90 this includes the 1 KiB reserved window).
     pub shared_size: u32,
+    /// Contents of `.nv.constant2.<entry>`: constants the compiler placed (ptxas puts 64-bit
+    /// float literals of arithmetic there); empty when there is none.
+    pub cbank2: Vec<u8>,
 }
 
 /// The kernels of a cubin (the names of its `.text.<kernel>` sections).
@@ -69,6 +73,7 @@ pub fn load_kernel(cubin: &[u8], entry: &str) -> Result<KernelImage, EmuError> {
     }
     let cbank0_size = section(format!(".nv.constant0.{entry}")).map_or(0, |s| s.size as u32);
     let shared_size = section(format!(".nv.shared.{entry}")).map_or(0, |s| s.size as u32);
+    let cbank2 = data(format!(".nv.constant2.{entry}"))?.map_or_else(Vec::new, <[u8]>::to_vec);
     let default_base = if sm >= 90 { 0x210 } else { 0x160 };
     let (param_offset, param_size) = match data(format!(".nv.info.{entry}"))? {
         Some(info) => param_cbank(info)?,
@@ -82,6 +87,7 @@ pub fn load_kernel(cubin: &[u8], entry: &str) -> Result<KernelImage, EmuError> {
         param_offset,
         param_size,
         shared_size,
+        cbank2,
     })
 }
 

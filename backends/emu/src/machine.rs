@@ -177,6 +177,8 @@ struct LaneView<'a> {
     w: &'a Warp,
     lane: usize,
     cbank: &'a [u8],
+    /// Constant bank 2 (the kernel's `.nv.constant2`).
+    cbank2: &'a [u8],
 }
 
 impl Operands for LaneView<'_> {
@@ -188,6 +190,9 @@ impl Operands for LaneView<'_> {
             Operand::Imm(v) => v,
             Operand::Cb { bank: 0, off } => {
                 cbank_read(self.cbank, off as u64, 4).unwrap_or(0) as u32
+            }
+            Operand::Cb { bank: 2, off } => {
+                cbank_read(self.cbank2, off as u64, 4).unwrap_or(0) as u32
             }
             Operand::Cb { .. } => 0,
         }
@@ -202,6 +207,7 @@ impl Operands for LaneView<'_> {
                 (self.w.ureg(r) as u64) | (self.w.ureg(r + 1) as u64) << 32
             }
             Operand::Cb { bank: 0, off } => cbank_read(self.cbank, off as u64, 8).unwrap_or(0),
+            Operand::Cb { bank: 2, off } => cbank_read(self.cbank2, off as u64, 8).unwrap_or(0),
             Operand::Imm(v) => v as i32 as i64 as u64,
             _ => 0,
         }
@@ -540,6 +546,7 @@ impl Run<'_> {
                         &UniformView {
                             w,
                             cbank: &self.cbank,
+                            cbank2: &self.k.cbank2,
                         },
                     )
                     .map_err(|what| unsupported(i, what))?;
@@ -643,6 +650,7 @@ impl Run<'_> {
                         w,
                         lane: l,
                         cbank: &self.cbank,
+                        cbank2: &self.k.cbank2,
                     },
                 )
                 .map_err(|what| unsupported(i, what))?;
@@ -1003,6 +1011,7 @@ fn shfl(w: &mut Warp, i: &Inst, exec: u32) -> Result<(), EmuError> {
             w,
             lane: l,
             cbank: &[],
+            cbank2: &[],
         };
         let (b, c) = (view.val(i.b) & 0x1f, view.val(i.c));
         let (clamp, seg) = (c & 0x1f, (c >> 8) & 0x1f);
@@ -1181,6 +1190,8 @@ fn write_uniform(w: &mut Warp, i: &Inst, out: AluOut) {
 struct UniformView<'a> {
     w: &'a Warp,
     cbank: &'a [u8],
+    /// Constant bank 2 (the kernel's `.nv.constant2`).
+    cbank2: &'a [u8],
 }
 
 impl Operands for UniformView<'_> {
@@ -1190,6 +1201,9 @@ impl Operands for UniformView<'_> {
             Operand::Imm(v) => v,
             Operand::Cb { bank: 0, off } => {
                 cbank_read(self.cbank, off as u64, 4).unwrap_or(0) as u32
+            }
+            Operand::Cb { bank: 2, off } => {
+                cbank_read(self.cbank2, off as u64, 4).unwrap_or(0) as u32
             }
             _ => 0,
         }

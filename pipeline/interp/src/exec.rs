@@ -75,12 +75,11 @@ impl Cta<'_, '_> {
                 Type::F64 => (*v as f64).to_bits(),
                 _ => *v as u64,
             },
-            Opnd::F32(b) => match ty {
-                Type::F64 => (f32::from_bits(*b) as f64).to_bits(),
-                _ => *b as u64,
-            },
+            // ptxas zero-extends a `0f` literal where 64 bits are wanted, and narrows a double
+            // literal by value where a 32-bit float is.
+            Opnd::F32(b) => *b as u64,
             Opnd::F64(b) => match ty {
-                Type::F32 => (f64::from_bits(*b) as f32).to_bits() as u64,
+                Type::F32 => u64::from(ptxforge_ptx::ast::narrow_f64_literal(*b)),
                 _ => *b,
             },
             Opnd::Special(s) => self.special(t, *s),

@@ -308,7 +308,8 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// A 32-bit source: register, immediate, special register, or a shared variable's address.
+    /// A 32-bit source: register, immediate, special register, or a shared variable's address; a
+    /// double-precision literal is narrowed by value, as ptxas does where a 32-bit float is wanted.
     pub fn src32(&mut self, op: &Operand) -> LResult<Src> {
         match op {
             Operand::Reg(n) => {
@@ -317,6 +318,7 @@ impl<'a> Ctx<'a> {
             }
             Operand::Imm(v) => Ok(Src::imm(*v as u32)),
             Operand::F32(bits) => Ok(Src::imm(*bits)),
+            Operand::F64(bits) => Ok(Src::imm(ast::narrow_f64_literal(*bits))),
             Operand::SpecialReg { name, comp } => self.special_reg(name, *comp).map(Src::reg),
             Operand::Symbol(s) => match self.shared.get(s.as_str()).copied() {
                 Some(off) => Ok(self.shared_address(off)),
@@ -341,6 +343,8 @@ impl<'a> Ctx<'a> {
                 Src::imm((*v as u64 >> 32) as u32),
             )),
             Operand::F64(bits) => Ok((Src::imm(*bits as u32), Src::imm((*bits >> 32) as u32))),
+            // ptxas zero-extends a `0f` literal's bits where 64 bits are wanted.
+            Operand::F32(bits) => Ok((Src::imm(*bits), Src::ZERO)),
             _ => Err(format!("unsupported 64-bit operand {op:?}")),
         }
     }

@@ -81,6 +81,8 @@ impl Ctx<'_> {
         let bits = match op {
             Operand::Reg(_) => return Ok(Src::reg(self.double_dst(op)?)),
             Operand::F64(bits) => *bits,
+            // ptxas takes a `0f` literal's bits zero-extended, not its value.
+            Operand::F32(bits) => u64::from(*bits),
             Operand::Imm(v) => *v as u64,
             _ => return Err(format!("unsupported f64 operand {op:?}")),
         };

@@ -717,6 +717,18 @@ pub enum AddrBase {
     None,
 }
 
+/// The single-precision bits ptxas makes of a double-precision literal (`0d...` or decimal)
+/// where a 32-bit float is wanted: rounded to nearest, overflowing to infinity; a NaN keeps its
+/// sign and the top of its payload, and is made quiet.
+pub fn narrow_f64_literal(bits: u64) -> u32 {
+    let value = f64::from_bits(bits);
+    if value.is_nan() {
+        let sign = (bits >> 63) as u32;
+        return sign << 31 | 0x7fc0_0000 | ((bits >> 29) as u32 & 0x003f_ffff);
+    }
+    (value as f32).to_bits()
+}
+
 /// An instruction operand.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Operand {
@@ -726,9 +738,11 @@ pub enum Operand {
     SpecialReg { name: Name, comp: Option<char> },
     /// An integer immediate (negative values keep their sign).
     Imm(i128),
-    /// `0fXXXXXXXX` or a decimal float used as f32.
+    /// `0fXXXXXXXX`: exact single-precision bits. Where a 64-bit float is wanted, ptxas takes
+    /// the bits zero-extended (not the value).
     F32(u32),
-    /// `0dXXXXXXXXXXXXXXXX`.
+    /// `0dXXXXXXXXXXXXXXXX` or a decimal float (`1.5`, `1e-3`): a double-precision value, which
+    /// ptxas narrows by value where a 32-bit float is wanted ([`narrow_f64_literal`]).
     F64(u64),
     /// `[base+offset]`.
     Addr { base: AddrBase, offset: i64 },
@@ -747,6 +761,21 @@ pub enum Operand {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Values seen in ptxas 13.5's code for `mov.f32 %f, 0d...`.
+    #[test]
+    fn double_literals_narrow_as_ptxas_narrows_them() {
+        for (double, single) in [
+            (0x3FF8_0000_0000_0001, 0x3fc0_0000),
+            (0x3FF0_0000_3000_0000, 0x3f80_0002),
+            (0x47F0_0000_0000_0000, 0x7f80_0000),
+            (0x7FF8_0000_0000_0001, 0x7fc0_0000),
+            (0x7FF4_0000_0000_0000, 0x7fe0_0000),
+            (0xFFF0_0000_0000_0001, 0xffc0_0000),
+        ] {
+            assert_eq!(narrow_f64_literal(double), single, "{double:#x}");
+        }
+    }
 
     /// The tree's memory is most of the front end's time (fresh pages are zeroed by the kernel):
     /// these sizes are what keep it near three and a half times the input (the corpus; 4.7x for

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::ast::*;
 use crate::isa::{self, OpSpec, Typing};
 use crate::typing::{
-    float_immediate_fits, int_immediate_fits, is_float, is_int, register_fits, widened,
+    float_literal_fits, int_immediate_fits, is_float, is_int, register_fits, widened,
 };
 
 /// Everything an instruction's operands are checked against.
@@ -872,8 +872,7 @@ fn immediate_fits(o: &Operand, ty: Option<Type>) -> bool {
     let Some(ty) = ty else { return true };
     match o {
         Operand::Imm(_) => !is_float(ty),
-        Operand::F32(_) => is_float(ty) || ty == Type::B32,
-        Operand::F64(_) => is_float(ty) || ty == Type::B64,
+        Operand::F32(_) | Operand::F64(_) => float_literal_fits(o, ty),
         _ => true,
     }
 }
@@ -1265,7 +1264,7 @@ fn operand_fits(
             match o {
                 Operand::Reg(r) => reg_fits(r, want, typing),
                 Operand::Imm(_) => want.is_none_or(int_immediate_fits),
-                Operand::F32(_) | Operand::F64(_) => kind == 'a' && want.is_none_or(float_immediate_fits),
+                Operand::F32(_) | Operand::F64(_) => kind == 'a' && want.is_none_or(|t| float_literal_fits(o, t)),
                 Operand::SpecialReg { .. } => want.is_none_or(|t| !is_float(t) && t != Type::Pred),
                 Operand::Symbol(name) if is_variable_plus_offset(name, s) => p.takes_address || want.is_none_or(int_immediate_fits),
                 // An unknown name plus an offset is only ptxas's unknown symbol, no mismatch.

@@ -51,7 +51,7 @@ pub const MEMORY: TypeSet = set(&[
     F64,
 ]);
 pub const MOVABLE: TypeSet = set(&[
-    Pred, B16, B32, B64, B128, U16, U32, U64, S16, S32, S64, F16, BF16, F32, F64,
+    Pred, B16, B32, B64, B128, U16, U32, U64, S16, S32, S64, F32, F64,
 ]);
 
 /// How register types are matched against the instruction type.

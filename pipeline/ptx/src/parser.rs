@@ -1387,9 +1387,14 @@ impl<'s> Parser<'s> {
             vals.push(v);
             return Ok(());
         }
+        let decimal = self.peek() == Some(Tok::DecFloat)
+            || (self.peek() == Some(Tok::Minus) && self.peek_second() == Some(Tok::DecFloat));
         vals.push(match self.operand()? {
             Operand::Imm(v) => v,
             Operand::F32(b) => b as i128,
+            // A decimal float entry is kept as single-precision bits (the element type is not
+            // known here; `.f32` data is the common case).
+            Operand::F64(b) if decimal => crate::ast::narrow_f64_literal(b) as i128,
             Operand::F64(b) => b as i128,
             _ => 0,
         });
@@ -1871,13 +1876,14 @@ impl<'s> Parser<'s> {
             Some(Tok::F64Hex) => Ok(Operand::F64(
                 u64::from_str_radix(&self.bump()[2..], 16).unwrap_or(0),
             )),
-            Some(Tok::DecFloat) => Ok(Operand::F32(
-                self.bump().parse::<f32>().unwrap_or(0.0).to_bits(),
+            // A decimal float is a double-precision value, as ptxas reads it.
+            Some(Tok::DecFloat) => Ok(Operand::F64(
+                self.bump().parse::<f64>().unwrap_or(0.0).to_bits(),
             )),
             Some(Tok::Minus) if self.peek_second() == Some(Tok::DecFloat) => {
                 self.advance();
-                Ok(Operand::F32(
-                    (-self.bump().parse::<f32>().unwrap_or(0.0)).to_bits(),
+                Ok(Operand::F64(
+                    (-self.bump().parse::<f64>().unwrap_or(0.0)).to_bits(),
                 ))
             }
             Some(Tok::Minus) | Some(Tok::DecInt) | Some(Tok::HexInt) => {

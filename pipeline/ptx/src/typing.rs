@@ -61,9 +61,15 @@ pub fn int_immediate_fits(ty: Type) -> bool {
     !matches!(class(ty), Class::Float)
 }
 
-/// Whether a `0f`/`0d`/decimal float immediate may stand where the type is `ty`.
-pub fn float_immediate_fits(ty: Type) -> bool {
-    matches!(class(ty), Class::Float | Class::Bit)
+/// Whether a float literal may stand where the type is `ty`: one of `.f32`/`.f64` (ptxas converts
+/// between them), or the bit type of the literal's own size (`0f` of `.b32`; `0d` or a decimal of
+/// `.b64`); never a half-precision or other type.
+pub fn float_literal_fits(o: &crate::ast::Operand, ty: Type) -> bool {
+    match o {
+        crate::ast::Operand::F32(_) => matches!(ty, Type::F32 | Type::F64 | Type::B32),
+        crate::ast::Operand::F64(_) => matches!(ty, Type::F32 | Type::F64 | Type::B64),
+        _ => false,
+    }
 }
 
 pub fn is_float(ty: Type) -> bool {
