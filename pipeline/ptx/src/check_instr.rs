@@ -317,7 +317,7 @@ fn modifier_findings(i: &Instruction, route: Route, types: &[Type], s: &Scope) -
             vector_width(i, out);
         }
         check_rounding(i, types, out);
-        check_qualifiers(i, types, out);
+        check_qualifiers(i, types, s, out);
         check_misplaced_modifiers(i, types, out);
     }
     said
@@ -629,7 +629,7 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
         if loud {
             let types = i.types();
             check_rounding(i, &types, out);
-            check_qualifiers(i, &types, out);
+            check_qualifiers(i, &types, s, out);
             // ptxas names misplaced modifiers only when the operands fit.
             if !mismatch && !undeclared_register {
                 check_misplaced_modifiers(i, &types, out);
@@ -1824,7 +1824,7 @@ fn check_space(
 
 /// Modifiers that don't fit the type or space: comparison kinds of `setp`, rounding and `.ftz` on
 /// integer arithmetic, `.nc` outside global loads.
-fn check_qualifiers(i: &Instruction, types: &[Type], out: &mut Findings) {
+fn check_qualifiers(i: &Instruction, types: &[Type], s: &Scope, out: &mut Findings) {
     if let Some(msg) = missing_mode(i) {
         out.now(i.line, msg);
     }
@@ -1832,6 +1832,9 @@ fn check_qualifiers(i: &Instruction, types: &[Type], out: &mut Findings) {
         out.now(i.line, msg);
     }
     let Some(&ty) = types.first() else { return };
+    if let Some(msg) = crate::check_mods::integer_saturation(i, ty, s) {
+        out.now(i.line, msg);
+    }
     let op = i.opcode();
     if op == "setp" && !comparison_fits(i, ty) {
         out.now(

@@ -4,7 +4,9 @@
 //! that takes none but its type) a modifier it does not know there.
 
 use crate::ast::{Instruction, Type};
+use crate::check_instr::Scope;
 use crate::isa;
+use crate::typing::is_int;
 
 /// Opcodes that take no modifier but their type.
 const BARE: &[&str] = &[
@@ -208,4 +210,40 @@ fn is_unknown_here(m: &str, takes: &[&str]) -> bool {
         && !classified.iter().any(|set| set.contains(&m))
         && !matches!(m, "v2" | "v4" | "v8")
         && !m.contains("::")
+}
+
+/// Targets with `add.sat` on `.u32` (PTX ISA 9.2).
+const UNSIGNED_ADD_SAT_TARGETS: &[&str] = &["sm_120a", "sm_121a", "sm_120f", "sm_121f"];
+
+/// ptxas's messages for `.sat` on integer `add`/`sub`/`mul`/`mad` of type `ty`: it saturates
+/// `add`/`sub`/`mad.hi` of `.s32` only (and `add` of `.u32` on a few targets from PTX ISA 9.2),
+/// never with `.cc`; on `mul` and on `mad.lo`/`mad.wide` it is an illegal modifier.
+pub(crate) fn integer_saturation(i: &Instruction, ty: Type, s: &Scope) -> Option<String> {
+    let op = i.opcode();
+    if !i.has_mod("sat") || !matches!(op, "add" | "sub" | "mul" | "mad") || !is_int(ty) {
+        return None;
+    }
+    if i.has_mod("cc") {
+        return Some("Modifier '.cc' cannot be combined with modifier '.sat'".into());
+    }
+    if op == "mul" || (op == "mad" && !i.has_mod("hi")) {
+        let name = crate::check_instr::display_name(i);
+        return Some(format!("Illegal modifier '.sat' for instruction '{name}'"));
+    }
+    match ty {
+        Type::S32 => None,
+        Type::U32 if op == "add" && s.version < (9, 2) => {
+            Some("Feature 'add.sat' requires PTX ISA .version 9.2 or later".into())
+        }
+        Type::U32 if op == "add" && !UNSIGNED_ADD_SAT_TARGETS.contains(&s.target) => Some(format!(
+            "Feature 'add.sat' not supported on .target '{}'",
+            s.target
+        )),
+        Type::U32 if op == "add" => None,
+        _ => {
+            let name = i.mods().iter().find(|m| Type::from_mod(m) == Some(ty));
+            let name = name.map_or("", |m| m.as_str());
+            Some(format!("Modifier '.sat' does not apply to '.{name}' type"))
+        }
+    }
 }

@@ -45,10 +45,14 @@ pub const F32_ONLY: TypeSet = set(&[F32]);
 pub const B32_ONLY: TypeSet = set(&[B32]);
 pub const B16_ONLY: TypeSet = set(&[B16]);
 pub const B8_16: TypeSet = set(&[B8, B16]);
-/// Every type a memory access may name (all but `.pred`).
+/// Every type but `.pred` (the types `cvt` converts between).
 pub const MEMORY: TypeSet = set(&[
     B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64, F16, F16x2, BF16, BF16x2, F32,
     F64,
+]);
+/// The types `ld`, `ldu` and `st` name: no half-precision ones (`.b16`/`.b32` move those).
+pub const LOAD_STORE: TypeSet = set(&[
+    B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64, F32, F64,
 ]);
 pub const MOVABLE: TypeSet = set(&[
     Pred, B16, B32, B64, B128, U16, U32, U64, S16, S32, S64, F32, F64,
@@ -170,9 +174,9 @@ pub const OPS: &[OpSpec] = &[
     op("isspacep", TypeSet(0), "PA"),
     // The address is a 32-bit register (or a name or an immediate) whatever `.address_size`.
     op("getctarank", INT32, "da"),
-    relaxed("ld", MEMORY, "dm*"),
-    relaxed("ldu", MEMORY, "dm"),
-    relaxed("st", MEMORY, "ma*"),
+    relaxed("ld", LOAD_STORE, "dm*"),
+    relaxed("ldu", LOAD_STORE, "dm"),
+    relaxed("st", LOAD_STORE, "ma*"),
     relaxed("cvt", MEMORY, "da*"),
     op("ldmatrix", B8_16, "Vm"),
     op("stmatrix", B8_16, "mV"),
