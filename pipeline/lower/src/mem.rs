@@ -448,7 +448,7 @@ impl Ctx<'_> {
         base: Src,
         offset: i32,
         elems: &[&Operand],
-        _ty: Type,
+        ty: Type,
         regs: u8,
     ) -> LResult<()> {
         let group = self.f.new_vreg(RegFile::Gpr, regs);
@@ -459,7 +459,7 @@ impl Ctx<'_> {
                 let (lo, hi) = self.src64(e)?;
                 vec![lo, hi]
             } else {
-                vec![self.src32(e)?]
+                vec![self.vector_element32(e, ty)?]
             };
             for (j, s) in parts.into_iter().enumerate() {
                 self.emit(Opcode::Mov, &[Dst::Reg(group.part(first + j as u8))], &[s]);
@@ -475,6 +475,15 @@ impl Ctx<'_> {
             Src::reg(group),
         );
         Ok(())
+    }
+
+    /// A 32-bit (or narrower) element of a stored vector of type `ty`: a double literal gives its
+    /// low word unless `ty` is `.f32` (ptxas takes a literal's bits where no float is wanted).
+    fn vector_element32(&mut self, e: &Operand, ty: Type) -> LResult<Src> {
+        match e {
+            Operand::F64(bits) if ty != Type::F32 => Ok(Src::imm(*bits as u32)),
+            _ => self.src32(e),
+        }
     }
 
     /// `ld.param` of one element at `elem_offset` bytes past the address.

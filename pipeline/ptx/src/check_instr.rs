@@ -666,8 +666,13 @@ impl TypedVectors {
             (None, true) => 0..2,
             (None, false) => 0..0,
         };
+        let stored = i.opcode() == "st";
+        let decided = |v: &[Operand]| match p.data {
+            Some(_) => crate::check_vectors::is_data_vector(v, stored, s),
+            None => crate::check_vectors::is_register_vector(v, s),
+        };
         for k in candidates {
-            if matches!(i.operands.get(k), Some(Operand::Vector(v)) if crate::check_vectors::is_register_vector(v, s))
+            if matches!(i.operands.get(k), Some(Operand::Vector(v)) if decided(v))
                 && typed.count < 2
             {
                 typed.at[typed.count] = k;
@@ -1161,7 +1166,7 @@ fn check_operands(i: &Instruction, p: &Plan, spec: &OpSpec, width: u32, s: &Scop
             Operand::Vector(v)
                 if p.data == Some(idx)
                     && width > 1
-                    && crate::check_vectors::is_register_vector(v, s) =>
+                    && crate::check_vectors::is_data_vector(v, i.opcode() == "st", s) =>
             {
                 crate::check_vectors::data_vector_fits(v, t, spec.typing, s)
             }

@@ -6,7 +6,7 @@
 use crate::ast::{Instruction, Operand, Type};
 use crate::check_instr::Scope;
 use crate::isa::Typing;
-use crate::typing::{is_float, register_fits};
+use crate::typing::{float_literal_fits, is_float, register_fits};
 
 /// What ptxas says reading an instruction's vector expressions, in operand and element order:
 /// "Illegal expression" for an undeclared register, "Incompatible elements" for a register of
@@ -70,6 +70,18 @@ pub(crate) fn is_register_vector(v: &[Operand], s: &Scope) -> bool {
     })
 }
 
+/// Whether the element rules decide the data vector of an `ld`/`st`/`ldu`: a vector of registers,
+/// or, for data a store reads (`stored`), of registers, sinks and number literals.
+pub(crate) fn is_data_vector(v: &[Operand], stored: bool, s: &Scope) -> bool {
+    let literal = |e: &Operand| matches!(e, Operand::Imm(_) | Operand::F32(_) | Operand::F64(_));
+    is_register_vector(v, s)
+        || (stored
+            && v.iter().all(|e| match e {
+                Operand::Reg(r) => s.regs.lookup(r) != Some(Type::Pred),
+                e => matches!(e, Operand::Sink) || literal(e),
+            }))
+}
+
 /// The type ptxas gives a vector of registers: the first declared element's size, of that
 /// element's floating type when every declared element is floating, else a bit type
 /// (`.b8` when no element is declared).
@@ -97,9 +109,25 @@ fn bit_type(size: u32) -> Type {
     }
 }
 
-/// Whether the data vector of `ld`/`st`/`ldu` fits the instruction type `ty`.
+/// Whether the data vector of `ld`/`st`/`ldu` fits the instruction type `ty`: typed by its
+/// registers as [`vector_type`] says; one of literals only, by their kind (integers fit a type
+/// that is not floating, floats as [`float_literal_fits`]; literals of both kinds are
+/// [`element_findings`]'s, no mismatch).
 pub(crate) fn data_vector_fits(v: &[Operand], ty: Option<Type>, typing: Typing, s: &Scope) -> bool {
-    ty.is_none_or(|ty| register_fits(ty, vector_type(v, s), typing))
+    let Some(ty) = ty else { return true };
+    if v.iter().any(|e| matches!(e, Operand::Reg(_))) {
+        return register_fits(ty, vector_type(v, s), typing);
+    }
+    let floats = v
+        .iter()
+        .filter(|e| matches!(e, Operand::F32(_) | Operand::F64(_)));
+    let integers = v.iter().filter(|e| matches!(e, Operand::Imm(_))).count();
+    match (floats.clone().count(), integers) {
+        (0, 0) => register_fits(ty, Type::B8, typing),
+        (0, _) => !is_float(ty),
+        (_, 0) => floats.clone().all(|e| float_literal_fits(e, ty)),
+        _ => true,
+    }
 }
 
 /// Whether a vector of registers fits a `mov` of type `ty`: a bit type as wide as the vector
@@ -120,7 +148,12 @@ enum Kind {
 }
 
 fn kind(e: &Operand, s: &Scope) -> Option<Kind> {
-    let Operand::Reg(r) = e else { return None };
+    let r = match e {
+        Operand::Reg(r) => r,
+        Operand::Imm(_) => return Some(Kind::Int),
+        Operand::F32(_) | Operand::F64(_) => return Some(Kind::Float),
+        _ => return None,
+    };
     Some(match s.regs.lookup(r) {
         None => Kind::Undeclared,
         Some(t) if is_float(t) => Kind::Float,

@@ -70,7 +70,7 @@ const KERNELS: &[Kernel] = &[
         ..kernel("block_reduce.ptx", "divergent_reduce", 256)
     },
     kernel("compare.ptx", "compare", 64),
-    kernel("float_literals.ptx", "float_literals", 64),
+    kernel("float_literals.ptx", "float_literals", 32),
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on
