@@ -34,13 +34,7 @@ pub fn register_fits(ty: Type, reg: Type, typing: Typing) -> bool {
         Typing::Relaxed => rs >= ts,
     };
     match tc {
-        Class::Bit => {
-            if rc == Class::Float {
-                rs == ts
-            } else {
-                size_ok
-            }
-        }
+        Class::Bit => size_ok,
         Class::Int => rc != Class::Float && size_ok,
         Class::Float => reg == ty || (rc == Class::Bit && size_ok),
         Class::Pred => unreachable!(),
