@@ -30,13 +30,15 @@ impl<'s> Cursor<'s> {
         self.bytes.get(self.pos).copied().unwrap_or(0)
     }
 
-    /// Skips what the lexer skips between tokens, except comments (declined when met).
+    /// Skips what the lexer skips between tokens, except comments (declined when met): the
+    /// byte it stops at (0 at the end).
     #[inline]
-    fn skip_space(&mut self) {
-        // Every space byte is at most `' '`; most bytes met here are above it.
-        while let Some(&b) = self.bytes.get(self.pos) {
+    fn skip_space(&mut self) -> u8 {
+        loop {
+            let b = self.peek();
+            // Every space byte is at most `' '`; most bytes met here are above it.
             if b > b' ' || !is(b, SPACE) {
-                break;
+                return b;
             }
             self.pos += 1;
         }
@@ -74,8 +76,7 @@ impl<'s> Cursor<'s> {
     /// which the token parser then reads.
     fn skip_space_and_line_comments(&mut self) -> bool {
         loop {
-            self.skip_space();
-            match self.peek() {
+            match self.skip_space() {
                 b'/' if self.bytes.get(self.pos + 1) == Some(&b'/') => {
                     while self.bytes.get(self.pos).is_some_and(|&b| b != b'\n') {
                         self.pos += 1;
@@ -90,16 +91,14 @@ impl<'s> Cursor<'s> {
     /// The next byte after any space, moved past (0 at the end).
     #[inline]
     fn next_byte_past_space(&mut self) -> u8 {
-        self.skip_space();
-        let b = self.peek();
+        let b = self.skip_space();
         self.pos += 1;
         b
     }
 
     #[inline]
     fn eat(&mut self, b: u8) -> bool {
-        self.skip_space();
-        if self.peek() == b {
+        if self.skip_space() == b {
             self.pos += 1;
             true
         } else {
@@ -155,8 +154,7 @@ impl<'s> Cursor<'s> {
     /// `[-]digits` or `[-]0x...` with an optional `U`, as the token parser's `integer`: the
     /// value, or declined (floats, overflow and octal oddities are the token parser's).
     fn integer(&mut self) -> Read<i128> {
-        self.skip_space();
-        let neg = self.peek() == b'-';
+        let neg = self.skip_space() == b'-';
         if neg {
             self.pos += 1;
             self.skip_space();
@@ -340,10 +338,29 @@ impl<'s> Parser<'s> {
     /// of its last byte (also left in `prev_end`), or None with nothing changed.
     fn fast_statement(&mut self, c: &mut Cursor<'s>) -> Option<usize> {
         let start = c.pos;
-        if let Some(end) = self.fast_label(c) {
+        // Labels are tried first where an instruction rarely starts (`$L__BB0_1:`, `%l:`), last
+        // elsewhere (`BB0_1:`).
+        let label_first = matches!(c.peek(), b'$' | b'%');
+        if label_first {
+            if let Some(end) = self.fast_label(c) {
+                return Some(end);
+            }
+            c.pos = start;
+        }
+        if let Some(end) = self.fast_instruction(c) {
             return Some(end);
         }
+        if label_first {
+            return None;
+        }
         c.pos = start;
+        self.fast_label(c)
+    }
+
+    /// One instruction from `c.pos` (at its first byte) into the body buffer: the end of its last
+    /// byte (also left in `prev_end`), or None with nothing changed.
+    fn fast_instruction(&mut self, c: &mut Cursor<'s>) -> Option<usize> {
+        let start = c.pos;
         let line = self.lines.line(start as u32);
         let Ok((guard, form)) = self.fast_head(c) else {
             return None;
@@ -414,8 +431,7 @@ impl<'s> Parser<'s> {
                 None => {
                     c.pos = start;
                     let Ok(v) = c.integer() else { break };
-                    c.skip_space();
-                    (v, c.peek())
+                    (v, c.skip_space())
                 }
             };
             vals.push(value);
@@ -441,8 +457,7 @@ impl<'s> Parser<'s> {
     fn fast_head(&mut self, c: &mut Cursor<'s>) -> Read<Head> {
         let guard = if c.eat(b'@') {
             let neg = c.eat(b'!');
-            c.skip_space();
-            let name = if c.peek() == b'%' {
+            let name = if c.skip_space() == b'%' {
                 c.percent_name()?
             } else {
                 c.ident()?
@@ -462,20 +477,20 @@ impl<'s> Parser<'s> {
         c.skip_class(FORM);
         if let Some(form) = self.forms.get(text(c.bytes, start, c.pos)) {
             // The text is the whole form unless a modifier follows after space (`ld .global`).
-            if peek_past_space(c) != b'.' {
+            if c.skip_space() != b'.' {
                 return Ok(form.clone());
             }
         }
         c.pos = start;
         let opcode = c.ident()?;
         self.mods_buf.clear();
-        loop {
-            c.skip_space();
-            if c.peek() != b'.' {
-                break;
-            }
+        while c.skip_space() == b'.' {
             let m = c.modifier()?;
             self.mods_buf.push(name_in(self.src, m));
+        }
+        // A label (`BB0_1:`), not an instruction: made no form of its name.
+        if c.peek() == b':' {
+            return Err(Declined);
         }
         Ok(self.forms.intern(opcode, &self.mods_buf))
     }
@@ -497,8 +512,7 @@ impl<'s> Parser<'s> {
     }
 
     fn fast_operand(&mut self, c: &mut Cursor<'s>, vector_allowed: bool) -> Read<Operand> {
-        c.skip_space();
-        match c.peek() {
+        match c.skip_space() {
             b'%' => self.fast_register(c),
             b'!' => {
                 c.pos += 1;
@@ -514,7 +528,7 @@ impl<'s> Parser<'s> {
             b'-' | b'0'..=b'9' => Ok(Operand::Imm(c.integer()?)),
             b if is(b, IDENT_START) => {
                 let t = c.ident()?;
-                if matches!(peek_past_space(c), b'|' | b'+') {
+                if matches!(c.skip_space(), b'|' | b'+') {
                     return Err(Declined);
                 }
                 Ok(if t == "_" {
@@ -537,10 +551,9 @@ impl<'s> Parser<'s> {
     /// `%r1`, `%tid.x`, `%laneid` (a `%p|%q` pair is declined).
     fn fast_register(&mut self, c: &mut Cursor<'s>) -> Read<Operand> {
         let name = self.fast_register_name(c)?;
-        match peek_past_space(c) {
+        match c.skip_space() {
             b'|' => Err(Declined),
             b'.' => {
-                c.skip_space();
                 let comp = c.modifier()?;
                 match comp {
                     "x" | "y" | "z" | "w" | "r" | "g" | "b" | "a" => Ok(Operand::SpecialReg {
@@ -560,13 +573,12 @@ impl<'s> Parser<'s> {
     /// `[%rd1]`, `[%rd1+8]`, `[%rd1-8]`, `[sym]`, `[sym+8]`, `[64]`.
     fn fast_address(&mut self, c: &mut Cursor<'s>) -> Read<Operand> {
         c.pos += 1;
-        c.skip_space();
-        let base = match c.peek() {
+        let base = match c.skip_space() {
             b'%' => AddrBase::Reg(self.fast_register_name(c)?),
             b if is(b, IDENT_START) => AddrBase::Symbol(name_in(self.src, c.ident()?)),
             _ => AddrBase::None,
         };
-        let offset = match (&base, peek_past_space(c)) {
+        let offset = match (&base, c.skip_space()) {
             (AddrBase::None, _) => c.integer()?,
             (_, b'+') => {
                 c.eat(b'+');
@@ -611,15 +623,6 @@ impl<'s> Parser<'s> {
 fn name_in(src: &str, piece: &str) -> Name {
     let start = piece.as_ptr() as usize - src.as_ptr() as usize;
     Name::within(src, start, start + piece.len())
-}
-
-/// The next byte after any space, without moving.
-fn peek_past_space(c: &mut Cursor) -> u8 {
-    let at = c.pos;
-    c.skip_space();
-    let b = c.peek();
-    c.pos = at;
-    b
 }
 
 #[cfg(test)]
