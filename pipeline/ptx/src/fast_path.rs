@@ -8,6 +8,7 @@
 use std::sync::Arc;
 
 use crate::ast::{AddrBase, Form, Instruction, Name, Operand, Span, Statement};
+use crate::forms::FormKey;
 use crate::parser::Parser;
 
 /// A read position in the bytes of the parser's section (which end where the section does).
@@ -120,6 +121,24 @@ impl<'s> Cursor<'s> {
         Ok(unsafe { std::str::from_utf8_unchecked(&self.bytes[start..self.pos]) })
     }
 
+    /// Moves past the run of form bytes (name bytes, `.` and `:`) from here: its key where it
+    /// is shorter than 32 bytes and the text goes on that far.
+    #[inline]
+    fn form_key(&mut self) -> Option<FormKey> {
+        #[cfg(target_arch = "x86_64")]
+        if self.pos + 32 <= self.bytes.len() {
+            // SAFETY: SSE2 is part of x86_64, and the 32 bytes read lie inside `bytes`.
+            if let Some((key, len)) =
+                unsafe { crate::wide::form_key(self.bytes.as_ptr().add(self.pos)) }
+            {
+                self.pos += len;
+                return Some(key);
+            }
+        }
+        self.skip_class(FORM);
+        None
+    }
+
     /// `%name`, the lexer's `Percent` token, from here (callers have skipped space).
     fn percent_name(&mut self) -> Read<&'s str> {
         let start = self.pos;
@@ -129,6 +148,25 @@ impl<'s> Cursor<'s> {
         self.pos += 1;
         self.word(NAME, NAME)?;
         Ok(text(self.bytes, start, self.pos))
+    }
+
+    /// A `%` name of under sixteen bytes from here (where the text goes on sixteen bytes), moved
+    /// past: the name, and whether its number is zero-padded (`%r01`). None (not moved) for
+    /// anything else, which [`Cursor::percent_name`] reads.
+    #[inline]
+    fn short_percent_name(&mut self) -> Option<(Name, bool)> {
+        #[cfg(target_arch = "x86_64")]
+        if self.peek() == b'%' && self.pos + 16 <= self.bytes.len() {
+            // SAFETY: SSE2 is part of x86_64, and the 16 bytes read lie inside `bytes`.
+            let (text, len, padded) =
+                unsafe { crate::wide::short_percent_name(self.bytes.as_ptr().add(self.pos)) }?;
+            if len > 1 {
+                self.pos += len;
+                // SAFETY: the `%` and name bytes are ASCII, and `text` is zero past them.
+                return Some((unsafe { Name::from_low_bytes(len, text) }, padded));
+            }
+        }
+        None
     }
 
     /// An identifier, the lexer's `Ident` token, from here (callers have skipped space).
@@ -474,11 +512,10 @@ impl<'s> Parser<'s> {
     /// text (the run of name, dot and colon bytes from here) without reading it piece by piece.
     fn fast_form(&mut self, c: &mut Cursor<'s>) -> Read<Arc<Form>> {
         let start = c.pos;
-        c.skip_class(FORM);
-        if let Some(form) = self.forms.get(text(c.bytes, start, c.pos)) {
+        if let Some(form) = self.known_form(c, start) {
             // The text is the whole form unless a modifier follows after space (`ld .global`).
             if c.skip_space() != b'.' {
-                return Ok(form.clone());
+                return Ok(form);
             }
         }
         c.pos = start;
@@ -493,6 +530,21 @@ impl<'s> Parser<'s> {
             return Err(Declined);
         }
         Ok(self.forms.intern(opcode, &self.mods_buf))
+    }
+
+    /// The form whose text is the run of form bytes from `start` (the cursor moved past it), if
+    /// the table has it: looked up by its key among the recent forms first.
+    #[inline]
+    fn known_form(&mut self, c: &mut Cursor<'s>, start: usize) -> Option<Arc<Form>> {
+        let key = c.form_key();
+        if let Some(form) = key.and_then(|k| self.forms.recent(&k)) {
+            return Some(form.clone());
+        }
+        let form = self.forms.get(text(c.bytes, start, c.pos))?.clone();
+        if let Some(k) = key {
+            self.forms.remember(k, &form);
+        }
+        Some(form)
     }
 
     /// Operands up to and including the `;` (into the operand buffer).
@@ -543,6 +595,10 @@ impl<'s> Parser<'s> {
 
     /// A `%` register (noted when zero-padded).
     fn fast_register_name(&mut self, c: &mut Cursor<'s>) -> Read<Name> {
+        if let Some((name, padded)) = c.short_percent_name() {
+            self.zero_padded_reg |= padded;
+            return Ok(name);
+        }
         let name = name_in(self.src, c.percent_name()?);
         self.note_register(&name);
         Ok(name)
@@ -654,6 +710,76 @@ mod tests {
                         .position(|&x| !is(x, class))
                         .unwrap_or(bytes.len());
                     assert_eq!(c.pos, want, "byte {b:#x} at {at}");
+                }
+            }
+        }
+    }
+
+    /// The one-load `%` name reader agrees with the byte-by-byte one and with
+    /// `zero_padded_split`, for names of every length from mixes of letters, digits and zeros.
+    #[test]
+    fn short_percent_names_agree_with_the_byte_reader() {
+        use super::Cursor;
+        let pieces = ["r", "rd", "0", "1", "09", "00", "_", "$", "x7", "10"];
+        let mut names = vec![String::new()];
+        for _ in 0..5 {
+            let longer: Vec<String> = names
+                .iter()
+                .flat_map(|n| pieces.iter().map(move |p| format!("{n}{p}")))
+                .collect();
+            names.extend(longer);
+        }
+        for name in &names {
+            for end in [",", ";", " ", ".x", "\u{e9}", "+4]"] {
+                let text = format!("%{name}{end}{}", " ".repeat(20));
+                let mut short = Cursor {
+                    bytes: text.as_bytes(),
+                    pos: 0,
+                };
+                let mut bytewise = Cursor {
+                    bytes: text.as_bytes(),
+                    pos: 0,
+                };
+                let want = bytewise.percent_name().ok();
+                match short.short_percent_name() {
+                    Some((got, padded)) => {
+                        assert_eq!(Some(&*got), want, "{text:?}");
+                        assert_eq!(short.pos, bytewise.pos, "{text:?}");
+                        let split = crate::ast::zero_padded_split(&got).is_some();
+                        assert_eq!(padded, split, "{text:?}");
+                    }
+                    None => assert!(name.len() >= 15 || want.is_none(), "{text:?}"),
+                }
+            }
+        }
+    }
+
+    /// The 32-byte form key covers exactly the run the byte-by-byte skip covers, and keys of
+    /// different runs differ.
+    #[test]
+    fn form_keys_cover_the_form_run() {
+        use super::{Cursor, FORM};
+        let mut keys = std::collections::HashMap::new();
+        for len in 0..34 {
+            for end in [b' ', b'\t', b',', b';', b'\0', 0xc3] {
+                let mut bytes: Vec<u8> = (0..len).map(|i| b"ld.global::x_$9"[i % 15]).collect();
+                bytes.push(end);
+                bytes.extend([b'a'; 40]);
+                let mut keyed = Cursor {
+                    bytes: &bytes,
+                    pos: 0,
+                };
+                let mut bytewise = Cursor {
+                    bytes: &bytes,
+                    pos: 0,
+                };
+                bytewise.skip_class(FORM);
+                let key = keyed.form_key();
+                assert_eq!(keyed.pos, bytewise.pos, "{len} {end}");
+                assert_eq!(key.is_some(), cfg!(target_arch = "x86_64") && len < 32);
+                if let Some(k) = key {
+                    let run = bytes[..len].to_vec();
+                    assert_eq!(*keys.entry(k.0).or_insert_with(|| run.clone()), run);
                 }
             }
         }

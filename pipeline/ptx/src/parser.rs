@@ -47,7 +47,7 @@ pub struct Parser<'s> {
     /// compare the two readers in tests).
     pub fast_path: bool,
     /// Whether the current function names a register with a zero-padded number (`%r01`).
-    zero_padded_reg: bool,
+    pub(crate) zero_padded_reg: bool,
     /// The `.loc` directives read so far, moved into the module at its end.
     locs: Vec<LocDirective>,
     /// The last `.loc` of the function being read, while no instruction has followed it: its
