@@ -15,6 +15,10 @@ use crate::parser::Parser;
 struct Cursor<'s> {
     bytes: &'s [u8],
     pos: usize,
+    /// The class of the space skipped between tokens: [`SPACE`], or [`INLINE_SPACE`] inside a
+    /// statement (whose lines then need no counting: one that goes on past a line end is
+    /// declined).
+    space: u8,
 }
 
 /// Nothing the fast path reads (the token parser takes over).
@@ -22,8 +26,8 @@ struct Declined;
 
 type Read<T> = Result<T, Declined>;
 
-/// An instruction's guard (negated, predicate) and form.
-type Head = (Option<(bool, Name)>, Arc<Form>);
+/// Whether an instruction is guarded (its guard pushed), and its form.
+type Head = (bool, Arc<Form>);
 
 impl<'s> Cursor<'s> {
     #[inline]
@@ -38,7 +42,7 @@ impl<'s> Cursor<'s> {
         loop {
             let b = self.peek();
             // Every space byte is at most `' '`; most bytes met here are above it.
-            if b > b' ' || !is(b, SPACE) {
+            if b > b' ' || !is(b, self.space) {
                 return b;
             }
             self.pos += 1;
@@ -72,12 +76,17 @@ impl<'s> Cursor<'s> {
         }
     }
 
-    /// Skips space and `//` comments up to the next statement's first byte: false at the end
-    /// of the text, or where a statement can't start (a brace, a directive, a block comment),
-    /// which the token parser then reads.
-    fn skip_space_and_line_comments(&mut self) -> bool {
+    /// Skips space and `//` comments up to the next statement's first byte, adding the line
+    /// ends passed to `line`: false at the end of the text, or where a statement can't start (a
+    /// brace, a directive, a block comment), which the token parser then reads.
+    fn skip_space_and_line_comments(&mut self, line: &mut u32) -> bool {
         loop {
-            match self.skip_space() {
+            match self.peek() {
+                b'\n' => {
+                    *line += 1;
+                    self.pos += 1;
+                }
+                b if b <= b' ' && is(b, SPACE) => self.pos += 1,
                 b'/' if self.bytes.get(self.pos + 1) == Some(&b'/') => {
                     while self.bytes.get(self.pos).is_some_and(|&b| b != b'\n') {
                         self.pos += 1;
@@ -306,6 +315,8 @@ const DIGIT: u8 = 8;
 const HEX: u8 = 16;
 /// What the lexer skips between tokens: `[ \t\r\n\f]`.
 const SPACE: u8 = 32;
+/// Space within a line: `[ \t\r\f]`.
+const INLINE_SPACE: u8 = 128;
 /// Bytes of an instruction's form as written without space: name bytes, `.` and `:`.
 const FORM: u8 = 64;
 
@@ -334,6 +345,9 @@ const CLASS: [u8; 256] = {
         if matches!(c, b' ' | b'\t' | b'\r' | b'\n' | 0x0c) {
             t[b] |= SPACE;
         }
+        if matches!(c, b' ' | b'\t' | b'\r' | 0x0c) {
+            t[b] |= INLINE_SPACE;
+        }
         if alpha || digit || matches!(c, b'_' | b'$' | b'.' | b':') {
             t[b] |= FORM;
         }
@@ -357,54 +371,62 @@ impl<'s> Parser<'s> {
         let mut c = Cursor {
             bytes: &self.src.as_bytes()[..self.end as usize],
             pos: first.start as usize,
+            space: INLINE_SPACE,
         };
+        let mut line = self.lines.line(first.start);
         let mut read = 0;
-        while let Some(end) = self.fast_statement(&mut c) {
+        let mut last_line = line;
+        while let Some(end) = self.fast_statement(&mut c, line) {
             read += 1;
+            last_line = line;
             c.pos = end;
-            if !c.skip_space_and_line_comments() {
+            if !c.skip_space_and_line_comments(&mut line) {
                 break;
             }
         }
         if read > 0 {
+            // The last statement read ends on the line it starts on.
+            self.lines.seek(self.prev_end, last_line);
             self.resume_tokens_at(self.prev_end as usize, read);
         }
         read > 0
     }
 
-    /// One label or instruction from `c.pos` (at its first byte) into the body buffer: the end
-    /// of its last byte (also left in `prev_end`), or None with nothing changed.
-    fn fast_statement(&mut self, c: &mut Cursor<'s>) -> Option<usize> {
+    /// One label or instruction from `c.pos` (at its first byte, on `line`) into the body
+    /// buffer: the end of its last byte (also left in `prev_end`), or None with nothing changed.
+    fn fast_statement(&mut self, c: &mut Cursor<'s>, line: u32) -> Option<usize> {
         let start = c.pos;
         // Labels are tried first where an instruction rarely starts (`$L__BB0_1:`, `%l:`), last
         // elsewhere (`BB0_1:`).
         let label_first = matches!(c.peek(), b'$' | b'%');
         if label_first {
-            if let Some(end) = self.fast_label(c) {
+            if let Some(end) = self.fast_label(c, line) {
                 return Some(end);
             }
             c.pos = start;
         }
-        if let Some(end) = self.fast_instruction(c) {
+        if let Some(end) = self.fast_instruction(c, line) {
             return Some(end);
         }
         if label_first {
             return None;
         }
         c.pos = start;
-        self.fast_label(c)
+        self.fast_label(c, line)
     }
 
     /// One instruction from `c.pos` (at its first byte) into the body buffer: the end of its last
     /// byte (also left in `prev_end`), or None with nothing changed.
-    fn fast_instruction(&mut self, c: &mut Cursor<'s>) -> Option<usize> {
+    fn fast_instruction(&mut self, c: &mut Cursor<'s>, line: u32) -> Option<usize> {
         let start = c.pos;
-        let line = self.lines.line(start as u32);
-        let Ok((guard, form)) = self.fast_head(c) else {
-            return None;
-        };
         let first = self.operands_buf.len();
-        let guarded = self.push_guard(guard);
+        let (guarded, form) = match self.fast_head(c) {
+            Ok(head) => head,
+            Err(Declined) => {
+                self.operands_buf.truncate(first);
+                return None;
+            }
+        };
         if self.fast_operands(c).is_err() {
             self.operands_buf.truncate(first);
             return None;
@@ -425,7 +447,7 @@ impl<'s> Parser<'s> {
     }
 
     /// `name:` or `%name:` (as the token parser reads a label).
-    fn fast_label(&mut self, c: &mut Cursor<'s>) -> Option<usize> {
+    fn fast_label(&mut self, c: &mut Cursor<'s>, line: u32) -> Option<usize> {
         let start = c.pos;
         let name = if c.peek() == b'%' {
             c.percent_name().ok()?
@@ -435,7 +457,6 @@ impl<'s> Parser<'s> {
         if !c.eat(b':') {
             return None;
         }
-        let line = self.lines.line(start as u32);
         let span = Span {
             start: start as u32,
             end: c.pos as u32,
@@ -457,6 +478,7 @@ impl<'s> Parser<'s> {
         let mut c = Cursor {
             bytes: &self.src.as_bytes()[..self.end as usize],
             pos: open.start as usize + 1,
+            space: SPACE,
         };
         let before = vals.len();
         if c.eat(b'}') {
@@ -491,21 +513,26 @@ impl<'s> Parser<'s> {
         true
     }
 
-    /// Guard, then the form: opcode and modifiers.
+    /// Guard (onto the operand buffer, as [`Parser::push_guard`] puts it), then the form: opcode
+    /// and modifiers.
     fn fast_head(&mut self, c: &mut Cursor<'s>) -> Read<Head> {
-        let guard = if c.eat(b'@') {
-            let neg = c.eat(b'!');
+        let guarded = c.eat(b'@');
+        if guarded {
+            let negated = c.eat(b'!');
             let name = if c.skip_space() == b'%' {
                 c.percent_name()?
             } else {
                 c.ident()?
             };
-            Some((neg, name_in(self.src, name)))
-        } else {
-            None
-        };
+            let name = name_in(self.src, name);
+            self.operands_buf.push(if negated {
+                Operand::NotReg(name)
+            } else {
+                Operand::Reg(name)
+            });
+        }
         c.skip_space();
-        Ok((guard, self.fast_form(c)?))
+        Ok((guarded, self.fast_form(c)?))
     }
 
     /// The opcode and modifiers from here. A form the section has written before is found by its
@@ -694,7 +721,7 @@ mod tests {
     /// at every place in and after a block.
     #[test]
     fn wide_skips_agree_with_the_byte_table() {
-        use super::{is, Cursor, FORM, NAME};
+        use super::{is, Cursor, FORM, NAME, SPACE};
         for class in [NAME, FORM] {
             for b in 0..=255u8 {
                 for at in 0..40 {
@@ -703,6 +730,7 @@ mod tests {
                     let mut c = Cursor {
                         bytes: &bytes,
                         pos: 0,
+                        space: SPACE,
                     };
                     c.skip_class(class);
                     let want = bytes
@@ -719,7 +747,7 @@ mod tests {
     /// `zero_padded_split`, for names of every length from mixes of letters, digits and zeros.
     #[test]
     fn short_percent_names_agree_with_the_byte_reader() {
-        use super::Cursor;
+        use super::{Cursor, SPACE};
         let pieces = ["r", "rd", "0", "1", "09", "00", "_", "$", "x7", "10"];
         let mut names = vec![String::new()];
         for _ in 0..5 {
@@ -735,10 +763,12 @@ mod tests {
                 let mut short = Cursor {
                     bytes: text.as_bytes(),
                     pos: 0,
+                    space: SPACE,
                 };
                 let mut bytewise = Cursor {
                     bytes: text.as_bytes(),
                     pos: 0,
+                    space: SPACE,
                 };
                 let want = bytewise.percent_name().ok();
                 match short.short_percent_name() {
@@ -758,7 +788,7 @@ mod tests {
     /// different runs differ.
     #[test]
     fn form_keys_cover_the_form_run() {
-        use super::{Cursor, FORM};
+        use super::{Cursor, FORM, SPACE};
         let mut keys = std::collections::HashMap::new();
         for len in 0..34 {
             for end in [b' ', b'\t', b',', b';', b'\0', 0xc3] {
@@ -768,10 +798,12 @@ mod tests {
                 let mut keyed = Cursor {
                     bytes: &bytes,
                     pos: 0,
+                    space: SPACE,
                 };
                 let mut bytewise = Cursor {
                     bytes: &bytes,
                     pos: 0,
+                    space: SPACE,
                 };
                 bytewise.skip_class(FORM);
                 let key = keyed.form_key();
