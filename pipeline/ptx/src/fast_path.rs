@@ -130,21 +130,15 @@ impl<'s> Cursor<'s> {
         Ok(unsafe { std::str::from_utf8_unchecked(&self.bytes[start..self.pos]) })
     }
 
-    /// Moves past the run of form bytes (name bytes, `.` and `:`) from here: its key where it
-    /// is shorter than 32 bytes and the text goes on that far.
+    /// The key and length of the word from here (see [`FormKey`]), where it is shorter than
+    /// 32 bytes and the text goes on that far.
     #[inline]
-    fn form_key(&mut self) -> Option<FormKey> {
+    fn word_key(&self) -> Option<(FormKey, usize)> {
         #[cfg(target_arch = "x86_64")]
         if self.pos + 32 <= self.bytes.len() {
             // SAFETY: SSE2 is part of x86_64, and the 32 bytes read lie inside `bytes`.
-            if let Some((key, len)) =
-                unsafe { crate::wide::form_key(self.bytes.as_ptr().add(self.pos)) }
-            {
-                self.pos += len;
-                return Some(key);
-            }
+            return unsafe { crate::wide::word_key(self.bytes.as_ptr().add(self.pos)) };
         }
-        self.skip_class(FORM);
         None
     }
 
@@ -560,16 +554,23 @@ impl<'s> Parser<'s> {
     }
 
     /// The form whose text is the run of form bytes from `start` (the cursor moved past it), if
-    /// the table has it: looked up by its key among the recent forms first.
+    /// the table has it: looked up among the recent forms by the key of the word from `start`
+    /// first (remembered only where the word is the run, so a word found is the run).
     #[inline]
     fn known_form(&mut self, c: &mut Cursor<'s>, start: usize) -> Option<Arc<Form>> {
-        let key = c.form_key();
-        if let Some(form) = key.and_then(|k| self.forms.recent(&k)) {
-            return Some(form.clone());
+        let key = c.word_key();
+        if let Some((k, len)) = key {
+            if let Some(form) = self.forms.recent(&k) {
+                c.pos += len;
+                return Some(form.clone());
+            }
         }
+        c.skip_class(FORM);
         let form = self.forms.get(text(c.bytes, start, c.pos))?.clone();
-        if let Some(k) = key {
-            self.forms.remember(k, &form);
+        if let Some((k, len)) = key {
+            if start + len == c.pos {
+                self.forms.remember(k, &form);
+            }
         }
         Some(form)
     }
@@ -784,33 +785,31 @@ mod tests {
         }
     }
 
-    /// The 32-byte form key covers exactly the run the byte-by-byte skip covers, and keys of
-    /// different runs differ.
+    /// The 32-byte word key covers the bytes up to the first space, control byte, `;` or
+    /// non-ASCII byte, and keys of different words differ.
     #[test]
-    fn form_keys_cover_the_form_run() {
-        use super::{Cursor, FORM, SPACE};
+    fn word_keys_cover_the_word() {
+        use super::{Cursor, SPACE};
         let mut keys = std::collections::HashMap::new();
         for len in 0..34 {
-            for end in [b' ', b'\t', b',', b';', b'\0', 0xc3] {
-                let mut bytes: Vec<u8> = (0..len).map(|i| b"ld.global::x_$9"[i % 15]).collect();
+            for end in [b' ', b'\t', b'\n', b';', b'\0', 0x7f, 0xc3] {
+                let mut bytes: Vec<u8> = (0..len).map(|i| b"ld.global::x_$9,%"[i % 17]).collect();
                 bytes.push(end);
                 bytes.extend([b'a'; 40]);
-                let mut keyed = Cursor {
+                let c = Cursor {
                     bytes: &bytes,
                     pos: 0,
                     space: SPACE,
                 };
-                let mut bytewise = Cursor {
-                    bytes: &bytes,
-                    pos: 0,
-                    space: SPACE,
-                };
-                bytewise.skip_class(FORM);
-                let key = keyed.form_key();
-                assert_eq!(keyed.pos, bytewise.pos, "{len} {end}");
-                assert_eq!(key.is_some(), cfg!(target_arch = "x86_64") && len < 32);
-                if let Some(k) = key {
-                    let run = bytes[..len].to_vec();
+                let word = bytes
+                    .iter()
+                    .position(|&b| b <= b' ' || b == b';' || b >= 0x80)
+                    .unwrap_or(bytes.len());
+                let key = c.word_key();
+                assert_eq!(key.is_some(), cfg!(target_arch = "x86_64") && word < 32);
+                if let Some((k, n)) = key {
+                    assert_eq!(n, word, "{len} {end}");
+                    let run = bytes[..n].to_vec();
                     assert_eq!(*keys.entry(k.0).or_insert_with(|| run.clone()), run);
                 }
             }

@@ -15,8 +15,9 @@ pub(crate) struct FormTable {
     recent: Box<[(FormKey, Option<Arc<Form>>)]>,
 }
 
-/// A form's text of at most 31 bytes, zero-padded to 32 (no byte of a form is zero, so the key
-/// names the text).
+/// The text of an instruction's first word (up to space, `;` or a non-ASCII byte, none of them
+/// a form byte), of at most 31 bytes, zero-padded to 32 (no byte of the word is zero, so the
+/// key names the text). Remembered only for a word that is exactly a form's text.
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct FormKey(pub(crate) [u128; 2]);
 

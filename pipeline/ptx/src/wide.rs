@@ -94,25 +94,33 @@ pub(crate) unsafe fn stops(p: *const u8) -> (u32, u32) {
     )
 }
 
-/// The run of form bytes (name bytes, `.` and `:`) at the start of the 32 bytes at `p`: its
-/// key (see [`FormKey`]) and length. None when the run fills all 32 bytes.
+/// The run of bytes at the start of the 32 bytes at `p` up to the first space, control byte,
+/// `;` or non-ASCII byte (none of them a form byte): its key (see [`FormKey`]) and length. None
+/// when the run fills all 32 bytes.
 ///
 /// # Safety
 /// `p` must point at thirty-two readable bytes.
 #[inline]
-pub(crate) unsafe fn form_key(p: *const u8) -> Option<(FormKey, usize)> {
-    let outside = outside_names(p, true) | outside_names(p.add(16), true) << 16;
-    if outside == 0 {
+pub(crate) unsafe fn word_key(p: *const u8) -> Option<(FormKey, usize)> {
+    let low = _mm_loadu_si128(p as *const __m128i);
+    let high = _mm_loadu_si128(p.add(16) as *const __m128i);
+    // Signed compares: bytes past 0x7f are negative, below `!`.
+    let stops = |v: __m128i| {
+        let stop = _mm_or_si128(
+            _mm_cmpgt_epi8(_mm_set1_epi8(b'!' as i8), v),
+            _mm_cmpeq_epi8(v, _mm_set1_epi8(b';' as i8)),
+        );
+        _mm_movemask_epi8(stop) as u32
+    };
+    let stop = stops(low) | stops(high) << 16;
+    if stop == 0 {
         return None;
     }
-    let len = outside.trailing_zeros() as usize;
+    let len = stop.trailing_zeros() as usize;
     let n = _mm_set1_epi8(len as i8);
     let at = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    let low = _mm_and_si128(_mm_loadu_si128(p as *const __m128i), _mm_cmpgt_epi8(n, at));
-    let high = _mm_and_si128(
-        _mm_loadu_si128(p.add(16) as *const __m128i),
-        _mm_cmpgt_epi8(n, _mm_add_epi8(at, _mm_set1_epi8(16))),
-    );
+    let low = _mm_and_si128(low, _mm_cmpgt_epi8(n, at));
+    let high = _mm_and_si128(high, _mm_cmpgt_epi8(n, _mm_add_epi8(at, _mm_set1_epi8(16))));
     let words = [
         std::mem::transmute::<__m128i, u128>(low),
         std::mem::transmute::<__m128i, u128>(high),

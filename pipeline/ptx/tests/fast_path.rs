@@ -112,6 +112,7 @@ const TRICKY: &[&str] = &[
     "ret : ret;",
     "add.s32: add.s32 %r1, %r2, 1;",
     "$x add.s32 %r1, %r2, 1;",
+    "mov.u32 %r1, %r2; mov.u32%r1, %r2; mov.u32[%r1], %r2; ret;ret; ret ;",
     "add.s32 %r1, %r2, 1;\n\n// c\n\n@%p1 bra $L__BB0_1;\nmov.u32 %r1,\n%r2; ret;\n\nL_g\n: ret;\x0cret;\n",
     "add.s32 %r1, %r2, 1; add.s32 %r1, %r2, 1;\nadd.s32 %r1, %r2, 1;\r\n\tL_f: ret;",
     "add.s32 %r1, %r2, 1; /* c */ add.s32 %r1, %r2, 1;",
