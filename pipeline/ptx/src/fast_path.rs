@@ -622,11 +622,19 @@ impl<'s> Parser<'s> {
     }
 
     /// A `%` register (noted when zero-padded).
+    #[inline]
     fn fast_register_name(&mut self, c: &mut Cursor<'s>) -> Read<Name> {
         if let Some((name, padded)) = c.short_percent_name() {
             self.zero_padded_reg |= padded;
             return Ok(name);
         }
+        self.long_register_name(c)
+    }
+
+    /// [`Parser::fast_register_name`] for the rare names that the one-load reader leaves.
+    #[cold]
+    #[inline(never)]
+    fn long_register_name(&mut self, c: &mut Cursor<'s>) -> Read<Name> {
         let name = name_in(self.src, c.percent_name()?);
         self.note_register(&name);
         Ok(name)
