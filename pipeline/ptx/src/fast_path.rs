@@ -8,12 +8,17 @@
 use std::sync::Arc;
 
 use crate::ast::{AddrBase, Form, Instruction, Name, Operand, Span, Statement};
+use crate::forms::FormKey;
 use crate::parser::Parser;
 
 /// A read position in the bytes of the parser's section (which end where the section does).
 struct Cursor<'s> {
     bytes: &'s [u8],
     pos: usize,
+    /// The class of the space skipped between tokens: [`SPACE`], or [`INLINE_SPACE`] inside a
+    /// statement (whose lines then need no counting: one that goes on past a line end is
+    /// declined).
+    space: u8,
 }
 
 /// Nothing the fast path reads (the token parser takes over).
@@ -21,8 +26,8 @@ struct Declined;
 
 type Read<T> = Result<T, Declined>;
 
-/// An instruction's guard (negated, predicate) and form.
-type Head = (Option<(bool, Name)>, Arc<Form>);
+/// Whether an instruction is guarded (its guard pushed), and its form.
+type Head = (bool, Arc<Form>);
 
 impl<'s> Cursor<'s> {
     #[inline]
@@ -30,13 +35,15 @@ impl<'s> Cursor<'s> {
         self.bytes.get(self.pos).copied().unwrap_or(0)
     }
 
-    /// Skips what the lexer skips between tokens, except comments (declined when met).
+    /// Skips what the lexer skips between tokens, except comments (declined when met): the
+    /// byte it stops at (0 at the end).
     #[inline]
-    fn skip_space(&mut self) {
-        // Every space byte is at most `' '`; most bytes met here are above it.
-        while let Some(&b) = self.bytes.get(self.pos) {
-            if b > b' ' || !is(b, SPACE) {
-                break;
+    fn skip_space(&mut self) -> u8 {
+        loop {
+            let b = self.peek();
+            // Every space byte is at most `' '`; most bytes met here are above it.
+            if b > b' ' || !is(b, self.space) {
+                return b;
             }
             self.pos += 1;
         }
@@ -69,13 +76,17 @@ impl<'s> Cursor<'s> {
         }
     }
 
-    /// Skips space and `//` comments up to the next statement's first byte: false at the end
-    /// of the text, or where a statement can't start (a brace, a directive, a block comment),
-    /// which the token parser then reads.
-    fn skip_space_and_line_comments(&mut self) -> bool {
+    /// Skips space and `//` comments up to the next statement's first byte, adding the line
+    /// ends passed to `line`: false at the end of the text, or where a statement can't start (a
+    /// brace, a directive, a block comment), which the token parser then reads.
+    fn skip_space_and_line_comments(&mut self, line: &mut u32) -> bool {
         loop {
-            self.skip_space();
             match self.peek() {
+                b'\n' => {
+                    *line += 1;
+                    self.pos += 1;
+                }
+                b if b <= b' ' && is(b, SPACE) => self.pos += 1,
                 b'/' if self.bytes.get(self.pos + 1) == Some(&b'/') => {
                     while self.bytes.get(self.pos).is_some_and(|&b| b != b'\n') {
                         self.pos += 1;
@@ -90,16 +101,14 @@ impl<'s> Cursor<'s> {
     /// The next byte after any space, moved past (0 at the end).
     #[inline]
     fn next_byte_past_space(&mut self) -> u8 {
-        self.skip_space();
-        let b = self.peek();
+        let b = self.skip_space();
         self.pos += 1;
         b
     }
 
     #[inline]
     fn eat(&mut self, b: u8) -> bool {
-        self.skip_space();
-        if self.peek() == b {
+        if self.skip_space() == b {
             self.pos += 1;
             true
         } else {
@@ -121,6 +130,18 @@ impl<'s> Cursor<'s> {
         Ok(unsafe { std::str::from_utf8_unchecked(&self.bytes[start..self.pos]) })
     }
 
+    /// The key and length of the word from here (see [`FormKey`]), where it is shorter than
+    /// 32 bytes and the text goes on that far.
+    #[inline]
+    fn word_key(&self) -> Option<(FormKey, usize)> {
+        #[cfg(target_arch = "x86_64")]
+        if self.pos + 32 <= self.bytes.len() {
+            // SAFETY: SSE2 is part of x86_64, and the 32 bytes read lie inside `bytes`.
+            return unsafe { crate::wide::word_key(self.bytes.as_ptr().add(self.pos)) };
+        }
+        None
+    }
+
     /// `%name`, the lexer's `Percent` token, from here (callers have skipped space).
     fn percent_name(&mut self) -> Read<&'s str> {
         let start = self.pos;
@@ -130,6 +151,25 @@ impl<'s> Cursor<'s> {
         self.pos += 1;
         self.word(NAME, NAME)?;
         Ok(text(self.bytes, start, self.pos))
+    }
+
+    /// A `%` name of under sixteen bytes from here (where the text goes on sixteen bytes), moved
+    /// past: the name, and whether its number is zero-padded (`%r01`). None (not moved) for
+    /// anything else, which [`Cursor::percent_name`] reads.
+    #[inline]
+    fn short_percent_name(&mut self) -> Option<(Name, bool)> {
+        #[cfg(target_arch = "x86_64")]
+        if self.peek() == b'%' && self.pos + 16 <= self.bytes.len() {
+            // SAFETY: SSE2 is part of x86_64, and the 16 bytes read lie inside `bytes`.
+            let (text, len, padded) =
+                unsafe { crate::wide::short_percent_name(self.bytes.as_ptr().add(self.pos)) }?;
+            if len > 1 {
+                self.pos += len;
+                // SAFETY: the `%` and name bytes are ASCII, and `text` is zero past them.
+                return Some((unsafe { Name::from_low_bytes(len, text) }, padded));
+            }
+        }
+        None
     }
 
     /// An identifier, the lexer's `Ident` token, from here (callers have skipped space).
@@ -155,8 +195,7 @@ impl<'s> Cursor<'s> {
     /// `[-]digits` or `[-]0x...` with an optional `U`, as the token parser's `integer`: the
     /// value, or declined (floats, overflow and octal oddities are the token parser's).
     fn integer(&mut self) -> Read<i128> {
-        self.skip_space();
-        let neg = self.peek() == b'-';
+        let neg = self.skip_space() == b'-';
         if neg {
             self.pos += 1;
             self.skip_space();
@@ -270,6 +309,8 @@ const DIGIT: u8 = 8;
 const HEX: u8 = 16;
 /// What the lexer skips between tokens: `[ \t\r\n\f]`.
 const SPACE: u8 = 32;
+/// Space within a line: `[ \t\r\f]`.
+const INLINE_SPACE: u8 = 128;
 /// Bytes of an instruction's form as written without space: name bytes, `.` and `:`.
 const FORM: u8 = 64;
 
@@ -298,6 +339,9 @@ const CLASS: [u8; 256] = {
         if matches!(c, b' ' | b'\t' | b'\r' | b'\n' | 0x0c) {
             t[b] |= SPACE;
         }
+        if matches!(c, b' ' | b'\t' | b'\r' | 0x0c) {
+            t[b] |= INLINE_SPACE;
+        }
         if alpha || digit || matches!(c, b'_' | b'$' | b'.' | b':') {
             t[b] |= FORM;
         }
@@ -321,35 +365,62 @@ impl<'s> Parser<'s> {
         let mut c = Cursor {
             bytes: &self.src.as_bytes()[..self.end as usize],
             pos: first.start as usize,
+            space: INLINE_SPACE,
         };
+        let mut line = self.lines.line(first.start);
         let mut read = 0;
-        while let Some(end) = self.fast_statement(&mut c) {
+        let mut last_line = line;
+        while let Some(end) = self.fast_statement(&mut c, line) {
             read += 1;
+            last_line = line;
             c.pos = end;
-            if !c.skip_space_and_line_comments() {
+            if !c.skip_space_and_line_comments(&mut line) {
                 break;
             }
         }
         if read > 0 {
+            // The last statement read ends on the line it starts on.
+            self.lines.seek(self.prev_end, last_line);
             self.resume_tokens_at(self.prev_end as usize, read);
         }
         read > 0
     }
 
-    /// One label or instruction from `c.pos` (at its first byte) into the body buffer: the end
-    /// of its last byte (also left in `prev_end`), or None with nothing changed.
-    fn fast_statement(&mut self, c: &mut Cursor<'s>) -> Option<usize> {
+    /// One label or instruction from `c.pos` (at its first byte, on `line`) into the body
+    /// buffer: the end of its last byte (also left in `prev_end`), or None with nothing changed.
+    fn fast_statement(&mut self, c: &mut Cursor<'s>, line: u32) -> Option<usize> {
         let start = c.pos;
-        if let Some(end) = self.fast_label(c) {
+        // Labels are tried first where an instruction rarely starts (`$L__BB0_1:`, `%l:`), last
+        // elsewhere (`BB0_1:`).
+        let label_first = matches!(c.peek(), b'$' | b'%');
+        if label_first {
+            if let Some(end) = self.fast_label(c, line) {
+                return Some(end);
+            }
+            c.pos = start;
+        }
+        if let Some(end) = self.fast_instruction(c, line) {
             return Some(end);
         }
-        c.pos = start;
-        let line = self.lines.line(start as u32);
-        let Ok((guard, form)) = self.fast_head(c) else {
+        if label_first {
             return None;
-        };
+        }
+        c.pos = start;
+        self.fast_label(c, line)
+    }
+
+    /// One instruction from `c.pos` (at its first byte) into the body buffer: the end of its last
+    /// byte (also left in `prev_end`), or None with nothing changed.
+    fn fast_instruction(&mut self, c: &mut Cursor<'s>, line: u32) -> Option<usize> {
+        let start = c.pos;
         let first = self.operands_buf.len();
-        let guarded = self.push_guard(guard);
+        let (guarded, form) = match self.fast_head(c) {
+            Ok(head) => head,
+            Err(Declined) => {
+                self.operands_buf.truncate(first);
+                return None;
+            }
+        };
         if self.fast_operands(c).is_err() {
             self.operands_buf.truncate(first);
             return None;
@@ -370,7 +441,7 @@ impl<'s> Parser<'s> {
     }
 
     /// `name:` or `%name:` (as the token parser reads a label).
-    fn fast_label(&mut self, c: &mut Cursor<'s>) -> Option<usize> {
+    fn fast_label(&mut self, c: &mut Cursor<'s>, line: u32) -> Option<usize> {
         let start = c.pos;
         let name = if c.peek() == b'%' {
             c.percent_name().ok()?
@@ -380,7 +451,6 @@ impl<'s> Parser<'s> {
         if !c.eat(b':') {
             return None;
         }
-        let line = self.lines.line(start as u32);
         let span = Span {
             start: start as u32,
             end: c.pos as u32,
@@ -402,6 +472,7 @@ impl<'s> Parser<'s> {
         let mut c = Cursor {
             bytes: &self.src.as_bytes()[..self.end as usize],
             pos: open.start as usize + 1,
+            space: SPACE,
         };
         let before = vals.len();
         if c.eat(b'}') {
@@ -414,8 +485,7 @@ impl<'s> Parser<'s> {
                 None => {
                     c.pos = start;
                     let Ok(v) = c.integer() else { break };
-                    c.skip_space();
-                    (v, c.peek())
+                    (v, c.skip_space())
                 }
             };
             vals.push(value);
@@ -437,47 +507,72 @@ impl<'s> Parser<'s> {
         true
     }
 
-    /// Guard, then the form: opcode and modifiers.
+    /// Guard (onto the operand buffer, as [`Parser::push_guard`] puts it), then the form: opcode
+    /// and modifiers.
     fn fast_head(&mut self, c: &mut Cursor<'s>) -> Read<Head> {
-        let guard = if c.eat(b'@') {
-            let neg = c.eat(b'!');
-            c.skip_space();
-            let name = if c.peek() == b'%' {
+        let guarded = c.eat(b'@');
+        if guarded {
+            let negated = c.eat(b'!');
+            let name = if c.skip_space() == b'%' {
                 c.percent_name()?
             } else {
                 c.ident()?
             };
-            Some((neg, name_in(self.src, name)))
-        } else {
-            None
-        };
+            let name = name_in(self.src, name);
+            self.operands_buf.push(if negated {
+                Operand::NotReg(name)
+            } else {
+                Operand::Reg(name)
+            });
+        }
         c.skip_space();
-        Ok((guard, self.fast_form(c)?))
+        Ok((guarded, self.fast_form(c)?))
     }
 
     /// The opcode and modifiers from here. A form the section has written before is found by its
     /// text (the run of name, dot and colon bytes from here) without reading it piece by piece.
     fn fast_form(&mut self, c: &mut Cursor<'s>) -> Read<Arc<Form>> {
         let start = c.pos;
-        c.skip_class(FORM);
-        if let Some(form) = self.forms.get(text(c.bytes, start, c.pos)) {
+        if let Some(form) = self.known_form(c, start) {
             // The text is the whole form unless a modifier follows after space (`ld .global`).
-            if peek_past_space(c) != b'.' {
-                return Ok(form.clone());
+            if c.skip_space() != b'.' {
+                return Ok(form);
             }
         }
         c.pos = start;
         let opcode = c.ident()?;
         self.mods_buf.clear();
-        loop {
-            c.skip_space();
-            if c.peek() != b'.' {
-                break;
-            }
+        while c.skip_space() == b'.' {
             let m = c.modifier()?;
             self.mods_buf.push(name_in(self.src, m));
         }
+        // A label (`BB0_1:`), not an instruction: made no form of its name.
+        if c.peek() == b':' {
+            return Err(Declined);
+        }
         Ok(self.forms.intern(opcode, &self.mods_buf))
+    }
+
+    /// The form whose text is the run of form bytes from `start` (the cursor moved past it), if
+    /// the table has it: looked up among the recent forms by the key of the word from `start`
+    /// first (remembered only where the word is the run, so a word found is the run).
+    #[inline]
+    fn known_form(&mut self, c: &mut Cursor<'s>, start: usize) -> Option<Arc<Form>> {
+        let key = c.word_key();
+        if let Some((k, len)) = key {
+            if let Some(form) = self.forms.recent(&k) {
+                c.pos += len;
+                return Some(form.clone());
+            }
+        }
+        c.skip_class(FORM);
+        let form = self.forms.get(text(c.bytes, start, c.pos))?.clone();
+        if let Some((k, len)) = key {
+            if start + len == c.pos {
+                self.forms.remember(k, &form);
+            }
+        }
+        Some(form)
     }
 
     /// Operands up to and including the `;` (into the operand buffer).
@@ -497,8 +592,7 @@ impl<'s> Parser<'s> {
     }
 
     fn fast_operand(&mut self, c: &mut Cursor<'s>, vector_allowed: bool) -> Read<Operand> {
-        c.skip_space();
-        match c.peek() {
+        match c.skip_space() {
             b'%' => self.fast_register(c),
             b'!' => {
                 c.pos += 1;
@@ -514,7 +608,7 @@ impl<'s> Parser<'s> {
             b'-' | b'0'..=b'9' => Ok(Operand::Imm(c.integer()?)),
             b if is(b, IDENT_START) => {
                 let t = c.ident()?;
-                if matches!(peek_past_space(c), b'|' | b'+') {
+                if matches!(c.skip_space(), b'|' | b'+') {
                     return Err(Declined);
                 }
                 Ok(if t == "_" {
@@ -528,7 +622,19 @@ impl<'s> Parser<'s> {
     }
 
     /// A `%` register (noted when zero-padded).
+    #[inline]
     fn fast_register_name(&mut self, c: &mut Cursor<'s>) -> Read<Name> {
+        if let Some((name, padded)) = c.short_percent_name() {
+            self.zero_padded_reg |= padded;
+            return Ok(name);
+        }
+        self.long_register_name(c)
+    }
+
+    /// [`Parser::fast_register_name`] for the rare names that the one-load reader leaves.
+    #[cold]
+    #[inline(never)]
+    fn long_register_name(&mut self, c: &mut Cursor<'s>) -> Read<Name> {
         let name = name_in(self.src, c.percent_name()?);
         self.note_register(&name);
         Ok(name)
@@ -537,10 +643,9 @@ impl<'s> Parser<'s> {
     /// `%r1`, `%tid.x`, `%laneid` (a `%p|%q` pair is declined).
     fn fast_register(&mut self, c: &mut Cursor<'s>) -> Read<Operand> {
         let name = self.fast_register_name(c)?;
-        match peek_past_space(c) {
+        match c.skip_space() {
             b'|' => Err(Declined),
             b'.' => {
-                c.skip_space();
                 let comp = c.modifier()?;
                 match comp {
                     "x" | "y" | "z" | "w" | "r" | "g" | "b" | "a" => Ok(Operand::SpecialReg {
@@ -560,13 +665,12 @@ impl<'s> Parser<'s> {
     /// `[%rd1]`, `[%rd1+8]`, `[%rd1-8]`, `[sym]`, `[sym+8]`, `[64]`.
     fn fast_address(&mut self, c: &mut Cursor<'s>) -> Read<Operand> {
         c.pos += 1;
-        c.skip_space();
-        let base = match c.peek() {
+        let base = match c.skip_space() {
             b'%' => AddrBase::Reg(self.fast_register_name(c)?),
             b if is(b, IDENT_START) => AddrBase::Symbol(name_in(self.src, c.ident()?)),
             _ => AddrBase::None,
         };
-        let offset = match (&base, peek_past_space(c)) {
+        let offset = match (&base, c.skip_space()) {
             (AddrBase::None, _) => c.integer()?,
             (_, b'+') => {
                 c.eat(b'+');
@@ -613,15 +717,6 @@ fn name_in(src: &str, piece: &str) -> Name {
     Name::within(src, start, start + piece.len())
 }
 
-/// The next byte after any space, without moving.
-fn peek_past_space(c: &mut Cursor) -> u8 {
-    let at = c.pos;
-    c.skip_space();
-    let b = c.peek();
-    c.pos = at;
-    b
-}
-
 #[cfg(test)]
 mod tests {
     use crate::parser::Parser;
@@ -635,7 +730,7 @@ mod tests {
     /// at every place in and after a block.
     #[test]
     fn wide_skips_agree_with_the_byte_table() {
-        use super::{is, Cursor, FORM, NAME};
+        use super::{is, Cursor, FORM, NAME, SPACE};
         for class in [NAME, FORM] {
             for b in 0..=255u8 {
                 for at in 0..40 {
@@ -644,6 +739,7 @@ mod tests {
                     let mut c = Cursor {
                         bytes: &bytes,
                         pos: 0,
+                        space: SPACE,
                     };
                     c.skip_class(class);
                     let want = bytes
@@ -651,6 +747,78 @@ mod tests {
                         .position(|&x| !is(x, class))
                         .unwrap_or(bytes.len());
                     assert_eq!(c.pos, want, "byte {b:#x} at {at}");
+                }
+            }
+        }
+    }
+
+    /// The one-load `%` name reader agrees with the byte-by-byte one and with
+    /// `zero_padded_split`, for names of every length from mixes of letters, digits and zeros.
+    #[test]
+    fn short_percent_names_agree_with_the_byte_reader() {
+        use super::{Cursor, SPACE};
+        let pieces = ["r", "rd", "0", "1", "09", "00", "_", "$", "x7", "10"];
+        let mut names = vec![String::new()];
+        for _ in 0..5 {
+            let longer: Vec<String> = names
+                .iter()
+                .flat_map(|n| pieces.iter().map(move |p| format!("{n}{p}")))
+                .collect();
+            names.extend(longer);
+        }
+        for name in &names {
+            for end in [",", ";", " ", ".x", "\u{e9}", "+4]"] {
+                let text = format!("%{name}{end}{}", " ".repeat(20));
+                let mut short = Cursor {
+                    bytes: text.as_bytes(),
+                    pos: 0,
+                    space: SPACE,
+                };
+                let mut bytewise = Cursor {
+                    bytes: text.as_bytes(),
+                    pos: 0,
+                    space: SPACE,
+                };
+                let want = bytewise.percent_name().ok();
+                match short.short_percent_name() {
+                    Some((got, padded)) => {
+                        assert_eq!(Some(&*got), want, "{text:?}");
+                        assert_eq!(short.pos, bytewise.pos, "{text:?}");
+                        let split = crate::ast::zero_padded_split(&got).is_some();
+                        assert_eq!(padded, split, "{text:?}");
+                    }
+                    None => assert!(name.len() >= 15 || want.is_none(), "{text:?}"),
+                }
+            }
+        }
+    }
+
+    /// The 32-byte word key covers the bytes up to the first space, control byte, `;` or
+    /// non-ASCII byte, and keys of different words differ.
+    #[test]
+    fn word_keys_cover_the_word() {
+        use super::{Cursor, SPACE};
+        let mut keys = std::collections::HashMap::new();
+        for len in 0..34 {
+            for end in [b' ', b'\t', b'\n', b';', b'\0', 0x7f, 0xc3] {
+                let mut bytes: Vec<u8> = (0..len).map(|i| b"ld.global::x_$9,%"[i % 17]).collect();
+                bytes.push(end);
+                bytes.extend([b'a'; 40]);
+                let c = Cursor {
+                    bytes: &bytes,
+                    pos: 0,
+                    space: SPACE,
+                };
+                let word = bytes
+                    .iter()
+                    .position(|&b| b <= b' ' || b == b';' || b >= 0x80)
+                    .unwrap_or(bytes.len());
+                let key = c.word_key();
+                assert_eq!(key.is_some(), cfg!(target_arch = "x86_64") && word < 32);
+                if let Some((k, n)) = key {
+                    assert_eq!(n, word, "{len} {end}");
+                    let run = bytes[..n].to_vec();
+                    assert_eq!(*keys.entry(k.0).or_insert_with(|| run.clone()), run);
                 }
             }
         }

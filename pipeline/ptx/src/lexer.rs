@@ -132,6 +132,13 @@ impl<'s> LineCursor<'s> {
         }
     }
 
+    /// Notes that `offset` (not before the section's start) is on `line`, as a reader that
+    /// counted the lines itself found: later queries count on from there.
+    pub fn seek(&mut self, offset: u32, line: u32) {
+        debug_assert!(offset >= self.origin.0);
+        self.at = (offset, line);
+    }
+
     pub fn line(&mut self, offset: u32) -> u32 {
         let offset = offset.min(self.bytes.len() as u32);
         if offset < self.at.0 {

@@ -59,6 +59,15 @@ impl Name {
         }
     }
 
+    /// The inline name of the low `len` bytes of `text` (little-endian).
+    ///
+    /// # Safety
+    /// `len` is at most 15, those bytes are UTF-8 and the bytes of `text` past them are zero.
+    #[inline]
+    pub(crate) unsafe fn from_low_bytes(len: usize, text: u128) -> Name {
+        Name::inline(len, text)
+    }
+
     /// An inline name of `len` (at most [`INLINE`]) UTF-8 bytes, the low bytes of `text` (zero
     /// past `len`): made as one 16-byte value, so that reading it back soon after is one load
     /// the store forwards to (a name written piecewise stalls the load).

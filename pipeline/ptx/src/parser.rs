@@ -47,7 +47,7 @@ pub struct Parser<'s> {
     /// compare the two readers in tests).
     pub fast_path: bool,
     /// Whether the current function names a register with a zero-padded number (`%r01`).
-    zero_padded_reg: bool,
+    pub(crate) zero_padded_reg: bool,
     /// The `.loc` directives read so far, moved into the module at its end.
     locs: Vec<LocDirective>,
     /// The last `.loc` of the function being read, while no instruction has followed it: its
@@ -2083,7 +2083,19 @@ fn take_exact<T>(buf: &mut Vec<T>) -> Vec<T> {
 }
 
 /// Special registers that take no component (the `%`-names PTX predefines).
+#[inline]
 pub(crate) fn is_special_register(name: &str) -> bool {
+    // The commonest registers (`%r12`, `%f3`, `%p1`): a letter and a digit, tested inline.
+    let b = name.as_bytes();
+    if b.len() >= 3 && b[1].is_ascii_lowercase() && b[2].is_ascii_digit() {
+        return false;
+    }
+    is_special_register_name(name)
+}
+
+/// [`is_special_register`] past its inline test.
+#[inline(never)]
+fn is_special_register_name(name: &str) -> bool {
     // The usual registers (`%r12`, `%rd3`, `%fd1`) are up to three letters and a number; of the
     // special ones only `%pm<n>` is.
     let b = name.as_bytes();
