@@ -77,6 +77,9 @@ pub struct Registers<'a> {
     /// The last bytes of the names in `exact` (bit `b % 64` of word `b / 64`): a register of a
     /// range ends in a digit, a name declared alone seldom does, so most lookups skip the hash.
     exact_ends: [u64; 4],
+    /// The names of `exact` of 1 to 8 bytes, as words ([`prefix_word`]) with their lengths and
+    /// types (a later declaration replaces an earlier one).
+    exact_short: Vec<(u64, usize, Type)>,
     /// Ranges with short prefixes: (prefix bytes as a little-endian word, prefix length, type, N).
     short: Vec<(u64, usize, Type, u64)>,
     /// `short` of the function before (its memory reused).
@@ -146,8 +149,12 @@ fn prefix_slot(word: u64) -> usize {
     (word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 60) as usize % PREFIX_SLOTS
 }
 
+/// Up to how many names declared alone a lookup looks through ([`Registers::exact_short`]);
+/// past them, it hashes.
+const FEW_EXACT: usize = 8;
+
 /// Slots of [`Registers::memo`] (a power of two).
-const MEMO_SLOTS: usize = 1024;
+const MEMO_SLOTS: usize = 4096;
 
 impl<'a> Registers<'a> {
     /// Holds `decls` and the `.reg` parameters among `params` (registers of the body like any
@@ -160,6 +167,7 @@ impl<'a> Registers<'a> {
         let ranges_only = self.exact.is_empty() && self.long.is_empty();
         std::mem::swap(&mut self.short, &mut self.previous_short);
         self.exact.clear();
+        self.exact_short.clear();
         self.exact_ends = [0; 4];
         self.short.clear();
         self.long.clear();
@@ -207,7 +215,18 @@ impl<'a> Registers<'a> {
     fn add_exact(&mut self, name: &'a str, ty: Type) {
         let end = name.as_bytes().last().map_or(0, |&b| usize::from(b));
         self.exact_ends[end / 64] |= 1 << (end % 64);
-        self.exact.insert(name, ty);
+        let again = self.exact.insert(name, ty).is_some();
+        if (1..=8).contains(&name.len()) {
+            let entry = (prefix_word(name.as_bytes()), name.len(), ty);
+            match self
+                .exact_short
+                .iter_mut()
+                .find(|e| again && (e.0, e.1) == (entry.0, entry.1))
+            {
+                Some(e) => *e = entry,
+                None => self.exact_short.push(entry),
+            }
+        }
     }
 
     fn add_range(&mut self, prefix: &'a str, ty: Type, n: u64) {
@@ -235,7 +254,7 @@ impl<'a> Registers<'a> {
         }
         let word = prefix_word(bytes);
         let tag = self.generation << 4 | bytes.len() as u32;
-        let slot = (word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 54) as usize % MEMO_SLOTS;
+        let slot = (word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 52) as usize % MEMO_SLOTS;
         let Some(slot) = self.memo.get(slot) else {
             return self.resolve(name);
         };
@@ -263,20 +282,20 @@ impl<'a> Registers<'a> {
         remembered.answer
     }
 
-    /// The answer for a name of up to 8 bytes (`split`) that ends in a digit no name declared
-    /// alone ends in (nearly every register of nvcc's output): its type as a member of a
-    /// short-prefix range, or none, found with word operations; `None` (not answered) for any
-    /// other name.
+    /// The answer for a name of 1 to 8 bytes (`split`) found with word operations: a name
+    /// declared alone among the few (nearly always) that are, or else a member of a short-prefix
+    /// range or nothing; `None` (not answered) where many names are declared alone.
     #[inline]
     fn short_range_member(&self, bytes: &[u8], split: &Remembered) -> Option<Option<Type>> {
-        let (&last, len) = (bytes.last()?, bytes.len());
-        if len > 8
-            || !last.is_ascii_digit()
-            || self.exact_ends[usize::from(last) / 64] & (1 << (last % 64)) != 0
-        {
+        // A name of up to 8 bytes is none of `exact`'s longer ones.
+        if self.exact_short.len() > FEW_EXACT {
             return None;
         }
-        if split.prefix_len == 0 {
+        let declared_alone = |e: &&(u64, usize, Type)| (e.0, e.1) == (split.word, bytes.len());
+        if let Some(&(_, _, ty)) = self.exact_short.iter().find(declared_alone) {
+            return Some(Some(ty));
+        }
+        if !bytes.last()?.is_ascii_digit() || split.prefix_len == 0 {
             return Some(None);
         }
         let prefix_len = usize::from(split.prefix_len);
