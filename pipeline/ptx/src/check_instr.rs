@@ -187,6 +187,8 @@ pub struct Plan {
     route: Route,
     /// The modifier-only checks report nothing.
     quiet: bool,
+    /// Valid operands leave nothing to say ([`Plan::is_plain`]).
+    plain: bool,
     /// The instruction type and the type of the sources (`cvt`'s second type).
     ty: Option<Type>,
     src_ty: Option<Type>,
@@ -252,9 +254,10 @@ impl Plan {
                 .any(|m| matches!(m.as_str(), "v2" | "v4" | "v8"));
         // ldmatrix's format conversions (`.b8x16.b6x16_p32`) leave its fragment's registers checked.
         let fragments = matrix_fragments(i);
-        Plan {
+        let plan = Plan {
             id: 0,
             route,
+            plain: false,
             quiet: modifier_findings(i, route, &types, s).first.is_empty(),
             ty,
             src_ty: if op == "cvt" {
@@ -285,7 +288,24 @@ impl Plan {
             is_mov: op == "mov",
             takes_address: matches!(op, "mov" | "getctarank") || (op == "cvta" && !i.has_mod("to")),
             packed_f32,
+        };
+        Plan {
+            plain: plan.is_plain(),
+            ..plan
         }
+    }
+
+    /// Whether the plan is quiet, has an `isa` row, and leaves nothing to check but the operands'
+    /// verdict and a barrier number (see [`fits_quietly`]).
+    fn is_plain(&self) -> bool {
+        self.quiet
+            && matches!(self.route, Route::Checked(Some(_)))
+            && self.width == 1
+            && self.atom_operands.is_none()
+            && !self.bar_red
+            && !self.vector_atom
+            && self.fragments.is_none()
+            && self.narrow_registers == [None; 2]
     }
 }
 
@@ -574,6 +594,9 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
     if guard.is_some_and(|t| t != Some(Type::Pred)) {
         out.now(i.line, "Predicate expression expected".into());
     }
+    if p.plain && fits_quietly(i, p, &operands, guard, &mut plans.verdicts) {
+        return;
+    }
     let loud = !p.quiet;
     if matches!(p.route, Route::Unknown) {
         out.now(
@@ -657,8 +680,8 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
             return;
         }
         let width = match p.data {
-            Some(_) if loud => check_memory_vector(i, vector_width(i, out), out),
-            Some(_) => check_memory_vector(i, Some(p.width), out),
+            Some(at) if loud => check_memory_vector(i, at, vector_width(i, out), out),
+            Some(at) => check_memory_vector(i, at, Some(p.width), out),
             None => Some(1),
         };
         let Some(width) = width else { return };
@@ -704,6 +727,33 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
         );
     }
     report_mismatch(i, mismatch || undeclared_register, out);
+}
+
+/// Whether an instruction of a plain plan ([`Plan::is_plain`]) has nothing more to say than its
+/// guard did: its operands are of no kind that draws a message of its own (undeclared names,
+/// special registers, addresses of variables or numbers, vectors as data), a verdict says they
+/// fit, and a barrier number is in range. Valid code nearly always does, and skips the checks.
+#[inline]
+fn fits_quietly(
+    i: &Instruction,
+    p: &Plan,
+    operands: &OperandSummary,
+    guard: Option<Option<Type>>,
+    verdicts: &mut Verdicts,
+) -> bool {
+    let kinds = operands.kinds;
+    let quiet_kinds = !kinds.special_registers
+        && !kinds.symbol_addresses
+        && !kinds.immediate_addresses
+        && !(kinds.vectors && p.data.is_some());
+    let declared = !operands.unknown && guard != Some(None) && !operands.mixed_vectors;
+    let barrier_fits = || {
+        p.barrier_at.is_none_or(
+            |at| !matches!(i.operands.get(at), Some(Operand::Imm(n)) if !(0..16).contains(n)),
+        )
+    };
+    let fits = |key: OperandKey| verdicts.get(&OperandKey { width: 1, ..key }) == Some(true);
+    quiet_kinds && declared && operands.key.is_some_and(fits) && barrier_fits()
 }
 
 /// The operands of an `ld`/`st`/`ldu` (its data) or a `mov` that are vectors of registers, which
@@ -887,22 +937,25 @@ fn vector_atom_registers_fit(i: &Instruction, s: &Scope) -> bool {
     })
 }
 
+#[inline]
 fn report_mismatch(i: &Instruction, mismatch: bool, out: &mut Findings) {
     if mismatch {
-        // ptxas names the instruction once, before any other message about it.
-        let at = out
-            .first
-            .iter()
-            .position(|(l, _)| *l == i.line)
-            .unwrap_or(out.first.len());
-        out.first.insert(
-            at,
-            (
-                i.line,
-                format!("Arguments mismatch for instruction '{}'", display_name(i)),
-            ),
-        );
+        name_mismatch(i, out);
     }
+}
+
+/// "Arguments mismatch" for `i`, before any other message about it.
+#[cold]
+#[inline(never)]
+fn name_mismatch(i: &Instruction, out: &mut Findings) {
+    // ptxas names the instruction once, before any other message about it.
+    let at = out
+        .first
+        .iter()
+        .position(|(l, _)| *l == i.line)
+        .unwrap_or(out.first.len());
+    let message = format!("Arguments mismatch for instruction '{}'", display_name(i));
+    out.first.insert(at, (i.line, message));
 }
 
 /// `abs` and `neg` take signed or floating-point types only.
@@ -1241,11 +1294,32 @@ fn data_index(i: &Instruction) -> usize {
     usize::from(i.opcode() == "st")
 }
 
-/// `.vN` (`width`: `None` when illegal) against the data operand: a `{...}` of exactly N
+/// `.vN` (`width`: `None` when illegal) against the data operand (operand `at`): a `{...}` of exactly N
 /// elements, or a scalar without `.vN`. Returns the width, or `None` after reporting a mismatch
 /// (`ld` reports it twice, as ptxas does).
-fn check_memory_vector(i: &Instruction, width: Option<u32>, out: &mut Findings) -> Option<u32> {
-    let data = i.operands.get(data_index(i));
+#[inline]
+fn check_memory_vector(
+    i: &Instruction,
+    at: usize,
+    width: Option<u32>,
+    out: &mut Findings,
+) -> Option<u32> {
+    let data = i.operands.get(at);
+    // A scalar without `.vN` (the usual access) has nothing to say.
+    if width == Some(1) && !matches!(data, Some(Operand::Vector(_))) {
+        return width;
+    }
+    check_vector_access(i, data, width, out)
+}
+
+/// [`check_memory_vector`] past a scalar access.
+#[inline(never)]
+fn check_vector_access(
+    i: &Instruction,
+    data: Option<&Operand>,
+    width: Option<u32>,
+    out: &mut Findings,
+) -> Option<u32> {
     if let Some(Operand::Vector(v)) = data {
         if !matches!(v.len(), 1 | 2 | 4 | 8) {
             out.now(i.line, format!("Illegal vector size: {}", v.len()));
@@ -2524,7 +2598,7 @@ impl OperandSummary {
             s,
             takes_address: p.takes_address,
             unknown: false,
-            codes: 0,
+            codes: [0; 16],
             len: 0,
             keyed: true,
             mixed_vectors: false,
@@ -2544,7 +2618,7 @@ impl OperandSummary {
             plan: p.id,
             len: sum.len as u8,
             width: 0,
-            codes: sum.codes,
+            codes: u128::from_le_bytes(sum.codes),
         });
         OperandSummary {
             kinds: sum.kinds,
@@ -2569,7 +2643,8 @@ struct Summing<'s, 'a> {
     s: &'s Scope<'a>,
     takes_address: bool,
     unknown: bool,
-    codes: u128,
+    /// The codes of the first 16 operands (see [`OperandKey`]).
+    codes: [u8; 16],
     len: usize,
     keyed: bool,
     mixed_vectors: bool,
@@ -2593,8 +2668,8 @@ impl Summing<'_, '_> {
 
     #[inline]
     fn push(&mut self, code: u8) {
-        if self.len < 16 {
-            self.codes |= u128::from(code) << (8 * self.len);
+        if let Some(at) = self.codes.get_mut(self.len) {
+            *at = code;
         }
         self.len += 1;
     }
@@ -2605,7 +2680,7 @@ impl Summing<'_, '_> {
         if self.len > 16 || from == self.len {
             return from == self.len;
         }
-        let code = |k: usize| (self.codes >> (8 * k)) as u8;
+        let code = |k: usize| self.codes[k];
         let first = code(from);
         let declared = first != Self::REG
             && first != Self::REG | Self::VECTOR_SPECIAL
