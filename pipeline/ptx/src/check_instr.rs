@@ -2801,6 +2801,11 @@ impl Summing<'_, '_> {
     /// The code of a symbol operand. Variables and other names than labels are told apart:
     /// ptxas names a variable where a register belongs, anything but a label where a label does.
     fn symbol_code(&mut self, n: &str) -> u8 {
+        if !n.as_bytes().contains(&b'+') && self.s.labels.contains(n) {
+            // A label (the usual symbol: `bra L`): known, no variable, no offset.
+            let address = self.takes_address && symbol_is_address(n, self.s);
+            return Self::SYMBOL | u8::from(address);
+        }
         let label = self.symbol(n);
         let variable = !label && self.s.vars.contains_key(n);
         let address = self.takes_address && symbol_is_address(n, self.s);
