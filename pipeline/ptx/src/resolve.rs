@@ -17,7 +17,15 @@ pub fn register_symbols(regs: &[RegDecl], operands: &mut [Operand]) {
         return;
     }
     let table = RegTable::new(regs);
-    operands.iter_mut().for_each(|o| resolve_operand(o, &table));
+    for o in operands.iter_mut() {
+        // Only names can name a register: most operands are registers and numbers already.
+        if matches!(
+            o,
+            Operand::Symbol(_) | Operand::Addr { .. } | Operand::Vector(_)
+        ) {
+            resolve_operand(o, &table);
+        }
+    }
 }
 
 fn resolve_operand(o: &mut Operand, table: &RegTable) {
