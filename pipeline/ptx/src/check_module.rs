@@ -439,9 +439,11 @@ fn range_members_declared(f: &Function) -> Vec<Finding> {
 pub fn members_declared_again<'a>(
     decls: impl Iterator<Item = (&'a str, Option<u64>, u32)> + Clone,
 ) -> Vec<Finding> {
-    if decls.clone().all(|(_, count, _)| count.is_some())
-        || decls.clone().all(|(_, count, _)| count.is_none())
-    {
+    // A range's member ends in a digit: no plain name that does, no member.
+    let maybe_member = |(name, count, _): (&str, Option<u64>, u32)| {
+        count.is_none() && name.ends_with(|c: char| c.is_ascii_digit())
+    };
+    if decls.clone().all(|(_, count, _)| count.is_none()) || !decls.clone().any(maybe_member) {
         return Vec::new();
     }
     let ranges: FastMap<&str, (u64, u32)> = decls
