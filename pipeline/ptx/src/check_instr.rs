@@ -187,6 +187,8 @@ pub struct Plan {
     route: Route,
     /// The modifier-only checks report nothing.
     quiet: bool,
+    /// Valid operands leave nothing to say ([`Plan::is_plain`]).
+    plain: bool,
     /// The instruction type and the type of the sources (`cvt`'s second type).
     ty: Option<Type>,
     src_ty: Option<Type>,
@@ -252,9 +254,10 @@ impl Plan {
                 .any(|m| matches!(m.as_str(), "v2" | "v4" | "v8"));
         // ldmatrix's format conversions (`.b8x16.b6x16_p32`) leave its fragment's registers checked.
         let fragments = matrix_fragments(i);
-        Plan {
+        let plan = Plan {
             id: 0,
             route,
+            plain: false,
             quiet: modifier_findings(i, route, &types, s).first.is_empty(),
             ty,
             src_ty: if op == "cvt" {
@@ -285,7 +288,24 @@ impl Plan {
             is_mov: op == "mov",
             takes_address: matches!(op, "mov" | "getctarank") || (op == "cvta" && !i.has_mod("to")),
             packed_f32,
+        };
+        Plan {
+            plain: plan.is_plain(),
+            ..plan
         }
+    }
+
+    /// Whether the plan is quiet, has an `isa` row, and leaves nothing to check but the operands'
+    /// verdict and a barrier number (see [`fits_quietly`]).
+    fn is_plain(&self) -> bool {
+        self.quiet
+            && matches!(self.route, Route::Checked(Some(_)))
+            && self.width == 1
+            && self.atom_operands.is_none()
+            && !self.bar_red
+            && !self.vector_atom
+            && self.fragments.is_none()
+            && self.narrow_registers == [None; 2]
     }
 }
 
@@ -331,40 +351,66 @@ fn check_misplaced_modifiers(i: &Instruction, types: &[Type], out: &mut Findings
 }
 
 /// The plans of one module's instructions, by opcode and modifiers (`.target` and `.version` are
-/// the module's).
+/// the module's), and the verdicts on their operands.
 #[derive(Default)]
 pub struct Plans {
-    /// By form (instructions written alike share one); each entry keeps its form alive, so its
-    /// address stays its own.
-    by_form: FastMap<usize, (Arc<Form>, Plan)>,
+    table: PlanTable,
+    verdicts: Verdicts,
+}
+
+/// The plans of one module, by form.
+#[derive(Default)]
+struct PlanTable {
+    /// Every plan, by its id.
+    plans: Vec<Plan>,
+    /// Plan ids by form (instructions written alike share one); each entry keeps its form alive,
+    /// so its address stays its own.
+    by_form: FastMap<usize, (Arc<Form>, u32)>,
     /// By the form's contents, for forms made apart (in another section) that are the same.
-    by_key: FastMap<u64, Vec<(Arc<Form>, Plan)>>,
-    count: u32,
-    /// Whether the operands fit, by plan, operand summary and vector width, for operands whose
-    /// forms drew no message.
-    verdicts: FastMap<OperandKey, bool>,
+    by_key: FastMap<u64, Vec<(Arc<Form>, u32)>>,
+    /// The latest forms looked up, `(address, plan id)` in slots picked by a hash of the address
+    /// (a module has few forms): looked at before `by_form`, whose entries keep the addresses
+    /// taken.
+    recent: Vec<(usize, u32)>,
+}
+
+/// Slots of [`PlanTable::recent`] (a power of two).
+const RECENT_FORMS: usize = 256;
+
+/// Whether operands fit, by plan, operand summary and vector width, for operands whose forms drew
+/// no message.
+#[derive(Default)]
+struct Verdicts {
+    all: FastMap<OperandKey, bool>,
     /// The latest verdicts, in slots picked by a hash of their key (most instructions repeat a
-    /// recent one): looked at before `verdicts`.
+    /// recent one): looked at before `all`.
     recent: Vec<(OperandKey, bool)>,
 }
 
-/// Slots of [`Plans::recent`] (a power of two).
+/// Slots of [`Verdicts::recent`] (a power of two).
 const RECENT_VERDICTS: usize = 256;
 
-impl Plans {
+impl Verdicts {
     /// Whether operands with this key fit, when known.
-    fn verdict(&mut self, key: &OperandKey) -> Option<bool> {
+    #[inline]
+    fn get(&mut self, key: &OperandKey) -> Option<bool> {
         let slot = key.slot();
         if let Some(&(_, fits)) = self.recent.get(slot).filter(|(k, _)| k == key) {
             return Some(fits);
         }
-        let fits = *self.verdicts.get(key)?;
+        self.get_older(key, slot)
+    }
+
+    /// [`Verdicts::get`] past the recent ones.
+    #[inline(never)]
+    fn get_older(&mut self, key: &OperandKey, slot: usize) -> Option<bool> {
+        let fits = *self.all.get(key)?;
         self.remember(slot, *key, fits);
         Some(fits)
     }
 
-    fn add_verdict(&mut self, key: OperandKey, fits: bool) {
-        self.verdicts.insert(key, fits);
+    fn add(&mut self, key: OperandKey, fits: bool) {
+        self.all.insert(key, fits);
         self.remember(key.slot(), key, fits);
     }
 
@@ -374,29 +420,52 @@ impl Plans {
         }
         self.recent[slot] = (key, fits);
     }
+}
 
-    fn plan(&mut self, i: &Instruction, s: &Scope) -> Plan {
+impl PlanTable {
+    /// The plan of `i`'s form.
+    #[inline]
+    fn plan(&mut self, i: &Instruction, s: &Scope) -> &Plan {
         let address = Arc::as_ptr(&i.form) as usize;
-        if let Some((_, plan)) = self.by_form.get(&address) {
-            return *plan;
-        }
-        let plan = self.plan_by_contents(i, s);
-        self.by_form.insert(address, (i.form.clone(), plan));
-        plan
+        let slot = (address as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56;
+        let slot = slot as usize % RECENT_FORMS;
+        let id = match self.recent.get(slot) {
+            Some(&(at, id)) if at == address => id,
+            _ => self.plan_id(i, s, address, slot),
+        };
+        &self.plans[id as usize]
     }
 
-    fn plan_by_contents(&mut self, i: &Instruction, s: &Scope) -> Plan {
-        let bucket = self.by_key.entry(fingerprint(i)).or_default();
-        if let Some((_, plan)) = bucket.iter().find(|(form, _)| **form == *i.form) {
-            return *plan;
-        }
-        let plan = Plan {
-            id: self.count,
-            ..Plan::new(i, s)
+    /// [`PlanTable::plan`]'s id past the recent forms.
+    #[inline(never)]
+    fn plan_id(&mut self, i: &Instruction, s: &Scope, address: usize, slot: usize) -> u32 {
+        let id = match self.by_form.get(&address) {
+            Some(&(_, id)) => id,
+            None => {
+                let id = self.plan_by_contents(i, s);
+                self.by_form.insert(address, (i.form.clone(), id));
+                id
+            }
         };
-        self.count += 1;
-        bucket.push((i.form.clone(), plan));
-        plan
+        if self.recent.is_empty() {
+            self.recent = vec![(0, 0); RECENT_FORMS];
+        }
+        self.recent[slot] = (address, id);
+        id
+    }
+
+    fn plan_by_contents(&mut self, i: &Instruction, s: &Scope) -> u32 {
+        let bucket = self.by_key.entry(fingerprint(i)).or_default();
+        if let Some(&(_, id)) = bucket.iter().find(|(form, _)| **form == *i.form) {
+            return id;
+        }
+        let id = self.plans.len() as u32;
+        self.plans.push(Plan {
+            id,
+            ..Plan::new(i, s)
+        });
+        bucket.push((i.form.clone(), id));
+        id
     }
 }
 
@@ -433,15 +502,18 @@ struct OperandKinds {
 }
 
 impl OperandKinds {
+    /// No operands.
+    const NONE: OperandKinds = OperandKinds {
+        symbols: false,
+        offset_symbols: false,
+        immediate_addresses: false,
+        special_registers: false,
+        symbol_addresses: false,
+        vectors: false,
+    };
+
     fn of(i: &Instruction) -> OperandKinds {
-        let mut kinds = OperandKinds {
-            symbols: false,
-            offset_symbols: false,
-            immediate_addresses: false,
-            special_registers: false,
-            symbol_addresses: false,
-            vectors: false,
-        };
+        let mut kinds = OperandKinds::NONE;
         for o in i.operands.iter() {
             match o {
                 Operand::Symbol(n) => {
@@ -502,7 +574,13 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
     if let Some(read_as_symbols) = variables_as_symbols(i, s) {
         return check_read_instruction(&read_as_symbols, s, plans, out);
     }
-    let kinds = OperandKinds::of(i);
+    let p = plans.table.plan(i, s);
+    // Only instructions checked against their `isa` row read the operands' summary.
+    let operands = match p.route {
+        Route::Checked(_) => OperandSummary::of(i, p, s),
+        _ => OperandSummary::kinds_of(i),
+    };
+    let kinds = operands.kinds;
     out.offset_symbols |= kinds.offset_symbols;
     if let Some(read_as_registers) = kinds
         .symbols
@@ -516,7 +594,9 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
     if guard.is_some_and(|t| t != Some(Type::Pred)) {
         out.now(i.line, "Predicate expression expected".into());
     }
-    let p = plans.plan(i, s);
+    if p.plain && fits_quietly(i, p, &operands, guard, &mut plans.verdicts) {
+        return;
+    }
     let loud = !p.quiet;
     if matches!(p.route, Route::Unknown) {
         out.now(
@@ -553,13 +633,12 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
         Route::Unknown => unreachable!(),
     };
     // Unknown symbols are the one kind of message after the function, made on every way out.
-    let operands = OperandSummary::of(i, &p, s);
     // Vectors whose elements are all registers of one declared type have nothing to say.
     out.vector_notes_due = operands.mixed_vectors;
     let vector_rules = operands.mixed_vectors;
     let undeclared_register = (operands.unknown || guard == Some(None))
         && unknown_symbols(i, s, out)
-        && (!vector_rules || undeclared_outside(i, &TypedVectors::of(i, &p, s), s));
+        && (!vector_rules || undeclared_outside(i, &TypedVectors::of(i, p, s), s));
     let mut mismatch = false;
     if loud && !check_signedness(i, out) {
         return;
@@ -579,7 +658,7 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
         return;
     }
     mismatch |= p.vector_atom && !vector_atom_registers_fit(i, s);
-    mismatch |= p.narrow_registers != [None; 2] && !narrow_registers_fit(i, &p, s);
+    mismatch |= p.narrow_registers != [None; 2] && !narrow_registers_fit(i, p, s);
     if loud {
         check_membar_level(i, out);
     }
@@ -601,28 +680,28 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
             return;
         }
         let width = match p.data {
-            Some(_) if loud => check_memory_vector(i, vector_width(i, out), out),
-            Some(_) => check_memory_vector(i, Some(p.width), out),
+            Some(at) if loud => check_memory_vector(i, at, vector_width(i, out), out),
+            Some(at) => check_memory_vector(i, at, Some(p.width), out),
             None => Some(1),
         };
         let Some(width) = width else { return };
         let key = operands.key.map(|k| OperandKey { width, ..k });
-        let fits = match key.and_then(|k| plans.verdict(&k)) {
+        let fits = match key.and_then(|k| plans.verdicts.get(&k)) {
             Some(fits) => fits,
             None => {
                 if !check_operand_forms(i, spec, p.takes_address, s, out) {
                     return;
                 }
-                let fits = check_operands(i, &p, spec, width, s);
+                let fits = check_operands(i, p, spec, width, s);
                 if let Some(k) = key {
-                    plans.add_verdict(k, fits);
+                    plans.verdicts.add(k, fits);
                 }
                 fits
             }
         };
         mismatch |= !fits;
         if vector_rules && !mismatch && !undeclared_register {
-            let typed = TypedVectors::of(i, &p, s);
+            let typed = TypedVectors::of(i, p, s);
             let said = crate::check_vectors::element_findings(i, typed.at(), typed.sources(i), s);
             said.into_iter().for_each(|m| out.now(i.line, m));
         }
@@ -648,6 +727,33 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
         );
     }
     report_mismatch(i, mismatch || undeclared_register, out);
+}
+
+/// Whether an instruction of a plain plan ([`Plan::is_plain`]) has nothing more to say than its
+/// guard did: its operands are of no kind that draws a message of its own (undeclared names,
+/// special registers, addresses of variables or numbers, vectors as data), a verdict says they
+/// fit, and a barrier number is in range. Valid code nearly always does, and skips the checks.
+#[inline]
+fn fits_quietly(
+    i: &Instruction,
+    p: &Plan,
+    operands: &OperandSummary,
+    guard: Option<Option<Type>>,
+    verdicts: &mut Verdicts,
+) -> bool {
+    let kinds = operands.kinds;
+    let quiet_kinds = !kinds.special_registers
+        && !kinds.symbol_addresses
+        && !kinds.immediate_addresses
+        && !(kinds.vectors && p.data.is_some());
+    let declared = !operands.unknown && guard != Some(None) && !operands.mixed_vectors;
+    let barrier_fits = || {
+        p.barrier_at.is_none_or(
+            |at| !matches!(i.operands.get(at), Some(Operand::Imm(n)) if !(0..16).contains(n)),
+        )
+    };
+    let fits = |key: OperandKey| verdicts.get(&OperandKey { width: 1, ..key }) == Some(true);
+    quiet_kinds && declared && operands.key.is_some_and(fits) && barrier_fits()
 }
 
 /// The operands of an `ld`/`st`/`ldu` (its data) or a `mov` that are vectors of registers, which
@@ -836,22 +942,25 @@ fn vector_atom_registers_fit(i: &Instruction, s: &Scope) -> bool {
     })
 }
 
+#[inline]
 fn report_mismatch(i: &Instruction, mismatch: bool, out: &mut Findings) {
     if mismatch {
-        // ptxas names the instruction once, before any other message about it.
-        let at = out
-            .first
-            .iter()
-            .position(|(l, _)| *l == i.line)
-            .unwrap_or(out.first.len());
-        out.first.insert(
-            at,
-            (
-                i.line,
-                format!("Arguments mismatch for instruction '{}'", display_name(i)),
-            ),
-        );
+        name_mismatch(i, out);
     }
+}
+
+/// "Arguments mismatch" for `i`, before any other message about it.
+#[cold]
+#[inline(never)]
+fn name_mismatch(i: &Instruction, out: &mut Findings) {
+    // ptxas names the instruction once, before any other message about it.
+    let at = out
+        .first
+        .iter()
+        .position(|(l, _)| *l == i.line)
+        .unwrap_or(out.first.len());
+    let message = format!("Arguments mismatch for instruction '{}'", display_name(i));
+    out.first.insert(at, (i.line, message));
 }
 
 /// `abs` and `neg` take signed or floating-point types only.
@@ -1189,11 +1298,32 @@ fn data_index(i: &Instruction) -> usize {
     usize::from(i.opcode() == "st")
 }
 
-/// `.vN` (`width`: `None` when illegal) against the data operand: a `{...}` of exactly N
+/// `.vN` (`width`: `None` when illegal) against the data operand (operand `at`): a `{...}` of exactly N
 /// elements, or a scalar without `.vN`. Returns the width, or `None` after reporting a mismatch
 /// (`ld` reports it twice, as ptxas does).
-fn check_memory_vector(i: &Instruction, width: Option<u32>, out: &mut Findings) -> Option<u32> {
-    let data = i.operands.get(data_index(i));
+#[inline]
+fn check_memory_vector(
+    i: &Instruction,
+    at: usize,
+    width: Option<u32>,
+    out: &mut Findings,
+) -> Option<u32> {
+    let data = i.operands.get(at);
+    // A scalar without `.vN` (the usual access) has nothing to say.
+    if width == Some(1) && !matches!(data, Some(Operand::Vector(_))) {
+        return width;
+    }
+    check_vector_access(i, data, width, out)
+}
+
+/// [`check_memory_vector`] past a scalar access.
+#[inline(never)]
+fn check_vector_access(
+    i: &Instruction,
+    data: Option<&Operand>,
+    width: Option<u32>,
+    out: &mut Findings,
+) -> Option<u32> {
     if let Some(Operand::Vector(v)) = data {
         if !matches!(v.len(), 1 | 2 | 4 | 8) {
             out.now(i.line, format!("Illegal vector size: {}", v.len()));
@@ -2436,6 +2566,8 @@ fn vector_len(o: &Operand) -> usize {
 /// addresses and symbols are known. Operands with the same key under the same plan fit alike, so
 /// the checks run once per key. No key for long operand lists or nested vectors.
 struct OperandSummary {
+    /// The kinds of the operands proper.
+    kinds: OperandKinds,
     unknown: bool,
     key: Option<OperandKey>,
     /// A vector operand holds something other than registers of one declared type, or has a
@@ -2454,7 +2586,8 @@ struct OperandKey {
 }
 
 impl OperandKey {
-    /// A slot of [`Plans::recent`]: one multiply of the key's folded words.
+    /// A slot of [`Verdicts::recent`]: one multiply of the key's folded words.
+    #[inline]
     fn slot(&self) -> usize {
         let words = self.codes as u64
             ^ (self.codes >> 64) as u64
@@ -2466,28 +2599,49 @@ impl OperandKey {
 }
 
 impl OperandSummary {
+    #[inline]
     fn of(i: &Instruction, p: &Plan, s: &Scope) -> OperandSummary {
         let mut sum = Summing {
             s,
             takes_address: p.takes_address,
             unknown: false,
-            codes: 0,
+            codes: [0; 16],
             len: 0,
             keyed: true,
             mixed_vectors: false,
             vectors: false,
+            kinds: OperandKinds::NONE,
         };
-        i.operands.iter().for_each(|o| sum.operand(o, true));
+        for o in i.operands.iter() {
+            match o {
+                Operand::Reg(r) => {
+                    let code = sum.register_code(r);
+                    sum.push(code);
+                }
+                _ => sum.top_operand(o),
+            }
+        }
         let key = (sum.keyed && sum.len <= 16).then_some(OperandKey {
             plan: p.id,
             len: sum.len as u8,
             width: 0,
-            codes: sum.codes,
+            codes: u128::from_le_bytes(sum.codes),
         });
         OperandSummary {
+            kinds: sum.kinds,
             unknown: sum.unknown,
             key,
             mixed_vectors: sum.mixed_vectors,
+        }
+    }
+
+    /// The kinds alone, for instructions not checked against an `isa` row.
+    fn kinds_of(i: &Instruction) -> OperandSummary {
+        OperandSummary {
+            kinds: OperandKinds::of(i),
+            unknown: false,
+            key: None,
+            mixed_vectors: false,
         }
     }
 }
@@ -2496,12 +2650,14 @@ struct Summing<'s, 'a> {
     s: &'s Scope<'a>,
     takes_address: bool,
     unknown: bool,
-    codes: u128,
+    /// The codes of the first 16 operands (see [`OperandKey`]).
+    codes: [u8; 16],
     len: usize,
     keyed: bool,
     mixed_vectors: bool,
     /// A vector operand was seen.
     vectors: bool,
+    kinds: OperandKinds,
 }
 
 impl Summing<'_, '_> {
@@ -2517,9 +2673,10 @@ impl Summing<'_, '_> {
     /// An undeclared `%tid`-like name.
     const VECTOR_SPECIAL: u8 = 31;
 
+    #[inline]
     fn push(&mut self, code: u8) {
-        if self.len < 16 {
-            self.codes |= u128::from(code) << (8 * self.len);
+        if let Some(at) = self.codes.get_mut(self.len) {
+            *at = code;
         }
         self.len += 1;
     }
@@ -2530,7 +2687,7 @@ impl Summing<'_, '_> {
         if self.len > 16 || from == self.len {
             return from == self.len;
         }
-        let code = |k: usize| (self.codes >> (8 * k)) as u8;
+        let code = |k: usize| self.codes[k];
         let first = code(from);
         let declared = first != Self::REG
             && first != Self::REG | Self::VECTOR_SPECIAL
@@ -2545,6 +2702,25 @@ impl Summing<'_, '_> {
         ty.map_or(0, |t| t as u8 + 1)
     }
 
+    /// The code of a register operand (`Operand::Reg`).
+    #[inline]
+    fn register_code(&mut self, r: &str) -> u8 {
+        match self.s.regs.lookup(r) {
+            Some(t) => Self::REG | (t as u8 + 1),
+            None => self.undeclared_register_code(r),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn undeclared_register_code(&mut self, r: &str) -> u8 {
+        if is_vector_special(r) {
+            return Self::REG | Self::VECTOR_SPECIAL;
+        }
+        self.unknown |= r != "_";
+        Self::REG
+    }
+
     /// A label, variable or function (or a `__` name), or else unknown.
     /// Whether it is a label (without an offset).
     fn symbol(&mut self, name: &str) -> bool {
@@ -2555,16 +2731,33 @@ impl Summing<'_, '_> {
         label && n == name
     }
 
+    /// An operand proper (not inside a vector) other than a register, noting its kind.
+    #[inline(never)]
+    fn top_operand(&mut self, o: &Operand) {
+        let kinds = &mut self.kinds;
+        match o {
+            Operand::Symbol(n) => {
+                kinds.symbols = true;
+                kinds.offset_symbols |= n.contains('+');
+            }
+            Operand::SpecialReg { .. } => kinds.special_registers = true,
+            Operand::Addr {
+                base: AddrBase::Symbol(_),
+                ..
+            } => kinds.symbol_addresses = true,
+            Operand::Addr {
+                base: AddrBase::None,
+                ..
+            } => kinds.immediate_addresses = true,
+            Operand::Vector(_) => kinds.vectors = true,
+            _ => {}
+        }
+        self.operand(o, true);
+    }
+
     fn operand(&mut self, o: &Operand, top: bool) {
         let code = match o {
-            Operand::Reg(r) => match self.s.regs.lookup(r) {
-                Some(t) => Self::REG | (t as u8 + 1),
-                None if is_vector_special(r) => Self::REG | Self::VECTOR_SPECIAL,
-                None => {
-                    self.unknown |= r.as_str() != "_";
-                    Self::REG
-                }
-            },
+            Operand::Reg(r) => self.register_code(r),
             Operand::NotReg(r) => Self::NOT_REG | self.register(r),
             Operand::PredPair(pair) => {
                 let first = self.register(&pair.0);
@@ -2579,35 +2772,8 @@ impl Summing<'_, '_> {
                     comp.is_none() && is_vector_special(name) && self.s.regs.lookup(name).is_none();
                 Self::SPECIAL | u8::from(undeclared_vector)
             }
-            Operand::Addr { base, .. } => {
-                let known = match base {
-                    AddrBase::Reg(r) => self.register(r) != 0 || is_known_name(r, self.s),
-                    AddrBase::Symbol(n) => {
-                        // A variable (the usual base) is known as a symbol too: one look.
-                        let var_or_function =
-                            self.s.vars.contains_key(n) || self.s.knows_function(n);
-                        if !var_or_function || symbol_base(n) != n.as_str() {
-                            self.symbol(n);
-                        }
-                        var_or_function || n.starts_with("__") || self.s.regs.lookup(n).is_some()
-                    }
-                    AddrBase::None => true,
-                };
-                Self::ADDR | u8::from(known)
-            }
-            Operand::Symbol(n) => {
-                // Variables and other names than labels are told apart: ptxas names a variable
-                // where a register belongs, anything but a label where a label does.
-                let label = self.symbol(n);
-                let variable = !label && self.s.vars.contains_key(n);
-                let address = self.takes_address && symbol_is_address(n, self.s);
-                let plus_offset = is_variable_plus_offset(n, self.s);
-                Self::SYMBOL
-                    | u8::from(address)
-                    | u8::from(variable) << 1
-                    | u8::from(!label) << 2
-                    | u8::from(plus_offset) << 3
-            }
+            Operand::Addr { base, .. } => Self::ADDR | u8::from(self.address_base_known(base)),
+            Operand::Symbol(n) => self.symbol_code(n),
             Operand::Vector(v) => {
                 self.keyed &= top && v.len() < 32;
                 self.push(Self::VECTOR | v.len().min(31) as u8);
@@ -2621,6 +2787,41 @@ impl Summing<'_, '_> {
             }
         };
         self.push(code);
+    }
+
+    /// Whether an address's base names something (noting an unknown one).
+    fn address_base_known(&mut self, base: &AddrBase) -> bool {
+        match base {
+            AddrBase::Reg(r) => self.register(r) != 0 || is_known_name(r, self.s),
+            AddrBase::Symbol(n) => {
+                // A variable (the usual base) is known as a symbol too: one look.
+                let var_or_function = self.s.vars.contains_key(n) || self.s.knows_function(n);
+                if !var_or_function || symbol_base(n) != n.as_str() {
+                    self.symbol(n);
+                }
+                var_or_function || n.starts_with("__") || self.s.regs.lookup(n).is_some()
+            }
+            AddrBase::None => true,
+        }
+    }
+
+    /// The code of a symbol operand. Variables and other names than labels are told apart:
+    /// ptxas names a variable where a register belongs, anything but a label where a label does.
+    fn symbol_code(&mut self, n: &str) -> u8 {
+        if !n.as_bytes().contains(&b'+') && self.s.labels.contains(n) {
+            // A label (the usual symbol: `bra L`): known, no variable, no offset.
+            let address = self.takes_address && symbol_is_address(n, self.s);
+            return Self::SYMBOL | u8::from(address);
+        }
+        let label = self.symbol(n);
+        let variable = !label && self.s.vars.contains_key(n);
+        let address = self.takes_address && symbol_is_address(n, self.s);
+        let plus_offset = is_variable_plus_offset(n, self.s);
+        Self::SYMBOL
+            | u8::from(address)
+            | u8::from(variable) << 1
+            | u8::from(!label) << 2
+            | u8::from(plus_offset) << 3
     }
 }
 

@@ -439,9 +439,11 @@ fn range_members_declared(f: &Function) -> Vec<Finding> {
 pub fn members_declared_again<'a>(
     decls: impl Iterator<Item = (&'a str, Option<u64>, u32)> + Clone,
 ) -> Vec<Finding> {
-    if decls.clone().all(|(_, count, _)| count.is_some())
-        || decls.clone().all(|(_, count, _)| count.is_none())
-    {
+    // A range's member ends in a digit: no plain name that does, no member.
+    let maybe_member = |(name, count, _): (&str, Option<u64>, u32)| {
+        count.is_none() && name.ends_with(|c: char| c.is_ascii_digit())
+    };
+    if decls.clone().all(|(_, count, _)| count.is_none()) || !decls.clone().any(maybe_member) {
         return Vec::new();
     }
     let ranges: FastMap<&str, (u64, u32)> = decls
@@ -498,10 +500,30 @@ pub fn check_duplicate_labels(src: &str, f: &Function) -> Vec<Finding> {
 fn all_distinct<K: std::hash::Hash>(keys: impl Iterator<Item = K>) -> bool {
     use std::hash::BuildHasher;
     let hasher = std::hash::BuildHasherDefault::<FastHasher>::default();
-    let mut hashes: Vec<u64> = keys.map(|key| hasher.hash_one(key)).collect();
+    let mut few = [0u64; FEW_KEYS];
+    let mut count = 0;
+    let mut many = Vec::new();
+    for key in keys {
+        let hash = hasher.hash_one(key);
+        match few.get_mut(count) {
+            Some(slot) => *slot = hash,
+            None => many.push(hash),
+        }
+        count += 1;
+    }
+    let hashes = match count <= FEW_KEYS {
+        true => &mut few[..count],
+        false => {
+            many.extend_from_slice(&few);
+            &mut many[..]
+        }
+    };
     hashes.sort_unstable();
     hashes.windows(2).all(|pair| pair[0] != pair[1])
 }
+
+/// Up to how many keys [`all_distinct`] sorts on the stack.
+const FEW_KEYS: usize = 64;
 
 /// Names defined in one function, in order, and whether one was defined at the top level. Only a
 /// name seen twice needs to know where its definitions lie, so most functions never scan for

@@ -17,7 +17,15 @@ pub fn register_symbols(regs: &[RegDecl], operands: &mut [Operand]) {
         return;
     }
     let table = RegTable::new(regs);
-    operands.iter_mut().for_each(|o| resolve_operand(o, &table));
+    for o in operands.iter_mut() {
+        // Only names can name a register: most operands are registers and numbers already.
+        if matches!(
+            o,
+            Operand::Symbol(_) | Operand::Addr { .. } | Operand::Vector(_)
+        ) {
+            resolve_operand(o, &table);
+        }
+    }
 }
 
 fn resolve_operand(o: &mut Operand, table: &RegTable) {
@@ -77,17 +85,65 @@ pub struct Registers<'a> {
     /// The last bytes of the names in `exact` (bit `b % 64` of word `b / 64`): a register of a
     /// range ends in a digit, a name declared alone seldom does, so most lookups skip the hash.
     exact_ends: [u64; 4],
+    /// The names of `exact` of 1 to 8 bytes, as words ([`prefix_word`]) with their lengths and
+    /// types (a later declaration replaces an earlier one).
+    exact_short: Vec<(u64, usize, Type)>,
     /// Ranges with short prefixes: (prefix bytes as a little-endian word, prefix length, type, N).
     short: Vec<(u64, usize, Type, u64)>,
+    /// `short` of the function before (its memory reused).
+    previous_short: Vec<(u64, usize, Type, u64)>,
     /// Where in `short` the range of a prefix is, by a hash of the prefix word
     /// ([`prefix_slot`]): [`NO_RANGE`], [`SHARED_SLOT`] (look through `short`) or the index.
     short_slots: [u8; PREFIX_SLOTS],
     long: FastMap<&'a str, (Type, u64)>,
-    /// Answers for names of up to 8 bytes, in a slot picked by a hash of the name and overwritten
-    /// on a conflict: (the name as a little-endian word, `fill`'s generation and the name's length,
-    /// the answer). An instruction's registers come back again and again: most lookups end here.
-    memo: Vec<Cell<(u64, u32, Option<Type>)>>,
+    /// Answers for names of up to 8 bytes ([`Remembered`]), in a slot picked by a hash of the
+    /// name and overwritten on a conflict. An instruction's registers come back again and again,
+    /// and a module's functions name the same ones: most lookups end here, and most of the rest
+    /// find the name split already (by an earlier function).
+    memo: Vec<Cell<Remembered>>,
     generation: u32,
+}
+
+/// A name of up to 8 bytes, split into prefix and number (`%rd` and 12 for `%rd12`; `%r` and 1
+/// for `%r01`), which holds for every function, and the answer for one function's registers.
+#[derive(Clone, Copy, Default)]
+struct Remembered {
+    /// The name's bytes as a little-endian word, zero-padded ([`prefix_word`]).
+    word: u64,
+    /// The generation of `answer` ([`Registers::fill`]'s) and the name's length, `generation
+    /// << 4 | length`.
+    tag: u32,
+    /// The number after the prefix (for a name that ends in a digit).
+    number: u32,
+    /// The length of the prefix: the name's bytes before its last digits.
+    prefix_len: u8,
+    answer: Option<Type>,
+}
+
+impl Remembered {
+    /// The name `word` (`len` bytes, from 1 to 8) split; its answer is not known.
+    fn split(word: u64, len: usize) -> Remembered {
+        let non_digits = non_digit_bytes(word) & (u64::MAX >> (64 - 8 * len));
+        let prefix_len = match non_digits {
+            0 => 0,
+            _ => (63 - non_digits.leading_zeros() as usize) / 8 + 1,
+        };
+        let number = word.to_le_bytes()[prefix_len..len]
+            .iter()
+            .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
+        Remembered {
+            word,
+            tag: len as u32,
+            number,
+            prefix_len: prefix_len as u8,
+            answer: None,
+        }
+    }
+
+    /// The prefix's bytes as a word (for a name that ends in a digit: at most 7 bytes).
+    fn prefix(&self) -> u64 {
+        self.word & ((1 << (8 * u32::from(self.prefix_len))) - 1)
+    }
 }
 
 /// Slots of [`Registers::short_slots`], and what they may hold besides an index.
@@ -101,8 +157,12 @@ fn prefix_slot(word: u64) -> usize {
     (word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 60) as usize % PREFIX_SLOTS
 }
 
+/// Up to how many names declared alone a lookup looks through ([`Registers::exact_short`]);
+/// past them, it hashes.
+const FEW_EXACT: usize = 8;
+
 /// Slots of [`Registers::memo`] (a power of two).
-const MEMO_SLOTS: usize = 256;
+const MEMO_SLOTS: usize = 4096;
 
 impl<'a> Registers<'a> {
     /// Holds `decls` and the `.reg` parameters among `params` (registers of the body like any
@@ -112,15 +172,13 @@ impl<'a> Registers<'a> {
         decls: impl IntoIterator<Item = &'a RegDecl>,
         params: impl Iterator<Item = &'a VarDecl>,
     ) {
+        let ranges_only = self.exact.is_empty() && self.long.is_empty();
+        std::mem::swap(&mut self.short, &mut self.previous_short);
         self.exact.clear();
+        self.exact_short.clear();
         self.exact_ends = [0; 4];
         self.short.clear();
         self.long.clear();
-        self.generation += 1;
-        if self.memo.is_empty() || self.generation >= 1 << 28 {
-            self.memo = (0..MEMO_SLOTS).map(|_| Cell::new((0, 0, None))).collect();
-            self.generation = 1;
-        }
         for d in decls {
             match d.count {
                 Some(n) => self.add_range(&d.name, d.ty, n),
@@ -130,7 +188,24 @@ impl<'a> Registers<'a> {
         for p in params.filter(|p| p.space == StateSpace::Reg) {
             self.add_exact(&p.name, p.ty);
         }
+        // The memo's answers hold for the same short ranges (and nothing else) again.
+        let same = ranges_only
+            && self.exact.is_empty()
+            && self.long.is_empty()
+            && self.short == self.previous_short;
+        if !same || self.memo.is_empty() {
+            self.forget_answers();
+        }
         self.fill_short_slots();
+    }
+
+    /// Starts a new generation of the memo's answers.
+    fn forget_answers(&mut self) {
+        self.generation += 1;
+        if self.memo.is_empty() || self.generation >= 1 << 28 {
+            self.memo = (0..MEMO_SLOTS).map(|_| Cell::default()).collect();
+            self.generation = 1;
+        }
     }
 
     fn fill_short_slots(&mut self) {
@@ -148,7 +223,18 @@ impl<'a> Registers<'a> {
     fn add_exact(&mut self, name: &'a str, ty: Type) {
         let end = name.as_bytes().last().map_or(0, |&b| usize::from(b));
         self.exact_ends[end / 64] |= 1 << (end % 64);
-        self.exact.insert(name, ty);
+        let again = self.exact.insert(name, ty).is_some();
+        if (1..=8).contains(&name.len()) {
+            let entry = (prefix_word(name.as_bytes()), name.len(), ty);
+            match self
+                .exact_short
+                .iter_mut()
+                .find(|e| again && (e.0, e.1) == (entry.0, entry.1))
+            {
+                Some(e) => *e = entry,
+                None => self.exact_short.push(entry),
+            }
+        }
     }
 
     fn add_range(&mut self, prefix: &'a str, ty: Type, n: u64) {
@@ -171,47 +257,60 @@ impl<'a> Registers<'a> {
     #[inline]
     pub fn lookup(&self, name: &str) -> Option<Type> {
         let bytes = name.as_bytes();
-        if bytes.is_empty() || bytes.len() > 8 || self.memo.is_empty() {
+        if bytes.is_empty() || bytes.len() > 8 {
             return self.resolve(name);
         }
         let word = prefix_word(bytes);
         let tag = self.generation << 4 | bytes.len() as u32;
-        let slot =
-            &self.memo[(word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize % MEMO_SLOTS];
-        let (w, t, answer) = slot.get();
-        if (w, t) == (word, tag) {
-            return answer;
+        let slot = (word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 52) as usize % MEMO_SLOTS;
+        let Some(slot) = self.memo.get(slot) else {
+            return self.resolve(name);
+        };
+        let remembered = slot.get();
+        if (remembered.word, remembered.tag) == (word, tag) {
+            return remembered.answer;
         }
-        let answer = self
-            .short_range_member(bytes, word)
-            .unwrap_or_else(|| self.resolve(name));
-        slot.set((word, tag, answer));
-        answer
+        self.lookup_again(name, word, slot)
     }
 
-    /// The answer for a name of up to 8 bytes (`word`, see [`prefix_word`]) that ends in a digit
-    /// no name declared alone ends in (nearly every register of nvcc's output): its type as a
-    /// member of a short-prefix range, or none, found with word operations; `None` (not
-    /// answered) for any other name.
+    /// [`Registers::lookup`] of a name of up to 8 bytes (`word`) that `slot` holds no answer
+    /// for (this function's): split again unless `slot` has it, answered, and remembered.
+    #[inline(never)]
+    fn lookup_again(&self, name: &str, word: u64, slot: &Cell<Remembered>) -> Option<Type> {
+        let len = name.len();
+        let mut remembered = slot.get();
+        if (remembered.word, remembered.tag & 15) != (word, len as u32) {
+            remembered = Remembered::split(word, len);
+        }
+        remembered.answer = self
+            .short_range_member(name.as_bytes(), &remembered)
+            .unwrap_or_else(|| self.resolve(name));
+        remembered.tag = self.generation << 4 | len as u32;
+        slot.set(remembered);
+        remembered.answer
+    }
+
+    /// The answer for a name of 1 to 8 bytes (`split`) found with word operations: a name
+    /// declared alone among the few (nearly always) that are, or else a member of a short-prefix
+    /// range or nothing; `None` (not answered) where many names are declared alone.
     #[inline]
-    fn short_range_member(&self, bytes: &[u8], word: u64) -> Option<Option<Type>> {
-        let (&last, len) = (bytes.last()?, bytes.len());
-        if len > 8
-            || !last.is_ascii_digit()
-            || self.exact_ends[usize::from(last) / 64] & (1 << (last % 64)) != 0
-        {
+    fn short_range_member(&self, bytes: &[u8], split: &Remembered) -> Option<Option<Type>> {
+        // A name of up to 8 bytes is none of `exact`'s longer ones.
+        if self.exact_short.len() > FEW_EXACT {
             return None;
         }
-        let non_digits = non_digit_bytes(word) & (u64::MAX >> (64 - 8 * len));
-        if non_digits == 0 {
+        let declared_alone = |e: &&(u64, usize, Type)| (e.0, e.1) == (split.word, bytes.len());
+        if let Some(&(_, _, ty)) = self.exact_short.iter().find(declared_alone) {
+            return Some(Some(ty));
+        }
+        if !bytes.last()?.is_ascii_digit() || split.prefix_len == 0 {
             return Some(None);
         }
-        let at = (63 - non_digits.leading_zeros() as usize) / 8 + 1;
-        let prefix = word & (u64::MAX >> (64 - 8 * at));
-        let Some(&(_, _, ty, n)) = self.short_range(prefix, at) else {
+        let prefix_len = usize::from(split.prefix_len);
+        let Some(&(_, _, ty, n)) = self.short_range(split.prefix(), prefix_len) else {
             return Some(None);
         };
-        Some((decimal(&bytes[at..])? < n).then_some(ty))
+        Some((u64::from(split.number) < n).then_some(ty))
     }
 
     /// The range with the short prefix `prefix` (its bytes as a word, `len` of them), found
@@ -361,7 +460,7 @@ mod tests {
                 .map(|k| pieces[((state >> (4 * k + 8)) % pieces.len() as u64) as usize])
                 .collect();
             assert_eq!(regs.lookup(&name), regs.resolve(&name), "{name}");
-            let word_wise = regs.short_range_member(name.as_bytes(), prefix_word(name.as_bytes()));
+            let word_wise = regs.word_wise(&name);
             assert!(
                 word_wise.is_none_or(|answer| answer == regs.resolve(&name)),
                 "{name}"
@@ -387,13 +486,55 @@ mod tests {
             for n in 0..45 {
                 let name = format!("{}{n}", d.name);
                 assert_eq!(regs.lookup(&name), regs.resolve(&name), "{name}");
-                assert_eq!(
-                    regs.short_range_member(name.as_bytes(), prefix_word(name.as_bytes())),
-                    Some(regs.resolve(&name)),
-                    "{name}"
-                );
+                assert_eq!(regs.word_wise(&name), Some(regs.resolve(&name)), "{name}");
             }
         }
+    }
+
+    impl Registers<'_> {
+        /// [`Registers::short_range_member`] of a name.
+        fn word_wise(&self, name: &str) -> Option<Option<Type>> {
+            let bytes = name.as_bytes();
+            if !(1..=8).contains(&bytes.len()) {
+                return None;
+            }
+            let split = Remembered::split(prefix_word(bytes), bytes.len());
+            self.short_range_member(bytes, &split)
+        }
+    }
+
+    /// Answers kept for a function whose ranges are the one before's hold; any other
+    /// declarations start afresh.
+    #[test]
+    fn answers_follow_each_functions_declarations() {
+        let mut regs = Registers::default();
+        let ranges = vec![
+            decl("%r", Type::U32, Some(10)),
+            decl("%p", Type::Pred, Some(2)),
+        ];
+        regs.fill(&ranges, std::iter::empty());
+        assert_eq!(regs.lookup("%r5"), Some(Type::U32));
+        regs.fill(&ranges, std::iter::empty());
+        assert_eq!(regs.lookup("%r5"), Some(Type::U32));
+        assert_eq!(regs.lookup("%p2"), None);
+        let fewer = vec![
+            decl("%r", Type::U32, Some(3)),
+            decl("%p", Type::Pred, Some(2)),
+        ];
+        regs.fill(&fewer, std::iter::empty());
+        assert_eq!(regs.lookup("%r5"), None);
+        let mut with_exact = fewer.clone();
+        with_exact.push(decl("%r5", Type::F32, None));
+        regs.fill(&with_exact, std::iter::empty());
+        assert_eq!(regs.lookup("%r5"), Some(Type::F32));
+        regs.fill(&fewer, std::iter::empty());
+        assert_eq!(regs.lookup("%r5"), None);
+        let other_type = vec![
+            decl("%r", Type::S32, Some(3)),
+            decl("%p", Type::Pred, Some(2)),
+        ];
+        regs.fill(&other_type, std::iter::empty());
+        assert_eq!(regs.lookup("%r1"), Some(Type::S32));
     }
 
     fn decl(name: &str, ty: Type, count: Option<u64>) -> RegDecl {

@@ -510,9 +510,11 @@ fn function_findings<'a>(
     shared: &'a ModuleScope<'a>,
     carried: &mut Carried<'a>,
 ) -> FunctionFindings {
-    let mut scope = scope_of(f, m, shared, carried.spare.take());
+    let (mut scope, labels_distinct) = scope_of(f, m, shared, carried.spare.take());
     let mut first = cm::check_duplicate_names(src, f);
-    first.extend(cm::check_duplicate_labels(src, f));
+    if !labels_distinct {
+        first.extend(cm::check_duplicate_labels(src, f));
+    }
     if !src.is_empty() {
         first.extend(cm::check_perf_directives(src, f));
         first.extend(cm::check_directive_conflicts(src, f));
@@ -580,21 +582,28 @@ fn check_in_order<'a>(
     }
 }
 
-/// The scope of `f`, in the containers of `spare` (another function's) when given.
+/// The scope of `f`, in the containers of `spare` (another function's) when given, and whether
+/// its labels are all distinct (then none is defined twice: see
+/// [`cm::check_duplicate_labels`]).
 fn scope_of<'a>(
     f: &'a Function,
     m: &'a Module,
     shared: &'a ModuleScope<'a>,
     spare: Option<Scope<'a>>,
-) -> Scope<'a> {
+) -> (Scope<'a>, bool) {
     let (mut labels, mut locals, mut regs) = spare
         .map(|s| (s.labels, s.vars.locals, s.regs))
         .unwrap_or_default();
     labels.clear();
+    let mut label_count = 0;
     labels.extend(f.body.iter().filter_map(|s| match s {
-        Statement::Label { name, .. } => Some(name.as_str()),
+        Statement::Label { name, .. } => {
+            label_count += 1;
+            Some(name.as_str())
+        }
         _ => None,
     }));
+    let labels_distinct = labels.len() == label_count;
     locals.clear();
     locals.extend(
         f.params
@@ -603,7 +612,7 @@ fn scope_of<'a>(
             .chain(f.vars.iter()),
     );
     regs.fill(&f.regs, f.params.iter().chain(f.ret_params.iter()));
-    Scope {
+    let scope = Scope {
         regs,
         labels,
         vars: VarScope {
@@ -615,7 +624,8 @@ fn scope_of<'a>(
         target_sm: cm::target_number(&m.target).unwrap_or(u32::MAX),
         target: m.target.as_str(),
         version: m.version,
-    }
+    };
+    (scope, labels_distinct)
 }
 
 #[cfg(test)]
