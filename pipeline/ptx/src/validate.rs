@@ -311,7 +311,7 @@ pub fn validate_module_with(
             break;
         }
     }
-    if out.is_empty() {
+    if !out.iter().any(Diagnostic::is_error) {
         match function_plus_offset(m, offset_symbols.as_deref()) {
             Some((line, message, fatal)) => out.push(Diagnostic::new(file, line, message, fatal)),
             None => out.extend(
