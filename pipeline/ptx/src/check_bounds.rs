@@ -9,15 +9,20 @@ use crate::isa::Typing;
 use crate::typing::{float_immediate_fits, int_immediate_fits, register_fits};
 
 /// The info for `i` when it is an `ld`/`st` (not `ldu`, `atom`, `red`, `prefetch`) of a type (of
-/// each element, for `.vN`) wider than the scalar variable it addresses (not an array, `[1]`
-/// included, nor a `.v2`/`.v4` variable), provided its other operands fit their types: ptxas
-/// says "Arguments mismatch" instead when they do not.
-pub(crate) fn out_of_bound_access(i: &Instruction, s: &Scope) -> Option<String> {
+/// each element, for `.vN`) wider than `var`, the scalar variable it addresses (not an array,
+/// `[1]` included, nor a `.v2`/`.v4` variable), provided its other operands fit their types:
+/// ptxas says "Arguments mismatch" instead when they do not.
+pub(crate) fn out_of_bound_access(i: &Instruction, var: &VarDecl, s: &Scope) -> Option<String> {
     let address = match i.opcode() {
         "ld" => 1,
         "st" => 0,
         _ => return None,
     };
+    let ty = i.ty()?;
+    if var.is_array || var.vector != 1 || ty.size_bytes() <= var.ty.size_bytes() {
+        return None;
+    }
+    // The variable is that of the first symbol address, which must be this one.
     let Some(Operand::Addr {
         base: AddrBase::Symbol(name),
         ..
@@ -25,11 +30,6 @@ pub(crate) fn out_of_bound_access(i: &Instruction, s: &Scope) -> Option<String> 
     else {
         return None;
     };
-    let var = s.vars.decl(name)?;
-    let ty = i.ty()?;
-    if var.is_array || var.vector != 1 || ty.size_bytes() <= var.ty.size_bytes() {
-        return None;
-    }
     if !other_operands_fit(i, address, ty, s) {
         return None;
     }

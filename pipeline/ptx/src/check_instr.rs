@@ -584,9 +584,10 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
     if loud {
         check_space_writable(i, out);
     }
-    if kinds.symbol_addresses {
-        check_space(i, p.space, p.generic_access, s, out);
-    }
+    let addressed = match kinds.symbol_addresses {
+        true => check_space(i, p.space, p.generic_access, s, out),
+        false => None,
+    };
     if loud {
         check_atom_types(i, s, out);
     }
@@ -617,8 +618,8 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
             report_mismatch(i, mismatch || undeclared_register, out);
             return;
         }
-        if kinds.symbol_addresses {
-            out.bound_info = crate::check_bounds::out_of_bound_access(i, s);
+        if let Some(var) = addressed {
+            out.bound_info = crate::check_bounds::out_of_bound_access(i, var, s);
         }
         let width = match p.data {
             Some(_) if loud => check_memory_vector(i, vector_width(i, out), out),
@@ -1814,20 +1815,22 @@ fn is_access(i: &Instruction) -> bool {
 
 /// State space of the instruction (`space`: what it names, unless it writes `.const`) against the
 /// variable it addresses; a generic access (`generic`) reaches no `.param` or `.const` variable.
-fn check_space(
+/// Returns the declaration of that variable.
+fn check_space<'s>(
     i: &Instruction,
     space: Option<StateSpace>,
     generic: bool,
-    s: &Scope,
+    s: &'s Scope,
     out: &mut Findings,
-) {
-    let var = i.operands.iter().find_map(|o| match o {
+) -> Option<&'s VarDecl> {
+    let addressed = i.operands.iter().find_map(|o| match o {
         Operand::Addr {
             base: AddrBase::Symbol(v),
             ..
-        } => s.vars.get(v.as_str()),
+        } => s.vars.decl(v.as_str()),
         _ => None,
     });
+    let var = addressed.map(|v| &v.space);
     let fits = |v: &StateSpace| match space {
         Some(space) => *v == space,
         None => !generic || !matches!(v, StateSpace::Param | StateSpace::Const),
@@ -1841,6 +1844,7 @@ fn check_space(
             ),
         );
     }
+    addressed
 }
 
 /// Modifiers that don't fit the type or space: comparison kinds of `setp`, rounding and `.ftz` on
