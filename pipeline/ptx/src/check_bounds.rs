@@ -191,6 +191,18 @@ mod tests {
         assert_eq!(got, want);
     }
 
+    /// Infos do not count towards the cap on errors: an error after 105 infos is still reported
+    /// (ptxas prints them all).
+    #[test]
+    fn infos_leave_room_for_errors() {
+        let loads = "\tld.global.u32 %r1, [p];\n".repeat(105);
+        let src = format!(".version 8.5\n.target sm_80\n.address_size 64\n.global .f16 p;\n.visible .entry k()\n{{\n\t.reg .b32 %r<2>;\n{loads}\tmov.u32 %r1, 1.0;\n\tret;\n}}\n");
+        let diags = crate::parse_module(&src, "m.ptx").unwrap_err();
+        assert_eq!(diags.len(), 106);
+        assert!(diags[..105].iter().all(|d| d.severity == Info));
+        assert_eq!((diags[105].line, diags[105].severity), (113, Error));
+    }
+
     /// A module whose only findings are infos is accepted, with its infos among its warnings.
     #[test]
     fn infos_alone_accept_the_module() {
