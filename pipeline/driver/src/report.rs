@@ -56,6 +56,7 @@ impl Diagnostic {
     /// Converts a front-end diagnostic.
     pub fn from_ptx(d: &ptxforge_ptx::Diagnostic) -> Diagnostic {
         let severity = match d.severity {
+            ptxforge_ptx::Severity::Info => Severity::Info,
             ptxforge_ptx::Severity::Warning => Severity::Warning,
             ptxforge_ptx::Severity::Error => Severity::Error,
             ptxforge_ptx::Severity::Fatal => Severity::Fatal,

@@ -34,7 +34,8 @@ pub struct Module {
     pub locs: Vec<LocDirective>,
     /// The labels declared in `.section` blocks (`$L__info_string0:`), in source order.
     pub section_labels: Vec<String>,
-    /// Warnings about a module that is otherwise valid (ptxas's order: those with a line first).
+    /// Warnings and infos about a module that is otherwise valid (ptxas's order: those with a line
+    /// first).
     pub warnings: Vec<crate::diag::Diagnostic>,
 }
 
@@ -121,6 +122,33 @@ impl Type {
         })
     }
 
+    /// The type modifier without its dot (`u32`), as [`Type::from_mod`] reads it.
+    pub fn name(self) -> &'static str {
+        use Type::*;
+        match self {
+            B8 => "b8",
+            B16 => "b16",
+            B32 => "b32",
+            B64 => "b64",
+            B128 => "b128",
+            U8 => "u8",
+            U16 => "u16",
+            U32 => "u32",
+            U64 => "u64",
+            S8 => "s8",
+            S16 => "s16",
+            S32 => "s32",
+            S64 => "s64",
+            F16 => "f16",
+            F16x2 => "f16x2",
+            BF16 => "bf16",
+            BF16x2 => "bf16x2",
+            F32 => "f32",
+            F64 => "f64",
+            Pred => "pred",
+        }
+    }
+
     pub fn size_bytes(self) -> u32 {
         use Type::*;
         match self {
@@ -166,6 +194,8 @@ pub struct VarDecl {
     pub align: u32,
     /// Array length (`[N]`), 1 for scalars; `None` for `[]`.
     pub array_len: Option<u64>,
+    /// Whether it is declared an array (`[N]`, `[1]` too), not a scalar.
+    pub is_array: bool,
     /// `.v2`/`.v4` vector width, 1 for scalars.
     pub vector: u32,
     /// The line ptxas names for this declarator: that of the token after its name.

@@ -81,6 +81,11 @@ impl VarScope<'_> {
         self.get(name).is_some()
     }
 
+    /// The declaration of the variable `name` (of its range, for a member of one).
+    pub fn decl(&self, name: &str) -> Option<&VarDecl> {
+        self.locals.decl(name).or_else(|| self.globals.decl(name))
+    }
+
     /// Whether a variable's name starts with `%`, as a register's does.
     fn has_percent_names(&self) -> bool {
         self.locals.percent_names || self.globals.percent_names
@@ -91,8 +96,9 @@ impl VarScope<'_> {
 /// declares a range's members `%r0 .. %r3` as variables of their own (`%r01` names `%r1`).
 #[derive(Default)]
 pub struct Variables<'a> {
-    by_name: FastMap<&'a str, StateSpace>,
-    ranges: FastMap<&'a str, (StateSpace, u64)>,
+    by_name: FastMap<&'a str, &'a VarDecl>,
+    /// Each range's declaration by prefix; its length is the declaration's `range`.
+    ranges: FastMap<&'a str, &'a VarDecl>,
     /// Whether a name starts with `%`: an operand naming it reads as a register.
     percent_names: bool,
 }
@@ -106,24 +112,29 @@ impl<'a> Variables<'a> {
 
     pub fn extend(&mut self, vars: impl Iterator<Item = &'a VarDecl>) {
         for v in vars {
-            self.by_name.insert(v.name.as_str(), v.space);
+            self.by_name.insert(v.name.as_str(), v);
             self.percent_names |= v.name.starts_with('%');
-            if let (Some(n), Some(prefix)) = (v.range, v.name.strip_suffix('<')) {
-                self.ranges.insert(prefix, (v.space, n));
+            if let (Some(_), Some(prefix)) = (v.range, v.name.strip_suffix('<')) {
+                self.ranges.insert(prefix, v);
             }
         }
     }
 
     pub fn get(&self, name: &str) -> Option<&StateSpace> {
-        let exact = self.by_name.get(name);
+        self.decl(name).map(|v| &v.space)
+    }
+
+    /// The declaration of the variable `name` (of its range, for a member of one).
+    pub fn decl(&self, name: &str) -> Option<&'a VarDecl> {
+        let exact = self.by_name.get(name).copied();
         if exact.is_some() || self.ranges.is_empty() {
             return exact;
         }
         let (prefix, number) = crate::check_module::range_member(name)?;
         self.ranges
             .get(prefix)
-            .filter(|(_, n)| number < *n)
-            .map(|(space, _)| space)
+            .copied()
+            .filter(|v| v.range.is_some_and(|n| number < n))
     }
 }
 
@@ -139,6 +150,9 @@ pub struct Findings {
     /// Whether the instruction being checked has vector operands that reading may have something
     /// to say about (see [`check_instruction`]).
     pub vector_notes_due: bool,
+    /// The instruction's info on a potential out-of-bound access, placed among its messages
+    /// by [`check_instruction`] ([`crate::check_bounds`]).
+    pub bound_info: Option<String>,
 }
 
 impl Findings {
@@ -543,6 +557,9 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
     let start = out.first.len();
     out.vector_notes_due = false;
     check_read_instruction(i, s, plans, out);
+    if let Some(info) = out.bound_info.take() {
+        crate::check_bounds::place_info(i, start, info, out);
+    }
     if out.vector_notes_due {
         place_vector_notes(i, s, start, out);
     }
@@ -646,9 +663,10 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
     if loud {
         check_space_writable(i, out);
     }
-    if kinds.symbol_addresses {
-        check_space(i, p.space, p.generic_access, s, out);
-    }
+    let addressed = match kinds.symbol_addresses {
+        true => check_space(i, p.space, p.generic_access, s, out),
+        false => None,
+    };
     if loud {
         check_atom_types(i, s, out);
     }
@@ -678,6 +696,9 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
         if loud && !check_types(i, &i.types(), spec, out) {
             report_mismatch(i, mismatch || undeclared_register, out);
             return;
+        }
+        if let Some(var) = addressed {
+            out.bound_info = crate::check_bounds::out_of_bound_access(i, var, s);
         }
         let width = match p.data {
             Some(at) if loud => check_memory_vector(i, at, vector_width(i, out), out),
@@ -1928,20 +1949,22 @@ fn is_access(i: &Instruction) -> bool {
 
 /// State space of the instruction (`space`: what it names, unless it writes `.const`) against the
 /// variable it addresses; a generic access (`generic`) reaches no `.param` or `.const` variable.
-fn check_space(
+/// Returns the declaration of that variable.
+fn check_space<'s>(
     i: &Instruction,
     space: Option<StateSpace>,
     generic: bool,
-    s: &Scope,
+    s: &'s Scope,
     out: &mut Findings,
-) {
-    let var = i.operands.iter().find_map(|o| match o {
+) -> Option<&'s VarDecl> {
+    let addressed = i.operands.iter().find_map(|o| match o {
         Operand::Addr {
             base: AddrBase::Symbol(v),
             ..
-        } => s.vars.get(v.as_str()),
+        } => s.vars.decl(v.as_str()),
         _ => None,
     });
+    let var = addressed.map(|v| &v.space);
     let fits = |v: &StateSpace| match space {
         Some(space) => *v == space,
         None => !generic || !matches!(v, StateSpace::Param | StateSpace::Const),
@@ -1955,6 +1978,7 @@ fn check_space(
             ),
         );
     }
+    addressed
 }
 
 /// Modifiers that don't fit the type or space: comparison kinds of `setp`, rounding and `.ftz` on

@@ -1,6 +1,7 @@
 //! The PTX front end: lexing, parsing to an AST with source spans, and ptxas-style diagnostics.
 
 pub mod ast;
+mod check_bounds;
 pub mod check_decls;
 pub mod check_forms;
 pub mod check_instr;
@@ -24,7 +25,7 @@ mod wide;
 pub use diag::{Diagnostic, Severity};
 
 /// Parses and validates a module; `Err` holds every diagnostic found (up to a cap). Warnings
-/// about a valid module come back in [`ast::Module::warnings`].
+/// and infos about a valid module come back in [`ast::Module::warnings`].
 pub fn parse_module(src: &str, file_name: &str) -> Result<ast::Module, Vec<Diagnostic>> {
     let (module, diags) = parse_syntax(src, file_name);
     finish_module(src, file_name, module, diags)
@@ -98,14 +99,17 @@ pub fn finish_module_with(
     let (mut warnings, syntax): (Vec<Diagnostic>, Vec<Diagnostic>) = syntax
         .into_iter()
         .partition(|d| d.severity == Severity::Warning);
-    let diags =
+    let mut diags =
         validate::validate_module_with(src, &module, file_name, syntax, || check_all(&module));
     warnings.extend(validate::module_warnings(src, &module, file_name));
-    warnings.sort_by_key(|w| (w.line == 0, w.line));
-    if diags.is_empty() {
+    if !diags.iter().any(Diagnostic::is_error) {
+        // Infos go with the warnings of a valid module, all in line order.
+        warnings.append(&mut diags);
+        warnings.sort_by_key(|w| (w.line == 0, w.line));
         module.warnings = warnings;
         return Ok(module);
     }
+    warnings.sort_by_key(|w| (w.line == 0, w.line));
     Err(place_warnings(diags, warnings))
 }
 

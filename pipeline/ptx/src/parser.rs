@@ -135,6 +135,7 @@ impl VarSpecifiers {
             ty,
             align,
             array_len,
+            is_array: false,
             vector,
             line,
             type_line,
@@ -1260,7 +1261,12 @@ impl<'s> Parser<'s> {
         } else {
             Vec::new()
         };
-        Ok(specifiers.variable(name, name_at, line, array_len, init, self.span_from(start)))
+        let variable =
+            specifiers.variable(name, name_at, line, array_len, init, self.span_from(start));
+        Ok(VarDecl {
+            is_array,
+            ..variable
+        })
     }
 
     /// A texture, sampler or surface reference's initializer, `{ field = value, ... }`, read past

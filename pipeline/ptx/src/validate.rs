@@ -10,7 +10,7 @@ use crate::check_module::{self as cm, Finding};
 use crate::check_order::InSight;
 use crate::diag::Diagnostic;
 
-/// Most diagnostics reported for one module.
+/// Most errors reported for one module (infos, which ptxas prints every one of, aside).
 const MAX_DIAGNOSTICS: usize = 100;
 
 /// Every PTX ISA opcode name (through PTX 9.x); anything else is "Not a name of any known instruction".
@@ -305,13 +305,17 @@ pub fn validate_module_with(
     }
     placed.sort_by_key(|p| p.key);
     let mut out = Vec::new();
+    let mut errors = 0;
     for p in placed {
-        out.push(Diagnostic::new(file, p.line, p.message, p.fatal));
-        if p.fatal || out.len() >= MAX_DIAGNOSTICS {
+        let d = Diagnostic::new(file, p.line, p.message, p.fatal);
+        // Infos do not count towards the cap (ptxas prints every one).
+        errors += usize::from(d.is_error());
+        out.push(d);
+        if p.fatal || errors >= MAX_DIAGNOSTICS {
             break;
         }
     }
-    if out.is_empty() {
+    if !out.iter().any(Diagnostic::is_error) {
         match function_plus_offset(m, offset_symbols.as_deref()) {
             Some((line, message, fatal)) => out.push(Diagnostic::new(file, line, message, fatal)),
             None => out.extend(

@@ -1,12 +1,15 @@
 //! Conformance suite: small PTX inputs under `tests/conformance/`, each opening with its expected
 //! outcome, checked against our validator; and an oracle test that runs ptxas on every case and
-//! checks that it accepts or rejects the case alike and names the same line for the first error.
+//! checks that it accepts or rejects the case alike and names the same line for the first error,
+//! and that it gives the same out-of-bound infos (line and text) in the same order.
 //!
 //! Header format (first line of each case):
 //!   `// expect: ok`
 //!   `// expect: error <line>: <text>` — the first diagnostic is on <line> and contains <text>.
 //!   `// expect: warning <line>: <text>` — accepted; the first warning is on <line> (0: ptxas
 //!   names no place) and contains <text>.
+//!   `// expect: info <line>: <text>` — accepted without warnings; the first info is on <line>
+//!   and contains <text>.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -14,11 +17,13 @@ use std::process::Command;
 use ptxforge_ptx::parse_module;
 
 /// What a case expects, or what a tool did with it: accepted, accepted with warnings (the first
-/// one's line and message), or rejected with the first error's line and message.
+/// one's line and message), accepted with infos only (the first one's), or rejected with the first
+/// error's line and message.
 #[derive(Clone, Debug, PartialEq)]
 enum Outcome {
     Ok,
     Warning { line: u32, message: String },
+    Info { line: u32, message: String },
     Error { line: u32, message: String },
 }
 
@@ -68,6 +73,13 @@ fn parse_expectation(header: &str) -> Option<Outcome> {
             message: message.to_string(),
         });
     }
+    if let Some(info) = rest.strip_prefix("info ") {
+        let (line, message) = info.split_once(": ")?;
+        return Some(Outcome::Info {
+            line: line.parse().ok()?,
+            message: message.to_string(),
+        });
+    }
     let (line, message) = rest.strip_prefix("error ")?.split_once(": ")?;
     Some(Outcome::Error {
         line: line.parse().ok()?,
@@ -78,19 +90,25 @@ fn parse_expectation(header: &str) -> Option<Outcome> {
 /// Our validator's verdict on a case.
 fn our_outcome(case: &Case) -> Outcome {
     match parse_module(&case.text, &format!("{}.ptx", case.name)) {
-        Ok(m) => match m.warnings.first() {
-            None => Outcome::Ok,
-            Some(w) => Outcome::Warning {
-                line: w.line,
-                message: w.message.clone(),
-            },
-        },
+        Ok(m) => {
+            let is_info =
+                |d: &&ptxforge_ptx::Diagnostic| d.severity == ptxforge_ptx::Severity::Info;
+            let warning = m.warnings.iter().find(|d| !is_info(d));
+            match (warning, m.warnings.iter().find(is_info)) {
+                (Some(w), _) => Outcome::Warning {
+                    line: w.line,
+                    message: w.message.clone(),
+                },
+                (None, Some(i)) => Outcome::Info {
+                    line: i.line,
+                    message: i.message.clone(),
+                },
+                (None, None) => Outcome::Ok,
+            }
+        }
         Err(diags) => {
-            // The first error (warnings may come before a link-stage fatal, as in ptxas's output).
-            let first = diags
-                .iter()
-                .find(|d| d.severity != ptxforge_ptx::Severity::Warning)
-                .unwrap_or(&diags[0]);
+            // The first error (warnings and infos may come before it, as in ptxas's output).
+            let first = diags.iter().find(|d| d.is_error()).unwrap_or(&diags[0]);
             Outcome::Error {
                 line: first.line,
                 message: first.message.clone(),
@@ -118,6 +136,16 @@ fn matches(expected: &Outcome, got: &Outcome) -> bool {
                 message: em,
             },
             Outcome::Warning {
+                line: gl,
+                message: gm,
+            },
+        ) => el == gl && gm.contains(em.as_str()),
+        (
+            Outcome::Info {
+                line: el,
+                message: em,
+            },
+            Outcome::Info {
                 line: gl,
                 message: gm,
             },
@@ -210,25 +238,19 @@ fn arch_of(text: &str) -> String {
 
 /// ptxas's verdict: accepted (with its first warning, if any), or the first diagnostic that names
 /// a line.
-fn ptxas_outcome(ptxas: &Path, case: &Case, out_dir: &Path) -> Outcome {
-    let out = out_dir.join(format!("{}.cubin", case.name));
-    let r = Command::new(ptxas)
-        .arg(format!("-arch={}", arch_of(&case.text)))
-        .arg(&case.path)
-        .arg("-o")
-        .arg(&out)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&r.stderr);
-    if r.status.success() {
-        return stderr
-            .lines()
-            .find_map(ptxas_warning)
+fn ptxas_outcome(success: bool, stderr: &str) -> Outcome {
+    if success {
+        let warning = stderr.lines().find_map(ptxas_warning);
+        return warning
+            .or_else(|| stderr.lines().find_map(ptxas_info))
             .unwrap_or(Outcome::Ok);
     }
     let first = stderr.lines().find_map(|l| {
         let (_, rest) = l.split_once(", line ")?;
         let (line, rest) = rest.split_once("; ")?;
+        if rest.starts_with("info ") {
+            return None;
+        }
         let message = rest.split_once(": ")?.1;
         Some(Outcome::Error {
             line: line.parse().ok()?,
@@ -270,6 +292,60 @@ fn ptxas_warning(l: &str) -> Option<Outcome> {
     })
 }
 
+/// The infos of ptxas's front end that this suite checks (others, like its advisories on `mma`
+/// modifiers, are not made yet).
+const FRONT_END_INFOS: &[&str] = &["Potential out of bound access"];
+
+/// `ptxas <file>, line <N>; info    : <text>`, for one of [`FRONT_END_INFOS`].
+fn ptxas_info(l: &str) -> Option<Outcome> {
+    let (_, rest) = l.split_once(", line ")?;
+    let (line, message) = rest.split_once("; info    : ")?;
+    if !FRONT_END_INFOS.iter().any(|i| message.starts_with(i)) {
+        return None;
+    }
+    Some(Outcome::Info {
+        line: line.parse().ok()?,
+        message: message.to_string(),
+    })
+}
+
+/// Whether ptxas accepted the case, and what it wrote on stderr.
+fn run_ptxas(ptxas: &Path, case: &Case, out_dir: &Path) -> (bool, String) {
+    let out = out_dir.join(format!("{}.cubin", case.name));
+    let r = Command::new(ptxas)
+        .arg(format!("-arch={}", arch_of(&case.text)))
+        .arg(&case.path)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    (
+        r.status.success(),
+        String::from_utf8_lossy(&r.stderr).into_owned(),
+    )
+}
+
+/// Every info of ptxas's that this suite checks, in its order, whether it accepted the case or not.
+fn ptxas_infos(stderr: &str) -> Vec<Outcome> {
+    stderr.lines().filter_map(ptxas_info).collect()
+}
+
+/// Our infos on a case, in order, whether we accept it or not.
+fn our_infos(case: &Case) -> Vec<Outcome> {
+    let diags = match parse_module(&case.text, &format!("{}.ptx", case.name)) {
+        Ok(m) => m.warnings,
+        Err(diags) => diags,
+    };
+    diags
+        .into_iter()
+        .filter(|d| d.severity == ptxforge_ptx::Severity::Info)
+        .map(|d| Outcome::Info {
+            line: d.line,
+            message: d.message,
+        })
+        .collect()
+}
+
 #[test]
 fn ptxas_agrees_on_every_case() {
     let Some(ptxas) = ptxas() else {
@@ -289,8 +365,10 @@ fn ptxas_agrees_on_every_case() {
             s.spawn(|| loop {
                 let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(case) = all.get(k) else { break };
-                let theirs = ptxas_outcome(&ptxas, case, &out_dir);
+                let (success, stderr) = run_ptxas(&ptxas, case, &out_dir);
+                let theirs = ptxas_outcome(success, &stderr);
                 let ours = our_outcome(case);
+                let (their_infos, our_infos) = (ptxas_infos(&stderr), our_infos(case));
                 let same = match (&theirs, &ours) {
                     (Outcome::Ok, Outcome::Ok) => true,
                     (Outcome::Error { line: a, .. }, Outcome::Error { line: b, .. }) => a == b,
@@ -304,6 +382,16 @@ fn ptxas_agrees_on_every_case() {
                             message: n,
                         },
                     ) => a == b && m == n,
+                    (
+                        Outcome::Info {
+                            line: a,
+                            message: m,
+                        },
+                        Outcome::Info {
+                            line: b,
+                            message: n,
+                        },
+                    ) => a == b && m == n,
                     _ => false,
                 };
                 if !same {
@@ -311,6 +399,11 @@ fn ptxas_agrees_on_every_case() {
                         .lock()
                         .unwrap()
                         .push(format!("{}: ptxas {theirs:?}, ours {ours:?}", case.name));
+                } else if their_infos != our_infos {
+                    disagreements.lock().unwrap().push(format!(
+                        "{}: ptxas's infos {their_infos:?}, ours {our_infos:?}",
+                        case.name
+                    ));
                 }
             });
         }
