@@ -1192,6 +1192,13 @@ fn looks_like_type(m: &str) -> bool {
 
 /// Instruction-type modifiers: unknown ones, a missing or disallowed type, `.lo`/`.hi` for integers.
 /// Returns false when the operands can't be checked.
+/// `.wide` where ptxas does not know it, before it looks at the types: on an opcode other than
+/// `mul`/`mad`, or written twice.
+fn unknown_wide(i: &Instruction) -> bool {
+    let wides = i.mods().iter().filter(|m| m.as_str() == "wide").count();
+    wides > 1 || (wides == 1 && !matches!(i.opcode(), "mul" | "mad"))
+}
+
 fn check_types(i: &Instruction, types: &[Type], spec: &OpSpec, out: &mut Findings) -> bool {
     let unexpected = |out: &mut Findings| {
         out.now(
@@ -1211,7 +1218,7 @@ fn check_types(i: &Instruction, types: &[Type], spec: &OpSpec, out: &mut Finding
         unexpected(out);
         return false;
     }
-    if i.opcode() == "madc" && i.has_mod("wide") {
+    if unknown_wide(i) {
         out.now(i.line, "Unknown modifier '.wide'".into());
         return false;
     }

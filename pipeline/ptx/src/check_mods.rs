@@ -155,6 +155,7 @@ pub(crate) fn misplaced_modifiers(i: &Instruction, ty: Option<Type>) -> Vec<Stri
     if extra.iter().filter(rounding).count() > 1 {
         said.push("Multiple rounding modifiers specified".to_string());
     }
+    said.extend(repeated_modifiers(i, &extra));
     for m in extra.iter().filter(|m| is_unknown_here(m, takes)) {
         said.push(format!("Unknown modifier '.{m}'"));
     }
@@ -246,4 +247,36 @@ pub(crate) fn integer_saturation(i: &Instruction, ty: Type, s: &Scope) -> Option
             Some(format!("Modifier '.sat' does not apply to '.{name}' type"))
         }
     }
+}
+
+/// Modifiers ptxas names when written twice.
+const NAMED_WHEN_REPEATED: &[&str] = &["ftz", "nc", "volatile", "relaxed"];
+
+/// Cache operators of `ld`/`st`, of which an access takes one.
+const CACHE_OPERATIONS: &[&str] = &["ca", "cg", "cs", "lu", "cv", "wb", "wt"];
+
+/// ptxas's messages for modifiers written more than once (`add.ftz.ftz`), for two cache
+/// operators and for two L1 eviction priorities; `extra` are the modifiers that are no types.
+fn repeated_modifiers(i: &Instruction, extra: &[&str]) -> Vec<String> {
+    let count = |m: &str| extra.iter().filter(|e| **e == m).count();
+    let mut said: Vec<String> = NAMED_WHEN_REPEATED
+        .iter()
+        .filter(|m| count(m) > 1)
+        .map(|m| format!("Duplicate .{m} modifier"))
+        .collect();
+    if extra
+        .iter()
+        .filter(|m| CACHE_OPERATIONS.contains(m))
+        .count()
+        > 1
+    {
+        said.push("Multiple cache operation modifiers specified".into());
+    }
+    if extra.iter().filter(|m| m.starts_with("L1::evict_")).count() > 1 {
+        said.push(format!(
+            "Duplicate '.L1::eviction_priority' modifier specified for instruction '{}'",
+            i.opcode()
+        ));
+    }
+    said
 }
