@@ -1012,6 +1012,15 @@ fn immediate_fits(o: &Operand, ty: Option<Type>) -> bool {
     }
 }
 
+/// The type of a result of operand kind `kind`: `.pred` for a predicate result (`setp`'s),
+/// else the instruction's first type.
+fn result_type(i: &Instruction, kind: Option<char>) -> Option<Type> {
+    match kind {
+        Some('P') => Some(Type::Pred),
+        _ => i.types().first().copied(),
+    }
+}
+
 /// Operand forms ptxas rejects before looking at types: an immediate or special register as a
 /// result, an address or a variable where a register belongs,
 /// an address through an unknown name, a vector of an illegal size. False if any was reported.
@@ -1031,7 +1040,7 @@ fn check_operand_forms(
         match o {
             // An immediate of another kind than the result's type is a type mismatch first.
             Operand::Imm(_) | Operand::F32(_) | Operand::F64(_)
-                if is_dest && immediate_fits(o, i.types().first().copied()) =>
+                if is_dest && immediate_fits(o, result_type(i, kind)) =>
             {
                 out.now(
                     i.line,
