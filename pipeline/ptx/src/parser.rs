@@ -1964,16 +1964,39 @@ impl<'s> Parser<'s> {
         if self.peek() == Some(Tok::Comma) {
             return self.tensor_address(base);
         }
-        // `[imm]`, `[base+imm]`, `[base-imm]` (the sign is the integer's) or a bare base.
+        // `[imm]`, `[base+imm]`, `[base-imm]` (the sign is the integer's) or a bare base; an
+        // offset may go on with `+imm` terms (`[4+8]`, `[%rd1+4+-8]`), which ptxas adds up.
         let has_offset =
             base == AddrBase::None || self.eat(Tok::Plus) || self.peek() == Some(Tok::Minus);
         let offset = if has_offset {
-            self.integer()? as i64
+            self.address_offset()?
         } else {
             0
         };
         self.expect(Tok::RBracket)?;
         Ok(Operand::Addr { base, offset })
+    }
+
+    /// An address offset: integers joined by `+`. A float literal first is ptxas's error
+    /// "Integer constant expression expected" (checking goes on, the offset taken as 0); one
+    /// after a `+` is a syntax error.
+    fn address_offset(&mut self) -> PResult<i64> {
+        let float = matches!(self.peek(), Some(Tok::F32Hex | Tok::F64Hex | Tok::DecFloat));
+        let mut offset = 0i64;
+        if float {
+            self.advance();
+        } else {
+            offset = self.integer()? as i64;
+        }
+        while self.eat(Tok::Plus) {
+            offset = offset.wrapping_add(self.integer()? as i64);
+        }
+        if float {
+            let line = self.line();
+            self.error_at(line, "Integer constant expression expected".into(), false);
+            return Ok(0);
+        }
+        Ok(offset)
     }
 
     /// `[%rd32, {%r1, %r2}]`: a tensor map with coordinates, kept as a vector of operands.
