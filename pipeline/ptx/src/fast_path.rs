@@ -581,7 +581,12 @@ impl<'s> Parser<'s> {
             return Ok(());
         }
         loop {
-            let o = self.fast_operand(c, true)?;
+            // Registers, most operands, are read here without the general reader's call.
+            let o = if c.skip_space() == b'%' {
+                self.fast_register(c)?
+            } else {
+                self.fast_operand(c, true)?
+            };
             self.operands_buf.push(o);
             match c.next_byte_past_space() {
                 b';' => return Ok(()),
@@ -641,6 +646,7 @@ impl<'s> Parser<'s> {
     }
 
     /// `%r1`, `%tid.x`, `%laneid` (a `%p|%q` pair is declined).
+    #[inline]
     fn fast_register(&mut self, c: &mut Cursor<'s>) -> Read<Operand> {
         let name = self.fast_register_name(c)?;
         match c.skip_space() {
@@ -693,7 +699,12 @@ impl<'s> Parser<'s> {
         c.pos += 1;
         let mut v = Vec::with_capacity(4);
         loop {
-            v.push(self.fast_operand(c, false)?);
+            let o = if c.skip_space() == b'%' {
+                self.fast_register(c)?
+            } else {
+                self.fast_operand(c, false)?
+            };
+            v.push(o);
             match c.next_byte_past_space() {
                 b'}' => return Ok(Operand::Vector(v)),
                 b',' => {}
