@@ -676,8 +676,10 @@ impl<'s> Parser<'s> {
         Ok(name)
     }
 
-    /// `%r1`, `%tid.x`, `%laneid` (a `%p|%q` pair is declined).
-    #[inline]
+    /// `%r1`, `%tid.x`, `%laneid` (a `%p|%q` pair is declined). Inlined into the operand and
+    /// vector loops, so that the operand is built where it is pushed from (a call returns it
+    /// through memory).
+    #[inline(always)]
     fn fast_register(&mut self, c: &mut Cursor<'s>) -> Read<Operand> {
         let name = self.fast_register_name(c)?;
         match c.skip_space() {
