@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use crate::ast::{AddrBase, Form, Instruction, Name, Operand, Span, Statement};
+use crate::ast::{AddrBase, Form, Instruction, Name, Operand, RegDecl, Span, Statement, Type};
 use crate::forms::FormKey;
 use crate::parser::Parser;
 
@@ -500,6 +500,37 @@ impl<'s> Parser<'s> {
         false
     }
 
+    /// The common register declaration, `.reg .type %name<N>;` or `.reg .type name;` on one
+    /// line (the current token is the `.reg`, which starts at `start`), read straight from the
+    /// bytes onto `out` as [`Parser::reg_decl`] reads it; false (with nothing changed) for
+    /// anything else: vectors, lists, arrays, initializers, comments, line breaks, errors.
+    pub(crate) fn fast_reg_decl(&mut self, out: &mut Vec<RegDecl>, start: u32) -> bool {
+        let Some(reg) = self.cur else { return false };
+        let mut c = Cursor {
+            bytes: &self.src.as_bytes()[..self.end as usize],
+            pos: reg.end as usize,
+            space: INLINE_SPACE,
+        };
+        let Ok((ty, name, count)) = reg_declaration(&mut c) else {
+            return false;
+        };
+        out.push(RegDecl {
+            name: name.to_string(),
+            ty,
+            vector: 1,
+            count,
+            line: self.lines.line(start),
+            span: Span {
+                start,
+                end: c.pos as u32,
+            },
+            scoped: self.depth > 1,
+        });
+        self.prev_end = c.pos as u32;
+        self.resume_tokens_at(c.pos, 1);
+        true
+    }
+
     /// The token stream resumes past a list's `}`, which ended at `end`.
     fn finish_list(&mut self, end: usize) -> bool {
         self.prev_end = end as u32;
@@ -581,7 +612,12 @@ impl<'s> Parser<'s> {
             return Ok(());
         }
         loop {
-            let o = self.fast_operand(c, true)?;
+            // Registers, most operands, are read here without the general reader's call.
+            let o = if c.skip_space() == b'%' {
+                self.fast_register(c)?
+            } else {
+                self.fast_operand(c, true)?
+            };
             self.operands_buf.push(o);
             match c.next_byte_past_space() {
                 b';' => return Ok(()),
@@ -640,7 +676,10 @@ impl<'s> Parser<'s> {
         Ok(name)
     }
 
-    /// `%r1`, `%tid.x`, `%laneid` (a `%p|%q` pair is declined).
+    /// `%r1`, `%tid.x`, `%laneid` (a `%p|%q` pair is declined). Inlined into the operand and
+    /// vector loops, so that the operand is built where it is pushed from (a call returns it
+    /// through memory).
+    #[inline(always)]
     fn fast_register(&mut self, c: &mut Cursor<'s>) -> Read<Operand> {
         let name = self.fast_register_name(c)?;
         match c.skip_space() {
@@ -693,7 +732,12 @@ impl<'s> Parser<'s> {
         c.pos += 1;
         let mut v = Vec::with_capacity(4);
         loop {
-            v.push(self.fast_operand(c, false)?);
+            let o = if c.skip_space() == b'%' {
+                self.fast_register(c)?
+            } else {
+                self.fast_operand(c, false)?
+            };
+            v.push(o);
             match c.next_byte_past_space() {
                 b'}' => return Ok(Operand::Vector(v)),
                 b',' => {}
@@ -708,6 +752,38 @@ impl<'s> Parser<'s> {
         self.consumed += statements;
         self.start_tokens_at(pos as u32, pos as u32 - 1);
     }
+}
+
+/// What follows `.reg` in `.reg .type %name<N>;` or `.reg .type name;`, up to and including
+/// the `;`: the type, the name and the count. Declined for anything the token parser reads
+/// otherwise or reports (`.bf16`, a negative or overflowing count).
+fn reg_declaration<'s>(c: &mut Cursor<'s>) -> Read<(Type, &'s str, Option<u64>)> {
+    c.skip_space();
+    let ty = Type::from_mod(c.modifier()?).ok_or(Declined)?;
+    if matches!(ty, Type::BF16 | Type::BF16x2) {
+        return Err(Declined);
+    }
+    let name = if c.skip_space() == b'%' {
+        c.percent_name()?
+    } else {
+        c.ident()?
+    };
+    let count = if c.eat(b'<') {
+        if c.skip_space() == b'-' {
+            return Err(Declined);
+        }
+        let n = c.integer()?;
+        if !c.eat(b'>') {
+            return Err(Declined);
+        }
+        Some(n.max(0) as u64)
+    } else {
+        None
+    };
+    if !c.eat(b';') {
+        return Err(Declined);
+    }
+    Ok((ty, name, count))
 }
 
 /// The [`Name`] of `piece`, a slice of `src`.

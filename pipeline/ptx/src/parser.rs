@@ -29,7 +29,7 @@ pub struct Parser<'s> {
     pub(crate) lines: LineCursor<'s>,
     file: String,
     /// Brace depth inside a function body (1 = the body itself).
-    depth: u32,
+    pub(crate) depth: u32,
     /// The `{ }` blocks of the body being read, for [`Function::declared_late`].
     blocks: Blocks,
     /// Nesting of recursive operand/initializer parsing (bounded, so no input overflows the stack).
@@ -1722,6 +1722,9 @@ impl<'s> Parser<'s> {
         match d {
             "reg" => {
                 self.blocks.declaration(self.body_buf.len());
+                if self.fast_path && self.fast_reg_decl(&mut f.regs, start) {
+                    return Ok(());
+                }
                 self.advance();
                 self.reg_decl(&mut f.regs, start)
             }

@@ -139,6 +139,90 @@ fn tricky_instructions_read_alike() {
     }
 }
 
+/// Register declarations at the edges of what the fast path takes, each inside a kernel.
+const REG_DECLS: &[&str] = &[
+    ".reg .b32 %q<4>;",
+    ".reg .b32 %q;",
+    ".reg .pred q;",
+    ".reg .pred $q;",
+    ".reg .b32 %q$1<2>;",
+    ".reg  .b32\t%q < 4 > ;",
+    ".reg .b32 %q<4> ;\r\nret;",
+    ".reg\r\n.b32 %q<4>;",
+    ".reg .b32\n%q<4>;",
+    ".reg .b32 %q\n<4>;",
+    ".reg .b32 %q<4>; // c",
+    ".reg .b32 /* c */ %q<4>;",
+    ".reg .b32 %q<4 /* c */>;",
+    ".reg .b32 %q<-4>;",
+    ".reg .b32 %q<- 4>;",
+    ".reg .b32 %q<0x10>;",
+    ".reg .b32 %q<0X10U>;",
+    ".reg .b32 %q<010>;",
+    ".reg .b32 %q<019>;",
+    ".reg .b32 %q<0>;",
+    ".reg .b32 %q<4294967296>;",
+    ".reg .b32 %q<18446744073709551616>;",
+    ".reg .b32 %q<999999999999999999999999999999999999999999>;",
+    ".reg .b32 %q<4u>;",
+    ".reg .b32 %q<4.5>;",
+    ".reg .b32 %q<4x>;",
+    ".reg .b32 %q<>;",
+    ".reg .b32 %q<4;",
+    ".reg .b32 %q<4> = 1;",
+    ".reg .b32 %q = 1;",
+    ".reg .b32 %q, %s;",
+    ".reg .b32 %q<2>, %s<2>;",
+    ".reg .b32 %q[4];",
+    ".reg .b32 %q<2>[4];",
+    ".reg .v2 .b32 %q;",
+    ".reg .pred .v2 %q;",
+    ".reg .v2 .pred %q;",
+    ".reg .bf16 %q;",
+    ".reg .bf16x2 %q;",
+    ".reg .f16x2 %q<2>;",
+    ".reg .b128 %q<2>;",
+    ".reg .b32 .b32 %q;",
+    ".reg .b32 .u32 %q;",
+    ".reg .b33 %q;",
+    ".reg .b32 %q",
+    ".reg .b32;",
+    ".reg .b32 ;",
+    ".reg;",
+    ".reg %q;",
+    ".reg.b32 %q<4>;",
+    ".reg .b32%q<4>;",
+    ".reg .b32 %q<4>;.reg .b32 %s<4>;",
+    ".reg .texref %q;",
+    ".reg .align 4 .b32 %q;",
+    ".reg .shared .b32 %q;",
+    ".reg .b32 5;",
+    ".reg .b32 %q<4>x;",
+    ".reg .b32 %r<5>;",
+    ".reg .b32 %r\u{e9}<2>;",
+    ".reg .b\u{e9} %q;",
+    "{ .reg .pred p; ret; }",
+    "{\n.reg .b32 %q<4>;\n{ .reg .pred p; }\n}",
+    ".reg .b32 %q<4>; add.s32 %q1, %q2, 1;",
+    "add.s32 %r1, %r2, 1;\n.reg .b32 %q<4>;\nadd.s32 %q1, %q2, 1;",
+];
+
+#[test]
+fn tricky_register_declarations_read_alike() {
+    for (k, decl) in REG_DECLS.iter().enumerate() {
+        let src = format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k{k}(.param .u64 p)\n{{\n.reg .b32 %r<5>;\n{decl}\nret;\n}}\n"
+        );
+        assert_same_reading(&src, &format!("register declaration {decl:?}"));
+        for cut in (src.len() - 40..src.len()).filter(|&i| src.is_char_boundary(i)) {
+            assert_same_reading(
+                &src[..cut],
+                &format!("register declaration {decl:?} cut at {cut}"),
+            );
+        }
+    }
+}
+
 /// Initializers at the edges of what the fast path takes.
 const INITIALIZERS: &[&str] = &[
     ".global .align 1 .b8 a[4] = {1, 2, 3, 4};",
