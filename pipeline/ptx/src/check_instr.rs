@@ -1999,6 +1999,25 @@ fn check_space<'s>(
 
 /// Modifiers that don't fit the type or space: comparison kinds of `setp`, rounding and `.ftz` on
 /// integer arithmetic, `.nc` outside global loads.
+/// Opcodes whose `.ftz` ptxas calls illegal on `.f64` (it flushes single-precision subnormals).
+fn takes_ftz_but_on_f64(op: &str) -> bool {
+    matches!(
+        op,
+        "add"
+            | "sub"
+            | "mul"
+            | "mad"
+            | "fma"
+            | "min"
+            | "max"
+            | "div"
+            | "abs"
+            | "neg"
+            | "setp"
+            | "sqrt"
+    )
+}
+
 fn check_qualifiers(i: &Instruction, types: &[Type], s: &Scope, out: &mut Findings) {
     if let Some(msg) = missing_mode(i) {
         out.now(i.line, msg);
@@ -2011,10 +2030,26 @@ fn check_qualifiers(i: &Instruction, types: &[Type], s: &Scope, out: &mut Findin
         out.now(i.line, msg);
     }
     let op = i.opcode();
-    if op == "setp" && !comparison_fits(i, ty) {
+    let comparisons = i
+        .mods()
+        .iter()
+        .filter(|m| crate::check_mods::COMPARISONS.contains(&m.as_str()))
+        .count();
+    if op == "setp" && comparisons > 1 {
+        out.now(i.line, "Multiple comparisons set".into());
+    } else if op == "setp" && !comparison_fits(i, ty) {
         out.now(
             i.line,
             "Mismatch between instruction type and comparison qualifier".into(),
+        );
+    }
+    if i.has_mod("ftz") && ty == Type::F64 && takes_ftz_but_on_f64(op) {
+        out.now(
+            i.line,
+            format!(
+                "Illegal modifier '.ftz' for instruction '{}'",
+                display_name(i)
+            ),
         );
     }
     let arith = matches!(
