@@ -590,7 +590,7 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
         return check_read_instruction(&read_as_registers, s, plans, out);
     }
     // ptxas checks the guard before the opcode (`@ bra L;` takes `bra` as the guard).
-    let guard = i.guard().map(|(_, p)| s.regs.lookup(p));
+    let guard = i.guard().map(|(_, p)| s.regs.lookup_name(p));
     if guard.is_some_and(|t| t != Some(Type::Pred)) {
         out.now(i.line, "Predicate expression expected".into());
     }
@@ -2696,16 +2696,16 @@ impl Summing<'_, '_> {
     }
 
     /// A register's declared type (an undeclared one is unknown, but `_`), as a code.
-    fn register(&mut self, name: &str) -> u8 {
-        let ty = self.s.regs.lookup(name);
+    fn register(&mut self, name: &Name) -> u8 {
+        let ty = self.s.regs.lookup_name(name);
         self.unknown |= ty.is_none() && name != "_";
         ty.map_or(0, |t| t as u8 + 1)
     }
 
     /// The code of a register operand (`Operand::Reg`).
     #[inline]
-    fn register_code(&mut self, r: &str) -> u8 {
-        match self.s.regs.lookup(r) {
+    fn register_code(&mut self, r: &Name) -> u8 {
+        match self.s.regs.lookup_name(r) {
             Some(t) => Self::REG | (t as u8 + 1),
             None => self.undeclared_register_code(r),
         }
