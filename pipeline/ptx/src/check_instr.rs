@@ -2612,14 +2612,22 @@ impl OperandSummary {
             vectors: false,
             kinds: OperandKinds::NONE,
         };
+        // Registers, numbers and addresses in registers (nearly all operands) are coded here:
+        // they are of no kind that [`OperandKinds`] notes.
         for o in i.operands.iter() {
-            match o {
-                Operand::Reg(r) => {
-                    let code = sum.register_code(r);
-                    sum.push(code);
+            let code = match o {
+                Operand::Reg(r) => sum.register_code(r),
+                Operand::Imm(_) => Summing::VALUE,
+                Operand::Addr {
+                    base: AddrBase::Reg(r),
+                    ..
+                } => sum.register_address_code(r),
+                _ => {
+                    sum.top_operand(o);
+                    continue;
                 }
-                _ => sum.top_operand(o),
-            }
+            };
+            sum.push(code);
         }
         let key = (sum.keyed && sum.len <= 16).then_some(OperandKey {
             plan: p.id,
@@ -2709,6 +2717,22 @@ impl Summing<'_, '_> {
             Some(t) => Self::REG | (t as u8 + 1),
             None => self.undeclared_register_code(r),
         }
+    }
+
+    /// The code of an address whose base is a register (`[%rd1+8]`), as
+    /// [`Summing::address_base_known`] makes it.
+    #[inline]
+    fn register_address_code(&mut self, r: &Name) -> u8 {
+        if self.s.regs.lookup_name(r).is_some() {
+            return Self::ADDR | 1;
+        }
+        self.undeclared_address_code(r)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn undeclared_address_code(&mut self, r: &Name) -> u8 {
+        Self::ADDR | u8::from(self.address_base_known(&AddrBase::Reg(r.clone())))
     }
 
     #[cold]
