@@ -375,7 +375,7 @@ struct PlanTable {
 }
 
 /// Slots of [`PlanTable::recent`] (a power of two).
-const RECENT_FORMS: usize = 256;
+const RECENT_FORMS: usize = 1024;
 
 /// Whether operands fit, by plan, operand summary and vector width, for operands whose forms drew
 /// no message.
@@ -427,7 +427,8 @@ impl PlanTable {
     #[inline]
     fn plan(&mut self, i: &Instruction, s: &Scope) -> &Plan {
         let address = Arc::as_ptr(&i.form) as usize;
-        let slot = (address as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56;
+        let slot = (address as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            >> (64 - RECENT_FORMS.trailing_zeros());
         let slot = slot as usize % RECENT_FORMS;
         let id = match self.recent.get(slot) {
             Some(&(at, id)) if at == address => id,
