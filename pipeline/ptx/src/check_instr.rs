@@ -389,7 +389,7 @@ struct PlanTable {
 }
 
 /// Slots of [`PlanTable::recent`] (a power of two).
-const RECENT_FORMS: usize = 256;
+const RECENT_FORMS: usize = 1024;
 
 /// Whether operands fit, by plan, operand summary and vector width, for operands whose forms drew
 /// no message.
@@ -441,7 +441,8 @@ impl PlanTable {
     #[inline]
     fn plan(&mut self, i: &Instruction, s: &Scope) -> &Plan {
         let address = Arc::as_ptr(&i.form) as usize;
-        let slot = (address as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56;
+        let slot = (address as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            >> (64 - RECENT_FORMS.trailing_zeros());
         let slot = slot as usize % RECENT_FORMS;
         let id = match self.recent.get(slot) {
             Some(&(at, id)) if at == address => id,
@@ -607,7 +608,7 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
         return check_read_instruction(&read_as_registers, s, plans, out);
     }
     // ptxas checks the guard before the opcode (`@ bra L;` takes `bra` as the guard).
-    let guard = i.guard().map(|(_, p)| s.regs.lookup(p));
+    let guard = i.guard().map(|(_, p)| s.regs.lookup_name(p));
     if guard.is_some_and(|t| t != Some(Type::Pred)) {
         out.now(i.line, "Predicate expression expected".into());
     }
@@ -2687,14 +2688,22 @@ impl OperandSummary {
             vectors: false,
             kinds: OperandKinds::NONE,
         };
+        // Registers, numbers and addresses in registers (nearly all operands) are coded here:
+        // they are of no kind that [`OperandKinds`] notes.
         for o in i.operands.iter() {
-            match o {
-                Operand::Reg(r) => {
-                    let code = sum.register_code(r);
-                    sum.push(code);
+            let code = match o {
+                Operand::Reg(r) => sum.register_code(r),
+                Operand::Imm(_) => Summing::VALUE,
+                Operand::Addr {
+                    base: AddrBase::Reg(r),
+                    ..
+                } => sum.register_address_code(r),
+                _ => {
+                    sum.top_operand(o);
+                    continue;
                 }
-                _ => sum.top_operand(o),
-            }
+            };
+            sum.push(code);
         }
         let key = (sum.keyed && sum.len <= 16).then_some(OperandKey {
             plan: p.id,
@@ -2771,19 +2780,35 @@ impl Summing<'_, '_> {
     }
 
     /// A register's declared type (an undeclared one is unknown, but `_`), as a code.
-    fn register(&mut self, name: &str) -> u8 {
-        let ty = self.s.regs.lookup(name);
+    fn register(&mut self, name: &Name) -> u8 {
+        let ty = self.s.regs.lookup_name(name);
         self.unknown |= ty.is_none() && name != "_";
         ty.map_or(0, |t| t as u8 + 1)
     }
 
     /// The code of a register operand (`Operand::Reg`).
     #[inline]
-    fn register_code(&mut self, r: &str) -> u8 {
-        match self.s.regs.lookup(r) {
+    fn register_code(&mut self, r: &Name) -> u8 {
+        match self.s.regs.lookup_name(r) {
             Some(t) => Self::REG | (t as u8 + 1),
             None => self.undeclared_register_code(r),
         }
+    }
+
+    /// The code of an address whose base is a register (`[%rd1+8]`), as
+    /// [`Summing::address_base_known`] makes it.
+    #[inline]
+    fn register_address_code(&mut self, r: &Name) -> u8 {
+        if self.s.regs.lookup_name(r).is_some() {
+            return Self::ADDR | 1;
+        }
+        self.undeclared_address_code(r)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn undeclared_address_code(&mut self, r: &Name) -> u8 {
+        Self::ADDR | u8::from(self.address_base_known(&AddrBase::Reg(r.clone())))
     }
 
     #[cold]

@@ -99,9 +99,11 @@ impl Name {
         u64::from_le_bytes(word) as usize as *mut Box<str>
     }
 
-    /// The two words of the name (an inline name's length and bytes, zero-padded).
+    /// The two words of the name (an inline name's length and bytes, zero-padded): the low
+    /// byte is the length of an inline name (above 15 for a heap name), the bytes above it the
+    /// name's bytes.
     #[inline]
-    fn words(&self) -> u128 {
+    pub(crate) fn words(&self) -> u128 {
         // SAFETY: `Name` is 16 plain bytes.
         u128::from_le_bytes(unsafe { std::mem::transmute_copy::<Name, [u8; 16]>(self) })
     }

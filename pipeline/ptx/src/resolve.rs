@@ -260,8 +260,25 @@ impl<'a> Registers<'a> {
         if bytes.is_empty() || bytes.len() > 8 {
             return self.resolve(name);
         }
-        let word = prefix_word(bytes);
-        let tag = self.generation << 4 | bytes.len() as u32;
+        self.lookup_short(name, prefix_word(bytes))
+    }
+
+    /// [`Registers::lookup`] of a [`Name`]: a name of 1 to 8 bytes is taken as the word it holds
+    /// already, without reading its bytes one by one.
+    #[inline]
+    pub fn lookup_name(&self, name: &Name) -> Option<Type> {
+        let words = name.words();
+        let len = (words & 0xff) as usize;
+        if !(1..=8).contains(&len) {
+            return self.resolve(name);
+        }
+        self.lookup_short(name, (words >> 8) as u64)
+    }
+
+    /// [`Registers::lookup`] of a name of 1 to 8 bytes, `word` ([`prefix_word`]).
+    #[inline]
+    fn lookup_short(&self, name: &str, word: u64) -> Option<Type> {
+        let tag = self.generation << 4 | name.len() as u32;
         let slot = (word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 52) as usize % MEMO_SLOTS;
         let Some(slot) = self.memo.get(slot) else {
             return self.resolve(name);
