@@ -529,26 +529,30 @@ impl OperandKinds {
 
     fn of(i: &Instruction) -> OperandKinds {
         let mut kinds = OperandKinds::NONE;
-        for o in i.operands.iter() {
-            match o {
-                Operand::Symbol(n) => {
-                    kinds.symbols = true;
-                    kinds.offset_symbols |= n.contains('+');
-                }
-                Operand::SpecialReg { .. } => kinds.special_registers = true,
-                Operand::Addr {
-                    base: AddrBase::Symbol(_),
-                    ..
-                } => kinds.symbol_addresses = true,
-                Operand::Addr {
-                    base: AddrBase::None,
-                    ..
-                } => kinds.immediate_addresses = true,
-                Operand::Vector(_) => kinds.vectors = true,
-                _ => {}
-            }
-        }
+        i.operands.iter().for_each(|o| kinds.note(o));
         kinds
+    }
+
+    /// Notes the kind of operand `o`.
+    #[inline]
+    fn note(&mut self, o: &Operand) {
+        match o {
+            Operand::Symbol(n) => {
+                self.symbols = true;
+                self.offset_symbols |= n.contains('+');
+            }
+            Operand::SpecialReg { .. } => self.special_registers = true,
+            Operand::Addr {
+                base: AddrBase::Symbol(_),
+                ..
+            } => self.symbol_addresses = true,
+            Operand::Addr {
+                base: AddrBase::None,
+                ..
+            } => self.immediate_addresses = true,
+            Operand::Vector(_) => self.vectors = true,
+            _ => {}
+        }
     }
 }
 
@@ -2834,24 +2838,7 @@ impl Summing<'_, '_> {
     /// An operand proper (not inside a vector) other than a register, noting its kind.
     #[inline(never)]
     fn top_operand(&mut self, o: &Operand) {
-        let kinds = &mut self.kinds;
-        match o {
-            Operand::Symbol(n) => {
-                kinds.symbols = true;
-                kinds.offset_symbols |= n.contains('+');
-            }
-            Operand::SpecialReg { .. } => kinds.special_registers = true,
-            Operand::Addr {
-                base: AddrBase::Symbol(_),
-                ..
-            } => kinds.symbol_addresses = true,
-            Operand::Addr {
-                base: AddrBase::None,
-                ..
-            } => kinds.immediate_addresses = true,
-            Operand::Vector(_) => kinds.vectors = true,
-            _ => {}
-        }
+        self.kinds.note(o);
         self.operand(o, true);
     }
 
