@@ -172,13 +172,37 @@ fn cbank_read(cbank: &[u8], off: u64, bytes: usize) -> Option<u64> {
     Some(u64::from_le_bytes(v))
 }
 
+/// The constant banks an operand reads: bank 0 (launch values and parameters) and bank 2 (the
+/// kernel's `.nv.constant2`); any other bank, or a read past one, reads 0.
+#[derive(Clone, Copy)]
+struct Banks<'a> {
+    zero: &'a [u8],
+    two: &'a [u8],
+}
+
+impl Banks<'_> {
+    /// No banks (every read is 0).
+    const NONE: Banks<'static> = Banks {
+        zero: &[],
+        two: &[],
+    };
+
+    /// `bytes` bytes at `off` in bank `bank`.
+    fn read(&self, bank: u8, off: u32, bytes: usize) -> u64 {
+        let data = match bank {
+            0 => self.zero,
+            2 => self.two,
+            _ => return 0,
+        };
+        cbank_read(data, u64::from(off), bytes).unwrap_or(0)
+    }
+}
+
 /// Operand access for one lane of a warp.
 struct LaneView<'a> {
     w: &'a Warp,
     lane: usize,
-    cbank: &'a [u8],
-    /// Constant bank 2 (the kernel's `.nv.constant2`).
-    cbank2: &'a [u8],
+    banks: Banks<'a>,
 }
 
 impl Operands for LaneView<'_> {
@@ -188,13 +212,7 @@ impl Operands for LaneView<'_> {
             Operand::R(r) => self.w.reg(r, self.lane),
             Operand::Ur(r) => self.w.ureg(r),
             Operand::Imm(v) => v,
-            Operand::Cb { bank: 0, off } => {
-                cbank_read(self.cbank, off as u64, 4).unwrap_or(0) as u32
-            }
-            Operand::Cb { bank: 2, off } => {
-                cbank_read(self.cbank2, off as u64, 4).unwrap_or(0) as u32
-            }
-            Operand::Cb { .. } => 0,
+            Operand::Cb { bank, off } => self.banks.read(bank, off, 4) as u32,
         }
     }
 
@@ -206,8 +224,7 @@ impl Operands for LaneView<'_> {
             Operand::Ur(r) if r < URZ => {
                 (self.w.ureg(r) as u64) | (self.w.ureg(r + 1) as u64) << 32
             }
-            Operand::Cb { bank: 0, off } => cbank_read(self.cbank, off as u64, 8).unwrap_or(0),
-            Operand::Cb { bank: 2, off } => cbank_read(self.cbank2, off as u64, 8).unwrap_or(0),
+            Operand::Cb { bank, off } => self.banks.read(bank, off, 8),
             Operand::Imm(v) => v as i32 as i64 as u64,
             _ => 0,
         }
@@ -294,6 +311,14 @@ pub fn run(
 }
 
 impl Run<'_> {
+    /// The constant banks of this launch.
+    fn banks(&self) -> Banks<'_> {
+        Banks {
+            zero: &self.cbank,
+            two: &self.k.cbank2,
+        }
+    }
+
     fn run_cta(&mut self, block: [u32; 3]) -> Result<(), EmuError> {
         let threads = block[0] * block[1] * block[2];
         self.shared = vec![0u8; self.k.shared_size as usize];
@@ -545,8 +570,7 @@ impl Run<'_> {
                         i,
                         &UniformView {
                             w,
-                            cbank: &self.cbank,
-                            cbank2: &self.k.cbank2,
+                            banks: self.banks(),
                         },
                     )
                     .map_err(|what| unsupported(i, what))?;
@@ -649,8 +673,7 @@ impl Run<'_> {
                     &LaneView {
                         w,
                         lane: l,
-                        cbank: &self.cbank,
-                        cbank2: &self.k.cbank2,
+                        banks: self.banks(),
                     },
                 )
                 .map_err(|what| unsupported(i, what))?;
@@ -1010,8 +1033,7 @@ fn shfl(w: &mut Warp, i: &Inst, exec: u32) -> Result<(), EmuError> {
         let view = LaneView {
             w,
             lane: l,
-            cbank: &[],
-            cbank2: &[],
+            banks: Banks::NONE,
         };
         let (b, c) = (view.val(i.b) & 0x1f, view.val(i.c));
         let (clamp, seg) = (c & 0x1f, (c >> 8) & 0x1f);
@@ -1189,9 +1211,7 @@ fn write_uniform(w: &mut Warp, i: &Inst, out: AluOut) {
 /// Operand access for the uniform datapath.
 struct UniformView<'a> {
     w: &'a Warp,
-    cbank: &'a [u8],
-    /// Constant bank 2 (the kernel's `.nv.constant2`).
-    cbank2: &'a [u8],
+    banks: Banks<'a>,
 }
 
 impl Operands for UniformView<'_> {
@@ -1199,12 +1219,7 @@ impl Operands for UniformView<'_> {
         match o {
             Operand::Ur(r) => self.w.ureg(r),
             Operand::Imm(v) => v,
-            Operand::Cb { bank: 0, off } => {
-                cbank_read(self.cbank, off as u64, 4).unwrap_or(0) as u32
-            }
-            Operand::Cb { bank: 2, off } => {
-                cbank_read(self.cbank2, off as u64, 4).unwrap_or(0) as u32
-            }
+            Operand::Cb { bank, off } => self.banks.read(bank, off, 4) as u32,
             _ => 0,
         }
     }

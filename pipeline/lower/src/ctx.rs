@@ -276,6 +276,15 @@ impl<'a> Ctx<'a> {
         self.f.new_vreg(RegFile::Gpr, 2)
     }
 
+    /// A new register pair with the 32-bit `halves` (low first) moved in.
+    pub fn pair_of(&mut self, halves: [Src; 2]) -> Reg {
+        let t = self.temp64();
+        for (half, word) in [0, 1].into_iter().zip(halves) {
+            self.emit(Opcode::Mov, &[Dst::Reg(t.part(half))], &[word]);
+        }
+        t
+    }
+
     pub fn temp_pred(&mut self) -> Reg {
         self.f.new_vreg(RegFile::Pred, 1)
     }

@@ -89,12 +89,14 @@ impl Ctx<'_> {
         if bits == 0 {
             return Ok(Src::ZERO);
         }
-        let t = self.temp64();
-        for (half, word) in [(0, bits as u32), (1, (bits >> 32) as u32)] {
-            let v = if word == 0 { Src::ZERO } else { Src::imm(word) };
-            self.emit(Opcode::Mov, &[Dst::Reg(t.part(half))], &[v]);
-        }
-        Ok(Src::reg(t))
+        let halves = [bits as u32, (bits >> 32) as u32].map(|word| {
+            if word == 0 {
+                Src::ZERO
+            } else {
+                Src::imm(word)
+            }
+        });
+        Ok(Src::reg(self.pair_of(halves)))
     }
 
     /// `min/max.f64`: DSETP.MIN/MAX picks a side (its accumulator is the instruction's guard, so

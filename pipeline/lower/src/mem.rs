@@ -580,22 +580,15 @@ impl Ctx<'_> {
         }
     }
 
-    /// A 64-bit immediate moved into a temporary register pair.
-    fn pair_of_immediate(&mut self, val: &Operand) -> LResult<Src> {
-        let halves = self.src64(val)?;
-        let t = self.temp64();
-        for (half, word) in [(0, halves.0), (1, halves.1)] {
-            self.emit(Opcode::Mov, &[Dst::Reg(t.part(half))], &[word]);
-        }
-        Ok(Src::reg(t))
-    }
-
     /// The register a store writes from (immediates are moved to a register first).
     fn store_data(&mut self, val: &Operand, size: MemSize) -> LResult<Src> {
         if size == MemSize::B64 {
             return match val {
                 Operand::Reg(n) => Ok(Src::reg(self.vreg(n)?)),
-                _ => self.pair_of_immediate(val),
+                _ => {
+                    let (low, high) = self.src64(val)?;
+                    Ok(Src::reg(self.pair_of([low, high])))
+                }
             };
         }
         let s = self.src32(val)?;

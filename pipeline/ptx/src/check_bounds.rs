@@ -47,16 +47,9 @@ fn other_operands_fit(i: &Instruction, address: usize, ty: Type, s: &Scope) -> b
     let data = 1 - address;
     i.operands.iter().enumerate().all(|(k, o)| match k {
         _ if k == address => true,
-        _ if k == data => data_fits(o, ty, is_vector_access(i), s),
+        _ if k == data => data_fits(o, ty, crate::check_instr::has_vector_width(i), s),
         _ => cache_policy_fits(o, s),
     })
-}
-
-/// Whether `i` has a vector width (`.v2`, `.v4`, `.v8`).
-fn is_vector_access(i: &Instruction) -> bool {
-    i.mods()
-        .iter()
-        .any(|m| matches!(m.as_str(), "v2" | "v4" | "v8"))
 }
 
 /// Whether the loaded or stored operand `o` fits the instruction type `ty`; without a vector
@@ -92,12 +85,7 @@ fn cache_policy_fits(o: &Operand, s: &Scope) -> bool {
 /// reading the instruction ([`said_before`]), before the rest (a state space mismatch, a missing
 /// cache hint, a vector size mismatch).
 pub(crate) fn place_info(i: &Instruction, start: usize, info: String, out: &mut Findings) {
-    let at = start
-        + out.first[start..]
-            .iter()
-            .take_while(|(l, m)| *l == i.line && said_before(m))
-            .count();
-    out.first.insert(at, (i.line, info));
+    out.insert_after(i, start, said_before, [info]);
 }
 
 /// Whether ptxas says `message` about an instruction before its out-of-bound info: about its

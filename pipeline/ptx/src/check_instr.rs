@@ -159,6 +159,31 @@ impl Findings {
     pub(crate) fn now(&mut self, line: u32, msg: String) {
         self.first.push((line, msg));
     }
+
+    /// Puts `messages` about `i` among its messages from `start` on: after the leading ones that
+    /// ptxas says before them (`said_before`), before the rest.
+    pub(crate) fn insert_after(
+        &mut self,
+        i: &Instruction,
+        start: usize,
+        said_before: impl Fn(&str) -> bool,
+        messages: impl IntoIterator<Item = String>,
+    ) {
+        let at = start
+            + self.first[start..]
+                .iter()
+                .take_while(|(l, m)| *l == i.line && said_before(m))
+                .count();
+        self.first
+            .splice(at..at, messages.into_iter().map(|m| (i.line, m)));
+    }
+}
+
+/// Whether `i` has a vector width (`.v2`, `.v4`, `.v8`).
+pub(crate) fn has_vector_width(i: &Instruction) -> bool {
+    i.mods()
+        .iter()
+        .any(|m| matches!(m.as_str(), "v2" | "v4" | "v8"))
 }
 
 /// The name ptxas gives the instruction in its operand messages (`mul.lo`, `mad.wide`, `cvta.to`).
@@ -262,10 +287,7 @@ impl Plan {
         let data = is_memory_access(i).then(|| data_index(i));
         let has_op =
             matches!(op, "atom" | "red") && isa::ATOM_OPERATIONS.iter().any(|(o, _)| i.has_mod(o));
-        let vector_atom = matches!(op, "atom" | "red")
-            && i.mods()
-                .iter()
-                .any(|m| matches!(m.as_str(), "v2" | "v4" | "v8"));
+        let vector_atom = matches!(op, "atom" | "red") && has_vector_width(i);
         // ldmatrix's format conversions (`.b8x16.b6x16_p32`) leave its fragment's registers checked.
         let fragments = matrix_fragments(i);
         let plan = Plan {
@@ -580,13 +602,7 @@ fn place_vector_notes(i: &Instruction, s: &Scope, start: usize, out: &mut Findin
     }
     let read_before =
         |m: &str| m == "Predicate expression expected" || m.starts_with("Unknown modifier '");
-    let at = start
-        + out.first[start..]
-            .iter()
-            .take_while(|(l, m)| *l == i.line && read_before(m))
-            .count();
-    out.first
-        .splice(at..at, notes.into_iter().map(|m| (i.line, m)));
+    out.insert_after(i, start, read_before, notes);
 }
 
 /// [`check_instruction`] but for what reading its vector expressions says, which is due when
@@ -1204,8 +1220,6 @@ fn looks_like_type(m: &str) -> bool {
     matches!(c.next(), Some('u' | 's' | 'b' | 'f')) && m.len() > 1 && c.all(|c| c.is_ascii_digit())
 }
 
-/// Instruction-type modifiers: unknown ones, a missing or disallowed type, `.lo`/`.hi` for integers.
-/// Returns false when the operands can't be checked.
 /// `.wide` where ptxas does not know it, before it looks at the types: on an opcode other than
 /// `mul`/`mad`, or written twice.
 fn unknown_wide(i: &Instruction) -> bool {
@@ -1213,6 +1227,8 @@ fn unknown_wide(i: &Instruction) -> bool {
     wides > 1 || (wides == 1 && !matches!(i.opcode(), "mul" | "mad"))
 }
 
+/// Instruction-type modifiers: unknown ones, a missing or disallowed type, `.lo`/`.hi` for integers.
+/// Returns false when the operands can't be checked.
 fn check_types(i: &Instruction, types: &[Type], spec: &OpSpec, out: &mut Findings) -> bool {
     let unexpected = |out: &mut Findings| {
         out.now(
@@ -2002,8 +2018,24 @@ fn check_space<'s>(
     addressed
 }
 
-/// Modifiers that don't fit the type or space: comparison kinds of `setp`, rounding and `.ftz` on
-/// integer arithmetic, `.nc` outside global loads.
+/// `setp`'s comparison against its type `ty`: more than one ("Multiple comparisons set"), or
+/// one the type does not take.
+fn check_comparisons(i: &Instruction, ty: Type, out: &mut Findings) {
+    let comparisons = i
+        .mods()
+        .iter()
+        .filter(|m| crate::check_mods::COMPARISONS.contains(&m.as_str()))
+        .count();
+    if comparisons > 1 {
+        out.now(i.line, "Multiple comparisons set".into());
+    } else if !comparison_fits(i, ty) {
+        out.now(
+            i.line,
+            "Mismatch between instruction type and comparison qualifier".into(),
+        );
+    }
+}
+
 /// Opcodes whose `.ftz` ptxas calls illegal on `.f64` (it flushes single-precision subnormals).
 fn takes_ftz_but_on_f64(op: &str) -> bool {
     matches!(
@@ -2023,6 +2055,9 @@ fn takes_ftz_but_on_f64(op: &str) -> bool {
     )
 }
 
+/// Modifiers that don't fit the type or space: comparison kinds of `setp`, `.sat` on integers,
+/// rounding on integer arithmetic, `.ftz` on integer arithmetic and on `.f64`, `.nc` outside
+/// global loads.
 fn check_qualifiers(i: &Instruction, types: &[Type], s: &Scope, out: &mut Findings) {
     if let Some(msg) = missing_mode(i) {
         out.now(i.line, msg);
@@ -2035,20 +2070,25 @@ fn check_qualifiers(i: &Instruction, types: &[Type], s: &Scope, out: &mut Findin
         out.now(i.line, msg);
     }
     let op = i.opcode();
-    let comparisons = i
-        .mods()
-        .iter()
-        .filter(|m| crate::check_mods::COMPARISONS.contains(&m.as_str()))
-        .count();
-    if op == "setp" && comparisons > 1 {
-        out.now(i.line, "Multiple comparisons set".into());
-    } else if op == "setp" && !comparison_fits(i, ty) {
+    if op == "setp" {
+        check_comparisons(i, ty, out);
+    }
+    let int_arith = !is_float(ty)
+        && matches!(
+            op,
+            "add" | "sub" | "mul" | "mad" | "min" | "max" | "div" | "rem" | "abs" | "neg"
+        );
+    if int_arith && isa::FLOAT_ROUNDING.iter().any(|m| i.has_mod(m)) {
         out.now(
             i.line,
-            "Mismatch between instruction type and comparison qualifier".into(),
+            format!(
+                "Illegal rounding modifier for instruction '{}'",
+                display_name(i)
+            ),
         );
     }
-    if i.has_mod("ftz") && ty == Type::F64 && takes_ftz_but_on_f64(op) {
+    let f64_ftz = ty == Type::F64 && takes_ftz_but_on_f64(op);
+    if i.has_mod("ftz") && (int_arith || f64_ftz) {
         out.now(
             i.line,
             format!(
@@ -2056,30 +2096,6 @@ fn check_qualifiers(i: &Instruction, types: &[Type], s: &Scope, out: &mut Findin
                 display_name(i)
             ),
         );
-    }
-    let arith = matches!(
-        op,
-        "add" | "sub" | "mul" | "mad" | "min" | "max" | "div" | "rem" | "abs" | "neg"
-    );
-    if arith && !is_float(ty) {
-        if isa::FLOAT_ROUNDING.iter().any(|m| i.has_mod(m)) {
-            out.now(
-                i.line,
-                format!(
-                    "Illegal rounding modifier for instruction '{}'",
-                    display_name(i)
-                ),
-            );
-        }
-        if i.has_mod("ftz") {
-            out.now(
-                i.line,
-                format!(
-                    "Illegal modifier '.ftz' for instruction '{}'",
-                    display_name(i)
-                ),
-            );
-        }
     }
     if let Some(msg) = bar_red_type_mismatch(i, ty) {
         out.now(i.line, msg);

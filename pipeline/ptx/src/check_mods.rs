@@ -241,11 +241,10 @@ pub(crate) fn integer_saturation(i: &Instruction, ty: Type, s: &Scope) -> Option
             s.target
         )),
         Type::U32 if op == "add" => None,
-        _ => {
-            let name = i.mods().iter().find(|m| Type::from_mod(m) == Some(ty));
-            let name = name.map_or("", |m| m.as_str());
-            Some(format!("Modifier '.sat' does not apply to '.{name}' type"))
-        }
+        _ => Some(format!(
+            "Modifier '.sat' does not apply to '.{}' type",
+            ty.name()
+        )),
     }
 }
 

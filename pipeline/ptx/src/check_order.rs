@@ -30,7 +30,7 @@ impl<'a> InSight<'a> {
         let block_of = |at: u32| {
             blocks
                 .iter()
-                .filter(|b| b.start < at && at < b.end)
+                .filter(|&&b| inside(b, at))
                 .max_by_key(|b| b.start)
                 .copied()
                 .unwrap_or(body)
@@ -95,7 +95,7 @@ impl<'a> InSight<'a> {
     /// Whether `name`, not in sight at `at`, is declared exactly later in a block around `at`.
     pub fn forward_reference(&self, name: &str, at: u32) -> bool {
         let f = self.f;
-        let later = |decl: u32, block: Span| decl > at && block.start < at && at < block.end;
+        let later = |decl: u32, block: Span| decl > at && inside(block, at);
         let reg =
             f.regs.iter().zip(&self.regs).any(|(d, &(decl, block))| {
                 d.count.is_none() && d.name == name && later(decl, block)
@@ -110,5 +110,10 @@ impl<'a> InSight<'a> {
 
 /// Whether a declaration starting at `decl` in `block` is in sight at `at`.
 fn in_sight(decl: u32, block: Span, at: u32) -> bool {
-    decl < at && block.start < at && at < block.end
+    decl < at && inside(block, at)
+}
+
+/// Whether `at` lies inside `block`, between its braces.
+fn inside(block: Span, at: u32) -> bool {
+    block.start < at && at < block.end
 }

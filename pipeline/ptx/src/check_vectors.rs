@@ -63,23 +63,19 @@ fn operand_notes(o: &Operand, is_mov: bool, s: &Scope, notes: &mut Vec<String>) 
 /// Whether ptxas's element rules below decide a vector: its elements are registers (not
 /// predicates) and sinks.
 pub(crate) fn is_register_vector(v: &[Operand], s: &Scope) -> bool {
+    is_data_vector(v, false, s)
+}
+
+/// Whether the element rules decide the data vector of an `ld`/`st`/`ldu`: its elements are
+/// registers (not predicates) and sinks, and for data a store reads (`stored`) number literals
+/// too.
+pub(crate) fn is_data_vector(v: &[Operand], stored: bool, s: &Scope) -> bool {
     v.iter().all(|e| match e {
         Operand::Reg(r) => s.regs.lookup(r) != Some(Type::Pred),
         Operand::Sink => true,
+        Operand::Imm(_) | Operand::F32(_) | Operand::F64(_) => stored,
         _ => false,
     })
-}
-
-/// Whether the element rules decide the data vector of an `ld`/`st`/`ldu`: a vector of registers,
-/// or, for data a store reads (`stored`), of registers, sinks and number literals.
-pub(crate) fn is_data_vector(v: &[Operand], stored: bool, s: &Scope) -> bool {
-    let literal = |e: &Operand| matches!(e, Operand::Imm(_) | Operand::F32(_) | Operand::F64(_));
-    is_register_vector(v, s)
-        || (stored
-            && v.iter().all(|e| match e {
-                Operand::Reg(r) => s.regs.lookup(r) != Some(Type::Pred),
-                e => matches!(e, Operand::Sink) || literal(e),
-            }))
 }
 
 /// The type ptxas gives a vector of registers: the first declared element's size, of that

@@ -102,14 +102,16 @@ pub fn finish_module_with(
     let mut diags =
         validate::validate_module_with(src, &module, file_name, syntax, || check_all(&module));
     warnings.extend(validate::module_warnings(src, &module, file_name));
-    if !diags.iter().any(Diagnostic::is_error) {
+    let valid = !diags.iter().any(Diagnostic::is_error);
+    if valid {
         // Infos go with the warnings of a valid module, all in line order.
         warnings.append(&mut diags);
-        warnings.sort_by_key(|w| (w.line == 0, w.line));
+    }
+    warnings.sort_by_key(|w| (w.line == 0, w.line));
+    if valid {
         module.warnings = warnings;
         return Ok(module);
     }
-    warnings.sort_by_key(|w| (w.line == 0, w.line));
     Err(place_warnings(diags, warnings))
 }
 

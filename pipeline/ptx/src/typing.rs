@@ -1,7 +1,7 @@
 //! ptxas's operand-type rules: which register types fit an instruction type, strictly (same size;
 //! bit-size registers fit any type of their size) or relaxed (`ld`/`st`/`cvt`: wider registers too).
 
-use crate::ast::Type;
+use crate::ast::{Operand, Type};
 use crate::isa::Typing;
 
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -58,10 +58,10 @@ pub fn int_immediate_fits(ty: Type) -> bool {
 /// Whether a float literal may stand where the type is `ty`: one of `.f32`/`.f64` (ptxas converts
 /// between them), or the bit type of the literal's own size (`0f` of `.b32`; `0d` or a decimal of
 /// `.b64`); never a half-precision or other type.
-pub fn float_literal_fits(o: &crate::ast::Operand, ty: Type) -> bool {
+pub fn float_literal_fits(o: &Operand, ty: Type) -> bool {
     match o {
-        crate::ast::Operand::F32(_) => matches!(ty, Type::F32 | Type::F64 | Type::B32),
-        crate::ast::Operand::F64(_) => matches!(ty, Type::F32 | Type::F64 | Type::B64),
+        Operand::F32(_) => matches!(ty, Type::F32 | Type::F64 | Type::B32),
+        Operand::F64(_) => matches!(ty, Type::F32 | Type::F64 | Type::B64),
         _ => false,
     }
 }

@@ -315,7 +315,7 @@ pub fn validate_module_with(
             break;
         }
     }
-    if !out.iter().any(Diagnostic::is_error) {
+    if errors == 0 {
         match function_plus_offset(m, offset_symbols.as_deref()) {
             Some((line, message, fatal)) => out.push(Diagnostic::new(file, line, message, fatal)),
             None => out.extend(
@@ -582,7 +582,7 @@ fn check_in_order<'a>(
         let new = found.unknown[forward.len()..]
             .iter()
             .map(|(_, name)| sight.forward_reference(name, i.span.start));
-        forward.extend(new.collect::<Vec<bool>>());
+        forward.extend(new);
     }
 }
 
