@@ -620,8 +620,9 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
     };
     let kinds = operands.kinds;
     out.offset_symbols |= kinds.offset_symbols;
+    // A register plus an offset is a symbol with an offset.
     if let Some(read_as_registers) = kinds
-        .symbols
+        .offset_symbols
         .then(|| registers_plus_offset_as_registers(i, s))
         .flatten()
     {
@@ -685,7 +686,7 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
         check_space_writable(i, out);
     }
     let addressed = match kinds.symbol_addresses {
-        true => check_space(i, p.space, p.generic_access, s, out),
+        true => check_space(i, operands.addressed, p.space, p.generic_access, out),
         false => None,
     };
     if loud {
@@ -1989,18 +1990,11 @@ fn is_access(i: &Instruction) -> bool {
 /// Returns the declaration of that variable.
 fn check_space<'s>(
     i: &Instruction,
+    addressed: Option<&'s VarDecl>,
     space: Option<StateSpace>,
     generic: bool,
-    s: &'s Scope,
     out: &mut Findings,
 ) -> Option<&'s VarDecl> {
-    let addressed = i.operands.iter().find_map(|o| match o {
-        Operand::Addr {
-            base: AddrBase::Symbol(v),
-            ..
-        } => s.vars.decl(v.as_str()),
-        _ => None,
-    });
     let var = addressed.map(|v| &v.space);
     let fits = |v: &StateSpace| match space {
         Some(space) => *v == space,
@@ -2661,9 +2655,11 @@ fn vector_len(o: &Operand) -> usize {
 /// [`check_operands`]) read from them: their kinds, the registers' declared types, whether the
 /// addresses and symbols are known. Operands with the same key under the same plan fit alike, so
 /// the checks run once per key. No key for long operand lists or nested vectors.
-struct OperandSummary {
+struct OperandSummary<'s> {
     /// The kinds of the operands proper.
     kinds: OperandKinds,
+    /// The variable of the first address operand that names one ([`check_space`]'s).
+    addressed: Option<&'s VarDecl>,
     unknown: bool,
     key: Option<OperandKey>,
     /// A vector operand holds something other than registers of one declared type, or has a
@@ -2694,11 +2690,12 @@ impl OperandKey {
     }
 }
 
-impl OperandSummary {
+impl<'s> OperandSummary<'s> {
     #[inline]
-    fn of(i: &Instruction, p: &Plan, s: &Scope) -> OperandSummary {
+    fn of(i: &Instruction, p: &Plan, s: &'s Scope) -> OperandSummary<'s> {
         let mut sum = Summing {
             s,
+            addressed: None,
             takes_address: p.takes_address,
             unknown: false,
             codes: [0; 16],
@@ -2733,6 +2730,7 @@ impl OperandSummary {
         });
         OperandSummary {
             kinds: sum.kinds,
+            addressed: sum.addressed,
             unknown: sum.unknown,
             key,
             mixed_vectors: sum.mixed_vectors,
@@ -2740,9 +2738,10 @@ impl OperandSummary {
     }
 
     /// The kinds alone, for instructions not checked against an `isa` row.
-    fn kinds_of(i: &Instruction) -> OperandSummary {
+    fn kinds_of(i: &Instruction) -> OperandSummary<'s> {
         OperandSummary {
             kinds: OperandKinds::of(i),
+            addressed: None,
             unknown: false,
             key: None,
             mixed_vectors: false,
@@ -2752,6 +2751,8 @@ impl OperandSummary {
 
 struct Summing<'s, 'a> {
     s: &'s Scope<'a>,
+    /// The variable of the first address operand proper that names one.
+    addressed: Option<&'s VarDecl>,
     takes_address: bool,
     unknown: bool,
     /// The codes of the first 16 operands (see [`OperandKey`]).
@@ -2764,7 +2765,7 @@ struct Summing<'s, 'a> {
     kinds: OperandKinds,
 }
 
-impl Summing<'_, '_> {
+impl<'s> Summing<'s, '_> {
     /// Operand codes: a kind in the top 3 bits, below it a register's type (0: undeclared) or a flag.
     const REG: u8 = 0;
     const NOT_REG: u8 = 1 << 5;
@@ -2776,6 +2777,8 @@ impl Summing<'_, '_> {
     const VECTOR: u8 = 7 << 5;
     /// An undeclared `%tid`-like name.
     const VECTOR_SPECIAL: u8 = 31;
+    /// Not a code: [`Summing::symbol_code`]'s mark of a name with an offset.
+    const PLUS_OFFSET_NAME: u8 = 1 << 4;
 
     #[inline]
     fn push(&mut self, code: u8) {
@@ -2854,8 +2857,27 @@ impl Summing<'_, '_> {
     /// An operand proper (not inside a vector) other than a register, noting its kind.
     #[inline(never)]
     fn top_operand(&mut self, o: &Operand) {
-        self.kinds.note(o);
-        self.operand(o, true);
+        match o {
+            // The symbol's code finds whether it has an offset (the kind's other half).
+            Operand::Symbol(n) => {
+                self.kinds.symbols = true;
+                let code = self.symbol_code(n);
+                self.kinds.offset_symbols |= code & Self::PLUS_OFFSET_NAME != 0;
+                self.push(code & !Self::PLUS_OFFSET_NAME);
+            }
+            Operand::Addr {
+                base: AddrBase::Symbol(n),
+                ..
+            } => {
+                self.kinds.symbol_addresses = true;
+                let code = Self::ADDR | u8::from(self.symbol_address_known(n, true));
+                self.push(code);
+            }
+            _ => {
+                self.kinds.note(o);
+                self.operand(o, true);
+            }
+        }
     }
 
     fn operand(&mut self, o: &Operand, top: bool) {
@@ -2876,7 +2898,7 @@ impl Summing<'_, '_> {
                 Self::SPECIAL | u8::from(undeclared_vector)
             }
             Operand::Addr { base, .. } => Self::ADDR | u8::from(self.address_base_known(base)),
-            Operand::Symbol(n) => self.symbol_code(n),
+            Operand::Symbol(n) => self.symbol_code(n) & !Self::PLUS_OFFSET_NAME,
             Operand::Vector(v) => {
                 self.keyed &= top && v.len() < 32;
                 self.push(Self::VECTOR | v.len().min(31) as u8);
@@ -2896,35 +2918,56 @@ impl Summing<'_, '_> {
     fn address_base_known(&mut self, base: &AddrBase) -> bool {
         match base {
             AddrBase::Reg(r) => self.register(r) != 0 || is_known_name(r, self.s),
-            AddrBase::Symbol(n) => {
-                // A variable (the usual base) is known as a symbol too: one look.
-                let var_or_function = self.s.vars.contains_key(n) || self.s.knows_function(n);
-                if !var_or_function || symbol_base(n) != n.as_str() {
-                    self.symbol(n);
-                }
-                var_or_function || n.starts_with("__") || self.s.regs.lookup(n).is_some()
-            }
+            AddrBase::Symbol(n) => self.symbol_address_known(n, false),
             AddrBase::None => true,
         }
     }
 
-    /// The code of a symbol operand. Variables and other names than labels are told apart:
-    /// ptxas names a variable where a register belongs, anything but a label where a label does.
+    /// [`Summing::address_base_known`] of a symbol base `n`; the variable of an operand
+    /// proper (`top`) is [`Summing::addressed`] when none was before.
+    fn symbol_address_known(&mut self, n: &str, top: bool) -> bool {
+        // A variable (the usual base) is known as a symbol too: one look. Its name (as a
+        // function's) has no offset.
+        let var = self.s.vars.decl(n);
+        if top && self.addressed.is_none() {
+            self.addressed = var;
+        }
+        let var_or_function = var.is_some() || self.s.knows_function(n);
+        if !var_or_function {
+            self.symbol(n);
+        }
+        var_or_function || n.starts_with("__") || self.s.regs.lookup(n).is_some()
+    }
+
+    /// The code of a symbol operand, with [`Summing::PLUS_OFFSET_NAME`] when its name has an
+    /// offset (`g+4`). Variables and other names than labels are told apart: ptxas names a
+    /// variable where a register belongs, anything but a label where a label does. Each name
+    /// is looked up once ([`symbol_is_address`], [`is_variable_plus_offset`] and
+    /// [`Summing::symbol`] in one).
     fn symbol_code(&mut self, n: &str) -> u8 {
-        if !n.as_bytes().contains(&b'+') && self.s.labels.contains(n) {
-            // A label (the usual symbol: `bra L`): known, no variable, no offset.
-            let address = self.takes_address && symbol_is_address(n, self.s);
+        // A label (the usual symbol: `bra L`; its name has no `+`): known, no variable, no offset.
+        if self.s.labels.contains(n) {
+            let address =
+                self.takes_address && (self.s.vars.contains_key(n) || self.s.knows_function(n));
             return Self::SYMBOL | u8::from(address);
         }
-        let label = self.symbol(n);
-        let variable = !label && self.s.vars.contains_key(n);
-        let address = self.takes_address && symbol_is_address(n, self.s);
-        let plus_offset = is_variable_plus_offset(n, self.s);
+        let base = symbol_base(n);
+        let plus = base.len() != n.len();
+        let label = plus && self.s.labels.contains(base);
+        let variable = self.s.vars.contains_key(base);
+        let var_or_function = variable || self.s.knows_function(base);
+        let known = label || var_or_function;
+        self.unknown |= !known && !base.starts_with("__") && base != "_";
+        let address = self.takes_address && (var_or_function || (base.starts_with("__") && !label));
         Self::SYMBOL
             | u8::from(address)
-            | u8::from(variable) << 1
-            | u8::from(!label) << 2
-            | u8::from(plus_offset) << 3
+            | u8::from(variable && !plus) << 1
+            | 1 << 2
+            | u8::from(plus && var_or_function) << 3
+            | match plus {
+                true => Self::PLUS_OFFSET_NAME,
+                false => 0,
+            }
     }
 }
 
