@@ -508,6 +508,13 @@ impl Hasher for FastHasher {
         self.add(i as u64);
     }
 
+    /// Two words, as [`Hasher::write`] takes the value's bytes (the same hash, sooner).
+    #[inline]
+    fn write_u128(&mut self, i: u128) {
+        self.add(i as u64);
+        self.add((i >> 64) as u64);
+    }
+
     #[inline]
     fn finish(&self) -> u64 {
         self.hash.rotate_left(26)

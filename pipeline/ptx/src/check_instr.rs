@@ -13,7 +13,7 @@ use crate::typing::{
 /// Everything an instruction's operands are checked against.
 pub struct Scope<'a> {
     pub regs: crate::resolve::Registers<'a>,
-    pub labels: FastSet<&'a str>,
+    pub labels: crate::resolve::Labels<'a>,
     /// Variables visible in the function, with their state spaces.
     pub vars: VarScope<'a>,
     /// The module's functions by name (built once per module, shared by every function's scope);
@@ -1129,7 +1129,7 @@ fn check_operand_forms(
             }
             Operand::Symbol(n)
                 if kind == Some('l')
-                    && !s.labels.contains(n.as_str())
+                    && !s.labels.contains_name(n)
                     && is_known_name(symbol_base(n), s) =>
             {
                 out.now(
@@ -2944,13 +2944,14 @@ impl<'s> Summing<'s, '_> {
     /// variable where a register belongs, anything but a label where a label does. Each name
     /// is looked up once ([`symbol_is_address`], [`is_variable_plus_offset`] and
     /// [`Summing::symbol`] in one).
-    fn symbol_code(&mut self, n: &str) -> u8 {
+    fn symbol_code(&mut self, n: &Name) -> u8 {
         // A label (the usual symbol: `bra L`; its name has no `+`): known, no variable, no offset.
-        if self.s.labels.contains(n) {
+        if self.s.labels.contains_name(n) {
             let address =
                 self.takes_address && (self.s.vars.contains_key(n) || self.s.knows_function(n));
             return Self::SYMBOL | u8::from(address);
         }
+        let n = n.as_str();
         let base = symbol_base(n);
         let plus = base.len() != n.len();
         let label = plus && self.s.labels.contains(base);

@@ -1,10 +1,11 @@
 //! Name resolution after parsing: bare identifiers that name declared registers become registers;
-//! [`Registers`], the checks' lookup of a register's declared type.
+//! [`Registers`], the checks' lookup of a register's declared type; [`Labels`], their set of a
+//! function's labels.
 
 use std::cell::Cell;
 
 use crate::ast::{
-    prefix_word, zero_padded_number, AddrBase, FastMap, Name, Operand, RegDecl, RegTable,
+    prefix_word, zero_padded_number, AddrBase, FastMap, FastSet, Name, Operand, RegDecl, RegTable,
     StateSpace, Type, VarDecl,
 };
 
@@ -382,6 +383,66 @@ impl<'a> Registers<'a> {
     fn long_range(&self, prefix: &str) -> Option<(Type, u64)> {
         self.long.get(prefix).copied()
     }
+}
+
+/// A function's labels, for the checks: those of up to 15 bytes (nearly all) by their inline
+/// [`Name::words`], hashed as two words and compared without reading their bytes; longer ones
+/// by their text. [`Labels::clear`] keeps the memory for the next function.
+#[derive(Default)]
+pub struct Labels<'a> {
+    short: FastSet<u128>,
+    long: FastSet<&'a str>,
+}
+
+/// The longest name [`Labels`] keeps by its words (a [`Name`] holds up to 15 bytes inline).
+const INLINE_NAME: usize = 15;
+
+impl<'a> Labels<'a> {
+    pub fn clear(&mut self) {
+        self.short.clear();
+        self.long.clear();
+    }
+
+    /// Adds a label; false when it was there already.
+    pub fn insert(&mut self, name: &'a Name) -> bool {
+        match inline_words(name) {
+            Some(words) => self.short.insert(words),
+            None => self.long.insert(name.as_str()),
+        }
+    }
+
+    /// How many distinct labels there are.
+    pub fn len(&self) -> usize {
+        self.short.len() + self.long.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether `name` is a label.
+    #[inline]
+    pub fn contains_name(&self, name: &Name) -> bool {
+        match inline_words(name) {
+            Some(words) => self.short.contains(&words),
+            None => self.long.contains(name.as_str()),
+        }
+    }
+
+    /// Whether `name` is a label.
+    pub fn contains(&self, name: &str) -> bool {
+        match name.len() <= INLINE_NAME {
+            true => !self.short.is_empty() && self.short.contains(&Name::from(name).words()),
+            false => self.long.contains(name),
+        }
+    }
+}
+
+/// The words of a name held inline ([`Name::words`]), whose low byte is its length.
+#[inline]
+fn inline_words(name: &Name) -> Option<u128> {
+    let words = name.words();
+    ((words & 0xff) as usize <= INLINE_NAME).then_some(words)
 }
 
 /// The value of ASCII decimal digits; `None` past `u64::MAX`.

@@ -600,13 +600,12 @@ fn scope_of<'a>(
         .unwrap_or_default();
     labels.clear();
     let mut label_count = 0;
-    labels.extend(f.body.iter().filter_map(|s| match s {
-        Statement::Label { name, .. } => {
+    for s in &f.body {
+        if let Statement::Label { name, .. } = s {
             label_count += 1;
-            Some(name.as_str())
+            labels.insert(name);
         }
-        _ => None,
-    }));
+    }
     let labels_distinct = labels.len() == label_count;
     locals.clear();
     locals.extend(
