@@ -96,6 +96,9 @@ impl VarScope<'_> {
 /// declares a range's members `%r0 .. %r3` as variables of their own (`%r01` names `%r1`).
 #[derive(Default)]
 pub struct Variables<'a> {
+    /// The first [`FEW_VARIABLES`] names (a function has few of its own), looked through
+    /// from the latest: no hashing to fill or to look up. Past them, all are in `by_name`.
+    few: Vec<(&'a str, &'a VarDecl)>,
     by_name: FastMap<&'a str, &'a VarDecl>,
     /// Each range's declaration by prefix; its length is the declaration's `range`.
     ranges: FastMap<&'a str, &'a VarDecl>,
@@ -105,6 +108,7 @@ pub struct Variables<'a> {
 
 impl<'a> Variables<'a> {
     pub fn clear(&mut self) {
+        self.few.clear();
         self.by_name.clear();
         self.ranges.clear();
         self.percent_names = false;
@@ -112,7 +116,7 @@ impl<'a> Variables<'a> {
 
     pub fn extend(&mut self, vars: impl Iterator<Item = &'a VarDecl>) {
         for v in vars {
-            self.by_name.insert(v.name.as_str(), v);
+            self.add(v.name.as_str(), v);
             self.percent_names |= v.name.starts_with('%');
             if let (Some(_), Some(prefix)) = (v.range, v.name.strip_suffix('<')) {
                 self.ranges.insert(prefix, v);
@@ -124,9 +128,31 @@ impl<'a> Variables<'a> {
         self.decl(name).map(|v| &v.space)
     }
 
+    /// Adds `v` by `name` (a later declaration of a name wins).
+    fn add(&mut self, name: &'a str, v: &'a VarDecl) {
+        if !self.by_name.is_empty() {
+            self.by_name.insert(name, v);
+        } else if self.few.len() < FEW_VARIABLES {
+            self.few.push((name, v));
+        } else {
+            self.by_name.extend(self.few.drain(..));
+            self.by_name.insert(name, v);
+        }
+    }
+
+    /// The variable declared by `name` itself.
+    #[inline]
+    fn exact(&self, name: &str) -> Option<&'a VarDecl> {
+        if !self.by_name.is_empty() {
+            return self.by_name.get(name).copied();
+        }
+        let same = |&&(n, _): &&(&str, &VarDecl)| n.len() == name.len() && n == name;
+        self.few.iter().rev().find(same).map(|&(_, v)| v)
+    }
+
     /// The declaration of the variable `name` (of its range, for a member of one).
     pub fn decl(&self, name: &str) -> Option<&'a VarDecl> {
-        let exact = self.by_name.get(name).copied();
+        let exact = self.exact(name);
         if exact.is_some() || self.ranges.is_empty() {
             return exact;
         }
@@ -137,6 +163,9 @@ impl<'a> Variables<'a> {
             .filter(|v| v.range.is_some_and(|n| number < n))
     }
 }
+
+/// Up to how many variables [`Variables`] looks through without hashing.
+const FEW_VARIABLES: usize = 8;
 
 /// Messages found for one instruction: `first` come out as the instruction is read (ptxas's
 /// parse-time checks); `unknown` names the symbols that no declaration in sight names, which ptxas

@@ -446,13 +446,23 @@ pub fn members_declared_again<'a>(
     if decls.clone().all(|(_, count, _)| count.is_none()) || !decls.clone().any(maybe_member) {
         return Vec::new();
     }
-    let ranges: FastMap<&str, (u64, u32)> = decls
+    let ranges = decls
         .clone()
-        .filter_map(|(name, count, line)| Some((name, (count?, line))))
-        .collect();
+        .filter_map(|(name, count, line)| Some((name, (count?, line))));
+    // A function's few ranges are looked through (the latest of a prefix wins, as in a map);
+    // a module's many are hashed.
+    let few: Vec<(&str, (u64, u32))> = ranges.clone().take(FEW_RANGES + 1).collect();
+    let many: FastMap<&str, (u64, u32)> = match few.len() > FEW_RANGES {
+        true => ranges.collect(),
+        false => FastMap::default(),
+    };
+    let range = |prefix: &str| match many.is_empty() {
+        true => few.iter().rev().find(|r| r.0 == prefix).map(|r| r.1),
+        false => many.get(prefix).copied(),
+    };
     let member_of = |name: &str| {
         let (prefix, number) = range_member(name)?;
-        let &(n, line) = ranges.get(prefix)?;
+        let (n, line) = range(prefix)?;
         (number < n).then_some(line)
     };
     decls
@@ -468,6 +478,9 @@ pub fn members_declared_again<'a>(
         })
         .collect()
 }
+
+/// Up to how many ranges [`members_declared_again`] looks through without hashing.
+const FEW_RANGES: usize = 8;
 
 /// Labels defined twice at the function's top level (`{ }` blocks have labels of their own).
 pub fn check_duplicate_labels(src: &str, f: &Function) -> Vec<Finding> {
