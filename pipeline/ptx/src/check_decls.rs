@@ -380,8 +380,14 @@ fn linkage_of(src: &str, span: Span) -> impl Iterator<Item = (usize, &str)> {
     // linkage directives (a declaration's text runs on for its whole initializer or body).
     std::iter::from_fn(move || {
         let word = rest.trim_start();
-        // Most words are no linkage directive by their first two bytes (`.shared`, `.entry`).
-        if !matches!(word.as_bytes(), [b'.', b'v' | b'e' | b'w' | b'c', ..]) {
+        // Most words are no linkage directive by their first three bytes (`.shared`, `.entry`).
+        if !matches!(
+            word.as_bytes(),
+            [b'.', b'v', b'i', ..]
+                | [b'.', b'e', b'x', ..]
+                | [b'.', b'w', b'e', ..]
+                | [b'.', b'c', b'o', ..]
+        ) {
             return None;
         }
         // A directive ends at white space or at the next directive's dot (`.visible.visible`).

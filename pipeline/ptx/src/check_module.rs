@@ -451,13 +451,24 @@ pub fn members_declared_again<'a>(
         .filter_map(|(name, count, line)| Some((name, (count?, line))));
     // A function's few ranges are looked through (the latest of a prefix wins, as in a map);
     // a module's many are hashed.
-    let few: Vec<(&str, (u64, u32))> = ranges.clone().take(FEW_RANGES + 1).collect();
-    let many: FastMap<&str, (u64, u32)> = match few.len() > FEW_RANGES {
+    let mut few = [("", (0, 0)); FEW_RANGES];
+    let mut count = 0;
+    for r in ranges.clone() {
+        if let Some(slot) = few.get_mut(count) {
+            *slot = r;
+        }
+        count += 1;
+    }
+    let many: FastMap<&str, (u64, u32)> = match count > FEW_RANGES {
         true => ranges.collect(),
         false => FastMap::default(),
     };
     let range = |prefix: &str| match many.is_empty() {
-        true => few.iter().rev().find(|r| r.0 == prefix).map(|r| r.1),
+        true => few[..count]
+            .iter()
+            .rev()
+            .find(|r| r.0 == prefix)
+            .map(|r| r.1),
         false => many.get(prefix).copied(),
     };
     let member_of = |name: &str| {

@@ -504,7 +504,7 @@ impl<'a> ModuleScope<'a> {
 #[derive(Default)]
 struct Carried<'a> {
     plans: Plans,
-    spare: Option<Scope<'a>>,
+    scope: Option<Scope<'a>>,
 }
 
 fn function_findings<'a>(
@@ -514,7 +514,8 @@ fn function_findings<'a>(
     shared: &'a ModuleScope<'a>,
     carried: &mut Carried<'a>,
 ) -> FunctionFindings {
-    let (mut scope, labels_distinct) = scope_of(f, m, shared, carried.spare.take());
+    let scope = carried.scope.get_or_insert_with(|| empty_scope(m, shared));
+    let labels_distinct = fill_scope(scope, f);
     let mut first = cm::check_duplicate_names(src, f);
     if !labels_distinct {
         first.extend(cm::check_duplicate_labels(src, f));
@@ -528,19 +529,18 @@ fn function_findings<'a>(
     match &f.declared_late {
         None => {
             for i in f.body.iter().filter_map(Statement::as_instr) {
-                check_instruction(i, &scope, &mut carried.plans, &mut found);
+                check_instruction(i, scope, &mut carried.plans, &mut found);
             }
         }
         Some(blocks) => check_in_order(
             f,
             blocks,
-            &mut scope,
+            scope,
             &mut carried.plans,
             &mut found,
             &mut forward,
         ),
     }
-    carried.spare = Some(scope);
     first.extend(found.first.into_iter().map(|(l, msg)| (l, msg, false)));
     first.sort_by_key(|f| f.0);
     let later = found
@@ -586,27 +586,36 @@ fn check_in_order<'a>(
     }
 }
 
-/// The scope of `f`, in the containers of `spare` (another function's) when given, and whether
-/// its labels are all distinct (then none is defined twice: see
+/// A scope of module `m` with no function's names yet ([`fill_scope`] gives it one's).
+fn empty_scope<'a>(m: &'a Module, shared: &'a ModuleScope<'a>) -> Scope<'a> {
+    Scope {
+        regs: Default::default(),
+        labels: Default::default(),
+        vars: VarScope {
+            globals: &shared.globals,
+            locals: Default::default(),
+        },
+        functions: &shared.functions,
+        at: std::cell::Cell::new(0),
+        target_sm: cm::target_number(&m.target).unwrap_or(u32::MAX),
+        target: m.target.as_str(),
+        version: m.version,
+    }
+}
+
+/// Makes `scope` (another function's of the module, its containers reused in place) the scope
+/// of `f`; says whether its labels are all distinct (then none is defined twice: see
 /// [`cm::check_duplicate_labels`]).
-fn scope_of<'a>(
-    f: &'a Function,
-    m: &'a Module,
-    shared: &'a ModuleScope<'a>,
-    spare: Option<Scope<'a>>,
-) -> (Scope<'a>, bool) {
-    let (mut labels, mut locals, mut regs) = spare
-        .map(|s| (s.labels, s.vars.locals, s.regs))
-        .unwrap_or_default();
-    labels.clear();
+fn fill_scope<'a>(scope: &mut Scope<'a>, f: &'a Function) -> bool {
+    scope.labels.clear();
     let mut label_count = 0;
     for s in &f.body {
         if let Statement::Label { name, .. } = s {
             label_count += 1;
-            labels.insert(name);
+            scope.labels.insert(name);
         }
     }
-    let labels_distinct = labels.len() == label_count;
+    let locals = &mut scope.vars.locals;
     locals.clear();
     locals.extend(
         f.params
@@ -614,21 +623,11 @@ fn scope_of<'a>(
             .chain(f.ret_params.iter())
             .chain(f.vars.iter()),
     );
-    regs.fill(&f.regs, f.params.iter().chain(f.ret_params.iter()));
-    let scope = Scope {
-        regs,
-        labels,
-        vars: VarScope {
-            globals: &shared.globals,
-            locals,
-        },
-        functions: &shared.functions,
-        at: std::cell::Cell::new(0),
-        target_sm: cm::target_number(&m.target).unwrap_or(u32::MAX),
-        target: m.target.as_str(),
-        version: m.version,
-    };
-    (scope, labels_distinct)
+    scope
+        .regs
+        .fill(&f.regs, f.params.iter().chain(f.ret_params.iter()));
+    scope.at.set(0);
+    scope.labels.len() == label_count
 }
 
 #[cfg(test)]
