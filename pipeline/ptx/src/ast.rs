@@ -467,12 +467,29 @@ pub struct FastHasher {
 impl Default for FastHasher {
     #[inline]
     fn default() -> FastHasher {
-        static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-        let seed = *SEED.get_or_init(|| {
-            use std::hash::BuildHasher;
-            std::collections::hash_map::RandomState::new().hash_one(0x5eed_u64)
-        });
+        use std::sync::atomic::{AtomicU64, Ordering};
+        // One relaxed load once set (racing first uses may each draw a seed; the first stored
+        // stays, as every hasher must start alike).
+        static SEED: AtomicU64 = AtomicU64::new(0);
+        let seed = match SEED.load(Ordering::Relaxed) {
+            0 => first_seed(&SEED),
+            seed => seed,
+        };
         FastHasher { hash: seed }
+    }
+}
+
+/// The per-process seed of [`FastHasher`], drawn on first use and stored in `slot` (never 0);
+/// a seed stored already by another thread wins.
+#[cold]
+#[inline(never)]
+fn first_seed(slot: &std::sync::atomic::AtomicU64) -> u64 {
+    use std::hash::BuildHasher;
+    use std::sync::atomic::Ordering;
+    let drawn = std::collections::hash_map::RandomState::new().hash_one(0x5eed_u64) | 1;
+    match slot.compare_exchange(0, drawn, Ordering::Relaxed, Ordering::Relaxed) {
+        Ok(_) => drawn,
+        Err(stored) => stored,
     }
 }
 

@@ -521,8 +521,19 @@ pub fn check_duplicate_labels(src: &str, f: &Function) -> Vec<Finding> {
 /// Whether no two of `keys` are equal, told by sorting their hashes (cheaper than a map for a
 /// function's few names): distinct hashes are distinct keys, and two equal hashes (a name defined
 /// twice, or rarely a collision) send the caller to the exact check.
-fn all_distinct<K: std::hash::Hash>(keys: impl Iterator<Item = K>) -> bool {
+fn all_distinct<K: std::hash::Hash + Eq + Copy>(keys: impl Iterator<Item = K> + Clone) -> bool {
     use std::hash::BuildHasher;
+    // A function's few names are compared pair by pair (most differ in length), unhashed.
+    if keys.clone().nth(FEW_COMPARED).is_none() {
+        let mut few = [None; FEW_COMPARED];
+        for (k, key) in keys.enumerate() {
+            if few[..k].contains(&Some(key)) {
+                return false;
+            }
+            few[k] = Some(key);
+        }
+        return true;
+    }
     let hasher = std::hash::BuildHasherDefault::<FastHasher>::default();
     let mut few = [0u64; FEW_KEYS];
     let mut count = 0;
@@ -545,6 +556,9 @@ fn all_distinct<K: std::hash::Hash>(keys: impl Iterator<Item = K>) -> bool {
     hashes.sort_unstable();
     hashes.windows(2).all(|pair| pair[0] != pair[1])
 }
+
+/// Up to how many keys [`all_distinct`] compares pair by pair.
+const FEW_COMPARED: usize = 8;
 
 /// Up to how many keys [`all_distinct`] sorts on the stack.
 const FEW_KEYS: usize = 64;
