@@ -32,7 +32,7 @@ pub struct Parser<'s> {
     /// Brace depth inside a function body (1 = the body itself).
     pub(crate) depth: u32,
     /// The `{ }` blocks of the body being read, for [`Function::declared_late`].
-    blocks: Blocks,
+    pub(crate) blocks: Blocks,
     /// Nesting of recursive operand/initializer parsing (bounded, so no input overflows the stack).
     nesting: u32,
     /// Module-level directives seen (`.version`, `.target`, `.address_size`).
@@ -1622,6 +1622,11 @@ impl<'s> Parser<'s> {
     }
 
     fn param_list(&mut self) -> PResult<Vec<VarDecl>> {
+        if self.fast_path {
+            if let Some(params) = self.fast_param_list() {
+                return Ok(params);
+            }
+        }
         self.expect(Tok::LParen)?;
         let mut v = Vec::new();
         if self.eat(Tok::RParen) {
@@ -1697,7 +1702,7 @@ impl<'s> Parser<'s> {
     }
 
     fn statement(&mut self, f: &mut Function) -> PResult<()> {
-        if self.fast_path && self.fast_statements() {
+        if self.fast_path && self.fast_statements(f) {
             return Ok(());
         }
         if self.peek() == Some(Tok::Dot) {
@@ -1723,9 +1728,6 @@ impl<'s> Parser<'s> {
         match d {
             "reg" => {
                 self.blocks.declaration(self.body_buf.len());
-                if self.fast_path && self.fast_reg_decl(&mut f.regs, start) {
-                    return Ok(());
-                }
                 self.advance();
                 self.reg_decl(&mut f.regs, start)
             }
@@ -2388,7 +2390,7 @@ mod tests {
 /// The nested `{ }` blocks of the function body being read, and whether a declaration followed
 /// an instruction of its block (nvcc declares first, so this is rare).
 #[derive(Default)]
-struct Blocks {
+pub(crate) struct Blocks {
     /// The statement count when the innermost open block began (0 once a nested block closed:
     /// what its enclosing block read before it is not kept, so any statement counts).
     opened_at: usize,
@@ -2442,7 +2444,7 @@ impl Blocks {
 
     /// A declaration starts with `statements` read so far.
     #[inline]
-    fn declaration(&mut self, statements: usize) {
+    pub(crate) fn declaration(&mut self, statements: usize) {
         self.declared_late |= statements > self.opened_at;
         if let Some(top) = self.open.last_mut() {
             top.1 = true;
