@@ -196,8 +196,20 @@ impl<'s> Cursor<'s> {
     }
 
     /// `[-]digits` or `[-]0x...` with an optional `U`, as the token parser's `integer`: the
-    /// value, or declined (floats, overflow and octal oddities are the token parser's).
+    /// value, or declined (floats, overflow and octal oddities are the token parser's). The
+    /// common short decimal is read here, inline; the rest by [`Cursor::any_integer`].
+    #[inline(always)]
     fn integer(&mut self) -> Read<i128> {
+        self.skip_space();
+        match self.short_decimal() {
+            Some(v) => Ok(v),
+            None => self.any_integer(),
+        }
+    }
+
+    /// [`Cursor::integer`] of any form.
+    #[inline(never)]
+    fn any_integer(&mut self) -> Read<i128> {
         let neg = self.skip_space() == b'-';
         if neg {
             self.pos += 1;
@@ -257,6 +269,35 @@ impl<'s> Cursor<'s> {
             self.pos += 1;
         }
         Ok(i128::from(v))
+    }
+
+    /// The common integer, a decimal of at most 18 digits (no sign, no leading `0` unless alone,
+    /// no `U`) from here that the next byte ends (not a name byte or `.`): its value, with the
+    /// cursor past it, as [`Cursor::integer`] reads it. None (not moved) for anything else, which
+    /// [`Cursor::integer`] then reads.
+    #[inline(always)]
+    fn short_decimal(&mut self) -> Option<i128> {
+        let start = self.pos;
+        let (mut at, mut v) = (start, 0u64);
+        loop {
+            let d = self.bytes.get(at).copied().unwrap_or(0).wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            // At most 18 digits are taken: below 10^18, no overflow.
+            v = v * 10 + u64::from(d);
+            at += 1;
+            if at - start > 18 {
+                return None;
+            }
+        }
+        let n = at - start;
+        let next = self.bytes.get(at).copied().unwrap_or(0);
+        if n == 0 || (n > 1 && self.bytes[start] == b'0') || is(next, NAME) || next == b'.' {
+            return None;
+        }
+        self.pos = at;
+        Some(i128::from(v))
     }
 
     /// The common list entry, `[space]decimal[space]` before a `,` or `}` (no sign, hex or
@@ -786,7 +827,7 @@ impl<'s> Parser<'s> {
         let offset = match (&base, c.skip_space()) {
             (AddrBase::None, _) => c.integer()?,
             (_, b'+') => {
-                c.eat(b'+');
+                c.pos += 1;
                 c.integer()?
             }
             (_, b'-') => c.integer()?,
@@ -1089,6 +1130,42 @@ mod tests {
                     assert_eq!(n, word, "{len} {end}");
                     let run = bytes[..n].to_vec();
                     assert_eq!(*keys.entry(k.0).or_insert_with(|| run.clone()), run);
+                }
+            }
+        }
+    }
+
+    /// The inline short decimal gives what the general integer reader gives (value and end),
+    /// or leaves the text to it, for numbers of every length, leading zeros and suffixes.
+    #[test]
+    fn short_decimals_agree_with_the_integer_reader() {
+        use super::{Cursor, INLINE_SPACE};
+        let mut numbers = vec![String::new(), "-5".into(), "- 5".into(), "0x1f".into()];
+        for len in 1..22 {
+            numbers.push("9".repeat(len));
+            numbers.push(format!("1{}", "0".repeat(len - 1)));
+            numbers.push(format!("0{}", "7".repeat(len - 1)));
+            numbers.push(format!("18446744073709551615{}", "1".repeat(len % 3)));
+        }
+        for n in &numbers {
+            for end in [
+                "", ",", ";", "]", " ", "u", "U", "x", ".5", "e", "\u{e9}", "_",
+            ] {
+                let text = format!("{n}{end}");
+                let mut quick = Cursor {
+                    bytes: text.as_bytes(),
+                    pos: 0,
+                    space: INLINE_SPACE,
+                };
+                let mut general = Cursor {
+                    bytes: text.as_bytes(),
+                    pos: 0,
+                    space: INLINE_SPACE,
+                };
+                let (a, b) = (quick.integer().ok(), general.any_integer().ok());
+                assert_eq!(a, b, "{text:?}");
+                if a.is_some() {
+                    assert_eq!(quick.pos, general.pos, "{text:?}");
                 }
             }
         }
