@@ -564,6 +564,7 @@ impl<'s> Parser<'s> {
         let start = c.pos;
         let space = match c.modifier().ok()? {
             "reg" => return self.fast_registers(c, start, line, &mut f.regs),
+            "pragma" => return self.fast_pragma(c),
             "shared" => StateSpace::Shared,
             "local" => StateSpace::Local,
             "const" => StateSpace::Const,
@@ -578,6 +579,22 @@ impl<'s> Parser<'s> {
         self.blocks.declaration(self.body_buf.len());
         f.vars
             .push(declared.variable(space, start as u32, line, line));
+        self.prev_end = c.pos as u32;
+        Some(c.pos)
+    }
+
+    /// The rest of `.pragma "nounroll";`, which leaves nothing in the tree (see
+    /// [`Parser::pragma`]): the end of its `;`, or None for any other pragma.
+    fn fast_pragma(&mut self, c: &mut Cursor<'s>) -> Option<usize> {
+        const NOUNROLL: &[u8] = b"\"nounroll\"";
+        c.skip_space();
+        if !c.bytes[c.pos..].starts_with(NOUNROLL) {
+            return None;
+        }
+        c.pos += NOUNROLL.len();
+        if c.next_byte_past_space() != b';' {
+            return None;
+        }
         self.prev_end = c.pos as u32;
         Some(c.pos)
     }
@@ -1189,6 +1206,7 @@ mod tests {
             ".shared .align 4 .b8 _ZZ12block_reduceE3buf[1024];",
             ".local .u32 l;",
             ".param .b64 param0;",
+            ".pragma \"nounroll\";",
         ] {
             assert!(takes(i), "{i}");
         }

@@ -128,6 +128,22 @@ const TRICKY: &[&str] = &[
     ".reg .b32 %q; add.s32 %r1, %r2, 1;",
     "add.s32 %r1, %r2, 1; .reg .b32 %q;",
     "add.s32 %r1, %r2, 1; / add.s32 %r1, %r2, 1;",
+    ".pragma \"nounroll\";",
+    ".pragma \"nounroll\" ;",
+    ".pragma\t\"nounroll\";ret;",
+    ".pragma \"nounrol\";",
+    ".pragma \"nounrollx\";",
+    ".pragma \"unknown\";",
+    ".pragma \"used_bytes_mask 61695\";",
+    ".pragma \"nounroll\", \"x\";",
+    ".pragma \"nounroll\"",
+    ".pragma \"nounroll;",
+    ".pragma nounroll;",
+    ".pragma \"nounroll\"\n;",
+    ".pragma \"nounroll\"; // c",
+    ".pragma \"nounroll\";.pragma \"nounroll\";",
+    "ret; .pragma \"nounroll\"; ret;",
+    "{ .pragma \"nounroll\"; }",
 ];
 
 #[test]
