@@ -1,9 +1,11 @@
 //! The parser's fast path: the common instruction shapes (guard, opcode, modifiers, registers,
-//! immediates, symbols, `[base+offset]` addresses, flat `{...}` vectors) read straight from the
-//! bytes, without a token per piece. Anything else (comments inside, odd spacing of `%p|%q`,
-//! tensor addresses, call lists, floats in decimal, overflowing constants, errors) leaves the
-//! parser untouched and the token parser reads it, so the tree is the token parser's either way
-//! (a test compares the two on the corpus and the conformance suite).
+//! immediates, symbols, `[base+offset]` addresses, flat `{...}` vectors), the one-line
+//! declarations among them (`.reg`, `.shared [.align N] .b8 buf[N];`, `.pragma "nounroll";`) and
+//! the common parameter lists read straight from the bytes, without a token per piece. Anything
+//! else (comments inside, odd spacing of `%p|%q`, tensor addresses, call lists, floats in
+//! decimal, overflowing constants, errors) leaves the parser untouched and the token parser reads
+//! it, so the tree is the token parser's either way (a test compares the two on the corpus and
+//! the conformance suite).
 
 use std::sync::Arc;
 
