@@ -276,7 +276,7 @@ pub struct RegDecl {
 }
 
 /// A `.entry` or `.func`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Function {
     pub name: String,
     pub is_entry: bool,

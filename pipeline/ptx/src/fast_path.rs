@@ -1,13 +1,18 @@
 //! The parser's fast path: the common instruction shapes (guard, opcode, modifiers, registers,
-//! immediates, symbols, `[base+offset]` addresses, flat `{...}` vectors) read straight from the
-//! bytes, without a token per piece. Anything else (comments inside, odd spacing of `%p|%q`,
-//! tensor addresses, call lists, floats in decimal, overflowing constants, errors) leaves the
-//! parser untouched and the token parser reads it, so the tree is the token parser's either way
-//! (a test compares the two on the corpus and the conformance suite).
+//! immediates, symbols, `[base+offset]` addresses, flat `{...}` vectors), the one-line
+//! declarations among them (`.reg`, `.shared [.align N] .b8 buf[N];`, `.pragma "nounroll";`) and
+//! the common parameter lists read straight from the bytes, without a token per piece. Anything
+//! else (comments inside, odd spacing of `%p|%q`, tensor addresses, call lists, floats in
+//! decimal, overflowing constants, errors) leaves the parser untouched and the token parser reads
+//! it, so the tree is the token parser's either way (a test compares the two on the corpus and
+//! the conformance suite).
 
 use std::sync::Arc;
 
-use crate::ast::{AddrBase, Form, Instruction, Name, Operand, RegDecl, Span, Statement, Type};
+use crate::ast::{
+    AddrBase, Form, Function, Instruction, Name, Operand, RegDecl, Span, StateSpace, Statement,
+    Type, VarDecl,
+};
 use crate::forms::FormKey;
 use crate::parser::Parser;
 
@@ -78,7 +83,7 @@ impl<'s> Cursor<'s> {
 
     /// Skips space and `//` comments up to the next statement's first byte, adding the line
     /// ends passed to `line`: false at the end of the text, or where a statement can't start (a
-    /// brace, a directive, a block comment), which the token parser then reads.
+    /// brace, a block comment), which the token parser then reads.
     fn skip_space_and_line_comments(&mut self, line: &mut u32) -> bool {
         loop {
             match self.peek() {
@@ -92,7 +97,7 @@ impl<'s> Cursor<'s> {
                         self.pos += 1;
                     }
                 }
-                b'@' | b'%' => return true,
+                b'@' | b'%' | b'.' => return true,
                 b => return is(b, IDENT_START),
             }
         }
@@ -193,8 +198,20 @@ impl<'s> Cursor<'s> {
     }
 
     /// `[-]digits` or `[-]0x...` with an optional `U`, as the token parser's `integer`: the
-    /// value, or declined (floats, overflow and octal oddities are the token parser's).
+    /// value, or declined (floats, overflow and octal oddities are the token parser's). The
+    /// common short decimal is read here, inline; the rest by [`Cursor::any_integer`].
+    #[inline(always)]
     fn integer(&mut self) -> Read<i128> {
+        self.skip_space();
+        match self.short_decimal() {
+            Some(v) => Ok(v),
+            None => self.any_integer(),
+        }
+    }
+
+    /// [`Cursor::integer`] of any form.
+    #[inline(never)]
+    fn any_integer(&mut self) -> Read<i128> {
         let neg = self.skip_space() == b'-';
         if neg {
             self.pos += 1;
@@ -254,6 +271,35 @@ impl<'s> Cursor<'s> {
             self.pos += 1;
         }
         Ok(i128::from(v))
+    }
+
+    /// The common integer, a decimal of at most 18 digits (no sign, no leading `0` unless alone,
+    /// no `U`) from here that the next byte ends (not a name byte or `.`): its value, with the
+    /// cursor past it, as [`Cursor::integer`] reads it. None (not moved) for anything else, which
+    /// [`Cursor::integer`] then reads.
+    #[inline(always)]
+    fn short_decimal(&mut self) -> Option<i128> {
+        let start = self.pos;
+        let (mut at, mut v) = (start, 0u64);
+        loop {
+            let d = self.bytes.get(at).copied().unwrap_or(0).wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            // At most 18 digits are taken: below 10^18, no overflow.
+            v = v * 10 + u64::from(d);
+            at += 1;
+            if at - start > 18 {
+                return None;
+            }
+        }
+        let n = at - start;
+        let next = self.bytes.get(at).copied().unwrap_or(0);
+        if n == 0 || (n > 1 && self.bytes[start] == b'0') || is(next, NAME) || next == b'.' {
+            return None;
+        }
+        self.pos = at;
+        Some(i128::from(v))
     }
 
     /// The common list entry, `[space]decimal[space]` before a `,` or `}` (no sign, hex or
@@ -356,11 +402,11 @@ fn is(b: u8, class: u8) -> bool {
 }
 
 impl<'s> Parser<'s> {
-    /// Reads the statements from the current token on, as long as they are labels or
-    /// instructions of common shapes, straight from the bytes into the body buffer; then the
-    /// token stream resumes after the last one. False (with nothing changed) when the first
-    /// statement is not one the fast path reads.
-    pub(crate) fn fast_statements(&mut self) -> bool {
+    /// Reads the statements from the current token on, as long as they are labels, instructions
+    /// or declarations of common shapes, straight from the bytes into the body buffer and `f`'s
+    /// declarations; then the token stream resumes after the last one. False (with nothing
+    /// changed) when the first statement is not one the fast path reads.
+    pub(crate) fn fast_statements(&mut self, f: &mut Function) -> bool {
         let Some(first) = self.cur else { return false };
         let mut c = Cursor {
             bytes: &self.src.as_bytes()[..self.end as usize],
@@ -370,7 +416,7 @@ impl<'s> Parser<'s> {
         let mut line = self.lines.line(first.start);
         let mut read = 0;
         let mut last_line = line;
-        while let Some(end) = self.fast_statement(&mut c, line) {
+        while let Some(end) = self.fast_statement(&mut c, line, f) {
             read += 1;
             last_line = line;
             c.pos = end;
@@ -386,10 +432,14 @@ impl<'s> Parser<'s> {
         read > 0
     }
 
-    /// One label or instruction from `c.pos` (at its first byte, on `line`) into the body
-    /// buffer: the end of its last byte (also left in `prev_end`), or None with nothing changed.
-    fn fast_statement(&mut self, c: &mut Cursor<'s>, line: u32) -> Option<usize> {
+    /// One label, instruction or declaration from `c.pos` (at its first byte, on `line`) into
+    /// the body buffer or `f`'s declarations: the end of its last byte (also left in `prev_end`),
+    /// or None with nothing changed.
+    fn fast_statement(&mut self, c: &mut Cursor<'s>, line: u32, f: &mut Function) -> Option<usize> {
         let start = c.pos;
+        if c.peek() == b'.' {
+            return self.fast_declaration(c, line, f);
+        }
         // Labels are tried first where an instruction rarely starts (`$L__BB0_1:`, `%l:`), last
         // elsewhere (`BB0_1:`).
         let label_first = matches!(c.peek(), b'$' | b'%');
@@ -500,35 +550,119 @@ impl<'s> Parser<'s> {
         false
     }
 
-    /// The common register declaration, `.reg .type %name<N>;` or `.reg .type name;` on one
-    /// line (the current token is the `.reg`, which starts at `start`), read straight from the
-    /// bytes onto `out` as [`Parser::reg_decl`] reads it; false (with nothing changed) for
-    /// anything else: vectors, lists, arrays, initializers, comments, line breaks, errors.
-    pub(crate) fn fast_reg_decl(&mut self, out: &mut Vec<RegDecl>, start: u32) -> bool {
-        let Some(reg) = self.cur else { return false };
-        let mut c = Cursor {
-            bytes: &self.src.as_bytes()[..self.end as usize],
-            pos: reg.end as usize,
-            space: INLINE_SPACE,
+    /// A declaration of a common shape on one line from `c.pos` (at its `.`, on `line`): the
+    /// registers of `.reg .type %name<N>;` or `.reg .type name;` (see [`reg_declaration`]) onto
+    /// `f`'s registers, the variable of `.space [.align N] .type name[N];` (see
+    /// [`plain_declarator`]) onto its variables, each as the token parser reads it (into the
+    /// same place among the body's blocks): the end of its `;` (also left in `prev_end`), or None
+    /// with nothing changed for anything else: vectors, lists, initializers, comments, line
+    /// breaks, errors.
+    fn fast_declaration(
+        &mut self,
+        c: &mut Cursor<'s>,
+        line: u32,
+        f: &mut Function,
+    ) -> Option<usize> {
+        let start = c.pos;
+        let space = match c.modifier().ok()? {
+            "reg" => return self.fast_registers(c, start, line, &mut f.regs),
+            "pragma" => return self.fast_pragma(c),
+            "shared" => StateSpace::Shared,
+            "local" => StateSpace::Local,
+            "const" => StateSpace::Const,
+            "global" => StateSpace::Global,
+            "param" => StateSpace::Param,
+            _ => return None,
         };
-        let Ok((ty, name, count)) = reg_declaration(&mut c) else {
-            return false;
-        };
+        let declared = plain_declarator(c).ok()?;
+        if c.next_byte_past_space() != b';' {
+            return None;
+        }
+        self.blocks.declaration(self.body_buf.len());
+        f.vars
+            .push(declared.variable(space, start as u32, line, line));
+        self.prev_end = c.pos as u32;
+        Some(c.pos)
+    }
+
+    /// The rest of `.pragma "nounroll";`, which leaves nothing in the tree (see
+    /// [`Parser::pragma`]): the end of its `;`, or None for any other pragma.
+    fn fast_pragma(&mut self, c: &mut Cursor<'s>) -> Option<usize> {
+        const NOUNROLL: &[u8] = b"\"nounroll\"";
+        c.skip_space();
+        if !c.bytes[c.pos..].starts_with(NOUNROLL) {
+            return None;
+        }
+        c.pos += NOUNROLL.len();
+        if c.next_byte_past_space() != b';' {
+            return None;
+        }
+        self.prev_end = c.pos as u32;
+        Some(c.pos)
+    }
+
+    /// The rest of a `.reg` declaration that starts at `start` (see [`Parser::fast_declaration`]).
+    fn fast_registers(
+        &mut self,
+        c: &mut Cursor<'s>,
+        start: usize,
+        line: u32,
+        out: &mut Vec<RegDecl>,
+    ) -> Option<usize> {
+        let (ty, name, count) = reg_declaration(c).ok()?;
+        self.blocks.declaration(self.body_buf.len());
         out.push(RegDecl {
             name: name.to_string(),
             ty,
             vector: 1,
             count,
-            line: self.lines.line(start),
+            line,
             span: Span {
-                start,
+                start: start as u32,
                 end: c.pos as u32,
             },
             scoped: self.depth > 1,
         });
         self.prev_end = c.pos as u32;
+        Some(c.pos)
+    }
+
+    /// A parameter list of the common shape, `(.param [.align N] .type name[N], ...)` (the
+    /// current token is its `(`), read straight from the bytes as [`Parser::param_list`] reads
+    /// it, lines included; then the token stream resumes past its `)`. None (with nothing
+    /// changed) for anything else: an empty list, `.ptr`, vectors, other state spaces, comments,
+    /// errors.
+    pub(crate) fn fast_param_list(&mut self) -> Option<Vec<VarDecl>> {
+        let open = self.cur.filter(|t| t.kind == crate::lexer::Tok::LParen)?;
+        let mut c = Cursor {
+            bytes: &self.src.as_bytes()[..self.end as usize],
+            pos: open.end as usize,
+            space: SPACE,
+        };
+        let mut params = Vec::new();
+        loop {
+            c.skip_space();
+            let start = c.pos;
+            if c.modifier().ok()? != "param" {
+                return None;
+            }
+            let declared = plain_declarator(&mut c).ok()?;
+            let next = c.skip_space();
+            if !matches!(next, b',' | b')') {
+                return None;
+            }
+            // Asked in text order, so the line cursor counts on.
+            let type_line = self.lines.line(declared.type_at as u32);
+            let line = self.lines.line(declared.after_name as u32);
+            params.push(declared.variable(StateSpace::Param, start as u32, line, type_line));
+            c.pos += 1;
+            if next == b')' {
+                break;
+            }
+        }
+        self.prev_end = c.pos as u32;
         self.resume_tokens_at(c.pos, 1);
-        true
+        Some(params)
     }
 
     /// The token stream resumes past a list's `}`, which ended at `end`.
@@ -712,7 +846,7 @@ impl<'s> Parser<'s> {
         let offset = match (&base, c.skip_space()) {
             (AddrBase::None, _) => c.integer()?,
             (_, b'+') => {
-                c.eat(b'+');
+                c.pos += 1;
                 c.integer()?
             }
             (_, b'-') => c.integer()?,
@@ -786,6 +920,126 @@ fn reg_declaration<'s>(c: &mut Cursor<'s>) -> Read<(Type, &'s str, Option<u64>)>
     Ok((ty, name, count))
 }
 
+/// What [`plain_declarator`] reads: the specifiers and the one declarator of a common variable
+/// declaration (offsets are into the text).
+struct Declared<'s> {
+    align: u32,
+    ty: Type,
+    /// Where the type starts (the line ptxas gives for it) and ends (where the specifiers do).
+    type_at: usize,
+    type_end: usize,
+    name: &'s str,
+    name_at: usize,
+    /// Where the token after the name starts (ptxas gives the declarator the line it is on).
+    after_name: usize,
+    /// The product of the array lengths (1 for a scalar, None with a `[]`).
+    array_len: Option<u64>,
+    is_array: bool,
+    /// The end of the declarator (its name, or its last `]`).
+    end: usize,
+}
+
+impl Declared<'_> {
+    /// The variable declared, in a statement (or parameter) that starts at `start`, on `line`
+    /// (that of the token after the name) with its type on `type_line`: as
+    /// [`Parser::declarator`] makes it.
+    fn variable(&self, space: StateSpace, start: u32, line: u32, type_line: u32) -> VarDecl {
+        VarDecl {
+            space,
+            name: self.name.to_string(),
+            ty: self.ty,
+            align: self.align,
+            array_len: self.array_len,
+            is_array: self.is_array,
+            vector: 1,
+            line,
+            type_line,
+            span: Span {
+                start,
+                end: (self.end as u32).max(start),
+            },
+            specifiers_end: self.type_end as u32,
+            name_at: self.name_at as u32,
+            init: Vec::new(),
+            pointee: None,
+            range: None,
+        }
+    }
+}
+
+/// What follows the state space in the common variable declaration `[.align N] .type name[N]`
+/// (arrays of any dimensions, `[]` too), up to the declarator's end; the cursor is left there.
+/// Declined for anything the token parser reads otherwise or reports: an alignment that is not
+/// a power of two, `.bf16` and `.pred` (a syntax error, an array error), vectors, `.ptr`, a
+/// second state space, a range (`%r<4>`), negative or overflowing lengths.
+fn plain_declarator<'s>(c: &mut Cursor<'s>) -> Read<Declared<'s>> {
+    c.skip_space();
+    let mut type_at = c.pos;
+    let mut m = c.modifier()?;
+    let mut align = 0;
+    if m == "align" {
+        if !c.skip_space().is_ascii_digit() {
+            return Err(Declined);
+        }
+        let n = c.integer()?;
+        if !(n as u64).is_power_of_two() {
+            return Err(Declined);
+        }
+        align = n as u32;
+        c.skip_space();
+        type_at = c.pos;
+        m = c.modifier()?;
+    }
+    let ty = Type::from_mod(m).ok_or(Declined)?;
+    if matches!(ty, Type::BF16 | Type::BF16x2 | Type::Pred) {
+        return Err(Declined);
+    }
+    let type_end = c.pos;
+    let name_at = match c.skip_space() {
+        b'%' => c.pos,
+        b if is(b, IDENT_START) => c.pos,
+        _ => return Err(Declined),
+    };
+    let name = if c.peek() == b'%' {
+        c.percent_name()?
+    } else {
+        c.ident()?
+    };
+    let end = c.pos;
+    c.skip_space();
+    let after_name = c.pos;
+    let (mut array_len, mut is_array, mut end) = (Some(1u64), false, end);
+    while c.skip_space() == b'[' {
+        c.pos += 1;
+        is_array = true;
+        if !c.eat(b']') {
+            if !c.skip_space().is_ascii_digit() {
+                return Err(Declined);
+            }
+            let n = c.integer()?.max(0) as u64;
+            array_len = array_len.map(|a| a.saturating_mul(n));
+            if !c.eat(b']') {
+                return Err(Declined);
+            }
+        } else {
+            array_len = None;
+        }
+        end = c.pos;
+    }
+    Ok(Declared {
+        align,
+        ty,
+        type_at,
+        type_end,
+        name,
+        name_at,
+        after_name,
+        array_len,
+        is_array,
+        end,
+    })
+}
+
 /// The [`Name`] of `piece`, a slice of `src`.
 #[inline]
 fn name_in(src: &str, piece: &str) -> Name {
@@ -799,7 +1053,7 @@ mod tests {
 
     fn takes(instr: &str) -> bool {
         let mut p = Parser::new(instr, "t.ptx");
-        p.fast_statements()
+        p.fast_statements(&mut Default::default())
     }
 
     /// The sixteen-at-a-time skip stops where the byte-by-byte one does, for every byte value
@@ -900,6 +1154,42 @@ mod tests {
         }
     }
 
+    /// The inline short decimal gives what the general integer reader gives (value and end),
+    /// or leaves the text to it, for numbers of every length, leading zeros and suffixes.
+    #[test]
+    fn short_decimals_agree_with_the_integer_reader() {
+        use super::{Cursor, INLINE_SPACE};
+        let mut numbers = vec![String::new(), "-5".into(), "- 5".into(), "0x1f".into()];
+        for len in 1..22 {
+            numbers.push("9".repeat(len));
+            numbers.push(format!("1{}", "0".repeat(len - 1)));
+            numbers.push(format!("0{}", "7".repeat(len - 1)));
+            numbers.push(format!("18446744073709551615{}", "1".repeat(len % 3)));
+        }
+        for n in &numbers {
+            for end in [
+                "", ",", ";", "]", " ", "u", "U", "x", ".5", "e", "\u{e9}", "_",
+            ] {
+                let text = format!("{n}{end}");
+                let mut quick = Cursor {
+                    bytes: text.as_bytes(),
+                    pos: 0,
+                    space: INLINE_SPACE,
+                };
+                let mut general = Cursor {
+                    bytes: text.as_bytes(),
+                    pos: 0,
+                    space: INLINE_SPACE,
+                };
+                let (a, b) = (quick.integer().ok(), general.any_integer().ok());
+                assert_eq!(a, b, "{text:?}");
+                if a.is_some() {
+                    assert_eq!(quick.pos, general.pos, "{text:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn takes_the_common_shapes() {
         for i in [
@@ -914,8 +1204,34 @@ mod tests {
             "ld.global.L1::evict_last.u32 %r1, [%rd1];",
             "bar.sync 0;",
             "ret;",
+            ".reg .b64 %rd<9>;",
+            ".shared .align 4 .b8 _ZZ12block_reduceE3buf[1024];",
+            ".local .u32 l;",
+            ".param .b64 param0;",
+            ".pragma \"nounroll\";",
         ] {
             assert!(takes(i), "{i}");
+        }
+    }
+
+    #[test]
+    fn takes_the_common_parameter_lists() {
+        for (list, count) in [
+            ("(.param .u64 a, .param .u64 b)", 2),
+            ("(\n\t.param .align 8 .b8 a[16],\n\t.param .u32 b\n)", 2),
+            ("(.param .b8 a[])", 1),
+        ] {
+            let mut p = Parser::new(list, "t.ptx");
+            assert_eq!(p.fast_param_list().map(|v| v.len()), Some(count), "{list}");
+        }
+        for list in [
+            "()",
+            "(.param .u64 .ptr a)",
+            "(.reg .u32 a)",
+            "(.param .u32 a,)",
+        ] {
+            let mut p = Parser::new(list, "t.ptx");
+            assert!(p.fast_param_list().is_none(), "{list}");
         }
     }
 
@@ -928,6 +1244,10 @@ mod tests {
             "add.s32 %r1, /* c */ %r2, 1;",
             "mov.u64 %rd1, g+4;",
             "mov.u32 %r1, %r2",
+            ".shared .u32 s = 1;",
+            ".shared .u32 s, t;",
+            ".shared .v2 .u32 s;",
+            ".reg .v2 .b32 %q;",
         ] {
             assert!(!takes(i), "{i}");
         }

@@ -15,7 +15,12 @@ fn assert_same_reading(src: &str, name: &str) {
             for (a, b) in f.body.iter().zip(&s.body) {
                 assert_eq!(a, b, "{name}: first differing statement in {}", f.name);
             }
+            assert_eq!(f.params, s.params, "{name}: parameters of {}", f.name);
+            assert_eq!(f.regs, s.regs, "{name}: registers of {}", f.name);
+            assert_eq!(f.vars, s.vars, "{name}: variables of {}", f.name);
+            assert_eq!(f, s, "{name}: function {}", f.name);
         }
+        assert_eq!(fast.globals, slow.globals, "{name}: module variables");
         panic!("{name}: trees differ");
     }
 }
@@ -123,6 +128,22 @@ const TRICKY: &[&str] = &[
     ".reg .b32 %q; add.s32 %r1, %r2, 1;",
     "add.s32 %r1, %r2, 1; .reg .b32 %q;",
     "add.s32 %r1, %r2, 1; / add.s32 %r1, %r2, 1;",
+    ".pragma \"nounroll\";",
+    ".pragma \"nounroll\" ;",
+    ".pragma\t\"nounroll\";ret;",
+    ".pragma \"nounrol\";",
+    ".pragma \"nounrollx\";",
+    ".pragma \"unknown\";",
+    ".pragma \"used_bytes_mask 61695\";",
+    ".pragma \"nounroll\", \"x\";",
+    ".pragma \"nounroll\"",
+    ".pragma \"nounroll;",
+    ".pragma nounroll;",
+    ".pragma \"nounroll\"\n;",
+    ".pragma \"nounroll\"; // c",
+    ".pragma \"nounroll\";.pragma \"nounroll\";",
+    "ret; .pragma \"nounroll\"; ret;",
+    "{ .pragma \"nounroll\"; }",
 ];
 
 #[test]
@@ -218,6 +239,174 @@ fn tricky_register_declarations_read_alike() {
             assert_same_reading(
                 &src[..cut],
                 &format!("register declaration {decl:?} cut at {cut}"),
+            );
+        }
+    }
+}
+
+/// Parameter lists at the edges of what the fast path takes, each the parameters of a kernel
+/// and the return parameters of a function.
+const PARAM_LISTS: &[&str] = &[
+    "(.param .u64 a)",
+    "(.param .u64 a, .param .u32 b)",
+    "(\n\t.param .u64 a,\n\t.param .u64 b\n)",
+    "( .param .u64 a , .param .u64 b )",
+    "(.param .align 8 .b8 a[16])",
+    "(.param .align 8 .b8 a[16], .param .align 1 .b8 b[1])",
+    "(.param .align 4 .b8 a[2][3])",
+    "(.param .b8 a[])",
+    "(.param .b8 a[][2])",
+    "(.param .b8 a[0])",
+    "(.param .b8 a[0x10])",
+    "(.param .b8 a[010])",
+    "(.param .b8 a[4U])",
+    "(.param .b8 a[-1])",
+    "(.param .b8 a[- 1])",
+    "(.param .b8 a[99999999999999999999999])",
+    "(.param .b8 a[18446744073709551615][2])",
+    "(.param .b8 a[4.5])",
+    "(.param .b8 a[4)",
+    "(.param .b8 a 4])",
+    "(.param .b8 a[4] [2])",
+    "(.param .align 3 .b8 a[4])",
+    "(.param .align 0 .b8 a[4])",
+    "(.param .align -4 .b8 a[4])",
+    "(.param .align 4294967296 .b8 a[4])",
+    "(.param .align 0x10 .b8 a[4])",
+    "(.param .align .b8 a[4])",
+    "(.param .b8 .align 4 a[4])",
+    "(.param .align 4 .align 8 .b8 a[4])",
+    "(.param .u32 .u32 a)",
+    "(.param .pred a)",
+    "(.param .pred a[2])",
+    "(.param .bf16 a)",
+    "(.param .bf16x2 a)",
+    "(.param .f16x2 a)",
+    "(.param .b128 a)",
+    "(.param .v2 .u32 a)",
+    "(.param .u64 .ptr .global .align 16 a)",
+    "(.param .u64 .ptr .align 16 a)",
+    "(.param .texref t)",
+    "(.param .samplerref t)",
+    "(.reg .u32 a)",
+    "(.u32 a)",
+    "(.param .u32 a<4>)",
+    "(.param .u32 %a)",
+    "(.param .u32 $a)",
+    "(.param .u32 a = 1)",
+    "(.param .u32 a,)",
+    "(.param .u32 a .param .u32 b)",
+    "(.param .u32 a, // c\n.param .u32 b)",
+    "(.param .u32 a, /* c */ .param .u32 b)",
+    "(.param .u32 a",
+    "(.param .u32 a;",
+    "(.param .u32)",
+    "(.param a)",
+    "(.param .u32 5)",
+    "(.param .u32 a.b)",
+    "(.param .u32 a\n,\n.param .u32 b\n)",
+    "(.param\n.u32\na)",
+    "(.param .u32 a[\n4\n])",
+    "(.param .b8 q[]\n)",
+    "(.param .u32 a\u{e9})",
+    "(.param .u\u{e9} a)",
+    "(.param .shared .u32 a)",
+    "(.param.u32 a)",
+    "(.param .u32a)",
+    "(.param .u32 a)(.param .u32 b)",
+    "()",
+    "( )",
+    "(.param .s8 a, .param .f64 b, .param .f32 c, .param .b16 d, .param .s64 e)",
+];
+
+#[test]
+fn tricky_parameter_lists_read_alike() {
+    for (k, list) in PARAM_LISTS.iter().enumerate() {
+        for src in [
+            format!(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k{k}{list}\n{{\nret;\n}}\n"),
+            format!(".version 8.0\n.target sm_90\n.address_size 64\n.func {list} f{k}(.param .u32 x)\n{{\nret;\n}}\n"),
+        ] {
+            assert_same_reading(&src, &format!("parameter list {list:?}"));
+            for cut in (src.len() - 40..src.len()).filter(|&i| src.is_char_boundary(i)) {
+                assert_same_reading(&src[..cut], &format!("parameter list {list:?} cut at {cut}"));
+            }
+        }
+    }
+}
+
+/// Variable declarations in a body at the edges of what the fast path takes, each inside a
+/// kernel.
+const VAR_DECLS: &[&str] = &[
+    ".shared .align 4 .b8 buf[1024];",
+    ".shared .u32 s;",
+    ".local .align 8 .b8 l[16];",
+    ".const .u32 c;",
+    ".global .u32 g;",
+    ".param .b64 p;",
+    ".shared .align 16 .b8 s[2][8];",
+    ".shared .b8 s[];",
+    ".shared .b8 s[0];",
+    ".shared .align 3 .b8 s[4];",
+    ".shared .align 0 .b8 s[4];",
+    ".shared .b8 s[-4];",
+    ".shared .b8 s[4] = {1, 2, 3, 4};",
+    ".shared .u32 s = 5;",
+    ".shared .u32 s, t;",
+    ".shared .u32 s[2], t;",
+    ".shared .u32 %s<4>;",
+    ".shared .u32 %s;",
+    ".shared .v2 .u32 s;",
+    ".shared .pred s;",
+    ".shared .pred s[2];",
+    ".shared .bf16 s;",
+    ".shared .texref t;",
+    ".global .texref t;",
+    ".shared .global .u32 s;",
+    ".shared .u32 s",
+    ".shared .u32 s[4]",
+    ".shared .u32 s; // c",
+    ".shared /* c */ .u32 s;",
+    ".shared .u32\ns;",
+    ".shared .u32 s\n;",
+    ".shared .u32 s[\n4];",
+    ".shared  .align\t4 .b8 s [ 4 ] ;",
+    ".shared .align 4 .b8 s[4];.shared .align 4 .b8 t[4];",
+    ".shared .u32 s;\nadd.s32 %r1, %r2, 1;",
+    "add.s32 %r1, %r2, 1;\n.shared .u32 s;",
+    "{ .shared .u32 s; }",
+    "{ add.s32 %r1, %r2, 1; .shared .u32 s; }",
+    "{\n.shared .u32 s;\n{ .local .u32 t; }\n}",
+    ".shared .u32 s<4>;",
+    ".shared .u32 s$1;",
+    ".shared::cta .u32 s;",
+    ".shared .u32 \u{e9};",
+    ".shared .u32 s\u{e9};",
+    ".shared .b8 s[99999999999999999999999];",
+    ".shared .b8 s[4x];",
+    ".shared .b8 s[0x10];",
+    ".extern .shared .align 16 .b8 dyn[];",
+    ".tex .u32 t;",
+    ".reg .b32 %q; .shared .u32 s;",
+    ".loc 1 2 3\n.shared .u32 s;",
+    ".shared .align 4 .b8 s[8];\nld.shared.u32 %r1, [s+4];",
+    ".shared .align 4 .b8 %r1[8];",
+    ".shared .u32 s; .shared .u32 s;",
+    ".shared;",
+    ".shared .u32;",
+    ".shared .align 4;",
+];
+
+#[test]
+fn tricky_variable_declarations_read_alike() {
+    for (k, decl) in VAR_DECLS.iter().enumerate() {
+        let src = format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k{k}(.param .u64 p)\n{{\n.reg .b32 %r<5>;\n{decl}\nret;\n}}\n"
+        );
+        assert_same_reading(&src, &format!("variable declaration {decl:?}"));
+        for cut in (src.len() - 40..src.len()).filter(|&i| src.is_char_boundary(i)) {
+            assert_same_reading(
+                &src[..cut],
+                &format!("variable declaration {decl:?} cut at {cut}"),
             );
         }
     }
