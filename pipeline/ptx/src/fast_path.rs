@@ -31,8 +31,9 @@ struct Declined;
 
 type Read<T> = Result<T, Declined>;
 
-/// Whether an instruction is guarded (its guard pushed), and its form.
-type Head = (bool, Arc<Form>);
+/// Whether an instruction is guarded (its guard pushed), its form, and the byte after the form
+/// and any space (the cursor on it).
+type Head = (bool, Arc<Form>, u8);
 
 impl<'s> Cursor<'s> {
     #[inline]
@@ -464,14 +465,14 @@ impl<'s> Parser<'s> {
     fn fast_instruction(&mut self, c: &mut Cursor<'s>, line: u32) -> Option<usize> {
         let start = c.pos;
         let first = self.operands_buf.len();
-        let (guarded, form) = match self.fast_head(c) {
+        let (guarded, form, next) = match self.fast_head(c) {
             Ok(head) => head,
             Err(Declined) => {
                 self.operands_buf.truncate(first);
                 return None;
             }
         };
-        if self.fast_operands(c).is_err() {
+        if self.fast_operands(c, next).is_err() {
             self.operands_buf.truncate(first);
             return None;
         }
@@ -691,31 +692,36 @@ impl<'s> Parser<'s> {
             });
         }
         c.skip_space();
-        Ok((guarded, self.fast_form(c)?))
+        let (form, next) = self.fast_form(c)?;
+        Ok((guarded, form, next))
     }
 
-    /// The opcode and modifiers from here. A form the section has written before is found by its
-    /// text (the run of name, dot and colon bytes from here) without reading it piece by piece.
-    fn fast_form(&mut self, c: &mut Cursor<'s>) -> Read<Arc<Form>> {
+    /// The opcode and modifiers from here, and the byte after them and any space (the cursor on
+    /// it). A form the section has written before is found by its text (the run of name, dot and
+    /// colon bytes from here) without reading it piece by piece.
+    fn fast_form(&mut self, c: &mut Cursor<'s>) -> Read<(Arc<Form>, u8)> {
         let start = c.pos;
         if let Some(form) = self.known_form(c, start) {
             // The text is the whole form unless a modifier follows after space (`ld .global`).
-            if c.skip_space() != b'.' {
-                return Ok(form);
+            let next = c.skip_space();
+            if next != b'.' {
+                return Ok((form, next));
             }
         }
         c.pos = start;
         let opcode = c.ident()?;
         self.mods_buf.clear();
-        while c.skip_space() == b'.' {
+        let mut next = c.skip_space();
+        while next == b'.' {
             let m = c.modifier()?;
             self.mods_buf.push(name_in(self.src, m));
+            next = c.skip_space();
         }
         // A label (`BB0_1:`), not an instruction: made no form of its name.
-        if c.peek() == b':' {
+        if next == b':' {
             return Err(Declined);
         }
-        Ok(self.forms.intern(opcode, &self.mods_buf))
+        Ok((self.forms.intern(opcode, &self.mods_buf), next))
     }
 
     /// The form whose text is the run of form bytes from `start` (the cursor moved past it), if
@@ -740,30 +746,42 @@ impl<'s> Parser<'s> {
         Some(form)
     }
 
-    /// Operands up to and including the `;` (into the operand buffer).
-    fn fast_operands(&mut self, c: &mut Cursor<'s>) -> Read<()> {
-        if c.eat(b';') {
+    /// Operands up to and including the `;` (into the operand buffer), from `first`, the byte
+    /// at the cursor.
+    fn fast_operands(&mut self, c: &mut Cursor<'s>, first: u8) -> Read<()> {
+        let mut b = first;
+        if b == b';' {
+            c.pos += 1;
             return Ok(());
         }
         loop {
             // Registers, most operands, are read here without the general reader's call.
-            let o = if c.skip_space() == b'%' {
+            let (o, next) = if b == b'%' {
                 self.fast_register(c)?
             } else {
-                self.fast_operand(c, true)?
+                let o = self.fast_operand(c, b, true)?;
+                (o, c.skip_space())
             };
             self.operands_buf.push(o);
-            match c.next_byte_past_space() {
+            c.pos += 1;
+            match next {
                 b';' => return Ok(()),
                 b',' => {}
                 _ => return Err(Declined),
             }
+            b = c.skip_space();
         }
     }
 
-    fn fast_operand(&mut self, c: &mut Cursor<'s>, vector_allowed: bool) -> Read<Operand> {
-        match c.skip_space() {
-            b'%' => self.fast_register(c),
+    /// The operand that starts with `first`, the byte at the cursor.
+    fn fast_operand(
+        &mut self,
+        c: &mut Cursor<'s>,
+        first: u8,
+        vector_allowed: bool,
+    ) -> Read<Operand> {
+        match first {
+            b'%' => Ok(self.fast_register(c)?.0),
             b'!' => {
                 c.pos += 1;
                 c.skip_space();
@@ -810,28 +828,29 @@ impl<'s> Parser<'s> {
         Ok(name)
     }
 
-    /// `%r1`, `%tid.x`, `%laneid` (a `%p|%q` pair is declined). Inlined into the operand and
-    /// vector loops, so that the operand is built where it is pushed from (a call returns it
-    /// through memory).
+    /// `%r1`, `%tid.x`, `%laneid` (a `%p|%q` pair is declined), and the byte after it and any
+    /// space (the cursor on it). Inlined into the operand and vector loops, so that the operand
+    /// is built where it is pushed from (a call returns it through memory).
     #[inline(always)]
-    fn fast_register(&mut self, c: &mut Cursor<'s>) -> Read<Operand> {
+    fn fast_register(&mut self, c: &mut Cursor<'s>) -> Read<(Operand, u8)> {
         let name = self.fast_register_name(c)?;
         match c.skip_space() {
             b'|' => Err(Declined),
             b'.' => {
                 let comp = c.modifier()?;
-                match comp {
-                    "x" | "y" | "z" | "w" | "r" | "g" | "b" | "a" => Ok(Operand::SpecialReg {
+                let o = match comp {
+                    "x" | "y" | "z" | "w" | "r" | "g" | "b" | "a" => Operand::SpecialReg {
                         name,
                         comp: comp.chars().next(),
-                    }),
-                    _ => Err(Declined),
-                }
+                    },
+                    _ => return Err(Declined),
+                };
+                Ok((o, c.skip_space()))
             }
-            _ if crate::parser::is_special_register(&name) => {
-                Ok(Operand::SpecialReg { name, comp: None })
+            next if crate::parser::is_special_register(&name) => {
+                Ok((Operand::SpecialReg { name, comp: None }, next))
             }
-            _ => Ok(Operand::Reg(name)),
+            next => Ok((Operand::Reg(name), next)),
         }
     }
 
@@ -866,13 +885,16 @@ impl<'s> Parser<'s> {
         c.pos += 1;
         let mut v = Vec::with_capacity(4);
         loop {
-            let o = if c.skip_space() == b'%' {
+            let b = c.skip_space();
+            let (o, next) = if b == b'%' {
                 self.fast_register(c)?
             } else {
-                self.fast_operand(c, false)?
+                let o = self.fast_operand(c, b, false)?;
+                (o, c.skip_space())
             };
             v.push(o);
-            match c.next_byte_past_space() {
+            c.pos += 1;
+            match next {
                 b'}' => return Ok(Operand::Vector(v)),
                 b',' => {}
                 _ => return Err(Declined),
