@@ -160,10 +160,11 @@ impl<'s> Cursor<'s> {
     }
 
     /// A `%` name of under sixteen bytes from here (where the text goes on sixteen bytes), moved
-    /// past: the name, and whether its number is zero-padded (`%r01`). None (not moved) for
-    /// anything else, which [`Cursor::percent_name`] reads.
+    /// past: the name, whether its number is zero-padded (`%r01`), and whether it is a plain
+    /// register (see [`plain_register`]). None (not moved) for anything else, which
+    /// [`Cursor::percent_name`] reads.
     #[inline]
-    fn short_percent_name(&mut self) -> Option<(Name, bool)> {
+    fn short_percent_name(&mut self) -> Option<(Name, bool, bool)> {
         #[cfg(target_arch = "x86_64")]
         if self.peek() == b'%' && self.pos + 16 <= self.bytes.len() {
             // SAFETY: SSE2 is part of x86_64, and the 16 bytes read lie inside `bytes`.
@@ -172,7 +173,8 @@ impl<'s> Cursor<'s> {
             if len > 1 {
                 self.pos += len;
                 // SAFETY: the `%` and name bytes are ASCII, and `text` is zero past them.
-                return Some((unsafe { Name::from_low_bytes(len, text) }, padded));
+                let name = unsafe { Name::from_low_bytes(len, text) };
+                return Some((name, padded, plain_register(text)));
             }
         }
         None
@@ -340,6 +342,22 @@ impl<'s> Cursor<'s> {
             _ => Operand::F64(u64::from_str_radix(t, 16).map_err(|_| Declined)?),
         })
     }
+}
+
+/// Whether the `%` name whose bytes are the low bytes of `text` (zero past its end) is one of
+/// the usual registers, a lowercase letter or up to three then a digit (`%r12`, `%rd3`,
+/// `%fd1`), but not `%pm<n>`: no special register (see `parser::is_special_register`), told
+/// from the bytes in hand without reading the name back.
+#[inline(always)]
+fn plain_register(text: u128) -> bool {
+    let byte = |i: u32| (text >> (8 * i)) as u8;
+    let lower = |i: u32| byte(i).is_ascii_lowercase();
+    let digit = |i: u32| byte(i).is_ascii_digit();
+    lower(1)
+        && (digit(2)
+            || lower(2)
+                && (digit(3) || lower(3) && digit(4))
+                && (text >> 8) as u16 != u16::from_le_bytes(*b"pm"))
 }
 
 fn text(bytes: &[u8], start: usize, end: usize) -> &str {
@@ -812,7 +830,7 @@ impl<'s> Parser<'s> {
     /// A `%` register (noted when zero-padded).
     #[inline]
     fn fast_register_name(&mut self, c: &mut Cursor<'s>) -> Read<Name> {
-        if let Some((name, padded)) = c.short_percent_name() {
+        if let Some((name, padded, _)) = c.short_percent_name() {
             self.zero_padded_reg |= padded;
             return Ok(name);
         }
@@ -833,7 +851,13 @@ impl<'s> Parser<'s> {
     /// is built where it is pushed from (a call returns it through memory).
     #[inline(always)]
     fn fast_register(&mut self, c: &mut Cursor<'s>) -> Read<(Operand, u8)> {
-        let name = self.fast_register_name(c)?;
+        let (name, plain) = match c.short_percent_name() {
+            Some((name, padded, plain)) => {
+                self.zero_padded_reg |= padded;
+                (name, plain)
+            }
+            None => (self.long_register_name(c)?, false),
+        };
         match c.skip_space() {
             b'|' => Err(Declined),
             b'.' => {
@@ -847,7 +871,7 @@ impl<'s> Parser<'s> {
                 };
                 Ok((o, c.skip_space()))
             }
-            next if crate::parser::is_special_register(&name) => {
+            next if !plain && crate::parser::is_special_register(&name) => {
                 Ok((Operand::SpecialReg { name, comp: None }, next))
             }
             next => Ok((Operand::Reg(name), next)),
@@ -1133,15 +1157,60 @@ mod tests {
                 };
                 let want = bytewise.percent_name().ok();
                 match short.short_percent_name() {
-                    Some((got, padded)) => {
+                    Some((got, padded, plain)) => {
                         assert_eq!(Some(&*got), want, "{text:?}");
                         assert_eq!(short.pos, bytewise.pos, "{text:?}");
                         let split = crate::ast::zero_padded_split(&got).is_some();
                         assert_eq!(padded, split, "{text:?}");
+                        if plain {
+                            assert!(!crate::parser::is_special_register(&got), "{text:?}");
+                        }
                     }
                     None => assert!(name.len() >= 15 || want.is_none(), "{text:?}"),
                 }
             }
+        }
+    }
+
+    /// No special register counts as a plain one, and the usual registers do.
+    #[test]
+    fn plain_registers_are_no_special_ones() {
+        use super::{Cursor, SPACE};
+        let plain = |name: &str| {
+            let text = format!("{name},{}", " ".repeat(20));
+            let mut c = Cursor {
+                bytes: text.as_bytes(),
+                pos: 0,
+                space: SPACE,
+            };
+            c.short_percent_name().map(|(_, _, plain)| plain)
+        };
+        for name in [
+            "%laneid",
+            "%warpid",
+            "%nwarpid",
+            "%smid",
+            "%clock",
+            "%clock64",
+            "%pm0",
+            "%pm7",
+            "%pm0_64",
+            "%envreg1",
+            "%envreg31",
+            "%tid",
+            "%ntid",
+            "%ctaid",
+            "%gridid",
+            "%a1",
+        ] {
+            let special = crate::parser::is_special_register(name);
+            assert!(plain(name) != Some(true) || !special, "{name}");
+        }
+        for name in ["%r1", "%rd12", "%fd3", "%rs0", "%p9", "%abc1", "%f10"] {
+            assert_eq!(plain(name), Some(true), "{name}");
+        }
+        for name in ["%pm1", "%envreg1", "%r", "%abcd1", "%R1", "%_1"] {
+            assert_eq!(plain(name), Some(false), "{name}");
         }
     }
 
