@@ -112,13 +112,21 @@ pub(crate) unsafe fn word_key(p: *const u8) -> Option<(FormKey, usize)> {
         );
         _mm_movemask_epi8(stop) as u32
     };
-    let stop = stops(low) | stops(high) << 16;
+    let at = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    // Most forms end within the first sixteen bytes: the second half is then all zero.
+    let low_stop = stops(low);
+    if low_stop != 0 {
+        let len = low_stop.trailing_zeros() as usize;
+        let low = _mm_and_si128(low, _mm_cmpgt_epi8(_mm_set1_epi8(len as i8), at));
+        let words = [std::mem::transmute::<__m128i, u128>(low), 0];
+        return Some((FormKey(words), len));
+    }
+    let stop = stops(high) << 16;
     if stop == 0 {
         return None;
     }
     let len = stop.trailing_zeros() as usize;
     let n = _mm_set1_epi8(len as i8);
-    let at = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     let low = _mm_and_si128(low, _mm_cmpgt_epi8(n, at));
     let high = _mm_and_si128(high, _mm_cmpgt_epi8(n, _mm_add_epi8(at, _mm_set1_epi8(16))));
     let words = [
