@@ -85,6 +85,7 @@ impl<'s> Cursor<'s> {
     /// Skips space and `//` comments up to the next statement's first byte, adding the line
     /// ends passed to `line`: false at the end of the text, or where a statement can't start (a
     /// brace, a block comment), which the token parser then reads.
+    #[inline(always)]
     fn skip_space_and_line_comments(&mut self, line: &mut u32) -> bool {
         loop {
             match self.peek() {
@@ -93,14 +94,29 @@ impl<'s> Cursor<'s> {
                     self.pos += 1;
                 }
                 b if b <= b' ' && is(b, SPACE) => self.pos += 1,
-                b'/' if self.bytes.get(self.pos + 1) == Some(&b'/') => {
-                    while self.bytes.get(self.pos).is_some_and(|&b| b != b'\n') {
-                        self.pos += 1;
-                    }
-                }
+                b'/' if self.bytes.get(self.pos + 1) == Some(&b'/') => self.skip_to_line_end(),
                 b'@' | b'%' | b'.' => return true,
                 b => return is(b, IDENT_START),
             }
+        }
+    }
+
+    /// Moves to the next line end (or the end of the text). Not inlined: it would crowd the
+    /// statement loop, which most lines cross without a comment.
+    #[inline(never)]
+    fn skip_to_line_end(&mut self) {
+        #[cfg(target_arch = "x86_64")]
+        while self.pos + 16 <= self.bytes.len() {
+            // SAFETY: SSE2 is part of x86_64, and the 16 bytes read lie inside `bytes`.
+            let ends = unsafe { crate::wide::line_ends(self.bytes.as_ptr().add(self.pos)) };
+            if ends != 0 {
+                self.pos += ends.trailing_zeros() as usize;
+                return;
+            }
+            self.pos += 16;
+        }
+        while self.bytes.get(self.pos).is_some_and(|&b| b != b'\n') {
+            self.pos += 1;
         }
     }
 

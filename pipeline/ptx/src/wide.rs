@@ -77,6 +77,16 @@ pub(crate) unsafe fn short_percent_name(p: *const u8) -> Option<(u128, usize, bo
     Some((std::mem::transmute::<__m128i, u128>(text), len, padded))
 }
 
+/// Bit `k` set where byte `k` of the sixteen at `p` is a line end.
+///
+/// # Safety
+/// `p` must point at sixteen readable bytes.
+#[inline]
+pub(crate) unsafe fn line_ends(p: *const u8) -> u32 {
+    let v = _mm_loadu_si128(p as *const __m128i);
+    _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'\n' as i8))) as u32
+}
+
 /// Where the sixteen bytes at `p` hold what the section splitter stops at: bit `k` of the first
 /// mask set where byte `k` is `;`, of the second where it is one of `{`, `}`, `/`, `"`.
 ///
