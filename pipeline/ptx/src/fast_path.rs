@@ -222,6 +222,12 @@ impl<'s> Cursor<'s> {
     #[inline(always)]
     fn integer(&mut self) -> Read<i128> {
         self.skip_space();
+        self.integer_here()
+    }
+
+    /// [`Cursor::integer`] from here, where no space comes first.
+    #[inline(always)]
+    fn integer_here(&mut self) -> Read<i128> {
         match self.short_decimal() {
             Some(v) => Ok(v),
             None => self.any_integer(),
@@ -827,7 +833,7 @@ impl<'s> Parser<'s> {
             b'0' if matches!(c.bytes.get(c.pos + 1), Some(b'f' | b'F' | b'd' | b'D')) => {
                 c.hex_float()
             }
-            b'-' | b'0'..=b'9' => Ok(Operand::Imm(c.integer()?)),
+            b'-' | b'0'..=b'9' => Ok(Operand::Imm(c.integer_here()?)),
             b if is(b, IDENT_START) => {
                 let t = c.ident()?;
                 if matches!(c.skip_space(), b'|' | b'+') {
@@ -902,18 +908,32 @@ impl<'s> Parser<'s> {
             b if is(b, IDENT_START) => AddrBase::Symbol(name_in(self.src, c.ident()?)),
             _ => AddrBase::None,
         };
-        let offset = match (&base, c.skip_space()) {
-            (AddrBase::None, _) => c.integer()?,
+        let mut next = c.skip_space();
+        let offset = match (&base, next) {
+            (AddrBase::None, _) | (_, b'-') => c.integer_here()?,
             (_, b'+') => {
                 c.pos += 1;
                 c.integer()?
             }
-            (_, b'-') => c.integer()?,
-            _ => 0,
+            _ => return self.address_end(c, base, 0, next),
         };
-        if !c.eat(b']') {
+        next = c.skip_space();
+        self.address_end(c, base, offset, next)
+    }
+
+    /// The address of `base` and `offset` at its `]`, `next` (the byte at the cursor).
+    #[inline(always)]
+    fn address_end(
+        &mut self,
+        c: &mut Cursor<'s>,
+        base: AddrBase,
+        offset: i128,
+        next: u8,
+    ) -> Read<Operand> {
+        if next != b']' {
             return Err(Declined);
         }
+        c.pos += 1;
         Ok(Operand::Addr {
             base,
             offset: offset as i64,
