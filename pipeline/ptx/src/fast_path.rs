@@ -716,22 +716,25 @@ impl<'s> Parser<'s> {
     /// Guard (onto the operand buffer, as [`Parser::push_guard`] puts it), then the form: opcode
     /// and modifiers.
     fn fast_head(&mut self, c: &mut Cursor<'s>) -> Read<Head> {
-        let guarded = c.eat(b'@');
+        // The cursor is at the statement's first byte (no space before it).
+        let guarded = c.peek() == b'@';
         if guarded {
+            c.pos += 1;
             let negated = c.eat(b'!');
-            let name = if c.skip_space() == b'%' {
-                c.percent_name()?
-            } else {
-                c.ident()?
+            let name = match c.skip_space() {
+                b'%' => match c.short_percent_name() {
+                    Some((name, _, _)) => name,
+                    None => name_in(self.src, c.percent_name()?),
+                },
+                _ => name_in(self.src, c.ident()?),
             };
-            let name = name_in(self.src, name);
             self.operands_buf.push(if negated {
                 Operand::NotReg(name)
             } else {
                 Operand::Reg(name)
             });
+            c.skip_space();
         }
-        c.skip_space();
         let (form, next) = self.fast_form(c)?;
         Ok((guarded, form, next))
     }
