@@ -798,9 +798,12 @@ impl<'s> Parser<'s> {
             return Ok(());
         }
         loop {
-            // Registers, most operands, are read here without the general reader's call.
+            // Registers, most operands, and short decimals are read here without the general
+            // reader's call.
             let (o, next) = if b == b'%' {
                 self.fast_register(c)?
+            } else if let Some(v) = b.is_ascii_digit().then(|| c.short_decimal()).flatten() {
+                (Operand::Imm(v), c.skip_space())
             } else {
                 let o = self.fast_operand(c, b, true)?;
                 (o, c.skip_space())
