@@ -804,6 +804,8 @@ impl<'s> Parser<'s> {
                 self.fast_register(c)?
             } else if let Some(v) = b.is_ascii_digit().then(|| c.short_decimal()).flatten() {
                 (Operand::Imm(v), c.skip_space())
+            } else if b == b'[' {
+                (self.fast_address(c)?, c.skip_space())
             } else {
                 let o = self.fast_operand(c, b, true)?;
                 (o, c.skip_space())
@@ -907,6 +909,7 @@ impl<'s> Parser<'s> {
     }
 
     /// `[%rd1]`, `[%rd1+8]`, `[%rd1-8]`, `[sym]`, `[sym+8]`, `[64]`.
+    #[inline(never)]
     fn fast_address(&mut self, c: &mut Cursor<'s>) -> Read<Operand> {
         c.pos += 1;
         let base = match c.skip_space() {
