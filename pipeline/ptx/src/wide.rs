@@ -87,6 +87,18 @@ pub(crate) unsafe fn line_ends(p: *const u8) -> u32 {
     _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'\n' as i8))) as u32
 }
 
+/// The `len` (at most 16) bytes at `p` as the low bytes of a `u128`, zero past them.
+///
+/// # Safety
+/// `p` must point at sixteen readable bytes.
+#[inline]
+pub(crate) unsafe fn low_bytes(p: *const u8, len: usize) -> u128 {
+    let v = _mm_loadu_si128(p as *const __m128i);
+    let at = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    let kept = _mm_and_si128(v, _mm_cmpgt_epi8(_mm_set1_epi8(len as i8), at));
+    std::mem::transmute::<__m128i, u128>(kept)
+}
+
 /// Where the sixteen bytes at `p` hold what the section splitter stops at: bit `k` of the first
 /// mask set where byte `k` is `;`, of the second where it is one of `{`, `}`, `/`, `"`.
 ///
