@@ -398,7 +398,7 @@ fn modifier_findings(i: &Instruction, route: Route, types: &[Type], s: &Scope) -
     check_sync_form(i, s, out);
     if let Some(spec) = spec {
         check_types(i, types, spec, out);
-        if is_memory_access(i) {
+        if is_memory_access(i) || i.opcode() == "mov" {
             vector_width(i, out);
         }
         check_rounding(i, types, out);
@@ -754,6 +754,7 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
         let width = match p.data {
             Some(at) if loud => check_memory_vector(i, at, vector_width(i, out), out),
             Some(at) => check_memory_vector(i, at, Some(p.width), out),
+            None if loud && p.is_mov => vector_width(i, out).map(|_| 1),
             None => Some(1),
         };
         let Some(width) = width else { return };
@@ -761,7 +762,7 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
         let fits = match key.and_then(|k| plans.verdicts.get(&k)) {
             Some(fits) => fits,
             None => {
-                if !check_operand_forms(i, spec, p.takes_address, s, out) {
+                if !check_operand_forms(i, spec, p, s, out) {
                     return;
                 }
                 let fits = check_operands(i, p, spec, width, s);
@@ -772,6 +773,10 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
             }
         };
         mismatch |= !fits;
+        if p.is_mov && p.width > 1 && !mismatch && !undeclared_register {
+            let said = crate::check_vectors::mov_width_findings(i, p.width, p.ty);
+            said.into_iter().for_each(|m| out.now(i.line, m));
+        }
         if vector_rules && !mismatch && !undeclared_register {
             let typed = TypedVectors::of(i, p, s);
             let said = crate::check_vectors::element_findings(i, typed.at(), typed.sources(i), s);
@@ -1078,7 +1083,7 @@ fn result_type(i: &Instruction, kind: Option<char>) -> Option<Type> {
 fn check_operand_forms(
     i: &Instruction,
     spec: &OpSpec,
-    takes_address: bool,
+    p: &Plan,
     s: &Scope,
     out: &mut Findings,
 ) -> bool {
@@ -1092,6 +1097,21 @@ fn check_operand_forms(
             // An immediate of another kind than the result's type is a type mismatch first.
             Operand::Imm(_) | Operand::F32(_) | Operand::F64(_)
                 if is_dest && immediate_fits(o, result_type(i, kind)) =>
+            {
+                out.now(
+                    i.line,
+                    format!(
+                        "Result register required for instruction '{}'",
+                        display_name(i)
+                    ),
+                );
+                ok = false;
+            }
+            Operand::Vector(v)
+                if is_dest
+                    && v.iter().any(|e| {
+                        matches!(e, Operand::Imm(_) | Operand::F32(_) | Operand::F64(_))
+                    }) =>
             {
                 out.now(
                     i.line,
@@ -1124,8 +1144,11 @@ fn check_operand_forms(
                 );
                 ok = false;
             }
+            // `mov.v4` takes one whole (`mov.v4.u32 {%r1, %r2, %r3, %r4}, %tid`).
             Operand::SpecialReg { name, comp: None } | Operand::Reg(name)
-                if is_vector_special(name) && s.regs.lookup(name).is_none() =>
+                if is_vector_special(name)
+                    && s.regs.lookup(name).is_none()
+                    && !(p.is_mov && p.width == 4) =>
             {
                 out.now(
                     i.line,
@@ -1172,7 +1195,7 @@ fn check_operand_forms(
             }
             Operand::Symbol(n)
                 if kind.is_some_and(|c| !matches!(c, 'm' | 'l'))
-                    && !(takes_address && k > 0)
+                    && !(p.takes_address && k > 0)
                     && s.vars.contains_key(n) =>
             {
                 out.now(
@@ -1323,18 +1346,23 @@ fn check_types(i: &Instruction, types: &[Type], spec: &OpSpec, out: &mut Finding
     true
 }
 
-/// Vector width from `.v2`/`.v4`/`.v8`; `None` after reporting an illegal one.
+/// Vector width from `.v2`/`.v4`/`.v8`; `None` after reporting an illegal one. Of several, the
+/// last (after ptxas's message on them).
 fn vector_width(i: &Instruction, out: &mut Findings) -> Option<u32> {
+    let mut width = None;
     for m in i.mods() {
         if let Some(n) = m.strip_prefix('v').and_then(|n| n.parse::<u32>().ok()) {
-            if matches!(n, 2 | 4 | 8) {
-                return Some(n);
+            if !matches!(n, 2 | 4 | 8) {
+                out.now(i.line, format!("Unknown modifier '.{m}'"));
+                return None;
             }
-            out.now(i.line, format!("Unknown modifier '.{m}'"));
-            return None;
+            if width.is_some() {
+                out.now(i.line, "Multiple vector modifiers specified".into());
+            }
+            width = Some(n);
         }
     }
-    Some(1)
+    Some(width.unwrap_or(1))
 }
 
 /// Operand kinds and register types against the row's shape; false on a mismatch.
@@ -1473,7 +1501,7 @@ fn operand_fits(
             match o {
                 Operand::Reg(r) => reg_fits(r, want, spec.typing),
                 Operand::Sink => true,
-                Operand::Vector(v) => p.is_mov && mov_vector_fits(v, want, s),
+                Operand::Vector(v) => p.is_mov && mov_vector_fits(v, want, spec.typing, p, s),
                 _ => false,
             }
         }
@@ -1493,7 +1521,7 @@ fn operand_fits(
                 // An unknown name plus an offset is only ptxas's unknown symbol, no mismatch.
                 Operand::Symbol(name) if symbol_base(name) != name.as_str() && !names_anything(symbol_base(name), s) => true,
                 Operand::Symbol(name) => p.takes_address && symbol_is_address(name, s),
-                Operand::Vector(v) => p.is_mov && mov_vector_fits(v, want, s),
+                Operand::Vector(v) => p.is_mov && mov_vector_fits(v, want, spec.typing, p, s),
                 Operand::NotReg(r) => want == Some(Type::Pred) && reg_fits(r, want, typing),
                 _ => false,
             }
@@ -1536,8 +1564,12 @@ fn operand_fits(
 }
 
 /// A `mov` vector of registers against the type (see [`crate::check_vectors::mov_vector_fits`]);
-/// others are taken as they are.
-fn mov_vector_fits(v: &[Operand], ty: Option<Type>, s: &Scope) -> bool {
+/// others are taken as they are. With a vector width, the elements against the type
+/// ([`crate::check_vectors::mov_elements_fit`]).
+fn mov_vector_fits(v: &[Operand], ty: Option<Type>, typing: Typing, p: &Plan, s: &Scope) -> bool {
+    if p.width > 1 {
+        return crate::check_vectors::mov_elements_fit(v, ty, typing, s);
+    }
     !crate::check_vectors::is_register_vector(v, s)
         || crate::check_vectors::mov_vector_fits(v, ty, s)
 }
@@ -2933,7 +2965,10 @@ impl<'s> Summing<'s, '_> {
                 self.push(Self::VECTOR | v.len().min(31) as u8);
                 let from = self.len;
                 v.iter().for_each(|e| self.operand(e, false));
+                // Eight elements are no vector of a `mov` (the one opcode here that takes addresses
+                // and vectors).
                 self.mixed_vectors |= !matches!(v.len(), 1 | 2 | 4 | 8)
+                    || (v.len() == 8 && self.takes_address)
                     || !self.one_declared_type(from)
                     || (top && self.vectors);
                 self.vectors |= top;
