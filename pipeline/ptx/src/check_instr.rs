@@ -217,10 +217,7 @@ pub(crate) fn has_vector_width(i: &Instruction) -> bool {
 
 /// The name ptxas gives the instruction in its operand messages (`mul.lo`, `mad.wide`, `cvta.to`).
 pub(crate) fn display_name(i: &Instruction) -> String {
-    let half = || ["lo", "hi", "wide"].into_iter().find(|m| i.has_mod(m));
-    if let Some(half) =
-        half().filter(|_| matches!(i.opcode(), "mul" | "mad" | "mul24" | "mad24" | "madc"))
-    {
+    if let Some(half) = half_modifier(i) {
         format!("{}.{half}", i.opcode())
     } else if i.opcode() == "cvta" && i.has_mod("to") {
         "cvta.to".into()
@@ -229,6 +226,18 @@ pub(crate) fn display_name(i: &Instruction) -> String {
     } else {
         i.opcode().to_string()
     }
+}
+
+/// The half a `mul`/`mad`-like instruction takes: its first `.lo`/`.hi`/`.wide` (ptxas reads a
+/// later `.lo`/`.hi` as a comparison, a later `.wide` as unknown).
+pub(crate) fn half_modifier(i: &Instruction) -> Option<&str> {
+    if !matches!(i.opcode(), "mul" | "mad" | "mul24" | "mad24" | "madc") {
+        return None;
+    }
+    i.mods()
+        .iter()
+        .map(Name::as_str)
+        .find(|m| matches!(*m, "lo" | "hi" | "wide"))
 }
 
 /// Where an instruction's checks go after its opcode.
@@ -349,7 +358,7 @@ impl Plan {
                 [None; 2]
             },
             mask_required: i.has_mod("sync") && matches!(op, "shfl" | "vote"),
-            wide: i.has_mod("wide"),
+            wide: half_modifier(i).map_or(i.has_mod("wide"), |half| half == "wide"),
             is_mov: op == "mov",
             takes_address: matches!(op, "mov" | "getctarank") || (op == "cvta" && !i.has_mod("to")),
             packed_f32,
@@ -1030,11 +1039,12 @@ fn report_mismatch(i: &Instruction, mismatch: bool, out: &mut Findings) {
 #[cold]
 #[inline(never)]
 fn name_mismatch(i: &Instruction, out: &mut Findings) {
-    // ptxas names the instruction once, before any other message about it.
+    // ptxas names the instruction once, before any other message about it but those on unknown
+    // modifiers, which it reads first.
     let at = out
         .first
         .iter()
-        .position(|(l, _)| *l == i.line)
+        .position(|(l, m)| *l == i.line && !m.starts_with("Unknown modifier '"))
         .unwrap_or(out.first.len());
     let message = format!("Arguments mismatch for instruction '{}'", display_name(i));
     out.first.insert(at, (i.line, message));
@@ -1280,6 +1290,14 @@ fn unknown_wide(i: &Instruction) -> bool {
     wides > 1 || (wides == 1 && !matches!(i.opcode(), "mul" | "mad"))
 }
 
+/// `.wide` after a `mul`/`mad`'s `.lo`/`.hi`, which ptxas does not know there (the instruction
+/// stays of that half).
+fn wide_after_half(i: &Instruction) -> bool {
+    matches!(i.opcode(), "mul" | "mad")
+        && i.has_mod("wide")
+        && half_modifier(i).is_some_and(|half| half != "wide")
+}
+
 /// Instruction-type modifiers: unknown ones, a missing or disallowed type, `.lo`/`.hi` for integers.
 /// Returns false when the operands can't be checked.
 fn check_types(i: &Instruction, types: &[Type], spec: &OpSpec, out: &mut Findings) -> bool {
@@ -1304,6 +1322,9 @@ fn check_types(i: &Instruction, types: &[Type], spec: &OpSpec, out: &mut Finding
     if unknown_wide(i) {
         out.now(i.line, "Unknown modifier '.wide'".into());
         return false;
+    }
+    if wide_after_half(i) {
+        out.now(i.line, "Unknown modifier '.wide'".into());
     }
     for m in i.mods().iter().filter(|m| !is_known_modifier(m)) {
         out.now(i.line, format!("Unknown modifier '.{m}'"));
@@ -2309,10 +2330,15 @@ fn vote_type_mismatch(i: &Instruction, ty: Type) -> Option<String> {
 /// `setp`'s comparison against its type: unsigned orders for unsigned integers, unordered ones
 /// for floats, only `eq`/`ne` for bit types.
 pub(crate) fn comparison_fits(i: &Instruction, ty: Type) -> bool {
+    comparisons_fit(i.mods().iter().map(Name::as_str), ty)
+}
+
+/// Whether the comparisons among `mods` fit the type `ty` (see [`comparison_fits`]).
+pub(crate) fn comparisons_fit<'m>(mods: impl Iterator<Item = &'m str> + Clone, ty: Type) -> bool {
     const UNSIGNED: &[&str] = &["lo", "ls", "hi", "hs"];
     const FLOAT: &[&str] = &["equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"];
     const ORDERED: &[&str] = &["lt", "le", "gt", "ge"];
-    let has = |set: &[&str]| set.iter().any(|m| i.has_mod(m));
+    let has = |set: &[&str]| mods.clone().any(|m| set.contains(&m));
     let unsigned = matches!(ty, Type::U16 | Type::U32 | Type::U64);
     let bits = matches!(ty, Type::B16 | Type::B32 | Type::B64);
     !(has(UNSIGNED) && !unsigned || has(FLOAT) && !is_float(ty) || has(ORDERED) && bits)
