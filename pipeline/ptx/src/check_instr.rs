@@ -763,6 +763,21 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
         let width = match p.data {
             Some(at) if loud => check_memory_vector(i, at, vector_width(i, out), out),
             Some(at) => check_memory_vector(i, at, Some(p.width), out),
+            None if p.is_mov && p.width > 1 => {
+                match result_register_findings(i, i.operands.first(), out) {
+                    Some(false) => {
+                        out.now(i.line, "Result vector expected".into());
+                        out.now(
+                            i.line,
+                            "Argument vector size mismatch for instruction 'mov'".into(),
+                        );
+                        return;
+                    }
+                    Some(true) => return,
+                    None if loud => vector_width(i, out).map(|_| 1),
+                    None => Some(1),
+                }
+            }
             None if loud && p.is_mov => vector_width(i, out).map(|_| 1),
             None => Some(1),
         };
@@ -1475,6 +1490,9 @@ fn check_vector_access(
         return width;
     }
     let vector_form = width.is_some_and(|w| w > 1);
+    if vector_form && i.opcode() != "st" && result_register_findings(i, data, out) == Some(true) {
+        return None;
+    }
     if vector_form && i.opcode() != "st" && !matches!(data, Some(Operand::Vector(_))) {
         out.now(i.line, "Result vector expected".into());
     }
@@ -1493,6 +1511,42 @@ fn check_vector_access(
         );
     }
     None
+}
+
+/// ptxas's message on a literal or special register as the result of a vector `ld`/`mov`
+/// (`ld.global.v2.u32 1, [%rd1]`): no register. `Some(true)` for a special register (nothing
+/// more is said), `Some(false)` for a literal (its vector messages follow).
+fn result_register_findings(
+    i: &Instruction,
+    data: Option<&Operand>,
+    out: &mut Findings,
+) -> Option<bool> {
+    let (message, special) = match data? {
+        Operand::Imm(_) | Operand::F32(_) | Operand::F64(_) => (
+            format!(
+                "Result register required for instruction '{}'",
+                display_name(i)
+            ),
+            false,
+        ),
+        Operand::SpecialReg { .. } => (
+            format!(
+                "Special register argument not allowed for instruction '{}'",
+                i.opcode()
+            ),
+            true,
+        ),
+        Operand::Reg(r) if is_vector_special(r) => (
+            format!(
+                "Special register argument not allowed for instruction '{}'",
+                i.opcode()
+            ),
+            true,
+        ),
+        _ => return None,
+    };
+    out.now(i.line, message);
+    Some(special)
 }
 
 fn operand_fits(
