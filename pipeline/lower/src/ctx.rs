@@ -354,6 +354,10 @@ impl<'a> Ctx<'a> {
             Operand::F64(bits) => Ok((Src::imm(*bits as u32), Src::imm((*bits >> 32) as u32))),
             // ptxas zero-extends a `0f` literal's bits where 64 bits are wanted.
             Operand::F32(bits) => Ok((Src::imm(*bits), Src::ZERO)),
+            Operand::SpecialReg { name, comp } => Err(format!(
+                "64-bit read of special register '{name}{}' is not supported yet",
+                comp.map(|c| format!(".{c}")).unwrap_or_default()
+            )),
             _ => Err(format!("unsupported 64-bit operand {op:?}")),
         }
     }

@@ -413,8 +413,22 @@ fn modifier_findings(i: &Instruction, route: Route, types: &[Type], s: &Scope) -
         check_rounding(i, types, out);
         check_qualifiers(i, types, s, out);
         check_misplaced_modifiers(i, types, out);
+        check_cvta_signed(i, out);
     }
     said
+}
+
+/// `cvta` of a signed type, which ptxas reads and refuses once the operands fit.
+fn check_cvta_signed(i: &Instruction, out: &mut Findings) {
+    if i.opcode() == "cvta" && i.ty().is_some_and(|t| matches!(t, Type::S32 | Type::S64)) {
+        out.now(
+            i.line,
+            format!(
+                "Instruction '{}' requires .u32 or .u64 type",
+                display_name(i)
+            ),
+        );
+    }
 }
 
 /// Modifiers the opcode does not take (see [`crate::check_mods`]).
@@ -813,6 +827,7 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
             // ptxas names misplaced modifiers only when the operands fit.
             if !mismatch && !undeclared_register {
                 check_misplaced_modifiers(i, &types, out);
+                check_cvta_signed(i, out);
             }
         }
     }
@@ -1159,7 +1174,9 @@ fn check_operand_forms(
                 );
                 ok = false;
             }
-            Operand::SpecialReg { .. } if is_dest || i.types().iter().any(|&t| is_float(t)) => {
+            Operand::SpecialReg { name, comp }
+                if is_dest || special_not_allowed(i, name, *comp) =>
+            {
                 out.now(
                     i.line,
                     format!(
@@ -1236,6 +1253,40 @@ fn check_operand_forms(
         }
     }
     ok
+}
+
+/// The sizes of the types ptxas reads a special register as, one bit each (bit 1: 16 bits, 2: 32,
+/// 3: 64):
+/// a `%tid`-like component 16 or 32 bits, `%clock64`, `%globaltimer`, `%pm0_64`..,
+/// `%current_graph_exec` 64, `%gridid` 32 or 64, the others 32.
+pub(crate) fn special_register_sizes(name: &str, comp: Option<char>) -> u8 {
+    const SIXTY_FOUR: &[&str] = &["%clock64", "%globaltimer", "%current_graph_exec"];
+    if comp.is_some() {
+        1 << 1 | 1 << 2
+    } else if SIXTY_FOUR.contains(&name) || (name.starts_with("%pm") && name.ends_with("_64")) {
+        1 << 3
+    } else if name == "%gridid" {
+        1 << 2 | 1 << 3
+    } else {
+        1 << 2
+    }
+}
+
+/// Whether a special register may stand where a value of type `ty` is read (by size).
+fn special_register_fits(name: &str, comp: Option<char>, ty: Type) -> bool {
+    special_register_sizes(name, comp) & (1 << ty.size_bytes().trailing_zeros()) != 0
+}
+
+/// A special register as a source where ptxas takes none: in `cvt` with a floating type, in an
+/// instruction of a floating type of its size (another size is a mismatch), a 64-bit one in an
+/// instruction other than `mov` and `cvt`.
+fn special_not_allowed(i: &Instruction, name: &str, comp: Option<char>) -> bool {
+    if i.opcode() == "cvt" {
+        return i.types().iter().any(|&t| is_float(t));
+    }
+    let Some(ty) = i.ty() else { return false };
+    special_register_fits(name, comp, ty)
+        && (is_float(ty) || (ty.size_bytes() == 8 && i.opcode() != "mov"))
 }
 
 /// Special registers with `.x`/`.y`/`.z` components, named whole.
@@ -1591,7 +1642,7 @@ fn operand_fits(
                 Operand::Reg(r) => reg_fits(r, want, typing),
                 Operand::Imm(_) => want.is_none_or(int_immediate_fits),
                 Operand::F32(_) | Operand::F64(_) => kind == 'a' && want.is_none_or(|t| float_literal_fits(o, t)),
-                Operand::SpecialReg { .. } => want.is_none_or(|t| !is_float(t) && t != Type::Pred),
+                Operand::SpecialReg { name, comp } => want.is_none_or(|t| !is_float(t) && t != Type::Pred && special_register_fits(name, *comp, t)),
                 Operand::Symbol(name) if is_variable_plus_offset(name, s) => p.takes_address || want.is_none_or(int_immediate_fits),
                 // An unknown name plus an offset is only ptxas's unknown symbol, no mismatch.
                 Operand::Symbol(name) if symbol_base(name) != name.as_str() && !names_anything(symbol_base(name), s) => true,
@@ -3036,7 +3087,8 @@ impl<'s> Summing<'s, '_> {
             Operand::SpecialReg { name, comp } => {
                 let undeclared_vector =
                     comp.is_none() && is_vector_special(name) && self.s.regs.lookup(name).is_none();
-                Self::SPECIAL | u8::from(undeclared_vector)
+                // The sizes it is read as, in bits 1 to 3.
+                Self::SPECIAL | u8::from(undeclared_vector) | special_register_sizes(name, *comp)
             }
             Operand::Addr { base, .. } => Self::ADDR | u8::from(self.address_base_known(base)),
             Operand::Symbol(n) => self.symbol_code(n) & !Self::PLUS_OFFSET_NAME,

@@ -168,7 +168,8 @@ pub const OPS: &[OpSpec] = &[
     op("ex2", F32_ONLY.union(HALVES), "da"),
     op("copysign", FLOATS, "daa"),
     op("testp", FLOATS, "Pa"),
-    op("cvta", U32_64, "da"),
+    // `.s32`/`.s64` are read, and refused once the operands fit (`check_instr`).
+    op("cvta", set(&[U32, U64, S32, S64]), "da"),
     // The address: a register, an immediate or a variable plus an offset; a variable alone is
     // ptxas's "must be register".
     op("isspacep", TypeSet(0), "PA"),
