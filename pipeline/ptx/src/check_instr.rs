@@ -293,6 +293,9 @@ pub struct Plan {
     takes_address: bool,
     /// `.f32x2`: every operand a `.b64` register.
     packed_f32: bool,
+    /// `min`/`max.f32` where a third input draws messages (before sm_100 or PTX ISA 8.8, or with
+    /// `.xorsign`).
+    three_inputs: bool,
     /// `atom`/`red` with `.v2`/`.v4`/`.v8`: every value operand a vector of that size.
     vector_atom: bool,
     /// `cvt` to or from two packed narrow floats (`.e2m1x2`, `.e4m3x2`, ...): the register type
@@ -362,6 +365,9 @@ impl Plan {
             is_mov: op == "mov",
             takes_address: matches!(op, "mov" | "getctarank") || (op == "cvta" && !i.has_mod("to")),
             packed_f32,
+            three_inputs: matches!(op, "min" | "max")
+                && ty == Some(Type::F32)
+                && (s.target_sm < 100 || s.version < (8, 8) || i.has_mod("xorsign")),
         };
         Plan {
             plain: plan.is_plain(),
@@ -380,6 +386,7 @@ impl Plan {
             && !self.vector_atom
             && self.fragments.is_none()
             && self.narrow_registers == [None; 2]
+            && !self.three_inputs
     }
 }
 
@@ -811,6 +818,9 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
             }
         };
         mismatch |= !fits;
+        if p.three_inputs && !mismatch && i.operands.len() == 4 {
+            check_three_inputs(i, s, out);
+        }
         if p.is_mov && p.width > 1 && !mismatch && !undeclared_register {
             let said = crate::check_vectors::mov_width_findings(i, p.width, p.ty);
             said.into_iter().for_each(|m| out.now(i.line, m));
@@ -1452,10 +1462,27 @@ fn vector_width(i: &Instruction, out: &mut Findings) -> Option<u32> {
     Some(width.unwrap_or(1))
 }
 
+/// `min`/`max` with a third input: `.f32` only (sm_100, PTX ISA 8.8), without `.xorsign`.
+fn check_three_inputs(i: &Instruction, s: &Scope, out: &mut Findings) {
+    let op = i.opcode();
+    let what = format!("Feature '{op}.f32 with 3 input operands'");
+    require(i.line, &what, 100, (8, 8), true, s, out);
+    if i.has_mod("xorsign") {
+        out.now(
+            i.line,
+            format!("Illegal modifier '.xorsign' for instruction '{op}'"),
+        );
+    }
+}
+
 /// Operand kinds and register types against the row's shape; false on a mismatch.
 fn check_operands(i: &Instruction, p: &Plan, spec: &OpSpec, width: u32, s: &Scope) -> bool {
     if p.skip_operand_types {
         return true;
+    }
+    // A third input to `min`/`max` is for `.f32` only.
+    if i.operands.len() == 4 && matches!(i.opcode(), "min" | "max") && p.ty != Some(Type::F32) {
+        return false;
     }
     let mut ok = true;
     let mut optional = false;
