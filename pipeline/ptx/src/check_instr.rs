@@ -818,6 +818,9 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
             }
         };
         mismatch |= !fits;
+        if !fits {
+            check_bra_mask(i, s, out);
+        }
         if p.three_inputs && !mismatch && i.operands.len() == 4 {
             check_three_inputs(i, s, out);
         }
@@ -1080,14 +1083,33 @@ fn report_mismatch(i: &Instruction, mismatch: bool, out: &mut Findings) {
 #[inline(never)]
 fn name_mismatch(i: &Instruction, out: &mut Findings) {
     // ptxas names the instruction once, before any other message about it but those on unknown
-    // modifiers, which it reads first.
+    // modifiers, which it reads first, and on a `bra`'s mask.
+    let read_before = |m: &str| m.starts_with("Unknown modifier '") || m.starts_with(BRA_MASK);
     let at = out
         .first
         .iter()
-        .position(|(l, m)| *l == i.line && !m.starts_with("Unknown modifier '"))
+        .position(|(l, m)| *l == i.line && !read_before(m))
         .unwrap_or(out.first.len());
     let message = format!("Arguments mismatch for instruction '{}'", display_name(i));
     out.first.insert(at, (i.line, message));
+}
+
+/// The feature of a `bra` with a mask operand (`bra L1, 0xffffffff`), which ptxas names (PTX ISA 6.3,
+/// sm_80) and then refuses all the same.
+const BRA_MASK: &str = "Feature 'mask operand on bra instruction'";
+
+/// A `bra` with a mask: its requirements, before the mismatch.
+fn check_bra_mask(i: &Instruction, s: &Scope, out: &mut Findings) {
+    if i.opcode() == "bra"
+        && i.operands.len() == 2
+        && match &i.operands[1] {
+            Operand::Reg(r) => s.regs.lookup(r).is_some(),
+            Operand::Imm(_) => true,
+            _ => false,
+        }
+    {
+        require(i.line, BRA_MASK, 80, (6, 3), false, s, out);
+    }
 }
 
 /// `abs` and `neg` take signed or floating-point types only.
@@ -1228,6 +1250,22 @@ fn check_operand_forms(
                 out.now(
                     i.line,
                     format!("Illegal operand type to instruction '{}'", i.opcode()),
+                );
+                ok = false;
+            }
+            // An integer register where a label belongs (a floating or predicate one is a mismatch).
+            Operand::Reg(n)
+                if kind == Some('l')
+                    && s.regs
+                        .lookup(n)
+                        .is_some_and(|t| !is_float(t) && t != Type::Pred) =>
+            {
+                out.now(
+                    i.line,
+                    format!(
+                        "Label expected for argument {k} of instruction '{}'",
+                        i.opcode()
+                    ),
                 );
                 ok = false;
             }

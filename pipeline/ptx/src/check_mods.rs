@@ -57,6 +57,7 @@ const TAKES: &[(&str, &[&str])] = &[
     ("cvt", &["rounding", "ftz", "sat", "relu", "satfinite"]),
     ("cvta", &["space", "to"]),
     ("setp", &["comparison", "and", "or", "xor", "ftz"]),
+    ("bra", &["uni"]),
 ];
 
 /// Comparison operators (`setp`'s); on these opcodes, also checked against the type.
