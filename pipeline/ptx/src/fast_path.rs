@@ -835,7 +835,8 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// `[%rd1]`, `[%rd1+8]`, `[%rd1-8]`, `[sym]`, `[sym+8]`, `[64]`.
+    /// `[%rd1]`, `[%rd1+8]`, `[sym]`, `[sym+8]`, `[64]` (a `-` after the base, which ptxas
+    /// refuses, and any longer expression go to the token parser).
     fn fast_address(&mut self, c: &mut Cursor<'s>) -> Read<Operand> {
         c.pos += 1;
         let base = match c.skip_space() {
@@ -849,7 +850,7 @@ impl<'s> Parser<'s> {
                 c.pos += 1;
                 c.integer()?
             }
-            (_, b'-') => c.integer()?,
+            (_, b'-') => return Err(Declined),
             _ => 0,
         };
         if !c.eat(b']') {
