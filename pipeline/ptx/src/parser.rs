@@ -376,6 +376,11 @@ impl<'s> Parser<'s> {
             self.lines.line(self.src.len() as u32)
         };
         let mut what = "syntax error";
+        if let (Some(Tok::Ident), Some(t)) = (self.peek(), self.cur) {
+            if let Some(token) = crate::isa::compound_opcode(&self.src[t.start as usize..]) {
+                near = token.to_string();
+            }
+        }
         if self.peek() == Some(Tok::Error) {
             // A comment left open runs to the end of the text; of a string left open ptxas
             // names its quote.
