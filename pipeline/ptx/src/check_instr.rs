@@ -1243,10 +1243,12 @@ fn check_operand_forms(
                 );
                 ok = false;
             }
+            // An unknown base, unless an undeclared register stands elsewhere (then ptxas's
+            // arguments mismatch).
             Operand::Addr {
                 base: AddrBase::Reg(n) | AddrBase::Symbol(n),
                 ..
-            } if !is_known_name(n, s) => {
+            } if !is_known_name(n, s) && !undeclared_register_operand(i, s) => {
                 out.now(
                     i.line,
                     format!("Illegal operand type to instruction '{}'", i.opcode()),
@@ -1335,6 +1337,14 @@ fn special_not_allowed(i: &Instruction, name: &str, comp: Option<char>) -> bool 
     let Some(ty) = i.ty() else { return false };
     special_register_fits(name, comp, ty)
         && (is_float(ty) || (ty.size_bytes() == 8 && i.opcode() != "mov"))
+}
+
+/// Whether an operand (not an address) is a register no declaration names.
+fn undeclared_register_operand(i: &Instruction, s: &Scope) -> bool {
+    i.operands.iter().any(|o| {
+        matches!(o, Operand::Reg(r)
+            if r != "_" && !is_vector_special(r) && s.regs.lookup(r).is_none() && !s.vars.contains_key(r))
+    })
 }
 
 /// Special registers with `.x`/`.y`/`.z` components, named whole.
@@ -1927,7 +1937,8 @@ fn check_rounding(i: &Instruction, types: &[Type], out: &mut Findings) {
 }
 
 /// Integer rounding (`.rni`) into a float from an integer, float rounding (`.rn`) into an integer,
-/// any rounding into a wider float, float rounding between floats of one size.
+/// any rounding into a wider float, float rounding between floats of one size, any rounding
+/// between integers.
 fn cvt_rounding_is_illegal(types: &[Type], has: &dyn Fn(&[&str]) -> bool) -> bool {
     let [d, a] = types else { return false };
     match (is_float(*d), is_float(*a)) {
@@ -1938,6 +1949,8 @@ fn cvt_rounding_is_illegal(types: &[Type], has: &dyn Fn(&[&str]) -> bool) -> boo
             has(isa::INT_ROUNDING) || has(isa::FLOAT_ROUNDING)
         }
         (true, true) if element_size(*d) == element_size(*a) => has(isa::FLOAT_ROUNDING),
+        // Between integers: none.
+        (false, false) => has(isa::INT_ROUNDING) || has(isa::FLOAT_ROUNDING),
         _ => false,
     }
 }
@@ -2587,6 +2600,13 @@ fn check_atom_types(i: &Instruction, s: &Scope, out: &mut Findings) {
         return;
     }
     let opcode = i.opcode();
+    if i.has_mod("ftz") {
+        out.now(
+            i.line,
+            format!("Illegal modifier '.ftz' for instruction '{opcode}'"),
+        );
+        return;
+    }
     let vectors: Vec<&str> = i
         .mods()
         .iter()
