@@ -420,14 +420,29 @@ fn modifier_findings(i: &Instruction, route: Route, types: &[Type], s: &Scope) -
         check_rounding(i, types, out);
         check_qualifiers(i, types, s, out);
         check_misplaced_modifiers(i, types, out);
-        check_cvta_signed(i, out);
+        check_cvta_after_operands(i, out);
     }
     said
 }
 
-/// `cvta` of a signed type, which ptxas reads and refuses once the operands fit.
-fn check_cvta_signed(i: &Instruction, out: &mut Findings) {
-    if i.opcode() == "cvta" && i.ty().is_some_and(|t| matches!(t, Type::S32 | Type::S64)) {
+/// What ptxas says of a `cvta` once its operands fit: a state space missing (`cvta.to.u64`), a
+/// signed type (read as a type, refused here).
+fn check_cvta_after_operands(i: &Instruction, out: &mut Findings) {
+    if i.opcode() != "cvta" {
+        return;
+    }
+    if !i.mods().iter().any(|m| isa::SPACES.contains(&m.as_str())) {
+        let name = display_name(i);
+        out.now(
+            i.line,
+            format!("State space modifier required for instruction '{name}'"),
+        );
+        out.now(
+            i.line,
+            format!("State space incorrect for instruction '{name}'"),
+        );
+    }
+    if i.ty().is_some_and(|t| matches!(t, Type::S32 | Type::S64)) {
         out.now(
             i.line,
             format!(
@@ -840,7 +855,7 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
             // ptxas names misplaced modifiers only when the operands fit.
             if !mismatch && !undeclared_register {
                 check_misplaced_modifiers(i, &types, out);
-                check_cvta_signed(i, out);
+                check_cvta_after_operands(i, out);
             }
         }
     }
