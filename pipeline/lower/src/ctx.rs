@@ -331,6 +331,10 @@ impl<'a> Ctx<'a> {
             Operand::SpecialReg { name, comp } => self.special_reg(name, *comp).map(Src::reg),
             Operand::Symbol(s) => match self.shared.get(s.as_str()).copied() {
                 Some(off) => Ok(self.shared_address(off)),
+                // A register plus an offset (`%r2+4`), which ptxas reads as the register.
+                None if s.starts_with('%') && s.contains('+') => Err(format!(
+                    "register plus offset operand '{s}' is not supported yet"
+                )),
                 None => Err(format!("Unknown symbol '{s}'")),
             },
             _ => Err(format!("unsupported operand {op:?}")),
