@@ -386,7 +386,6 @@ impl Plan {
             && !self.vector_atom
             && self.fragments.is_none()
             && self.narrow_registers == [None; 2]
-            && !self.three_inputs
     }
 }
 
@@ -897,7 +896,9 @@ fn fits_quietly(
         )
     };
     let fits = |key: OperandKey| verdicts.get(&OperandKey { width: 1, ..key }) == Some(true);
-    quiet_kinds && declared && operands.key.is_some_and(fits) && barrier_fits()
+    // A third input to `min`/`max.f32` may draw messages (`Plan::three_inputs`).
+    let two_inputs = !p.three_inputs || i.operands.len() < 4;
+    quiet_kinds && declared && two_inputs && operands.key.is_some_and(fits) && barrier_fits()
 }
 
 /// The operands of an `ld`/`st`/`ldu` (its data) or a `mov` that are vectors of registers, which

@@ -376,10 +376,8 @@ impl<'s> Parser<'s> {
             self.lines.line(self.src.len() as u32)
         };
         let mut what = "syntax error";
-        if let (Some(Tok::Ident), Some(t)) = (self.peek(), self.cur) {
-            if let Some(token) = crate::isa::compound_opcode(&self.src[t.start as usize..]) {
-                near = token.to_string();
-            }
+        if let Some(token) = self.compound_opcode_here() {
+            near = token.to_string();
         }
         if self.peek() == Some(Tok::Error) {
             // A comment left open runs to the end of the text; of a string left open ptxas
@@ -392,6 +390,15 @@ impl<'s> Parser<'s> {
         }
         self.error_at(line, format!("Parsing error near '{near}': {what}"), true);
         Err(Failed)
+    }
+
+    /// The opcode with modifiers that ptxas reads as one token at the current token, if any
+    /// ([`crate::isa::compound_opcode`]).
+    #[cold]
+    #[inline(never)]
+    fn compound_opcode_here(&self) -> Option<&'static str> {
+        let t = self.cur.filter(|t| t.kind == Tok::Ident)?;
+        crate::isa::compound_opcode(&self.src[t.start as usize..])
     }
 
     pub fn error_at(&mut self, line: u32, message: String, fatal: bool) {
