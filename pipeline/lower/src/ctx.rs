@@ -331,6 +331,10 @@ impl<'a> Ctx<'a> {
             Operand::SpecialReg { name, comp } => self.special_reg(name, *comp).map(Src::reg),
             Operand::Symbol(s) => match self.shared.get(s.as_str()).copied() {
                 Some(off) => Ok(self.shared_address(off)),
+                // A register plus an offset (`%r2+4`), which ptxas reads as the register.
+                None if s.starts_with('%') && s.contains('+') => Err(format!(
+                    "register plus offset operand '{s}' is not supported yet"
+                )),
                 None => Err(format!("Unknown symbol '{s}'")),
             },
             _ => Err(format!("unsupported operand {op:?}")),
@@ -354,6 +358,10 @@ impl<'a> Ctx<'a> {
             Operand::F64(bits) => Ok((Src::imm(*bits as u32), Src::imm((*bits >> 32) as u32))),
             // ptxas zero-extends a `0f` literal's bits where 64 bits are wanted.
             Operand::F32(bits) => Ok((Src::imm(*bits), Src::ZERO)),
+            Operand::SpecialReg { name, comp } => Err(format!(
+                "64-bit read of special register '{name}{}' is not supported yet",
+                comp.map(|c| format!(".{c}")).unwrap_or_default()
+            )),
             _ => Err(format!("unsupported 64-bit operand {op:?}")),
         }
     }

@@ -20,6 +20,14 @@ pub fn is_vector_mov(i: &Instruction) -> bool {
 
 impl Ctx<'_> {
     pub fn lower_vector_mov(&mut self, i: &Instruction) -> LResult<()> {
+        // `mov.v2.u32 {%r1, %r2}, ...` moves vectors (ptxas splits a scalar source oddly).
+        if let Some(v) = i
+            .mods()
+            .iter()
+            .find(|m| matches!(m.as_str(), "v2" | "v4" | "v8"))
+        {
+            return Err(format!("vector 'mov.{v}' is not supported yet"));
+        }
         let [d, s] = &i.operands[..] else {
             return Err(format!(
                 "Arguments mismatch for instruction '{}'",

@@ -217,10 +217,7 @@ pub(crate) fn has_vector_width(i: &Instruction) -> bool {
 
 /// The name ptxas gives the instruction in its operand messages (`mul.lo`, `mad.wide`, `cvta.to`).
 pub(crate) fn display_name(i: &Instruction) -> String {
-    let half = || ["lo", "hi", "wide"].into_iter().find(|m| i.has_mod(m));
-    if let Some(half) =
-        half().filter(|_| matches!(i.opcode(), "mul" | "mad" | "mul24" | "mad24" | "madc"))
-    {
+    if let Some(half) = half_modifier(i) {
         format!("{}.{half}", i.opcode())
     } else if i.opcode() == "cvta" && i.has_mod("to") {
         "cvta.to".into()
@@ -229,6 +226,18 @@ pub(crate) fn display_name(i: &Instruction) -> String {
     } else {
         i.opcode().to_string()
     }
+}
+
+/// The half a `mul`/`mad`-like instruction takes: its first `.lo`/`.hi`/`.wide` (ptxas reads a
+/// later `.lo`/`.hi` as a comparison, a later `.wide` as unknown).
+pub(crate) fn half_modifier(i: &Instruction) -> Option<&str> {
+    if !matches!(i.opcode(), "mul" | "mad" | "mul24" | "mad24" | "madc") {
+        return None;
+    }
+    i.mods()
+        .iter()
+        .map(Name::as_str)
+        .find(|m| matches!(*m, "lo" | "hi" | "wide"))
 }
 
 /// Where an instruction's checks go after its opcode.
@@ -284,6 +293,9 @@ pub struct Plan {
     takes_address: bool,
     /// `.f32x2`: every operand a `.b64` register.
     packed_f32: bool,
+    /// `min`/`max.f32` where a third input draws messages (before sm_100 or PTX ISA 8.8, or with
+    /// `.xorsign`).
+    three_inputs: bool,
     /// `atom`/`red` with `.v2`/`.v4`/`.v8`: every value operand a vector of that size.
     vector_atom: bool,
     /// `cvt` to or from two packed narrow floats (`.e2m1x2`, `.e4m3x2`, ...): the register type
@@ -349,10 +361,13 @@ impl Plan {
                 [None; 2]
             },
             mask_required: i.has_mod("sync") && matches!(op, "shfl" | "vote"),
-            wide: i.has_mod("wide"),
+            wide: half_modifier(i).map_or(i.has_mod("wide"), |half| half == "wide"),
             is_mov: op == "mov",
             takes_address: matches!(op, "mov" | "getctarank") || (op == "cvta" && !i.has_mod("to")),
             packed_f32,
+            three_inputs: matches!(op, "min" | "max")
+                && ty == Some(Type::F32)
+                && (s.target_sm < 100 || s.version < (8, 8) || i.has_mod("xorsign")),
         };
         Plan {
             plain: plan.is_plain(),
@@ -398,14 +413,43 @@ fn modifier_findings(i: &Instruction, route: Route, types: &[Type], s: &Scope) -
     check_sync_form(i, s, out);
     if let Some(spec) = spec {
         check_types(i, types, spec, out);
-        if is_memory_access(i) {
+        if is_memory_access(i) || i.opcode() == "mov" {
             vector_width(i, out);
         }
         check_rounding(i, types, out);
         check_qualifiers(i, types, s, out);
         check_misplaced_modifiers(i, types, out);
+        check_cvta_after_operands(i, out);
     }
     said
+}
+
+/// What ptxas says of a `cvta` once its operands fit: a state space missing (`cvta.to.u64`), a
+/// signed type (read as a type, refused here).
+fn check_cvta_after_operands(i: &Instruction, out: &mut Findings) {
+    if i.opcode() != "cvta" {
+        return;
+    }
+    if !i.mods().iter().any(|m| isa::SPACES.contains(&m.as_str())) {
+        let name = display_name(i);
+        out.now(
+            i.line,
+            format!("State space modifier required for instruction '{name}'"),
+        );
+        out.now(
+            i.line,
+            format!("State space incorrect for instruction '{name}'"),
+        );
+    }
+    if i.ty().is_some_and(|t| matches!(t, Type::S32 | Type::S64)) {
+        out.now(
+            i.line,
+            format!(
+                "Instruction '{}' requires .u32 or .u64 type",
+                display_name(i)
+            ),
+        );
+    }
 }
 
 /// Modifiers the opcode does not take (see [`crate::check_mods`]).
@@ -754,6 +798,22 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
         let width = match p.data {
             Some(at) if loud => check_memory_vector(i, at, vector_width(i, out), out),
             Some(at) => check_memory_vector(i, at, Some(p.width), out),
+            None if p.is_mov && p.width > 1 => {
+                match result_register_findings(i, i.operands.first(), out) {
+                    Some(false) => {
+                        out.now(i.line, "Result vector expected".into());
+                        out.now(
+                            i.line,
+                            "Argument vector size mismatch for instruction 'mov'".into(),
+                        );
+                        return;
+                    }
+                    Some(true) => return,
+                    None if loud => vector_width(i, out).map(|_| 1),
+                    None => Some(1),
+                }
+            }
+            None if loud && p.is_mov => vector_width(i, out).map(|_| 1),
             None => Some(1),
         };
         let Some(width) = width else { return };
@@ -761,7 +821,7 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
         let fits = match key.and_then(|k| plans.verdicts.get(&k)) {
             Some(fits) => fits,
             None => {
-                if !check_operand_forms(i, spec, p.takes_address, s, out) {
+                if !check_operand_forms(i, spec, p, s, out) {
                     return;
                 }
                 let fits = check_operands(i, p, spec, width, s);
@@ -772,6 +832,16 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
             }
         };
         mismatch |= !fits;
+        if !fits {
+            check_bra_mask(i, s, out);
+        }
+        if p.three_inputs && !mismatch && i.operands.len() == 4 {
+            check_three_inputs(i, s, out);
+        }
+        if p.is_mov && p.width > 1 && !mismatch && !undeclared_register {
+            let said = crate::check_vectors::mov_width_findings(i, p.width, p.ty);
+            said.into_iter().for_each(|m| out.now(i.line, m));
+        }
         if vector_rules && !mismatch && !undeclared_register {
             let typed = TypedVectors::of(i, p, s);
             let said = crate::check_vectors::element_findings(i, typed.at(), typed.sources(i), s);
@@ -784,6 +854,7 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
             // ptxas names misplaced modifiers only when the operands fit.
             if !mismatch && !undeclared_register {
                 check_misplaced_modifiers(i, &types, out);
+                check_cvta_after_operands(i, out);
             }
         }
     }
@@ -825,7 +896,9 @@ fn fits_quietly(
         )
     };
     let fits = |key: OperandKey| verdicts.get(&OperandKey { width: 1, ..key }) == Some(true);
-    quiet_kinds && declared && operands.key.is_some_and(fits) && barrier_fits()
+    // A third input to `min`/`max.f32` may draw messages (`Plan::three_inputs`).
+    let two_inputs = !p.three_inputs || i.operands.len() < 4;
+    quiet_kinds && declared && two_inputs && operands.key.is_some_and(fits) && barrier_fits()
 }
 
 /// The operands of an `ld`/`st`/`ldu` (its data) or a `mov` that are vectors of registers, which
@@ -1025,14 +1098,34 @@ fn report_mismatch(i: &Instruction, mismatch: bool, out: &mut Findings) {
 #[cold]
 #[inline(never)]
 fn name_mismatch(i: &Instruction, out: &mut Findings) {
-    // ptxas names the instruction once, before any other message about it.
+    // ptxas names the instruction once, before any other message about it but those on unknown
+    // modifiers, which it reads first, and on a `bra`'s mask.
+    let read_before = |m: &str| m.starts_with("Unknown modifier '") || m.starts_with(BRA_MASK);
     let at = out
         .first
         .iter()
-        .position(|(l, _)| *l == i.line)
+        .position(|(l, m)| *l == i.line && !read_before(m))
         .unwrap_or(out.first.len());
     let message = format!("Arguments mismatch for instruction '{}'", display_name(i));
     out.first.insert(at, (i.line, message));
+}
+
+/// The feature of a `bra` with a mask operand (`bra L1, 0xffffffff`), which ptxas names (PTX ISA 6.3,
+/// sm_80) and then refuses all the same.
+const BRA_MASK: &str = "Feature 'mask operand on bra instruction'";
+
+/// A `bra` with a mask: its requirements, before the mismatch.
+fn check_bra_mask(i: &Instruction, s: &Scope, out: &mut Findings) {
+    if i.opcode() == "bra"
+        && i.operands.len() == 2
+        && match &i.operands[1] {
+            Operand::Reg(r) => s.regs.lookup(r).is_some(),
+            Operand::Imm(_) => true,
+            _ => false,
+        }
+    {
+        require(i.line, BRA_MASK, 80, (6, 3), false, s, out);
+    }
 }
 
 /// `abs` and `neg` take signed or floating-point types only.
@@ -1078,7 +1171,7 @@ fn result_type(i: &Instruction, kind: Option<char>) -> Option<Type> {
 fn check_operand_forms(
     i: &Instruction,
     spec: &OpSpec,
-    takes_address: bool,
+    p: &Plan,
     s: &Scope,
     out: &mut Findings,
 ) -> bool {
@@ -1102,6 +1195,21 @@ fn check_operand_forms(
                 );
                 ok = false;
             }
+            Operand::Vector(v)
+                if is_dest
+                    && v.iter().any(|e| {
+                        matches!(e, Operand::Imm(_) | Operand::F32(_) | Operand::F64(_))
+                    }) =>
+            {
+                out.now(
+                    i.line,
+                    format!(
+                        "Result register required for instruction '{}'",
+                        display_name(i)
+                    ),
+                );
+                ok = false;
+            }
             Operand::Symbol(n)
                 if is_dest && (is_variable_plus_offset(n, s) || is_register_plus_offset(n, s)) =>
             {
@@ -1114,7 +1222,9 @@ fn check_operand_forms(
                 );
                 ok = false;
             }
-            Operand::SpecialReg { .. } if is_dest || i.types().iter().any(|&t| is_float(t)) => {
+            Operand::SpecialReg { name, comp }
+                if is_dest || special_not_allowed(i, name, *comp) =>
+            {
                 out.now(
                     i.line,
                     format!(
@@ -1124,8 +1234,11 @@ fn check_operand_forms(
                 );
                 ok = false;
             }
+            // `mov.v4` takes one whole (`mov.v4.u32 {%r1, %r2, %r3, %r4}, %tid`).
             Operand::SpecialReg { name, comp: None } | Operand::Reg(name)
-                if is_vector_special(name) && s.regs.lookup(name).is_none() =>
+                if is_vector_special(name)
+                    && s.regs.lookup(name).is_none()
+                    && !(p.is_mov && p.width == 4) =>
             {
                 out.now(
                     i.line,
@@ -1146,13 +1259,31 @@ fn check_operand_forms(
                 );
                 ok = false;
             }
+            // An unknown base, unless an undeclared register stands elsewhere (then ptxas's
+            // arguments mismatch).
             Operand::Addr {
                 base: AddrBase::Reg(n) | AddrBase::Symbol(n),
                 ..
-            } if !is_known_name(n, s) => {
+            } if !is_known_name(n, s) && !undeclared_register_operand(i, s) => {
                 out.now(
                     i.line,
                     format!("Illegal operand type to instruction '{}'", i.opcode()),
+                );
+                ok = false;
+            }
+            // An integer register where a label belongs (a floating or predicate one is a mismatch).
+            Operand::Reg(n)
+                if kind == Some('l')
+                    && s.regs
+                        .lookup(n)
+                        .is_some_and(|t| !is_float(t) && t != Type::Pred) =>
+            {
+                out.now(
+                    i.line,
+                    format!(
+                        "Label expected for argument {k} of instruction '{}'",
+                        i.opcode()
+                    ),
                 );
                 ok = false;
             }
@@ -1172,7 +1303,7 @@ fn check_operand_forms(
             }
             Operand::Symbol(n)
                 if kind.is_some_and(|c| !matches!(c, 'm' | 'l'))
-                    && !(takes_address && k > 0)
+                    && !(p.takes_address && k > 0)
                     && s.vars.contains_key(n) =>
             {
                 out.now(
@@ -1188,6 +1319,48 @@ fn check_operand_forms(
         }
     }
     ok
+}
+
+/// The sizes of the types ptxas reads a special register as, one bit each (bit 1: 16 bits, 2: 32,
+/// 3: 64):
+/// a `%tid`-like component 16 or 32 bits, `%clock64`, `%globaltimer`, `%pm0_64`..,
+/// `%current_graph_exec` 64, `%gridid` 32 or 64, the others 32.
+pub(crate) fn special_register_sizes(name: &str, comp: Option<char>) -> u8 {
+    const SIXTY_FOUR: &[&str] = &["%clock64", "%globaltimer", "%current_graph_exec"];
+    if comp.is_some() {
+        1 << 1 | 1 << 2
+    } else if SIXTY_FOUR.contains(&name) || (name.starts_with("%pm") && name.ends_with("_64")) {
+        1 << 3
+    } else if name == "%gridid" {
+        1 << 2 | 1 << 3
+    } else {
+        1 << 2
+    }
+}
+
+/// Whether a special register may stand where a value of type `ty` is read (by size).
+fn special_register_fits(name: &str, comp: Option<char>, ty: Type) -> bool {
+    special_register_sizes(name, comp) & (1 << ty.size_bytes().trailing_zeros()) != 0
+}
+
+/// A special register as a source where ptxas takes none: in `cvt` with a floating type, in an
+/// instruction of a floating type of its size (another size is a mismatch), a 64-bit one in an
+/// instruction other than `mov` and `cvt`.
+fn special_not_allowed(i: &Instruction, name: &str, comp: Option<char>) -> bool {
+    if i.opcode() == "cvt" {
+        return i.types().iter().any(|&t| is_float(t));
+    }
+    let Some(ty) = i.ty() else { return false };
+    special_register_fits(name, comp, ty)
+        && (is_float(ty) || (ty.size_bytes() == 8 && i.opcode() != "mov"))
+}
+
+/// Whether an operand (not an address) is a register no declaration names.
+fn undeclared_register_operand(i: &Instruction, s: &Scope) -> bool {
+    i.operands.iter().any(|o| {
+        matches!(o, Operand::Reg(r)
+            if r != "_" && !is_vector_special(r) && s.regs.lookup(r).is_none() && !s.vars.contains_key(r))
+    })
 }
 
 /// Special registers with `.x`/`.y`/`.z` components, named whole.
@@ -1257,6 +1430,14 @@ fn unknown_wide(i: &Instruction) -> bool {
     wides > 1 || (wides == 1 && !matches!(i.opcode(), "mul" | "mad"))
 }
 
+/// `.wide` after a `mul`/`mad`'s `.lo`/`.hi`, which ptxas does not know there (the instruction
+/// stays of that half).
+fn wide_after_half(i: &Instruction) -> bool {
+    matches!(i.opcode(), "mul" | "mad")
+        && i.has_mod("wide")
+        && half_modifier(i).is_some_and(|half| half != "wide")
+}
+
 /// Instruction-type modifiers: unknown ones, a missing or disallowed type, `.lo`/`.hi` for integers.
 /// Returns false when the operands can't be checked.
 fn check_types(i: &Instruction, types: &[Type], spec: &OpSpec, out: &mut Findings) -> bool {
@@ -1281,6 +1462,9 @@ fn check_types(i: &Instruction, types: &[Type], spec: &OpSpec, out: &mut Finding
     if unknown_wide(i) {
         out.now(i.line, "Unknown modifier '.wide'".into());
         return false;
+    }
+    if wide_after_half(i) {
+        out.now(i.line, "Unknown modifier '.wide'".into());
     }
     for m in i.mods().iter().filter(|m| !is_known_modifier(m)) {
         out.now(i.line, format!("Unknown modifier '.{m}'"));
@@ -1323,24 +1507,46 @@ fn check_types(i: &Instruction, types: &[Type], spec: &OpSpec, out: &mut Finding
     true
 }
 
-/// Vector width from `.v2`/`.v4`/`.v8`; `None` after reporting an illegal one.
+/// Vector width from `.v2`/`.v4`/`.v8`; `None` after reporting an illegal one. Of several, the
+/// last (after ptxas's message on them).
 fn vector_width(i: &Instruction, out: &mut Findings) -> Option<u32> {
+    let mut width = None;
     for m in i.mods() {
         if let Some(n) = m.strip_prefix('v').and_then(|n| n.parse::<u32>().ok()) {
-            if matches!(n, 2 | 4 | 8) {
-                return Some(n);
+            if !matches!(n, 2 | 4 | 8) {
+                out.now(i.line, format!("Unknown modifier '.{m}'"));
+                return None;
             }
-            out.now(i.line, format!("Unknown modifier '.{m}'"));
-            return None;
+            if width.is_some() {
+                out.now(i.line, "Multiple vector modifiers specified".into());
+            }
+            width = Some(n);
         }
     }
-    Some(1)
+    Some(width.unwrap_or(1))
+}
+
+/// `min`/`max` with a third input: `.f32` only (sm_100, PTX ISA 8.8), without `.xorsign`.
+fn check_three_inputs(i: &Instruction, s: &Scope, out: &mut Findings) {
+    let op = i.opcode();
+    let what = format!("Feature '{op}.f32 with 3 input operands'");
+    require(i.line, &what, 100, (8, 8), true, s, out);
+    if i.has_mod("xorsign") {
+        out.now(
+            i.line,
+            format!("Illegal modifier '.xorsign' for instruction '{op}'"),
+        );
+    }
 }
 
 /// Operand kinds and register types against the row's shape; false on a mismatch.
 fn check_operands(i: &Instruction, p: &Plan, spec: &OpSpec, width: u32, s: &Scope) -> bool {
     if p.skip_operand_types {
         return true;
+    }
+    // A third input to `min`/`max` is for `.f32` only.
+    if i.operands.len() == 4 && matches!(i.opcode(), "min" | "max") && p.ty != Some(Type::F32) {
+        return false;
     }
     let mut ok = true;
     let mut optional = false;
@@ -1426,6 +1632,9 @@ fn check_vector_access(
         return width;
     }
     let vector_form = width.is_some_and(|w| w > 1);
+    if vector_form && i.opcode() != "st" && result_register_findings(i, data, out) == Some(true) {
+        return None;
+    }
     if vector_form && i.opcode() != "st" && !matches!(data, Some(Operand::Vector(_))) {
         out.now(i.line, "Result vector expected".into());
     }
@@ -1444,6 +1653,42 @@ fn check_vector_access(
         );
     }
     None
+}
+
+/// ptxas's message on a literal or special register as the result of a vector `ld`/`mov`
+/// (`ld.global.v2.u32 1, [%rd1]`): no register. `Some(true)` for a special register (nothing
+/// more is said), `Some(false)` for a literal (its vector messages follow).
+fn result_register_findings(
+    i: &Instruction,
+    data: Option<&Operand>,
+    out: &mut Findings,
+) -> Option<bool> {
+    let (message, special) = match data? {
+        Operand::Imm(_) | Operand::F32(_) | Operand::F64(_) => (
+            format!(
+                "Result register required for instruction '{}'",
+                display_name(i)
+            ),
+            false,
+        ),
+        Operand::SpecialReg { .. } => (
+            format!(
+                "Special register argument not allowed for instruction '{}'",
+                i.opcode()
+            ),
+            true,
+        ),
+        Operand::Reg(r) if is_vector_special(r) => (
+            format!(
+                "Special register argument not allowed for instruction '{}'",
+                i.opcode()
+            ),
+            true,
+        ),
+        _ => return None,
+    };
+    out.now(i.line, message);
+    Some(special)
 }
 
 fn operand_fits(
@@ -1473,7 +1718,7 @@ fn operand_fits(
             match o {
                 Operand::Reg(r) => reg_fits(r, want, spec.typing),
                 Operand::Sink => true,
-                Operand::Vector(v) => p.is_mov && mov_vector_fits(v, want, s),
+                Operand::Vector(v) => p.is_mov && mov_vector_fits(v, want, spec.typing, p, s),
                 _ => false,
             }
         }
@@ -1488,12 +1733,12 @@ fn operand_fits(
                 Operand::Reg(r) => reg_fits(r, want, typing),
                 Operand::Imm(_) => want.is_none_or(int_immediate_fits),
                 Operand::F32(_) | Operand::F64(_) => kind == 'a' && want.is_none_or(|t| float_literal_fits(o, t)),
-                Operand::SpecialReg { .. } => want.is_none_or(|t| !is_float(t) && t != Type::Pred),
+                Operand::SpecialReg { name, comp } => want.is_none_or(|t| !is_float(t) && t != Type::Pred && special_register_fits(name, *comp, t)),
                 Operand::Symbol(name) if is_variable_plus_offset(name, s) => p.takes_address || want.is_none_or(int_immediate_fits),
                 // An unknown name plus an offset is only ptxas's unknown symbol, no mismatch.
                 Operand::Symbol(name) if symbol_base(name) != name.as_str() && !names_anything(symbol_base(name), s) => true,
                 Operand::Symbol(name) => p.takes_address && symbol_is_address(name, s),
-                Operand::Vector(v) => p.is_mov && mov_vector_fits(v, want, s),
+                Operand::Vector(v) => p.is_mov && mov_vector_fits(v, want, spec.typing, p, s),
                 Operand::NotReg(r) => want == Some(Type::Pred) && reg_fits(r, want, typing),
                 _ => false,
             }
@@ -1536,8 +1781,12 @@ fn operand_fits(
 }
 
 /// A `mov` vector of registers against the type (see [`crate::check_vectors::mov_vector_fits`]);
-/// others are taken as they are.
-fn mov_vector_fits(v: &[Operand], ty: Option<Type>, s: &Scope) -> bool {
+/// others are taken as they are. With a vector width, the elements against the type
+/// ([`crate::check_vectors::mov_elements_fit`]).
+fn mov_vector_fits(v: &[Operand], ty: Option<Type>, typing: Typing, p: &Plan, s: &Scope) -> bool {
+    if p.width > 1 {
+        return crate::check_vectors::mov_elements_fit(v, ty, typing, s);
+    }
     !crate::check_vectors::is_register_vector(v, s)
         || crate::check_vectors::mov_vector_fits(v, ty, s)
 }
@@ -1704,7 +1953,8 @@ fn check_rounding(i: &Instruction, types: &[Type], out: &mut Findings) {
 }
 
 /// Integer rounding (`.rni`) into a float from an integer, float rounding (`.rn`) into an integer,
-/// any rounding into a wider float, float rounding between floats of one size.
+/// any rounding into a wider float, float rounding between floats of one size, any rounding
+/// between integers.
 fn cvt_rounding_is_illegal(types: &[Type], has: &dyn Fn(&[&str]) -> bool) -> bool {
     let [d, a] = types else { return false };
     match (is_float(*d), is_float(*a)) {
@@ -1715,6 +1965,8 @@ fn cvt_rounding_is_illegal(types: &[Type], has: &dyn Fn(&[&str]) -> bool) -> boo
             has(isa::INT_ROUNDING) || has(isa::FLOAT_ROUNDING)
         }
         (true, true) if element_size(*d) == element_size(*a) => has(isa::FLOAT_ROUNDING),
+        // Between integers: none.
+        (false, false) => has(isa::INT_ROUNDING) || has(isa::FLOAT_ROUNDING),
         _ => false,
     }
 }
@@ -2277,10 +2529,15 @@ fn vote_type_mismatch(i: &Instruction, ty: Type) -> Option<String> {
 /// `setp`'s comparison against its type: unsigned orders for unsigned integers, unordered ones
 /// for floats, only `eq`/`ne` for bit types.
 pub(crate) fn comparison_fits(i: &Instruction, ty: Type) -> bool {
+    comparisons_fit(i.mods().iter().map(Name::as_str), ty)
+}
+
+/// Whether the comparisons among `mods` fit the type `ty` (see [`comparison_fits`]).
+pub(crate) fn comparisons_fit<'m>(mods: impl Iterator<Item = &'m str> + Clone, ty: Type) -> bool {
     const UNSIGNED: &[&str] = &["lo", "ls", "hi", "hs"];
     const FLOAT: &[&str] = &["equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"];
     const ORDERED: &[&str] = &["lt", "le", "gt", "ge"];
-    let has = |set: &[&str]| set.iter().any(|m| i.has_mod(m));
+    let has = |set: &[&str]| mods.clone().any(|m| set.contains(&m));
     let unsigned = matches!(ty, Type::U16 | Type::U32 | Type::U64);
     let bits = matches!(ty, Type::B16 | Type::B32 | Type::B64);
     !(has(UNSIGNED) && !unsigned || has(FLOAT) && !is_float(ty) || has(ORDERED) && bits)
@@ -2359,6 +2616,13 @@ fn check_atom_types(i: &Instruction, s: &Scope, out: &mut Findings) {
         return;
     }
     let opcode = i.opcode();
+    if i.has_mod("ftz") {
+        out.now(
+            i.line,
+            format!("Illegal modifier '.ftz' for instruction '{opcode}'"),
+        );
+        return;
+    }
     let vectors: Vec<&str> = i
         .mods()
         .iter()
@@ -2924,7 +3188,8 @@ impl<'s> Summing<'s, '_> {
             Operand::SpecialReg { name, comp } => {
                 let undeclared_vector =
                     comp.is_none() && is_vector_special(name) && self.s.regs.lookup(name).is_none();
-                Self::SPECIAL | u8::from(undeclared_vector)
+                // The sizes it is read as, in bits 1 to 3.
+                Self::SPECIAL | u8::from(undeclared_vector) | special_register_sizes(name, *comp)
             }
             Operand::Addr { base, .. } => Self::ADDR | u8::from(self.address_base_known(base)),
             Operand::Symbol(n) => self.symbol_code(n) & !Self::PLUS_OFFSET_NAME,
@@ -2933,7 +3198,10 @@ impl<'s> Summing<'s, '_> {
                 self.push(Self::VECTOR | v.len().min(31) as u8);
                 let from = self.len;
                 v.iter().for_each(|e| self.operand(e, false));
+                // Eight elements are no vector of a `mov` (the one opcode here that takes addresses
+                // and vectors).
                 self.mixed_vectors |= !matches!(v.len(), 1 | 2 | 4 | 8)
+                    || (v.len() == 8 && self.takes_address)
                     || !self.one_declared_type(from)
                     || (top && self.vectors);
                 self.vectors |= top;

@@ -57,6 +57,7 @@ const TAKES: &[(&str, &[&str])] = &[
     ("cvt", &["rounding", "ftz", "sat", "relu", "satfinite"]),
     ("cvta", &["space", "to"]),
     ("setp", &["comparison", "and", "or", "xor", "ftz"]),
+    ("bra", &["uni"]),
 ];
 
 /// Comparison operators (`setp`'s); on these opcodes, also checked against the type.
@@ -174,11 +175,24 @@ pub(crate) fn misplaced_modifiers(i: &Instruction, ty: Option<Type>) -> Vec<Stri
             "Vector qualifier is not allowed for instruction '{op}'"
         ));
     }
-    if misplaced("comparison", COMPARISONS) {
+    // The first `.lo`/`.hi`/`.wide` of `mul`-like opcodes is their half; a later `.lo`/`.hi` is a
+    // comparison.
+    let mut rest = extra.clone();
+    if let Some(at) =
+        crate::check_instr::half_modifier(i).and_then(|half| rest.iter().position(|m| *m == half))
+    {
+        rest.remove(at);
+    }
+    let comparisons = rest.iter().filter(|m| COMPARISONS.contains(m));
+    let second_half = rest.iter().any(|m| matches!(*m, "lo" | "hi")) && extra.len() > rest.len();
+    if misplaced("comparison", COMPARISONS) || second_half {
+        if comparisons.clone().count() > 1 {
+            said.push("Multiple comparisons set".into());
+        }
         said.push(format!(
             "Comparison qualifier is not allowed for instruction '{op}'"
         ));
-        if ty.is_some_and(|t| !crate::check_instr::comparison_fits(i, t)) {
+        if ty.is_some_and(|t| !crate::check_instr::comparisons_fit(comparisons.copied(), t)) {
             said.push("Mismatch between instruction type and comparison qualifier".into());
         }
     }

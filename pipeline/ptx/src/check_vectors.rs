@@ -55,7 +55,7 @@ fn operand_notes(o: &Operand, is_mov: bool, s: &Scope, notes: &mut Vec<String>) 
     if flat && !typed && !v.is_empty() {
         notes.push("Unable to infer type of vector elements (assuming .b8)".into());
     }
-    if flat && is_mov && !matches!(v.len(), 1 | 2 | 4 | 8) {
+    if flat && is_mov && !matches!(v.len(), 1 | 2 | 4) {
         notes.push(format!("Illegal vector size: {}", v.len()));
     }
 }
@@ -134,6 +134,57 @@ pub(crate) fn mov_vector_fits(v: &[Operand], ty: Option<Type>, s: &Scope) -> boo
     bits && vector_type(v, s).size_bytes() as usize * v.len() == ty.size_bytes() as usize
 }
 
+/// Whether a vector operand of a `mov` with a vector width (`mov.v2.u32 {%r1, %r2}, {%r3, %r4}`)
+/// fits its element type `ty`: as the data vector of an access does ([`data_vector_fits`]), and
+/// for `.pred` when its registers are predicates.
+pub(crate) fn mov_elements_fit(v: &[Operand], ty: Option<Type>, typing: Typing, s: &Scope) -> bool {
+    if ty != Some(Type::Pred) {
+        return data_vector_fits(v, ty, typing, s);
+    }
+    v.iter().all(|e| match e {
+        Operand::Reg(r) => s.regs.lookup(r).is_none_or(|t| t == Type::Pred),
+        _ => false,
+    })
+}
+
+/// ptxas's messages on the shape of a `mov` with a vector width whose operands fit its type:
+/// `.pred` takes no width; a vector of `width` elements wider than 128 bits is too large; the
+/// result must be a vector ("Result vector expected") of `width` elements (a vector of another
+/// length is a size mismatch twice, around the message on a `.pred` vector), a source vector too
+/// (a scalar source is taken); a `.pred` vector is "not allowed" wherever it stands.
+pub(crate) fn mov_width_findings(i: &Instruction, width: u32, ty: Option<Type>) -> Vec<String> {
+    let mut said = Vec::new();
+    let pred = ty == Some(Type::Pred);
+    let mismatch = || "Argument vector size mismatch for instruction 'mov'".to_string();
+    let not_allowed = || "Vector operand is not allowed for instruction 'mov'".to_string();
+    if pred {
+        said.push("Vector qualifier is not allowed for instruction 'mov'".into());
+    }
+    if ty.is_some_and(|t| t.size_bytes() * width > 16) {
+        said.push("Vector type too large, exceeds 128 bit limit".into());
+    }
+    for (k, o) in i.operands.iter().enumerate().take(2) {
+        let Operand::Vector(v) = o else {
+            if k == 0 {
+                said.push("Result vector expected".into());
+                said.push(mismatch());
+            }
+            continue;
+        };
+        let wrong_size = v.len() as u32 != width;
+        if wrong_size {
+            said.push(mismatch());
+        }
+        if pred {
+            said.push(not_allowed());
+        }
+        if wrong_size && k == 0 {
+            said.push(mismatch());
+        }
+    }
+    said
+}
+
 /// What kind of value an element is, for "Vector with elements of different types".
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum Kind {
@@ -194,7 +245,7 @@ pub(crate) fn element_findings(
             said.extend(std::iter::repeat_n(message, differing));
         }
     }
-    if i.opcode() == "mov" && vectors.len() == 2 {
+    if i.opcode() == "mov" && vectors.len() == 2 && !crate::check_instr::has_vector_width(i) {
         said.push(
             "Illegal vector-vector operands for vector-scalar or scalar-vector mov instruction"
                 .into(),

@@ -908,7 +908,8 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// `[%rd1]`, `[%rd1+8]`, `[%rd1-8]`, `[sym]`, `[sym+8]`, `[64]`.
+    /// `[%rd1]`, `[%rd1+8]`, `[sym]`, `[sym+8]`, `[64]` (a `-` after the base, which ptxas
+    /// refuses, and any longer expression go to the token parser).
     #[inline(never)]
     fn fast_address(&mut self, c: &mut Cursor<'s>) -> Read<Operand> {
         c.pos += 1;
@@ -919,11 +920,12 @@ impl<'s> Parser<'s> {
         };
         let mut next = c.skip_space();
         let offset = match (&base, next) {
-            (AddrBase::None, _) | (_, b'-') => c.integer_here()?,
+            (AddrBase::None, _) => c.integer_here()?,
             (_, b'+') => {
                 c.pos += 1;
                 c.integer()?
             }
+            (_, b'-') => return Err(Declined),
             _ => return self.address_end(c, base, 0, next),
         };
         next = c.skip_space();

@@ -6,6 +6,9 @@ use crate::lexer::{LineCursor, Tok, Token, TokenStream};
 use std::mem::MaybeUninit;
 use std::sync::Arc;
 
+#[path = "const_expr.rs"]
+mod const_expr;
+
 /// Most errors reported before giving up.
 const MAX_ERRORS: usize = 100;
 /// Deepest nesting of `{ }` in operands and initializers.
@@ -373,6 +376,9 @@ impl<'s> Parser<'s> {
             self.lines.line(self.src.len() as u32)
         };
         let mut what = "syntax error";
+        if let Some(token) = self.compound_opcode_here() {
+            near = token.to_string();
+        }
         if self.peek() == Some(Tok::Error) {
             // A comment left open runs to the end of the text; of a string left open ptxas
             // names its quote.
@@ -384,6 +390,15 @@ impl<'s> Parser<'s> {
         }
         self.error_at(line, format!("Parsing error near '{near}': {what}"), true);
         Err(Failed)
+    }
+
+    /// The opcode with modifiers that ptxas reads as one token at the current token, if any
+    /// ([`crate::isa::compound_opcode`]).
+    #[cold]
+    #[inline(never)]
+    fn compound_opcode_here(&self) -> Option<&'static str> {
+        let t = self.cur.filter(|t| t.kind == Tok::Ident)?;
+        crate::isa::compound_opcode(&self.src[t.start as usize..])
     }
 
     pub fn error_at(&mut self, line: u32, message: String, fatal: bool) {
@@ -1970,10 +1985,9 @@ impl<'s> Parser<'s> {
         if self.peek() == Some(Tok::Comma) {
             return self.tensor_address(base);
         }
-        // `[imm]`, `[base+imm]`, `[base-imm]` (the sign is the integer's) or a bare base; an
-        // offset may go on with `+imm` terms (`[4+8]`, `[%rd1+4+-8]`), which ptxas adds up.
-        let has_offset =
-            base == AddrBase::None || self.eat(Tok::Plus) || self.peek() == Some(Tok::Minus);
+        // `[expr]`, `[base+expr]` (a constant expression: `[%rd1+4*2]`, `[%rd1+-8]`) or a bare
+        // base; ptxas takes no `-` after a base (`[%rd1-8]` is a syntax error).
+        let has_offset = base == AddrBase::None || self.eat(Tok::Plus);
         let offset = if has_offset {
             self.address_offset()?
         } else {
@@ -1983,20 +1997,20 @@ impl<'s> Parser<'s> {
         Ok(Operand::Addr { base, offset })
     }
 
-    /// An address offset: integers joined by `+`. A float literal first is ptxas's error
-    /// "Integer constant expression expected" (checking goes on, the offset taken as 0); one
-    /// after a `+` is a syntax error.
+    /// An address offset: a constant expression (`const_expr.rs`). A float literal first is
+    /// ptxas's error "Integer constant expression expected" (checking goes on, the offset taken
+    /// as 0; integers may follow after `+`); one later is a syntax error.
     fn address_offset(&mut self) -> PResult<i64> {
         let float = matches!(self.peek(), Some(Tok::F32Hex | Tok::F64Hex | Tok::DecFloat));
-        let mut offset = 0i64;
-        if float {
+        let offset = if float {
             self.advance();
+            while self.eat(Tok::Plus) {
+                self.integer()?;
+            }
+            0
         } else {
-            offset = self.integer()? as i64;
-        }
-        while self.eat(Tok::Plus) {
-            offset = offset.wrapping_add(self.integer()? as i64);
-        }
+            self.const_expr()?
+        };
         if float {
             let line = self.line();
             self.error_at(line, "Integer constant expression expected".into(), false);

@@ -49,6 +49,8 @@ const TRICKY: &[&str] = &[
     "ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1+-16];",
     "ld.global.v2.f32 {%f1, _}, [%rd1 + 8];",
     "st.global.v2.f32 [%rd1-8], {%f1, %f2};",
+    "st.global.v2.f32 [%rd1+4*2], {%f1, %f2};",
+    "ld.global.f32 %f1, [%rd1+(8-4)];",
     "mov.b64 {%r1, {%r2}}, %rd1;",
     "mov.b64 {}, %rd1;",
     "add.s32 %r1, %r2, 0x7fffffffffffffffffff;",
