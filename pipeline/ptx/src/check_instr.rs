@@ -610,6 +610,9 @@ impl OperandKinds {
 /// Checks one instruction; its messages go to `out` in ptxas's order.
 #[inline]
 pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mut Findings) {
+    if fits_at_once(i, s, plans) {
+        return;
+    }
     let start = out.first.len();
     out.vector_notes_due = false;
     check_read_instruction(i, s, plans, out);
@@ -619,6 +622,57 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
     if out.vector_notes_due {
         place_vector_notes(i, s, start, out);
     }
+}
+
+/// Whether `i` is a valid instruction of the commonest kind, known with the least work: a plain
+/// plan ([`Plan::is_plain`]), a declared predicate as guard, operands that are declared registers
+/// (also as `!%p` or an address's base), numbers and labels, and a verdict that operands coded
+/// so fit (with a barrier number in range). It reads what [`fits_quietly`] reads, coding the
+/// operands as [`OperandSummary::of`] does; anything else (false) goes the whole way.
+#[inline]
+fn fits_at_once(i: &Instruction, s: &Scope, plans: &mut Plans) -> bool {
+    s.at.set(i.span.start);
+    let p = *plans.table.plan(i, s);
+    if !p.plain {
+        return false;
+    }
+    if let Some((_, guard)) = i.guard() {
+        if s.regs.lookup_name(guard) != Some(Type::Pred) {
+            return false;
+        }
+    }
+    let operands = &i.operands[..];
+    if operands.len() > 16 {
+        return false;
+    }
+    let mut codes = [0u8; 16];
+    for (at, o) in codes.iter_mut().zip(operands) {
+        *at = match o {
+            Operand::Reg(r) => match s.regs.lookup_name(r) {
+                Some(t) => Summing::REG | (t as u8 + 1),
+                None => return false,
+            },
+            Operand::Imm(_) => Summing::VALUE,
+            Operand::Addr {
+                base: AddrBase::Reg(r),
+                ..
+            } if s.regs.lookup_name(r).is_some() => Summing::ADDR | 1,
+            Operand::Symbol(n) if !p.takes_address && s.labels.contains_name(n) => Summing::SYMBOL,
+            _ => return false,
+        };
+    }
+    let key = OperandKey {
+        plan: p.id,
+        len: operands.len() as u8,
+        width: 1,
+        codes: u128::from_le_bytes(codes),
+    };
+    let barrier_fits = || {
+        p.barrier_at.is_none_or(
+            |at| !matches!(operands.get(at), Some(Operand::Imm(n)) if !(0..16).contains(n)),
+        )
+    };
+    plans.verdicts.get(&key) == Some(true) && barrier_fits()
 }
 
 /// What reading the instruction's vector expressions says ([`crate::check_vectors::expression_notes`]),
