@@ -643,7 +643,7 @@ fn check_whole_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &
 #[inline]
 fn fits_at_once(i: &Instruction, s: &Scope, plans: &mut Plans) -> bool {
     s.at.set(i.span.start);
-    let p = *plans.table.plan(i, s);
+    let p = plans.table.plan(i, s);
     if !p.plain {
         return false;
     }
@@ -670,7 +670,7 @@ fn fits_at_once(i: &Instruction, s: &Scope, plans: &mut Plans) -> bool {
                 ..
             } if s.regs.lookup_name(r).is_some() => Summing::ADDR | 1,
             Operand::Symbol(n) if !p.takes_address && s.labels.contains_name(n) => Summing::SYMBOL,
-            _ => match quiet_operand_code(o, &p, s, &mut addressed) {
+            _ => match quiet_operand_code(o, p, s, &mut addressed) {
                 Some(code) => code,
                 None => return false,
             },

@@ -80,7 +80,6 @@ fn unpad_operand(o: &mut Operand, unpad: &impl Fn(&mut Name)) {
 /// prefixes of `%r<N>` ranges of up to 8 bytes (`%r`, `%rd`, `%f`: nearly all) held as one word
 /// each, so a lookup splits the name and compares words, without hashing or string compares.
 /// [`Registers::fill`] reuses its memory from one function to the next.
-#[derive(Default)]
 pub struct Registers<'a> {
     exact: FastMap<&'a str, Type>,
     /// The last bytes of the names in `exact` (bit `b % 64` of word `b / 64`): a register of a
@@ -101,8 +100,29 @@ pub struct Registers<'a> {
     /// name and overwritten on a conflict. An instruction's registers come back again and again,
     /// and a module's functions name the same ones: most lookups end here, and most of the rest
     /// find the name split already (by an earlier function).
-    memo: Vec<Cell<Remembered>>,
+    memo: Box<[Cell<Remembered>; MEMO_SLOTS]>,
+    /// The generation of the memo's answers for the registers held now (from 1: the empty
+    /// slots' tags hold none).
     generation: u32,
+}
+
+impl Default for Registers<'_> {
+    fn default() -> Self {
+        let memo: Box<[Cell<Remembered>]> = vec![Cell::default(); MEMO_SLOTS].into();
+        Registers {
+            exact: Default::default(),
+            exact_ends: [0; 4],
+            exact_short: Vec::new(),
+            short: Vec::new(),
+            previous_short: Vec::new(),
+            short_slots: [NO_RANGE; PREFIX_SLOTS],
+            long: Default::default(),
+            memo: memo
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("MEMO_SLOTS slots")),
+            generation: 1,
+        }
+    }
 }
 
 /// A name of up to 8 bytes, split into prefix and number (`%rd` and 12 for `%rd12`; `%r` and 1
@@ -194,7 +214,7 @@ impl<'a> Registers<'a> {
             && self.exact.is_empty()
             && self.long.is_empty()
             && self.short == self.previous_short;
-        if !same || self.memo.is_empty() {
+        if !same {
             self.forget_answers();
         }
         self.fill_short_slots();
@@ -203,8 +223,10 @@ impl<'a> Registers<'a> {
     /// Starts a new generation of the memo's answers.
     fn forget_answers(&mut self) {
         self.generation += 1;
-        if self.memo.is_empty() || self.generation >= 1 << 28 {
-            self.memo = (0..MEMO_SLOTS).map(|_| Cell::default()).collect();
+        if self.generation >= 1 << 28 {
+            self.memo
+                .iter()
+                .for_each(|slot| slot.set(Remembered::default()));
             self.generation = 1;
         }
     }
@@ -261,11 +283,11 @@ impl<'a> Registers<'a> {
         if bytes.is_empty() || bytes.len() > 8 {
             return self.resolve(name);
         }
-        self.lookup_short(name, prefix_word(bytes))
+        self.lookup_short(name, prefix_word(bytes), bytes.len())
     }
 
     /// [`Registers::lookup`] of a [`Name`]: a name of 1 to 8 bytes is taken as the word it holds
-    /// already, without reading its bytes one by one.
+    /// already, and its length from its tag, without reading its bytes one by one.
     #[inline]
     pub fn lookup_name(&self, name: &Name) -> Option<Type> {
         let words = name.words();
@@ -273,22 +295,26 @@ impl<'a> Registers<'a> {
         if !(1..=8).contains(&len) {
             return self.resolve(name);
         }
-        self.lookup_short(name, (words >> 8) as u64)
+        self.lookup_short(name, (words >> 8) as u64, len)
     }
 
-    /// [`Registers::lookup`] of a name of 1 to 8 bytes, `word` ([`prefix_word`]).
+    /// [`Registers::lookup`] of a name of `len` bytes, from 1 to 8, `word` ([`prefix_word`]);
+    /// `name` is read only when the memo has no answer.
     #[inline]
-    fn lookup_short(&self, name: &str, word: u64) -> Option<Type> {
-        let tag = self.generation << 4 | name.len() as u32;
-        let slot = (word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 52) as usize % MEMO_SLOTS;
-        let Some(slot) = self.memo.get(slot) else {
-            return self.resolve(name);
-        };
+    fn lookup_short(
+        &self,
+        name: &(impl AsRef<str> + ?Sized),
+        word: u64,
+        len: usize,
+    ) -> Option<Type> {
+        let tag = self.generation << 4 | len as u32;
+        let slot =
+            &self.memo[(word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 52) as usize % MEMO_SLOTS];
         let remembered = slot.get();
         if (remembered.word, remembered.tag) == (word, tag) {
             return remembered.answer;
         }
-        self.lookup_again(name, word, slot)
+        self.lookup_again(name.as_ref(), word, slot)
     }
 
     /// [`Registers::lookup`] of a name of up to 8 bytes (`word`) that `slot` holds no answer
