@@ -39,11 +39,12 @@ pub struct Functions<'a> {
 impl<'a> Functions<'a> {
     pub fn new(functions: &'a [Function]) -> Functions<'a> {
         let mut by_name: FastMap<&'a str, (&'a Function, u32)> = FastMap::default();
+        by_name.reserve(functions.len());
         for f in functions {
-            let first = by_name
-                .get(f.name.as_str())
-                .map_or(f.span.start, |&(_, at)| at);
-            by_name.insert(f.name.as_str(), (f, first));
+            by_name
+                .entry(f.name.as_str())
+                .and_modify(|(last, _)| *last = f)
+                .or_insert((f, f.span.start));
         }
         Functions { by_name }
     }
