@@ -660,11 +660,15 @@ fn fits_at_once(i: &Instruction, s: &Scope, plans: &mut Plans) -> bool {
     let mut codes = [0u8; 16];
     let mut addressed = None;
     for (at, o) in codes.iter_mut().zip(operands) {
-        *at = match o {
-            Operand::Reg(r) => match s.regs.lookup_name(r) {
-                Some(t) => Summing::REG | (t as u8 + 1),
+        // Registers first: most operands are.
+        if let Operand::Reg(r) = o {
+            match s.regs.lookup_name(r) {
+                Some(t) => *at = Summing::REG | (t as u8 + 1),
                 None => return false,
-            },
+            }
+            continue;
+        }
+        *at = match o {
             Operand::Imm(_) => Summing::VALUE,
             Operand::Addr {
                 base: AddrBase::Reg(r),
@@ -677,12 +681,7 @@ fn fits_at_once(i: &Instruction, s: &Scope, plans: &mut Plans) -> bool {
             },
         };
     }
-    let key = OperandKey {
-        plan: p.id,
-        len: operands.len() as u8,
-        width: 1,
-        codes: u128::from_le_bytes(codes),
-    };
+    let key = OperandKey::new(p.id, operands.len() as u8, 1, u128::from_le_bytes(codes));
     let barrier_fits = || {
         p.barrier_at.is_none_or(
             |at| !matches!(operands.get(at), Some(Operand::Imm(n)) if !(0..16).contains(n)),
@@ -880,7 +879,7 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
             None => Some(1),
         };
         let Some(width) = width else { return };
-        let key = operands.key.map(|k| OperandKey { width, ..k });
+        let key = operands.key.map(|k| k.with_width(width));
         let fits = match key.and_then(|k| plans.verdicts.get(&k)) {
             Some(fits) => fits,
             None => {
@@ -947,7 +946,7 @@ fn fits_quietly(
             |at| !matches!(i.operands.get(at), Some(Operand::Imm(n)) if !(0..16).contains(n)),
         )
     };
-    let fits = |key: OperandKey| verdicts.get(&OperandKey { width: 1, ..key }) == Some(true);
+    let fits = |key: OperandKey| verdicts.get(&key.with_width(1)) == Some(true);
     quiet_kinds && declared && operands.key.is_some_and(fits) && barrier_fits()
 }
 
@@ -2827,21 +2826,34 @@ struct OperandSummary<'s> {
 /// and the width of its vector access.
 #[derive(Copy, Clone, PartialEq, Eq, Hash)]
 struct OperandKey {
-    plan: u32,
-    len: u8,
-    width: u32,
     codes: u128,
+    /// The plan's id (the high 32 bits), the width (bits 8 to 31: 0 before it is known, then 1,
+    /// 2, 4 or 8) and how many codes (the low byte), compared as one word.
+    meta: u64,
 }
 
 impl OperandKey {
+    #[inline]
+    fn new(plan: u32, len: u8, width: u32, codes: u128) -> OperandKey {
+        OperandKey {
+            codes,
+            meta: u64::from(plan) << 32 | u64::from(width) << 8 | u64::from(len),
+        }
+    }
+
+    /// The key with the width of the vector access `width`.
+    #[inline]
+    fn with_width(self, width: u32) -> OperandKey {
+        OperandKey {
+            meta: self.meta & !0xffff_ff00 | u64::from(width) << 8,
+            ..self
+        }
+    }
+
     /// A slot of [`Verdicts::recent`]: one multiply of the key's folded words.
     #[inline]
     fn slot(&self) -> usize {
-        let words = self.codes as u64
-            ^ (self.codes >> 64) as u64
-            ^ u64::from(self.plan) << 32
-            ^ u64::from(self.width) << 24
-            ^ u64::from(self.len);
+        let words = self.codes as u64 ^ (self.codes >> 64) as u64 ^ self.meta;
         (words.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize % RECENT_VERDICTS
     }
 }
@@ -2867,12 +2879,8 @@ impl<'s> OperandSummary<'s> {
             };
             sum.push(code);
         }
-        let key = (sum.keyed && sum.len <= 16).then_some(OperandKey {
-            plan: p.id,
-            len: sum.len as u8,
-            width: 0,
-            codes: u128::from_le_bytes(sum.codes),
-        });
+        let key = (sum.keyed && sum.len <= 16)
+            .then(|| OperandKey::new(p.id, sum.len as u8, 0, u128::from_le_bytes(sum.codes)));
         OperandSummary {
             kinds: sum.kinds,
             addressed: sum.addressed,
