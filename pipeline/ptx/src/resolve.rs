@@ -322,32 +322,43 @@ impl<'a> Registers<'a> {
     #[inline(never)]
     fn lookup_again(&self, name: &str, word: u64, slot: &Cell<Remembered>) -> Option<Type> {
         let len = name.len();
-        let mut remembered = slot.get();
-        if (remembered.word, remembered.tag & 15) != (word, len as u32) {
-            remembered = Remembered::split(word, len);
+        let mut split = slot.get();
+        if (split.word, split.tag & 15) != (word, len as u32) {
+            split = Remembered::split(word, len);
         }
-        remembered.answer = self
-            .short_range_member(name.as_bytes(), &remembered)
-            .unwrap_or_else(|| self.resolve(name));
-        remembered.tag = self.generation << 4 | len as u32;
-        slot.set(remembered);
-        remembered.answer
+        let answer = match self.short_range_member(len, &split) {
+            Some(answer) => answer,
+            None => self.resolve(name),
+        };
+        slot.set(Remembered {
+            word,
+            tag: self.generation << 4 | len as u32,
+            number: split.number,
+            prefix_len: split.prefix_len,
+            answer,
+        });
+        answer
     }
 
     /// The answer for a name of 1 to 8 bytes (`split`) found with word operations: a name
     /// declared alone among the few (nearly always) that are, or else a member of a short-prefix
     /// range or nothing; `None` (not answered) where many names are declared alone.
     #[inline]
-    fn short_range_member(&self, bytes: &[u8], split: &Remembered) -> Option<Option<Type>> {
+    fn short_range_member(&self, len: usize, split: &Remembered) -> Option<Option<Type>> {
         // A name of up to 8 bytes is none of `exact`'s longer ones.
         if self.exact_short.len() > FEW_EXACT {
             return None;
         }
-        let declared_alone = |e: &&(u64, usize, Type)| (e.0, e.1) == (split.word, bytes.len());
-        if let Some(&(_, _, ty)) = self.exact_short.iter().find(declared_alone) {
-            return Some(Some(ty));
+        // Names declared alone, when one ends in the name's last byte.
+        let end = (split.word >> (8 * (len - 1))) as u8;
+        if self.exact_ends[usize::from(end / 64)] & (1 << (end % 64)) != 0 {
+            let declared_alone = |e: &&(u64, usize, Type)| (e.0, e.1) == (split.word, len);
+            if let Some(&(_, _, ty)) = self.exact_short.iter().find(declared_alone) {
+                return Some(Some(ty));
+            }
         }
-        if !bytes.last()?.is_ascii_digit() || split.prefix_len == 0 {
+        // A range's member ends in a digit after a prefix (the bytes before its last digits).
+        if split.prefix_len == 0 || usize::from(split.prefix_len) == len {
             return Some(None);
         }
         let prefix_len = usize::from(split.prefix_len);
@@ -603,7 +614,7 @@ mod tests {
                 return None;
             }
             let split = Remembered::split(prefix_word(bytes), bytes.len());
-            self.short_range_member(bytes, &split)
+            self.short_range_member(bytes.len(), &split)
         }
     }
 
