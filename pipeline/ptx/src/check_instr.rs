@@ -613,7 +613,7 @@ impl OperandKinds {
 }
 
 /// Checks one instruction; its messages go to `out` in ptxas's order. The commonest valid
-/// instruction is known at once ([`fits_at_once`], inlined where instructions are walked).
+/// instruction is known at once ([`fits_at_once`], inlined here; the whole check is out of line).
 #[inline]
 pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mut Findings) {
     if !fits_at_once(i, s, plans) {
