@@ -73,11 +73,14 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
             out.extend(b128_version(m, v.type_line, v.ty).filter(|_| !is_array(src, v)));
             out.extend(predicate_in_memory(v));
         }
-        // One finding per `.reg` statement (its names share the span).
-        let mut statements = f.regs.iter().map(|r| (r.span, r)).collect::<Vec<_>>();
-        statements.dedup_by_key(|(span, _)| span.start);
-        for (span, r) in statements {
-            out.extend(vector_shape_of(src, span, r.line, r.ty, r.vector));
+        // One finding per `.reg` statement (its names, one after another, share the span).
+        let statements = f
+            .regs
+            .iter()
+            .enumerate()
+            .filter(|&(k, r)| k == 0 || f.regs[k - 1].span.start != r.span.start);
+        for (_, r) in statements {
+            out.extend(vector_shape_of(src, r.span, r.line, r.ty, r.vector));
             out.extend(b128_version(m, r.line, r.ty));
         }
         out.extend(prototype_findings(src, f));
@@ -240,16 +243,24 @@ fn is_sized(src: &str, v: &VarDecl) -> bool {
 /// its `{`), or, defined first, the `.extern` declaration duplicates it (at its `;`).
 fn extern_redefinitions(src: &str, m: &Module) -> Vec<Finding> {
     let mut out = Vec::new();
-    // The first function of each name, found by hashing (a scan per function is quadratic).
-    let mut first_of: FastMap<&str, usize> = FastMap::default();
-    let mut last_of: FastMap<&str, usize> = FastMap::default();
+    // The first and the latest function of each name, found by hashing (a scan per function is
+    // quadratic).
+    let mut first_and_last: FastMap<&str, (usize, usize)> = FastMap::default();
+    first_and_last.reserve(m.functions.len());
     for (k, f) in m.functions.iter().enumerate() {
-        let first = *first_of.entry(f.name.as_str()).or_insert(k);
-        let last = last_of.insert(f.name.as_str(), k);
-        let Some(earlier) = (first < k).then(|| &m.functions[first]) else {
-            continue;
+        let (first, last) = match first_and_last.entry(f.name.as_str()) {
+            std::collections::hash_map::Entry::Occupied(mut seen) => {
+                let (first, last) = *seen.get();
+                seen.insert((first, k));
+                (first, last)
+            }
+            std::collections::hash_map::Entry::Vacant(new) => {
+                new.insert((k, k));
+                continue;
+            }
         };
-        let previous = &m.functions[last.unwrap_or(first)];
+        let earlier = &m.functions[first];
+        let previous = &m.functions[last];
         let body_line = || {
             let at = src.get(f.span.start as usize..)?.find('{')?;
             line_at(src, f.span.start as usize + at)

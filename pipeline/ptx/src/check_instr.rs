@@ -39,11 +39,12 @@ pub struct Functions<'a> {
 impl<'a> Functions<'a> {
     pub fn new(functions: &'a [Function]) -> Functions<'a> {
         let mut by_name: FastMap<&'a str, (&'a Function, u32)> = FastMap::default();
+        by_name.reserve(functions.len());
         for f in functions {
-            let first = by_name
-                .get(f.name.as_str())
-                .map_or(f.span.start, |&(_, at)| at);
-            by_name.insert(f.name.as_str(), (f, first));
+            by_name
+                .entry(f.name.as_str())
+                .and_modify(|(last, _)| *last = f)
+                .or_insert((f, f.span.start));
         }
         Functions { by_name }
     }
@@ -276,6 +277,9 @@ pub struct Plan {
     space: Option<StateSpace>,
     /// A memory access that names no space (generic addressing).
     generic_access: bool,
+    /// `ld`/`st`: the type [`crate::check_bounds::out_of_bound_access`] compares with the
+    /// variable's.
+    bound_ty: Option<Type>,
     /// `atom`/`red` with an operation: how many operands it takes.
     atom_operands: Option<usize>,
     bar_red: bool,
@@ -347,6 +351,7 @@ impl Plan {
             space: access_space(i)
                 .filter(|&space| !(writes_memory(i) && space == StateSpace::Const)),
             generic_access: is_access(i) && access_space(i).is_none(),
+            bound_ty: matches!(op, "ld" | "st").then(|| i.ty()).flatten(),
             atom_operands: has_op.then(|| atom_operand_count(i)),
             bar_red: op == "bar" && i.has_mod("red"),
             fragments,
@@ -651,9 +656,18 @@ impl OperandKinds {
     }
 }
 
-/// Checks one instruction; its messages go to `out` in ptxas's order.
+/// Checks one instruction; its messages go to `out` in ptxas's order. The commonest valid
+/// instruction is known at once ([`fits_at_once`], inlined here; the whole check is out of line).
 #[inline]
 pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mut Findings) {
+    if !fits_at_once(i, s, plans) {
+        check_whole_instruction(i, s, plans, out);
+    }
+}
+
+/// [`check_instruction`] the whole way.
+#[inline(never)]
+fn check_whole_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mut Findings) {
     let start = out.first.len();
     out.vector_notes_due = false;
     check_read_instruction(i, s, plans, out);
@@ -663,6 +677,116 @@ pub fn check_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &mu
     if out.vector_notes_due {
         place_vector_notes(i, s, start, out);
     }
+}
+
+/// Whether `i` is a valid instruction of the commonest kind, known with the least work: a plain
+/// plan ([`Plan::is_plain`]), a declared predicate as guard, operands that are declared registers
+/// (also as an address's base), numbers and labels (others as [`quiet_operand_code`] takes
+/// them), and a verdict that operands coded so fit (with a barrier number in range). It reads
+/// what [`fits_quietly`] reads, coding the operands as [`OperandSummary::of`] does; anything else
+/// (false) goes the whole way.
+#[inline]
+fn fits_at_once(i: &Instruction, s: &Scope, plans: &mut Plans) -> bool {
+    s.at.set(i.span.start);
+    let p = plans.table.plan(i, s);
+    if !p.plain {
+        return false;
+    }
+    if let Some((_, guard)) = i.guard() {
+        if s.regs.lookup_name(guard) != Some(Type::Pred) {
+            return false;
+        }
+    }
+    let operands = &i.operands[..];
+    if operands.len() > 16 {
+        return false;
+    }
+    let mut codes = [0u8; 16];
+    let mut addressed = None;
+    for (at, o) in codes.iter_mut().zip(operands) {
+        // Registers first: most operands are.
+        if let Operand::Reg(r) = o {
+            match s.regs.lookup_name(r) {
+                Some(t) => *at = Summing::REG | (t as u8 + 1),
+                None => return false,
+            }
+            continue;
+        }
+        *at = match o {
+            Operand::Imm(_) => Summing::VALUE,
+            Operand::Addr {
+                base: AddrBase::Reg(r),
+                ..
+            } if s.regs.lookup_name(r).is_some() => Summing::ADDR | 1,
+            Operand::Symbol(n) if !p.takes_address && s.labels.contains_name(n) => Summing::SYMBOL,
+            _ => match quiet_operand_code(o, p, s, &mut addressed) {
+                Some(code) => code,
+                None => return false,
+            },
+        };
+    }
+    let key = OperandKey::new(p.id, operands.len() as u8, 1, u128::from_le_bytes(codes));
+    let barrier_fits = || {
+        p.barrier_at.is_none_or(
+            |at| !matches!(operands.get(at), Some(Operand::Imm(n)) if !(0..16).contains(n)),
+        )
+    };
+    // A third input to `min`/`max.f32` may draw messages (`Plan::three_inputs`).
+    let two_inputs = !p.three_inputs || operands.len() < 4;
+    two_inputs && plans.verdicts.get(&key) == Some(true) && barrier_fits()
+}
+
+/// For [`fits_at_once`], the code of an operand of another kind than it codes itself, when the
+/// operand says nothing of its own in valid code: a negated predicate, a float, a known symbol
+/// without an offset, a special register without a `.target`/`.version` requirement unmet, or
+/// the first address of a variable, in the access's space and as wide as the access (ptxas's
+/// bound info aside: [`crate::check_bounds`]); `addressed` is that variable. Coded by
+/// [`Summing::top_operand`], as the whole check codes it.
+#[inline(never)]
+fn quiet_operand_code<'s>(
+    o: &Operand,
+    p: &Plan,
+    s: &'s Scope,
+    addressed: &mut Option<&'s VarDecl>,
+) -> Option<u8> {
+    match o {
+        Operand::NotReg(_) | Operand::F32(_) | Operand::F64(_) | Operand::Symbol(_) => {}
+        Operand::SpecialReg { name, .. } if special_register_available(name, s) => {}
+        Operand::Addr {
+            base: AddrBase::Symbol(_),
+            ..
+        } if addressed.is_none() => {}
+        _ => return None,
+    }
+    let mut sum = Summing::new(s, p.takes_address);
+    sum.top_operand(o);
+    if sum.unknown || sum.kinds.offset_symbols || sum.len != 1 {
+        return None;
+    }
+    if sum.kinds.symbol_addresses {
+        let var = sum.addressed?;
+        if !space_fits(&var.space, p.space, p.generic_access) || may_be_out_of_bound(var, p) {
+            return None;
+        }
+        *addressed = Some(var);
+    }
+    Some(sum.codes[0])
+}
+
+/// Whether the special register `name` needs no more than the module's `.target` and
+/// `.version` ([`special_register_requirements`] has nothing to say).
+fn special_register_available(name: &Name, s: &Scope) -> bool {
+    isa::SPECIAL_REQUIREMENTS
+        .iter()
+        .find(|(n, ..)| n == name)
+        .is_none_or(|&(_, sm, ptx)| s.version >= ptx && s.target_sm >= sm)
+}
+
+/// Whether an access of plan `p` to the scalar variable `var` may draw ptxas's bound info
+/// ([`crate::check_bounds::out_of_bound_access`] decides).
+fn may_be_out_of_bound(var: &VarDecl, p: &Plan) -> bool {
+    p.bound_ty
+        .is_some_and(|ty| !var.is_array && var.vector == 1 && ty.size_bytes() > var.ty.size_bytes())
 }
 
 /// What reading the instruction's vector expressions says ([`crate::check_vectors::expression_notes`]),
@@ -817,7 +941,7 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
             None => Some(1),
         };
         let Some(width) = width else { return };
-        let key = operands.key.map(|k| OperandKey { width, ..k });
+        let key = operands.key.map(|k| k.with_width(width));
         let fits = match key.and_then(|k| plans.verdicts.get(&k)) {
             Some(fits) => fits,
             None => {
@@ -895,7 +1019,7 @@ fn fits_quietly(
             |at| !matches!(i.operands.get(at), Some(Operand::Imm(n)) if !(0..16).contains(n)),
         )
     };
-    let fits = |key: OperandKey| verdicts.get(&OperandKey { width: 1, ..key }) == Some(true);
+    let fits = |key: OperandKey| verdicts.get(&key.with_width(1)) == Some(true);
     // A third input to `min`/`max.f32` may draw messages (`Plan::three_inputs`).
     let two_inputs = !p.three_inputs || i.operands.len() < 4;
     quiet_kinds && declared && two_inputs && operands.key.is_some_and(fits) && barrier_fits()
@@ -2262,6 +2386,14 @@ fn check_space_writable(i: &Instruction, out: &mut Findings) {
 }
 
 /// An instruction that reads or writes memory through an address operand.
+/// Whether a variable of space `var` fits an access to `space` (`generic`: one naming none).
+fn space_fits(var: &StateSpace, space: Option<StateSpace>, generic: bool) -> bool {
+    match space {
+        Some(space) => *var == space,
+        None => !generic || !matches!(var, StateSpace::Param | StateSpace::Const),
+    }
+}
+
 fn is_access(i: &Instruction) -> bool {
     matches!(i.opcode(), "ld" | "st" | "ldu" | "atom" | "red")
 }
@@ -2277,11 +2409,7 @@ fn check_space<'s>(
     out: &mut Findings,
 ) -> Option<&'s VarDecl> {
     let var = addressed.map(|v| &v.space);
-    let fits = |v: &StateSpace| match space {
-        Some(space) => *v == space,
-        None => !generic || !matches!(v, StateSpace::Param | StateSpace::Const),
-    };
-    if var.is_some_and(|v| !fits(v)) {
+    if var.is_some_and(|v| !space_fits(v, space, generic)) {
         out.now(
             i.line,
             format!(
@@ -2964,21 +3092,34 @@ struct OperandSummary<'s> {
 /// and the width of its vector access.
 #[derive(Copy, Clone, PartialEq, Eq, Hash)]
 struct OperandKey {
-    plan: u32,
-    len: u8,
-    width: u32,
     codes: u128,
+    /// The plan's id (the high 32 bits), the width (bits 8 to 31: 0 before it is known, then 1,
+    /// 2, 4 or 8) and how many codes (the low byte), compared as one word.
+    meta: u64,
 }
 
 impl OperandKey {
+    #[inline]
+    fn new(plan: u32, len: u8, width: u32, codes: u128) -> OperandKey {
+        OperandKey {
+            codes,
+            meta: u64::from(plan) << 32 | u64::from(width) << 8 | u64::from(len),
+        }
+    }
+
+    /// The key with the width of the vector access `width`.
+    #[inline]
+    fn with_width(self, width: u32) -> OperandKey {
+        OperandKey {
+            meta: self.meta & !0xffff_ff00 | u64::from(width) << 8,
+            ..self
+        }
+    }
+
     /// A slot of [`Verdicts::recent`]: one multiply of the key's folded words.
     #[inline]
     fn slot(&self) -> usize {
-        let words = self.codes as u64
-            ^ (self.codes >> 64) as u64
-            ^ u64::from(self.plan) << 32
-            ^ u64::from(self.width) << 24
-            ^ u64::from(self.len);
+        let words = self.codes as u64 ^ (self.codes >> 64) as u64 ^ self.meta;
         (words.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize % RECENT_VERDICTS
     }
 }
@@ -2986,18 +3127,7 @@ impl OperandKey {
 impl<'s> OperandSummary<'s> {
     #[inline]
     fn of(i: &Instruction, p: &Plan, s: &'s Scope) -> OperandSummary<'s> {
-        let mut sum = Summing {
-            s,
-            addressed: None,
-            takes_address: p.takes_address,
-            unknown: false,
-            codes: [0; 16],
-            len: 0,
-            keyed: true,
-            mixed_vectors: false,
-            vectors: false,
-            kinds: OperandKinds::NONE,
-        };
+        let mut sum = Summing::new(s, p.takes_address);
         // Registers, numbers and addresses in registers (nearly all operands) are coded here:
         // they are of no kind that [`OperandKinds`] notes.
         for o in i.operands.iter() {
@@ -3015,12 +3145,8 @@ impl<'s> OperandSummary<'s> {
             };
             sum.push(code);
         }
-        let key = (sum.keyed && sum.len <= 16).then_some(OperandKey {
-            plan: p.id,
-            len: sum.len as u8,
-            width: 0,
-            codes: u128::from_le_bytes(sum.codes),
-        });
+        let key = (sum.keyed && sum.len <= 16)
+            .then(|| OperandKey::new(p.id, sum.len as u8, 0, u128::from_le_bytes(sum.codes)));
         OperandSummary {
             kinds: sum.kinds,
             addressed: sum.addressed,
@@ -3058,7 +3184,7 @@ struct Summing<'s, 'a> {
     kinds: OperandKinds,
 }
 
-impl<'s> Summing<'s, '_> {
+impl<'s, 'a> Summing<'s, 'a> {
     /// Operand codes: a kind in the top 3 bits, below it a register's type (0: undeclared) or a flag.
     const REG: u8 = 0;
     const NOT_REG: u8 = 1 << 5;
@@ -3072,6 +3198,22 @@ impl<'s> Summing<'s, '_> {
     const VECTOR_SPECIAL: u8 = 31;
     /// Not a code: [`Summing::symbol_code`]'s mark of a name with an offset.
     const PLUS_OFFSET_NAME: u8 = 1 << 4;
+
+    #[inline]
+    fn new(s: &'s Scope<'a>, takes_address: bool) -> Summing<'s, 'a> {
+        Summing {
+            s,
+            addressed: None,
+            takes_address,
+            unknown: false,
+            codes: [0; 16],
+            len: 0,
+            keyed: true,
+            mixed_vectors: false,
+            vectors: false,
+            kinds: OperandKinds::NONE,
+        }
+    }
 
     #[inline]
     fn push(&mut self, code: u8) {

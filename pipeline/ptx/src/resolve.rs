@@ -80,7 +80,6 @@ fn unpad_operand(o: &mut Operand, unpad: &impl Fn(&mut Name)) {
 /// prefixes of `%r<N>` ranges of up to 8 bytes (`%r`, `%rd`, `%f`: nearly all) held as one word
 /// each, so a lookup splits the name and compares words, without hashing or string compares.
 /// [`Registers::fill`] reuses its memory from one function to the next.
-#[derive(Default)]
 pub struct Registers<'a> {
     exact: FastMap<&'a str, Type>,
     /// The last bytes of the names in `exact` (bit `b % 64` of word `b / 64`): a register of a
@@ -101,8 +100,29 @@ pub struct Registers<'a> {
     /// name and overwritten on a conflict. An instruction's registers come back again and again,
     /// and a module's functions name the same ones: most lookups end here, and most of the rest
     /// find the name split already (by an earlier function).
-    memo: Vec<Cell<Remembered>>,
+    memo: Box<[Cell<Remembered>; MEMO_SLOTS]>,
+    /// The generation of the memo's answers for the registers held now (from 1: the empty
+    /// slots' tags hold none).
     generation: u32,
+}
+
+impl Default for Registers<'_> {
+    fn default() -> Self {
+        let memo: Box<[Cell<Remembered>]> = vec![Cell::default(); MEMO_SLOTS].into();
+        Registers {
+            exact: Default::default(),
+            exact_ends: [0; 4],
+            exact_short: Vec::new(),
+            short: Vec::new(),
+            previous_short: Vec::new(),
+            short_slots: [NO_RANGE; PREFIX_SLOTS],
+            long: Default::default(),
+            memo: memo
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("MEMO_SLOTS slots")),
+            generation: 1,
+        }
+    }
 }
 
 /// A name of up to 8 bytes, split into prefix and number (`%rd` and 12 for `%rd12`; `%r` and 1
@@ -194,7 +214,7 @@ impl<'a> Registers<'a> {
             && self.exact.is_empty()
             && self.long.is_empty()
             && self.short == self.previous_short;
-        if !same || self.memo.is_empty() {
+        if !same {
             self.forget_answers();
         }
         self.fill_short_slots();
@@ -203,8 +223,10 @@ impl<'a> Registers<'a> {
     /// Starts a new generation of the memo's answers.
     fn forget_answers(&mut self) {
         self.generation += 1;
-        if self.memo.is_empty() || self.generation >= 1 << 28 {
-            self.memo = (0..MEMO_SLOTS).map(|_| Cell::default()).collect();
+        if self.generation >= 1 << 28 {
+            self.memo
+                .iter()
+                .for_each(|slot| slot.set(Remembered::default()));
             self.generation = 1;
         }
     }
@@ -261,11 +283,11 @@ impl<'a> Registers<'a> {
         if bytes.is_empty() || bytes.len() > 8 {
             return self.resolve(name);
         }
-        self.lookup_short(name, prefix_word(bytes))
+        self.lookup_short(name, prefix_word(bytes), bytes.len())
     }
 
     /// [`Registers::lookup`] of a [`Name`]: a name of 1 to 8 bytes is taken as the word it holds
-    /// already, without reading its bytes one by one.
+    /// already, and its length from its tag, without reading its bytes one by one.
     #[inline]
     pub fn lookup_name(&self, name: &Name) -> Option<Type> {
         let words = name.words();
@@ -273,22 +295,26 @@ impl<'a> Registers<'a> {
         if !(1..=8).contains(&len) {
             return self.resolve(name);
         }
-        self.lookup_short(name, (words >> 8) as u64)
+        self.lookup_short(name, (words >> 8) as u64, len)
     }
 
-    /// [`Registers::lookup`] of a name of 1 to 8 bytes, `word` ([`prefix_word`]).
+    /// [`Registers::lookup`] of a name of `len` bytes, from 1 to 8, `word` ([`prefix_word`]);
+    /// `name` is read only when the memo has no answer.
     #[inline]
-    fn lookup_short(&self, name: &str, word: u64) -> Option<Type> {
-        let tag = self.generation << 4 | name.len() as u32;
-        let slot = (word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 52) as usize % MEMO_SLOTS;
-        let Some(slot) = self.memo.get(slot) else {
-            return self.resolve(name);
-        };
+    fn lookup_short(
+        &self,
+        name: &(impl AsRef<str> + ?Sized),
+        word: u64,
+        len: usize,
+    ) -> Option<Type> {
+        let tag = self.generation << 4 | len as u32;
+        let slot =
+            &self.memo[(word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 52) as usize % MEMO_SLOTS];
         let remembered = slot.get();
         if (remembered.word, remembered.tag) == (word, tag) {
             return remembered.answer;
         }
-        self.lookup_again(name, word, slot)
+        self.lookup_again(name.as_ref(), word, slot)
     }
 
     /// [`Registers::lookup`] of a name of up to 8 bytes (`word`) that `slot` holds no answer
@@ -296,32 +322,43 @@ impl<'a> Registers<'a> {
     #[inline(never)]
     fn lookup_again(&self, name: &str, word: u64, slot: &Cell<Remembered>) -> Option<Type> {
         let len = name.len();
-        let mut remembered = slot.get();
-        if (remembered.word, remembered.tag & 15) != (word, len as u32) {
-            remembered = Remembered::split(word, len);
+        let mut split = slot.get();
+        if (split.word, split.tag & 15) != (word, len as u32) {
+            split = Remembered::split(word, len);
         }
-        remembered.answer = self
-            .short_range_member(name.as_bytes(), &remembered)
-            .unwrap_or_else(|| self.resolve(name));
-        remembered.tag = self.generation << 4 | len as u32;
-        slot.set(remembered);
-        remembered.answer
+        let answer = match self.short_range_member(len, &split) {
+            Some(answer) => answer,
+            None => self.resolve(name),
+        };
+        slot.set(Remembered {
+            word,
+            tag: self.generation << 4 | len as u32,
+            number: split.number,
+            prefix_len: split.prefix_len,
+            answer,
+        });
+        answer
     }
 
     /// The answer for a name of 1 to 8 bytes (`split`) found with word operations: a name
     /// declared alone among the few (nearly always) that are, or else a member of a short-prefix
     /// range or nothing; `None` (not answered) where many names are declared alone.
     #[inline]
-    fn short_range_member(&self, bytes: &[u8], split: &Remembered) -> Option<Option<Type>> {
+    fn short_range_member(&self, len: usize, split: &Remembered) -> Option<Option<Type>> {
         // A name of up to 8 bytes is none of `exact`'s longer ones.
         if self.exact_short.len() > FEW_EXACT {
             return None;
         }
-        let declared_alone = |e: &&(u64, usize, Type)| (e.0, e.1) == (split.word, bytes.len());
-        if let Some(&(_, _, ty)) = self.exact_short.iter().find(declared_alone) {
-            return Some(Some(ty));
+        // Names declared alone, when one ends in the name's last byte.
+        let end = (split.word >> (8 * (len - 1))) as u8;
+        if self.exact_ends[usize::from(end / 64)] & (1 << (end % 64)) != 0 {
+            let declared_alone = |e: &&(u64, usize, Type)| (e.0, e.1) == (split.word, len);
+            if let Some(&(_, _, ty)) = self.exact_short.iter().find(declared_alone) {
+                return Some(Some(ty));
+            }
         }
-        if !bytes.last()?.is_ascii_digit() || split.prefix_len == 0 {
+        // A range's member ends in a digit after a prefix (the bytes before its last digits).
+        if split.prefix_len == 0 || usize::from(split.prefix_len) == len {
             return Some(None);
         }
         let prefix_len = usize::from(split.prefix_len);
@@ -577,7 +614,7 @@ mod tests {
                 return None;
             }
             let split = Remembered::split(prefix_word(bytes), bytes.len());
-            self.short_range_member(bytes, &split)
+            self.short_range_member(bytes.len(), &split)
         }
     }
 

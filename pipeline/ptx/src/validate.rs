@@ -661,4 +661,42 @@ mod tests {
         ];
         assert_eq!(got, want);
     }
+
+    /// An instruction that the short first walk (`check_instr::fits_at_once`) would pass on
+    /// its plan and its operands' verdict alone, kept by a valid one before it, still says what
+    /// its own operands draw: a bound info, an unmet special register requirement, a variable of
+    /// another space (ptxas's messages for this module).
+    #[test]
+    fn kept_verdicts_leave_each_operands_own_messages() {
+        let src = "\
+.version 8.0
+.target sm_80
+.address_size 64
+
+.visible .entry a(
+\t.param .u64 p,
+\t.param .u32 q
+)
+{
+\t.reg .b32 %r<4>;
+\t.reg .b64 %rd<4>;
+\tld.param.u64 %rd1, [p];
+\tld.param.u64 %rd2, [q];
+\tmov.u32 %r1, %tid.x;
+\tmov.u32 %r2, %clusterid.x;
+\tld.param.u64 %rd1, [p];
+\tld.global.u64 %rd3, [%rd1];
+\tld.global.u64 %rd3, [p];
+\tret;
+}
+";
+        let diags = crate::parse_module(src, "t.ptx").unwrap_err();
+        let got: Vec<(u32, &str)> = diags.iter().map(|d| (d.line, d.message.as_str())).collect();
+        let want = [
+            (13, "Potential out of bound access while accessing symbol 'q' of type '.u32' with instruction type '.u64'."),
+            (15, "Feature '%clusterid' requires .target sm_90 or higher"),
+            (18, "State space mismatch between instruction and address in instruction 'ld'"),
+        ];
+        assert_eq!(got, want);
+    }
 }
