@@ -1289,6 +1289,20 @@ fn result_type(i: &Instruction, kind: Option<char>) -> Option<Type> {
     }
 }
 
+/// Whether `o`, written where a result goes, is no register: an immediate that fits the result's
+/// type `ty` (one of another kind is a type mismatch first), a vector with a literal element, or a
+/// variable or register plus an offset.
+fn stands_for_no_register(o: &Operand, ty: Option<Type>, s: &Scope) -> bool {
+    match o {
+        Operand::Imm(_) | Operand::F32(_) | Operand::F64(_) => immediate_fits(o, ty),
+        Operand::Vector(v) => v
+            .iter()
+            .any(|e| matches!(e, Operand::Imm(_) | Operand::F32(_) | Operand::F64(_))),
+        Operand::Symbol(n) => is_variable_plus_offset(n, s) || is_register_plus_offset(n, s),
+        _ => false,
+    }
+}
+
 /// Operand forms ptxas rejects before looking at types: an immediate or special register as a
 /// result, an address or a variable where a register belongs,
 /// an address through an unknown name, a vector of an illegal size. False if any was reported.
@@ -1306,37 +1320,7 @@ fn check_operand_forms(
         let is_dest = kind.is_some_and(|c| matches!(c, 'd' | 'D' | 'E' | 'w' | 'U' | 'P'))
             || (kind == Some('V') && k == 0);
         match o {
-            // An immediate of another kind than the result's type is a type mismatch first.
-            Operand::Imm(_) | Operand::F32(_) | Operand::F64(_)
-                if is_dest && immediate_fits(o, result_type(i, kind)) =>
-            {
-                out.now(
-                    i.line,
-                    format!(
-                        "Result register required for instruction '{}'",
-                        display_name(i)
-                    ),
-                );
-                ok = false;
-            }
-            Operand::Vector(v)
-                if is_dest
-                    && v.iter().any(|e| {
-                        matches!(e, Operand::Imm(_) | Operand::F32(_) | Operand::F64(_))
-                    }) =>
-            {
-                out.now(
-                    i.line,
-                    format!(
-                        "Result register required for instruction '{}'",
-                        display_name(i)
-                    ),
-                );
-                ok = false;
-            }
-            Operand::Symbol(n)
-                if is_dest && (is_variable_plus_offset(n, s) || is_register_plus_offset(n, s)) =>
-            {
+            _ if is_dest && stands_for_no_register(o, result_type(i, kind), s) => {
                 out.now(
                     i.line,
                     format!(
