@@ -1289,6 +1289,19 @@ fn result_type(i: &Instruction, kind: Option<char>) -> Option<Type> {
     }
 }
 
+/// Whether `o`, written where a label goes, is something else ptxas names as such: an integer
+/// register (a floating or predicate one is a mismatch), or a known name that is no label.
+fn stands_for_no_label(o: &Operand, s: &Scope) -> bool {
+    match o {
+        Operand::Reg(n) => s
+            .regs
+            .lookup(n)
+            .is_some_and(|t| !is_float(t) && t != Type::Pred),
+        Operand::Symbol(n) => !s.labels.contains_name(n) && is_known_name(symbol_base(n), s),
+        _ => false,
+    }
+}
+
 /// Whether `o`, written where a result goes, is no register: an immediate that fits the result's
 /// type `ty` (one of another kind is a type mismatch first), a vector with a literal element, or a
 /// variable or register plus an offset.
@@ -1379,27 +1392,7 @@ fn check_operand_forms(
                 );
                 ok = false;
             }
-            // An integer register where a label belongs (a floating or predicate one is a mismatch).
-            Operand::Reg(n)
-                if kind == Some('l')
-                    && s.regs
-                        .lookup(n)
-                        .is_some_and(|t| !is_float(t) && t != Type::Pred) =>
-            {
-                out.now(
-                    i.line,
-                    format!(
-                        "Label expected for argument {k} of instruction '{}'",
-                        i.opcode()
-                    ),
-                );
-                ok = false;
-            }
-            Operand::Symbol(n)
-                if kind == Some('l')
-                    && !s.labels.contains_name(n)
-                    && is_known_name(symbol_base(n), s) =>
-            {
+            _ if kind == Some('l') && stands_for_no_label(o, s) => {
                 out.now(
                     i.line,
                     format!(
