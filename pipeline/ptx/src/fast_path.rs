@@ -701,12 +701,11 @@ impl<'s> Parser<'s> {
                 break;
             }
         }
-        self.prev_end = c.pos as u32;
-        self.resume_tokens_at(c.pos, 1);
+        self.finish_list(c.pos);
         Some(params)
     }
 
-    /// The token stream resumes past a list's `}`, which ended at `end`.
+    /// The token stream resumes past a list's closing `}` or `)`, which ended at `end`.
     fn finish_list(&mut self, end: usize) -> bool {
         self.prev_end = end as u32;
         self.resume_tokens_at(end, 1);
