@@ -198,10 +198,7 @@ fn connect_jobserver(args: &args::Args) -> JobserverLink {
         return JobserverLink::NotUsed;
     }
     match Jobserver::from_env() {
-        Ok(Some(js)) => {
-            ptxforge_runtime::jobserver::install_signal_handlers();
-            JobserverLink::Connected(JobserverHandle(Arc::new(js)))
-        }
+        Ok(Some(js)) => JobserverLink::Connected(JobserverHandle(Arc::new(js))),
         Ok(None) => JobserverLink::Missing,
         Err(_) => JobserverLink::Unusable,
     }

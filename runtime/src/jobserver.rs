@@ -11,11 +11,12 @@
 //! * Release, in order: hand a held byte to a waiter; otherwise write it back to Make; a release
 //!   with no byte held restores the implicit token. A release with nothing to give back is a
 //!   protocol error. Errors are sticky: the first one wins.
-//! * Every byte read is written back on drop, and [`install_signal_handlers`] does the same on
-//!   SIGINT/SIGTERM before re-raising. EINTR is retried.
+//! * Every byte read is written back on drop. [`Jobserver::connect`] blocks SIGINT/SIGTERM in
+//!   the calling thread (and so in every thread started after it) and a watcher thread waits for
+//!   them: it takes the state lock, writes back every byte held, and re-raises. Bytes are read and
+//!   written only under that lock, so the count it writes back is exact. EINTR is retried.
 
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
-use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -102,10 +103,6 @@ impl Drop for Token<'_> {
     }
 }
 
-/// The write descriptor and the number of bytes to return, for the signal handler.
-static SIGNAL_WRITE_FD: AtomicI32 = AtomicI32::new(-1);
-static SIGNAL_HELD: AtomicUsize = AtomicUsize::new(0);
-
 impl Jobserver {
     /// Connects to the jobserver `MAKEFLAGS` names. `Ok(None)`: there is none (warn and go on).
     pub fn from_env() -> Result<Option<Jobserver>, String> {
@@ -143,7 +140,7 @@ impl Jobserver {
             }),
             cond: Condvar::new(),
         });
-        SIGNAL_WRITE_FD.store(inner.write.as_raw_fd(), Ordering::SeqCst);
+        watch_termination_signals(&inner)?;
         let reader_inner = Arc::clone(&inner);
         let reader = std::thread::Builder::new()
             .name("ptxforge-jobserver".into())
@@ -186,7 +183,6 @@ impl Jobserver {
                     .unwrap_or_else(|| "jobserver shut down".into()));
             };
             st.held.push(byte);
-            SIGNAL_HELD.store(st.held.len() + st.ready.len(), Ordering::SeqCst);
         }
         st.active += 1;
         st.stats.tokens_acquired += 1;
@@ -206,7 +202,6 @@ impl Jobserver {
                 st.ready.push(byte);
                 self.inner.cond.notify_all();
             } else {
-                SIGNAL_HELD.store(st.held.len() + st.ready.len(), Ordering::SeqCst);
                 if let Err(e) = write_byte(&self.inner.write, byte) {
                     set_error(&mut st, format!("write: {e}"));
                 }
@@ -216,7 +211,6 @@ impl Jobserver {
         } else {
             set_error(&mut st, "token released twice".into());
         }
-        SIGNAL_HELD.store(st.held.len() + st.ready.len(), Ordering::SeqCst);
     }
 
     /// The first error seen, if any (sticky).
@@ -240,15 +234,7 @@ impl Drop for Jobserver {
         if let Some(r) = self.reader.take() {
             let _ = r.join();
         }
-        if let Ok(mut st) = self.inner.state.lock() {
-            let mut bytes = std::mem::take(&mut st.held);
-            bytes.append(&mut st.ready);
-            for b in bytes {
-                let _ = write_byte(&self.inner.write, b);
-            }
-        }
-        SIGNAL_HELD.store(0, Ordering::SeqCst);
-        SIGNAL_WRITE_FD.store(-1, Ordering::SeqCst);
+        give_back_everything(&self.inner);
     }
 }
 
@@ -331,25 +317,33 @@ fn reader_loop(inner: &Inner) {
         if fds[1].revents().is_some_and(|r| !r.is_empty()) {
             return;
         }
+        let Ok(mut st) = inner.state.lock() else {
+            return;
+        };
+        if st.shutdown {
+            return;
+        }
         match read_byte(&inner.read) {
-            Ok(Some(byte)) => deliver(inner, byte),
+            Ok(Some(byte)) => deliver(inner, &mut st, byte),
             Ok(None) => {}
-            Err(e) => return fail(inner, format!("read: {e}")),
+            Err(e) => {
+                set_error(&mut st, format!("read: {e}"));
+                drop(st);
+                inner.cond.notify_all();
+                return;
+            }
         }
     }
 }
 
-/// Hands a byte to a waiter, or gives it straight back when nobody waits any more.
-fn deliver(inner: &Inner, byte: u8) {
-    let Ok(mut st) = inner.state.lock() else {
-        return;
-    };
+/// Hands a byte just read (under the state lock) to a waiter, or gives it straight back when
+/// nobody waits any more.
+fn deliver(inner: &Inner, st: &mut State, byte: u8) {
     if st.waiters > st.ready.len() {
         st.ready.push(byte);
-        SIGNAL_HELD.store(st.held.len() + st.ready.len(), Ordering::SeqCst);
         inner.cond.notify_all();
     } else if let Err(e) = write_byte(&inner.write, byte) {
-        set_error(&mut st, format!("write: {e}"));
+        set_error(st, format!("write: {e}"));
     }
 }
 
@@ -360,42 +354,38 @@ fn fail(inner: &Inner, e: String) {
     inner.cond.notify_all();
 }
 
-/// On SIGINT/SIGTERM: write back the bytes held, then die of the same signal.
-pub fn install_signal_handlers() {
-    use nix::sys::signal::{sigaction, SaFlags, SigAction, SigHandler, SigSet, Signal};
-    extern "C" fn on_signal(sig: i32) {
-        let fd = SIGNAL_WRITE_FD.load(Ordering::SeqCst);
-        let n = SIGNAL_HELD.swap(0, Ordering::SeqCst);
-        if fd >= 0 {
-            for _ in 0..n {
-                // SAFETY: write(2) is async-signal-safe; the buffer is a static byte.
-                unsafe { libc_write(fd, b"+".as_ptr(), 1) };
-            }
-        }
-        // SAFETY: restoring the default action and re-raising are async-signal-safe.
-        unsafe {
-            libc_signal(sig, 0);
-            libc_raise(sig);
-        }
-    }
-    let action = SigAction::new(
-        SigHandler::Handler(on_signal),
-        SaFlags::empty(),
-        SigSet::empty(),
-    );
-    for s in [Signal::SIGINT, Signal::SIGTERM] {
-        // SAFETY: the handler only performs async-signal-safe calls.
-        let _ = unsafe { sigaction(s, &action) };
+/// Writes back every byte read from Make and not yet returned, and stops further reads.
+fn give_back_everything(inner: &Inner) {
+    let mut st = inner.state.lock().unwrap_or_else(|e| e.into_inner());
+    st.shutdown = true;
+    let mut bytes = std::mem::take(&mut st.held);
+    bytes.append(&mut st.ready);
+    for b in bytes {
+        let _ = write_byte(&inner.write, b);
     }
 }
 
-extern "C" {
-    #[link_name = "write"]
-    fn libc_write(fd: i32, buf: *const u8, n: usize) -> isize;
-    #[link_name = "signal"]
-    fn libc_signal(sig: i32, handler: usize) -> usize;
-    #[link_name = "raise"]
-    fn libc_raise(sig: i32) -> i32;
+/// Blocks SIGINT/SIGTERM here and in every thread started later, and starts a thread that, on
+/// either, gives every token back and then dies of the same signal.
+fn watch_termination_signals(inner: &Arc<Inner>) -> Result<(), String> {
+    use nix::sys::signal::{raise, signal, SigHandler, SigSet, Signal};
+    let mut set = SigSet::empty();
+    set.add(Signal::SIGINT);
+    set.add(Signal::SIGTERM);
+    set.thread_block().map_err(|e| e.to_string())?;
+    let inner = Arc::clone(inner);
+    std::thread::Builder::new()
+        .name("ptxforge-signals".into())
+        .spawn(move || {
+            let Ok(sig) = set.wait() else { return };
+            give_back_everything(&inner);
+            // SAFETY: restoring the default action; no handler of ours is replaced mid-call.
+            let _ = unsafe { signal(sig, SigHandler::SigDfl) };
+            let _ = set.thread_unblock();
+            let _ = raise(sig);
+        })
+        .map(drop)
+        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
