@@ -1,4 +1,5 @@
-//! Prints which `../shared/corpus` modules ptxforge compiles, per architecture, with the first error.
+//! Prints which `../shared/corpus` modules ptxforge compiles, per architecture, with the first error,
+//! then how many kernels compile at each module's own target and the commonest kernel errors.
 //!
 //! Usage: `cargo run --release -p ptxforge-benches --bin corpus_survey -- [CORPUS_DIR]`
 
@@ -36,12 +37,18 @@ fn main() {
         return;
     }
     let mut ok = 0;
+    let mut tally = KernelTally::default();
     for f in &files {
         let src = String::from_utf8_lossy(&std::fs::read(f).unwrap()).into_owned();
         let target = module_target(&src);
         let name = f.strip_prefix(&dir).unwrap_or(f).display().to_string();
-        for sm in SUPPORTED_SMS.iter().copied().filter(|s| s.num >= target) {
-            let verdict = survey_one(&src, &name, sm);
+        for (i, sm) in SUPPORTED_SMS
+            .iter()
+            .copied()
+            .filter(|s| s.num >= target)
+            .enumerate()
+        {
+            let verdict = survey_one(&src, &name, sm, (i == 0).then_some(&mut tally));
             if verdict == "ok" {
                 ok += 1;
             }
@@ -49,15 +56,75 @@ fn main() {
         }
     }
     println!("compiled: {ok} module/arch pairs");
+    tally.print();
 }
 
-fn survey_one(src: &str, name: &str, sm: Sm) -> String {
+/// Kernels compiled and failed at each module's own target, and failures by message.
+#[derive(Default)]
+struct KernelTally {
+    compiled: usize,
+    failed: usize,
+    reasons: std::collections::HashMap<String, usize>,
+}
+
+impl KernelTally {
+    fn add(&mut self, out: &ptxforge_pipeline::CompileOutput) {
+        for k in &out.kernels {
+            let Some(err) = &k.error else {
+                self.compiled += 1;
+                continue;
+            };
+            self.failed += 1;
+            if std::env::var_os("SURVEY_KERNELS").is_some() {
+                println!("kernel-failure\t{}\t{:?}", k.name, err.messages.first());
+            }
+            let message = err.messages.first().map(|m| m.1.as_str()).unwrap_or("");
+            *self.reasons.entry(reason_of(message)).or_default() += 1;
+        }
+    }
+
+    fn print(&self) {
+        println!(
+            "kernels at their own target: {} compiled, {} failed",
+            self.compiled, self.failed
+        );
+        let mut reasons: Vec<_> = self.reasons.iter().collect();
+        reasons.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        for (reason, n) in reasons.iter().take(40) {
+            println!("{n:6}  {reason}");
+        }
+    }
+}
+
+/// A kernel error with symbol names and numbers taken out, so alike failures count together.
+fn reason_of(message: &str) -> String {
+    let mut out = String::new();
+    let mut in_quotes = false;
+    for c in message.chars() {
+        match c {
+            '"' => {
+                in_quotes = !in_quotes;
+                if in_quotes {
+                    out.push_str("\"…");
+                }
+            }
+            _ if in_quotes => {}
+            _ => out.push(c),
+        }
+    }
+    out.chars().take(120).collect()
+}
+
+fn survey_one(src: &str, name: &str, sm: Sm, tally: Option<&mut KernelTally>) -> String {
     let opts = CompileOptions {
         sm,
         check_hazards: true,
         ..CompileOptions::default()
     };
     let out = compile_module(src, name, &opts);
+    if let Some(tally) = tally {
+        tally.add(&out);
+    }
     if out.failed() {
         let first = out
             .diagnostics
