@@ -130,12 +130,11 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
             out.p[0] = Some(r != 0);
             r
         }
-        Prmt | Uprmt => {
-            if i.f(72, 3) != 0 {
-                return Err("PRMT mode".into());
-            }
-            prmt(a, b, c)
-        }
+        Prmt | Uprmt => match i.f(72, 3) {
+            0 => prmt(a, b, c),
+            mode @ 1..=6 => prmt_mode(mode, a, b, c),
+            _ => return Err("PRMT mode 7".into()),
+        },
         Shf | Ushf => shf(i, a, b, c),
         Plop3 => {
             let idx = (x.pred(i.pred(68)) as u32) << 2
@@ -339,6 +338,23 @@ fn prmt(a: u32, sel: u32, c: u32) -> u32 {
         r |= (v as u32) << (8 * k);
     }
     r
+}
+
+/// PRMT with a fixed pattern (`.F4E` = 1 .. `.RC16` = 6) chosen by the selector's low two bits;
+/// each row lists the result's bytes from b3 down to b0, out of the pool {c:a}.
+fn prmt_mode(mode: u32, a: u32, sel: u32, c: u32) -> u32 {
+    const ROWS: [[[u8; 4]; 4]; 6] = [
+        [[3, 2, 1, 0], [4, 3, 2, 1], [5, 4, 3, 2], [6, 5, 4, 3]],
+        [[5, 6, 7, 0], [6, 7, 0, 1], [7, 0, 1, 2], [0, 1, 2, 3]],
+        [[0, 0, 0, 0], [1, 1, 1, 1], [2, 2, 2, 2], [3, 3, 3, 3]],
+        [[3, 2, 1, 0], [3, 2, 1, 1], [3, 2, 2, 2], [3, 3, 3, 3]],
+        [[0, 0, 0, 0], [1, 1, 1, 0], [2, 2, 1, 0], [3, 2, 1, 0]],
+        [[1, 0, 1, 0], [3, 2, 3, 2], [1, 0, 1, 0], [3, 2, 3, 2]],
+    ];
+    let pool = (c as u64) << 32 | a as u64;
+    let row = ROWS[mode as usize - 1][(sel & 3) as usize];
+    row.iter()
+        .fold(0, |r, &byte| r << 8 | ((pool >> (8 * byte)) & 0xff) as u32)
 }
 
 /// SHF: funnel shift of {c:a} by b; type at 73..74 (0 S64, 1 U64, 2 S32, 3 U32), right at 76, HI at 80.

@@ -347,6 +347,48 @@ pub enum MemScope {
     Sys,
 }
 
+/// PRMT's byte-selection mode: `Index` takes four selector nibbles; the others (PTX's `.f4e`,
+/// `.b4e`, `.rc8`, `.ecl`, `.ecr`, `.rc16`) pick a fixed pattern by the selector's low bits.
+/// The discriminant is the encoding's field value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PrmtMode {
+    Index = 0,
+    F4e = 1,
+    B4e = 2,
+    Rc8 = 3,
+    Ecl = 4,
+    Ecr = 5,
+    Rc16 = 6,
+}
+
+impl PrmtMode {
+    /// The mode a PTX modifier names.
+    pub fn from_ptx(m: &str) -> Option<PrmtMode> {
+        Some(match m {
+            "f4e" => PrmtMode::F4e,
+            "b4e" => PrmtMode::B4e,
+            "rc8" => PrmtMode::Rc8,
+            "ecl" => PrmtMode::Ecl,
+            "ecr" => PrmtMode::Ecr,
+            "rc16" => PrmtMode::Rc16,
+            _ => return None,
+        })
+    }
+
+    /// nvdisasm's suffix (`.F4E`), empty for `Index`.
+    pub fn suffix(self) -> &'static str {
+        match self {
+            PrmtMode::Index => "",
+            PrmtMode::F4e => ".F4E",
+            PrmtMode::B4e => ".B4E",
+            PrmtMode::Rc8 => ".RC8",
+            PrmtMode::Ecl => ".ECL",
+            PrmtMode::Ecr => ".ECR",
+            PrmtMode::Rc16 => ".RC16",
+        }
+    }
+}
+
 /// Opcodes with their modifiers. Slot conventions (`d` = dsts, `s` = srcs; unused slots hold
 /// [`Dst::None`] / [`Src::NONE`]):
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -446,8 +488,8 @@ pub enum Opcode {
         wide: bool,
         hi: bool,
     },
-    /// `PRMT d0, s0, s1(selector), s2`.
-    Prmt,
+    /// `PRMT[.mode] d0, s0, s1(selector), s2`.
+    Prmt { mode: PrmtMode },
     /// `LDG.E[.size][.CONSTANT] d0, [s0(addr pair) + offset]`; s1 = descriptor UR pair (sm_80+).
     /// `scope`: `.STRONG.{SM,GPU,SYS}` for `.relaxed`/`.volatile` accesses (None: weak).
     Ldg {

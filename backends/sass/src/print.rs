@@ -272,7 +272,11 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
                 join(&[d0, src(a), src(b), src(c)])
             )
         }
-        Opcode::Prmt => format!("PRMT {}", join(&[d0, src(a), src(b), src(c)])),
+        Opcode::Prmt { mode } => format!(
+            "PRMT{} {}",
+            mode.suffix(),
+            join(&[d0, src(a), src(b), src(c)])
+        ),
         Opcode::Ldg {
             size,
             constant,

@@ -250,7 +250,34 @@ fn forms(sm: Sm) -> Vec<Instr> {
             &[d(2)],
             &[r(3), r(5), r(0)],
         ),
-        Instr::new(Prmt, &[d(5)], &[r(0), Src::imm(0x9910), Src::ZERO]),
+        Instr::new(
+            Prmt {
+                mode: PrmtMode::Index,
+            },
+            &[d(5)],
+            &[r(0), Src::imm(0x9910), Src::ZERO],
+        ),
+        Instr::new(
+            Prmt {
+                mode: PrmtMode::F4e,
+            },
+            &[d(5)],
+            &[r(0), r(6), r(7)],
+        ),
+        Instr::new(
+            Prmt {
+                mode: PrmtMode::Rc16,
+            },
+            &[d(5)],
+            &[r(0), Src::imm(2), r(7)],
+        ),
+        Instr::new(
+            Prmt {
+                mode: PrmtMode::Ecr,
+            },
+            &[d(5)],
+            &[r(0), r(6), r(7)],
+        ),
         Instr::new(
             Lds {
                 size: MemSize::B32,

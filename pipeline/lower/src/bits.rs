@@ -1,5 +1,5 @@
 //! Integer bit operations: `clz`, `popc`, `brev`, `bfind.u32`, `bmsk`, `bfi`, `lop3`, `prmt`
-//! (default mode), as ptxas selects them (FLO, POPC, BREV, BMSK, SHF + LOP3).
+//! (every mode), as ptxas selects them (FLO, POPC, BREV, BMSK, SHF + LOP3).
 
 use ptxforge_ptx::ast::{Instruction, Operand};
 use ptxforge_sass::ir::*;
@@ -56,7 +56,7 @@ impl Ctx<'_> {
             ("bfi", false) => self.bfi32(i),
             ("bfi", true) => self.bfi64(i),
             ("lop3", false) => self.lop3(i),
-            ("prmt", false) if i.mods().len() == 1 => self.prmt(i),
+            ("prmt", false) => self.prmt(i),
             _ => Err(unsupported(i)),
         }
     }
@@ -281,14 +281,19 @@ impl Ctx<'_> {
         Ok(())
     }
 
-    /// `prmt.b32 d, a, b, selector` (default mode): PRMT d, a, selector, b.
+    /// `prmt.b32[.mode] d, a, b, selector`: PRMT[.MODE] d, a, selector, b.
     fn prmt(&mut self, i: &Instruction) -> LResult<()> {
+        let mode = match i.mods().iter().find_map(|m| PrmtMode::from_ptx(m)) {
+            Some(mode) => mode,
+            None if i.mods().len() == 1 => PrmtMode::Index,
+            None => return Err(unsupported(i)),
+        };
         let o = operands(i, 4)?;
         let d = self.dst(&o[0])?;
         let a = self.reg_src32(&o[1])?;
         let b = self.reg_src32(&o[2])?;
         let sel = self.src32(&o[3])?;
-        self.emit(Opcode::Prmt, &[Dst::Reg(d)], &[a, sel, b]);
+        self.emit(Opcode::Prmt { mode }, &[Dst::Reg(d)], &[a, sel, b]);
         Ok(())
     }
 }

@@ -847,7 +847,13 @@ impl Ctx<'_> {
         let t = self.temp();
         if signed {
             let sel = if bytes == 1 { 0x8880 } else { 0x9910 };
-            self.emit(Opcode::Prmt, &[Dst::Reg(t)], &[v, Src::imm(sel), Src::ZERO]);
+            self.emit(
+                Opcode::Prmt {
+                    mode: PrmtMode::Index,
+                },
+                &[Dst::Reg(t)],
+                &[v, Src::imm(sel), Src::ZERO],
+            );
         } else {
             let mask = if bytes == 1 { 0xff } else { 0xffff };
             self.emit(

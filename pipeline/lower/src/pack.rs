@@ -80,7 +80,9 @@ impl Ctx<'_> {
         let (lo, hi) = (self.reg_src32(lo)?, self.reg_src32(hi)?);
         let t = self.temp();
         self.emit(
-            Opcode::Prmt,
+            Opcode::Prmt {
+                mode: PrmtMode::Index,
+            },
             &[Dst::Reg(t)],
             &[lo, Src::imm(PACK_HALVES), hi],
         );

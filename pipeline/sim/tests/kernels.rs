@@ -80,7 +80,6 @@ const KERNELS: &[Kernel] = &[
 /// Each names the first gap the run meets (the instruction at fault in ptxas's SASS); runs past it
 /// may meet more. A "false hazard" is one the emulator reports on ptxas's own scheduling.
 const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
-    ("prmt_modes", &[75, 80, 86, 89, 90], "PRMT.F4E (opcode 0x216) unsupported (PRMT mode)"),
     ("bitfield", &[75, 80, 86, 89], "SGXT.U32 (opcode 0x21a) unknown"),
     ("bitfield", &[90], "FLO R27, R27 (opcode 0x300): signed FLO unsupported"),
     // Past it: ptxas writes mad.hi.u32 as IMAD.HI.U32 Rd, Ra, Rb, R4 with R4 = 0 and c in R5 (C is a
