@@ -521,7 +521,7 @@ fn ends_block(i: &ast::Instruction) -> bool {
 }
 
 fn is_float_op(i: &ast::Instruction) -> bool {
-    !matches!(i.opcode(), "mov" | "selp" | "setp" | "ld" | "cvt")
+    !matches!(i.opcode(), "mov" | "selp" | "set" | "setp" | "ld" | "cvt")
         && i.ty().is_some_and(|t| t.is_float())
         || (i.opcode() == "setp" && i.types().last().is_some_and(|t| t.is_float()))
 }

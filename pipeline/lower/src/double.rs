@@ -46,7 +46,10 @@ impl Ctx<'_> {
                 Ok(())
             }
             "min" | "max" => self.double_minmax(i),
-            "setp" => self.double_setp(i),
+            "setp" => {
+                let dsts = self.setp_dsts(&i.operands[0])?;
+                self.double_setp(i, dsts)
+            }
             _ => Err(unsupported(i)),
         }
     }
@@ -140,11 +143,11 @@ impl Ctx<'_> {
     }
 
     /// `setp.cmp[.and|.or|.xor].f64`: one DSETP.
-    fn double_setp(&mut self, i: &Instruction) -> LResult<()> {
+    /// `setp` (or `set`'s compare) on f64 sources into `d0, d1`.
+    pub(crate) fn double_setp(&mut self, i: &Instruction, (d0, d1): (Dst, Dst)) -> LResult<()> {
         crate::int::check_setp_arity(i)?;
         let cmp = crate::float::float_cmp(i)?;
         let (combine, accum) = self.setp_combine(i)?;
-        let (d0, d1) = self.setp_dsts(&i.operands[0])?;
         let a = self.double_src(&i.operands[1])?;
         let b = self.double_src(&i.operands[2])?;
         self.emit(

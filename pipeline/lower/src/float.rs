@@ -69,7 +69,10 @@ impl Ctx<'_> {
                 );
                 Ok(())
             }
-            "setp" => self.setp_float(i, ftz),
+            "setp" => {
+                let dsts = self.setp_dsts(&i.operands[0])?;
+                self.setp_float(i, ftz, dsts)
+            }
             _ => Err(format!(
                 "'{}.{}' is not supported yet",
                 i.opcode(),
@@ -110,11 +113,16 @@ impl Ctx<'_> {
         Ok(())
     }
 
-    fn setp_float(&mut self, i: &Instruction, ftz: bool) -> LResult<()> {
+    /// `setp` (or `set`'s compare) on f32 sources into `d0, d1`.
+    pub(crate) fn setp_float(
+        &mut self,
+        i: &Instruction,
+        ftz: bool,
+        (d0, d1): (Dst, Dst),
+    ) -> LResult<()> {
         crate::int::check_setp_arity(i)?;
         let cmp = float_cmp(i)?;
         let (combine, accum) = self.setp_combine(i)?;
-        let (d0, d1) = self.setp_dsts(&i.operands[0])?;
         let a = self.float_src(&i.operands[1])?;
         let b = self.float_src(&i.operands[2])?;
         self.emit(

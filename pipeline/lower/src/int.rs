@@ -67,7 +67,11 @@ impl Ctx<'_> {
             ("and", _) | ("or", _) | ("xor", _) | ("not", _) => self.logic(i, wide),
             ("shl", false) | ("shr", false) => self.shift32(i, ty),
             ("shl", true) | ("shr", true) => self.shift64(i, ty),
-            ("setp", _) => self.setp_int(i),
+            ("setp", _) => {
+                let dsts = self.setp_dsts(&i.operands[0])?;
+                self.setp_int(i, dsts)
+            }
+            ("set", _) => self.set(i),
             ("selp", _) => self.selp(i, wide),
             ("cvt", _) => self.cvt_int(i),
             ("cvta", _) => self.cvta(i),
@@ -656,13 +660,40 @@ impl Ctx<'_> {
         Ok(())
     }
 
+    /// `set.cmp[.bool].dtype.stype d, a, b[, c]`: the `setp` compare into a fresh predicate, then
+    /// `SEL d, RZ, all-ones (1.0 for an f32 result), !p`, as ptxas writes it.
+    fn set(&mut self, i: &Instruction) -> LResult<()> {
+        let &[dtype, stype] = i.types().as_slice() else {
+            return Err("set needs a result type and a source type".into());
+        };
+        let p = self.temp_pred();
+        let dsts = (Dst::Reg(p), Dst::None);
+        match stype.size_bytes() {
+            _ if stype == Type::F64 => self.double_setp(i, dsts)?,
+            4 if stype.is_float() => self.setp_float(i, i.has_mod("ftz"), dsts)?,
+            _ if stype.is_float() => return Err(unsupported(i)),
+            _ => self.setp_int(i, dsts)?,
+        }
+        let d = self.dst(&i.operands[0])?;
+        let truth = if dtype.is_float() {
+            0x3f80_0000
+        } else {
+            u32::MAX
+        };
+        self.emit(
+            Opcode::Sel,
+            &[Dst::Reg(d)],
+            &[Src::ZERO, Src::imm(truth), Src::reg(p).negated()],
+        );
+        Ok(())
+    }
+
     /// Integer `setp` (32- and 64-bit), with an optional `.and/.or/.xor` predicate.
-    fn setp_int(&mut self, i: &Instruction) -> LResult<()> {
+    pub(crate) fn setp_int(&mut self, i: &Instruction, (d0, d1): (Dst, Dst)) -> LResult<()> {
         check_setp_arity(i)?;
         let ty = i.types().last().copied().ok_or("setp needs a type")?;
         let cmp = int_cmp(i)?;
         let (combine, accum) = self.setp_combine(i)?;
-        let (d0, d1) = self.setp_dsts(&i.operands[0])?;
         if ty.size_bytes() == 8 {
             let (al, ah) = self.src64(&i.operands[1])?;
             let (bl, bh) = self.src64(&i.operands[2])?;
