@@ -536,7 +536,9 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Shfl, 0x989, false),
         (Shfl, 0xf89, false),
         (Atoms, 0x38c, false),
+        (Atoms, 0x38d, false),
         (Atomg, 0x9a8, false),
+        (Atomg, 0x3a9, false),
         (Red, 0x98e, false),
         (Bssy, 0x945, false),
         (Bsync, 0x941, false),
@@ -708,6 +710,12 @@ fn ctrl_of(w: u128) -> Ctrl {
 }
 
 /// Decodes the word at byte address `pc`.
+/// Whether an ATOMS/ATOMG is the compare-and-swap form (ATOMS.CAS 0x38d, ATOMG.CAS 0x3a9): the
+/// compare value at 32..39, the new value at 64..71.
+pub fn is_cas(i: &Inst) -> bool {
+    matches!(i.f(0, 12), 0x38d | 0x3a9)
+}
+
 /// The operand of an integer ATOMS/ATOMG/RED: its size and signedness.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct AtomicOperand {
@@ -1155,6 +1163,8 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             i.b = gpr(if popc_inc { RZ } else { i.f(32, 8) as u8 });
             i.c = if i.f(0, 12) == 0xf8c {
                 Operand::Ur(i.f(64, 6) as u8)
+            } else if is_cas(i) {
+                gpr(i.f(64, 8) as u8)
             } else {
                 Operand::Ur(URZ)
             };
@@ -1165,14 +1175,18 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             };
             add_read(i, a, 1);
             add_read(i, i.b, data);
-            add_read(i, i.c, 1);
+            add_read(i, i.c, if is_cas(i) { data } else { 1 });
             add_write(i, File::R, dst, data);
         }
         Atomg | Red => {
             i.a = a;
             i.b = gpr(i.f(32, 8) as u8);
             let wide = if i.bit(72) { 2 } else { 1 };
-            if sm == 75 {
+            if is_cas(i) {
+                // ATOMG.CAS: the new value's register at 64..71, no descriptor.
+                i.c = gpr(i.f(64, 8) as u8);
+                add_read(i, i.c, atomic_operand(sm, i).map_or(1, |t| t.bytes / 4));
+            } else if sm == 75 {
                 i.c = Operand::Ur(i.f(64, 6) as u8);
                 add_read(i, i.c, wide);
             }

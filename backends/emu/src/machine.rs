@@ -638,14 +638,17 @@ impl Run<'_> {
                 let (space, addr) = self.address(i, w, l);
                 let bytes = self.load(space, addr, n, i, w, l)?;
                 let old = bytes.iter().rev().fold(0u64, |acc, &b| acc << 8 | b as u64);
-                let src = i.f(32, 8) as u8;
-                let hi = if n == 8 && src != RZ {
-                    w.reg(src.saturating_add(1), l) as u64
+                let v = lane_value(w, l, i.f(32, 8) as u8, n);
+                let new = if crate::decode::is_cas(i) {
+                    let swap = lane_value(w, l, i.f(64, 8) as u8, n);
+                    if old == v {
+                        swap
+                    } else {
+                        old
+                    }
                 } else {
-                    0
+                    atomic(i, ty, old, v).map_err(|what| unsupported(i, what))?
                 };
-                let v = w.reg(src, l) as u64 | hi << 32;
-                let new = atomic(i, ty, old, v).map_err(|what| unsupported(i, what))?;
                 self.store(space, addr, &new.to_le_bytes()[..n], i, w, l)?;
                 if i.op != Op::Red {
                     w.set_reg(d, l, old as u32);
@@ -869,8 +872,8 @@ impl Run<'_> {
             };
             return ("global", base.wrapping_add(ur).wrapping_add(off as u64));
         }
-        // ATOMS scales its register address like LDS/STS (`[R2.X4]`) in its 0x38c form only.
-        let scale = if i.op == Op::Atoms && i.f(0, 12) != 0x38c {
+        // ATOMS scales its register address like LDS/STS (`[R2.X4]`) in its 0x38c and CAS (0x38d) forms only.
+        let scale = if i.op == Op::Atoms && !matches!(i.f(0, 12), 0x38c | 0x38d) {
             1
         } else {
             [1u64, 4, 8, 16][i.f(78, 2) as usize]
@@ -1061,6 +1064,16 @@ fn shfl(w: &mut Warp, i: &Inst, exec: u32) -> Result<(), EmuError> {
         w.set_pred(i.f(81, 3) as u8, l, ok);
     }
     Ok(())
+}
+
+/// A 32- or 64-bit value (`bytes` 4 or 8) from register `r` (and `r + 1`) of lane `l`.
+fn lane_value(w: &Warp, l: usize, r: u8, bytes: usize) -> u64 {
+    let hi = if bytes == 8 && r != RZ {
+        w.reg(r.saturating_add(1), l) as u64
+    } else {
+        0
+    };
+    w.reg(r, l) as u64 | hi << 32
 }
 
 /// The new value of a 32-bit atomic: ATOMG/RED/ATOMS operation field (87..90, RED: 87..89) on

@@ -96,6 +96,13 @@ fn set_mem_operands(w: &mut Word, i: &Instr, offset: i32) -> EResult<()> {
     Ok(())
 }
 
+/// CAS's new value: the register after the compare value (two after, for 64-bit types) in s1's
+/// group.
+fn cas_new_value_reg(i: &Instr, ty: AtomType) -> EResult<u64> {
+    let words = if ty.is_wide() { 2 } else { 1 };
+    Ok(src_gpr(&i.srcs[1])? + words)
+}
+
 /// ATOMS.op[.S32|.64] d, [a + offset], b.
 pub(super) fn encode_atoms(
     sm: Sm,
@@ -105,13 +112,15 @@ pub(super) fn encode_atoms(
     ty: AtomType,
     offset: i32,
 ) -> EResult<()> {
-    if op == AtomOp::Cas || ty == AtomType::F32 || (ty.is_wide() && op != AtomOp::Exch) {
+    if ty == AtomType::F32 || (ty.is_wide() && !matches!(op, AtomOp::Exch | AtomOp::Cas)) {
         return err(i, "ATOMS form not supported");
     }
-    w.set(0, 12, 0x38c);
+    w.set(0, 12, if op == AtomOp::Cas { 0x38d } else { 0x38c });
     w.set(16, 8, dst_gpr(&i.dsts[0])?);
     set_mem_operands(w, i, offset)?;
-    if sm.num < 80 {
+    if op == AtomOp::Cas {
+        w.set(64, 8, cas_new_value_reg(i, ty)?);
+    } else if sm.num < 80 {
         w.set(64, 8, RZ);
     }
     let ty_code = match ty {
@@ -148,20 +157,37 @@ pub(super) fn encode_atomg(
     scope: MemScope,
     offset: i32,
 ) -> EResult<()> {
-    if op == AtomOp::Cas || (ty == AtomType::F32 && (op != AtomOp::Add || sm.num >= 90)) {
+    let cas = op == AtomOp::Cas;
+    if (cas && ty == AtomType::F32) || (ty == AtomType::F32 && (op != AtomOp::Add || sm.num >= 90))
+    {
         return err(i, "ATOMG form not supported");
     }
-    w.set(0, 12, if sm.num >= 80 { 0x9a8 } else { 0x3a8 });
+    w.set(
+        0,
+        12,
+        if cas {
+            0x3a9
+        } else if sm.num >= 80 {
+            0x9a8
+        } else {
+            0x3a8
+        },
+    );
     w.set(16, 8, dst_gpr(&i.dsts[0])?);
     set_mem_operands(w, i, offset)?;
-    set_descriptor(sm, w, i, if sm.num >= 80 { 0xc0 } else { 0xff })?;
+    if cas {
+        // No descriptor: the new value's register takes its byte.
+        w.set(64, 8, cas_new_value_reg(i, ty)?);
+    } else {
+        set_descriptor(sm, w, i, if sm.num >= 80 { 0xc0 } else { 0xff })?;
+    }
     w.set(72, 1, 1);
     w.set(73, 3, global_type_code(sm, ty));
     w.set(76, 5, scope_code(sm, scope));
     w.set(81, 3, PT);
     w.set(84, 1, 1);
     w.set(87, 4, op_code(op));
-    w.set(91, 1, (sm.num >= 80) as u64);
+    w.set(91, 1, (sm.num >= 80 && !cas) as u64);
     Ok(())
 }
 

@@ -544,15 +544,17 @@ pub enum Opcode {
     /// (wrapped modulo 32 with `.W`).
     Bmsk { wrap: bool },
     /// `ATOMS.op[.S32|.64] d0, [s0(addr or Zero) + offset], s1(data)`; with `Cas` (ATOMS.CAS)
-    /// s1 = compare value, s2 = new value. d0 (RZ when the old value is unused), s1, s2 are pairs
-    /// for 64-bit types. Variable latency.
+    /// s1 is one register group holding the compare value then the new value. d0 (RZ when the old
+    /// value is unused) and the values are pairs for 64-bit types. Variable latency.
     Atoms {
         op: AtomOp,
         ty: AtomType,
         offset: i32,
     },
     /// `ATOMG.E.op[.type].STRONG.scope PT, d0, [s0(addr pair) + offset], s1(data)`; s2 =
-    /// descriptor UR pair (sm_80+). d0 and s1 are pairs for 64-bit types. Variable latency.
+    /// descriptor UR pair (sm_80+). d0 and s1 are pairs for 64-bit types. With `Cas`
+    /// (ATOMG.E.CAS, no descriptor) s1 is one register group holding the compare value then the
+    /// new value (a pair, or a quad for 64-bit types). Variable latency.
     Atomg {
         op: AtomOp,
         ty: AtomType,

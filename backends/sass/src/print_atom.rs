@@ -1,7 +1,7 @@
 //! nvdisasm's text for the atomics (ATOMS, ATOMG, RED), the bit ops (FLO, POPC, BREV, BMSK) and
 //! integer division's reciprocal seed (I2F.RP, MUFU.RCP).
 
-use super::{dst, global_addr, shared_addr, src};
+use super::{dst, global_addr, offset_suffix, shared_addr, src};
 use crate::arch::Sm;
 use crate::ir::*;
 
@@ -39,6 +39,15 @@ fn scope_suffix(sm: Sm, scope: MemScope) -> &'static str {
     }
 }
 
+/// `, Rn`: CAS's new value, the register after the compare value `b` (two after, for 64-bit
+/// types); nothing for the other operations.
+fn cas_new_value(op: AtomOp, ty: AtomType, b: &Src) -> String {
+    match (op, b.as_reg()) {
+        (AtomOp::Cas, Some(r)) => format!(", R{}", r.idx + if ty.is_wide() { 2 } else { 1 }),
+        _ => String::new(),
+    }
+}
+
 /// The text of an atomic or bit op, or `None` for other opcodes.
 pub(super) fn print_atom_or_bits(sm: Sm, i: &Instr) -> Option<String> {
     let [a, b, c, ..] = &i.srcs;
@@ -60,18 +69,33 @@ pub(super) fn print_atom_or_bits(sm: Sm, i: &Instr) -> Option<String> {
             src(b)
         ),
         Opcode::Atoms { op, ty, offset } => {
-            let ty = if ty == AtomType::S64 {
+            let suffix = if ty == AtomType::S64 {
                 ".64"
             } else {
                 type_suffix(ty)
             };
             format!(
-                "ATOMS.{}{ty} {d0}, {}, {}",
+                "ATOMS.{}{suffix} {d0}, {}, {}{}",
                 op_name(op),
                 shared_addr(a, offset),
-                src(b)
+                src(b),
+                cas_new_value(op, ty, b)
             )
         }
+        Opcode::Atomg {
+            op: AtomOp::Cas,
+            ty,
+            scope,
+            offset,
+        } => format!(
+            "ATOMG.E.CAS{}{} PT, {d0}, [{}{}], {}{}",
+            type_suffix(ty),
+            scope_suffix(sm, scope),
+            src(a),
+            offset_suffix(offset),
+            src(b),
+            cas_new_value(AtomOp::Cas, ty, b)
+        ),
         Opcode::Atomg {
             op,
             ty,

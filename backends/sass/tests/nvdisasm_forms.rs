@@ -23,6 +23,43 @@ fn ur(i: u32) -> Src {
     Src::reg(Reg::ugpr(i, 2))
 }
 
+/// ATOMG.CAS and ATOMS.CAS, 32- and 64-bit: the compare and new values in one group (a pair or
+/// a quad), the new value's register printed and encoded after the compare value's.
+fn cas_forms() -> Vec<Instr> {
+    let group = |idx: u32, comps: u8| {
+        Src::reg(Reg {
+            comps,
+            ..Reg::gpr(idx)
+        })
+    };
+    let mut v = Vec::new();
+    for (ty, comps, d0) in [
+        (AtomType::U32, 2, d(3)),
+        (AtomType::U64, 4, Dst::Reg(Reg::gpr64(6))),
+    ] {
+        v.push(Instr::new(
+            Opcode::Atomg {
+                op: AtomOp::Cas,
+                ty,
+                scope: MemScope::Gpu,
+                offset: 0x20,
+            },
+            &[d0],
+            &[Src::reg(Reg::gpr64(2)), group(8, comps), Src::ZERO],
+        ));
+        v.push(Instr::new(
+            Opcode::Atoms {
+                op: AtomOp::Cas,
+                ty,
+                offset: 4,
+            },
+            &[d0],
+            &[r(5), group(12, comps), Src::ZERO],
+        ));
+    }
+    v
+}
+
 /// Instruction forms valid on `sm`.
 fn forms(sm: Sm) -> Vec<Instr> {
     use Opcode::*;
@@ -352,6 +389,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
             &[r(2)],
         ));
     }
+    v.extend(cas_forms());
     if sm.num < 90 {
         v.push(Instr::new(
             Imnmx { signed: true },

@@ -62,7 +62,7 @@ fn scope(i: &Instruction) -> Option<MemScope> {
 fn native(op: AtomOp, ty: AtomType, shared: bool, sm: u32) -> bool {
     match ty {
         AtomType::F32 => op == AtomOp::Add && !shared && sm < 90,
-        AtomType::U64 | AtomType::S64 if shared => op == AtomOp::Exch,
+        AtomType::U64 | AtomType::S64 if shared => matches!(op, AtomOp::Exch | AtomOp::Cas),
         AtomType::U64 => !matches!(op, AtomOp::Inc | AtomOp::Dec),
         AtomType::S64 => matches!(op, AtomOp::Min | AtomOp::Max | AtomOp::Add),
         AtomType::U32 => true,
@@ -85,13 +85,17 @@ impl Ctx<'_> {
         let shared = i.has_mod("shared") || i.has_mod("shared::cta");
         if ordered
             || cache_hint
-            || op == AtomOp::Cas
+            || (red && op == AtomOp::Cas)
             || !(shared || i.has_mod("global"))
             || !native(op, ty, shared, self.sm.num)
         {
             return Err(unsupported(i));
         }
-        let want = if red { 2 } else { 3 };
+        let want = match (red, op) {
+            (true, _) => 2,
+            (false, AtomOp::Cas) => 4,
+            (false, _) => 3,
+        };
         if i.operands.len() != want {
             return Err(format!(
                 "Arguments mismatch for instruction '{}'",
@@ -108,13 +112,20 @@ impl Ctx<'_> {
         } else {
             Dst::Reg(self.dst(&i.operands[0])?)
         };
-        let data = self.atomic_data(data, ty)?;
+        let data = if op == AtomOp::Cas {
+            self.cas_values(data, &i.operands[3], ty)?
+        } else {
+            self.atomic_data(data, ty)?
+        };
         if shared {
             let (base, offset) = self.shared_atomic_address(addr)?;
             self.emit(Opcode::Atoms { op, ty, offset }, &[old], &[base, data]);
         } else {
             let (base, offset) = self.global_atomic_address(addr)?;
-            let desc = self.desc.map_or(Src::ZERO, Src::reg);
+            let desc = match op {
+                AtomOp::Cas => Src::ZERO,
+                _ => self.desc.map_or(Src::ZERO, Src::reg),
+            };
             match old {
                 Dst::None => self.emit(
                     Opcode::Red {
@@ -139,6 +150,26 @@ impl Ctx<'_> {
             }
         }
         Ok(())
+    }
+
+    /// CAS's compare and new values moved into one fresh register group (a pair, or a quad for
+    /// 64-bit types), the compare value first, which is where the hardware reads them.
+    fn cas_values(&mut self, compare: &Operand, new: &Operand, ty: AtomType) -> LResult<Src> {
+        let words: u8 = if ty.is_wide() { 2 } else { 1 };
+        let group = self.f.new_vreg(RegFile::Gpr, 2 * words);
+        for (k, op) in [compare, new].into_iter().enumerate() {
+            let halves = if ty.is_wide() {
+                let (lo, hi) = self.src64(op)?;
+                vec![lo, hi]
+            } else {
+                vec![self.src32(op)?]
+            };
+            for (h, s) in halves.into_iter().enumerate() {
+                let part = group.part(k as u8 * words + h as u8);
+                self.emit(Opcode::Mov, &[Dst::Reg(part)], &[s]);
+            }
+        }
+        Ok(Src::reg(group))
     }
 
     /// The data operand in a register (a pair for 64-bit types; immediates are moved in).
@@ -211,6 +242,9 @@ pub fn demote_unused_atomics(f: &mut Function) {
         }
         match i.op {
             Opcode::Atoms { .. } => i.dsts[0] = Dst::None,
+            Opcode::Atomg {
+                op: AtomOp::Cas, ..
+            } => i.dsts[0] = Dst::None,
             Opcode::Atomg {
                 op,
                 ty,

@@ -107,8 +107,10 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     ("shfl_vote", &[80, 86, 89], "R2UR (opcode 0x3c2) unknown"),
     ("shfl_vote", &[90], "WARPSYNC.EXCLUSIVE (opcode 0x348) unknown"),
     ("atomics_contended", &[80, 86, 89, 90], "UFLO.U32 (opcode 0x2bd) unknown"),
-    ("atomics_private", &[75, 80, 86, 89, 90], "ATOMG.E.CAS.STRONG.GPU (opcode 0x3a9) unknown"),
-    ("atomics_shared", &[75, 80, 86, 89], "ATOMS.MAX (opcode 0x38c) unsupported (atomic operation 2)"),
+    // Past ATOMS.CAS (runs now): o[2] differs; it adds sh[t & 7], left by four warps' mixed
+    // add/max/min/xor atomics, whose order the interpreter and the emulator need not share (the
+    // likely cause, not yet confirmed).
+    ("atomics_shared", &[75, 80, 86, 89], "o[2] = exch + sh[t & 7] differs (sh[] after four warps' mixed atomics)"),
     ("atomics_shared", &[90], "ATOMS.ADD (opcode 0x98c) unknown"),
 ];
 
