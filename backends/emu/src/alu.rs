@@ -130,6 +130,15 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
             out.p[0] = Some(r != 0);
             r
         }
+        // |a - b| + c, the difference taken signed when bit 73 is set (VABSDIFF vs .U32).
+        Vabsdiff => {
+            let diff = if i.bit(73) {
+                (a as i32 as i64 - b as i32 as i64).unsigned_abs() as u32
+            } else {
+                a.abs_diff(b)
+            };
+            diff.wrapping_add(c)
+        }
         Prmt | Uprmt => match i.f(72, 3) {
             0 => prmt(a, b, c),
             mode @ 1..=6 => prmt_mode(mode, a, b, c),

@@ -160,6 +160,7 @@ pub enum Op {
     Cgaerrbar,
     Cctl,
     R2ur,
+    Vabsdiff,
 }
 
 /// How an op's results arrive, for the hazard model.
@@ -203,7 +204,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 90] = [
+    pub const ALL: [Op; 91] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -294,6 +295,7 @@ impl Op {
         Op::Cgaerrbar,
         Op::Cctl,
         Op::R2ur,
+        Op::Vabsdiff,
     ];
 
     /// The mnemonic as nvdisasm prints its base name.
@@ -385,6 +387,7 @@ impl Op {
             Call => "CALL.REL.NOINC",
             Ret => "RET.REL.NODEC",
             R2ur => "R2UR",
+            Vabsdiff => "VABSDIFF",
             Nanosleep => "NANOSLEEP",
             B2r => "B2R",
             Errbar => "ERRBAR",
@@ -484,6 +487,7 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Lop3, 0x012, true),
         (Iabs, 0x013, true),
         (Prmt, 0x016, true),
+        (Vabsdiff, 0x014, true),
         (Shf, 0x019, true),
         (Plop3, 0x01c, true),
         (Fmul, 0x020, true),
@@ -976,7 +980,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_write(i, File::P, i.f(84, 3) as u8, 1);
         }
         Iadd3 | Uiadd3 | Lea | Ulea | Lop3 | Ulop3 | Prmt | Uprmt | Shf | Ushf | Imad
-        | ImadWide | ImadHi | Uimad | UimadWide | Ffma | Hfma2Mma | Viaddmnmx => {
+        | ImadWide | ImadHi | Uimad | UimadWide | Ffma | Hfma2Mma | Viaddmnmx | Vabsdiff => {
             i.a = a;
             let (b, c) = alu_bc(i, u);
             i.b = b;

@@ -415,6 +415,11 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             w.set(76, 1, right as u64);
             w.set(80, 1, hi as u64);
         }
+        Opcode::Vabsdiff { signed } => {
+            set_alu_abc(w, 0x014, a, b, c)?;
+            w.set(73, 1, signed as u64);
+            w.set(81, 3, PT);
+        }
         Opcode::Prmt { mode } => {
             set_alu_abc(w, 0x016, a, b, c)?;
             w.set(72, 3, mode as u64);

@@ -488,6 +488,8 @@ pub enum Opcode {
         wide: bool,
         hi: bool,
     },
+    /// `VABSDIFF[.U32] d0, s0, s1, s2`: |s0 - s1| + s2 (PTX `sad`), the difference signed or not.
+    Vabsdiff { signed: bool },
     /// `PRMT[.mode] d0, s0, s1(selector), s2`.
     Prmt { mode: PrmtMode },
     /// `LDG.E[.size][.CONSTANT] d0, [s0(addr pair) + offset]`; s1 = descriptor UR pair (sm_80+).

@@ -272,6 +272,11 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
                 join(&[d0, src(a), src(b), src(c)])
             )
         }
+        Opcode::Vabsdiff { signed } => format!(
+            "VABSDIFF{} {}",
+            if signed { "" } else { ".U32" },
+            join(&[d0, src(a), src(b), src(c)])
+        ),
         Opcode::Prmt { mode } => format!(
             "PRMT{} {}",
             mode.suffix(),

@@ -294,6 +294,17 @@ fn forms(sm: Sm) -> Vec<Instr> {
             &[d(5)],
             &[r(0), Src::imm(0x9910), Src::ZERO],
         ),
+        Instr::new(Vabsdiff { signed: true }, &[d(5)], &[r(0), r(6), r(7)]),
+        Instr::new(
+            Vabsdiff { signed: false },
+            &[d(5)],
+            &[r(0), Src::imm(7), r(7)],
+        ),
+        Instr::new(
+            Vabsdiff { signed: true },
+            &[d(5)],
+            &[r(0), r(6), Src::imm(0xfffffff7)],
+        ),
         Instr::new(
             Prmt {
                 mode: PrmtMode::F4e,

@@ -72,6 +72,7 @@ impl Ctx<'_> {
                 self.setp_int(i, dsts)
             }
             ("set", _) => self.set(i),
+            ("sad", false) => self.sad(i),
             ("selp", _) => self.selp(i, wide),
             ("cvt", _) => self.cvt_int(i),
             ("cvta", _) => self.cvta(i),
@@ -657,6 +658,22 @@ impl Ctx<'_> {
             self.emit(Opcode::Mov, &[Dst::Reg(hi)], &[Src::ZERO]);
         }
         self.set_pair(d, Src::reg(lo), Src::reg(hi));
+        Ok(())
+    }
+
+    /// `sad.{s32,u32} d, a, b, c`: VABSDIFF d, a, b, c (|a - b| + c); one immediate at most, in b
+    /// or c, as the ALU forms allow.
+    fn sad(&mut self, i: &Instruction) -> LResult<()> {
+        let o = ops(i, 4)?;
+        let signed = i.ty().is_some_and(|t| t.is_signed());
+        let d = self.dst(&o[0])?;
+        let a = self.reg_src32(&o[1])?;
+        let b = self.src32(&o[2])?;
+        let c = match b.val {
+            SrcVal::Reg(_) | SrcVal::Zero => self.src32(&o[3])?,
+            _ => self.reg_src32(&o[3])?,
+        };
+        self.emit(Opcode::Vabsdiff { signed }, &[Dst::Reg(d)], &[a, b, c]);
         Ok(())
     }
 

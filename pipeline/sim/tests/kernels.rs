@@ -72,6 +72,7 @@ const KERNELS: &[Kernel] = &[
     kernel("compare.ptx", "compare", 64),
     kernel("float_literals.ptx", "float_literals", 32),
     kernel("set_forms.ptx", "set_forms", 64),
+    kernel("sad_forms.ptx", "sad_forms", 64),
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on
