@@ -411,11 +411,15 @@ fn imad(i: &Inst, x: &impl Operands, a: u32, b: u32) -> Result<AluOut, String> {
     };
     let mut out = AluOut::default();
     match i.op {
+        // The 64-bit sum's carry goes to the predicate at 81..83 (`IMAD.WIDE.U32 R2, P0, ...`),
+        // which a `.X` form adds back in.
         Op::ImadWide | Op::UimadWide => {
             let c = x.val64(i.c);
             let c = if neg_c { c.wrapping_neg() } else { c };
-            let r = prod.wrapping_add(c).wrapping_add(cin);
+            let sum = prod as u128 + c as u128 + cin as u128;
+            let r = sum as u64;
             out.r = [Some(lo(r)), Some(hi(r))];
+            out.p[0] = Some(sum >> 64 != 0);
         }
         // IMAD.HI adds a 64-bit C (a register pair) to the 64-bit product: ptxas writes
         // `mad.hi.u32` as IMAD.HI Rd, Ra, Rb, R4 with R4 = 0 and the addend in R5.

@@ -44,6 +44,7 @@ impl Ctx<'_> {
             ("min", true) | ("max", true) => self.minmax64(i, ty),
             ("mul", false) | ("mad", false) => self.mul32(i, ty),
             ("mul", true) if i.has_mod("lo") => self.mul_lo64(i),
+            ("mul", true) if i.has_mod("hi") => self.mul_hi64(i, ty.is_signed()),
             ("neg", false) => {
                 let o = ops(i, 2)?;
                 let (d, a) = (self.dst(&o[0])?, self.reg_src32(&o[1])?);
@@ -455,6 +456,90 @@ impl Ctx<'_> {
         );
         self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[Src::reg(w.part(0))]);
         Ok(())
+    }
+
+    /// `mul.hi.{u64,s64}`: the high half of the 128-bit product from 32-bit limbs, each step an
+    /// IMAD.WIDE.U32 whose sum fits in 64 bits (a*b + c with c < 2^32); the signed form then
+    /// subtracts `b` where `a < 0` and `a` where `b < 0` (mod 2^64).
+    fn mul_hi64(&mut self, i: &Instruction, signed: bool) -> LResult<()> {
+        let o = ops(i, 3)?;
+        let d = self.dst(&o[0])?;
+        let (al, ah) = self.src64(&o[1])?;
+        let (bl, bh) = self.src64(&o[2])?;
+        let [al, ah, bl, bh] = [al, ah, bl, bh].map(|s| self.in_reg(s));
+        let low = self.mul_wide_u32(al, bl, Src::ZERO);
+        let mid_a = self.mul_wide_u32(ah, bl, Src::reg(low.part(1)));
+        let mid_b = self.mul_wide_u32(al, bh, Src::reg(mid_a.part(0)));
+        let top = self.mul_wide_u32(ah, bh, Src::reg(mid_a.part(1)));
+        let unsigned = if signed { self.temp64() } else { d };
+        let carry = self.temp_pred();
+        self.emit(
+            Opcode::Iadd3 { x: false },
+            &[Dst::Reg(unsigned.part(0)), Dst::Reg(carry)],
+            &[Src::reg(top.part(0)), Src::reg(mid_b.part(1)), Src::ZERO],
+        );
+        self.emit(
+            Opcode::Iadd3 { x: true },
+            &[Dst::Reg(unsigned.part(1)), Dst::None],
+            &[
+                Src::reg(top.part(1)),
+                Src::ZERO,
+                Src::ZERO,
+                Src::reg(carry),
+                Src::FALSE,
+            ],
+        );
+        if signed {
+            let fixed = self.temp64();
+            self.sub_where_negative(fixed, unsigned, ah, [bl, bh]);
+            self.sub_where_negative(d, fixed, bh, [al, ah]);
+        }
+        Ok(())
+    }
+
+    /// `a * b + c` as IMAD.WIDE.U32 into a fresh pair; `c` is a 32-bit addend (its pair's high
+    /// half is zero).
+    fn mul_wide_u32(&mut self, a: Src, b: Src, c: Src) -> Reg {
+        let addend = match c.val {
+            SrcVal::Zero => Src::ZERO,
+            _ => Src::reg(self.pair_of([c, Src::ZERO])),
+        };
+        let t = self.temp64();
+        self.emit(
+            Opcode::Imad {
+                mode: ImadMode::Wide,
+                signed: false,
+                x: false,
+            },
+            &[Dst::Reg(t)],
+            &[a, b, addend],
+        );
+        t
+    }
+
+    /// `d = v - (sign_of < 0 ? x : 0)` on 64 bits (`sign_of` is the high word of a value).
+    fn sub_where_negative(&mut self, d: Reg, v: Reg, sign_of: Src, x: [Src; 2]) {
+        let negative = self.temp_pred();
+        self.emit(
+            Opcode::Isetp {
+                cmp: IntCmp::Lt,
+                signed: true,
+                combine: BoolOp::And,
+                ex: false,
+            },
+            &[Dst::Reg(negative), Dst::None],
+            &[sign_of, Src::ZERO, Src::TRUE],
+        );
+        let [xl, xh] = x.map(|s| {
+            let t = self.temp();
+            self.emit(
+                Opcode::Sel,
+                &[Dst::Reg(t)],
+                &[s, Src::ZERO, Src::reg(negative)],
+            );
+            Src::reg(t)
+        });
+        self.sub64_parts(d, Src::reg(v.part(0)), Src::reg(v.part(1)), xl, xh);
     }
 
     /// min/max via ISETP + SEL (one mechanism on every architecture).

@@ -87,11 +87,6 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     // Past it: ptxas writes mad.hi.u32 as IMAD.HI.U32 Rd, Ra, Rb, R4 with R4 = 0 and c in R5 (C is a
     // 64-bit register pair); the emulator reads C as 32 bits.
     ("mul_hi", &[75, 80, 86, 89, 90], "PLOP3.LUT (opcode 0x21f) unknown; then IMAD.HI's 64-bit C operand"),
-    (
-        "mul_hi64",
-        &[75, 80, 86, 89, 90],
-        "wrong high word (one less) of the 128-bit product: IMAD.WIDE.U32 carry-out / .X chain",
-    ),
     ("divrem", &[75], "CS2R (opcode 0x805) unknown"),
     ("divrem", &[80, 86, 89, 90], "false hazard ReadTooEarly (4 cycles after its producer, needs 5; sm_90: 2, needs 4), as ptxas scheduled it"),
     ("cvt_half", &[75, 80, 86, 89, 90], "FRND.F16 / FRND.F16.TRUNC (opcode 0x307) unknown"),

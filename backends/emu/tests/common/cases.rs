@@ -240,6 +240,11 @@ pub const CASES: &[Case] = &[
         setup: i2i_sat,
     },
     Case {
+        file: "kernels/sad.ptx",
+        kernel: "sad",
+        setup: sad,
+    },
+    Case {
         file: "kernels/fround.ptx",
         kernel: "f32_rounding",
         setup: f32_rounding,
@@ -1600,6 +1605,37 @@ fn cvt_round(r: &mut Rng) -> Setup {
             .u64(addr(2))
             .u64(addr(3))
             .0,
+        buffers,
+        expected,
+        f32_ulps: 0,
+        unordered: vec![],
+    }
+}
+
+fn sad(r: &mut Rng) -> Setup {
+    let n = 64;
+    // Every other thread takes small values of either sign, so both orders of a and b and both
+    // signs of the signed difference occur.
+    let w: Vec<u32> = (0..3 * n)
+        .map(|k| {
+            if k % 6 < 3 {
+                ((r.u32() % 2000) as i32 - 1000) as u32
+            } else {
+                r.u32()
+            }
+        })
+        .collect();
+    let mut e = Vec::with_capacity(2 * n);
+    for t in w.chunks(3) {
+        let (a, b, c) = (t[0], t[1], t[2]);
+        let signed = (a as i32 as i64 - b as i32 as i64).unsigned_abs() as u32;
+        e.extend([signed.wrapping_add(c), a.abs_diff(b).wrapping_add(c)]);
+    }
+    let buffers = vec![buf_u32(0, &w), buf_u32(1, &vec![0; 2 * n])];
+    let expected = vec![buf_u32(0, &w), buf_u32(1, &e)];
+    Setup {
+        launch: grid(1, n as u32),
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers,
         expected,
         f32_ulps: 0,
