@@ -163,12 +163,7 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
             return Ok(setp_out(i, x, r));
         }
         Imad | Uimad | ImadHi | ImadWide | UimadWide => return imad(i, x, a, b),
-        Hfma2Mma => {
-            if i.a != Operand::R(255) || i.b != Operand::R(255) {
-                return Err("HFMA2.MMA with non-zero factors".into());
-            }
-            c
-        }
+        Hfma2Mma => return crate::half::arith(i, x),
         Fadd | Fmul | Ffma => fop(i, a, b, c)?,
         Fmnmx => {
             let ftz = i.bit(80);
@@ -181,9 +176,13 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         I2fp => i2f(i, b)?,
         Mufu => mufu(i.f(74, 4), b)?,
         I2i => i2i_sat(i, b)?,
-        I2f64 => return crate::convert::i2f_wide(i, x),
-        F2i64 => return crate::convert::f2i_wide(i, x),
+        I2f | I2f64 => return crate::convert::i2f(i, x),
+        F2i | F2i64 => return crate::convert::f2i(i, x),
         F2f => return crate::convert::f2f(i, x),
+        Hadd2 | Hmul2 | Hfma2 => return crate::half::arith(i, x),
+        Hsetp2 => return crate::half::setp(i, x),
+        Hmnmx2 => return crate::half::minmax(i, x),
+        F2fp => return crate::half::f2fp(i, x),
         _ => return Err("not an ALU op".into()),
     };
     out.r[0] = Some(r0);
@@ -649,19 +648,6 @@ fn i2i_sat(i: &Inst, v: u32) -> Result<u32, String> {
     Ok((v as i32).clamp(lo, hi) as u32)
 }
 
-/// f32 to a 32-bit integer (F2I): signed at bit 72, rounding 78..79 (RN, RM, RP, RZ), saturating,
-/// NaN to 0.
-pub fn f2i(i: &Inst, v: u32) -> Result<u32, String> {
-    let f = flush(f32::from_bits(v), i.bit(80));
-    let r = match i.f(78, 2) {
-        0 => f.round_ties_even(),
-        1 => f.floor(),
-        2 => f.ceil(),
-        _ => f.trunc(),
-    };
-    Ok(if i.bit(72) { r as i32 as u32 } else { r as u32 })
-}
-
 /// BMSK: a mask of `width` (B) ones starting at bit `start` (A); .W (bit 75) wraps both to 0..31,
 /// otherwise they clamp at 32 (bits past 31 are dropped).
 fn bmsk(start: u32, width: u32, wrap: bool) -> u32 {
@@ -753,7 +739,7 @@ fn dsetp(i: &Inst, x: &impl Operands) -> AluOut {
 
 /// A float compare code (FSETP/DSETP 76..79: F LT EQ LE GT NE GE NUM NAN LTU EQU LEU GTU NEU GEU
 /// T) on an ordering (None: unordered).
-fn fcmp_code(code: u32, ord: Option<std::cmp::Ordering>) -> bool {
+pub(crate) fn fcmp_code(code: u32, ord: Option<std::cmp::Ordering>) -> bool {
     match ord {
         None => matches!(code, 8..=15),
         Some(o) => compare_code(code, o),

@@ -1,54 +1,60 @@
-//! Conversions with a 64-bit side: I2F (0x312), F2I (0x311) and F2F (0x310), IEEE-exact in every
-//! rounding mode. Source size at 84..85 and result size at 75..76 (2: 32-bit, 3: a register pair),
-//! rounding at 78..79 (RN, RM, RP, RZ); I2F's source is signed at 74, F2I's result at 72.
+//! The conversions I2F (0x306, 0x312), F2I (0x305, 0x311) and F2F (0x304, 0x310) between every
+//! integer width, f16, f32 and f64, IEEE-exact in every rounding mode. Source size at 84..85 and
+//! result size at 75..76 (0: 8-bit, 1: 16-bit (f16 for a float), 2: 32-bit, 3: a register pair);
+//! an 8- or 16-bit source is the byte (60..61) or half (60) of its register that the selector
+//! names; rounding at 78..79 (RN, RM, RP, RZ); I2F's source is signed at 74, F2I's result at 72.
+//! F2I saturates to the result type (NaN gives 0) and writes an 8- or 16-bit result sign- or
+//! zero-extended; narrow float results fill the low half, the high half zero.
 
 use crate::alu::{flush, hi, lo, round_f32, AluOut, Operands, CANONICAL_NAN};
 use crate::decode::Inst;
+use crate::half::{decode_half, round_half, F16};
 
-/// Whether the operand whose size code sits at `pos` is 64-bit; 8- and 16-bit forms (codes 0
-/// and 1) have not been run.
-fn wide_at(i: &Inst, pos: u32) -> Result<bool, String> {
-    match i.f(pos, 2) {
-        2 => Ok(false),
-        3 => Ok(true),
-        code => Err(format!(
-            "an 8- or 16-bit operand (size code {code} at bit {pos})"
-        )),
-    }
+fn result_size(i: &Inst) -> u32 {
+    i.f(75, 2)
 }
 
-fn wide_source(i: &Inst) -> Result<bool, String> {
-    wide_at(i, 84)
-}
-
-fn wide_result(i: &Inst) -> Result<bool, String> {
-    wide_at(i, 75)
+fn source_size(i: &Inst) -> u32 {
+    i.f(84, 2)
 }
 
 /// The result words: one register, or a pair.
-fn result(i: &Inst, v: u64) -> Result<AluOut, String> {
+fn result(i: &Inst, v: u64) -> AluOut {
     let mut out = AluOut::default();
-    out.r = [Some(lo(v)), wide_result(i)?.then_some(hi(v))];
-    Ok(out)
+    out.r = [Some(lo(v)), (result_size(i) == 3).then_some(hi(v))];
+    out
 }
 
-/// I2F: a 32- or 64-bit integer to f32 or f64.
-pub fn i2f_wide(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
-    let signed = i.bit(74);
-    let v: i128 = match (wide_source(i)?, signed) {
-        (true, true) => x.val64(i.b) as i64 as i128,
-        (true, false) => x.val64(i.b) as i128,
-        (false, true) => x.val(i.b) as i32 as i128,
-        (false, false) => x.val(i.b) as i128,
+/// The source's bits: 8 or 16 of them picked by the selector, 32, or a pair.
+fn source_bits(i: &Inst, x: &impl Operands) -> u64 {
+    match source_size(i) {
+        0 => (x.val(i.b) >> (8 * i.f(60, 2))) as u64 & 0xff,
+        1 => (x.val(i.b) >> (16 * i.f(60, 1))) as u64 & 0xffff,
+        2 => x.val(i.b) as u64,
+        _ => x.val64(i.b),
+    }
+}
+
+/// I2F: an integer of any width to f16, f32 or f64.
+pub fn i2f(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
+    let bits = 8 << source_size(i);
+    let raw = source_bits(i, x);
+    let v: i128 = if i.bit(74) {
+        crate::decode::sext(raw, bits) as i128
+    } else {
+        raw as i128
     };
     let rm = i.f(78, 2);
-    if wide_result(i)? {
-        return result(i, int_to_f64(v, rm).to_bits());
-    }
-    // Split into an exact f64 sum of the high and low parts, rounded once to f32.
+    // An exact f64 sum of the high and low parts, rounded once.
     let (high, low) = ((v >> 32) as f64 * 4294967296.0, (v & 0xffff_ffff) as f64);
     let (sum, err) = (high + low, (high + low - high) - low);
-    result(i, round_f32(sum, -err, rm).to_bits() as u64)
+    let r = match result_size(i) {
+        1 => round_half(sum, -err, F16, rm) as u64,
+        2 => round_f32(sum, -err, rm).to_bits() as u64,
+        3 => int_to_f64(v, rm).to_bits(),
+        _ => return Err("I2F to an 8-bit result".into()),
+    };
+    Ok(result(i, r))
 }
 
 /// A (65-bit) integer to f64, rounded by `rm`.
@@ -75,42 +81,60 @@ fn next_toward(v: f64, s: i32) -> f64 {
     f64::from_bits(if (v > 0.0) == (s > 0) { b + 1 } else { b - 1 })
 }
 
-/// F2I: f32 or f64 to a 32- or 64-bit integer, rounded by 78..79, saturating, NaN to 0.
-pub fn f2i_wide(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
-    let f = if wide_source(i)? {
-        f64::from_bits(x.val64(i.b))
-    } else {
-        flush(f32::from_bits(x.val(i.b)), i.bit(80)) as f64
-    };
+/// A float source as f64: f16, f32 (flushed under `.FTZ`, bit 80) or f64.
+fn float_source(i: &Inst, x: &impl Operands) -> Result<f64, String> {
+    let raw = source_bits(i, x);
+    Ok(match source_size(i) {
+        1 => decode_half(raw as u16, F16, false),
+        2 => flush(f32::from_bits(raw as u32), i.bit(80)) as f64,
+        3 => f64::from_bits(raw),
+        _ => return Err("an 8-bit float source".into()),
+    })
+}
+
+/// F2I: f16, f32 or f64 to an integer of any width, rounded by 78..79, saturating, NaN to 0.
+pub fn f2i(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
+    let f = float_source(i, x)?;
     let r = match i.f(78, 2) {
         0 => f.round_ties_even(),
         1 => f.floor(),
         2 => f.ceil(),
         _ => f.trunc(),
     };
-    let v = match (wide_result(i)?, i.bit(72)) {
-        (true, true) => r as i64 as u64,
-        (true, false) => r as u64,
-        (false, true) => r as i32 as u32 as u64,
-        (false, false) => r as u32 as u64,
+    let bits = 8 << result_size(i);
+    let signed = i.bit(72);
+    let (min, max) = if signed {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    } else {
+        (0, (1i128 << bits) - 1)
     };
-    result(i, v)
+    let v = if r.is_nan() {
+        0
+    } else {
+        (r.clamp(min as f64, max as f64) as i128).clamp(min, max)
+    };
+    Ok(result(
+        i,
+        v as i64 as u64 & if bits == 64 { u64::MAX } else { 0xffff_ffff },
+    ))
 }
 
-/// F2F between f32 and f64: f64 to f32 rounds by 78..79 (a NaN gives the canonical f32 NaN),
-/// f32 to f64 is exact.
+/// F2F between f16, f32 and f64: widening is exact, narrowing rounds by 78..79; a NaN gives the
+/// canonical NaN of a narrower format, or the quiet f64 NaN of its sign.
 pub fn f2f(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
-    match (wide_result(i)?, wide_source(i)?) {
-        (false, true) => {
-            let v = f64::from_bits(x.val64(i.b));
-            let r = if v.is_nan() {
-                CANONICAL_NAN
-            } else {
-                round_f32(v, 0.0, i.f(78, 2)).to_bits()
-            };
-            result(i, r as u64)
-        }
-        (true, false) => result(i, (f32::from_bits(x.val(i.b)) as f64).to_bits()),
-        _ => Err("F2F other than between f32 and f64".into()),
+    if i.bit(77) {
+        return Err("F2F with a bf16 side".into());
     }
+    let v = float_source(i, x)?;
+    let rm = i.f(78, 2);
+    let r = match result_size(i) {
+        1 => round_half(v, 0.0, F16, rm) as u64,
+        2 if v.is_nan() => CANONICAL_NAN as u64,
+        2 => round_f32(v, 0.0, rm).to_bits() as u64,
+        // A NaN widens to the quiet NaN of its sign.
+        3 if v.is_nan() => (v.is_sign_negative() as u64) << 63 | 0x7ff8_0000_0000_0000,
+        3 => v.to_bits(),
+        _ => return Err("F2F to an 8-bit result".into()),
+    };
+    Ok(result(i, r))
 }

@@ -161,6 +161,12 @@ pub enum Op {
     Cctl,
     R2ur,
     Vabsdiff,
+    Hadd2,
+    Hfma2,
+    Hmul2,
+    Hsetp2,
+    Hmnmx2,
+    F2fp,
 }
 
 /// How an op's results arrive, for the hazard model.
@@ -204,7 +210,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 91] = [
+    pub const ALL: [Op; 97] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -296,6 +302,12 @@ impl Op {
         Op::Cctl,
         Op::R2ur,
         Op::Vabsdiff,
+        Op::Hadd2,
+        Op::Hfma2,
+        Op::Hmul2,
+        Op::Hsetp2,
+        Op::Hmnmx2,
+        Op::F2fp,
     ];
 
     /// The mnemonic as nvdisasm prints its base name.
@@ -393,13 +405,21 @@ impl Op {
             Errbar => "ERRBAR",
             Cgaerrbar => "CGAERRBAR",
             Cctl => "CCTL",
+            Hadd2 => "HADD2",
+            Hfma2 => "HFMA2",
+            Hmul2 => "HMUL2",
+            Hsetp2 => "HSETP2",
+            Hmnmx2 => "HMNMX2",
+            F2fp => "F2FP",
         }
     }
 
     pub fn timing(self) -> Timing {
         use Op::*;
         match self {
-            Imad | ImadWide | ImadHi | Ffma | Fadd | Fmul | Hfma2Mma => Timing::Fma,
+            Imad | ImadWide | ImadHi | Ffma | Fadd | Fmul | Hfma2Mma | Hadd2 | Hfma2 | Hmul2 => {
+                Timing::Fma
+            }
             Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | UimadWide | Uldc | Voteu | Ulop3
             | Ushf | Ubmsk | Uprmt => Timing::Uniform,
             I2f | F2i | I2f64 | F2i64 | F2f => Timing::Var {
@@ -532,6 +552,11 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (I2f64, 0x312, false),
         (F2i64, 0x311, false),
         (F2f, 0x310, false),
+        (F2f, 0x304, false),
+        (Hadd2, 0x030, true),
+        (Hfma2, 0x031, true),
+        (Hmul2, 0x032, true),
+        (Hsetp2, 0x034, true),
         (I2i, 0x038, true),
         (Vote, 0x806, false),
         (Voteu, 0x886, false),
@@ -617,6 +642,9 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
     }
     if sm >= 86 {
         t.push((I2fp, 0x045, true));
+    }
+    if sm >= 80 {
+        t.extend([(Hmnmx2, 0x040, true), (F2fp, 0x03e, true)]);
     }
     if (80..90).contains(&sm) {
         t.extend([
@@ -957,14 +985,25 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             }
             add_write(i, rfile, dst, 1);
         }
-        Isetp | Fsetp | Uisetp => {
+        Hadd2 | Hmul2 | Hmnmx2 | F2fp => {
+            i.a = a;
+            i.b = alu_b2(i, false);
+            add_read(i, i.a, 1);
+            add_read(i, i.b, 1);
+            if i.op == Hmnmx2 {
+                let p = i.pred(87);
+                add_pred_read(i, p);
+            }
+            add_write(i, File::R, dst, 1);
+        }
+        Isetp | Fsetp | Uisetp | Hsetp2 => {
             i.a = a;
             i.b = alu_b2(i, u);
             add_read(i, i.a, 1);
             add_read(i, i.b, 1);
             let acc = i.pred(87);
             add_pred_read(i, acc);
-            if i.op != Fsetp && i.bit(72) {
+            if !matches!(i.op, Fsetp | Hsetp2) && i.bit(72) {
                 let carry = i.pred(68);
                 add_pred_read(i, carry);
             }
@@ -980,7 +1019,8 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_write(i, File::P, i.f(84, 3) as u8, 1);
         }
         Iadd3 | Uiadd3 | Lea | Ulea | Lop3 | Ulop3 | Prmt | Uprmt | Shf | Ushf | Imad
-        | ImadWide | ImadHi | Uimad | UimadWide | Ffma | Hfma2Mma | Viaddmnmx | Vabsdiff => {
+        | ImadWide | ImadHi | Uimad | UimadWide | Ffma | Hfma2Mma | Hfma2 | Viaddmnmx
+        | Vabsdiff => {
             i.a = a;
             let (b, c) = alu_bc(i, u);
             i.b = b;
@@ -1023,9 +1063,8 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
         }
         I2f | F2i | I2f64 | F2i64 | F2f => {
             i.b = alu_b2(i, false);
-            // 0x310..0x312 give the source size at 84..85 and the result size at 75..76 (3: a pair).
-            let wide = matches!(i.op, I2f64 | F2i64 | F2f);
-            let words = |code: u32| if wide && code == 3 { 2 } else { 1 };
+            // The source size at 84..85 and the result size at 75..76 (3: a pair).
+            let words = |code: u32| if code == 3 { 2 } else { 1 };
             add_read(i, i.b, words(i.f(84, 2)));
             add_write(i, File::R, dst, words(i.f(75, 2)));
         }

@@ -26,6 +26,7 @@ mod alu;
 mod convert;
 pub mod cubin;
 pub mod decode;
+mod half;
 mod hazard;
 mod machine;
 mod round64;

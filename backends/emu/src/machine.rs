@@ -1,7 +1,7 @@
 //! The machine: CTAs of warps, lockstep execution with per-thread PCs, barriers, and the memory
 //! spaces (global buffers, per-CTA shared memory, constant bank 0).
 
-use crate::alu::{exec_alu, f2i, i2f, AluOut, Operands};
+use crate::alu::{exec_alu, AluOut, Operands};
 use crate::cubin::KernelImage;
 use crate::decode::{decode, field, mem_words, sext, Inst, Op, Operand, PredSrc, PT, RZ, URZ};
 use crate::hazard::HazardModel;
@@ -602,14 +602,6 @@ impl Run<'_> {
                     let v = self.cload_typed(i, bank, base + 4 * k as u64, w, l)?;
                     w.set_reg(d.saturating_add(k), l, v);
                 }
-            }
-            Op::I2f => {
-                let v = i2f(i, w.reg(i.f(32, 8) as u8, l)).map_err(|what| unsupported(i, what))?;
-                w.set_reg(d, l, v);
-            }
-            Op::F2i => {
-                let v = f2i(i, w.reg(i.f(32, 8) as u8, l)).map_err(|what| unsupported(i, what))?;
-                w.set_reg(d, l, v);
             }
             Op::Ldg | Op::Ld | Op::Lds => {
                 let (space, addr) = self.address(i, w, l);

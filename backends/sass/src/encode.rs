@@ -120,7 +120,7 @@ fn set_guard(w: &mut Word, g: &Src) -> EResult<()> {
     Ok(())
 }
 
-fn set_pred(w: &mut Word, pos: u32, s: &Src) -> EResult<()> {
+pub(crate) fn set_pred(w: &mut Word, pos: u32, s: &Src) -> EResult<()> {
     let (p, n) = pred_src(s)?;
     w.set(pos, 3, p);
     w.set(pos + 3, 1, n as u64);
@@ -181,7 +181,7 @@ const FORM_CBUF_B: u64 = 5;
 
 /// A (24..31), B (reg 32..39 / imm / cbuf) and C (64..71) of a three-source ALU op, choosing the form.
 /// Only one of B and C may be an immediate or constant.
-fn set_alu_abc(w: &mut Word, base: u64, a: &Src, b: &Src, c: &Src) -> EResult<()> {
+pub(crate) fn set_alu_abc(w: &mut Word, base: u64, a: &Src, b: &Src, c: &Src) -> EResult<()> {
     w.set(24, 8, src_gpr(a)?);
     let form = match (b.val, c.val) {
         (SrcVal::Imm(v), _) => {
@@ -379,6 +379,10 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
         Opcode::I2fWide { .. } | Opcode::F2iWide { .. } | Opcode::F2f { .. } => {
             crate::encode_convert::encode_convert(i, w)?
         }
+        Opcode::Half2 { .. }
+        | Opcode::Hsetp2 { .. }
+        | Opcode::Hmnmx2 { .. }
+        | Opcode::F2fp { .. } => crate::encode_half::encode_half(i, w)?,
         Opcode::Sel => {
             set_alu_ab(w, 0x007, a, b)?;
             set_pred(w, 87, c)?;
@@ -532,6 +536,7 @@ fn set_dst(w: &mut Word, i: &Instr) -> EResult<()> {
         i.op,
         Opcode::Isetp { .. }
             | Opcode::Fsetp { .. }
+            | Opcode::Hsetp2 { .. }
             | Opcode::Dsetp { .. }
             | Opcode::Plop3 { .. }
             | Opcode::Stg { .. }

@@ -237,8 +237,14 @@ pub enum Round {
 /// Number formats of the I2F/F2I/F2F conversions.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum NumFormat {
+    F16,
+    Bf16,
     F32,
     F64,
+    S8,
+    U8,
+    S16,
+    U16,
     S32,
     U32,
     S64,
@@ -251,8 +257,53 @@ impl NumFormat {
         matches!(self, NumFormat::F64 | NumFormat::S64 | NumFormat::U64)
     }
     pub fn is_signed(self) -> bool {
-        matches!(self, NumFormat::S32 | NumFormat::S64)
+        matches!(
+            self,
+            NumFormat::S8 | NumFormat::S16 | NumFormat::S32 | NumFormat::S64
+        )
     }
+    pub fn is_float(self) -> bool {
+        matches!(
+            self,
+            NumFormat::F16 | NumFormat::Bf16 | NumFormat::F32 | NumFormat::F64
+        )
+    }
+    /// The size field of the conversions (75..76 for the result, 84..85 for the source):
+    /// 0 = 8-bit, 1 = 16-bit, 2 = 32-bit, 3 = 64-bit.
+    pub fn size_code(self) -> u64 {
+        use NumFormat::*;
+        match self {
+            S8 | U8 => 0,
+            F16 | Bf16 | S16 | U16 => 1,
+            F32 | S32 | U32 => 2,
+            F64 | S64 | U64 => 3,
+        }
+    }
+}
+
+/// Which halves of a 32-bit register feed the two lanes of a half-precision ALU op (the source's
+/// swizzle field): both halves as they are, an f32 value, the low half twice, the high half twice.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum HalfSwizzle {
+    H1H0,
+    F32,
+    H0H0,
+    H1H1,
+}
+
+impl HalfSwizzle {
+    /// The field's code.
+    pub fn code(self) -> u64 {
+        self as u64
+    }
+}
+
+/// The operation of HADD2 (0x030), HMUL2 (0x032) and HFMA2 (0x031).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum HalfOp {
+    Add,
+    Mul,
+    Fma,
 }
 
 /// What DSETP computes: a float comparison, or the selector of a min/max.
@@ -449,21 +500,25 @@ pub enum Opcode {
     /// (s0 cmp s1) and its negation, each combined with s2; `.MIN`/`.MAX` write "s0 is the
     /// minimum/maximum" (NaN loses, -0 < +0) and "both are NaN".
     Dsetp { test: DoubleTest, combine: BoolOp },
-    /// `I2F[.F64][.U32|.S64|.U64][.rnd] d0, s0` (opcode 0x312): an integer to f32 or f64 where the
-    /// integer or the result is 64-bit (a pair). Variable latency.
+    /// `I2F[.F16|.F64][.S8|.U8|.S16|.U16|.U32|.S64|.U64][.rnd] d0, s0`: an integer to a float
+    /// (opcode 0x312 where a side is 64-bit (a pair), else 0x306; 8- and 16-bit sources are the
+    /// register's low bits). Variable latency. (The 32-bit to f32 form is also [`Opcode::I2f`].)
     I2fWide {
         dst: NumFormat,
         src: NumFormat,
         rnd: Round,
     },
-    /// `F2I[.U32|.S64|.U64][.F64][.FLOOR|.CEIL|.TRUNC] d0, s0` (opcode 0x311): f32 or f64 to an
-    /// integer where one of them is 64-bit; saturating, NaN gives 0. Variable latency.
+    /// `F2I[.S8|.U8|.S16|.U16|.U32|.S64|.U64][.F16|.F64][.FLOOR|.CEIL|.TRUNC][.NTZ] d0, s0`: a
+    /// float to an integer (0x311 where a side is 64-bit, else 0x305 with `.NTZ`); saturating to
+    /// the result type, NaN gives 0; an 8- or 16-bit result is sign- or zero-extended to 32 bits.
+    /// Variable latency.
     F2iWide {
         dst: NumFormat,
         src: NumFormat,
         rnd: Round,
     },
-    /// `F2F.<dst>.<src>[.rnd] d0, s0` (opcode 0x310): f32 to f64 (exact) or f64 to f32 (rounded).
+    /// `F2F.<dst>.<src>[.rnd] d0, s0` between f16, f32 and f64 (0x310 where a side is 64-bit,
+    /// else 0x304): widening is exact, narrowing rounds by `rnd`.
     F2f {
         dst: NumFormat,
         src: NumFormat,
@@ -475,6 +530,37 @@ pub enum Opcode {
     I2fp { signed: bool },
     /// `F2I[.U32][.TRUNC].NTZ d0, s0`: f32 to integer, truncating or to nearest (variable latency).
     F2i { signed: bool, truncate: bool },
+    /// `HADD2|HMUL2|HFMA2[.F32][.BF16_V2][.FTZ][.SAT][.RELU] d0, s0, s1[, s2]`: two f16 (or bf16)
+    /// lanes, each source's halves chosen by `swz` (s0..s2); neg/abs on every source. `f32_out`
+    /// writes the low lane's result as one f32 (HADD2.F32, the f16 to f32 conversion).
+    Half2 {
+        op: HalfOp,
+        bf16: bool,
+        ftz: bool,
+        sat: bool,
+        relu: bool,
+        f32_out: bool,
+        swz: [HalfSwizzle; 3],
+    },
+    /// `HSETP2[.BF16_V2].cmp[.FTZ].combine d0(P), d1(P), s0, s1, s2(accumulator P)`: d0 from the
+    /// low lanes, d1 from the high lanes, each combined with s2.
+    Hsetp2 {
+        cmp: FloatCmp,
+        combine: BoolOp,
+        ftz: bool,
+        bf16: bool,
+        swz: [HalfSwizzle; 2],
+    },
+    /// `HMNMX2[.BF16_V2][.FTZ][.NAN] d0, s0, s1, s2(P: PT = min, !PT = max)`, lane by lane.
+    Hmnmx2 {
+        bf16: bool,
+        ftz: bool,
+        nan: bool,
+        swz: [HalfSwizzle; 2],
+    },
+    /// `F2FP[.BF16].PACK_AB[.RZ] d0, s0, s1` (sm_80+): two f32 rounded to f16 (or bf16), s0 into
+    /// the high half and s1 into the low half.
+    F2fp { bf16: bool, rnd: Round },
     /// `SEL d0, s0, s1, s2(P)`: d = P ? s0 : s1.
     Sel,
     /// `LOP3.LUT d1(P), d0, s0, s1, s2, lut, s3(P)`; d1 and s3 are usually PT / !PT.

@@ -229,6 +229,10 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         Opcode::I2fWide { .. } | Opcode::F2iWide { .. } | Opcode::F2f { .. } => {
             crate::print_convert::convert_body(i)
         }
+        Opcode::Half2 { .. }
+        | Opcode::Hsetp2 { .. }
+        | Opcode::Hmnmx2 { .. }
+        | Opcode::F2fp { .. } => crate::print_half::half_body(sm, i),
         Opcode::Sel => format!("SEL {}", join(&[d0, src(a), src(b), pred(c)])),
         Opcode::Lop3 { lut } => {
             let p3 = if d.val == SrcVal::Zero {

@@ -520,6 +520,8 @@ fn forms(sm: Sm) -> Vec<Instr> {
         &[d(4)],
         &[r(2), ur(4)],
     ));
+    half_forms(sm, &mut v);
+    convert_forms(&mut v);
     v.push(Instr::new(CctlPf2 { offset: 0x200 }, &[], &[r(2)]));
     v.push(Instr::new(CctlPf2 { offset: -0x10 }, &[], &[r(2)]));
     for size in [MemSize::U8, MemSize::S8, MemSize::U16, MemSize::S16] {
@@ -570,6 +572,182 @@ fn forms(sm: Sm) -> Vec<Instr> {
         ));
     }
     v
+}
+
+/// HADD2/HMUL2/HFMA2/HSETP2/HMNMX2 with every modifier and swizzle, F2FP on sm_80+.
+fn half_forms(sm: Sm, v: &mut Vec<Instr>) {
+    use HalfSwizzle::*;
+    use Opcode::*;
+    let bf16s: &[bool] = if sm.num >= 90 {
+        &[false, true]
+    } else if sm.num >= 80 {
+        &[false]
+    } else {
+        &[false]
+    };
+    for &bf16 in bf16s {
+        for (op, swz) in [
+            (HalfOp::Add, [H0H0, H1H1, H1H0]),
+            (HalfOp::Mul, [H1H0, H0H0, H1H0]),
+            (HalfOp::Fma, [H1H1, H0H0, H0H0]),
+        ] {
+            for (ftz, sat) in [(false, false), (true, true), (false, true)] {
+                v.push(Instr::new(
+                    Half2 {
+                        op,
+                        bf16,
+                        ftz,
+                        sat,
+                        relu: false,
+                        f32_out: false,
+                        swz,
+                    },
+                    &[d(2)],
+                    &[r(4).negated(), r(5).absolute(), r(6).negated()],
+                ));
+            }
+        }
+        v.push(Instr::new(
+            Hsetp2 {
+                cmp: FloatCmp::Geu,
+                combine: BoolOp::Or,
+                ftz: !bf16,
+                bf16,
+                swz: [H1H0, H0H0],
+            },
+            &[pd(0), pd(2)],
+            &[r(4).absolute(), r(5), p(1)],
+        ));
+        if sm.num < 80 {
+            continue;
+        }
+        v.push(Instr::new(
+            Hmnmx2 {
+                bf16,
+                ftz: !bf16,
+                nan: bf16,
+                swz: [H0H0, H1H1],
+            },
+            &[d(2)],
+            &[r(4), r(5).negated(), Src::FALSE],
+        ));
+    }
+    if sm.num >= 80 {
+        v.push(Instr::new(
+            Half2 {
+                op: HalfOp::Fma,
+                bf16: true,
+                ftz: false,
+                sat: false,
+                relu: false,
+                f32_out: false,
+                swz: [H0H0, H0H0, H1H0],
+            },
+            &[d(2)],
+            &[Src::ZERO.negated(), Src::ZERO, r(6).negated()],
+        ));
+        v.push(Instr::new(
+            Half2 {
+                op: HalfOp::Fma,
+                bf16: false,
+                ftz: false,
+                sat: false,
+                relu: true,
+                f32_out: false,
+                swz: [H1H0, H1H0, H1H0],
+            },
+            &[d(2)],
+            &[r(4), r(5), r(6)],
+        ));
+        for (bf16, rnd) in [(false, Round::Rn), (true, Round::Rn), (false, Round::Rz)] {
+            v.push(Instr::new(F2fp { bf16, rnd }, &[d(3)], &[Src::ZERO, r(7)]));
+        }
+    }
+    v.push(Instr::new(
+        Half2 {
+            op: HalfOp::Add,
+            bf16: false,
+            ftz: false,
+            sat: false,
+            relu: false,
+            f32_out: true,
+            swz: [H0H0, H0H0, H0H0],
+        },
+        &[d(2)],
+        &[r(4), Src::ZERO.negated()],
+    ));
+}
+
+/// I2F/F2I/F2F between integer widths, f16, f32 and f64.
+fn convert_forms(v: &mut Vec<Instr>) {
+    use NumFormat::*;
+    use Opcode::*;
+    for (dst, src, rnd) in [
+        (F32, S16, Round::Rn),
+        (F16, S32, Round::Rn),
+        (F16, S8, Round::Rz),
+        (F32, U8, Round::Rn),
+        (F16, U16, Round::Rm),
+        (F16, S64, Round::Rz),
+        (F32, S32, Round::Rp),
+    ] {
+        let d0 = if dst.is_wide() {
+            Reg::gpr64(2)
+        } else {
+            Reg::gpr(2)
+        };
+        let s0 = if src.is_wide() {
+            Reg::gpr64(4)
+        } else {
+            Reg::gpr(4)
+        };
+        v.push(Instr::new(
+            I2fWide { dst, src, rnd },
+            &[Dst::Reg(d0)],
+            &[Src::reg(s0)],
+        ));
+    }
+    for (dst, src, rnd) in [
+        (S8, F32, Round::Rn),
+        (U16, F16, Round::Rz),
+        (S32, F16, Round::Rn),
+        (S64, F16, Round::Rz),
+        (U8, F32, Round::Rm),
+        (S16, F32, Round::Rp),
+    ] {
+        let d0 = if dst.is_wide() {
+            Reg::gpr64(2)
+        } else {
+            Reg::gpr(2)
+        };
+        v.push(Instr::new(
+            F2iWide { dst, src, rnd },
+            &[Dst::Reg(d0)],
+            &[r(4)],
+        ));
+    }
+    for (dst, src, rnd) in [
+        (F16, F32, Round::Rn),
+        (F16, F32, Round::Rm),
+        (F64, F16, Round::Rn),
+        (F16, F64, Round::Rz),
+    ] {
+        let d0 = if dst.is_wide() {
+            Reg::gpr64(2)
+        } else {
+            Reg::gpr(2)
+        };
+        let s0 = if src.is_wide() {
+            Reg::gpr64(4)
+        } else {
+            Reg::gpr(4)
+        };
+        v.push(Instr::new(
+            F2f { dst, src, rnd },
+            &[Dst::Reg(d0)],
+            &[Src::reg(s0)],
+        ));
+    }
 }
 
 #[test]

@@ -366,9 +366,29 @@ impl Cta<'_, '_> {
         let cmp = ins.mods.first().map(String::as_str).unwrap_or("");
         let a = self.read(t, operand(ins, 1)?, ty)?;
         let b = self.read(t, operand(ins, 2)?, ty)?;
-        let r =
-            compare(cmp, a, b, ty, ins.has("ftz")).ok_or_else(|| unsupported(ins, "comparison"))?;
-        let (r, rn) = self.combine(t, ins, r, 3)?;
+        let ftz = ins.has("ftz");
+        let cmp_lanes = |shift: u32, lane_ty: Type| {
+            compare(cmp, a >> shift & 0xffff, b >> shift & 0xffff, lane_ty, ftz)
+                .ok_or_else(|| unsupported(ins, "comparison"))
+        };
+        let (r, rn) = match ty {
+            // Packed halves: p from the low halves, q from the high halves, each combined.
+            Type::F16x2 | Type::BF16x2 => {
+                let lane_ty = if ty == Type::F16x2 {
+                    Type::F16
+                } else {
+                    Type::BF16
+                };
+                let lo = self.combine(t, ins, cmp_lanes(0, lane_ty)?, 3)?.0;
+                let hi = self.combine(t, ins, cmp_lanes(16, lane_ty)?, 3)?.0;
+                (lo, hi)
+            }
+            _ => {
+                let r =
+                    compare(cmp, a, b, ty, ftz).ok_or_else(|| unsupported(ins, "comparison"))?;
+                self.combine(t, ins, r, 3)?
+            }
+        };
         match operand(ins, 0)? {
             Opnd::Pair(p, q) => {
                 self.write(t, &Opnd::Reg(*p), r as u64, Type::Pred)?;

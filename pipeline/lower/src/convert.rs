@@ -1,5 +1,7 @@
-//! `cvt` with a 64-bit side: integers to f32/f64 (I2F 0x312), f32/f64 to integers (F2I 0x311) and
-//! between f32 and f64 (F2F), in every rounding mode PTX allows.
+//! `cvt` between every integer width, f16, bf16, f32 and f64 (the forms other than f32 <-> 32-bit
+//! integers, which `int.rs` lowers): I2F, F2I and F2F in every rounding mode PTX allows, HADD2.F32
+//! for f16 to f32, F2FP.PACK_AB (sm_80+) for f32 to f16/bf16 and the packed pairs, a byte
+//! permutation for bf16 to f32.
 
 use ptxforge_ptx::ast::{Instruction, Type};
 use ptxforge_sass::ir::*;
@@ -7,8 +9,11 @@ use ptxforge_sass::ir::*;
 use crate::ctx::{Ctx, LResult};
 
 impl Ctx<'_> {
-    /// `cvt.rnd.dst.src` where the source or the destination is 64-bit and one of them is a float.
-    pub fn cvt_wide(&mut self, i: &Instruction, dt: Type, st: Type) -> LResult<()> {
+    /// `cvt{.rnd}{.ftz}{.sat}.dst.src` where a side is 64-bit, 8- or 16-bit, or a half type.
+    pub fn cvt_general(&mut self, i: &Instruction, dt: Type, st: Type) -> LResult<()> {
+        if matches!(dt, Type::F16x2 | Type::BF16x2) {
+            return self.cvt_pack_pair(i, dt, st);
+        }
         if i.operands.len() != 2 {
             return Err(format!(
                 "Arguments mismatch for instruction '{}'",
@@ -19,37 +24,7 @@ impl Ctx<'_> {
             num_format(dt).ok_or_else(|| unsupported(i))?,
             num_format(st).ok_or_else(|| unsupported(i))?,
         );
-        let op = match (dt.is_float(), st.is_float()) {
-            (true, false) if !i.has_mod("sat") => Opcode::I2fWide {
-                dst,
-                src,
-                rnd: float_rounding(i)?,
-            },
-            (false, true) => Opcode::F2iWide {
-                dst,
-                src,
-                rnd: integral_rounding(i)?,
-            },
-            (true, true) if dst != src && !i.has_mod("sat") => {
-                // f32 -> f64 is exact (PTX gives it no rounding modifier).
-                let rnd = if dst == NumFormat::F32 {
-                    float_rounding(i)?
-                } else {
-                    Round::Rn
-                };
-                Opcode::F2f { dst, src, rnd }
-            }
-            _ => return Err(unsupported(i)),
-        };
-        // A flushed subnormal input only matters where it could round away from zero.
-        let flush_matters = !matches!(
-            op,
-            Opcode::F2iWide {
-                rnd: Round::Rn | Round::Rz,
-                ..
-            }
-        );
-        if i.has_mod("ftz") && flush_matters {
+        if i.has_mod("relu") || i.has_mod("satfinite") {
             return Err(unsupported(i));
         }
         let d = self.dst(&i.operands[0])?;
@@ -65,15 +40,138 @@ impl Ctx<'_> {
         } else {
             self.reg_src32(&i.operands[1])?
         };
+        if dst.is_float() && src.is_float() {
+            return self.cvt_float_float(i, d, dst, src, a);
+        }
+        let op = match (dst.is_float(), src.is_float()) {
+            (true, false) if !i.has_mod("sat") && dst != NumFormat::Bf16 => Opcode::I2fWide {
+                dst,
+                src,
+                rnd: float_rounding(i)?,
+            },
+            // F2I saturates to the result type, so `.sat` changes nothing.
+            (false, true) if src != NumFormat::Bf16 => Opcode::F2iWide {
+                dst,
+                src,
+                rnd: integral_rounding(i)?,
+            },
+            _ => return Err(unsupported(i)),
+        };
+        // A flushed subnormal input only matters where it could round away from zero.
+        let flush_matters = !matches!(
+            op,
+            Opcode::F2iWide {
+                rnd: Round::Rn | Round::Rz,
+                ..
+            }
+        );
+        if i.has_mod("ftz") && flush_matters {
+            return Err(unsupported(i));
+        }
         self.emit(op, &[Dst::Reg(d)], &[a]);
+        Ok(())
+    }
+
+    /// Conversions between floats: exact widenings, and narrowings rounded by `.rnd`.
+    fn cvt_float_float(
+        &mut self,
+        i: &Instruction,
+        d: Reg,
+        dst: NumFormat,
+        src: NumFormat,
+        a: Src,
+    ) -> LResult<()> {
+        use NumFormat::*;
+        if dst == src || i.has_mod("sat") {
+            return Err(unsupported(i));
+        }
+        let widening = matches!((src, dst), (F16 | Bf16, F32 | F64) | (F32, F64));
+        if i.has_mod("ftz") && !widening {
+            return Err(unsupported(i));
+        }
+        let rnd = if widening {
+            Round::Rn
+        } else {
+            float_rounding(i)?
+        };
+        let z = HalfSwizzle::H0H0;
+        match (dst, src) {
+            (F32, F16) => self.emit(
+                Opcode::Half2 {
+                    op: HalfOp::Add,
+                    bf16: false,
+                    ftz: false,
+                    sat: false,
+                    relu: false,
+                    f32_out: true,
+                    swz: [z, z, z],
+                },
+                &[Dst::Reg(d)],
+                &[a, Src::ZERO.negated()],
+            ),
+            // The bf16 bits become the high half of the f32.
+            (F32, Bf16) => self.emit(
+                Opcode::Prmt {
+                    mode: PrmtMode::Index,
+                },
+                &[Dst::Reg(d)],
+                &[a, Src::imm(0x1044), Src::ZERO],
+            ),
+            (F16 | Bf16, F32) if self.sm.num >= 80 && matches!(rnd, Round::Rn | Round::Rz) => self
+                .emit(
+                    Opcode::F2fp {
+                        bf16: dst == Bf16,
+                        rnd,
+                    },
+                    &[Dst::Reg(d)],
+                    &[Src::ZERO, a],
+                ),
+            (F16, F32) | (F16, F64) | (F64, F16) | (F32, F64) | (F64, F32) => {
+                self.emit(Opcode::F2f { dst, src, rnd }, &[Dst::Reg(d)], &[a])
+            }
+            _ => return Err(unsupported(i)),
+        }
+        Ok(())
+    }
+
+    /// `cvt.rnd.f16x2.f32 d, a, b` (and bf16x2): a into the high half, b into the low half.
+    fn cvt_pack_pair(&mut self, i: &Instruction, dt: Type, st: Type) -> LResult<()> {
+        let extra = i
+            .mods()
+            .iter()
+            .any(|m| matches!(m.as_str(), "relu" | "satfinite" | "sat" | "ftz"));
+        if st != Type::F32 || i.operands.len() != 3 || extra || self.sm.num < 80 {
+            return Err(unsupported(i));
+        }
+        let rnd = float_rounding(i)?;
+        if !matches!(rnd, Round::Rn | Round::Rz) {
+            return Err(unsupported(i));
+        }
+        let d = self.dst(&i.operands[0])?;
+        let a = self.reg_src32(&i.operands[1])?;
+        let b = self.reg_src32(&i.operands[2])?;
+        self.emit(
+            Opcode::F2fp {
+                bf16: dt == Type::BF16x2,
+                rnd,
+            },
+            &[Dst::Reg(d)],
+            &[a, b],
+        );
         Ok(())
     }
 }
 
 fn num_format(t: Type) -> Option<NumFormat> {
     Some(match t {
+        Type::F16 => NumFormat::F16,
+        Type::BF16 => NumFormat::Bf16,
         Type::F32 => NumFormat::F32,
         Type::F64 => NumFormat::F64,
+        Type::S8 => NumFormat::S8,
+        Type::U8 | Type::B8 => NumFormat::U8,
+        Type::S16 => NumFormat::S16,
+        Type::U16 | Type::B16 => NumFormat::U16,
         Type::S32 => NumFormat::S32,
         Type::U32 | Type::B32 => NumFormat::U32,
         Type::S64 => NumFormat::S64,

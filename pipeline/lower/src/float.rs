@@ -11,6 +11,9 @@ impl Ctx<'_> {
         if ty == Type::F64 {
             return self.lower_double(i);
         }
+        if crate::half::is_half(ty) {
+            return self.lower_half(i, ty);
+        }
         if ty != Type::F32 {
             return Err(format!(
                 "'{}.{}' is not supported yet",
@@ -134,28 +137,35 @@ impl Ctx<'_> {
     }
 }
 
+/// Whether `m` names a float comparison (`lt`, `geu`, `num` ...).
+pub(crate) fn is_float_cmp_name(m: &str) -> bool {
+    cmp_of(m).is_some()
+}
+
 pub(crate) fn float_cmp(i: &Instruction) -> LResult<FloatCmp> {
-    use FloatCmp::*;
     i.mods()
         .iter()
-        .find_map(|m| {
-            Some(match m.as_str() {
-                "eq" => Eq,
-                "ne" => Ne,
-                "lt" => Lt,
-                "le" => Le,
-                "gt" => Gt,
-                "ge" => Ge,
-                "equ" => Equ,
-                "neu" => Neu,
-                "ltu" => Ltu,
-                "leu" => Leu,
-                "gtu" => Gtu,
-                "geu" => Geu,
-                "num" => Num,
-                "nan" => Nan,
-                _ => return None,
-            })
-        })
+        .find_map(|m| cmp_of(m))
         .ok_or_else(|| "setp needs a comparison".into())
+}
+
+fn cmp_of(m: &str) -> Option<FloatCmp> {
+    use FloatCmp::*;
+    Some(match m {
+        "eq" => Eq,
+        "ne" => Ne,
+        "lt" => Lt,
+        "le" => Le,
+        "gt" => Gt,
+        "ge" => Ge,
+        "equ" => Equ,
+        "neu" => Neu,
+        "ltu" => Ltu,
+        "leu" => Leu,
+        "gtu" => Gtu,
+        "geu" => Geu,
+        "num" => Num,
+        "nan" => Nan,
+        _ => return None,
+    })
 }

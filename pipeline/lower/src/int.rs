@@ -939,8 +939,9 @@ impl Ctx<'_> {
 
     /// `cvt` between f32 and 32-bit integers: `.rn` int→f32, `.rzi`/`.rni` f32→int.
     fn cvt_float(&mut self, i: &Instruction, dt: Type, st: Type) -> LResult<()> {
-        if dt.size_bytes() == 8 || st.size_bytes() == 8 {
-            return self.cvt_wide(i, dt, st);
+        let general = |t: Type| t.size_bytes() != 4 || !matches!(t, Type::F32) && t.is_float();
+        if general(dt) || general(st) {
+            return self.cvt_general(i, dt, st);
         }
         let o = ops(i, 2)?;
         let d = self.dst(&o[0])?;
@@ -958,15 +959,11 @@ impl Ctx<'_> {
                     }
                 }
             }
-            (t, Type::F32)
-                if int32(t) && (i.has_mod("rzi") || i.has_mod("rni")) && !i.has_mod("sat") =>
-            {
-                Opcode::F2i {
-                    signed: t.is_signed(),
-                    truncate: i.has_mod("rzi"),
-                }
-            }
-            _ => return Err(unsupported(i)),
+            (t, Type::F32) if int32(t) && (i.has_mod("rzi") || i.has_mod("rni")) => Opcode::F2i {
+                signed: t.is_signed(),
+                truncate: i.has_mod("rzi"),
+            },
+            _ => return self.cvt_general(i, dt, st),
         };
         self.emit(op, &[Dst::Reg(d)], &[a]);
         Ok(())

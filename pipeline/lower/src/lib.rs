@@ -13,6 +13,7 @@ mod divide;
 mod double;
 mod float;
 mod fold;
+mod half;
 mod int;
 mod mem;
 mod opt;

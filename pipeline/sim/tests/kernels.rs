@@ -50,6 +50,11 @@ const KERNELS: &[Kernel] = &[
         min_sm: 80,
         ..kernel("cvt_bf16.ptx", "cvt_bf16", 64)
     },
+    kernel("half_math.ptx", "half_arith", 64),
+    Kernel {
+        min_sm: 80,
+        ..kernel("half_minmax.ptx", "half_minmax_bf16", 64)
+    },
     kernel("f64_ops.ptx", "f64_ops", 64),
     kernel("f32_ieee.ptx", "f32_ieee", 64),
     Kernel {
@@ -90,9 +95,8 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     ("divrem", &[75], "CS2R (opcode 0x805) unknown"),
     ("divrem", &[80, 86, 89, 90], "false hazard ReadTooEarly (4 cycles after its producer, needs 5; sm_90: 2, needs 4), as ptxas scheduled it"),
     ("cvt_half", &[75, 80, 86, 89, 90], "FRND.F16 / FRND.F16.TRUNC (opcode 0x307) unknown"),
-    ("cvt_double", &[75, 80, 86, 89, 90], "F2F.F64.F16 (opcode 0x310): the emulator runs F2F between f32 and f64 only"),
-    ("cvt_bf16", &[80, 86, 89], "F2F.BF16.F32.RM (opcode 0x304) unknown"),
-    ("cvt_bf16", &[90], "F2FP.BF16.F32.PACK_AB (opcode 0x23e) unknown"),
+    ("cvt_bf16", &[80, 86, 89], "F2F.BF16.F32.RM (opcode 0x304): the emulator runs F2F between f16, f32 and f64 only"),
+    ("cvt_bf16", &[90], "F2F.BF16.F32.RM (opcode 0x304): the emulator runs F2F between f16, f32 and f64 only"),
     ("f64_ops", &[80, 86, 89, 90], "CALL.REL.NOINC (opcode 0x944) to f64 division's slow path unknown"),
     ("f32_ieee", &[75, 80, 86, 89, 90], "FCHK (opcode 0x302, f32 division's range check) unknown"),
     (

@@ -230,6 +230,16 @@ pub const CASES: &[Case] = &[
         setup: mufu_approx,
     },
     Case {
+        file: "kernels/half_exact.ptx",
+        kernel: "half_exact",
+        setup: half_exact,
+    },
+    Case {
+        file: "kernels/half_exact80.ptx",
+        kernel: "half_exact80",
+        setup: half_exact80,
+    },
+    Case {
         file: "kernels/cvt_round.ptx",
         kernel: "cvt_round",
         setup: cvt_round,
@@ -1913,6 +1923,67 @@ fn tile_prefetch(r: &mut Rng) -> Setup {
             .0,
         buffers: vec![buf_f32(0, &input), buf_f32(1, &out)],
         expected: vec![buf_f32(0, &input), buf_f32(1, &e)],
+        f32_ulps: 0,
+        unordered: vec![],
+    }
+}
+
+/// The f16 bits of a small integer-valued f32 (|v| < 2048, exact; -0 keeps its sign).
+fn f16_of(v: f32) -> u32 {
+    let sign = (v.is_sign_negative() as u32) << 15;
+    if v == 0.0 {
+        return sign;
+    }
+    let a = v.abs() as u32;
+    let e = 31 - a.leading_zeros();
+    sign | (e + 15) << 10 | ((a << (10 - e)) & 0x3ff)
+}
+
+/// Packed f16x2 of small integers for `half_exact`: x in words 0..64, y in 64..128.
+fn half_inputs() -> (Vec<[i32; 2]>, Vec<[i32; 2]>, Vec<u32>) {
+    let x: Vec<[i32; 2]> = (0..64).map(|t| [t % 16 - 8, t / 16 + 1]).collect();
+    let y: Vec<[i32; 2]> = (0..64).map(|t| [t % 5 - 2, t % 3 + 1]).collect();
+    let pack = |v: &[i32; 2]| f16_of(v[0] as f32) | f16_of(v[1] as f32) << 16;
+    let words = x.iter().chain(&y).map(pack).collect();
+    (x, y, words)
+}
+
+fn half_exact(_r: &mut Rng) -> Setup {
+    let (x, y, input) = half_inputs();
+    let mut e = Vec::with_capacity(4 * 64);
+    for t in 0..64 {
+        let (a, b) = (x[t], y[t]);
+        let (a, b) = (a.map(|v| v as f32), b.map(|v| v as f32));
+        let lanes =
+            |f: &dyn Fn(f32, f32) -> f32| f16_of(f(a[0], b[0])) | f16_of(f(a[1], b[1])) << 16;
+        e.push(lanes(&|p, q| p + q));
+        e.push(lanes(&|p, q| p * q));
+        e.push(f16_of(a[0] * b[0] + a[1]) | f16_of(-a[1]) << 16);
+        e.push((a[0] < b[0]) as u32);
+    }
+    Setup {
+        launch: grid(1, 64),
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
+        buffers: vec![buf_u32(0, &input), buf_u32(1, &[0; 4 * 64])],
+        expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
+        f32_ulps: 0,
+        unordered: vec![],
+    }
+}
+
+fn half_exact80(_r: &mut Rng) -> Setup {
+    let (x, y, input) = half_inputs();
+    let mut e = Vec::with_capacity(2 * 64);
+    for t in 0..64 {
+        let (a, b) = (x[t], y[t]);
+        e.push(f16_of(a[0].min(b[0]) as f32) | f16_of(a[1].min(b[1]) as f32) << 16);
+        e.push(f16_of(t as f32) << 16 | f16_of(-(t as f32)));
+    }
+    Setup {
+        launch: grid(1, 64),
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
+        buffers: vec![buf_u32(0, &input), buf_u32(1, &[0; 2 * 64])],
+        expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
         f32_ulps: 0,
         unordered: vec![],
     }
