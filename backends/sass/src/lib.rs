@@ -6,6 +6,7 @@ pub mod encode;
 mod encode_convert;
 mod encode_double;
 mod encode_mem;
+pub mod frame;
 pub mod hazard;
 pub mod ir;
 pub mod latency;

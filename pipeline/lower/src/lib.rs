@@ -14,6 +14,7 @@ mod double;
 mod float;
 mod fold;
 mod int;
+mod local;
 mod mem;
 mod opt;
 mod pack;
