@@ -77,10 +77,13 @@ impl Frame {
         })
     }
 
-    /// Bytes the prologue takes off R1: the slots' extent rounded up to 8 bytes, as ptxas sizes
-    /// frames (0 when there is no slot).
+    /// Bytes the prologue takes off R1: the slots' extent rounded up to the largest slot
+    /// alignment, and to at least 8 bytes, as ptxas sizes frames (`.align 16 .b8 d[36]`: 48;
+    /// 22 bytes of 4-aligned slots: 24), so that R1 keeps every slot aligned (0 when there is no
+    /// slot).
     pub fn size(&self) -> u32 {
-        self.end.div_ceil(8) * 8
+        let unit = self.align.max(8);
+        self.end.div_ceil(unit) * unit
     }
 
     /// Whether the function needs a stack pointer.
@@ -113,5 +116,32 @@ pub fn resize_prologue(f: &mut Function) {
     let size = f.frame.size();
     if let Some(i) = prologue_allocation(f) {
         i.srcs[1] = Src::imm(size.wrapping_neg());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn local(name: &str) -> SlotKind {
+        SlotKind::Local(name.into())
+    }
+
+    /// Offsets and sizes as ptxas 13.5 gives them (`-v` and the STL offsets of its code).
+    #[test]
+    fn slots_and_sizes_follow_ptxas() {
+        let mut f = Frame::default();
+        assert_eq!((f.size(), f.is_empty()), (0, true));
+        assert_eq!(f.allocate(8, 8, local("b")), 0);
+        assert_eq!(f.allocate(4, 4, local("e")), 8);
+        assert_eq!(f.allocate(4, 4, local("c")), 12);
+        assert_eq!(f.allocate(4, 4, local("a")), 16);
+        assert_eq!(f.allocate(2, 2, local("d")), 20);
+        assert_eq!((f.size(), f.local_offset("a")), (24, Some(16)));
+        let mut g = Frame::default();
+        g.allocate(36, 16, local("__local_depot0"));
+        assert_eq!(g.size(), 48);
+        let spill = g.allocate(4, 4, SlotKind::Spill);
+        assert_eq!((spill, g.size()), (36, 48));
     }
 }
