@@ -25,13 +25,18 @@ pub fn resource_lines(opts: &CompileOptions, out: &CompileOutput, level: u8) -> 
         let _ = writeln!(s, "ptxas info    : Function properties for {}", k.name);
         let _ = writeln!(
             s,
-            "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"
+            "    {} bytes stack frame, {} bytes spill stores, {} bytes spill loads",
+            k.stack_frame, k.spill_stores, k.spill_loads
         );
         let _ = write!(
             s,
             "ptxas info    : Used {} registers, used {} barriers",
             k.regs, k.barriers
         );
+        // Without calls the cumulative stack size is the kernel's own frame.
+        if k.stack_frame > 0 {
+            let _ = write!(s, ", {} bytes cumulative stack size", k.stack_frame);
+        }
         if k.shared_bytes > 0 {
             let _ = write!(s, ", {} bytes smem", k.shared_bytes);
         }

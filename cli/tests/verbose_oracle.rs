@@ -109,7 +109,11 @@ fn constant0_size(cubin: &[u8], kernel: &str) -> Option<u64> {
 
 /// Checks one `-v` report line by line; returns how many kernels it described.
 fn check_report(stderr: &str, ptx: &str, cubin: &[u8], arch: &str) -> usize {
-    let usage = Regex::new(r"^ptxas info    : Used [0-9]+ registers, used [01] barriers(, ([0-9]+) bytes smem)?(, ([0-9]+) bytes cmem\[0\])?$").unwrap();
+    let usage = Regex::new(r"^ptxas info    : Used [0-9]+ registers, used [01] barriers(, ([0-9]+) bytes cumulative stack size)?(, ([0-9]+) bytes smem)?(, ([0-9]+) bytes cmem\[0\])?$").unwrap();
+    let frame = Regex::new(
+        r"^    ([0-9]+) bytes stack frame, ([0-9]+) bytes spill stores, ([0-9]+) bytes spill loads$",
+    )
+    .unwrap();
     let time = Regex::new(r"^ptxas info    : Compile time = [0-9]+\.[0-9]{3} ms$").unwrap();
     let mut lines = stderr.lines();
     assert_eq!(lines.next(), Some("ptxas info    : 0 bytes gmem"));
@@ -124,15 +128,20 @@ fn check_report(stderr: &str, ptx: &str, cubin: &[u8], arch: &str) -> usize {
             lines.next().unwrap(),
             format!("ptxas info    : Function properties for {k}")
         );
-        assert_eq!(
-            lines.next().unwrap(),
-            "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"
-        );
+        let line = lines.next().unwrap();
+        let stack = frame
+            .captures(line)
+            .unwrap_or_else(|| panic!("{k}: {line}"))[1]
+            .parse::<u64>()
+            .unwrap();
         let line = lines.next().unwrap();
         let fields = usage
             .captures(line)
             .unwrap_or_else(|| panic!("{k}: {line}"));
-        let cmem0 = fields.get(4).map(|m| m.as_str().parse::<u64>().unwrap());
+        // Without calls the cumulative stack size is the frame, printed only when there is one.
+        let cumulative = fields.get(2).map(|m| m.as_str().parse::<u64>().unwrap());
+        assert_eq!(cumulative, (stack > 0).then_some(stack), "{k}: {line}");
+        let cmem0 = fields.get(6).map(|m| m.as_str().parse::<u64>().unwrap());
         let expected = if arch == "sm_90" {
             None
         } else {

@@ -63,6 +63,9 @@ pub struct KernelImage {
     pub uses_ctaid_z: bool,
     /// Whether a loop branches back on a thread-varying condition (EIATTR_CRS_STACK_SIZE = 0).
     pub divergent_loop: bool,
+    /// Bytes of the kernel's stack frame (EIATTR_FRAME_SIZE; with no calls also its
+    /// EIATTR_MIN_STACK_SIZE, the cumulative stack size).
+    pub frame_size: u32,
 }
 
 /// A whole module: kernels in PTX definition order.

@@ -66,10 +66,10 @@ pub fn global_info(m: &CubinModule, func_sym: &[u32]) -> Vec<u8> {
     for (k, image) in m.kernels.iter().enumerate() {
         let sym = func_sym[n - 1 - k];
         r.words(REGCOUNT, &[sym, image.num_gprs]);
-        r.words(FRAME_SIZE, &[sym, 0]);
+        r.words(FRAME_SIZE, &[sym, image.frame_size]);
     }
-    for sym in func_sym {
-        r.words(MIN_STACK_SIZE, &[*sym, 0]);
+    for (p, sym) in func_sym.iter().enumerate() {
+        r.words(MIN_STACK_SIZE, &[*sym, m.kernels[n - 1 - p].frame_size]);
     }
     r.0
 }

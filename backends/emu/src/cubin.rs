@@ -17,6 +17,9 @@ pub struct KernelImage {
     pub param_size: u32,
     /// Bytes of `.nv.shared.<entry>` (on sm_90 this includes the 1 KiB reserved window).
     pub shared_size: u32,
+    /// Bytes of local memory (stack) per thread: the kernel's EIATTR_MIN_STACK_SIZE in `.nv.info`
+    /// (0 when it has none); R1 starts there (`c[0x0][0x28]`).
+    pub stack_size: u32,
     /// Contents of `.nv.constant2.<entry>`: constants the compiler placed (ptxas puts 64-bit
     /// float literals of arithmetic there); empty when there is none.
     pub cbank2: Vec<u8>,
@@ -80,6 +83,10 @@ pub fn load_kernel(cubin: &[u8], entry: &str) -> Result<KernelImage, EmuError> {
         None => None,
     }
     .unwrap_or((default_base, cbank0_size.saturating_sub(default_base)));
+    let stack_size = match (data(".nv.info".into())?, symbol_index(&elf, cubin, entry)) {
+        (Some(info), Some(sym)) => min_stack_size(info, sym)?.unwrap_or(0),
+        _ => 0,
+    };
     Ok(KernelImage {
         sm,
         code,
@@ -87,12 +94,44 @@ pub fn load_kernel(cubin: &[u8], entry: &str) -> Result<KernelImage, EmuError> {
         param_offset,
         param_size,
         shared_size,
+        stack_size,
         cbank2,
     })
 }
 
-/// Walks the EIATTR records of a `.nv.info.<kernel>` section for PARAM_CBANK.
-fn param_cbank(data: &[u8]) -> Result<Option<(u32, u32)>, EmuError> {
+/// EIATTR_MIN_STACK_SIZE (format SVAL): `u32 symidx, u32 bytes`, in the module-wide `.nv.info`.
+const EIATTR_MIN_STACK_SIZE: u8 = 0x12;
+
+/// The `.symtab` index of the symbol named `name`.
+fn symbol_index(elf: &Elf, file: &[u8], name: &str) -> Option<u32> {
+    let symtab = elf.section(".symtab")?.data(file)?;
+    let strtab = elf.section(".strtab")?.data(file)?;
+    symtab
+        .chunks_exact(24)
+        .position(|sym| {
+            let at = u32::from_le_bytes(sym[..4].try_into().expect("4 bytes")) as usize;
+            let rest = strtab.get(at..).unwrap_or(&[]);
+            rest.split(|&c| c == 0).next() == Some(name.as_bytes())
+        })
+        .map(|n| n as u32)
+}
+
+/// The stack size `.nv.info` records for symbol `sym`.
+fn min_stack_size(data: &[u8], sym: u32) -> Result<Option<u32>, EmuError> {
+    let mut found = None;
+    walk_records(data, |attr, format, rec| {
+        if attr == EIATTR_MIN_STACK_SIZE && format == EIFMT_SVAL && rec.len() >= 12 {
+            let word = |at: usize| u32::from_le_bytes(rec[at..at + 4].try_into().expect("4 bytes"));
+            if word(4) == sym {
+                found = Some(word(8));
+            }
+        }
+    })?;
+    Ok(found)
+}
+
+/// Calls `f(attr, format, record)` for each EIATTR record of an `.nv.info` section.
+fn walk_records(data: &[u8], mut f: impl FnMut(u8, u8, &[u8])) -> Result<(), EmuError> {
     let mut at = 0usize;
     while at + 4 <= data.len() {
         let (format, attr) = (data[at], data[at + 1]);
@@ -108,14 +147,24 @@ fn param_cbank(data: &[u8]) -> Result<Option<(u32, u32)>, EmuError> {
         let rec = data
             .get(at..at + len)
             .ok_or_else(|| bad("truncated EIATTR record".into()))?;
-        if attr == EIATTR_PARAM_CBANK && format == EIFMT_SVAL && len >= 12 {
-            let off = u16::from_le_bytes([rec[8], rec[9]]) as u32;
-            let size = u16::from_le_bytes([rec[10], rec[11]]) as u32;
-            return Ok(Some((off, size)));
-        }
+        f(attr, format, rec);
         at += len;
     }
-    Ok(None)
+    Ok(())
+}
+
+/// The parameters' offset and size that a `.nv.info.<kernel>` section's PARAM_CBANK records.
+fn param_cbank(data: &[u8]) -> Result<Option<(u32, u32)>, EmuError> {
+    let mut found = None;
+    walk_records(data, |attr, format, rec| {
+        if found.is_none() && attr == EIATTR_PARAM_CBANK && format == EIFMT_SVAL && rec.len() >= 12
+        {
+            let off = u16::from_le_bytes([rec[8], rec[9]]) as u32;
+            let size = u16::from_le_bytes([rec[10], rec[11]]) as u32;
+            found = Some((off, size));
+        }
+    })?;
+    Ok(found)
 }
 
 /// One section header (the fields the loader uses).

@@ -103,6 +103,8 @@ pub enum Op {
     Stg,
     Lds,
     Sts,
+    Ldl,
+    Stl,
     Bra,
     Exit,
     Bar,
@@ -210,7 +212,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 97] = [
+    pub const ALL: [Op; 99] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -244,6 +246,8 @@ impl Op {
         Op::Stg,
         Op::Lds,
         Op::Sts,
+        Op::Ldl,
+        Op::Stl,
         Op::Bra,
         Op::Exit,
         Op::Bar,
@@ -347,6 +351,8 @@ impl Op {
             Stg => "STG",
             Lds => "LDS",
             Sts => "STS",
+            Ldl => "LDL",
+            Stl => "STL",
             Bra => "BRA",
             Exit => "EXIT",
             Bar => "BAR.SYNC",
@@ -440,7 +446,7 @@ impl Op {
             Mufu => Timing::Var {
                 queue: Queue::Transcendental,
             },
-            S2r | Ldc | Ldg | Stg | Ld | St | Redux | Atomg | Red => Timing::Var {
+            S2r | Ldc | Ldg | Stg | Ld | St | Ldl | Stl | Redux | Atomg | Red => Timing::Var {
                 queue: Queue::Unordered,
             },
             // FP64 ops take a write scoreboard when ptxas gives them one; without one the model
@@ -468,6 +474,8 @@ impl Op {
                 | Op::St
                 | Op::Lds
                 | Op::Sts
+                | Op::Ldl
+                | Op::Stl
                 | Op::I2f
                 | Op::F2i
                 | Op::I2f64
@@ -535,6 +543,8 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Lds, 0x984, false),
         (Sts, 0x388, false),
         (Sts, 0x988, false),
+        (Ldl, 0x983, false),
+        (Stl, 0x387, false),
         (Bra, 0x947, false),
         (Call, 0x944, false),
         (Ret, 0x950, false),
@@ -584,6 +594,8 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         75 => t.extend([
             (Ld, 0x980, false),
             (St, 0x385, false),
+            // ST with a 64-bit UR base (`[R1.U32+UR4+0x18]`: cvta.local addresses), laid out as STG's 0x986.
+            (St, 0x985, false),
             (Ldc, 0xb82, false),
             (Ldg, 0x381, false),
             (Stg, 0x386, false),
@@ -898,6 +910,12 @@ fn alu_b2(i: &Inst, uniform: bool) -> Operand {
 }
 
 /// Width in registers of a memory access type (bits 73..75).
+/// Whether a global or generic access's address register is a 64-bit pair (bit 72), unless the
+/// sm_75 UR-based form marks it `.U32` (bit 91: `[R4.U32+UR4]`, a 32-bit offset to a 64-bit UR).
+pub fn wide_address(i: &Inst) -> bool {
+    i.bit(72) && !(matches!(i.c, Operand::Ur(_)) && i.bit(91))
+}
+
 pub fn mem_words(ty: u32) -> u8 {
     match ty {
         5 => 2,
@@ -1125,19 +1143,19 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             i.a = a;
             if sm == 75 && i.f(0, 12) == 0x981 {
                 i.c = Operand::Ur(i.f(32, 6) as u8);
-                add_read(i, i.c, if i.bit(72) { 2 } else { 1 });
+                add_read(i, i.c, 2);
             }
-            add_read(i, a, if i.bit(72) { 2 } else { 1 });
+            add_read(i, a, if wide_address(i) { 2 } else { 1 });
             add_write(i, File::R, dst, mem_words(i.f(73, 3)));
         }
         Stg | St => {
             i.a = a;
             i.b = gpr(i.f(32, 8) as u8);
-            if sm == 75 && i.f(0, 12) == 0x986 {
+            if sm == 75 && matches!(i.f(0, 12), 0x986 | 0x985) {
                 i.c = Operand::Ur(i.f(64, 6) as u8);
-                add_read(i, i.c, if i.bit(72) { 2 } else { 1 });
+                add_read(i, i.c, 2);
             }
-            add_read(i, a, if i.bit(72) { 2 } else { 1 });
+            add_read(i, a, if wide_address(i) { 2 } else { 1 });
             add_read(i, i.b, mem_words(i.f(73, 3)));
         }
         Lds => {
@@ -1158,6 +1176,17 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_read(i, a, 1);
             add_read(i, i.b, mem_words(i.f(73, 3)));
             add_read(i, i.c, 1);
+        }
+        Ldl => {
+            i.a = a;
+            add_read(i, a, 1);
+            add_write(i, File::R, dst, mem_words(i.f(73, 3)));
+        }
+        Stl => {
+            i.a = a;
+            i.b = gpr(i.f(32, 8) as u8);
+            add_read(i, a, 1);
+            add_read(i, i.b, mem_words(i.f(73, 3)));
         }
         Vote | Voteu => {
             let p = i.pred(87);

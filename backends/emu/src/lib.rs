@@ -12,6 +12,10 @@
 //! - Memory: global accesses must fall inside a caller's `Buffer` (else `OutOfBounds`) and be
 //!   aligned; shared memory is per CTA (`.nv.shared.<kernel>` bytes, SR_CgaCtaId = 0, so sm_90's
 //!   window base is 0x400); constant bank 0 is 64 KiB with blockDim at 0x0 and gridDim at 0xc.
+//!   Local memory is per thread, exactly as large as the kernel's EIATTR_MIN_STACK_SIZE: R1
+//!   starts at that size (`c[0x0][0x28]`), LDL/STL address it from 0, and generic LD/ST reach it
+//!   through the local window whose base bank 0 holds at 0x20 (`machine::LOCAL_WINDOW`, where
+//!   the PTX interpreter puts it too); an access past the declared stack is `OutOfBounds`.
 //!   Atomics run lane by lane in lane order.
 //! - Arithmetic is bit-exact: integer ops, IEEE f32 add/mul/fma with round-to-nearest and FTZ,
 //!   compares, conversions. Modifiers the emulator does not implement give `Unsupported`.

@@ -14,6 +14,12 @@ const CBANK_SIZE: usize = 0x10000;
 const MAX_SHARED: u32 = 228 * 1024;
 /// Warp instructions a warp runs before the next warp of its CTA gets a turn.
 const TURN: u32 = 64;
+/// Generic address of local offset 0 (each thread sees its own local memory there), as the PTX
+/// interpreter places it; constant bank 0 holds it at 0x20 for `cvta.local`'s `R1 + c[0x0][0x20]`.
+pub const LOCAL_WINDOW: u64 = 0x0000_7100_0000_0000;
+/// Where constant bank 0 holds the local window base (64-bit) and the initial stack pointer.
+const CBANK_LOCAL_WINDOW: usize = 0x20;
+const CBANK_STACK_TOP: usize = 0x28;
 
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum Lane {
@@ -49,10 +55,15 @@ struct Warp {
     bar_red: Option<(u32, u32, u32)>,
     /// The result of the last BAR.RED, read by B2R.RESULT.
     b2r: u32,
+    /// Each lane's local memory (`stack` bytes per lane, lane after lane): the stack that R1
+    /// points into, as large as the cubin's EIATTR_MIN_STACK_SIZE says, so an access past the
+    /// frame the cubin declares is out of bounds.
+    local: Vec<u8>,
+    stack: u32,
 }
 
 impl Warp {
-    fn new(sm: u32, first_thread: u32, block: [u32; 3]) -> Warp {
+    fn new(sm: u32, first_thread: u32, block: [u32; 3], stack: u32) -> Warp {
         let total = block[0] * block[1] * block[2];
         let mut w = Warp {
             r: vec![0; 256 * WARP],
@@ -69,6 +80,8 @@ impl Warp {
             hz: HazardModel::new(sm),
             bar_red: None,
             b2r: 0,
+            local: vec![0; WARP * stack as usize],
+            stack,
         };
         for l in 0..WARP {
             let t = first_thread + l as u32;
@@ -82,6 +95,15 @@ impl Warp {
             }
         }
         w
+    }
+
+    /// Lane `lane`'s local bytes `addr..addr + bytes`, if inside its stack.
+    fn local_range(&self, lane: usize, addr: u64, bytes: usize) -> Option<std::ops::Range<usize>> {
+        let end = addr.checked_add(bytes as u64)?;
+        (end <= self.stack as u64).then(|| {
+            let base = lane * self.stack as usize;
+            base + addr as usize..base + end as usize
+        })
     }
 
     fn reg(&self, idx: u8, lane: usize) -> u32 {
@@ -289,6 +311,8 @@ pub fn run(
         cbank[n * 4..n * 4 + 4].copy_from_slice(&v.to_le_bytes());
     }
     cbank[k.param_offset as usize..k.param_offset as usize + params.len()].copy_from_slice(params);
+    cbank[CBANK_LOCAL_WINDOW..CBANK_LOCAL_WINDOW + 8].copy_from_slice(&LOCAL_WINDOW.to_le_bytes());
+    cbank[CBANK_STACK_TOP..CBANK_STACK_TOP + 4].copy_from_slice(&k.stack_size.to_le_bytes());
     let mut run = Run {
         k,
         insts,
@@ -323,7 +347,7 @@ impl Run<'_> {
         let threads = block[0] * block[1] * block[2];
         self.shared = vec![0u8; self.k.shared_size as usize];
         let mut warps: Vec<Warp> = (0..threads.div_ceil(WARP as u32))
-            .map(|n| Warp::new(self.k.sm, n * WARP as u32, block))
+            .map(|n| Warp::new(self.k.sm, n * WARP as u32, block, self.k.stack_size))
             .collect();
         loop {
             for w in warps.iter_mut() {
@@ -603,7 +627,7 @@ impl Run<'_> {
                     w.set_reg(d.saturating_add(k), l, v);
                 }
             }
-            Op::Ldg | Op::Ld | Op::Lds => {
+            Op::Ldg | Op::Ld | Op::Lds | Op::Ldl => {
                 let (space, addr) = self.address(i, w, l);
                 let ty = i.f(73, 3);
                 let bytes = access_bytes(ty);
@@ -649,7 +673,7 @@ impl Run<'_> {
                     }
                 }
             }
-            Op::Stg | Op::St | Op::Sts => {
+            Op::Stg | Op::St | Op::Sts | Op::Stl => {
                 let (space, addr) = self.address(i, w, l);
                 let ty = i.f(73, 3);
                 let bytes = access_bytes(ty);
@@ -843,26 +867,35 @@ impl Run<'_> {
     fn address(&self, i: &Inst, w: &Warp, l: usize) -> (&'static str, u64) {
         let a = i.f(24, 8) as u8;
         let off = sext(field(i.w, 40, 24), 24);
+        if matches!(i.op, Op::Ldl | Op::Stl) {
+            let addr = (w.reg(a, l) as u64).wrapping_add(off as u64) & 0xffff_ffff;
+            return ("local", addr);
+        }
         // Generic LD/ST run on global addresses only (a shared-window address is out of bounds).
         if matches!(
             i.op,
             Op::Ldg | Op::Stg | Op::Ld | Op::St | Op::Atomg | Op::Red
         ) {
-            let wide = i.bit(72);
+            let wide = crate::decode::wide_address(i);
             let base = if wide && a != RZ {
                 w.reg(a, l) as u64 | (w.reg(a + 1, l) as u64) << 32
             } else {
                 w.reg(a, l) as u64
             };
-            // On sm_75 the UR of the 0x98x forms is an address offset (elsewhere a descriptor).
+            // On sm_75 the UR of the 0x98x forms is a 64-bit address the register (64-bit, or
+            // 32-bit with `.U32`: `[R4.U32+UR4]`) is added to (elsewhere a descriptor).
             let ur = match i.c {
-                Operand::Ur(u) if wide && u < URZ => {
-                    w.ureg(u) as u64 | (w.ureg(u + 1) as u64) << 32
-                }
-                Operand::Ur(u) => w.ureg(u) as u64,
+                Operand::Ur(u) if u < URZ => w.ureg(u) as u64 | (w.ureg(u + 1) as u64) << 32,
                 _ => 0,
             };
-            return ("global", base.wrapping_add(ur).wrapping_add(off as u64));
+            let addr = base.wrapping_add(ur).wrapping_add(off as u64);
+            // A generic address in the local window reaches the lane's own local memory.
+            if matches!(i.op, Op::Ld | Op::St)
+                && (LOCAL_WINDOW..LOCAL_WINDOW + (1 << 32)).contains(&addr)
+            {
+                return ("local", addr - LOCAL_WINDOW);
+            }
+            return ("global", addr);
         }
         // ATOMS scales its register address like LDS/STS (`[R2.X4]`) in its 0x38c and CAS (0x38d) forms only.
         let scale = if i.op == Op::Atoms && !matches!(i.f(0, 12), 0x38c | 0x38d) {
@@ -927,6 +960,8 @@ impl Run<'_> {
         let mut out = [0u8; 16];
         let src = if space == "shared" {
             self.shared.get(addr as usize..addr as usize + bytes)
+        } else if space == "local" {
+            w.local_range(l, addr, bytes).map(|r| &w.local[r])
         } else {
             find_buffer(self.buffers, addr, bytes)
                 .map(|(b, o)| &self.buffers[b].bytes[o..o + bytes])
@@ -942,13 +977,18 @@ impl Run<'_> {
         addr: u64,
         data: &[u8],
         i: &Inst,
-        w: &Warp,
+        w: &mut Warp,
         l: usize,
     ) -> Result<(), EmuError> {
         self.check_align(space, addr, data.len(), i, w, l)?;
         let n = data.len();
         let dst = if space == "shared" {
             self.shared.get_mut(addr as usize..addr as usize + n)
+        } else if space == "local" {
+            match w.local_range(l, addr, n) {
+                Some(r) => Some(&mut w.local[r]),
+                None => None,
+            }
         } else {
             match find_buffer(self.buffers, addr, n) {
                 Some((b, o)) => Some(&mut self.buffers[b].bytes[o..o + n]),

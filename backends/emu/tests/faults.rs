@@ -508,3 +508,22 @@ fn removed_read_scoreboard_wait_is_a_hazard_at_the_overwriter() {
         "only {checked} kernels overwrite a late-read source"
     );
 }
+
+#[test]
+fn frame_smaller_than_its_accesses_is_caught() {
+    let c = case("local_mem");
+    for sm in SMS {
+        let mut p = Patchable::new(c.file, c.kernel, sm);
+        assert!(run(c, &p.cubin).expect("runs as compiled"), "sm_{sm}");
+        // The prologue's `IADD3 R1, R1, -0x20, RZ` made to take 16 bytes: R1 then starts 16 bytes
+        // below the top of the 32-byte stack, and the stores above those 16 bytes leave it.
+        let alloc = (0..p.insts.len())
+            .find(|&n| p.insts[n].op == Op::Iadd3 && p.word(n) >> 16 & 0xffff == 0x0101)
+            .expect("frame allocation");
+        p.patch(alloc, 32, 32, (-16i32) as u32 as u128);
+        match run(c, &p.cubin) {
+            Err(EmuError::OutOfBounds { space: "local", .. }) => {}
+            other => panic!("sm_{sm}: expected an out-of-bounds local access, got {other:?}"),
+        }
+    }
+}

@@ -465,6 +465,21 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             w.set(40, 24, offset as u64);
             w.set(73, 3, mem_size_code(size));
         }
+        Opcode::Ldl { size, offset } => {
+            w.set(0, 12, 0x983);
+            w.set(24, 8, src_gpr(a)?);
+            w.set(40, 24, offset as u64);
+            w.set(73, 3, mem_size_code(size));
+            w.set(84, 3, 1);
+        }
+        Opcode::Stl { size, offset } => {
+            w.set(0, 12, 0x387);
+            w.set(24, 8, src_gpr(a)?);
+            w.set(32, 8, src_gpr(b)?);
+            w.set(40, 24, offset as u64);
+            w.set(73, 3, mem_size_code(size));
+            w.set(84, 3, 1);
+        }
         Opcode::Ldc { wide } => {
             let SrcVal::CBuf { bank, offset } = a.val else {
                 return err(i, "LDC needs a cbuf");
@@ -542,6 +557,7 @@ fn set_dst(w: &mut Word, i: &Instr) -> EResult<()> {
             | Opcode::Stg { .. }
             | Opcode::St { .. }
             | Opcode::Sts { .. }
+            | Opcode::Stl { .. }
             | Opcode::Red { .. }
             | Opcode::Bra { .. }
             | Opcode::Exit

@@ -608,6 +608,11 @@ pub enum Opcode {
     Lds { size: MemSize, offset: i32 },
     /// `STS[.size] [s0(addr or Zero) + offset], s1(data)`.
     Sts { size: MemSize, offset: i32 },
+    /// `LDL[.size] d0, [s0(32-bit local addr or Zero) + offset]`: a load from this thread's
+    /// local memory (the stack frame, `frame.rs`).
+    Ldl { size: MemSize, offset: i32 },
+    /// `STL[.size] [s0(32-bit local addr or Zero) + offset], s1(data)`.
+    Stl { size: MemSize, offset: i32 },
     /// `LDC[.64] d0, s0(cbuf)` (variable latency; sm_90 loads parameters this way).
     Ldc { wide: bool },
     /// `ULDC[.64] d0(UR), s0(cbuf)`.
@@ -807,6 +812,8 @@ pub struct Function {
     /// Set once register allocation has rewritten every register to a physical one.
     pub allocated: bool,
     pub reg_usage: RegUsage,
+    /// The stack frame (local variables, spill slots) and the stack pointer's register.
+    pub frame: crate::frame::Frame,
 }
 
 impl Function {

@@ -28,6 +28,8 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
             | Opcode::F2i { .. }
             | Opcode::Ldg { .. }
             | Opcode::Lds { .. }
+            | Opcode::Ldl { .. }
+            | Opcode::Stl { .. }
             | Opcode::Ldc { .. }
             | Opcode::Stg { .. }
             | Opcode::Sts { .. }
@@ -70,6 +72,8 @@ pub fn reads_late(op: &Opcode) -> bool {
             | Opcode::Lds { .. }
             | Opcode::Stg { .. }
             | Opcode::Sts { .. }
+            | Opcode::Ldl { .. }
+            | Opcode::Stl { .. }
             | Opcode::I2f { .. }
             | Opcode::F2i { .. }
             | Opcode::Ld { .. }

@@ -7,6 +7,7 @@ mod encode_convert;
 mod encode_double;
 mod encode_half;
 mod encode_mem;
+pub mod frame;
 pub mod hazard;
 pub mod ir;
 pub mod latency;

@@ -349,6 +349,15 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             shared_addr(a, offset),
             src(b)
         ),
+        Opcode::Ldl { size, offset } => {
+            format!("LDL{} {d0}, {}", size_suffix(size), shared_addr(a, offset))
+        }
+        Opcode::Stl { size, offset } => format!(
+            "STL{} {}, {}",
+            size_suffix(size),
+            shared_addr(a, offset),
+            src(b)
+        ),
         Opcode::Ldc { wide } => {
             let c = match a.val {
                 SrcVal::CBuf { bank, offset: 0 } => format!("c[{bank:#x}][RZ]"),

@@ -161,13 +161,20 @@ impl FreeRegs {
 pub fn allocate_registers(f: &mut Function, _sm: Sm, max_regs: u32) -> Result<(), RegAllocError> {
     let iv = intervals(f);
     let files = vreg_files(f);
-    let mut order: Vec<usize> = (0..iv.len()).filter(|&v| iv[v].is_some()).collect();
+    let pinned = f.frame.pinned();
+    let mut order: Vec<usize> = (0..iv.len())
+        .filter(|&v| iv[v].is_some() && pinned.map(|(p, _)| p as usize) != Some(v))
+        .collect();
     order.sort_by_key(|&v| (iv[v].unwrap().0, v));
     let gpr_limit = (max_regs.clamp(16, 255) as usize).saturating_sub(2).max(8);
     let mut gpr = FreeRegs::new(gpr_limit, &[1]);
     let mut pred = FreeRegs::new(7, &[]);
     let mut ugpr = FreeRegs::new(63, &[0, 1, 2, 3]);
     let mut assign = vec![0u32; iv.len()];
+    // The stack pointer lives in R1 (reserved above), whatever else is live.
+    if let Some((v, phys)) = pinned {
+        assign[v as usize] = phys;
+    }
     let mut active: Vec<usize> = Vec::new();
     for &v in &order {
         let (start, _) = iv[v].unwrap();

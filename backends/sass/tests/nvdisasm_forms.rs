@@ -366,6 +366,67 @@ fn forms(sm: Sm) -> Vec<Instr> {
             &[],
             &[r(5), r(6)],
         ),
+        Instr::new(
+            Ldl {
+                size: MemSize::B32,
+                offset: 0,
+            },
+            &[d(9)],
+            &[r(1)],
+        ),
+        Instr::new(
+            Ldl {
+                size: MemSize::U8,
+                offset: 0x1c,
+            },
+            &[d(9)],
+            &[r(6)],
+        ),
+        Instr::new(
+            Ldl {
+                size: MemSize::B128,
+                offset: -0x10,
+            },
+            &[d(8)],
+            &[r(1)],
+        ),
+        Instr::new(
+            Ldl {
+                size: MemSize::S16,
+                offset: 6,
+            },
+            &[d(9)],
+            &[Src::ZERO],
+        ),
+        Instr::new(
+            Stl {
+                size: MemSize::B32,
+                offset: 0,
+            },
+            &[],
+            &[r(1), r(6)],
+        ),
+        Instr::new(
+            Stl {
+                size: MemSize::B64,
+                offset: 0x28,
+            },
+            &[],
+            &[r(3), r(6)],
+        ),
+        Instr::new(
+            Stl {
+                size: MemSize::U8,
+                offset: 3,
+            },
+            &[],
+            &[r(1), Src::ZERO],
+        ),
+        Instr::new(
+            Iadd3 { x: false },
+            &[d(1), Dst::None],
+            &[r(1), Src::imm(0xffffffd8), Src::ZERO],
+        ),
         Instr::new(BarSync { id: 0 }, &[], &[]),
         Instr::new(Exit, &[], &[]).guarded(p(0)),
         Instr::new(Exit, &[], &[]),

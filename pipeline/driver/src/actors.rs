@@ -241,6 +241,9 @@ fn finish(
         regs: 0,
         barriers: 0,
         shared_bytes: 0,
+        stack_frame: 0,
+        spill_stores: 0,
+        spill_loads: 0,
         sass_text: None,
         image: None,
         timings,
@@ -254,6 +257,9 @@ fn finish(
                 o.barriers =
                     ptxforge_sass::warp::barriers_used(&l.func).max(u32::from(l.uses_barrier));
                 o.shared_bytes = l.shared_bytes;
+                o.stack_frame = l.func.frame.size();
+                o.spill_stores = l.func.frame.spill_store_bytes;
+                o.spill_loads = l.func.frame.spill_load_bytes;
             }
             o.sass_text = k.sass_text;
             o.image = k.image;

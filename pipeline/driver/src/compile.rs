@@ -21,6 +21,10 @@ pub struct KernelOutcome {
     pub regs: u32,
     pub barriers: u32,
     pub shared_bytes: u32,
+    /// Stack frame bytes and bytes stored to / loaded from spill slots, as `-v` reports them.
+    pub stack_frame: u32,
+    pub spill_stores: u32,
+    pub spill_loads: u32,
     /// Printed SASS when [`CompileOptions::keep_sass_text`] is set.
     pub sass_text: Option<String>,
     /// The encoded kernel, for the ELF stage (None when it failed).

@@ -212,5 +212,6 @@ pub fn kernel_image(k: &KernelInFlight) -> KernelImage {
             .instrs()
             .any(|i| i.op == Opcode::S2r(SpecialReg::CtaIdZ)),
         divergent_loop: l.divergent_loop,
+        frame_size: l.func.frame.size(),
     }
 }

@@ -83,6 +83,7 @@ impl<'a> Ctx<'a> {
             ..Function::default()
         };
         f.blocks.push(Block::default());
+        crate::local::lay_out_locals(&mut f, func);
         Ctx {
             sm,
             func,
@@ -107,6 +108,7 @@ impl<'a> Ctx<'a> {
     /// Lowers every statement; errors are collected per instruction.
     pub fn lower_body(&mut self) {
         self.assign_labels();
+        self.set_up_frame();
         self.load_descriptor();
         self.load_shared_base();
         let mut after_branch = false;
@@ -329,6 +331,10 @@ impl<'a> Ctx<'a> {
             Operand::F32(bits) => Ok(Src::imm(*bits)),
             Operand::F64(bits) => Ok(Src::imm(ast::narrow_f64_literal(*bits))),
             Operand::SpecialReg { name, comp } => self.special_reg(name, *comp).map(Src::reg),
+            Operand::Symbol(s) if self.local_variable(s).is_some() => {
+                let off = self.local_variable(s).unwrap_or(0);
+                Ok(self.local_address(off))
+            }
             Operand::Symbol(s) => match self.shared.get(s.as_str()).copied() {
                 Some(off) => Ok(self.shared_address(off)),
                 // A register plus an offset (`%r2+4`), which ptxas reads as the register.
@@ -358,6 +364,11 @@ impl<'a> Ctx<'a> {
             Operand::F64(bits) => Ok((Src::imm(*bits as u32), Src::imm((*bits >> 32) as u32))),
             // ptxas zero-extends a `0f` literal's bits where 64 bits are wanted.
             Operand::F32(bits) => Ok((Src::imm(*bits), Src::ZERO)),
+            // A `.local` variable's address (`mov.u64 %SPL, __local_depot0`): 32 bits, high half 0.
+            Operand::Symbol(s) if self.local_variable(s).is_some() => {
+                let off = self.local_variable(s).unwrap_or(0);
+                Ok((self.local_address(off), Src::ZERO))
+            }
             Operand::SpecialReg { name, comp } => Err(format!(
                 "64-bit read of special register '{name}{}' is not supported yet",
                 comp.map(|c| format!(".{c}")).unwrap_or_default()

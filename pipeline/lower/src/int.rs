@@ -881,6 +881,10 @@ impl Ctx<'_> {
 
     fn cvta(&mut self, i: &Instruction) -> LResult<()> {
         let o = ops(i, 2)?;
+        if i.has_mod("local") {
+            let d = self.dst(&o[0])?;
+            return self.cvta_local(i, d, &o[1]);
+        }
         if !i.has_mod("to") || !(i.has_mod("global") || i.has_mod("shared")) {
             return Err(unsupported(i));
         }

@@ -15,6 +15,7 @@ mod float;
 mod fold;
 mod half;
 mod int;
+mod local;
 mod mem;
 mod opt;
 mod pack;

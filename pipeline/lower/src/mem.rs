@@ -37,9 +37,13 @@ fn group_size(regs: u8) -> MemSize {
 /// The state space an `ld`/`st` addresses.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Space {
-    Global { nc: bool },
+    Global {
+        nc: bool,
+    },
     Generic,
     Shared,
+    /// This thread's local memory (LDL/STL, 32-bit addresses).
+    Local,
 }
 
 /// Whether the instruction reads or writes global memory through a 64-bit address (and so needs
@@ -77,7 +81,7 @@ fn order_scope(i: &Instruction, space: Space) -> LResult<Option<MemScope>> {
             i.mods().join(".")
         ));
     }
-    if space == Space::Shared {
+    if matches!(space, Space::Shared | Space::Local) {
         return Ok(None);
     }
     if i.has_mod("volatile") {
@@ -226,7 +230,9 @@ impl Ctx<'_> {
             Space::Global {
                 nc: i.has_mod("nc") || i.opcode() == "ldu",
             }
-        } else if ["local", "const"].iter().any(|s| i.has_mod(s)) {
+        } else if i.has_mod("local") {
+            Space::Local
+        } else if i.has_mod("const") {
             return Err(format!(
                 "'{}.{}' (generic or other state space) is not supported yet",
                 i.opcode(),
@@ -268,6 +274,9 @@ impl Ctx<'_> {
     fn mem_address(&mut self, space: Space, addr: &Operand) -> LResult<(Src, i32)> {
         let (base, offset) = self.address(addr)?;
         let offset = offset as i32;
+        if space == Space::Local {
+            return self.local_mem_address(base, offset);
+        }
         if space != Space::Shared {
             let AddrBase::Reg(base) = base else {
                 return Err("global accesses need a 64-bit register address".into());
@@ -289,6 +298,23 @@ impl Ctx<'_> {
             }
             AddrBase::None => self.shared_operand(offset),
         })
+    }
+
+    /// `[base + offset]` of a local access: a register's low 32 bits, or a `.local` variable.
+    fn local_mem_address(&mut self, base: &AddrBase, offset: i32) -> LResult<(Src, i32)> {
+        match base {
+            AddrBase::Reg(r) => {
+                let r = self.vreg(r)?;
+                Ok((Src::reg(if r.comps == 2 { r.part(0) } else { r }), offset))
+            }
+            AddrBase::Symbol(s) => {
+                let off = self
+                    .local_variable(s)
+                    .ok_or_else(|| format!("'{s}' is not a .local variable of this function"))?;
+                Ok(self.frame_operand(off as i32 + offset))
+            }
+            AddrBase::None => Ok((Src::ZERO, offset)),
+        }
     }
 
     /// Emits the load or store of `size` at `[base + offset]` in `space`.
@@ -345,6 +371,10 @@ impl Ctx<'_> {
                 &[base, data, desc],
             ),
             (Space::Shared, None) => self.emit(Opcode::Sts { size, offset }, &[], &[base, data]),
+            (Space::Local, Some(d)) => {
+                self.emit(Opcode::Ldl { size, offset }, &[Dst::Reg(d)], &[base])
+            }
+            (Space::Local, None) => self.emit(Opcode::Stl { size, offset }, &[], &[base, data]),
         }
     }
 

@@ -124,6 +124,7 @@ fn is_dead(i: &Instr, used: &[bool]) -> bool {
         Opcode::Stg { .. }
             | Opcode::St { .. }
             | Opcode::Sts { .. }
+            | Opcode::Stl { .. }
             | Opcode::Bra { .. }
             | Opcode::Exit
             | Opcode::BarSync { .. }

@@ -82,6 +82,9 @@ const CASES: &[Case] = &[
     ),
     case("handwritten_preds.ptx", "preds", 1, 64, &["-5", "17"]),
     case("handwritten_shared.ptx", "shared_rev", 1, 64, &[]),
+    // 16 bytes per thread (local_arrays: 8): 64 threads stay inside the 4 KiB buffer.
+    case("handwritten_local.ptx", "local_depot", 1, 64, &[]),
+    case("handwritten_local.ptx", "local_arrays", 1, 64, &[]),
     case("if_else.ptx", "clamp_or_scale", 3, 64, &["0.25", "150"]),
     Case {
         file: "index3d.ptx",

@@ -78,6 +78,9 @@ const KERNELS: &[Kernel] = &[
     kernel("float_literals.ptx", "float_literals", 32),
     kernel("set_forms.ptx", "set_forms", 64),
     kernel("sad_forms.ptx", "sad_forms", 64),
+    kernel("local_array.ptx", "local_table", 64),
+    kernel("local_array.ptx", "local_bytes_wide", 64),
+    kernel("local_array.ptx", "local_generic", 64),
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on

@@ -294,6 +294,11 @@ pub const CASES: &[Case] = &[
         kernel: "params",
         setup: narrow_params,
     },
+    Case {
+        file: "kernels/local.ptx",
+        kernel: "local_mem",
+        setup: local_mem,
+    },
 ];
 
 fn floats(r: &mut Rng, n: usize, range: f32) -> Vec<f32> {
@@ -1869,6 +1874,26 @@ fn generic_mem(r: &mut Rng) -> Setup {
     for w in e.chunks_mut(4) {
         let [a, b, c, d] = [w[0], w[1], w[2], w[3]];
         w.copy_from_slice(&[a.wrapping_add(b), c ^ d, d, a]);
+    }
+    Setup {
+        launch: grid(1, 64),
+        params: Params::default().u64(addr(0)).0,
+        buffers: vec![buf_u32(0, &input)],
+        expected: vec![buf_u32(0, &e)],
+        f32_ulps: 0,
+        unordered: vec![],
+    }
+}
+
+fn local_mem(r: &mut Rng) -> Setup {
+    let input = words(r, 256);
+    let mut e = input.clone();
+    for (t, w) in e.chunks_mut(4).enumerate() {
+        let [a, b, c, d] = [w[0], w[1], w[2], w[3]];
+        let stack = [a, b, c, d, b, a, c ^ d, t as u32];
+        let bytes: Vec<u8> = stack.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let (x, y) = (stack[(a & 7) as usize], stack[(b & 7) as usize]);
+        w.copy_from_slice(&[x, y, bytes[(c & 31) as usize] as u32, x.wrapping_add(y)]);
     }
     Setup {
         launch: grid(1, 64),
