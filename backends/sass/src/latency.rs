@@ -29,6 +29,7 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
             | Opcode::Ldg { .. }
             | Opcode::Lds { .. }
             | Opcode::Ldc { .. }
+            | Opcode::LdcIndexed { .. }
             | Opcode::Stg { .. }
             | Opcode::Sts { .. }
             | Opcode::Ld { .. }

@@ -51,8 +51,11 @@ pub struct Ctx<'a> {
     params: HashMap<String, ParamLayout>,
     param_list: Vec<ParamLayout>,
     pub shared: HashMap<String, u32>,
-    /// Registers holding a parameter's address, only used by `ld.param` (`mem::param_address_regs`).
-    pub param_regs: HashMap<String, String>,
+    /// Registers holding a parameter's address, only used by `ld.param` and to derive others
+    /// (`param_addr::param_address_regs`).
+    pub param_regs: HashMap<String, crate::param_addr::ParamAddr>,
+    /// The 32-bit offset registers of the indexed ones.
+    pub param_index: HashMap<String, Reg>,
     shared_bytes: u32,
     shared_align: u32,
     labels: HashMap<String, u32>,
@@ -78,6 +81,12 @@ impl<'a> Ctx<'a> {
             bytes: shared_bytes,
             align: shared_align,
         } = crate::shared_layout::layout(module, func);
+        let param_regs = crate::param_addr::param_address_regs(func, |name| {
+            param_list
+                .iter()
+                .find(|p| p.name.as_str() == name)
+                .map(|p| p.offset)
+        });
         let mut f = Function {
             name: func.name.clone(),
             ..Function::default()
@@ -94,7 +103,8 @@ impl<'a> Ctx<'a> {
             shared,
             shared_bytes,
             shared_align,
-            param_regs: crate::mem::param_address_regs(func),
+            param_regs,
+            param_index: HashMap::new(),
             labels: HashMap::new(),
             desc: None,
             shared_base: None,
@@ -489,7 +499,7 @@ impl<'a> Ctx<'a> {
         match i.opcode() {
             "ld" | "st" | "ldu" => self.lower_mem(i),
             "atom" | "red" => self.lower_atomic(i),
-            "mov" if self.is_param_binding(i) => Ok(()),
+            _ if self.is_param_address_def(i) => self.lower_param_address_def(i),
             "prefetch" => self.lower_prefetch(i),
             _ if crate::pack::is_vector_mov(i) => self.lower_vector_mov(i),
             "bra" => {

@@ -17,6 +17,7 @@ mod int;
 mod mem;
 mod opt;
 mod pack;
+mod param_addr;
 mod shared_layout;
 mod warp;
 

@@ -132,6 +132,8 @@ const CASES: &[Case] = &[
             "0x0102030405060708",
         ],
     ),
+    // The struct's bytes are seeded; its pointer at 152 is found from how the PTX uses it.
+    case("handwritten_param_index.ptx", "param_index", 1, 64, &[]),
 ];
 
 fn filetest_dir() -> PathBuf {
@@ -157,6 +159,7 @@ fn request(c: &Case, sm: u32, seed: u64) -> SimRequest {
         fill: c.fill,
         seed,
         reference_cubin: ptxas_cubin(&path, sm),
+        seed_structs: true,
         ..SimRequest::default()
     }
 }

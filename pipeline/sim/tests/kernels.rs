@@ -71,6 +71,8 @@ const KERNELS: &[Kernel] = &[
     },
     kernel("compare.ptx", "compare", 64),
     kernel("float_literals.ptx", "float_literals", 32),
+    kernel("param_struct.ptx", "param_struct_indexed", 64),
+    kernel("param_struct.ptx", "param_struct_loop", 64),
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on
@@ -92,6 +94,7 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
         "wrong high word (one less) of the 128-bit product: IMAD.WIDE.U32 carry-out / .X chain",
     ),
     ("divrem", &[75], "CS2R (opcode 0x805) unknown"),
+    ("param_struct_loop", &[75], "CS2R (opcode 0x805) unknown"),
     ("divrem", &[80, 86, 89, 90], "false hazard ReadTooEarly (4 cycles after its producer, needs 5; sm_90: 2, needs 4), as ptxas scheduled it"),
     ("cvt_half", &[75, 80, 86, 89, 90], "FRND.F16 / FRND.F16.TRUNC (opcode 0x307) unknown"),
     ("cvt_double", &[75, 80, 86, 89, 90], "F2F.F64.F16 (opcode 0x310): the emulator runs F2F between f32 and f64 only"),
@@ -151,6 +154,7 @@ fn request(k: &Kernel, ptx: &str, sm: u32) -> SimRequest {
         block: [k.block, 1, 1],
         ulps: k.ulps,
         seed: 0x6b65_726e + sm as u64,
+        seed_structs: true,
         ..SimRequest::default()
     }
 }
