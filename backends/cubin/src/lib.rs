@@ -9,6 +9,8 @@ mod elf;
 mod nvinfo;
 mod sections;
 
+pub use sections::R_CUDA_64;
+
 use std::fmt;
 
 use ptxforge_sass::arch::Sm;
@@ -65,6 +67,20 @@ pub struct KernelImage {
     pub divergent_loop: bool,
 }
 
+/// A module-scope `.global` variable: its bytes live in `.nv.global.init` (initialized) or
+/// `.nv.global`, and its address in an 8-byte slot of `.nv.constant4` (relocated R_CUDA_64),
+/// where code reads it (`c[0x4][8 * slot]`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GlobalVar {
+    pub name: String,
+    pub size: u64,
+    pub align: u64,
+    /// The initializer's bytes (`size` of them), `None` for an uninitialized variable.
+    pub init: Option<Vec<u8>>,
+    /// `.visible`: a GLOBAL symbol rather than a LOCAL one.
+    pub visible: bool,
+}
+
 /// A whole module: kernels in PTX definition order.
 #[derive(Clone, Debug)]
 pub struct CubinModule {
@@ -74,6 +90,8 @@ pub struct CubinModule {
     pub ptx_version: (u32, u32),
     pub address_size: u32,
     pub kernels: Vec<KernelImage>,
+    /// Module `.global` variables in `.nv.constant4` slot order (`GlobalVar`).
+    pub globals: Vec<GlobalVar>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

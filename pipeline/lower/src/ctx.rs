@@ -44,6 +44,7 @@ pub type LResult<T> = Result<T, String>;
 
 pub struct Ctx<'a> {
     pub sm: Sm,
+    module: &'a ast::Module,
     func: &'a ast::Function,
     regs: RegTable<'a>,
     pub f: Function,
@@ -94,6 +95,7 @@ impl<'a> Ctx<'a> {
         f.blocks.push(Block::default());
         Ctx {
             sm,
+            module,
             func,
             regs: RegTable::new(&func.regs),
             f,
@@ -372,6 +374,10 @@ impl<'a> Ctx<'a> {
                 "64-bit read of special register '{name}{}' is not supported yet",
                 comp.map(|c| format!(".{c}")).unwrap_or_default()
             )),
+            Operand::Symbol(s) => match self.global_slot(s) {
+                Some(slot) => self.global_address(slot),
+                None => Err(format!("unsupported 64-bit operand {op:?}")),
+            },
             _ => Err(format!("unsupported 64-bit operand {op:?}")),
         }
     }
@@ -517,6 +523,11 @@ impl<'a> Ctx<'a> {
             _ if is_float_op(i) => self.lower_float(i),
             _ => self.lower_int(i),
         }
+    }
+
+    /// The PTX module of the function being lowered.
+    pub(crate) fn module(&self) -> &'a ast::Module {
+        self.module
     }
 
     /// The PTX function being lowered.

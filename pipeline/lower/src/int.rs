@@ -748,7 +748,10 @@ impl Ctx<'_> {
 
     fn cvta(&mut self, i: &Instruction) -> LResult<()> {
         let o = ops(i, 2)?;
-        if !i.has_mod("to") || !(i.has_mod("global") || i.has_mod("shared")) {
+        // A global address is its generic address too (`cvta.global` and `cvta.to.global`).
+        let global_to_generic = !i.has_mod("to") && i.has_mod("global");
+        if !global_to_generic && (!i.has_mod("to") || !(i.has_mod("global") || i.has_mod("shared")))
+        {
             return Err(unsupported(i));
         }
         let d = self.dst(&o[0])?;

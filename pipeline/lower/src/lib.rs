@@ -13,6 +13,7 @@ mod divide;
 mod double;
 mod float;
 mod fold;
+mod globals;
 mod int;
 mod mem;
 mod opt;
@@ -22,6 +23,7 @@ mod shared_layout;
 mod warp;
 
 pub use ctx::{LowerError, LoweredKernel, ParamLayout};
+pub use globals::{global_variables as global_variable_decls, module_globals, ModuleGlobal};
 pub use opt::optimize;
 
 use ptxforge_ptx::ast;

@@ -134,6 +134,7 @@ const CASES: &[Case] = &[
     ),
     // The struct's bytes are seeded; its pointer at 152 is found from how the PTX uses it.
     case("handwritten_param_index.ptx", "param_index", 1, 64, &[]),
+    case("handwritten_module_vars.ptx", "module_vars", 1, 64, &[]),
 ];
 
 fn filetest_dir() -> PathBuf {
