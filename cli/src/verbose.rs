@@ -15,7 +15,11 @@ pub fn resource_lines(opts: &CompileOptions, out: &CompileOutput, level: u8) -> 
             let _ = writeln!(s, "ptxas info    : Processing {}", k.name);
         }
     }
-    let _ = writeln!(s, "ptxas info    : 0 bytes gmem");
+    let memory = match out.module_memory.as_str() {
+        "" => "0 bytes gmem",
+        line => line,
+    };
+    let _ = writeln!(s, "ptxas info    : {memory}");
     for k in out.kernels.iter().rev() {
         let _ = writeln!(
             s,

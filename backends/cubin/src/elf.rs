@@ -174,11 +174,13 @@ fn load(flags: u32, (offset, filesz, memsz): (u64, u64, u64)) -> Phdr {
 /// sm_90 family PHDR, LOAD R (the table), LOAD R+X (code), LOAD R+W (NOBITS), LOAD R (constant0).
 fn program_headers(sm: Sm, secs: &[Section], offsets: &[u64], phoff: u64) -> Vec<Phdr> {
     let is = |s: &Section, prefix: &str| s.name.starts_with(prefix);
-    let nobits = span(secs, offsets, |s| s.sh_type == SHT_NOBITS);
+    let nobits = span(secs, offsets, |s| {
+        s.sh_type == SHT_NOBITS || s.name == ".nv.global.init"
+    });
     if sm.new_elf_family() {
         let table = 56 * 5;
         let code = span(secs, offsets, |s| is(s, ".text.")).unwrap_or((phoff, 0, 0));
-        let data = nobits.map(|(o, _, m)| (o, 0, m)).unwrap_or((phoff, 0, 0));
+        let data = nobits.unwrap_or((phoff, 0, 0));
         let constants = span(secs, offsets, |s| is(s, ".nv.constant0.")).unwrap_or((phoff, 0, 0));
         return vec![
             Phdr {
@@ -196,10 +198,8 @@ fn program_headers(sm: Sm, secs: &[Section], offsets: &[u64], phoff: u64) -> Vec
     }
     let count = if nobits.is_some() { 4 } else { 3 };
     let table = 56 * count;
-    let code = span(secs, offsets, |s| {
-        is(s, ".nv.constant0.") || is(s, ".text.")
-    })
-    .unwrap_or((phoff, 0, 0));
+    let code =
+        span(secs, offsets, |s| is(s, ".nv.constant") || is(s, ".text.")).unwrap_or((phoff, 0, 0));
     let mut v = vec![
         Phdr {
             kind: PT_PHDR,
@@ -210,8 +210,8 @@ fn program_headers(sm: Sm, secs: &[Section], offsets: &[u64], phoff: u64) -> Vec
         },
         load(5, code),
     ];
-    if let Some((o, _, m)) = nobits {
-        v.push(load(6, (o, 0, m)));
+    if let Some(rw) = nobits {
+        v.push(load(6, rw));
     }
     v.push(load(5, (phoff, table, table)));
     v

@@ -9,6 +9,8 @@ mod elf;
 mod nvinfo;
 mod sections;
 
+pub use sections::R_CUDA_64;
+
 use std::fmt;
 
 use ptxforge_sass::arch::Sm;
@@ -68,6 +70,47 @@ pub struct KernelImage {
     pub frame_size: u32,
 }
 
+/// A module-scope `.global` variable: its bytes live in `.nv.global.init` (initialized) or
+/// `.nv.global`, and its address in an 8-byte slot of `.nv.constant4` (relocated R_CUDA_64),
+/// where code reads it (`c[0x4][8 * slot]`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GlobalVar {
+    pub name: String,
+    pub size: u64,
+    pub align: u64,
+    /// The initializer's bytes (`size` of them), `None` for an uninitialized variable.
+    pub init: Option<Vec<u8>>,
+    /// `.visible`: a GLOBAL symbol rather than a LOCAL one.
+    pub visible: bool,
+}
+
+/// Each variable's offset in its section (`.nv.global.init` for initialized ones, `.nv.global`
+/// for the others; slot order, each at its alignment) and the two sections' sizes.
+pub fn global_layout(globals: &[GlobalVar]) -> (Vec<u64>, [u64; 2]) {
+    let mut ends = [0u64; 2];
+    let offsets = globals
+        .iter()
+        .map(|v| {
+            let end = &mut ends[usize::from(v.init.is_none())];
+            let at = end.div_ceil(v.align.max(1)) * v.align.max(1);
+            *end = at + v.size;
+            at
+        })
+        .collect();
+    (offsets, ends)
+}
+
+/// `-v`'s module line as ptxas prints it: "N bytes gmem" (both sections' sizes), then before
+/// sm_90 ", M bytes cmem[4]" for the address slots when there are any.
+pub fn module_memory_line(sm: Sm, globals: &[GlobalVar]) -> String {
+    let (_, ends) = global_layout(globals);
+    let mut line = format!("{} bytes gmem", ends[0] + ends[1]);
+    if !globals.is_empty() && sm.num < 90 {
+        line.push_str(&format!(", {} bytes cmem[4]", 8 * globals.len()));
+    }
+    line
+}
+
 /// A whole module: kernels in PTX definition order.
 #[derive(Clone, Debug)]
 pub struct CubinModule {
@@ -77,6 +120,8 @@ pub struct CubinModule {
     pub ptx_version: (u32, u32),
     pub address_size: u32,
     pub kernels: Vec<KernelImage>,
+    /// Module `.global` variables in `.nv.constant4` slot order (`GlobalVar`).
+    pub globals: Vec<GlobalVar>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! Which sections and symbols a cubin holds, in ptxas's order, with their contents.
 
 use crate::nvinfo;
-use crate::{CubinModule, KernelImage};
+use crate::{CubinModule, GlobalVar, KernelImage};
 
 pub const SHT_PROGBITS: u32 = 1;
 pub const SHT_SYMTAB: u32 = 2;
@@ -14,6 +14,8 @@ pub const SHT_CUDA_INFO: u32 = 0x7000_0000;
 pub const SHT_CUDA_CALLGRAPH: u32 = 0x7000_0001;
 pub const SHT_CUDA_RELOCINFO: u32 = 0x7000_000b;
 pub const SHT_CUDA_COMPAT: u32 = 0x7000_0086;
+/// The relocation type of a 64-bit address (debug frames, `.nv.constant4` slots).
+pub const R_CUDA_64: u32 = 2;
 
 /// One section: header fields plus contents (`size` is used for NOBITS).
 #[derive(Clone, Debug, Default)]
@@ -60,6 +62,15 @@ struct Indices {
     text: Vec<usize>,
     constant0: Vec<usize>,
     shared: Vec<Option<usize>>,
+    globals: GlobalSections,
+}
+
+/// The sections of module `.global` variables (all `None` when the module has none).
+#[derive(Default)]
+struct GlobalSections {
+    constant4: Option<usize>,
+    init: Option<usize>,
+    uninit: Option<usize>,
 }
 
 /// Builds the whole layout of `m`. Kernels are processed in reverse definition order, as ptxas does.
@@ -121,6 +132,19 @@ pub fn build(m: &CubinModule) -> Layout {
             })
         })
         .collect();
+    let has_globals = !m.globals.is_empty();
+    let rel_constant4 = has_globals.then(|| {
+        let (name, kind, entsize) = if new_family {
+            (".rela.nv.constant4", SHT_RELA, 24)
+        } else {
+            (".rel.nv.constant4", SHT_REL, 16)
+        };
+        push(Section {
+            link: 3,
+            entsize,
+            ..named(name, kind, 0x40, 8)
+        })
+    });
     let rel_debug = if new_family {
         push(Section {
             link: 3,
@@ -136,6 +160,7 @@ pub fn build(m: &CubinModule) -> Layout {
             ..named(".rel.debug_frame", SHT_REL, 0x40, 8)
         })
     };
+    let constant4 = has_globals.then(|| push(named(".nv.constant4", SHT_PROGBITS, 0x2, 8)));
     let mut constant0 = Vec::new();
     if !new_family {
         constant0 = proc
@@ -159,6 +184,14 @@ pub fn build(m: &CubinModule) -> Layout {
             })
         })
         .collect();
+    let var_align = |init: bool| {
+        m.globals
+            .iter()
+            .filter(|g| g.init.is_some() == init)
+            .map(|g| g.align.max(1))
+            .max()
+    };
+    let init = var_align(true).map(|a| push(named(".nv.global.init", SHT_PROGBITS, 0x3, a)));
     // sm_90: ptxas puts the reserved window's section right after the first kernel's shared section.
     let mut shared: Vec<Option<usize>> = Vec::new();
     let mut reserved = None;
@@ -184,6 +217,7 @@ pub fn build(m: &CubinModule) -> Layout {
     if new_family && reserved.is_none() {
         reserved = Some(push(named(".nv.shared.reserved.0", SHT_NOBITS, 0x3, 1)));
     }
+    let uninit = var_align(false).map(|a| push(named(".nv.global", SHT_NOBITS, 0x3, a)));
     if new_family {
         constant0 = proc
             .iter()
@@ -205,9 +239,27 @@ pub fn build(m: &CubinModule) -> Layout {
         text,
         constant0,
         shared,
+        globals: GlobalSections {
+            constant4,
+            init,
+            uninit,
+        },
     };
-    let (symbols, symtab_info, func_sym, const_sym) =
-        build_symbols(m, &proc, &secs, &idx, callgraph, rel_action, reserved);
+    let var_offsets = fill_globals(&mut secs, &idx, m);
+    let (symbols, symtab_info, func_sym, const_sym, var_sym) = build_symbols(
+        m,
+        &proc,
+        &secs,
+        &idx,
+        callgraph,
+        rel_action,
+        reserved,
+        &var_offsets,
+    );
+    if let (Some(r), Some(c4)) = (rel_constant4, constant4) {
+        secs[r].info = c4 as u32;
+        secs[r].data = constant4_relocations(&var_sym, new_family);
+    }
 
     fill_notes(&mut secs, &idx, m);
     if let Some(c) = compat {
@@ -279,6 +331,7 @@ fn section_symbol(secs: &[Section], index: usize) -> Symbol {
 
 /// Symbols in ptxas's order; returns them with the symtab sh_info, and per processed kernel the
 /// index of its function symbol and of its `.nv.constant0` section symbol.
+#[allow(clippy::too_many_arguments)]
 fn build_symbols(
     m: &CubinModule,
     proc: &[&KernelImage],
@@ -287,7 +340,8 @@ fn build_symbols(
     callgraph: usize,
     rel_action: Option<usize>,
     reserved: Option<usize>,
-) -> (Vec<Symbol>, u32, Vec<u32>, Vec<u32>) {
+    var_offsets: &[(usize, u64)],
+) -> (Vec<Symbol>, u32, Vec<u32>, Vec<u32>, Vec<u32>) {
     let new_family = m.sm.new_elf_family();
     let mut syms = vec![
         Symbol::default(),
@@ -295,11 +349,18 @@ fn build_symbols(
         section_symbol(secs, idx.cuinfo),
     ];
     let mut const_sym = vec![0u32; proc.len()];
+    let mut var_sym = vec![0u32; m.globals.len()];
+    if proc.is_empty() {
+        local_variable_symbols(m, secs, idx, var_offsets, &mut syms, &mut var_sym);
+    }
     for n in 0..proc.len() {
         syms.push(section_symbol(secs, idx.text[n]));
         // An empty shared section (a module with `.extern .shared`) has no section symbol.
         if let Some(s) = idx.shared[n].filter(|_| proc[n].shared_bytes > 0) {
             syms.push(section_symbol(secs, s));
+        }
+        if n == 0 {
+            local_variable_symbols(m, secs, idx, var_offsets, &mut syms, &mut var_sym);
         }
         if !new_family {
             const_sym[n] = syms.len() as u32;
@@ -341,6 +402,10 @@ fn build_symbols(
             }
         }
     }
+    for (n, g) in m.globals.iter().enumerate().filter(|(_, g)| g.visible) {
+        var_sym[n] = syms.len() as u32;
+        syms.push(variable_symbol(g, var_offsets[n], 0x11));
+    }
     if new_family {
         for n in 0..proc.len() {
             const_sym[n] = syms.len() as u32;
@@ -352,7 +417,89 @@ fn build_symbols(
     } else {
         first_global
     };
-    (syms, info, func_sym, const_sym)
+    (syms, info, func_sym, const_sym, var_sym)
+}
+
+/// The section symbols of the variables' sections and the local variables' symbols, in slot
+/// order, with `.nv.constant4`'s after the first variable's section, as ptxas orders them.
+fn local_variable_symbols(
+    m: &CubinModule,
+    secs: &[Section],
+    idx: &Indices,
+    var_offsets: &[(usize, u64)],
+    syms: &mut Vec<Symbol>,
+    var_sym: &mut [u32],
+) {
+    let mut seen: Vec<usize> = Vec::new();
+    for (n, g) in m.globals.iter().enumerate() {
+        let (section, _) = var_offsets[n];
+        if !seen.contains(&section) {
+            seen.push(section);
+            syms.push(section_symbol(secs, section));
+        }
+        if !g.visible {
+            var_sym[n] = syms.len() as u32;
+            syms.push(variable_symbol(g, var_offsets[n], 0x01));
+        }
+        if n == 0 {
+            if let Some(c4) = idx.globals.constant4 {
+                syms.push(section_symbol(secs, c4));
+            }
+        }
+    }
+}
+
+/// An OBJECT symbol (`info` 0x01 local, 0x11 global) at its offset in its section.
+fn variable_symbol(g: &GlobalVar, (section, offset): (usize, u64), info: u8) -> Symbol {
+    Symbol {
+        name: g.name.clone(),
+        info,
+        shndx: section as u16,
+        value: offset,
+        size: g.size,
+        ..Symbol::default()
+    }
+}
+
+/// Lays the variables out in `.nv.global.init` and `.nv.global` (slot order, each at its
+/// alignment) and sizes `.nv.constant4`; returns each variable's section and offset.
+fn fill_globals(secs: &mut [Section], idx: &Indices, m: &CubinModule) -> Vec<(usize, u64)> {
+    let g = &idx.globals;
+    let (offsets, ends) = crate::global_layout(&m.globals);
+    let mut placed = Vec::with_capacity(m.globals.len());
+    for (v, at) in m.globals.iter().zip(offsets) {
+        let section = match (&v.init, g.init, g.uninit) {
+            (Some(_), Some(s), _) => s,
+            (None, _, Some(s)) => s,
+            _ => unreachable!("a variable's section exists"),
+        };
+        if let Some(bytes) = &v.init {
+            let data = &mut secs[section].data;
+            data.resize(at as usize, 0);
+            data.extend_from_slice(&bytes[..v.size as usize]);
+        }
+        placed.push((section, at));
+    }
+    if let Some(s) = g.uninit {
+        secs[s].nobits_size = ends[1];
+    }
+    if let Some(c4) = g.constant4 {
+        secs[c4].data = vec![0; 8 * m.globals.len()];
+    }
+    placed
+}
+
+/// R_CUDA_64 of each variable's address into its `.nv.constant4` slot (last slot first, as ptxas).
+fn constant4_relocations(var_sym: &[u32], rela: bool) -> Vec<u8> {
+    let mut relocs = Vec::new();
+    for (n, &sym) in var_sym.iter().enumerate().rev() {
+        relocs.extend_from_slice(&(8 * n as u64).to_le_bytes());
+        relocs.extend_from_slice(&(((sym as u64) << 32) | R_CUDA_64 as u64).to_le_bytes());
+        if rela {
+            relocs.extend_from_slice(&0u64.to_le_bytes());
+        }
+    }
+    relocs
 }
 
 /// `.note.nv.tkinfo` and `.note.nv.cuinfo`.

@@ -48,6 +48,7 @@ fn module(sm: Sm, shared_bytes: u32) -> CubinModule {
         ptx_version: (8, 0),
         address_size: 64,
         kernels: vec![kernel],
+        globals: Vec::new(),
     }
 }
 

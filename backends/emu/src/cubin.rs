@@ -23,7 +23,17 @@ pub struct KernelImage {
     /// Contents of `.nv.constant2.<entry>`: constants the compiler placed (ptxas puts 64-bit
     /// float literals of arithmetic there); empty when there is none.
     pub cbank2: Vec<u8>,
+    /// Contents of `.nv.constant4`, its relocations applied: the addresses of module variables.
+    pub cbank4: Vec<u8>,
+    /// The module's variables: `.nv.global.init` and `.nv.global`, each placed at its own address
+    /// ([`MODULE_VARS_BASE`] on), as a loader would.
+    pub module_vars: Vec<crate::Buffer>,
 }
+
+/// Where the loader places module variables' sections (away from the launch's buffers).
+pub const MODULE_VARS_BASE: u64 = 0x7e00_0000_0000;
+/// The distance between two placed sections.
+const MODULE_VARS_STRIDE: u64 = 0x1_0000_0000;
 
 /// The kernels of a cubin (the names of its `.text.<kernel>` sections).
 pub fn kernel_names(cubin: &[u8]) -> Result<Vec<String>, EmuError> {
@@ -87,6 +97,8 @@ pub fn load_kernel(cubin: &[u8], entry: &str) -> Result<KernelImage, EmuError> {
         (Some(info), Some(sym)) => min_stack_size(info, sym)?.unwrap_or(0),
         _ => 0,
     };
+    let (module_vars, bases) = module_variables(&elf, cubin)?;
+    let cbank4 = relocated_bank4(&elf, cubin, &bases)?;
     Ok(KernelImage {
         sm,
         code,
@@ -96,7 +108,91 @@ pub fn load_kernel(cubin: &[u8], entry: &str) -> Result<KernelImage, EmuError> {
         shared_size,
         stack_size,
         cbank2,
+        cbank4,
+        module_vars,
     })
+}
+
+/// The variables' sections, each at its own base address, and every section's base (0 for others).
+fn module_variables(elf: &Elf, file: &[u8]) -> Result<(Vec<crate::Buffer>, Vec<u64>), EmuError> {
+    let mut vars = Vec::new();
+    let mut bases = vec![0u64; elf.sections.len()];
+    for (n, s) in elf.sections.iter().enumerate() {
+        if s.name != ".nv.global.init" && s.name != ".nv.global" {
+            continue;
+        }
+        let addr = MODULE_VARS_BASE + MODULE_VARS_STRIDE * vars.len() as u64;
+        let bytes = if s.kind == SHT_NOBITS {
+            vec![0u8; s.size as usize]
+        } else {
+            s.data(file)
+                .ok_or_else(|| bad(format!("{} lies outside the file", s.name)))?
+                .to_vec()
+        };
+        bases[n] = addr;
+        vars.push(crate::Buffer { addr, bytes });
+    }
+    Ok((vars, bases))
+}
+
+const SHT_SYMTAB: u32 = 2;
+const SHT_RELA: u32 = 4;
+const SHT_REL: u32 = 9;
+const R_CUDA_64: u64 = 2;
+
+/// `.nv.constant4` with each R_CUDA_64 of `.rel(a).nv.constant4` written in: the symbol's section
+/// base plus its value (plus the addend).
+fn relocated_bank4(elf: &Elf, file: &[u8], bases: &[u64]) -> Result<Vec<u8>, EmuError> {
+    let Some(bank) = elf.section(".nv.constant4") else {
+        return Ok(Vec::new());
+    };
+    let mut bytes = bank
+        .data(file)
+        .ok_or_else(|| bad(".nv.constant4 lies outside the file".into()))?
+        .to_vec();
+    let symtab = elf
+        .sections
+        .iter()
+        .find(|s| s.kind == SHT_SYMTAB)
+        .and_then(|s| s.data(file))
+        .unwrap_or(&[]);
+    for rel in elf.sections.iter().filter(|s| {
+        (s.kind == SHT_REL && s.name == ".rel.nv.constant4")
+            || (s.kind == SHT_RELA && s.name == ".rela.nv.constant4")
+    }) {
+        let entry = if rel.kind == SHT_RELA { 24 } else { 16 };
+        let data = rel
+            .data(file)
+            .ok_or_else(|| bad(format!("{} lies outside the file", rel.name)))?;
+        for r in data.chunks_exact(entry) {
+            let at = le(r, 0, 8).unwrap_or(0) as usize;
+            let info = le(r, 8, 8).unwrap_or(0);
+            let addend = if entry == 24 {
+                le(r, 16, 8).unwrap_or(0)
+            } else {
+                0
+            };
+            if info & 0xffff_ffff != R_CUDA_64 {
+                return Err(bad(format!(
+                    "relocation type {} in {}",
+                    info & 0xffff_ffff,
+                    rel.name
+                )));
+            }
+            let sym = (info >> 32) as usize * 24;
+            let (shndx, value) = (
+                le(symtab, sym + 6, 2).ok_or_else(|| bad("symbol index".into()))? as usize,
+                le(symtab, sym + 8, 8).ok_or_else(|| bad("symbol index".into()))?,
+            );
+            let base = bases.get(shndx).copied().unwrap_or(0);
+            let addr = base.wrapping_add(value).wrapping_add(addend);
+            bytes
+                .get_mut(at..at + 8)
+                .ok_or_else(|| bad(format!("{} writes past .nv.constant4", rel.name)))?
+                .copy_from_slice(&addr.to_le_bytes());
+        }
+    }
+    Ok(bytes)
 }
 
 /// EIATTR_MIN_STACK_SIZE (format SVAL): `u32 symidx, u32 bytes`, in the module-wide `.nv.info`.

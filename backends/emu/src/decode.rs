@@ -910,10 +910,16 @@ fn alu_b2(i: &Inst, uniform: bool) -> Operand {
 }
 
 /// Width in registers of a memory access type (bits 73..75).
-/// Whether a global or generic access's address register is a 64-bit pair (bit 72), unless the
-/// sm_75 UR-based form marks it `.U32` (bit 91: `[R4.U32+UR4]`, a 32-bit offset to a 64-bit UR).
+/// Whether a global or generic access's address register is a 64-bit pair: bit 72, except in the
+/// sm_75 form with a UR offset, where bit 90 says `[R2.64+UR4]` and its absence `[R2.U32+UR4]`
+/// (a 32-bit register, zero-extended; checked with nvdisasm).
 pub fn wide_address(i: &Inst) -> bool {
-    i.bit(72) && !(matches!(i.c, Operand::Ur(_)) && i.bit(91))
+    match i.c {
+        Operand::Ur(u) if u < URZ && matches!(i.op, Op::Ldg | Op::Stg | Op::Ld | Op::St) => {
+            i.bit(90)
+        }
+        _ => i.bit(72),
+    }
 }
 
 pub fn mem_words(ty: u32) -> u8 {

@@ -200,6 +200,7 @@ fn cbank_read(cbank: &[u8], off: u64, bytes: usize) -> Option<u64> {
 struct Banks<'a> {
     zero: &'a [u8],
     two: &'a [u8],
+    four: &'a [u8],
 }
 
 impl Banks<'_> {
@@ -207,6 +208,7 @@ impl Banks<'_> {
     const NONE: Banks<'static> = Banks {
         zero: &[],
         two: &[],
+        four: &[],
     };
 
     /// `bytes` bytes at `off` in bank `bank`.
@@ -214,6 +216,7 @@ impl Banks<'_> {
         let data = match bank {
             0 => self.zero,
             2 => self.two,
+            4 => self.four,
             _ => return 0,
         };
         cbank_read(data, u64::from(off), bytes).unwrap_or(0)
@@ -264,6 +267,8 @@ struct Run<'a> {
     insts: Vec<Result<Inst, EmuError>>,
     cbank: Vec<u8>,
     buffers: &'a mut [Buffer],
+    /// The module's variables (a fresh copy per launch).
+    vars: Vec<Buffer>,
     opts: &'a EmuOptions,
     stats: EmuStats,
     cta: [u32; 3],
@@ -318,6 +323,7 @@ pub fn run(
         insts,
         cbank,
         buffers,
+        vars: k.module_vars.clone(),
         opts,
         stats: EmuStats::default(),
         cta: [0; 3],
@@ -340,6 +346,7 @@ impl Run<'_> {
         Banks {
             zero: &self.cbank,
             two: &self.k.cbank2,
+            four: &self.k.cbank4,
         }
     }
 
@@ -840,9 +847,12 @@ impl Run<'_> {
     }
 
     fn cload(&self, i: &Inst, bank: u8, off: u64, w: &Warp, l: usize) -> Result<u32, EmuError> {
-        if bank != 0 {
-            return Err(unsupported(i, format!("constant bank {bank}")));
-        }
+        let data: &[u8] = match bank {
+            0 => &self.cbank,
+            2 => &self.k.cbank2,
+            4 => &self.k.cbank4,
+            _ => return Err(unsupported(i, format!("constant bank {bank}"))),
+        };
         if off % 4 != 0 {
             return Err(EmuError::Misaligned {
                 space: "constant",
@@ -852,7 +862,7 @@ impl Run<'_> {
                 cta: self.cta,
             });
         }
-        cbank_read(&self.cbank, off, 4)
+        cbank_read(data, off, 4)
             .map(|v| v as u32)
             .ok_or(EmuError::OutOfBounds {
                 space: "constant",
@@ -963,8 +973,11 @@ impl Run<'_> {
         } else if space == "local" {
             w.local_range(l, addr, bytes).map(|r| &w.local[r])
         } else {
-            find_buffer(self.buffers, addr, bytes)
-                .map(|(b, o)| &self.buffers[b].bytes[o..o + bytes])
+            match find_buffer(self.buffers, addr, bytes) {
+                Some((b, o)) => Some(&self.buffers[b].bytes[o..o + bytes]),
+                None => find_buffer(&self.vars, addr, bytes)
+                    .map(|(b, o)| &self.vars[b].bytes[o..o + bytes]),
+            }
         };
         let src = src.ok_or_else(|| self.oob(space, addr, i, w, l))?;
         out[..bytes].copy_from_slice(src);
@@ -992,7 +1005,9 @@ impl Run<'_> {
         } else {
             match find_buffer(self.buffers, addr, n) {
                 Some((b, o)) => Some(&mut self.buffers[b].bytes[o..o + n]),
-                None => None,
+                None => {
+                    find_buffer(&self.vars, addr, n).map(|(b, o)| &mut self.vars[b].bytes[o..o + n])
+                }
             }
         };
         match dst {

@@ -489,6 +489,15 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             set_cbuf(w, bank, offset);
             w.set(73, 3, if wide { 5 } else { 4 });
         }
+        Opcode::LdcIndexed { size } => {
+            let SrcVal::CBuf { bank, offset } = a.val else {
+                return err(i, "LDC needs a cbuf");
+            };
+            w.set(0, 12, 0xb82);
+            w.set(24, 8, src_gpr(b)?);
+            set_cbuf(w, bank, offset);
+            w.set(73, 3, mem_size_code(size));
+        }
         Opcode::Uldc { wide } => {
             let SrcVal::CBuf { bank, offset } = a.val else {
                 return err(i, "ULDC needs a cbuf");

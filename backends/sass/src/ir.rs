@@ -615,6 +615,9 @@ pub enum Opcode {
     Stl { size: MemSize, offset: i32 },
     /// `LDC[.64] d0, s0(cbuf)` (variable latency; sm_90 loads parameters this way).
     Ldc { wide: bool },
+    /// `LDC[.size] d0, c[bank][s1 + offset]`: s0 the cbuf (bank, offset), s1 a 32-bit index
+    /// register (a kernel parameter reached through a runtime offset, as ptxas reads it).
+    LdcIndexed { size: MemSize },
     /// `ULDC[.64] d0(UR), s0(cbuf)`.
     Uldc { wide: bool },
     /// `ULDC.{U8,S8,U16,S16} d0(UR), s0(cbuf)`: a byte or half of the constant bank, extended

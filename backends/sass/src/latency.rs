@@ -31,6 +31,7 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
             | Opcode::Ldl { .. }
             | Opcode::Stl { .. }
             | Opcode::Ldc { .. }
+            | Opcode::LdcIndexed { .. }
             | Opcode::Stg { .. }
             | Opcode::Sts { .. }
             | Opcode::Ld { .. }

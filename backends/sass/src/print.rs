@@ -365,6 +365,21 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             };
             format!("LDC{} {d0}, {c}", if wide { ".64" } else { "" })
         }
+        Opcode::LdcIndexed { size } => {
+            let SrcVal::CBuf { bank, offset } = a.val else {
+                return format!("LDC{} {d0}, <no cbuf>", size_suffix(size));
+            };
+            let at = match offset {
+                0 => String::new(),
+                o => format!("{o:#x}"),
+            };
+            let plus = if offset == 0 { "" } else { "+" };
+            format!(
+                "LDC{} {d0}, c[{bank:#x}][{}{plus}{at}]",
+                size_suffix(size),
+                src(b)
+            )
+        }
         Opcode::Uldc { wide } => format!("ULDC{} {d0}, {}", if wide { ".64" } else { "" }, src(a)),
         Opcode::Bra { target } => {
             format!(

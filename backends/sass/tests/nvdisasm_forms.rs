@@ -500,6 +500,21 @@ fn forms(sm: Sm) -> Vec<Instr> {
         &[d(2)],
         &[Src::cbuf(0, 0x210)],
     ));
+    for (size, offset) in [
+        (MemSize::B32, 0x1e4),
+        (MemSize::B64, 0x1e0),
+        (MemSize::U8, 0x163),
+        (MemSize::S8, 0x161),
+        (MemSize::U16, 0x162),
+        (MemSize::S16, 0x16a),
+        (MemSize::B32, 0),
+    ] {
+        v.push(Instr::new(
+            LdcIndexed { size },
+            &[d(4)],
+            &[Src::cbuf(0, offset), r(7)],
+        ));
+    }
     v.push(Instr::new(
         Uldc { wide: true },
         &[Dst::Reg(Reg::ugpr(4, 2))],

@@ -60,6 +60,8 @@ pub struct CompileOutput {
     /// Spans of the module-level stages (each parse section, validation, ELF), relative to the
     /// compile's start, each on the thread that ran it (as [`StageTiming::worker`]).
     pub module_spans: Vec<StageTiming>,
+    /// `-v`'s module line ("N bytes gmem[, M bytes cmem[4]]"), from the module's variables.
+    pub module_memory: String,
     /// Workers, sections, tasks, steals, parks and mailbox high-water marks of the kernel pipeline.
     pub runtime: crate::actors::RuntimeStats,
 }
@@ -135,6 +137,8 @@ pub fn compile_sources(sources: &[Source], opts: &CompileOptions) -> CompileOutp
         out.total_time = start.elapsed();
         return out;
     }
+    out.module_memory =
+        ptxforge_cubin::module_memory_line(opts.sm, &module_globals(&module, sources));
     let opts = Arc::new(opts.clone());
     let jobs = kernel_jobs(&module, &opts);
     let job_files: Vec<String> = jobs.iter().map(|j| files[j.func_index].clone()).collect();
@@ -144,7 +148,14 @@ pub fn compile_sources(sources: &[Source], opts: &CompileOptions) -> CompileOutp
     out.runtime = runtime;
     let elf_start = Instant::now();
     if !out.failed() {
-        let (cubin, elf_runs) = assemble(&exec, &module, &opts, &out.kernels, &mut out.diagnostics);
+        let (cubin, elf_runs) = assemble(
+            &exec,
+            &module,
+            sources,
+            &opts,
+            &out.kernels,
+            &mut out.diagnostics,
+        );
         out.cubin = cubin;
         out.module_spans
             .extend(crate::timeline::message_spans(&elf_runs, start));
@@ -201,11 +212,45 @@ enum ElfMsg {
     Done(Result<Vec<u8>, String>),
 }
 
+/// The module's `.global` variables for the cubin, `.visible` (or `.weak`, `.common`) ones with
+/// GLOBAL symbols: the linkage words before the state space, read from the source that declares
+/// the variable where its name stands.
+fn module_globals(module: &ast::Module, sources: &[Source]) -> Vec<ptxforge_cubin::GlobalVar> {
+    let decls = ptxforge_lower::global_variable_decls(module);
+    ptxforge_lower::module_globals(module)
+        .into_iter()
+        .zip(decls)
+        .map(|(g, v)| {
+            let visible = sources.iter().any(|s| {
+                let named = s
+                    .text
+                    .get(v.name_at as usize..)
+                    .is_some_and(|t| t.starts_with(v.name.as_str()));
+                let head = s.text.get(v.span.start as usize..v.name_at as usize);
+                named
+                    && head.is_some_and(|h| {
+                        h.split_whitespace()
+                            .take_while(|w| *w != ".global")
+                            .any(|w| matches!(w, ".visible" | ".weak" | ".common"))
+                    })
+            });
+            ptxforge_cubin::GlobalVar {
+                name: g.name,
+                size: g.size,
+                align: g.align,
+                init: g.init,
+                visible,
+            }
+        })
+        .collect()
+}
+
 /// The ELF stage, run as an actor: kernels in definition order into one cubin, with the
 /// runtime's record of the run.
 fn assemble(
     exec: &Executor,
     module: &ast::Module,
+    sources: &[Source],
     opts: &CompileOptions,
     kernels: &[KernelOutcome],
     diags: &mut Vec<Diagnostic>,
@@ -222,6 +267,7 @@ fn assemble(
         ptx_version: module.version,
         address_size: module.address_size,
         kernels: images,
+        globals: module_globals(module, sources),
     };
     let handler = |m: ElfMsg| match m {
         ElfMsg::Module(c) => ElfMsg::Done(write_cubin(&c).map_err(|e| e.to_string())),

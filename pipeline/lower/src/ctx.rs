@@ -44,6 +44,7 @@ pub type LResult<T> = Result<T, String>;
 
 pub struct Ctx<'a> {
     pub sm: Sm,
+    module: &'a ast::Module,
     func: &'a ast::Function,
     regs: RegTable<'a>,
     pub f: Function,
@@ -51,8 +52,11 @@ pub struct Ctx<'a> {
     params: HashMap<String, ParamLayout>,
     param_list: Vec<ParamLayout>,
     pub shared: HashMap<String, u32>,
-    /// Registers holding a parameter's address, only used by `ld.param` (`mem::param_address_regs`).
-    pub param_regs: HashMap<String, String>,
+    /// Registers holding a parameter's address, only used by `ld.param` and to derive others
+    /// (`param_addr::param_address_regs`).
+    pub param_regs: HashMap<String, crate::param_addr::ParamAddr>,
+    /// The 32-bit offset registers of the indexed ones.
+    pub param_index: HashMap<String, Reg>,
     shared_bytes: u32,
     shared_align: u32,
     labels: HashMap<String, u32>,
@@ -78,6 +82,12 @@ impl<'a> Ctx<'a> {
             bytes: shared_bytes,
             align: shared_align,
         } = crate::shared_layout::layout(module, func);
+        let param_regs = crate::param_addr::param_address_regs(func, |name| {
+            param_list
+                .iter()
+                .find(|p| p.name.as_str() == name)
+                .map(|p| p.offset)
+        });
         let mut f = Function {
             name: func.name.clone(),
             ..Function::default()
@@ -86,6 +96,7 @@ impl<'a> Ctx<'a> {
         crate::local::lay_out_locals(&mut f, func);
         Ctx {
             sm,
+            module,
             func,
             regs: RegTable::new(&func.regs),
             f,
@@ -95,7 +106,8 @@ impl<'a> Ctx<'a> {
             shared,
             shared_bytes,
             shared_align,
-            param_regs: crate::mem::param_address_regs(func),
+            param_regs,
+            param_index: HashMap::new(),
             labels: HashMap::new(),
             desc: None,
             shared_base: None,
@@ -373,6 +385,10 @@ impl<'a> Ctx<'a> {
                 "64-bit read of special register '{name}{}' is not supported yet",
                 comp.map(|c| format!(".{c}")).unwrap_or_default()
             )),
+            Operand::Symbol(s) => match self.global_slot(s) {
+                Some(slot) => self.global_address(slot),
+                None => Err(format!("unsupported 64-bit operand {op:?}")),
+            },
             _ => Err(format!("unsupported 64-bit operand {op:?}")),
         }
     }
@@ -500,7 +516,7 @@ impl<'a> Ctx<'a> {
         match i.opcode() {
             "ld" | "st" | "ldu" => self.lower_mem(i),
             "atom" | "red" => self.lower_atomic(i),
-            "mov" if self.is_param_binding(i) => Ok(()),
+            _ if self.is_param_address_def(i) => self.lower_param_address_def(i),
             "prefetch" => self.lower_prefetch(i),
             _ if crate::pack::is_vector_mov(i) => self.lower_vector_mov(i),
             "bra" => {
@@ -518,6 +534,11 @@ impl<'a> Ctx<'a> {
             _ if is_float_op(i) => self.lower_float(i),
             _ => self.lower_int(i),
         }
+    }
+
+    /// The PTX module of the function being lowered.
+    pub(crate) fn module(&self) -> &'a ast::Module {
+        self.module
     }
 
     /// The PTX function being lowered.

@@ -13,16 +13,19 @@ mod divide;
 mod double;
 mod float;
 mod fold;
+mod globals;
 mod half;
 mod int;
 mod local;
 mod mem;
 mod opt;
 mod pack;
+mod param_addr;
 mod shared_layout;
 mod warp;
 
 pub use ctx::{LowerError, LoweredKernel, ParamLayout};
+pub use globals::{global_variables as global_variable_decls, module_globals, ModuleGlobal};
 pub use opt::optimize;
 
 use ptxforge_ptx::ast;

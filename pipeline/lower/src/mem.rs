@@ -6,12 +6,11 @@
 //! loaded parts in place. Vectors of narrower elements, and parameter vectors, are split into one
 //! access per element, as ptxas does for parameters.
 
-use std::collections::HashMap;
-
-use ptxforge_ptx::ast::{self, AddrBase, Instruction, Operand, Statement, Type};
+use ptxforge_ptx::ast::{AddrBase, Instruction, Operand, Type};
 use ptxforge_sass::ir::*;
 
 use crate::ctx::{Ctx, LResult};
+use crate::param_addr::ParamSlot;
 
 fn mem_size(ty: Type) -> MemSize {
     match (ty.size_bytes(), ty.is_signed()) {
@@ -102,80 +101,7 @@ fn order_scope(i: &Instruction, space: Space) -> LResult<Option<MemScope>> {
     }
 }
 
-/// Registers that only ever hold the address of one kernel parameter (`mov.b64 %rd, k_param_9;`)
-/// and are only used as `ld.param` addresses (`ld.param.u8 %rs, [%rd+8]`), with that parameter:
-/// those loads read the parameter's constant-bank words and the `mov` emits nothing.
-pub fn param_address_regs(func: &ast::Function) -> HashMap<String, String> {
-    let is_param = |s: &str| func.params.iter().any(|p| p.name.as_str() == s);
-    let binding = |i: &Instruction| match &i.operands[..] {
-        [Operand::Reg(r), Operand::Symbol(s)] if i.opcode() == "mov" && is_param(s) => {
-            Some((r.to_string(), s.to_string()))
-        }
-        _ => None,
-    };
-    let mut regs: HashMap<String, Option<String>> = HashMap::new();
-    let instrs = || {
-        func.body.iter().filter_map(|s| {
-            if let Statement::Instr(i) = s {
-                Some(i)
-            } else {
-                None
-            }
-        })
-    };
-    for (r, p) in instrs().filter_map(binding) {
-        let e = regs.entry(r).or_insert_with(|| Some(p.clone()));
-        if e.as_deref() != Some(p.as_str()) {
-            *e = None;
-        }
-    }
-    for i in instrs() {
-        let is_binding = binding(i).is_some();
-        let param_load = i.opcode() == "ld" && i.has_mod("param");
-        for (k, o) in i.operands.iter().enumerate() {
-            let allowed = (is_binding && k == 0) || (param_load && k == 1);
-            if !allowed {
-                forget_regs_in(o, &mut regs);
-            }
-        }
-    }
-    regs.into_iter()
-        .filter_map(|(r, p)| Some((r, p?)))
-        .collect()
-}
-
-/// Drops every register `o` mentions from the candidates.
-fn forget_regs_in(o: &Operand, regs: &mut HashMap<String, Option<String>>) {
-    match o {
-        Operand::Reg(r)
-        | Operand::NotReg(r)
-        | Operand::Addr {
-            base: AddrBase::Reg(r),
-            ..
-        } => {
-            if let Some(e) = regs.get_mut(r.as_str()) {
-                *e = None;
-            }
-        }
-        Operand::PredPair(pair) => {
-            for r in [&pair.0, &pair.1] {
-                if let Some(e) = regs.get_mut(r.as_str()) {
-                    *e = None;
-                }
-            }
-        }
-        Operand::Vector(v) => v.iter().for_each(|e| forget_regs_in(e, regs)),
-        _ => {}
-    }
-}
-
 impl Ctx<'_> {
-    /// `mov.b64 %rd, param` whose register only addresses `ld.param` (see [`param_address_regs`]).
-    pub fn is_param_binding(&self, i: &Instruction) -> bool {
-        i.opcode() == "mov"
-            && matches!(i.operands.first(), Some(Operand::Reg(r)) if self.param_regs.contains_key(r.as_str()))
-    }
-
     /// `prefetch.global.L2 [a]`: CCTL.E.PF2, as ptxas emits it.
     pub fn lower_prefetch(&mut self, i: &Instruction) -> LResult<()> {
         if !(i.has_mod("global") && i.has_mod("L2")) || i.mods().len() != 2 || i.operands.len() != 1
@@ -527,16 +453,21 @@ impl Ctx<'_> {
         if *val == Operand::Sink {
             return Ok(());
         }
-        let (name, off) = match self.address(addr)? {
-            (AddrBase::Symbol(name), off) => (name.to_string(), off),
-            (AddrBase::Reg(r), off) => match self.param_regs.get(r.as_str()) {
-                Some(name) => (name.clone(), off),
-                None => return Err("ld.param needs a parameter name".into()),
-            },
-            _ => return Err("ld.param needs a parameter name".into()),
+        let offset = match self.param_slot(addr, elem_offset)? {
+            ParamSlot::Fixed(at) => at,
+            ParamSlot::Indexed(index, at) => {
+                let d = self.dst(val)?;
+                let size = mem_size(ty);
+                let narrow = self.narrow_target(d, size);
+                self.emit(
+                    Opcode::LdcIndexed { size },
+                    &[Dst::Reg(narrow)],
+                    &[Src::cbuf(0, at as u16), Src::reg(index)],
+                );
+                self.widen_loaded(d, narrow, ty);
+                return Ok(());
+            }
         };
-        let p = self.param(&name)?;
-        let offset = self.sm.param_base() + p.offset + off as u32 + elem_offset;
         let d = self.dst(val)?;
         if ty.size_bytes() == 8 {
             if self.sm.num >= 90 {

@@ -580,7 +580,11 @@ fn varying_vregs(f: &Function) -> Vec<bool> {
             SpecialReg::CtaIdX | SpecialReg::CtaIdY | SpecialReg::CtaIdZ | SpecialReg::CgaCtaId
         ),
         // Constant-bank loads, conversions and warp-wide results vary only with their sources.
-        Opcode::Ldc { .. } | Opcode::S2ur(_) | Opcode::I2f { .. } | Opcode::F2i { .. } => false,
+        Opcode::Ldc { .. }
+        | Opcode::LdcIndexed { .. }
+        | Opcode::S2ur(_)
+        | Opcode::I2f { .. }
+        | Opcode::F2i { .. } => false,
         Opcode::Warp(WarpOp::Redux { .. } | WarpOp::B2rResult | WarpOp::Vote(_)) => false,
         // Loads, atomics, shuffles: every other result of variable latency may differ per lane.
         op => is_variable_latency(&op),

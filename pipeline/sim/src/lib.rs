@@ -41,6 +41,9 @@ pub struct SimRequest {
     pub ulps: u32,
     /// Parameters beyond `scalar_args` get a small random value (structs: zeros) instead of an error.
     pub auto_scalars: bool,
+    /// Structs passed by value get bytes filled as `fill` says (then their pointer fields)
+    /// instead of zeros, so that what a kernel reads from them is checked.
+    pub seed_structs: bool,
     /// Instructions each interpreter thread may run before the run stops (a kernel spinning on a
     /// flag no one sets, or looping over a huge count, stops here).
     pub max_steps_per_thread: u64,
@@ -62,6 +65,7 @@ impl Default for SimRequest {
             reference_cubin: None,
             ulps: 0,
             auto_scalars: false,
+            seed_structs: false,
             max_steps_per_thread: ptxforge_interp::Limits::default().max_steps_per_thread,
         }
     }

@@ -49,13 +49,14 @@ pub fn param_uses(f: &Function) -> ParamUses {
             Statement::Label { .. } => None,
         })
         .collect();
+    let addrs = param_address_regs(&instrs, &params);
     let mut origins: HashMap<String, BTreeSet<ParamWord>> = HashMap::new();
     // Registers are mostly written once (nvcc's PTX), so a few passes reach the fixed point
     // through loops; the union never shrinks, so it ends.
     for _ in 0..8 {
         let mut changed = false;
         for i in &instrs {
-            changed |= propagate(i, &params, &mut origins);
+            changed |= propagate(i, &params, &addrs, &mut origins);
         }
         if !changed {
             break;
@@ -83,6 +84,7 @@ fn reg_name(o: &Operand) -> Option<&str> {
 fn propagate(
     i: &Instruction,
     params: &BTreeSet<&str>,
+    addrs: &HashMap<String, Option<ParamWord>>,
     origins: &mut HashMap<String, BTreeSet<ParamWord>>,
 ) -> bool {
     let op = i.opcode();
@@ -91,14 +93,20 @@ fn propagate(
     };
     let sources: BTreeSet<ParamWord> = match op {
         "ld" if i.has_mod("param") && is_64bit(i) => {
-            let Some(Operand::Addr {
-                base: AddrBase::Symbol(name),
-                offset,
-            }) = i.operands.get(1)
-            else {
-                return false;
+            let (name, offset) = match i.operands.get(1) {
+                Some(Operand::Addr {
+                    base: AddrBase::Symbol(name),
+                    offset,
+                }) => (symbol_base(name.as_str()), *offset),
+                Some(Operand::Addr {
+                    base: AddrBase::Reg(r),
+                    offset,
+                }) => match addrs.get(r.as_str()) {
+                    Some(Some((name, at))) => (name.as_str(), at + offset),
+                    _ => return false,
+                },
+                _ => return false,
             };
-            let name = symbol_base(name.as_str());
             if !params.contains(name) {
                 return false;
             }
@@ -131,6 +139,52 @@ fn propagate(
     let before = entry.len();
     entry.extend(sources);
     entry.len() != before
+}
+
+/// Registers holding a parameter's address plus a fixed offset (`mov.b64 %rd1, k_param_0;
+/// add.s64 %rd2, %rd1, 24`), for `ld.param [%rd2+8]`; `None` where definitions disagree (a
+/// pointer walked in a loop, a runtime offset).
+fn param_address_regs(
+    instrs: &[&Instruction],
+    params: &BTreeSet<&str>,
+) -> HashMap<String, Option<ParamWord>> {
+    let mut addrs: HashMap<String, Option<ParamWord>> = HashMap::new();
+    for _ in 0..8 {
+        let mut changed = false;
+        for i in instrs {
+            let Some(Operand::Reg(d)) = i.operands.first() else {
+                continue;
+            };
+            let known = |r: &str| addrs.get(r).cloned();
+            let value: Option<Option<ParamWord>> = match (i.opcode(), &i.operands[1..]) {
+                ("mov", [Operand::Symbol(s)]) if params.contains(s.as_str()) => {
+                    Some(Some((s.to_string(), 0)))
+                }
+                ("mov", [Operand::Reg(s)]) => known(s),
+                ("add", [Operand::Reg(s), Operand::Imm(k)]) => {
+                    known(s).map(|v| v.map(|(p, o)| (p, o + *k as i64)))
+                }
+                ("add", [Operand::Reg(a), Operand::Reg(b)]) => {
+                    known(a).or_else(|| known(b)).map(|_| None)
+                }
+                _ => None,
+            };
+            let Some(value) = value else { continue };
+            let joined = match addrs.get(d.as_str()) {
+                None => value,
+                Some(old) if *old == value => value,
+                Some(_) => None,
+            };
+            if addrs.get(d.as_str()) != Some(&joined) {
+                addrs.insert(d.to_string(), joined);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    addrs
 }
 
 fn is_64bit(i: &Instruction) -> bool {
@@ -219,5 +273,21 @@ mod tests {
         assert_eq!(u.is_pointer("s", 8), Some(true));
         assert_eq!(u.is_pointer("s", 16), None, "a stored value escapes");
         assert_eq!(u.is_pointer("s", 0), None);
+    }
+
+    #[test]
+    fn fields_loaded_through_a_parameter_address_register_are_found() {
+        let u = uses_of(
+            "mov.b64 %rd1, s;\nadd.s64 %rd2, %rd1, 8;\nld.param.u64 %rd3, [%rd2+8];\n\
+             ld.param.u64 %rd4, [%rd1];\ncvta.to.global.u64 %rd5, %rd3;\nld.global.u32 %r1, [%rd5];\n\
+             setp.ge.u64 %p1, %rd4, 4;\nmov.u64 %rd6, %rd1;\nadd.s64 %rd6, %rd6, 4;\nld.param.u64 %rd7, [%rd6];",
+        );
+        assert_eq!(u.is_pointer("s", 16), Some(true));
+        assert_eq!(u.is_pointer("s", 0), Some(false));
+        assert_eq!(
+            u.is_pointer("s", 4),
+            None,
+            "a walked pointer has no fixed offset"
+        );
     }
 }

@@ -82,6 +82,12 @@ pub fn build_inputs(
     }
     let mut params =
         ptxforge_interp::pack_params(module, &req.entry, &values).map_err(|e| e.to_string())?;
+    if req.seed_structs {
+        for slot in slots.iter().filter(|s| s.size > 8) {
+            let at = slot.offset as usize;
+            fill(&mut rng, &mut params[at..at + slot.size as usize], req.fill);
+        }
+    }
     for (at, addr) in fields {
         params[at..at + 8].copy_from_slice(&addr.to_le_bytes());
     }

@@ -144,6 +144,9 @@ const CASES: &[Case] = &[
             "0x0102030405060708",
         ],
     ),
+    // The struct's bytes are seeded; its pointer at 152 is found from how the PTX uses it.
+    case("handwritten_param_index.ptx", "param_index", 1, 64, &[]),
+    case("handwritten_module_vars.ptx", "module_vars", 1, 64, &[]),
 ];
 
 fn filetest_dir() -> PathBuf {
@@ -169,6 +172,7 @@ fn request(c: &Case, sm: u32, seed: u64) -> SimRequest {
         fill: c.fill,
         seed,
         reference_cubin: ptxas_cubin(&path, sm),
+        seed_structs: true,
         ..SimRequest::default()
     }
 }

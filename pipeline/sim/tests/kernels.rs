@@ -81,6 +81,9 @@ const KERNELS: &[Kernel] = &[
     kernel("local_array.ptx", "local_table", 64),
     kernel("local_array.ptx", "local_bytes_wide", 64),
     kernel("local_array.ptx", "local_generic", 64),
+    kernel("param_struct.ptx", "param_struct_indexed", 64),
+    kernel("param_struct.ptx", "param_struct_loop", 64),
+    kernel("module_vars.ptx", "module_vars", 64),
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on
@@ -96,6 +99,7 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     // 64-bit register pair); the emulator reads C as 32 bits.
     ("mul_hi", &[75, 80, 86, 89, 90], "PLOP3.LUT (opcode 0x21f) unknown; then IMAD.HI's 64-bit C operand"),
     ("divrem", &[75], "CS2R (opcode 0x805) unknown"),
+    ("param_struct_loop", &[75], "CS2R (opcode 0x805) unknown"),
     ("divrem", &[80, 86, 89, 90], "false hazard ReadTooEarly (4 cycles after its producer, needs 5; sm_90: 2, needs 4), as ptxas scheduled it"),
     ("cvt_half", &[75, 80, 86, 89, 90], "FRND.F16 / FRND.F16.TRUNC (opcode 0x307) unknown"),
     ("cvt_bf16", &[80, 86, 89], "F2F.BF16.F32.RM (opcode 0x304): the emulator runs F2F between f16, f32 and f64 only"),
@@ -156,6 +160,7 @@ fn request(k: &Kernel, ptx: &str, sm: u32) -> SimRequest {
         block: [k.block, 1, 1],
         ulps: k.ulps,
         seed: 0x6b65_726e + sm as u64,
+        seed_structs: true,
         ..SimRequest::default()
     }
 }
