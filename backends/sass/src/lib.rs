@@ -9,6 +9,7 @@ mod encode_mem;
 pub mod hazard;
 pub mod ir;
 pub mod latency;
+pub mod liveness;
 pub mod nvtools;
 pub mod oracle;
 pub mod print;
