@@ -12,6 +12,7 @@ pub mod latency;
 pub mod liveness;
 pub mod nvtools;
 pub mod oracle;
+pub mod pred_pressure;
 pub mod print;
 mod print_convert;
 mod print_double;

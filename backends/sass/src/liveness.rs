@@ -89,31 +89,49 @@ impl BitSet {
     }
 }
 
-/// The numbering of every virtual register's 32-bit parts: vreg `v` owns parts
-/// `base[v] .. base[v] + comps[v]`.
+/// The numbering of the 32-bit parts of the virtual registers that liveness looks at: vreg `v`
+/// owns parts `base[v] .. base[v] + len[v]` (none for registers of files left out).
 pub struct Parts {
     pub base: Vec<u32>,
+    pub len: Vec<u8>,
     pub owner: Vec<u32>,
 }
 
 impl Parts {
-    pub fn new(f: &Function) -> Parts {
-        let mut base = Vec::with_capacity(f.vreg_comps.len());
+    pub fn new(f: &Function, files: &[RegFile], keep: impl Fn(RegFile) -> bool) -> Parts {
+        let nv = f.vreg_comps.len();
+        let mut base = Vec::with_capacity(nv);
+        let mut len = Vec::with_capacity(nv);
         let mut owner = Vec::new();
         for (v, &c) in f.vreg_comps.iter().enumerate() {
+            let n = if keep(files[v]) { c.max(1) } else { 0 };
             base.push(owner.len() as u32);
-            owner.extend(std::iter::repeat_n(v as u32, c.max(1) as usize));
+            len.push(n);
+            owner.extend(std::iter::repeat_n(v as u32, n as usize));
         }
-        Parts { base, owner }
+        Parts { base, len, owner }
     }
     pub fn count(&self) -> usize {
         self.owner.len()
     }
     /// The parts an operand names.
     fn of(&self, r: Reg) -> std::ops::Range<usize> {
-        let s = (self.base[r.idx as usize] + r.comp as u32) as usize;
+        let v = r.idx as usize;
+        if self.len[v] == 0 {
+            return 0..0;
+        }
+        let s = (self.base[v] + r.comp as u32) as usize;
         s..s + r.comps as usize
     }
+}
+
+/// The register file of every virtual register (as its operands name it).
+pub fn vreg_files(f: &Function) -> Vec<RegFile> {
+    let mut files = vec![RegFile::Gpr; f.num_vregs as usize];
+    for i in f.instrs() {
+        i.visit_regs(|r, _| files[r.idx as usize] = r.file);
+    }
+    files
 }
 
 /// Whether a write kills the old contents of the parts it names (an unguarded write).
@@ -131,8 +149,7 @@ pub struct Liveness {
 
 /// Computes [`Liveness`]: backward dataflow of upward-exposed reads and unguarded writes, and
 /// forward dataflow of writes (any write, guarded or not, may define).
-pub fn liveness(f: &Function) -> Liveness {
-    let parts = Parts::new(f);
+pub fn liveness(f: &Function, parts: Parts) -> Liveness {
     let n = parts.count();
     let nb = f.blocks.len();
     let mut gen = vec![BitSet::new(n); nb];
@@ -218,9 +235,19 @@ impl LiveRanges {
     }
 }
 
-/// Walks every block backward from its live-out set and records where each vreg is live.
+/// The live ranges of every virtual register.
 pub fn live_ranges(f: &Function) -> LiveRanges {
-    let lv = liveness(f);
+    live_ranges_in(f, &vreg_files(f), |_| true)
+}
+
+/// Walks every block backward from its live-out set and records where each vreg of the files
+/// `keep` selects is live (the others get empty ranges).
+pub fn live_ranges_in(
+    f: &Function,
+    files: &[RegFile],
+    keep: impl Fn(RegFile) -> bool,
+) -> LiveRanges {
+    let lv = liveness(f, Parts::new(f, files, keep));
     let parts = &lv.parts;
     let nv = f.vreg_comps.len();
     let mut per_vreg: Vec<Vec<(u32, u32)>> = vec![Vec::new(); nv];
@@ -352,6 +379,9 @@ impl BlockWalk {
                 return;
             }
             let v = r.idx as usize;
+            if parts.len[v] == 0 {
+                return;
+            }
             if self.open_end[v] == u32::MAX {
                 out[v].push((2 * p + 1, 2 * p + 2));
                 return;

@@ -7,7 +7,7 @@ use std::fmt;
 
 use crate::arch::Sm;
 use crate::ir::*;
-use crate::liveness::LiveRanges;
+use crate::liveness::{vreg_files, LiveRanges};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RegAllocError(pub String);
@@ -38,7 +38,7 @@ pub fn successors(f: &Function, b: usize) -> Vec<usize> {
 }
 
 /// A register file's scan state: which physical registers the ranges around the scan position hold.
-struct FileScan {
+pub(crate) struct FileScan {
     /// Registers that may be assigned (the rest are reserved or beyond the limit).
     usable: Vec<bool>,
     /// Registers held by an active range (one live at the scan position).
@@ -53,7 +53,7 @@ struct FileScan {
 }
 
 impl FileScan {
-    fn new(count: usize, reserved: &[usize]) -> FileScan {
+    pub(crate) fn new(count: usize, reserved: &[usize]) -> FileScan {
         let mut usable = vec![true; count];
         for &r in reserved {
             usable[r] = false;
@@ -167,58 +167,58 @@ fn meets(a: &[(u32, u32)], b: &[(u32, u32)]) -> bool {
 
 /// Assigns physical registers to every virtual register of `f` and rewrites it in place.
 ///
-/// Live ranges keep their holes (`liveness.rs`); ranges are taken in order of their start and
-/// each gets the lowest aligned group that no range live at its start holds and that no range in
-/// a hole there meets later. Values of one instruction's last read and of its write may share.
+/// Where more predicates would be live than the seven physical ones, [`fit_predicates`] first
+/// keeps some predicate values in GPRs. Live ranges keep their holes (`liveness.rs`); ranges are
+/// taken in order of their start and each gets the lowest aligned group that no range live at its
+/// start holds and that no range in a hole there meets later. Values of one instruction's last
+/// read and of its write may share.
+///
+/// [`fit_predicates`]: crate::pred_pressure::fit_predicates
 pub fn allocate_registers(f: &mut Function, _sm: Sm, max_regs: u32) -> Result<(), RegAllocError> {
-    let lr = crate::liveness::live_ranges(f);
+    crate::pred_pressure::fit_predicates(f);
     let files = vreg_files(f);
-    let nv = f.vreg_comps.len();
-    let mut order: Vec<u32> = (0..nv as u32)
-        .filter(|&v| !lr.of(v as usize).is_empty())
-        .collect();
-    order.sort_by_key(|&v| (lr.of(v as usize)[0].0, v));
+    let lr = crate::liveness::live_ranges_in(f, &files, |_| true);
     let gpr_limit = (max_regs.clamp(16, 255) as usize).saturating_sub(2).max(8);
-    let mut scans = [
-        FileScan::new(gpr_limit, &[1]),
-        FileScan::new(7, &[]),
-        FileScan::new(63, &[0, 1, 2, 3]),
-        FileScan::new(7, &[]),
-    ];
-    let mut assign = vec![0u32; nv];
-    for &v in &order {
-        let segs = lr.of(v as usize);
-        let file = files[v as usize];
-        let scan = &mut scans[file_index(file)];
-        scan.advance(segs[0].0, &lr, &assign, &f.vreg_comps);
-        let comps = f.vreg_comps[v as usize] as usize;
-        let Some(r) = scan.pick(segs, comps, &lr, &assign, &f.vreg_comps) else {
+    let mut assign = vec![0u32; f.vreg_comps.len()];
+    for file in [RegFile::Gpr, RegFile::Pred, RegFile::UGpr, RegFile::UPred] {
+        let mut scan = match file {
+            RegFile::Gpr => FileScan::new(gpr_limit, &[1]),
+            RegFile::Pred | RegFile::UPred => FileScan::new(7, &[]),
+            RegFile::UGpr => FileScan::new(63, &[0, 1, 2, 3]),
+        };
+        if scan_file(f, &lr, &files, file, &mut scan, &mut assign).is_err() {
             return Err(RegAllocError(format!(
                 "out of {file:?} registers (spilling is not supported yet)"
             )));
-        };
-        assign[v as usize] = r as u32;
-        scan.hold(v, r, comps);
+        }
     }
     rewrite(f, &assign);
     Ok(())
 }
 
-fn file_index(file: RegFile) -> usize {
-    match file {
-        RegFile::Gpr => 0,
-        RegFile::Pred => 1,
-        RegFile::UGpr => 2,
-        RegFile::UPred => 3,
+/// Assigns the registers of one file, in order of their ranges' starts; `Err` names the first
+/// virtual register that found no free group.
+pub(crate) fn scan_file(
+    f: &Function,
+    lr: &LiveRanges,
+    files: &[RegFile],
+    file: RegFile,
+    scan: &mut FileScan,
+    assign: &mut [u32],
+) -> Result<(), u32> {
+    let mut order: Vec<u32> = (0..f.vreg_comps.len() as u32)
+        .filter(|&v| files[v as usize] == file && !lr.of(v as usize).is_empty())
+        .collect();
+    order.sort_unstable_by_key(|&v| (lr.of(v as usize)[0].0, v));
+    for v in order {
+        let segs = lr.of(v as usize);
+        scan.advance(segs[0].0, lr, assign, &f.vreg_comps);
+        let comps = f.vreg_comps[v as usize] as usize;
+        let r = scan.pick(segs, comps, lr, assign, &f.vreg_comps).ok_or(v)?;
+        assign[v as usize] = r as u32;
+        scan.hold(v, r, comps);
     }
-}
-
-fn vreg_files(f: &Function) -> Vec<RegFile> {
-    let mut files = vec![RegFile::Gpr; f.num_vregs as usize];
-    for i in f.instrs() {
-        i.visit_regs(|r, _| files[r.idx as usize] = r.file);
-    }
-    files
+    Ok(())
 }
 
 /// Replaces virtual numbers by physical ones and records the register count.

@@ -50,20 +50,24 @@ fn main() {
         ptxforge_lower::optimize(&mut k.func);
         let f = &k.func;
         let mut g = f.clone();
+        ptxforge_sass::pred_pressure::fit_predicates(&mut g);
+        let moved = g.num_instrs() - f.num_instrs();
+        let before = g.clone();
         let res = ptxforge_sass::regalloc::allocate_registers(&mut g, sm, 255);
         if res.is_ok() {
-            if let Err(e) = ptxforge_sass::regalloc::verify_allocation(f, &g) {
+            if let Err(e) = ptxforge_sass::regalloc::verify_allocation(&before, &g) {
                 println!("VERIFY FAILED {}: {e}", func.name);
             }
         }
         println!(
-            "{}\tinstrs={} blocks={} vregs={} maxliveG={} maxliveP={} alloc={}",
+            "{}\tinstrs={} blocks={} vregs={} maxliveG={} maxliveP={} added={} alloc={}",
             &func.name,
             f.num_instrs(),
             f.blocks.len(),
             f.num_vregs,
             max_live(f, RegFile::Gpr),
             max_live(f, RegFile::Pred),
+            moved,
             match res {
                 Ok(()) => format!("ok {} P{}", g.reg_usage.gprs, g.reg_usage.preds),
                 Err(e) => e.0,

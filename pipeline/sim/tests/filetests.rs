@@ -72,6 +72,13 @@ const CASES: &[Case] = &[
         &["-123456789012", "987654321"],
     ),
     case("handwritten_preds.ptx", "preds", 1, 64, &["-5", "17"]),
+    case(
+        "handwritten_pred_pressure.ptx",
+        "pred_pressure",
+        1,
+        64,
+        &["9"],
+    ),
     case("handwritten_shared.ptx", "shared_rev", 1, 64, &[]),
     case("if_else.ptx", "clamp_or_scale", 3, 64, &["0.25", "150"]),
     Case {
