@@ -146,9 +146,12 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         },
         Shf | Ushf => shf(i, a, b, c),
         Plop3 => {
-            let idx = (x.pred(i.pred(68)) as u32) << 2
+            // nvdisasm prints the sources as 87, 77, 68, and the first printed is the LUT's
+            // most significant input (0xf0), as LOP3's A: `PLOP3.LUT P0, PT, P0, P1, PT, 0xa8`
+            // is (P0 | P1) & PT.
+            let idx = (x.pred(i.pred(87)) as u32) << 2
                 | (x.pred(i.pred(77)) as u32) << 1
-                | x.pred(i.pred(87)) as u32;
+                | x.pred(i.pred(68)) as u32;
             let lut = i.f(72, 5) << 3 | i.f(64, 3);
             out.p[0] = Some((lut >> idx) & 1 == 1);
             out.p[1] = Some((i.f(16, 8) >> idx) & 1 == 1);

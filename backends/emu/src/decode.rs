@@ -639,14 +639,12 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         ]),
     }
     if sm >= 80 {
-        // Generic LD/ST (sm_75: other opcodes, rewritten by sm75_generic_to_common_layout); P2R not yet run on sm_75.
-        t.extend([
-            (Cs2r, 0x805, false),
-            (Ld, 0x980, false),
-            (St, 0x985, false),
-            (P2r, 0x003, true),
-        ]);
+        // Generic LD/ST (sm_75: other opcodes, rewritten by sm75_generic_to_common_layout).
+        t.extend([(Cs2r, 0x805, false), (Ld, 0x980, false), (St, 0x985, false)]);
     }
+    // P2R on sm_75 as on sm_80+ (ptxas keeps predicates in GPRs with it: filetest
+    // handwritten_pred_pressure).
+    t.push((P2r, 0x003, true));
     if sm < 90 {
         t.push((Imnmx, 0x017, true));
         // ptxas packs byte parameters with UPRMT on sm_75..89 too (filetest handwritten_params).

@@ -1,15 +1,13 @@
-//! Register allocation: liveness over the CFG, live intervals over the block layout, linear scan.
+//! Register allocation: linear scan over live ranges with holes (`liveness.rs`), aligned groups.
 //!
-//! A virtual register's interval is the hull of every position where it is used, defined or live
-//! (live-in at a block start, live-out at a block end), so values live around loop back edges keep
-//! their register for the whole loop. Partial or guarded writes do not kill the old value.
-//! Groups (64-bit pairs) get aligned physical registers. R1 is left free, as ptxas keeps it for the
-//! stack pointer.
+//! Groups (64-bit pairs, 128-bit quads) get aligned physical registers. R1 is left free, as ptxas
+//! keeps it for the stack pointer.
 
 use std::fmt;
 
 use crate::arch::Sm;
 use crate::ir::*;
+use crate::liveness::{vreg_files, LiveRanges};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RegAllocError(pub String);
@@ -39,182 +37,196 @@ pub fn successors(f: &Function, b: usize) -> Vec<usize> {
     s
 }
 
-/// Whether the write fully defines the register (unguarded, the whole group).
-fn is_full_def(i: &Instr, r: &Reg, comps: u8) -> bool {
-    i.guard == Src::TRUE && r.comp == 0 && r.comps == comps
-}
-
-/// Per-block live-in sets (as sorted vreg lists) by iterative dataflow.
-fn live_in_sets(f: &Function) -> Vec<Vec<bool>> {
-    let n = f.num_vregs as usize;
-    let nb = f.blocks.len();
-    let mut gen = vec![vec![false; n]; nb];
-    let mut kill = vec![vec![false; n]; nb];
-    for (b, block) in f.blocks.iter().enumerate() {
-        for i in &block.instrs {
-            i.visit_regs(|r, a| {
-                let v = r.idx as usize;
-                let partial = a == Access::Write && !is_full_def(i, &r, f.vreg_comps[v]);
-                if (a == Access::Read || partial) && !kill[b][v] {
-                    gen[b][v] = true;
-                }
-            });
-            i.visit_regs(|r, a| {
-                if a == Access::Write && is_full_def(i, &r, f.vreg_comps[r.idx as usize]) {
-                    kill[b][r.idx as usize] = true;
-                }
-            });
-        }
-    }
-    let succs: Vec<Vec<usize>> = (0..nb).map(|b| successors(f, b)).collect();
-    let mut live_in = gen.clone();
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for b in (0..nb).rev() {
-            for v in 0..n {
-                if live_in[b][v] {
-                    continue;
-                }
-                let out = succs[b].iter().any(|&s| live_in[s][v]);
-                if out && !kill[b][v] {
-                    live_in[b][v] = true;
-                    changed = true;
-                }
-            }
-        }
-    }
-    live_in
-}
-
-/// `[start, end]` positions of every vreg (None if it never occurs).
-fn intervals(f: &Function) -> Vec<Option<(u32, u32)>> {
-    let live_in = live_in_sets(f);
-    let mut iv: Vec<Option<(u32, u32)>> = vec![None; f.num_vregs as usize];
-    let mut extend = |v: usize, p: u32| {
-        iv[v] = Some(match iv[v] {
-            Some((s, e)) => (s.min(p), e.max(p)),
-            None => (p, p),
-        });
-    };
-    let mut pos = 0u32;
-    let mut starts = Vec::new();
-    for block in &f.blocks {
-        starts.push(pos);
-        for i in &block.instrs {
-            i.visit_regs(|r, _| extend(r.idx as usize, pos));
-            pos += 1;
-        }
-    }
-    starts.push(pos);
-    for b in 0..f.blocks.len() {
-        let end = starts[b + 1].saturating_sub(1).max(starts[b]);
-        for (v, live) in live_in[b].iter().enumerate() {
-            if *live {
-                extend(v, starts[b]);
-            }
-        }
-        for s in successors(f, b) {
-            for (v, live) in live_in[s].iter().enumerate() {
-                if *live {
-                    extend(v, end);
-                }
-            }
-        }
-    }
-    iv
-}
-
-/// A register file's free list with aligned group allocation.
-struct FreeRegs {
+/// A register file's scan state: which physical registers the ranges around the scan position hold.
+pub(crate) struct FileScan {
+    /// Registers that may be assigned (the rest are reserved or beyond the limit).
+    usable: Vec<bool>,
+    /// Registers held by an active range (one live at the scan position).
     busy: Vec<bool>,
+    /// Ranges that hold a register and are live at the scan position, with a segment cursor.
+    active: Vec<(u32, u32)>,
+    /// Ranges that hold a register, started before the scan position and are in a hole there.
+    inactive: Vec<(u32, u32)>,
+    /// `blocked[r] == stamp`: an inactive range on `r` meets the range being assigned.
+    blocked: Vec<u32>,
+    stamp: u32,
 }
 
-impl FreeRegs {
-    fn new(count: usize, reserved: &[usize]) -> FreeRegs {
-        let mut busy = vec![false; count];
+impl FileScan {
+    pub(crate) fn new(count: usize, reserved: &[usize]) -> FileScan {
+        let mut usable = vec![true; count];
         for &r in reserved {
-            busy[r] = true;
+            usable[r] = false;
         }
-        FreeRegs { busy }
+        FileScan {
+            usable,
+            busy: vec![false; count],
+            active: Vec::new(),
+            inactive: Vec::new(),
+            blocked: vec![0; count],
+            stamp: 0,
+        }
     }
 
-    fn take(&mut self, comps: usize) -> Option<usize> {
+    /// Moves the scan to `pos`: ranges that ended give their register back, ranges in a hole
+    /// become inactive, inactive ranges live again become active.
+    fn advance(&mut self, pos: u32, lr: &LiveRanges, assign: &[u32], comps: &[u8]) {
+        let mut k = 0;
+        while k < self.active.len() {
+            let (v, cur) = self.active[k];
+            let segs = lr.of(v as usize);
+            let cur = skip_ended(segs, cur, pos);
+            let held = assign[v as usize] as usize
+                ..(assign[v as usize] + comps[v as usize] as u32) as usize;
+            if cur as usize == segs.len() || segs[cur as usize].0 > pos {
+                self.busy[held].iter_mut().for_each(|b| *b = false);
+                self.active.swap_remove(k);
+                if (cur as usize) < segs.len() {
+                    self.inactive.push((v, cur));
+                }
+            } else {
+                self.active[k].1 = cur;
+                k += 1;
+            }
+        }
+        let mut k = 0;
+        while k < self.inactive.len() {
+            let (v, cur) = self.inactive[k];
+            let segs = lr.of(v as usize);
+            let cur = skip_ended(segs, cur, pos);
+            if cur as usize == segs.len() {
+                self.inactive.swap_remove(k);
+            } else if segs[cur as usize].0 <= pos {
+                let held = assign[v as usize] as usize
+                    ..(assign[v as usize] + comps[v as usize] as u32) as usize;
+                self.busy[held].iter_mut().for_each(|b| *b = true);
+                self.inactive.swap_remove(k);
+                self.active.push((v, cur));
+            } else {
+                self.inactive[k].1 = cur;
+                k += 1;
+            }
+        }
+    }
+
+    /// The lowest aligned group of `comps` registers free for the whole range `segs`.
+    fn pick(
+        &mut self,
+        segs: &[(u32, u32)],
+        comps: usize,
+        lr: &LiveRanges,
+        assign: &[u32],
+        vc: &[u8],
+    ) -> Option<usize> {
+        self.stamp += 1;
+        for &(v, cur) in &self.inactive {
+            if meets(&lr.of(v as usize)[cur as usize..], segs) {
+                let r = assign[v as usize] as usize;
+                for b in &mut self.blocked[r..r + vc[v as usize] as usize] {
+                    *b = self.stamp;
+                }
+            }
+        }
         let align = comps.next_power_of_two();
-        let start = (0..self.busy.len()).step_by(align).find(|&s| {
-            s + comps <= self.busy.len() && self.busy[s..s + comps].iter().all(|b| !b)
-        })?;
-        self.busy[start..start + comps]
-            .iter_mut()
-            .for_each(|b| *b = true);
-        Some(start)
+        let n = self.usable.len();
+        (0..n).step_by(align).find(|&s| {
+            s + comps <= n
+                && (s..s + comps)
+                    .all(|r| self.usable[r] && !self.busy[r] && self.blocked[r] != self.stamp)
+        })
     }
 
-    fn give(&mut self, start: usize, comps: usize) {
-        self.busy[start..start + comps]
-            .iter_mut()
-            .for_each(|b| *b = false);
+    fn hold(&mut self, v: u32, r: usize, comps: usize) {
+        self.busy[r..r + comps].iter_mut().for_each(|b| *b = true);
+        self.active.push((v, 0));
     }
+}
+
+/// The first segment at or after `cur` that has not ended by `pos`.
+fn skip_ended(segs: &[(u32, u32)], mut cur: u32, pos: u32) -> u32 {
+    while (cur as usize) < segs.len() && segs[cur as usize].1 <= pos {
+        cur += 1;
+    }
+    cur
+}
+
+/// Whether two sorted lists of half-open segments overlap.
+fn meets(a: &[(u32, u32)], b: &[(u32, u32)]) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i].1 <= b[j].0 {
+            i += 1;
+        } else if b[j].1 <= a[i].0 {
+            j += 1;
+        } else {
+            return true;
+        }
+    }
+    false
 }
 
 /// Assigns physical registers to every virtual register of `f` and rewrites it in place.
+///
+/// Where more predicates would be live than the seven physical ones, [`fit_predicates`] first
+/// keeps some predicate values in GPRs. Live ranges keep their holes (`liveness.rs`); ranges are
+/// taken in order of their start and each gets the lowest aligned group that no range live at its
+/// start holds and that no range in a hole there meets later. Values of one instruction's last
+/// read and of its write may share.
+///
+/// [`fit_predicates`]: crate::pred_pressure::fit_predicates
 pub fn allocate_registers(f: &mut Function, _sm: Sm, max_regs: u32) -> Result<(), RegAllocError> {
-    let iv = intervals(f);
+    crate::pred_pressure::fit_predicates(f);
     let files = vreg_files(f);
-    let pinned = f.frame.pinned();
-    let mut order: Vec<usize> = (0..iv.len())
-        .filter(|&v| iv[v].is_some() && pinned.map(|(p, _)| p as usize) != Some(v))
-        .collect();
-    order.sort_by_key(|&v| (iv[v].unwrap().0, v));
+    let lr = crate::liveness::live_ranges_in(f, &files, |_| true);
     let gpr_limit = (max_regs.clamp(16, 255) as usize).saturating_sub(2).max(8);
-    let mut gpr = FreeRegs::new(gpr_limit, &[1]);
-    let mut pred = FreeRegs::new(7, &[]);
-    let mut ugpr = FreeRegs::new(63, &[0, 1, 2, 3]);
-    let mut assign = vec![0u32; iv.len()];
-    // The stack pointer lives in R1 (reserved above), whatever else is live.
-    if let Some((v, phys)) = pinned {
+    let mut assign = vec![0u32; f.vreg_comps.len()];
+    // The stack pointer lives in R1 (reserved in the GPR scan), whatever else is live.
+    if let Some((v, phys)) = f.frame.pinned() {
         assign[v as usize] = phys;
     }
-    let mut active: Vec<usize> = Vec::new();
-    for &v in &order {
-        let (start, _) = iv[v].unwrap();
-        active.retain(|&a| {
-            let keep = iv[a].unwrap().1 >= start;
-            if !keep {
-                let comps = f.vreg_comps[a] as usize;
-                match files[a] {
-                    RegFile::Gpr => gpr.give(assign[a] as usize, comps),
-                    RegFile::Pred | RegFile::UPred => pred.give(assign[a] as usize, comps),
-                    RegFile::UGpr => ugpr.give(assign[a] as usize, comps),
-                }
-            }
-            keep
-        });
-        let comps = f.vreg_comps[v] as usize;
-        let got = match files[v] {
-            RegFile::Gpr => gpr.take(comps),
-            RegFile::Pred | RegFile::UPred => pred.take(comps),
-            RegFile::UGpr => ugpr.take(comps),
+    for file in [RegFile::Gpr, RegFile::Pred, RegFile::UGpr, RegFile::UPred] {
+        let mut scan = match file {
+            RegFile::Gpr => FileScan::new(gpr_limit, &[1]),
+            RegFile::Pred | RegFile::UPred => FileScan::new(7, &[]),
+            RegFile::UGpr => FileScan::new(63, &[0, 1, 2, 3]),
         };
-        let Some(r) = got else {
+        if scan_file(f, &lr, &files, file, &mut scan, &mut assign).is_err() {
             return Err(RegAllocError(format!(
-                "out of {:?} registers (spilling is not supported yet)",
-                files[v]
+                "out of {file:?} registers (spilling is not supported yet)"
             )));
-        };
-        assign[v] = r as u32;
-        active.push(v);
+        }
     }
     rewrite(f, &assign);
     Ok(())
 }
 
-fn vreg_files(f: &Function) -> Vec<RegFile> {
-    let mut files = vec![RegFile::Gpr; f.num_vregs as usize];
-    for i in f.instrs() {
-        i.visit_regs(|r, _| files[r.idx as usize] = r.file);
+/// Assigns the registers of one file, in order of their ranges' starts; `Err` names the first
+/// virtual register that found no free group.
+pub(crate) fn scan_file(
+    f: &Function,
+    lr: &LiveRanges,
+    files: &[RegFile],
+    file: RegFile,
+    scan: &mut FileScan,
+    assign: &mut [u32],
+) -> Result<(), u32> {
+    let mut order: Vec<u32> = (0..f.vreg_comps.len() as u32)
+        .filter(|&v| {
+            files[v as usize] == file
+                && !lr.of(v as usize).is_empty()
+                && f.frame.pinned().map(|(p, _)| p) != Some(v)
+        })
+        .collect();
+    order.sort_unstable_by_key(|&v| (lr.of(v as usize)[0].0, v));
+    for v in order {
+        let segs = lr.of(v as usize);
+        scan.advance(segs[0].0, lr, assign, &f.vreg_comps);
+        let comps = f.vreg_comps[v as usize] as usize;
+        let r = scan.pick(segs, comps, lr, assign, &f.vreg_comps).ok_or(v)?;
+        assign[v as usize] = r as u32;
+        scan.hold(v, r, comps);
     }
-    files
+    Ok(())
 }
 
 /// Replaces virtual numbers by physical ones and records the register count.

@@ -21,9 +21,9 @@ const MODULES: &[(&str, u32)] = &[
 const PTXAS_AGREE_FLOOR: usize = 100;
 
 /// Kernels where all three runners must agree, at least: what this test measured at the end of
-/// the latest session (199 on 2026-11-23, after vector memory, warp, atomic and f64 lowering);
-/// raise it as ptxforge compiles more kernels.
-const THREE_WAY_FLOOR: usize = 199;
+/// the latest session (225 on 2026-11-23, after register allocation over live ranges with holes
+/// and predicates kept in GPRs; 199 before); raise it as ptxforge compiles more kernels.
+const THREE_WAY_FLOOR: usize = 225;
 
 /// Instructions a thread may run in the interpreter: the kernels that complete on these inputs
 /// need far fewer; those that spin (waiting on tile states no earlier kernel initialised) stop

@@ -81,6 +81,13 @@ const CASES: &[Case] = &[
         &["-123456789012", "987654321"],
     ),
     case("handwritten_preds.ptx", "preds", 1, 64, &["-5", "17"]),
+    case(
+        "handwritten_pred_pressure.ptx",
+        "pred_pressure",
+        1,
+        64,
+        &["9"],
+    ),
     case("handwritten_shared.ptx", "shared_rev", 1, 64, &[]),
     // 16 bytes per thread (local_arrays: 8): 64 threads stay inside the 4 KiB buffer.
     case("handwritten_local.ptx", "local_depot", 1, 64, &[]),

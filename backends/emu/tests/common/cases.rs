@@ -70,6 +70,11 @@ pub const CASES: &[Case] = &[
         setup: preds,
     },
     Case {
+        file: "handwritten_pred_pressure.ptx",
+        kernel: "pred_pressure",
+        setup: pred_pressure,
+    },
+    Case {
         file: "handwritten_shared.ptx",
         kernel: "shared_rev",
         setup: shared_rev,
@@ -612,6 +617,57 @@ fn preds(_: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u32(a as u32).u32(b as u32).0,
         buffers: vec![buf_bytes(0, vec![0; 64 * 8])],
         expected: vec![buf_bytes(0, out)],
+        f32_ulps: 0,
+        unordered: vec![],
+    }
+}
+
+/// Eleven predicates live across a four-trip loop (ptxas keeps some with P2R, ptxforge with SEL).
+fn pred_pressure(r: &mut Rng) -> Setup {
+    let n = 9u32;
+    let input = words(r, 64);
+    let out: Vec<u32> = (0..64u32)
+        .map(|t| {
+            let r3 = input[t as usize];
+            let r4 = r3 & 255;
+            let (p1, p2, mut p3) = (r4 < 128, r4 < 64, r4 < 200);
+            let (p4, p5, p6) = (t > 7, t > 20, n == t);
+            let (p7, p8, p9) = (r3 & 256 != 0, r3 & 512 == 0, (r3 as i32) < 0);
+            let p10 = if p1 { r4 < 32 } else { r4 > 250 };
+            let p11 = t != 3 && p9;
+            let mut r7 = 0u32;
+            for _ in 0..4 {
+                let adds = [
+                    (p1, 1),
+                    (p2, 2),
+                    (!p3, 4),
+                    (p4, 8),
+                    (p5, 16),
+                    (p6, 32),
+                    (p7, 64),
+                    (p8, 128),
+                    (p9, 256),
+                    (p10, 512),
+                    (p11, 1024),
+                ];
+                r7 += adds.iter().filter(|a| a.0).map(|a| a.1).sum::<u32>();
+                r7 += if p1 ^ p8 { 3 } else { 5 };
+                if p3 {
+                    p3 = r7 < 3000;
+                }
+            }
+            let mut r10 = p3 as u32;
+            if !p2 {
+                r10 += if p11 { 7 } else { 9 };
+            }
+            (r7 << 4).wrapping_add(r10)
+        })
+        .collect();
+    Setup {
+        launch: grid(1, 64),
+        params: Params::default().u64(addr(0)).u64(addr(1)).u32(n).0,
+        buffers: vec![buf_u32(0, &input), buf_u32(1, &[0; 64])],
+        expected: vec![buf_u32(0, &input), buf_u32(1, &out)],
         f32_ulps: 0,
         unordered: vec![],
     }

@@ -1,0 +1,419 @@
+//! Liveness of virtual registers, per 32-bit part, and the live ranges (segments with holes) that
+//! register allocation assigns.
+//!
+//! A part is live at a point when some path from there reads it before an unguarded write of it,
+//! and some path to there may have written it: a read of a part that no definition can reach reads
+//! garbage and needs no register, so a value that is only written under a guard, or a 64-bit value
+//! built half by half, is live from its first write on and not from the function's entry.
+//! Positions are slots: instruction `p` (in block layout order) reads at `2p` and writes at
+//! `2p + 1`, so a value whose last read is at `p` may share its register with a value written at `p`.
+
+use crate::ir::*;
+use crate::regalloc::successors;
+
+/// A fixed-size set of small integers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BitSet {
+    words: Vec<u64>,
+}
+
+impl BitSet {
+    pub fn new(n: usize) -> BitSet {
+        BitSet {
+            words: vec![0; n.div_ceil(64)],
+        }
+    }
+    pub fn get(&self, i: usize) -> bool {
+        self.words[i / 64] >> (i % 64) & 1 != 0
+    }
+    /// Sets bit `i`; whether it was clear.
+    pub fn insert(&mut self, i: usize) -> bool {
+        let (w, m) = (i / 64, 1u64 << (i % 64));
+        let was_clear = self.words[w] & m == 0;
+        self.words[w] |= m;
+        was_clear
+    }
+    /// Clears bit `i`; whether it was set.
+    pub fn remove(&mut self, i: usize) -> bool {
+        let (w, m) = (i / 64, 1u64 << (i % 64));
+        let was_set = self.words[w] & m != 0;
+        self.words[w] &= !m;
+        was_set
+    }
+    /// `self |= other`; whether `self` changed.
+    pub fn union_with(&mut self, other: &BitSet) -> bool {
+        let mut changed = false;
+        for (a, b) in self.words.iter_mut().zip(&other.words) {
+            let n = *a | b;
+            changed |= n != *a;
+            *a = n;
+        }
+        changed
+    }
+    /// `self = gen | (self_out & !kill) & keep`, the transfer of one block; whether it changed.
+    fn assign_transfer(
+        &mut self,
+        gen: &BitSet,
+        out: &BitSet,
+        kill: &BitSet,
+        keep: &BitSet,
+    ) -> bool {
+        let mut changed = false;
+        for i in 0..self.words.len() {
+            let n = (gen.words[i] | (out.words[i] & !kill.words[i])) & keep.words[i];
+            changed |= n != self.words[i];
+            self.words[i] = n;
+        }
+        changed
+    }
+    pub fn clear(&mut self) {
+        self.words.iter_mut().for_each(|w| *w = 0);
+    }
+    pub fn intersect_with(&mut self, other: &BitSet) {
+        for (a, b) in self.words.iter_mut().zip(&other.words) {
+            *a &= b;
+        }
+    }
+    /// The set bits in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.words.iter().enumerate().flat_map(|(w, &bits)| {
+            let mut bits = bits;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let t = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    w * 64 + t
+                })
+            })
+        })
+    }
+}
+
+/// The numbering of the 32-bit parts of the virtual registers that liveness looks at: vreg `v`
+/// owns parts `base[v] .. base[v] + len[v]` (none for registers of files left out).
+pub struct Parts {
+    pub base: Vec<u32>,
+    pub len: Vec<u8>,
+    pub owner: Vec<u32>,
+}
+
+impl Parts {
+    pub fn new(f: &Function, files: &[RegFile], keep: impl Fn(RegFile) -> bool) -> Parts {
+        let nv = f.vreg_comps.len();
+        let mut base = Vec::with_capacity(nv);
+        let mut len = Vec::with_capacity(nv);
+        let mut owner = Vec::new();
+        for (v, &c) in f.vreg_comps.iter().enumerate() {
+            let n = if keep(files[v]) { c.max(1) } else { 0 };
+            base.push(owner.len() as u32);
+            len.push(n);
+            owner.extend(std::iter::repeat_n(v as u32, n as usize));
+        }
+        Parts { base, len, owner }
+    }
+    pub fn count(&self) -> usize {
+        self.owner.len()
+    }
+    /// The parts an operand names.
+    fn of(&self, r: Reg) -> std::ops::Range<usize> {
+        let v = r.idx as usize;
+        if self.len[v] == 0 {
+            return 0..0;
+        }
+        let s = (self.base[v] + r.comp as u32) as usize;
+        s..s + r.comps as usize
+    }
+}
+
+/// The register file of every virtual register (as its operands name it).
+pub fn vreg_files(f: &Function) -> Vec<RegFile> {
+    let mut files = vec![RegFile::Gpr; f.num_vregs as usize];
+    for i in f.instrs() {
+        i.visit_regs(|r, _| files[r.idx as usize] = r.file);
+    }
+    files
+}
+
+/// Whether a write kills the old contents of the parts it names (an unguarded write).
+fn kills(i: &Instr) -> bool {
+    i.guard == Src::TRUE
+}
+
+/// Per-block live-out sets of parts, restricted to parts some definition may reach.
+pub struct Liveness {
+    pub parts: Parts,
+    pub live_out: Vec<BitSet>,
+    /// Parts some write may have defined on a path to the block's start.
+    pub defined_in: Vec<BitSet>,
+}
+
+/// Computes [`Liveness`]: backward dataflow of upward-exposed reads and unguarded writes, and
+/// forward dataflow of writes (any write, guarded or not, may define).
+pub fn liveness(f: &Function, parts: Parts) -> Liveness {
+    let n = parts.count();
+    let nb = f.blocks.len();
+    let mut gen = vec![BitSet::new(n); nb];
+    let mut kill = vec![BitSet::new(n); nb];
+    let mut writes = vec![BitSet::new(n); nb];
+    for (b, block) in f.blocks.iter().enumerate() {
+        for i in &block.instrs {
+            i.visit_regs(|r, a| {
+                if a == Access::Read {
+                    for u in parts.of(r) {
+                        if !kill[b].get(u) {
+                            gen[b].insert(u);
+                        }
+                    }
+                }
+            });
+            i.visit_regs(|r, a| {
+                if a == Access::Write {
+                    for u in parts.of(r) {
+                        writes[b].insert(u);
+                        if kills(i) {
+                            kill[b].insert(u);
+                        }
+                    }
+                }
+            });
+        }
+    }
+    let succs: Vec<Vec<usize>> = (0..nb).map(|b| successors(f, b)).collect();
+    let defined_in = defined_at_entry(&succs, &writes, n);
+    let mut defined_out = defined_in.clone();
+    for (d, w) in defined_out.iter_mut().zip(&writes) {
+        d.union_with(w);
+    }
+    let mut live_in = vec![BitSet::new(n); nb];
+    let mut live_out = vec![BitSet::new(n); nb];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..nb).rev() {
+            for &s in &succs[b] {
+                live_out[b].union_with(&live_in[s]);
+            }
+            live_out[b].intersect_with(&defined_out[b]);
+            changed |= live_in[b].assign_transfer(&gen[b], &live_out[b], &kill[b], &defined_in[b]);
+        }
+    }
+    Liveness {
+        parts,
+        live_out,
+        defined_in,
+    }
+}
+
+/// Forward may-be-written dataflow: the parts written on some path to each block's start.
+fn defined_at_entry(succs: &[Vec<usize>], writes: &[BitSet], n: usize) -> Vec<BitSet> {
+    let nb = succs.len();
+    let mut def_in = vec![BitSet::new(n); nb];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in 0..nb {
+            let mut out = def_in[b].clone();
+            out.union_with(&writes[b]);
+            for &s in &succs[b] {
+                changed |= def_in[s].union_with(&out);
+            }
+        }
+    }
+    def_in
+}
+
+/// Each virtual register's live range: sorted, disjoint, half-open slot segments `[start, end)`.
+pub struct LiveRanges {
+    /// Segments of vreg `v`: `segs[first[v] as usize .. first[v + 1] as usize]`.
+    pub segs: Vec<(u32, u32)>,
+    pub first: Vec<u32>,
+}
+
+impl LiveRanges {
+    pub fn of(&self, v: usize) -> &[(u32, u32)] {
+        &self.segs[self.first[v] as usize..self.first[v + 1] as usize]
+    }
+}
+
+/// The live ranges of every virtual register.
+pub fn live_ranges(f: &Function) -> LiveRanges {
+    live_ranges_in(f, &vreg_files(f), |_| true)
+}
+
+/// Walks every block backward from its live-out set and records where each vreg of the files
+/// `keep` selects is live (the others get empty ranges).
+pub fn live_ranges_in(
+    f: &Function,
+    files: &[RegFile],
+    keep: impl Fn(RegFile) -> bool,
+) -> LiveRanges {
+    let lv = liveness(f, Parts::new(f, files, keep));
+    let parts = &lv.parts;
+    let nv = f.vreg_comps.len();
+    let mut per_vreg: Vec<Vec<(u32, u32)>> = vec![Vec::new(); nv];
+    let mut starts = Vec::with_capacity(f.blocks.len() + 1);
+    let mut pos = 0u32;
+    for b in &f.blocks {
+        starts.push(pos);
+        pos += b.instrs.len() as u32;
+    }
+    starts.push(pos);
+    let mut walk = BlockWalk {
+        live: BitSet::new(parts.count()),
+        live_parts: vec![0u8; nv],
+        open_end: vec![u32::MAX; nv],
+        open: Vec::new(),
+        defined: BitSet::new(parts.count()),
+    };
+    for b in (0..f.blocks.len()).rev() {
+        walk.run(f, parts, &lv, b, starts[b], starts[b + 1], &mut per_vreg);
+    }
+    let mut segs: Vec<(u32, u32)> = Vec::new();
+    let mut first = Vec::with_capacity(nv + 1);
+    for list in &mut per_vreg {
+        let own = segs.len();
+        first.push(own as u32);
+        list.sort_unstable();
+        for &(s, e) in list.iter() {
+            let len = segs.len();
+            match segs.last_mut() {
+                Some(last) if len > own && last.1 >= s => last.1 = last.1.max(e),
+                _ => segs.push((s, e)),
+            }
+        }
+    }
+    first.push(segs.len() as u32);
+    LiveRanges { segs, first }
+}
+
+/// The state of one backward walk over a block.
+struct BlockWalk {
+    live: BitSet,
+    /// How many parts of each vreg are live.
+    live_parts: Vec<u8>,
+    /// Where the open segment of a live vreg ends (`u32::MAX`: not live).
+    open_end: Vec<u32>,
+    open: Vec<u32>,
+    /// Parts defined before the current instruction (a forward pre-pass over the block).
+    defined: BitSet,
+}
+
+impl BlockWalk {
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &mut self,
+        f: &Function,
+        parts: &Parts,
+        lv: &Liveness,
+        b: usize,
+        start: u32,
+        end: u32,
+        out: &mut [Vec<(u32, u32)>],
+    ) {
+        let block = &f.blocks[b];
+        // First write of each part in the block, for reads of parts no earlier write defines.
+        self.defined.clone_from(&lv.defined_in[b]);
+        let mut first_write: Vec<(usize, u32)> = Vec::new();
+        for (k, i) in block.instrs.iter().enumerate() {
+            i.visit_regs(|r, a| {
+                if a == Access::Write {
+                    for u in parts.of(r) {
+                        if self.defined.insert(u) {
+                            first_write.push((u, k as u32));
+                        }
+                    }
+                }
+            });
+        }
+        self.live.clone_from(&lv.live_out[b]);
+        for u in self.live.iter() {
+            let v = parts.owner[u] as usize;
+            if self.live_parts[v] == 0 {
+                self.open_end[v] = 2 * end;
+                self.open.push(v as u32);
+            }
+            self.live_parts[v] += 1;
+        }
+        let mut newly = Vec::new();
+        for (k, i) in block.instrs.iter().enumerate().rev() {
+            let p = start + k as u32;
+            // Parts first written here are undefined before: reads here do not see them, and
+            // they are not live above this instruction.
+            newly.clear();
+            while let Some(&(u, at)) = first_write.last() {
+                if at < k as u32 {
+                    break;
+                }
+                self.defined.remove(u);
+                newly.push(u);
+                first_write.pop();
+            }
+            self.step(i, p, parts, out);
+            for &u in &newly {
+                let v = parts.owner[u] as usize;
+                if self.live.remove(u) {
+                    self.live_parts[v] -= 1;
+                    if self.live_parts[v] == 0 {
+                        out[v].push((2 * p + 1, self.open_end[v]));
+                        self.open_end[v] = u32::MAX;
+                    }
+                }
+            }
+        }
+        for v in self.open.drain(..) {
+            let v = v as usize;
+            if self.open_end[v] != u32::MAX {
+                out[v].push((2 * start, self.open_end[v]));
+                self.open_end[v] = u32::MAX;
+                self.live_parts[v] = 0;
+            }
+        }
+        self.live.clear();
+    }
+
+    /// One instruction, backward: writes end (or make) segments, reads start them.
+    fn step(&mut self, i: &Instr, p: u32, parts: &Parts, out: &mut [Vec<(u32, u32)>]) {
+        let kill = kills(i);
+        i.visit_regs(|r, a| {
+            if a != Access::Write {
+                return;
+            }
+            let v = r.idx as usize;
+            if parts.len[v] == 0 {
+                return;
+            }
+            if self.open_end[v] == u32::MAX {
+                out[v].push((2 * p + 1, 2 * p + 2));
+                return;
+            }
+            if kill {
+                for u in parts.of(r) {
+                    if self.live.remove(u) {
+                        self.live_parts[v] -= 1;
+                    }
+                }
+                if self.live_parts[v] == 0 {
+                    out[v].push((2 * p + 1, self.open_end[v]));
+                    self.open_end[v] = u32::MAX;
+                }
+            }
+        });
+        i.visit_regs(|r, a| {
+            if a != Access::Read {
+                return;
+            }
+            let v = r.idx as usize;
+            for u in parts.of(r) {
+                // `defined` holds parts defined before this instruction (it was rolled back past
+                // writes at this instruction), which is what a read here sees.
+                if self.defined.get(u) && self.live.insert(u) {
+                    if self.live_parts[v] == 0 {
+                        self.open_end[v] = 2 * p + 1;
+                        self.open.push(v as u32);
+                    }
+                    self.live_parts[v] += 1;
+                }
+            }
+        });
+    }
+}
