@@ -555,10 +555,6 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (S2r, 0x919, false),
         (Uldc, 0xab9, false),
         (Lds, 0x984, false),
-        (Ldgsts, 0xfae, false),
-        (Ldgdepbar, 0x9af, false),
-        (Depbar, 0x91a, false),
-        (Ldsm, 0x83b, false),
         (Sts, 0x388, false),
         (Sts, 0x988, false),
         (Ldl, 0x983, false),
@@ -655,6 +651,15 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Warpsync, 0x948, false),
             (Warpsync, 0x348, false),
         ]),
+    }
+    if sm >= 80 {
+        // Asynchronous copies (cp.async) and matrix loads (ldmatrix).
+        t.extend([
+            (Ldgsts, 0xfae, false),
+            (Ldgdepbar, 0x9af, false),
+            (Depbar, 0x91a, false),
+            (Ldsm, 0x83b, false),
+        ]);
     }
     if sm >= 80 {
         // Generic LD/ST (sm_75: other opcodes, rewritten by sm75_generic_to_common_layout).
