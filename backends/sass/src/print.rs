@@ -316,7 +316,9 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
                 size_suffix(size),
                 if zfill { ".ZFILL" } else { "" }
             );
-            let fill = if zfill {
+            // nvdisasm leaves out a PT fill predicate.
+            let always = i.srcs[3].val == SrcVal::True && !i.srcs[3].neg;
+            let fill = if zfill && !always {
                 format!(", {}", pred(&i.srcs[3]))
             } else {
                 String::new()

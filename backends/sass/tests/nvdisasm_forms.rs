@@ -693,6 +693,18 @@ fn async_forms(v: &mut Vec<Instr>) {
         &[],
         &[Src::ZERO, r(6), ur(4), Src::FALSE],
     ));
+    v.push(Instr::new(
+        Ldgsts {
+            size: MemSize::B32,
+            bypass: false,
+            ltc128b: true,
+            zfill: true,
+            dst_offset: 0x800,
+            src_offset: 0x12,
+        },
+        &[],
+        &[r(4), r(8), ur(4), Src::TRUE],
+    ));
     v.push(Instr::new(Ldgdepbar, &[], &[]));
     for pending in [0, 1, 5, 63] {
         v.push(Instr::new(DepbarLe { pending }, &[], &[]));

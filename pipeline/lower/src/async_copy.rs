@@ -1,6 +1,7 @@
 //! sm_80 asynchronous copies and matrix loads: `cp.async.{ca,cg}.shared.global` as LDGSTS,
 //! `cp.async.commit_group` as LDGDEPBAR, `cp.async.wait_group`/`wait_all` as DEPBAR.LE SB0, and
-//! `ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16` as LDSM, as ptxas selects them.
+//! `ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16` as LDSM, as ptxas selects them
+//! (sm_80 on; ldmatrix from sm_75).
 
 use ptxforge_ptx::ast::{Instruction, Operand};
 use ptxforge_sass::ir::*;
@@ -19,7 +20,7 @@ impl Ctx<'_> {
             "ldmatrix" => return Some(self.lower_ldmatrix(i)),
             _ => return None,
         }
-        if self.sm.num < 80 || self.sm.num >= 90 {
+        if self.sm.num < 80 {
             return Some(Err(format!(
                 "'{}.{}' is not supported yet on this target",
                 i.opcode(),
@@ -201,7 +202,7 @@ impl Ctx<'_> {
                     | "b16"
             )
         };
-        if !i.mods().iter().all(|m| known(m)) || self.sm.num >= 90 || i.operands.len() != 2 {
+        if !i.mods().iter().all(|m| known(m)) || i.operands.len() != 2 {
             return Err(Self::unsupported(i));
         }
         let count: u8 = if i.has_mod("x4") {
