@@ -122,10 +122,61 @@ impl BlockState {
 
 /// Sets the control bits of every instruction of an allocated function.
 pub fn schedule(f: &mut Function, _sm: Sm) {
+    pad_async_copies(f);
     let async_groups = f.instrs().any(|i| i.op == Opcode::Ldgdepbar);
     for b in &mut f.blocks {
         schedule_block(b, async_groups);
     }
+}
+
+/// ptxas puts three never-executed `@!PT LDS RZ, [RZ]` before an LDGSTS that follows a shared
+/// memory access (LDS, STS, ATOMS, LDSM), a barrier or WARPSYNC since the previous LDGSTS, however
+/// far back, or after a join (learned from ptxas 13.5 on sm_80..90; LDGDEPBAR, DEPBAR, SHFL,
+/// MEMBAR and global accesses do not count). Here every block but the entry starts as a join.
+fn pad_async_copies(f: &mut Function) {
+    if !f.instrs().any(|i| matches!(i.op, Opcode::Ldgsts { .. })) {
+        return;
+    }
+    let pad = Instr {
+        guard: Src::FALSE,
+        ..Instr::new(
+            Opcode::Lds {
+                size: MemSize::B32,
+                offset: 0,
+            },
+            &[],
+            &[Src::ZERO],
+        )
+    };
+    for (n, b) in f.blocks.iter_mut().enumerate() {
+        let mut since_copy = n > 0;
+        let mut out = Vec::with_capacity(b.instrs.len() + 3);
+        for i in b.instrs.drain(..) {
+            if matches!(i.op, Opcode::Ldgsts { .. }) {
+                if since_copy {
+                    out.extend([pad; 3]);
+                }
+                since_copy = false;
+            } else if orders_async_copies(&i.op) {
+                since_copy = true;
+            }
+            out.push(i);
+        }
+        b.instrs = out;
+    }
+}
+
+/// The instructions after which ptxas pads the next LDGSTS.
+fn orders_async_copies(op: &Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::Lds { .. }
+            | Opcode::Sts { .. }
+            | Opcode::Atoms { .. }
+            | Opcode::Ldsm { .. }
+            | Opcode::BarSync { .. }
+            | Opcode::Warp(WarpOp::Bar { .. } | WarpOp::Warpsync)
+    )
 }
 
 /// Schedules one block; with `async_groups` SB0 is left to LDGDEPBAR (and a block's first
