@@ -103,6 +103,10 @@ pub enum Op {
     Stg,
     Lds,
     Sts,
+    Ldgsts,
+    Ldgdepbar,
+    Depbar,
+    Ldsm,
     Ldl,
     Stl,
     Bra,
@@ -212,7 +216,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 99] = [
+    pub const ALL: [Op; 103] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -246,6 +250,10 @@ impl Op {
         Op::Stg,
         Op::Lds,
         Op::Sts,
+        Op::Ldgsts,
+        Op::Ldgdepbar,
+        Op::Depbar,
+        Op::Ldsm,
         Op::Ldl,
         Op::Stl,
         Op::Bra,
@@ -350,6 +358,10 @@ impl Op {
             Ldg => "LDG",
             Stg => "STG",
             Lds => "LDS",
+            Ldgsts => "LDGSTS",
+            Ldgdepbar => "LDGDEPBAR",
+            Depbar => "DEPBAR",
+            Ldsm => "LDSM",
             Sts => "STS",
             Ldl => "LDL",
             Stl => "STL",
@@ -431,7 +443,7 @@ impl Op {
             I2f | F2i | I2f64 | F2i64 | F2f => Timing::Var {
                 queue: Queue::Conversion,
             },
-            Lds | Sts | Atoms => Timing::Var {
+            Lds | Sts | Atoms | Ldsm | Ldgsts | Ldgdepbar => Timing::Var {
                 queue: Queue::Shared,
             },
             Popc | Flo | Brev => Timing::Var {
@@ -455,7 +467,7 @@ impl Op {
                 queue: Queue::Unordered,
             },
             Bra | Call | Ret | Exit | Bar | Nop | Bssy | Bsync | Break | Bmov | Warpsync
-            | Acqbulk | Preexit | Membar => Timing::Control,
+            | Acqbulk | Preexit | Membar | Depbar => Timing::Control,
             Nanosleep | Errbar | Cgaerrbar | Cctl => Timing::Control,
             B2r => Timing::Var {
                 queue: Queue::Unordered,
@@ -474,6 +486,8 @@ impl Op {
                 | Op::St
                 | Op::Lds
                 | Op::Sts
+                | Op::Ldgsts
+                | Op::Ldsm
                 | Op::Ldl
                 | Op::Stl
                 | Op::I2f
@@ -637,6 +651,15 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Warpsync, 0x948, false),
             (Warpsync, 0x348, false),
         ]),
+    }
+    if sm >= 80 {
+        // Asynchronous copies (cp.async) and matrix loads (ldmatrix).
+        t.extend([
+            (Ldgsts, 0xfae, false),
+            (Ldgdepbar, 0x9af, false),
+            (Depbar, 0x91a, false),
+            (Ldsm, 0x83b, false),
+        ]);
     }
     if sm >= 80 {
         // Generic LD/ST (sm_75: other opcodes, rewritten by sm75_generic_to_common_layout).
@@ -1161,6 +1184,25 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             }
             add_read(i, a, if wide_address(i) { 2 } else { 1 });
             add_read(i, i.b, mem_words(i.f(73, 3)));
+        }
+        Ldgsts => {
+            add_read(i, gpr(i.f(16, 8) as u8), 1);
+            add_read(i, a, 2);
+            if i.bit(82) {
+                let p = i.pred(87);
+                add_pred_read(i, p);
+            }
+        }
+        Ldgdepbar => {}
+        Depbar => {
+            if i.f(44, 4) != 8 {
+                return Err("DEPBAR other than .LE SB0".into());
+            }
+        }
+        Ldsm => {
+            i.a = a;
+            add_read(i, a, 1);
+            add_write(i, File::R, dst, 1 << i.f(72, 2));
         }
         Lds => {
             i.a = a;

@@ -1,6 +1,9 @@
 //! The machine: CTAs of warps, lockstep execution with per-thread PCs, barriers, and the memory
 //! spaces (global buffers, per-CTA shared memory, constant bank 0).
 
+#[path = "async_copy.rs"]
+mod async_copy;
+
 use crate::alu::{exec_alu, AluOut, Operands};
 use crate::cubin::KernelImage;
 use crate::decode::{decode, field, mem_words, sext, Inst, Op, Operand, PredSrc, PT, RZ, URZ};
@@ -564,6 +567,8 @@ impl Run<'_> {
             Op::Vote | Op::Voteu => self.vote(w, i, exec)?,
             Op::Redux => self.redux(w, i, exec)?,
             Op::Shfl => shfl(w, i, exec)?,
+            Op::Ldsm => self.ldsm(w, i, exec)?,
+            Op::Ldgdepbar | Op::Depbar => {}
             Op::S2ur => {
                 if exec != 0 {
                     let v = self.special(i, w, exec.trailing_zeros() as usize)?;
@@ -634,6 +639,7 @@ impl Run<'_> {
                     w.set_reg(d.saturating_add(k), l, v);
                 }
             }
+            Op::Ldgsts => self.ldgsts(w, i, l)?,
             Op::Ldg | Op::Ld | Op::Lds | Op::Ldl => {
                 let (space, addr) = self.address(i, w, l);
                 let ty = i.f(73, 3);

@@ -16,6 +16,9 @@ mod encode_atom;
 #[path = "encode_warp.rs"]
 mod encode_warp;
 
+#[path = "encode_async.rs"]
+mod encode_async;
+
 /// Why an instruction could not be encoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EncodeError(pub String);
@@ -436,6 +439,17 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
         } => encode_load(sm, w, i, false, size, Order::of(constant, scope), offset)?,
         Opcode::UldcNarrow { size } => return crate::encode_mem::encode_uldc_narrow(w, i, size),
         Opcode::CctlPf2 { offset } => return crate::encode_mem::encode_prefetch_l2(w, i, offset),
+        Opcode::Ldgsts { .. } => return encode_async::encode_ldgsts(w, i),
+        Opcode::Ldgdepbar => {
+            encode_async::encode_ldgdepbar(w);
+            return Ok(());
+        }
+        Opcode::DepbarLe { pending } => return encode_async::encode_depbar_le(w, pending),
+        Opcode::Ldsm {
+            count,
+            trans,
+            offset,
+        } => return encode_async::encode_ldsm(w, i, count, trans, offset),
         Opcode::Ld {
             size,
             scope,

@@ -625,6 +625,30 @@ pub enum Opcode {
     UldcNarrow { size: MemSize },
     /// `CCTL.E.PF2 [s0(addr pair) + offset]`: prefetch a global line into L2 (`prefetch.global.L2`).
     CctlPf2 { offset: i32 },
+    /// `LDGSTS.E[.BYPASS][.LTC128B][.64|.128][.ZFILL] [s0(shared addr or Zero) + dst_offset],
+    /// [s1(addr pair) + src_offset][, s3(P)]`; s2 = descriptor UR pair (`cp.async.{ca,cg}`).
+    /// An asynchronous global-to-shared copy of `size` bytes; with `zfill` the copy reads
+    /// `size - (addr % size)` bytes from the aligned-down address, zeroes the rest, and all of it
+    /// when s3 is false. Its sources are read late (read scoreboard); completion is tracked by
+    /// LDGDEPBAR groups, not by a write scoreboard. `src_offset` is 12-bit signed.
+    Ldgsts {
+        size: MemSize,
+        bypass: bool,
+        ltc128b: bool,
+        zfill: bool,
+        dst_offset: i32,
+        src_offset: i32,
+    },
+    /// `LDGDEPBAR` (`cp.async.commit_group`): closes the group of LDGSTS issued since the last
+    /// one; the group counts on SB0 until its copies land (scheduled with write scoreboard SB0).
+    Ldgdepbar,
+    /// `DEPBAR.LE SB0, pending` (`cp.async.wait_group`): waits until at most `pending` LDGSTS
+    /// groups are outstanding.
+    DepbarLe { pending: u8 },
+    /// `LDSM.16.{M88,MT88}[.2|.4] d0(group of `count` regs), [s0(shared addr or Zero) + offset]`
+    /// (`ldmatrix...m8n8...b16`): `count` 8x8 b16 matrices, rows addressed by lanes 8j..8j+7,
+    /// `trans` transposed. Variable latency.
+    Ldsm { count: u8, trans: bool, offset: i32 },
     /// `FLO.U32 d0, s0`: index of the highest set bit, 0xffffffff for 0 (variable latency).
     Flo,
     /// `I2F[.U32].RP d0, s0`: 32-bit integer to f32 rounded up (integer division's reciprocal

@@ -44,6 +44,8 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
             | Opcode::Red { .. }
             | Opcode::I2fRp { .. }
             | Opcode::MufuRcp
+            | Opcode::Ldgsts { .. }
+            | Opcode::Ldsm { .. }
     ) || is_fp64(op)
         || matches!(op, Opcode::Warp(w) if w.is_variable_latency())
 }
@@ -83,6 +85,8 @@ pub fn reads_late(op: &Opcode) -> bool {
             | Opcode::Atomg { .. }
             | Opcode::Red { .. }
             | Opcode::I2fRp { .. }
+            | Opcode::Ldgsts { .. }
+            | Opcode::Ldsm { .. }
     ) || is_fp64(op)
         || matches!(op, Opcode::Warp(w) if w.reads_late())
 }

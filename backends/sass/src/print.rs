@@ -301,6 +301,50 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             )
         }
         Opcode::UldcNarrow { size } => format!("ULDC{} {d0}, {}", size_suffix(size), src(a)),
+        Opcode::Ldgsts {
+            size,
+            bypass,
+            ltc128b,
+            zfill,
+            dst_offset,
+            src_offset,
+        } => {
+            let mods = format!(
+                "{}{}{}{}",
+                if bypass { ".BYPASS" } else { "" },
+                if ltc128b { ".LTC128B" } else { "" },
+                size_suffix(size),
+                if zfill { ".ZFILL" } else { "" }
+            );
+            // nvdisasm leaves out a PT fill predicate.
+            let always = i.srcs[3].val == SrcVal::True && !i.srcs[3].neg;
+            let fill = if zfill && !always {
+                format!(", {}", pred(&i.srcs[3]))
+            } else {
+                String::new()
+            };
+            format!(
+                "LDGSTS.E{mods} {}, {}{fill}",
+                shared_addr(a, dst_offset),
+                global_addr(sm, b, c, src_offset)
+            )
+        }
+        Opcode::Ldgdepbar => "LDGDEPBAR".into(),
+        Opcode::DepbarLe { pending } => format!("DEPBAR.LE SB0, {pending:#x}"),
+        Opcode::Ldsm {
+            count,
+            trans,
+            offset,
+        } => format!(
+            "LDSM.16.{}{} {d0}, {}",
+            if trans { "MT88" } else { "M88" },
+            if count > 1 {
+                format!(".{count}")
+            } else {
+                String::new()
+            },
+            shared_addr(a, offset)
+        ),
         Opcode::CctlPf2 { offset } => format!("CCTL.E.PF2 [{}{}]", src(a), offset_suffix(offset)),
         Opcode::Ld {
             size,

@@ -17,6 +17,9 @@ use crate::latency::{fixed_latency, is_variable_latency, reads_late, MAX_STALL};
 const WRITE_SBS: u8 = 5;
 const READ_SB: u8 = 5;
 const ALL_SBS: u8 = 0x3f;
+/// The scoreboard LDGDEPBAR counts asynchronous copy groups on, which DEPBAR.LE SB0 reads: no other
+/// result may use it in a function that has one.
+const ASYNC_GROUP_SB: u8 = 0;
 
 /// One 32-bit register of one file.
 type PhysReg = (RegFile, u32);
@@ -34,6 +37,8 @@ struct BlockState {
     /// Scoreboard guarding a pending late read of a source.
     pending_read: HashMap<PhysReg, u8>,
     next_sb: u8,
+    /// The first write scoreboard of the rotation: 1 where LDGDEPBAR counts copy groups on SB0.
+    first_sb: u8,
 }
 
 impl BlockState {
@@ -73,10 +78,14 @@ impl BlockState {
 
     /// Records the instruction's results issued at cycle `t`.
     fn record(&mut self, i: &mut Instr, t: u32) {
+        if i.op == Opcode::Ldgdepbar {
+            i.deps.wr_sb = Some(ASYNC_GROUP_SB);
+            return;
+        }
         if is_variable_latency(&i.op) {
             if i.dsts.iter().any(|d| d.as_reg().is_some()) {
-                let sb = self.next_sb;
-                self.next_sb = (self.next_sb + 1) % WRITE_SBS;
+                let sb = self.next_sb.max(self.first_sb);
+                self.next_sb = (sb + 1) % WRITE_SBS;
                 i.deps.wr_sb = Some(sb);
                 for r in i.dsts.iter().filter_map(Dst::as_reg) {
                     phys_regs(r).for_each(|p| {
@@ -113,19 +122,81 @@ impl BlockState {
 
 /// Sets the control bits of every instruction of an allocated function.
 pub fn schedule(f: &mut Function, _sm: Sm) {
+    pad_async_copies(f);
+    let async_groups = f.instrs().any(|i| i.op == Opcode::Ldgdepbar);
     for b in &mut f.blocks {
-        schedule_block(b);
+        schedule_block(b, async_groups);
     }
 }
 
-fn schedule_block(b: &mut Block) {
-    let mut st = BlockState::default();
+/// ptxas puts three never-executed `@!PT LDS RZ, [RZ]` before an LDGSTS that follows a shared
+/// memory access (LDS, STS, ATOMS, LDSM), a barrier or WARPSYNC since the previous LDGSTS, however
+/// far back, or after a join (learned from ptxas 13.5 on sm_80..90; LDGDEPBAR, DEPBAR, SHFL,
+/// MEMBAR and global accesses do not count). Here every block but the entry starts as a join.
+fn pad_async_copies(f: &mut Function) {
+    if !f.instrs().any(|i| matches!(i.op, Opcode::Ldgsts { .. })) {
+        return;
+    }
+    let pad = Instr {
+        guard: Src::FALSE,
+        ..Instr::new(
+            Opcode::Lds {
+                size: MemSize::B32,
+                offset: 0,
+            },
+            &[],
+            &[Src::ZERO],
+        )
+    };
+    for (n, b) in f.blocks.iter_mut().enumerate() {
+        let mut since_copy = n > 0;
+        let mut out = Vec::with_capacity(b.instrs.len() + 3);
+        for i in b.instrs.drain(..) {
+            if matches!(i.op, Opcode::Ldgsts { .. }) {
+                if since_copy {
+                    out.extend([pad; 3]);
+                }
+                since_copy = false;
+            } else if orders_async_copies(&i.op) {
+                since_copy = true;
+            }
+            out.push(i);
+        }
+        b.instrs = out;
+    }
+}
+
+/// The instructions after which ptxas pads the next LDGSTS.
+fn orders_async_copies(op: &Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::Lds { .. }
+            | Opcode::Sts { .. }
+            | Opcode::Atoms { .. }
+            | Opcode::Ldsm { .. }
+            | Opcode::BarSync { .. }
+            | Opcode::Warp(WarpOp::Bar { .. } | WarpOp::Warpsync)
+    )
+}
+
+/// Schedules one block; with `async_groups` SB0 is left to LDGDEPBAR (and a block's first
+/// instruction does not wait on it: no register depends on a copy group).
+fn schedule_block(b: &mut Block, async_groups: bool) {
+    let mut st = BlockState {
+        first_sb: async_groups as u8,
+        ..BlockState::default()
+    };
+    let all_sbs = if async_groups {
+        ALL_SBS & !(1 << ASYNC_GROUP_SB)
+    } else {
+        ALL_SBS
+    };
     let mut t = 0u32;
     let n = b.instrs.len();
     for k in 0..n {
         let mut wait = st.waits_for(&b.instrs[k]);
         if k == 0 {
-            wait = ALL_SBS;
+            wait = all_sbs;
         }
         st.clear_waited(wait);
         if k > 0 {

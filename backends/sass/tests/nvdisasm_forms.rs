@@ -598,6 +598,9 @@ fn forms(sm: Sm) -> Vec<Instr> {
     ));
     half_forms(sm, &mut v);
     convert_forms(&mut v);
+    if sm.num >= 80 {
+        async_forms(&mut v);
+    }
     v.push(Instr::new(CctlPf2 { offset: 0x200 }, &[], &[r(2)]));
     v.push(Instr::new(CctlPf2 { offset: -0x10 }, &[], &[r(2)]));
     for size in [MemSize::U8, MemSize::S8, MemSize::U16, MemSize::S16] {
@@ -648,6 +651,81 @@ fn forms(sm: Sm) -> Vec<Instr> {
         ));
     }
     v
+}
+
+/// LDGSTS in every size, cache and zero-fill form with both offsets' extremes, LDGDEPBAR,
+/// DEPBAR.LE SB0 and LDSM x1/x2/x4, plain and transposed (sm_80+).
+fn async_forms(v: &mut Vec<Instr>) {
+    use Opcode::*;
+    let sizes = [MemSize::B32, MemSize::B64, MemSize::B128];
+    for (k, size) in sizes.into_iter().enumerate() {
+        for (bypass, ltc128b, zfill) in [
+            (false, false, false),
+            (false, true, false),
+            (true, true, true),
+            (true, false, true),
+        ] {
+            let (dst_offset, src_offset) = [(0, 0), (0x7fff0, -0x800), (-0x80000, 0x7f0)][k];
+            let fill = if zfill { p(k as u32) } else { Src::TRUE };
+            v.push(Instr::new(
+                Ldgsts {
+                    size,
+                    bypass,
+                    ltc128b,
+                    zfill,
+                    dst_offset,
+                    src_offset,
+                },
+                &[],
+                &[r(13), r(4), ur(4), fill],
+            ));
+        }
+    }
+    v.push(Instr::new(
+        Ldgsts {
+            size: MemSize::B128,
+            bypass: true,
+            ltc128b: true,
+            zfill: true,
+            dst_offset: 0x10,
+            src_offset: 0x20,
+        },
+        &[],
+        &[Src::ZERO, r(6), ur(4), Src::FALSE],
+    ));
+    v.push(Instr::new(
+        Ldgsts {
+            size: MemSize::B32,
+            bypass: false,
+            ltc128b: true,
+            zfill: true,
+            dst_offset: 0x800,
+            src_offset: 0x12,
+        },
+        &[],
+        &[r(4), r(8), ur(4), Src::TRUE],
+    ));
+    v.push(Instr::new(Ldgdepbar, &[], &[]));
+    for pending in [0, 1, 5, 63] {
+        v.push(Instr::new(DepbarLe { pending }, &[], &[]));
+    }
+    for (count, offset) in [(1, 0), (2, 0x100), (4, -0x10)] {
+        for trans in [false, true] {
+            let group = Dst::Reg(Reg {
+                comps: count,
+                ..Reg::gpr(8)
+            });
+            v.push(Instr::new(
+                Ldsm {
+                    count,
+                    trans,
+                    offset,
+                },
+                &[group],
+                &[r(21)],
+            ));
+        }
+    }
 }
 
 /// HADD2/HMUL2/HFMA2/HSETP2/HMNMX2 with every modifier and swizzle, F2FP on sm_80+.

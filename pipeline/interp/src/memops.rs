@@ -281,14 +281,14 @@ impl Cta<'_, '_> {
         }
         .wrapping_add(*off as u64);
         let mut data = vec![0u8; size as usize];
-        if src_size > 0 {
-            data[..src_size as usize].copy_from_slice(self.access(
-                t,
-                ins,
-                Region::Global,
-                s,
-                src_size,
-            )?);
+        if size != 0 && s % size as u64 != 0 {
+            // The source is aligned to the copy size: the access reports the misalignment.
+            self.access(t, ins, Region::Global, s, size)?;
+        }
+        // Only `src_size` bytes are read (byte by byte: a partial copy need not be aligned to
+        // its own length, nor the bytes past it be in bounds).
+        for (k, b) in data.iter_mut().enumerate().take(src_size as usize) {
+            *b = self.access(t, ins, Region::Global, s + k as u64, 1)?[0];
         }
         self.access(t, ins, Region::Shared, d, size)?
             .copy_from_slice(&data);

@@ -513,6 +513,9 @@ impl<'a> Ctx<'a> {
         if let Some(r) = self.lower_warp(i) {
             return r;
         }
+        if let Some(r) = self.lower_async(i) {
+            return r;
+        }
         match i.opcode() {
             "ld" | "st" | "ldu" => self.lower_mem(i),
             "atom" | "red" => self.lower_atomic(i),

@@ -31,6 +31,7 @@ fn varying_vregs(f: &Function) -> Vec<bool> {
             ) | Opcode::Ldg { .. }
                 | Opcode::Ld { .. }
                 | Opcode::Lds { .. }
+                | Opcode::Ldsm { .. }
                 | Opcode::Ldl { .. }
         )
     })

@@ -4,6 +4,7 @@
 //! instruction becomes a short sequence of SASS instructions (`int.rs`, `float.rs`, `mem.rs`,
 //! `control.rs`). Register views (`Reg::part`) name the halves of 64-bit values.
 
+mod async_copy;
 mod atomic;
 mod bits;
 mod convert;

@@ -35,7 +35,7 @@ fn group_size(regs: u8) -> MemSize {
 
 /// The state space an `ld`/`st` addresses.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Space {
+pub(crate) enum Space {
     Global {
         nc: bool,
     },
@@ -48,11 +48,12 @@ enum Space {
 /// Whether the instruction reads or writes global memory through a 64-bit address (and so needs
 /// the sm_80+ memory descriptor).
 pub fn needs_descriptor(i: &Instruction) -> bool {
-    matches!(i.opcode(), "ld" | "st" | "ldu")
-        && (i.has_mod("global")
-            || !["param", "shared", "local", "const"]
-                .iter()
-                .any(|s| i.has_mod(s)))
+    (i.opcode() == "cp" && i.has_mod("async") && !i.has_mod("bulk") && i.has_mod("global"))
+        || matches!(i.opcode(), "ld" | "st" | "ldu")
+            && (i.has_mod("global")
+                || !["param", "shared", "local", "const"]
+                    .iter()
+                    .any(|s| i.has_mod(s)))
 }
 
 /// `.v2` / `.v4` (1 for scalars).
@@ -197,7 +198,7 @@ impl Ctx<'_> {
     }
 
     /// `[base + offset]` of a global, generic or shared access.
-    fn mem_address(&mut self, space: Space, addr: &Operand) -> LResult<(Src, i32)> {
+    pub(crate) fn mem_address(&mut self, space: Space, addr: &Operand) -> LResult<(Src, i32)> {
         let (base, offset) = self.address(addr)?;
         let offset = offset as i32;
         if space == Space::Local {

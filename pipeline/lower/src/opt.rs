@@ -132,6 +132,9 @@ fn is_dead(i: &Instr, used: &[bool]) -> bool {
             | Opcode::Atoms { .. }
             | Opcode::Atomg { .. }
             | Opcode::Red { .. }
+            | Opcode::Ldgsts { .. }
+            | Opcode::Ldgdepbar
+            | Opcode::DepbarLe { .. }
     );
     let mut any_dst = false;
     let mut all_unused = true;

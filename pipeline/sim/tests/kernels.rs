@@ -84,6 +84,11 @@ const KERNELS: &[Kernel] = &[
     kernel("param_struct.ptx", "param_struct_indexed", 64),
     kernel("param_struct.ptx", "param_struct_loop", 64),
     kernel("module_vars.ptx", "module_vars", 64),
+    // cp.async and ldmatrix need sm_80.
+    Kernel {
+        min_sm: 80,
+        ..kernel("async_copy.ptx", "async_copy", 64)
+    },
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on

@@ -5,6 +5,11 @@ use ptxforge_emu::Launch;
 
 pub const CASES: &[Case] = &[
     Case {
+        file: "kernels/async_copy.ptx",
+        kernel: "async_copy",
+        setup: async_copy,
+    },
+    Case {
         file: "vadd.ptx",
         kernel: "vadd",
         setup: vadd,
@@ -318,6 +323,51 @@ fn grid(g: u32, b: u32) -> Launch {
     Launch {
         grid: [g, 1, 1],
         block: [b, 1, 1],
+    }
+}
+
+/// `kernels/async_copy.ptx`: shared memory as the copies leave it, then each lane's ldmatrix
+/// fragments as the PTX ISA lays them out (lane l: row l/4, columns 2(l%4) and 2(l%4)+1).
+fn async_copy(r: &mut Rng) -> Setup {
+    let input: Vec<u32> = (0..256).map(|_| r.u32()).collect();
+    let bytes: Vec<u8> = input.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let mut sh = [0u8; 1024];
+    for t in 0..32 {
+        let n = t & 15;
+        sh[16 * t..16 * t + n].copy_from_slice(&bytes[16 * t..16 * t + n]);
+        sh[512 + 8 * t..517 + 8 * t].copy_from_slice(&bytes[512 + 8 * t..517 + 8 * t]);
+        if t % 2 == 1 {
+            sh[768 + 4 * t..772 + 4 * t].copy_from_slice(&bytes[768 + 4 * t..772 + 4 * t]);
+        }
+    }
+    let half = |a: usize| u16::from_le_bytes([sh[a], sh[a + 1]]) as u32;
+    // One fragment of the matrix whose rows start at `rows`, for `lane`.
+    let fragment = |rows: [usize; 8], lane: usize, trans: bool| {
+        let (row, col) = (lane / 4, 2 * (lane % 4));
+        if trans {
+            half(rows[col] + 2 * row) | half(rows[col + 1] + 2 * row) << 16
+        } else {
+            half(rows[row] + 2 * col) | half(rows[row] + 2 * col + 2) << 16
+        }
+    };
+    let rows = |first: usize| -> [usize; 8] { std::array::from_fn(|i| first + 16 * i) };
+    let mut out = vec![0u32; 256];
+    for l in 0..32 {
+        for j in 0..4 {
+            out[8 * l + j] = fragment(rows(128 * j), l, false);
+        }
+        for j in 0..2 {
+            out[8 * l + 4 + j] = fragment(rows(512 + 128 * j), l, true);
+        }
+        out[8 * l + 6] = fragment(rows(768), l, false);
+    }
+    Setup {
+        launch: grid(1, 32),
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
+        buffers: vec![buf_u32(0, &[0; 256]), buf_u32(1, &input)],
+        expected: vec![buf_u32(0, &out), buf_u32(1, &input)],
+        f32_ulps: 0,
+        unordered: vec![],
     }
 }
 
