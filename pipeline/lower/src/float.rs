@@ -5,9 +5,15 @@ use ptxforge_sass::ir::*;
 
 use crate::ctx::{Ctx, LResult};
 
+/// LOP3 truth table `b ? c : a` (bits of `c` where the mask `b` is set, of `a` elsewhere).
+const LUT_MASK_SELECTS_C: u8 = 0xb8;
+
 impl Ctx<'_> {
     pub fn lower_float(&mut self, i: &Instruction) -> LResult<()> {
         let ty = i.types().last().copied().ok_or("missing type")?;
+        if i.opcode() == "copysign" && matches!(ty, Type::F32 | Type::F64) {
+            return self.copysign(i, ty);
+        }
         if ty == Type::F64 {
             return self.lower_double(i);
         }
@@ -85,6 +91,45 @@ impl Ctx<'_> {
     }
 
     /// Destination register and N-1 sources, all in registers.
+    /// `copysign.f32 d, a, b` / `copysign.f64`: the magnitude of `b` with the sign of `a`, as
+    /// ptxas writes it: one LOP3 on the (high) word, `sign mask ? a : b`; an f64's low word is
+    /// `b`'s.
+    fn copysign(&mut self, i: &Instruction, ty: Type) -> LResult<()> {
+        if i.operands.len() != 3 {
+            return Err(format!(
+                "Arguments mismatch for instruction '{}'",
+                i.opcode()
+            ));
+        }
+        let d = self.dst(&i.operands[0])?;
+        let (sign_word, magnitude_word, d_word) = if ty == Type::F64 {
+            if d.comps != 2 {
+                return Err(format!(
+                    "expected a 64-bit register, found {:?}",
+                    i.operands[0]
+                ));
+            }
+            let (_, a_hi) = self.src64(&i.operands[1])?;
+            let (b_lo, b_hi) = self.src64(&i.operands[2])?;
+            self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[b_lo]);
+            (a_hi, b_hi, d.part(1))
+        } else {
+            let a = self.src32(&i.operands[1])?;
+            let b = self.src32(&i.operands[2])?;
+            (a, b, d)
+        };
+        let magnitude = self.in_reg(magnitude_word);
+        let sign = self.in_reg(sign_word);
+        self.emit(
+            Opcode::Lop3 {
+                lut: LUT_MASK_SELECTS_C,
+            },
+            &[Dst::Reg(d_word), Dst::None],
+            &[magnitude, Src::imm(0x8000_0000), sign, Src::FALSE],
+        );
+        Ok(())
+    }
+
     fn fregs<const N: usize>(&mut self, i: &Instruction) -> LResult<[Src; N]> {
         if i.operands.len() != N {
             return Err(format!(
