@@ -668,6 +668,7 @@ fn special_reg_code(sr: SpecialReg) -> u64 {
         SpecialReg::CtaIdY => 0x26,
         SpecialReg::CtaIdZ => 0x27,
         SpecialReg::CgaCtaId => 0x88,
+        SpecialReg::SharedWindowHi => 0x2f,
         SpecialReg::LaneMaskEq => 0x38,
         SpecialReg::LaneMaskLt => 0x39,
         SpecialReg::LaneMaskLe => 0x3a,

@@ -175,6 +175,8 @@ pub enum SpecialReg {
     CtaIdZ,
     /// The CTA's rank in its cluster (sm_90), as used for the shared-memory window.
     CgaCtaId,
+    /// The high word of generic shared addresses (sm_90's `cvta.shared`: `{shared, SR_SWINHI}`).
+    SharedWindowHi,
     /// `%lanemask_eq/lt/le/gt/ge` (SR_EQMASK ...).
     LaneMaskEq,
     LaneMaskLt,

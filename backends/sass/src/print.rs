@@ -495,6 +495,7 @@ fn special_reg_name(sr: SpecialReg) -> &'static str {
         SpecialReg::CtaIdY => "SR_CTAID.Y",
         SpecialReg::CtaIdZ => "SR_CTAID.Z",
         SpecialReg::CgaCtaId => "SR_CgaCtaId",
+        SpecialReg::SharedWindowHi => "SR_SWINHI",
         SpecialReg::LaneMaskEq => "SR_EQMASK",
         SpecialReg::LaneMaskLt => "SR_LTMASK",
         SpecialReg::LaneMaskLe => "SR_LEMASK",

@@ -22,6 +22,7 @@ mod opt;
 mod pack;
 mod param_addr;
 mod shared_layout;
+mod shared_window;
 mod warp;
 
 pub use ctx::{LowerError, LoweredKernel, ParamLayout};
