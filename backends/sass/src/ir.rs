@@ -634,6 +634,8 @@ pub enum Opcode {
     I2fRp { signed: bool },
     /// `MUFU.RCP d0, s0`: approximate f32 reciprocal (variable latency).
     MufuRcp,
+    /// `MUFU.RSQ d0, s0`: approximate f32 reciprocal square root (variable latency).
+    MufuRsq,
     /// `POPC d0, s0`: number of set bits (variable latency).
     Popc,
     /// `BREV d0, s0`: bits reversed (variable latency).

@@ -44,6 +44,7 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
             | Opcode::Red { .. }
             | Opcode::I2fRp { .. }
             | Opcode::MufuRcp
+            | Opcode::MufuRsq
     ) || is_fp64(op)
         || matches!(op, Opcode::Warp(w) if w.is_variable_latency())
 }

@@ -401,6 +401,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         | Opcode::Brev
         | Opcode::I2fRp { .. }
         | Opcode::MufuRcp
+        | Opcode::MufuRsq
         | Opcode::Bmsk { .. }
         | Opcode::Atoms { .. }
         | Opcode::Atomg { .. }

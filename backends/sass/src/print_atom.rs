@@ -62,6 +62,7 @@ pub(super) fn print_atom_or_bits(sm: Sm, i: &Instr) -> Option<String> {
             src(a)
         ),
         Opcode::MufuRcp => format!("MUFU.RCP {d0}, {}", src(a)),
+        Opcode::MufuRsq => format!("MUFU.RSQ {d0}, {}", src(a)),
         Opcode::Bmsk { wrap } => format!(
             "BMSK{} {d0}, {}, {}",
             if wrap { ".W" } else { "" },

@@ -28,6 +28,9 @@ impl Ctx<'_> {
             ));
         }
         let ftz = i.has_mod("ftz");
+        if i.opcode() == "sqrt" && i.has_mod("rn") && !ftz {
+            return self.sqrt_rn_f32(i);
+        }
         if i.has_mod("sat")
             || i.mods()
                 .iter()

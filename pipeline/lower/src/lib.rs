@@ -23,6 +23,7 @@ mod pack;
 mod param_addr;
 mod shared_layout;
 mod shared_window;
+mod sqrt;
 mod warp;
 
 pub use ctx::{LowerError, LoweredKernel, ParamLayout};

@@ -86,6 +86,7 @@ const KERNELS: &[Kernel] = &[
     kernel("module_vars.ptx", "module_vars", 64),
     kernel("copysign.ptx", "copysign_forms", 64),
     kernel("shared_generic.ptx", "shared_generic", 64),
+    kernel("sqrt_rn.ptx", "sqrt_rn", 64),
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on
