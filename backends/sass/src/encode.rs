@@ -326,10 +326,11 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             w.set(73, 1, signed as u64);
             set_pred(w, 87, c)?;
         }
-        Opcode::Fadd { ftz } => {
+        Opcode::Fadd { ftz, rnd } => {
             set_alu_ab(w, 0x021, a, b)?;
             set_float_mods(w, a, b);
             w.set(80, 1, ftz as u64);
+            w.set(78, 2, crate::encode_double::round_code(rnd));
         }
         Opcode::Fmul { ftz } => {
             set_alu_ab(w, 0x020, a, b)?;

@@ -470,8 +470,8 @@ pub enum Opcode {
     Iabs,
     /// `IMNMX[.U32] d0, s0, s1, s2(P: PT = min, !PT = max)`.
     Imnmx { signed: bool },
-    /// `FADD[.FTZ] d0, s0, s1` (neg/abs on both).
-    Fadd { ftz: bool },
+    /// `FADD[.FTZ][.rnd] d0, s0, s1` (neg/abs on both).
+    Fadd { ftz: bool, rnd: Round },
     /// `FMUL[.FTZ] d0, s0, s1`.
     Fmul { ftz: bool },
     /// `FFMA[.FTZ] d0, s0, s1, s2` (d = s0*s1 + s2).

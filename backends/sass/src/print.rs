@@ -187,7 +187,12 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
                 join(&[d0, src(a), src(b), pred(c)])
             )
         }
-        Opcode::Fadd { ftz } => format!("FADD{} {}", ftz_s(ftz), join(&[d0, src(a), src(b)])),
+        Opcode::Fadd { ftz, rnd } => format!(
+            "FADD{}{} {}",
+            ftz_s(ftz),
+            crate::print_double::round_suffix(rnd),
+            join(&[d0, src(a), src(b)])
+        ),
         Opcode::Fmul { ftz } => format!("FMUL{} {}", ftz_s(ftz), join(&[d0, src(a), src(b)])),
         Opcode::Ffma { ftz } => {
             format!("FFMA{} {}", ftz_s(ftz), join(&[d0, src(a), src(b), src(c)]))

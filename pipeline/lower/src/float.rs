@@ -31,6 +31,12 @@ impl Ctx<'_> {
         if i.opcode() == "sqrt" && i.has_mod("rn") && !ftz {
             return self.sqrt_rn_f32(i);
         }
+        if matches!(i.opcode(), "add" | "sub") && !i.has_mod("sat") {
+            let rnd = crate::double::rounding(i)?;
+            if rnd != Round::Rn {
+                return self.fbinary(i, ftz, rnd);
+            }
+        }
         if i.has_mod("sat")
             || i.mods()
                 .iter()
@@ -43,7 +49,7 @@ impl Ctx<'_> {
             ));
         }
         match i.opcode() {
-            "add" | "sub" | "mul" => self.fbinary(i, ftz),
+            "add" | "sub" | "mul" => self.fbinary(i, ftz, Round::Rn),
             "fma" | "mad" => {
                 let [d, a, b, c] = self.fregs::<4>(i)?;
                 self.emit(
@@ -61,7 +67,10 @@ impl Ctx<'_> {
                     a.absolute()
                 };
                 self.emit(
-                    Opcode::Fadd { ftz },
+                    Opcode::Fadd {
+                        ftz,
+                        rnd: Round::Rn,
+                    },
                     &[Dst::Reg(d.as_reg().unwrap())],
                     &[a, Src::ZERO.negated()],
                 );
@@ -153,12 +162,13 @@ impl Ctx<'_> {
         Ok(self.in_reg(s))
     }
 
-    fn fbinary(&mut self, i: &Instruction, ftz: bool) -> LResult<()> {
+    /// `add sub mul` on f32; `add` and `sub` in any rounding mode (FADD.RZ ...).
+    fn fbinary(&mut self, i: &Instruction, ftz: bool, rnd: Round) -> LResult<()> {
         let [d, a, b] = self.fregs::<3>(i)?;
         let d = [Dst::Reg(d.as_reg().unwrap())];
         match i.opcode() {
-            "add" => self.emit(Opcode::Fadd { ftz }, &d, &[a, b]),
-            "sub" => self.emit(Opcode::Fadd { ftz }, &d, &[a, b.negated()]),
+            "add" => self.emit(Opcode::Fadd { ftz, rnd }, &d, &[a, b]),
+            "sub" => self.emit(Opcode::Fadd { ftz, rnd }, &d, &[a, b.negated()]),
             _ => self.emit(Opcode::Fmul { ftz }, &d, &[a, b]),
         }
         Ok(())

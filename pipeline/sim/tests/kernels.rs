@@ -87,6 +87,7 @@ const KERNELS: &[Kernel] = &[
     kernel("copysign.ptx", "copysign_forms", 64),
     kernel("shared_generic.ptx", "shared_generic", 64),
     kernel("sqrt_rn.ptx", "sqrt_rn", 64),
+    kernel("fadd_round.ptx", "fadd_round", 64),
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on
