@@ -534,6 +534,7 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
         Opcode::I2fRp { signed } => encode_atom::encode_i2f_rp(w, i, signed)?,
         Opcode::MufuRcp => encode_atom::encode_mufu(w, i, encode_atom::MUFU_RCP)?,
         Opcode::MufuRsq => encode_atom::encode_mufu(w, i, encode_atom::MUFU_RSQ)?,
+        Opcode::Frnd { ftz, rnd } => encode_atom::encode_frnd(w, i, ftz, rnd)?,
         Opcode::Bmsk { wrap } => encode_atom::encode_bmsk(w, i, wrap)?,
         Opcode::Atoms { op, ty, offset } => encode_atom::encode_atoms(sm, w, i, op, ty, offset)?,
         Opcode::Atomg {

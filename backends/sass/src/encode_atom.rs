@@ -47,6 +47,18 @@ pub(super) fn encode_mufu(w: &mut Word, i: &Instr, func: u64) -> EResult<()> {
     Ok(())
 }
 
+/// FRND[.FTZ].rnd d, a on f32: result and source sizes 2 (32-bit) at 75..76 and 84..85, the
+/// rounding at 78..79, .FTZ at 80 (ptxas's 0x201000 | rnd << 14).
+pub(super) fn encode_frnd(w: &mut Word, i: &Instr, ftz: bool, rnd: Round) -> EResult<()> {
+    w.set(0, 12, 0x307);
+    w.set(32, 8, src_gpr(&i.srcs[0])?);
+    w.set(75, 2, 2);
+    w.set(84, 2, 2);
+    w.set(78, 2, crate::encode_double::round_code(rnd));
+    w.set(80, 1, ftz as u64);
+    Ok(())
+}
+
 /// BMSK[.W] d, start, width.
 pub(super) fn encode_bmsk(w: &mut Word, i: &Instr, wrap: bool) -> EResult<()> {
     set_alu_ab(w, 0x01b, &i.srcs[0], &i.srcs[1])?;

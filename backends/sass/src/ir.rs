@@ -636,6 +636,9 @@ pub enum Opcode {
     MufuRcp,
     /// `MUFU.RSQ d0, s0`: approximate f32 reciprocal square root (variable latency).
     MufuRsq,
+    /// `FRND[.FTZ][.TRUNC|.FLOOR|.CEIL] d0, s0`: an f32 rounded to an integral f32 (`rnd`: RN, RZ,
+    /// RM, RP); variable latency like the conversions.
+    Frnd { ftz: bool, rnd: Round },
     /// `POPC d0, s0`: number of set bits (variable latency).
     Popc,
     /// `BREV d0, s0`: bits reversed (variable latency).

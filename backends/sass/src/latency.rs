@@ -45,6 +45,7 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
             | Opcode::I2fRp { .. }
             | Opcode::MufuRcp
             | Opcode::MufuRsq
+            | Opcode::Frnd { .. }
     ) || is_fp64(op)
         || matches!(op, Opcode::Warp(w) if w.is_variable_latency())
 }
@@ -84,6 +85,7 @@ pub fn reads_late(op: &Opcode) -> bool {
             | Opcode::Atomg { .. }
             | Opcode::Red { .. }
             | Opcode::I2fRp { .. }
+            | Opcode::Frnd { .. }
     ) || is_fp64(op)
         || matches!(op, Opcode::Warp(w) if w.reads_late())
 }

@@ -407,6 +407,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         | Opcode::I2fRp { .. }
         | Opcode::MufuRcp
         | Opcode::MufuRsq
+        | Opcode::Frnd { .. }
         | Opcode::Bmsk { .. }
         | Opcode::Atoms { .. }
         | Opcode::Atomg { .. }

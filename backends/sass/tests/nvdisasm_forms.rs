@@ -206,6 +206,38 @@ fn forms(sm: Sm) -> Vec<Instr> {
         ),
         Instr::new(MufuRcp, &[d(9)], &[r(2)]),
         Instr::new(MufuRsq, &[d(9)], &[r(2)]),
+        Instr::new(
+            Frnd {
+                ftz: false,
+                rnd: Round::Rn,
+            },
+            &[d(9)],
+            &[r(2)],
+        ),
+        Instr::new(
+            Frnd {
+                ftz: true,
+                rnd: Round::Rz,
+            },
+            &[d(9)],
+            &[r(2)],
+        ),
+        Instr::new(
+            Frnd {
+                ftz: false,
+                rnd: Round::Rm,
+            },
+            &[d(9)],
+            &[r(2)],
+        ),
+        Instr::new(
+            Frnd {
+                ftz: false,
+                rnd: Round::Rp,
+            },
+            &[d(9)],
+            &[r(2)],
+        ),
         Instr::new(Fmul { ftz: false }, &[d(9)], &[r(2), r(5)]),
         Instr::new(Ffma { ftz: false }, &[d(9)], &[r(2), r(5), r(7)]),
         Instr::new(Ffma { ftz: false }, &[d(9)], &[r(2), cb, r(7)]),
