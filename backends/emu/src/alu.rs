@@ -182,6 +182,7 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         I2f | I2f64 => return crate::convert::i2f(i, x),
         F2i | F2i64 => return crate::convert::f2i(i, x),
         F2f => return crate::convert::f2f(i, x),
+        Frnd => return crate::convert::frnd(i, x),
         Hadd2 | Hmul2 | Hfma2 => return crate::half::arith(i, x),
         Hsetp2 => return crate::half::setp(i, x),
         Hmnmx2 => return crate::half::minmax(i, x),

@@ -4,7 +4,8 @@
 //! an 8- or 16-bit source is the byte (60..61) or half (60) of its register that the selector
 //! names; rounding at 78..79 (RN, RM, RP, RZ); I2F's source is signed at 74, F2I's result at 72.
 //! F2I saturates to the result type (NaN gives 0) and writes an 8- or 16-bit result sign- or
-//! zero-extended; narrow float results fill the low half, the high half zero.
+//! zero-extended; narrow float results fill the low half, the high half zero. FRND (0x307) rounds
+//! an f32 to an integral f32 in the same layout.
 
 use crate::alu::{flush, hi, lo, round_f32, AluOut, Operands, CANONICAL_NAN};
 use crate::decode::Inst;
@@ -90,6 +91,25 @@ fn float_source(i: &Inst, x: &impl Operands) -> Result<f64, String> {
         3 => f64::from_bits(raw),
         _ => return Err("an 8-bit float source".into()),
     })
+}
+
+/// FRND (0x307; 0x313 for f64): an f32 rounded to an integral f32 by 78..79 (`.FTZ` flushes the
+/// source); a NaN gives the canonical NaN. f16 and f64 forms are not run yet.
+pub fn frnd(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
+    if source_size(i) != 2 || result_size(i) != 2 {
+        return Err("FRND other than f32".into());
+    }
+    let v = float_source(i, x)?;
+    if v.is_nan() {
+        return Ok(result(i, CANONICAL_NAN as u64));
+    }
+    let r = match i.f(78, 2) {
+        0 => v.round_ties_even(),
+        1 => v.floor(),
+        2 => v.ceil(),
+        _ => v.trunc(),
+    };
+    Ok(result(i, (r as f32).to_bits() as u64))
 }
 
 /// F2I: f16, f32 or f64 to an integer of any width, rounded by 78..79, saturating, NaN to 0.

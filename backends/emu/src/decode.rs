@@ -173,6 +173,7 @@ pub enum Op {
     Hsetp2,
     Hmnmx2,
     F2fp,
+    Frnd,
 }
 
 /// How an op's results arrive, for the hazard model.
@@ -216,7 +217,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 103] = [
+    pub const ALL: [Op; 104] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -320,6 +321,7 @@ impl Op {
         Op::Hsetp2,
         Op::Hmnmx2,
         Op::F2fp,
+        Op::Frnd,
     ];
 
     /// The mnemonic as nvdisasm prints its base name.
@@ -413,6 +415,7 @@ impl Op {
             I2f64 => "I2F.64",
             F2i64 => "F2I.64",
             F2f => "F2F",
+            Frnd => "FRND",
             I2i => "I2I",
             Call => "CALL.REL.NOINC",
             Ret => "RET.REL.NODEC",
@@ -440,7 +443,7 @@ impl Op {
             }
             Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | UimadWide | Uldc | Voteu | Ulop3
             | Ushf | Ubmsk | Uprmt => Timing::Uniform,
-            I2f | F2i | I2f64 | F2i64 | F2f => Timing::Var {
+            I2f | F2i | I2f64 | F2i64 | F2f | Frnd => Timing::Var {
                 queue: Queue::Conversion,
             },
             Lds | Sts | Atoms | Ldsm | Ldgsts | Ldgdepbar => Timing::Var {
@@ -495,6 +498,7 @@ impl Op {
                 | Op::I2f64
                 | Op::F2i64
                 | Op::F2f
+                | Op::Frnd
                 | Op::Shfl
                 | Op::Atoms
                 | Op::Atomg
@@ -577,6 +581,8 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (F2i64, 0x311, false),
         (F2f, 0x310, false),
         (F2f, 0x304, false),
+        (Frnd, 0x307, false),
+        (Frnd, 0x313, false),
         (Hadd2, 0x030, true),
         (Hfma2, 0x031, true),
         (Hmul2, 0x032, true),
@@ -1106,7 +1112,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
                 add_write(i, pfile, i.f(81, 3) as u8, 1);
             }
         }
-        I2f | F2i | I2f64 | F2i64 | F2f => {
+        I2f | F2i | I2f64 | F2i64 | F2f | Frnd => {
             i.b = alu_b2(i, false);
             // The source size at 84..85 and the result size at 75..76 (3: a pair).
             let words = |code: u32| if code == 3 { 2 } else { 1 };

@@ -16,6 +16,9 @@
 //!   starts at that size (`c[0x0][0x28]`), LDL/STL address it from 0, and generic LD/ST reach it
 //!   through the local window whose base bank 0 holds at 0x20 (`machine::LOCAL_WINDOW`, where
 //!   the PTX interpreter puts it too); an access past the declared stack is `OutOfBounds`.
+//!   Generic LD/ST reach the CTA's shared memory through the shared window
+//!   (`machine::SHARED_WINDOW`, as in the interpreter) whose base bank 0 holds at 0x18 and whose
+//!   high word SR_SWINHI reads (sm_90).
 //!   Atomics run lane by lane in lane order.
 //! - Arithmetic is bit-exact: integer ops, IEEE f32 add/mul/fma with round-to-nearest and FTZ,
 //!   compares, conversions. Modifiers the emulator does not implement give `Unsupported`.

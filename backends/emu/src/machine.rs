@@ -20,6 +20,11 @@ const TURN: u32 = 64;
 /// Generic address of local offset 0 (each thread sees its own local memory there), as the PTX
 /// interpreter places it; constant bank 0 holds it at 0x20 for `cvta.local`'s `R1 + c[0x0][0x20]`.
 pub const LOCAL_WINDOW: u64 = 0x0000_7100_0000_0000;
+/// Generic address of shared address 0 (each CTA sees its own shared memory there), as the PTX
+/// interpreter places it: constant bank 0 holds it at 0x18 for `cvta.shared` before sm_90, and
+/// SR_SWINHI gives its high word on sm_90 (where shared addresses start at the reserved 0x400).
+pub const SHARED_WINDOW: u64 = 0x0000_7000_0000_0000;
+const CBANK_SHARED_WINDOW: usize = 0x18;
 /// Where constant bank 0 holds the local window base (64-bit) and the initial stack pointer.
 const CBANK_LOCAL_WINDOW: usize = 0x20;
 const CBANK_STACK_TOP: usize = 0x28;
@@ -320,6 +325,8 @@ pub fn run(
     }
     cbank[k.param_offset as usize..k.param_offset as usize + params.len()].copy_from_slice(params);
     cbank[CBANK_LOCAL_WINDOW..CBANK_LOCAL_WINDOW + 8].copy_from_slice(&LOCAL_WINDOW.to_le_bytes());
+    cbank[CBANK_SHARED_WINDOW..CBANK_SHARED_WINDOW + 8]
+        .copy_from_slice(&SHARED_WINDOW.to_le_bytes());
     cbank[CBANK_STACK_TOP..CBANK_STACK_TOP + 4].copy_from_slice(&k.stack_size.to_le_bytes());
     let mut run = Run {
         k,
@@ -807,6 +814,7 @@ impl Run<'_> {
             0x26 => self.cta[1],
             0x27 => self.cta[2],
             0x88 => 0,
+            0x2f => (SHARED_WINDOW >> 32) as u32,
             sr => return Err(unsupported(i, format!("special register {sr:#x}"))),
         })
     }
@@ -905,11 +913,15 @@ impl Run<'_> {
                 _ => 0,
             };
             let addr = base.wrapping_add(ur).wrapping_add(off as u64);
-            // A generic address in the local window reaches the lane's own local memory.
-            if matches!(i.op, Op::Ld | Op::St)
-                && (LOCAL_WINDOW..LOCAL_WINDOW + (1 << 32)).contains(&addr)
-            {
-                return ("local", addr - LOCAL_WINDOW);
+            // A generic address in the local window reaches the lane's own local memory, one in
+            // the shared window the CTA's shared memory.
+            if matches!(i.op, Op::Ld | Op::St) {
+                if (LOCAL_WINDOW..LOCAL_WINDOW + (1 << 32)).contains(&addr) {
+                    return ("local", addr - LOCAL_WINDOW);
+                }
+                if (SHARED_WINDOW..SHARED_WINDOW + (1 << 32)).contains(&addr) {
+                    return ("shared", addr - SHARED_WINDOW);
+                }
             }
             return ("global", addr);
         }

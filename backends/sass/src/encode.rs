@@ -329,10 +329,11 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             w.set(73, 1, signed as u64);
             set_pred(w, 87, c)?;
         }
-        Opcode::Fadd { ftz } => {
+        Opcode::Fadd { ftz, rnd } => {
             set_alu_ab(w, 0x021, a, b)?;
             set_float_mods(w, a, b);
             w.set(80, 1, ftz as u64);
+            w.set(78, 2, crate::encode_double::round_code(rnd));
         }
         Opcode::Fmul { ftz } => {
             set_alu_ab(w, 0x020, a, b)?;
@@ -545,7 +546,9 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
         Opcode::Nop => w.set(0, 12, 0x918),
         Opcode::Flo | Opcode::Popc | Opcode::Brev => encode_atom::encode_bit_unary(w, i)?,
         Opcode::I2fRp { signed } => encode_atom::encode_i2f_rp(w, i, signed)?,
-        Opcode::MufuRcp => encode_atom::encode_mufu_rcp(w, i)?,
+        Opcode::MufuRcp => encode_atom::encode_mufu(w, i, encode_atom::MUFU_RCP)?,
+        Opcode::MufuRsq => encode_atom::encode_mufu(w, i, encode_atom::MUFU_RSQ)?,
+        Opcode::Frnd { ftz, rnd } => encode_atom::encode_frnd(w, i, ftz, rnd)?,
         Opcode::Bmsk { wrap } => encode_atom::encode_bmsk(w, i, wrap)?,
         Opcode::Atoms { op, ty, offset } => encode_atom::encode_atoms(sm, w, i, op, ty, offset)?,
         Opcode::Atomg {
@@ -682,6 +685,7 @@ fn special_reg_code(sr: SpecialReg) -> u64 {
         SpecialReg::CtaIdY => 0x26,
         SpecialReg::CtaIdZ => 0x27,
         SpecialReg::CgaCtaId => 0x88,
+        SpecialReg::SharedWindowHi => 0x2f,
         SpecialReg::LaneMaskEq => 0x38,
         SpecialReg::LaneMaskLt => 0x39,
         SpecialReg::LaneMaskLe => 0x3a,

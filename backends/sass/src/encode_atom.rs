@@ -35,11 +35,27 @@ pub(super) fn encode_i2f_rp(w: &mut Word, i: &Instr, signed: bool) -> EResult<()
     Ok(())
 }
 
-/// MUFU.RCP d, s (function 4 at 74..79).
-pub(super) fn encode_mufu_rcp(w: &mut Word, i: &Instr) -> EResult<()> {
+/// MUFU's function field (74..79): RCP and RSQ.
+pub(super) const MUFU_RCP: u64 = 4;
+pub(super) const MUFU_RSQ: u64 = 5;
+
+/// MUFU.<func> d, a (register source).
+pub(super) fn encode_mufu(w: &mut Word, i: &Instr, func: u64) -> EResult<()> {
     w.set(0, 12, 0x308);
     w.set(32, 8, src_gpr(&i.srcs[0])?);
-    w.set(74, 6, 4);
+    w.set(74, 6, func);
+    Ok(())
+}
+
+/// FRND[.FTZ].rnd d, a on f32: result and source sizes 2 (32-bit) at 75..76 and 84..85, the
+/// rounding at 78..79, .FTZ at 80 (ptxas's 0x201000 | rnd << 14).
+pub(super) fn encode_frnd(w: &mut Word, i: &Instr, ftz: bool, rnd: Round) -> EResult<()> {
+    w.set(0, 12, 0x307);
+    w.set(32, 8, src_gpr(&i.srcs[0])?);
+    w.set(75, 2, 2);
+    w.set(84, 2, 2);
+    w.set(78, 2, crate::encode_double::round_code(rnd));
+    w.set(80, 1, ftz as u64);
     Ok(())
 }
 

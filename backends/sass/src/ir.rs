@@ -175,6 +175,8 @@ pub enum SpecialReg {
     CtaIdZ,
     /// The CTA's rank in its cluster (sm_90), as used for the shared-memory window.
     CgaCtaId,
+    /// The high word of generic shared addresses (sm_90's `cvta.shared`: `{shared, SR_SWINHI}`).
+    SharedWindowHi,
     /// `%lanemask_eq/lt/le/gt/ge` (SR_EQMASK ...).
     LaneMaskEq,
     LaneMaskLt,
@@ -468,8 +470,8 @@ pub enum Opcode {
     Iabs,
     /// `IMNMX[.U32] d0, s0, s1, s2(P: PT = min, !PT = max)`.
     Imnmx { signed: bool },
-    /// `FADD[.FTZ] d0, s0, s1` (neg/abs on both).
-    Fadd { ftz: bool },
+    /// `FADD[.FTZ][.rnd] d0, s0, s1` (neg/abs on both).
+    Fadd { ftz: bool, rnd: Round },
     /// `FMUL[.FTZ] d0, s0, s1`.
     Fmul { ftz: bool },
     /// `FFMA[.FTZ] d0, s0, s1, s2` (d = s0*s1 + s2).
@@ -656,6 +658,11 @@ pub enum Opcode {
     I2fRp { signed: bool },
     /// `MUFU.RCP d0, s0`: approximate f32 reciprocal (variable latency).
     MufuRcp,
+    /// `MUFU.RSQ d0, s0`: approximate f32 reciprocal square root (variable latency).
+    MufuRsq,
+    /// `FRND[.FTZ][.TRUNC|.FLOOR|.CEIL] d0, s0`: an f32 rounded to an integral f32 (`rnd`: RN, RZ,
+    /// RM, RP); variable latency like the conversions.
+    Frnd { ftz: bool, rnd: Round },
     /// `POPC d0, s0`: number of set bits (variable latency).
     Popc,
     /// `BREV d0, s0`: bits reversed (variable latency).

@@ -46,6 +46,8 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
             | Opcode::MufuRcp
             | Opcode::Ldgsts { .. }
             | Opcode::Ldsm { .. }
+            | Opcode::MufuRsq
+            | Opcode::Frnd { .. }
     ) || is_fp64(op)
         || matches!(op, Opcode::Warp(w) if w.is_variable_latency())
 }
@@ -87,6 +89,7 @@ pub fn reads_late(op: &Opcode) -> bool {
             | Opcode::I2fRp { .. }
             | Opcode::Ldgsts { .. }
             | Opcode::Ldsm { .. }
+            | Opcode::Frnd { .. }
     ) || is_fp64(op)
         || matches!(op, Opcode::Warp(w) if w.reads_late())
 }

@@ -187,7 +187,12 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
                 join(&[d0, src(a), src(b), pred(c)])
             )
         }
-        Opcode::Fadd { ftz } => format!("FADD{} {}", ftz_s(ftz), join(&[d0, src(a), src(b)])),
+        Opcode::Fadd { ftz, rnd } => format!(
+            "FADD{}{} {}",
+            ftz_s(ftz),
+            crate::print_double::round_suffix(rnd),
+            join(&[d0, src(a), src(b)])
+        ),
         Opcode::Fmul { ftz } => format!("FMUL{} {}", ftz_s(ftz), join(&[d0, src(a), src(b)])),
         Opcode::Ffma { ftz } => {
             format!("FFMA{} {}", ftz_s(ftz), join(&[d0, src(a), src(b), src(c)]))
@@ -445,6 +450,8 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         | Opcode::Brev
         | Opcode::I2fRp { .. }
         | Opcode::MufuRcp
+        | Opcode::MufuRsq
+        | Opcode::Frnd { .. }
         | Opcode::Bmsk { .. }
         | Opcode::Atoms { .. }
         | Opcode::Atomg { .. }
@@ -539,6 +546,7 @@ fn special_reg_name(sr: SpecialReg) -> &'static str {
         SpecialReg::CtaIdY => "SR_CTAID.Y",
         SpecialReg::CtaIdZ => "SR_CTAID.Z",
         SpecialReg::CgaCtaId => "SR_CgaCtaId",
+        SpecialReg::SharedWindowHi => "SR_SWINHI",
         SpecialReg::LaneMaskEq => "SR_EQMASK",
         SpecialReg::LaneMaskLt => "SR_LTMASK",
         SpecialReg::LaneMaskLe => "SR_LEMASK",

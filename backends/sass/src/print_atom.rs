@@ -62,6 +62,18 @@ pub(super) fn print_atom_or_bits(sm: Sm, i: &Instr) -> Option<String> {
             src(a)
         ),
         Opcode::MufuRcp => format!("MUFU.RCP {d0}, {}", src(a)),
+        Opcode::MufuRsq => format!("MUFU.RSQ {d0}, {}", src(a)),
+        Opcode::Frnd { ftz, rnd } => format!(
+            "FRND{}{} {d0}, {}",
+            if ftz { ".FTZ" } else { "" },
+            match rnd {
+                Round::Rn => "",
+                Round::Rz => ".TRUNC",
+                Round::Rm => ".FLOOR",
+                Round::Rp => ".CEIL",
+            },
+            src(a)
+        ),
         Opcode::Bmsk { wrap } => format!(
             "BMSK{} {d0}, {}, {}",
             if wrap { ".W" } else { "" },

@@ -47,7 +47,10 @@ fn kernel() -> Function {
     f.blocks.push(Block {
         instrs: vec![
             Instr::new(
-                Opcode::Fadd { ftz: false },
+                Opcode::Fadd {
+                    ftz: false,
+                    rnd: Round::Rn,
+                },
                 &[Dst::Reg(r(3))],
                 &[Src::reg(r(2)), Src::reg(r(2))],
             ),

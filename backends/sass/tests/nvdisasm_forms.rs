@@ -156,11 +156,87 @@ fn forms(sm: Sm) -> Vec<Instr> {
             &[r(6), r(7), Src::ZERO],
         ),
         Instr::new(Iabs, &[d(2)], &[r(0)]),
-        Instr::new(Fadd { ftz: false }, &[d(9)], &[r(2), r(5)]),
         Instr::new(
-            Fadd { ftz: true },
+            Fadd {
+                ftz: false,
+                rnd: Round::Rn,
+            },
+            &[d(9)],
+            &[r(2), r(5)],
+        ),
+        Instr::new(
+            Fadd {
+                ftz: true,
+                rnd: Round::Rn,
+            },
             &[d(9)],
             &[r(2).negated(), r(5).absolute()],
+        ),
+        Instr::new(
+            Fadd {
+                ftz: false,
+                rnd: Round::Rz,
+            },
+            &[d(9)],
+            &[r(2), r(5).negated()],
+        ),
+        Instr::new(
+            Fadd {
+                ftz: true,
+                rnd: Round::Rz,
+            },
+            &[d(9)],
+            &[r(2), r(5)],
+        ),
+        Instr::new(
+            Fadd {
+                ftz: false,
+                rnd: Round::Rm,
+            },
+            &[d(9)],
+            &[r(2), r(5)],
+        ),
+        Instr::new(
+            Fadd {
+                ftz: true,
+                rnd: Round::Rp,
+            },
+            &[d(9)],
+            &[r(2).negated(), r(5)],
+        ),
+        Instr::new(MufuRcp, &[d(9)], &[r(2)]),
+        Instr::new(MufuRsq, &[d(9)], &[r(2)]),
+        Instr::new(
+            Frnd {
+                ftz: false,
+                rnd: Round::Rn,
+            },
+            &[d(9)],
+            &[r(2)],
+        ),
+        Instr::new(
+            Frnd {
+                ftz: true,
+                rnd: Round::Rz,
+            },
+            &[d(9)],
+            &[r(2)],
+        ),
+        Instr::new(
+            Frnd {
+                ftz: false,
+                rnd: Round::Rm,
+            },
+            &[d(9)],
+            &[r(2)],
+        ),
+        Instr::new(
+            Frnd {
+                ftz: false,
+                rnd: Round::Rp,
+            },
+            &[d(9)],
+            &[r(2)],
         ),
         Instr::new(Fmul { ftz: false }, &[d(9)], &[r(2), r(5)]),
         Instr::new(Ffma { ftz: false }, &[d(9)], &[r(2), r(5), r(7)]),

@@ -82,6 +82,12 @@ impl Ctx<'_> {
         a: Src,
     ) -> LResult<()> {
         use NumFormat::*;
+        if (dst, src) == (F32, F32) && !i.has_mod("sat") {
+            let rnd = integral_rounding(i)?;
+            let ftz = i.has_mod("ftz");
+            self.emit(Opcode::Frnd { ftz, rnd }, &[Dst::Reg(d)], &[a]);
+            return Ok(());
+        }
         if dst == src || i.has_mod("sat") {
             return Err(unsupported(i));
         }

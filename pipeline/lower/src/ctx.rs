@@ -385,6 +385,11 @@ impl<'a> Ctx<'a> {
                 "64-bit read of special register '{name}{}' is not supported yet",
                 comp.map(|c| format!(".{c}")).unwrap_or_default()
             )),
+            // A `.shared` variable's address (`mov.u64 %rd, tile`): 32 bits, high half 0.
+            Operand::Symbol(s) if self.shared.contains_key(s.as_str()) => {
+                let off = self.shared[s.as_str()];
+                Ok((self.shared_address(off), Src::ZERO))
+            }
             Operand::Symbol(s) => match self.global_slot(s) {
                 Some(slot) => self.global_address(slot),
                 None => Err(format!("unsupported 64-bit operand {op:?}")),

@@ -5,9 +5,15 @@ use ptxforge_sass::ir::*;
 
 use crate::ctx::{Ctx, LResult};
 
+/// LOP3 truth table `b ? c : a` (bits of `c` where the mask `b` is set, of `a` elsewhere).
+const LUT_MASK_SELECTS_C: u8 = 0xb8;
+
 impl Ctx<'_> {
     pub fn lower_float(&mut self, i: &Instruction) -> LResult<()> {
         let ty = i.types().last().copied().ok_or("missing type")?;
+        if i.opcode() == "copysign" && matches!(ty, Type::F32 | Type::F64) {
+            return self.copysign(i, ty);
+        }
         if ty == Type::F64 {
             return self.lower_double(i);
         }
@@ -22,6 +28,15 @@ impl Ctx<'_> {
             ));
         }
         let ftz = i.has_mod("ftz");
+        if i.opcode() == "sqrt" && i.has_mod("rn") && !ftz {
+            return self.sqrt_rn_f32(i);
+        }
+        if matches!(i.opcode(), "add" | "sub") && !i.has_mod("sat") {
+            let rnd = crate::double::rounding(i)?;
+            if rnd != Round::Rn {
+                return self.fbinary(i, ftz, rnd);
+            }
+        }
         if i.has_mod("sat")
             || i.mods()
                 .iter()
@@ -34,7 +49,7 @@ impl Ctx<'_> {
             ));
         }
         match i.opcode() {
-            "add" | "sub" | "mul" => self.fbinary(i, ftz),
+            "add" | "sub" | "mul" => self.fbinary(i, ftz, Round::Rn),
             "fma" | "mad" => {
                 let [d, a, b, c] = self.fregs::<4>(i)?;
                 self.emit(
@@ -52,7 +67,10 @@ impl Ctx<'_> {
                     a.absolute()
                 };
                 self.emit(
-                    Opcode::Fadd { ftz },
+                    Opcode::Fadd {
+                        ftz,
+                        rnd: Round::Rn,
+                    },
                     &[Dst::Reg(d.as_reg().unwrap())],
                     &[a, Src::ZERO.negated()],
                 );
@@ -85,6 +103,45 @@ impl Ctx<'_> {
     }
 
     /// Destination register and N-1 sources, all in registers.
+    /// `copysign.f32 d, a, b` / `copysign.f64`: the magnitude of `b` with the sign of `a`, as
+    /// ptxas writes it: one LOP3 on the (high) word, `sign mask ? a : b`; an f64's low word is
+    /// `b`'s.
+    fn copysign(&mut self, i: &Instruction, ty: Type) -> LResult<()> {
+        if i.operands.len() != 3 {
+            return Err(format!(
+                "Arguments mismatch for instruction '{}'",
+                i.opcode()
+            ));
+        }
+        let d = self.dst(&i.operands[0])?;
+        let (sign_word, magnitude_word, d_word) = if ty == Type::F64 {
+            if d.comps != 2 {
+                return Err(format!(
+                    "expected a 64-bit register, found {:?}",
+                    i.operands[0]
+                ));
+            }
+            let (_, a_hi) = self.src64(&i.operands[1])?;
+            let (b_lo, b_hi) = self.src64(&i.operands[2])?;
+            self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[b_lo]);
+            (a_hi, b_hi, d.part(1))
+        } else {
+            let a = self.src32(&i.operands[1])?;
+            let b = self.src32(&i.operands[2])?;
+            (a, b, d)
+        };
+        let magnitude = self.in_reg(magnitude_word);
+        let sign = self.in_reg(sign_word);
+        self.emit(
+            Opcode::Lop3 {
+                lut: LUT_MASK_SELECTS_C,
+            },
+            &[Dst::Reg(d_word), Dst::None],
+            &[magnitude, Src::imm(0x8000_0000), sign, Src::FALSE],
+        );
+        Ok(())
+    }
+
     fn fregs<const N: usize>(&mut self, i: &Instruction) -> LResult<[Src; N]> {
         if i.operands.len() != N {
             return Err(format!(
@@ -105,12 +162,13 @@ impl Ctx<'_> {
         Ok(self.in_reg(s))
     }
 
-    fn fbinary(&mut self, i: &Instruction, ftz: bool) -> LResult<()> {
+    /// `add sub mul` on f32; `add` and `sub` in any rounding mode (FADD.RZ ...).
+    fn fbinary(&mut self, i: &Instruction, ftz: bool, rnd: Round) -> LResult<()> {
         let [d, a, b] = self.fregs::<3>(i)?;
         let d = [Dst::Reg(d.as_reg().unwrap())];
         match i.opcode() {
-            "add" => self.emit(Opcode::Fadd { ftz }, &d, &[a, b]),
-            "sub" => self.emit(Opcode::Fadd { ftz }, &d, &[a, b.negated()]),
+            "add" => self.emit(Opcode::Fadd { ftz, rnd }, &d, &[a, b]),
+            "sub" => self.emit(Opcode::Fadd { ftz, rnd }, &d, &[a, b.negated()]),
             _ => self.emit(Opcode::Fmul { ftz }, &d, &[a, b]),
         }
         Ok(())

@@ -885,10 +885,12 @@ impl Ctx<'_> {
             let d = self.dst(&o[0])?;
             return self.cvta_local(i, d, &o[1]);
         }
+        if i.has_mod("shared") {
+            let d = self.dst(&o[0])?;
+            return self.cvta_shared(i, d, &o[1]);
+        }
         // A global address is its generic address too (`cvta.global` and `cvta.to.global`).
-        let global_to_generic = !i.has_mod("to") && i.has_mod("global");
-        if !global_to_generic && (!i.has_mod("to") || !(i.has_mod("global") || i.has_mod("shared")))
-        {
+        if !i.has_mod("global") {
             return Err(unsupported(i));
         }
         let d = self.dst(&o[0])?;

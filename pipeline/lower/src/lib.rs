@@ -23,6 +23,8 @@ mod opt;
 mod pack;
 mod param_addr;
 mod shared_layout;
+mod shared_window;
+mod sqrt;
 mod warp;
 
 pub use ctx::{LowerError, LoweredKernel, ParamLayout};

@@ -577,7 +577,11 @@ fn varying_vregs(f: &Function) -> Vec<bool> {
     crate::divergence::varying_from(f, |i| match i.op {
         Opcode::S2r(sr) => !matches!(
             sr,
-            SpecialReg::CtaIdX | SpecialReg::CtaIdY | SpecialReg::CtaIdZ | SpecialReg::CgaCtaId
+            SpecialReg::CtaIdX
+                | SpecialReg::CtaIdY
+                | SpecialReg::CtaIdZ
+                | SpecialReg::CgaCtaId
+                | SpecialReg::SharedWindowHi
         ),
         // Constant-bank loads, conversions and warp-wide results vary only with their sources.
         Opcode::Ldc { .. }

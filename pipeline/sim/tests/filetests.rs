@@ -154,6 +154,16 @@ const CASES: &[Case] = &[
     // The struct's bytes are seeded; its pointer at 152 is found from how the PTX uses it.
     case("handwritten_param_index.ptx", "param_index", 1, 64, &[]),
     case("handwritten_module_vars.ptx", "module_vars", 1, 64, &[]),
+    case("handwritten_copysign.ptx", "copysign_forms", 1, 64, &[]),
+    case(
+        "handwritten_shared_generic.ptx",
+        "shared_generic",
+        1,
+        64,
+        &[],
+    ),
+    case("handwritten_fadd_round.ptx", "fadd_round", 1, 64, &[]),
+    case("handwritten_frnd.ptx", "frnd_modes", 1, 64, &[]),
 ];
 
 fn filetest_dir() -> PathBuf {

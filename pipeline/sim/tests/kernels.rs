@@ -89,6 +89,11 @@ const KERNELS: &[Kernel] = &[
         min_sm: 80,
         ..kernel("async_copy.ptx", "async_copy", 64)
     },
+    kernel("copysign.ptx", "copysign_forms", 64),
+    kernel("shared_generic.ptx", "shared_generic", 64),
+    kernel("sqrt_rn.ptx", "sqrt_rn", 64),
+    kernel("fadd_round.ptx", "fadd_round", 64),
+    kernel("frnd.ptx", "frnd_modes", 64),
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on
@@ -106,7 +111,7 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     ("divrem", &[75], "CS2R (opcode 0x805) unknown"),
     ("param_struct_loop", &[75], "CS2R (opcode 0x805) unknown"),
     ("divrem", &[80, 86, 89, 90], "false hazard ReadTooEarly (4 cycles after its producer, needs 5; sm_90: 2, needs 4), as ptxas scheduled it"),
-    ("cvt_half", &[75, 80, 86, 89, 90], "FRND.F16 / FRND.F16.TRUNC (opcode 0x307) unknown"),
+    ("cvt_half", &[75, 80, 86, 89, 90], "FRND.F16 / FRND.F16.TRUNC (opcode 0x307): the emulator runs FRND on f32 only"),
     ("cvt_bf16", &[80, 86, 89], "F2F.BF16.F32.RM (opcode 0x304): the emulator runs F2F between f16, f32 and f64 only"),
     ("cvt_bf16", &[90], "F2F.BF16.F32.RM (opcode 0x304): the emulator runs F2F between f16, f32 and f64 only"),
     ("f64_ops", &[80, 86, 89, 90], "CALL.REL.NOINC (opcode 0x944) to f64 division's slow path unknown"),

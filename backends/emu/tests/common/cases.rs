@@ -270,6 +270,11 @@ pub const CASES: &[Case] = &[
         setup: f32_rounding,
     },
     Case {
+        file: "kernels/fround.ptx",
+        kernel: "f32_integral",
+        setup: f32_integral,
+    },
+    Case {
         file: "kernels/uniform64.ptx",
         kernel: "grid_stride64",
         setup: grid_stride64,
@@ -1840,6 +1845,32 @@ fn f32_rounding(r: &mut Rng) -> Setup {
     Setup {
         launch: grid(1, n as u32),
         params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).0,
+        buffers,
+        expected,
+        f32_ulps: 0,
+        unordered: vec![],
+    }
+}
+
+/// FRND in its four rounding modes on values within +-1000 (every eighth an exact half).
+fn f32_integral(r: &mut Rng) -> Setup {
+    let n = 64;
+    let mut a = floats(r, n, 1000.0);
+    for t in (0..n).step_by(8) {
+        a[t] = (t as f32 - 32.0) + 0.5;
+    }
+    let e: Vec<f32> = a
+        .iter()
+        .flat_map(|&x| [x.round_ties_even(), x.trunc(), x.floor(), x.ceil()])
+        .collect();
+    let inputs = vec![buf_f32(0, &a)];
+    let mut buffers = inputs.clone();
+    buffers.push(buf_f32(1, &vec![0.0; 4 * n]));
+    let mut expected = inputs;
+    expected.push(buf_f32(1, &e));
+    Setup {
+        launch: grid(1, n as u32),
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers,
         expected,
         f32_ulps: 0,
