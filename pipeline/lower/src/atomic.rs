@@ -96,12 +96,7 @@ impl Ctx<'_> {
             (false, AtomOp::Cas) => 4,
             (false, _) => 3,
         };
-        if i.operands.len() != want {
-            return Err(format!(
-                "Arguments mismatch for instruction '{}'",
-                i.opcode()
-            ));
-        }
+        crate::ctx::operands_exactly(i, want)?;
         let (addr, data) = if red {
             (&i.operands[0], &i.operands[1])
         } else {

@@ -9,16 +9,7 @@ use crate::ctx::{Ctx, LResult};
 /// LOP3 table of `(a & b) | (c & !b)`: insert a's bits where the mask b is set.
 const LUT_INSERT: u8 = 0xe2;
 
-fn operands(i: &Instruction, n: usize) -> LResult<&[Operand]> {
-    if i.operands.len() == n {
-        Ok(&i.operands)
-    } else {
-        Err(format!(
-            "Arguments mismatch for instruction '{}'",
-            i.opcode()
-        ))
-    }
-}
+use crate::ctx::operands_exactly as operands;
 
 fn unsupported(i: &Instruction) -> String {
     format!(

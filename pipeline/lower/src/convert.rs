@@ -14,12 +14,7 @@ impl Ctx<'_> {
         if matches!(dt, Type::F16x2 | Type::BF16x2) {
             return self.cvt_pack_pair(i, dt, st);
         }
-        if i.operands.len() != 2 {
-            return Err(format!(
-                "Arguments mismatch for instruction '{}'",
-                i.opcode()
-            ));
-        }
+        crate::ctx::operands_exactly(i, 2)?;
         let (dst, src) = (
             num_format(dt).ok_or_else(|| unsupported(i))?,
             num_format(st).ok_or_else(|| unsupported(i))?,

@@ -555,6 +555,18 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// `i`'s operands when there are exactly `n`; otherwise ptxas's "Arguments mismatch" message.
+pub(crate) fn operands_exactly(i: &ast::Instruction, n: usize) -> LResult<&[Operand]> {
+    if i.operands.len() == n {
+        Ok(&i.operands)
+    } else {
+        Err(format!(
+            "Arguments mismatch for instruction '{}'",
+            i.opcode()
+        ))
+    }
+}
+
 /// Whether the instruction ends a basic block.
 fn ends_block(i: &ast::Instruction) -> bool {
     matches!(i.opcode(), "bra" | "ret" | "exit")

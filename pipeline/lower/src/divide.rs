@@ -37,12 +37,7 @@ impl Pair {
 impl Ctx<'_> {
     /// `div` and `rem` on 32-bit integers.
     pub fn lower_divide32(&mut self, i: &Instruction, ty: Type) -> LResult<()> {
-        if i.operands.len() != 3 {
-            return Err(format!(
-                "Arguments mismatch for instruction '{}'",
-                i.opcode()
-            ));
-        }
+        crate::ctx::operands_exactly(i, 3)?;
         let d = self.dst(&i.operands[0])?;
         let a = self.reg_src32(&i.operands[1])?;
         let b = self.reg_src32(&i.operands[2])?;
@@ -207,12 +202,7 @@ impl Ctx<'_> {
 
     /// `div` and `rem` on 64-bit integers.
     pub fn lower_divide64(&mut self, i: &Instruction, signed: bool) -> LResult<()> {
-        if i.operands.len() != 3 {
-            return Err(format!(
-                "Arguments mismatch for instruction '{}'",
-                i.opcode()
-            ));
-        }
+        crate::ctx::operands_exactly(i, 3)?;
         let d = self.dst(&i.operands[0])?;
         let (al, ah) = self.src64(&i.operands[1])?;
         let (bl, bh) = self.src64(&i.operands[2])?;

@@ -56,12 +56,7 @@ impl Ctx<'_> {
 
     /// The destination and `N` sources of an f64 instruction.
     fn double_operands<const N: usize>(&mut self, i: &Instruction) -> LResult<(Reg, [Src; N])> {
-        if i.operands.len() != N + 1 {
-            return Err(format!(
-                "Arguments mismatch for instruction '{}'",
-                i.opcode()
-            ));
-        }
+        crate::ctx::operands_exactly(i, N + 1)?;
         let d = self.double_dst(&i.operands[0])?;
         let mut srcs = [Src::ZERO; N];
         for (s, op) in srcs.iter_mut().zip(&i.operands[1..]) {

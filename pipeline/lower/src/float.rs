@@ -107,12 +107,7 @@ impl Ctx<'_> {
     /// ptxas writes it: one LOP3 on the (high) word, `sign mask ? a : b`; an f64's low word is
     /// `b`'s.
     fn copysign(&mut self, i: &Instruction, ty: Type) -> LResult<()> {
-        if i.operands.len() != 3 {
-            return Err(format!(
-                "Arguments mismatch for instruction '{}'",
-                i.opcode()
-            ));
-        }
+        crate::ctx::operands_exactly(i, 3)?;
         let d = self.dst(&i.operands[0])?;
         let (sign_word, magnitude_word, d_word) = if ty == Type::F64 {
             if d.comps != 2 {
@@ -143,12 +138,7 @@ impl Ctx<'_> {
     }
 
     fn fregs<const N: usize>(&mut self, i: &Instruction) -> LResult<[Src; N]> {
-        if i.operands.len() != N {
-            return Err(format!(
-                "Arguments mismatch for instruction '{}'",
-                i.opcode()
-            ));
-        }
+        crate::ctx::operands_exactly(i, N)?;
         let mut out = [Src::ZERO; N];
         out[0] = Src::reg(self.dst(&i.operands[0])?);
         for k in 1..N {

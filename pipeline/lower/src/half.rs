@@ -91,12 +91,7 @@ impl Ctx<'_> {
             "fma" => 4,
             _ => 3,
         };
-        if i.operands.len() != n {
-            return Err(format!(
-                "Arguments mismatch for instruction '{}'",
-                i.opcode()
-            ));
-        }
+        crate::ctx::operands_exactly(i, n)?;
         let d = self.dst(&i.operands[0])?;
         let mut s = Vec::with_capacity(3);
         for op in &i.operands[1..] {
@@ -150,12 +145,7 @@ impl Ctx<'_> {
     }
 
     fn half_minmax(&mut self, i: &Instruction, ht: HalfType, ftz: bool) -> LResult<()> {
-        if i.operands.len() != 3 {
-            return Err(format!(
-                "Arguments mismatch for instruction '{}'",
-                i.opcode()
-            ));
-        }
+        crate::ctx::operands_exactly(i, 3)?;
         let d = self.dst(&i.operands[0])?;
         let a = self.reg_src32(&i.operands[1])?;
         let b = self.reg_src32(&i.operands[2])?;

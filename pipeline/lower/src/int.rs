@@ -10,16 +10,7 @@ const LUT_OR: u8 = 0xfc;
 const LUT_XOR: u8 = 0x3c;
 const LUT_NOT_A: u8 = 0x0f;
 
-fn ops(i: &Instruction, n: usize) -> LResult<&[Operand]> {
-    if i.operands.len() == n {
-        Ok(&i.operands)
-    } else {
-        Err(format!(
-            "Arguments mismatch for instruction '{}'",
-            i.opcode()
-        ))
-    }
-}
+use crate::ctx::operands_exactly as ops;
 
 fn unsupported(i: &Instruction) -> String {
     format!(
@@ -1012,14 +1003,7 @@ pub fn check_setp_arity(i: &Instruction) -> LResult<()> {
     } else {
         3
     };
-    if i.operands.len() == want {
-        Ok(())
-    } else {
-        Err(format!(
-            "Arguments mismatch for instruction '{}'",
-            i.opcode()
-        ))
-    }
+    ops(i, want).map(|_| ())
 }
 
 pub fn int_cmp(i: &Instruction) -> LResult<IntCmp> {

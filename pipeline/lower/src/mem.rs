@@ -119,12 +119,7 @@ impl Ctx<'_> {
     }
 
     pub fn lower_mem(&mut self, i: &Instruction) -> LResult<()> {
-        if i.operands.len() != 2 {
-            return Err(format!(
-                "Arguments mismatch for instruction '{}'",
-                i.opcode()
-            ));
-        }
+        crate::ctx::operands_exactly(i, 2)?;
         let width = vector_width(i)?;
         let ty = i.ty().ok_or("ld/st needs a type")?;
         let load = i.opcode() != "st";

@@ -22,12 +22,7 @@ const LUT_AND: u8 = 0xc0;
 impl Ctx<'_> {
     /// `sqrt.rn.f32 d, a` (without `.ftz`).
     pub fn sqrt_rn_f32(&mut self, i: &Instruction) -> LResult<()> {
-        if i.operands.len() != 2 {
-            return Err(format!(
-                "Arguments mismatch for instruction '{}'",
-                i.opcode()
-            ));
-        }
+        crate::ctx::operands_exactly(i, 2)?;
         let d = self.dst(&i.operands[0])?;
         let x = self.reg_src32(&i.operands[1])?;
         let slow = self.sqrt_needs_slow_path(x);

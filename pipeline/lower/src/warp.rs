@@ -32,16 +32,7 @@ fn unsupported(i: &Instruction) -> String {
     )
 }
 
-fn operands(i: &Instruction, n: usize) -> LResult<&[Operand]> {
-    if i.operands.len() == n {
-        Ok(&i.operands)
-    } else {
-        Err(format!(
-            "Arguments mismatch for instruction '{}'",
-            i.opcode()
-        ))
-    }
-}
+use crate::ctx::operands_exactly as operands;
 
 impl Ctx<'_> {
     /// Dispatches the warp-level and synchronisation opcodes; `None` for other opcodes.
