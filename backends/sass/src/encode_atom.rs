@@ -115,8 +115,7 @@ fn set_mem_operands(w: &mut Word, i: &Instr, offset: i32) -> EResult<()> {
 /// CAS's new value: the register after the compare value (two after, for 64-bit types) in s1's
 /// group.
 fn cas_new_value_reg(i: &Instr, ty: AtomType) -> EResult<u64> {
-    let words = if ty.is_wide() { 2 } else { 1 };
-    Ok(src_gpr(&i.srcs[1])? + words)
+    Ok(src_gpr(&i.srcs[1])? + ty.words() as u64)
 }
 
 /// ATOMS.op[.S32|.64] d, [a + offset], b.

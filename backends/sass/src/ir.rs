@@ -390,6 +390,16 @@ impl AtomType {
     pub fn is_wide(self) -> bool {
         matches!(self, AtomType::U64 | AtomType::S64)
     }
+
+    /// 32-bit registers one value takes: 2 for 64-bit types (CAS's new value sits this many
+    /// registers after its compare value).
+    pub fn words(self) -> u8 {
+        if self.is_wide() {
+            2
+        } else {
+            1
+        }
+    }
 }
 
 /// The scope of a global atomic (`.STRONG.SM` for `.cta`, `.STRONG.GPU`, `.STRONG.SYS`).

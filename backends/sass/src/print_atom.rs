@@ -43,7 +43,7 @@ fn scope_suffix(sm: Sm, scope: MemScope) -> &'static str {
 /// types); nothing for the other operations.
 fn cas_new_value(op: AtomOp, ty: AtomType, b: &Src) -> String {
     match (op, b.as_reg()) {
-        (AtomOp::Cas, Some(r)) => format!(", R{}", r.idx + if ty.is_wide() { 2 } else { 1 }),
+        (AtomOp::Cas, Some(r)) => format!(", R{}", r.idx + ty.words() as u32),
         _ => String::new(),
     }
 }

@@ -150,7 +150,7 @@ impl Ctx<'_> {
     /// CAS's compare and new values moved into one fresh register group (a pair, or a quad for
     /// 64-bit types), the compare value first, which is where the hardware reads them.
     fn cas_values(&mut self, compare: &Operand, new: &Operand, ty: AtomType) -> LResult<Src> {
-        let words: u8 = if ty.is_wide() { 2 } else { 1 };
+        let words = ty.words();
         let group = self.f.new_vreg(RegFile::Gpr, 2 * words);
         for (k, op) in [compare, new].into_iter().enumerate() {
             let halves = if ty.is_wide() {
