@@ -540,11 +540,11 @@ impl Args {
     /// The real architecture to encode for, and whether this is a parse-only virtual target.
     pub fn target(&self) -> (Sm, bool) {
         let virtual_arch = self.arch.starts_with("compute_");
-        let num = self
+        let name = self
             .arch
             .trim_start_matches(|c: char| !c.is_ascii_digit())
-            .trim_end_matches(['a', 'f']);
-        let sm = num.parse::<u32>().map(Sm::new).unwrap_or(Sm::new(75));
+            .trim_end_matches('f');
+        let sm = name.parse::<Sm>().unwrap_or(Sm::new(75));
         (sm, virtual_arch)
     }
 
@@ -552,9 +552,7 @@ impl Args {
     pub fn can_generate(&self) -> bool {
         let (sm, virtual_arch) = self.target();
         virtual_arch
-            || (self.arch.starts_with("sm_")
-                && !self.arch.ends_with(['a', 'f'])
-                && sm.is_supported())
+            || (self.arch.starts_with("sm_") && !self.arch.ends_with('f') && sm.is_supported())
     }
 
     /// Checks done once the command line is read and a compile is due, as ptxas does them after

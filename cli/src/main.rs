@@ -81,7 +81,7 @@ fn run(args: &args::Args, notes: &[args::OptionNote]) -> ExitCode {
     }
     if !args.can_generate() {
         return fatal(&format!(
-            "ptxforge cannot generate code for '{}' yet (supported: sm_75, sm_80, sm_86, sm_89, sm_90; compute_XX parses only)",
+            "ptxforge cannot generate code for '{}' yet (supported: sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a; compute_XX parses only)",
             args.arch
         ));
     }

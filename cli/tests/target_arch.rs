@@ -33,6 +33,10 @@ const CASES: &[(&str, &str, &str)] = &[
     ("sm_90a", "sm_80", HIGHER),
     ("sm_90a", "compute_90", "ptxas fatal   : PTX with .target 'sm_90a' cannot be compiled for architecture 'compute_90'\n"),
     ("sm_90a", "compute_90a", ""),
+    ("sm_90a", "sm_90a", ""),
+    ("sm_90", "sm_90a", ""),
+    ("sm_80", "sm_90a", ""),
+    ("sm_90a", "sm_90", "ptxas fatal   : PTX with .target 'sm_90a' cannot be compiled for architecture 'sm_90'\n"),
     ("sm_90a", "compute_100", "ptxas fatal   : Program with .target 'sm_90a' cannot be compiled to future architecture\n"),
     ("sm_80, sm_90a", "compute_90", "ptxas fatal   : PTX with .target 'sm_90a' cannot be compiled for architecture 'compute_90'\n"),
     // An `f` target compiles within its family (the same tens).

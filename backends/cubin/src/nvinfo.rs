@@ -165,10 +165,11 @@ fn kparams(r: &mut Records, k: &KernelImage) {
     }
 }
 
-/// `.nv.compat` for sm_90 (not sm_90a).
-pub fn compat_sm90() -> Vec<u8> {
+/// `.nv.compat` for sm_90 and sm_90a: the first record (EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET)
+/// is 1 for an architecture-specific `a` target, which is how `cuobjdump` tells `sm=90a`.
+pub fn compat_sm90(sm: Sm) -> Vec<u8> {
     let mut r = Records::default();
-    r.bval(0x09, 0);
+    r.bval(0x09, u8::from(sm.accel));
     r.bval(0x0c, 0);
     r.bval(0x02, 1);
     r.hval(0x0d, 0x0101);

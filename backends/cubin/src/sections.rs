@@ -263,7 +263,7 @@ pub fn build(m: &CubinModule) -> Layout {
 
     fill_notes(&mut secs, &idx, m);
     if let Some(c) = compat {
-        secs[c].data = nvinfo::compat_sm90();
+        secs[c].data = nvinfo::compat_sm90(m.sm);
     }
     secs[info].data = nvinfo::global_info(m, &func_sym);
     for (n, k) in proc.iter().enumerate() {

@@ -10,20 +10,30 @@ use ptxforge_benches::corpus_files;
 use ptxforge_pipeline::{compile_module, CompileOptions};
 use ptxforge_sass::arch::{Sm, SUPPORTED_SMS};
 
-/// The `.target` of a module, e.g. 80 for `.target sm_80`.
-fn module_target(src: &str) -> u32 {
+/// The `.target` of a module, e.g. `sm_80` or `sm_90a` (sm_75 when it names none we know).
+fn module_target(src: &str) -> Sm {
     src.lines()
         .find_map(|l| l.trim().strip_prefix(".target"))
         .and_then(|t| {
-            let digits: String = t
-                .trim()
-                .trim_start_matches("sm_")
-                .chars()
-                .take_while(char::is_ascii_digit)
-                .collect();
-            digits.parse().ok()
+            t.split([',', ' ', '\t'])
+                .find(|w| !w.is_empty())?
+                .parse()
+                .ok()
         })
-        .unwrap_or(75)
+        .unwrap_or(Sm::new(75))
+}
+
+/// Where a module is surveyed: an `a` target at itself only (its code runs nowhere else), any
+/// other at every supported architecture from its own on.
+fn survey_targets(target: Sm) -> Vec<Sm> {
+    if target.accel {
+        return [target].into_iter().filter(|t| t.is_supported()).collect();
+    }
+    SUPPORTED_SMS
+        .iter()
+        .copied()
+        .filter(|s| s.num >= target.num)
+        .collect()
 }
 
 fn main() {
@@ -42,12 +52,7 @@ fn main() {
         let src = String::from_utf8_lossy(&std::fs::read(f).unwrap()).into_owned();
         let target = module_target(&src);
         let name = f.strip_prefix(&dir).unwrap_or(f).display().to_string();
-        for (i, sm) in SUPPORTED_SMS
-            .iter()
-            .copied()
-            .filter(|s| s.num >= target)
-            .enumerate()
-        {
+        for (i, sm) in survey_targets(target).into_iter().enumerate() {
             let verdict = survey_one(&src, &name, sm, (i == 0).then_some(&mut tally));
             if verdict == "ok" {
                 ok += 1;
