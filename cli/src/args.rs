@@ -256,6 +256,8 @@ const OPTIONS: &[(&str, &str, Takes)] = &[
     ("fdevice-time-trace", "fdevice-time-trace", Takes::Value),
     ("use-trace-pid", "use-trace-pid", Takes::Value),
     ("ftrace-phase-after", "ftrace-phase-after", Takes::Value),
+    // Hidden in ptxas's --help, but Triton passes it on every compile.
+    ("regAllocOptLevel", "regAllocOptLevel", Takes::Value),
     // ptxforge's own options.
     (
         "threads-dynamic-scheduling",
@@ -468,6 +470,10 @@ fn apply(args: &mut Args, long: &str, value: Option<String>) -> Result<(), Strin
             args.trace.pid = Some(v.parse().map_err(|_| format!("'{v}': expected a number"))?)
         }
         "ftrace-phase-after" => args.trace.phase_after = Some(v),
+        // A number, as ptxas checks it; ptxforge's register allocator has one level.
+        "regAllocOptLevel" => {
+            signed_number(&v)?;
+        }
         "allow-expensive-optimizations" => args.expensive_optimizations = Some(boolean(&v)?),
         "version" => args.version = true,
         "help" => args.help = true,

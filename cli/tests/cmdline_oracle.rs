@@ -37,6 +37,12 @@ const CASES: &[(&str, Agree)] = &[
     ("--gpu-name=sm_86 v.ptx", Stderr),
     ("v.ptx", Stderr),
     ("-arch=compute_90a v.ptx -o virt.o", Stderr),
+    ("-arch=sm_90a v.ptx -o a90a.o", Stderr),
+    // Triton's command line (a hidden option of ptxas's).
+    ("-lineinfo -v --regAllocOptLevel=2 --gpu-name=sm_80 v.ptx -o t.o", Errors),
+    ("-arch=sm_80 --regAllocOptLevel 0 v.ptx", Stderr),
+    ("-arch=sm_80 -regAllocOptLevel=x v.ptx", Stderr),
+    ("-arch=sm_80 v.ptx --regAllocOptLevel", Stderr),
     ("-arch=sm_80 -O0 v.ptx", Stderr),
     ("-arch=sm_80 -O v.ptx", Stderr),
     ("-arch=sm_80 -O=2 v.ptx", Stderr),
