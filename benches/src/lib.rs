@@ -1,6 +1,10 @@
-//! Shared helpers for ptxforge's benchmarks (which print ratios against ptxas).
+//! Shared helpers for ptxforge's benchmarks (which print ratios against ptxas): the corpus's
+//! files, child-process measurement, and synthetic modules.
 
 use std::path::{Path, PathBuf};
+
+pub mod measure;
+pub mod synth;
 
 /// Every `.ptx` file below `dir`, sorted (the corpus keeps modules in sub-folders).
 pub fn corpus_files(dir: &Path) -> Vec<PathBuf> {
