@@ -168,21 +168,33 @@ impl Jobserver {
         } else {
             st.waiters += 1;
             self.inner.cond.notify_all();
-            while st.ready.is_empty() && !st.shutdown && st.error.is_none() {
+            let took = loop {
+                // The implicit token may come back while we wait for Make's: take whichever
+                // is first, or a process whose every section waits on an empty pipe never ends.
+                if st.implicit_available {
+                    st.implicit_available = false;
+                    break Ok(None);
+                }
+                if let Some(byte) = st.ready.pop() {
+                    break Ok(Some(byte));
+                }
+                if st.shutdown || st.error.is_some() {
+                    break Err(st
+                        .error
+                        .clone()
+                        .unwrap_or_else(|| "jobserver shut down".into()));
+                }
                 st = self
                     .inner
                     .cond
                     .wait(st)
                     .map_err(|_| "poisoned".to_string())?;
-            }
-            st.waiters -= 1;
-            let Some(byte) = st.ready.pop() else {
-                return Err(st
-                    .error
-                    .clone()
-                    .unwrap_or_else(|| "jobserver shut down".into()));
             };
-            st.held.push(byte);
+            st.waiters -= 1;
+            if let Some(byte) = took? {
+                st.held.push(byte);
+            }
+            self.return_unwanted(&mut st);
         }
         st.active += 1;
         st.stats.tokens_acquired += 1;
@@ -208,8 +220,19 @@ impl Jobserver {
             }
         } else if !st.implicit_available {
             st.implicit_available = true;
+            self.inner.cond.notify_all();
         } else {
             set_error(&mut st, "token released twice".into());
+        }
+    }
+
+    /// Writes back bytes read for waiters that took the implicit token instead.
+    fn return_unwanted(&self, st: &mut State) {
+        while st.ready.len() > st.waiters {
+            let byte = st.ready.pop().expect("more ready bytes than waiters");
+            if let Err(e) = write_byte(&self.inner.write, byte) {
+                set_error(st, format!("write: {e}"));
+            }
         }
     }
 
@@ -391,6 +414,40 @@ fn watch_termination_signals(inner: &Arc<Inner>) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A jobserver on a pipe that holds no token: only the implicit one exists.
+    fn tokenless() -> (Jobserver, OwnedFd, OwnedFd) {
+        let (r, w) = nix::unistd::pipe().unwrap();
+        let js = Jobserver::connect(&Auth::Pipe(r.as_raw_fd(), w.as_raw_fd())).unwrap();
+        (js, r, w)
+    }
+
+    #[test]
+    fn a_waiter_takes_the_implicit_token_when_it_comes_back() {
+        let (js, _r, _w) = tokenless();
+        let js = Arc::new(js);
+        let first = js.acquire().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let waiter = Arc::clone(&js);
+        // Not joined: with the bug it would wait for ever, and the test must fail, not hang.
+        std::thread::spawn(move || {
+            let token = waiter.acquire().unwrap();
+            tx.send(()).unwrap();
+            drop(token);
+        });
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(
+            rx.try_recv().is_err(),
+            "a second token out of an empty pipe"
+        );
+        drop(first);
+        // Before the fix the waiter slept on Make's empty pipe for ever.
+        rx.recv_timeout(Duration::from_secs(5))
+            .expect("the waiter never got the implicit token back");
+        std::thread::sleep(Duration::from_millis(50));
+        assert_eq!(js.stats().tokens_acquired, 2);
+        assert!(js.acquire().is_ok(), "the implicit token is free again");
+    }
 
     #[test]
     fn makeflags_forms() {
