@@ -5,7 +5,10 @@
 //! (and into a file with `--markdown`), JSON with `--json`.
 //!
 //! Usage: `cargo build --release && cargo run --release -p ptxforge-benches --bin throughput --
-//! [--reps N] [--full] [--markdown BENCHMARKS.md] [--json FILE] [MODULE.ptx[:sm_XX] ...]`.
+//! [--reps N] [--full] [--load N] [--markdown BENCHMARKS.md] [--json FILE] [MODULE.ptx[:sm_XX] ...]`.
+//! `--load N` adds a load report: the set, `--reps` times over, as one batch of jobs on a pool of
+//! N processes (as `make -jN` runs them), each compiler in turn: sustained kernels/s and the p50
+//! and p99 time per module.
 //! Without modules: the corpus's two CCCL modules and synthetic ones (300 kernels, about 5 MB; a
 //! 100,000-line kernel; with `--full` also 3,000 kernels, about 50 MB, and a 200 MB module).
 
@@ -31,6 +34,8 @@ struct Config {
     full: bool,
     markdown: Option<PathBuf>,
     json: Option<PathBuf>,
+    /// `--load N`: also run the whole set as one batch on a pool of N processes.
+    load: Option<usize>,
     modules: Vec<(PathBuf, Option<String>)>,
 }
 
@@ -40,6 +45,7 @@ fn parse_args() -> Config {
         full: false,
         markdown: None,
         json: None,
+        load: None,
         modules: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -49,6 +55,7 @@ fn parse_args() -> Config {
             "--full" => cfg.full = true,
             "--markdown" => cfg.markdown = args.next().map(PathBuf::from),
             "--json" => cfg.json = args.next().map(PathBuf::from),
+            "--load" => cfg.load = args.next().and_then(|n| n.parse().ok()),
             _ => {
                 let (path, arch) = match a.rsplit_once(":sm_") {
                     Some((p, n)) => (p.to_string(), Some(format!("sm_{n}"))),
@@ -375,7 +382,10 @@ fn main() {
         }
         stages.push((i, stage_breakdown(&ours, m, 0)));
     }
-    let table = markdown(&modules, &rows, &stages, cpus);
+    let mut table = markdown(&modules, &rows, &stages, cpus);
+    if let Some(pool) = cfg.load {
+        table.push_str(&load_report(&ours, &ptxas, &modules, pool, cfg.reps));
+    }
     let text = format!("{}\n{table}", provenance(cpus, cfg.reps));
     print!("{text}");
     if let Some(path) = &cfg.markdown {
@@ -385,6 +395,60 @@ fn main() {
     if let Some(path) = &cfg.json {
         std::fs::write(path, json(&modules, &rows)).expect("write json");
     }
+}
+
+/// Each compiler's run of the whole batch on `pool` processes: (wall, per-job walls).
+fn run_batch(
+    exe: &Path,
+    modules: &[Module],
+    pool: usize,
+    reps: usize,
+) -> (Duration, Vec<Duration>) {
+    let jobs: Vec<&Module> = (0..reps).flat_map(|_| modules.iter()).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let times = std::sync::Mutex::new(Vec::new());
+    let start = std::time::Instant::now();
+    std::thread::scope(|s| {
+        for slot in 0..pool {
+            let (next, times, jobs) = (&next, &times, &jobs);
+            s.spawn(move || loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(m) = jobs.get(i) else { break };
+                let out = std::env::temp_dir()
+                    .join(format!("ptxforge-load-{}-{slot}.cubin", std::process::id()));
+                let run = measure(exe, &compile_args(m, 1, &out)).expect("run compiler");
+                let _ = std::fs::remove_file(&out);
+                times.lock().unwrap().push(run.wall);
+            });
+        }
+    });
+    (start.elapsed(), times.into_inner().unwrap())
+}
+
+/// The load report: both compilers on the same batch and pool, one after the other.
+fn load_report(ours: &Path, ptxas: &Path, modules: &[Module], pool: usize, reps: usize) -> String {
+    let kernels: usize = modules.iter().map(|m| m.kernels).sum::<usize>() * reps;
+    let mut s = format!(
+        "\nLoad: {} jobs ({} modules x {reps}) on a pool of {pool} processes, each at `--split-compile 1`:\n\n\
+         | compiler | batch s | kernels/s | p50 per module s | p99 per module s |\n|---|---|---|---|---|\n",
+        modules.len() * reps,
+        modules.len()
+    );
+    for (name, exe) in [("ptxforge", ours), ("ptxas", ptxas)] {
+        eprintln!("load: {name} on {pool} processes...");
+        let (wall, mut times) = run_batch(exe, modules, pool, reps);
+        times.sort();
+        let pick = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+        let _ = writeln!(
+            s,
+            "| {name} | {:.2} | {:.0} | {:.3} | {:.3} |",
+            secs(wall),
+            kernels as f64 / secs(wall),
+            secs(pick(0.5)),
+            secs(pick(0.99))
+        );
+    }
+    s
 }
 
 const BEGIN: &str = "<!-- throughput results: begin -->";
