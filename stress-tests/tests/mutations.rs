@@ -1,5 +1,6 @@
 //! Robustness: thousands of mutated filetest modules (bytes flipped, lines dropped or repeated,
-//! truncated) never panic and never produce an internal error: every failure is a diagnostic.
+//! truncated), and mutated kernels of the corpus for a bounded time (`PTXFORGE_STRESS_SECONDS`,
+//! default 20), never panic, hang or produce an internal error: every failure is a diagnostic.
 
 use ptxforge_pipeline::{compile_module, CompileOptions};
 use ptxforge_sass::arch::Sm;
@@ -81,6 +82,97 @@ fn mutated_modules_fail_with_diagnostics_only() {
     assert!(
         internal.is_empty(),
         "{} internal errors, first: {}",
+        internal.len(),
+        internal[0]
+    );
+}
+
+/// A corpus module cut into its header (everything before the first kernel) and its kernels.
+fn header_and_kernels(src: &str) -> (String, Vec<String>) {
+    let starts: Vec<usize> = src
+        .match_indices("\n.visible .entry ")
+        .chain(src.match_indices("\n.entry "))
+        .map(|(i, _)| i + 1)
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let Some(&first) = starts.first() else {
+        return (src.to_string(), Vec::new());
+    };
+    let mut kernels = Vec::new();
+    for (n, &s) in starts.iter().enumerate() {
+        let end = starts.get(n + 1).copied().unwrap_or(src.len());
+        kernels.push(src[s..end].to_string());
+    }
+    (src[..first].to_string(), kernels)
+}
+
+/// Compiles on another thread; `None` when it takes longer than `limit` (a hang).
+fn compile_within(
+    src: String,
+    sm: u32,
+    limit: std::time::Duration,
+) -> Option<ptxforge_pipeline::CompileOutput> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let opts = CompileOptions {
+            sm: Sm::new(sm),
+            check_hazards: true,
+            ..CompileOptions::default()
+        };
+        let _ = tx.send(compile_module(&src, "m.ptx", &opts));
+    });
+    rx.recv_timeout(limit).ok()
+}
+
+#[test]
+fn mutated_corpus_kernels_fail_with_diagnostics_only() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
+    let files = ptxforge_benches::corpus_files(&dir);
+    if files.is_empty() {
+        println!("skipped: no corpus at {}", dir.display());
+        return;
+    }
+    let seconds: u64 = std::env::var("PTXFORGE_STRESS_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
+    let modules: Vec<(u32, String, Vec<String>)> = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .filter_map(|src| {
+            let target = src
+                .lines()
+                .find_map(|l| l.trim().strip_prefix(".target sm_"))?;
+            let digits: String = target.chars().take_while(char::is_ascii_digit).collect();
+            let sm: u32 = digits.parse().ok()?;
+            let (header, kernels) = header_and_kernels(&src);
+            (sm <= 90 && !kernels.is_empty()).then_some((sm, header, kernels))
+        })
+        .collect();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    let mut rng = Rng(0xc0ffee_5eed_2026);
+    let (mut rounds, mut internal) = (0, Vec::new());
+    while std::time::Instant::now() < deadline {
+        let (sm, header, kernels) = &modules[rng.below(modules.len())];
+        let kernel = &kernels[rng.below(kernels.len())];
+        let src = mutate(&format!("{header}{kernel}"), &mut rng);
+        let Some(out) = compile_within(src, *sm, std::time::Duration::from_secs(60)) else {
+            panic!("round {rounds}: a mutated corpus kernel did not finish in 60 s");
+        };
+        if let Some(d) = out
+            .diagnostics
+            .iter()
+            .find(|d| d.message.contains("internal error"))
+        {
+            internal.push(format!("round {rounds} sm_{sm}: {d}"));
+        }
+        rounds += 1;
+    }
+    println!("{rounds} mutated corpus kernels in {seconds} s");
+    assert!(
+        internal.is_empty(),
+        "{} internal errors in {rounds} rounds, first: {}",
         internal.len(),
         internal[0]
     );
