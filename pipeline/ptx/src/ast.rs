@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
-pub use crate::name::Name;
+pub use crate::syntax::name::Name;
 
 /// A byte range `start..end` of the module's text (the node's first and past-its-last byte).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -300,7 +300,7 @@ pub struct Function {
     /// Whether the function has a body (`.extern` declarations don't).
     pub has_body: bool,
     /// Set only when a declaration follows an instruction of its `{ }` block, so that a name may
-    /// be used before it is declared (ptxas reads a body in order: see `check_order`): the body's
+    /// be used before it is declared (ptxas reads a body in order: see `checks::order`): the body's
     /// nested blocks, each from its `{` to its `}`. None for nearly every function.
     pub declared_late: Option<Box<[Span]>>,
 }
@@ -586,7 +586,7 @@ pub struct Instruction {
 }
 
 /// An opcode with its dot-modifiers (`ld.global.nc.f32`). A module has few distinct ones, so the
-/// parser makes each once ([`crate::forms::FormTable`]) and instructions share it: no modifier
+/// parser makes each once ([`crate::syntax::forms::FormTable`]) and instructions share it: no modifier
 /// list per instruction, and checks that depend only on the form can be kept per form.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Form {

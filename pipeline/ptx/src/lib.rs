@@ -1,28 +1,14 @@
 //! The PTX front end: lexing, parsing to an AST with source spans, and ptxas-style diagnostics.
 
 pub mod ast;
-mod check_bounds;
-pub mod check_decls;
-pub mod check_forms;
-pub mod check_instr;
-mod check_mods;
-pub mod check_module;
-pub mod check_order;
-mod check_vectors;
+pub mod checks;
 pub mod diag;
-mod fast_path;
-mod forms;
 pub mod isa;
-pub mod lexer;
-pub mod name;
-pub mod parser;
-pub mod resolve;
-pub mod sections;
-pub mod typing;
-pub mod validate;
-mod wide;
+pub mod syntax;
 
+pub use checks::{module as check_module, validate};
 pub use diag::{Diagnostic, Severity};
+pub use syntax::{lexer, sections};
 
 /// Parses and validates a module; `Err` holds every diagnostic found (up to a cap). Warnings
 /// and infos about a valid module come back in [`ast::Module::warnings`].
@@ -44,7 +30,7 @@ pub fn parse_syntax_with(
     file_name: &str,
     fast_path: bool,
 ) -> (ast::Module, Vec<Diagnostic>) {
-    let mut p = parser::Parser::new(src, file_name);
+    let mut p = syntax::parser::Parser::new(src, file_name);
     p.fast_path = fast_path;
     let module = p.parse_module();
     (module, std::mem::take(&mut p.diags))

@@ -1,5 +1,5 @@
 //! The instruction table: per opcode, the instruction types it allows, the shape of its operands and
-//! the `.target`/`.version` its features need. The checks in `check_instr.rs` read these tables, so
+//! the `.target`/`.version` its features need. The checks in `checks/instructions.rs` read these tables, so
 //! covering more of the ISA means adding rows, not code.
 
 use std::sync::OnceLock;
@@ -168,7 +168,7 @@ pub const OPS: &[OpSpec] = &[
     op("ex2", F32_ONLY.union(HALVES), "da"),
     op("copysign", FLOATS, "daa"),
     op("testp", FLOATS, "Pa"),
-    // `.s32`/`.s64` are read, and refused once the operands fit (`check_instr`).
+    // `.s32`/`.s64` are read, and refused once the operands fit (`checks::instructions`).
     op("cvta", set(&[U32, U64, S32, S64]), "da"),
     // The address: a register, an immediate or a variable plus an offset; a variable alone is
     // ptxas's "must be register".

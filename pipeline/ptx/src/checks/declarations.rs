@@ -7,7 +7,7 @@
 //! state spaces, no body for an `.extern` function, and `.alias` prototypes.
 
 use crate::ast::*;
-use crate::check_module::Finding;
+use crate::checks::module::Finding;
 use std::collections::HashMap;
 
 pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
@@ -55,7 +55,7 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
                 false,
             ));
         }
-        if crate::check_module::check_initializer_space(v).is_none() {
+        if crate::checks::module::check_initializer_space(v).is_none() {
             check_variable(src, v, &|n| module_name(n, v.name_at), &mut out);
         }
     }
@@ -64,8 +64,8 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
     let globals = m
         .globals
         .iter()
-        .map(|v| (crate::check_module::variable_key(v).0, v.range, v.line));
-    out.extend(crate::check_module::members_declared_again(globals));
+        .map(|v| (crate::checks::module::variable_key(v).0, v.range, v.line));
+    out.extend(crate::checks::module::members_declared_again(globals));
     for f in &m.functions {
         out.extend(repeated_linkage(src, f.span));
         for v in f.params.iter().chain(&f.ret_params) {
@@ -99,7 +99,7 @@ pub fn check_declarations(src: &str, m: &Module) -> Vec<Finding> {
                 b128_version(m, v.type_line, v.ty).filter(|_| opens_statement && !is_array(src, v)),
             );
             // A space that takes no initializer: ptxas says so, and reads no further.
-            let misplaced_initializer = crate::check_module::check_initializer_space(v);
+            let misplaced_initializer = crate::checks::module::check_initializer_space(v);
             let checks_initializer = misplaced_initializer.is_none();
             out.extend(misplaced_initializer);
             out.extend(variable_kind(src, v));
@@ -720,7 +720,7 @@ fn initializer_levels(v: &VarDecl, declarator: &str) -> Vec<Level> {
         .map(|d| {
             let length = d.split(']').next().unwrap_or("").trim();
             Level::Array(
-                crate::parser::parse_int(length)
+                crate::syntax::parser::parse_int(length)
                     .filter(|_| !length.is_empty())
                     .and_then(|n| u64::try_from(n).ok()),
             )

@@ -13,8 +13,8 @@ use crate::ast::{
     AddrBase, Form, Function, Instruction, Name, Operand, RegDecl, Span, StateSpace, Statement,
     Type, VarDecl,
 };
-use crate::forms::FormKey;
-use crate::parser::Parser;
+use crate::syntax::forms::FormKey;
+use crate::syntax::parser::Parser;
 
 /// A read position in the bytes of the parser's section (which end where the section does).
 struct Cursor<'s> {
@@ -65,7 +65,10 @@ impl<'s> Cursor<'s> {
             while self.pos + 16 <= self.bytes.len() {
                 // SAFETY: SSE2 is part of x86_64, and the 16 bytes read lie inside `bytes`.
                 let outside = unsafe {
-                    crate::wide::outside_names(self.bytes.as_ptr().add(self.pos), class == FORM)
+                    crate::syntax::wide::outside_names(
+                        self.bytes.as_ptr().add(self.pos),
+                        class == FORM,
+                    )
                 };
                 if outside != 0 {
                     self.pos += outside.trailing_zeros() as usize;
@@ -108,7 +111,7 @@ impl<'s> Cursor<'s> {
         #[cfg(target_arch = "x86_64")]
         while self.pos + 16 <= self.bytes.len() {
             // SAFETY: SSE2 is part of x86_64, and the 16 bytes read lie inside `bytes`.
-            let ends = unsafe { crate::wide::line_ends(self.bytes.as_ptr().add(self.pos)) };
+            let ends = unsafe { crate::syntax::wide::line_ends(self.bytes.as_ptr().add(self.pos)) };
             if ends != 0 {
                 self.pos += ends.trailing_zeros() as usize;
                 return;
@@ -159,7 +162,7 @@ impl<'s> Cursor<'s> {
         #[cfg(target_arch = "x86_64")]
         if self.pos + 32 <= self.bytes.len() {
             // SAFETY: SSE2 is part of x86_64, and the 32 bytes read lie inside `bytes`.
-            return unsafe { crate::wide::word_key(self.bytes.as_ptr().add(self.pos)) };
+            return unsafe { crate::syntax::wide::word_key(self.bytes.as_ptr().add(self.pos)) };
         }
         None
     }
@@ -184,8 +187,9 @@ impl<'s> Cursor<'s> {
         #[cfg(target_arch = "x86_64")]
         if self.peek() == b'%' && self.pos + 16 <= self.bytes.len() {
             // SAFETY: SSE2 is part of x86_64, and the 16 bytes read lie inside `bytes`.
-            let (text, len, padded) =
-                unsafe { crate::wide::short_percent_name(self.bytes.as_ptr().add(self.pos)) }?;
+            let (text, len, padded) = unsafe {
+                crate::syntax::wide::short_percent_name(self.bytes.as_ptr().add(self.pos))
+            }?;
             if len > 1 {
                 self.pos += len;
                 // SAFETY: the `%` and name bytes are ASCII, and `text` is zero past them.
@@ -259,7 +263,7 @@ impl<'s> Cursor<'s> {
             if matches!(self.peek(), b'u' | b'U') {
                 self.pos += 1;
             }
-            crate::parser::parse_int(text(self.bytes, start, self.pos)).ok_or(Declined)?
+            crate::syntax::parser::parse_int(text(self.bytes, start, self.pos)).ok_or(Declined)?
         };
         if is(self.peek(), NAME) || self.peek() == b'.' {
             return Err(Declined);
@@ -674,7 +678,9 @@ impl<'s> Parser<'s> {
     /// changed) for anything else: an empty list, `.ptr`, vectors, other state spaces, comments,
     /// errors.
     pub(crate) fn fast_param_list(&mut self) -> Option<Vec<VarDecl>> {
-        let open = self.cur.filter(|t| t.kind == crate::lexer::Tok::LParen)?;
+        let open = self
+            .cur
+            .filter(|t| t.kind == crate::syntax::lexer::Tok::LParen)?;
         let mut c = Cursor {
             bytes: &self.src.as_bytes()[..self.end as usize],
             pos: open.end as usize,
@@ -900,7 +906,7 @@ impl<'s> Parser<'s> {
                 };
                 Ok((o, c.skip_space()))
             }
-            next if !plain && crate::parser::is_special_register(&name) => {
+            next if !plain && crate::syntax::parser::is_special_register(&name) => {
                 Ok((Operand::SpecialReg { name, comp: None }, next))
             }
             next => Ok((Operand::Reg(name), next)),
@@ -1142,7 +1148,7 @@ fn name_in(src: &str, piece: &str) -> Name {
         // SAFETY: SSE2 is part of x86_64; the 16 bytes read lie inside `src`, and the name's
         // bytes (under sixteen, all of `piece`, UTF-8) are kept with zeros past them.
         unsafe {
-            let text = crate::wide::low_bytes(src.as_ptr().add(start), piece.len());
+            let text = crate::syntax::wide::low_bytes(src.as_ptr().add(start), piece.len());
             return Name::from_low_bytes(piece.len(), text);
         }
     }
@@ -1151,7 +1157,7 @@ fn name_in(src: &str, piece: &str) -> Name {
 
 #[cfg(test)]
 mod tests {
-    use crate::parser::Parser;
+    use crate::syntax::parser::Parser;
 
     fn takes(instr: &str) -> bool {
         let mut p = Parser::new(instr, "t.ptx");
@@ -1219,7 +1225,10 @@ mod tests {
                         let split = crate::ast::zero_padded_split(&got).is_some();
                         assert_eq!(padded, split, "{text:?}");
                         if plain {
-                            assert!(!crate::parser::is_special_register(&got), "{text:?}");
+                            assert!(
+                                !crate::syntax::parser::is_special_register(&got),
+                                "{text:?}"
+                            );
                         }
                     }
                     None => assert!(name.len() >= 15 || want.is_none(), "{text:?}"),
@@ -1274,7 +1283,7 @@ mod tests {
             "%gridid",
             "%a1",
         ] {
-            let special = crate::parser::is_special_register(name);
+            let special = crate::syntax::parser::is_special_register(name);
             assert!(plain(name) != Some(true) || !special, "{name}");
         }
         for name in ["%r1", "%rd12", "%fd3", "%rs0", "%p9", "%abc1", "%f10"] {

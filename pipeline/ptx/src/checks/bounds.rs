@@ -4,9 +4,9 @@
 //! module; ptxas gives it whatever the address's offset, in every state space (generic too).
 
 use crate::ast::*;
-use crate::check_instr::{Findings, Scope};
+use crate::checks::instructions::{Findings, Scope};
+use crate::checks::typing::{float_literal_fits, int_immediate_fits, register_fits};
 use crate::isa::Typing;
-use crate::typing::{float_literal_fits, int_immediate_fits, register_fits};
 
 /// The info for `i` when it is an `ld`/`st` (not `ldu`, `atom`, `red`, `prefetch`) of a type (of
 /// each element, for `.vN`) wider than `var`, the scalar variable it addresses (not an array,
@@ -47,7 +47,7 @@ fn other_operands_fit(i: &Instruction, address: usize, ty: Type, s: &Scope) -> b
     let data = 1 - address;
     i.operands.iter().enumerate().all(|(k, o)| match k {
         _ if k == address => true,
-        _ if k == data => data_fits(o, ty, crate::check_instr::has_vector_width(i), s),
+        _ if k == data => data_fits(o, ty, crate::checks::instructions::has_vector_width(i), s),
         _ => cache_policy_fits(o, s),
     })
 }
@@ -56,7 +56,7 @@ fn other_operands_fit(i: &Instruction, address: usize, ty: Type, s: &Scope) -> b
 /// width (`vector_access`), a vector of registers fits also as `mov` packs one (`.b64` from two
 /// 32-bit registers).
 fn data_fits(o: &Operand, ty: Type, vector_access: bool, s: &Scope) -> bool {
-    use crate::check_vectors::{data_vector_fits, mov_vector_fits};
+    use crate::checks::vectors::{data_vector_fits, mov_vector_fits};
     match o {
         Operand::Reg(r) => s
             .regs

@@ -2,7 +2,7 @@
 
 use crate::ast::*;
 use crate::diag::Diagnostic;
-use crate::lexer::{LineCursor, Tok, Token, TokenStream};
+use crate::syntax::lexer::{LineCursor, Tok, Token, TokenStream};
 use std::mem::MaybeUninit;
 use std::sync::Arc;
 
@@ -46,8 +46,8 @@ pub struct Parser<'s> {
     pub(crate) mods_buf: Vec<Name>,
     pub(crate) operands_buf: Vec<Operand>,
     /// The instruction forms made so far (on this thread: see [`Spare`]), each made once.
-    pub(crate) forms: crate::forms::FormTable,
-    /// Whether instructions of common shapes are read by [`crate::fast_path`] (off only to
+    pub(crate) forms: crate::syntax::forms::FormTable,
+    /// Whether instructions of common shapes are read by [`crate::syntax::fast_path`] (off only to
     /// compare the two readers in tests).
     pub fast_path: bool,
     /// Whether the current function names a register with a zero-padded number (`%r01`).
@@ -166,7 +166,7 @@ struct Spare {
     body: Vec<Statement>,
     mods: Vec<Name>,
     operands: Vec<Operand>,
-    forms: crate::forms::FormTable,
+    forms: crate::syntax::forms::FormTable,
 }
 
 /// Larger statement and operand buffers (one giant function's) go back to the allocator, not to
@@ -494,7 +494,7 @@ impl<'s> Parser<'s> {
                     .header
                     .target
                     .as_deref()
-                    .and_then(crate::check_module::target_number)
+                    .and_then(crate::checks::module::target_number)
                     .is_some();
                 if architecture_named {
                     self.target_entry(directive_line)?;
@@ -536,7 +536,7 @@ impl<'s> Parser<'s> {
             .header
             .target
             .as_deref()
-            .and_then(crate::check_module::target_number);
+            .and_then(crate::checks::module::target_number);
         if sm.is_none() {
             // A first entry that is no architecture: ptxas's "Target architecture not defined".
             return Ok(());
@@ -572,7 +572,7 @@ impl<'s> Parser<'s> {
         Ok(())
     }
 
-    /// `.alias fAlias, fAliasee;` (checked against the functions in check_decls).
+    /// `.alias fAlias, fAliasee;` (checked against the functions in `checks::declarations`).
     fn alias(&mut self, m: &mut Module) -> PResult<()> {
         self.advance();
         let line = self.line();
@@ -1235,7 +1235,7 @@ impl<'s> Parser<'s> {
     /// Outside parameter lists (`ranged`) a name may be a range, `%r<4>`, as for registers: ptxas
     /// names it `%r<`, takes neither brackets nor an initializer after it, and lays out one
     /// element for it when no instruction names a member (the checks resolve its members,
-    /// [`crate::check_instr::VarScope`]).
+    /// [`crate::checks::instructions::VarScope`]).
     fn declarator(
         &mut self,
         specifiers: &VarSpecifiers,
@@ -1857,9 +1857,9 @@ impl<'s> Parser<'s> {
     /// of exactly their count (a quarter of the tree's memory otherwise goes to spare capacity).
     fn take_body(&mut self, f: &mut Function) {
         self.close_loc();
-        crate::resolve::register_symbols(&f.regs, &mut self.operands_buf);
+        crate::checks::resolve::register_symbols(&f.regs, &mut self.operands_buf);
         if std::mem::take(&mut self.zero_padded_reg) {
-            crate::resolve::unpad_register_numbers(&f.regs, &mut self.operands_buf);
+            crate::checks::resolve::unpad_register_numbers(&f.regs, &mut self.operands_buf);
         }
         let block = take_shared(&mut self.operands_buf);
         for s in &mut self.body_buf {

@@ -4,7 +4,7 @@
 //! one-character error token, read here by its text.
 
 use super::{PResult, Parser};
-use crate::lexer::Tok;
+use crate::syntax::lexer::Tok;
 
 /// A binary operator: its precedence (higher binds tighter) and how many tokens it takes.
 #[derive(Copy, Clone)]

@@ -4,9 +4,9 @@
 //! typed and checked when their elements are registers and sinks.
 
 use crate::ast::{Instruction, Operand, Type};
-use crate::check_instr::Scope;
+use crate::checks::instructions::Scope;
+use crate::checks::typing::{float_literal_fits, is_float, register_fits};
 use crate::isa::Typing;
-use crate::typing::{float_literal_fits, is_float, register_fits};
 
 /// What ptxas says reading an instruction's vector expressions, in operand and element order:
 /// "Illegal expression" for an undeclared register, "Incompatible elements" for a register of
@@ -245,7 +245,10 @@ pub(crate) fn element_findings(
             said.extend(std::iter::repeat_n(message, differing));
         }
     }
-    if i.opcode() == "mov" && vectors.len() == 2 && !crate::check_instr::has_vector_width(i) {
+    if i.opcode() == "mov"
+        && vectors.len() == 2
+        && !crate::checks::instructions::has_vector_width(i)
+    {
         said.push(
             "Illegal vector-vector operands for vector-scalar or scalar-vector mov instruction"
                 .into(),

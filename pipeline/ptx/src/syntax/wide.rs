@@ -6,7 +6,7 @@
 
 use std::arch::x86_64::*;
 
-use crate::forms::FormKey;
+use crate::syntax::forms::FormKey;
 
 /// Bit `k` set where byte `k` of the sixteen at `p` is not a name byte (`[A-Za-z0-9_$]`, and
 /// `.` and `:` too when `form`).

@@ -4,9 +4,9 @@
 //! ptxas's messages.
 
 use crate::ast::*;
-use crate::check_instr::{Findings, Scope};
+use crate::checks::instructions::{Findings, Scope};
+use crate::checks::typing::register_fits;
 use crate::isa::{self, Form, Frag, MmaRow, Typing};
-use crate::typing::register_fits;
 
 /// Whether this instruction is checked here rather than against `isa::OPS`.
 pub fn is_checked_by_form(i: &Instruction) -> bool {
@@ -309,7 +309,7 @@ pub fn advisories(m: &Module) -> Vec<(u32, String)> {
     const MULTICAST_TARGETS: &str =
         "sm_90a/sm_100a/sm_100f/sm_103a/sm_103f/sm_107a/sm_107f/sm_110a/sm_110f";
     let target = m.target.as_str();
-    if crate::check_module::target_number(target).is_none_or(|sm| sm < 90)
+    if crate::checks::module::target_number(target).is_none_or(|sm| sm < 90)
         || MULTICAST_TARGETS.split('/').any(|t| t == target)
     {
         return Vec::new();

@@ -5,15 +5,15 @@
 use std::sync::Arc;
 
 use crate::ast::*;
-use crate::isa::{self, OpSpec, Typing};
-use crate::typing::{
+use crate::checks::typing::{
     float_literal_fits, int_immediate_fits, is_float, is_int, register_fits, widened,
 };
+use crate::isa::{self, OpSpec, Typing};
 
 /// Everything an instruction's operands are checked against.
 pub struct Scope<'a> {
-    pub regs: crate::resolve::Registers<'a>,
-    pub labels: crate::resolve::Labels<'a>,
+    pub regs: crate::checks::resolve::Registers<'a>,
+    pub labels: crate::checks::resolve::Labels<'a>,
     /// Variables visible in the function, with their state spaces.
     pub vars: VarScope<'a>,
     /// The module's functions by name (built once per module, shared by every function's scope);
@@ -157,7 +157,7 @@ impl<'a> Variables<'a> {
         if exact.is_some() || self.ranges.is_empty() {
             return exact;
         }
-        let (prefix, number) = crate::check_module::range_member(name)?;
+        let (prefix, number) = crate::checks::module::range_member(name)?;
         self.ranges
             .get(prefix)
             .copied()
@@ -170,7 +170,7 @@ const FEW_VARIABLES: usize = 8;
 
 /// Messages found for one instruction: `first` come out as the instruction is read (ptxas's
 /// parse-time checks); `unknown` names the symbols that no declaration in sight names, which ptxas
-/// reports after the function (as unknown, or as forward references: see `check_order`).
+/// reports after the function (as unknown, or as forward references: see `checks::order`).
 #[derive(Default)]
 pub struct Findings {
     pub first: Vec<(u32, String)>,
@@ -181,7 +181,7 @@ pub struct Findings {
     /// to say about (see [`check_instruction`]).
     pub vector_notes_due: bool,
     /// The instruction's info on a potential out-of-bound access, placed among its messages
-    /// by [`check_instruction`] ([`crate::check_bounds`]).
+    /// by [`check_instruction`] ([`crate::checks::bounds`]).
     pub bound_info: Option<String>,
 }
 
@@ -246,7 +246,7 @@ pub(crate) fn half_modifier(i: &Instruction) -> Option<&str> {
 enum Route {
     /// Not a PTX opcode.
     Unknown,
-    /// A family checked against its forms (`check_forms.rs`).
+    /// A family checked against its forms (`checks/forms.rs`).
     Form,
     Call,
     /// Checked against its `isa` row, when it has one.
@@ -277,7 +277,7 @@ pub struct Plan {
     space: Option<StateSpace>,
     /// A memory access that names no space (generic addressing).
     generic_access: bool,
-    /// `ld`/`st`: the type [`crate::check_bounds::out_of_bound_access`] compares with the
+    /// `ld`/`st`: the type [`crate::checks::bounds::out_of_bound_access`] compares with the
     /// variable's.
     bound_ty: Option<Type>,
     /// `atom`/`red` with an operation: how many operands it takes.
@@ -312,9 +312,9 @@ impl Plan {
         let op = i.opcode();
         // `madc` is known by its `.lo` and `.hi` forms only (`.wide` is an unknown modifier there).
         let half_missing = op == "madc" && !["lo", "hi", "wide"].iter().any(|m| i.has_mod(m));
-        let route = if !crate::validate::is_known_opcode(op) || half_missing {
+        let route = if !crate::checks::validate::is_known_opcode(op) || half_missing {
             Route::Unknown
-        } else if crate::check_forms::is_checked_by_form(i) {
+        } else if crate::checks::forms::is_checked_by_form(i) {
             Route::Form
         } else if op == "call" {
             Route::Call
@@ -457,9 +457,9 @@ fn check_cvta_after_operands(i: &Instruction, out: &mut Findings) {
     }
 }
 
-/// Modifiers the opcode does not take (see [`crate::check_mods`]).
+/// Modifiers the opcode does not take (see [`crate::checks::mods`]).
 fn check_misplaced_modifiers(i: &Instruction, types: &[Type], out: &mut Findings) {
-    for message in crate::check_mods::misplaced_modifiers(i, types.first().copied()) {
+    for message in crate::checks::mods::misplaced_modifiers(i, types.first().copied()) {
         out.now(i.line, message);
     }
 }
@@ -672,7 +672,7 @@ fn check_whole_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &
     out.vector_notes_due = false;
     check_read_instruction(i, s, plans, out);
     if let Some(info) = out.bound_info.take() {
-        crate::check_bounds::place_info(i, start, info, out);
+        crate::checks::bounds::place_info(i, start, info, out);
     }
     if out.vector_notes_due {
         place_vector_notes(i, s, start, out);
@@ -740,7 +740,7 @@ fn fits_at_once(i: &Instruction, s: &Scope, plans: &mut Plans) -> bool {
 /// operand says nothing of its own in valid code: a negated predicate, a float, a known symbol
 /// without an offset, a special register without a `.target`/`.version` requirement unmet, or
 /// the first address of a variable, in the access's space and as wide as the access (ptxas's
-/// bound info aside: [`crate::check_bounds`]); `addressed` is that variable. Coded by
+/// bound info aside: [`crate::checks::bounds`]); `addressed` is that variable. Coded by
 /// [`Summing::top_operand`], as the whole check codes it.
 #[inline(never)]
 fn quiet_operand_code<'s>(
@@ -783,17 +783,17 @@ fn special_register_available(name: &Name, s: &Scope) -> bool {
 }
 
 /// Whether an access of plan `p` to the scalar variable `var` may draw ptxas's bound info
-/// ([`crate::check_bounds::out_of_bound_access`] decides).
+/// ([`crate::checks::bounds::out_of_bound_access`] decides).
 fn may_be_out_of_bound(var: &VarDecl, p: &Plan) -> bool {
     p.bound_ty
         .is_some_and(|ty| !var.is_array && var.vector == 1 && ty.size_bytes() > var.ty.size_bytes())
 }
 
-/// What reading the instruction's vector expressions says ([`crate::check_vectors::expression_notes`]),
+/// What reading the instruction's vector expressions says ([`crate::checks::vectors::expression_notes`]),
 /// among its messages from `start` on: after those about its guard and its modifiers, which
 /// ptxas reads first.
 fn place_vector_notes(i: &Instruction, s: &Scope, start: usize, out: &mut Findings) {
-    let notes = crate::check_vectors::expression_notes(i, s);
+    let notes = crate::checks::vectors::expression_notes(i, s);
     if notes.is_empty() {
         return;
     }
@@ -857,7 +857,7 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
     let spec = match p.route {
         Route::Form => {
             out.vector_notes_due = kinds.vectors;
-            crate::check_forms::check_form(i, s, out);
+            crate::checks::forms::check_form(i, s, out);
             unknown_symbols(i, s, out);
             return;
         }
@@ -917,7 +917,7 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
             return;
         }
         if let Some(var) = addressed {
-            out.bound_info = crate::check_bounds::out_of_bound_access(i, var, s);
+            out.bound_info = crate::checks::bounds::out_of_bound_access(i, var, s);
         }
         let width = match p.data {
             Some(at) if loud => check_memory_vector(i, at, vector_width(i, out), out),
@@ -963,12 +963,12 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
             check_three_inputs(i, s, out);
         }
         if p.is_mov && p.width > 1 && !mismatch && !undeclared_register {
-            let said = crate::check_vectors::mov_width_findings(i, p.width, p.ty);
+            let said = crate::checks::vectors::mov_width_findings(i, p.width, p.ty);
             said.into_iter().for_each(|m| out.now(i.line, m));
         }
         if vector_rules && !mismatch && !undeclared_register {
             let typed = TypedVectors::of(i, p, s);
-            let said = crate::check_vectors::element_findings(i, typed.at(), typed.sources(i), s);
+            let said = crate::checks::vectors::element_findings(i, typed.at(), typed.sources(i), s);
             said.into_iter().for_each(|m| out.now(i.line, m));
         }
         if loud {
@@ -1026,7 +1026,7 @@ fn fits_quietly(
 }
 
 /// The operands of an `ld`/`st`/`ldu` (its data) or a `mov` that are vectors of registers, which
-/// ptxas types by [`crate::check_vectors`]'s rules (at most two, by index).
+/// ptxas types by [`crate::checks::vectors`]'s rules (at most two, by index).
 #[derive(Default)]
 struct TypedVectors {
     at: [usize; 2],
@@ -1043,8 +1043,8 @@ impl TypedVectors {
         };
         let stored = i.opcode() == "st";
         let decided = |v: &[Operand]| match p.data {
-            Some(_) => crate::check_vectors::is_data_vector(v, stored, s),
-            None => crate::check_vectors::is_register_vector(v, s),
+            Some(_) => crate::checks::vectors::is_data_vector(v, stored, s),
+            None => crate::checks::vectors::is_register_vector(v, s),
         };
         for k in candidates {
             if matches!(i.operands.get(k), Some(Operand::Vector(v)) if decided(v))
@@ -1195,7 +1195,7 @@ fn check_vector_atom_operands(i: &Instruction, width: u32, out: &mut Findings) -
 }
 
 /// The registers of a vector `atom`/`red`'s vectors against its element type
-/// ([`crate::typing::vector_atom_element_fits`]); undeclared ones are reported as unknown.
+/// ([`crate::checks::typing::vector_atom_element_fits`]); undeclared ones are reported as unknown.
 fn vector_atom_registers_fit(i: &Instruction, s: &Scope) -> bool {
     let Some(elem) = i.ty() else { return true };
     let registers = i.operands.iter().filter_map(|o| match o {
@@ -1206,7 +1206,7 @@ fn vector_atom_registers_fit(i: &Instruction, s: &Scope) -> bool {
         Operand::Reg(r) => s
             .regs
             .lookup(r)
-            .is_none_or(|t| crate::typing::vector_atom_element_fits(elem, t)),
+            .is_none_or(|t| crate::checks::typing::vector_atom_element_fits(elem, t)),
         _ => true,
     })
 }
@@ -1670,9 +1670,9 @@ fn check_operands(i: &Instruction, p: &Plan, spec: &OpSpec, width: u32, s: &Scop
             Operand::Vector(v)
                 if p.data == Some(idx)
                     && width > 1
-                    && crate::check_vectors::is_data_vector(v, i.opcode() == "st", s) =>
+                    && crate::checks::vectors::is_data_vector(v, i.opcode() == "st", s) =>
             {
-                crate::check_vectors::data_vector_fits(v, t, spec.typing, s)
+                crate::checks::vectors::data_vector_fits(v, t, spec.typing, s)
             }
             Operand::Vector(v) if p.data == Some(idx) && width > 1 => {
                 v.iter().all(|e| operand_fits(kind, e, t, spec, s, p))
@@ -1881,15 +1881,15 @@ fn operand_fits(
     }
 }
 
-/// A `mov` vector of registers against the type (see [`crate::check_vectors::mov_vector_fits`]);
+/// A `mov` vector of registers against the type (see [`crate::checks::vectors::mov_vector_fits`]);
 /// others are taken as they are. With a vector width, the elements against the type
-/// ([`crate::check_vectors::mov_elements_fit`]).
+/// ([`crate::checks::vectors::mov_elements_fit`]).
 fn mov_vector_fits(v: &[Operand], ty: Option<Type>, typing: Typing, p: &Plan, s: &Scope) -> bool {
     if p.width > 1 {
-        return crate::check_vectors::mov_elements_fit(v, ty, typing, s);
+        return crate::checks::vectors::mov_elements_fit(v, ty, typing, s);
     }
-    !crate::check_vectors::is_register_vector(v, s)
-        || crate::check_vectors::mov_vector_fits(v, ty, s)
+    !crate::checks::vectors::is_register_vector(v, s)
+        || crate::checks::vectors::mov_vector_fits(v, ty, s)
 }
 
 /// A variable plus an offset (`g+4`, also `g+0`), which ptxas takes as an integer constant
@@ -2404,7 +2404,7 @@ fn check_comparisons(i: &Instruction, ty: Type, out: &mut Findings) {
     let comparisons = i
         .mods()
         .iter()
-        .filter(|m| crate::check_mods::COMPARISONS.contains(&m.as_str()))
+        .filter(|m| crate::checks::mods::COMPARISONS.contains(&m.as_str()))
         .count();
     if comparisons > 1 {
         out.now(i.line, "Multiple comparisons set".into());
@@ -2446,7 +2446,7 @@ fn check_qualifiers(i: &Instruction, types: &[Type], s: &Scope, out: &mut Findin
         out.now(i.line, msg);
     }
     let Some(&ty) = types.first() else { return };
-    if let Some(msg) = crate::check_mods::integer_saturation(i, ty, s) {
+    if let Some(msg) = crate::checks::mods::integer_saturation(i, ty, s) {
         out.now(i.line, msg);
     }
     let op = i.opcode();
@@ -2498,7 +2498,7 @@ fn missing_mode(i: &Instruction) -> Option<String> {
         "shfl" => (&["up", "down", "bfly", "idx"], "Shuffle"),
         "bmsk" => (&["clamp", "wrap"], "Clamp"),
         "elect" => (&["sync"], ".sync"),
-        "setp" | "set" => (crate::check_mods::COMPARISONS, "Comparison"),
+        "setp" | "set" => (crate::checks::mods::COMPARISONS, "Comparison"),
         _ => return None,
     };
     (!modes.iter().any(|m| i.has_mod(m)))
@@ -2687,7 +2687,7 @@ fn sync_less_is_gone(version: (u32, u32), target_sm: u32) -> bool {
 /// `.version` or `.target`): every one may misbehave on the sm_70+ code ptxas makes, and from PTX
 /// ISA 6.0 on they are deprecated.
 pub fn sync_less_warnings(m: &Module) -> Vec<(u32, String)> {
-    let target_sm = crate::check_module::target_number(&m.target).unwrap_or(u32::MAX);
+    let target_sm = crate::checks::module::target_number(&m.target).unwrap_or(u32::MAX);
     if sync_less_is_gone(m.version, target_sm) {
         return Vec::new();
     }
@@ -2925,7 +2925,7 @@ fn modifier_requirements(i: &Instruction, s: &Scope, out: &mut Findings) {
                 .replace("{m0}", i.mods().first().map_or("", Name::as_str))
                 .replace("{mods}", &i.mods().join("."));
             let what = what
-                .replace("{form}", &crate::check_forms::form_name(i))
+                .replace("{form}", &crate::checks::forms::form_name(i))
                 .replace("{types}", &type_names(i));
             require(i.line, &what, r.sm, r.ptx, r.target_first, s, out);
         }
@@ -3399,7 +3399,7 @@ fn unknown_symbols(i: &Instruction, s: &Scope, out: &mut Findings) -> bool {
         .for_each(|o| collect_unknown(o, s, &mut unknown));
     // An undeclared register also makes the operands mismatch; an unknown label alone does not,
     // nor an unknown `%`-named symbol plus offset (`%g+4`). A bare name read as a register (one
-    // declared only after this instruction: `check_order`) is a register too.
+    // declared only after this instruction: `checks::order`) is a register too.
     let offset_symbol = |u: &str| {
         i.operands
             .iter()

@@ -12,8 +12,8 @@ use std::ops::Range;
 
 use crate::ast::Module;
 use crate::diag::Diagnostic;
-use crate::lexer::count_newlines;
-use crate::parser::{ModuleHeader, Parser};
+use crate::syntax::lexer::count_newlines;
+use crate::syntax::parser::{ModuleHeader, Parser};
 
 /// A piece of a module made of whole top-level items.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,7 +146,7 @@ impl Scanner<'_> {
         while self.pos + 16 <= self.bytes.len() {
             // SAFETY: SSE2 is part of x86_64, and the 16 bytes read lie inside `bytes`.
             let (semicolons, others) =
-                unsafe { crate::wide::stops(self.bytes.as_ptr().add(self.pos)) };
+                unsafe { crate::syntax::wide::stops(self.bytes.as_ptr().add(self.pos)) };
             if semicolons | others != 0 {
                 self.pos += (semicolons | others).trailing_zeros() as usize;
                 return;
@@ -164,7 +164,7 @@ impl Scanner<'_> {
         while self.pos + 16 <= self.bytes.len() {
             // SAFETY: SSE2 is part of x86_64, and the 16 bytes read lie inside `bytes`.
             let (semicolons, others) =
-                unsafe { crate::wide::stops(self.bytes.as_ptr().add(self.pos)) };
+                unsafe { crate::syntax::wide::stops(self.bytes.as_ptr().add(self.pos)) };
             if others != 0 {
                 let before = others.trailing_zeros();
                 *statements += (semicolons & ((1 << before) - 1)).count_ones() as usize;
@@ -285,7 +285,7 @@ pub fn parse_syntax_in_sections(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lexer::{lex, Tok};
+    use crate::syntax::lexer::{lex, Tok};
 
     const TWO: &str = ".version 8.0\n.target sm_80\n.global .u32 g[2] = {1, 2};\n\
         .entry a()\n{\n// } not a brace\n/* { */ ret;\n}\n.entry b()\n{\n.pragma \"}\";\nret;\n}\n";

@@ -326,7 +326,7 @@ pub fn unresolved_function_names(m: &Module) -> Vec<String> {
 }
 
 /// Module variables: initializers where none is allowed (names declared twice:
-/// `check_decls::redeclared_globals`, which reads their linkage).
+/// `declarations::redeclared_globals`, which reads their linkage).
 pub fn check_globals(m: &Module) -> Vec<Finding> {
     m.globals
         .iter()

@@ -7,7 +7,7 @@
 //! declaration is in sight of every instruction.
 
 use crate::ast::{Function, Span};
-use crate::check_instr::Scope;
+use crate::checks::instructions::Scope;
 
 /// The declarations of one function with the blocks they belong to, and the places where what is
 /// in sight changes.

@@ -4,9 +4,9 @@
 //! that takes none but its type) a modifier it does not know there.
 
 use crate::ast::{Instruction, Type};
-use crate::check_instr::Scope;
+use crate::checks::instructions::Scope;
+use crate::checks::typing::is_int;
 use crate::isa;
-use crate::typing::is_int;
 
 /// Opcodes that take no modifier but their type.
 const BARE: &[&str] = &[
@@ -17,7 +17,7 @@ const BARE: &[&str] = &[
 /// Opcodes with modifiers of their own, and those of the kinds checked here that they take
 /// (every state space, comparison or rounding mode when its kind is named, `v` for widths).
 /// Arithmetic takes the float rounding modes and `.ftz` on any type here: on integers they are
-/// `check_instr::check_qualifiers`'s.
+/// `instructions::check_qualifiers`'s.
 const TAKES: &[(&str, &[&str])] = &[
     ("add", &["rn", "rz", "rm", "rp", "ftz", "sat", "cc"]),
     ("sub", &["rn", "rz", "rm", "rp", "ftz", "sat", "cc"]),
@@ -141,12 +141,14 @@ pub(crate) fn misplaced_modifiers(i: &Instruction, ty: Option<Type>) -> Vec<Stri
     else {
         return Vec::new();
     };
-    let op = crate::check_instr::display_name(i);
+    let op = crate::checks::instructions::display_name(i);
     let extra: Vec<&str> = i
         .mods()
         .iter()
         .map(|m| m.as_str())
-        .filter(|m| Type::from_mod(m).is_none() && !crate::check_instr::is_untabled_type(m))
+        .filter(|m| {
+            Type::from_mod(m).is_none() && !crate::checks::instructions::is_untabled_type(m)
+        })
         .collect();
     let misplaced = |kind: &str, set: &[&str]| {
         !takes.contains(&kind) && extra.iter().any(|m| set.contains(m) && !takes.contains(m))
@@ -178,8 +180,8 @@ pub(crate) fn misplaced_modifiers(i: &Instruction, ty: Option<Type>) -> Vec<Stri
     // The first `.lo`/`.hi`/`.wide` of `mul`-like opcodes is their half; a later `.lo`/`.hi` is a
     // comparison.
     let mut rest = extra.clone();
-    if let Some(at) =
-        crate::check_instr::half_modifier(i).and_then(|half| rest.iter().position(|m| *m == half))
+    if let Some(at) = crate::checks::instructions::half_modifier(i)
+        .and_then(|half| rest.iter().position(|m| *m == half))
     {
         rest.remove(at);
     }
@@ -192,7 +194,9 @@ pub(crate) fn misplaced_modifiers(i: &Instruction, ty: Option<Type>) -> Vec<Stri
         said.push(format!(
             "Comparison qualifier is not allowed for instruction '{op}'"
         ));
-        if ty.is_some_and(|t| !crate::check_instr::comparisons_fit(comparisons.copied(), t)) {
+        if ty
+            .is_some_and(|t| !crate::checks::instructions::comparisons_fit(comparisons.copied(), t))
+        {
             said.push("Mismatch between instruction type and comparison qualifier".into());
         }
     }
@@ -209,7 +213,7 @@ pub(crate) fn misplaced_modifiers(i: &Instruction, ty: Option<Type>) -> Vec<Stri
 }
 
 /// A modifier ptxas knows on other opcodes only (`.wide`, `.to`), where the opcode `takes` no such
-/// modifier; one it knows nowhere is reported with the types (`check_instr::check_types`), and
+/// modifier; one it knows nowhere is reported with the types (`instructions::check_types`), and
 /// the `L1::`-like hints are another check's.
 fn is_unknown_here(m: &str, takes: &[&str]) -> bool {
     let classified = [
@@ -221,7 +225,7 @@ fn is_unknown_here(m: &str, takes: &[&str]) -> bool {
         isa::INT_ROUNDING,
         takes,
     ];
-    crate::check_instr::is_known_modifier(m)
+    crate::checks::instructions::is_known_modifier(m)
         && !classified.iter().any(|set| set.contains(&m))
         && !matches!(m, "v2" | "v4" | "v8")
         && !m.contains("::")
@@ -242,7 +246,7 @@ pub(crate) fn integer_saturation(i: &Instruction, ty: Type, s: &Scope) -> Option
         return Some("Modifier '.cc' cannot be combined with modifier '.sat'".into());
     }
     if op == "mul" || (op == "mad" && !i.has_mod("hi")) {
-        let name = crate::check_instr::display_name(i);
+        let name = crate::checks::instructions::display_name(i);
         return Some(format!("Illegal modifier '.sat' for instruction '{name}'"));
     }
     match ty {

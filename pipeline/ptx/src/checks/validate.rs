@@ -3,11 +3,11 @@
 //! nothing after the first fatal message).
 
 use crate::ast::*;
-use crate::check_instr::{
+use crate::checks::instructions::{
     check_instruction, Findings, Functions, Plans, Scope, VarScope, Variables,
 };
-use crate::check_module::{self as cm, Finding};
-use crate::check_order::InSight;
+use crate::checks::module::{self as cm, Finding};
+use crate::checks::order::InSight;
 use crate::diag::Diagnostic;
 
 /// Most errors reported for one module (infos, which ptxas prints every one of, aside).
@@ -179,9 +179,9 @@ pub fn module_warnings(src: &str, m: &Module, file: &str) -> Vec<Diagnostic> {
         .filter(|f| f.has_body)
         .filter_map(|f| cm::perf_directive_warning(src, f))
         .chain(multiple_returns_warnings(src, m))
-        .chain(crate::check_decls::unresolved_externs(src, m))
-        .chain(crate::check_forms::advisories(m))
-        .chain(crate::check_instr::sync_less_warnings(m))
+        .chain(crate::checks::declarations::unresolved_externs(src, m))
+        .chain(crate::checks::forms::advisories(m))
+        .chain(crate::checks::instructions::sync_less_warnings(m))
         .map(|(line, message)| Diagnostic::warning(file, line, message))
         .collect()
 }
@@ -378,7 +378,7 @@ const SYSTEM_FUNCTIONS: &[&str] = &["vprintf", "malloc", "free", "__assertfail"]
 /// then, in declaration order, a function without a body or an `.alias` that is not `.extern` or
 /// that is called.
 fn unresolved_symbol(src: &str, m: &Module) -> Option<String> {
-    if let Some(v) = crate::check_decls::unsized_extern(src, m) {
+    if let Some(v) = crate::checks::declarations::unsized_extern(src, m) {
         return Some(format!("Unresolved extern variable '{}'", v.name));
     }
     let undefined: Vec<&Function> = m
@@ -435,9 +435,13 @@ fn module_findings(
     put(cm::check_globals(m), 0, None);
     put(cm::check_file_indexes(m), 0, None);
     put(cm::check_inlined_locations(m), 0, None);
-    put(crate::check_decls::check_declarations(src, m), 0, None);
+    put(
+        crate::checks::declarations::check_declarations(src, m),
+        0,
+        None,
+    );
     put(cm::check_duplicate_functions(m), 0, None);
-    put(crate::check_decls::check_aliases(src, m), 0, None);
+    put(crate::checks::declarations::check_aliases(src, m), 0, None);
     let mut starts: Vec<u32> = m
         .functions
         .iter()
@@ -662,7 +666,7 @@ mod tests {
         assert_eq!(got, want);
     }
 
-    /// An instruction that the short first walk (`check_instr::fits_at_once`) would pass on
+    /// An instruction that the short first walk (`instructions::fits_at_once`) would pass on
     /// its plan and its operands' verdict alone, kept by a valid one before it, still says what
     /// its own operands draw: a bound info, an unmet special register requirement, a variable of
     /// another space (ptxas's messages for this module).
