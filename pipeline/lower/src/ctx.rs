@@ -506,8 +506,11 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// Dispatches one PTX instruction.
+    /// Dispatches one PTX instruction (a one-element vector operand, `{%r1}`, as its element).
     fn lower_instr(&mut self, i: &ast::Instruction) -> LResult<()> {
+        if let Some(scalar) = without_one_element_vectors(i) {
+            return self.lower_instr(&scalar);
+        }
         self.guard = match i.guard() {
             Some((neg, p)) => {
                 let r = self.vreg(p)?;
@@ -565,6 +568,28 @@ pub(crate) fn operands_exactly(i: &ast::Instruction, n: usize) -> LResult<&[Oper
             i.opcode()
         ))
     }
+}
+
+/// `i` with every one-element vector operand (`ld.global.b32 {%r1}, [a]`, as LLVM writes a
+/// scalar access) replaced by its element, which is how ptxas reads it; `None` when it has none.
+fn without_one_element_vectors(i: &ast::Instruction) -> Option<ast::Instruction> {
+    let single = |o: &Operand| matches!(o, Operand::Vector(v) if v.len() == 1);
+    if !i.operands.iter().any(single) {
+        return None;
+    }
+    let operands = i
+        .operands
+        .iter()
+        .map(|o| match o {
+            Operand::Vector(v) if v.len() == 1 => v[0].clone(),
+            _ => o.clone(),
+        })
+        .collect();
+    let guard = i.guard().map(|(negated, p)| (negated, p.clone()));
+    Some(ast::Instruction {
+        operands: ast::Operands::new(guard, operands),
+        ..i.clone()
+    })
 }
 
 /// Whether the instruction ends a basic block.

@@ -110,6 +110,13 @@ const CASES: &[Case] = &[
     case("multi.ptx", "copy", 1, 64, &[]),
     case("saxpy.ptx", "saxpy", 3, 128, &["300", "2.5"]),
     case(
+        "llvm_scalar_braces.ptx",
+        "llvm_scalar_braces",
+        2,
+        128,
+        &["200"],
+    ),
+    case(
         "select_pred.ptx",
         "select_pred",
         1,

@@ -1674,7 +1674,8 @@ fn check_operands(i: &Instruction, p: &Plan, spec: &OpSpec, width: u32, s: &Scop
             {
                 crate::checks::vectors::data_vector_fits(v, t, spec.typing, s)
             }
-            Operand::Vector(v) if p.data == Some(idx) && width > 1 => {
+            // `.vN` data element by element; a scalar access's data in braces (`{%r1}`) alike.
+            Operand::Vector(v) if p.data == Some(idx) && (width > 1 || v.len() == 1) => {
                 v.iter().all(|e| operand_fits(kind, e, t, spec, s, p))
             }
             _ => operand_fits(kind, o, t, spec, s, p),
@@ -1704,8 +1705,9 @@ fn check_memory_vector(
     out: &mut Findings,
 ) -> Option<u32> {
     let data = i.operands.get(at);
-    // A scalar without `.vN` (the usual access) has nothing to say.
-    if width == Some(1) && !matches!(data, Some(Operand::Vector(_))) {
+    // A scalar without `.vN` (the usual access) has nothing to say; nor has a scalar in braces
+    // (`ld.global.b32 {%r1}, [a]`, as LLVM's NVPTX back end writes it), which ptxas reads alike.
+    if width == Some(1) && !matches!(data, Some(Operand::Vector(v)) if v.len() != 1) {
         return width;
     }
     check_vector_access(i, data, width, out)
