@@ -14,6 +14,9 @@ impl Ctx<'_> {
         if i.opcode() == "copysign" && matches!(ty, Type::F32 | Type::F64) {
             return self.copysign(i, ty);
         }
+        if let Some(done) = self.lower_mufu(i, ty) {
+            return done;
+        }
         if ty == Type::F64 {
             return self.lower_double(i);
         }

@@ -94,6 +94,23 @@ const KERNELS: &[Kernel] = &[
     kernel("sqrt_rn.ptx", "sqrt_rn", 64),
     kernel("fadd_round.ptx", "fadd_round", 64),
     kernel("frnd.ptx", "frnd_modes", 64),
+    // sin/cos are stored plus 2: ptxas's x * 1/(2 pi) with FMUL.RZ moves the angle by up to
+    // |x| * 2^-23 (x within 4), up to 2 ulps of a value near 2, plus the roundings.
+    Kernel {
+        ulps: 4,
+        ..kernel("mufu.ptx", "mufu_f32", 64)
+    },
+    Kernel {
+        ulps: 2,
+        ..kernel("mufu.ptx", "mufu_div", 64)
+    },
+    // The high words of f64 results: MUFU.RCP64H/RSQ64H ignore the source's low word (a
+    // relative difference up to 2^-20, about one unit of the high word) and round once more.
+    Kernel {
+        ulps: 2,
+        ..kernel("mufu.ptx", "mufu_f64", 64)
+    },
+    kernel("mufu.ptx", "frnd_f64", 64),
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on
