@@ -26,6 +26,7 @@ mod param_addr;
 mod shared_layout;
 mod shared_window;
 mod sqrt;
+mod sqrt64;
 mod warp;
 
 pub use ctx::{LowerError, LoweredKernel, ParamLayout};

@@ -46,6 +46,9 @@ impl Ctx<'_> {
             _ => return None,
         };
         if !approx {
+            if (ty, func) == (Type::F64, MufuFunc::Sqrt) && i.has_mod("rn") {
+                return Some(self.sqrt_rn_f64(i));
+            }
             return None;
         }
         match (ty, func) {
