@@ -16,6 +16,7 @@ mod float;
 mod fold;
 mod globals;
 mod half;
+mod ieee_div;
 mod int;
 mod local;
 mod mem;

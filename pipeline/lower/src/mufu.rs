@@ -3,7 +3,8 @@
 //! ptxas's scaling of denormal operands when not `.ftz`; sin and cos multiply by 1/(2 pi) with
 //! FMUL.RZ first), `div.approx/div.full[.ftz].f32` (MUFU.RCP and FMUL, with ptxas's operand
 //! scaling), `rcp/rsqrt.approx.ftz.f64` (MUFU.RCP64H/RSQ64H on the high word, low word zero) and
-//! `cvt.rni/rzi/rmi/rpi.f64.f64` (FRND.F64). Where ptxas predicates the scaling (`@!P0 FMUL`),
+//! `cvt.rni/rzi/rmi/rpi.f64.f64` (FRND.F64); `lower_mufu` also routes `sqrt.rn.f64`
+//! (`sqrt64.rs`) and `div/rcp.rn.f32` (`ieee_div.rs`). Where ptxas predicates the scaling (`@!P0 FMUL`),
 //! this computes both sides and picks one with SEL.
 
 use ptxforge_ptx::ast::{Instruction, Type};
@@ -32,6 +33,9 @@ impl Ctx<'_> {
         let approx = i.has_mod("approx");
         let ftz = i.has_mod("ftz");
         let func = match i.opcode() {
+            "div" | "rcp" if ty == Type::F32 && i.has_mod("rn") && !ftz => {
+                return Some(self.div_rn_f32(i));
+            }
             "sin" => MufuFunc::Sin,
             "cos" => MufuFunc::Cos,
             "ex2" => MufuFunc::Ex2,

@@ -112,6 +112,7 @@ const KERNELS: &[Kernel] = &[
     },
     kernel("mufu.ptx", "frnd_f64", 64),
     kernel("sqrt_rn64.ptx", "sqrt_rn64", 64),
+    kernel("div_rn.ptx", "div_rn", 64),
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on
@@ -128,18 +129,16 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     ("mul_hi", &[75, 80, 86, 89, 90], "PLOP3.LUT (opcode 0x21f) unknown; then IMAD.HI's 64-bit C operand"),
     ("divrem", &[75], "CS2R (opcode 0x805) unknown"),
     ("param_struct_loop", &[75], "CS2R (opcode 0x805) unknown"),
-    ("divrem", &[80, 86, 89, 90], "false hazard ReadTooEarly (4 cycles after its producer, needs 5; sm_90: 2, needs 4), as ptxas scheduled it"),
+    ("divrem", &[80, 86, 89, 90], "past the RET of ptxas's 64-bit division subroutine (its 4-cycle IMAD.MOV -> RET is modelled now): word 0x48 of thread 1 differs (0x80000001 for 0x80000000); not yet investigated"),
     ("cvt_half", &[75, 80, 86, 89, 90], "FRND.F16 / FRND.F16.TRUNC (opcode 0x307): the emulator runs FRND on f32 only"),
     ("cvt_bf16", &[80, 86, 89], "F2F.BF16.F32.RM (opcode 0x304): the emulator runs F2F between f16, f32 and f64 only"),
     ("cvt_bf16", &[90], "F2F.BF16.F32.RM (opcode 0x304): the emulator runs F2F between f16, f32 and f64 only"),
-    ("f64_ops", &[80, 86, 89, 90], "CALL.REL.NOINC (opcode 0x944) to f64 division's slow path unknown"),
-    ("f32_ieee", &[75, 80, 86, 89, 90], "FCHK (opcode 0x302, f32 division's range check) unknown"),
+    ("f64_ops", &[86], "past f64 division's subroutine (runs now): one word differs, the emulator giving NaN where the interpreter has a finite quotient; not yet investigated"),
     (
         "approx_trig_sqrt",
         &[75, 80, 86, 89, 90],
         "MUFU.SIN/COS of ptxas's x * 1/(2 pi) rounded toward zero: about 20 f32 ulps from sin(x), over the 4 allowed",
     ),
-    ("sqrt_rn64", &[80, 86, 89], "false hazard ReadTooEarly on RET.REL.NODEC's address (4 cycles after its IMAD.MOV producer, needs 5), as ptxas scheduled sqrt.rn.f64's slow path"),
     ("shfl_vote", &[80, 86, 89], "R2UR (opcode 0x3c2) unknown"),
     ("shfl_vote", &[90], "WARPSYNC.EXCLUSIVE (opcode 0x348) unknown"),
     ("atomics_contended", &[80, 86, 89, 90], "UFLO.U32 (opcode 0x2bd) unknown"),
@@ -331,34 +330,4 @@ fn every_kernel_source_has_its_ptx_and_a_launch() {
             "no launch for {name}"
         );
     }
-}
-
-/// `sqrt.rn.f64` on the architectures where the emulator cannot run ptxas's cubin (a false hazard
-/// in its slow path, `EMULATOR_GAPS`): our cubin alone must agree with the interpreter.
-#[test]
-fn sqrt_rn64_ours_agrees_where_ptxas_cubin_is_left_out() {
-    if nvtools::tool("ptxas").is_none() {
-        println!("skipped: ptxas not found");
-        return;
-    }
-    let k = KERNELS.iter().find(|k| k.entry == "sqrt_rn64").unwrap();
-    for &sm in listed_archs(EMULATOR_GAPS, "sqrt_rn64") {
-        let ptx = retargeted_ptx(&kernel_dir().join(k.file), sm);
-        let req = request(k, &ptx, sm);
-        let ours = compile_ours(&req).unwrap_or_else(|e| panic!("sqrt_rn64 sm_{sm}: {e}"));
-        let verdict = check_cubins(&req, &[("ptxforge cubin", &ours)]);
-        assert!(
-            matches!(verdict, Ok(Verdict::Agree)),
-            "sqrt_rn64 sm_{sm}: {}",
-            describe(&verdict)
-        );
-    }
-}
-
-/// The architectures a table lists for `entry`.
-fn listed_archs(table: &[(&str, &'static [u32], &'static str)], entry: &str) -> &'static [u32] {
-    table
-        .iter()
-        .find(|(e, _, _)| *e == entry)
-        .map_or(&[], |(_, sms, _)| *sms)
 }
