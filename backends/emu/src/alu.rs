@@ -67,6 +67,10 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
             return Ok(out);
         }
         Dsetp => return Ok(dsetp(i, x)),
+        Fchk => {
+            out.p[0] = Some(crate::fchk::needs_slow_path(a, b));
+            return Ok(out);
+        }
         Sel | Usel => {
             if x.pred(i.pred(87)) {
                 a

@@ -93,15 +93,26 @@ fn float_source(i: &Inst, x: &impl Operands) -> Result<f64, String> {
     })
 }
 
-/// FRND (0x307; 0x313 for f64): an f32 rounded to an integral f32 by 78..79 (`.FTZ` flushes the
-/// source); a NaN gives the canonical NaN. f16 and f64 forms are not run yet.
+/// The f64 NaN NVIDIA GPUs return (as the emulator's DADD/DMUL/DFMA).
+const CANONICAL_NAN64: u64 = 0x7fff_ffff_ffff_ffff;
+
+/// FRND (0x307; 0x313 for f64): an f32 (or f64, sizes 3) rounded to an integral value of its
+/// type by 78..79 (`.FTZ` flushes an f32 source); a NaN gives the canonical NaN of the type.
+/// f16 forms are not run yet.
 pub fn frnd(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
-    if source_size(i) != 2 || result_size(i) != 2 {
-        return Err("FRND other than f32".into());
-    }
+    let wide = match (source_size(i), result_size(i)) {
+        (2, 2) => false,
+        (3, 3) => true,
+        _ => return Err("FRND other than f32 or f64".into()),
+    };
     let v = float_source(i, x)?;
     if v.is_nan() {
-        return Ok(result(i, CANONICAL_NAN as u64));
+        let nan = if wide {
+            CANONICAL_NAN64
+        } else {
+            CANONICAL_NAN as u64
+        };
+        return Ok(result(i, nan));
     }
     let r = match i.f(78, 2) {
         0 => v.round_ties_even(),
@@ -109,6 +120,9 @@ pub fn frnd(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         2 => v.ceil(),
         _ => v.trunc(),
     };
+    if wide {
+        return Ok(result(i, r.to_bits()));
+    }
     Ok(result(i, (r as f32).to_bits() as u64))
 }
 

@@ -154,6 +154,8 @@ pub enum Op {
     Membar,
     Uprmt,
     Mufu,
+    /// FCHK: f32 division's range check (`fchk.rs`).
+    Fchk,
     I2f64,
     F2i64,
     F2f,
@@ -217,7 +219,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 104] = [
+    pub const ALL: [Op; 105] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -302,6 +304,7 @@ impl Op {
         Op::Membar,
         Op::Uprmt,
         Op::Mufu,
+        Op::Fchk,
         Op::I2f64,
         Op::F2i64,
         Op::F2f,
@@ -412,6 +415,7 @@ impl Op {
             Membar => "MEMBAR",
             Uprmt => "UPRMT",
             Mufu => "MUFU",
+            Fchk => "FCHK",
             I2f64 => "I2F.64",
             F2i64 => "F2I.64",
             F2f => "F2F",
@@ -458,7 +462,7 @@ impl Op {
             Shfl => Timing::Var {
                 queue: Queue::Shared,
             },
-            Mufu => Timing::Var {
+            Mufu | Fchk => Timing::Var {
                 queue: Queue::Transcendental,
             },
             S2r | Ldc | Ldg | Stg | Ld | St | Ldl | Stl | Redux | Atomg | Red => Timing::Var {
@@ -576,6 +580,7 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Flo, 0x100, true),
         (Brev, 0x101, true),
         (Mufu, 0x108, true),
+        (Fchk, 0x302, false),
         (I2f, 0x306, false),
         (I2f64, 0x312, false),
         (F2i64, 0x311, false),
@@ -1047,6 +1052,14 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             }
             add_write(i, File::R, dst, 1);
         }
+        // FCHK Pd, Ra, Rb: one predicate at 81..83.
+        Fchk => {
+            i.a = a;
+            i.b = alu_b2(i, false);
+            add_read(i, i.a, 1);
+            add_read(i, i.b, 1);
+            add_write(i, File::P, i.f(81, 3) as u8, 1);
+        }
         Isetp | Fsetp | Uisetp | Hsetp2 => {
             i.a = a;
             i.b = alu_b2(i, u);
@@ -1090,9 +1103,6 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             let sign_extended = matches!(i.op, Lea | Ulea) && i.bit(73);
             if !(lea_lo || sign_extended) {
                 add_read(i, i.c, c_words);
-            }
-            if i.op == Ffma && i.f(78, 2) != 0 {
-                return Err("rounding modifier".into());
             }
             carry_preds(i);
             if i.op == Viaddmnmx {

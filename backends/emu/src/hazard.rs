@@ -191,6 +191,9 @@ fn raw_latency(sm: u32, producer: Op, file: File, consumer: Timing, as_guard: bo
         File::R => match (pipe, consumer) {
             // ptxas's code converts an FMUL or IMAD.X result with F2I/I2F 4 cycles later (sm_80, sm_90).
             (Timing::Fma, Timing::Fma | Timing::Var { .. }) => FMA_TO_FMA,
+            // ptxas returns from its division and square-root subroutines with RET.REL.NODEC
+            // reading an IMAD.MOV result 4 cycles after it (sm_80..sm_90).
+            (Timing::Fma, Timing::Control) => FMA_TO_FMA,
             (Timing::Fma, Timing::Alu) | (Timing::Alu, Timing::Fma) if sm >= 90 => CROSS_PIPE_SM90,
             (Timing::Alu, Timing::Fma) | (Timing::Fma, _) => CROSS_PIPE,
             _ => ALU_TO_ALU,

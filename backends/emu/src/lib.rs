@@ -33,6 +33,7 @@ mod alu;
 mod convert;
 pub mod cubin;
 pub mod decode;
+mod fchk;
 mod half;
 mod hazard;
 mod machine;

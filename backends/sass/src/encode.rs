@@ -13,6 +13,9 @@ use crate::ir::*;
 #[path = "encode_atom.rs"]
 mod encode_atom;
 
+#[path = "encode_mufu.rs"]
+mod encode_mufu;
+
 #[path = "encode_warp.rs"]
 mod encode_warp;
 
@@ -549,6 +552,9 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
         Opcode::MufuRcp => encode_atom::encode_mufu(w, i, encode_atom::MUFU_RCP)?,
         Opcode::MufuRsq => encode_atom::encode_mufu(w, i, encode_atom::MUFU_RSQ)?,
         Opcode::Frnd { ftz, rnd } => encode_atom::encode_frnd(w, i, ftz, rnd)?,
+        Opcode::Mufu { .. } | Opcode::FmulRound { .. } | Opcode::FrndF64 { .. } => {
+            encode_mufu::encode_mufu_family(w, i)?
+        }
         Opcode::Bmsk { wrap } => encode_atom::encode_bmsk(w, i, wrap)?,
         Opcode::Atoms { op, ty, offset } => encode_atom::encode_atoms(sm, w, i, op, ty, offset)?,
         Opcode::Atomg {

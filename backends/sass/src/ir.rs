@@ -236,6 +236,25 @@ pub enum Round {
     Rz,
 }
 
+/// The functions of MUFU (its field at 74..79).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MufuFunc {
+    /// cos(2 pi x): the source is in revolutions.
+    Cos,
+    /// sin(2 pi x).
+    Sin,
+    Ex2,
+    Lg2,
+    Rcp,
+    Rsq,
+    /// The high word of an f64 reciprocal, from the high word of the source.
+    Rcp64h,
+    /// The high word of an f64 reciprocal square root, from the high word of the source.
+    Rsq64h,
+    Sqrt,
+    Tanh,
+}
+
 /// Number formats of the I2F/F2I/F2F conversions.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum NumFormat {
@@ -673,6 +692,14 @@ pub enum Opcode {
     /// `FRND[.FTZ][.TRUNC|.FLOOR|.CEIL] d0, s0`: an f32 rounded to an integral f32 (`rnd`: RN, RZ,
     /// RM, RP); variable latency like the conversions.
     Frnd { ftz: bool, rnd: Round },
+    /// `MUFU.<func> d0, s0`: the multi-function unit's approximations (variable latency); the
+    /// 64H functions read and write the high word of an f64.
+    Mufu { func: MufuFunc },
+    /// `FMUL[.FTZ].rnd d0, s0, s1`: FMUL in a rounding mode (sin/cos's `x * 1/(2 pi)` is `.RZ`).
+    FmulRound { ftz: bool, rnd: Round },
+    /// `FRND.F64[.TRUNC|.FLOOR|.CEIL] d0(pair), s0(pair)`: an f64 rounded to an integral f64;
+    /// variable latency, on the FP64 path.
+    FrndF64 { rnd: Round },
     /// `POPC d0, s0`: number of set bits (variable latency).
     Popc,
     /// `BREV d0, s0`: bits reversed (variable latency).

@@ -48,6 +48,7 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
             | Opcode::Ldsm { .. }
             | Opcode::MufuRsq
             | Opcode::Frnd { .. }
+            | Opcode::Mufu { .. }
     ) || is_fp64(op)
         || matches!(op, Opcode::Warp(w) if w.is_variable_latency())
 }
@@ -64,6 +65,7 @@ pub fn is_fp64(op: &Opcode) -> bool {
             | Opcode::I2fWide { .. }
             | Opcode::F2iWide { .. }
             | Opcode::F2f { .. }
+            | Opcode::FrndF64 { .. }
     )
 }
 

@@ -10,6 +10,9 @@ use crate::ir::*;
 #[path = "print_atom.rs"]
 mod print_atom;
 
+#[path = "print_mufu.rs"]
+mod print_mufu;
+
 #[path = "print_warp.rs"]
 mod print_warp;
 
@@ -457,6 +460,9 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         | Opcode::Atomg { .. }
         | Opcode::Red { .. } => print_atom::print_atom_or_bits(sm, i).unwrap_or_default(),
         Opcode::Warp(op) => print_warp::print_warp(sm, i, op),
+        Opcode::Mufu { .. } | Opcode::FmulRound { .. } | Opcode::FrndF64 { .. } => {
+            print_mufu::print_mufu_family(i)
+        }
     }
 }
 

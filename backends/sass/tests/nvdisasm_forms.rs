@@ -23,6 +23,30 @@ fn ur(i: u32) -> Src {
     Src::reg(Reg::ugpr(i, 2))
 }
 
+/// MUFU with every function, FMUL in each rounding mode, FRND.F64 in each (sm_75..sm_90 alike).
+fn mufu_family_forms() -> Vec<Instr> {
+    use MufuFunc::*;
+    let mut v: Vec<Instr> = [Cos, Sin, Ex2, Lg2, Rcp, Rsq, Rcp64h, Rsq64h, Sqrt, Tanh]
+        .into_iter()
+        .map(|func| Instr::new(Opcode::Mufu { func }, &[d(9)], &[r(2)]))
+        .collect();
+    for rnd in [Round::Rn, Round::Rz, Round::Rm, Round::Rp] {
+        for ftz in [false, true] {
+            v.push(Instr::new(
+                Opcode::FmulRound { ftz, rnd },
+                &[d(9)],
+                &[r(2), r(5).negated()],
+            ));
+        }
+        v.push(Instr::new(
+            Opcode::FrndF64 { rnd },
+            &[Dst::Reg(Reg::gpr64(6))],
+            &[Src::reg(Reg::gpr64(2))],
+        ));
+    }
+    v
+}
+
 /// ATOMG.CAS and ATOMS.CAS, 32- and 64-bit: the compare and new values in one group (a pair or
 /// a quad), the new value's register printed and encoded after the compare value's.
 fn cas_forms() -> Vec<Instr> {
@@ -538,6 +562,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
         ));
     }
     v.extend(cas_forms());
+    v.extend(mufu_family_forms());
     if sm.num < 90 {
         v.push(Instr::new(
             Imnmx { signed: true },

@@ -417,6 +417,8 @@ fn f64_op(ins: &Ins, s: &[u64]) -> Result<u64, SimError> {
         "fma" | "mad" => float::fma64(a, x(1)?, x(2)?, rnd),
         "div" => float::div64(a, x(1)?, rnd),
         "rcp" => float::div64(1.0, a, rnd),
+        // ptxas's sqrt.rn.f64 writes 0xfff80000_00000000 for a negative input (not -0 or NaN).
+        "sqrt" if a < 0.0 => return Ok(0xfff8_0000_0000_0000),
         "sqrt" => float::sqrt64(a, rnd),
         "abs" => return Ok(s[0] & !(1 << 63)),
         "neg" => return Ok(s[0] ^ (1 << 63)),

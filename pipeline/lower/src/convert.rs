@@ -83,6 +83,9 @@ impl Ctx<'_> {
             self.emit(Opcode::Frnd { ftz, rnd }, &[Dst::Reg(d)], &[a]);
             return Ok(());
         }
+        if (dst, src) == (F64, F64) && !i.has_mod("sat") {
+            return self.frnd_f64(d, a, integral_rounding(i)?);
+        }
         if dst == src || i.has_mod("sat") {
             return Err(unsupported(i));
         }

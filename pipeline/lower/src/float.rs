@@ -14,6 +14,9 @@ impl Ctx<'_> {
         if i.opcode() == "copysign" && matches!(ty, Type::F32 | Type::F64) {
             return self.copysign(i, ty);
         }
+        if let Some(done) = self.lower_mufu(i, ty) {
+            return done;
+        }
         if ty == Type::F64 {
             return self.lower_double(i);
         }
@@ -31,7 +34,7 @@ impl Ctx<'_> {
         if i.opcode() == "sqrt" && i.has_mod("rn") && !ftz {
             return self.sqrt_rn_f32(i);
         }
-        if matches!(i.opcode(), "add" | "sub") && !i.has_mod("sat") {
+        if matches!(i.opcode(), "add" | "sub" | "mul") && !i.has_mod("sat") {
             let rnd = crate::double::rounding(i)?;
             if rnd != Round::Rn {
                 return self.fbinary(i, ftz, rnd);
@@ -152,14 +155,15 @@ impl Ctx<'_> {
         Ok(self.in_reg(s))
     }
 
-    /// `add sub mul` on f32; `add` and `sub` in any rounding mode (FADD.RZ ...).
+    /// `add sub mul` on f32 in any rounding mode (FADD.RZ, FMUL.RZ ...).
     fn fbinary(&mut self, i: &Instruction, ftz: bool, rnd: Round) -> LResult<()> {
         let [d, a, b] = self.fregs::<3>(i)?;
         let d = [Dst::Reg(d.as_reg().unwrap())];
         match i.opcode() {
             "add" => self.emit(Opcode::Fadd { ftz, rnd }, &d, &[a, b]),
             "sub" => self.emit(Opcode::Fadd { ftz, rnd }, &d, &[a, b.negated()]),
-            _ => self.emit(Opcode::Fmul { ftz }, &d, &[a, b]),
+            _ if rnd == Round::Rn => self.emit(Opcode::Fmul { ftz }, &d, &[a, b]),
+            _ => self.emit(Opcode::FmulRound { ftz, rnd }, &d, &[a, b]),
         }
         Ok(())
     }

@@ -16,15 +16,18 @@ mod float;
 mod fold;
 mod globals;
 mod half;
+mod ieee_div;
 mod int;
 mod local;
 mod mem;
+mod mufu;
 mod opt;
 mod pack;
 mod param_addr;
 mod shared_layout;
 mod shared_window;
 mod sqrt;
+mod sqrt64;
 mod warp;
 
 pub use ctx::{LowerError, LoweredKernel, ParamLayout};
