@@ -387,6 +387,9 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
         | Opcode::Hsetp2 { .. }
         | Opcode::Hmnmx2 { .. }
         | Opcode::F2fp { .. } => crate::encode_half::encode_half(i, w)?,
+        Opcode::Imma { .. } | Opcode::Bmma { .. } | Opcode::Dmma { .. } => {
+            return crate::encode_imma::encode_matrix(i, w)
+        }
         Opcode::Sel => {
             set_alu_ab(w, 0x007, a, b)?;
             set_pred(w, 87, c)?;

@@ -162,6 +162,7 @@ impl Dst {
     }
 }
 
+pub use crate::imma::{BmmaShape, DmmaShape, ImmaShape, IntElem};
 pub use crate::warp::{BarMode, ReduxOp, Scope, ShflMode, VoteMode, WarpOp};
 /// Special registers read by S2R.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -716,6 +717,17 @@ pub enum Opcode {
     Nop,
     /// Warp-level and synchronisation ops; slot conventions on [`WarpOp`] (`warp.rs`).
     Warp(WarpOp),
+    /// Integer tensor-core op: dst0 D (a group of 2 or 4), srcs A, B (groups), C (group or RZ).
+    Imma {
+        shape: ImmaShape,
+        a: IntElem,
+        b: IntElem,
+        sat: bool,
+    },
+    /// Single-bit tensor-core op (`.POPC` of A AND/XOR B, added to C); slots as IMMA.
+    Bmma { shape: BmmaShape, and: bool },
+    /// f64 tensor-core op; slots as IMMA, each element a register pair.
+    Dmma { shape: DmmaShape },
 }
 
 /// Control bits of one instruction (bits 105..125 of the encoding).

@@ -49,6 +49,7 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
             | Opcode::MufuRsq
             | Opcode::Frnd { .. }
     ) || is_fp64(op)
+        || is_matrix(op)
         || matches!(op, Opcode::Warp(w) if w.is_variable_latency())
 }
 
@@ -91,7 +92,18 @@ pub fn reads_late(op: &Opcode) -> bool {
             | Opcode::Ldsm { .. }
             | Opcode::Frnd { .. }
     ) || is_fp64(op)
+        || is_matrix(op)
         || matches!(op, Opcode::Warp(w) if w.reads_late())
+}
+
+/// The integer, single-bit and f64 tensor-core ops. We give them write and read scoreboards on
+/// every architecture (ptxas does on sm_75, and for DMMA everywhere; on sm_80+ it covers IMMA and
+/// BMMA with 12 to 23 stall cycles, more than one instruction's stall holds).
+pub fn is_matrix(op: &Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::Imma { .. } | Opcode::Bmma { .. } | Opcode::Dmma { .. }
+    )
 }
 
 /// Cycles before a fixed-latency result in `file` written by `producer` may be read.

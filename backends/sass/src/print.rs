@@ -238,6 +238,9 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         | Opcode::Hsetp2 { .. }
         | Opcode::Hmnmx2 { .. }
         | Opcode::F2fp { .. } => crate::print_half::half_body(sm, i),
+        Opcode::Imma { .. } | Opcode::Bmma { .. } | Opcode::Dmma { .. } => {
+            crate::print_imma::matrix_body(sm.num, i)
+        }
         Opcode::Sel => format!("SEL {}", join(&[d0, src(a), src(b), pred(c)])),
         Opcode::Lop3 { lut } => {
             let p3 = if d.val == SrcVal::Zero {

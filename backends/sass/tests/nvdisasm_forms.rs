@@ -677,6 +677,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
     if sm.num >= 80 {
         async_forms(&mut v);
     }
+    matrix_int_forms(sm, &mut v);
     v.push(Instr::new(CctlPf2 { offset: 0x200 }, &[], &[r(2)]));
     v.push(Instr::new(CctlPf2 { offset: -0x10 }, &[], &[r(2)]));
     for size in [MemSize::U8, MemSize::S8, MemSize::U16, MemSize::S16] {
@@ -1041,4 +1042,68 @@ fn bad_forms(_sm: Sm, _code: &[u8], texts: &[String], err: &str) -> String {
         }
     }
     format!("{out:?}")
+}
+
+/// IMMA (every shape and element pair the architecture has, with and without .SAT, C as RZ), BMMA
+/// (.XOR/.AND) and DMMA, each on register groups.
+fn matrix_int_forms(sm: Sm, v: &mut Vec<Instr>) {
+    use Opcode::*;
+    let group = |idx: u32, comps: u8| Reg {
+        comps,
+        ..Reg::gpr(idx)
+    };
+    let g = |idx: u32, comps: u8| Src::reg(group(idx, comps));
+    for shape in ImmaShape::ALL {
+        if !shape.exists_on(sm.num) {
+            continue;
+        }
+        let n = if shape.m16() { 4 } else { 2 };
+        for (a, b) in [
+            (IntElem::S8, IntElem::S8),
+            (IntElem::U8, IntElem::S8),
+            (IntElem::S8, IntElem::U8),
+            (IntElem::U8, IntElem::U8),
+            (IntElem::S4, IntElem::S4),
+            (IntElem::U4, IntElem::S4),
+            (IntElem::S4, IntElem::U4),
+            (IntElem::U4, IntElem::U4),
+        ] {
+            if !ImmaShape::takes(shape, a, b, sm.num) {
+                continue;
+            }
+            for (sat, c) in [(false, g(12, n)), (true, Src::ZERO)] {
+                v.push(Instr::new(
+                    Imma { shape, a, b, sat },
+                    &[Dst::Reg(group(8, n))],
+                    &[g(4, 4), g(2, 2), c],
+                ));
+            }
+        }
+    }
+    for shape in BmmaShape::ALL {
+        for and in [false, true] {
+            if !shape.exists_on(sm.num, and) {
+                continue;
+            }
+            v.push(Instr::new(
+                Bmma { shape, and },
+                &[Dst::Reg(group(16, 4))],
+                &[g(4, 4), g(10, 2), g(20, 4)],
+            ));
+        }
+    }
+    for shape in DmmaShape::ALL {
+        if sm.num >= shape.min_sm() {
+            v.push(Instr::new(
+                Dmma { shape },
+                &[Dst::Reg(group(8, 8))],
+                &[g(16, 16), g(32, 8), Src::ZERO],
+            ));
+            v.push(Instr::new(
+                Dmma { shape },
+                &[Dst::Reg(group(40, 8))],
+                &[g(16, 4), g(32, 2), g(40, 8)],
+            ));
+        }
+    }
 }
