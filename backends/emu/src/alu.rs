@@ -145,6 +145,13 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
             _ => return Err("PRMT mode 7".into()),
         },
         Shf | Ushf => shf(i, a, b, c),
+        Plop3 if i.f(0, 12) == 0x21f => {
+            // The LUT's inputs are A's, B's and C's sign bits; its two tables at 72..79, 16..23.
+            let idx = (a >> 31) << 2 | (b >> 31) << 1 | c >> 31;
+            out.p[0] = Some((i.f(72, 8) >> idx) & 1 == 1);
+            out.p[1] = Some((i.f(16, 8) >> idx) & 1 == 1);
+            return Ok(out);
+        }
         Plop3 => {
             // nvdisasm prints the sources as 87, 77, 68, and the first printed is the LUT's
             // most significant input (0xf0), as LOP3's A: `PLOP3.LUT P0, PT, P0, P1, PT, 0xa8`

@@ -174,6 +174,9 @@ pub enum Op {
     Hmnmx2,
     F2fp,
     Frnd,
+    Imma,
+    Bmma,
+    Dmma,
 }
 
 /// How an op's results arrive, for the hazard model.
@@ -217,7 +220,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 104] = [
+    pub const ALL: [Op; 107] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -322,6 +325,9 @@ impl Op {
         Op::Hmnmx2,
         Op::F2fp,
         Op::Frnd,
+        Op::Imma,
+        Op::Bmma,
+        Op::Dmma,
     ];
 
     /// The mnemonic as nvdisasm prints its base name.
@@ -432,6 +438,9 @@ impl Op {
             Hsetp2 => "HSETP2",
             Hmnmx2 => "HMNMX2",
             F2fp => "F2FP",
+            Imma => "IMMA",
+            Bmma => "BMMA",
+            Dmma => "DMMA",
         }
     }
 
@@ -467,6 +476,10 @@ impl Op {
             // FP64 ops take a write scoreboard when ptxas gives them one; without one the model
             // treats the result as fixed-latency (`HazardModel::record`).
             Dadd | Dmul | Dfma | Dsetp => Timing::Var {
+                queue: Queue::Unordered,
+            },
+            // Tensor-core ops: scoreboarded on sm_75 (and DMMA everywhere), else fixed-latency.
+            Imma | Bmma | Dmma => Timing::Var {
                 queue: Queue::Unordered,
             },
             Bra | Call | Ret | Exit | Bar | Nop | Bssy | Bsync | Break | Bmov | Warpsync
@@ -512,6 +525,12 @@ impl Op {
         matches!(self, Op::Dadd | Op::Dmul | Op::Dfma | Op::Dsetp)
     }
 
+    /// The tensor-core ops: variable-latency under a write scoreboard, else fixed-latency (ptxas's
+    /// sm_80+ code covers IMMA and BMMA with stalls).
+    pub fn is_matrix(self) -> bool {
+        matches!(self, Op::Imma | Op::Bmma | Op::Dmma)
+    }
+
     /// Whether the op runs once per warp on the uniform datapath.
     pub fn is_uniform(self) -> bool {
         matches!(self.timing(), Timing::Uniform) && self != Op::Voteu || self == Op::S2ur
@@ -536,6 +555,7 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Vabsdiff, 0x014, true),
         (Shf, 0x019, true),
         (Plop3, 0x01c, true),
+        (Plop3, 0x21f, false),
         (Fmul, 0x020, true),
         (Fadd, 0x021, true),
         (Ffma, 0x023, true),
@@ -657,6 +677,11 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Warpsync, 0x948, false),
             (Warpsync, 0x348, false),
         ]),
+    }
+    // Tensor-core ops (IMMA m8n8 and BMMA .XOR m8n8k128 on sm_75; DMMA from sm_80).
+    t.extend([(Imma, 0x237, false), (Bmma, 0x23d, false)]);
+    if sm >= 80 {
+        t.push((Dmma, 0x23f, false));
     }
     if sm >= 80 {
         // Asynchronous copies (cp.async) and matrix loads (ldmatrix).
@@ -1061,6 +1086,16 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_write(i, pfile, i.f(81, 3) as u8, 1);
             add_write(i, pfile, i.f(84, 3) as u8, 1);
         }
+        // PLOP3 over registers' sign bits (0x21f: `PLOP3.LUT P6, PT, R15.SIGN, R12.SIGN,
+        // R4.SIGN, 0x2, 0x0`, ptxas's sm_90 overflow test of a saturating add): A 24, B 32, C 64.
+        Plop3 if i.f(0, 12) == 0x21f => {
+            (i.a, i.b, i.c) = (a, gpr(i.f(32, 8) as u8), gpr(i.f(64, 8) as u8));
+            for o in [i.a, i.b, i.c] {
+                add_read(i, o, 1);
+            }
+            add_write(i, File::P, i.f(81, 3) as u8, 1);
+            add_write(i, File::P, i.f(84, 3) as u8, 1);
+        }
         Plop3 => {
             for pos in [68, 77, 87] {
                 let p = i.pred(pos);
@@ -1413,6 +1448,14 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_write(i, File::P, i.f(81, 3) as u8, 1);
         }
         Nop => {}
+        Imma | Bmma | Dmma => {
+            let [na, nb, nc] = crate::machine::matrix_geometry(i)?.regs;
+            let (b, c) = (gpr(i.f(32, 8) as u8), gpr(i.f(64, 8) as u8));
+            add_read(i, a, na);
+            add_read(i, b, nb);
+            add_read(i, c, nc);
+            add_write(i, File::R, dst, nc);
+        }
     }
     Ok(())
 }

@@ -34,6 +34,9 @@ const PRED_TO_GUARD_SM75: u64 = 12;
 /// The result of a uniform move (ULDC, UMOV, VOTEU), read by any op: ptxas's code reads ULDC's and
 /// VOTEU's 2 cycles later on every architecture, and UMOV's 2 cycles later on sm_90.
 const ULDC_TO_ANY: u64 = 2;
+/// An IMMA/BMMA result without a scoreboard (sm_80+): ptxas's code reads an m8n8 result 12 cycles
+/// after issue, m16n8k16-like shapes 15 and the largest 23 (the model takes the shortest).
+const MATRIX_MIN_LATENCY: u64 = 12;
 /// A predicate read as an ordinary operand (SEL, carry in, accumulator).
 const PRED_TO_OPERAND: u64 = 4;
 /// A uniform register read by a uniform op.
@@ -183,6 +186,7 @@ fn raw_latency(sm: u32, producer: Op, file: File, consumer: Timing, as_guard: bo
     let pipe = producer.timing();
     match file {
         _ if matches!(producer, Op::Uldc | Op::Umov | Op::Voteu) => ULDC_TO_ANY,
+        File::R if producer.is_matrix() => MATRIX_MIN_LATENCY,
         File::P | File::Up if as_guard && sm == 75 => PRED_TO_GUARD_SM75,
         File::P | File::Up if as_guard => PRED_TO_GUARD,
         File::P | File::Up => PRED_TO_OPERAND,
@@ -191,6 +195,9 @@ fn raw_latency(sm: u32, producer: Op, file: File, consumer: Timing, as_guard: bo
         File::R => match (pipe, consumer) {
             // ptxas's code converts an FMUL or IMAD.X result with F2I/I2F 4 cycles later (sm_80, sm_90).
             (Timing::Fma, Timing::Fma | Timing::Var { .. }) => FMA_TO_FMA,
+            // ptxas's sm_90 code returns (RET.REL.NODEC R2) 4 cycles after an IMAD.MOV wrote
+            // the high word of the return address (its 4-bit integer and b1 .xor mma helpers).
+            (Timing::Fma, Timing::Control) if sm >= 90 => FMA_TO_FMA,
             (Timing::Fma, Timing::Alu) | (Timing::Alu, Timing::Fma) if sm >= 90 => CROSS_PIPE_SM90,
             (Timing::Alu, Timing::Fma) | (Timing::Fma, _) => CROSS_PIPE,
             _ => ALU_TO_ALU,
@@ -363,7 +370,7 @@ impl HazardModel {
     fn record(&mut self, i: &Inst) {
         self.seq += 1;
         let pipe = i.op.timing();
-        let fixed_fp64 = i.op.is_fp64() && i.ctrl.wr_sb.is_none();
+        let fixed_fp64 = (i.op.is_fp64() || i.op.is_matrix()) && i.ctrl.wr_sb.is_none();
         if let (Timing::Var { queue }, false) = (pipe, fixed_fp64) {
             for r in &i.writes {
                 for k in 0..r.n {

@@ -3,6 +3,9 @@
 
 #[path = "async_copy.rs"]
 mod async_copy;
+#[path = "imma.rs"]
+mod imma;
+pub(crate) use imma::geometry as matrix_geometry;
 
 use crate::alu::{exec_alu, AluOut, Operands};
 use crate::cubin::KernelImage;
@@ -575,6 +578,7 @@ impl Run<'_> {
             Op::Redux => self.redux(w, i, exec)?,
             Op::Shfl => shfl(w, i, exec)?,
             Op::Ldsm => self.ldsm(w, i, exec)?,
+            Op::Imma | Op::Bmma | Op::Dmma => imma::matrix(w, i, exec)?,
             Op::Ldgdepbar | Op::Depbar => {}
             Op::S2ur => {
                 if exec != 0 {
@@ -1055,7 +1059,7 @@ fn check_converged(
     cta: [u32; 3],
 ) -> Result<(), EmuError> {
     let collective = match i.op {
-        Op::Shfl | Op::Redux => true,
+        Op::Shfl | Op::Redux | Op::Imma | Op::Bmma | Op::Dmma => true,
         Op::Vote => i.f(87, 4) != PT as u32,
         _ => false,
     };
