@@ -94,6 +94,31 @@ const KERNELS: &[Kernel] = &[
     kernel("sqrt_rn.ptx", "sqrt_rn", 64),
     kernel("fadd_round.ptx", "fadd_round", 64),
     kernel("frnd.ptx", "frnd_modes", 64),
+    // Integer, b1 and f64 mma.sync, one warp of 128-byte rows (m16n8kK and f64 need sm_80; f64
+    // m16n8kK sm_90).
+    kernel("mma_int.ptx", "imma_m8_s8", 32),
+    kernel("mma_int.ptx", "imma_m8_4bit", 32),
+    kernel("mma_int.ptx", "bmma_m8_xor", 32),
+    Kernel {
+        min_sm: 80,
+        ..kernel("mma_int80.ptx", "imma_m16_s8", 32)
+    },
+    Kernel {
+        min_sm: 80,
+        ..kernel("mma_int80.ptx", "imma_m16_4bit", 32)
+    },
+    Kernel {
+        min_sm: 80,
+        ..kernel("mma_int80.ptx", "bmma_m16", 32)
+    },
+    Kernel {
+        min_sm: 80,
+        ..kernel("mma_int80.ptx", "dmma_m8n8k4", 32)
+    },
+    Kernel {
+        min_sm: 90,
+        ..kernel("mma_f64_90.ptx", "dmma_m16", 32)
+    },
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on
