@@ -162,6 +162,7 @@ impl Dst {
     }
 }
 
+pub use crate::mma::{MmaElem, MmaOp, MmaShape, MmaUnit};
 pub use crate::warp::{BarMode, ReduxOp, Scope, ShflMode, VoteMode, WarpOp};
 /// Special registers read by S2R.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -716,6 +717,8 @@ pub enum Opcode {
     Nop,
     /// Warp-level and synchronisation ops; slot conventions on [`WarpOp`] (`warp.rs`).
     Warp(WarpOp),
+    /// Tensor-core multiply-accumulate (HMMA, QMMA, ...); slot conventions on [`MmaOp`] (`mma.rs`).
+    Mma(MmaOp),
 }
 
 /// Control bits of one instruction (bits 105..125 of the encoding).

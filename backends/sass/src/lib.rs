@@ -12,6 +12,7 @@ pub mod hazard;
 pub mod ir;
 pub mod latency;
 pub mod liveness;
+pub mod mma;
 pub mod nvtools;
 pub mod oracle;
 pub mod pred_pressure;
