@@ -19,6 +19,9 @@ mod encode_warp;
 #[path = "encode_async.rs"]
 mod encode_async;
 
+#[path = "encode_mma.rs"]
+mod encode_mma;
+
 /// Why an instruction could not be encoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EncodeError(pub String);
@@ -567,6 +570,7 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             offset,
         } => encode_atom::encode_red(sm, w, i, op, ty, scope, offset)?,
         Opcode::Warp(op) => return encode_warp::encode_warp(sm, w, i, op),
+        Opcode::Mma(op) => return encode_mma::encode_mma(sm, w, i, &op),
     }
     if !matches!(i.op, Opcode::Uldc { .. }) {
         set_dst(w, i)?;

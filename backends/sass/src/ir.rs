@@ -163,6 +163,7 @@ impl Dst {
 }
 
 pub use crate::imma::{BmmaShape, DmmaShape, ImmaShape, IntElem};
+pub use crate::mma::{MmaElem, MmaOp, MmaShape, MmaUnit};
 pub use crate::warp::{BarMode, ReduxOp, Scope, ShflMode, VoteMode, WarpOp};
 /// Special registers read by S2R.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -728,6 +729,8 @@ pub enum Opcode {
     Bmma { shape: BmmaShape, and: bool },
     /// f64 tensor-core op; slots as IMMA, each element a register pair.
     Dmma { shape: DmmaShape },
+    /// Tensor-core multiply-accumulate (HMMA, QMMA, ...); slot conventions on [`MmaOp`] (`mma.rs`).
+    Mma(MmaOp),
 }
 
 /// Control bits of one instruction (bits 105..125 of the encoding).

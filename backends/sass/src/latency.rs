@@ -51,6 +51,7 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
     ) || is_fp64(op)
         || is_matrix(op)
         || matches!(op, Opcode::Warp(w) if w.is_variable_latency())
+        || matches!(op, Opcode::Mma(m) if m.scoreboarded)
 }
 
 /// The FP64 unit's instructions and the conversions with a 64-bit side: scoreboarded results,
@@ -113,6 +114,7 @@ pub fn fixed_latency(producer: &Instr, file: RegFile) -> u32 {
         RegFile::UGpr => UNIFORM_LATENCY,
         RegFile::Gpr => match producer.op {
             Opcode::Imad { .. } => IMAD_LATENCY,
+            Opcode::Mma(m) => m.fixed_latency(),
             _ => GPR_LATENCY,
         },
     }

@@ -14,6 +14,7 @@ pub mod imma;
 pub mod ir;
 pub mod latency;
 pub mod liveness;
+pub mod mma;
 pub mod nvtools;
 pub mod oracle;
 pub mod pred_pressure;

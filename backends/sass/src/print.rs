@@ -13,6 +13,9 @@ mod print_atom;
 #[path = "print_warp.rs"]
 mod print_warp;
 
+#[path = "print_mma.rs"]
+mod print_mma;
+
 /// The listing of a whole function: one `/*addr*/ text ;` line per instruction.
 pub fn print_function(sm: Sm, f: &Function) -> String {
     let offsets = block_offsets(f);
@@ -460,6 +463,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         | Opcode::Atomg { .. }
         | Opcode::Red { .. } => print_atom::print_atom_or_bits(sm, i).unwrap_or_default(),
         Opcode::Warp(op) => print_warp::print_warp(sm, i, op),
+        Opcode::Mma(op) => print_mma::print_mma(i, &op),
     }
 }
 

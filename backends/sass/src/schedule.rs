@@ -192,24 +192,25 @@ fn schedule_block(b: &mut Block, async_groups: bool) {
         ALL_SBS
     };
     let mut t = 0u32;
-    let n = b.instrs.len();
-    for k in 0..n {
-        let mut wait = st.waits_for(&b.instrs[k]);
+    let input = std::mem::take(&mut b.instrs);
+    let n = input.len();
+    let mut out: Vec<Instr> = Vec::with_capacity(n);
+    for (k, mut i) in input.into_iter().enumerate() {
+        let mut wait = st.waits_for(&i);
         if k == 0 {
             wait = all_sbs;
         }
         st.clear_waited(wait);
-        if k > 0 {
-            let floor = min_stall_after(&b.instrs[k - 1]);
-            let need = st
-                .earliest(&b.instrs[k])
-                .saturating_sub(t)
-                .max(floor)
-                .clamp(1, MAX_STALL);
-            set_stall(&mut b.instrs[k - 1], need);
-            t += need;
+        if let Some(prev) = out.last() {
+            let floor = min_stall_after(prev);
+            let mut need = st.earliest(&i).saturating_sub(t).max(floor).max(1);
+            if k == n - 1 && i.is_terminator() {
+                // Nothing can follow a branch or EXIT in the block: results still in flight
+                // must land within its own stall.
+                need = need.max(st.last_ready().saturating_sub(t + MAX_STALL));
+            }
+            t += pad_stall(&mut out, need);
         }
-        let i = &mut b.instrs[k];
         i.deps = Deps {
             stall: 1,
             yld: true,
@@ -218,12 +219,42 @@ fn schedule_block(b: &mut Block, async_groups: bool) {
             wait,
             reuse: 0,
         };
-        st.record(i, t);
+        st.record(&mut i, t);
+        out.push(i);
     }
-    if let Some(last) = b.instrs.last_mut() {
-        let need = st.last_ready().saturating_sub(t).clamp(1, MAX_STALL);
-        set_stall(last, need.max(last.deps.stall as u32));
+    if let Some(last) = out.last() {
+        let need = st.last_ready().saturating_sub(t).max(1);
+        if last.is_terminator() {
+            set_stall(out.last_mut().unwrap(), need.min(MAX_STALL));
+        } else {
+            pad_stall(&mut out, need);
+        }
     }
+    b.instrs = out;
+}
+
+/// Gives the last instruction of `out` a stall of `need` cycles, appending NOPs that stall in turn
+/// where `need` is more than one instruction can encode (ptxas pads HMMA results the same way).
+/// Returns the cycles added.
+fn pad_stall(out: &mut Vec<Instr>, need: u32) -> u32 {
+    let mut left = need;
+    while left > MAX_STALL {
+        let step = (left - MAX_STALL).clamp(1, 11);
+        set_stall(out.last_mut().unwrap(), step);
+        left -= step;
+        let mut nop = Instr::new(Opcode::Nop, &[], &[]);
+        nop.deps = Deps {
+            stall: 1,
+            yld: true,
+            wr_sb: None,
+            rd_sb: None,
+            wait: 0,
+            reuse: 0,
+        };
+        out.push(nop);
+    }
+    set_stall(out.last_mut().unwrap(), left);
+    need
 }
 
 /// Minimum cycles after an instruction regardless of dependences (ptxas waits 6 after a barrier).

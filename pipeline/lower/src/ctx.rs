@@ -524,6 +524,7 @@ impl<'a> Ctx<'a> {
         match i.opcode() {
             "ld" | "st" | "ldu" => self.lower_mem(i),
             "atom" | "red" => self.lower_atomic(i),
+            "mma" => self.lower_mma(i),
             _ if self.is_param_address_def(i) => self.lower_param_address_def(i),
             "prefetch" => self.lower_prefetch(i),
             _ if crate::pack::is_vector_mov(i) => self.lower_vector_mov(i),

@@ -19,6 +19,7 @@ mod half;
 mod int;
 mod local;
 mod mem;
+mod mma;
 mod opt;
 mod pack;
 mod param_addr;
