@@ -20,7 +20,9 @@ fn set_groups(w: &mut Word, i: &Instr, opcode: u64) -> EResult<()> {
 /// Encodes IMMA, BMMA or DMMA into `w` (without guard and control bits).
 pub(crate) fn encode_matrix(i: &Instr, w: &mut Word) -> EResult<()> {
     match i.op {
-        Opcode::Imma { shape, a, b, sat } => {
+        Opcode::Imma {
+            shape, a, b, sat, ..
+        } => {
             set_groups(w, i, 0x237)?;
             let (b75, b85, b86) = shape.code();
             w.set(74, 1, 1);
@@ -33,7 +35,7 @@ pub(crate) fn encode_matrix(i: &Instr, w: &mut Word) -> EResult<()> {
             w.set(85, 1, b85);
             w.set(86, 1, b86);
         }
-        Opcode::Bmma { shape, and } => {
+        Opcode::Bmma { shape, and, .. } => {
             set_groups(w, i, 0x23d)?;
             w.set(74, 1, 1);
             w.set(75, 2, shape.code());

@@ -6,6 +6,60 @@
 //! B's layout 74 (COL = 1). IMMA: A signed 76, B signed 78, A 4-bit 83, B 4-bit 84, `.SAT` 82,
 //! the shape in 75, 85, 86. BMMA: the shape in 75..76, `.AND` 78 (else `.XOR`), `.POPC` 80.
 //! DMMA (0x23f): the shape 76..77 (8x8x4, 16x8x4, 16x8x8, 16x8x16).
+//!
+//! Latency: ptxas 13.5 gives DMMA (everywhere) and sm_75's IMMA/BMMA a write scoreboard; on
+//! sm_80+ it covers IMMA/BMMA with stalls that grow with the work (M K bits): 12 cycles to the
+//! first reader for 1024 (IMMA.8816, IMMA.8832, BMMA.88128), 15 for 2048, 23 for 4096.
+
+use crate::ir::Opcode;
+
+/// Cycles from issue to the first reader of an unscoreboarded IMMA/BMMA's result (ptxas's
+/// distance plus one), `None` for the other ops.
+pub fn matrix_fixed_latency(op: &Opcode) -> Option<u32> {
+    Some(match matrix_work(op)? {
+        ..=1024 => 13,
+        ..=2048 => 16,
+        _ => 24,
+    })
+}
+
+/// Cycles from an unscoreboarded IMMA/BMMA's issue to the next one's (the tensor pipe's rate):
+/// ptxas 13.5 keeps IMMA.16832 (s8) 8 cycles apart on sm_80 (6 on sm_90) and the smaller shapes 4.
+pub fn matrix_issue_gap(op: &Opcode) -> Option<u32> {
+    Some(if matrix_work(op)? > 2048 { 8 } else { 4 })
+}
+
+/// M K bits of an unscoreboarded IMMA/BMMA.
+fn matrix_work(op: &Opcode) -> Option<u32> {
+    let work = match *op {
+        Opcode::Imma {
+            shape,
+            a,
+            scoreboarded: false,
+            ..
+        } => {
+            let (m, k) = match shape {
+                ImmaShape::M8N8K16 => (8, 16),
+                ImmaShape::M8N8K32 => (8, 32),
+                ImmaShape::M16N8K16 => (16, 16),
+                ImmaShape::M16N8K32 => (16, 32),
+                ImmaShape::M16N8K64 => (16, 64),
+            };
+            m * k * if a.four_bit() { 4 } else { 8 }
+        }
+        Opcode::Bmma {
+            shape,
+            scoreboarded: false,
+            ..
+        } => match shape {
+            BmmaShape::M8N8K128 => 1024,
+            BmmaShape::M16N8K128 => 2048,
+            BmmaShape::M16N8K256 => 4096,
+        },
+        _ => return None,
+    };
+    Some(work)
+}
 
 /// An IMMA shape (M, N, K) as nvdisasm names it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

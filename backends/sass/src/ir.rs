@@ -719,14 +719,22 @@ pub enum Opcode {
     /// Warp-level and synchronisation ops; slot conventions on [`WarpOp`] (`warp.rs`).
     Warp(WarpOp),
     /// Integer tensor-core op: dst0 D (a group of 2 or 4), srcs A, B (groups), C (group or RZ).
+    /// `scoreboarded`: the result takes a write scoreboard (sm_75) rather than the fixed latency
+    /// of [`crate::imma::matrix_fixed_latency`] (sm_80+), as ptxas 13.5 does.
     Imma {
         shape: ImmaShape,
         a: IntElem,
         b: IntElem,
         sat: bool,
+        scoreboarded: bool,
     },
-    /// Single-bit tensor-core op (`.POPC` of A AND/XOR B, added to C); slots as IMMA.
-    Bmma { shape: BmmaShape, and: bool },
+    /// Single-bit tensor-core op (`.POPC` of A AND/XOR B, added to C); slots and `scoreboarded`
+    /// as IMMA.
+    Bmma {
+        shape: BmmaShape,
+        and: bool,
+        scoreboarded: bool,
+    },
     /// f64 tensor-core op; slots as IMMA, each element a register pair.
     Dmma { shape: DmmaShape },
     /// Tensor-core multiply-accumulate (HMMA, QMMA, ...); slot conventions on [`MmaOp`] (`mma.rs`).

@@ -97,13 +97,20 @@ pub fn reads_late(op: &Opcode) -> bool {
         || matches!(op, Opcode::Warp(w) if w.reads_late())
 }
 
-/// The integer, single-bit and f64 tensor-core ops. We give them write and read scoreboards on
-/// every architecture (ptxas does on sm_75, and for DMMA everywhere; on sm_80+ it covers IMMA and
-/// BMMA with 12 to 23 stall cycles, more than one instruction's stall holds).
+/// The integer, single-bit and f64 tensor-core ops under a scoreboard (DMMA everywhere, IMMA and
+/// BMMA on sm_75; `crate::imma` has the fixed latencies of the others).
 pub fn is_matrix(op: &Opcode) -> bool {
     matches!(
         op,
-        Opcode::Imma { .. } | Opcode::Bmma { .. } | Opcode::Dmma { .. }
+        Opcode::Dmma { .. }
+            | Opcode::Imma {
+                scoreboarded: true,
+                ..
+            }
+            | Opcode::Bmma {
+                scoreboarded: true,
+                ..
+            }
     )
 }
 
@@ -115,6 +122,9 @@ pub fn fixed_latency(producer: &Instr, file: RegFile) -> u32 {
         RegFile::Gpr => match producer.op {
             Opcode::Imad { .. } => IMAD_LATENCY,
             Opcode::Mma(m) => m.fixed_latency(),
+            Opcode::Imma { .. } | Opcode::Bmma { .. } => {
+                crate::imma::matrix_fixed_latency(&producer.op).unwrap_or(GPR_LATENCY)
+            }
             _ => GPR_LATENCY,
         },
     }

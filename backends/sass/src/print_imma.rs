@@ -16,7 +16,9 @@ pub(crate) fn matrix_body(sm: u32, i: &Instr) -> String {
         ])
     };
     match i.op {
-        Opcode::Imma { shape, a, b, sat } => format!(
+        Opcode::Imma {
+            shape, a, b, sat, ..
+        } => format!(
             "IMMA.{}.{}.{}{} {}",
             shape.name(),
             a.name(),
@@ -24,7 +26,7 @@ pub(crate) fn matrix_body(sm: u32, i: &Instr) -> String {
             if sat { ".SAT" } else { "" },
             laid()
         ),
-        Opcode::Bmma { shape, and } => format!(
+        Opcode::Bmma { shape, and, .. } => format!(
             "BMMA.{}.{}.POPC {}",
             shape.name(),
             if and { "AND" } else { "XOR" },

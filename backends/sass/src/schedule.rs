@@ -39,6 +39,8 @@ struct BlockState {
     next_sb: u8,
     /// The first write scoreboard of the rotation: 1 where LDGDEPBAR counts copy groups on SB0.
     first_sb: u8,
+    /// Cycle from which the next fixed-latency IMMA/BMMA may issue (`imma::matrix_issue_gap`).
+    matrix_free: u32,
 }
 
 impl BlockState {
@@ -68,6 +70,9 @@ impl BlockState {
     /// Earliest cycle the instruction may issue given fixed-latency producers.
     fn earliest(&self, i: &Instr) -> u32 {
         let mut t = 0;
+        if crate::imma::matrix_issue_gap(&i.op).is_some() {
+            t = self.matrix_free;
+        }
         i.visit_regs(|r, _| {
             for p in phys_regs(r) {
                 t = t.max(self.ready.get(&p).copied().unwrap_or(0));
@@ -78,6 +83,9 @@ impl BlockState {
 
     /// Records the instruction's results issued at cycle `t`.
     fn record(&mut self, i: &mut Instr, t: u32) {
+        if let Some(gap) = crate::imma::matrix_issue_gap(&i.op) {
+            self.matrix_free = t + gap;
+        }
         if i.op == Opcode::Ldgdepbar {
             i.deps.wr_sb = Some(ASYNC_GROUP_SB);
             return;

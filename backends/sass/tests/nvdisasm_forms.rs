@@ -1073,7 +1073,13 @@ fn matrix_int_forms(sm: Sm, v: &mut Vec<Instr>) {
             }
             for (sat, c) in [(false, g(12, n)), (true, Src::ZERO)] {
                 v.push(Instr::new(
-                    Imma { shape, a, b, sat },
+                    Imma {
+                        shape,
+                        a,
+                        b,
+                        sat,
+                        scoreboarded: sm.num < 80,
+                    },
                     &[Dst::Reg(group(8, n))],
                     &[g(4, 4), g(2, 2), c],
                 ));
@@ -1086,7 +1092,11 @@ fn matrix_int_forms(sm: Sm, v: &mut Vec<Instr>) {
                 continue;
             }
             v.push(Instr::new(
-                Bmma { shape, and },
+                Bmma {
+                    shape,
+                    and,
+                    scoreboarded: sm.num < 80,
+                },
                 &[Dst::Reg(group(16, 4))],
                 &[g(4, 4), g(10, 2), g(20, 4)],
             ));

@@ -20,6 +20,7 @@ mod int;
 mod local;
 mod mem;
 mod mma;
+mod mma_int;
 mod opt;
 mod pack;
 mod param_addr;

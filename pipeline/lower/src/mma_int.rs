@@ -1,0 +1,214 @@
+//! Integer, single-bit and f64 `mma.sync.aligned` to IMMA, BMMA and DMMA, on the fragment groups
+//! of `mma.rs` (`fragment_in`/`fragment_out`).
+//!
+//! Forms (ptxas 13.5): s8/u8 m8n8k16, m16n8k16, m16n8k32 and s4/u4 m8n8k32, m16n8k32, m16n8k64
+//! with or without `.satfinite` (sm_75: the m8n8 shapes; sm_90: no 4-bit forms natively, and
+//! those get "not supported yet" here); b1 `.xor.popc`/`.and.popc` m8n8k128, m16n8k128,
+//! m16n8k256 (sm_75: m8n8k128 `.xor` only; sm_90 has no `.xor`, which is written as ptxas does:
+//! popc(A & ~B) + popc(~A & B) + C, two `.and` BMMAs); f64 m8n8k4 (sm_80+) and m16n8k4/8/16
+//! (sm_90).
+
+use ptxforge_ptx::ast::{Instruction, Name};
+use ptxforge_sass::imma::{BmmaShape, DmmaShape, ImmaShape, IntElem};
+use ptxforge_sass::ir::*;
+
+use crate::ctx::{operands_exactly, Ctx, LResult};
+
+/// The families this file lowers.
+enum Form {
+    Imma {
+        shape: ImmaShape,
+        a: IntElem,
+        b: IntElem,
+        sat: bool,
+    },
+    Bmma {
+        shape: BmmaShape,
+        and: bool,
+    },
+    Dmma {
+        shape: DmmaShape,
+    },
+}
+
+/// Whether `i` is an integer, b1 or f64 `mma` (the others go to `lower_mma`).
+pub fn is_int_form(i: &Instruction) -> bool {
+    let types: Vec<&str> = i.mods().iter().map(|m| m.as_str()).collect();
+    types
+        .iter()
+        .any(|t| matches!(*t, "s8" | "u8" | "s4" | "u4" | "b1" | "f64"))
+}
+
+/// The modifiers every supported form may carry besides its shape, types and b1 operation.
+fn plain(m: &str) -> bool {
+    matches!(m, "sync" | "aligned" | "row" | "col" | "satfinite")
+}
+
+fn form(i: &Instruction) -> Option<Form> {
+    let mods: Vec<&str> = i.mods().iter().map(Name::as_str).collect();
+    if !i.has_mod("row") || !i.has_mod("col") || !i.has_mod("sync") || !i.has_mod("aligned") {
+        return None;
+    }
+    let shape = *mods
+        .iter()
+        .find(|m| m.starts_with('m') && m.contains('k'))?;
+    let types: Vec<&str> = mods
+        .iter()
+        .copied()
+        .filter(|m| matches!(*m, "s8" | "u8" | "s4" | "u4" | "b1" | "f64" | "s32"))
+        .collect();
+    let known = |extra: &[&str]| {
+        mods.iter()
+            .all(|m| plain(m) || *m == shape || types.contains(m) || extra.contains(m))
+    };
+    match types[..] {
+        ["s32", a, b, "s32"] if a == "b1" && b == "b1" => {
+            let and = i.has_mod("and");
+            let op_ok = i.has_mod("popc") && (and != i.has_mod("xor"));
+            (op_ok && known(&["and", "xor", "popc"]) && !i.has_mod("satfinite")).then_some(())?;
+            Some(Form::Bmma {
+                shape: BmmaShape::from_ptx(shape)?,
+                and,
+            })
+        }
+        ["s32", a, b, "s32"] => {
+            known(&[]).then_some(())?;
+            Some(Form::Imma {
+                shape: ImmaShape::from_ptx(shape)?,
+                a: IntElem::from_ptx(a)?,
+                b: IntElem::from_ptx(b)?,
+                sat: i.has_mod("satfinite"),
+            })
+        }
+        ["f64", "f64", "f64", "f64"] => {
+            (known(&["rn"]) && !i.has_mod("satfinite")).then_some(())?;
+            Some(Form::Dmma {
+                shape: DmmaShape::from_ptx(shape)?,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Registers per lane of a fragment of `elems` elements of `bits` bits over the warp.
+fn regs(elems: usize, bits: usize) -> u8 {
+    (elems * bits / (32 * 32)) as u8
+}
+
+impl Ctx<'_> {
+    /// `mma.sync.aligned.shape.row.col[.satfinite].s32.atype.btype.s32[.satfinite]`, the b1
+    /// `.xor.popc`/`.and.popc` forms and the f64 forms.
+    pub fn lower_mma_int(&mut self, i: &Instruction) -> LResult<()> {
+        let unsupported = || format!("'mma.{}' is not supported yet", i.mods().join("."));
+        let sm = self.sm.num;
+        let form = form(i).ok_or_else(unsupported)?;
+        let ops = operands_exactly(i, 4)?;
+        let (op, m, k, bits) = match form {
+            Form::Imma { shape, a, b, sat } => {
+                if !shape.takes(a, b, sm) {
+                    return Err(unsupported());
+                }
+                let (m, k) = dims(shape.ptx());
+                let op = Opcode::Imma {
+                    shape,
+                    a,
+                    b,
+                    sat,
+                    scoreboarded: sm < 80,
+                };
+                (op, m, k, if a.four_bit() { 4 } else { 8 })
+            }
+            Form::Bmma { shape, and } => {
+                let (m, k) = dims(shape.ptx());
+                if !shape.exists_on(sm, and) && !(sm >= 90 && !and) {
+                    return Err(unsupported());
+                }
+                let op = Opcode::Bmma {
+                    shape,
+                    and,
+                    scoreboarded: sm < 80,
+                };
+                (op, m, k, 1)
+            }
+            Form::Dmma { shape } => {
+                if sm < shape.min_sm() {
+                    return Err(unsupported());
+                }
+                let (m, k) = dims(shape.ptx());
+                (Opcode::Dmma { shape }, m, k, 64)
+            }
+        };
+        let acc = regs(m * 8, if bits == 64 { 64 } else { 32 });
+        let a = self.fragment_in(&ops[1], regs(m * k, bits))?;
+        let b = self.fragment_in(&ops[2], regs(k * 8, bits))?;
+        let c = self.fragment_in(&ops[3], acc)?;
+        let d = self.f.new_vreg(RegFile::Gpr, acc);
+        match op {
+            Opcode::Bmma {
+                shape,
+                and: false,
+                scoreboarded,
+            } if !shape.exists_on(sm, false) => {
+                self.xor_popc_as_and(shape, scoreboarded, [a, b, c], d, acc)
+            }
+            _ => self.emit(op, &[Dst::Reg(d)], &[a, b, c]),
+        }
+        self.fragment_out(&ops[0], d)
+    }
+
+    /// sm_90's b1 `.xor.popc`: D = C + popc(A & ~B) + popc(~A & B), as ptxas writes it.
+    fn xor_popc_as_and(
+        &mut self,
+        shape: BmmaShape,
+        scoreboarded: bool,
+        [a, b, c]: [Src; 3],
+        d: Reg,
+        acc: u8,
+    ) {
+        let and = Opcode::Bmma {
+            shape,
+            and: true,
+            scoreboarded,
+        };
+        let not_b = self.complement(b, regs(dims(shape.ptx()).1 * 8, 1));
+        let not_a = self.complement(a, regs(dims(shape.ptx()).0 * dims(shape.ptx()).1, 1));
+        let p = self.f.new_vreg(RegFile::Gpr, acc);
+        let q = self.f.new_vreg(RegFile::Gpr, acc);
+        self.emit(and, &[Dst::Reg(p)], &[a, not_b, Src::ZERO]);
+        self.emit(and, &[Dst::Reg(q)], &[not_a, b, Src::ZERO]);
+        for j in 0..acc {
+            let cj = match c.as_reg() {
+                Some(r) => Src::reg(r.part(j)),
+                None => Src::ZERO,
+            };
+            self.emit(
+                Opcode::Iadd3 { x: false },
+                &[Dst::Reg(d.part(j)), Dst::None],
+                &[cj, Src::reg(p.part(j)), Src::reg(q.part(j))],
+            );
+        }
+    }
+
+    /// A new group of `n` registers holding the bitwise complement of a fragment group (of RZ:
+    /// all ones).
+    fn complement(&mut self, s: Src, n: u8) -> Src {
+        let g = self.f.new_vreg(RegFile::Gpr, n);
+        for j in 0..n {
+            let part = s.as_reg().map_or(Src::ZERO, |r| Src::reg(r.part(j)));
+            self.emit(
+                Opcode::Lop3 { lut: 0x0f },
+                &[Dst::Reg(g.part(j)), Dst::None],
+                &[part, Src::ZERO, Src::ZERO, Src::FALSE],
+            );
+        }
+        Src::reg(g)
+    }
+}
+
+/// M and K of a PTX shape (`m16n8k32`).
+fn dims(shape: &str) -> (usize, usize) {
+    let rest = shape.trim_start_matches('m');
+    let (m, rest) = rest.split_once('n').unwrap_or(("0", "0k0"));
+    let k = rest.split_once('k').map_or("0", |x| x.1);
+    (m.parse().unwrap_or(0), k.parse().unwrap_or(0))
+}
