@@ -119,6 +119,19 @@ const KERNELS: &[Kernel] = &[
         min_sm: 90,
         ..kernel("mma_f64_90.ptx", "dmma_m16", 32)
     },
+    // nvcc's PTX of inline mma.sync tiles (two K steps each).
+    Kernel {
+        min_sm: 80,
+        ..kernel("mma_asm.ptx", "imma_tile", 32)
+    },
+    Kernel {
+        min_sm: 80,
+        ..kernel("mma_asm.ptx", "dmma_tile", 32)
+    },
+    Kernel {
+        min_sm: 80,
+        ..kernel("mma_asm.ptx", "bmma_tile", 32)
+    },
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on
