@@ -21,6 +21,7 @@ mod local;
 mod mem;
 mod mma;
 mod mma_int;
+mod mma_int4;
 mod opt;
 mod pack;
 mod param_addr;

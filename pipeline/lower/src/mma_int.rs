@@ -2,8 +2,8 @@
 //! of `mma.rs` (`fragment_in`/`fragment_out`).
 //!
 //! Forms (ptxas 13.5): s8/u8 m8n8k16, m16n8k16, m16n8k32 and s4/u4 m8n8k32, m16n8k32, m16n8k64
-//! with or without `.satfinite` (sm_75: the m8n8 shapes; sm_90: no 4-bit forms natively, and
-//! those get "not supported yet" here); b1 `.xor.popc`/`.and.popc` m8n8k128, m16n8k128,
+//! with or without `.satfinite` (sm_75: the m8n8 shapes; sm_90 has no 4-bit IMMA: `mma_int4.rs`
+//! widens those to two 8-bit ones); b1 `.xor.popc`/`.and.popc` m8n8k128, m16n8k128,
 //! m16n8k256 (sm_75: m8n8k128 `.xor` only; sm_90 has no `.xor`, which is written as ptxas does:
 //! popc(A & ~B) + popc(~A & B) + C, two `.and` BMMAs); f64 m8n8k4 (sm_80+) and m16n8k4/8/16
 //! (sm_90).
@@ -105,7 +105,8 @@ impl Ctx<'_> {
         let ops = operands_exactly(i, 4)?;
         let (op, m, k, bits) = match form {
             Form::Imma { shape, a, b, sat } => {
-                if !shape.takes(a, b, sm) {
+                let int4_on_90 = sm >= 90 && shape.takes(a, b, 89);
+                if !shape.takes(a, b, sm) && !int4_on_90 {
                     return Err(unsupported());
                 }
                 let (m, k) = dims(shape.ptx());
@@ -144,6 +145,17 @@ impl Ctx<'_> {
         let c = self.fragment_in(&ops[3], acc)?;
         let d = self.f.new_vreg(RegFile::Gpr, acc);
         match op {
+            Opcode::Imma {
+                shape,
+                a: a_e,
+                b: b_e,
+                sat,
+                ..
+            } if !shape.takes(a_e, b_e, sm) => {
+                let sizes = (regs(m * k, bits), regs(k * 8, bits), acc);
+                self.imma_int4(shape, (a_e, b_e), sat, [a, b, c], sizes, d)
+                    .ok_or_else(unsupported)?;
+            }
             Opcode::Bmma {
                 shape,
                 and: false,
