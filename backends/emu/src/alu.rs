@@ -186,6 +186,7 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         I2fp => i2f(i, b)?,
         Mufu => mufu(i.f(74, 4), b)?,
         I2i => i2i_sat(i, b)?,
+        I2ip => i2ip(i, a, b, c)?,
         I2f | I2f64 => return crate::convert::i2f(i, x),
         F2i | F2i64 => return crate::convert::f2i(i, x),
         F2f => return crate::convert::f2f(i, x),
@@ -755,4 +756,20 @@ pub(crate) fn fcmp_code(code: u32, ord: Option<std::cmp::Ordering>) -> bool {
         None => matches!(code, 8..=15),
         Some(o) => compare_code(code, o),
     }
+}
+
+/// I2IP.{U8,S8}.S32.SAT: A and B saturated to 8 bits, A in bits 8..15 and B in 0..7, C's low half
+/// (high half with `.H1`, bit 72) in 16..31 (the decoder accepts only the saturating forms).
+fn i2ip(i: &Inst, a: u32, b: u32, c: u32) -> Result<u32, String> {
+    let (lo, hi) = match i.f(76, 3) {
+        0 => (0i64, 255i64),
+        1 => (-128, 127),
+        _ => return Err("I2IP other than U8/S8".into()),
+    };
+    if i.bit(73) {
+        return Err("I2IP C selector".into());
+    }
+    let sat = |v: u32| ((v as i32 as i64).clamp(lo, hi) as u32) & 0xff;
+    let c_half = if i.bit(72) { c >> 16 } else { c & 0xffff };
+    Ok(c_half << 16 | sat(a) << 8 | sat(b))
 }

@@ -177,6 +177,7 @@ pub enum Op {
     Imma,
     Bmma,
     Dmma,
+    I2ip,
 }
 
 /// How an op's results arrive, for the hazard model.
@@ -220,7 +221,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 107] = [
+    pub const ALL: [Op; 108] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -328,6 +329,7 @@ impl Op {
         Op::Imma,
         Op::Bmma,
         Op::Dmma,
+        Op::I2ip,
     ];
 
     /// The mnemonic as nvdisasm prints its base name.
@@ -441,6 +443,7 @@ impl Op {
             Imma => "IMMA",
             Bmma => "BMMA",
             Dmma => "DMMA",
+            I2ip => "I2IP",
         }
     }
 
@@ -680,6 +683,8 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
     }
     // Tensor-core ops (IMMA m8n8 and BMMA .XOR m8n8k128 on sm_75; DMMA from sm_80).
     t.extend([(Imma, 0x237, false), (Bmma, 0x23d, false)]);
+    // cvt.pack.sat.{s8,u8}.s32.b32.
+    t.push((I2ip, 0x239, false));
     if sm >= 80 {
         t.push((Dmma, 0x23f, false));
     }
@@ -1448,6 +1453,17 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_write(i, File::P, i.f(81, 3) as u8, 1);
         }
         Nop => {}
+        I2ip => {
+            // Saturating: bit 74 set on sm_90, clear before (nvdisasm: no .SAT otherwise).
+            if i.bit(74) != (sm >= 90) {
+                return Err("I2IP without .SAT".into());
+            }
+            (i.a, i.b, i.c) = (a, gpr(i.f(32, 8) as u8), gpr(i.f(64, 8) as u8));
+            for o in [i.a, i.b, i.c] {
+                add_read(i, o, 1);
+            }
+            add_write(i, File::R, dst, 1);
+        }
         Imma | Bmma | Dmma => {
             let [na, nb, nc] = crate::machine::matrix_geometry(i)?.regs;
             let (b, c) = (gpr(i.f(32, 8) as u8), gpr(i.f(64, 8) as u8));

@@ -393,6 +393,7 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
         Opcode::Imma { .. } | Opcode::Bmma { .. } | Opcode::Dmma { .. } => {
             return crate::encode_imma::encode_matrix(i, w)
         }
+        Opcode::I2ip { .. } => return crate::encode_pack::encode_i2ip(sm, w, i),
         Opcode::Sel => {
             set_alu_ab(w, 0x007, a, b)?;
             set_pred(w, 87, c)?;

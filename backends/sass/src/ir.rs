@@ -737,6 +737,9 @@ pub enum Opcode {
     },
     /// f64 tensor-core op; slots as IMMA, each element a register pair.
     Dmma { shape: DmmaShape },
+    /// `I2IP.{S8,U8}.S32.SAT d0, s0, s1, s2`: d = s2's low half << 16 | sat8(s0) << 8 | sat8(s1)
+    /// (`cvt.pack.sat.{s8,u8}.s32.b32`).
+    I2ip { signed: bool },
     /// Tensor-core multiply-accumulate (HMMA, QMMA, ...); slot conventions on [`MmaOp`] (`mma.rs`).
     Mma(MmaOp),
 }

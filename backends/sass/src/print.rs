@@ -244,6 +244,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         Opcode::Imma { .. } | Opcode::Bmma { .. } | Opcode::Dmma { .. } => {
             crate::print_imma::matrix_body(sm.num, i)
         }
+        Opcode::I2ip { .. } => crate::print_pack::i2ip_body(i),
         Opcode::Sel => format!("SEL {}", join(&[d0, src(a), src(b), pred(c)])),
         Opcode::Lop3 { lut } => {
             let p3 = if d.val == SrcVal::Zero {

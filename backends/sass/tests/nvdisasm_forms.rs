@@ -1102,6 +1102,14 @@ fn matrix_int_forms(sm: Sm, v: &mut Vec<Instr>) {
             ));
         }
     }
+    for signed in [false, true] {
+        v.push(Instr::new(
+            I2ip { signed },
+            &[d(3)],
+            &[r(4), r(5), Src::ZERO],
+        ));
+        v.push(Instr::new(I2ip { signed }, &[d(6)], &[r(7), r(8), r(9)]));
+    }
     for shape in DmmaShape::ALL {
         if sm.num >= shape.min_sm() {
             v.push(Instr::new(

@@ -6,7 +6,7 @@
 //! widens those to two 8-bit ones); b1 `.xor.popc`/`.and.popc` m8n8k128, m16n8k128,
 //! m16n8k256 (sm_75: m8n8k128 `.xor` only; sm_90 has no `.xor`, which is written as ptxas does:
 //! popc(A & ~B) + popc(~A & B) + C, two `.and` BMMAs); f64 m8n8k4 (sm_80+) and m16n8k4/8/16
-//! (sm_90).
+//! (sm_90). Also `cvt.pack.sat.{s8,u8}.s32.b32` (I2IP), the int8 GEMM epilogue's packing.
 
 use ptxforge_ptx::ast::{Instruction, Name};
 use ptxforge_sass::imma::{BmmaShape, DmmaShape, ImmaShape, IntElem};
@@ -223,4 +223,26 @@ fn dims(shape: &str) -> (usize, usize) {
     let (m, rest) = rest.split_once('n').unwrap_or(("0", "0k0"));
     let k = rest.split_once('k').map_or("0", |x| x.1);
     (m.parse().unwrap_or(0), k.parse().unwrap_or(0))
+}
+
+impl Ctx<'_> {
+    /// `cvt.pack.sat.{s8,u8}.s32.b32 d, a, b, c` as one I2IP (the other pack types: not yet).
+    pub fn lower_cvt_pack(&mut self, i: &Instruction) -> LResult<()> {
+        let mods: Vec<&str> = i.mods().iter().map(Name::as_str).collect();
+        let signed = match mods[..] {
+            ["pack", "sat", "s8", "s32", "b32"] => true,
+            ["pack", "sat", "u8", "s32", "b32"] => false,
+            _ => return Err(format!("'cvt.{}' is not supported yet", mods.join("."))),
+        };
+        let ops = operands_exactly(i, 4)?;
+        let d = self.dst(&ops[0])?;
+        let a = self.src32(&ops[1])?;
+        let a = self.in_reg(a);
+        let b = self.src32(&ops[2])?;
+        let b = self.in_reg(b);
+        let c = self.src32(&ops[3])?;
+        let c = self.in_reg(c);
+        self.emit(Opcode::I2ip { signed }, &[Dst::Reg(d)], &[a, b, c]);
+        Ok(())
+    }
 }

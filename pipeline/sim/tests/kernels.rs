@@ -119,6 +119,7 @@ const KERNELS: &[Kernel] = &[
         min_sm: 90,
         ..kernel("mma_f64_90.ptx", "dmma_m16", 32)
     },
+    kernel("cvt_pack.ptx", "cvt_pack", 64),
     // nvcc's PTX of inline mma.sync tiles (two K steps each).
     Kernel {
         min_sm: 80,

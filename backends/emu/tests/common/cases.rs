@@ -5,6 +5,11 @@ use ptxforge_emu::Launch;
 
 pub const CASES: &[Case] = &[
     Case {
+        file: "kernels/cvt_pack.ptx",
+        kernel: "cvt_pack",
+        setup: super::mma_cases::cvt_pack,
+    },
+    Case {
         file: "kernels/mma_int75.ptx",
         kernel: "imma_s8_sat",
         setup: super::mma_cases::imma_s8_sat,

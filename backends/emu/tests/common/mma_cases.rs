@@ -1,6 +1,7 @@
 //! Cases of `kernels/mma_int{75,80,90}.ptx`: one mma.sync form per kernel over one warp, with the
 //! expected D computed here from the PTX ISA's fragment layouts (integer sums exact, wrapping or
-//! clamped with `.satfinite`; b1 popcounts of AND/XOR; f64 sums of small integers, exact).
+//! clamped with `.satfinite`; b1 popcounts of AND/XOR; f64 sums of small integers, exact), and
+//! `kernels/cvt_pack.ptx`, the int8 epilogue's cvt.pack.sat.
 
 use super::*;
 
@@ -209,4 +210,41 @@ cases! {
     dmma_m16n8k4 = dbl(16, 4);
     dmma_m16n8k8 = dbl(16, 8);
     dmma_m16n8k16 = dbl(16, 16);
+}
+
+/// `kernels/cvt_pack.ptx`: per thread, s8 and u8 packs of four words (two shifted down).
+pub fn cvt_pack(r: &mut Rng) -> Setup {
+    let input: Vec<u32> = (0..256).map(|_| r.u32()).collect();
+    let pack = |a: u32, b: u32, c: u32, signed: bool| {
+        let (lo, hi) = if signed { (-128, 127) } else { (0, 255) };
+        let sat = |v: u32| ((v as i32).clamp(lo, hi) as u32) & 0xff;
+        (c & 0xffff) << 16 | sat(a) << 8 | sat(b)
+    };
+    let mut out = vec![0u32; 256];
+    for t in 0..64 {
+        let w = &input[4 * t..4 * t + 4];
+        let (x, y, z, v) = (
+            w[0],
+            ((w[1] as i32) >> 23) as u32,
+            w[2],
+            ((w[3] as i32) >> 24) as u32,
+        );
+        let s6 = pack(z, v, 0, true);
+        let u8_ = pack(z, v, 0, false);
+        out[4 * t] = pack(x, y, s6, true);
+        out[4 * t + 1] = pack(x, y, u8_, false);
+        out[4 * t + 2] = pack(y, v, z, true);
+        out[4 * t + 3] = s6;
+    }
+    Setup {
+        launch: Launch {
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+        },
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
+        buffers: vec![buf_u32(0, &[0; 256]), buf_u32(1, &input)],
+        expected: vec![buf_u32(0, &out), buf_u32(1, &input)],
+        unordered: vec![],
+        f32_ulps: 0,
+    }
 }
