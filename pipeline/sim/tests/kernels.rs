@@ -153,7 +153,7 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     ("cvt_half", &[75, 80, 86, 89, 90], "FRND.F16 / FRND.F16.TRUNC (opcode 0x307): the emulator runs FRND on f32 only"),
     ("cvt_bf16", &[80, 86, 89], "F2F.BF16.F32.RM (opcode 0x304): the emulator runs F2F between f16, f32 and f64 only"),
     ("cvt_bf16", &[90], "F2F.BF16.F32.RM (opcode 0x304): the emulator runs F2F between f16, f32 and f64 only"),
-    ("f64_ops", &[80, 86, 89, 90], "CALL.REL.NOINC (opcode 0x944) to f64 division's slow path unknown"),
+    ("f64_ops", &[80, 86, 89], "CALL.REL.NOINC (opcode 0x944) to f64 division's slow path unknown"),
     ("f32_ieee", &[75, 80, 86, 89, 90], "FCHK (opcode 0x302, f32 division's range check) unknown"),
     (
         "approx_trig_sqrt",
