@@ -34,9 +34,16 @@ const PRED_TO_GUARD_SM75: u64 = 12;
 /// The result of a uniform move (ULDC, UMOV, VOTEU), read by any op: ptxas's code reads ULDC's and
 /// VOTEU's 2 cycles later on every architecture, and UMOV's 2 cycles later on sm_90.
 const ULDC_TO_ANY: u64 = 2;
-/// An IMMA/BMMA result without a scoreboard (sm_80+): ptxas's code reads an m8n8 result 12 cycles
-/// after issue, m16n8k16-like shapes 15 and the largest 23 (the model takes the shortest).
-const MATRIX_MIN_LATENCY: u64 = 12;
+/// An IMMA/BMMA result without a scoreboard (sm_80+), by the op's work (M K bits): ptxas's code
+/// reads it 12 cycles after issue for 1024 (IMMA.8816, IMMA.8832, BMMA.88128), 15 for 2048 and 23
+/// for 4096 (IMMA.16832 with 8-bit elements, IMMA.16864, BMMA.168256).
+fn matrix_latency(i: &Inst) -> u64 {
+    match crate::machine::matrix_geometry(i).map(|g| g.work()) {
+        Ok(..=1024) => 12,
+        Ok(..=2048) => 15,
+        _ => 23,
+    }
+}
 /// A predicate read as an ordinary operand (SEL, carry in, accumulator).
 const PRED_TO_OPERAND: u64 = 4;
 /// A uniform register read by a uniform op.
@@ -61,6 +68,8 @@ struct Fixed {
     issued: u64,
     op: Op,
     lanes: u32,
+    /// A latency the producer's own form sets (an unscoreboarded IMMA/BMMA's, by its shape).
+    min_latency: u64,
 }
 
 /// A source register a late-reading op may still read.
@@ -186,7 +195,6 @@ fn raw_latency(sm: u32, producer: Op, file: File, consumer: Timing, as_guard: bo
     let pipe = producer.timing();
     match file {
         _ if matches!(producer, Op::Uldc | Op::Umov | Op::Voteu) => ULDC_TO_ANY,
-        File::R if producer.is_matrix() => MATRIX_MIN_LATENCY,
         File::P | File::Up if as_guard && sm == 75 => PRED_TO_GUARD_SM75,
         File::P | File::Up if as_guard => PRED_TO_GUARD,
         File::P | File::Up => PRED_TO_OPERAND,
@@ -298,6 +306,7 @@ impl HazardModel {
                         consumer,
                         (guard_slot == Some(s) || branch_pred == Some(s)) && r.file == File::P,
                     );
+                    let need = need.max(f.min_latency);
                     let need =
                         need.saturating_sub(read_delay(self.sm, i, r.file, r.idx.wrapping_add(k)));
                     if self.t < f.issued + need {
@@ -444,6 +453,11 @@ impl HazardModel {
                     issued: self.t,
                     op: i.op,
                     lanes: self.lanes_of(s),
+                    min_latency: if i.op.is_matrix() {
+                        matrix_latency(i)
+                    } else {
+                        0
+                    },
                 });
             }
         }

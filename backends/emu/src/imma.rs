@@ -105,6 +105,10 @@ fn element(frag: &[u32], bits: u32, e: usize, signed: bool) -> i128 {
 }
 
 impl Geometry {
+    /// M K bits: what the fixed latency of an unscoreboarded IMMA/BMMA grows with.
+    pub(crate) fn work(&self) -> u32 {
+        (self.m * self.k) as u32 * self.bits
+    }
     /// Elements per register (one f64 per pair counts as one).
     fn per(&self) -> usize {
         if self.bits == 64 {
