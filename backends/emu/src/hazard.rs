@@ -58,6 +58,8 @@ struct Fixed {
     issued: u64,
     op: Op,
     lanes: u32,
+    /// The producer's own latency where its form decides it (tensor ops).
+    latency: Option<u64>,
 }
 
 /// A source register a late-reading op may still read.
@@ -284,13 +286,15 @@ impl HazardModel {
                     return Err(hazard(i, s, HazardKind::MissingWait, why));
                 }
                 if let Some(f) = self.fixed[s].filter(|f| f.lanes & self.lanes != 0) {
-                    let need = raw_latency(
-                        self.sm,
-                        f.op,
-                        r.file,
-                        consumer,
-                        (guard_slot == Some(s) || branch_pred == Some(s)) && r.file == File::P,
-                    );
+                    let need = f.latency.unwrap_or_else(|| {
+                        raw_latency(
+                            self.sm,
+                            f.op,
+                            r.file,
+                            consumer,
+                            (guard_slot == Some(s) || branch_pred == Some(s)) && r.file == File::P,
+                        )
+                    });
                     let need =
                         need.saturating_sub(read_delay(self.sm, i, r.file, r.idx.wrapping_add(k)));
                     if self.t < f.issued + need {
@@ -363,7 +367,7 @@ impl HazardModel {
     fn record(&mut self, i: &Inst) {
         self.seq += 1;
         let pipe = i.op.timing();
-        let fixed_fp64 = i.op.is_fp64() && i.ctrl.wr_sb.is_none();
+        let fixed_fp64 = (i.op.is_fp64() || i.op.is_mma()) && i.ctrl.wr_sb.is_none();
         if let (Timing::Var { queue }, false) = (pipe, fixed_fp64) {
             for r in &i.writes {
                 for k in 0..r.n {
@@ -430,6 +434,10 @@ impl HazardModel {
             }
             return;
         }
+        let latency =
+            i.op.is_mma()
+                .then(|| crate::mma::Form::decode(i.w, i.op == Op::Qmma).map(|f| f.fixed_latency()))
+                .and_then(Result::ok);
         for r in &i.writes {
             for k in 0..r.n {
                 let s = slot(r.file, r.idx.wrapping_add(k));
@@ -437,6 +445,7 @@ impl HazardModel {
                     issued: self.t,
                     op: i.op,
                     lanes: self.lanes_of(s),
+                    latency,
                 });
             }
         }

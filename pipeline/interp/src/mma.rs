@@ -26,6 +26,8 @@ enum Elem {
     F16,
     BF16,
     Tf32,
+    E4m3,
+    E5m2,
     F32,
     F64,
     S8,
@@ -41,6 +43,8 @@ impl Elem {
             "f16" => Elem::F16,
             "bf16" => Elem::BF16,
             "tf32" => Elem::Tf32,
+            "e4m3" => Elem::E4m3,
+            "e5m2" => Elem::E5m2,
             "f32" => Elem::F32,
             "f64" => Elem::F64,
             "s8" => Elem::S8,
@@ -56,7 +60,7 @@ impl Elem {
             Elem::F16 | Elem::BF16 => 16,
             Elem::Tf32 | Elem::F32 | Elem::S32 => 32,
             Elem::F64 => 64,
-            Elem::S8 | Elem::U8 => 8,
+            Elem::S8 | Elem::U8 | Elem::E4m3 | Elem::E5m2 => 8,
             Elem::S4 | Elem::U4 => 4,
         }
     }
@@ -79,6 +83,8 @@ impl Elem {
             Elem::Tf32 => f32::from_bits(raw as u32 & 0xffff_e000) as f64,
             Elem::F32 => f32::from_bits(raw as u32) as f64,
             Elem::F64 => f64::from_bits(raw),
+            Elem::E4m3 => crate::fp8::decode(raw as u8, true),
+            Elem::E5m2 => crate::fp8::decode(raw as u8, false),
             Elem::S8 | Elem::S4 | Elem::S32 => sext(raw, self.bits()) as f64,
             Elem::U8 | Elem::U4 => raw as f64,
         }

@@ -5,6 +5,21 @@ use ptxforge_emu::Launch;
 
 pub const CASES: &[Case] = &[
     Case {
+        file: "kernels/mma75.ptx",
+        kernel: "mma75",
+        setup: super::mma_cases::mma75,
+    },
+    Case {
+        file: "kernels/mma80.ptx",
+        kernel: "mma80",
+        setup: super::mma_cases::mma80,
+    },
+    Case {
+        file: "kernels/mma89.ptx",
+        kernel: "mma89",
+        setup: super::mma_cases::mma89,
+    },
+    Case {
         file: "kernels/async_copy.ptx",
         kernel: "async_copy",
         setup: async_copy,

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod cases;
+pub mod mma_cases;
 
 use std::path::{Path, PathBuf};
 
