@@ -364,6 +364,31 @@ impl HazardModel {
         Ok(())
     }
 
+    /// A tensor op's GPR sources (other than its own result) may not be overwritten by a
+    /// fixed-latency write for `hold` cycles after issue: it is still collecting them.
+    fn hold_mma_sources(&mut self, i: &Inst, hold: u64) {
+        for r in i.reads.iter().filter(|r| r.file == File::R) {
+            for k in 0..r.n {
+                let idx = r.idx.wrapping_add(k);
+                let own_result = i.writes.iter().any(|w| {
+                    w.file == File::R && (w.idx..w.idx.saturating_add(w.n)).contains(&idx)
+                });
+                let s = slot(File::R, idx);
+                if !own_result {
+                    self.pending_read[s] = Some(PendingRead {
+                        rd_sb: None,
+                        wr_sb: None,
+                        until: self.t + hold,
+                        pc: i.pc,
+                        queue: Queue::Unordered,
+                        seq: self.seq,
+                        lanes: self.lanes_of(s),
+                    });
+                }
+            }
+        }
+    }
+
     fn record(&mut self, i: &Inst) {
         self.seq += 1;
         let pipe = i.op.timing();
@@ -434,10 +459,14 @@ impl HazardModel {
             }
             return;
         }
-        let latency =
+        let form =
             i.op.is_mma()
-                .then(|| crate::mma::Form::decode(i.w, i.op == Op::Qmma).map(|f| f.fixed_latency()))
+                .then(|| crate::mma::Form::decode(i.w, i.op == Op::Qmma))
                 .and_then(Result::ok);
+        let latency = form.map(|f| f.fixed_latency());
+        if let Some(f) = form {
+            self.hold_mma_sources(i, f.source_hold());
+        }
         for r in &i.writes {
             for k in 0..r.n {
                 let s = slot(r.file, r.idx.wrapping_add(k));

@@ -153,6 +153,17 @@ impl Form {
         M * N * self.acc.bits() / 1024
     }
 
+    /// Cycles after issue during which the op may still collect its sources, so that a
+    /// fixed-latency overwrite of one is a hazard (NVIDIA's write-after-read table in Mesa NAK:
+    /// 7 after the 2x-collect forms, 1 after the others).
+    pub fn source_hold(&self) -> u64 {
+        if self.fixed_latency() == 23 {
+            7
+        } else {
+            1
+        }
+    }
+
     /// Cycles from issue before D may be read where the op is not scoreboarded (sm_80+): the
     /// shortest distance ptxas 13.5's code leaves (23 after the full-size forms, 15 after the
     /// half-size ones).

@@ -36,6 +36,9 @@ struct BlockState {
     pending_write: HashMap<PhysReg, u8>,
     /// Scoreboard guarding a pending late read of a source.
     pending_read: HashMap<PhysReg, u8>,
+    /// Cycle before which a source of a tensor op (still collecting its operands) may not be
+    /// overwritten.
+    held: HashMap<PhysReg, u32>,
     next_sb: u8,
     /// The first write scoreboard of the rotation: 1 where LDGDEPBAR counts copy groups on SB0.
     first_sb: u8,
@@ -68,9 +71,12 @@ impl BlockState {
     /// Earliest cycle the instruction may issue given fixed-latency producers.
     fn earliest(&self, i: &Instr) -> u32 {
         let mut t = 0;
-        i.visit_regs(|r, _| {
+        i.visit_regs(|r, a| {
             for p in phys_regs(r) {
                 t = t.max(self.ready.get(&p).copied().unwrap_or(0));
+                if a == Access::Write {
+                    t = t.max(self.held.get(&p).copied().unwrap_or(0));
+                }
             }
         });
         t
@@ -78,6 +84,14 @@ impl BlockState {
 
     /// Records the instruction's results issued at cycle `t`.
     fn record(&mut self, i: &mut Instr, t: u32) {
+        if let Opcode::Mma(m) = i.op {
+            for r in i.srcs.iter().filter_map(Src::as_reg) {
+                phys_regs(r).for_each(|p| {
+                    let until = self.held.entry(p).or_insert(0);
+                    *until = (*until).max(t + m.source_hold());
+                });
+            }
+        }
         if i.op == Opcode::Ldgdepbar {
             i.deps.wr_sb = Some(ASYNC_GROUP_SB);
             return;
