@@ -90,6 +90,8 @@ pub enum Op {
     ImadWide,
     ImadHi,
     Hfma2Mma,
+    Hmma,
+    Qmma,
     Viadd,
     Vimnmx,
     I2fp,
@@ -221,7 +223,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 108] = [
+    pub const ALL: [Op; 110] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -242,6 +244,8 @@ impl Op {
         Op::ImadWide,
         Op::ImadHi,
         Op::Hfma2Mma,
+        Op::Hmma,
+        Op::Qmma,
         Op::Viadd,
         Op::Vimnmx,
         Op::I2fp,
@@ -356,6 +360,8 @@ impl Op {
             ImadWide => "IMAD.WIDE",
             ImadHi => "IMAD.HI",
             Hfma2Mma => "HFMA2.MMA",
+            Hmma => "HMMA",
+            Qmma => "QMMA",
             Viadd => "VIADD",
             Vimnmx => "VIMNMX",
             I2fp => "I2FP",
@@ -491,6 +497,11 @@ impl Op {
             B2r => Timing::Var {
                 queue: Queue::Unordered,
             },
+            // Tensor ops take a write scoreboard on sm_75; without one (sm_80+) the model treats
+            // the result as fixed-latency (`HazardModel::record`).
+            Hmma | Qmma => Timing::Var {
+                queue: Queue::Unordered,
+            },
             _ => Timing::Alu,
         }
     }
@@ -521,6 +532,11 @@ impl Op {
                 | Op::Red
                 | Op::Redux
         ) || self.is_fp64()
+    }
+
+    /// Tensor-core ops (HMMA, QMMA): variable-latency with a write scoreboard, else fixed-latency.
+    pub fn is_mma(self) -> bool {
+        matches!(self, Op::Hmma | Op::Qmma)
     }
 
     /// FP64 ops: variable-latency when ptxas gives them a write scoreboard, else fixed-latency.
@@ -687,6 +703,11 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
     t.push((I2ip, 0x239, false));
     if sm >= 80 {
         t.push((Dmma, 0x23f, false));
+    }
+    // Tensor cores: HMMA everywhere, QMMA (fp8) on sm_89.
+    t.push((Hmma, 0x23c, false));
+    if sm == 89 {
+        t.push((Qmma, 0x27a, false));
     }
     if sm >= 80 {
         // Asynchronous copies (cp.async) and matrix loads (ldmatrix).
@@ -1244,6 +1265,16 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             if i.f(44, 4) != 8 {
                 return Err("DEPBAR other than .LE SB0".into());
             }
+        }
+        Hmma | Qmma => {
+            let f = crate::mma::Form::decode(i.w, i.op == Qmma)?;
+            i.a = a;
+            i.b = gpr(i.f(32, 8) as u8);
+            i.c = gpr(i.f(64, 8) as u8);
+            add_read(i, i.a, f.a_regs() as u8);
+            add_read(i, i.b, f.b_regs() as u8);
+            add_read(i, i.c, f.acc_regs() as u8);
+            add_write(i, File::R, dst, f.acc_regs() as u8);
         }
         Ldsm => {
             i.a = a;

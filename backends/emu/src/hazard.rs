@@ -68,8 +68,8 @@ struct Fixed {
     issued: u64,
     op: Op,
     lanes: u32,
-    /// A latency the producer's own form sets (an unscoreboarded IMMA/BMMA's, by its shape).
-    min_latency: u64,
+    /// The producer's own latency where its form decides it (tensor ops).
+    latency: Option<u64>,
 }
 
 /// A source register a late-reading op may still read.
@@ -299,14 +299,15 @@ impl HazardModel {
                     return Err(hazard(i, s, HazardKind::MissingWait, why));
                 }
                 if let Some(f) = self.fixed[s].filter(|f| f.lanes & self.lanes != 0) {
-                    let need = raw_latency(
-                        self.sm,
-                        f.op,
-                        r.file,
-                        consumer,
-                        (guard_slot == Some(s) || branch_pred == Some(s)) && r.file == File::P,
-                    );
-                    let need = need.max(f.min_latency);
+                    let need = f.latency.unwrap_or_else(|| {
+                        raw_latency(
+                            self.sm,
+                            f.op,
+                            r.file,
+                            consumer,
+                            (guard_slot == Some(s) || branch_pred == Some(s)) && r.file == File::P,
+                        )
+                    });
                     let need =
                         need.saturating_sub(read_delay(self.sm, i, r.file, r.idx.wrapping_add(k)));
                     if self.t < f.issued + need {
@@ -376,10 +377,36 @@ impl HazardModel {
         Ok(())
     }
 
+    /// A tensor op's GPR sources (other than its own result) may not be overwritten by a
+    /// fixed-latency write for `hold` cycles after issue: it is still collecting them.
+    fn hold_mma_sources(&mut self, i: &Inst, hold: u64) {
+        for r in i.reads.iter().filter(|r| r.file == File::R) {
+            for k in 0..r.n {
+                let idx = r.idx.wrapping_add(k);
+                let own_result = i.writes.iter().any(|w| {
+                    w.file == File::R && (w.idx..w.idx.saturating_add(w.n)).contains(&idx)
+                });
+                let s = slot(File::R, idx);
+                if !own_result {
+                    self.pending_read[s] = Some(PendingRead {
+                        rd_sb: None,
+                        wr_sb: None,
+                        until: self.t + hold,
+                        pc: i.pc,
+                        queue: Queue::Unordered,
+                        seq: self.seq,
+                        lanes: self.lanes_of(s),
+                    });
+                }
+            }
+        }
+    }
+
     fn record(&mut self, i: &Inst) {
         self.seq += 1;
         let pipe = i.op.timing();
-        let fixed_fp64 = (i.op.is_fp64() || i.op.is_matrix()) && i.ctrl.wr_sb.is_none();
+        let fixed_fp64 =
+            (i.op.is_fp64() || i.op.is_mma() || i.op.is_matrix()) && i.ctrl.wr_sb.is_none();
         if let (Timing::Var { queue }, false) = (pipe, fixed_fp64) {
             for r in &i.writes {
                 for k in 0..r.n {
@@ -446,6 +473,20 @@ impl HazardModel {
             }
             return;
         }
+        let form =
+            i.op.is_mma()
+                .then(|| crate::mma::Form::decode(i.w, i.op == Op::Qmma))
+                .and_then(Result::ok);
+        let mut latency = form.map(|f| f.fixed_latency());
+        if let Some(f) = form {
+            self.hold_mma_sources(i, f.source_hold());
+        }
+        if i.op.is_matrix() {
+            // IMMA/BMMA: the largest forms collect their sources twice, as HMMA.16816 does.
+            let l = matrix_latency(i);
+            latency = Some(l);
+            self.hold_mma_sources(i, if l == 23 { 7 } else { 1 });
+        }
         for r in &i.writes {
             for k in 0..r.n {
                 let s = slot(r.file, r.idx.wrapping_add(k));
@@ -453,11 +494,7 @@ impl HazardModel {
                     issued: self.t,
                     op: i.op,
                     lanes: self.lanes_of(s),
-                    min_latency: if i.op.is_matrix() {
-                        matrix_latency(i)
-                    } else {
-                        0
-                    },
+                    latency,
                 });
             }
         }

@@ -36,6 +36,7 @@ pub mod decode;
 mod half;
 mod hazard;
 mod machine;
+mod mma;
 mod round64;
 
 use std::fmt;

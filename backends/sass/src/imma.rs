@@ -29,6 +29,13 @@ pub fn matrix_issue_gap(op: &Opcode) -> Option<u32> {
     Some(if matrix_work(op)? > 2048 { 8 } else { 4 })
 }
 
+/// Cycles from an unscoreboarded IMMA/BMMA's issue before a fixed-latency op may overwrite one of
+/// its sources: 7 for the forms that collect their sources twice (the 4096-work ones, whose
+/// latency matches HMMA.16816's), 1 for the others (Mesa NAK's sm_80 write-after-read table).
+pub fn matrix_source_hold(op: &Opcode) -> Option<u32> {
+    Some(if matrix_work(op)? > 2048 { 7 } else { 1 })
+}
+
 /// M K bits of an unscoreboarded IMMA/BMMA.
 fn matrix_work(op: &Opcode) -> Option<u32> {
     let work = match *op {

@@ -164,18 +164,33 @@ impl MmaOp {
         sm.num < 80
     }
 
-    /// Cycles from issue to the first reader of D on sm_80+ (read from ptxas 13.5's stalls: 24
-    /// after HMMA.16816, HMMA.1688.F32.TF32 and QMMA.16832, 16 after the half-size forms).
-    pub fn fixed_latency(&self) -> u32 {
-        let full = match self.unit() {
+    /// Whether the op collects its operands twice (NVIDIA's "MMA 2x collect" class, as Mesa NAK's
+    /// sm_80 tables name it: HMMA.16816, HMMA.1688.F32.TF32, QMMA.16832; the others are "1x").
+    fn is_double_collect(&self) -> bool {
+        match self.unit() {
             MmaUnit::Hmma => self.shape.k == 16 || (self.a == MmaElem::Tf32 && self.shape.k == 8),
             MmaUnit::Qmma => self.shape.k == 32,
             _ => true,
-        };
-        if full {
+        }
+    }
+
+    /// Cycles from issue to the first reader of D on sm_80+ (read from ptxas 13.5's stalls, and
+    /// NVIDIA's tables in Mesa NAK: 24 after the 2x-collect forms, 16 after the 1x ones).
+    pub fn fixed_latency(&self) -> u32 {
+        if self.is_double_collect() {
             24
         } else {
             16
+        }
+    }
+
+    /// Cycles from issue before a fixed-latency op may overwrite one of its sources (NAK's sm_80
+    /// write-after-read table: 7 after a 2x-collect MMA, 1 after the others).
+    pub fn source_hold(&self) -> u32 {
+        if self.is_double_collect() {
+            7
+        } else {
+            1
         }
     }
 }

@@ -36,6 +36,9 @@ struct BlockState {
     pending_write: HashMap<PhysReg, u8>,
     /// Scoreboard guarding a pending late read of a source.
     pending_read: HashMap<PhysReg, u8>,
+    /// Cycle before which a source of a tensor op (still collecting its operands) may not be
+    /// overwritten.
+    held: HashMap<PhysReg, u32>,
     next_sb: u8,
     /// The first write scoreboard of the rotation: 1 where LDGDEPBAR counts copy groups on SB0.
     first_sb: u8,
@@ -73,9 +76,12 @@ impl BlockState {
         if crate::imma::matrix_issue_gap(&i.op).is_some() {
             t = self.matrix_free;
         }
-        i.visit_regs(|r, _| {
+        i.visit_regs(|r, a| {
             for p in phys_regs(r) {
                 t = t.max(self.ready.get(&p).copied().unwrap_or(0));
+                if a == Access::Write {
+                    t = t.max(self.held.get(&p).copied().unwrap_or(0));
+                }
             }
         });
         t
@@ -85,6 +91,18 @@ impl BlockState {
     fn record(&mut self, i: &mut Instr, t: u32) {
         if let Some(gap) = crate::imma::matrix_issue_gap(&i.op) {
             self.matrix_free = t + gap;
+        }
+        let hold = match i.op {
+            Opcode::Mma(m) => Some(m.source_hold()),
+            _ => crate::imma::matrix_source_hold(&i.op),
+        };
+        if let Some(hold) = hold {
+            for r in i.srcs.iter().filter_map(Src::as_reg) {
+                phys_regs(r).for_each(|p| {
+                    let until = self.held.entry(p).or_insert(0);
+                    *until = (*until).max(t + hold);
+                });
+            }
         }
         if i.op == Opcode::Ldgdepbar {
             i.deps.wr_sb = Some(ASYNC_GROUP_SB);

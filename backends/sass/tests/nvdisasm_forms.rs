@@ -673,6 +673,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
         &[r(2), ur(4)],
     ));
     half_forms(sm, &mut v);
+    mma_forms(sm, &mut v);
     convert_forms(&mut v);
     if sm.num >= 80 {
         async_forms(&mut v);
@@ -801,6 +802,56 @@ fn async_forms(v: &mut Vec<Instr>) {
                 &[group],
                 &[r(21)],
             ));
+        }
+    }
+}
+
+/// HMMA and QMMA: every float input type, accumulator and k the architecture runs natively, with
+/// register groups and a zero (RZ) accumulator.
+fn mma_forms(sm: Sm, v: &mut Vec<Instr>) {
+    use MmaElem::*;
+    let group = |idx: u32, comps: u8| Reg {
+        comps,
+        ..Reg::gpr(idx)
+    };
+    let inputs = [
+        (F16, F16),
+        (Bf16, Bf16),
+        (Tf32, Tf32),
+        (E4m3, E4m3),
+        (E5m2, E5m2),
+        (E4m3, E5m2),
+        (E5m2, E4m3),
+    ];
+    for (a, b) in inputs {
+        for acc in [F16, F32] {
+            for k in [4, 8, 16, 32] {
+                let op = MmaOp {
+                    shape: MmaShape { m: 16, n: 8, k },
+                    a,
+                    b,
+                    acc,
+                    sat: false,
+                    scoreboarded: MmaOp::scoreboarded_on(sm),
+                };
+                if !op.is_native(sm) {
+                    continue;
+                }
+                let c = if k == 8 {
+                    Src::ZERO
+                } else {
+                    Src::reg(group(20, op.acc_regs()))
+                };
+                v.push(Instr::new(
+                    Opcode::Mma(op),
+                    &[Dst::Reg(group(4, op.acc_regs()))],
+                    &[
+                        Src::reg(group(8, op.a_regs())),
+                        Src::reg(group(14, op.b_regs())),
+                        c,
+                    ],
+                ));
+            }
         }
     }
 }

@@ -4,8 +4,15 @@
 //! `{compare, new}` group is. Fragments of 64-bit elements (f64) take a register pair per element.
 //! Which forms run natively on which architecture is `MmaOp::is_native`; the others get
 //! ptxas's "not supported yet".
+//!
+//! Before the body is lowered, [`Ctx::bind_fragments`] gives each fragment tuple of PTX registers
+//! that only ever appear together, in that order (an `ldmatrix` result feeding `mma`, an
+//! accumulator updated in place), one register group, and binds each register to its part: such
+//! fragments then need no moves in or out, as ptxas's code has none.
 
-use ptxforge_ptx::ast::{Instruction, Operand};
+use std::collections::HashMap;
+
+use ptxforge_ptx::ast::{Instruction, Operand, Statement};
 use ptxforge_sass::ir::*;
 
 use crate::ctx::{operands_exactly, Ctx, LResult};
@@ -55,7 +62,116 @@ pub fn mma_op(i: &Instruction, sm: ptxforge_sass::arch::Sm) -> Option<MmaOp> {
     })
 }
 
+/// The 32-bit registers of each fragment operand of `i` with its register count: an `mma` this
+/// module lowers, or an `ldmatrix` destination.
+fn fragment_operands(i: &Instruction, sm: ptxforge_sass::arch::Sm) -> Vec<(&Operand, u8)> {
+    match i.opcode() {
+        "mma" => match mma_op(i, sm).filter(|op| op.is_native(sm)) {
+            Some(op) if i.operands.len() == 4 => i
+                .operands
+                .iter()
+                .zip([op.acc_regs(), op.a_regs(), op.b_regs(), op.acc_regs()])
+                .collect(),
+            _ => Vec::new(),
+        },
+        "ldmatrix" => {
+            let count = [4, 2, 1]
+                .into_iter()
+                .find(|n| i.has_mod(&format!("x{n}")))
+                .unwrap_or(1);
+            i.operands.first().map(|o| (o, count)).into_iter().collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
 impl Ctx<'_> {
+    /// Binds the registers of fragment tuples that never appear otherwise grouped to one register
+    /// group each (see the module's comment). A register met in two different tuples, or twice in
+    /// one, or of another width than 32 bits, keeps its own register and is moved.
+    pub fn bind_fragments(&mut self) {
+        let func = self.ptx_function();
+        let mut tuples: Vec<Option<Vec<&str>>> = Vec::new();
+        // Each register's tuple (index into `tuples`), or None once it is met in two.
+        let mut home: HashMap<&str, Option<usize>> = HashMap::new();
+        for s in &func.body {
+            let Statement::Instr(i) = s else { continue };
+            for (op, n) in fragment_operands(i, self.sm) {
+                let elems = Self::fragment_elems(op);
+                let names: Vec<&str> = elems
+                    .iter()
+                    .filter_map(|e| match e {
+                        Operand::Reg(r) => Some(&**r),
+                        _ => None,
+                    })
+                    .collect();
+                let narrow = |r: &&str| self.reg_type(r).is_some_and(|t| t.size_bytes() == 4);
+                let distinct = names
+                    .iter()
+                    .enumerate()
+                    .all(|(k, r)| !names[..k].contains(r));
+                let ok = n > 1
+                    && names.len() == n as usize
+                    && names.len() == elems.len()
+                    && distinct
+                    && names.iter().all(narrow);
+                let found = tuples.iter().position(|t| t.as_deref() == Some(&names[..]));
+                let idx = match found {
+                    Some(k) if ok => Some(k),
+                    _ if ok => {
+                        tuples.push(Some(names.clone()));
+                        Some(tuples.len() - 1)
+                    }
+                    _ => None,
+                };
+                for r in &names {
+                    let h = home.entry(r).or_insert(idx);
+                    if *h != idx {
+                        *h = None;
+                    }
+                }
+            }
+        }
+        for (k, t) in tuples.iter().enumerate() {
+            let Some(names) = t else { continue };
+            let all_home = names.iter().all(|r| home.get(r) == Some(&Some(k)));
+            if !all_home || names.iter().any(|r| self.bound_vreg(r).is_some()) {
+                continue;
+            }
+            let group = self.f.new_vreg(RegFile::Gpr, names.len() as u8);
+            for (p, r) in names.iter().enumerate() {
+                self.bind_vreg(r, group.part(p as u8));
+            }
+        }
+    }
+
+    /// The register group a fragment operand of `regs` registers is bound to, if it is one.
+    pub fn bound_fragment(&self, op: &Operand, regs: u8) -> Option<Reg> {
+        let elems = Self::fragment_elems(op);
+        if regs < 2 || elems.len() != regs as usize {
+            return None;
+        }
+        let mut group = None;
+        for (k, e) in elems.iter().enumerate() {
+            let Operand::Reg(name) = e else { return None };
+            let r = self.bound_vreg(name)?;
+            let comps = *self.f.vreg_comps.get(r.idx as usize)?;
+            if r.comps != 1 || r.comp as usize != k || comps != regs {
+                return None;
+            }
+            match group {
+                None => group = Some(r.idx),
+                Some(g) if g == r.idx => {}
+                _ => return None,
+            }
+        }
+        group.map(|idx| Reg {
+            comps: regs,
+            comp: 0,
+            ..Reg::gpr(idx)
+        })
+    }
+
     /// `mma.sync.aligned.shape.row.col.dtype.atype.btype.ctype d, a, b, c`.
     pub fn lower_mma(&mut self, i: &Instruction) -> LResult<()> {
         let unsupported = || format!("'mma.{}' is not supported yet", i.mods().join("."));
@@ -67,13 +183,17 @@ impl Ctx<'_> {
         let a = self.fragment_in(&ops[1], op.a_regs())?;
         let b = self.fragment_in(&ops[2], op.b_regs())?;
         let c = self.fragment_in(&ops[3], op.acc_regs())?;
+        if let Some(d) = self.bound_fragment(&ops[0], op.acc_regs()) {
+            self.emit(Opcode::Mma(op), &[Dst::Reg(d)], &[a, b, c]);
+            return Ok(());
+        }
         let d = self.f.new_vreg(RegFile::Gpr, op.acc_regs());
         self.emit(Opcode::Mma(op), &[Dst::Reg(d)], &[a, b, c]);
         self.fragment_out(&ops[0], d)
     }
 
     /// The elements of a fragment operand (a vector, or one register for one-register fragments).
-    fn fragment_elems(op: &Operand) -> &[Operand] {
+    pub(crate) fn fragment_elems(op: &Operand) -> &[Operand] {
         match op {
             Operand::Vector(v) => v,
             o => std::slice::from_ref(o),
@@ -94,6 +214,9 @@ impl Ctx<'_> {
         let zero = |o: &Operand| matches!(o, Operand::Imm(0) | Operand::F32(0) | Operand::F64(0));
         if elems.iter().all(zero) {
             return Ok(Src::ZERO);
+        }
+        if let Some(group) = self.bound_fragment(op, regs) {
+            return Ok(Src::reg(group));
         }
         let group = self.f.new_vreg(RegFile::Gpr, regs);
         for (k, e) in elems.iter().enumerate() {

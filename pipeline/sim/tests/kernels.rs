@@ -133,6 +133,20 @@ const KERNELS: &[Kernel] = &[
         min_sm: 80,
         ..kernel("mma_asm.ptx", "bmma_tile", 32)
     },
+    // Tensor cores: m16n8k8 f16 from sm_75, bf16/tf32/k16 from sm_80, fp8 from sm_89.
+    kernel("mma_f16.ptx", "mma_f16_k8", 32),
+    Kernel {
+        min_sm: 80,
+        ..kernel("mma_ldmatrix.ptx", "mma_ldmatrix", 32)
+    },
+    Kernel {
+        min_sm: 80,
+        ..kernel("mma_bf16_tf32.ptx", "mma_bf16_tf32", 32)
+    },
+    Kernel {
+        min_sm: 89,
+        ..kernel("mma_fp8.ptx", "mma_fp8", 32)
+    },
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on
@@ -168,6 +182,7 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     // likely cause, not yet confirmed).
     ("atomics_shared", &[75, 80, 86, 89], "o[2] = exch + sh[t & 7] differs (sh[] after four warps' mixed atomics)"),
     ("atomics_shared", &[90], "ATOMS.ADD (opcode 0x98c) unknown"),
+    ("mma_fp8", &[90], "F2FP.F16.E4M3.UNPACK_B (opcode 0x23e): sm_90 has no fp8 mma; ptxas converts to f16 for HMMA and adds C with FADD"),
 ];
 
 /// Kernel/architecture pairs where our cubin is not run (ptxas's still is), with the reason.

@@ -1,250 +1,309 @@
-//! Cases of `kernels/mma_int{75,80,90}.ptx`: one mma.sync form per kernel over one warp, with the
-//! expected D computed here from the PTX ISA's fragment layouts (integer sums exact, wrapping or
-//! clamped with `.satfinite`; b1 popcounts of AND/XOR; f64 sums of small integers, exact), and
-//! `kernels/cvt_pack.ptx`, the int8 epilogue's cvt.pack.sat.
+//! The mma filetest kernels (`kernels/mma{75,80,89}.ptx`): each lane's fragments drawn as small
+//! integers (so every product and sum is exact, whatever order the hardware adds in), the
+//! matrices put together from the fragment layouts of the PTX ISA's mma section, and the product
+//! computed here as plain matrix arithmetic.
 
 use super::*;
+use ptxforge_emu::Launch;
 
-/// What an mma form computes.
-#[derive(Copy, Clone)]
+/// How a fragment element is encoded.
+#[derive(Copy, Clone, PartialEq)]
 enum Kind {
-    Int { sat: bool },
-    Bin { and: bool },
-    F64,
+    F16,
+    Bf16,
+    Tf32,
+    E4m3,
+    E5m2,
+    F32,
 }
 
-/// One form: M, K, A's and B's element bits and signedness, and what it computes.
-#[derive(Copy, Clone)]
-struct Form {
-    m: usize,
-    k: usize,
-    bits: u32,
-    signed: [bool; 2],
-    kind: Kind,
-}
-
-impl Form {
-    fn per(&self) -> usize {
-        if self.bits == 64 {
-            1
-        } else {
-            32 / self.bits as usize
+impl Kind {
+    fn bits(self) -> usize {
+        match self {
+            Kind::F16 | Kind::Bf16 => 16,
+            Kind::Tf32 | Kind::F32 => 32,
+            Kind::E4m3 | Kind::E5m2 => 8,
         }
-    }
-    /// Words of A's, B's and C's fragment per lane.
-    fn words(&self) -> [usize; 3] {
-        let w = |elems: usize| elems * self.bits as usize / 32 / 32;
-        let cd = self.m * 8 / 32 * if self.bits == 64 { 2 } else { 1 };
-        [w(self.m * self.k), w(self.k * 8), cd]
     }
 }
 
-fn field(words: &[u32], bits: u32, e: usize, signed: bool) -> i128 {
-    if bits == 64 {
-        return f64::from_bits(words[2 * e] as u64 | (words[2 * e + 1] as u64) << 32) as i128;
+/// The f16 bits of an integer of magnitude below 2048.
+fn f16_of(v: i32) -> u32 {
+    if v == 0 {
+        return 0;
     }
-    let per = 32 / bits as usize;
-    let raw = (words[e / per] >> (bits * (e % per) as u32)) as i64 & ((1i64 << bits) - 1);
-    if signed && raw >> (bits - 1) == 1 {
-        (raw - (1 << bits)) as i128
-    } else {
-        raw as i128
+    let (s, a) = ((v < 0) as u32, v.unsigned_abs());
+    let e = 31 - a.leading_zeros();
+    s << 15 | (e + 15) << 10 | ((a << (10 - e)) & 0x3ff)
+}
+
+/// The encoding of the integer `v` (|v| <= 4 for the fp8 kinds); tf32 gets random low bits,
+/// which the tensor unit ignores.
+fn encode(k: Kind, v: i32, r: &mut Rng) -> u32 {
+    match k {
+        Kind::F16 => f16_of(v),
+        Kind::Bf16 => (v as f32).to_bits() >> 16,
+        Kind::Tf32 => (v as f32).to_bits() | (r.u32() & 0x1fff),
+        Kind::F32 => (v as f32).to_bits(),
+        Kind::E5m2 => f16_of(v) >> 8,
+        Kind::E4m3 => {
+            if v == 0 {
+                return 0;
+            }
+            let (s, a) = ((v < 0) as u32, v.unsigned_abs());
+            let e = 31 - a.leading_zeros();
+            s << 7 | (e + 7) << 3 | ((a << (3 - e)) & 7)
+        }
     }
 }
 
-/// The expected `out` (8 words per lane) for `input` (32 words per lane).
-fn reference(f: Form, input: &[u32]) -> Vec<u32> {
-    let (m, k, per) = (f.m, f.k, f.per());
-    let mut a = vec![vec![0i128; k]; m];
-    let mut b = vec![vec![0i128; 8]; k];
-    let mut c = vec![vec![0i128; 8]; m];
-    let [na, nb, nc] = f.words();
-    let elems = |words: usize| words * 32 / f.bits as usize;
-    let cd_place = |lane: usize, e: usize| {
-        let row = if m == 16 {
-            lane / 4 + 8 * (e / 2)
-        } else {
-            lane / 4
-        };
-        (row, 2 * (lane % 4) + e % 2)
-    };
-    for l in 0..32 {
-        let (g, t) = (l / 4, l % 4);
-        let words = &input[32 * l..32 * l + 32];
-        for e in 0..elems(na) {
-            let r = e / per;
-            let row = if m == 16 { g + 8 * (r % 2) } else { g };
-            a[row][t * per + e % per + 4 * per * (r / 2)] =
-                field(&words[..na], f.bits, e, f.signed[0]);
-        }
-        for e in 0..elems(nb) {
-            b[t * per + e % per + 4 * per * (e / per)][g] =
-                field(&words[16..16 + nb], f.bits, e, f.signed[1]);
-        }
-        for e in 0..m * 8 / 32 {
-            let (row, col) = cd_place(l, e);
-            let cbits = if f.bits == 64 { 64 } else { 32 };
-            c[row][col] = field(&words[24..24 + nc], cbits, e, true);
+/// Per lane: `regs` registers of `k` elements, each a random integer in -4..=4; returns the
+/// words and the integers.
+fn fragment(r: &mut Rng, k: Kind, regs: usize) -> (Vec<Vec<u32>>, Vec<Vec<i32>>) {
+    let per = 32 / k.bits();
+    let mut words = vec![vec![0u32; regs]; 32];
+    let mut vals = vec![vec![0i32; regs * per]; 32];
+    for lane in 0..32 {
+        for i in 0..regs * per {
+            let v = (r.u32() % 9) as i32 - 4;
+            vals[lane][i] = v;
+            let e = encode(k, v, r);
+            let shift = (i % per) * k.bits();
+            words[lane][i / per] |= if k.bits() == 32 { e } else { e << shift };
         }
     }
-    let mut out = vec![0u32; 256];
-    for l in 0..32 {
-        for e in 0..m * 8 / 32 {
-            let (row, col) = cd_place(l, e);
-            let terms = (0..k).map(|x| match f.kind {
-                Kind::Bin { and: true } => a[row][x] & b[x][col],
-                Kind::Bin { and: false } => a[row][x] ^ b[x][col],
-                _ => a[row][x] * b[x][col],
-            });
-            let s = c[row][col] + terms.sum::<i128>();
-            match f.kind {
-                Kind::F64 => {
-                    let v = (s as f64).to_bits();
-                    out[8 * l + 2 * e] = v as u32;
-                    out[8 * l + 2 * e + 1] = (v >> 32) as u32;
+    (words, vals)
+}
+
+/// Position (row, column) of element `i` of lane `(g, t)` in A (m16 x kk) per the PTX ISA's figures.
+fn a_pos(k: Kind, kk: usize, g: usize, t: usize, i: usize) -> (usize, usize) {
+    match (k.bits(), kk) {
+        (16, 16) => (g + 8 * ((i >> 1) & 1), 2 * t + (i & 1) + 8 * (i >> 2)),
+        (16, 8) => (g + 8 * (i >> 1), 2 * t + (i & 1)),
+        (32, 8) => (g + 8 * (i & 1), t + 4 * (i >> 1)),
+        (32, 4) => (g + 8 * i, t),
+        (8, 32) => (g + 8 * ((i >> 2) & 1), 4 * t + (i & 3) + 16 * (i >> 3)),
+        (8, 16) => (g + 8 * (i >> 2), 4 * t + (i & 3)),
+        _ => unreachable!(),
+    }
+}
+
+/// Row of element `i` of lane `t` in B (kk x n8); its column is the lane's group `g`.
+fn b_row(k: Kind, kk: usize, t: usize, i: usize) -> usize {
+    match (k.bits(), kk) {
+        (16, 16) => 2 * t + (i & 1) + 8 * (i >> 1),
+        (16, 8) => 2 * t + i,
+        (32, 8) => t + 4 * i,
+        (32, 4) => t,
+        (8, 32) => 4 * t + (i & 3) + 16 * (i >> 2),
+        (8, 16) => 4 * t + i,
+        _ => unreachable!(),
+    }
+}
+
+/// One m16n8kk product: fragments of A, B and C in, each lane's D words out.
+struct Mma {
+    kk: usize,
+    a: Kind,
+    b: Kind,
+    acc: Kind,
+}
+
+impl Mma {
+    fn product(&self, a: &[Vec<i32>], b: &[Vec<i32>], c: &[Vec<i32>]) -> Vec<Vec<u32>> {
+        let mut ma = vec![vec![0i64; self.kk]; 16];
+        let mut mb = vec![vec![0i64; 8]; self.kk];
+        let mut mc = vec![vec![0i64; 8]; 16];
+        let c_pos = |g: usize, t: usize, i: usize| (g + 8 * (i >> 1), 2 * t + (i & 1));
+        for lane in 0..32 {
+            let (g, t) = (lane / 4, lane % 4);
+            for (i, v) in a[lane].iter().enumerate().take(16 * self.kk / 32) {
+                let (row, col) = a_pos(self.a, self.kk, g, t, i);
+                ma[row][col] = *v as i64;
+            }
+            for (i, v) in b[lane].iter().enumerate().take(8 * self.kk / 32) {
+                mb[b_row(self.b, self.kk, t, i)][g] = *v as i64;
+            }
+            for (i, v) in c[lane].iter().enumerate().take(4) {
+                let (row, col) = c_pos(g, t, i);
+                mc[row][col] = *v as i64;
+            }
+        }
+        (0..32)
+            .map(|lane| {
+                let (g, t) = (lane / 4, lane % 4);
+                let d: Vec<i64> = (0..4)
+                    .map(|i| {
+                        let (row, col) = c_pos(g, t, i);
+                        (0..self.kk).map(|x| ma[row][x] * mb[x][col]).sum::<i64>() + mc[row][col]
+                    })
+                    .collect();
+                if self.acc == Kind::F32 {
+                    d.iter().map(|v| (*v as f32).to_bits()).collect()
+                } else {
+                    d.chunks(2)
+                        .map(|p| f16_of(p[0] as i32) | f16_of(p[1] as i32) << 16)
+                        .collect()
                 }
-                Kind::Int { sat: true } => {
-                    out[8 * l + e] = s.clamp(i32::MIN as i128, i32::MAX as i128) as i32 as u32
-                }
-                _ => out[8 * l + e] = s as i32 as u32,
+            })
+            .collect()
+    }
+}
+
+/// A lane's record of 32 words: fragments at their word offsets.
+struct Records(Vec<u32>);
+
+impl Records {
+    fn put(&mut self, at: usize, frag: &[Vec<u32>]) {
+        for (lane, regs) in frag.iter().enumerate() {
+            for (k, w) in regs.iter().enumerate() {
+                self.0[32 * lane + at + k] = *w;
             }
         }
     }
-    out
 }
 
-/// Random fragments; accumulators near the s32 limits half the time (so `.satfinite` clamps and
-/// plain sums wrap), f64 elements small integers.
-fn setup(f: Form, r: &mut Rng) -> Setup {
-    let mut input = vec![0u32; 1024];
-    for l in 0..32 {
-        for j in 0..32 {
-            let v = r.u32();
-            input[32 * l + j] = match (f.kind, j >= 24) {
-                (Kind::F64, _) => {
-                    let x = ((v % 33) as i32 - 16) as f64;
-                    let bits = x.to_bits();
-                    if j % 2 == 0 {
-                        bits as u32
-                    } else {
-                        (bits >> 32) as u32
-                    }
-                }
-                (_, true) => match v % 4 {
-                    0 => (i32::MAX - (r.u32() % 400_000) as i32) as u32,
-                    1 => (i32::MIN + (r.u32() % 400_000) as i32) as u32,
-                    _ => v,
-                },
-                _ => v,
-            };
-        }
-        if let Kind::F64 = f.kind {
-            // Each f64 is a word pair: rebuild the pairs from one value each.
-            for j in (0..32).step_by(2) {
-                let x = ((r.u32() % 33) as i32 - 16) as f64;
-                input[32 * l + j] = x.to_bits() as u32;
-                input[32 * l + j + 1] = (x.to_bits() >> 32) as u32;
-            }
-        }
-    }
-    let out = reference(f, &input);
+fn setup(input: Records, output: Records) -> Setup {
     Setup {
         launch: Launch {
             grid: [1, 1, 1],
             block: [32, 1, 1],
         },
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
-        buffers: vec![buf_u32(0, &[0; 256]), buf_u32(1, &input)],
-        expected: vec![buf_u32(0, &out), buf_u32(1, &input)],
-        unordered: vec![],
+        buffers: vec![buf_u32(0, &[0; 1024]), buf_u32(1, &input.0)],
+        expected: vec![buf_u32(0, &output.0), buf_u32(1, &input.0)],
         f32_ulps: 0,
-    }
-}
-
-const fn int(m: usize, k: usize, bits: u32, signed: [bool; 2], sat: bool) -> Form {
-    Form {
-        m,
-        k,
-        bits,
-        signed,
-        kind: Kind::Int { sat },
-    }
-}
-const fn bin(m: usize, k: usize, and: bool) -> Form {
-    Form {
-        m,
-        k,
-        bits: 1,
-        signed: [false; 2],
-        kind: Kind::Bin { and },
-    }
-}
-const fn dbl(m: usize, k: usize) -> Form {
-    Form {
-        m,
-        k,
-        bits: 64,
-        signed: [true; 2],
-        kind: Kind::F64,
-    }
-}
-
-macro_rules! cases {
-    ($($name:ident = $form:expr;)*) => {
-        $(pub fn $name(r: &mut Rng) -> Setup { setup($form, r) })*
-    };
-}
-
-cases! {
-    imma_s8_sat = int(8, 16, 8, [true, true], true);
-    imma_u8s8 = int(8, 16, 8, [false, true], false);
-    imma_s4u4_sat = int(8, 32, 4, [true, false], true);
-    bmma_xor_m8 = bin(8, 128, false);
-    imma_16816_s8u8 = int(16, 16, 8, [true, false], false);
-    imma_16832_sat = int(16, 32, 8, [true, true], true);
-    imma_16832_u4_sat = int(16, 32, 4, [false, false], true);
-    imma_16864_s4 = int(16, 64, 4, [true, true], false);
-    bmma_and_k128 = bin(16, 128, true);
-    bmma_xor_k256 = bin(16, 256, false);
-    dmma_m8n8k4 = dbl(8, 4);
-    dmma_m16n8k4 = dbl(16, 4);
-    dmma_m16n8k8 = dbl(16, 8);
-    dmma_m16n8k16 = dbl(16, 16);
-}
-
-/// `kernels/cvt_pack.ptx`: per thread, s8 and u8 packs of four words (two shifted down).
-pub fn cvt_pack(r: &mut Rng) -> Setup {
-    let input: Vec<u32> = (0..256).map(|_| r.u32()).collect();
-    let pack = |a: u32, b: u32, c: u32, signed: bool| {
-        let (lo, hi) = if signed { (-128, 127) } else { (0, 255) };
-        let sat = |v: u32| ((v as i32).clamp(lo, hi) as u32) & 0xff;
-        (c & 0xffff) << 16 | sat(a) << 8 | sat(b)
-    };
-    let mut out = vec![0u32; 256];
-    for t in 0..64 {
-        let w = &input[4 * t..4 * t + 4];
-        let (x, y, z, v) = (
-            w[0],
-            ((w[1] as i32) >> 23) as u32,
-            w[2],
-            ((w[3] as i32) >> 24) as u32,
-        );
-        let s6 = pack(z, v, 0, true);
-        let u8_ = pack(z, v, 0, false);
-        out[4 * t] = pack(x, y, s6, true);
-        out[4 * t + 1] = pack(x, y, u8_, false);
-        out[4 * t + 2] = pack(y, v, z, true);
-        out[4 * t + 3] = s6;
-    }
-    Setup {
-        launch: Launch {
-            grid: [1, 1, 1],
-            block: [64, 1, 1],
-        },
-        params: Params::default().u64(addr(0)).u64(addr(1)).0,
-        buffers: vec![buf_u32(0, &[0; 256]), buf_u32(1, &input)],
-        expected: vec![buf_u32(0, &out), buf_u32(1, &input)],
         unordered: vec![],
-        f32_ulps: 0,
     }
+}
+
+/// The first `n` elements of each lane's values.
+fn first(v: &[Vec<i32>], n: usize) -> Vec<Vec<i32>> {
+    v.iter().map(|l| l[..n].to_vec()).collect()
+}
+
+/// `kernels/mma75.ptx`: m16n8k8 f16 inputs, f32 and f16 accumulators, one chained.
+pub fn mma75(r: &mut Rng) -> Setup {
+    use Kind::*;
+    let (mut inp, mut out) = (Records(vec![0; 1024]), Records(vec![0; 1024]));
+    let (a, av) = fragment(r, F16, 2);
+    let (a2, a2v) = fragment(r, F16, 2);
+    let (b, bv) = fragment(r, F16, 2);
+    let (cf, cfv) = fragment(r, F32, 4);
+    let (ch, chv) = fragment(r, F16, 2);
+    inp.put(0, &a);
+    inp.put(2, &b);
+    inp.put(4, &a2);
+    inp.put(6, &ch);
+    inp.put(8, &cf);
+    let k8 = |acc| Mma {
+        kk: 8,
+        a: F16,
+        b: F16,
+        acc,
+    };
+    let b0: Vec<Vec<i32>> = first(&bv, 2);
+    let b1: Vec<Vec<i32>> = bv.iter().map(|l| l[2..4].to_vec()).collect();
+    let d0 = k8(F32).product(&av, &b0, &cfv);
+    out.put(0, &d0);
+    out.put(4, &k8(F16).product(&a2v, &b1, &chv));
+    let d0v: Vec<Vec<i32>> = d0
+        .iter()
+        .map(|l| l.iter().map(|w| f32::from_bits(*w) as i32).collect())
+        .collect();
+    out.put(8, &k8(F32).product(&a2v, &b0, &d0v));
+    setup(inp, out)
+}
+
+/// The values of each lane's f32 result words (integers).
+fn ints_of_f32(d: &[Vec<u32>]) -> Vec<Vec<i32>> {
+    d.iter()
+        .map(|l| l.iter().map(|w| f32::from_bits(*w) as i32).collect())
+        .collect()
+}
+
+/// `kernels/mma80.ptx`: f16 (k8, k16; f16 and f32 accumulators), bf16 (k8, k16), tf32 (k4, k8).
+pub fn mma80(r: &mut Rng) -> Setup {
+    use Kind::*;
+    let (mut inp, mut out) = (Records(vec![0; 1024]), Records(vec![0; 1024]));
+    let (a, av) = fragment(r, F16, 4);
+    let (b, bv) = fragment(r, F16, 2);
+    let (ch, chv) = fragment(r, F16, 2);
+    let (cf, cfv) = fragment(r, F32, 4);
+    let (ab, abv) = fragment(r, Bf16, 4);
+    let (bb, bbv) = fragment(r, Bf16, 2);
+    let (at, atv) = fragment(r, Tf32, 4);
+    let (bt, btv) = fragment(r, Tf32, 2);
+    for (at_word, f) in [
+        (0, &a),
+        (4, &b),
+        (6, &ch),
+        (8, &cf),
+        (12, &ab),
+        (16, &bb),
+        (18, &at),
+        (22, &bt),
+    ] {
+        inp.put(at_word, f);
+    }
+    let mma = |kk, k, acc| Mma {
+        kk,
+        a: k,
+        b: k,
+        acc,
+    };
+    let d0 = mma(16, F16, F32).product(&av, &bv, &cfv);
+    out.put(0, &d0);
+    out.put(4, &mma(16, F16, F16).product(&av, &bv, &chv));
+    out.put(
+        6,
+        &mma(8, F16, F16).product(&first(&av, 4), &first(&bv, 2), &chv),
+    );
+    out.put(8, &mma(16, Bf16, F32).product(&abv, &bbv, &cfv));
+    out.put(
+        12,
+        &mma(8, Bf16, F32).product(&first(&abv, 4), &first(&bbv, 2), &cfv),
+    );
+    out.put(16, &mma(8, Tf32, F32).product(&atv, &btv, &cfv));
+    out.put(
+        20,
+        &mma(4, Tf32, F32).product(&first(&atv, 2), &first(&btv, 1), &cfv),
+    );
+    out.put(24, &mma(16, F16, F32).product(&av, &bv, &ints_of_f32(&d0)));
+    let b_hi: Vec<Vec<i32>> = bv.iter().map(|l| l[2..4].to_vec()).collect();
+    out.put(28, &mma(8, F16, F32).product(&first(&av, 4), &b_hi, &cfv));
+    setup(inp, out)
+}
+
+/// `kernels/mma89.ptx`: e4m3/e5m2 inputs, k16 and k32, f16 and f32 accumulators.
+pub fn mma89(r: &mut Rng) -> Setup {
+    use Kind::*;
+    let (mut inp, mut out) = (Records(vec![0; 1024]), Records(vec![0; 1024]));
+    let (a4, a4v) = fragment(r, E4m3, 4);
+    let (b4, b4v) = fragment(r, E4m3, 2);
+    let (ch, chv) = fragment(r, F16, 2);
+    let (cf, cfv) = fragment(r, F32, 4);
+    let (a5, a5v) = fragment(r, E5m2, 4);
+    let (b5, b5v) = fragment(r, E5m2, 2);
+    for (at_word, f) in [(0, &a4), (4, &b4), (6, &ch), (8, &cf), (12, &a5), (16, &b5)] {
+        inp.put(at_word, f);
+    }
+    let mma = |kk, a, b, acc| Mma { kk, a, b, acc };
+    let d0 = mma(32, E4m3, E4m3, F32).product(&a4v, &b4v, &cfv);
+    out.put(0, &d0);
+    out.put(4, &mma(32, E4m3, E5m2, F16).product(&a4v, &b5v, &chv));
+    out.put(8, &mma(32, E5m2, E5m2, F32).product(&a5v, &b5v, &cfv));
+    out.put(
+        12,
+        &mma(16, E4m3, E4m3, F32).product(&first(&a4v, 8), &first(&b4v, 4), &cfv),
+    );
+    out.put(
+        16,
+        &mma(16, E5m2, E4m3, F16).product(&first(&a5v, 8), &first(&b4v, 4), &chv),
+    );
+    out.put(
+        20,
+        &mma(32, E5m2, E4m3, F32).product(&a5v, &b4v, &ints_of_f32(&d0)),
+    );
+    setup(inp, out)
 }

@@ -4,6 +4,7 @@
 
 pub mod cases;
 pub mod mma_cases;
+pub mod mma_int_cases;
 
 use std::path::{Path, PathBuf};
 
