@@ -78,6 +78,8 @@ pub const CASES: &[Case] = &[
         file: "kernels/mma_int90.ptx",
         kernel: "dmma_m16n8k16",
         setup: super::mma_int_cases::dmma_m16n8k16,
+    },
+    Case {
         file: "kernels/mma75.ptx",
         kernel: "mma75",
         setup: super::mma_cases::mma75,
