@@ -72,6 +72,13 @@ fn fragment_operands(i: &Instruction, sm: ptxforge_sass::arch::Sm) -> Vec<(&Oper
                 .iter()
                 .zip([op.acc_regs(), op.a_regs(), op.b_regs(), op.acc_regs()])
                 .collect(),
+            // The integer, b1 and f64 forms (`mma_int.rs`).
+            _ if i.operands.len() == 4 && crate::mma_int::is_int_form(i) => {
+                match crate::mma_int::fragment_sizes(i, sm.num) {
+                    Some(n) => i.operands.iter().zip(n).collect(),
+                    None => Vec::new(),
+                }
+            }
             _ => Vec::new(),
         },
         "ldmatrix" => {

@@ -90,6 +90,61 @@ fn form(i: &Instruction) -> Option<Form> {
     }
 }
 
+/// The machine op of a form this file lowers on `sm` and its fragments' register counts (A, B,
+/// C/D), `None` where the form or architecture is not supported.
+struct Plan {
+    op: Opcode,
+    regs: [u8; 3],
+}
+
+fn plan(i: &Instruction, sm: u32) -> Option<Plan> {
+    let (op, (m, k), bits) = match form(i)? {
+        Form::Imma { shape, a, b, sat } => {
+            let int4_on_90 = sm >= 90 && shape.takes(a, b, 89);
+            if !shape.takes(a, b, sm) && !int4_on_90 {
+                return None;
+            }
+            let op = Opcode::Imma {
+                shape,
+                a,
+                b,
+                sat,
+                scoreboarded: sm < 80,
+            };
+            (op, dims(shape.ptx()), if a.four_bit() { 4 } else { 8 })
+        }
+        Form::Bmma { shape, and } => {
+            if !shape.exists_on(sm, and) && !(sm >= 90 && !and) {
+                return None;
+            }
+            let op = Opcode::Bmma {
+                shape,
+                and,
+                scoreboarded: sm < 80,
+            };
+            (op, dims(shape.ptx()), 1)
+        }
+        Form::Dmma { shape } => {
+            if sm < shape.min_sm() {
+                return None;
+            }
+            (Opcode::Dmma { shape }, dims(shape.ptx()), 64)
+        }
+    };
+    let acc = regs(m * 8, if bits == 64 { 64 } else { 32 });
+    Some(Plan {
+        op,
+        regs: [regs(m * k, bits), regs(k * 8, bits), acc],
+    })
+}
+
+/// The register counts of `i`'s D, A, B and C fragments where this file lowers it (for
+/// `mma.rs`'s fragment binding).
+pub fn fragment_sizes(i: &Instruction, sm: u32) -> Option<[u8; 4]> {
+    let [a, b, acc] = plan(i, sm)?.regs;
+    Some([acc, a, b, acc])
+}
+
 /// Registers per lane of a fragment of `elems` elements of `bits` bits over the warp.
 fn regs(elems: usize, bits: usize) -> u8 {
     (elems * bits / (32 * 32)) as u8
@@ -101,49 +156,17 @@ impl Ctx<'_> {
     pub fn lower_mma_int(&mut self, i: &Instruction) -> LResult<()> {
         let unsupported = || format!("'mma.{}' is not supported yet", i.mods().join("."));
         let sm = self.sm.num;
-        let form = form(i).ok_or_else(unsupported)?;
+        let Plan {
+            op,
+            regs: [na, nb, acc],
+        } = plan(i, sm).ok_or_else(unsupported)?;
         let ops = operands_exactly(i, 4)?;
-        let (op, m, k, bits) = match form {
-            Form::Imma { shape, a, b, sat } => {
-                let int4_on_90 = sm >= 90 && shape.takes(a, b, 89);
-                if !shape.takes(a, b, sm) && !int4_on_90 {
-                    return Err(unsupported());
-                }
-                let (m, k) = dims(shape.ptx());
-                let op = Opcode::Imma {
-                    shape,
-                    a,
-                    b,
-                    sat,
-                    scoreboarded: sm < 80,
-                };
-                (op, m, k, if a.four_bit() { 4 } else { 8 })
-            }
-            Form::Bmma { shape, and } => {
-                let (m, k) = dims(shape.ptx());
-                if !shape.exists_on(sm, and) && !(sm >= 90 && !and) {
-                    return Err(unsupported());
-                }
-                let op = Opcode::Bmma {
-                    shape,
-                    and,
-                    scoreboarded: sm < 80,
-                };
-                (op, m, k, 1)
-            }
-            Form::Dmma { shape } => {
-                if sm < shape.min_sm() {
-                    return Err(unsupported());
-                }
-                let (m, k) = dims(shape.ptx());
-                (Opcode::Dmma { shape }, m, k, 64)
-            }
-        };
-        let acc = regs(m * 8, if bits == 64 { 64 } else { 32 });
-        let a = self.fragment_in(&ops[1], regs(m * k, bits))?;
-        let b = self.fragment_in(&ops[2], regs(k * 8, bits))?;
+        let a = self.fragment_in(&ops[1], na)?;
+        let b = self.fragment_in(&ops[2], nb)?;
         let c = self.fragment_in(&ops[3], acc)?;
-        let d = self.f.new_vreg(RegFile::Gpr, acc);
+        // D in place where its registers are bound to a group (`mma.rs`'s bind_fragments).
+        let bound = self.bound_fragment(&ops[0], acc);
+        let d = bound.unwrap_or_else(|| self.f.new_vreg(RegFile::Gpr, acc));
         match op {
             Opcode::Imma {
                 shape,
@@ -152,8 +175,7 @@ impl Ctx<'_> {
                 sat,
                 ..
             } if !shape.takes(a_e, b_e, sm) => {
-                let sizes = (regs(m * k, bits), regs(k * 8, bits), acc);
-                self.imma_int4(shape, (a_e, b_e), sat, [a, b, c], sizes, d)
+                self.imma_int4(shape, (a_e, b_e), sat, [a, b, c], (na, nb, acc), d)
                     .ok_or_else(unsupported)?;
             }
             Opcode::Bmma {
@@ -164,6 +186,9 @@ impl Ctx<'_> {
                 self.xor_popc_as_and(shape, scoreboarded, [a, b, c], d, acc)
             }
             _ => self.emit(op, &[Dst::Reg(d)], &[a, b, c]),
+        }
+        if bound.is_some() {
+            return Ok(());
         }
         self.fragment_out(&ops[0], d)
     }
