@@ -149,6 +149,13 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
             _ => return Err("PRMT mode 7".into()),
         },
         Shf | Ushf => shf(i, a, b, c),
+        Plop3 if i.f(0, 12) == 0x21f => {
+            // The LUT's inputs are A's, B's and C's sign bits; its two tables at 72..79, 16..23.
+            let idx = (a >> 31) << 2 | (b >> 31) << 1 | c >> 31;
+            out.p[0] = Some((i.f(72, 8) >> idx) & 1 == 1);
+            out.p[1] = Some((i.f(16, 8) >> idx) & 1 == 1);
+            return Ok(out);
+        }
         Plop3 => {
             // nvdisasm prints the sources as 87, 77, 68, and the first printed is the LUT's
             // most significant input (0xf0), as LOP3's A: `PLOP3.LUT P0, PT, P0, P1, PT, 0xa8`
@@ -183,6 +190,7 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         I2fp => i2f(i, b)?,
         Mufu => mufu(i.f(74, 4), b)?,
         I2i => i2i_sat(i, b)?,
+        I2ip => i2ip(i, a, b, c)?,
         I2f | I2f64 => return crate::convert::i2f(i, x),
         F2i | F2i64 => return crate::convert::f2i(i, x),
         F2f => return crate::convert::f2f(i, x),
@@ -752,4 +760,20 @@ pub(crate) fn fcmp_code(code: u32, ord: Option<std::cmp::Ordering>) -> bool {
         None => matches!(code, 8..=15),
         Some(o) => compare_code(code, o),
     }
+}
+
+/// I2IP.{U8,S8}.S32.SAT: A and B saturated to 8 bits, A in bits 8..15 and B in 0..7, C's low half
+/// (high half with `.H1`, bit 72) in 16..31 (the decoder accepts only the saturating forms).
+fn i2ip(i: &Inst, a: u32, b: u32, c: u32) -> Result<u32, String> {
+    let (lo, hi) = match i.f(76, 3) {
+        0 => (0i64, 255i64),
+        1 => (-128, 127),
+        _ => return Err("I2IP other than U8/S8".into()),
+    };
+    if i.bit(73) {
+        return Err("I2IP C selector".into());
+    }
+    let sat = |v: u32| ((v as i32 as i64).clamp(lo, hi) as u32) & 0xff;
+    let c_half = if i.bit(72) { c >> 16 } else { c & 0xffff };
+    Ok(c_half << 16 | sat(a) << 8 | sat(b))
 }

@@ -90,6 +90,8 @@ pub enum Op {
     ImadWide,
     ImadHi,
     Hfma2Mma,
+    Hmma,
+    Qmma,
     Viadd,
     Vimnmx,
     I2fp,
@@ -176,6 +178,10 @@ pub enum Op {
     Hmnmx2,
     F2fp,
     Frnd,
+    Imma,
+    Bmma,
+    Dmma,
+    I2ip,
 }
 
 /// How an op's results arrive, for the hazard model.
@@ -219,7 +225,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 105] = [
+    pub const ALL: [Op; 111] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -240,6 +246,8 @@ impl Op {
         Op::ImadWide,
         Op::ImadHi,
         Op::Hfma2Mma,
+        Op::Hmma,
+        Op::Qmma,
         Op::Viadd,
         Op::Vimnmx,
         Op::I2fp,
@@ -325,6 +333,10 @@ impl Op {
         Op::Hmnmx2,
         Op::F2fp,
         Op::Frnd,
+        Op::Imma,
+        Op::Bmma,
+        Op::Dmma,
+        Op::I2ip,
     ];
 
     /// The mnemonic as nvdisasm prints its base name.
@@ -351,6 +363,8 @@ impl Op {
             ImadWide => "IMAD.WIDE",
             ImadHi => "IMAD.HI",
             Hfma2Mma => "HFMA2.MMA",
+            Hmma => "HMMA",
+            Qmma => "QMMA",
             Viadd => "VIADD",
             Vimnmx => "VIMNMX",
             I2fp => "I2FP",
@@ -436,6 +450,10 @@ impl Op {
             Hsetp2 => "HSETP2",
             Hmnmx2 => "HMNMX2",
             F2fp => "F2FP",
+            Imma => "IMMA",
+            Bmma => "BMMA",
+            Dmma => "DMMA",
+            I2ip => "I2IP",
         }
     }
 
@@ -473,10 +491,19 @@ impl Op {
             Dadd | Dmul | Dfma | Dsetp => Timing::Var {
                 queue: Queue::Unordered,
             },
+            // Tensor-core ops: scoreboarded on sm_75 (and DMMA everywhere), else fixed-latency.
+            Imma | Bmma | Dmma => Timing::Var {
+                queue: Queue::Unordered,
+            },
             Bra | Call | Ret | Exit | Bar | Nop | Bssy | Bsync | Break | Bmov | Warpsync
             | Acqbulk | Preexit | Membar | Depbar => Timing::Control,
             Nanosleep | Errbar | Cgaerrbar | Cctl => Timing::Control,
             B2r => Timing::Var {
+                queue: Queue::Unordered,
+            },
+            // Tensor ops take a write scoreboard on sm_75; without one (sm_80+) the model treats
+            // the result as fixed-latency (`HazardModel::record`).
+            Hmma | Qmma => Timing::Var {
                 queue: Queue::Unordered,
             },
             _ => Timing::Alu,
@@ -511,9 +538,20 @@ impl Op {
         ) || self.is_fp64()
     }
 
+    /// Tensor-core ops (HMMA, QMMA): variable-latency with a write scoreboard, else fixed-latency.
+    pub fn is_mma(self) -> bool {
+        matches!(self, Op::Hmma | Op::Qmma)
+    }
+
     /// FP64 ops: variable-latency when ptxas gives them a write scoreboard, else fixed-latency.
     pub fn is_fp64(self) -> bool {
         matches!(self, Op::Dadd | Op::Dmul | Op::Dfma | Op::Dsetp)
+    }
+
+    /// The tensor-core ops: variable-latency under a write scoreboard, else fixed-latency (ptxas's
+    /// sm_80+ code covers IMMA and BMMA with stalls).
+    pub fn is_matrix(self) -> bool {
+        matches!(self, Op::Imma | Op::Bmma | Op::Dmma)
     }
 
     /// Whether the op runs once per warp on the uniform datapath.
@@ -540,6 +578,7 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Vabsdiff, 0x014, true),
         (Shf, 0x019, true),
         (Plop3, 0x01c, true),
+        (Plop3, 0x21f, false),
         (Fmul, 0x020, true),
         (Fadd, 0x021, true),
         (Ffma, 0x023, true),
@@ -662,6 +701,18 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Warpsync, 0x948, false),
             (Warpsync, 0x348, false),
         ]),
+    }
+    // Tensor-core ops (IMMA m8n8 and BMMA .XOR m8n8k128 on sm_75; DMMA from sm_80).
+    t.extend([(Imma, 0x237, false), (Bmma, 0x23d, false)]);
+    // cvt.pack.sat.{s8,u8}.s32.b32.
+    t.push((I2ip, 0x239, false));
+    if sm >= 80 {
+        t.push((Dmma, 0x23f, false));
+    }
+    // Tensor cores: HMMA everywhere, QMMA (fp8) on sm_89.
+    t.push((Hmma, 0x23c, false));
+    if sm == 89 {
+        t.push((Qmma, 0x27a, false));
     }
     if sm >= 80 {
         // Asynchronous copies (cp.async) and matrix loads (ldmatrix).
@@ -1074,6 +1125,16 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_write(i, pfile, i.f(81, 3) as u8, 1);
             add_write(i, pfile, i.f(84, 3) as u8, 1);
         }
+        // PLOP3 over registers' sign bits (0x21f: `PLOP3.LUT P6, PT, R15.SIGN, R12.SIGN,
+        // R4.SIGN, 0x2, 0x0`, ptxas's sm_90 overflow test of a saturating add): A 24, B 32, C 64.
+        Plop3 if i.f(0, 12) == 0x21f => {
+            (i.a, i.b, i.c) = (a, gpr(i.f(32, 8) as u8), gpr(i.f(64, 8) as u8));
+            for o in [i.a, i.b, i.c] {
+                add_read(i, o, 1);
+            }
+            add_write(i, File::P, i.f(81, 3) as u8, 1);
+            add_write(i, File::P, i.f(84, 3) as u8, 1);
+        }
         Plop3 => {
             for pos in [68, 77, 87] {
                 let p = i.pred(pos);
@@ -1214,6 +1275,16 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             if i.f(44, 4) != 8 {
                 return Err("DEPBAR other than .LE SB0".into());
             }
+        }
+        Hmma | Qmma => {
+            let f = crate::mma::Form::decode(i.w, i.op == Qmma)?;
+            i.a = a;
+            i.b = gpr(i.f(32, 8) as u8);
+            i.c = gpr(i.f(64, 8) as u8);
+            add_read(i, i.a, f.a_regs() as u8);
+            add_read(i, i.b, f.b_regs() as u8);
+            add_read(i, i.c, f.acc_regs() as u8);
+            add_write(i, File::R, dst, f.acc_regs() as u8);
         }
         Ldsm => {
             i.a = a;
@@ -1423,6 +1494,25 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_write(i, File::P, i.f(81, 3) as u8, 1);
         }
         Nop => {}
+        I2ip => {
+            // Saturating: bit 74 set on sm_90, clear before (nvdisasm: no .SAT otherwise).
+            if i.bit(74) != (sm >= 90) {
+                return Err("I2IP without .SAT".into());
+            }
+            (i.a, i.b, i.c) = (a, gpr(i.f(32, 8) as u8), gpr(i.f(64, 8) as u8));
+            for o in [i.a, i.b, i.c] {
+                add_read(i, o, 1);
+            }
+            add_write(i, File::R, dst, 1);
+        }
+        Imma | Bmma | Dmma => {
+            let [na, nb, nc] = crate::machine::matrix_geometry(i)?.regs;
+            let (b, c) = (gpr(i.f(32, 8) as u8), gpr(i.f(64, 8) as u8));
+            add_read(i, a, na);
+            add_read(i, b, nb);
+            add_read(i, c, nc);
+            add_write(i, File::R, dst, nc);
+        }
     }
     Ok(())
 }

@@ -34,6 +34,16 @@ const PRED_TO_GUARD_SM75: u64 = 12;
 /// The result of a uniform move (ULDC, UMOV, VOTEU), read by any op: ptxas's code reads ULDC's and
 /// VOTEU's 2 cycles later on every architecture, and UMOV's 2 cycles later on sm_90.
 const ULDC_TO_ANY: u64 = 2;
+/// An IMMA/BMMA result without a scoreboard (sm_80+), by the op's work (M K bits): ptxas's code
+/// reads it 12 cycles after issue for 1024 (IMMA.8816, IMMA.8832, BMMA.88128), 15 for 2048 and 23
+/// for 4096 (IMMA.16832 with 8-bit elements, IMMA.16864, BMMA.168256).
+fn matrix_latency(i: &Inst) -> u64 {
+    match crate::machine::matrix_geometry(i).map(|g| g.work()) {
+        Ok(..=1024) => 12,
+        Ok(..=2048) => 15,
+        _ => 23,
+    }
+}
 /// A predicate read as an ordinary operand (SEL, carry in, accumulator).
 const PRED_TO_OPERAND: u64 = 4;
 /// A uniform register read by a uniform op.
@@ -58,6 +68,8 @@ struct Fixed {
     issued: u64,
     op: Op,
     lanes: u32,
+    /// The producer's own latency where its form decides it (tensor ops).
+    latency: Option<u64>,
 }
 
 /// A source register a late-reading op may still read.
@@ -191,8 +203,9 @@ fn raw_latency(sm: u32, producer: Op, file: File, consumer: Timing, as_guard: bo
         File::R => match (pipe, consumer) {
             // ptxas's code converts an FMUL or IMAD.X result with F2I/I2F 4 cycles later (sm_80, sm_90).
             (Timing::Fma, Timing::Fma | Timing::Var { .. }) => FMA_TO_FMA,
-            // ptxas returns from its division and square-root subroutines with RET.REL.NODEC
-            // reading an IMAD.MOV result 4 cycles after it (sm_80..sm_90).
+            // ptxas returns from its division and square-root subroutines (sm_80..sm_90) and from
+            // its sm_90 4-bit integer and b1 .xor mma helpers with RET.REL.NODEC reading an
+            // IMAD.MOV result 4 cycles after it.
             (Timing::Fma, Timing::Control) => FMA_TO_FMA,
             (Timing::Fma, Timing::Alu) | (Timing::Alu, Timing::Fma) if sm >= 90 => CROSS_PIPE_SM90,
             (Timing::Alu, Timing::Fma) | (Timing::Fma, _) => CROSS_PIPE,
@@ -287,13 +300,15 @@ impl HazardModel {
                     return Err(hazard(i, s, HazardKind::MissingWait, why));
                 }
                 if let Some(f) = self.fixed[s].filter(|f| f.lanes & self.lanes != 0) {
-                    let need = raw_latency(
-                        self.sm,
-                        f.op,
-                        r.file,
-                        consumer,
-                        (guard_slot == Some(s) || branch_pred == Some(s)) && r.file == File::P,
-                    );
+                    let need = f.latency.unwrap_or_else(|| {
+                        raw_latency(
+                            self.sm,
+                            f.op,
+                            r.file,
+                            consumer,
+                            (guard_slot == Some(s) || branch_pred == Some(s)) && r.file == File::P,
+                        )
+                    });
                     let need =
                         need.saturating_sub(read_delay(self.sm, i, r.file, r.idx.wrapping_add(k)));
                     if self.t < f.issued + need {
@@ -363,10 +378,36 @@ impl HazardModel {
         Ok(())
     }
 
+    /// A tensor op's GPR sources (other than its own result) may not be overwritten by a
+    /// fixed-latency write for `hold` cycles after issue: it is still collecting them.
+    fn hold_mma_sources(&mut self, i: &Inst, hold: u64) {
+        for r in i.reads.iter().filter(|r| r.file == File::R) {
+            for k in 0..r.n {
+                let idx = r.idx.wrapping_add(k);
+                let own_result = i.writes.iter().any(|w| {
+                    w.file == File::R && (w.idx..w.idx.saturating_add(w.n)).contains(&idx)
+                });
+                let s = slot(File::R, idx);
+                if !own_result {
+                    self.pending_read[s] = Some(PendingRead {
+                        rd_sb: None,
+                        wr_sb: None,
+                        until: self.t + hold,
+                        pc: i.pc,
+                        queue: Queue::Unordered,
+                        seq: self.seq,
+                        lanes: self.lanes_of(s),
+                    });
+                }
+            }
+        }
+    }
+
     fn record(&mut self, i: &Inst) {
         self.seq += 1;
         let pipe = i.op.timing();
-        let fixed_fp64 = i.op.is_fp64() && i.ctrl.wr_sb.is_none();
+        let fixed_fp64 =
+            (i.op.is_fp64() || i.op.is_mma() || i.op.is_matrix()) && i.ctrl.wr_sb.is_none();
         if let (Timing::Var { queue }, false) = (pipe, fixed_fp64) {
             for r in &i.writes {
                 for k in 0..r.n {
@@ -433,6 +474,20 @@ impl HazardModel {
             }
             return;
         }
+        let form =
+            i.op.is_mma()
+                .then(|| crate::mma::Form::decode(i.w, i.op == Op::Qmma))
+                .and_then(Result::ok);
+        let mut latency = form.map(|f| f.fixed_latency());
+        if let Some(f) = form {
+            self.hold_mma_sources(i, f.source_hold());
+        }
+        if i.op.is_matrix() {
+            // IMMA/BMMA: the largest forms collect their sources twice, as HMMA.16816 does.
+            let l = matrix_latency(i);
+            latency = Some(l);
+            self.hold_mma_sources(i, if l == 23 { 7 } else { 1 });
+        }
         for r in &i.writes {
             for k in 0..r.n {
                 let s = slot(r.file, r.idx.wrapping_add(k));
@@ -440,6 +495,7 @@ impl HazardModel {
                     issued: self.t,
                     op: i.op,
                     lanes: self.lanes_of(s),
+                    latency,
                 });
             }
         }

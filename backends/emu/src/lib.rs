@@ -37,6 +37,7 @@ mod fchk;
 mod half;
 mod hazard;
 mod machine;
+mod mma;
 mod round64;
 
 use std::fmt;

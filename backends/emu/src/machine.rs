@@ -3,6 +3,9 @@
 
 #[path = "async_copy.rs"]
 mod async_copy;
+#[path = "imma.rs"]
+mod imma;
+pub(crate) use imma::geometry as matrix_geometry;
 
 use crate::alu::{exec_alu, AluOut, Operands};
 use crate::cubin::KernelImage;
@@ -575,6 +578,8 @@ impl Run<'_> {
             Op::Redux => self.redux(w, i, exec)?,
             Op::Shfl => shfl(w, i, exec)?,
             Op::Ldsm => self.ldsm(w, i, exec)?,
+            Op::Imma | Op::Bmma | Op::Dmma => imma::matrix(w, i, exec)?,
+            Op::Hmma | Op::Qmma => mma(w, i, exec)?,
             Op::Ldgdepbar | Op::Depbar => {}
             Op::S2ur => {
                 if exec != 0 {
@@ -1055,7 +1060,7 @@ fn check_converged(
     cta: [u32; 3],
 ) -> Result<(), EmuError> {
     let collective = match i.op {
-        Op::Shfl | Op::Redux => true,
+        Op::Shfl | Op::Redux | Op::Imma | Op::Bmma | Op::Dmma => true,
         Op::Vote => i.f(87, 4) != PT as u32,
         _ => false,
     };
@@ -1314,4 +1319,34 @@ impl Operands for UniformView<'_> {
     fn pred(&self, p: PredSrc) -> bool {
         self.w.up[p.idx as usize & 7] != p.neg
     }
+}
+
+/// HMMA/QMMA over the whole warp (`crate::mma`): every lane's A, B and C fragments in, D out.
+fn mma(w: &mut Warp, i: &Inst, exec: u32) -> Result<(), EmuError> {
+    if exec != u32::MAX {
+        return Err(unsupported(i, "tensor op with a partial warp".into()));
+    }
+    let f = crate::mma::Form::decode(i.w, i.op == Op::Qmma).map_err(|e| unsupported(i, e))?;
+    let frag = |w: &Warp, base: u32, n: usize| -> Vec<Vec<u32>> {
+        (0..WARP)
+            .map(|l| {
+                if base as u8 == RZ {
+                    vec![0; n]
+                } else {
+                    (0..n).map(|k| w.reg(base as u8 + k as u8, l)).collect()
+                }
+            })
+            .collect()
+    };
+    let a = frag(w, i.f(24, 8), f.a_regs());
+    let b = frag(w, i.f(32, 8), f.b_regs());
+    let c = frag(w, i.f(64, 8), f.acc_regs());
+    let d = crate::mma::multiply(&f, &a, &b, &c);
+    let base = i.f(16, 8) as u8;
+    for (l, regs) in d.iter().enumerate() {
+        for (k, v) in regs.iter().enumerate() {
+            w.set_reg(base.saturating_add(k as u8), l, *v);
+        }
+    }
+    Ok(())
 }

@@ -476,7 +476,16 @@ fn removed_read_scoreboard_wait_is_a_hazard_at_the_overwriter() {
                         return (w.ctrl.wait & (1 << sb) != 0 && w.ctrl.wait & wr == 0)
                             .then_some((j, sb));
                     }
+                    // A later late reader of the same source takes over the pending read (its
+                    // own write scoreboard may end it): only the last one is tested.
+                    let reads_again = w.op.reads_late()
+                        && w.reads.iter().any(|x| {
+                            sources
+                                .iter()
+                                .any(|&(f, r)| x.file == f && (x.idx..x.idx + x.n).contains(&r))
+                        });
                     if w.ctrl.wait & ((1 << sb) | wr) != 0
+                        || reads_again
                         || matches!(w.op, Op::Bra | Op::Exit | Op::Bar | Op::Warpsync)
                     {
                         return None;

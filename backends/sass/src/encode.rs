@@ -22,6 +22,9 @@ mod encode_warp;
 #[path = "encode_async.rs"]
 mod encode_async;
 
+#[path = "encode_mma.rs"]
+mod encode_mma;
+
 /// Why an instruction could not be encoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EncodeError(pub String);
@@ -390,6 +393,10 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
         | Opcode::Hsetp2 { .. }
         | Opcode::Hmnmx2 { .. }
         | Opcode::F2fp { .. } => crate::encode_half::encode_half(i, w)?,
+        Opcode::Imma { .. } | Opcode::Bmma { .. } | Opcode::Dmma { .. } => {
+            return crate::encode_imma::encode_matrix(i, w)
+        }
+        Opcode::I2ip { .. } => return crate::encode_pack::encode_i2ip(sm, w, i),
         Opcode::Sel => {
             set_alu_ab(w, 0x007, a, b)?;
             set_pred(w, 87, c)?;
@@ -570,6 +577,7 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             offset,
         } => encode_atom::encode_red(sm, w, i, op, ty, scope, offset)?,
         Opcode::Warp(op) => return encode_warp::encode_warp(sm, w, i, op),
+        Opcode::Mma(op) => return encode_mma::encode_mma(sm, w, i, &op),
     }
     if !matches!(i.op, Opcode::Uldc { .. }) {
         set_dst(w, i)?;

@@ -162,6 +162,8 @@ impl Dst {
     }
 }
 
+pub use crate::imma::{BmmaShape, DmmaShape, ImmaShape, IntElem};
+pub use crate::mma::{MmaElem, MmaOp, MmaShape, MmaUnit};
 pub use crate::warp::{BarMode, ReduxOp, Scope, ShflMode, VoteMode, WarpOp};
 /// Special registers read by S2R.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -743,6 +745,30 @@ pub enum Opcode {
     Nop,
     /// Warp-level and synchronisation ops; slot conventions on [`WarpOp`] (`warp.rs`).
     Warp(WarpOp),
+    /// Integer tensor-core op: dst0 D (a group of 2 or 4), srcs A, B (groups), C (group or RZ).
+    /// `scoreboarded`: the result takes a write scoreboard (sm_75) rather than the fixed latency
+    /// of [`crate::imma::matrix_fixed_latency`] (sm_80+), as ptxas 13.5 does.
+    Imma {
+        shape: ImmaShape,
+        a: IntElem,
+        b: IntElem,
+        sat: bool,
+        scoreboarded: bool,
+    },
+    /// Single-bit tensor-core op (`.POPC` of A AND/XOR B, added to C); slots and `scoreboarded`
+    /// as IMMA.
+    Bmma {
+        shape: BmmaShape,
+        and: bool,
+        scoreboarded: bool,
+    },
+    /// f64 tensor-core op; slots as IMMA, each element a register pair.
+    Dmma { shape: DmmaShape },
+    /// `I2IP.{S8,U8}.S32.SAT d0, s0, s1, s2`: d = s2's low half << 16 | sat8(s0) << 8 | sat8(s1)
+    /// (`cvt.pack.sat.{s8,u8}.s32.b32`).
+    I2ip { signed: bool },
+    /// Tensor-core multiply-accumulate (HMMA, QMMA, ...); slot conventions on [`MmaOp`] (`mma.rs`).
+    Mma(MmaOp),
 }
 
 /// Control bits of one instruction (bits 105..125 of the encoding).

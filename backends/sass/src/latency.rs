@@ -50,7 +50,9 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
             | Opcode::Frnd { .. }
             | Opcode::Mufu { .. }
     ) || is_fp64(op)
+        || is_matrix(op)
         || matches!(op, Opcode::Warp(w) if w.is_variable_latency())
+        || matches!(op, Opcode::Mma(m) if m.scoreboarded)
 }
 
 /// The FP64 unit's instructions and the conversions with a 64-bit side: scoreboarded results,
@@ -93,7 +95,25 @@ pub fn reads_late(op: &Opcode) -> bool {
             | Opcode::Ldsm { .. }
             | Opcode::Frnd { .. }
     ) || is_fp64(op)
+        || is_matrix(op)
         || matches!(op, Opcode::Warp(w) if w.reads_late())
+}
+
+/// The integer, single-bit and f64 tensor-core ops under a scoreboard (DMMA everywhere, IMMA and
+/// BMMA on sm_75; `crate::imma` has the fixed latencies of the others).
+pub fn is_matrix(op: &Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::Dmma { .. }
+            | Opcode::Imma {
+                scoreboarded: true,
+                ..
+            }
+            | Opcode::Bmma {
+                scoreboarded: true,
+                ..
+            }
+    )
 }
 
 /// Cycles before a fixed-latency result in `file` written by `producer` may be read.
@@ -103,6 +123,10 @@ pub fn fixed_latency(producer: &Instr, file: RegFile) -> u32 {
         RegFile::UGpr => UNIFORM_LATENCY,
         RegFile::Gpr => match producer.op {
             Opcode::Imad { .. } => IMAD_LATENCY,
+            Opcode::Mma(m) => m.fixed_latency(),
+            Opcode::Imma { .. } | Opcode::Bmma { .. } => {
+                crate::imma::matrix_fixed_latency(&producer.op).unwrap_or(GPR_LATENCY)
+            }
             _ => GPR_LATENCY,
         },
     }

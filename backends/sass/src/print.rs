@@ -16,6 +16,9 @@ mod print_mufu;
 #[path = "print_warp.rs"]
 mod print_warp;
 
+#[path = "print_mma.rs"]
+mod print_mma;
+
 /// The listing of a whole function: one `/*addr*/ text ;` line per instruction.
 pub fn print_function(sm: Sm, f: &Function) -> String {
     let offsets = block_offsets(f);
@@ -241,6 +244,10 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         | Opcode::Hsetp2 { .. }
         | Opcode::Hmnmx2 { .. }
         | Opcode::F2fp { .. } => crate::print_half::half_body(sm, i),
+        Opcode::Imma { .. } | Opcode::Bmma { .. } | Opcode::Dmma { .. } => {
+            crate::print_imma::matrix_body(sm.num, i)
+        }
+        Opcode::I2ip { .. } => crate::print_pack::i2ip_body(i),
         Opcode::Sel => format!("SEL {}", join(&[d0, src(a), src(b), pred(c)])),
         Opcode::Lop3 { lut } => {
             let p3 = if d.val == SrcVal::Zero {
@@ -463,6 +470,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         Opcode::Mufu { .. } | Opcode::FmulRound { .. } | Opcode::FrndF64 { .. } => {
             print_mufu::print_mufu_family(i)
         }
+        Opcode::Mma(op) => print_mma::print_mma(i, &op),
     }
 }
 

@@ -36,9 +36,14 @@ struct BlockState {
     pending_write: HashMap<PhysReg, u8>,
     /// Scoreboard guarding a pending late read of a source.
     pending_read: HashMap<PhysReg, u8>,
+    /// Cycle before which a source of a tensor op (still collecting its operands) may not be
+    /// overwritten.
+    held: HashMap<PhysReg, u32>,
     next_sb: u8,
     /// The first write scoreboard of the rotation: 1 where LDGDEPBAR counts copy groups on SB0.
     first_sb: u8,
+    /// Cycle from which the next fixed-latency IMMA/BMMA may issue (`imma::matrix_issue_gap`).
+    matrix_free: u32,
 }
 
 impl BlockState {
@@ -68,9 +73,15 @@ impl BlockState {
     /// Earliest cycle the instruction may issue given fixed-latency producers.
     fn earliest(&self, i: &Instr) -> u32 {
         let mut t = 0;
-        i.visit_regs(|r, _| {
+        if crate::imma::matrix_issue_gap(&i.op).is_some() {
+            t = self.matrix_free;
+        }
+        i.visit_regs(|r, a| {
             for p in phys_regs(r) {
                 t = t.max(self.ready.get(&p).copied().unwrap_or(0));
+                if a == Access::Write {
+                    t = t.max(self.held.get(&p).copied().unwrap_or(0));
+                }
             }
         });
         t
@@ -78,6 +89,21 @@ impl BlockState {
 
     /// Records the instruction's results issued at cycle `t`.
     fn record(&mut self, i: &mut Instr, t: u32) {
+        if let Some(gap) = crate::imma::matrix_issue_gap(&i.op) {
+            self.matrix_free = t + gap;
+        }
+        let hold = match i.op {
+            Opcode::Mma(m) => Some(m.source_hold()),
+            _ => crate::imma::matrix_source_hold(&i.op),
+        };
+        if let Some(hold) = hold {
+            for r in i.srcs.iter().filter_map(Src::as_reg) {
+                phys_regs(r).for_each(|p| {
+                    let until = self.held.entry(p).or_insert(0);
+                    *until = (*until).max(t + hold);
+                });
+            }
+        }
         if i.op == Opcode::Ldgdepbar {
             i.deps.wr_sb = Some(ASYNC_GROUP_SB);
             return;
@@ -192,24 +218,25 @@ fn schedule_block(b: &mut Block, async_groups: bool) {
         ALL_SBS
     };
     let mut t = 0u32;
-    let n = b.instrs.len();
-    for k in 0..n {
-        let mut wait = st.waits_for(&b.instrs[k]);
+    let input = std::mem::take(&mut b.instrs);
+    let n = input.len();
+    let mut out: Vec<Instr> = Vec::with_capacity(n);
+    for (k, mut i) in input.into_iter().enumerate() {
+        let mut wait = st.waits_for(&i);
         if k == 0 {
             wait = all_sbs;
         }
         st.clear_waited(wait);
-        if k > 0 {
-            let floor = min_stall_after(&b.instrs[k - 1]);
-            let need = st
-                .earliest(&b.instrs[k])
-                .saturating_sub(t)
-                .max(floor)
-                .clamp(1, MAX_STALL);
-            set_stall(&mut b.instrs[k - 1], need);
-            t += need;
+        if let Some(prev) = out.last() {
+            let floor = min_stall_after(prev);
+            let mut need = st.earliest(&i).saturating_sub(t).max(floor).max(1);
+            if k == n - 1 && i.is_terminator() {
+                // Nothing can follow a branch or EXIT in the block: results still in flight
+                // must land within its own stall.
+                need = need.max(st.last_ready().saturating_sub(t + MAX_STALL));
+            }
+            t += pad_stall(&mut out, need);
         }
-        let i = &mut b.instrs[k];
         i.deps = Deps {
             stall: 1,
             yld: true,
@@ -218,12 +245,42 @@ fn schedule_block(b: &mut Block, async_groups: bool) {
             wait,
             reuse: 0,
         };
-        st.record(i, t);
+        st.record(&mut i, t);
+        out.push(i);
     }
-    if let Some(last) = b.instrs.last_mut() {
-        let need = st.last_ready().saturating_sub(t).clamp(1, MAX_STALL);
-        set_stall(last, need.max(last.deps.stall as u32));
+    if let Some(last) = out.last() {
+        let need = st.last_ready().saturating_sub(t).max(1);
+        if last.is_terminator() {
+            set_stall(out.last_mut().unwrap(), need.min(MAX_STALL));
+        } else {
+            pad_stall(&mut out, need);
+        }
     }
+    b.instrs = out;
+}
+
+/// Gives the last instruction of `out` a stall of `need` cycles, appending NOPs that stall in turn
+/// where `need` is more than one instruction can encode (ptxas pads HMMA results the same way).
+/// Returns the cycles added.
+fn pad_stall(out: &mut Vec<Instr>, need: u32) -> u32 {
+    let mut left = need;
+    while left > MAX_STALL {
+        let step = (left - MAX_STALL).clamp(1, 11);
+        set_stall(out.last_mut().unwrap(), step);
+        left -= step;
+        let mut nop = Instr::new(Opcode::Nop, &[], &[]);
+        nop.deps = Deps {
+            stall: 1,
+            yld: true,
+            wr_sb: None,
+            rd_sb: None,
+            wait: 0,
+            reuse: 0,
+        };
+        out.push(nop);
+    }
+    set_stall(out.last_mut().unwrap(), left);
+    need
 }
 
 /// Minimum cycles after an instruction regardless of dependences (ptxas waits 6 after a barrier).

@@ -698,10 +698,12 @@ fn forms(sm: Sm) -> Vec<Instr> {
         &[r(2), ur(4)],
     ));
     half_forms(sm, &mut v);
+    mma_forms(sm, &mut v);
     convert_forms(&mut v);
     if sm.num >= 80 {
         async_forms(&mut v);
     }
+    matrix_int_forms(sm, &mut v);
     v.push(Instr::new(CctlPf2 { offset: 0x200 }, &[], &[r(2)]));
     v.push(Instr::new(CctlPf2 { offset: -0x10 }, &[], &[r(2)]));
     for size in [MemSize::U8, MemSize::S8, MemSize::U16, MemSize::S16] {
@@ -825,6 +827,56 @@ fn async_forms(v: &mut Vec<Instr>) {
                 &[group],
                 &[r(21)],
             ));
+        }
+    }
+}
+
+/// HMMA and QMMA: every float input type, accumulator and k the architecture runs natively, with
+/// register groups and a zero (RZ) accumulator.
+fn mma_forms(sm: Sm, v: &mut Vec<Instr>) {
+    use MmaElem::*;
+    let group = |idx: u32, comps: u8| Reg {
+        comps,
+        ..Reg::gpr(idx)
+    };
+    let inputs = [
+        (F16, F16),
+        (Bf16, Bf16),
+        (Tf32, Tf32),
+        (E4m3, E4m3),
+        (E5m2, E5m2),
+        (E4m3, E5m2),
+        (E5m2, E4m3),
+    ];
+    for (a, b) in inputs {
+        for acc in [F16, F32] {
+            for k in [4, 8, 16, 32] {
+                let op = MmaOp {
+                    shape: MmaShape { m: 16, n: 8, k },
+                    a,
+                    b,
+                    acc,
+                    sat: false,
+                    scoreboarded: MmaOp::scoreboarded_on(sm),
+                };
+                if !op.is_native(sm) {
+                    continue;
+                }
+                let c = if k == 8 {
+                    Src::ZERO
+                } else {
+                    Src::reg(group(20, op.acc_regs()))
+                };
+                v.push(Instr::new(
+                    Opcode::Mma(op),
+                    &[Dst::Reg(group(4, op.acc_regs()))],
+                    &[
+                        Src::reg(group(8, op.a_regs())),
+                        Src::reg(group(14, op.b_regs())),
+                        c,
+                    ],
+                ));
+            }
         }
     }
 }
@@ -1066,4 +1118,86 @@ fn bad_forms(_sm: Sm, _code: &[u8], texts: &[String], err: &str) -> String {
         }
     }
     format!("{out:?}")
+}
+
+/// IMMA (every shape and element pair the architecture has, with and without .SAT, C as RZ), BMMA
+/// (.XOR/.AND) and DMMA, each on register groups.
+fn matrix_int_forms(sm: Sm, v: &mut Vec<Instr>) {
+    use Opcode::*;
+    let group = |idx: u32, comps: u8| Reg {
+        comps,
+        ..Reg::gpr(idx)
+    };
+    let g = |idx: u32, comps: u8| Src::reg(group(idx, comps));
+    for shape in ImmaShape::ALL {
+        if !shape.exists_on(sm.num) {
+            continue;
+        }
+        let n = if shape.m16() { 4 } else { 2 };
+        for (a, b) in [
+            (IntElem::S8, IntElem::S8),
+            (IntElem::U8, IntElem::S8),
+            (IntElem::S8, IntElem::U8),
+            (IntElem::U8, IntElem::U8),
+            (IntElem::S4, IntElem::S4),
+            (IntElem::U4, IntElem::S4),
+            (IntElem::S4, IntElem::U4),
+            (IntElem::U4, IntElem::U4),
+        ] {
+            if !ImmaShape::takes(shape, a, b, sm.num) {
+                continue;
+            }
+            for (sat, c) in [(false, g(12, n)), (true, Src::ZERO)] {
+                v.push(Instr::new(
+                    Imma {
+                        shape,
+                        a,
+                        b,
+                        sat,
+                        scoreboarded: sm.num < 80,
+                    },
+                    &[Dst::Reg(group(8, n))],
+                    &[g(4, 4), g(2, 2), c],
+                ));
+            }
+        }
+    }
+    for shape in BmmaShape::ALL {
+        for and in [false, true] {
+            if !shape.exists_on(sm.num, and) {
+                continue;
+            }
+            v.push(Instr::new(
+                Bmma {
+                    shape,
+                    and,
+                    scoreboarded: sm.num < 80,
+                },
+                &[Dst::Reg(group(16, 4))],
+                &[g(4, 4), g(10, 2), g(20, 4)],
+            ));
+        }
+    }
+    for signed in [false, true] {
+        v.push(Instr::new(
+            I2ip { signed },
+            &[d(3)],
+            &[r(4), r(5), Src::ZERO],
+        ));
+        v.push(Instr::new(I2ip { signed }, &[d(6)], &[r(7), r(8), r(9)]));
+    }
+    for shape in DmmaShape::ALL {
+        if sm.num >= shape.min_sm() {
+            v.push(Instr::new(
+                Dmma { shape },
+                &[Dst::Reg(group(8, 8))],
+                &[g(16, 16), g(32, 8), Src::ZERO],
+            ));
+            v.push(Instr::new(
+                Dmma { shape },
+                &[Dst::Reg(group(40, 8))],
+                &[g(16, 4), g(32, 2), g(40, 8)],
+            ));
+        }
+    }
 }

@@ -1,5 +1,5 @@
 //! `cvt`: conversions between all integer and float types with rounding modes, `.sat` and `.ftz`,
-//! and the packed `f16x2`/`bf16x2` forms.
+//! the packed `f16x2`/`bf16x2` forms, and `cvt.pack.sat` of two s32 into narrow integers.
 
 use ptxforge_ptx::ast::Type;
 
@@ -13,6 +13,9 @@ impl Cta<'_, '_> {
     pub(crate) fn convert(&mut self, t: usize, ins: &Ins) -> Result<Flow, SimError> {
         if ins.has("e4m3x2") || ins.has("e5m2x2") {
             return self.convert_fp8(t, ins);
+        }
+        if ins.has("pack") {
+            return self.convert_pack(t, ins);
         }
         let (dty, sty) = two_types(ins)?;
         if width(dty) > 64 || width(sty) > 64 {
@@ -206,5 +209,45 @@ fn to_float(s: f64, tail: i8, dty: Type, rnd: Rnd) -> u64 {
     match float::fmt_of(dty) {
         Some(f) => float::round_to(s, tail, rnd, f),
         None => float::from_f64_with_tail(s, tail, rnd).to_bits(),
+    }
+}
+
+impl Cta<'_, '_> {
+    /// `cvt.pack.sat.{u16,s16,u8,s8,u4,s4,u2,s2}.s32[.b32] d, a, b[, c]`, as the PTX ISA's
+    /// pseudo-code: a and b saturated to the narrow type, b in the low `size` bits and a above it;
+    /// for the 8-, 4- and 2-bit types the rest of d is c's low bits.
+    fn convert_pack(&mut self, t: usize, ins: &Ins) -> Result<Flow, SimError> {
+        let (size, signed) = match ins.mods.iter().find_map(|m| match m.as_str() {
+            "u16" => Some((16, false)),
+            "s16" => Some((16, true)),
+            "u8" => Some((8, false)),
+            "s8" => Some((8, true)),
+            "u4" => Some((4, false)),
+            "s4" => Some((4, true)),
+            "u2" => Some((2, false)),
+            "s2" => Some((2, true)),
+            _ => None,
+        }) {
+            Some(x) => x,
+            None => return Err(unsupported(ins, "cvt.pack type")),
+        };
+        if !ins.has("sat") || !ins.has("s32") {
+            return Err(unsupported(ins, "cvt.pack without .sat.s32"));
+        }
+        let (lo, hi) = if signed {
+            (-(1i64 << (size - 1)), (1i64 << (size - 1)) - 1)
+        } else {
+            (0, (1i64 << size) - 1)
+        };
+        let sat = |v: u64| (sext(v, 32).clamp(lo, hi) as u64) & mask(size);
+        let a = self.read(t, operand(ins, 1)?, Type::S32)?;
+        let b = self.read(t, operand(ins, 2)?, Type::S32)?;
+        let mut d = sat(b) | sat(a) << size;
+        if size < 16 {
+            let c = self.read(t, operand(ins, 3)?, Type::B32)?;
+            d |= (c << (2 * size)) & mask(32);
+        }
+        self.write(t, operand(ins, 0)?, d, Type::B32)?;
+        Ok(Flow::Next)
     }
 }

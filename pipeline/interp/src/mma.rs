@@ -1,13 +1,14 @@
 //! Warp-wide matrix instructions: `mma.sync` (m16n8kK and m8n8kK shapes over f16, bf16, tf32, f64,
-//! s8/u8 and s4/u4) and `ldmatrix`/`stmatrix` (m8n8 .b16), executed once the whole warp waits.
+//! s8/u8, s4/u4 and b1) and `ldmatrix`/`stmatrix` (m8n8 .b16), executed once the whole warp waits.
 //!
 //! Fragment layouts follow the PTX ISA's formulas, which share one shape: with `g = lane >> 2`,
 //! `t = lane % 4`, `E` elements per register and element `i` in register `r = i / E`:
-//! A (m16): row `g + 8 (r & 1)`, column `t E + i % E + (K / 2)(r >> 1)`; A (m8): row `g`, column `t E + i % E`;
-//! B: row `t E + i % E + (K / 2) r`, column `g`; C/D (m16): row `g + 8 (i >> 1)`, column `2 t + (i & 1)`;
+//! A (m16): row `g + 8 (r & 1)`, column `t E + i % E + 4 E (r >> 1)`; A (m8): row `g`, column `t E + i % E`;
+//! B: row `t E + i % E + 4 E r`, column `g`; C/D (m16): row `g + 8 (i >> 1)`, column `2 t + (i & 1)`;
 //! C/D (m8): row `g`, column `2 t + i`.
 //!
-//! Numerics: integer products and sums are exact (wrapping in s32, clamped with `.satfinite`); float
+//! Numerics: integer products and sums are exact (wrapping in s32, clamped with `.satfinite`); b1
+//! adds the population count of A AND/XOR B (`.and.popc`, `.xor.popc`); float
 //! products are exact and each output element sums `c + sum(a * b)` in f64 then rounds once to the
 //! result type. Hardware adds in its own order and precision, so f16/bf16/tf32 results can differ
 //! in the last bits (f64 `m8n8k4` matches an fma chain over k only to within that rounding too).
@@ -26,12 +27,15 @@ enum Elem {
     F16,
     BF16,
     Tf32,
+    E4m3,
+    E5m2,
     F32,
     F64,
     S8,
     U8,
     S4,
     U4,
+    B1,
     S32,
 }
 
@@ -41,12 +45,15 @@ impl Elem {
             "f16" => Elem::F16,
             "bf16" => Elem::BF16,
             "tf32" => Elem::Tf32,
+            "e4m3" => Elem::E4m3,
+            "e5m2" => Elem::E5m2,
             "f32" => Elem::F32,
             "f64" => Elem::F64,
             "s8" => Elem::S8,
             "u8" => Elem::U8,
             "s4" => Elem::S4,
             "u4" => Elem::U4,
+            "b1" => Elem::B1,
             "s32" => Elem::S32,
             _ => return None,
         })
@@ -56,8 +63,9 @@ impl Elem {
             Elem::F16 | Elem::BF16 => 16,
             Elem::Tf32 | Elem::F32 | Elem::S32 => 32,
             Elem::F64 => 64,
-            Elem::S8 | Elem::U8 => 8,
+            Elem::S8 | Elem::U8 | Elem::E4m3 | Elem::E5m2 => 8,
             Elem::S4 | Elem::U4 => 4,
+            Elem::B1 => 1,
         }
     }
     /// Elements per register (64-bit registers for f64).
@@ -69,7 +77,10 @@ impl Elem {
         }
     }
     fn is_int(self) -> bool {
-        matches!(self, Elem::S8 | Elem::U8 | Elem::S4 | Elem::U4 | Elem::S32)
+        matches!(
+            self,
+            Elem::S8 | Elem::U8 | Elem::S4 | Elem::U4 | Elem::B1 | Elem::S32
+        )
     }
     fn decode(self, raw: u64) -> f64 {
         match self {
@@ -79,8 +90,10 @@ impl Elem {
             Elem::Tf32 => f32::from_bits(raw as u32 & 0xffff_e000) as f64,
             Elem::F32 => f32::from_bits(raw as u32) as f64,
             Elem::F64 => f64::from_bits(raw),
+            Elem::E4m3 => crate::fp8::decode(raw as u8, true),
+            Elem::E5m2 => crate::fp8::decode(raw as u8, false),
             Elem::S8 | Elem::S4 | Elem::S32 => sext(raw, self.bits()) as f64,
-            Elem::U8 | Elem::U4 => raw as f64,
+            Elem::U8 | Elem::U4 | Elem::B1 => raw as f64,
         }
     }
 }
@@ -153,7 +166,10 @@ impl Cta<'_, '_> {
             for i in 0..m * k / 32 {
                 let r = i / per_a;
                 let (row, col) = if m == 16 {
-                    (g + 8 * (r & 1), tq * per_a + i % per_a + (k / 2) * (r >> 1))
+                    (
+                        g + 8 * (r & 1),
+                        tq * per_a + i % per_a + 4 * per_a * (r >> 1),
+                    )
                 } else {
                     (g, tq * per_a + i % per_a)
                 };
@@ -165,7 +181,7 @@ impl Cta<'_, '_> {
             let per_b = b_e.per_reg();
             for i in 0..k * n / 32 {
                 let r = i / per_b;
-                let row = tq * per_b + i % per_b + (k / 2) * r;
+                let row = tq * per_b + i % per_b + 4 * per_b * r;
                 *b.get_mut(row)
                     .and_then(|x| x.get_mut(g))
                     .ok_or_else(|| unsupported(ins, "mma shape and type"))? =
@@ -181,6 +197,11 @@ impl Cta<'_, '_> {
             }
         }
         let sat = ins.has("satfinite");
+        // b1: `.and.popc` / `.xor.popc` (Some(true) for AND).
+        let popc = (a_e == Elem::B1).then(|| ins.has("and"));
+        if a_e == Elem::B1 && !ins.has("popc") {
+            return Err(unsupported(ins, "b1 mma without .popc"));
+        }
         for &t in group {
             let lane = self.threads[t].lane() as usize;
             let (g, tq) = (lane >> 2, lane % 4);
@@ -195,7 +216,14 @@ impl Cta<'_, '_> {
                 };
                 let raw = if d_e.is_int() {
                     let s: i64 = (0..k)
-                        .map(|x| a[row][x] as i64 * b[x][col] as i64)
+                        .map(|x| {
+                            let (p, q) = (a[row][x] as i64, b[x][col] as i64);
+                            match popc {
+                                Some(true) => p & q,
+                                Some(false) => p ^ q,
+                                None => p * q,
+                            }
+                        })
                         .sum::<i64>()
                         + c[row][col] as i64;
                     (if sat {

@@ -220,7 +220,9 @@ impl Ctx<'_> {
             return Err(Self::unsupported(i));
         }
         let (base, offset) = self.mem_address(Space::Shared, &i.operands[1])?;
-        let group = self.f.new_vreg(RegFile::Gpr, count);
+        // A destination bound to an mma fragment's group (`mma.rs`) is written in place.
+        let bound = self.bound_fragment(&i.operands[0], count);
+        let group = bound.unwrap_or_else(|| self.f.new_vreg(RegFile::Gpr, count));
         self.emit(
             Opcode::Ldsm {
                 count,
@@ -231,7 +233,7 @@ impl Ctx<'_> {
             &[base],
         );
         for (k, e) in elems.iter().enumerate() {
-            if *e == Operand::Sink {
+            if *e == Operand::Sink || bound.is_some() {
                 continue;
             }
             let d = self.dst(e)?;

@@ -123,6 +123,7 @@ impl<'a> Ctx<'a> {
         self.set_up_frame();
         self.load_descriptor();
         self.load_shared_base();
+        self.bind_fragments();
         let mut after_branch = false;
         for s in &self.func.body {
             match s {
@@ -297,6 +298,21 @@ impl<'a> Ctx<'a> {
             self.emit(Opcode::Mov, &[Dst::Reg(t.part(half))], &[word]);
         }
         t
+    }
+
+    /// The declared type of a PTX register.
+    pub(crate) fn reg_type(&self, name: &str) -> Option<Type> {
+        self.regs.lookup(name)
+    }
+
+    /// Binds a PTX register, not used yet, to `r` (a register of a group; `mma.rs`).
+    pub(crate) fn bind_vreg(&mut self, name: &str, r: Reg) {
+        self.vregs.entry(name.to_string()).or_insert(r);
+    }
+
+    /// The register a PTX register is bound to, if it has been used or bound.
+    pub(crate) fn bound_vreg(&self, name: &str) -> Option<Reg> {
+        self.vregs.get(name).copied()
     }
 
     pub fn temp_pred(&mut self) -> Reg {
@@ -527,6 +543,9 @@ impl<'a> Ctx<'a> {
         match i.opcode() {
             "ld" | "st" | "ldu" => self.lower_mem(i),
             "atom" | "red" => self.lower_atomic(i),
+            "mma" if crate::mma_int::is_int_form(i) => self.lower_mma_int(i),
+            "cvt" if i.has_mod("pack") => self.lower_cvt_pack(i),
+            "mma" => self.lower_mma(i),
             _ if self.is_param_address_def(i) => self.lower_param_address_def(i),
             "prefetch" => self.lower_prefetch(i),
             _ if crate::pack::is_vector_mov(i) => self.lower_vector_mov(i),

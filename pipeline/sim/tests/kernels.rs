@@ -113,6 +113,59 @@ const KERNELS: &[Kernel] = &[
     kernel("mufu.ptx", "frnd_f64", 64),
     kernel("sqrt_rn64.ptx", "sqrt_rn64", 64),
     kernel("div_rn.ptx", "div_rn", 64),
+    // Integer, b1 and f64 mma.sync, one warp of 128-byte rows (m16n8kK and f64 need sm_80; f64
+    // m16n8kK sm_90).
+    kernel("mma_int.ptx", "imma_m8_s8", 32),
+    kernel("mma_int.ptx", "imma_m8_4bit", 32),
+    kernel("mma_int.ptx", "bmma_m8_xor", 32),
+    Kernel {
+        min_sm: 80,
+        ..kernel("mma_int80.ptx", "imma_m16_s8", 32)
+    },
+    Kernel {
+        min_sm: 80,
+        ..kernel("mma_int80.ptx", "imma_m16_4bit", 32)
+    },
+    Kernel {
+        min_sm: 80,
+        ..kernel("mma_int80.ptx", "bmma_m16", 32)
+    },
+    Kernel {
+        min_sm: 80,
+        ..kernel("mma_int80.ptx", "dmma_m8n8k4", 32)
+    },
+    Kernel {
+        min_sm: 90,
+        ..kernel("mma_f64_90.ptx", "dmma_m16", 32)
+    },
+    kernel("cvt_pack.ptx", "cvt_pack", 64),
+    // nvcc's PTX of inline mma.sync tiles (two K steps each).
+    Kernel {
+        min_sm: 80,
+        ..kernel("mma_asm.ptx", "imma_tile", 32)
+    },
+    Kernel {
+        min_sm: 80,
+        ..kernel("mma_asm.ptx", "dmma_tile", 32)
+    },
+    Kernel {
+        min_sm: 80,
+        ..kernel("mma_asm.ptx", "bmma_tile", 32)
+    },
+    // Tensor cores: m16n8k8 f16 from sm_75, bf16/tf32/k16 from sm_80, fp8 from sm_89.
+    kernel("mma_f16.ptx", "mma_f16_k8", 32),
+    Kernel {
+        min_sm: 80,
+        ..kernel("mma_ldmatrix.ptx", "mma_ldmatrix", 32)
+    },
+    Kernel {
+        min_sm: 80,
+        ..kernel("mma_bf16_tf32.ptx", "mma_bf16_tf32", 32)
+    },
+    Kernel {
+        min_sm: 89,
+        ..kernel("mma_fp8.ptx", "mma_fp8", 32)
+    },
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on
@@ -134,6 +187,8 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     ("cvt_bf16", &[80, 86, 89], "F2F.BF16.F32.RM (opcode 0x304): the emulator runs F2F between f16, f32 and f64 only"),
     ("cvt_bf16", &[90], "F2F.BF16.F32.RM (opcode 0x304): the emulator runs F2F between f16, f32 and f64 only"),
     ("f64_ops", &[86], "past f64 division's subroutine (runs now): one word differs, the emulator giving NaN where the interpreter has a finite quotient; not yet investigated"),
+    ("f64_ops", &[80, 86, 89], "CALL.REL.NOINC (opcode 0x944) to f64 division's slow path unknown"),
+    ("f32_ieee", &[75, 80, 86, 89, 90], "FCHK (opcode 0x302, f32 division's range check) unknown"),
     (
         "approx_trig_sqrt",
         &[75, 80, 86, 89, 90],
@@ -147,6 +202,7 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     // likely cause, not yet confirmed).
     ("atomics_shared", &[75, 80, 86, 89], "o[2] = exch + sh[t & 7] differs (sh[] after four warps' mixed atomics)"),
     ("atomics_shared", &[90], "ATOMS.ADD (opcode 0x98c) unknown"),
+    ("mma_fp8", &[90], "F2FP.F16.E4M3.UNPACK_B (opcode 0x23e): sm_90 has no fp8 mma; ptxas converts to f16 for HMMA and adds C with FADD"),
 ];
 
 /// Kernel/architecture pairs where our cubin is not run (ptxas's still is), with the reason.

@@ -5,6 +5,96 @@ use ptxforge_emu::Launch;
 
 pub const CASES: &[Case] = &[
     Case {
+        file: "kernels/cvt_pack.ptx",
+        kernel: "cvt_pack",
+        setup: super::mma_int_cases::cvt_pack,
+    },
+    Case {
+        file: "kernels/mma_int75.ptx",
+        kernel: "imma_s8_sat",
+        setup: super::mma_int_cases::imma_s8_sat,
+    },
+    Case {
+        file: "kernels/mma_int75.ptx",
+        kernel: "imma_u8s8",
+        setup: super::mma_int_cases::imma_u8s8,
+    },
+    Case {
+        file: "kernels/mma_int75.ptx",
+        kernel: "imma_s4u4_sat",
+        setup: super::mma_int_cases::imma_s4u4_sat,
+    },
+    Case {
+        file: "kernels/mma_int75.ptx",
+        kernel: "bmma_xor_m8",
+        setup: super::mma_int_cases::bmma_xor_m8,
+    },
+    Case {
+        file: "kernels/mma_int80.ptx",
+        kernel: "imma_16816_s8u8",
+        setup: super::mma_int_cases::imma_16816_s8u8,
+    },
+    Case {
+        file: "kernels/mma_int80.ptx",
+        kernel: "imma_16832_sat",
+        setup: super::mma_int_cases::imma_16832_sat,
+    },
+    Case {
+        file: "kernels/mma_int80.ptx",
+        kernel: "imma_16832_u4_sat",
+        setup: super::mma_int_cases::imma_16832_u4_sat,
+    },
+    Case {
+        file: "kernels/mma_int80.ptx",
+        kernel: "imma_16864_s4",
+        setup: super::mma_int_cases::imma_16864_s4,
+    },
+    Case {
+        file: "kernels/mma_int80.ptx",
+        kernel: "bmma_and_k128",
+        setup: super::mma_int_cases::bmma_and_k128,
+    },
+    Case {
+        file: "kernels/mma_int80.ptx",
+        kernel: "bmma_xor_k256",
+        setup: super::mma_int_cases::bmma_xor_k256,
+    },
+    Case {
+        file: "kernels/mma_int80.ptx",
+        kernel: "dmma_m8n8k4",
+        setup: super::mma_int_cases::dmma_m8n8k4,
+    },
+    Case {
+        file: "kernels/mma_int90.ptx",
+        kernel: "dmma_m16n8k4",
+        setup: super::mma_int_cases::dmma_m16n8k4,
+    },
+    Case {
+        file: "kernels/mma_int90.ptx",
+        kernel: "dmma_m16n8k8",
+        setup: super::mma_int_cases::dmma_m16n8k8,
+    },
+    Case {
+        file: "kernels/mma_int90.ptx",
+        kernel: "dmma_m16n8k16",
+        setup: super::mma_int_cases::dmma_m16n8k16,
+    },
+    Case {
+        file: "kernels/mma75.ptx",
+        kernel: "mma75",
+        setup: super::mma_cases::mma75,
+    },
+    Case {
+        file: "kernels/mma80.ptx",
+        kernel: "mma80",
+        setup: super::mma_cases::mma80,
+    },
+    Case {
+        file: "kernels/mma89.ptx",
+        kernel: "mma89",
+        setup: super::mma_cases::mma89,
+    },
+    Case {
         file: "kernels/async_copy.ptx",
         kernel: "async_copy",
         setup: async_copy,

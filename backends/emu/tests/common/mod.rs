@@ -3,6 +3,8 @@
 #![allow(dead_code)]
 
 pub mod cases;
+pub mod mma_cases;
+pub mod mma_int_cases;
 
 use std::path::{Path, PathBuf};
 

@@ -663,9 +663,14 @@ fn check_mma(i: &Instruction, s: &Scope, out: &mut Findings) {
         check_sparse_mma(i, s, shape, [d, a, b, c], out);
         return;
     }
+    // Rows of one shape and input type may differ in their accumulators (fp8 with f16 is PTX 8.7).
+    let fits =
+        |r: &&isa::MmaRow| r.shape == shape.as_str() && r.ab.contains(&a) && r.ab.contains(&b);
     let Some(row) = isa::MMA_ROWS
         .iter()
-        .find(|r| r.shape == shape.as_str() && r.ab.contains(&a) && r.ab.contains(&b))
+        .filter(fits)
+        .find(|r| r.cd.iter().any(|(n, ..)| *n == d))
+        .or_else(|| isa::MMA_ROWS.iter().find(fits))
     else {
         out.now(
             line,

@@ -1770,6 +1770,7 @@ pub struct MmaRow {
 
 const F16_ACC2: &[(&str, Frag, usize)] = &[("f16", Frag::B32, 2), ("f32", Frag::F32, 4)];
 const F32_ACC4: &[(&str, Frag, usize)] = &[("f32", Frag::F32, 4)];
+const F16_ONLY_ACC2: &[(&str, Frag, usize)] = &[("f16", Frag::B32, 2)];
 const S32_ACC2: &[(&str, Frag, usize)] = &[("s32", Frag::S32, 2)];
 const S32_ACC4: &[(&str, Frag, usize)] = &[("s32", Frag::S32, 4)];
 const F64_ACC2: &[(&str, Frag, usize)] = &[("f64", Frag::F64, 2)];
@@ -2080,6 +2081,24 @@ pub const MMA_ROWS: &[MmaRow] = &[
         "mma with FP8 floating point type",
         89,
         (8, 4),
+    ),
+    mma(
+        "m16n8k32",
+        FP8,
+        F16_ONLY_ACC2,
+        (4, 2),
+        "mma with FP8 floating point type and FP16 accumulation",
+        89,
+        (8, 7),
+    ),
+    mma(
+        "m16n8k16",
+        FP8,
+        F16_ACC2,
+        (2, 1),
+        "mma with FP8 floating point type and .m16n8k16 shape",
+        89,
+        (8, 7),
     ),
 ];
 
