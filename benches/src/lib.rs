@@ -1,4 +1,11 @@
 //! Shared helpers for ptxforge's benchmarks (which print ratios against ptxas).
+//!
+//! ## What lives where
+//!
+//! `compile_vs_ptxas` (wall time vs ptxas, side by side), `runtime_bench` (task overhead, 1→2
+//! worker scaling, static vs dynamic), `corpus_survey` (which corpus modules compile, per
+//! architecture), `parse_bench` (lex + parse + validate MB/s over the corpus and a generated 100 MB
+//! module, against ptxas).
 
 use std::path::{Path, PathBuf};
 
