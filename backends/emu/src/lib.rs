@@ -58,19 +58,7 @@ mod round64;
 
 use std::fmt;
 
-/// A global allocation at a fixed device address.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Buffer {
-    pub addr: u64,
-    pub bytes: Vec<u8>,
-}
-
-/// Grid and block dimensions of a launch.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Launch {
-    pub grid: [u32; 3],
-    pub block: [u32; 3],
-}
+pub use ptxforge_device::{Buffer, Launch};
 
 /// Emulation options.
 #[derive(Copy, Clone, Debug)]

@@ -82,19 +82,7 @@ pub const APPROX_TOLERANCE: &[(&str, Tolerance)] = &[
     ("tanh.approx", Tolerance::RelLog2(-10)),
 ];
 
-/// A device allocation in global memory at a fixed address.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Buffer {
-    pub addr: u64,
-    pub bytes: Vec<u8>,
-}
-
-/// Grid and block shape.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Launch {
-    pub grid: [u32; 3],
-    pub block: [u32; 3],
-}
+pub use ptxforge_device::{Buffer, Launch};
 
 /// Bounds on a run.
 #[derive(Clone, Debug)]
