@@ -1,5 +1,14 @@
 //! Shared helpers for ptxforge's benchmarks (which print ratios against ptxas): the corpus's
 //! files, child-process measurement, and synthetic modules.
+//!
+//! ## What lives where
+//!
+//! `throughput` (wall, CPU and peak-RSS ratios against ptxas, 1 and all threads, a load report;
+//! writes BENCHMARKS.md), `code_quality` (registers, SASS instructions and local bytes per kernel
+//! against ptxas), `runtime_bench` (task overhead, 1→2 worker scaling, static vs dynamic),
+//! `corpus_survey` (which corpus modules compile, per architecture), `parse_bench` (lex + parse +
+//! validate MB/s over the corpus and a generated 100 MB module, against ptxas); `measure.rs`
+//! (child processes measured by `wait4`), `synth.rs` (synthetic modules).
 
 use std::path::{Path, PathBuf};
 

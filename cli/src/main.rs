@@ -1,4 +1,15 @@
 //! `ptxforge`: the ptxas-compatible command-line driver.
+//!
+//! ## What lives where
+//!
+//! the binary: `args.rs` (every ptxas 13.5 option with its spellings, value forms and messages),
+//! `unimplemented.rs` (options accepted without effect or warned), `options_file.rs`, `inputs.rs`
+//! (several files and `--input-as-string` into one module set), `warnings.rs` (`-w`, `-Werror`),
+//! `help.rs`, `verbose.rs` (`-v`/`-v2`), `stats.rs` (`--compiler-stats` STAT lines plus stage
+//! latency histograms, channel waits, worker utilisation, steals, jobserver tokens),
+//! `stats_json.rs` + `json.rs` (`--compiler-stats-json`), `trace.rs` (`--fdevice-time-trace`,
+//! written or merged), `sim.rs` (`ptxforge sim`: the differential check from the command line),
+//! `main.rs` (jobserver hookup, atomic output via temp file + rename).
 
 mod args;
 mod help;

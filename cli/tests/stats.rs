@@ -8,6 +8,8 @@ use std::process::{Command, Output};
 use regex::Regex;
 use serde_json::Value;
 
+mod common;
+
 const STAGES: [&str; 5] = ["lower", "optimize", "regalloc", "schedule", "encode"];
 
 fn ptxforge() -> Command {
@@ -59,31 +61,6 @@ fn many_kernels(n: usize) -> PathBuf {
     path
 }
 
-/// ptxas 13.5's `--compiler-stats=t,m,p,d` and `--compiler-stats=time` lines (shared/docs/cli.md).
-const PTXAS_SAMPLE: &str = "ptxas info    : STAT: CompileTime = 27.385000 ms (100%)
-Parse-time            : 11.661 ms (42.58%)
-CompileUnitSetup-time : 1.712 ms (6.25%)
-DAGgen-time           : 1.311 ms (4.79%)
-OCG-time              : 8.658 ms (31.62%)
-ELF-time              : 0.248 ms (0.91%)
-DebugInfo-time        : 0.056 ms (0.20%)
-
-ptxas info    : STAT: PeakMemoryUsage = 10161.707 KB
-PeakParserMemoryUsage           : 4521.359 KB
-PeakCompileUnitSetupMemoryUsage : 1151.762 KB
-
-ptxas info    : STAT: 
-Compile-unit with entry vadd
-\tTotal Compile-Unit time        = 2.873 ms
-\t\tDAGgen-time            : 0.494 ms
-\t\tOCG-time               : 2.345 ms
-\t\tELF-time               : 0.034 ms
-
-\tPeak Compile-Unit memory usage = 8789.785 KB
-\t\tPeakDAGgenMemoryUsage  : 1029.742 KB
-ptxas info    : STAT: CompileTime = 45.613998 ms
-";
-
 /// The shapes a `--compiler-stats` line may take; ptxas's lines and ours must all fit one.
 fn line_shapes() -> Vec<(&'static str, Regex)> {
     let num = "[0-9]+(\\.[0-9]+)?";
@@ -133,8 +110,13 @@ fn figures(text: &str) -> BTreeMap<String, f64> {
 #[test]
 fn stats_text_keeps_ptxas_shapes_and_adds_ours_in_the_same_shapes() {
     let shapes = line_shapes();
+    let ptxas_sample = format!(
+        "{}{}",
+        common::PTXAS_STATS_DETAILED,
+        common::PTXAS_STATS_TIME
+    );
     assert_eq!(
-        unmatched(PTXAS_SAMPLE, &shapes),
+        unmatched(&ptxas_sample, &shapes),
         Vec::<&str>::new(),
         "the shapes must fit ptxas's own lines"
     );

@@ -4,6 +4,13 @@
 //! new one for sm_90 (`.nv.compat`, RELA, reserved shared memory). [`write_cubin`] picks the family,
 //! lists the sections and symbols in ptxas's order (kernels in reverse definition order), and
 //! [`elf`] lays them out.
+//!
+//! ## What lives where
+//!
+//! `sections.rs` (section and symbol lists in ptxas's order for both writer families, notes,
+//! `.debug_frame`, module variables in `.nv.global.init`/`.nv.global` with their addresses in
+//! `.nv.constant4` and its R_CUDA_64 relocations), `nvinfo.rs` (EIATTR records, `.nv.compat`),
+//! `elf.rs` (layout, string tables, program headers).
 
 mod elf;
 mod nvinfo;

@@ -1,5 +1,23 @@
 //! SASS for sm_75..sm_90: the machine IR, encoders, the nvdisasm-style printer, the latency model,
 //! the hazard checker, and the machine passes (register allocation, scheduling).
+//!
+//! ## What lives where
+//!
+//! `ir.rs` (machine IR), `warp.rs` (the warp ops' IR), `arch.rs`, `encode.rs` (128-bit words, one
+//! function per field group) with `encode_{mem,atom,double,convert,warp,async}.rs` per family,
+//! `print.rs` (nvdisasm's text) with `print_{atom,double,convert,warp}.rs`, `latency.rs` (the one
+//! latency model), `liveness.rs` (liveness per 32-bit half as bitsets: an unguarded write ends a
+//! value, a guarded one neither ends nor starts it, a value is live only where some write may have
+//! reached it; live ranges keep their holes), `pred_pressure.rs` (`fit_predicates`: when more than
+//! 7 predicates would be live, the longest-lived are kept in GPRs, written through `SEL g, RZ, 1,
+//! !p` and read back through `ISETP.NE`), `regalloc.rs` (a linear scan over the live ranges that
+//! gives each the lowest free aligned group nothing live overlaps, now or later; the frame's stack
+//! pointer pinned to R1; `verify_allocation`; GPR spilling would be a pass like `fit_predicates`
+//! before the scan, taking frame slots), `frame.rs` (the per-function stack frame: slots at aligned
+//! offsets below R1 for `.local` variables and, later, spills; the prologue `MOV R1, c[0x0][0x28];
+//! IADD3 R1, R1, -size`, `resize_prologue` after adding slots; its size feeds
+//! EIATTR_FRAME_SIZE/MIN_STACK_SIZE and `-v`), `schedule.rs` (control bits, trailer), `hazard.rs`
+//! (checks decoded control bits), `oracle.rs` + `nvtools.rs` (nvdisasm as oracle).
 
 pub mod arch;
 pub mod encode;

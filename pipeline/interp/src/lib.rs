@@ -21,6 +21,16 @@
 //! - `%clock`, `%clock64`, `%globaltimer` read 0; `%smid`, `%gridid` read 0; `%nsmid` reads 1.
 //! - a warp collective's exited member lanes are dropped from its mask; `shfl` from a lane outside
 //!   the group reads the caller's own value.
+//!
+//! ## What lives where
+//!
+//! the PTX interpreter, the reference of the differential check: `prep.rs` (entry and callees to an
+//! executable form, parameter layout), `machine.rs` (CTA scheduler: each thread runs until a
+//! barrier or warp collective, which completes when every participant has arrived; deadlock
+//! detection), `exec.rs` (dispatch), `arith.rs`, `float.rs` (exact directed rounding),
+//! `convert.rs`, `fp8.rs`, `memops.rs` + `memory.rs` (global buffers, module variables,
+//! shared/local/const/param windows, generic addressing, atomics), `collective.rs`, `mbarrier.rs`,
+//! `mma.rs`. Choices where PTX leaves behaviour open are documented in `lib.rs`.
 
 mod arith;
 mod collective;
@@ -72,19 +82,7 @@ pub const APPROX_TOLERANCE: &[(&str, Tolerance)] = &[
     ("tanh.approx", Tolerance::RelLog2(-10)),
 ];
 
-/// A device allocation in global memory at a fixed address.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Buffer {
-    pub addr: u64,
-    pub bytes: Vec<u8>,
-}
-
-/// Grid and block shape.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Launch {
-    pub grid: [u32; 3],
-    pub block: [u32; 3],
-}
+pub use ptxforge_device::{Buffer, Launch};
 
 /// Bounds on a run.
 #[derive(Clone, Debug)]

@@ -3,6 +3,33 @@
 //! [`lower_function`] walks the PTX body once: labels and branches cut blocks, and each PTX
 //! instruction becomes a short sequence of SASS instructions (`int.rs`, `float.rs`, `mem.rs`,
 //! `control.rs`). Register views (`Reg::part`) name the halves of 64-bit values.
+//!
+//! ## What lives where
+//!
+//! instruction selection: `ctx.rs` (blocks, register mapping, operands, dispatch), `int.rs` (incl.
+//! `set` as a setp compare plus SEL, `sad` as VABSDIFF), `half.rs` (f16/f16x2/bf16/bf16x2
+//! arithmetic and compares), `float.rs`, `double.rs` (FP64 unit), `convert.rs` (cvt between every
+//! integer width, f16, bf16, f32 and f64), `mem.rs` (scalar and vector loads/stores in every space,
+//! parameters incl. narrow ones), `param_addr.rs` (parameters reached through registers: a register
+//! only ever holding a parameter's address is a fixed offset, its loads read `c[0x0][..]`, or a
+//! 32-bit offset register read by `LDC c[0x0][Rn+imm]`), `globals.rs` (module `.global` variables:
+//! the address of each is a `.nv.constant4` slot, `c[0x4][8*slot]`, that the cubin relocates),
+//! `pack.rs` (`mov` with vector operands), `shared_layout.rs` (`.shared` placement as ptxas),
+//! `shared_window.rs` (`cvta.shared`/`cvta.to.shared`: the window base at `c[0x0][0x18]` before
+//! sm_90, `{shared address, SR_SWINHI}` on sm_90), `sqrt.rs` (`sqrt.rn.f32`: MUFU.RSQ and a Newton
+//! correction, the slow path inline and selected), `local.rs` (`.local` variables in the stack
+//! frame in ptxas's order, the R1 prologue, local symbol addresses, `ld/st.local` as LDL/STL,
+//! `cvta.local`/`cvta.to.local` through the window base at `c[0x0][0x20]`), `atomic.rs` (atom/red,
+//! CAS with its compare and new values in one register group), `bits.rs`
+//! (clz/popc/brev/bfind/bmsk/bfi/lop3/prmt in every mode), `divide.rs` (integer div/rem),
+//! `async_copy.rs` (sm_80 `cp.async.{ca,cg}` as LDGSTS, with ptxas's zero-fill form for a src-size:
+//! the address moved on by `(size - n) % size` and the fill predicate `n != 0`;
+//! `commit_group`/`wait_group`/`wait_all` as LDGDEPBAR and DEPBAR.LE SB0; `ldmatrix` m8n8 b16 as
+//! LDSM), `warp.rs` (shfl/vote/redux/activemask, barriers with ids and counts, membar/fence,
+//! nanosleep, griddepcontrol, and the convergence pass that puts WARPSYNC before a collective that
+//! follows divergent code); `divergence.rs` (thread-varying values, for EIATTR_CRS_STACK_SIZE);
+//! `opt.rs` (copy propagation, dead code) and `fold.rs` (constant-bank operands, as ptxas reads
+//! parameters).
 
 mod async_copy;
 mod atomic;

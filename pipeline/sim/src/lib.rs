@@ -4,6 +4,17 @@
 //! The interpreter is the reference: it reads the PTX, not any compiler's output. The emulator earns
 //! trust by agreeing with it on ptxas's cubins; then agreement on ours says our code computes what
 //! the PTX says and respects the hazards the emulator checks.
+//!
+//! ## What lives where
+//!
+//! the differential check: `setup.rs` (seeded buffers for pointer parameters, scalars, ptxas's
+//! parameter layout), `params.rs` (which parameter words are pointers, read from how the PTX uses
+//! them, also inside struct parameters), `ours.rs` (compiles a module's entries with ptxforge,
+//! leaving out per kernel those it cannot compile), `lib.rs` (`differential_check`: interpreter,
+//! then the emulator on ptxas's cubin and on ours; `check_parsed` for many kernels of one module),
+//! `compare.rs` (first differing word, ulp budget). Tests: every filetest kernel on every
+//! architecture; the CCCL corpus kernels three ways (interpreter, ptxas's cubin, ours) with a
+//! histogram of why the others were not compared.
 
 pub mod compare;
 pub mod ours;

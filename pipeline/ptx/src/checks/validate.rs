@@ -3,6 +3,7 @@
 //! nothing after the first fatal message).
 
 use crate::ast::*;
+use crate::checks::declarations;
 use crate::checks::instructions::{
     check_instruction, Findings, Functions, Plans, Scope, VarScope, Variables,
 };
@@ -179,7 +180,7 @@ pub fn module_warnings(src: &str, m: &Module, file: &str) -> Vec<Diagnostic> {
         .filter(|f| f.has_body)
         .filter_map(|f| cm::perf_directive_warning(src, f))
         .chain(multiple_returns_warnings(src, m))
-        .chain(crate::checks::declarations::unresolved_externs(src, m))
+        .chain(declarations::unresolved_externs(src, m))
         .chain(crate::checks::forms::advisories(m))
         .chain(crate::checks::instructions::sync_less_warnings(m))
         .map(|(line, message)| Diagnostic::warning(file, line, message))
@@ -378,7 +379,7 @@ const SYSTEM_FUNCTIONS: &[&str] = &["vprintf", "malloc", "free", "__assertfail"]
 /// then, in declaration order, a function without a body or an `.alias` that is not `.extern` or
 /// that is called.
 fn unresolved_symbol(src: &str, m: &Module) -> Option<String> {
-    if let Some(v) = crate::checks::declarations::unsized_extern(src, m) {
+    if let Some(v) = declarations::unsized_extern(src, m) {
         return Some(format!("Unresolved extern variable '{}'", v.name));
     }
     let undefined: Vec<&Function> = m
@@ -432,16 +433,12 @@ fn module_findings(
     functions: Vec<FunctionFindings>,
     put: &mut impl FnMut(Vec<Finding>, u8, Option<u32>),
 ) {
-    put(cm::check_globals(m), 0, None);
+    put(declarations::check_globals(m), 0, None);
     put(cm::check_file_indexes(m), 0, None);
     put(cm::check_inlined_locations(m), 0, None);
-    put(
-        crate::checks::declarations::check_declarations(src, m),
-        0,
-        None,
-    );
-    put(cm::check_duplicate_functions(m), 0, None);
-    put(crate::checks::declarations::check_aliases(src, m), 0, None);
+    put(declarations::check_declarations(src, m), 0, None);
+    put(declarations::check_duplicate_functions(m), 0, None);
+    put(declarations::check_aliases(src, m), 0, None);
     let mut starts: Vec<u32> = m
         .functions
         .iter()
@@ -520,9 +517,9 @@ fn function_findings<'a>(
 ) -> FunctionFindings {
     let scope = carried.scope.get_or_insert_with(|| empty_scope(m, shared));
     let labels_distinct = fill_scope(scope, f);
-    let mut first = cm::check_duplicate_names(src, f);
+    let mut first = declarations::check_duplicate_names(src, f);
     if !labels_distinct {
-        first.extend(cm::check_duplicate_labels(src, f));
+        first.extend(declarations::check_duplicate_labels(src, f));
     }
     if !src.is_empty() {
         first.extend(cm::check_perf_directives(src, f));
@@ -609,7 +606,7 @@ fn empty_scope<'a>(m: &'a Module, shared: &'a ModuleScope<'a>) -> Scope<'a> {
 
 /// Makes `scope` (another function's of the module, its containers reused in place) the scope
 /// of `f`; says whether its labels are all distinct (then none is defined twice: see
-/// [`cm::check_duplicate_labels`]).
+/// [`declarations::check_duplicate_labels`]).
 fn fill_scope<'a>(scope: &mut Scope<'a>, f: &'a Function) -> bool {
     scope.labels.clear();
     let mut label_count = 0;
