@@ -388,7 +388,11 @@ impl HazardModel {
                     w.file == File::R && (w.idx..w.idx.saturating_add(w.n)).contains(&idx)
                 });
                 let s = slot(File::R, idx);
-                if !own_result {
+                // A pending read under a scoreboard, or one lasting longer, stays the stronger one.
+                let weaker = self.pending_read[s].is_none_or(|p| {
+                    p.rd_sb.is_none() && p.wr_sb.is_none() && p.until < self.t + hold
+                });
+                if !own_result && weaker {
                     self.pending_read[s] = Some(PendingRead {
                         rd_sb: None,
                         wr_sb: None,
@@ -459,9 +463,15 @@ impl HazardModel {
                         // before waiting on the STS's read scoreboard).
                         if !own_result && r.file == File::R && (rd_sb.is_some() || !i.op.is_fp64())
                         {
+                            // An earlier read of the register under the same read scoreboard is
+                            // still pending: this op's result coming back does not end that
+                            // one, so only the read scoreboard ends both.
+                            let shared_rd = self.pending_read[s].is_some_and(|p| {
+                                rd_sb.is_some() && p.rd_sb == rd_sb && p.lanes & self.lanes != 0
+                            });
                             self.pending_read[s] = Some(PendingRead {
                                 rd_sb,
-                                wr_sb: i.ctrl.wr_sb,
+                                wr_sb: if shared_rd { None } else { i.ctrl.wr_sb },
                                 until,
                                 pc: i.pc,
                                 queue,

@@ -63,6 +63,8 @@ struct State {
     ready: HashMap<PhysReg, u32>,
     pending_write: HashMap<PhysReg, u8>,
     pending_read: HashMap<PhysReg, u8>,
+    /// Sources a tensor op may still be collecting, until the given cycle.
+    held: HashMap<PhysReg, u32>,
 }
 
 fn regs_of(r: Reg) -> impl Iterator<Item = PhysReg> {
@@ -166,6 +168,15 @@ fn check_operands(i: &Instr, n: usize, t: u32, st: &State, out: &mut Vec<Hazard>
                 }
             }
             if a == Access::Write {
+                if let Some(&until) = st.held.get(&p).filter(|&&u| u > t) {
+                    out.push(Hazard {
+                        index: n,
+                        reg: name(p),
+                        message: format!(
+                            "tensor-op source overwritten at cycle {t}, held until {until}"
+                        ),
+                    });
+                }
                 if let Some(sb) = st.pending_read.get(&p) {
                     out.push(Hazard {
                         index: n,
@@ -179,6 +190,19 @@ fn check_operands(i: &Instr, n: usize, t: u32, st: &State, out: &mut Vec<Hazard>
 }
 
 fn record(i: &Instr, c: &Ctrl, t: u32, st: &mut State) {
+    if let Opcode::Mma(m) = i.op {
+        let own: Vec<PhysReg> = i
+            .dsts
+            .iter()
+            .filter_map(Dst::as_reg)
+            .flat_map(regs_of)
+            .collect();
+        for r in i.srcs.iter().filter_map(Src::as_reg) {
+            for p in regs_of(r).filter(|p| !own.contains(p)) {
+                st.held.insert(p, t + m.source_hold());
+            }
+        }
+    }
     if is_variable_latency(&i.op) {
         for r in i.dsts.iter().filter_map(Dst::as_reg) {
             for p in regs_of(r) {

@@ -105,3 +105,73 @@ fn catches_a_too_short_stall() {
     let err = check_hazards(sm, &f, &code).unwrap_err();
     assert!(err.iter().any(|h| h.index == 3 && h.reg == "P0"), "{err:?}");
 }
+
+/// HMMA.16816.F32 R12, R4, R8, R12; MOV R4, 0 (overwrites an A register); FADD R20 = R12 + R12;
+/// EXIT — allocated.
+fn tensor_kernel() -> Function {
+    let group = |idx: u32, comps: u8| Reg {
+        comps,
+        ..Reg::gpr(idx)
+    };
+    let op = MmaOp {
+        shape: MmaShape { m: 16, n: 8, k: 16 },
+        a: MmaElem::F16,
+        b: MmaElem::F16,
+        acc: MmaElem::F32,
+        sat: false,
+        scoreboarded: false,
+    };
+    let mut f = Function {
+        name: "t".into(),
+        allocated: true,
+        ..Function::default()
+    };
+    f.blocks.push(Block {
+        instrs: vec![
+            Instr::new(
+                Opcode::Mma(op),
+                &[Dst::Reg(group(12, 4))],
+                &[
+                    Src::reg(group(4, 4)),
+                    Src::reg(group(8, 2)),
+                    Src::reg(group(12, 4)),
+                ],
+            ),
+            Instr::new(Opcode::Mov, &[Dst::Reg(r(4))], &[Src::ZERO]),
+            Instr::new(
+                Opcode::Fadd {
+                    ftz: false,
+                    rnd: Round::Rn,
+                },
+                &[Dst::Reg(r(20))],
+                &[Src::reg(r(12)), Src::reg(r(12))],
+            ),
+            Instr::new(Opcode::Exit, &[], &[]),
+        ],
+    });
+    f
+}
+
+#[test]
+fn tensor_ops_are_padded_and_their_sources_held() {
+    let sm = Sm::new(80);
+    let mut f = tensor_kernel();
+    schedule(&mut f, sm);
+    let ops: Vec<Opcode> = f.instrs().map(|i| i.op).collect();
+    // 24 cycles to the FADD: more than one stall can say, so a NOP pads the gap.
+    assert!(ops.contains(&Opcode::Nop), "{ops:?}");
+    let code = encode_function(sm, &f).unwrap();
+    assert_eq!(check_hazards(sm, &f, &code), Ok(()));
+    assert!(
+        f.blocks[0].instrs[0].deps.stall >= 7,
+        "the MOV waits for the A read"
+    );
+    let mut early = code.clone();
+    patch_ctrl(&mut early, 0, |c| (c & !0xf) | 1);
+    let err = check_hazards(sm, &f, &early).unwrap_err();
+    assert!(
+        err.iter()
+            .any(|h| h.index == 1 && h.reg == "R4" && h.message.contains("tensor-op source")),
+        "{err:?}"
+    );
+}

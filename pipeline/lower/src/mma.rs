@@ -93,14 +93,14 @@ fn fragment_operands(i: &Instruction, sm: ptxforge_sass::arch::Sm) -> Vec<(&Oper
 }
 
 impl Ctx<'_> {
-    /// Binds the registers of fragment tuples that never appear otherwise grouped to one register
-    /// group each (see the module's comment). A register met in two different tuples, or twice in
-    /// one, or of another width than 32 bits, keeps its own register and is moved.
+    /// Binds the registers of fragment tuples to register groups (see the module's comment). A
+    /// tuple that is an aligned slice of a longer one (the two B fragments of an `ldmatrix.x4`)
+    /// lives in the longer one's group. A register met in tuples of two different groups, twice
+    /// in one tuple, or of another width than 32 bits, keeps its own register and is moved.
     pub fn bind_fragments(&mut self) {
         let func = self.ptx_function();
-        let mut tuples: Vec<Option<Vec<&str>>> = Vec::new();
-        // Each register's tuple (index into `tuples`), or None once it is met in two.
-        let mut home: HashMap<&str, Option<usize>> = HashMap::new();
+        let mut tuples: Vec<Vec<&str>> = Vec::new();
+        let mut poisoned: Vec<&str> = Vec::new();
         for s in &func.body {
             let Statement::Instr(i) = s else { continue };
             for (op, n) in fragment_operands(i, self.sm) {
@@ -122,60 +122,76 @@ impl Ctx<'_> {
                     && names.len() == elems.len()
                     && distinct
                     && names.iter().all(narrow);
-                let found = tuples.iter().position(|t| t.as_deref() == Some(&names[..]));
-                let idx = match found {
-                    Some(k) if ok => Some(k),
-                    _ if ok => {
-                        tuples.push(Some(names.clone()));
-                        Some(tuples.len() - 1)
-                    }
-                    _ => None,
-                };
-                for r in &names {
-                    let h = home.entry(r).or_insert(idx);
-                    if *h != idx {
-                        *h = None;
-                    }
+                if !ok {
+                    poisoned.extend(names);
+                } else if !tuples.contains(&names) {
+                    tuples.push(names);
+                }
+            }
+        }
+        // Each tuple's root: the longest tuple it is an aligned slice of (itself at least).
+        let slice_of = |t: &[&str], u: &[&str]| {
+            u.len().is_multiple_of(t.len()) && u.chunks(t.len()).any(|c| c == t)
+        };
+        let root: Vec<usize> = tuples
+            .iter()
+            .map(|t| {
+                (0..tuples.len())
+                    .filter(|&u| slice_of(t, &tuples[u]))
+                    .max_by_key(|&u| (tuples[u].len(), std::cmp::Reverse(u)))
+                    .unwrap_or(0)
+            })
+            .collect();
+        // Each register's root, or None once it is met under two.
+        let mut home: HashMap<&str, Option<usize>> = HashMap::new();
+        for (k, t) in tuples.iter().enumerate() {
+            for r in t {
+                let h = home.entry(r).or_insert(Some(root[k]));
+                if *h != Some(root[k]) {
+                    *h = None;
                 }
             }
         }
         for (k, t) in tuples.iter().enumerate() {
-            let Some(names) = t else { continue };
-            let all_home = names.iter().all(|r| home.get(r) == Some(&Some(k)));
-            if !all_home || names.iter().any(|r| self.bound_vreg(r).is_some()) {
+            let own_root = root[k] == k;
+            let all_home = t
+                .iter()
+                .all(|r| home.get(r) == Some(&Some(k)) && !poisoned.contains(r));
+            if !own_root || !all_home || t.iter().any(|r| self.bound_vreg(r).is_some()) {
                 continue;
             }
-            let group = self.f.new_vreg(RegFile::Gpr, names.len() as u8);
-            for (p, r) in names.iter().enumerate() {
+            let group = self.f.new_vreg(RegFile::Gpr, t.len() as u8);
+            for (p, r) in t.iter().enumerate() {
                 self.bind_vreg(r, group.part(p as u8));
             }
         }
     }
 
-    /// The register group a fragment operand of `regs` registers is bound to, if it is one.
+    /// The registers of a group a fragment operand of `regs` registers is bound to, if it is
+    /// one: the whole group or an aligned slice of it.
     pub fn bound_fragment(&self, op: &Operand, regs: u8) -> Option<Reg> {
         let elems = Self::fragment_elems(op);
         if regs < 2 || elems.len() != regs as usize {
             return None;
         }
-        let mut group = None;
+        let Operand::Reg(first) = &elems[0] else {
+            return None;
+        };
+        let base = self.bound_vreg(first)?;
+        let comps = *self.f.vreg_comps.get(base.idx as usize)?;
+        if base.comps != 1 || !base.comp.is_multiple_of(regs) || base.comp + regs > comps {
+            return None;
+        }
         for (k, e) in elems.iter().enumerate() {
             let Operand::Reg(name) = e else { return None };
             let r = self.bound_vreg(name)?;
-            let comps = *self.f.vreg_comps.get(r.idx as usize)?;
-            if r.comps != 1 || r.comp as usize != k || comps != regs {
+            if r.idx != base.idx || r.comps != 1 || r.comp != base.comp + k as u8 {
                 return None;
             }
-            match group {
-                None => group = Some(r.idx),
-                Some(g) if g == r.idx => {}
-                _ => return None,
-            }
         }
-        group.map(|idx| Reg {
+        Some(Reg {
             comps: regs,
-            comp: 0,
-            ..Reg::gpr(idx)
+            ..base
         })
     }
 
