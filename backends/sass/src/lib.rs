@@ -19,6 +19,8 @@ pub mod print;
 mod print_convert;
 mod print_double;
 mod print_half;
+pub mod reg_budget;
 pub mod regalloc;
 pub mod schedule;
+pub mod spill;
 pub mod warp;

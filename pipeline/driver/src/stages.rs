@@ -109,7 +109,9 @@ pub fn optimize(mut k: KernelInFlight) -> StageResult {
 /// Virtual → physical registers.
 pub fn regalloc(mut k: KernelInFlight) -> StageResult {
     let sm = k.sm();
-    let max = k.opts.max_regs.unwrap_or(255);
+    use ptxforge_sass::reg_budget::{register_budget, Directives};
+    let directives = Directives::from_list(&k.module.functions[k.func_index].directives);
+    let max = register_budget(sm, directives, k.opts.max_regs);
     let l = k.lowered_mut("regalloc")?;
     if let Err(e) = ptxforge_sass::regalloc::allocate_registers(&mut l.func, sm, max) {
         let msg = e.to_string();
