@@ -87,6 +87,31 @@ pub fn register_budget(sm: Sm, d: Directives, cli: Option<u32>) -> u32 {
     budget.clamp(MIN_REGS, MAX_REGS)
 }
 
+/// ptxas's `-v` note when `--maxrregcount` `cli` was given: which limit the kernel compiles under
+/// (None where ptxas prints none: the directives give the same budget, or only `.maxntid` /
+/// `.reqntid` without `.minnctapersm`, which override the option silently).
+pub fn budget_note(sm: Sm, d: Directives, cli: Option<u32>, kernel: &str) -> Option<String> {
+    let n = cli?;
+    let budget = register_budget(sm, d, cli);
+    let maxnreg = d.maxnreg.filter(|&m| m <= MAX_REGS);
+    if maxnreg.is_none() && d.threads.is_none() {
+        return Some(format!(
+            "Overriding maximum register limit 256 for '{kernel}' with  {n} of maxrregcount option"
+        ));
+    }
+    if budget == n {
+        return None;
+    }
+    let source = match maxnreg {
+        Some(m) if m.max(MIN_REGS) == budget => "of .maxnreg",
+        _ if d.min_ctas.is_some() => "computed using thread count",
+        _ => return None,
+    };
+    Some(format!(
+        "Overriding global maxrregcount {n} with entry-specific value {budget} {source}"
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,5 +185,32 @@ mod tests {
             255
         );
         assert_eq!(register_budget(sm80, Directives::default(), Some(32)), 32);
+    }
+
+    /// ptxas 13.5's `-v` notes under `--maxrregcount 32` (and 64, 255).
+    #[test]
+    fn notes_follow_ptxas() {
+        let sm = Sm { num: 80 };
+        let note = |d, n| budget_note(sm, d, Some(n), "k");
+        assert_eq!(budget_note(sm, Directives::default(), None, "k"), None);
+        assert_eq!(
+            note(Directives::default(), 32).as_deref(),
+            Some("Overriding maximum register limit 256 for 'k' with  32 of maxrregcount option")
+        );
+        assert_eq!(note(dirs(None, Some(128), None), 32), None);
+        assert_eq!(note(dirs(Some(32), None, None), 32), None);
+        assert_eq!(
+            note(dirs(Some(32), None, None), 64).as_deref(),
+            Some("Overriding global maxrregcount 64 with entry-specific value 32 of .maxnreg")
+        );
+        assert_eq!(
+            note(dirs(None, Some(128), Some(2)), 32).as_deref(),
+            Some("Overriding global maxrregcount 32 with entry-specific value 255 computed using thread count")
+        );
+        assert_eq!(
+            note(dirs(Some(40), Some(128), Some(4)), 32).as_deref(),
+            Some("Overriding global maxrregcount 32 with entry-specific value 40 of .maxnreg")
+        );
+        assert_eq!(note(dirs(None, Some(128), Some(8)), 64), None);
     }
 }

@@ -120,6 +120,15 @@ pub fn regalloc(mut k: KernelInFlight) -> StageResult {
     Ok(k)
 }
 
+/// ptxas's `-v` note on the register limit of the kernel (see [`budget_note`]).
+///
+/// [`budget_note`]: ptxforge_sass::reg_budget::budget_note
+pub fn register_note(k: &KernelInFlight) -> Option<String> {
+    use ptxforge_sass::reg_budget::{budget_note, Directives};
+    let directives = Directives::from_list(&k.module.functions[k.func_index].directives);
+    budget_note(k.sm(), directives, k.opts.max_regs, &k.name)
+}
+
 /// Control bits (stalls, scoreboards), then the trailing self-branch and padding.
 pub fn schedule(mut k: KernelInFlight) -> StageResult {
     let sm = k.sm();
