@@ -317,12 +317,12 @@ impl HazardModel {
                 let s = slot(r.file, r.idx.wrapping_add(k));
                 // A later shared-memory op writes after an earlier one read (ptxas's sm_90 code
                 // loads into an STS.64 source under its read scoreboard without waiting).
-                // Likewise a local or global load writes after an earlier global or local memory
-                // op read its sources (ptxas's sm_90 spill code overwrites an LDG's address with an
-                // LDL.LU before waiting on the LDG's read scoreboard).
+                // Likewise an LDL writes after an earlier global or local memory op read its
+                // sources (ptxas's sm_90 spill code overwrites an LDG's address with an LDL.LU
+                // before waiting on the LDG's read scoreboard; it does wait before an LDG does).
                 let same_queue = |q: Queue| {
                     (q == Queue::Shared && i.op.timing() == Timing::Var { queue: q })
-                        || (q == Queue::Unordered && matches!(i.op, Op::Ldl | Op::Ldg | Op::Ld))
+                        || (q == Queue::Unordered && i.op == Op::Ldl)
                 };
                 let lands = self.t
                     + if matches!(i.op.timing(), Timing::Var { .. }) {

@@ -61,6 +61,35 @@ pub fn spill_round(
     true
 }
 
+/// Byte offsets in the final code of the spill stores and reloads (LDL/STL of a spill slot
+/// through the stack pointer), for EIATTR_ANNOTATIONS.
+pub fn spill_access_offsets(f: &Function) -> Vec<u32> {
+    let Some(sp) = f.frame.stack_ptr else {
+        return Vec::new();
+    };
+    let sp = if f.allocated {
+        Reg::gpr(crate::frame::STACK_PTR_PHYS)
+    } else {
+        sp
+    };
+    let in_spill_slot = |offset: i32| {
+        f.frame.slots.iter().any(|s| {
+            s.kind == SlotKind::Spill
+                && (s.offset as i64..(s.offset + s.size) as i64).contains(&(offset as i64))
+        })
+    };
+    f.instrs()
+        .enumerate()
+        .filter(|(_, i)| match i.op {
+            Opcode::Ldl { offset, .. } | Opcode::Stl { offset, .. } => {
+                i.srcs[0] == Src::reg(sp) && in_spill_slot(offset)
+            }
+            _ => false,
+        })
+        .map(|(n, _)| (n * 16) as u32)
+        .collect()
+}
+
 /// What spilling a value costs: `None` for values that may not be spilled.
 fn spill_costs(
     f: &Function,

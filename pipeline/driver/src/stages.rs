@@ -224,5 +224,6 @@ pub fn kernel_image(k: &KernelInFlight) -> KernelImage {
             .any(|i| i.op == Opcode::S2r(SpecialReg::CtaIdZ)),
         divergent_loop: l.divergent_loop,
         frame_size: l.func.frame.size(),
+        spill_offsets: ptxforge_sass::spill::spill_access_offsets(&l.func),
     }
 }
