@@ -54,6 +54,10 @@ pub struct Args {
     /// `-Werror`: warnings become errors.
     pub warnings_as_errors: bool,
     pub warn_double: bool,
+    /// `--warn-on-spills`: warn for each kernel that spills registers.
+    pub warn_spills: bool,
+    /// `--warn-on-local-memory-usage`: warn for each kernel with a stack frame.
+    pub warn_local_memory: bool,
     /// Options ptxforge accepts without implementing them.
     pub ignored: crate::unimplemented::Ignored,
     /// `incompatible redefinition` warnings: printed whatever `-w` and `-Werror` say, as ptxas does.
@@ -109,6 +113,8 @@ impl Default for Args {
             disable_warnings: false,
             warnings_as_errors: false,
             warn_double: false,
+            warn_spills: false,
+            warn_local_memory: false,
             ignored: Default::default(),
             redefinitions: Vec::new(),
         }
@@ -491,6 +497,8 @@ fn apply(args: &mut Args, long: &str, value: Option<String>) -> Result<(), Strin
         "disable-warnings" => args.disable_warnings = true,
         "warning-as-error" => args.warnings_as_errors = true,
         "warn-on-double-precision-use" => args.warn_double = true,
+        "warn-on-spills" => args.warn_spills = true,
+        "warn-on-local-memory-usage" => args.warn_local_memory = true,
         _ => args.ignored.record(long, &v)?,
     }
     Ok(())

@@ -16,6 +16,7 @@ mod help;
 mod inputs;
 mod json;
 mod options_file;
+mod resource_warnings;
 mod sim;
 mod stats;
 mod stats_json;
@@ -119,7 +120,9 @@ fn run(args: &args::Args, notes: &[args::OptionNote]) -> ExitCode {
     ) {
         return code;
     }
-    let printed = report(args, &opts, &out, &policy);
+    let resource_policy =
+        warnings::WarningPolicy::new(args.disable_warnings, args.warnings_as_errors);
+    let printed = report(args, &opts, &out, &policy, &resource_policy);
     report_jobserver(&opts, &policy);
     if let Err(code) = report_stats(args, input, &out) {
         return code;
@@ -134,7 +137,7 @@ fn run(args: &args::Args, notes: &[args::OptionNote]) -> ExitCode {
             ExitCode::from(EXIT_ERROR)
         };
     }
-    if jobserver_policy.errored() {
+    if jobserver_policy.errored() || resource_policy.errored() {
         return ExitCode::from(EXIT_ERROR);
     }
     let code = match &out.cubin {
@@ -278,8 +281,12 @@ fn report(
     opts: &CompileOptions,
     out: &CompileOutput,
     policy: &warnings::WarningPolicy,
+    resource_policy: &warnings::WarningPolicy,
 ) -> warnings::Printed {
     let printed = policy.print(&out.diagnostics);
+    if !printed.failed && !opts.parse_only {
+        resource_warnings::print(args, out, resource_policy);
+    }
     if args.verbose > 0 && !printed.failed && !opts.parse_only {
         eprint!("{}", verbose::resource_lines(opts, out, args.verbose));
     }

@@ -7,10 +7,9 @@ use crate::args::{boolean, not_defined, number, signed_number, OptionNote};
 
 /// Flags with no effect on ptxforge's output: it never uses an optimizer constant bank, never
 /// relaxes float atomics, merges no blocks and moves no returns a debugger would notice, has no
-/// stack frames to check, gives none of the warnings these suppress, never spills and never uses
-/// local memory (it reports an error instead), and does not generate code for sm_100 and later,
-/// where the tensor-memory and fabric checks apply.
-const NO_EFFECT: [&str; 14] = [
+/// stack frames to check, gives none of the warnings these suppress, and does not generate code for
+/// sm_100 and later, where the tensor-memory and fabric checks apply.
+const NO_EFFECT: [&str; 12] = [
     "disable-optimizer-constants",
     "optimize-float-atomics",
     "dont-merge-basicblocks",
@@ -23,8 +22,6 @@ const NO_EFFECT: [&str; 14] = [
     "g-tensor-memory-access-check",
     "gno-tensor-memory-access-check",
     "gno-fabric-access-check",
-    "warn-on-spills",
-    "warn-on-local-memory-usage",
 ];
 
 /// What the command line said about options ptxforge does not implement.

@@ -15,6 +15,14 @@ pub fn resource_lines(opts: &CompileOptions, out: &CompileOutput, level: u8) -> 
             let _ = writeln!(s, "ptxas info    : Processing {}", k.name);
         }
     }
+    for note in out
+        .kernels
+        .iter()
+        .rev()
+        .filter_map(|k| k.register_note.as_ref())
+    {
+        let _ = writeln!(s, "ptxas info    : {note}");
+    }
     let memory = match out.module_memory.as_str() {
         "" => "0 bytes gmem",
         line => line,

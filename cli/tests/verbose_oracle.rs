@@ -53,7 +53,104 @@ fn masked(stderr: &[u8]) -> String {
     let regs = Regex::new(r"Used [0-9]+ registers").unwrap();
     let time = Regex::new(r"Compile time = [0-9]+\.[0-9]{3} ms").unwrap();
     let text = regs.replace_all(&text, "Used R registers");
-    time.replace_all(&text, "Compile time = T ms").into_owned()
+    let text = time.replace_all(&text, "Compile time = T ms");
+    masked_spills(&text)
+}
+
+/// The figures of a spilling kernel's frame line and its cumulative stack size masked (which
+/// values spill, and so the bytes, depend on each allocator), keeping the lines' shape: a kernel
+/// that spills shows `S bytes spill stores`, one that does not shows its figures as they are.
+fn masked_spills(text: &str) -> String {
+    let frame = Regex::new(
+        r"^    [0-9]+ bytes stack frame, ([0-9]+) bytes spill stores, [0-9]+ bytes spill loads$",
+    )
+    .unwrap();
+    let cumulative = Regex::new(r"[0-9]+ bytes cumulative stack size").unwrap();
+    let mut out = String::new();
+    let mut spilling = false;
+    for line in text.lines() {
+        let line = match frame.captures(line) {
+            Some(c) if &c[1] != "0" => {
+                spilling = true;
+                "    F bytes stack frame, S bytes spill stores, L bytes spill loads".to_string()
+            }
+            Some(_) => {
+                spilling = false;
+                line.to_string()
+            }
+            None if spilling && cumulative.is_match(line) => {
+                spilling = false;
+                cumulative
+                    .replace(line, "F bytes cumulative stack size")
+                    .into_owned()
+            }
+            None => line.to_string(),
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The `(stack frame, spill stores, spill loads)` of each kernel in a `-v` report, in its order.
+fn spill_figures(stderr: &[u8]) -> Vec<(u32, u32, u32)> {
+    let frame = Regex::new(
+        r"    ([0-9]+) bytes stack frame, ([0-9]+) bytes spill stores, ([0-9]+) bytes spill loads",
+    )
+    .unwrap();
+    let text = String::from_utf8_lossy(stderr);
+    frame
+        .captures_iter(&text)
+        .map(|c| {
+            (
+                c[1].parse().unwrap(),
+                c[2].parse().unwrap(),
+                c[3].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// A kernel both compilers spill (`handwritten_spill`: `.maxnreg 32`, and the same code under
+/// `--maxrregcount 32`): both report spill stores and
+/// loads and a frame; the figures are printed for comparison (they depend on the allocator).
+#[test]
+fn spilling_kernels_report_spills_as_ptxas() {
+    let Some(ptxas) = nvtools::tool("ptxas") else {
+        println!("skipped: ptxas not found (set PTXFORGE_NV)");
+        return;
+    };
+    let ours = PathBuf::from(env!("CARGO_BIN_EXE_ptxforge"));
+    let input = repo("pipeline/driver/tests/filetests/handwritten_spill.ptx");
+    let free = std::fs::read_to_string(&input)
+        .unwrap()
+        .replace(".maxnreg 32", "");
+    let free_input = scratch("spill_free.ptx");
+    std::fs::write(&free_input, free).unwrap();
+    for arch in ARCHS {
+        let arch_opt = format!("-arch={arch}");
+        for (options, file) in [
+            (vec!["-v", arch_opt.as_str()], &input),
+            (
+                vec!["-v", "--maxrregcount", "32", arch_opt.as_str()],
+                &free_input,
+            ),
+        ] {
+            let theirs = run(&ptxas, &options, file, &scratch("ptxas.cubin"));
+            let mine = run(&ours, &options, file, &scratch("ptxforge.cubin"));
+            let (t, m) = (spill_figures(&theirs.stderr), spill_figures(&mine.stderr));
+            println!("{options:?}: ptxas {t:?}, ptxforge {m:?}");
+            assert_eq!(t.len(), 1, "{}", String::from_utf8_lossy(&theirs.stderr));
+            assert_eq!(m.len(), 1, "{}", String::from_utf8_lossy(&mine.stderr));
+            for (frame, stores, loads) in t.iter().chain(&m) {
+                assert!(
+                    *frame > 0 && *stores > 0 && *loads > 0,
+                    "{options:?}: {t:?} {m:?}"
+                );
+            }
+            assert_eq!(masked(&mine.stderr), masked(&theirs.stderr), "{options:?}");
+        }
+    }
 }
 
 #[test]

@@ -75,6 +75,9 @@ pub struct KernelImage {
     /// Bytes of the kernel's stack frame (EIATTR_FRAME_SIZE; with no calls also its
     /// EIATTR_MIN_STACK_SIZE, the cumulative stack size).
     pub frame_size: u32,
+    /// Offsets of the register allocator's spill stores and reloads (EIATTR_ANNOTATIONS'
+    /// SpillRefill entries).
+    pub spill_offsets: Vec<u32>,
 }
 
 /// A module-scope `.global` variable: its bytes live in `.nv.global.init` (initialized) or

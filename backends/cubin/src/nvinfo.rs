@@ -17,6 +17,9 @@ const MIN_STACK_SIZE: u8 = 0x12;
 const KPARAM_INFO: u8 = 0x17;
 const CBANK_PARAM_SIZE: u8 = 0x19;
 const MAXREG_COUNT: u8 = 0x1b;
+/// Per-instruction notes; ptxas lists each spill store and reload as `SpillRefill` (kind 1).
+const ANNOTATIONS: u8 = 0x55;
+const SPILL_REFILL: u32 = 1;
 const EXIT_INSTR_OFFSETS: u8 = 0x1c;
 const REGCOUNT: u8 = 0x2f;
 const SW2861232_WAR: u8 = 0x35;
@@ -83,6 +86,21 @@ pub fn kernel_info(sm: Sm, k: &KernelImage, const_sym: u32) -> Vec<u8> {
     }
 }
 
+/// EIATTR_ANNOTATIONS: `(SpillRefill, offset)` words for every spill store and reload, as ptxas
+/// writes them right after MAXREG_COUNT (none when nothing spilled).
+fn spill_annotations(r: &mut Records, k: &KernelImage) {
+    if k.spill_offsets.is_empty() {
+        return;
+    }
+    let payload: Vec<u8> = k
+        .spill_offsets
+        .iter()
+        .flat_map(|&o| [SPILL_REFILL, o])
+        .flat_map(u32::to_le_bytes)
+        .collect();
+    r.sval(ANNOTATIONS, &payload);
+}
+
 fn kernel_info_legacy(sm: Sm, k: &KernelImage, const_sym: u32) -> Vec<u8> {
     let mut r = Records::default();
     r.words(LANGUAGE, &[3]);
@@ -99,6 +117,7 @@ fn kernel_info_legacy(sm: Sm, k: &KernelImage, const_sym: u32) -> Vec<u8> {
         kparams(&mut r, k);
     }
     r.hval(MAXREG_COUNT, 0xff);
+    spill_annotations(&mut r, k);
     if k.uses_barrier {
         r.bval(NUM_BARRIERS, k.num_barriers.clamp(1, 16) as u8);
     }
@@ -121,6 +140,7 @@ fn kernel_info_new(sm: Sm, k: &KernelImage, const_sym: u32) -> Vec<u8> {
     kparams(&mut r, k);
     r.hval(SPARSE_MMA_MASK, 0);
     r.hval(MAXREG_COUNT, 0xff);
+    spill_annotations(&mut r, k);
     if k.uses_barrier {
         r.bval(NUM_BARRIERS, k.num_barriers.clamp(1, 16) as u8);
     }

@@ -62,6 +62,10 @@ const VAR_WRITE_DELAY: u64 = 10;
 /// GPR sources: overwriting one sooner is a hazard. (Calibrated: ptxas's code overwrites such a
 /// source 14 cycles after issue; uniform-register sources are read at issue.)
 const UNGUARDED_READ_WINDOW: u64 = 14;
+/// The same window for a store's single 32-bit register (its data word), shorter (calibrated:
+/// ptxas's spill code overwrites an STL's data register without a read scoreboard 6 cycles after
+/// the STL issued, and an STG's 3 cycles after, sm_75..sm_90).
+const WORD_STORE_READ_WINDOW: u64 = 2;
 
 #[derive(Copy, Clone)]
 struct Fixed {
@@ -331,8 +335,13 @@ impl HazardModel {
                 let s = slot(r.file, r.idx.wrapping_add(k));
                 // A later shared-memory op writes after an earlier one read (ptxas's sm_90 code
                 // loads into an STS.64 source under its read scoreboard without waiting).
-                let same_queue =
-                    |q: Queue| q == Queue::Shared && i.op.timing() == Timing::Var { queue: q };
+                // Likewise an LDL writes after an earlier global or local memory op read its
+                // sources (ptxas's sm_90 spill code overwrites an LDG's address with an LDL.LU
+                // before waiting on the LDG's read scoreboard; it does wait before an LDG does).
+                let same_queue = |q: Queue| {
+                    (q == Queue::Shared && i.op.timing() == Timing::Var { queue: q })
+                        || (q == Queue::Unordered && i.op == Op::Ldl)
+                };
                 let lands = self.t
                     + if matches!(i.op.timing(), Timing::Var { .. }) {
                         VAR_WRITE_DELAY
@@ -356,7 +365,7 @@ impl HazardModel {
                         pc,
                         ..
                     }) if lands < until => {
-                        let why = format!("source of /*{pc:04x}*/ (no read scoreboard) overwritten {} cycles after it issued", self.t + UNGUARDED_READ_WINDOW - until);
+                        let why = format!("source of /*{pc:04x}*/ (no read scoreboard) overwritten before cycle {until}, at {}", self.t);
                         return Err(hazard(i, s, HazardKind::OverwriteBeforeRead, why));
                     }
                     _ => {}
@@ -443,12 +452,18 @@ impl HazardModel {
                 }
             }
             if i.op.reads_late() {
-                let until = self.t + UNGUARDED_READ_WINDOW;
                 for r in i
                     .reads
                     .iter()
                     .filter(|r| matches!(r.file, File::R | File::Ur))
                 {
+                    let word_store = matches!(i.op, Op::Stl | Op::Stg) && r.n == 1;
+                    let until = self.t
+                        + if word_store {
+                            WORD_STORE_READ_WINDOW
+                        } else {
+                            UNGUARDED_READ_WINDOW
+                        };
                     for k in 0..r.n {
                         let s = slot(r.file, r.idx.wrapping_add(k));
                         // The op's own result overwrites its source only after reading it.

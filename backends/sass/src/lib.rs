@@ -43,6 +43,8 @@ mod print_double;
 mod print_half;
 mod print_imma;
 mod print_pack;
+pub mod reg_budget;
 pub mod regalloc;
 pub mod schedule;
+pub mod spill;
 pub mod warp;

@@ -171,14 +171,66 @@ fn meets(a: &[(u32, u32)], b: &[(u32, u32)]) -> bool {
 /// keeps some predicate values in GPRs. Live ranges keep their holes (`liveness.rs`); ranges are
 /// taken in order of their start and each gets the lowest aligned group that no range live at its
 /// start holds and that no range in a hole there meets later. Values of one instruction's last
-/// read and of its write may share.
+/// read and of its write may share. Where the GPRs do not fit `max_regs`, [`spill_round`] moves
+/// values to stack frame slots and the scan runs again.
 ///
 /// [`fit_predicates`]: crate::pred_pressure::fit_predicates
-pub fn allocate_registers(f: &mut Function, _sm: Sm, max_regs: u32) -> Result<(), RegAllocError> {
+/// [`spill_round`]: crate::spill::spill_round
+pub fn allocate_registers(f: &mut Function, sm: Sm, max_regs: u32) -> Result<(), RegAllocError> {
     crate::pred_pressure::fit_predicates(f);
-    let files = vreg_files(f);
-    let lr = crate::liveness::live_ranges_in(f, &files, |_| true);
-    let gpr_limit = (max_regs.clamp(16, 255) as usize).saturating_sub(2).max(8);
+    let assign = fit(f, sm, max_regs).map_err(|file| {
+        RegAllocError(format!(
+            "out of {file:?} registers (spilling is not supported yet)"
+        ))
+    })?;
+    rewrite(f, &assign);
+    Ok(())
+}
+
+/// Spills GPR values to the stack frame until the function's registers fit `max_regs` (nothing
+/// when they fit already); the allocation verifier's tests call it to see the spilled code.
+pub fn fit_gprs(f: &mut Function, sm: Sm, max_regs: u32) -> Result<(), RegFile> {
+    fit(f, sm, max_regs).map(|_| ())
+}
+
+/// Registers a budget of `max_regs` (as `-v` counts them) leaves the scan: ptxas counts two
+/// beyond the highest register used.
+fn gpr_limit(max_regs: u32) -> usize {
+    (max_regs.clamp(16, 255) as usize).saturating_sub(2).max(8)
+}
+
+/// The assignment of every file, spilling GPRs in rounds where they do not fit; `Err` names the
+/// file that did not fit.
+fn fit(f: &mut Function, sm: Sm, max_regs: u32) -> Result<Vec<u32>, RegFile> {
+    let limit = gpr_limit(max_regs);
+    let fresh_from = f.num_vregs;
+    let mut round = 0;
+    loop {
+        let files = vreg_files(f);
+        let lr = crate::liveness::live_ranges_in(f, &files, |_| true);
+        match assign_files(f, &lr, &files, limit) {
+            Ok(assign) => return Ok(assign),
+            Err(RegFile::Gpr) if round < crate::spill::ROUNDS => {
+                // R1 is the stack pointer's once there is a frame.
+                let usable = limit - 1;
+                if !crate::spill::spill_round(f, sm, &lr, &files, usable, round, fresh_from) {
+                    return Err(RegFile::Gpr);
+                }
+                crate::pred_pressure::fit_predicates(f);
+                round += 1;
+            }
+            Err(file) => return Err(file),
+        }
+    }
+}
+
+/// One scan per register file over the ranges `lr`.
+fn assign_files(
+    f: &Function,
+    lr: &LiveRanges,
+    files: &[RegFile],
+    gpr_limit: usize,
+) -> Result<Vec<u32>, RegFile> {
     let mut assign = vec![0u32; f.vreg_comps.len()];
     // The stack pointer lives in R1 (reserved in the GPR scan), whatever else is live.
     if let Some((v, phys)) = f.frame.pinned() {
@@ -190,14 +242,11 @@ pub fn allocate_registers(f: &mut Function, _sm: Sm, max_regs: u32) -> Result<()
             RegFile::Pred | RegFile::UPred => FileScan::new(7, &[]),
             RegFile::UGpr => FileScan::new(63, &[0, 1, 2, 3]),
         };
-        if scan_file(f, &lr, &files, file, &mut scan, &mut assign).is_err() {
-            return Err(RegAllocError(format!(
-                "out of {file:?} registers (spilling is not supported yet)"
-            )));
+        if scan_file(f, lr, files, file, &mut scan, &mut assign).is_err() {
+            return Err(file);
         }
     }
-    rewrite(f, &assign);
-    Ok(())
+    Ok(assign)
 }
 
 /// Assigns the registers of one file, in order of their ranges' starts; `Err` names the first

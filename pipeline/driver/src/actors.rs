@@ -244,6 +244,7 @@ fn finish(
         stack_frame: 0,
         spill_stores: 0,
         spill_loads: 0,
+        register_note: None,
         sass_text: None,
         image: None,
         timings,
@@ -261,6 +262,7 @@ fn finish(
                 o.spill_stores = l.func.frame.spill_store_bytes;
                 o.spill_loads = l.func.frame.spill_load_bytes;
             }
+            o.register_note = crate::stages::register_note(&k);
             o.sass_text = k.sass_text;
             o.image = k.image;
         }

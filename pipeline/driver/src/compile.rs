@@ -25,6 +25,8 @@ pub struct KernelOutcome {
     pub stack_frame: u32,
     pub spill_stores: u32,
     pub spill_loads: u32,
+    /// ptxas's `-v` note on which register limit applies (with `--maxrregcount`).
+    pub register_note: Option<String>,
     /// Printed SASS when [`CompileOptions::keep_sass_text`] is set.
     pub sass_text: Option<String>,
     /// The encoded kernel, for the ELF stage (None when it failed).

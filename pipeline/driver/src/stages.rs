@@ -109,13 +109,24 @@ pub fn optimize(mut k: KernelInFlight) -> StageResult {
 /// Virtual → physical registers.
 pub fn regalloc(mut k: KernelInFlight) -> StageResult {
     let sm = k.sm();
-    let max = k.opts.max_regs.unwrap_or(255);
+    use ptxforge_sass::reg_budget::{register_budget, Directives};
+    let directives = Directives::from_list(&k.module.functions[k.func_index].directives);
+    let max = register_budget(sm, directives, k.opts.max_regs);
     let l = k.lowered_mut("regalloc")?;
     if let Err(e) = ptxforge_sass::regalloc::allocate_registers(&mut l.func, sm, max) {
         let msg = e.to_string();
         return Err(KernelError::new(&k, "regalloc", 0, msg));
     }
     Ok(k)
+}
+
+/// ptxas's `-v` note on the register limit of the kernel (see [`budget_note`]).
+///
+/// [`budget_note`]: ptxforge_sass::reg_budget::budget_note
+pub fn register_note(k: &KernelInFlight) -> Option<String> {
+    use ptxforge_sass::reg_budget::{budget_note, Directives};
+    let directives = Directives::from_list(&k.module.functions[k.func_index].directives);
+    budget_note(k.sm(), directives, k.opts.max_regs, &k.name)
 }
 
 /// Control bits (stalls, scoreboards), then the trailing self-branch and padding.
@@ -213,5 +224,6 @@ pub fn kernel_image(k: &KernelInFlight) -> KernelImage {
             .any(|i| i.op == Opcode::S2r(SpecialReg::CtaIdZ)),
         divergent_loop: l.divergent_loop,
         frame_size: l.func.frame.size(),
+        spill_offsets: ptxforge_sass::spill::spill_access_offsets(&l.func),
     }
 }

@@ -171,6 +171,7 @@ const CASES: &[Case] = &[
     ),
     case("handwritten_fadd_round.ptx", "fadd_round", 1, 64, &[]),
     case("handwritten_frnd.ptx", "frnd_modes", 1, 64, &[]),
+    case("handwritten_spill.ptx", "spill_maxnreg", 1, 16, &[]),
 ];
 
 fn filetest_dir() -> PathBuf {

@@ -166,6 +166,9 @@ const KERNELS: &[Kernel] = &[
         min_sm: 89,
         ..kernel("mma_fp8.ptx", "mma_fp8", 32)
     },
+    // Both compilers spill: budgets of 32 registers from .maxnreg, 64 from .maxntid/.minnctapersm.
+    kernel("spill_pressure.ptx", "spill_maxnreg", 16),
+    kernel("spill_pressure.ptx", "spill_occupancy", 16),
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on
