@@ -1,5 +1,6 @@
 //! `ptxforge-gpu`: one kernel launch on a real GPU, ptxas's cubin and ours, compared with the PTX
-//! interpreter (see `options.rs` for the command line). Prints `agree` and exits 0, or the first
+//! interpreter (see `options.rs` for the command line). Prints `agree` (with `(ptxas cubin only:
+//! ...)` where ptxforge cannot compile the kernel yet) and exits 0, or the first
 //! difference or failure and exits 1, as `ptxforge sim` does; `skipped: no GPU (...)` and exit 0
 //! where there is no driver or no device; a usage or setup problem exits 255.
 //! `--probe` prints `sm_XX NAME` for the GPU (or the skip line).
@@ -38,13 +39,16 @@ fn main() -> ExitCode {
         .for_arch(sm)
         .and_then(|req| check_on_gpu(&gpu, &req));
     match verdict {
-        Ok(Verdict::Agree) => {
-            println!("agree");
-            ExitCode::SUCCESS
-        }
-        Ok(verdict) => {
-            println!("{verdict}");
-            ExitCode::from(1)
+        Ok(outcome) => {
+            let only = outcome.not_compiled.map(|why| {
+                let first = why.split("; ").next().unwrap_or_default().to_string();
+                format!(" (ptxas cubin only: {first})")
+            });
+            println!("{}{}", outcome.verdict, only.unwrap_or_default());
+            match outcome.verdict {
+                Verdict::Agree => ExitCode::SUCCESS,
+                _ => ExitCode::from(1),
+            }
         }
         Err(msg) => {
             eprintln!("ptxforge-gpu: {msg}");

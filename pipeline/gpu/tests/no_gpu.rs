@@ -65,3 +65,36 @@ fn the_script_skips_without_a_gpu() {
     assert!(stdout.starts_with("skipped: no GPU ("), "{out:?}");
     assert!(out.status.success(), "{out:?}");
 }
+
+/// A launch line as the sim tests write it, read by the runner's options for sm_90 (PTX
+/// retargeted, per-architecture seed, ptxas run by the runner when `PTXFORGE_NV` has it), must
+/// agree on the emulator: everything the GPU path does but the driver calls.
+#[test]
+fn launch_lines_agree_on_the_emulator() {
+    let ptxas = std::env::var_os("PTXFORGE_NV")
+        .map(|nv| Path::new(&nv).join("bin/ptxas"))
+        .filter(|p| p.exists());
+    let lines = [
+        "pipeline/sim/tests/kernels/hw_stress.ptx --entry diverge_reconverge --grid 1 --block 128 \
+         --ulps 0 --min-sm 75 --seed-per-arch 1801810542 --seed-structs --retarget",
+        "pipeline/driver/tests/filetests/addr64.ptx --entry gather64 --grid 2,1,1 --block 32,1,1 \
+         --args 50 --fill small --seed-per-arch 24301 --seed-structs",
+    ];
+    for line in lines {
+        let mut words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+        words[0] = root().join(&words[0]).display().to_string();
+        if let Some(ptxas) = &ptxas {
+            words.extend(["--ptxas".to_string(), ptxas.display().to_string()]);
+        }
+        let req = ptxforge_gpu::parse_args(&words)
+            .unwrap()
+            .for_arch(90)
+            .unwrap();
+        let retargeted = req.ptx.contains("\n.target sm_90\n");
+        assert_eq!(retargeted, line.contains("--retarget"), "{line}");
+        assert_eq!(req.seed, 90 + if retargeted { 1801810542 } else { 24301 });
+        assert_eq!(req.reference_cubin.is_some(), ptxas.is_some(), "{line}");
+        let verdict = ptxforge_sim::differential_check(&req).unwrap();
+        assert_eq!(verdict, ptxforge_sim::Verdict::Agree, "{line}");
+    }
+}
