@@ -339,9 +339,15 @@ impl<'p, 'm> Cta<'p, 'm> {
                     .copied()
                     .filter(|&l| group_mask >> self.threads[l].lane() & 1 != 0)
                     .collect();
-                let all_there = group.iter().all(
-                    |&l| matches!(&self.threads[l].status, Status::Waiting(Wait::Warp { kind: k, .. }) if *k == kind),
-                );
+                // Every member waits at the same kind of collective with the same lanes named:
+                // after divergence, a lane at a full-warp shfl must not pair with lanes at a
+                // shfl of their own branch whose mask leaves it out.
+                let all_there = group.iter().all(|&l| {
+                    matches!(&self.threads[l].status, Status::Waiting(Wait::Warp { kind: k, mask: m })
+                        if *k == kind
+                            && (kind == "activemask"
+                                || (m & live) | 1 << self.threads[l].lane() == group_mask))
+                });
                 if all_there {
                     self.complete_warp_collective(&group, group_mask)?;
                     progressed = true;

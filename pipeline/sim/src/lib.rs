@@ -183,21 +183,66 @@ pub fn check_each(
         .map(|(runner, cubin)| {
             let verdict = match run_emulator(cubin, req, &inputs) {
                 Err(stop) => stop.verdict(runner),
-                Ok(buffers) => match first_mismatch(&reference, &buffers, req.ulps) {
-                    Some(mut mismatch) => {
-                        mismatch.writer = last_writer(module, req, &inputs, &mismatch);
-                        Verdict::Differ {
-                            runner: runner.to_string(),
-                            mismatch,
-                        }
-                    }
-                    None => Verdict::Agree,
-                },
+                Ok(buffers) => compare_runner(module, req, &inputs, runner, &reference, &buffers),
             };
             (runner.to_string(), verdict)
         })
         .collect();
     Ok(Runs::Compared(verdicts))
+}
+
+/// Parses `req.ptx` (the diagnostics joined into one message when it does not parse).
+pub fn parse_request(req: &SimRequest) -> Result<Module, String> {
+    ptxforge_ptx::parse_module(&req.ptx, &req.file_name).map_err(|diags| {
+        diags
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
+}
+
+/// The interpreter's buffers after running `req` on `inputs`, or the verdict that stopped it:
+/// the reference every other runner (the emulator, a GPU) is compared with.
+pub fn reference_buffers(
+    module: &Module,
+    req: &SimRequest,
+    inputs: &setup::Inputs,
+) -> Result<Vec<DeviceBuffer>, Verdict> {
+    run_interpreter(module, req, inputs).map_err(|stop| stop.verdict("interpreter"))
+}
+
+/// The emulator's buffers after running `cubin` on `inputs` (at whatever addresses they hold), or
+/// the verdict that stopped it, named `runner`.
+pub fn emulated_buffers(
+    cubin: &[u8],
+    req: &SimRequest,
+    inputs: &setup::Inputs,
+    runner: &str,
+) -> Result<Vec<DeviceBuffer>, Verdict> {
+    run_emulator(cubin, req, inputs).map_err(|stop| stop.verdict(runner))
+}
+
+/// `runner`'s buffers against the interpreter's, with the `req.ulps` budget: `Agree`, or the first
+/// difference and the interpreter thread that wrote that word.
+pub fn compare_runner(
+    module: &Module,
+    req: &SimRequest,
+    inputs: &setup::Inputs,
+    runner: &str,
+    reference: &[DeviceBuffer],
+    buffers: &[DeviceBuffer],
+) -> Verdict {
+    match first_mismatch(reference, buffers, req.ulps) {
+        Some(mut mismatch) => {
+            mismatch.writer = last_writer(module, req, inputs, &mismatch);
+            Verdict::Differ {
+                runner: runner.to_string(),
+                mismatch,
+            }
+        }
+        None => Verdict::Agree,
+    }
 }
 
 /// Compiles `req.entry` of the PTX with ptxforge for `req.sm` (the module's other entries are

@@ -11,11 +11,41 @@ const BUFFER_STRIDE: u64 = 0x0100_0000_0000;
 
 /// A kernel launch's inputs.
 pub struct Inputs {
+    /// The parameter bytes, with each buffer's address (`buffers[i].addr`) at `address_offsets[i]`.
     pub params: Vec<u8>,
     pub buffers: Vec<DeviceBuffer>,
+    /// Where each buffer's address sits in `params` (byte offset), one per buffer, in order.
+    pub address_offsets: Vec<usize>,
 }
 
 impl Inputs {
+    /// The parameter bytes for buffers placed at `addrs` (one per buffer, in order): the one
+    /// marshalling path of every runner (the emulator's simulated addresses, a GPU's device
+    /// pointers).
+    pub fn params_for(&self, addrs: &[u64]) -> Vec<u8> {
+        assert_eq!(addrs.len(), self.buffers.len(), "one address per buffer");
+        let mut params = self.params.clone();
+        for (&at, addr) in self.address_offsets.iter().zip(addrs) {
+            params[at..at + 8].copy_from_slice(&addr.to_le_bytes());
+        }
+        params
+    }
+
+    /// The same launch with the buffers moved to `addrs` (contents unchanged).
+    pub fn relocated(&self, addrs: &[u64]) -> Inputs {
+        let buffers = self
+            .buffers
+            .iter()
+            .zip(addrs)
+            .map(|(b, &addr)| DeviceBuffer { addr, ..b.clone() })
+            .collect();
+        Inputs {
+            params: self.params_for(addrs),
+            buffers,
+            address_offsets: self.address_offsets.clone(),
+        }
+    }
+
     /// The same buffers (names, addresses) holding new contents.
     pub fn with_contents(&self, contents: impl Iterator<Item = Vec<u8>>) -> Vec<DeviceBuffer> {
         self.buffers
@@ -42,28 +72,31 @@ pub fn build_inputs(
     let mut scalars = req.scalar_args.iter();
     let mut buffers = Vec::new();
     let mut values = Vec::with_capacity(slots.len());
-    // (byte offset in the parameter buffer, address) of each pointer inside a struct.
-    let mut fields = Vec::new();
+    // Byte offset in the parameter buffer of each buffer's address, in buffer order.
+    let mut address_offsets = Vec::new();
     for slot in &slots {
         let is_pointer = slot.size == 8
             && uses
                 .is_pointer(&slot.name, 0)
                 .unwrap_or(slot.is_pointer_hint);
         let value = if is_pointer {
-            new_buffer(&mut rng, req, slot.name.clone(), &mut buffers)
+            new_buffer(&mut rng, req, slot.name.clone(), &mut buffers);
+            address_offsets.push(slot.offset as usize);
+            // The address goes in below, with every other buffer's.
+            0
         } else if slot.size > 8 {
             // Structs passed by value: their pointer fields get buffers, the rest stays zero.
             for offset in (0..slot.size as i64 - 7)
                 .step_by(8)
                 .filter(|&o| uses.is_pointer(&slot.name, o) == Some(true))
             {
-                let addr = new_buffer(
+                new_buffer(
                     &mut rng,
                     req,
                     format!("{}+{offset}", slot.name),
                     &mut buffers,
                 );
-                fields.push((slot.offset as usize + offset as usize, addr));
+                address_offsets.push(slot.offset as usize + offset as usize);
             }
             0
         } else if let Some(text) = scalars.next() {
@@ -88,10 +121,14 @@ pub fn build_inputs(
             fill(&mut rng, &mut params[at..at + slot.size as usize], req.fill);
         }
     }
-    for (at, addr) in fields {
-        params[at..at + 8].copy_from_slice(&addr.to_le_bytes());
-    }
-    Ok(Inputs { params, buffers })
+    let mut inputs = Inputs {
+        params,
+        buffers,
+        address_offsets,
+    };
+    let addrs: Vec<u64> = inputs.buffers.iter().map(|b| b.addr).collect();
+    inputs.params = inputs.params_for(&addrs);
+    Ok(inputs)
 }
 
 fn entry_function<'m>(
@@ -104,18 +141,17 @@ fn entry_function<'m>(
         .find(|f| f.is_entry && f.has_body && f.name == entry)
 }
 
-/// Adds a buffer of `req.buffer_bytes` filled as `req.fill` says; returns its address.
+/// Adds a buffer of `req.buffer_bytes` filled as `req.fill` says, at its simulated address.
 fn new_buffer(
     rng: &mut SplitMix64,
     req: &SimRequest,
     param: String,
     buffers: &mut Vec<DeviceBuffer>,
-) -> u64 {
+) {
     let addr = BUFFER_BASE + BUFFER_STRIDE * buffers.len() as u64;
     let mut bytes = vec![0u8; req.buffer_bytes];
     fill(rng, &mut bytes, req.fill);
     buffers.push(DeviceBuffer { param, addr, bytes });
-    addr
 }
 
 fn fill(rng: &mut SplitMix64, bytes: &mut [u8], how: Fill) {

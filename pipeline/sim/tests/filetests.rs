@@ -174,6 +174,9 @@ const CASES: &[Case] = &[
     case("handwritten_spill.ptx", "spill_maxnreg", 1, 16, &[]),
 ];
 
+/// Each run's seed is this plus the architecture number.
+const SEED_BASE: u64 = 0x5eed;
+
 fn filetest_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../driver/tests/filetests")
 }
@@ -212,7 +215,7 @@ fn every_filetest_kernel_agrees_on_every_architecture() {
     for c in CASES {
         for sm in SUPPORTED_SMS.iter().map(|s| s.num) {
             runs += 1;
-            match differential_check(&request(c, sm, 0x5eed + sm as u64)) {
+            match differential_check(&request(c, sm, SEED_BASE + sm as u64)) {
                 Ok(Verdict::Agree) => {}
                 Ok(v) => failures.push(format!("{} {} sm_{sm}: {v}", c.file, c.entry)),
                 Err(e) => failures.push(format!("{} {} sm_{sm}: setup: {e}", c.file, c.entry)),
@@ -256,4 +259,44 @@ fn the_filetest_table_covers_every_filetest_entry() {
             );
         }
     }
+}
+
+/// With `PTXFORGE_GPU_LAUNCHES=FILE`, appends every launch of `CASES` to FILE as `ptxforge-gpu`
+/// arguments, one a line, for `scripts/gpu-check.sh` to run on a GPU (the seeds of
+/// `every_filetest_kernel_agrees_on_every_architecture`); without it, does nothing.
+#[test]
+fn write_launches_for_the_gpu_check() {
+    let Some(path) = std::env::var_os("PTXFORGE_GPU_LAUNCHES") else {
+        return;
+    };
+    let dims = |d: [u32; 3]| format!("{},{},{}", d[0], d[1], d[2]);
+    let lines: String = CASES
+        .iter()
+        .map(|c| {
+            let args = match c.args.is_empty() {
+                true => String::new(),
+                false => format!(" --args {}", c.args.join(",")),
+            };
+            let fill = match c.fill {
+                Fill::Random => "random",
+                Fill::Small => "small",
+            };
+            format!(
+                "pipeline/driver/tests/filetests/{} --entry {} --grid {} --block {}{args} \
+                 --fill {fill} --seed-per-arch {} --seed-structs\n",
+                c.file,
+                c.entry,
+                dims(c.grid),
+                dims(c.block),
+                SEED_BASE
+            )
+        })
+        .collect();
+    use std::io::Write;
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .unwrap();
+    file.write_all(lines.as_bytes()).unwrap();
 }

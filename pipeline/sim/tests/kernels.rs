@@ -169,6 +169,11 @@ const KERNELS: &[Kernel] = &[
     // Both compilers spill: budgets of 32 registers from .maxnreg, 64 from .maxntid/.minnctapersm.
     kernel("spill_pressure.ptx", "spill_maxnreg", 16),
     kernel("spill_pressure.ptx", "spill_occupancy", 16),
+    // The hardware check's stress kernels (see hw_stress.cu).
+    kernel("hw_stress.ptx", "dep_chain", 128),
+    kernel("hw_stress.ptx", "load_use", 128),
+    kernel("hw_stress.ptx", "diverge_reconverge", 128),
+    kernel("hw_stress.ptx", "barrier_rounds", 128),
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on
@@ -206,6 +211,7 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     ("atomics_shared", &[75, 80, 86, 89], "o[2] = exch + sh[t & 7] differs (sh[] after four warps' mixed atomics)"),
     ("atomics_shared", &[90], "ATOMS.ADD (opcode 0x98c) unknown"),
     ("mma_fp8", &[90], "F2FP.F16.E4M3.UNPACK_B (opcode 0x23e): sm_90 has no fp8 mma; ptxas converts to f16 for HMMA and adds C with FADD"),
+    ("diverge_reconverge", &[75], "CS2R (opcode 0x805) unknown"),
 ];
 
 /// Kernel/architecture pairs where our cubin is not run (ptxas's still is), with the reason.
@@ -389,4 +395,32 @@ fn every_kernel_source_has_its_ptx_and_a_launch() {
             "no launch for {name}"
         );
     }
+}
+
+/// With `PTXFORGE_GPU_LAUNCHES=FILE`, appends every launch of `KERNELS` to FILE as `ptxforge-gpu`
+/// arguments, one a line, for `scripts/gpu-check.sh` to run on a GPU (the same seeds, buffers and
+/// ulps as here); without it, does nothing.
+#[test]
+fn write_launches_for_the_gpu_check() {
+    let Some(path) = std::env::var_os("PTXFORGE_GPU_LAUNCHES") else {
+        return;
+    };
+    let seed_base = request(&KERNELS[0], "", 0).seed;
+    let lines: String = KERNELS
+        .iter()
+        .map(|k| {
+            format!(
+                "pipeline/sim/tests/kernels/{} --entry {} --grid {} --block {} --ulps {} \
+                 --min-sm {} --seed-per-arch {seed_base} --seed-structs --retarget\n",
+                k.file, k.entry, k.grid, k.block, k.ulps, k.min_sm
+            )
+        })
+        .collect();
+    use std::io::Write;
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .unwrap();
+    file.write_all(lines.as_bytes()).unwrap();
 }
