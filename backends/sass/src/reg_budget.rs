@@ -127,7 +127,7 @@ mod tests {
     /// "Used N registers" of ptxas 13.5 on a kernel that wants 206, under these directives.
     #[test]
     fn budgets_follow_ptxas() {
-        let sm80 = Sm { num: 80 };
+        let sm80 = Sm::new(80);
         let cases = [
             ((128, 1), 255),
             ((128, 2), 255),
@@ -151,12 +151,12 @@ mod tests {
             register_budget(sm80, dirs(None, Some(32), Some(33)), None),
             255
         );
-        let sm86 = Sm { num: 86 };
+        let sm86 = Sm::new(86);
         assert_eq!(
             register_budget(sm86, dirs(None, Some(32), Some(17)), None),
             255
         );
-        let sm89 = Sm { num: 89 };
+        let sm89 = Sm::new(89);
         assert_eq!(
             register_budget(sm89, dirs(None, Some(32), Some(24)), None),
             80
@@ -190,7 +190,7 @@ mod tests {
     /// ptxas 13.5's `-v` notes under `--maxrregcount 32` (and 64, 255).
     #[test]
     fn notes_follow_ptxas() {
-        let sm = Sm { num: 80 };
+        let sm = Sm::new(80);
         let note = |d, n| budget_note(sm, d, Some(n), "k");
         assert_eq!(budget_note(sm, Directives::default(), None, "k"), None);
         assert_eq!(
