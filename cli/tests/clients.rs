@@ -225,6 +225,7 @@ fn nvcc_rows() -> Vec<(String, String)> {
         &["-c", "-lineinfo"],
         &["-c", "-G"],
         &["-c", "-rdc=true"],
+        &["-cubin", "-rdc=true"],
     ];
     let mut rows = Vec::new();
     for mode in modes {
@@ -246,11 +247,21 @@ fn nvcc_rows() -> Vec<(String, String)> {
             .unwrap_or("")
             .trim()
             .to_string();
-        let status = match (o.status.success(), first.is_empty()) {
+        let mut status = match (o.status.success(), first.is_empty()) {
             (true, true) => "ok".to_string(),
             (true, false) => format!("ok, {first}"),
             (false, _) => format!("fails: {}", err.lines().next().unwrap_or("")),
         };
+        // A cubin output: say whether it is relocatable (ptxas -c writes ET_REL) or not.
+        let bytes = std::fs::read(tmp.join("out")).unwrap_or_default();
+        if mode.contains(&"-cubin") && bytes.starts_with(b"\x7fELF") {
+            status += match u16::from_le_bytes([bytes[16], bytes[17]]) {
+                1 => " (cubin ET_REL)",
+                2 => " (cubin ET_EXEC)",
+                _ => " (cubin of another ELF type)",
+            };
+        }
+        let _ = std::fs::remove_file(tmp.join("out"));
         rows.push((format!("nvcc {}", mode.join(" ")), status));
     }
     rows
