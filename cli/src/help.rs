@@ -71,7 +71,7 @@ const HELP: &[(&str, &str, &str)] = &[
     ("fdevice-time-trace", "<file>", "Add this compile's events to a Chrome trace file."),
     ("use-trace-pid", "<N>", "The process id the trace events carry."),
     ("ftrace-phase-after", "<name>", "Start the trace events where the file's event <name> ends."),
-    ("regAllocOptLevel", "<N>", "Register allocation effort (accepted as ptxas does; ptxforge's allocator has one level)."),
+    ("regAllocOptLevel", "<N>", "ptxas's register allocator effort (hidden in ptxas; Triton passes it). Accepted; ptxforge's allocator has one level."),
     ("threads-dynamic-scheduling", "", "ptxforge: let idle workers steal compile tasks instead of a fixed split."),
     ("threads-min-section-size", "<N>", "ptxforge: batch consecutive kernels into tasks of at least N PTX instructions.\nDefault value:  1."),
     ("dump-sass", "", "ptxforge: print the SASS of the output on stdout, as nvdisasm would."),

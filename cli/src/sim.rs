@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! ptxforge sim FILE.ptx [-arch sm_XX] --entry NAME --grid X[,Y,Z] --block X[,Y,Z] [--args a,b,...]
-//!              [--buffer-bytes N] [--fill random|small] [--seed S] [--reference-cubin F] [--ulps N]
+//!              [--buffer-bytes N] [--fill random|small] [--seed S] [--reference-cubin F] [--ulps N] [--dynamic-shared N]
 //! ```
 //! Prints `agree` and exits 0, or the first difference (buffer, offset, the thread that wrote the
 //! word in the interpreter, values) or the error that stopped a runner (hazard, out-of-bounds
@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use ptxforge_sim::{differential_check, Fill, SimRequest, Verdict};
 
 const USAGE: &str = "usage: ptxforge sim FILE.ptx [-arch sm_XX] --entry NAME --grid X[,Y,Z] --block X[,Y,Z] \
-[--args a,b,...] [--buffer-bytes N] [--fill random|small] [--seed S] [--reference-cubin F] [--ulps N]";
+[--args a,b,...] [--buffer-bytes N] [--fill random|small] [--seed S] [--reference-cubin F] [--ulps N] [--dynamic-shared N]";
 
 /// Runs the subcommand on the words after `sim`.
 pub fn main(argv: &[String]) -> ExitCode {
@@ -78,6 +78,7 @@ fn parse(argv: &[String]) -> Result<SimRequest, String> {
                     .collect()
             }
             "--buffer-bytes" => req.buffer_bytes = number(&value()?)? as usize,
+            "--dynamic-shared" => req.dynamic_shared_bytes = number(&value()?)? as u32,
             "--seed" => req.seed = number(&value()?)?,
             "--ulps" => req.ulps = number(&value()?)? as u32,
             "--fill" => req.fill = fill(&value()?)?,
@@ -101,8 +102,10 @@ fn parse(argv: &[String]) -> Result<SimRequest, String> {
     Ok(req)
 }
 
+/// `sm_XX`, or `sm_90a`: an architecture-specific target runs as its base (its SASS is the base's).
 fn arch_number(arch: &str) -> Result<u32, String> {
     arch.strip_prefix("sm_")
+        .map(|n| n.strip_suffix('a').unwrap_or(n))
         .and_then(|n| n.parse().ok())
         .ok_or(format!("'{arch}': expected sm_XX"))
 }

@@ -71,6 +71,9 @@ pub struct EmuOptions {
     pub max_steps: u64,
     /// Report a thread reading a general-purpose register it never wrote.
     pub check_uninit: bool,
+    /// Bytes of dynamic (`.extern .shared`) shared memory per CTA, placed after the static
+    /// `.nv.shared.<kernel>` bytes (rounded up to 16), as the driver does.
+    pub dynamic_shared_bytes: u32,
 }
 
 impl Default for EmuOptions {
@@ -79,6 +82,7 @@ impl Default for EmuOptions {
             check_hazards: true,
             max_steps: 10_000_000,
             check_uninit: false,
+            dynamic_shared_bytes: 0,
         }
     }
 }

@@ -301,10 +301,10 @@ pub fn run(
             launch.block, launch.grid
         )));
     }
-    if k.shared_size > MAX_SHARED {
+    if cta_shared_bytes(k, opts) > MAX_SHARED as u64 {
         return Err(EmuError::BadCubin(format!(
             "{} bytes of shared memory (at most {MAX_SHARED})",
-            k.shared_size
+            cta_shared_bytes(k, opts)
         )));
     }
     if params.len() as u64 > k.param_size as u64
@@ -353,6 +353,15 @@ pub fn run(
     Ok(run.stats)
 }
 
+/// Shared memory bytes of one CTA: the static bytes, then the launch's dynamic bytes after them
+/// (rounded up to 16, where `.extern .shared` arrays start).
+fn cta_shared_bytes(k: &KernelImage, opts: &EmuOptions) -> u64 {
+    match opts.dynamic_shared_bytes {
+        0 => k.shared_size as u64,
+        dynamic => (k.shared_size as u64).next_multiple_of(16) + dynamic as u64,
+    }
+}
+
 impl Run<'_> {
     /// The constant banks of this launch.
     fn banks(&self) -> Banks<'_> {
@@ -365,7 +374,7 @@ impl Run<'_> {
 
     fn run_cta(&mut self, block: [u32; 3]) -> Result<(), EmuError> {
         let threads = block[0] * block[1] * block[2];
-        self.shared = vec![0u8; self.k.shared_size as usize];
+        self.shared = vec![0u8; cta_shared_bytes(self.k, self.opts) as usize];
         let mut warps: Vec<Warp> = (0..threads.div_ceil(WARP as u32))
             .map(|n| Warp::new(self.k.sm, n * WARP as u32, block, self.k.stack_size))
             .collect();

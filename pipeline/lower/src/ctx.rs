@@ -240,7 +240,7 @@ impl<'a> Ctx<'a> {
     /// On sm_90 shared addresses live in the cluster's window: compute this CTA's base once.
     fn load_shared_base(&mut self) {
         let uses_shared = self.func.body.iter().any(|s| {
-            matches!(s, Statement::Instr(i) if matches!(i.opcode(), "ld" | "st" | "atom" | "red") && i.has_mod("shared"))
+            matches!(s, Statement::Instr(i) if matches!(i.opcode(), "ld" | "st" | "atom" | "red") && crate::mem::cta_shared(i))
         }) || !self.shared.is_empty();
         if self.sm.num < 90 || !uses_shared {
             return;

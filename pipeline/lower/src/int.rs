@@ -876,7 +876,7 @@ impl Ctx<'_> {
             let d = self.dst(&o[0])?;
             return self.cvta_local(i, d, &o[1]);
         }
-        if i.has_mod("shared") {
+        if crate::mem::cta_shared(i) {
             let d = self.dst(&o[0])?;
             return self.cvta_shared(i, d, &o[1]);
         }

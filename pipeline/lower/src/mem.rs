@@ -45,15 +45,28 @@ pub(crate) enum Space {
     Local,
 }
 
+/// Whether the instruction names the CTA's shared memory: `.shared`, or `.shared::cta` as LLVM
+/// NVPTX and Triton's inline asm write it (the same window and addresses).
+pub(crate) fn cta_shared(i: &Instruction) -> bool {
+    i.has_mod("shared") || i.has_mod("shared::cta")
+}
+
 /// Whether the instruction reads or writes global memory through a 64-bit address (and so needs
 /// the sm_80+ memory descriptor).
 pub fn needs_descriptor(i: &Instruction) -> bool {
     (i.opcode() == "cp" && i.has_mod("async") && !i.has_mod("bulk") && i.has_mod("global"))
         || matches!(i.opcode(), "ld" | "st" | "ldu")
             && (i.has_mod("global")
-                || !["param", "shared", "local", "const"]
-                    .iter()
-                    .any(|s| i.has_mod(s)))
+                || ![
+                    "param",
+                    "shared",
+                    "shared::cta",
+                    "shared::cluster",
+                    "local",
+                    "const",
+                ]
+                .iter()
+                .any(|s| i.has_mod(s)))
 }
 
 /// `.v2` / `.v4` (1 for scalars).
@@ -139,15 +152,23 @@ impl Ctx<'_> {
         };
         if i.has_mod("param") {
             if !load {
-                return Err("st.param is not supported yet".into());
+                return Err(
+                    "'st.param' is not supported yet (it passes a call's arguments: 'call' is not supported yet)".into(),
+                );
             }
             for (k, e) in elems.iter().enumerate() {
                 self.load_param(e, addr, ty, k as u32 * ty.size_bytes())?;
             }
             return Ok(());
         }
-        let space = if i.has_mod("shared") {
+        let space = if cta_shared(i) {
             Space::Shared
+        } else if i.has_mod("shared::cluster") {
+            return Err(format!(
+                "'{}.{}' (another CTA's shared memory) is not supported yet",
+                i.opcode(),
+                i.mods().join(".")
+            ));
         } else if i.has_mod("global") {
             Space::Global {
                 nc: i.has_mod("nc") || i.opcode() == "ldu",

@@ -58,6 +58,9 @@ pub struct SimRequest {
     /// Instructions each interpreter thread may run before the run stops (a kernel spinning on a
     /// flag no one sets, or looping over a huge count, stops here).
     pub max_steps_per_thread: u64,
+    /// Bytes of dynamic (`.extern .shared`) shared memory per CTA (Triton's kernels keep their
+    /// reduction scratch there).
+    pub dynamic_shared_bytes: u32,
 }
 
 impl Default for SimRequest {
@@ -78,6 +81,7 @@ impl Default for SimRequest {
             auto_scalars: false,
             seed_structs: false,
             max_steps_per_thread: ptxforge_interp::Limits::default().max_steps_per_thread,
+            dynamic_shared_bytes: 0,
         }
     }
 }
@@ -293,6 +297,7 @@ fn run_interpreter(
 ) -> Result<Vec<DeviceBuffer>, Stop> {
     let limits = ptxforge_interp::Limits {
         max_steps_per_thread: req.max_steps_per_thread,
+        dynamic_shared_bytes: req.dynamic_shared_bytes as u64,
         ..Default::default()
     };
     let (buffers, _) = interpret(module, req, inputs, limits)?;
@@ -311,6 +316,7 @@ fn last_writer(
     let limits = ptxforge_interp::Limits {
         watch_global: Some(buffer.addr + m.offset as u64),
         max_steps_per_thread: req.max_steps_per_thread,
+        dynamic_shared_bytes: req.dynamic_shared_bytes as u64,
         ..Default::default()
     };
     let (_, stats) = interpret(module, req, inputs, limits).ok()?;
@@ -374,6 +380,7 @@ fn run_emulator(
     };
     let opts = emu::EmuOptions {
         check_hazards: true,
+        dynamic_shared_bytes: req.dynamic_shared_bytes,
         ..emu::EmuOptions::default()
     };
     emu::run_kernel(

@@ -84,6 +84,7 @@ const KERNELS: &[Kernel] = &[
     kernel("param_struct.ptx", "param_struct_indexed", 64),
     kernel("param_struct.ptx", "param_struct_loop", 64),
     kernel("module_vars.ptx", "module_vars", 64),
+    kernel("shared_cta.ptx", "shared_cta", 64),
     // cp.async and ldmatrix need sm_80.
     Kernel {
         min_sm: 80,
