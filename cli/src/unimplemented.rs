@@ -48,6 +48,10 @@ pub struct Ignored {
     not_implemented: Vec<String>,
 }
 
+/// ptxforge's fatal for `-c`: it writes no relocatable objects yet (`nvcc -rdc=true` asks for one).
+pub const COMPILE_ONLY_UNSUPPORTED: &str = "ptxforge cannot write relocatable objects yet \
+     (--compile-only, as nvcc -rdc=true asks): device functions, calls and linking are not supported";
+
 /// The warning for an option ptxforge accepts but does not implement.
 pub fn not_implemented(long: &str) -> String {
     format!("Option '--{long}' is not implemented by ptxforge and is ignored")
@@ -106,7 +110,9 @@ impl Ignored {
     /// Options ptxforge warns about by name (values checked first).
     fn record_not_implemented(&mut self, long: &str, v: &str) -> Result<(), String> {
         match long {
-            "compile-only" => self.compile_only = true,
+            // An executable cubin where a relocatable object was asked for would link into a
+            // wrong program (nvcc -dlink takes it): refuse rather than warn.
+            "compile-only" => return Err(COMPILE_ONLY_UNSUPPORTED.into()),
             "device-debug" => self.device_debug = true,
             "generate-line-info" => self.line_info = true,
             "device-stack-protector" if !boolean(v)? => return Ok(()),

@@ -535,7 +535,6 @@ fn unimplemented_options_warn_by_name() {
     for (opt, long) in [
         ("-g", "device-debug"),
         ("-lineinfo", "generate-line-info"),
-        ("-c", "compile-only"),
         ("-ewp", "extensible-whole-program"),
         ("-annotate", "compiler-annotations"),
         ("-preserve-relocs", "preserve-relocs"),
@@ -756,4 +755,23 @@ fn version_help_and_lists_on_stdout() {
         "--help=1",
         &["ptxas fatal   : no argument expected after '--help'"],
     );
+}
+
+#[test]
+fn compile_only_is_refused_without_an_output_file() {
+    // An executable cubin where nvcc -rdc=true asks for a relocatable object would link into a
+    // wrong program; ptxforge refuses until it writes ET_REL objects.
+    let dir = workdir("compile-only");
+    for opt in ["-c", "--compile-only"] {
+        let _ = std::fs::remove_file(dir.join("rel.o"));
+        rejects(
+            &dir,
+            &format!("-arch=sm_80 {opt} v.ptx -o rel.o"),
+            &["ptxas fatal   : ptxforge cannot write relocatable objects yet (--compile-only, as nvcc -rdc=true asks): device functions, calls and linking are not supported"],
+        );
+        assert!(
+            !dir.join("rel.o").exists(),
+            "{opt}: an output file was written"
+        );
+    }
 }
