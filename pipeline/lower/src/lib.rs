@@ -20,6 +20,7 @@ mod int;
 mod local;
 mod mem;
 mod opt;
+mod ordered;
 mod pack;
 mod param_addr;
 mod shared_layout;

@@ -94,6 +94,7 @@ const KERNELS: &[Kernel] = &[
     kernel("sqrt_rn.ptx", "sqrt_rn", 64),
     kernel("fadd_round.ptx", "fadd_round", 64),
     kernel("frnd.ptx", "frnd_modes", 64),
+    kernel("ordered_mem.ptx", "ordered_mem", 64),
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on
@@ -129,6 +130,7 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     // likely cause, not yet confirmed).
     ("atomics_shared", &[75, 80, 86, 89], "o[2] = exch + sh[t & 7] differs (sh[] after four warps' mixed atomics)"),
     ("atomics_shared", &[90], "ATOMS.ADD (opcode 0x98c) unknown"),
+    ("ordered_mem", &[75], "LD.E.STRONG.GPU (opcode 0x980) with a uniform-register address (sm_75)"),
 ];
 
 /// Kernel/architecture pairs where our cubin is not run (ptxas's still is), with the reason.
