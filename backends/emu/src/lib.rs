@@ -37,6 +37,7 @@ mod half;
 mod hazard;
 mod machine;
 mod round64;
+mod special_regs;
 
 use std::fmt;
 

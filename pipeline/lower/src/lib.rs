@@ -25,6 +25,7 @@ mod pack;
 mod param_addr;
 mod shared_layout;
 mod shared_window;
+mod special_regs;
 mod sqrt;
 mod warp;
 

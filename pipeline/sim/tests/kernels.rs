@@ -95,6 +95,13 @@ const KERNELS: &[Kernel] = &[
     kernel("fadd_round.ptx", "fadd_round", 64),
     kernel("frnd.ptx", "frnd_modes", 64),
     kernel("ordered_mem.ptx", "ordered_mem", 64),
+    kernel("special_regs.ptx", "special_regs", 64),
+    // The cluster registers need sm_90.
+    Kernel {
+        grid: 3,
+        min_sm: 90,
+        ..kernel("cluster_regs.ptx", "cluster_regs", 32)
+    },
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on
