@@ -49,6 +49,8 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         }
         Iabs => (b as i32).wrapping_abs() as u32,
         Bmsk | Ubmsk => bmsk(a, b, i.bit(75)),
+        // SGXT[.U32] d, a, n: a's low n bits, sign-extended unless .U32 (bit 73 clear).
+        Sgxt | Usgxt => sgxt(a, b, i.bit(73)),
         // P2R: the predicate bits P0..P6 (PT as bit 7) under mask B, A's bits elsewhere.
         P2r => {
             let pr = (0..8u8).fold(0u32, |m, p| {
@@ -666,6 +668,15 @@ fn i2i_sat(i: &Inst, v: u32) -> Result<u32, String> {
 
 /// BMSK: a mask of `width` (B) ones starting at bit `start` (A); .W (bit 75) wraps both to 0..31,
 /// otherwise they clamp at 32 (bits past 31 are dropped).
+fn sgxt(a: u32, bits: u32, signed: bool) -> u32 {
+    match bits.min(32) {
+        0 => 0,
+        32 => a,
+        n if signed => (((a << (32 - n)) as i32) >> (32 - n)) as u32,
+        n => a & ((1u32 << n) - 1),
+    }
+}
+
 fn bmsk(start: u32, width: u32, wrap: bool) -> u32 {
     let (s, w) = if wrap {
         (start & 31, width & 31)

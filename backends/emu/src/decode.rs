@@ -143,6 +143,8 @@ pub enum Op {
     Fsel,
     Bmsk,
     Ubmsk,
+    Sgxt,
+    Usgxt,
     Dadd,
     Dmul,
     Dfma,
@@ -225,7 +227,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 111] = [
+    pub const ALL: [Op; 113] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -299,6 +301,8 @@ impl Op {
         Op::Fsel,
         Op::Bmsk,
         Op::Ubmsk,
+        Op::Sgxt,
+        Op::Usgxt,
         Op::Dadd,
         Op::Dmul,
         Op::Dfma,
@@ -416,6 +420,8 @@ impl Op {
             Fsel => "FSEL",
             Bmsk => "BMSK",
             Ubmsk => "UBMSK",
+            Sgxt => "SGXT",
+            Usgxt => "USGXT",
             Dadd => "DADD",
             Dmul => "DMUL",
             Dfma => "DFMA",
@@ -464,7 +470,7 @@ impl Op {
                 Timing::Fma
             }
             Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | UimadWide | Uldc | Voteu | Ulop3
-            | Ushf | Ubmsk | Uprmt => Timing::Uniform,
+            | Ushf | Ubmsk | Uprmt | Usgxt => Timing::Uniform,
             I2f | F2i | I2f64 | F2i64 | F2f | Frnd => Timing::Var {
                 queue: Queue::Conversion,
             },
@@ -594,6 +600,8 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Ushf, 0x099, true),
         (Fsel, 0x008, true),
         (Bmsk, 0x01b, true),
+        (Sgxt, 0x01a, true),
+        (Usgxt, 0x09a, true),
         (Ubmsk, 0x09b, true),
         (Dadd, 0x029, true),
         (Dmul, 0x028, true),
@@ -726,6 +734,9 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
     if sm >= 80 {
         // Generic LD/ST (sm_75: other opcodes, rewritten by sm75_generic_to_common_layout).
         t.extend([(Cs2r, 0x805, false), (Ld, 0x980, false), (St, 0x985, false)]);
+    } else {
+        // CS2R of the clocks and timers on sm_75 (special_regs.rs), and DEPBAR.LE SBn, 0x0.
+        t.extend([(Cs2r, 0x805, false), (Depbar, 0x91a, false)]);
     }
     // P2R on sm_75 as on sm_80+ (ptxas keeps predicates in GPRs with it: filetest
     // handwritten_pred_pressure).
@@ -1075,7 +1086,8 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_read(i, i.b, 1);
             add_write(i, File::Ur, dst, 1);
         }
-        Sel | Fsel | Fmnmx | Imnmx | Vimnmx | Usel | Fadd | Fmul | Viadd | I2fp | Bmsk | Ubmsk => {
+        Sel | Fsel | Fmnmx | Imnmx | Vimnmx | Usel | Fadd | Fmul | Viadd | I2fp | Bmsk | Ubmsk
+        | Sgxt | Usgxt => {
             if i.op != I2fp {
                 i.a = a;
             }
@@ -1192,8 +1204,8 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
         }
         S2r => add_write(i, File::R, dst, 1),
         Cs2r => {
-            if i.f(72, 8) != 0xff {
-                return Err("CS2R from a register other than SRZ".into());
+            if !crate::special_regs::cs2r_reads(i.f(72, 8)) {
+                return Err("CS2R from a register other than SRZ, the clocks and timers".into());
             }
             add_write(i, File::R, dst, if i.bit(80) { 2 } else { 1 });
         }
@@ -1271,9 +1283,11 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             }
         }
         Ldgdepbar => {}
+        // DEPBAR.LE SBn, count: SB0 with any count (cp.async groups), other scoreboards with 0
+        // (a plain wait for them, as ptxas waits for S2UR's clock reads).
         Depbar => {
-            if i.f(44, 4) != 8 {
-                return Err("DEPBAR other than .LE SB0".into());
+            if !i.bit(47) || (i.f(44, 3) != 0 && i.f(38, 6) != 0) {
+                return Err("DEPBAR other than .LE SB0 or .LE SBn, 0x0".into());
             }
         }
         Hmma | Qmma => {

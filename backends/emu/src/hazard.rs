@@ -224,6 +224,10 @@ impl HazardModel {
     pub fn issue(&mut self, i: &Inst, lanes: u32) -> Result<(), EmuError> {
         self.lanes = lanes;
         self.wait(i.ctrl.wait);
+        if i.op == Op::Depbar && i.f(38, 6) == 0 {
+            // DEPBAR.LE SBn, 0x0 waits for everything on SBn.
+            self.wait(1 << i.f(44, 3));
+        }
         self.check_reads(i)?;
         self.check_writes(i)?;
         self.record(i);

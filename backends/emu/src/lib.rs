@@ -57,6 +57,7 @@ mod hazard;
 mod machine;
 mod mma;
 mod round64;
+mod special_regs;
 
 use std::fmt;
 

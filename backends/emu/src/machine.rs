@@ -331,6 +331,7 @@ pub fn run(
     cbank[CBANK_SHARED_WINDOW..CBANK_SHARED_WINDOW + 8]
         .copy_from_slice(&SHARED_WINDOW.to_le_bytes());
     cbank[CBANK_STACK_TOP..CBANK_STACK_TOP + 4].copy_from_slice(&k.stack_size.to_le_bytes());
+    crate::special_regs::fill_cbank(&mut cbank, k.sm, launch.grid);
     let mut run = Run {
         k,
         insts,
@@ -661,6 +662,15 @@ impl Run<'_> {
                 }
             }
             Op::Ldgsts => self.ldgsts(w, i, l)?,
+            // CS2R of the clocks and timers (SRZ goes through the ALU).
+            Op::Cs2r if i.f(72, 8) != 0xff => {
+                let facts = self.thread_facts(w.tid[l]);
+                for k in 0..if i.bit(80) { 2 } else { 1 } {
+                    let v = crate::special_regs::value(i.f(72, 8) + k, &facts)
+                        .ok_or_else(|| unsupported(i, "CS2R register".into()))?;
+                    w.set_reg(d.saturating_add(k as u8), l, v);
+                }
+            }
             Op::Ldg | Op::Ld | Op::Lds | Op::Ldl => {
                 let (space, addr) = self.address(i, w, l);
                 let ty = i.f(73, 3);
@@ -812,6 +822,18 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// What a special register read by thread `tid` depends on.
+    fn thread_facts(&self, tid: [u32; 3]) -> crate::special_regs::ThreadFacts {
+        let word = |n: usize| u32::from_le_bytes(self.cbank[n * 4..n * 4 + 4].try_into().unwrap());
+        crate::special_regs::ThreadFacts {
+            sm: self.k.sm,
+            tid,
+            block: [word(0), word(1), word(2)],
+            shared_size: self.k.shared_size,
+            issued: self.stats.warp_instructions,
+        }
+    }
+
     fn special(&self, i: &Inst, w: &Warp, l: usize) -> Result<u32, EmuError> {
         let t = w.tid[l];
         Ok(match i.f(72, 8) {
@@ -829,7 +851,8 @@ impl Run<'_> {
             0x27 => self.cta[2],
             0x88 => 0,
             0x2f => (SHARED_WINDOW >> 32) as u32,
-            sr => return Err(unsupported(i, format!("special register {sr:#x}"))),
+            sr => crate::special_regs::value(sr, &self.thread_facts(t))
+                .ok_or_else(|| unsupported(i, format!("special register {sr:#x}")))?,
         })
     }
 

@@ -283,6 +283,11 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             w.set(0, 12, 0x919);
             w.set(72, 8, special_reg_code(sr));
         }
+        Opcode::Cs2r { sr, wide } => {
+            w.set(0, 12, 0x805);
+            w.set(72, 8, special_reg_code(sr));
+            w.set(80, 1, wide as u64);
+        }
         Opcode::Iadd3 { x } => encode_iadd3(w, i, x)?,
         Opcode::Imad { mode, signed, x } => {
             let base = match mode {
@@ -705,6 +710,14 @@ fn special_reg_code(sr: SpecialReg) -> u64 {
         SpecialReg::LaneMaskLe => 0x3a,
         SpecialReg::LaneMaskGt => 0x3b,
         SpecialReg::LaneMaskGe => 0x3c,
+        SpecialReg::VirtCfg => 0x02,
+        SpecialReg::VirtId => 0x03,
+        SpecialReg::SmemSz => 0x32,
+        SpecialReg::VirtualSmId => 0x43,
+        SpecialReg::ClockLo => 0x50,
+        SpecialReg::ClockHi => 0x51,
+        SpecialReg::GlobalTimerLo => 0x52,
+        SpecialReg::GlobalTimerHi => 0x53,
     }
 }
 

@@ -185,6 +185,20 @@ pub enum SpecialReg {
     LaneMaskLe,
     LaneMaskGt,
     LaneMaskGe,
+    /// `%nwarpid` on sm_90: bits 8..15 (SR_VIRTCFG).
+    VirtCfg,
+    /// `%warpid`: bits 8..14 (SR_VIRTID).
+    VirtId,
+    /// `%total_smem_size` plus the reserved shared memory `c[0x0][0x114]` (SR_SMEMSZ).
+    SmemSz,
+    /// `%smid` (SR_VIRTUALSMID).
+    VirtualSmId,
+    /// `%clock`/`%clock_hi`/`%clock64` (CS2R SR_CLOCKLO/HI).
+    ClockLo,
+    ClockHi,
+    /// `%globaltimer`, `_lo`, `_hi` (CS2R SR_GLOBALTIMERLO/HI).
+    GlobalTimerLo,
+    GlobalTimerHi,
 }
 
 /// Integer comparisons (ISETP).
@@ -483,6 +497,9 @@ pub enum Opcode {
     S2r(SpecialReg),
     /// `S2UR d0(UR), SR_x` (variable latency).
     S2ur(SpecialReg),
+    /// `CS2R[.32] d0, SR_x`: the clocks and timers, fixed latency; `wide` reads the register pair
+    /// (SR_x and the one after it) into a 64-bit d0.
+    Cs2r { sr: SpecialReg, wide: bool },
     /// `UMOV d0(UR), s0(imm)`.
     Umov,
     /// `ULEA d0(UR), s0(UR), s1(UR), shift`: d = (s0 << shift) + s1.

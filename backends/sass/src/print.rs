@@ -154,6 +154,11 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         Opcode::Mov => format!("MOV {d0}, {}", src(a)),
         Opcode::S2r(sr) => format!("S2R {d0}, {}", special_reg_name(sr)),
         Opcode::S2ur(sr) => format!("S2UR {d0}, {}", special_reg_name(sr)),
+        Opcode::Cs2r { sr, wide } => format!(
+            "CS2R{} {d0}, {}",
+            if wide { "" } else { ".32" },
+            special_reg_name(sr)
+        ),
         Opcode::Umov => format!("UMOV {d0}, {}", src(a)),
         Opcode::Ulea { shift } => format!("ULEA {d0}, {}, {}, {shift:#x}", src(a), src(b)),
         Opcode::Iadd3 { x } => print_iadd3(i, x),
@@ -566,6 +571,14 @@ fn special_reg_name(sr: SpecialReg) -> &'static str {
         SpecialReg::LaneMaskLe => "SR_LEMASK",
         SpecialReg::LaneMaskGt => "SR_GTMASK",
         SpecialReg::LaneMaskGe => "SR_GEMASK",
+        SpecialReg::VirtCfg => "SR_VIRTCFG",
+        SpecialReg::VirtId => "SR_VIRTID",
+        SpecialReg::SmemSz => "SR_SMEMSZ",
+        SpecialReg::VirtualSmId => "SR_VIRTUALSMID",
+        SpecialReg::ClockLo => "SR_CLOCKLO",
+        SpecialReg::ClockHi => "SR_CLOCKHI",
+        SpecialReg::GlobalTimerLo => "SR_GLOBALTIMERLO",
+        SpecialReg::GlobalTimerHi => "SR_GLOBALTIMERHI",
     }
 }
 

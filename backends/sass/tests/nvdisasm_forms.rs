@@ -753,7 +753,35 @@ fn forms(sm: Sm) -> Vec<Instr> {
             &[r(2), r(4), ur(4)],
         ));
     }
+    special_reg_forms(sm, &mut v);
     v
+}
+
+/// S2R of the SM, warp and shared-size registers, CS2R (.32 and the pair) of the clocks and
+/// global timers (`%smid`, `%warpid`, `%nwarpid`, `%total_smem_size`, `%clock`, `%clock64`, ...).
+fn special_reg_forms(sm: Sm, v: &mut Vec<Instr>) {
+    use SpecialReg::*;
+    for sr in [VirtCfg, VirtId, SmemSz, VirtualSmId] {
+        v.push(Instr::new(Opcode::S2r(sr), &[d(7)], &[]));
+    }
+    if sm.num >= 90 {
+        v.push(Instr::new(Opcode::S2r(CgaCtaId), &[d(7)], &[]));
+    }
+    for sr in [ClockLo, ClockHi, GlobalTimerLo, GlobalTimerHi] {
+        v.push(Instr::new(Opcode::Cs2r { sr, wide: false }, &[d(9)], &[]));
+    }
+    for sr in [ClockLo, GlobalTimerLo] {
+        v.push(Instr::new(
+            Opcode::Cs2r { sr, wide: true },
+            &[Dst::Reg(Reg::gpr64(4))],
+            &[],
+        ));
+    }
+    v.push(Instr::new(
+        Opcode::S2ur(SmemSz),
+        &[Dst::Reg(Reg::ugpr(4, 1))],
+        &[],
+    ));
 }
 
 /// LDGSTS in every size, cache and zero-fill form with both offsets' extremes, LDGDEPBAR,

@@ -19,6 +19,8 @@
 //! - generic addresses: shared, local, const and param memory appear at the `*_WINDOW` addresses;
 //!   module `.global` variables live at `GLOBAL_VARS_BASE`; buffers must lie elsewhere.
 //! - `%clock`, `%clock64`, `%globaltimer` read 0; `%smid`, `%gridid` read 0; `%nsmid` reads 1.
+//! - Clusters hold one CTA: `%cluster_ctarank` and `%cluster_ctaid` read 0, `%cluster_nctarank` and
+//!   `%cluster_nctaid` 1, `%clusterid`/`%nclusterid` are `%ctaid`/`%nctaid`.
 //! - a warp collective's exited member lanes are dropped from its mask; `shfl` from a lane outside
 //!   the group reads the caller's own value.
 //!

@@ -559,13 +559,13 @@ fn special(name: &str, comp: Option<char>) -> Opnd {
         "%clock64" | "%globaltimer" | "%globaltimer_lo" | "%globaltimer_hi" => Sreg::Clock64,
         "%dynamic_smem_size" => Sreg::DynSmem,
         "%total_smem_size" | "%aggr_smem_size" => Sreg::TotalSmem,
-        "%nsmid" | "%cluster_nctarank" | "%nclusterid" | "%cluster_nctaid" => Sreg::Fixed(1),
-        "%smid"
-        | "%gridid"
-        | "%cluster_ctarank"
-        | "%clusterid"
-        | "%cluster_ctaid"
-        | "%is_explicit_cluster" => Sreg::Fixed(0),
+        // Clusters hold one CTA: the grid of clusters is the grid of CTAs.
+        "%nclusterid" => Sreg::Nctaid(c),
+        "%clusterid" => Sreg::Ctaid(c),
+        "%nsmid" | "%cluster_nctarank" | "%cluster_nctaid" => Sreg::Fixed(1),
+        "%smid" | "%gridid" | "%cluster_ctarank" | "%cluster_ctaid" | "%is_explicit_cluster" => {
+            Sreg::Fixed(0)
+        }
         n if n.starts_with("%envreg")
             || n.starts_with("%pm")
             || n.starts_with("%reserved_smem") =>

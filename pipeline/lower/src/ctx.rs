@@ -397,10 +397,7 @@ impl<'a> Ctx<'a> {
                 let off = self.local_variable(s).unwrap_or(0);
                 Ok((self.local_address(off), Src::ZERO))
             }
-            Operand::SpecialReg { name, comp } => Err(format!(
-                "64-bit read of special register '{name}{}' is not supported yet",
-                comp.map(|c| format!(".{c}")).unwrap_or_default()
-            )),
+            Operand::SpecialReg { name, comp } => self.special_reg64(name, *comp),
             // A `.shared` variable's address (`mov.u64 %rd, tile`): 32 bits, high half 0.
             Operand::Symbol(s) if self.shared.contains_key(s.as_str()) => {
                 let off = self.shared[s.as_str()];
@@ -475,7 +472,7 @@ impl<'a> Ctx<'a> {
             "%lanemask_ge" => self.emit(Opcode::S2r(SpecialReg::LaneMaskGe), &[Dst::Reg(t)], &[]),
             "%ntid" => self.load_const(t, 4 * axis as u32),
             "%nctaid" => self.load_const(t, 0xc + 4 * axis as u32),
-            _ => return Err(format!("special register '{name}' is not supported yet")),
+            _ => return self.other_special_reg(name, comp, axis as u32),
         }
         Ok(t)
     }

@@ -125,7 +125,7 @@ impl Ctx<'_> {
     }
 
     /// Quotient or remainder of `a / b`; signed operands divide their magnitudes and fix signs.
-    fn divide32(&mut self, a: Src, b: Src, signed: bool, rem: bool) -> Reg {
+    pub(crate) fn divide32(&mut self, a: Src, b: Src, signed: bool, rem: bool) -> Reg {
         let (ua, ub) = if signed {
             let (x, y) = (self.temp(), self.temp());
             self.emit(Opcode::Iabs, &[Dst::Reg(x)], &[a]);

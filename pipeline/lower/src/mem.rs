@@ -84,18 +84,17 @@ fn vector_width(i: &Instruction) -> LResult<usize> {
     }
 }
 
-/// The `.STRONG` scope of an ordered access (`.relaxed.<scope>`, `.volatile`); `.acquire` and
-/// `.release` need fences that are not lowered yet.
+/// The `.STRONG` scope of an ordered access (`.relaxed.<scope>`, `.volatile`, and the access of
+/// `.acquire`/`.release`, whose fences `ordered.rs` adds).
 fn order_scope(i: &Instruction, space: Space) -> LResult<Option<MemScope>> {
-    if i.has_mod("acquire") || i.has_mod("release") {
-        return Err(format!(
-            "'{}.{}' is not supported yet",
-            i.opcode(),
-            i.mods().join(".")
-        ));
-    }
+    let ordering = crate::ordered::ordering(i)?;
     if matches!(space, Space::Shared | Space::Local) {
         return Ok(None);
+    }
+    if let Some(crate::ordered::Ordering::Acquire(s) | crate::ordered::Ordering::Release(s)) =
+        ordering
+    {
+        return Ok(Some(crate::ordered::strong_scope(s)));
     }
     if i.has_mod("volatile") {
         return Ok(Some(MemScope::Sys));
@@ -185,14 +184,35 @@ impl Ctx<'_> {
             Space::Generic
         };
         let scope = order_scope(i, space)?;
+        let ordering = crate::ordered::ordering(i)?;
         let (base, offset) = self.mem_address(space, addr)?;
+        self.ordering_prologue(ordering);
+        self.lower_access(i, space, scope, base, offset, &elems, ty)?;
+        self.ordering_epilogue(ordering);
+        Ok(())
+    }
+
+    /// The access of `lower_mem` itself, after its address is known.
+    #[allow(clippy::too_many_arguments)]
+    fn lower_access(
+        &mut self,
+        i: &Instruction,
+        space: Space,
+        scope: Option<MemScope>,
+        base: Src,
+        offset: i32,
+        elems: &[&Operand],
+        ty: Type,
+    ) -> LResult<()> {
+        let load = i.opcode() != "st";
+        let width = elems.len();
         let elem_regs = ty.size_bytes() / 4;
         if width > 1 && (elem_regs == 1 || elem_regs == 2) && width as u32 * elem_regs <= 4 {
             let regs = (width as u32 * elem_regs) as u8;
             return if load {
-                self.load_vector(space, scope, base, offset, &elems, ty, regs)
+                self.load_vector(space, scope, base, offset, elems, ty, regs)
             } else {
-                self.store_vector(space, scope, base, offset, &elems, ty, regs)
+                self.store_vector(space, scope, base, offset, elems, ty, regs)
             };
         }
         if width > 1 && ty.size_bytes() > 2 {

@@ -175,6 +175,14 @@ const KERNELS: &[Kernel] = &[
     kernel("hw_stress.ptx", "load_use", 128),
     kernel("hw_stress.ptx", "diverge_reconverge", 128),
     kernel("hw_stress.ptx", "barrier_rounds", 128),
+    kernel("ordered_mem.ptx", "ordered_mem", 64),
+    kernel("special_regs.ptx", "special_regs", 64),
+    // The cluster registers need sm_90.
+    Kernel {
+        grid: 3,
+        min_sm: 90,
+        ..kernel("cluster_regs.ptx", "cluster_regs", 32)
+    },
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on
@@ -213,6 +221,7 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     ("atomics_shared", &[90], "ATOMS.ADD (opcode 0x98c) unknown"),
     ("mma_fp8", &[90], "F2FP.F16.E4M3.UNPACK_B (opcode 0x23e): sm_90 has no fp8 mma; ptxas converts to f16 for HMMA and adds C with FADD"),
     ("diverge_reconverge", &[75], "CS2R (opcode 0x805) unknown"),
+    ("ordered_mem", &[75], "LD.E.STRONG.GPU (opcode 0x980) with a uniform-register address (sm_75)"),
 ];
 
 /// Kernel/architecture pairs where our cubin is not run (ptxas's still is), with the reason.
