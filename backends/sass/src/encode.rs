@@ -461,6 +461,7 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             return Ok(());
         }
         Opcode::DepbarLe { pending } => return encode_async::encode_depbar_le(w, pending),
+        Opcode::Syncs(op) => return crate::encode_sync::encode_syncs(w, i, op),
         Opcode::Ldsm {
             count,
             trans,

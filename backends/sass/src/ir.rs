@@ -695,6 +695,8 @@ pub enum Opcode {
     /// `DEPBAR.LE SB0, pending` (`cp.async.wait_group`): waits until at most `pending` LDGSTS
     /// groups are outstanding.
     DepbarLe { pending: u8 },
+    /// The sm_90 mbarrier (SYNCS.*) and asynchronous-proxy fence instructions (`syncs.rs`).
+    Syncs(crate::syncs::SyncsOp),
     /// `LDSM.16.{M88,MT88}[.2|.4] d0(group of `count` regs), [s0(shared addr or Zero) + offset]`
     /// (`ldmatrix...m8n8...b16`): `count` 8x8 b16 matrices, rows addressed by lanes 8j..8j+7,
     /// `trans` transposed. Variable latency.

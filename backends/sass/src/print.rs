@@ -351,6 +351,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         }
         Opcode::Ldgdepbar => "LDGDEPBAR".into(),
         Opcode::DepbarLe { pending } => format!("DEPBAR.LE SB0, {pending:#x}"),
+        Opcode::Syncs(op) => crate::print_sync::print_syncs(i, op),
         Opcode::Ldsm {
             count,
             trans,

@@ -700,6 +700,9 @@ fn forms(sm: Sm) -> Vec<Instr> {
     half_forms(sm, &mut v);
     mma_forms(sm, &mut v);
     convert_forms(&mut v);
+    if sm.num >= 90 {
+        v.extend(syncs_forms());
+    }
     if sm.num >= 80 {
         async_forms(&mut v);
     }
@@ -786,6 +789,55 @@ fn special_reg_forms(sm: Sm, v: &mut Vec<Instr>) {
 
 /// LDGSTS in every size, cache and zero-fill form with both offsets' extremes, LDGDEPBAR,
 /// DEPBAR.LE SB0 and LDSM x1/x2/x4, plain and transposed (sm_80+).
+/// The sm_90 mbarrier instructions (SYNCS.*) and asynchronous-proxy fences, in every form
+/// ptxas 13.5 writes for `mbarrier.*` and `fence.proxy.async` on sm_90a.
+fn syncs_forms() -> Vec<Instr> {
+    use ptxforge_sass::syncs::{ArriveMode, SyncsOp::*};
+    use Opcode::Syncs;
+    let bar = ur(6);
+    let mut v = vec![
+        Instr::new(Syncs(Exch64), &[Dst::None], &[bar, ur(4)]),
+        Instr::new(
+            Syncs(Exch64),
+            &[Dst::Reg(Reg::ugpr(8, 2))],
+            &[ur(10), ur(12)],
+        ),
+        Instr::new(Syncs(CctlIv), &[], &[bar]),
+        Instr::new(Syncs(FenceViewAsync { global: false }), &[], &[]),
+        Instr::new(Syncs(FenceViewAsync { global: true }), &[], &[]),
+        Instr::new(Syncs(CgaErrbar), &[], &[]),
+    ];
+    let modes = [
+        (ArriveMode::A1Tr, false),
+        (ArriveMode::A1T0, false),
+        (ArriveMode::ArT0, false),
+        (ArriveMode::A0Tr, true),
+        (ArriveMode::A0Tx, true),
+    ];
+    for (mode, red) in modes {
+        for (d0, count) in [(Dst::None, r(5)), (d(2), r(0)), (d(4), Src::ZERO)] {
+            v.push(Instr::new(
+                Syncs(Arrive { mode, red }),
+                &[d0],
+                &[bar, count],
+            ));
+        }
+    }
+    for trywait in [false, true] {
+        for (pd0, s1) in [(pd(0), r(3)), (pd(2), r(5)), (Dst::None, r(7))] {
+            v.push(Instr::new(
+                Syncs(PhaseChk { trywait }),
+                &[pd0],
+                &[ur(4), s1],
+            ));
+        }
+    }
+    let mut guarded = Instr::new(Syncs(PhaseChk { trywait: true }), &[pd(1)], &[bar, r(5)]);
+    guarded.guard = p(0).negated();
+    v.push(guarded);
+    v
+}
+
 fn async_forms(v: &mut Vec<Instr>) {
     use Opcode::*;
     let sizes = [MemSize::B32, MemSize::B64, MemSize::B128];

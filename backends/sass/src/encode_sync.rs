@@ -1,0 +1,95 @@
+//! Encodings of the sm_90 SYNCS family and asynchronous-proxy fences (`syncs.rs`).
+//!
+//! Fields learned from ptxas 13.5's output for sm_90a (nvdisasm -hex). SYNCS.EXCH.64 (0x5b2):
+//! destination UR 16..23, address UR 24..31, data UR 32..39, bit 72 (.64), bit 91. ARRIVE.TRANS64
+//! (0x9a7): destination 16..23, address register 24..31 (RZ here), count 32..39, address UR
+//! 64..69, .RED 74, mode 84..86, bit 91. PHASECHK.TRANS64 (0x5a7): address register 24..31,
+//! operand 32..39, address UR 64..69, bit 70, TRYWAIT 72, predicate destination 81..83, bit 91.
+//! CCTL.IV (0x9b1): address register 24..31, UR 64..69, bit 91. FENCE.VIEW.ASYNC (0x3c6): .G 72.
+//! CGAERRBAR (0x5ab).
+
+use crate::encode::{src_gpr, EResult, EncodeError, Word};
+use crate::ir::*;
+use crate::syncs::SyncsOp;
+
+const RZ: u64 = 255;
+const URZ: u64 = 63;
+const PT: u64 = 7;
+
+fn ur_src(s: &Src) -> EResult<u64> {
+    match s.val {
+        SrcVal::Reg(r) if r.file == RegFile::UGpr && r.idx < 63 => Ok(r.idx as u64),
+        SrcVal::Zero => Ok(URZ),
+        _ => Err(EncodeError(format!("SYNCS: uniform source {s:?}"))),
+    }
+}
+
+fn ur_dst(d: &Dst) -> EResult<u64> {
+    match d {
+        Dst::None => Ok(URZ),
+        Dst::Reg(r) if r.file == RegFile::UGpr && r.idx < 63 => Ok(r.idx as u64),
+        _ => Err(EncodeError(format!("SYNCS: uniform destination {d:?}"))),
+    }
+}
+
+fn gpr_dst(d: &Dst) -> EResult<u64> {
+    match d {
+        Dst::None => Ok(RZ),
+        Dst::Reg(r) if r.file == RegFile::Gpr && r.idx < 255 => Ok(r.idx as u64),
+        _ => Err(EncodeError(format!("SYNCS: destination {d:?}"))),
+    }
+}
+
+fn pred_dst(d: &Dst) -> EResult<u64> {
+    match d {
+        Dst::None => Ok(PT),
+        Dst::Reg(r) if r.file == RegFile::Pred && r.idx < 7 => Ok(r.idx as u64),
+        _ => Err(EncodeError(format!("SYNCS: predicate destination {d:?}"))),
+    }
+}
+
+/// Encodes one SYNCS-family instruction (guard and control bits are the caller's).
+pub(crate) fn encode_syncs(w: &mut Word, i: &Instr, op: SyncsOp) -> EResult<()> {
+    match op {
+        SyncsOp::Exch64 => {
+            w.set(0, 12, 0x5b2);
+            w.set(16, 8, ur_dst(&i.dsts[0])?);
+            w.set(24, 8, ur_src(&i.srcs[0])?);
+            w.set(32, 8, ur_src(&i.srcs[1])?);
+            w.set(72, 1, 1);
+            w.set(91, 1, 1);
+        }
+        SyncsOp::Arrive { mode, red } => {
+            w.set(0, 12, 0x9a7);
+            w.set(16, 8, gpr_dst(&i.dsts[0])?);
+            w.set(24, 8, RZ);
+            w.set(32, 8, src_gpr(&i.srcs[1])?);
+            w.set(64, 6, ur_src(&i.srcs[0])?);
+            w.set(74, 1, red as u64);
+            w.set(84, 3, mode.code());
+            w.set(91, 1, 1);
+        }
+        SyncsOp::PhaseChk { trywait } => {
+            w.set(0, 12, 0x5a7);
+            w.set(24, 8, RZ);
+            w.set(32, 8, src_gpr(&i.srcs[1])?);
+            w.set(64, 6, ur_src(&i.srcs[0])?);
+            w.set(70, 1, 1);
+            w.set(72, 1, trywait as u64);
+            w.set(81, 3, pred_dst(&i.dsts[0])?);
+            w.set(91, 1, 1);
+        }
+        SyncsOp::CctlIv => {
+            w.set(0, 12, 0x9b1);
+            w.set(24, 8, RZ);
+            w.set(64, 6, ur_src(&i.srcs[0])?);
+            w.set(91, 1, 1);
+        }
+        SyncsOp::FenceViewAsync { global } => {
+            w.set(0, 12, 0x3c6);
+            w.set(72, 1, global as u64);
+        }
+        SyncsOp::CgaErrbar => w.set(0, 12, 0x5ab),
+    }
+    Ok(())
+}

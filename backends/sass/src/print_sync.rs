@@ -1,0 +1,53 @@
+//! Printing of the sm_90 SYNCS family and asynchronous-proxy fences (`syncs.rs`) in nvdisasm's
+//! syntax.
+
+use crate::ir::*;
+use crate::print::{dst, pdst, src};
+use crate::syncs::SyncsOp;
+
+fn ureg(s: &Src) -> String {
+    match s.val {
+        SrcVal::Reg(r) => format!("UR{}", r.idx),
+        _ => "URZ".into(),
+    }
+}
+
+fn udst(d: &Dst) -> String {
+    match d {
+        Dst::Reg(r) => format!("UR{}", r.idx),
+        Dst::None => "URZ".into(),
+    }
+}
+
+/// nvdisasm's text of one SYNCS-family instruction (without the guard).
+pub(crate) fn print_syncs(i: &Instr, op: SyncsOp) -> String {
+    let [a, b, ..] = &i.srcs;
+    match op {
+        SyncsOp::Exch64 => format!(
+            "SYNCS.EXCH.64 {}, [{}], {}",
+            udst(&i.dsts[0]),
+            ureg(a),
+            ureg(b)
+        ),
+        SyncsOp::Arrive { mode, red } => format!(
+            "SYNCS.ARRIVE.TRANS64{}{} {}, [{}], {}",
+            if red { ".RED" } else { "" },
+            mode.suffix(),
+            dst(&i.dsts[0]),
+            ureg(a),
+            src(b)
+        ),
+        SyncsOp::PhaseChk { trywait } => format!(
+            "SYNCS.PHASECHK.TRANS64{} {}, [{}], {}",
+            if trywait { ".TRYWAIT" } else { "" },
+            pdst(&i.dsts[0]),
+            ureg(a),
+            src(b)
+        ),
+        SyncsOp::CctlIv => format!("SYNCS.CCTL.IV [{}]", ureg(a)),
+        SyncsOp::FenceViewAsync { global } => {
+            format!("FENCE.VIEW.ASYNC.{}", if global { "G" } else { "S" })
+        }
+        SyncsOp::CgaErrbar => "CGAERRBAR".into(),
+    }
+}
