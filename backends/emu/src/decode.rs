@@ -601,7 +601,6 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Fsel, 0x008, true),
         (Bmsk, 0x01b, true),
         (Sgxt, 0x01a, true),
-        (Usgxt, 0x09a, true),
         (Ubmsk, 0x09b, true),
         (Dadd, 0x029, true),
         (Dmul, 0x028, true),
@@ -748,6 +747,10 @@ fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
     }
     if sm >= 86 {
         t.push((I2fp, 0x045, true));
+    }
+    // USGXT has run on ptxas's sm_90 code only (kernels/special_regs.ptx).
+    if sm >= 90 {
+        t.push((Usgxt, 0x09a, true));
     }
     if sm >= 80 {
         t.extend([(Hmnmx2, 0x040, true), (F2fp, 0x03e, true)]);

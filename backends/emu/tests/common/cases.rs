@@ -355,6 +355,11 @@ pub const CASES: &[Case] = &[
         setup: sad,
     },
     Case {
+        file: "kernels/special_regs.ptx",
+        kernel: "special_regs",
+        setup: super::special_cases::special_regs,
+    },
+    Case {
         file: "kernels/fround.ptx",
         kernel: "f32_rounding",
         setup: f32_rounding,

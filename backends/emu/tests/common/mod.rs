@@ -5,6 +5,7 @@
 pub mod cases;
 pub mod mma_cases;
 pub mod mma_int_cases;
+pub mod special_cases;
 
 use std::path::{Path, PathBuf};
 
