@@ -6,6 +6,7 @@ mod inputs;
 mod json;
 mod options_file;
 mod sim;
+mod sim_random;
 mod stats;
 mod stats_json;
 mod trace;

@@ -17,6 +17,12 @@ const USAGE: &str = "usage: ptxforge sim FILE.ptx [-arch sm_XX] --entry NAME --g
 
 /// Runs the subcommand on the words after `sim`.
 pub fn main(argv: &[String]) -> ExitCode {
+    if argv
+        .iter()
+        .any(|w| w == "--random" || w.starts_with("--random="))
+    {
+        return crate::sim_random::main(argv);
+    }
     let req = match parse(argv) {
         Ok(r) => r,
         Err(msg) => {

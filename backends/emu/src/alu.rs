@@ -512,10 +512,21 @@ fn fop(i: &Inst, a: u32, b: u32, c: u32) -> Result<u32, String> {
     };
     let rm = i.f(78, 2);
     // Round to nearest straight from f32 arithmetic: rounding the f64 sum first would round twice.
-    let r = match rm {
+    let mut r = match rm {
         0 => native_round_to_nearest(i.op, fa as f32, fb as f32, || flush(fsrc(i, c, true), ftz)),
         _ => round_f32(sum, err, rm),
     };
+    // An exact zero sum is -0 when rounding down unless both addends are +0 (IEEE 754 6.3); the
+    // host's f64 addition above rounded to nearest and gave +0 for x + (-x).
+    if rm == 1 && sum == 0.0 && err == 0.0 && i.op != Op::Fmul {
+        let (x, y) = match i.op {
+            Op::Fadd => (fa, fb),
+            _ => (fa * fb, flush(fsrc(i, c, true), ftz) as f64),
+        };
+        if !(x.to_bits() == 0 && y.to_bits() == 0) {
+            r = -0.0;
+        }
+    }
     // The hardware returns the quiet NaN 0x7fffffff for any f32 result that is NaN (CUDA
     // programming guide, "Floating-Point Standard"); input payloads are not propagated.
     if r.is_nan() {

@@ -22,6 +22,7 @@ mod mem;
 mod opt;
 mod pack;
 mod param_addr;
+mod planted;
 mod shared_layout;
 mod shared_window;
 mod sqrt;
