@@ -459,6 +459,8 @@ fn narrow_op(ins: &Ins, f: Fmt, s: &[u64]) -> Result<u64, SimError> {
         "div" => float::div_in(a, x(1)?, if approx { Rnd::Rn } else { rnd }, f),
         "rcp" => float::div_in(1.0, a, if approx { Rnd::Rn } else { rnd }, f),
         "sqrt" => float::sqrt_in(a, if approx { Rnd::Rn } else { rnd }, f),
+        // f32 abs and neg run as FADD (ptxas and ptxforge alike): a NaN comes out canonical.
+        "abs" | "neg" if f == float::F32 && a.is_nan() => f.nan(),
         "abs" => return Ok(bits(0)? & !sign),
         "neg" => return Ok(bits(0)? ^ sign),
         "copysign" => return Ok((bits(1)? & !sign) | (bits(0)? & sign)),
