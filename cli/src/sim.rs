@@ -6,7 +6,8 @@
 //! ```
 //! Prints `agree` and exits 0, or the first difference (buffer, offset, the thread that wrote the
 //! word in the interpreter, values) or the error that stopped a runner (hazard, out-of-bounds
-//! access) and exits 1; a usage problem exits 255.
+//! access) and exits 1; a usage problem exits 255. With `--random COUNT` it runs random kernels
+//! instead (`sim_random.rs`).
 
 use std::process::ExitCode;
 
