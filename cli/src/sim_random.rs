@@ -40,6 +40,8 @@ struct Tally {
     instructions: u64,
     agree: u64,
     two_way: u64,
+    /// Why the emulator stopped on ptxas's cubin (the kind of stop, counted).
+    ptxas_stops: std::collections::BTreeMap<String, u64>,
     disagree: u64,
     errors: u64,
     rejects: u64,
@@ -73,6 +75,11 @@ pub fn main(argv: &[String]) -> ExitCode {
         if opts.count == 0 && deadline.is_none() {
             break;
         }
+    }
+    let mut stops: Vec<(&String, &u64)> = t.ptxas_stops.iter().collect();
+    stops.sort_by(|a, b| b.1.cmp(a.1));
+    for (why, n) in stops.iter().take(6) {
+        println!("  two-way {n}: the emulator stopped on ptxas's cubin: {why}");
     }
     println!(
         "({} body instructions; {} of the agreements two-way; {} skipped; {:.1} s)",
@@ -109,9 +116,15 @@ fn one_kernel(opts: &Options, sm: u32, seed: u64, t: &mut Tally) {
     t.kernels += 1;
     t.instructions += size as u64;
     match &outcome {
-        Outcome::Agree { two_way } => {
+        Outcome::Agree {
+            two_way,
+            ptxas_stop,
+        } => {
             t.agree += 1;
             t.two_way += *two_way as u64;
+            if let Some(why) = ptxas_stop {
+                *t.ptxas_stops.entry(stop_kind(why)).or_default() += 1;
+            }
         }
         Outcome::Disagree { .. } => t.disagree += 1,
         Outcome::PtxforgeError(_) => t.errors += 1,
@@ -137,6 +150,25 @@ fn one_kernel(opts: &Options, sm: u32, seed: u64, t: &mut Tally) {
         };
     }
     println!("{said}");
+}
+
+/// `error: ptxas cubin: hazard at /*0130*/ on R3 (ReadTooEarly): ...` -> `hazard (ReadTooEarly)`;
+/// `unsupported: ... (opcode 0x2bd): unknown opcode` -> `unsupported (opcode 0x2bd)`.
+fn stop_kind(why: &str) -> String {
+    let paren = |s: &str| {
+        s.split('(')
+            .nth(1)
+            .and_then(|p| p.split(')').next())
+            .map(str::to_string)
+    };
+    if why.contains("hazard") {
+        let at = why.find("hazard").unwrap_or(0);
+        format!("hazard ({})", paren(&why[at..]).unwrap_or_default())
+    } else if let Some(at) = why.find("(opcode") {
+        format!("unsupported ({})", paren(&why[at..]).unwrap_or_default())
+    } else {
+        why.chars().take(80).collect()
+    }
 }
 
 fn parse(argv: &[String]) -> Result<Options, String> {

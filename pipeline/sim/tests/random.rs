@@ -56,7 +56,7 @@ fn random_kernels_agree_three_ways() {
             let program = generate(&config, seed);
             kernels += 1;
             match run(&program, seed, Some(&ptxas)) {
-                Outcome::Agree { two_way: t } => {
+                Outcome::Agree { two_way: t, .. } => {
                     agree += 1;
                     two_way += t as usize;
                 }

@@ -39,9 +39,11 @@ impl std::fmt::Display for Culprit {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// Every runner agrees (`two_way`: the emulator could not run ptxas's cubin, or there is no
-    /// ptxas, so only the interpreter and our cubin were compared).
+    /// ptxas, so only the interpreter and our cubin were compared; `ptxas_stop` says why the
+    /// emulator stopped on ptxas's cubin).
     Agree {
         two_way: bool,
+        ptxas_stop: Option<String>,
     },
     Disagree {
         culprit: Culprit,
@@ -87,8 +89,10 @@ fn first_words(msg: &str) -> String {
 impl std::fmt::Display for Outcome {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Outcome::Agree { two_way: false } => write!(f, "agree"),
-            Outcome::Agree { two_way: true } => write!(f, "agree (interpreter and ptxforge only)"),
+            Outcome::Agree { two_way: false, .. } => write!(f, "agree"),
+            Outcome::Agree { two_way: true, .. } => {
+                write!(f, "agree (interpreter and ptxforge only)")
+            }
             Outcome::Disagree { culprit, detail } => write!(f, "disagree ({culprit}): {detail}"),
             Outcome::PtxforgeError(e) => write!(f, "ptxforge error: {e}"),
             Outcome::PtxasReject(e) => write!(f, "ptxas rejects: {e}"),
@@ -151,14 +155,21 @@ fn classify(verdicts: &[(String, Verdict)]) -> Outcome {
     if let Verdict::Unsupported { error, .. } = ours {
         return Outcome::Skipped(format!("the emulator cannot run our cubin: {error}"));
     }
+    let ptxas_stop = theirs.filter(|v| !runs(v)).map(|v| v.to_string());
     let theirs = theirs.filter(|v| runs(v));
     let disagree = |culprit, v: &Verdict| Outcome::Disagree {
         culprit,
         detail: v.to_string(),
     };
     match (theirs, ours) {
-        (None, Verdict::Agree) => Outcome::Agree { two_way: true },
-        (Some(Verdict::Agree), Verdict::Agree) => Outcome::Agree { two_way: false },
+        (None, Verdict::Agree) => Outcome::Agree {
+            two_way: true,
+            ptxas_stop,
+        },
+        (Some(Verdict::Agree), Verdict::Agree) => Outcome::Agree {
+            two_way: false,
+            ptxas_stop: None,
+        },
         (None, v) => disagree(Culprit::Unconfirmed, v),
         (Some(Verdict::Agree), v) => disagree(Culprit::Ptxforge, v),
         (Some(t), Verdict::Agree) => disagree(Culprit::PtxasCubin, t),
