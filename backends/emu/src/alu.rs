@@ -35,12 +35,14 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
     let (a, b, c) = (x.val(i.a), x.val(i.b), x.val(i.c));
     let r0 = match i.op {
         Mov | Umov => b,
-        Popc => b.count_ones(),
+        // `POPC R, ~R2` / `FLO.U32 R, ~R2`: the B operand's negation bit is a bitwise not.
+        Popc => inverted_b(i, b).count_ones(),
         Brev => b.reverse_bits(),
         Flo => {
             if i.bit(73) {
                 return Err("signed FLO".into());
             }
+            let b = inverted_b(i, b);
             match (b, i.bit(74)) {
                 (0, _) => u32::MAX,
                 (_, true) => b.leading_zeros(),
@@ -273,6 +275,14 @@ fn iadd3(i: &Inst, x: &impl Operands, a: u32, b: u32, c: u32) -> AluOut {
     AluOut {
         r: [Some(lo(second)), None],
         p: [Some(first >> 32 != 0), Some(second >> 32 != 0)],
+    }
+}
+
+/// B, bitwise inverted when its negation bit is set (POPC and FLO write it as `~R`).
+fn inverted_b(i: &Inst, b: u32) -> u32 {
+    match mod_bits(i, false) {
+        Some((neg, _)) if i.bit(neg) => !b,
+        _ => b,
     }
 }
 
