@@ -18,6 +18,7 @@ mod json;
 mod options_file;
 mod resource_warnings;
 mod sim;
+mod sim_random;
 mod stats;
 mod stats_json;
 mod trace;

@@ -6,7 +6,8 @@
 //! ```
 //! Prints `agree` and exits 0, or the first difference (buffer, offset, the thread that wrote the
 //! word in the interpreter, values) or the error that stopped a runner (hazard, out-of-bounds
-//! access) and exits 1; a usage problem exits 255.
+//! access) and exits 1; a usage problem exits 255. With `--random COUNT` it runs random kernels
+//! instead (`sim_random.rs`).
 
 use std::process::ExitCode;
 
@@ -17,6 +18,12 @@ const USAGE: &str = "usage: ptxforge sim FILE.ptx [-arch sm_XX] --entry NAME --g
 
 /// Runs the subcommand on the words after `sim`.
 pub fn main(argv: &[String]) -> ExitCode {
+    if argv
+        .iter()
+        .any(|w| w == "--random" || w.starts_with("--random="))
+    {
+        return crate::sim_random::main(argv);
+    }
     let req = match parse(argv) {
         Ok(r) => r,
         Err(msg) => {

@@ -35,12 +35,14 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
     let (a, b, c) = (x.val(i.a), x.val(i.b), x.val(i.c));
     let r0 = match i.op {
         Mov | Umov => b,
-        Popc => b.count_ones(),
+        // `POPC R, ~R2` / `FLO.U32 R, ~R2`: the B operand's negation bit is a bitwise not.
+        Popc => inverted_b(i, b).count_ones(),
         Brev => b.reverse_bits(),
         Flo => {
             if i.bit(73) {
                 return Err("signed FLO".into());
             }
+            let b = inverted_b(i, b);
             match (b, i.bit(74)) {
                 (0, _) => u32::MAX,
                 (_, true) => b.leading_zeros(),
@@ -290,6 +292,14 @@ fn iadd3(i: &Inst, x: &impl Operands, a: u32, b: u32, c: u32) -> AluOut {
     }
 }
 
+/// B, bitwise inverted when its negation bit is set (POPC and FLO write it as `~R`).
+fn inverted_b(i: &Inst, b: u32) -> u32 {
+    match mod_bits(i, false) {
+        Some((neg, _)) if i.bit(neg) => !b,
+        _ => b,
+    }
+}
+
 /// Bit positions (neg, abs) of the modifiers of operand B (or C with `slot_c`): they belong to the
 /// operand's field (bits 32..63: 63/62; bits 64..71: 75/74), which the operand form decides.
 /// None for an immediate.
@@ -526,10 +536,21 @@ fn fop(i: &Inst, a: u32, b: u32, c: u32) -> Result<u32, String> {
     };
     let rm = i.f(78, 2);
     // Round to nearest straight from f32 arithmetic: rounding the f64 sum first would round twice.
-    let r = match rm {
+    let mut r = match rm {
         0 => native_round_to_nearest(i.op, fa as f32, fb as f32, || flush(fsrc(i, c, true), ftz)),
         _ => round_f32(sum, err, rm),
     };
+    // An exact zero sum is -0 when rounding down unless both addends are +0 (IEEE 754 6.3); the
+    // host's f64 addition above rounded to nearest and gave +0 for x + (-x).
+    if rm == 1 && sum == 0.0 && err == 0.0 && i.op != Op::Fmul {
+        let (x, y) = match i.op {
+            Op::Fadd => (fa, fb),
+            _ => (fa * fb, flush(fsrc(i, c, true), ftz) as f64),
+        };
+        if !(x.to_bits() == 0 && y.to_bits() == 0) {
+            r = -0.0;
+        }
+    }
     // The hardware returns the quiet NaN 0x7fffffff for any f32 result that is NaN (CUDA
     // programming guide, "Floating-Point Standard"); input payloads are not propagated.
     if r.is_nan() {

@@ -85,11 +85,23 @@ fn next_toward(v: f64, s: i32) -> f64 {
 /// A float source as f64: f16, f32 (flushed under `.FTZ`, bit 80) or f64.
 fn float_source(i: &Inst, x: &impl Operands) -> Result<f64, String> {
     let raw = source_bits(i, x);
-    Ok(match source_size(i) {
+    let v = match source_size(i) {
         1 => decode_half(raw as u16, F16, false),
         2 => flush(f32::from_bits(raw as u32), i.bit(80)) as f64,
         3 => f64::from_bits(raw),
         _ => return Err("an 8-bit float source".into()),
+    };
+    // The operand's |x| and -x modifiers (ptxas writes `FRND.TRUNC R7, -R0` for a negated value).
+    Ok(match crate::alu::mod_bits(i, false) {
+        Some((neg, abs)) => {
+            let v = if i.bit(abs) { v.abs() } else { v };
+            if i.bit(neg) {
+                -v
+            } else {
+                v
+            }
+        }
+        None => v,
     })
 }
 

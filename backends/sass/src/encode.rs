@@ -648,7 +648,8 @@ fn encode_iadd3(w: &mut Word, i: &Instr, x: bool) -> EResult<()> {
     };
     set_alu_abc(w, 0x010, a, &b_imm, c)?;
     w.set(72, 1, a.neg as u64);
-    if matches!(b.val, SrcVal::Reg(_) | SrcVal::CBuf { .. }) {
+    // -RZ is a register operand too: its negation sets the carry (a - 0 in a 64-bit subtract).
+    if matches!(b.val, SrcVal::Reg(_) | SrcVal::CBuf { .. } | SrcVal::Zero) {
         w.set(63, 1, b.neg as u64);
     }
     w.set(75, 1, c.neg as u64);

@@ -111,6 +111,12 @@ fn forms(sm: Sm) -> Vec<Instr> {
             &[d(2), Dst::None],
             &[r(4), r(6).negated(), Src::ZERO],
         ),
+        // -RZ: its negation must be encoded (the borrow of a 64-bit a - 0).
+        Instr::new(
+            Iadd3 { x: false },
+            &[d(2), pd(0)],
+            &[r(4), Src::ZERO.negated(), Src::ZERO],
+        ),
         Instr::new(
             Iadd3 { x: true },
             &[d(3), Dst::None],

@@ -156,6 +156,9 @@ impl Ctx<'_> {
         let o = ops(i, 3)?;
         let d = self.dst(&o[0])?;
         let (mut a, mut b) = (self.src32(&o[1])?, self.src32(&o[2])?);
+        if sub && crate::planted::sub_operands_swapped() {
+            std::mem::swap(&mut a, &mut b);
+        }
         if !matches!(a.val, SrcVal::Reg(_)) && !sub {
             std::mem::swap(&mut a, &mut b);
         }

@@ -55,6 +55,7 @@ mod opt;
 mod ordered;
 mod pack;
 mod param_addr;
+mod planted;
 mod shared_layout;
 mod shared_window;
 mod special_regs;

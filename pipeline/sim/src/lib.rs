@@ -19,6 +19,7 @@
 pub mod compare;
 pub mod ours;
 pub mod params;
+pub mod random;
 pub mod rng;
 pub mod setup;
 
