@@ -1,10 +1,12 @@
 //! `--jobserver` under real GNU make (pipe style) and under a fifo jobserver the test creates:
 //! concurrency stays within the tokens, and every token is back in the pipe afterwards.
 
-use std::io::Read;
-use std::os::unix::fs::OpenOptionsExt;
+mod fifo;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+use fifo::{fifo_with_tokens, max_concurrent, tokens_in};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("ptxforge-js-{}-{name}", std::process::id()));
@@ -24,21 +26,6 @@ fn many_kernels(dir: &Path, n: usize) -> PathBuf {
     let path = dir.join("many.ptx");
     std::fs::write(&path, src).unwrap();
     path
-}
-
-fn max_concurrent(stderr: &str) -> usize {
-    let line = stderr
-        .lines()
-        .find(|l| l.starts_with("ptxforge jobserver:"))
-        .unwrap_or_else(|| panic!("no stats in {stderr}"));
-    line.split("max ")
-        .nth(1)
-        .unwrap()
-        .split_whitespace()
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap()
 }
 
 #[test]
@@ -103,36 +90,6 @@ fn make_j2_limits_concurrency_and_gets_its_tokens_back() {
     );
 }
 
-/// Creates a fifo holding `tokens` bytes; returns its path.
-fn fifo_with_tokens(dir: &Path, tokens: usize) -> PathBuf {
-    let path = dir.join("js.fifo");
-    let _ = std::fs::remove_file(&path);
-    assert!(Command::new("mkfifo")
-        .arg(&path)
-        .status()
-        .unwrap()
-        .success());
-    let mut f = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(&path)
-        .unwrap();
-    std::io::Write::write_all(&mut f, &vec![b'+'; tokens]).unwrap();
-    std::mem::forget(f);
-    path
-}
-
-fn tokens_in(path: &Path) -> usize {
-    let mut f = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .custom_flags(0o4000)
-        .open(path)
-        .unwrap();
-    let mut buf = [0u8; 256];
-    f.read(&mut buf).unwrap_or(0)
-}
-
 fn run_with_fifo(fifo: &Path, ptx: &Path, dir: &Path) -> (bool, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_ptxforge"))
         .args(["--jobserver", "--split-compile", "4", "-arch=sm_80"])
@@ -156,7 +113,7 @@ fn run_with_fifo(fifo: &Path, ptx: &Path, dir: &Path) -> (bool, String) {
 fn fifo_tokens_all_return_after_success_and_after_an_error() {
     let dir = scratch("fifo");
     let ptx = many_kernels(&dir, 300);
-    let fifo = fifo_with_tokens(&dir, 2);
+    let (fifo, _held_open) = fifo_with_tokens(&dir, 2);
     let (ok, stderr) = run_with_fifo(&fifo, &ptx, &dir);
     assert!(ok, "{stderr}");
     assert!(max_concurrent(&stderr) <= 3, "{stderr}");
@@ -166,7 +123,7 @@ fn fifo_tokens_all_return_after_success_and_after_an_error() {
     let mut src = std::fs::read_to_string(&ptx).unwrap();
     src.push_str(".visible .entry broken()\n{\n.reg .f64 %fd<3>;\nbrkpt;\nret;\n}\n");
     std::fs::write(&bad, src).unwrap();
-    let fifo = fifo_with_tokens(&dir, 2);
+    let (fifo, _held_open) = fifo_with_tokens(&dir, 2);
     let (ok, stderr) = run_with_fifo(&fifo, &bad, &dir);
     assert!(!ok, "{stderr}");
     assert_eq!(tokens_in(&fifo), 2, "tokens lost after a compile error");
@@ -315,7 +272,7 @@ fn sigterm_mid_compile_gives_tokens_back() {
     let mut interrupted = 0;
     // Several moments, so a kill that lands while a byte is between read(2) and the books shows.
     for delay_ms in [60, 130, 200, 270, 340, 410, 480, 550] {
-        let fifo = fifo_with_tokens(&dir, 2);
+        let (fifo, _held_open) = fifo_with_tokens(&dir, 2);
         let mut child = Command::new(env!("CARGO_BIN_EXE_ptxforge"))
             .args(["--jobserver", "--split-compile", "4", "-arch=sm_80"])
             .arg(&ptx)

@@ -4,10 +4,12 @@
 //! is the same bytes as a compile without make. Reduced counts by default;
 //! `PTXFORGE_STRESS_FULL=1` runs 1,000 compiles.
 
-use std::io::Read;
-use std::os::unix::fs::OpenOptionsExt;
-use std::path::{Path, PathBuf};
+mod fifo;
+
+use std::path::PathBuf;
 use std::process::Command;
+
+use fifo::{fifo_with_tokens, max_concurrent, tokens_in};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("ptxforge-jsload-{}-{name}", std::process::id()));
@@ -84,50 +86,6 @@ fn many_back_to_back_compiles_under_make_j2() {
             "c{i}.cubin differs from a compile without make"
         );
     }
-}
-
-/// A fifo holding `tokens` bytes, kept open for writing so that readers never see its end.
-fn fifo_with_tokens(dir: &Path, tokens: usize) -> (PathBuf, std::fs::File) {
-    let path = dir.join("js.fifo");
-    assert!(Command::new("mkfifo")
-        .arg(&path)
-        .status()
-        .unwrap()
-        .success());
-    let mut f = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(&path)
-        .unwrap();
-    std::io::Write::write_all(&mut f, &vec![b'+'; tokens]).unwrap();
-    (path, f)
-}
-
-fn tokens_in(path: &Path) -> usize {
-    let mut f = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .custom_flags(0o4000) // O_NONBLOCK
-        .open(path)
-        .unwrap();
-    let mut buf = [0u8; 256];
-    f.read(&mut buf).unwrap_or(0)
-}
-
-/// The most sections one process ran at once, from its `PTXFORGE_JOBSERVER_STATS` line.
-fn max_concurrent(stderr: &str) -> usize {
-    stderr
-        .lines()
-        .find_map(|l| l.strip_prefix("ptxforge jobserver:"))
-        .and_then(|l| {
-            l.split("max ")
-                .nth(1)?
-                .split_whitespace()
-                .next()?
-                .parse()
-                .ok()
-        })
-        .unwrap_or_else(|| panic!("no jobserver stats in {stderr}"))
 }
 
 #[test]
