@@ -11,7 +11,7 @@
 
 use std::process::ExitCode;
 
-use ptxforge_sim::{differential_check, Fill, SimRequest, Verdict};
+use ptxforge_sim::{differential_check, SimRequest, Verdict};
 
 const USAGE: &str = "usage: ptxforge sim FILE.ptx [-arch sm_XX] --entry NAME --grid X[,Y,Z] --block X[,Y,Z] \
 [--args a,b,...] [--buffer-bytes N] [--fill random|small] [--seed S] [--reference-cubin F] [--ulps N] [--dynamic-shared N]";
@@ -75,8 +75,8 @@ fn parse(argv: &[String]) -> Result<SimRequest, String> {
         match name {
             "-arch" | "--gpu-name" => req.sm = arch_number(&value()?)?,
             "--entry" | "-e" => req.entry = value()?,
-            "--grid" => req.grid = dims(&value()?)?,
-            "--block" => req.block = dims(&value()?)?,
+            "--grid" => req.grid = ptxforge_sim::parse_dims(&value()?)?,
+            "--block" => req.block = ptxforge_sim::parse_dims(&value()?)?,
             "--args" => {
                 req.scalar_args = value()?
                     .split(',')
@@ -88,7 +88,7 @@ fn parse(argv: &[String]) -> Result<SimRequest, String> {
             "--dynamic-shared" => req.dynamic_shared_bytes = number(&value()?)? as u32,
             "--seed" => req.seed = number(&value()?)?,
             "--ulps" => req.ulps = number(&value()?)? as u32,
-            "--fill" => req.fill = fill(&value()?)?,
+            "--fill" => req.fill = value()?.parse()?,
             "--reference-cubin" => {
                 let path = value()?;
                 req.reference_cubin =
@@ -119,29 +119,4 @@ fn arch_number(arch: &str) -> Result<u32, String> {
 
 fn number(v: &str) -> Result<u64, String> {
     v.parse().map_err(|_| format!("'{v}': expected a number"))
-}
-
-/// `X[,Y,Z]`, each at least 1.
-fn dims(v: &str) -> Result<[u32; 3], String> {
-    let parts: Vec<&str> = v.split(',').collect();
-    if parts.is_empty() || parts.len() > 3 {
-        return Err(format!("'{v}': expected X[,Y,Z]"));
-    }
-    let mut d = [1u32; 3];
-    for (slot, p) in d.iter_mut().zip(&parts) {
-        *slot = p
-            .parse()
-            .ok()
-            .filter(|&n| n > 0)
-            .ok_or(format!("'{v}': expected X[,Y,Z] of positive numbers"))?;
-    }
-    Ok(d)
-}
-
-fn fill(v: &str) -> Result<Fill, String> {
-    match v {
-        "random" => Ok(Fill::Random),
-        "small" => Ok(Fill::Small),
-        _ => Err(format!("'{v}': expected random or small")),
-    }
 }

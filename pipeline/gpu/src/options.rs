@@ -12,7 +12,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use ptxforge_sim::{Fill, SimRequest};
+use ptxforge_sim::SimRequest;
 
 /// A parsed command line: the launch, and how to finish it once the architecture is known.
 #[derive(Clone, Debug, Default)]
@@ -116,8 +116,8 @@ pub fn parse_args(argv: &[String]) -> Result<GpuRequest, String> {
         match name {
             "-arch" | "--gpu-name" => r.arch = Some(arch_number(&value()?)?),
             "--entry" | "-e" => req.entry = value()?,
-            "--grid" => req.grid = dims(&value()?)?,
-            "--block" => req.block = dims(&value()?)?,
+            "--grid" => req.grid = ptxforge_sim::parse_dims(&value()?)?,
+            "--block" => req.block = ptxforge_sim::parse_dims(&value()?)?,
             "--args" => {
                 req.scalar_args = value()?
                     .split(',')
@@ -130,7 +130,7 @@ pub fn parse_args(argv: &[String]) -> Result<GpuRequest, String> {
             "--seed-per-arch" => r.seed_per_arch = Some(number(&value()?)?),
             "--seed-structs" => req.seed_structs = true,
             "--ulps" => req.ulps = number(&value()?)? as u32,
-            "--fill" => req.fill = fill(&value()?)?,
+            "--fill" => req.fill = value()?.parse()?,
             "--reference-cubin" => r.reference_cubin = Some(value()?.into()),
             "--ptxas" => r.ptxas = Some(value()?.into()),
             "--retarget" => r.retarget = true,
@@ -166,31 +166,6 @@ fn number(v: &str) -> Result<u64, String> {
     .ok_or(format!("'{v}': expected a number"))
 }
 
-/// `X[,Y,Z]`, each at least 1.
-fn dims(v: &str) -> Result<[u32; 3], String> {
-    let parts: Vec<&str> = v.split(',').collect();
-    if parts.len() > 3 {
-        return Err(format!("'{v}': expected X[,Y,Z]"));
-    }
-    let mut d = [1u32; 3];
-    for (slot, p) in d.iter_mut().zip(&parts) {
-        *slot = p
-            .parse()
-            .ok()
-            .filter(|&n| n > 0)
-            .ok_or(format!("'{v}': expected X[,Y,Z] of positive numbers"))?;
-    }
-    Ok(d)
-}
-
-fn fill(v: &str) -> Result<Fill, String> {
-    match v {
-        "random" => Ok(Fill::Random),
-        "small" => Ok(Fill::Small),
-        _ => Err(format!("'{v}': expected random or small")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -210,7 +185,7 @@ mod tests {
         assert_eq!(r.launch.grid, [2, 3, 1]);
         assert_eq!(r.launch.block, [64, 1, 1]);
         assert_eq!(r.launch.scalar_args, ["7", "-1"]);
-        assert_eq!(r.launch.fill, Fill::Small);
+        assert_eq!(r.launch.fill, ptxforge_sim::Fill::Small);
         assert_eq!(
             (r.launch.ulps, r.min_sm, r.seed_per_arch),
             (4, 80, Some(0x5eed))

@@ -97,6 +97,35 @@ pub enum Fill {
     Small,
 }
 
+impl std::str::FromStr for Fill {
+    type Err = String;
+    /// `random` or `small`, as `--fill` takes them.
+    fn from_str(v: &str) -> Result<Fill, String> {
+        match v {
+            "random" => Ok(Fill::Random),
+            "small" => Ok(Fill::Small),
+            _ => Err(format!("'{v}': expected random or small")),
+        }
+    }
+}
+
+/// A grid or block size as `--grid`/`--block` take it: `X[,Y,Z]`, each at least 1.
+pub fn parse_dims(v: &str) -> Result<[u32; 3], String> {
+    let parts: Vec<&str> = v.split(',').collect();
+    if parts.len() > 3 {
+        return Err(format!("'{v}': expected X[,Y,Z]"));
+    }
+    let mut d = [1u32; 3];
+    for (slot, p) in d.iter_mut().zip(&parts) {
+        *slot = p
+            .parse()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or(format!("'{v}': expected X[,Y,Z] of positive numbers"))?;
+    }
+    Ok(d)
+}
+
 /// The outcome of a differential run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
