@@ -29,3 +29,37 @@ pub fn corpus_files(dir: &Path) -> Vec<PathBuf> {
     files.sort();
     files
 }
+
+/// The first architecture a module's `.target` names (`sm_80`, `sm_90a`), if any.
+pub fn module_target(src: &str) -> Option<&str> {
+    src.lines()
+        .find_map(|l| l.trim().strip_prefix(".target"))
+        .and_then(|t| t.split([',', ' ', '\t']).find(|w| !w.is_empty()))
+}
+
+/// The `-arch` a benchmark compiles a module for: its `.target`, except that modules for sm_75
+/// (the generated ones) and modules naming none are compiled for sm_80.
+pub fn bench_arch(src: &str) -> String {
+    module_target(src)
+        .filter(|t| *t != "sm_75")
+        .unwrap_or("sm_80")
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_are_read_as_the_benchmarks_compile_them() {
+        let m = |t: &str| format!(".version 8.0\n.target {t}\n.address_size 64\n");
+        assert_eq!(module_target(&m("sm_90a")), Some("sm_90a"));
+        assert_eq!(
+            module_target(&m("sm_80, texmode_independent")),
+            Some("sm_80")
+        );
+        assert_eq!(bench_arch(&m("sm_89")), "sm_89");
+        assert_eq!(bench_arch(&m("sm_75")), "sm_80");
+        assert_eq!(bench_arch(".version 8.0\n"), "sm_80");
+    }
+}

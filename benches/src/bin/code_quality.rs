@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ptxforge_benches::corpus_files;
+use ptxforge_benches::{bench_arch, corpus_files};
 use ptxforge_sass::nvtools;
 
 /// What one compiler made of one kernel.
@@ -111,14 +111,7 @@ fn compile(exe: &Path, ptx: &Path, arch: &str, out: &Path) -> Option<PathBuf> {
 }
 
 fn target_of(ptx: &Path) -> String {
-    std::fs::read_to_string(ptx)
-        .unwrap_or_default()
-        .lines()
-        .find_map(|l| l.trim().strip_prefix(".target"))
-        .and_then(|t| t.split([',', ' ', '\t']).find(|w| !w.is_empty()))
-        .map(str::to_string)
-        .filter(|t| t != "sm_75")
-        .unwrap_or_else(|| "sm_80".into())
+    bench_arch(&std::fs::read_to_string(ptx).unwrap_or_default())
 }
 
 /// One module's kernels, ours and ptxas's side by side.

@@ -12,14 +12,8 @@ use ptxforge_sass::arch::{Sm, SUPPORTED_SMS};
 
 /// The `.target` of a module, e.g. `sm_80` or `sm_90a` (sm_75 when it names none we know).
 fn module_target(src: &str) -> Sm {
-    src.lines()
-        .find_map(|l| l.trim().strip_prefix(".target"))
-        .and_then(|t| {
-            t.split([',', ' ', '\t'])
-                .find(|w| !w.is_empty())?
-                .parse()
-                .ok()
-        })
+    ptxforge_benches::module_target(src)
+        .and_then(|t| t.parse().ok())
         .unwrap_or(Sm::new(75))
 }
 

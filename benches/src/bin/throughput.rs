@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use ptxforge_benches::measure::{measure, median, Run};
-use ptxforge_benches::synth;
+use ptxforge_benches::{bench_arch, synth};
 use ptxforge_sass::nvtools;
 
 /// One module to compile, and the architecture to compile it for.
@@ -69,21 +69,11 @@ fn parse_args() -> Config {
     cfg
 }
 
-/// The `.target` of a module as an `-arch` (sm_80 for the generated ones).
-fn target_of(src: &str) -> String {
-    src.lines()
-        .find_map(|l| l.trim().strip_prefix(".target"))
-        .and_then(|t| t.split([',', ' ', '\t']).find(|w| !w.is_empty()))
-        .map(str::to_string)
-        .filter(|t| t != "sm_75")
-        .unwrap_or_else(|| "sm_80".into())
-}
-
 fn module_from(path: PathBuf, arch: Option<String>) -> Module {
     let src = std::fs::read_to_string(&path).unwrap_or_default();
     Module {
         name: path.file_name().unwrap().to_string_lossy().into_owned(),
-        arch: arch.unwrap_or_else(|| target_of(&src)),
+        arch: arch.unwrap_or_else(|| bench_arch(&src)),
         bytes: src.len() as u64,
         kernels: src.matches(".entry").count(),
         path,
