@@ -141,11 +141,10 @@ fn mutated_corpus_kernels_fail_with_diagnostics_only() {
         .iter()
         .map(|f| std::fs::read_to_string(f).unwrap())
         .filter_map(|src| {
-            let target = src
-                .lines()
-                .find_map(|l| l.trim().strip_prefix(".target sm_"))?;
-            let digits: String = target.chars().take_while(char::is_ascii_digit).collect();
-            let sm: u32 = digits.parse().ok()?;
+            let sm = ptxforge_benches::module_target(&src)?
+                .parse::<Sm>()
+                .ok()?
+                .num;
             let (header, kernels) = header_and_kernels(&src);
             (sm <= 90 && !kernels.is_empty()).then_some((sm, header, kernels))
         })
