@@ -56,6 +56,7 @@ mod half;
 mod hazard;
 mod machine;
 mod mma;
+pub mod opcodes;
 mod round64;
 mod special_regs;
 
