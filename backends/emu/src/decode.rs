@@ -727,11 +727,13 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_write(i, File::P, i.f(81, 3) as u8, 1);
             add_write(i, File::P, i.f(84, 3) as u8, 1);
         }
-        // WARPSYNC Rb (0x348) reads its mask from a register; 0x948 takes an immediate.
+        // WARPSYNC Rb (0x348) reads its mask from a register (32..39, on sm_90 24..31); 0x948
+        // takes an immediate (any immediate means the whole warp on sm_90: WARPSYNC.ALL).
         Warpsync if i.f(0, 12) == 0x348 => {
-            i.b = gpr(i.f(32, 8) as u8);
+            i.b = gpr(i.f(if sm >= 90 { 24 } else { 32 }, 8) as u8);
             add_read(i, i.b, 1);
         }
+        Warpsync if sm >= 90 => i.b = Operand::Imm(u32::MAX),
         Bssy | Bsync | Break | Bmov | Warpsync | Acqbulk | Preexit | Membar => {}
         // BRA's predicate input (87..90): the executing lanes whose predicate holds take it.
         // BRA.DIV URa (bit 91): branches while the lanes of the mask in URa are not converged.

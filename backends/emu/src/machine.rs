@@ -573,13 +573,17 @@ impl Run<'_> {
                     if i.bit(86) || i.f(16, 8) != 0 {
                         return Err(unsupported(i, "WARPSYNC.EXCLUSIVE or .COLLECTIVE".into()));
                     }
+                    let Operand::R(mask) = i.b else {
+                        return Err(unsupported(i, "WARPSYNC without its mask register".into()));
+                    };
                     for l in lanes {
-                        w.lane[l] = Lane::AtWarpsync(w.reg(i.f(32, 8) as u8, l));
+                        w.lane[l] = Lane::AtWarpsync(w.reg(mask, l));
                     }
                 } else {
-                    let m = match i.f(32, 32) {
-                        0 => u32::MAX,
-                        m => m,
+                    let m = match (i.b, i.f(32, 32)) {
+                        (Operand::Imm(all), _) => all,
+                        (_, 0) => u32::MAX,
+                        (_, m) => m,
                     };
                     lanes.for_each(|l| w.lane[l] = Lane::AtWarpsync(m));
                 }

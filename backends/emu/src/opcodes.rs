@@ -626,6 +626,8 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Redux, 0x3c4, false),
             (Atoms, 0xf8c, false),
             (Warpsync, 0x948, false),
+            // A partial mask comes from a register on sm_90 (its mask at 24..31).
+            (Warpsync, 0x348, false),
             (Hfma2Mma, 0x035, true),
             (S2ur, 0x9c3, false),
             (Umov, 0x082, true),

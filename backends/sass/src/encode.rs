@@ -342,6 +342,13 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
         }
         Opcode::Fadd { ftz, rnd } => {
             set_alu_ab(w, 0x021, a, b)?;
+            // FADD's immediate and constant-bank second operands use the C forms (ptxas:
+            // `FADD R5, R4, -24` is 0x...7421, `FADD R5, R0, c[0x0][0x168]` 0x...7621).
+            match w.get(9, 3) {
+                FORM_IMM_B => w.set(9, 3, FORM_IMM_C),
+                FORM_CBUF_B => w.set(9, 3, FORM_CBUF_C),
+                _ => {}
+            }
             set_float_mods(w, a, b);
             w.set(80, 1, ftz as u64);
             w.set(78, 2, crate::encode_double::round_code(rnd));
@@ -642,6 +649,13 @@ pub(crate) fn set_setp_preds(w: &mut Word, i: &Instr) -> EResult<()> {
 
 fn encode_iadd3(w: &mut Word, i: &Instr, x: bool) -> EResult<()> {
     let [a, b, c, d, e] = &i.srcs;
+    // IADD3 has no immediate or constant-bank form for C: such an operand belongs in B.
+    if matches!(c.val, SrcVal::Imm(_) | SrcVal::CBuf { .. }) {
+        return err(
+            i,
+            "IADD3 takes an immediate or constant-bank operand only as B",
+        );
+    }
     let b_imm = match b.val {
         SrcVal::Imm(v) if b.neg => Src::imm(v.wrapping_neg()),
         _ => *b,

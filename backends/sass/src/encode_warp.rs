@@ -27,14 +27,21 @@ pub(super) fn encode_warp(sm: Sm, w: &mut Word, i: &Instr, op: WarpOp) -> EResul
         }
         WarpOp::Warpsync => {
             match a.val {
+                // sm_90's immediate form is WARPSYNC.ALL whatever the bits: a partial mask must
+                // come from a register there (the warp pass puts it in one).
+                SrcVal::Imm(mask) if sm.num >= 90 && mask != u32::MAX => {
+                    let why = format!(
+                        "WARPSYNC {mask:#x}: sm_90 takes a partial mask only in a register"
+                    );
+                    return err(i, &why);
+                }
                 SrcVal::Imm(mask) => {
                     w.set(0, 12, 0x948);
-                    let full_on_sm90 = sm.num >= 90 && mask == u32::MAX;
-                    w.set(32, 32, if full_on_sm90 { 0 } else { mask as u64 });
+                    w.set(32, 32, if sm.num >= 90 { 0 } else { mask as u64 });
                 }
                 _ => {
                     w.set(0, 12, 0x348);
-                    w.set(32, 8, src_gpr(a)?);
+                    w.set(if sm.num >= 90 { 24 } else { 32 }, 8, src_gpr(a)?);
                 }
             }
             w.set(87, 3, PT);

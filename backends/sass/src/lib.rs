@@ -41,6 +41,7 @@ pub mod pred_pressure;
 pub mod print;
 mod print_convert;
 mod print_double;
+mod print_float;
 mod print_half;
 mod print_imma;
 mod print_pack;

@@ -57,3 +57,27 @@ pub fn ptxas_cubin(ptx: &Path, sm: u32) -> Option<Result<Vec<u8>, String>> {
     let _ = std::fs::remove_file(&out);
     Some(result)
 }
+
+/// Whether nvdisasm decodes every instruction of `cubin` (no "error" on its stderr): None when
+/// nvdisasm is not installed, `Some(Err(stderr))` when it rejects the code.
+pub fn nvdisasm_accepts(cubin: &[u8]) -> Option<Result<(), String>> {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let nvdisasm = tool("nvdisasm")?;
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("ptxforge-dis-{}-{n}.cubin", std::process::id()));
+    if let Err(e) = std::fs::write(&path, cubin) {
+        return Some(Err(format!("cannot write {}: {e}", path.display())));
+    }
+    let run = Command::new(nvdisasm).arg(&path).output();
+    let _ = std::fs::remove_file(&path);
+    Some(match run {
+        Err(e) => Err(format!("nvdisasm did not run: {e}")),
+        Ok(o) => {
+            let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+            match o.status.success() && !stderr.contains("error") {
+                true => Ok(()),
+                false => Err(stderr),
+            }
+        }
+    })
+}

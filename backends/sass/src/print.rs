@@ -128,6 +128,19 @@ pub(crate) fn src(s: &Src) -> String {
     }
 }
 
+/// f32 sources: immediates as nvdisasm prints floats (`-24`, `0.5`, `+INF`), with their sign
+/// and magnitude modifiers folded into the bits.
+pub(crate) fn fsrc(s: &Src) -> String {
+    match s.val {
+        SrcVal::Imm(bits) => {
+            let bits = if s.abs { bits & 0x7fff_ffff } else { bits };
+            let bits = if s.neg { bits ^ 0x8000_0000 } else { bits };
+            crate::print_float::f32_literal(bits)
+        }
+        _ => src(s),
+    }
+}
+
 /// Integer sources whose immediates nvdisasm prints as signed 32-bit values (`-0x7`).
 fn isrc(s: &Src) -> String {
     match s.val {
@@ -202,16 +215,20 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             "FADD{}{} {}",
             ftz_s(ftz),
             crate::print_double::round_suffix(rnd),
-            join(&[d0, src(a), src(b)])
+            join(&[d0, fsrc(a), fsrc(b)])
         ),
-        Opcode::Fmul { ftz } => format!("FMUL{} {}", ftz_s(ftz), join(&[d0, src(a), src(b)])),
+        Opcode::Fmul { ftz } => format!("FMUL{} {}", ftz_s(ftz), join(&[d0, fsrc(a), fsrc(b)])),
         Opcode::Ffma { ftz } => {
-            format!("FFMA{} {}", ftz_s(ftz), join(&[d0, src(a), src(b), src(c)]))
+            format!(
+                "FFMA{} {}",
+                ftz_s(ftz),
+                join(&[d0, fsrc(a), fsrc(b), fsrc(c)])
+            )
         }
         Opcode::Fmnmx { ftz } => format!(
             "FMNMX{} {}",
             ftz_s(ftz),
-            join(&[d0, src(a), src(b), pred(c)])
+            join(&[d0, fsrc(a), fsrc(b), pred(c)])
         ),
         Opcode::Isetp {
             cmp,
@@ -237,7 +254,13 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             float_cmp_name(cmp),
             ftz_s(ftz),
             bool_op_name(combine),
-            join(&[pdst(&i.dsts[0]), pdst(&i.dsts[1]), src(a), src(b), pred(c)])
+            join(&[
+                pdst(&i.dsts[0]),
+                pdst(&i.dsts[1]),
+                fsrc(a),
+                fsrc(b),
+                pred(c)
+            ])
         ),
         Opcode::Dadd { .. } | Opcode::Dmul { .. } | Opcode::Dfma { .. } | Opcode::Dsetp { .. } => {
             crate::print_double::double_body(i)

@@ -234,6 +234,28 @@ fn forms(sm: Sm) -> Vec<Instr> {
             &[d(9)],
             &[r(2).negated(), r(5)],
         ),
+        // FADD's immediate and constant-bank forms (the second operand's C forms).
+        Instr::new(
+            Fadd {
+                ftz: false,
+                rnd: Round::Rn,
+            },
+            &[d(9)],
+            &[r(2), Src::imm(0xc1c0_0000)],
+        ),
+        Instr::new(
+            Fadd {
+                ftz: true,
+                rnd: Round::Rn,
+            },
+            &[d(9)],
+            &[r(2).negated(), cb],
+        ),
+        Instr::new(
+            Iadd3 { x: false },
+            &[d(9), Dst::None],
+            &[r(2), Src::imm(100), r(5).negated()],
+        ),
         Instr::new(MufuRcp, &[d(9)], &[r(2)]),
         Instr::new(MufuRsq, &[d(9)], &[r(2)]),
         Instr::new(

@@ -28,3 +28,6 @@ Compile-unit with entry vadd
 
 /// ptxas 13.5's `--compiler-stats=time`.
 pub const PTXAS_STATS_TIME: &str = "ptxas info    : STAT: CompileTime = 45.613998 ms\n";
+
+#[allow(dead_code)]
+pub mod clients;

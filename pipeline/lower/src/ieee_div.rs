@@ -82,7 +82,7 @@ impl Ctx<'_> {
         self.emit(
             Opcode::Iadd3 { x: false },
             &[Dst::Reg(gap), Dst::None],
-            &[ea, eb.negated(), Src::imm(FAST_GAP)],
+            &[ea, Src::imm(FAST_GAP), eb.negated()],
         );
         self.isetp_acc(IntCmp::Le, Src::reg(gap), Src::imm(2 * FAST_GAP), p)
     }

@@ -451,18 +451,26 @@ pub fn converge_warp_collectives(f: &mut Function, sm: Sm) {
         }
         block.instrs = out;
     }
-    if sm.num < 80 {
-        masks_in_registers(f);
+    match sm.num {
+        ..80 => masks_in_registers(f, |_| true),
+        90.. => masks_in_registers(f, |m| m != FULL_MASK),
+        _ => {}
     }
 }
 
-/// sm_75: WARPSYNC takes its mask from a register (`MOV R, mask; WARPSYNC R`), as ptxas's code does.
-fn masks_in_registers(f: &mut Function) {
+/// WARPSYNC takes its mask from a register (`MOV R, mask; WARPSYNC R`) where the target has no
+/// immediate form for it: every mask on sm_75 (as ptxas's code does), partial masks on sm_90
+/// (whose immediate form means the whole warp).
+fn masks_in_registers(f: &mut Function, needs_register: impl Fn(u32) -> bool) {
     for b in 0..f.blocks.len() {
         let instrs = std::mem::take(&mut f.blocks[b].instrs);
         let mut out = Vec::with_capacity(instrs.len());
         for mut i in instrs {
             if let (Opcode::Warp(WarpOp::Warpsync), SrcVal::Imm(m)) = (i.op, i.srcs[0].val) {
+                if !needs_register(m) {
+                    out.push(i);
+                    continue;
+                }
                 let r = f.new_vreg(RegFile::Gpr, 1);
                 out.push(Instr::new(Opcode::Mov, &[Dst::Reg(r)], &[Src::imm(m)]).guarded(i.guard));
                 i.srcs[0] = Src::reg(r);

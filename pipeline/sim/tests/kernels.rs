@@ -297,6 +297,13 @@ fn run_one(k: &Kernel, sm: u32) -> Outcome {
             Err(e) => (None, Some(e)),
         },
     };
+    if let Some(Some(Err(e))) = ours.as_deref().map(nvtools::nvdisasm_accepts) {
+        return Outcome {
+            verdict: Err(format!("nvdisasm rejects our cubin: {e}")),
+            ours_ran: false,
+            not_compiled: None,
+        };
+    }
     let mut cubins: Vec<(&str, &[u8])> = vec![("ptxas cubin", &reference)];
     if let Some(cubin) = &ours {
         cubins.push(("ptxforge cubin", cubin));
