@@ -128,6 +128,25 @@ pub(crate) fn src(s: &Src) -> String {
     }
 }
 
+/// nvdisasm's name for a plain IMAD by what it computes (learnt by decoding IMAD words): `.MOV`
+/// when the product is zero or is `a` alone, `.IADD` for `a * 1 + c`, `.SHL` for `a * 2^k + RZ`.
+fn imad_alias(a: &Src, b: &Src, c: &Src) -> &'static str {
+    let zero = |s: &Src| s.val == SrcVal::Zero;
+    let b_imm = match b.val {
+        SrcVal::Imm(v) if b.neg => Some(v.wrapping_neg()),
+        SrcVal::Imm(v) => Some(v),
+        _ => None,
+    };
+    match b_imm {
+        _ if zero(a) || zero(b) => ".MOV",
+        Some(0) => ".MOV",
+        Some(1) if zero(c) => ".MOV",
+        Some(1) => ".IADD",
+        Some(v) if v.is_power_of_two() && v < 0x8000_0000 && zero(c) => ".SHL",
+        _ => "",
+    }
+}
+
 /// f32 sources: immediates as nvdisasm prints floats (`-24`, `0.5`, `+INF`), with their sign
 /// and magnitude modifiers folded into the bits.
 pub(crate) fn fsrc(s: &Src) -> String {
@@ -181,13 +200,17 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
                 ImadMode::Hi => ".HI",
                 ImadMode::Wide => ".WIDE",
             };
+            let alias = match (mode, x) {
+                (ImadMode::Lo, false) => imad_alias(a, b, c),
+                _ => "",
+            };
             let u = if signed { "" } else { ".U32" };
             let xs = if x { ".X" } else { "" };
             let mut parts = vec![d0, src(a), isrc(b), src(c)];
             if x {
                 parts.push(pred(d));
             }
-            format!("IMAD{m}{u}{xs} {}", join(&parts))
+            format!("IMAD{m}{alias}{u}{xs} {}", join(&parts))
         }
         Opcode::Iabs => format!("IABS {d0}, {}", src(a)),
         Opcode::I2f { signed } => {

@@ -234,6 +234,16 @@ fn forms(sm: Sm) -> Vec<Instr> {
             &[d(9)],
             &[r(2).negated(), r(5)],
         ),
+        // nvdisasm's IMAD aliases: .MOV (zero product or a * 1 + RZ), .IADD (a * 1 + c), .SHL.
+        Instr::new(
+            imad_lo(false),
+            &[d(6)],
+            &[Src::ZERO, Src::cbuf(0, 0x190), Src::ZERO],
+        ),
+        Instr::new(imad_lo(true), &[d(6)], &[r(2), Src::ZERO, Src::ZERO]),
+        Instr::new(imad_lo(true), &[d(6)], &[r(2), Src::imm(1), r(4)]),
+        Instr::new(imad_lo(false), &[d(6)], &[r(2), Src::imm(8), Src::ZERO]),
+        Instr::new(imad_lo(true), &[d(6)], &[r(2), Src::imm(6), Src::ZERO]),
         // FADD's immediate and constant-bank forms (the second operand's C forms).
         Instr::new(
             Fadd {
@@ -1307,5 +1317,14 @@ fn matrix_int_forms(sm: Sm, v: &mut Vec<Instr>) {
                 &[g(16, 4), g(32, 2), g(40, 8)],
             ));
         }
+    }
+}
+
+/// A plain 32-bit IMAD.
+fn imad_lo(signed: bool) -> Opcode {
+    Opcode::Imad {
+        mode: ImadMode::Lo,
+        signed,
+        x: false,
     }
 }

@@ -85,6 +85,64 @@ fn nvdisasm_decodes_sim_kernels_to_our_text() {
     assert!(compared > 5000, "only {compared} instructions compared");
 }
 
+/// The same for every kernel of the corpus (`../shared/corpus`, real nvcc output) that compiles at
+/// its module's own `.target`: about 860,000 instructions, each decoded by nvdisasm to our text.
+#[test]
+fn nvdisasm_decodes_corpus_to_our_text() {
+    if nvtools::tool("nvdisasm").is_none() {
+        println!(
+            "skipped: nvdisasm not found (run scripts/fetch-nvidia-tools.sh or set PTXFORGE_NV)"
+        );
+        return;
+    }
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    let mut files = Vec::new();
+    for group in std::fs::read_dir(&corpus).into_iter().flatten().flatten() {
+        for f in std::fs::read_dir(group.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            if f.path().extension().is_some_and(|x| x == "ptx") {
+                files.push(f.path());
+            }
+        }
+    }
+    if files.is_empty() {
+        println!("skipped: no corpus at {}", corpus.display());
+        return;
+    }
+    files.sort();
+    let (mut compared, mut kernels) = (0, 0);
+    let mut failures = Vec::new();
+    for file in &files {
+        let src = String::from_utf8_lossy(&std::fs::read(file).unwrap()).into_owned();
+        let Some(sm) = own_target(&src) else {
+            continue;
+        };
+        let name = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let out = compile_for(&src, &name, sm);
+        kernels += out.kernels.iter().filter(|k| k.image.is_some()).count();
+        compared += compare_with_nvdisasm(&name, sm, &out, &mut failures);
+    }
+    println!("nvdisasm read {compared} instructions of {kernels} corpus kernels as we print them");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(kernels > 100, "only {kernels} corpus kernels compiled");
+}
+
+/// A module's `.target` when the back end generates code for it.
+fn own_target(src: &str) -> Option<Sm> {
+    let line = src
+        .lines()
+        .find(|l| l.trim_start().starts_with(".target"))?;
+    let first = line.trim_start()[".target".len()..].split(',').next()?;
+    first
+        .trim()
+        .parse::<Sm>()
+        .ok()
+        .filter(|sm| sm.is_supported())
+}
+
 /// nvdisasm's text for each kernel of `out` against our printer's; returns how many instructions
 /// were compared and pushes the first mismatch of each kernel onto `failures`.
 fn compare_with_nvdisasm(
