@@ -53,6 +53,7 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
         || is_matrix(op)
         || matches!(op, Opcode::Warp(w) if w.is_variable_latency())
         || matches!(op, Opcode::Mma(m) if m.scoreboarded)
+        || matches!(op, Opcode::Syncs(s) if s.is_memory_op())
 }
 
 /// The FP64 unit's instructions and the conversions with a 64-bit side: scoreboarded results,
@@ -97,6 +98,7 @@ pub fn reads_late(op: &Opcode) -> bool {
     ) || is_fp64(op)
         || is_matrix(op)
         || matches!(op, Opcode::Warp(w) if w.reads_late())
+        || matches!(op, Opcode::Syncs(s) if s.is_memory_op())
 }
 
 /// The integer, single-bit and f64 tensor-core ops under a scoreboard (DMMA everywhere, IMMA and

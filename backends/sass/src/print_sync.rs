@@ -2,7 +2,7 @@
 //! syntax.
 
 use crate::ir::*;
-use crate::print::{dst, pdst, src};
+use crate::print::{dst, pdst, pred, src};
 use crate::syncs::SyncsOp;
 
 fn ureg(s: &Src) -> String {
@@ -19,6 +19,14 @@ fn udst(d: &Dst) -> String {
     }
 }
 
+/// A SYNCS address: `[R11+URZ]` for a register, `[UR6]` for a uniform register.
+fn address(s: &Src) -> String {
+    match s.val {
+        SrcVal::Reg(r) if r.file == RegFile::Gpr => format!("R{}+URZ", r.idx),
+        _ => ureg(s),
+    }
+}
+
 /// nvdisasm's text of one SYNCS-family instruction (without the guard).
 pub(crate) fn print_syncs(i: &Instr, op: SyncsOp) -> String {
     let [a, b, ..] = &i.srcs;
@@ -29,25 +37,35 @@ pub(crate) fn print_syncs(i: &Instr, op: SyncsOp) -> String {
             ureg(a),
             ureg(b)
         ),
-        SyncsOp::Arrive { mode, red } => format!(
-            "SYNCS.ARRIVE.TRANS64{}{} {}, [{}], {}",
+        SyncsOp::Arrive { mode, red, optout } => format!(
+            "SYNCS.ARRIVE.TRANS64{}{}{} {}, [{}], {}",
             if red { ".RED" } else { "" },
+            if optout { ".OPTOUT" } else { "" },
             mode.suffix(),
             dst(&i.dsts[0]),
-            ureg(a),
+            address(a),
             src(b)
         ),
         SyncsOp::PhaseChk { trywait } => format!(
             "SYNCS.PHASECHK.TRANS64{} {}, [{}], {}",
             if trywait { ".TRYWAIT" } else { "" },
             pdst(&i.dsts[0]),
-            ureg(a),
+            address(a),
             src(b)
         ),
-        SyncsOp::CctlIv => format!("SYNCS.CCTL.IV [{}]", ureg(a)),
+        SyncsOp::CctlIv => format!("SYNCS.CCTL.IV [{}]", address(a)),
         SyncsOp::FenceViewAsync { global } => {
             format!("FENCE.VIEW.ASYNC.{}", if global { "G" } else { "S" })
         }
         SyncsOp::CgaErrbar => "CGAERRBAR".into(),
     }
+}
+
+/// nvdisasm's text of `ELECT d0(P), d1(UR), s0(P)`.
+pub(crate) fn print_elect(i: &Instr) -> String {
+    let p = match i.srcs[0].val {
+        SrcVal::Zero => "PT".to_string(),
+        _ => pred(&i.srcs[0]),
+    };
+    format!("ELECT {}, {}, {}", pdst(&i.dsts[0]), udst(&i.dsts[1]), p)
 }

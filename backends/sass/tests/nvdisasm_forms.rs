@@ -823,12 +823,65 @@ fn syncs_forms() -> Vec<Instr> {
     for (mode, red) in modes {
         for (d0, count) in [(Dst::None, r(5)), (d(2), r(0)), (d(4), Src::ZERO)] {
             v.push(Instr::new(
-                Syncs(Arrive { mode, red }),
+                Syncs(Arrive {
+                    mode,
+                    red,
+                    optout: false,
+                }),
                 &[d0],
                 &[bar, count],
             ));
         }
     }
+    // Barrier addresses in a register (`[R11+URZ]`) and arrive_drop's `.OPTOUT`.
+    for (mode, red, optout) in [
+        (ArriveMode::A1T0, false, false),
+        (ArriveMode::A1T0, false, true),
+        (ArriveMode::ArT0, false, true),
+        (ArriveMode::A1Tr, false, false),
+        (ArriveMode::A0Tr, true, false),
+    ] {
+        v.push(Instr::new(
+            Syncs(Arrive { mode, red, optout }),
+            &[d(2)],
+            &[r(11), r(4)],
+        ));
+    }
+    v.push(Instr::new(
+        Syncs(Arrive {
+            mode: ArriveMode::A1T0,
+            red: false,
+            optout: true,
+        }),
+        &[Dst::None],
+        &[bar, Src::ZERO],
+    ));
+    for trywait in [false, true] {
+        v.push(Instr::new(
+            Syncs(PhaseChk { trywait }),
+            &[pd(1)],
+            &[r(13), r(3)],
+        ));
+    }
+    v.push(Instr::new(Syncs(CctlIv), &[], &[r(11)]));
+    // ELECT (elect.sync): predicate and uniform destinations, either absent.
+    use ptxforge_sass::warp::WarpOp;
+    for (p0, u) in [
+        (pd(1), Dst::None),
+        (pd(0), Dst::Reg(Reg::ugpr(4, 1))),
+        (Dst::None, Dst::Reg(Reg::ugpr(5, 1))),
+    ] {
+        v.push(Instr::new(
+            Opcode::Warp(WarpOp::Elect),
+            &[p0, u],
+            &[Src::TRUE],
+        ));
+    }
+    v.push(Instr::new(
+        Opcode::Warp(WarpOp::Elect),
+        &[pd(2), Dst::Reg(Reg::ugpr(7, 1))],
+        &[p(3)],
+    ));
     for trywait in [false, true] {
         for (pd0, s1) in [(pd(0), r(3)), (pd(2), r(5)), (Dst::None, r(7))] {
             v.push(Instr::new(

@@ -359,7 +359,7 @@ impl Ctx<'_> {
 
     /// The 32-bit value of an immediate, or of a register the function writes only with one `mov`
     /// of an immediate.
-    fn constant_of(&self, op: &Operand) -> Option<u32> {
+    pub(crate) fn constant_of(&self, op: &Operand) -> Option<u32> {
         match op {
             Operand::Imm(v) => Some(*v as u32),
             Operand::Reg(name) => {
@@ -452,17 +452,26 @@ pub fn converge_warp_collectives(f: &mut Function, sm: Sm) {
         block.instrs = out;
     }
     if sm.num < 80 {
-        masks_in_registers(f);
+        masks_in_registers(f, |_| true);
+    } else if sm.num >= 90 {
+        // sm_90's immediate WARPSYNC (0x948) is WARPSYNC.ALL whatever its mask field holds
+        // (nvdisasm); ptxas puts a partial mask in a register (`WARPSYNC R0` before elect.sync).
+        masks_in_registers(f, |m| m != FULL_MASK);
     }
 }
 
-/// sm_75: WARPSYNC takes its mask from a register (`MOV R, mask; WARPSYNC R`), as ptxas's code does.
-fn masks_in_registers(f: &mut Function) {
+/// WARPSYNC takes its mask from a register (`MOV R, mask; WARPSYNC R`), as ptxas's code does on
+/// sm_75 and for partial masks on sm_90: the masks `in_register` selects.
+fn masks_in_registers(f: &mut Function, in_register: impl Fn(u32) -> bool) {
     for b in 0..f.blocks.len() {
         let instrs = std::mem::take(&mut f.blocks[b].instrs);
         let mut out = Vec::with_capacity(instrs.len());
         for mut i in instrs {
             if let (Opcode::Warp(WarpOp::Warpsync), SrcVal::Imm(m)) = (i.op, i.srcs[0].val) {
+                if !in_register(m) {
+                    out.push(i);
+                    continue;
+                }
                 let r = f.new_vreg(RegFile::Gpr, 1);
                 out.push(Instr::new(Opcode::Mov, &[Dst::Reg(r)], &[Src::imm(m)]).guarded(i.guard));
                 i.srcs[0] = Src::reg(r);
