@@ -61,6 +61,11 @@ impl Barrier {
     }
 }
 
+/// The signed address offset of a SYNCS op (bits 40..63: `[UR10+0x8]`, `[R12+URZ+0x8]`).
+fn offset(i: &Inst) -> u32 {
+    crate::decode::sext(i.f(40, 24) as u64, 24) as u32
+}
+
 impl Run<'_> {
     /// ELECT Pd, URd, Ps: the lowest executing lane whose Ps holds is elected; Pd is true in it
     /// alone and URd holds its index.
@@ -80,14 +85,18 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// The shared-memory byte address `[Ra+URc]` of lane `l`: the CTA-rank bits above bit 24
-    /// must name this CTA (rank 0: clusters are not modelled).
+    /// The shared-memory byte address `[Ra+URc+offset]` of lane `l` (the offset signed in
+    /// 40..63, `[R12+URZ+0x8]`): the CTA-rank bits above bit 24 must name this CTA (rank 0:
+    /// clusters are not modelled).
     fn barrier_address(&self, w: &Warp, i: &Inst, l: usize) -> Result<u64, EmuError> {
         let ur = match i.c {
             Operand::Ur(u) => w.ureg(u),
             _ => 0,
         };
-        let addr = w.reg(i.f(24, 8) as u8, l).wrapping_add(ur);
+        let addr = w
+            .reg(i.f(24, 8) as u8, l)
+            .wrapping_add(ur)
+            .wrapping_add(offset(i));
         if addr >> 24 != 0 {
             return Err(unsupported(
                 i,
@@ -113,7 +122,7 @@ impl Run<'_> {
             let (Operand::Ur(a), Operand::Ur(b)) = (i.a, i.b) else {
                 unreachable!("SYNCS.EXCH has uniform operands")
             };
-            let addr = (w.ureg(a) & 0xff_ffff) as u64;
+            let addr = (w.ureg(a).wrapping_add(offset(i)) & 0xff_ffff) as u64;
             let new = w.ureg(b) as u64 | (w.ureg(b + 1) as u64) << 32;
             let old = self.barrier_word(addr, i, w, l)?;
             self.store("shared", addr, &new.to_le_bytes(), i, w, l)?;
