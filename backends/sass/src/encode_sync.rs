@@ -9,7 +9,8 @@
 //! CGAERRBAR (0x5ab). ARRIVE.TRANS64.OPTOUT (`mbarrier.arrive_drop`): bit 75. The address of
 //! ARRIVE, PHASECHK and CCTL.IV is `[R+UR]`: ptxas writes `[R11+URZ]` for a barrier whose address
 //! is in a register, `[UR6]` (RZ) for one in a uniform register.
-//! ELECT (0x82f, `elect.sync`): UR destination 16..21, predicate destination 81..83, source
+//! R2UR (0x2ca on sm_90): UR destination 16..21, register 24..31, predicate destination 81..83
+//! (PT). ELECT (0x82f, `elect.sync`): UR destination 16..21, predicate destination 81..83, source
 //! predicate 87..89 (negation 90).
 
 use crate::encode::{src_gpr, EResult, EncodeError, Word};
@@ -128,5 +129,17 @@ pub(crate) fn encode_elect(w: &mut Word, i: &Instr) -> EResult<()> {
     };
     w.set(87, 3, p);
     w.set(90, 1, neg as u64);
+    Ok(())
+}
+
+/// Encodes `R2UR d0(UR), s0(R)` (sm_90 only: sm_80..89 have another opcode).
+pub(crate) fn encode_r2ur(sm: crate::arch::Sm, w: &mut Word, i: &Instr) -> EResult<()> {
+    if sm.num < 90 {
+        return Err(EncodeError("R2UR before sm_90".into()));
+    }
+    w.set(0, 12, 0x2ca);
+    w.set(16, 6, ur_dst(&i.dsts[0])?);
+    w.set(24, 8, src_gpr(&i.srcs[0])?);
+    w.set(81, 3, PT);
     Ok(())
 }

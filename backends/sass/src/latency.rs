@@ -122,6 +122,8 @@ pub fn is_matrix(op: &Opcode) -> bool {
 pub fn fixed_latency(producer: &Instr, file: RegFile) -> u32 {
     match file {
         RegFile::Pred | RegFile::UPred => PRED_LATENCY,
+        // ptxas's sm_90 code reads an R2UR result 13 cycles after it (mbarrier.init's count).
+        RegFile::UGpr if producer.op == Opcode::R2ur => UNIFORM_LATENCY.max(13),
         RegFile::UGpr => UNIFORM_LATENCY,
         RegFile::Gpr => match producer.op {
             Opcode::Imad { .. } => IMAD_LATENCY,

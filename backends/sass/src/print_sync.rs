@@ -12,7 +12,7 @@ fn ureg(s: &Src) -> String {
     }
 }
 
-fn udst(d: &Dst) -> String {
+pub(crate) fn udst(d: &Dst) -> String {
     match d {
         Dst::Reg(r) => format!("UR{}", r.idx),
         Dst::None => "URZ".into(),

@@ -864,6 +864,12 @@ fn syncs_forms() -> Vec<Instr> {
         ));
     }
     v.push(Instr::new(Syncs(CctlIv), &[], &[r(11)]));
+    // R2UR (mbarrier.init's count in a register).
+    v.push(Instr::new(
+        Opcode::R2ur,
+        &[Dst::Reg(Reg::ugpr(6, 1))],
+        &[r(8)],
+    ));
     // ELECT (elect.sync): predicate and uniform destinations, either absent.
     use ptxforge_sass::warp::WarpOp;
     for (p0, u) in [

@@ -146,6 +146,16 @@ fn syncs_words_match_ptxas() {
     check(CctlIv, &[], &[r(11)], [0x000000000b0079b1, 0x0800003f]);
 }
 
+/// R2UR as ptxas 13.5 writes it on sm_90 for `mbarrier.init` with a count in a register
+/// (`R2UR UR4, R4`).
+#[test]
+fn r2ur_word_matches_ptxas() {
+    let i = Instr::new(Opcode::R2ur, &[Dst::Reg(Reg::ugpr(4, 1))], &[r(4)]);
+    let [lo, hi] = encode_instr(Sm::accelerated(90), &i, 0, &[]).unwrap();
+    assert_eq!([lo, hi & CONTROL_MASK], [0x00000000040472ca, 0x000e0000]);
+    assert!(encode_instr(Sm::new(80), &i, 0, &[]).is_err());
+}
+
 /// ELECT as ptxas 13.5 writes it for `elect.sync` on sm_90 (`ELECT P1, URZ, PT`,
 /// `ELECT P0, UR4, PT`, `ELECT PT, UR5, PT`).
 #[test]

@@ -5,7 +5,8 @@
 //! NOP) and the cluster-scope fences `fence.{sc,acq_rel}.cluster` (as `.gpu`).
 //!
 //! The barrier object's encoding is the hardware's: `mbarrier.init` stores `(2^20 - n) << 1` in
-//! the low word and `(2^20 - n) << 11` in the high word (ptxas's own initial value), an arrive's
+//! the low word and `(2^20 - n) << 11` in the high word (ptxas's own initial value; a count in a
+//! register reaches the uniform registers by R2UR, as in ptxas's code), an arrive's
 //! state is the object before it, `pending_count` reads bits 11..30 of the state's high word and
 //! the waits compare its bit 31 (the phase) or the parity shifted there. `mbarrier.init` needs
 //! the barrier's address in uniform registers: a shared variable plus a constant offset (directly
@@ -340,19 +341,13 @@ impl Ctx<'_> {
         if i.operands.len() != 2 {
             return Err(unsupported(i));
         }
-        let Some(count) = self.constant_of(&i.operands[1]) else {
-            return Err(format!(
-                "{} with a count other than a constant",
-                unsupported(i).trim_end_matches(" is not supported yet")
-            ) + " is not supported yet");
-        };
         let Some(offset) = self.uniform_shared_offset(&i.operands[0]) else {
             return Err(format!(
                 "{} with a thread-varying address",
                 unsupported(i).trim_end_matches(" is not supported yet")
             ) + " is not supported yet");
         };
-        let neg = (0x100000u32.wrapping_sub(count)) & 0xfffff;
+        let data = self.initial_state(&i.operands[1])?;
         let (rank, window, addr) = (
             self.f.new_vreg(RegFile::UGpr, 1),
             self.f.new_vreg(RegFile::UGpr, 1),
@@ -369,17 +364,6 @@ impl Ctx<'_> {
             &[Dst::Reg(addr)],
             &[Src::reg(rank), Src::reg(window)],
         );
-        let data = self.f.new_vreg(RegFile::UGpr, 2);
-        self.emit(
-            Opcode::Umov,
-            &[Dst::Reg(data.part(0))],
-            &[Src::imm(neg << 1)],
-        );
-        self.emit(
-            Opcode::Umov,
-            &[Dst::Reg(data.part(1))],
-            &[Src::imm(neg << 11)],
-        );
         self.emit(
             Opcode::Syncs(SyncsOp::FenceViewAsync { global: false }),
             &[],
@@ -391,6 +375,48 @@ impl Ctx<'_> {
             &[Src::reg(addr), Src::reg(data)],
         );
         Ok(())
+    }
+
+    /// The barrier's initial state for `count` arrivals in a uniform register pair: `(2^20 -
+    /// count) << 1` and `<< 11`, moved in as constants, or computed from a register and moved
+    /// over with R2UR (the lowest executing lane's count: lanes initialising one barrier with
+    /// different counts race in PTX, and ptxas's code does the same).
+    fn initial_state(&mut self, count: &Operand) -> LResult<Reg> {
+        let data = self.f.new_vreg(RegFile::UGpr, 2);
+        if let Some(n) = self.constant_of(count) {
+            let neg = 0x100000u32.wrapping_sub(n) & 0xfffff;
+            for (half, shift) in [(0, 1), (1, 11)] {
+                self.emit(
+                    Opcode::Umov,
+                    &[Dst::Reg(data.part(half))],
+                    &[Src::imm(neg << shift)],
+                );
+            }
+            return Ok(data);
+        }
+        let n = self.reg_src32(count)?;
+        let neg = self.temp();
+        self.emit(
+            Opcode::Iadd3 { x: false },
+            &[Dst::Reg(neg), Dst::None],
+            &[n.negated(), Src::imm(0x100000), Src::ZERO],
+        );
+        let shl = Opcode::Shf {
+            right: false,
+            signed: false,
+            wide: false,
+            hi: false,
+        };
+        for (half, shift) in [(0, 1), (1, 11)] {
+            let t = self.temp();
+            self.emit(
+                shl,
+                &[Dst::Reg(t)],
+                &[Src::reg(neg), Src::imm(shift), Src::ZERO],
+            );
+            self.emit(Opcode::R2ur, &[Dst::Reg(data.part(half))], &[Src::reg(t)]);
+        }
+        Ok(data)
     }
 
     /// The offset in the shared window of an address operand that is the same in every thread:

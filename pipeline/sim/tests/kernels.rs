@@ -187,6 +187,14 @@ const KERNELS: &[Kernel] = &[
         min_sm: 90,
         ..kernel("mbarrier_phases.ptx", "_Z15mbarrier_phasesPKjPj", 32)
     },
+    Kernel {
+        min_sm: 90,
+        ..kernel(
+            "mbarrier_cuda_barrier.ptx",
+            "_Z21mbarrier_cuda_barrierPKjPj",
+            128,
+        )
+    },
     // The cluster registers need sm_90.
     Kernel {
         grid: 3,
