@@ -39,6 +39,9 @@ impl Ctx<'_> {
     pub fn lower_hopper_sync(&mut self, i: &Instruction) -> Option<LResult<()>> {
         let ours = match i.opcode() {
             "elect" | "mbarrier" => true,
+            // barrier.cluster (UCGABAR_ARV/UCGABAR_WAIT, or BAR.SYNC where c[0x0][0x140] says
+            // the cluster is one CTA, in ptxas's code) is not lowered yet.
+            "barrier" if i.has_mod("cluster") => return Some(Err(unsupported(i))),
             "fence" => {
                 i.has_mod("proxy") && i.has_mod("async")
                     || i.has_mod("mbarrier_init")
