@@ -6,7 +6,7 @@
 //! 64..69, .RED 74, mode 84..86, bit 91. PHASECHK.TRANS64 (0x5a7): address register 24..31,
 //! operand 32..39, address UR 64..69, bit 70, TRYWAIT 72, predicate destination 81..83, bit 91.
 //! CCTL.IV (0x9b1): address register 24..31, UR 64..69, bit 91. FENCE.VIEW.ASYNC (0x3c6): .G 72.
-//! CGAERRBAR (0x5ab). ARRIVE.TRANS64.OPTOUT (`mbarrier.arrive_drop`): bit 75. The address of
+//! CGAERRBAR (0x5ab). The address offset (`[R12+URZ+0x8]`) is bits 40..63. ARRIVE.TRANS64.OPTOUT (`mbarrier.arrive_drop`): bit 75. The address of
 //! ARRIVE, PHASECHK and CCTL.IV is `[R+UR]`: ptxas writes `[R11+URZ]` for a barrier whose address
 //! is in a register, `[UR6]` (RZ) for one in a uniform register.
 //! R2UR (0x2ca on sm_90): UR destination 16..21, register 24..31, predicate destination 81..83
@@ -45,8 +45,16 @@ fn gpr_dst(d: &Dst) -> EResult<u64> {
     }
 }
 
-/// The `[R+UR]` address of a SYNCS operand: a GPR (with URZ) or a uniform register (with RZ).
-fn set_address(w: &mut Word, s: &Src) -> EResult<()> {
+/// The `[R+UR+offset]` address of a SYNCS operand: a GPR (with URZ) or a uniform register
+/// (with RZ), and the immediate offset of slot `off` (bits 40..63; Zero for none).
+fn set_address(w: &mut Word, s: &Src, off: &Src) -> EResult<()> {
+    match off.val {
+        SrcVal::Imm(v) if (v as i32) < 1 << 23 && (v as i32) >= -(1 << 23) => {
+            w.set(40, 24, v as u64 & 0xff_ffff)
+        }
+        SrcVal::Zero => {}
+        _ => return Err(EncodeError(format!("SYNCS: address offset {off:?}"))),
+    }
     match s.val {
         SrcVal::Reg(r) if r.file == RegFile::Gpr => {
             w.set(24, 8, src_gpr(s)?);
@@ -82,7 +90,7 @@ pub(crate) fn encode_syncs(w: &mut Word, i: &Instr, op: SyncsOp) -> EResult<()> 
         SyncsOp::Arrive { mode, red, optout } => {
             w.set(0, 12, 0x9a7);
             w.set(16, 8, gpr_dst(&i.dsts[0])?);
-            set_address(w, &i.srcs[0])?;
+            set_address(w, &i.srcs[0], &i.srcs[2])?;
             w.set(32, 8, src_gpr(&i.srcs[1])?);
             w.set(74, 1, red as u64);
             w.set(75, 1, optout as u64);
@@ -91,7 +99,7 @@ pub(crate) fn encode_syncs(w: &mut Word, i: &Instr, op: SyncsOp) -> EResult<()> 
         }
         SyncsOp::PhaseChk { trywait } => {
             w.set(0, 12, 0x5a7);
-            set_address(w, &i.srcs[0])?;
+            set_address(w, &i.srcs[0], &i.srcs[2])?;
             w.set(32, 8, src_gpr(&i.srcs[1])?);
             w.set(70, 1, 1);
             w.set(72, 1, trywait as u64);
@@ -100,7 +108,7 @@ pub(crate) fn encode_syncs(w: &mut Word, i: &Instr, op: SyncsOp) -> EResult<()> 
         }
         SyncsOp::CctlIv => {
             w.set(0, 12, 0x9b1);
-            set_address(w, &i.srcs[0])?;
+            set_address(w, &i.srcs[0], &i.srcs[2])?;
             w.set(91, 1, 1);
         }
         SyncsOp::FenceViewAsync { global } => {

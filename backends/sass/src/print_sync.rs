@@ -19,11 +19,17 @@ pub(crate) fn udst(d: &Dst) -> String {
     }
 }
 
-/// A SYNCS address: `[R11+URZ]` for a register, `[UR6]` for a uniform register.
-fn address(s: &Src) -> String {
-    match s.val {
+/// A SYNCS address: `[R11+URZ]` for a register, `[UR6]` for a uniform register, with the
+/// immediate offset of slot 2 (`[R12+URZ+0x8]`; nvdisasm writes a negative one `+-0x10`).
+fn address(s: &Src, off: &Src) -> String {
+    let base = match s.val {
         SrcVal::Reg(r) if r.file == RegFile::Gpr => format!("R{}+URZ", r.idx),
         _ => ureg(s),
+    };
+    match off.val {
+        SrcVal::Imm(v) if v as i32 > 0 => format!("{base}+{:#x}", v),
+        SrcVal::Imm(v) if (v as i32) < 0 => format!("{base}+-{:#x}", (v as i32).unsigned_abs()),
+        _ => base,
     }
 }
 
@@ -43,17 +49,17 @@ pub(crate) fn print_syncs(i: &Instr, op: SyncsOp) -> String {
             if optout { ".OPTOUT" } else { "" },
             mode.suffix(),
             dst(&i.dsts[0]),
-            address(a),
+            address(a, &i.srcs[2]),
             src(b)
         ),
         SyncsOp::PhaseChk { trywait } => format!(
             "SYNCS.PHASECHK.TRANS64{} {}, [{}], {}",
             if trywait { ".TRYWAIT" } else { "" },
             pdst(&i.dsts[0]),
-            address(a),
+            address(a, &i.srcs[2]),
             src(b)
         ),
-        SyncsOp::CctlIv => format!("SYNCS.CCTL.IV [{}]", address(a)),
+        SyncsOp::CctlIv => format!("SYNCS.CCTL.IV [{}]", address(a, &i.srcs[2])),
         SyncsOp::FenceViewAsync { global } => {
             format!("FENCE.VIEW.ASYNC.{}", if global { "G" } else { "S" })
         }

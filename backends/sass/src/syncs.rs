@@ -41,7 +41,8 @@ impl ArriveMode {
 }
 
 /// The SYNCS family and the fences around it (operands in the comments; `[UR]` is a shared
-/// address in a uniform register, the form ptxas picks for a barrier at a known address).
+/// address in a uniform register, the form ptxas picks for a barrier at a known address). The
+/// ARRIVE, PHASECHK and CCTL.IV addresses take an immediate byte offset in s2 (Zero for none).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum SyncsOp {
     /// `SYNCS.EXCH.64 d0(UR or URZ), [s0(UR)], s1(UR pair)`: stores s1 as the barrier's 64-bit

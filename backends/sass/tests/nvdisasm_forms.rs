@@ -864,6 +864,28 @@ fn syncs_forms() -> Vec<Instr> {
         ));
     }
     v.push(Instr::new(Syncs(CctlIv), &[], &[r(11)]));
+    // Address offsets (`[R12+URZ+0x8]`, `[UR6+0x7ffff8]`, negative ones).
+    for (addr, off) in [(r(12), 8u32), (bar, 0x7ffff8), (r(3), (-16i32) as u32)] {
+        v.push(Instr::new(
+            Syncs(PhaseChk { trywait: true }),
+            &[pd(0)],
+            &[addr, r(5), Src::imm(off)],
+        ));
+        v.push(Instr::new(
+            Syncs(Arrive {
+                mode: ArriveMode::A1T0,
+                red: false,
+                optout: false,
+            }),
+            &[d(2)],
+            &[addr, Src::ZERO, Src::imm(off)],
+        ));
+        v.push(Instr::new(
+            Syncs(CctlIv),
+            &[],
+            &[addr, Src::NONE, Src::imm(off)],
+        ));
+    }
     // R2UR (mbarrier.init's count in a register).
     v.push(Instr::new(
         Opcode::R2ur,

@@ -144,6 +144,19 @@ fn syncs_words_match_ptxas() {
         [0x000000000d0075a7, 0x0802017f],
     );
     check(CctlIv, &[], &[r(11)], [0x000000000b0079b1, 0x0800003f]);
+    // `[R12+URZ+0x8]`, `[R9+URZ+0x8]` (ptxas's code for a barrier array's second element).
+    check(
+        PhaseChk { trywait: true },
+        &[p(0)],
+        &[r(12), r(5), Src::imm(8)],
+        [0x000008050c0075a7, 0x0800017f],
+    );
+    check(
+        arrive(A1T0, false),
+        &[Dst::None],
+        &[r(9), Src::ZERO, Src::imm(8)],
+        [0x000008ff09ff79a7, 0x0810003f],
+    );
 }
 
 /// R2UR as ptxas 13.5 writes it on sm_90 for `mbarrier.init` with a count in a register

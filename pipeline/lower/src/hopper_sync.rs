@@ -115,16 +115,17 @@ impl Ctx<'_> {
             "test_wait" | "try_wait" => self.lower_mbarrier_wait(i, verb == "try_wait"),
             "pending_count" => self.lower_pending_count(i),
             "inval" => {
-                let a = self.barrier_address(i, 0)?;
-                self.emit(Opcode::Syncs(SyncsOp::CctlIv), &[], &[a]);
+                let (a, off) = self.barrier_address(i, 0)?;
+                self.emit(Opcode::Syncs(SyncsOp::CctlIv), &[], &[a, Src::NONE, off]);
                 Ok(())
             }
             _ => Err(unsupported(i)),
         }
     }
 
-    /// The barrier's shared address (operand `n`) in a register, any offset added in.
-    fn barrier_address(&mut self, i: &Instruction, n: usize) -> LResult<Src> {
+    /// The barrier's shared address (operand `n`): a register and an immediate byte offset (the
+    /// SYNCS offset field, `[R12+URZ+0x8]`, as ptxas folds it).
+    fn barrier_address(&mut self, i: &Instruction, n: usize) -> LResult<(Src, Src)> {
         let (base, offset) = self.address(&i.operands[n])?;
         let (src, off) = match base {
             AddrBase::Reg(r) => {
@@ -146,8 +147,13 @@ impl Ctx<'_> {
             }
             AddrBase::None => self.shared_operand(offset as i32),
         };
-        if off == 0 && matches!(src.val, SrcVal::Reg(_)) {
-            return Ok(src);
+        let offset = if off == 0 {
+            Src::NONE
+        } else {
+            Src::imm(off as u32)
+        };
+        if matches!(src.val, SrcVal::Reg(_)) && (-(1 << 23)..1 << 23).contains(&off) {
+            return Ok((src, offset));
         }
         let t = self.temp();
         self.emit(
@@ -155,7 +161,7 @@ impl Ctx<'_> {
             &[Dst::Reg(t), Dst::None],
             &[src, Src::imm(off as u32), Src::ZERO],
         );
-        Ok(Src::reg(t))
+        Ok((Src::reg(t), Src::NONE))
     }
 
     /// The fences ptxas puts before a `.release.cluster` arrive.
@@ -179,7 +185,7 @@ impl Ctx<'_> {
             Some(o) => (Some(o.clone()), 1),
             None => return Err(unsupported(i)),
         };
-        let addr = self.barrier_address(i, rest)?;
+        let (addr, off) = self.barrier_address(i, rest)?;
         let count = match i.operands.get(rest + 1) {
             Some(o) => Some(self.reg_src32(o)?),
             None => None,
@@ -213,7 +219,7 @@ impl Ctx<'_> {
                 optout: drop,
             }),
             &[d],
-            &[addr, count.unwrap_or(Src::ZERO)],
+            &[addr, count.unwrap_or(Src::ZERO), off],
         );
         Ok(())
     }
@@ -223,7 +229,7 @@ impl Ctx<'_> {
         if i.operands.len() != 2 {
             return Err(unsupported(i));
         }
-        let addr = self.barrier_address(i, 0)?;
+        let (addr, off) = self.barrier_address(i, 0)?;
         let bytes = self.reg_src32(&i.operands[1])?;
         let mode = if expect {
             ArriveMode::A0Tr
@@ -237,7 +243,7 @@ impl Ctx<'_> {
                 optout: false,
             }),
             &[Dst::None],
-            &[addr, bytes],
+            &[addr, bytes, off],
         );
         Ok(())
     }
@@ -255,7 +261,7 @@ impl Ctx<'_> {
         if p.file != RegFile::Pred {
             return Err(unsupported(i));
         }
-        let addr = self.barrier_address(i, 1)?;
+        let (addr, off) = self.barrier_address(i, 1)?;
         let phase = if i.has_mod("parity") {
             match self.src32(&i.operands[2])?.val {
                 SrcVal::Imm(v) => Src::imm((v & 1) << 31),
@@ -280,7 +286,7 @@ impl Ctx<'_> {
         self.emit(
             Opcode::Syncs(SyncsOp::PhaseChk { trywait: try_wait }),
             &[Dst::Reg(p)],
-            &[addr, phase],
+            &[addr, phase, off],
         );
         if n == 4 && self.guard == Src::TRUE {
             let hint = self.src32(&i.operands[3])?;
@@ -292,7 +298,7 @@ impl Ctx<'_> {
             self.emit(
                 Opcode::Syncs(SyncsOp::PhaseChk { trywait: false }),
                 &[Dst::Reg(p)],
-                &[addr, phase],
+                &[addr, phase, off],
             );
             self.guard = Src::TRUE;
         }
