@@ -5,6 +5,9 @@
 //! 0..11 (ALU base 0..8, operand form 9..11), guard 12..15, dst 16..23, A 24..31, B 32..39 / imm
 //! 32..63 / cbuf 38..58, C 64..71, modifiers 72..90, uniform 91, control bits 105..125.
 
+#[path = "syncs_decode.rs"]
+mod syncs_decode;
+
 use crate::opcodes::opcode_table;
 pub use crate::opcodes::{supported_names, Op, Queue, Timing};
 use crate::EmuError;
@@ -805,6 +808,9 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
                 add_read(i, o, 1);
             }
             add_write(i, File::R, dst, 1);
+        }
+        Elect | SyncsExch | SyncsArrive | SyncsPhasechk | SyncsCctl | FenceViewAsync | Yield => {
+            syncs_decode::operands(i)?
         }
         Imma | Bmma | Dmma => {
             let [na, nb, nc] = crate::machine::matrix_geometry(i)?.regs;

@@ -199,6 +199,8 @@ fn raw_latency(sm: u32, producer: Op, file: File, consumer: Timing, as_guard: bo
     let pipe = producer.timing();
     match file {
         _ if matches!(producer, Op::Uldc | Op::Umov | Op::Voteu) => ULDC_TO_ANY,
+        // ELECT's uniform register and predicate: ptxas's sm_90 code reads both 2 cycles later.
+        _ if producer == Op::Elect => ULDC_TO_ANY,
         File::P | File::Up if as_guard && sm == 75 => PRED_TO_GUARD_SM75,
         File::P | File::Up if as_guard => PRED_TO_GUARD,
         File::P | File::Up => PRED_TO_OPERAND,

@@ -5,6 +5,8 @@
 mod async_copy;
 #[path = "imma.rs"]
 mod imma;
+#[path = "syncs.rs"]
+mod syncs;
 pub(crate) use imma::geometry as matrix_geometry;
 
 use crate::alu::{exec_alu, AluOut, Operands};
@@ -71,6 +73,10 @@ struct Warp {
     /// frame the cubin declares is out of bounds.
     local: Vec<u8>,
     stack: u32,
+    /// The group whose last mbarrier check failed in every lane (`syncs.rs`): it issues after
+    /// the warp's other ready groups, so a split warp whose lanes wait on an mbarrier another of
+    /// its groups must arrive on makes progress (as independent thread scheduling guarantees).
+    spinning: Option<u32>,
 }
 
 impl Warp {
@@ -93,6 +99,7 @@ impl Warp {
             b2r: 0,
             local: vec![0; WARP * stack as usize],
             stack,
+            spinning: None,
         };
         for l in 0..WARP {
             let t = first_thread + l as u32;
@@ -424,11 +431,11 @@ impl Run<'_> {
         if ready == 0 {
             return Ok(false);
         }
-        let (pc, gid) = (0..WARP)
+        let (_, pc, gid) = (0..WARP)
             .filter(|&l| ready >> l & 1 == 1)
-            .map(|l| (w.pc[l], w.group[l]))
+            .map(|l| (w.spinning == Some(w.group[l]), w.pc[l], w.group[l]))
             .min()
-            .unwrap_or((0, 0));
+            .unwrap_or((false, 0, 0));
         let group = (0..WARP)
             .filter(|&l| ready >> l & 1 == 1 && w.pc[l] == pc && w.group[l] == gid)
             .fold(0u32, |m, l| m | 1 << l);
@@ -595,6 +602,13 @@ impl Run<'_> {
             Op::Imma | Op::Bmma | Op::Dmma => imma::matrix(w, i, exec)?,
             Op::Hmma | Op::Qmma => mma(w, i, exec)?,
             Op::Ldgdepbar | Op::Depbar => {}
+            // FENCE.VIEW.ASYNC: every access completes at once here, so it orders nothing more.
+            // YIELD only lets other warps run, which the round-robin schedule does anyway.
+            Op::FenceViewAsync | Op::Yield => {}
+            Op::Elect => self.elect(w, i, exec)?,
+            Op::SyncsExch | Op::SyncsArrive | Op::SyncsPhasechk | Op::SyncsCctl => {
+                self.syncs(w, i, exec)?
+            }
             Op::S2ur => {
                 if exec != 0 {
                     let v = self.special(i, w, exec.trailing_zeros() as usize)?;
@@ -1096,7 +1110,7 @@ fn check_converged(
     cta: [u32; 3],
 ) -> Result<(), EmuError> {
     let collective = match i.op {
-        Op::Shfl | Op::Redux | Op::Imma | Op::Bmma | Op::Dmma => true,
+        Op::Shfl | Op::Redux | Op::Elect | Op::Imma | Op::Bmma | Op::Dmma => true,
         Op::Vote => i.f(87, 4) != PT as u32,
         _ => false,
     };

@@ -118,6 +118,13 @@ pub enum Op {
     Bmma,
     Dmma,
     I2ip,
+    Elect,
+    SyncsExch,
+    SyncsArrive,
+    SyncsPhasechk,
+    SyncsCctl,
+    FenceViewAsync,
+    Yield,
 }
 
 /// How an op's results arrive, for the hazard model.
@@ -161,7 +168,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 113] = [
+    pub const ALL: [Op; 120] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -275,6 +282,13 @@ impl Op {
         Op::Bmma,
         Op::Dmma,
         Op::I2ip,
+        Op::Elect,
+        Op::SyncsExch,
+        Op::SyncsArrive,
+        Op::SyncsPhasechk,
+        Op::SyncsCctl,
+        Op::FenceViewAsync,
+        Op::Yield,
     ];
 
     /// The mnemonic as nvdisasm prints its base name.
@@ -394,6 +408,13 @@ impl Op {
             Bmma => "BMMA",
             Dmma => "DMMA",
             I2ip => "I2IP",
+            Elect => "ELECT",
+            SyncsExch => "SYNCS.EXCH.64",
+            SyncsArrive => "SYNCS.ARRIVE.TRANS64",
+            SyncsPhasechk => "SYNCS.PHASECHK.TRANS64",
+            SyncsCctl => "SYNCS.CCTL.IV",
+            FenceViewAsync => "FENCE.VIEW.ASYNC",
+            Yield => "YIELD",
         }
     }
 
@@ -437,7 +458,13 @@ impl Op {
             },
             Bra | Call | Ret | Exit | Bar | Nop | Bssy | Bsync | Break | Bmov | Warpsync
             | Acqbulk | Preexit | Membar | Depbar => Timing::Control,
-            Nanosleep | Errbar | Cgaerrbar | Cctl => Timing::Control,
+            Nanosleep | Errbar | Cgaerrbar | Cctl | FenceViewAsync | SyncsCctl | Yield => {
+                Timing::Control
+            }
+            // The mbarrier unit (sm_90): results under a write scoreboard.
+            SyncsExch | SyncsArrive | SyncsPhasechk => Timing::Var {
+                queue: Queue::Unordered,
+            },
             B2r => Timing::Var {
                 queue: Queue::Unordered,
             },
@@ -626,7 +653,8 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Redux, 0x3c4, false),
             (Atoms, 0xf8c, false),
             (Warpsync, 0x948, false),
-            // A partial mask comes from a register on sm_90 (its mask at 24..31).
+            // A partial mask comes from a register on sm_90 (its mask at 24..31): ptxas's code
+            // before elect.sync in divergent code, and ours.
             (Warpsync, 0x348, false),
             (Hfma2Mma, 0x035, true),
             (S2ur, 0x9c3, false),
@@ -637,6 +665,15 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Uprmt, 0x096, true),
             (UimadWide, 0x0a5, true),
             (R2ur, 0x2ca, false),
+            // elect.sync and the mbarrier unit (syncs.rs).
+            (Elect, 0x82f, false),
+            (SyncsExch, 0x5b2, false),
+            (SyncsArrive, 0x9a7, false),
+            (SyncsPhasechk, 0x5a7, false),
+            (SyncsCctl, 0x9b1, false),
+            (FenceViewAsync, 0x3c6, false),
+            // YIELD: ptxas puts it in front of a try_wait retry loop.
+            (Yield, 0x946, false),
         ]),
         _ => t.extend([
             (Redux, 0x3c4, false),

@@ -469,6 +469,7 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
         }
         Opcode::DepbarLe { pending } => return encode_async::encode_depbar_le(w, pending),
         Opcode::Syncs(op) => return crate::encode_sync::encode_syncs(w, i, op),
+        Opcode::R2ur => return crate::encode_sync::encode_r2ur(sm, w, i),
         Opcode::Ldsm {
             count,
             trans,

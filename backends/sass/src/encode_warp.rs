@@ -85,6 +85,7 @@ pub(super) fn encode_warp(sm: Sm, w: &mut Word, i: &Instr, op: WarpOp) -> EResul
         }
         WarpOp::Acqbulk => w.set(0, 12, 0x82e),
         WarpOp::Preexit => w.set(0, 12, 0x82d),
+        WarpOp::Elect => crate::encode_sync::encode_elect(w, i)?,
     }
     let _ = (b, c);
     Ok(())

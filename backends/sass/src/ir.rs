@@ -697,6 +697,9 @@ pub enum Opcode {
     DepbarLe { pending: u8 },
     /// The sm_90 mbarrier (SYNCS.*) and asynchronous-proxy fence instructions (`syncs.rs`).
     Syncs(crate::syncs::SyncsOp),
+    /// `R2UR d0(UR), s0(R)` (sm_90, 0x2ca): the lowest executing lane's register into a uniform
+    /// register (`mbarrier.init`'s count; encoding in `encode_sync.rs`).
+    R2ur,
     /// `LDSM.16.{M88,MT88}[.2|.4] d0(group of `count` regs), [s0(shared addr or Zero) + offset]`
     /// (`ldmatrix...m8n8...b16`): `count` 8x8 b16 matrices, rows addressed by lanes 8j..8j+7,
     /// `trans` transposed. Variable latency.

@@ -53,6 +53,7 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
         || is_matrix(op)
         || matches!(op, Opcode::Warp(w) if w.is_variable_latency())
         || matches!(op, Opcode::Mma(m) if m.scoreboarded)
+        || matches!(op, Opcode::Syncs(s) if s.is_memory_op())
 }
 
 /// The FP64 unit's instructions and the conversions with a 64-bit side: scoreboarded results,
@@ -97,6 +98,7 @@ pub fn reads_late(op: &Opcode) -> bool {
     ) || is_fp64(op)
         || is_matrix(op)
         || matches!(op, Opcode::Warp(w) if w.reads_late())
+        || matches!(op, Opcode::Syncs(s) if s.is_memory_op())
 }
 
 /// The integer, single-bit and f64 tensor-core ops under a scoreboard (DMMA everywhere, IMMA and
@@ -120,6 +122,8 @@ pub fn is_matrix(op: &Opcode) -> bool {
 pub fn fixed_latency(producer: &Instr, file: RegFile) -> u32 {
     match file {
         RegFile::Pred | RegFile::UPred => PRED_LATENCY,
+        // ptxas's sm_90 code reads an R2UR result 13 cycles after it (mbarrier.init's count).
+        RegFile::UGpr if producer.op == Opcode::R2ur => UNIFORM_LATENCY.max(13),
         RegFile::UGpr => UNIFORM_LATENCY,
         RegFile::Gpr => match producer.op {
             Opcode::Imad { .. } => IMAD_LATENCY,

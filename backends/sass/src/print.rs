@@ -398,6 +398,11 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         Opcode::Ldgdepbar => "LDGDEPBAR".into(),
         Opcode::DepbarLe { pending } => format!("DEPBAR.LE SB0, {pending:#x}"),
         Opcode::Syncs(op) => crate::print_sync::print_syncs(i, op),
+        Opcode::R2ur => format!(
+            "R2UR {}, {}",
+            crate::print_sync::udst(&i.dsts[0]),
+            src(&i.srcs[0])
+        ),
         Opcode::Ldsm {
             count,
             trans,

@@ -91,6 +91,7 @@ pub(super) fn print_warp(sm: Sm, i: &Instr, op: WarpOp) -> String {
         ),
         WarpOp::Acqbulk => "ACQBULK".into(),
         WarpOp::Preexit => "PREEXIT".into(),
+        WarpOp::Elect => crate::print_sync::print_elect(i),
     }
 }
 

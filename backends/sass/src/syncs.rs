@@ -41,24 +41,41 @@ impl ArriveMode {
 }
 
 /// The SYNCS family and the fences around it (operands in the comments; `[UR]` is a shared
-/// address in a uniform register, the form ptxas picks for a barrier at a known address).
+/// address in a uniform register, the form ptxas picks for a barrier at a known address). The
+/// ARRIVE, PHASECHK and CCTL.IV addresses take an immediate byte offset in s2 (Zero for none).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum SyncsOp {
     /// `SYNCS.EXCH.64 d0(UR or URZ), [s0(UR)], s1(UR pair)`: stores s1 as the barrier's 64-bit
     /// state (`mbarrier.init`; ptxas builds the initial state in s1).
     Exch64,
-    /// `SYNCS.ARRIVE.TRANS64[.RED]<mode> d0(R pair or RZ: the state before), [s0(UR)], s1(R or
-    /// RZ: the count)`.
-    Arrive { mode: ArriveMode, red: bool },
-    /// `SYNCS.PHASECHK.TRANS64[.TRYWAIT] d0(P), [s0(UR)], s1(R: the parity in bit 31, or the
+    /// `SYNCS.ARRIVE.TRANS64[.RED][.OPTOUT]<mode> d0(R pair or RZ: the state before), [s0(R or
+    /// UR)], s1(R or RZ: the count)`. `.OPTOUT` (`mbarrier.arrive_drop`) also takes the arrivals
+    /// out of the expected count of later phases.
+    Arrive {
+        mode: ArriveMode,
+        red: bool,
+        optout: bool,
+    },
+    /// `SYNCS.PHASECHK.TRANS64[.TRYWAIT] d0(P), [s0(R or UR)], s1(R: the parity in bit 31, or the
     /// state's high word)`: whether the phase has completed (`mbarrier.test_wait` /
     /// `try_wait`; TRYWAIT may suspend the warp for a while before answering).
     PhaseChk { trywait: bool },
-    /// `SYNCS.CCTL.IV [s0(UR)]`: invalidates the barrier (`mbarrier.inval`).
+    /// `SYNCS.CCTL.IV [s0(R or UR)]`: invalidates the barrier (`mbarrier.inval`).
     CctlIv,
     /// `FENCE.VIEW.ASYNC.{S,G}`: orders generic-proxy accesses to shared (S) or global (G)
     /// memory before later asynchronous-proxy ones (`fence.proxy.async[.shared::cta|.global]`).
     FenceViewAsync { global: bool },
     /// `CGAERRBAR`: the cluster-scope error barrier ptxas puts after cluster-scope fences.
     CgaErrbar,
+}
+
+impl SyncsOp {
+    /// The barrier operations (not the fences): results under a write scoreboard and sources
+    /// read after issue, as the shared-memory ops (ptxas gives ARRIVE and PHASECHK scoreboards).
+    pub fn is_memory_op(self) -> bool {
+        matches!(
+            self,
+            SyncsOp::Exch64 | SyncsOp::Arrive { .. } | SyncsOp::PhaseChk { .. } | SyncsOp::CctlIv
+        )
+    }
 }

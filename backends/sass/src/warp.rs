@@ -90,6 +90,10 @@ pub enum WarpOp {
     Acqbulk,
     /// `PREEXIT` (griddepcontrol.launch_dependents, sm_90).
     Preexit,
+    /// `ELECT d0(P, None=PT), d1(UR, None=URZ), s0(P: lanes that may be elected, TRUE)` (sm_90,
+    /// `elect.sync`): d0 true in the lowest executing lane, d1 that lane's index. s4: member mask,
+    /// as for SHFL. Fixed latency (encoding and text in `encode_sync.rs`/`print_sync.rs`).
+    Elect,
 }
 
 impl WarpOp {
@@ -120,7 +124,7 @@ impl WarpOp {
     pub fn is_collective(self) -> bool {
         matches!(
             self,
-            WarpOp::Shfl(_) | WarpOp::Vote(_) | WarpOp::Redux { .. }
+            WarpOp::Shfl(_) | WarpOp::Vote(_) | WarpOp::Redux { .. } | WarpOp::Elect
         )
     }
 
@@ -128,7 +132,11 @@ impl WarpOp {
     pub fn has_side_effect(self) -> bool {
         !matches!(
             self,
-            WarpOp::Shfl(_) | WarpOp::Vote(_) | WarpOp::Redux { .. } | WarpOp::B2rResult
+            WarpOp::Shfl(_)
+                | WarpOp::Vote(_)
+                | WarpOp::Redux { .. }
+                | WarpOp::B2rResult
+                | WarpOp::Elect
         )
     }
 }

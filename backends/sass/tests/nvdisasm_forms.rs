@@ -855,12 +855,93 @@ fn syncs_forms() -> Vec<Instr> {
     for (mode, red) in modes {
         for (d0, count) in [(Dst::None, r(5)), (d(2), r(0)), (d(4), Src::ZERO)] {
             v.push(Instr::new(
-                Syncs(Arrive { mode, red }),
+                Syncs(Arrive {
+                    mode,
+                    red,
+                    optout: false,
+                }),
                 &[d0],
                 &[bar, count],
             ));
         }
     }
+    // Barrier addresses in a register (`[R11+URZ]`) and arrive_drop's `.OPTOUT`.
+    for (mode, red, optout) in [
+        (ArriveMode::A1T0, false, false),
+        (ArriveMode::A1T0, false, true),
+        (ArriveMode::ArT0, false, true),
+        (ArriveMode::A1Tr, false, false),
+        (ArriveMode::A0Tr, true, false),
+    ] {
+        v.push(Instr::new(
+            Syncs(Arrive { mode, red, optout }),
+            &[d(2)],
+            &[r(11), r(4)],
+        ));
+    }
+    v.push(Instr::new(
+        Syncs(Arrive {
+            mode: ArriveMode::A1T0,
+            red: false,
+            optout: true,
+        }),
+        &[Dst::None],
+        &[bar, Src::ZERO],
+    ));
+    for trywait in [false, true] {
+        v.push(Instr::new(
+            Syncs(PhaseChk { trywait }),
+            &[pd(1)],
+            &[r(13), r(3)],
+        ));
+    }
+    v.push(Instr::new(Syncs(CctlIv), &[], &[r(11)]));
+    // Address offsets (`[R12+URZ+0x8]`, `[UR6+0x7ffff8]`, negative ones).
+    for (addr, off) in [(r(12), 8u32), (bar, 0x7ffff8), (r(3), (-16i32) as u32)] {
+        v.push(Instr::new(
+            Syncs(PhaseChk { trywait: true }),
+            &[pd(0)],
+            &[addr, r(5), Src::imm(off)],
+        ));
+        v.push(Instr::new(
+            Syncs(Arrive {
+                mode: ArriveMode::A1T0,
+                red: false,
+                optout: false,
+            }),
+            &[d(2)],
+            &[addr, Src::ZERO, Src::imm(off)],
+        ));
+        v.push(Instr::new(
+            Syncs(CctlIv),
+            &[],
+            &[addr, Src::NONE, Src::imm(off)],
+        ));
+    }
+    // R2UR (mbarrier.init's count in a register).
+    v.push(Instr::new(
+        Opcode::R2ur,
+        &[Dst::Reg(Reg::ugpr(6, 1))],
+        &[r(8)],
+    ));
+    // ELECT (elect.sync): predicate and uniform destinations, either absent.
+    use ptxforge_sass::warp::WarpOp;
+    for (p0, u) in [
+        (pd(1), Dst::None),
+        (pd(0), Dst::Reg(Reg::ugpr(4, 1))),
+        (Dst::None, Dst::Reg(Reg::ugpr(5, 1))),
+    ] {
+        v.push(Instr::new(
+            Opcode::Warp(WarpOp::Elect),
+            &[p0, u],
+            &[Src::TRUE],
+        ));
+    }
+    v.push(Instr::new(
+        Opcode::Warp(WarpOp::Elect),
+        &[pd(2), Dst::Reg(Reg::ugpr(7, 1))],
+        &[p(3)],
+    ));
     for trywait in [false, true] {
         for (pd0, s1) in [(pd(0), r(3)), (pd(2), r(5)), (Dst::None, r(7))] {
             v.push(Instr::new(

@@ -34,7 +34,11 @@ fn syncs_words_match_ptxas() {
     use SyncsOp::*;
     let p = |i| Dst::Reg(Reg::pred(i));
     let bar = ur(6);
-    let arrive = |mode, red| Arrive { mode, red };
+    let arrive = |mode, red| Arrive {
+        mode,
+        red,
+        optout: false,
+    };
     check(
         Exch64,
         &[Dst::None],
@@ -109,4 +113,87 @@ fn syncs_words_match_ptxas() {
         [0x00000000000073c6, 0x100],
     );
     check(CgaErrbar, &[], &[], [0x00000000000075ab, 0]);
+    // Addresses in a register (`[R11+URZ]`) and `.OPTOUT` (mbarrier.arrive_drop), from ptxas's
+    // sm_90 code for mbarrier.* on `.shared` variables.
+    check(
+        arrive(A1T0, false),
+        &[Dst::Reg(Reg::gpr(2))],
+        &[r(11), Src::ZERO],
+        [0x000000ff0b0279a7, 0x0810003f],
+    );
+    check(
+        Arrive {
+            mode: A1T0,
+            red: false,
+            optout: true,
+        },
+        &[Dst::None],
+        &[r(13), Src::ZERO],
+        [0x000000ff0dff79a7, 0x0810083f],
+    );
+    check(
+        arrive(A0Tx, true),
+        &[Dst::None],
+        &[r(13), r(6)],
+        [0x000000060dff79a7, 0x0840043f],
+    );
+    check(
+        PhaseChk { trywait: true },
+        &[p(1)],
+        &[r(13), r(0)],
+        [0x000000000d0075a7, 0x0802017f],
+    );
+    check(CctlIv, &[], &[r(11)], [0x000000000b0079b1, 0x0800003f]);
+    // `[R12+URZ+0x8]`, `[R9+URZ+0x8]` (ptxas's code for a barrier array's second element).
+    check(
+        PhaseChk { trywait: true },
+        &[p(0)],
+        &[r(12), r(5), Src::imm(8)],
+        [0x000008050c0075a7, 0x0800017f],
+    );
+    check(
+        arrive(A1T0, false),
+        &[Dst::None],
+        &[r(9), Src::ZERO, Src::imm(8)],
+        [0x000008ff09ff79a7, 0x0810003f],
+    );
+}
+
+/// R2UR as ptxas 13.5 writes it on sm_90 for `mbarrier.init` with a count in a register
+/// (`R2UR UR4, R4`).
+#[test]
+fn r2ur_word_matches_ptxas() {
+    let i = Instr::new(Opcode::R2ur, &[Dst::Reg(Reg::ugpr(4, 1))], &[r(4)]);
+    let [lo, hi] = encode_instr(Sm::accelerated(90), &i, 0, &[]).unwrap();
+    assert_eq!([lo, hi & CONTROL_MASK], [0x00000000040472ca, 0x000e0000]);
+    assert!(encode_instr(Sm::new(80), &i, 0, &[]).is_err());
+}
+
+/// ELECT as ptxas 13.5 writes it for `elect.sync` on sm_90 (`ELECT P1, URZ, PT`,
+/// `ELECT P0, UR4, PT`, `ELECT PT, UR5, PT`).
+#[test]
+fn elect_words_match_ptxas() {
+    use ptxforge_sass::warp::WarpOp;
+    let cases = [
+        (
+            Dst::Reg(Reg::pred(1)),
+            Dst::None,
+            [0x00000000003f782f, 0x03820000],
+        ),
+        (
+            Dst::Reg(Reg::pred(0)),
+            Dst::Reg(Reg::ugpr(4, 1)),
+            [0x000000000004782f, 0x03800000],
+        ),
+        (
+            Dst::None,
+            Dst::Reg(Reg::ugpr(5, 1)),
+            [0x000000000005782f, 0x038e0000],
+        ),
+    ];
+    for (p, u, want) in cases {
+        let i = Instr::new(Opcode::Warp(WarpOp::Elect), &[p, u], &[Src::TRUE]);
+        let [lo, hi] = encode_instr(Sm::accelerated(90), &i, 0, &[]).unwrap();
+        assert_eq!([lo, hi & CONTROL_MASK], want, "ours {lo:#018x} {hi:#018x}");
+    }
 }

@@ -28,9 +28,21 @@ fn filetests_match_expected_sass() {
 /// only; the other driver tests, which run every filetest on sm_75 too, leave this folder alone.
 #[test]
 fn sm80_filetests_match_expected_sass() {
-    let dir = PathBuf::from(FILETEST_DIR).join("sm80");
+    check_folder("sm80", 80);
+}
+
+/// `filetests/sm90/*.ptx`: sm_90 instructions (elect.sync, mbarrier, the async-proxy fences),
+/// compiled for sm_90 only.
+#[test]
+fn sm90_filetests_match_expected_sass() {
+    check_folder("sm90", 90);
+}
+
+/// Checks the filetests of `filetests/<folder>` on the architectures from `sm_<from>` on.
+fn check_folder(folder: &str, from: u32) {
+    let dir = PathBuf::from(FILETEST_DIR).join(folder);
     let mut inputs: Vec<(String, String)> = std::fs::read_dir(&dir)
-        .expect("filetests/sm80")
+        .unwrap_or_else(|e| panic!("filetests/{folder}: {e}"))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "ptx"))
         .map(|p| {
@@ -39,10 +51,10 @@ fn sm80_filetests_match_expected_sass() {
         })
         .collect();
     inputs.sort();
-    assert!(!inputs.is_empty(), "no sm80 filetests");
+    assert!(!inputs.is_empty(), "no {folder} filetests");
     let sms: Vec<_> = SUPPORTED_SMS
         .into_iter()
-        .filter(|sm| sm.num >= 80)
+        .filter(|sm| sm.num >= from)
         .collect();
     check_expected(&inputs, &sms);
 }

@@ -4,7 +4,8 @@
 //! The 8-byte object holds: bits 0..20 pending arrivals, 20..40 expected arrivals, 40..63 the
 //! pending transaction bytes (23-bit two's complement), bit 63 the current phase. A wait that
 //! would fail yields (the thread retries after the others ran), so spin loops on `try_wait` cost
-//! one step per round instead of spinning to the step limit.
+//! one step per round instead of spinning to the step limit; a `test_wait` answers at once. An
+//! arrive's state token holds the phase (bit 63) and the pending count before the arrival.
 
 use ptxforge_ptx::ast::Type;
 
@@ -126,7 +127,9 @@ impl Cta<'_, '_> {
                 } else {
                     extra
                 };
-                let token = s.phase << 63;
+                // The state before this arrival: its phase and its pending count (what
+                // `pending_count` reads back).
+                let token = s.phase << 63 | s.pending;
                 if verb == "arrive_drop" {
                     s.expected = s.expected.saturating_sub(count);
                 }
@@ -152,10 +155,13 @@ impl Cta<'_, '_> {
                 } else {
                     arg >> 63
                 };
-                if s.phase == waited_phase {
+                let done = s.phase != waited_phase;
+                // try_wait may suspend the thread until the phase completes; test_wait answers
+                // at once.
+                if !done && verb == "try_wait" {
                     return Ok(Flow::Block(Wait::Yield { retry: true }));
                 }
-                self.write(t, operand(ins, 0)?, 1, Type::Pred)?;
+                self.write(t, operand(ins, 0)?, done as u64, Type::Pred)?;
             }
             "pending_count" => {
                 let token = self.read(t, operand(ins, 1)?, Type::B64)?;

@@ -480,6 +480,16 @@ impl FnCtx<'_> {
         Some(r)
     }
 
+    /// A register, or for `_` (a sink half of `d|p`, as in `elect.sync _|p`) a fresh scratch
+    /// register nobody reads.
+    fn reg_or_sink(&mut self, name: &str) -> Option<u32> {
+        if name != "_" {
+            return self.reg(name);
+        }
+        self.reg_bits.push(32);
+        Some(self.reg_bits.len() as u32 - 1)
+    }
+
     fn name(&mut self, n: &str) -> Opnd {
         if let Some(r) = self.reg(n) {
             return Opnd::Reg(r);
@@ -528,7 +538,8 @@ impl FnCtx<'_> {
             Operand::Symbol(n) => self.name(n),
             Operand::Vector(v) => Opnd::Vec(v.iter().map(|x| self.operand(x)).collect()),
             Operand::Sink => Opnd::Sink,
-            Operand::PredPair(pair) => match (self.reg(&pair.0), self.reg(&pair.1)) {
+            Operand::PredPair(pair) => match (self.reg_or_sink(&pair.0), self.reg_or_sink(&pair.1))
+            {
                 (Some(a), Some(b)) => Opnd::Pair(a, b),
                 _ => Opnd::Unresolved(format!("{}|{}", pair.0, pair.1)),
             },

@@ -531,6 +531,9 @@ impl<'a> Ctx<'a> {
             }
             None => Src::TRUE,
         };
+        if let Some(r) = self.lower_hopper_sync(i) {
+            return r;
+        }
         if let Some(r) = self.lower_warp(i) {
             return r;
         }

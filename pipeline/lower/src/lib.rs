@@ -27,7 +27,8 @@
 //! `commit_group`/`wait_group`/`wait_all` as LDGDEPBAR and DEPBAR.LE SB0; `ldmatrix` m8n8 b16 as
 //! LDSM), `warp.rs` (shfl/vote/redux/activemask, barriers with ids and counts, membar/fence,
 //! nanosleep, griddepcontrol, and the convergence pass that puts WARPSYNC before a collective that
-//! follows divergent code); `divergence.rs` (thread-varying values, for EIATTR_CRS_STACK_SIZE);
+//! follows divergent code); `hopper_sync.rs` (sm_90 `elect.sync`, `mbarrier.*` as SYNCS.*,
+//! `fence.proxy.async`, `fence.mbarrier_init`, cluster-scope fences); `divergence.rs` (thread-varying values, for EIATTR_CRS_STACK_SIZE);
 //! `opt.rs` (copy propagation, dead code) and `fold.rs` (constant-bank operands, as ptxas reads
 //! parameters).
 
@@ -43,6 +44,7 @@ mod float;
 mod fold;
 mod globals;
 mod half;
+mod hopper_sync;
 mod ieee_div;
 mod int;
 mod local;

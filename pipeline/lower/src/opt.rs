@@ -135,6 +135,7 @@ fn is_dead(i: &Instr, used: &[bool]) -> bool {
             | Opcode::Ldgsts { .. }
             | Opcode::Ldgdepbar
             | Opcode::DepbarLe { .. }
+            | Opcode::Syncs(_)
     );
     let mut any_dst = false;
     let mut all_unused = true;

@@ -359,7 +359,7 @@ impl Ctx<'_> {
 
     /// The 32-bit value of an immediate, or of a register the function writes only with one `mov`
     /// of an immediate.
-    fn constant_of(&self, op: &Operand) -> Option<u32> {
+    pub(crate) fn constant_of(&self, op: &Operand) -> Option<u32> {
         match op {
             Operand::Imm(v) => Some(*v as u32),
             Operand::Reg(name) => {

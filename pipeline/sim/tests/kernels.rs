@@ -177,6 +177,24 @@ const KERNELS: &[Kernel] = &[
     kernel("hw_stress.ptx", "barrier_rounds", 128),
     kernel("ordered_mem.ptx", "ordered_mem", 64),
     kernel("special_regs.ptx", "special_regs", 64),
+    // mbarrier pipelines with elect.sync and the async-proxy fences (cuda::ptx, nvcc -arch=sm_90a)
+    // need sm_90.
+    Kernel {
+        min_sm: 90,
+        ..kernel("mbarrier_pipeline.ptx", "_Z17mbarrier_pipelinePKjPj", 128)
+    },
+    Kernel {
+        min_sm: 90,
+        ..kernel("mbarrier_phases.ptx", "_Z15mbarrier_phasesPKjPj", 32)
+    },
+    Kernel {
+        min_sm: 90,
+        ..kernel(
+            "mbarrier_cuda_barrier.ptx",
+            "_Z21mbarrier_cuda_barrierPKjPj",
+            128,
+        )
+    },
     // The cluster registers need sm_90.
     Kernel {
         grid: 3,

@@ -5,6 +5,21 @@ use ptxforge_emu::Launch;
 
 pub const CASES: &[Case] = &[
     Case {
+        file: "kernels/mbarrier.ptx",
+        kernel: "elect",
+        setup: super::sync_cases::elect,
+    },
+    Case {
+        file: "kernels/mbarrier.ptx",
+        kernel: "pipeline",
+        setup: super::sync_cases::pipeline,
+    },
+    Case {
+        file: "kernels/mbarrier.ptx",
+        kernel: "phases",
+        setup: super::sync_cases::phases,
+    },
+    Case {
         file: "kernels/cvt_pack.ptx",
         kernel: "cvt_pack",
         setup: super::mma_int_cases::cvt_pack,

@@ -6,6 +6,7 @@ pub mod cases;
 pub mod mma_cases;
 pub mod mma_int_cases;
 pub mod special_cases;
+pub mod sync_cases;
 
 use std::path::{Path, PathBuf};
 
