@@ -704,6 +704,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
         &[r(2), ur(4)],
     ));
     half_forms(sm, &mut v);
+    fp8_forms(sm, &mut v);
     mma_forms(sm, &mut v);
     convert_forms(&mut v);
     if sm.num >= 90 {
@@ -1284,6 +1285,30 @@ fn matrix_int_forms(sm: Sm, v: &mut Vec<Instr>) {
                 &[Dst::Reg(group(40, 8))],
                 &[g(16, 4), g(32, 2), g(40, 8)],
             ));
+        }
+    }
+}
+
+/// The FP8 F2FP forms (sm_89+), with and without `.RELU`.
+fn fp8_forms(sm: Sm, v: &mut Vec<Instr>) {
+    use ptxforge_sass::fp8::Fp8Form;
+    if sm.num < 89 {
+        return;
+    }
+    for form in Fp8Form::ALL {
+        for relu in [false, true] {
+            let srcs = match form {
+                Fp8Form::PackF32 { .. } => [r(6), r(7), Src::ZERO],
+                _ => [Src::ZERO, r(8), Src::ZERO],
+            };
+            let unpack = matches!(form, Fp8Form::Unpack { .. });
+            for h1 in [false, true].into_iter().filter(|&h| unpack || !h) {
+                v.push(Instr::new(
+                    Opcode::F2fp8 { form, relu, h1 },
+                    &[d(10)],
+                    &srcs,
+                ));
+            }
         }
     }
 }

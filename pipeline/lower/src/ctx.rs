@@ -542,6 +542,7 @@ impl<'a> Ctx<'a> {
             "atom" | "red" => self.lower_atomic(i),
             "mma" if crate::mma_int::is_int_form(i) => self.lower_mma_int(i),
             "cvt" if i.has_mod("pack") => self.lower_cvt_pack(i),
+            "cvt" if crate::fp8_cvt::is_fp8_cvt(i) => self.lower_cvt_fp8(i),
             "mma" => self.lower_mma(i),
             _ if self.is_param_address_def(i) => self.lower_param_address_def(i),
             "prefetch" => self.lower_prefetch(i),

@@ -41,6 +41,7 @@ mod divide;
 mod double;
 mod float;
 mod fold;
+mod fp8_cvt;
 mod globals;
 mod half;
 mod ieee_div;
