@@ -49,6 +49,7 @@ mod int;
 mod local;
 mod mem;
 mod mma;
+mod mma_fp8;
 mod mma_int;
 mod mma_int4;
 mod mufu;
