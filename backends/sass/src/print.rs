@@ -168,6 +168,13 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
                 ImadMode::Hi => ".HI",
                 ImadMode::Wide => ".WIDE",
             };
+            // nvdisasm names a low IMAD with a zero factor IMAD.MOV (`IMAD.MOV.U32 R1, RZ, RZ, R2`).
+            let zero_factor = [a, b].iter().any(|s| s.val == SrcVal::Zero);
+            let m = if mode == ImadMode::Lo && zero_factor {
+                ".MOV"
+            } else {
+                m
+            };
             let u = if signed { "" } else { ".U32" };
             let xs = if x { ".X" } else { "" };
             let mut parts = vec![d0, src(a), isrc(b), src(c)];

@@ -705,6 +705,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
     ));
     half_forms(sm, &mut v);
     fp8_forms(sm, &mut v);
+    imad_zero_factor_forms(&mut v);
     mma_forms(sm, &mut v);
     convert_forms(&mut v);
     if sm.num >= 90 {
@@ -1309,6 +1310,40 @@ fn fp8_forms(sm: Sm, v: &mut Vec<Instr>) {
                     &srcs,
                 ));
             }
+        }
+    }
+}
+
+/// IMAD with a zero factor, which nvdisasm names IMAD.MOV in the low mode only.
+fn imad_zero_factor_forms(v: &mut Vec<Instr>) {
+    let modes = [
+        (true, ImadMode::Lo),
+        (false, ImadMode::Lo),
+        (true, ImadMode::Hi),
+        (false, ImadMode::Wide),
+    ];
+    for (signed, mode) in modes {
+        let sources = [
+            [Src::ZERO, r(5), r(6)],
+            [Src::ZERO, Src::cbuf(0, 0x188), Src::ZERO],
+            [r(4), Src::ZERO, r(6)],
+            [Src::ZERO, Src::imm(7), r(6)],
+            [r(4), r(5), r(6)],
+        ];
+        for srcs in sources {
+            let dst = match mode {
+                ImadMode::Wide => Dst::Reg(Reg {
+                    comps: 2,
+                    ..Reg::gpr(8)
+                }),
+                _ => d(9),
+            };
+            let op = Opcode::Imad {
+                mode,
+                signed,
+                x: false,
+            };
+            v.push(Instr::new(op, &[dst], &srcs));
         }
     }
 }
