@@ -42,6 +42,7 @@ mod double;
 mod float;
 mod fold;
 mod fp8_cvt;
+mod global_sym;
 mod globals;
 mod half;
 mod ieee_div;

@@ -241,6 +241,9 @@ impl Ctx<'_> {
             return self.local_mem_address(base, offset);
         }
         if space != Space::Shared {
+            if let Some(base) = self.global_symbol_base(base) {
+                return Ok((base?, offset));
+            }
             let AddrBase::Reg(base) = base else {
                 return Err("global accesses need a 64-bit register address".into());
             };

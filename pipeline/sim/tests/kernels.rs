@@ -56,6 +56,8 @@ const KERNELS: &[Kernel] = &[
         ..kernel("half_minmax.ptx", "half_minmax_bf16", 64)
     },
     kernel("f64_ops.ptx", "f64_ops", 64),
+    // Module variables as memory operands (`ld.global [gscale]`, `st.global [gbig]`).
+    kernel("global_sym.ptx", "global_sym", 64),
     kernel("f32_ieee.ptx", "f32_ieee", 64),
     Kernel {
         ulps: 4,
