@@ -211,6 +211,7 @@ fn cbank_read(cbank: &[u8], off: u64, bytes: usize) -> Option<u64> {
 struct Banks<'a> {
     zero: &'a [u8],
     two: &'a [u8],
+    three: &'a [u8],
     four: &'a [u8],
 }
 
@@ -219,6 +220,7 @@ impl Banks<'_> {
     const NONE: Banks<'static> = Banks {
         zero: &[],
         two: &[],
+        three: &[],
         four: &[],
     };
 
@@ -227,6 +229,7 @@ impl Banks<'_> {
         let data = match bank {
             0 => self.zero,
             2 => self.two,
+            3 => self.three,
             4 => self.four,
             _ => return 0,
         };
@@ -369,6 +372,7 @@ impl Run<'_> {
         Banks {
             zero: &self.cbank,
             two: &self.k.cbank2,
+            three: &self.k.cbank3,
             four: &self.k.cbank4,
         }
     }
@@ -901,6 +905,7 @@ impl Run<'_> {
         let data: &[u8] = match bank {
             0 => &self.cbank,
             2 => &self.k.cbank2,
+            3 => &self.k.cbank3,
             4 => &self.k.cbank4,
             _ => return Err(unsupported(i, format!("constant bank {bank}"))),
         };

@@ -58,6 +58,8 @@ const KERNELS: &[Kernel] = &[
     kernel("f64_ops.ptx", "f64_ops", 64),
     // Module variables as memory operands (`ld.global [gscale]`, `st.global [gbig]`).
     kernel("global_sym.ptx", "global_sym", 64),
+    // __constant__ tables (constant bank 3).
+    kernel("const_table.ptx", "const_table", 64),
     kernel("f32_ieee.ptx", "f32_ieee", 64),
     Kernel {
         ulps: 4,
