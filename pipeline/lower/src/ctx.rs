@@ -403,6 +403,10 @@ impl<'a> Ctx<'a> {
                 let off = self.shared[s.as_str()];
                 Ok((self.shared_address(off), Src::ZERO))
             }
+            // A `.const` variable's address is its offset in constant bank 3 (`consts.rs`).
+            Operand::Symbol(s) if self.const_offset(s).is_some() => {
+                Ok((Src::imm(self.const_offset(s).unwrap_or(0)), Src::ZERO))
+            }
             Operand::Symbol(s) => match self.global_slot(s) {
                 Some(slot) => self.global_address(slot),
                 None => Err(format!("unsupported 64-bit operand {op:?}")),

@@ -34,6 +34,7 @@
 mod async_copy;
 mod atomic;
 mod bits;
+mod consts;
 mod convert;
 mod ctx;
 mod divergence;
@@ -66,6 +67,7 @@ mod sqrt;
 mod sqrt64;
 mod warp;
 
+pub use consts::{const_offsets, const_variable_decls, module_consts};
 pub use ctx::{LowerError, LoweredKernel, ParamLayout};
 pub use globals::{global_variables as global_variable_decls, module_globals, ModuleGlobal};
 pub use opt::optimize;
