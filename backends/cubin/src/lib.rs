@@ -132,6 +132,24 @@ pub struct CubinModule {
     pub kernels: Vec<KernelImage>,
     /// Module `.global` variables in `.nv.constant4` slot order (`GlobalVar`).
     pub globals: Vec<GlobalVar>,
+    /// Module `.const` variables in declaration order, laid out in `.nv.constant3` by
+    /// [`const_layout`].
+    pub consts: Vec<GlobalVar>,
+}
+
+/// Each `.const` variable's offset in `.nv.constant3` (declaration order, each at its
+/// alignment: the rule `ptxforge-lower` addresses them by) and the section's size.
+pub fn const_layout(consts: &[GlobalVar]) -> (Vec<u64>, u64) {
+    let mut end = 0u64;
+    let offsets = consts
+        .iter()
+        .map(|v| {
+            let at = end.next_multiple_of(v.align.max(1));
+            end = at + v.size;
+            at
+        })
+        .collect();
+    (offsets, end)
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -68,6 +68,8 @@ struct Indices {
 /// The sections of module `.global` variables (all `None` when the module has none).
 #[derive(Default)]
 struct GlobalSections {
+    /// `.nv.constant3`: the module's `.const` variables.
+    constant3: Option<usize>,
     constant4: Option<usize>,
     init: Option<usize>,
     uninit: Option<usize>,
@@ -160,6 +162,8 @@ pub fn build(m: &CubinModule) -> Layout {
             ..named(".rel.debug_frame", SHT_REL, 0x40, 8)
         })
     };
+    let const_align = m.consts.iter().map(|v| v.align.max(4)).max();
+    let constant3 = const_align.map(|a| push(named(".nv.constant3", SHT_PROGBITS, 0x2, a)));
     let constant4 = has_globals.then(|| push(named(".nv.constant4", SHT_PROGBITS, 0x2, 8)));
     let mut constant0 = Vec::new();
     if !new_family {
@@ -240,12 +244,16 @@ pub fn build(m: &CubinModule) -> Layout {
         constant0,
         shared,
         globals: GlobalSections {
+            constant3,
             constant4,
             init,
             uninit,
         },
     };
     let var_offsets = fill_globals(&mut secs, &idx, m);
+    if let Some(c3) = constant3 {
+        secs[c3].data = const_bytes(m);
+    }
     let (symbols, symtab_info, func_sym, const_sym, var_sym) = build_symbols(
         m,
         &proc,
@@ -351,6 +359,7 @@ fn build_symbols(
     let mut const_sym = vec![0u32; proc.len()];
     let mut var_sym = vec![0u32; m.globals.len()];
     if proc.is_empty() {
+        const_symbols(m, secs, idx, &mut syms, 0x01);
         local_variable_symbols(m, secs, idx, var_offsets, &mut syms, &mut var_sym);
     }
     for n in 0..proc.len() {
@@ -360,6 +369,7 @@ fn build_symbols(
             syms.push(section_symbol(secs, s));
         }
         if n == 0 {
+            const_symbols(m, secs, idx, &mut syms, 0x01);
             local_variable_symbols(m, secs, idx, var_offsets, &mut syms, &mut var_sym);
         }
         if !new_family {
@@ -406,6 +416,7 @@ fn build_symbols(
         var_sym[n] = syms.len() as u32;
         syms.push(variable_symbol(g, var_offsets[n], 0x11));
     }
+    const_symbols(m, secs, idx, &mut syms, 0x11);
     if new_family {
         for n in 0..proc.len() {
             const_sym[n] = syms.len() as u32;
@@ -447,6 +458,44 @@ fn local_variable_symbols(
             }
         }
     }
+}
+
+/// The `.const` variables' symbols in `.nv.constant3`: with `info` 0x01, its section symbol and
+/// the local (non-`.visible`) ones, as ptxas puts them after the first kernel's text; with 0x11,
+/// the `.visible` ones among the global symbols.
+fn const_symbols(
+    m: &CubinModule,
+    secs: &[Section],
+    idx: &Indices,
+    syms: &mut Vec<Symbol>,
+    info: u8,
+) {
+    let Some(c3) = idx.globals.constant3 else {
+        return;
+    };
+    if info == 0x01 {
+        syms.push(section_symbol(secs, c3));
+    }
+    let (offsets, _) = crate::const_layout(&m.consts);
+    for (v, at) in m.consts.iter().zip(offsets) {
+        if v.visible == (info == 0x11) {
+            syms.push(variable_symbol(v, (c3, at), info));
+        }
+    }
+}
+
+/// `.nv.constant3`'s bytes: each `.const` variable's initializer (zeros without one) at its offset.
+fn const_bytes(m: &CubinModule) -> Vec<u8> {
+    let (offsets, size) = crate::const_layout(&m.consts);
+    let mut bytes = vec![0u8; size as usize];
+    for (v, at) in m.consts.iter().zip(offsets) {
+        if let Some(init) = &v.init {
+            let at = at as usize;
+            let n = init.len().min(v.size as usize);
+            bytes[at..at + n].copy_from_slice(&init[..n]);
+        }
+    }
+    bytes
 }
 
 /// An OBJECT symbol (`info` 0x01 local, 0x11 global) at its offset in its section.

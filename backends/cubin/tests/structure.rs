@@ -49,6 +49,7 @@ fn module(sm: Sm, shared_bytes: u32) -> CubinModule {
         address_size: 64,
         kernels: vec![kernel],
         globals: Vec::new(),
+        consts: Vec::new(),
     }
 }
 

@@ -23,6 +23,8 @@ pub struct KernelImage {
     /// Contents of `.nv.constant2.<entry>`: constants the compiler placed (ptxas puts 64-bit
     /// float literals of arithmetic there); empty when there is none.
     pub cbank2: Vec<u8>,
+    /// Contents of `.nv.constant3`: the module's `.const` variables (`__constant__`).
+    pub cbank3: Vec<u8>,
     /// Contents of `.nv.constant4`, its relocations applied: the addresses of module variables.
     pub cbank4: Vec<u8>,
     /// The module's variables: `.nv.global.init` and `.nv.global`, each placed at its own address
@@ -87,6 +89,7 @@ pub fn load_kernel(cubin: &[u8], entry: &str) -> Result<KernelImage, EmuError> {
     let cbank0_size = section(format!(".nv.constant0.{entry}")).map_or(0, |s| s.size as u32);
     let shared_size = section(format!(".nv.shared.{entry}")).map_or(0, |s| s.size as u32);
     let cbank2 = data(format!(".nv.constant2.{entry}"))?.map_or_else(Vec::new, <[u8]>::to_vec);
+    let cbank3 = data(".nv.constant3".into())?.map_or_else(Vec::new, <[u8]>::to_vec);
     let default_base = if sm >= 90 { 0x210 } else { 0x160 };
     let (param_offset, param_size) = match data(format!(".nv.info.{entry}"))? {
         Some(info) => param_cbank(info)?,
@@ -108,6 +111,7 @@ pub fn load_kernel(cubin: &[u8], entry: &str) -> Result<KernelImage, EmuError> {
         shared_size,
         stack_size,
         cbank2,
+        cbank3,
         cbank4,
         module_vars,
     })

@@ -401,6 +401,11 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
                 let p = i.pred(87);
                 add_pred_read(i, p);
             }
+            if i.op == F2fp {
+                // C (MERGE_C of the FP8 forms; RZ otherwise).
+                i.c = gpr(i.f(64, 8) as u8);
+                add_read(i, i.c, 1);
+            }
             add_write(i, File::R, dst, 1);
         }
         // FCHK Pd, Ra, Rb: one predicate at 81..83.

@@ -354,6 +354,9 @@ pub fn minmax(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
 /// F2FP.PACK_AB: A's f32 into the high half and B's into the low half, rounded (79..80) to f16
 /// or (bit 76) bf16.
 pub fn f2fp(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
+    if crate::fp8::is_fp8(i) {
+        return crate::fp8::f2fp8(i, x);
+    }
     if i.f(72, 4) != 0 || i.f(77, 2) != 0 || i.f(81, 10) != 0 || i.f(9, 3) != 1 {
         return Err("F2FP other than PACK_AB of registers".into());
     }

@@ -52,6 +52,7 @@ mod convert;
 pub mod cubin;
 pub mod decode;
 mod fchk;
+mod fp8;
 mod half;
 mod hazard;
 mod machine;

@@ -218,6 +218,7 @@ fn cbank_read(cbank: &[u8], off: u64, bytes: usize) -> Option<u64> {
 struct Banks<'a> {
     zero: &'a [u8],
     two: &'a [u8],
+    three: &'a [u8],
     four: &'a [u8],
 }
 
@@ -226,6 +227,7 @@ impl Banks<'_> {
     const NONE: Banks<'static> = Banks {
         zero: &[],
         two: &[],
+        three: &[],
         four: &[],
     };
 
@@ -234,6 +236,7 @@ impl Banks<'_> {
         let data = match bank {
             0 => self.zero,
             2 => self.two,
+            3 => self.three,
             4 => self.four,
             _ => return 0,
         };
@@ -376,6 +379,7 @@ impl Run<'_> {
         Banks {
             zero: &self.cbank,
             two: &self.k.cbank2,
+            three: &self.k.cbank3,
             four: &self.k.cbank4,
         }
     }
@@ -919,6 +923,7 @@ impl Run<'_> {
         let data: &[u8] = match bank {
             0 => &self.cbank,
             2 => &self.k.cbank2,
+            3 => &self.k.cbank3,
             4 => &self.k.cbank4,
             _ => return Err(unsupported(i, format!("constant bank {bank}"))),
         };

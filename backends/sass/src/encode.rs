@@ -405,6 +405,7 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
         | Opcode::Hsetp2 { .. }
         | Opcode::Hmnmx2 { .. }
         | Opcode::F2fp { .. } => crate::encode_half::encode_half(i, w)?,
+        Opcode::F2fp8 { .. } => crate::fp8::encode_f2fp8(i, w)?,
         Opcode::Imma { .. } | Opcode::Bmma { .. } | Opcode::Dmma { .. } => {
             return crate::encode_imma::encode_matrix(i, w)
         }

@@ -611,6 +611,14 @@ pub enum Opcode {
     /// `F2FP[.BF16].PACK_AB[.RZ] d0, s0, s1` (sm_80+): two f32 rounded to f16 (or bf16), s0 into
     /// the high half and s1 into the low half.
     F2fp { bf16: bool, rnd: Round },
+    /// `F2FP.SATFINITE[.RELU].E4M3.F32.PACK_AB_MERGE_C d0, s0, s1, s2` and the other FP8 forms
+    /// (sm_89+; `crate::fp8`): s0 (f32 packs only) into the high byte, s1 the low, s2 is RZ;
+    /// `h1`: an unpack reads s1's upper half (`R7.H1`).
+    F2fp8 {
+        form: crate::fp8::Fp8Form,
+        relu: bool,
+        h1: bool,
+    },
     /// `SEL d0, s0, s1, s2(P)`: d = P ? s0 : s1.
     Sel,
     /// `LOP3.LUT d1(P), d0, s0, s1, s2, lut, s3(P)`; d1 and s3 are usually PT / !PT.

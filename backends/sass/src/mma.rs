@@ -152,7 +152,8 @@ impl MmaOp {
                     && (self.a != MmaElem::Tf32 && self.a != MmaElem::Bf16
                         || self.acc == MmaElem::F32)
             }
-            // sm_90 emulates the fp8 forms with conversions and HMMA (not yet done here).
+            // sm_90 has no fp8 tensor op: lowering rewrites those forms as ptxas does (F2FP
+            // unpacks and HMMA, `ptxforge-lower`'s mma_fp8.rs).
             MmaUnit::Qmma => sm.num == 89 && float_acc && m == 16 && n == 8 && (k == 16 || k == 32),
             _ => false,
         }

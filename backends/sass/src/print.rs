@@ -295,6 +295,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         | Opcode::Hsetp2 { .. }
         | Opcode::Hmnmx2 { .. }
         | Opcode::F2fp { .. } => crate::print_half::half_body(sm, i),
+        Opcode::F2fp8 { .. } => crate::fp8::f2fp8_body(i),
         Opcode::Imma { .. } | Opcode::Bmma { .. } | Opcode::Dmma { .. } => {
             crate::print_imma::matrix_body(sm.num, i)
         }

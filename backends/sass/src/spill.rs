@@ -18,11 +18,23 @@ use crate::ir::*;
 use crate::liveness::LiveRanges;
 use crate::regalloc::successors;
 
-/// Rounds of spilling: each lowers the number of registers the sweep lets be live by two, for
-/// the kernels where aligned groups and ranges' holes keep a scan from fitting at first.
-pub const ROUNDS: usize = 6;
+/// Rounds of spilling: each lowers the number of registers the sweep lets be live
+/// ([`headroom`]), for the kernels where aligned groups and ranges' holes keep a scan from
+/// fitting at first.
+pub const ROUNDS: usize = 12;
 
-/// One spill round: chooses values so that at most `usable - 2 * round` GPRs are live anywhere,
+/// Registers below `usable` that round `round` keeps free: two more each round for the first six,
+/// four more each round after. Large CUTLASS kernels, whose quads and pairs of mma fragments
+/// fragment the file, need 14 to 28 (they ran out of rounds at 10 when every round added two).
+pub fn headroom(round: usize) -> usize {
+    if round < 6 {
+        2 * round
+    } else {
+        12 + 4 * (round - 5)
+    }
+}
+
+/// One spill round: chooses values so that at most `usable - headroom(round)` GPRs are live anywhere,
 /// and rewrites their accesses through frame slots. `fresh_from`: registers numbered from there
 /// are spill temporaries (never chosen). Returns whether anything was spilled.
 pub fn spill_round(
@@ -34,7 +46,7 @@ pub fn spill_round(
     round: usize,
     fresh_from: u32,
 ) -> bool {
-    let limit = usable.saturating_sub(2 * round).max(4);
+    let limit = usable.saturating_sub(headroom(round)).max(4);
     let costs = spill_costs(f, lr, files, fresh_from);
     let out = choose(f, lr, files, &costs, limit);
     if !out.iter().any(|&o| o) {

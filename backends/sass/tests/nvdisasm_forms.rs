@@ -736,6 +736,8 @@ fn forms(sm: Sm) -> Vec<Instr> {
         &[r(2), ur(4)],
     ));
     half_forms(sm, &mut v);
+    fp8_forms(sm, &mut v);
+    imad_zero_factor_forms(&mut v);
     mma_forms(sm, &mut v);
     convert_forms(&mut v);
     if sm.num >= 90 {
@@ -1407,5 +1409,63 @@ fn imad_lo(signed: bool) -> Opcode {
         mode: ImadMode::Lo,
         signed,
         x: false,
+    }
+}
+
+/// The FP8 F2FP forms (sm_89+), with and without `.RELU`.
+fn fp8_forms(sm: Sm, v: &mut Vec<Instr>) {
+    use ptxforge_sass::fp8::Fp8Form;
+    if sm.num < 89 {
+        return;
+    }
+    for form in Fp8Form::ALL {
+        for relu in [false, true] {
+            let srcs = match form {
+                Fp8Form::PackF32 { .. } => [r(6), r(7), Src::ZERO],
+                _ => [Src::ZERO, r(8), Src::ZERO],
+            };
+            let unpack = matches!(form, Fp8Form::Unpack { .. });
+            for h1 in [false, true].into_iter().filter(|&h| unpack || !h) {
+                v.push(Instr::new(
+                    Opcode::F2fp8 { form, relu, h1 },
+                    &[d(10)],
+                    &srcs,
+                ));
+            }
+        }
+    }
+}
+
+/// IMAD with a zero factor, which nvdisasm names IMAD.MOV in the low mode only.
+fn imad_zero_factor_forms(v: &mut Vec<Instr>) {
+    let modes = [
+        (true, ImadMode::Lo),
+        (false, ImadMode::Lo),
+        (true, ImadMode::Hi),
+        (false, ImadMode::Wide),
+    ];
+    for (signed, mode) in modes {
+        let sources = [
+            [Src::ZERO, r(5), r(6)],
+            [Src::ZERO, Src::cbuf(0, 0x188), Src::ZERO],
+            [r(4), Src::ZERO, r(6)],
+            [Src::ZERO, Src::imm(7), r(6)],
+            [r(4), r(5), r(6)],
+        ];
+        for srcs in sources {
+            let dst = match mode {
+                ImadMode::Wide => Dst::Reg(Reg {
+                    comps: 2,
+                    ..Reg::gpr(8)
+                }),
+                _ => d(9),
+            };
+            let op = Opcode::Imad {
+                mode,
+                signed,
+                x: false,
+            };
+            v.push(Instr::new(op, &[dst], &srcs));
+        }
     }
 }

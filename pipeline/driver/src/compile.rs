@@ -247,6 +247,41 @@ fn module_globals(module: &ast::Module, sources: &[Source]) -> Vec<ptxforge_cubi
         .collect()
 }
 
+/// The module's `.const` variables for the cubin (`.visible` ones with GLOBAL symbols, read as
+/// [`module_globals`] reads them).
+fn module_consts(module: &ast::Module, sources: &[Source]) -> Vec<ptxforge_cubin::GlobalVar> {
+    let decls = ptxforge_lower::const_variable_decls(module);
+    ptxforge_lower::module_consts(module)
+        .into_iter()
+        .zip(decls)
+        .map(|(g, v)| ptxforge_cubin::GlobalVar {
+            visible: declared_visible(v, sources, ".const"),
+            name: g.name,
+            size: g.size,
+            align: g.align,
+            init: g.init,
+        })
+        .collect()
+}
+
+/// Whether `v` is declared `.visible` (or `.weak`, `.common`): the linkage words before its
+/// state space `space`, read from the source that declares it where its name stands.
+fn declared_visible(v: &ast::VarDecl, sources: &[Source], space: &str) -> bool {
+    sources.iter().any(|s| {
+        let named = s
+            .text
+            .get(v.name_at as usize..)
+            .is_some_and(|t| t.starts_with(v.name.as_str()));
+        let head = s.text.get(v.span.start as usize..v.name_at as usize);
+        named
+            && head.is_some_and(|h| {
+                h.split_whitespace()
+                    .take_while(|w| *w != space)
+                    .any(|w| matches!(w, ".visible" | ".weak" | ".common"))
+            })
+    })
+}
+
 /// The ELF stage, run as an actor: kernels in definition order into one cubin, with the
 /// runtime's record of the run.
 fn assemble(
@@ -270,6 +305,7 @@ fn assemble(
         address_size: module.address_size,
         kernels: images,
         globals: module_globals(module, sources),
+        consts: module_consts(module, sources),
     };
     let handler = |m: ElfMsg| match m {
         ElfMsg::Module(c) => ElfMsg::Done(write_cubin(&c).map_err(|e| e.to_string())),

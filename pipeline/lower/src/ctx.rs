@@ -403,6 +403,10 @@ impl<'a> Ctx<'a> {
                 let off = self.shared[s.as_str()];
                 Ok((self.shared_address(off), Src::ZERO))
             }
+            // A `.const` variable's address is its offset in constant bank 3 (`consts.rs`).
+            Operand::Symbol(s) if self.const_offset(s).is_some() => {
+                Ok((Src::imm(self.const_offset(s).unwrap_or(0)), Src::ZERO))
+            }
             Operand::Symbol(s) => match self.global_slot(s) {
                 Some(slot) => self.global_address(slot),
                 None => Err(format!("unsupported 64-bit operand {op:?}")),
@@ -545,6 +549,7 @@ impl<'a> Ctx<'a> {
             "atom" | "red" => self.lower_atomic(i),
             "mma" if crate::mma_int::is_int_form(i) => self.lower_mma_int(i),
             "cvt" if i.has_mod("pack") => self.lower_cvt_pack(i),
+            "cvt" if crate::fp8_cvt::is_fp8_cvt(i) => self.lower_cvt_fp8(i),
             "mma" => self.lower_mma(i),
             _ if self.is_param_address_def(i) => self.lower_param_address_def(i),
             "prefetch" => self.lower_prefetch(i),

@@ -35,17 +35,20 @@ pub struct ModuleGlobal {
 pub fn module_globals(module: &ast::Module) -> Vec<ModuleGlobal> {
     global_variables(module)
         .into_iter()
-        .map(|v| {
-            let size = v.size_bytes();
-            let init = (!v.init.is_empty()).then(|| initializer_bytes(v, size));
-            ModuleGlobal {
-                name: v.name.clone(),
-                size,
-                align: v.alignment().max(1) as u64,
-                init,
-            }
-        })
+        .map(module_global)
         .collect()
+}
+
+/// One module variable's bytes for the cubin.
+pub(crate) fn module_global(v: &ast::VarDecl) -> ModuleGlobal {
+    let size = v.size_bytes();
+    let init = (!v.init.is_empty()).then(|| initializer_bytes(v, size));
+    ModuleGlobal {
+        name: v.name.clone(),
+        size,
+        align: v.alignment().max(1) as u64,
+        init,
+    }
 }
 
 /// The initializer's values, each the element type's width, little-endian, zero-padded to `size`.

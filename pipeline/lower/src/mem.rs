@@ -12,7 +12,7 @@ use ptxforge_sass::ir::*;
 use crate::ctx::{Ctx, LResult};
 use crate::param_addr::ParamSlot;
 
-fn mem_size(ty: Type) -> MemSize {
+pub(crate) fn mem_size(ty: Type) -> MemSize {
     match (ty.size_bytes(), ty.is_signed()) {
         (1, true) => MemSize::S8,
         (1, false) => MemSize::U8,
@@ -174,6 +174,8 @@ impl Ctx<'_> {
             }
         } else if i.has_mod("local") {
             Space::Local
+        } else if i.has_mod("const") && load && !i.has_mod("param") {
+            return self.lower_ld_const(&elems, addr, ty);
         } else if i.has_mod("const") {
             return Err(format!(
                 "'{}.{}' (generic or other state space) is not supported yet",
@@ -241,6 +243,9 @@ impl Ctx<'_> {
             return self.local_mem_address(base, offset);
         }
         if space != Space::Shared {
+            if let Some(base) = self.global_symbol_base(base) {
+                return Ok((base?, offset));
+            }
             let AddrBase::Reg(base) = base else {
                 return Err("global accesses need a 64-bit register address".into());
             };
@@ -548,7 +553,7 @@ impl Ctx<'_> {
 
     /// Where a load of `size` lands: the low half when a value narrower than 64 bits is loaded into
     /// a 64-bit register (`ld.global.s32 %rd1, [..]`), else the register itself.
-    fn narrow_target(&self, d: Reg, size: MemSize) -> Reg {
+    pub(crate) fn narrow_target(&self, d: Reg, size: MemSize) -> Reg {
         if d.comps == 2 && !matches!(size, MemSize::B64 | MemSize::B128) {
             d.part(0)
         } else {
@@ -557,7 +562,7 @@ impl Ctx<'_> {
     }
 
     /// Completes a narrow load into a 64-bit register: the high half is the sign (signed types) or zero.
-    fn widen_loaded(&mut self, d: Reg, narrow: Reg, ty: Type) {
+    pub(crate) fn widen_loaded(&mut self, d: Reg, narrow: Reg, ty: Type) {
         if narrow == d {
             return;
         }

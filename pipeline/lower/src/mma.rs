@@ -66,7 +66,9 @@ pub fn mma_op(i: &Instruction, sm: ptxforge_sass::arch::Sm) -> Option<MmaOp> {
 /// module lowers, or an `ldmatrix` destination.
 fn fragment_operands(i: &Instruction, sm: ptxforge_sass::arch::Sm) -> Vec<(&Operand, u8)> {
     match i.opcode() {
-        "mma" => match mma_op(i, sm).filter(|op| op.is_native(sm)) {
+        "mma" => match mma_op(i, sm)
+            .filter(|op| op.is_native(sm) || crate::mma_fp8::is_emulated(op, sm))
+        {
             Some(op) if i.operands.len() == 4 => i
                 .operands
                 .iter()
@@ -199,6 +201,9 @@ impl Ctx<'_> {
     pub fn lower_mma(&mut self, i: &Instruction) -> LResult<()> {
         let unsupported = || format!("'mma.{}' is not supported yet", i.mods().join("."));
         let op = mma_op(i, self.sm).ok_or_else(unsupported)?;
+        if crate::mma_fp8::is_emulated(&op, self.sm) {
+            return self.lower_mma_fp8_as_hmma(i, op);
+        }
         if !op.is_native(self.sm) {
             return Err(unsupported());
         }

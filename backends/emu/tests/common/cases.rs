@@ -105,6 +105,11 @@ pub const CASES: &[Case] = &[
         setup: super::mma_cases::mma80,
     },
     Case {
+        file: "kernels/fp8.ptx",
+        kernel: "fp8",
+        setup: super::fp8_cases::fp8,
+    },
+    Case {
         file: "kernels/mma89.ptx",
         kernel: "mma89",
         setup: super::mma_cases::mma89,
