@@ -144,11 +144,20 @@ pub fn is_cas(i: &Inst) -> bool {
 pub struct AtomicOperand {
     pub bytes: u8,
     pub signed: bool,
+    /// ATOMG/RED `.F32.FTZ.RN` (type 3 before sm_90): an f32 add.
+    pub float: bool,
 }
 
 /// The operand type field (73..75): ATOMS U32/S32/64; ATOMG and RED U32, S32, U64, then S64 (5,
-/// or 3 on sm_90 where 3 is F32 before). Floating-point forms are `None` (not run yet).
+/// or 3 on sm_90 where 3 is F32 before); F32 (an add, before sm_90) is `float`.
 pub fn atomic_operand(sm: u32, i: &Inst) -> Option<AtomicOperand> {
+    if matches!(i.op, Op::Atomg | Op::Red) && i.f(73, 3) == 3 && sm < 90 {
+        return Some(AtomicOperand {
+            bytes: 4,
+            signed: false,
+            float: true,
+        });
+    }
     let (bytes, signed) = match (i.op, i.f(73, 3)) {
         (_, 0) => (4, false),
         (_, 1) => (4, true),
@@ -157,7 +166,11 @@ pub fn atomic_operand(sm: u32, i: &Inst) -> Option<AtomicOperand> {
         (Op::Atomg | Op::Red, 5) if sm < 90 => (8, true),
         _ => return None,
     };
-    Some(AtomicOperand { bytes, signed })
+    Some(AtomicOperand {
+        bytes,
+        signed,
+        float: false,
+    })
 }
 
 pub fn decode(sm: u32, pc: u32, w: u128) -> Result<Inst, EmuError> {
@@ -442,7 +455,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
         }
         Iadd3 | Uiadd3 | Lea | Ulea | Lop3 | Ulop3 | Prmt | Uprmt | Shf | Ushf | Imad
         | ImadWide | ImadHi | Uimad | UimadWide | Ffma | Hfma2Mma | Hfma2 | Viaddmnmx
-        | Vabsdiff => {
+        | Vabsdiff | Idp => {
             i.a = a;
             let (b, c) = alu_bc(i, u);
             i.b = b;

@@ -1193,6 +1193,12 @@ fn atomic(i: &Inst, ty: crate::decode::AtomicOperand, old: u64, v: u64) -> Resul
         }
         _ => i.f(87, 4),
     };
+    if ty.float {
+        return match op {
+            0 => Ok(f32_add_ftz(old as u32, v as u32) as u64),
+            _ => Err("f32 atomic operation".into()),
+        };
+    }
     let wide = ty.bytes == 8;
     let mask = if wide { u64::MAX } else { 0xffff_ffff };
     // Values as ordered by the operation's signedness.
@@ -1381,4 +1387,21 @@ fn mma(w: &mut Warp, i: &Inst, exec: u32) -> Result<(), EmuError> {
         }
     }
     Ok(())
+}
+
+/// ATOMG/RED.ADD.F32.FTZ.RN: subnormal operands and results flushed to zero of their sign.
+fn f32_add_ftz(a: u32, b: u32) -> u32 {
+    let flush = |x: u32| {
+        if x & 0x7f80_0000 == 0 {
+            x & 0x8000_0000
+        } else {
+            x
+        }
+    };
+    let sum = f32::from_bits(flush(a)) + f32::from_bits(flush(b));
+    if sum.is_nan() {
+        crate::alu::CANONICAL_NAN
+    } else {
+        flush(sum.to_bits())
+    }
 }

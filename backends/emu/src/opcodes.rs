@@ -118,6 +118,8 @@ pub enum Op {
     Bmma,
     Dmma,
     I2ip,
+    /// IDP.4A / IDP.2A: integer dot products (`dp4a`, `dp2a`).
+    Idp,
 }
 
 /// How an op's results arrive, for the hazard model.
@@ -161,7 +163,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 113] = [
+    pub const ALL: [Op; 114] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -275,6 +277,7 @@ impl Op {
         Op::Bmma,
         Op::Dmma,
         Op::I2ip,
+        Op::Idp,
     ];
 
     /// The mnemonic as nvdisasm prints its base name.
@@ -394,15 +397,15 @@ impl Op {
             Bmma => "BMMA",
             Dmma => "DMMA",
             I2ip => "I2IP",
+            Idp => "IDP",
         }
     }
 
     pub fn timing(self) -> Timing {
         use Op::*;
         match self {
-            Imad | ImadWide | ImadHi | Ffma | Fadd | Fmul | Hfma2Mma | Hadd2 | Hfma2 | Hmul2 => {
-                Timing::Fma
-            }
+            Imad | ImadWide | ImadHi | Ffma | Fadd | Fmul | Hfma2Mma | Hadd2 | Hfma2 | Hmul2
+            | Idp => Timing::Fma,
             Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | UimadWide | Uldc | Voteu | Ulop3
             | Ushf | Ubmsk | Uprmt | Usgxt => Timing::Uniform,
             I2f | F2i | I2f64 | F2i64 | F2f | Frnd => Timing::Var {
@@ -535,6 +538,7 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Fsel, 0x008, true),
         (Bmsk, 0x01b, true),
         (Sgxt, 0x01a, true),
+        (Idp, 0x026, true),
         (Ubmsk, 0x09b, true),
         (Dadd, 0x029, true),
         (Dmul, 0x028, true),

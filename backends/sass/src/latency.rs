@@ -122,7 +122,7 @@ pub fn fixed_latency(producer: &Instr, file: RegFile) -> u32 {
         RegFile::Pred | RegFile::UPred => PRED_LATENCY,
         RegFile::UGpr => UNIFORM_LATENCY,
         RegFile::Gpr => match producer.op {
-            Opcode::Imad { .. } => IMAD_LATENCY,
+            Opcode::Imad { .. } | Opcode::Idp { .. } => IMAD_LATENCY,
             Opcode::Mma(m) => m.fixed_latency(),
             Opcode::Imma { .. } | Opcode::Bmma { .. } => {
                 crate::imma::matrix_fixed_latency(&producer.op).unwrap_or(GPR_LATENCY)

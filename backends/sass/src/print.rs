@@ -477,6 +477,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             print_mufu::print_mufu_family(i)
         }
         Opcode::Mma(op) => print_mma::print_mma(i, &op),
+        Opcode::Sgxt { .. } | Opcode::Idp { .. } => crate::print_int::print_int(i),
     }
 }
 

@@ -47,6 +47,43 @@ fn mufu_family_forms() -> Vec<Instr> {
     v
 }
 
+/// SGXT[.U32] with a register or immediate bit count; IDP.4A / IDP.2A.{LO,HI} with every
+/// signedness pair on registers (IDP has no immediate form: nvdisasm rejects one; ptxas puts an
+/// immediate B in the constant bank) (sm_75..sm_90 alike).
+fn sgxt_idp_forms() -> Vec<Instr> {
+    let mut v = Vec::new();
+    for signed in [false, true] {
+        v.push(Instr::new(Opcode::Sgxt { signed }, &[d(5)], &[r(6), r(7)]));
+        v.push(Instr::new(
+            Opcode::Sgxt { signed },
+            &[d(5)],
+            &[r(6), Src::imm(0x11)],
+        ));
+    }
+    // IADD3.X taking a carry in and writing one out (PTX's addc.cc), B a register or immediate.
+    for b in [r(7), Src::imm(7)] {
+        v.push(Instr::new(
+            Opcode::Iadd3 { x: true },
+            &[d(3), pd(1)],
+            &[r(5), b, Src::ZERO, p(1), Src::FALSE],
+        ));
+    }
+    for (pairs, hi) in [(false, false), (true, false), (true, true)] {
+        for a_signed in [false, true] {
+            for b_signed in [false, true] {
+                let op = Opcode::Idp {
+                    pairs,
+                    hi,
+                    a_signed,
+                    b_signed,
+                };
+                v.push(Instr::new(op, &[d(8)], &[r(4), r(5), r(6)]));
+            }
+        }
+    }
+    v
+}
+
 /// ATOMG.CAS and ATOMS.CAS, 32- and 64-bit: the compare and new values in one group (a pair or
 /// a quad), the new value's register printed and encoded after the compare value's.
 fn cas_forms() -> Vec<Instr> {
@@ -568,6 +605,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
         ));
     }
     v.extend(cas_forms());
+    v.extend(sgxt_idp_forms());
     v.extend(mufu_family_forms());
     if sm.num < 90 {
         v.push(Instr::new(

@@ -1,10 +1,15 @@
 //! Atomics and reductions: `atom` and `red` on global memory (ATOMG, or RED when the old value is
-//! unused) and on shared memory (ATOMS), with `.cta/.gpu/.sys` scopes and relaxed ordering.
+//! unused) and on shared memory (ATOMS), with `.cta/.gpu/.sys` scopes; `.relaxed` is the plain
+//! access, `.release`/`.acq_rel` put ptxas's releasing fence before it and `.acquire`/`.acq_rel`
+//! its acquiring L1 invalidation after it (`ordered.rs`).
 
 use ptxforge_ptx::ast::{AddrBase, Instruction, Operand, Type};
 use ptxforge_sass::ir::*;
 
+use ptxforge_sass::warp::Scope;
+
 use crate::ctx::{Ctx, LResult};
+use crate::ordered::Ordering;
 
 fn unsupported(i: &Instruction) -> String {
     format!(
@@ -58,6 +63,24 @@ fn scope(i: &Instruction) -> Option<MemScope> {
     }
 }
 
+/// (release, acquire): the fences an atomic's memory order asks for (`.relaxed` or none: neither).
+fn memory_order(i: &Instruction) -> (bool, bool) {
+    let acq_rel = i.has_mod("acq_rel");
+    (
+        acq_rel || i.has_mod("release"),
+        acq_rel || i.has_mod("acquire"),
+    )
+}
+
+/// The fence scope of an atomic's `.STRONG` scope.
+fn fence_scope(scope: MemScope) -> Scope {
+    match scope {
+        MemScope::Cta => Scope::Cta,
+        MemScope::Gpu => Scope::Gpu,
+        MemScope::Sys => Scope::Sys,
+    }
+}
+
 /// Whether the hardware has this operation on this type, in shared (`shared`) or global memory.
 fn native(op: AtomOp, ty: AtomType, shared: bool, sm: u32) -> bool {
     match ty {
@@ -74,9 +97,7 @@ impl Ctx<'_> {
     /// `atom` and `red`.
     pub fn lower_atomic(&mut self, i: &Instruction) -> LResult<()> {
         let red = i.opcode() == "red";
-        let ordered = ["acquire", "release", "acq_rel", "sc"]
-            .iter()
-            .any(|m| i.has_mod(m));
+        let ordered = i.has_mod("sc");
         let cache_hint = i.mods().iter().any(|m| m.starts_with("L2"));
         let (Some(op), Some(ty), Some(scope)) = (atom_op(i), i.ty().and_then(atom_type), scope(i))
         else {
@@ -97,6 +118,11 @@ impl Ctx<'_> {
             (false, _) => 3,
         };
         crate::ctx::operands_exactly(i, want)?;
+        let (release, acquire) = memory_order(i);
+        let fence_scope = fence_scope(scope);
+        if release {
+            self.ordering_prologue(Some(Ordering::Release(fence_scope)));
+        }
         let (addr, data) = if red {
             (&i.operands[0], &i.operands[1])
         } else {
@@ -143,6 +169,9 @@ impl Ctx<'_> {
                     &[base, data, desc],
                 ),
             }
+        }
+        if acquire {
+            self.ordering_epilogue(Some(Ordering::Acquire(fence_scope)));
         }
         Ok(())
     }

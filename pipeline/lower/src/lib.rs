@@ -45,6 +45,7 @@ mod globals;
 mod half;
 mod ieee_div;
 mod int;
+mod intops;
 mod local;
 mod mem;
 mod mma;

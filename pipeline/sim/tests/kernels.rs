@@ -36,6 +36,11 @@ const fn kernel(file: &'static str, entry: &'static str, block: u32) -> Kernel {
 /// Every kernel, launched so that its accesses stay inside the 4 KiB buffers.
 const KERNELS: &[Kernel] = &[
     kernel("prmt.ptx", "prmt_modes", 64),
+    // bfe, carry chains (and nvcc's __int128), dp4a/dp2a.
+    kernel("intops.ptx", "bfe_forms", 64),
+    kernel("intops.ptx", "carry_chains", 64),
+    kernel("intops.ptx", "int128_math", 64),
+    kernel("intops.ptx", "dot_products", 64),
     kernel("bitfield.ptx", "bitfield", 64),
     kernel("bitfield.ptx", "bitcount", 64),
     kernel("intmul.ptx", "mul_hi", 64),

@@ -350,6 +350,11 @@ pub const CASES: &[Case] = &[
         setup: i2i_sat,
     },
     Case {
+        file: "kernels/intops.ptx",
+        kernel: "intops",
+        setup: super::intops_cases::intops,
+    },
+    Case {
         file: "kernels/sad.ptx",
         kernel: "sad",
         setup: sad,

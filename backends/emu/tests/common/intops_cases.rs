@@ -1,0 +1,91 @@
+//! Case of `kernels/intops.ptx`: dp4a/dp2a, bfe with register fields and a carry chain, the
+//! expected words computed here from PTX's definitions.
+
+use super::*;
+
+/// Element `k` of `v` (`bits` wide), sign-extended when `signed`.
+fn elem(v: u32, bits: u32, k: u32, signed: bool) -> i64 {
+    let x = (v >> (bits * k)) & ((1u32 << bits) - 1);
+    if signed {
+        ((x << (32 - bits)) as i32 >> (32 - bits)) as i64
+    } else {
+        x as i64
+    }
+}
+
+fn dp4a(a: u32, b: u32, c: u32, sa: bool, sb: bool) -> u32 {
+    let s: i64 = (0..4).map(|k| elem(a, 8, k, sa) * elem(b, 8, k, sb)).sum();
+    (c as i64 + s) as u32
+}
+
+fn dp2a(a: u32, b: u32, c: u32, hi: bool, sa: bool, sb: bool) -> u32 {
+    let base = if hi { 2 } else { 0 };
+    let s: i64 = (0..2)
+        .map(|k| elem(a, 16, k, sa) * elem(b, 8, base + k, sb))
+        .sum();
+    (c as i64 + s) as u32
+}
+
+/// PTX's bfe on 32 bits: `len` bits from `pos` (low bytes only), sign-filled from the field's
+/// top bit (bit 31 past the word) when signed; 0 for an empty field.
+fn bfe(a: u32, pos: u32, len: u32, signed: bool) -> u32 {
+    let (pos, len) = (pos & 0xff, len & 0xff);
+    let sbit = signed && len != 0 && (a >> (pos + len - 1).min(31)) & 1 == 1;
+    (0..32).fold(0u32, |d, i| {
+        let bit = if i < len && pos + i <= 31 {
+            (a >> (pos + i)) & 1 == 1
+        } else {
+            sbit
+        };
+        d | (bit as u32) << i
+    })
+}
+
+pub fn intops(r: &mut Rng) -> Setup {
+    let n = 64;
+    let mut w = Vec::with_capacity(4 * n);
+    for t in 0..n {
+        let f = match t % 4 {
+            // Fields past the word, and an empty one.
+            0 => r.u32(),
+            1 => 0,
+            _ => r.u32() & 0x3f3f,
+        };
+        let a = if t % 8 == 5 { u32::MAX } else { r.u32() };
+        w.extend([a, r.u32(), r.u32(), f]);
+    }
+    let mut e = Vec::with_capacity(12 * n);
+    for t in w.chunks(4) {
+        let (a, b, c, f) = (t[0], t[1], t[2], t[3]);
+        let s0 = a as u64 + b as u64;
+        let s1 = b as u64 + c as u64 + (s0 >> 32);
+        let s2 = (c as u64 + a as u64 + (s1 >> 32)) as u32;
+        e.extend([
+            dp4a(a, b, c, false, false),
+            dp4a(a, b, c, true, true),
+            dp4a(a, b, c, false, true),
+            dp4a(a, b, c, true, false),
+            dp2a(a, b, c, false, false, true),
+            dp2a(a, b, c, true, true, false),
+            bfe(a, f, f >> 8, false),
+            bfe(b, f, f >> 8, true),
+            s0 as u32,
+            s1 as u32,
+            s2,
+            a.wrapping_sub(c),
+        ]);
+    }
+    let buffers = vec![buf_u32(0, &w), buf_u32(1, &vec![0; 12 * n])];
+    let expected = vec![buf_u32(0, &w), buf_u32(1, &e)];
+    Setup {
+        launch: Launch {
+            grid: [1, 1, 1],
+            block: [n as u32, 1, 1],
+        },
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
+        buffers,
+        expected,
+        f32_ulps: 0,
+        unordered: vec![],
+    }
+}
