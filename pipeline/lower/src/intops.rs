@@ -316,11 +316,6 @@ impl Ctx<'_> {
                 }
                 Ok(())
             }
-            // `mad.hi.cc` (no carry in) and any signed high half: the carry out is not settled
-            // yet (ptxas writes IMAD.HI with a carry out; the emulator on it and the interpreter
-            // disagree on some inputs), so these stay rejected rather than guessed.
-            "mad" if i.has_mod("hi") => Err(unsupported(i)),
-            "madc" if i.has_mod("hi") && ty.is_signed() => Err(unsupported(i)),
             "mad" | "madc" if !wide && !i.has_mod("wide") => {
                 let o = operands(i, 4)?;
                 let d = self.dst(&o[0])?;

@@ -1,5 +1,5 @@
-//! Case of `kernels/intops.ptx`: dp4a/dp2a, bfe with register fields and a carry chain, the
-//! expected words computed here from PTX's definitions.
+//! Case of `kernels/intops.ptx`: dp4a/dp2a, bfe with register fields, a carry chain and
+//! mad.hi.cc's carry, the expected words computed here from PTX's definitions.
 
 use super::*;
 
@@ -54,12 +54,14 @@ pub fn intops(r: &mut Rng) -> Setup {
         let a = if t % 8 == 5 { u32::MAX } else { r.u32() };
         w.extend([a, r.u32(), r.u32(), f]);
     }
-    let mut e = Vec::with_capacity(12 * n);
+    let mut e = Vec::with_capacity(16 * n);
     for t in w.chunks(4) {
         let (a, b, c, f) = (t[0], t[1], t[2], t[3]);
         let s0 = a as u64 + b as u64;
         let s1 = b as u64 + c as u64 + (s0 >> 32);
         let s2 = (c as u64 + a as u64 + (s1 >> 32)) as u32;
+        let mh = ((a as u64 * b as u64) >> 32) + c as u64;
+        let (mh, mc) = (mh as u32, f.wrapping_add((mh >> 32) as u32));
         e.extend([
             dp4a(a, b, c, false, false),
             dp4a(a, b, c, true, true),
@@ -73,9 +75,13 @@ pub fn intops(r: &mut Rng) -> Setup {
             s1 as u32,
             s2,
             a.wrapping_sub(c),
+            mh,
+            mc,
+            mh,
+            mc,
         ]);
     }
-    let buffers = vec![buf_u32(0, &w), buf_u32(1, &vec![0; 12 * n])];
+    let buffers = vec![buf_u32(0, &w), buf_u32(1, &vec![0; 16 * n])];
     let expected = vec![buf_u32(0, &w), buf_u32(1, &e)];
     Setup {
         launch: Launch {

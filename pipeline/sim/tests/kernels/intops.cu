@@ -47,7 +47,7 @@ extern "C" __global__ void carry_chains(const unsigned *in, unsigned *out) {
         : "=r"(r0), "=r"(r1), "=r"(r2)
         : "r"(a), "r"(b), "r"(c), "r"(e));
     o[7] = r0; o[8] = r1; o[9] = r2;
-    asm("mad.lo.cc.u32 %0, %2, %3, %4;\n\taddc.s32 %1, %5, 7;" : "=r"(r0), "=r"(r1) : "r"(a), "r"(b), "r"(c), "r"(e));
+    asm("mad.hi.cc.s32 %0, %2, %3, %4;\n\taddc.s32 %1, %5, 7;" : "=r"(r0), "=r"(r1) : "r"(a), "r"(b), "r"(c), "r"(e));
     o[10] = r0; o[11] = r1;
     unsigned long long x = ((unsigned long long)b << 32) | a, y = ((unsigned long long)e << 32) | c, z0, z1;
     asm("add.cc.u64 %0, %2, %3;\n\taddc.u64 %1, %3, %2;" : "=l"(z0), "=l"(z1) : "l"(x), "l"(y));
