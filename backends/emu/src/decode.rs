@@ -149,9 +149,11 @@ pub struct AtomicOperand {
 }
 
 /// The operand type field (73..75): ATOMS U32/S32/64; ATOMG and RED U32, S32, U64, then S64 (5,
-/// or 3 on sm_90 where 3 is F32 before); F32 (an add, before sm_90) is `float`.
+/// or 3 on sm_90 where 3 is F32 before); F32 adds are `float` (type 3 before sm_90; on sm_90
+/// their own opcodes, ATOMG 0x9a3 and REDG 0x9a6, with type 1).
 pub fn atomic_operand(sm: u32, i: &Inst) -> Option<AtomicOperand> {
-    if matches!(i.op, Op::Atomg | Op::Red) && i.f(73, 3) == 3 && sm < 90 {
+    let f32_sm90 = matches!(i.f(0, 12), 0x9a3 | 0x9a6) && i.f(73, 3) == 1;
+    if f32_sm90 || matches!(i.op, Op::Atomg | Op::Red) && i.f(73, 3) == 3 && sm < 90 {
         return Some(AtomicOperand {
             bytes: 4,
             signed: false,

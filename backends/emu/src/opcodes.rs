@@ -639,6 +639,9 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Uprmt, 0x096, true),
             (UimadWide, 0x0a5, true),
             (R2ur, 0x2ca, false),
+            // f32 adds: ATOMG.E.ADD.F32.FTZ.RN and REDG.E.ADD.F32.FTZ.RN.
+            (Atomg, 0x9a3, false),
+            (Red, 0x9a6, false),
         ]),
         _ => t.extend([
             (Redux, 0x3c4, false),

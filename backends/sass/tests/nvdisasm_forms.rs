@@ -84,6 +84,35 @@ fn sgxt_idp_forms() -> Vec<Instr> {
     v
 }
 
+/// ATOMG/RED .ADD.F32.FTZ.RN in each scope (sm_90: opcodes 0x9a3/0x9a6, REDG).
+fn f32_atomic_forms() -> Vec<Instr> {
+    let mut v = Vec::new();
+    for scope in [MemScope::Cta, MemScope::Gpu, MemScope::Sys] {
+        let (op, ty) = (AtomOp::Add, AtomType::F32);
+        v.push(Instr::new(
+            Opcode::Atomg {
+                op,
+                ty,
+                scope,
+                offset: 0x14,
+            },
+            &[d(9)],
+            &[Src::reg(Reg::gpr64(4)), r(7), ur(4)],
+        ));
+        v.push(Instr::new(
+            Opcode::Red {
+                op,
+                ty,
+                scope,
+                offset: -8,
+            },
+            &[],
+            &[Src::reg(Reg::gpr64(4)), r(7), ur(4)],
+        ));
+    }
+    v
+}
+
 /// ATOMG.CAS and ATOMS.CAS, 32- and 64-bit: the compare and new values in one group (a pair or
 /// a quad), the new value's register printed and encoded after the compare value's.
 fn cas_forms() -> Vec<Instr> {
@@ -606,6 +635,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
     }
     v.extend(cas_forms());
     v.extend(sgxt_idp_forms());
+    v.extend(f32_atomic_forms());
     v.extend(mufu_family_forms());
     if sm.num < 90 {
         v.push(Instr::new(

@@ -82,9 +82,9 @@ fn fence_scope(scope: MemScope) -> Scope {
 }
 
 /// Whether the hardware has this operation on this type, in shared (`shared`) or global memory.
-fn native(op: AtomOp, ty: AtomType, shared: bool, sm: u32) -> bool {
+fn native(op: AtomOp, ty: AtomType, shared: bool) -> bool {
     match ty {
-        AtomType::F32 => op == AtomOp::Add && !shared && sm < 90,
+        AtomType::F32 => op == AtomOp::Add && !shared,
         AtomType::U64 | AtomType::S64 if shared => matches!(op, AtomOp::Exch | AtomOp::Cas),
         AtomType::U64 => !matches!(op, AtomOp::Inc | AtomOp::Dec),
         AtomType::S64 => matches!(op, AtomOp::Min | AtomOp::Max | AtomOp::Add),
@@ -108,7 +108,7 @@ impl Ctx<'_> {
             || cache_hint
             || (red && op == AtomOp::Cas)
             || !(shared || i.has_mod("global"))
-            || !native(op, ty, shared, self.sm.num)
+            || !native(op, ty, shared)
         {
             return Err(unsupported(i));
         }

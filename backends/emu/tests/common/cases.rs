@@ -355,6 +355,11 @@ pub const CASES: &[Case] = &[
         setup: super::intops_cases::intops,
     },
     Case {
+        file: "kernels/intops.ptx",
+        kernel: "f32_atomics",
+        setup: super::intops_cases::f32_atomics,
+    },
+    Case {
         file: "kernels/sad.ptx",
         kernel: "sad",
         setup: sad,

@@ -95,3 +95,50 @@ pub fn intops(r: &mut Rng) -> Setup {
         unordered: vec![],
     }
 }
+
+/// ATOM/RED .ADD.F32.FTZ.RN: subnormal operands and results flushed to zero of their sign.
+fn f32_add_ftz(a: u32, b: u32) -> u32 {
+    let flush = |x: u32| {
+        if x & 0x7f80_0000 == 0 {
+            x & 0x8000_0000
+        } else {
+            x
+        }
+    };
+    let sum = f32::from_bits(flush(a)) + f32::from_bits(flush(b));
+    if sum.is_nan() {
+        0x7fff_ffff
+    } else {
+        flush(sum.to_bits())
+    }
+}
+
+/// Each thread adds x to two words of its own (ATOMG and RED), values of mixed magnitude,
+/// subnormals among them.
+pub fn f32_atomics(r: &mut Rng) -> Setup {
+    let n = 64;
+    let word = |r: &mut Rng, k: usize| match k % 4 {
+        0 => r.u32() & 0x807f_ffff, // subnormal
+        1 => (r.u32() & 0x8fff_ffff) | 0x3000_0000,
+        _ => (r.u32() & 0x83ff_ffff) | 0x3c00_0000,
+    };
+    let io: Vec<u32> = (0..2 * n).map(|k| word(r, k / 2 + k)).collect();
+    let x: Vec<u32> = (0..n).map(|k| word(r, k + 1)).collect();
+    let mut io_after = io.clone();
+    for t in 0..n {
+        io_after[2 * t] = f32_add_ftz(io[2 * t], x[t]);
+        io_after[2 * t + 1] = f32_add_ftz(io[2 * t + 1], x[t]);
+    }
+    let old: Vec<u32> = (0..n).map(|t| io[2 * t]).collect();
+    Setup {
+        launch: Launch {
+            grid: [1, 1, 1],
+            block: [n as u32, 1, 1],
+        },
+        params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).0,
+        buffers: vec![buf_u32(0, &io), buf_u32(1, &x), buf_u32(2, &vec![0; n])],
+        expected: vec![buf_u32(0, &io_after), buf_u32(1, &x), buf_u32(2, &old)],
+        f32_ulps: 0,
+        unordered: vec![],
+    }
+}
