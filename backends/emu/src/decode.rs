@@ -136,7 +136,7 @@ fn ctrl_of(w: u128) -> Ctrl {
 /// Whether an ATOMS/ATOMG is the compare-and-swap form (ATOMS.CAS 0x38d, ATOMG.CAS 0x3a9): the
 /// compare value at 32..39, the new value at 64..71.
 pub fn is_cas(i: &Inst) -> bool {
-    matches!(i.f(0, 12), 0x38d | 0x3a9)
+    matches!(i.f(0, 12), 0x38d | 0x3a9 | 0x38b)
 }
 
 /// The operand of an integer ATOMS/ATOMG/RED: its size and signedness.
@@ -164,8 +164,8 @@ pub fn atomic_operand(sm: u32, i: &Inst) -> Option<AtomicOperand> {
         (_, 0) => (4, false),
         (_, 1) => (4, true),
         (_, 2) => (8, false),
-        (Op::Atomg | Op::Red, 3) if sm >= 90 => (8, true),
-        (Op::Atomg | Op::Red, 5) if sm < 90 => (8, true),
+        (Op::Atomg | Op::Red | Op::Atom, 3) if sm >= 90 => (8, true),
+        (Op::Atomg | Op::Red | Op::Atom, 5) if sm < 90 => (8, true),
         _ => return None,
     };
     Some(AtomicOperand {
@@ -381,7 +381,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_read(i, i.b, 1);
             add_write(i, File::R, dst, 1);
         }
-        Umov => {
+        Umov | Uflo => {
             i.b = alu_b2(i, true);
             add_read(i, i.b, 1);
             add_write(i, File::Ur, dst, 1);
@@ -700,7 +700,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_read(i, i.c, if is_cas(i) { data } else { 1 });
             add_write(i, File::R, dst, data);
         }
-        Atomg | Red => {
+        Atomg | Red | Atom => {
             i.a = a;
             i.b = gpr(i.f(32, 8) as u8);
             let wide = if i.bit(72) { 2 } else { 1 };
@@ -715,7 +715,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             let data = atomic_operand(sm, i).map_or(1, |t| t.bytes / 4);
             add_read(i, a, wide);
             add_read(i, i.b, data);
-            if i.op == Atomg {
+            if matches!(i.op, Atomg | Atom) {
                 add_write(i, File::R, dst, data);
             }
         }
@@ -810,7 +810,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_write(i, File::R, dst, 1);
             add_write(i, File::P, i.f(81, 3) as u8, 1);
         }
-        Nop => {}
+        Nop | Yield => {}
         I2ip => {
             // Saturating: bit 74 set on sm_90, clear before (nvdisasm: no .SAT otherwise).
             if i.bit(74) != (sm >= 90) {

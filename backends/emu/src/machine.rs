@@ -513,7 +513,7 @@ impl Run<'_> {
         match i.op {
             // Grid dependency control (griddepcontrol.wait / .launch_dependents): one grid runs at a time.
             // MEMBAR: every access completes at once here, so fences order nothing more.
-            Op::Nop | Op::Acqbulk | Op::Preexit | Op::Membar => {}
+            Op::Nop | Op::Acqbulk | Op::Preexit | Op::Membar | Op::Yield => {}
             Op::Bra => {
                 let target = branch_target(self.k.sm, i);
                 for l in lanes {
@@ -691,7 +691,7 @@ impl Run<'_> {
                     w.set_reg(d.saturating_add(k), l, v);
                 }
             }
-            Op::Atoms | Op::Atomg | Op::Red => {
+            Op::Atoms | Op::Atomg | Op::Red | Op::Atom => {
                 let ty = crate::decode::atomic_operand(self.k.sm, i)
                     .ok_or_else(|| unsupported(i, "atomic type".into()))?;
                 let n = ty.bytes as usize;
@@ -935,7 +935,7 @@ impl Run<'_> {
         // Generic LD/ST run on global addresses only (a shared-window address is out of bounds).
         if matches!(
             i.op,
-            Op::Ldg | Op::Stg | Op::Ld | Op::St | Op::Atomg | Op::Red
+            Op::Ldg | Op::Stg | Op::Ld | Op::St | Op::Atomg | Op::Red | Op::Atom
         ) {
             let wide = crate::decode::wide_address(i);
             let base = if wide && a != RZ {
@@ -952,7 +952,7 @@ impl Run<'_> {
             let addr = base.wrapping_add(ur).wrapping_add(off as u64);
             // A generic address in the local window reaches the lane's own local memory, one in
             // the shared window the CTA's shared memory.
-            if matches!(i.op, Op::Ld | Op::St) {
+            if matches!(i.op, Op::Ld | Op::St | Op::Atom) {
                 if (LOCAL_WINDOW..LOCAL_WINDOW + (1 << 32)).contains(&addr) {
                     return ("local", addr - LOCAL_WINDOW);
                 }

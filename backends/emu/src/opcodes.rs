@@ -120,6 +120,12 @@ pub enum Op {
     I2ip,
     /// IDP.4A / IDP.2A: integer dot products (`dp4a`, `dp2a`).
     Idp,
+    /// ATOM.E: a generic-space atomic (global or shared by its address).
+    Atom,
+    /// UFLO.U32: FLO on the uniform datapath (ptxas's warp-aggregated atomics elect a leader).
+    Uflo,
+    /// YIELD: a scheduling hint in spin loops (ptxas's CAS loops); no effect on state.
+    Yield,
 }
 
 /// How an op's results arrive, for the hazard model.
@@ -163,7 +169,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 114] = [
+    pub const ALL: [Op; 117] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -278,6 +284,9 @@ impl Op {
         Op::Dmma,
         Op::I2ip,
         Op::Idp,
+        Op::Atom,
+        Op::Uflo,
+        Op::Yield,
     ];
 
     /// The mnemonic as nvdisasm prints its base name.
@@ -398,6 +407,9 @@ impl Op {
             Dmma => "DMMA",
             I2ip => "I2IP",
             Idp => "IDP",
+            Atom => "ATOM",
+            Uflo => "UFLO",
+            Yield => "YIELD",
         }
     }
 
@@ -407,7 +419,7 @@ impl Op {
             Imad | ImadWide | ImadHi | Ffma | Fadd | Fmul | Hfma2Mma | Hadd2 | Hfma2 | Hmul2
             | Idp => Timing::Fma,
             Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | UimadWide | Uldc | Voteu | Ulop3
-            | Ushf | Ubmsk | Uprmt | Usgxt => Timing::Uniform,
+            | Ushf | Ubmsk | Uprmt | Usgxt | Uflo => Timing::Uniform,
             I2f | F2i | I2f64 | F2i64 | F2f | Frnd => Timing::Var {
                 queue: Queue::Conversion,
             },
@@ -426,9 +438,11 @@ impl Op {
             Mufu | Fchk => Timing::Var {
                 queue: Queue::Transcendental,
             },
-            S2r | Ldc | Ldg | Stg | Ld | St | Ldl | Stl | Redux | Atomg | Red => Timing::Var {
-                queue: Queue::Unordered,
-            },
+            S2r | Ldc | Ldg | Stg | Ld | St | Ldl | Stl | Redux | Atomg | Red | Atom => {
+                Timing::Var {
+                    queue: Queue::Unordered,
+                }
+            }
             // FP64 ops take a write scoreboard when ptxas gives them one; without one the model
             // treats the result as fixed-latency (`HazardModel::record`).
             Dadd | Dmul | Dfma | Dsetp => Timing::Var {
@@ -440,7 +454,7 @@ impl Op {
             },
             Bra | Call | Ret | Exit | Bar | Nop | Bssy | Bsync | Break | Bmov | Warpsync
             | Acqbulk | Preexit | Membar | Depbar => Timing::Control,
-            Nanosleep | Errbar | Cgaerrbar | Cctl => Timing::Control,
+            Nanosleep | Errbar | Cgaerrbar | Cctl | Yield => Timing::Control,
             B2r => Timing::Var {
                 queue: Queue::Unordered,
             },
@@ -476,6 +490,7 @@ impl Op {
                 | Op::Shfl
                 | Op::Atoms
                 | Op::Atomg
+                | Op::Atom
                 | Op::Red
                 | Op::Redux
         ) || self.is_fp64()
@@ -587,6 +602,7 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Atoms, 0x38d, false),
         (Atomg, 0x9a8, false),
         (Atomg, 0x3a9, false),
+        (Atom, 0x38b, false),
         (Red, 0x98e, false),
         (Bssy, 0x945, false),
         (Bsync, 0x941, false),
@@ -614,6 +630,8 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Bmov, 0x355, false),
             (Warpsync, 0x348, false),
             (Atomg, 0x3a8, false),
+            (Atom, 0x38a, false),
+            (Atom, 0x98a, false),
         ]),
         80 => t.extend([
             (Hfma2Mma, 0x035, true),
@@ -649,6 +667,14 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Warpsync, 0x948, false),
             (Warpsync, 0x348, false),
         ]),
+    }
+    // Generic-space atomics (ATOM.E; sm_75's register form is 0x38a, above).
+    // UFLO.U32: sm_80+ (ptxas's sm_75 code elects a warp-aggregated atomic's leader otherwise).
+    // YIELD: in ptxas's CAS loops.
+    t.push((Yield, 0x946, false));
+    if sm >= 80 {
+        t.push((Atom, 0x98a, false));
+        t.push((Uflo, 0x0bd, true));
     }
     // Tensor-core ops (IMMA m8n8 and BMMA .XOR m8n8k128 on sm_75; DMMA from sm_80).
     t.extend([(Imma, 0x237, false), (Bmma, 0x23d, false)]);

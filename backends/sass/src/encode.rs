@@ -576,6 +576,12 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             scope,
             offset,
         } => encode_atom::encode_atomg(sm, w, i, op, ty, scope, offset)?,
+        Opcode::Atom {
+            op,
+            ty,
+            scope,
+            offset,
+        } => encode_atom::encode_atom_generic(sm, w, i, op, ty, scope, offset)?,
         Opcode::Red {
             op,
             ty,

@@ -223,6 +223,31 @@ pub(super) fn encode_atomg(
     Ok(())
 }
 
+/// ATOM.E.op[.type].STRONG.scope PT, d, [a.64 + offset], b: the generic-space atomic, laid out as
+/// ATOMG with its own opcodes (0x98a, 0x38a on sm_75; CAS 0x38b). No f32 form (ptxas's generic
+/// f32 add falls back to a shared-memory CAS loop).
+pub(super) fn encode_atom_generic(
+    sm: Sm,
+    w: &mut Word,
+    i: &Instr,
+    op: AtomOp,
+    ty: AtomType,
+    scope: MemScope,
+    offset: i32,
+) -> EResult<()> {
+    if ty == AtomType::F32 {
+        return err(i, "generic f32 ATOM not supported");
+    }
+    encode_atomg(sm, w, i, op, ty, scope, offset)?;
+    let opcode = match (op, sm.num >= 80) {
+        (AtomOp::Cas, _) => 0x38b,
+        (_, true) => 0x98a,
+        (_, false) => 0x38a,
+    };
+    w.set(0, 12, opcode);
+    Ok(())
+}
+
 /// RED.E.op[.type].STRONG.scope [a.64 + offset], b.
 pub(super) fn encode_red(
     sm: Sm,

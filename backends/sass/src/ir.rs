@@ -746,6 +746,15 @@ pub enum Opcode {
         scope: MemScope,
         offset: i32,
     },
+    /// `ATOM.E.op[.type].STRONG.scope PT, d0, [s0(addr pair) + offset], s1(data)`: a generic-space
+    /// atomic (the address may be global or shared), slots and fields as [`Opcode::Atomg`]
+    /// (opcodes 0x98a, 0x38a on sm_75, CAS 0x38b). d0 is RZ when the old value is unused.
+    Atom {
+        op: AtomOp,
+        ty: AtomType,
+        scope: MemScope,
+        offset: i32,
+    },
     /// `RED.E.op[.type].STRONG.scope [s0(addr pair) + offset], s1(data)`; s2 = descriptor UR pair
     /// (sm_80+): an atomic whose old value is unused.
     Red {

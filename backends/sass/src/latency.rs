@@ -41,6 +41,7 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
             | Opcode::Brev
             | Opcode::Atoms { .. }
             | Opcode::Atomg { .. }
+            | Opcode::Atom { .. }
             | Opcode::Red { .. }
             | Opcode::I2fRp { .. }
             | Opcode::MufuRcp
@@ -89,6 +90,7 @@ pub fn reads_late(op: &Opcode) -> bool {
             | Opcode::St { .. }
             | Opcode::Atoms { .. }
             | Opcode::Atomg { .. }
+            | Opcode::Atom { .. }
             | Opcode::Red { .. }
             | Opcode::I2fRp { .. }
             | Opcode::Ldgsts { .. }

@@ -471,6 +471,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         | Opcode::Bmsk { .. }
         | Opcode::Atoms { .. }
         | Opcode::Atomg { .. }
+        | Opcode::Atom { .. }
         | Opcode::Red { .. } => print_atom::print_atom_or_bits(sm, i).unwrap_or_default(),
         Opcode::Warp(op) => print_warp::print_warp(sm, i, op),
         Opcode::Mufu { .. } | Opcode::FmulRound { .. } | Opcode::FrndF64 { .. } => {

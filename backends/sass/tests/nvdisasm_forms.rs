@@ -113,6 +113,58 @@ fn f32_atomic_forms() -> Vec<Instr> {
     v
 }
 
+/// Generic-space ATOM.E: integer operations and types in each scope, and CAS on 32 and 64 bits.
+fn generic_atom_forms() -> Vec<Instr> {
+    let mut v = Vec::new();
+    let pair = |i: u32| Src::reg(Reg::gpr64(i));
+    for (op, ty, scope) in [
+        (AtomOp::Add, AtomType::U32, MemScope::Gpu),
+        (AtomOp::Max, AtomType::S32, MemScope::Cta),
+        (AtomOp::Or, AtomType::U32, MemScope::Sys),
+        (AtomOp::Exch, AtomType::U64, MemScope::Gpu),
+        (AtomOp::Min, AtomType::S64, MemScope::Gpu),
+        (AtomOp::Inc, AtomType::U32, MemScope::Gpu),
+    ] {
+        let d0 = if ty.is_wide() {
+            Dst::Reg(Reg::gpr64(10))
+        } else {
+            d(9)
+        };
+        let data = if ty.is_wide() { pair(6) } else { r(7) };
+        let atom = Opcode::Atom {
+            op,
+            ty,
+            scope,
+            offset: 0x10,
+        };
+        v.push(Instr::new(atom, &[d0], &[pair(4), data, ur(4)]));
+        v.push(Instr::new(atom, &[Dst::None], &[pair(4), data, ur(4)]));
+    }
+    let group = |idx: u32, comps: u8| {
+        Src::reg(Reg {
+            comps,
+            ..Reg::gpr(idx)
+        })
+    };
+    for (ty, comps, d0) in [
+        (AtomType::U32, 2, d(3)),
+        (AtomType::U64, 4, Dst::Reg(Reg::gpr64(6))),
+    ] {
+        let cas = Opcode::Atom {
+            op: AtomOp::Cas,
+            ty,
+            scope: MemScope::Gpu,
+            offset: 0xc,
+        };
+        v.push(Instr::new(
+            cas,
+            &[d0],
+            &[pair(2), group(8, comps), Src::ZERO],
+        ));
+    }
+    v
+}
+
 /// ATOMG.CAS and ATOMS.CAS, 32- and 64-bit: the compare and new values in one group (a pair or
 /// a quad), the new value's register printed and encoded after the compare value's.
 fn cas_forms() -> Vec<Instr> {
@@ -636,6 +688,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
     v.extend(cas_forms());
     v.extend(sgxt_idp_forms());
     v.extend(f32_atomic_forms());
+    v.extend(generic_atom_forms());
     v.extend(mufu_family_forms());
     if sm.num < 90 {
         v.push(Instr::new(

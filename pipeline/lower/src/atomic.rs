@@ -1,5 +1,5 @@
 //! Atomics and reductions: `atom` and `red` on global memory (ATOMG, or RED when the old value is
-//! unused) and on shared memory (ATOMS), with `.cta/.gpu/.sys` scopes; `.relaxed` is the plain
+//! unused), on shared memory (ATOMS) and on generic addresses (ATOM), with `.cta/.gpu/.sys` scopes; `.relaxed` is the plain
 //! access, `.release`/`.acq_rel` put ptxas's releasing fence before it and `.acquire`/`.acq_rel`
 //! its acquiring L1 invalidation after it (`ordered.rs`).
 
@@ -63,6 +63,14 @@ fn scope(i: &Instruction) -> Option<MemScope> {
     }
 }
 
+/// An `atom`/`red` without a state space: a generic address (ATOM.E), global or shared.
+pub(crate) fn is_generic(i: &Instruction) -> bool {
+    matches!(i.opcode(), "atom" | "red")
+        && !["global", "shared", "shared::cta", "shared::cluster"]
+            .iter()
+            .any(|s| i.has_mod(s))
+}
+
 /// (release, acquire): the fences an atomic's memory order asks for (`.relaxed` or none: neither).
 fn memory_order(i: &Instruction) -> (bool, bool) {
     let acq_rel = i.has_mod("acq_rel");
@@ -104,10 +112,12 @@ impl Ctx<'_> {
             return Err(unsupported(i));
         };
         let shared = i.has_mod("shared") || i.has_mod("shared::cta");
+        let generic = is_generic(i);
         if ordered
             || cache_hint
             || (red && op == AtomOp::Cas)
-            || !(shared || i.has_mod("global"))
+            || !(shared || generic || i.has_mod("global"))
+            || (generic && ty == AtomType::F32)
             || !native(op, ty, shared)
         {
             return Err(unsupported(i));
@@ -141,6 +151,19 @@ impl Ctx<'_> {
         if shared {
             let (base, offset) = self.shared_atomic_address(addr)?;
             self.emit(Opcode::Atoms { op, ty, offset }, &[old], &[base, data]);
+        } else if generic {
+            let (base, offset) = self.global_atomic_address(addr)?;
+            let desc = match op {
+                AtomOp::Cas => Src::ZERO,
+                _ => self.desc.map_or(Src::ZERO, Src::reg),
+            };
+            let atom = Opcode::Atom {
+                op,
+                ty,
+                scope,
+                offset,
+            };
+            self.emit(atom, &[old], &[base, data, desc]);
         } else {
             let (base, offset) = self.global_atomic_address(addr)?;
             let desc = match op {
@@ -265,7 +288,7 @@ pub fn demote_unused_atomics(f: &mut Function) {
             continue;
         }
         match i.op {
-            Opcode::Atoms { .. } => i.dsts[0] = Dst::None,
+            Opcode::Atoms { .. } | Opcode::Atom { .. } => i.dsts[0] = Dst::None,
             Opcode::Atomg {
                 op: AtomOp::Cas, ..
             } => i.dsts[0] = Dst::None,

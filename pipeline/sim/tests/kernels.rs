@@ -41,6 +41,11 @@ const KERNELS: &[Kernel] = &[
     kernel("intops.ptx", "carry_chains", 64),
     kernel("intops.ptx", "int128_math", 64),
     kernel("intops.ptx", "dot_products", 64),
+    // cuda::atomic_ref with memory orders: generic atom.*.{relaxed,acquire,release,acq_rel}.
+    Kernel {
+        grid: 2,
+        ..kernel("atomic_order.ptx", "atomic_orders", 64)
+    },
     kernel("bitfield.ptx", "bitfield", 64),
     kernel("bitfield.ptx", "bitcount", 64),
     kernel("intmul.ptx", "mul_hi", 64),
@@ -218,7 +223,6 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     ),
     ("shfl_vote", &[80, 86, 89], "R2UR (opcode 0x3c2) unknown"),
     ("shfl_vote", &[90], "WARPSYNC.EXCLUSIVE (opcode 0x348) unknown"),
-    ("atomics_contended", &[80, 86, 89, 90], "UFLO.U32 (opcode 0x2bd) unknown"),
     // Past ATOMS.CAS (runs now): o[2] differs; it adds sh[t & 7], left by four warps' mixed
     // add/max/min/xor atomics, whose order the interpreter and the emulator need not share (the
     // likely cause, not yet confirmed).
@@ -227,6 +231,7 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     ("mma_fp8", &[90], "F2FP.F16.E4M3.UNPACK_B (opcode 0x23e): sm_90 has no fp8 mma; ptxas converts to f16 for HMMA and adds C with FADD"),
     ("diverge_reconverge", &[75], "CS2R (opcode 0x805) unknown"),
     ("ordered_mem", &[75], "LD.E.STRONG.GPU (opcode 0x980) with a uniform-register address (sm_75)"),
+    ("atomic_orders", &[75], "LD.E.STRONG.GPU (opcode 0x980) with a uniform-register address (sm_75)"),
 ];
 
 /// Kernel/architecture pairs where our cubin is not run (ptxas's still is), with the reason.

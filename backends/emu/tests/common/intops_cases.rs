@@ -142,3 +142,85 @@ pub fn f32_atomics(r: &mut Rng) -> Setup {
         unordered: vec![],
     }
 }
+
+/// Generic atomics on global words: each thread's own add, CAS (half of them matching), exchange
+/// and signed max.
+pub fn generic_atomics(r: &mut Rng) -> Setup {
+    let n = 64;
+    let mut io: Vec<u32> = (0..4 * n + 4).map(|_| r.u32()).collect();
+    let ins: Vec<u32> = (0..2 * n)
+        .map(|k| {
+            if k % 4 == 0 {
+                io[4 * (k / 2) + 1]
+            } else {
+                r.u32()
+            }
+        })
+        .collect();
+    let start = io.clone();
+    let mut out = vec![0u32; 2 * n];
+    for t in 0..n {
+        let (a, b) = (ins[2 * t], ins[2 * t + 1]);
+        out[2 * t] = io[4 * t];
+        io[4 * t] = io[4 * t].wrapping_add(a);
+        out[2 * t + 1] = io[4 * t + 1];
+        if io[4 * t + 1] == a {
+            io[4 * t + 1] = b;
+        }
+        io[4 * t + 2] = b;
+        io[4 * t + 3] = (io[4 * t + 3] as i32).max(a as i32) as u32;
+    }
+    Setup {
+        launch: Launch {
+            grid: [1, 1, 1],
+            block: [n as u32, 1, 1],
+        },
+        params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).0,
+        buffers: vec![
+            buf_u32(0, &start),
+            buf_u32(1, &ins),
+            buf_u32(2, &vec![0; 2 * n]),
+        ],
+        expected: vec![buf_u32(0, &io), buf_u32(1, &ins), buf_u32(2, &out)],
+        f32_ulps: 0,
+        unordered: vec![],
+    }
+}
+
+/// Every thread's value into one signed max (two warps).
+pub fn contended_max(r: &mut Rng) -> Setup {
+    let n = 64;
+    let start = r.u32() | 0x8000_0000;
+    let ins: Vec<u32> = (0..n).map(|_| r.u32()).collect();
+    let max = ins.iter().fold(start as i32, |m, &v| m.max(v as i32)) as u32;
+    Setup {
+        launch: Launch {
+            grid: [1, 1, 1],
+            block: [n as u32, 1, 1],
+        },
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
+        buffers: vec![buf_u32(0, &[start, 7]), buf_u32(1, &ins)],
+        expected: vec![buf_u32(0, &[max, 7]), buf_u32(1, &ins)],
+        f32_ulps: 0,
+        unordered: vec![],
+    }
+}
+
+/// Every thread's value added into one word through a CAS loop (two warps).
+pub fn cas_loop(r: &mut Rng) -> Setup {
+    let n = 64;
+    let start = r.u32();
+    let ins: Vec<u32> = (0..n).map(|_| r.u32() & 0xffff).collect();
+    let sum = ins.iter().fold(start, |s, &v| s.wrapping_add(v));
+    Setup {
+        launch: Launch {
+            grid: [1, 1, 1],
+            block: [n as u32, 1, 1],
+        },
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
+        buffers: vec![buf_u32(0, &[start, 7]), buf_u32(1, &ins)],
+        expected: vec![buf_u32(0, &[sum, 7]), buf_u32(1, &ins)],
+        f32_ulps: 0,
+        unordered: vec![],
+    }
+}
