@@ -62,6 +62,7 @@ mod shared_window;
 mod special_regs;
 mod sqrt;
 mod sqrt64;
+mod testp;
 mod warp;
 
 pub use ctx::{LowerError, LoweredKernel, ParamLayout};
