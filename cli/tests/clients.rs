@@ -28,7 +28,9 @@ fn scratch() -> PathBuf {
 /// `ptxforge sim` (blocks of 128 threads: Triton's `.reqntid 128`); every kept kernel that
 /// compiles has a row (a missing one fails the test). Reductions keep their scratch in Triton's
 /// `.extern .shared` array. dropout's `div.full.f32` is approximate (2 ulps in PTX's words): our
-/// cubin's quotient is 1 ulp from ptxas's on some inputs, so its row allows 2 ulps.
+/// cubin's quotient is 1 ulp from ptxas's on some inputs, so its row allows 2 ulps. The matmuls
+/// take Triton's dynamic shared staging; atomic_sum_f32's small fill gives subnormal sums, which
+/// the global f32 atomic add flushes to zero.
 const SIM: &[(&str, &str, &str, &str, &str, &str, &str)] = &[
     ("add", "2", "1500", "8192", "0", "random", "0"),
     ("fma_where", "3", "700", "4096", "0", "small", "0"),
@@ -49,6 +51,12 @@ const SIM: &[(&str, &str, &str, &str, &str, &str, &str)] = &[
     ("argmax", "4", "100", "4096", "64", "random", "0"),
     ("dropout", "3", "700,0.25,42", "4096", "0", "random", "2"),
     ("gelu_libdevice", "3", "700", "4096", "0", "random", "0"),
+    ("cumsum", "4", "", "4096", "1024", "random", "0"),
+    ("atomic_hist", "3", "300,16", "4096", "0", "small", "0"),
+    ("atomic_sum_f32", "3", "700", "4096", "64", "small", "0"),
+    ("matmul_f32", "1", "32", "4096", "8192", "small", "0"),
+    ("matmul_f16", "1", "64", "4096", "16384", "small", "0"),
+    ("matmul_wgmma", "1", "32", "8192", "32768", "small", "0"),
 ];
 
 /// Runs `program` with Triton's ptxas arguments on `ptx`; (success, first error line with the

@@ -38,7 +38,7 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         // `POPC R, ~R2` / `FLO.U32 R, ~R2`: the B operand's negation bit is a bitwise not.
         Popc => inverted_b(i, b).count_ones(),
         Brev => b.reverse_bits(),
-        Flo => {
+        Flo | Uflo => {
             if i.bit(73) {
                 return Err("signed FLO".into());
             }
@@ -195,6 +195,7 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         Mufu => mufu(i.f(74, 4), b)?,
         I2i => i2i_sat(i, b)?,
         I2ip => i2ip(i, a, b, c)?,
+        Idp => idp(i, a, b, c),
         I2f | I2f64 => return crate::convert::i2f(i, x),
         F2i | F2i64 => return crate::convert::f2i(i, x),
         F2f => return crate::convert::f2f(i, x),
@@ -449,9 +450,13 @@ fn imad(i: &Inst, x: &impl Operands, a: u32, b: u32) -> Result<AluOut, String> {
             out.p[0] = Some(sum >> 64 != 0);
         }
         // IMAD.HI adds a 64-bit C (a register pair) to the 64-bit product: ptxas writes
-        // `mad.hi.u32` as IMAD.HI Rd, Ra, Rb, R4 with R4 = 0 and the addend in R5.
+        // `mad.hi.u32` as IMAD.HI Rd, Ra, Rb, R4 with R4 = 0 and the addend in R5. The sum's
+        // carry out of bit 63 goes to the predicate at 81..83 (`IMAD.HI.U32 R4, P0, ...`, ptxas's
+        // `mad.hi.cc`).
         Op::ImadHi if !neg_c => {
-            out.r[0] = Some(hi(prod.wrapping_add(x.val64(i.c)).wrapping_add(cin)))
+            let sum = prod as u128 + x.val64(i.c) as u128 + cin as u128;
+            out.r[0] = Some(hi(sum as u64));
+            out.p[0] = Some(sum >> 64 != 0);
         }
         _ => {
             let c = x.val(i.c);
@@ -808,4 +813,29 @@ fn i2ip(i: &Inst, a: u32, b: u32, c: u32) -> Result<u32, String> {
     let sat = |v: u32| ((v as i32 as i64).clamp(lo, hi) as u32) & 0xff;
     let c_half = if i.bit(72) { c >> 16 } else { c & 0xffff };
     Ok(c_half << 16 | sat(a) << 8 | sat(b))
+}
+
+/// IDP.4A / IDP.2A.{LO,HI}: c + the products of A's bytes (`.4A`) or halves (`.2A`) with B's
+/// bytes (B's bytes 2-3 with `.HI`); A signed at bit 73, B at 74, `.2A` at 76, `.HI` at 77.
+fn idp(i: &Inst, a: u32, b: u32, c: u32) -> u32 {
+    let (a_signed, b_signed, pairs, hi) = (i.bit(73), i.bit(74), i.bit(76), i.bit(77));
+    let elem = |v: u32, bits: u32, k: u32, signed: bool| -> i64 {
+        let x = (v >> (bits * k)) & ((1u32 << bits) - 1);
+        if signed {
+            ((x << (32 - bits)) as i32 >> (32 - bits)) as i64
+        } else {
+            x as i64
+        }
+    };
+    let sum: i64 = if pairs {
+        let base = if hi { 2 } else { 0 };
+        (0..2)
+            .map(|k| elem(a, 16, k, a_signed) * elem(b, 8, base + k, b_signed))
+            .sum()
+    } else {
+        (0..4)
+            .map(|k| elem(a, 8, k, a_signed) * elem(b, 8, k, b_signed))
+            .sum()
+    };
+    (c as i64).wrapping_add(sum) as u32
 }

@@ -139,7 +139,7 @@ fn ctrl_of(w: u128) -> Ctrl {
 /// Whether an ATOMS/ATOMG is the compare-and-swap form (ATOMS.CAS 0x38d, ATOMG.CAS 0x3a9): the
 /// compare value at 32..39, the new value at 64..71.
 pub fn is_cas(i: &Inst) -> bool {
-    matches!(i.f(0, 12), 0x38d | 0x3a9)
+    matches!(i.f(0, 12), 0x38d | 0x3a9 | 0x38b)
 }
 
 /// The operand of an integer ATOMS/ATOMG/RED: its size and signedness.
@@ -147,20 +147,35 @@ pub fn is_cas(i: &Inst) -> bool {
 pub struct AtomicOperand {
     pub bytes: u8,
     pub signed: bool,
+    /// ATOMG/RED `.F32.FTZ.RN` (type 3 before sm_90): an f32 add.
+    pub float: bool,
 }
 
 /// The operand type field (73..75): ATOMS U32/S32/64; ATOMG and RED U32, S32, U64, then S64 (5,
-/// or 3 on sm_90 where 3 is F32 before). Floating-point forms are `None` (not run yet).
+/// or 3 on sm_90 where 3 is F32 before); F32 adds are `float` (type 3 before sm_90; on sm_90
+/// their own opcodes, ATOMG 0x9a3 and REDG 0x9a6, with type 1).
 pub fn atomic_operand(sm: u32, i: &Inst) -> Option<AtomicOperand> {
+    let f32_sm90 = matches!(i.f(0, 12), 0x9a3 | 0x9a6) && i.f(73, 3) == 1;
+    if f32_sm90 || matches!(i.op, Op::Atomg | Op::Red) && i.f(73, 3) == 3 && sm < 90 {
+        return Some(AtomicOperand {
+            bytes: 4,
+            signed: false,
+            float: true,
+        });
+    }
     let (bytes, signed) = match (i.op, i.f(73, 3)) {
         (_, 0) => (4, false),
         (_, 1) => (4, true),
         (_, 2) => (8, false),
-        (Op::Atomg | Op::Red, 3) if sm >= 90 => (8, true),
-        (Op::Atomg | Op::Red, 5) if sm < 90 => (8, true),
+        (Op::Atomg | Op::Red | Op::Atom, 3) if sm >= 90 => (8, true),
+        (Op::Atomg | Op::Red | Op::Atom, 5) if sm < 90 => (8, true),
         _ => return None,
     };
-    Some(AtomicOperand { bytes, signed })
+    Some(AtomicOperand {
+        bytes,
+        signed,
+        float: false,
+    })
 }
 
 pub fn decode(sm: u32, pc: u32, w: u128) -> Result<Inst, EmuError> {
@@ -369,7 +384,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_read(i, i.b, 1);
             add_write(i, File::R, dst, 1);
         }
-        Umov => {
+        Umov | Uflo => {
             i.b = alu_b2(i, true);
             add_read(i, i.b, 1);
             add_write(i, File::Ur, dst, 1);
@@ -450,7 +465,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
         }
         Iadd3 | Uiadd3 | Lea | Ulea | Lop3 | Ulop3 | Prmt | Uprmt | Shf | Ushf | Imad
         | ImadWide | ImadHi | Uimad | UimadWide | Ffma | Hfma2Mma | Hfma2 | Viaddmnmx
-        | Vabsdiff => {
+        | Vabsdiff | Idp => {
             i.a = a;
             let (b, c) = alu_bc(i, u);
             i.b = b;
@@ -484,7 +499,10 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             if matches!(i.op, Iadd3 | Uiadd3) {
                 add_write(i, pfile, i.f(81, 3) as u8, 1);
                 add_write(i, pfile, i.f(84, 3) as u8, 1);
-            } else if matches!(i.op, Lea | Ulea | Lop3 | Ulop3 | ImadWide | UimadWide) {
+            } else if matches!(
+                i.op,
+                Lea | Ulea | Lop3 | Ulop3 | ImadWide | UimadWide | ImadHi
+            ) {
                 add_write(i, pfile, i.f(81, 3) as u8, 1);
             }
         }
@@ -690,7 +708,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_read(i, i.c, if is_cas(i) { data } else { 1 });
             add_write(i, File::R, dst, data);
         }
-        Atomg | Red => {
+        Atomg | Red | Atom => {
             i.a = a;
             i.b = gpr(i.f(32, 8) as u8);
             let wide = if i.bit(72) { 2 } else { 1 };
@@ -705,7 +723,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             let data = atomic_operand(sm, i).map_or(1, |t| t.bytes / 4);
             add_read(i, a, wide);
             add_read(i, i.b, data);
-            if i.op == Atomg {
+            if matches!(i.op, Atomg | Atom) {
                 add_write(i, File::R, dst, data);
             }
         }
@@ -802,7 +820,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_write(i, File::R, dst, 1);
             add_write(i, File::P, i.f(81, 3) as u8, 1);
         }
-        Nop => {}
+        Nop | Yield => {}
         I2ip => {
             // Saturating: bit 74 set on sm_90, clear before (nvdisasm: no .SAT otherwise).
             if i.bit(74) != (sm >= 90) {

@@ -524,7 +524,7 @@ impl Run<'_> {
         match i.op {
             // Grid dependency control (griddepcontrol.wait / .launch_dependents): one grid runs at a time.
             // MEMBAR: every access completes at once here, so fences order nothing more.
-            Op::Nop | Op::Acqbulk | Op::Preexit | Op::Membar => {}
+            Op::Nop | Op::Acqbulk | Op::Preexit | Op::Membar | Op::Yield => {}
             Op::Bra => {
                 let target = branch_target(self.k.sm, i);
                 for l in lanes {
@@ -713,7 +713,7 @@ impl Run<'_> {
                     w.set_reg(d.saturating_add(k), l, v);
                 }
             }
-            Op::Atoms | Op::Atomg | Op::Red => {
+            Op::Atoms | Op::Atomg | Op::Red | Op::Atom => {
                 let ty = crate::decode::atomic_operand(self.k.sm, i)
                     .ok_or_else(|| unsupported(i, "atomic type".into()))?;
                 let n = ty.bytes as usize;
@@ -958,7 +958,7 @@ impl Run<'_> {
         // Generic LD/ST run on global addresses only (a shared-window address is out of bounds).
         if matches!(
             i.op,
-            Op::Ldg | Op::Stg | Op::Ld | Op::St | Op::Atomg | Op::Red
+            Op::Ldg | Op::Stg | Op::Ld | Op::St | Op::Atomg | Op::Red | Op::Atom
         ) {
             let wide = crate::decode::wide_address(i);
             let base = if wide && a != RZ {
@@ -975,7 +975,7 @@ impl Run<'_> {
             let addr = base.wrapping_add(ur).wrapping_add(off as u64);
             // A generic address in the local window reaches the lane's own local memory, one in
             // the shared window the CTA's shared memory.
-            if matches!(i.op, Op::Ld | Op::St) {
+            if matches!(i.op, Op::Ld | Op::St | Op::Atom) {
                 if (LOCAL_WINDOW..LOCAL_WINDOW + (1 << 32)).contains(&addr) {
                     return ("local", addr - LOCAL_WINDOW);
                 }
@@ -1216,6 +1216,12 @@ fn atomic(i: &Inst, ty: crate::decode::AtomicOperand, old: u64, v: u64) -> Resul
         }
         _ => i.f(87, 4),
     };
+    if ty.float {
+        return match op {
+            0 => Ok(f32_add_ftz(old as u32, v as u32) as u64),
+            _ => Err("f32 atomic operation".into()),
+        };
+    }
     let wide = ty.bytes == 8;
     let mask = if wide { u64::MAX } else { 0xffff_ffff };
     // Values as ordered by the operation's signedness.
@@ -1404,4 +1410,21 @@ fn mma(w: &mut Warp, i: &Inst, exec: u32) -> Result<(), EmuError> {
         }
     }
     Ok(())
+}
+
+/// ATOMG/RED.ADD.F32.FTZ.RN: subnormal operands and results flushed to zero of their sign.
+fn f32_add_ftz(a: u32, b: u32) -> u32 {
+    let flush = |x: u32| {
+        if x & 0x7f80_0000 == 0 {
+            x & 0x8000_0000
+        } else {
+            x
+        }
+    };
+    let sum = f32::from_bits(flush(a)) + f32::from_bits(flush(b));
+    if sum.is_nan() {
+        crate::alu::CANONICAL_NAN
+    } else {
+        flush(sum.to_bits())
+    }
 }

@@ -124,6 +124,13 @@ pub enum Op {
     SyncsPhasechk,
     SyncsCctl,
     FenceViewAsync,
+    /// IDP.4A / IDP.2A: integer dot products (`dp4a`, `dp2a`).
+    Idp,
+    /// ATOM.E: a generic-space atomic (global or shared by its address).
+    Atom,
+    /// UFLO.U32: FLO on the uniform datapath (ptxas's warp-aggregated atomics elect a leader).
+    Uflo,
+    /// YIELD: a scheduling hint in spin loops (ptxas's CAS loops); no effect on state.
     Yield,
 }
 
@@ -168,7 +175,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 120] = [
+    pub const ALL: [Op; 123] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -288,6 +295,9 @@ impl Op {
         Op::SyncsPhasechk,
         Op::SyncsCctl,
         Op::FenceViewAsync,
+        Op::Idp,
+        Op::Atom,
+        Op::Uflo,
         Op::Yield,
     ];
 
@@ -414,6 +424,9 @@ impl Op {
             SyncsPhasechk => "SYNCS.PHASECHK.TRANS64",
             SyncsCctl => "SYNCS.CCTL.IV",
             FenceViewAsync => "FENCE.VIEW.ASYNC",
+            Idp => "IDP",
+            Atom => "ATOM",
+            Uflo => "UFLO",
             Yield => "YIELD",
         }
     }
@@ -421,11 +434,10 @@ impl Op {
     pub fn timing(self) -> Timing {
         use Op::*;
         match self {
-            Imad | ImadWide | ImadHi | Ffma | Fadd | Fmul | Hfma2Mma | Hadd2 | Hfma2 | Hmul2 => {
-                Timing::Fma
-            }
+            Imad | ImadWide | ImadHi | Ffma | Fadd | Fmul | Hfma2Mma | Hadd2 | Hfma2 | Hmul2
+            | Idp => Timing::Fma,
             Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | UimadWide | Uldc | Voteu | Ulop3
-            | Ushf | Ubmsk | Uprmt | Usgxt => Timing::Uniform,
+            | Ushf | Ubmsk | Uprmt | Usgxt | Uflo => Timing::Uniform,
             I2f | F2i | I2f64 | F2i64 | F2f | Frnd => Timing::Var {
                 queue: Queue::Conversion,
             },
@@ -444,9 +456,11 @@ impl Op {
             Mufu | Fchk => Timing::Var {
                 queue: Queue::Transcendental,
             },
-            S2r | Ldc | Ldg | Stg | Ld | St | Ldl | Stl | Redux | Atomg | Red => Timing::Var {
-                queue: Queue::Unordered,
-            },
+            S2r | Ldc | Ldg | Stg | Ld | St | Ldl | Stl | Redux | Atomg | Red | Atom => {
+                Timing::Var {
+                    queue: Queue::Unordered,
+                }
+            }
             // FP64 ops take a write scoreboard when ptxas gives them one; without one the model
             // treats the result as fixed-latency (`HazardModel::record`).
             Dadd | Dmul | Dfma | Dsetp => Timing::Var {
@@ -500,6 +514,7 @@ impl Op {
                 | Op::Shfl
                 | Op::Atoms
                 | Op::Atomg
+                | Op::Atom
                 | Op::Red
                 | Op::Redux
         ) || self.is_fp64()
@@ -562,6 +577,7 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Fsel, 0x008, true),
         (Bmsk, 0x01b, true),
         (Sgxt, 0x01a, true),
+        (Idp, 0x026, true),
         (Ubmsk, 0x09b, true),
         (Dadd, 0x029, true),
         (Dmul, 0x028, true),
@@ -610,6 +626,7 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Atoms, 0x38d, false),
         (Atomg, 0x9a8, false),
         (Atomg, 0x3a9, false),
+        (Atom, 0x38b, false),
         (Red, 0x98e, false),
         (Bssy, 0x945, false),
         (Bsync, 0x941, false),
@@ -637,6 +654,8 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Bmov, 0x355, false),
             (Warpsync, 0x348, false),
             (Atomg, 0x3a8, false),
+            (Atom, 0x38a, false),
+            (Atom, 0x98a, false),
         ]),
         80 => t.extend([
             (Hfma2Mma, 0x035, true),
@@ -672,8 +691,9 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (SyncsPhasechk, 0x5a7, false),
             (SyncsCctl, 0x9b1, false),
             (FenceViewAsync, 0x3c6, false),
-            // YIELD: ptxas puts it in front of a try_wait retry loop.
-            (Yield, 0x946, false),
+            // f32 adds: ATOMG.E.ADD.F32.FTZ.RN and REDG.E.ADD.F32.FTZ.RN.
+            (Atomg, 0x9a3, false),
+            (Red, 0x9a6, false),
         ]),
         _ => t.extend([
             (Redux, 0x3c4, false),
@@ -681,6 +701,14 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Warpsync, 0x948, false),
             (Warpsync, 0x348, false),
         ]),
+    }
+    // Generic-space atomics (ATOM.E; sm_75's register form is 0x38a, above).
+    // UFLO.U32: sm_80+ (ptxas's sm_75 code elects a warp-aggregated atomic's leader otherwise).
+    // YIELD: in ptxas's CAS loops and in front of a try_wait retry loop.
+    t.push((Yield, 0x946, false));
+    if sm >= 80 {
+        t.push((Atom, 0x98a, false));
+        t.push((Uflo, 0x0bd, true));
     }
     // Tensor-core ops (IMMA m8n8 and BMMA .XOR m8n8k128 on sm_75; DMMA from sm_80).
     t.extend([(Imma, 0x237, false), (Bmma, 0x23d, false)]);

@@ -585,6 +585,12 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             scope,
             offset,
         } => encode_atom::encode_atomg(sm, w, i, op, ty, scope, offset)?,
+        Opcode::Atom {
+            op,
+            ty,
+            scope,
+            offset,
+        } => encode_atom::encode_atom_generic(sm, w, i, op, ty, scope, offset)?,
         Opcode::Red {
             op,
             ty,
@@ -593,6 +599,7 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
         } => encode_atom::encode_red(sm, w, i, op, ty, scope, offset)?,
         Opcode::Warp(op) => return encode_warp::encode_warp(sm, w, i, op),
         Opcode::Mma(op) => return encode_mma::encode_mma(sm, w, i, &op),
+        Opcode::Sgxt { .. } | Opcode::Idp { .. } => crate::encode_int::encode_int(w, i)?,
     }
     if !matches!(i.op, Opcode::Uldc { .. }) {
         set_dst(w, i)?;

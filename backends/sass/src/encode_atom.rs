@@ -93,6 +93,23 @@ fn global_type_code(sm: Sm, ty: AtomType) -> u64 {
     }
 }
 
+/// sm_90's f32 add (ATOMG 0x9a3, REDG 0x9a6): type 1 and the scope code plus one, as ptxas
+/// 13.5 writes `ATOMG.E.ADD.F32.FTZ.RN` / `REDG.E.ADD.F32.FTZ.RN` there.
+fn f32_add_sm90(sm: Sm, ty: AtomType) -> bool {
+    ty == AtomType::F32 && sm.num >= 90
+}
+
+/// The type (73..75) and scope (76..80) fields of ATOMG/RED.
+fn set_type_and_scope(sm: Sm, w: &mut Word, ty: AtomType, scope: MemScope) {
+    if f32_add_sm90(sm, ty) {
+        w.set(73, 3, 1);
+        w.set(76, 5, scope_code(sm, scope) | 1);
+    } else {
+        w.set(73, 3, global_type_code(sm, ty));
+        w.set(76, 5, scope_code(sm, scope));
+    }
+}
+
 /// The scope field (76..80) of ATOMG/RED.
 fn scope_code(sm: Sm, scope: MemScope) -> u64 {
     match (sm.num >= 80, scope) {
@@ -173,8 +190,7 @@ pub(super) fn encode_atomg(
     offset: i32,
 ) -> EResult<()> {
     let cas = op == AtomOp::Cas;
-    if (cas && ty == AtomType::F32) || (ty == AtomType::F32 && (op != AtomOp::Add || sm.num >= 90))
-    {
+    if ty == AtomType::F32 && op != AtomOp::Add {
         return err(i, "ATOMG form not supported");
     }
     w.set(
@@ -182,6 +198,8 @@ pub(super) fn encode_atomg(
         12,
         if cas {
             0x3a9
+        } else if f32_add_sm90(sm, ty) {
+            0x9a3
         } else if sm.num >= 80 {
             0x9a8
         } else {
@@ -197,12 +215,36 @@ pub(super) fn encode_atomg(
         set_descriptor(sm, w, i, if sm.num >= 80 { 0xc0 } else { 0xff })?;
     }
     w.set(72, 1, 1);
-    w.set(73, 3, global_type_code(sm, ty));
-    w.set(76, 5, scope_code(sm, scope));
+    set_type_and_scope(sm, w, ty, scope);
     w.set(81, 3, PT);
     w.set(84, 1, 1);
     w.set(87, 4, op_code(op));
     w.set(91, 1, (sm.num >= 80 && !cas) as u64);
+    Ok(())
+}
+
+/// ATOM.E.op[.type].STRONG.scope PT, d, [a.64 + offset], b: the generic-space atomic, laid out as
+/// ATOMG with its own opcodes (0x98a, 0x38a on sm_75; CAS 0x38b). No f32 form (ptxas's generic
+/// f32 add falls back to a shared-memory CAS loop).
+pub(super) fn encode_atom_generic(
+    sm: Sm,
+    w: &mut Word,
+    i: &Instr,
+    op: AtomOp,
+    ty: AtomType,
+    scope: MemScope,
+    offset: i32,
+) -> EResult<()> {
+    if ty == AtomType::F32 {
+        return err(i, "generic f32 ATOM not supported");
+    }
+    encode_atomg(sm, w, i, op, ty, scope, offset)?;
+    let opcode = match (op, sm.num >= 80) {
+        (AtomOp::Cas, _) => 0x38b,
+        (_, true) => 0x98a,
+        (_, false) => 0x38a,
+    };
+    w.set(0, 12, opcode);
     Ok(())
 }
 
@@ -216,17 +258,14 @@ pub(super) fn encode_red(
     scope: MemScope,
     offset: i32,
 ) -> EResult<()> {
-    if matches!(op, AtomOp::Cas | AtomOp::Exch)
-        || (ty == AtomType::F32 && (op != AtomOp::Add || sm.num >= 90))
-    {
+    if matches!(op, AtomOp::Cas | AtomOp::Exch) || (ty == AtomType::F32 && op != AtomOp::Add) {
         return err(i, "RED form not supported");
     }
-    w.set(0, 12, 0x98e);
+    w.set(0, 12, if f32_add_sm90(sm, ty) { 0x9a6 } else { 0x98e });
     set_mem_operands(w, i, offset)?;
     set_descriptor(sm, w, i, if sm.num >= 80 { 0x80 } else { 0 })?;
     w.set(72, 1, 1);
-    w.set(73, 3, global_type_code(sm, ty));
-    w.set(76, 5, scope_code(sm, scope));
+    set_type_and_scope(sm, w, ty, scope);
     w.set(84, 1, 1);
     w.set(87, 3, op_code(op));
     if sm.num >= 80 {

@@ -757,6 +757,15 @@ pub enum Opcode {
         scope: MemScope,
         offset: i32,
     },
+    /// `ATOM.E.op[.type].STRONG.scope PT, d0, [s0(addr pair) + offset], s1(data)`: a generic-space
+    /// atomic (the address may be global or shared), slots and fields as [`Opcode::Atomg`]
+    /// (opcodes 0x98a, 0x38a on sm_75, CAS 0x38b). d0 is RZ when the old value is unused.
+    Atom {
+        op: AtomOp,
+        ty: AtomType,
+        scope: MemScope,
+        offset: i32,
+    },
     /// `RED.E.op[.type].STRONG.scope [s0(addr pair) + offset], s1(data)`; s2 = descriptor UR pair
     /// (sm_80+): an atomic whose old value is unused.
     Red {
@@ -799,6 +808,19 @@ pub enum Opcode {
     I2ip { signed: bool },
     /// Tensor-core multiply-accumulate (HMMA, QMMA, ...); slot conventions on [`MmaOp`] (`mma.rs`).
     Mma(MmaOp),
+    /// `SGXT[.U32] d0, s0, s1(bit count: reg or imm)`: s0's low `n = min(s1, 32)` bits,
+    /// sign-extended from bit n-1 unless `.U32` (n = 0 gives 0). PTX `bfe`'s last step.
+    Sgxt { signed: bool },
+    /// `IDP.4A.{S8,U8}.{S8,U8} d0, s0, s1, s2` (`dp4a`): s2 + the four byte products of s0 and
+    /// s1; `IDP.2A.{LO,HI}.{S16,U16}.{S8,U8}` (`dp2a`, `pairs`): s2 + s0's two halves times s1's
+    /// bytes 0-1 (`.LO`) or 2-3 (`.HI`). `a_signed`/`b_signed`: s0's and s1's elements signed.
+    /// s1 may be imm/cbuf. Fixed latency (the IMAD pipe).
+    Idp {
+        pairs: bool,
+        hi: bool,
+        a_signed: bool,
+        b_signed: bool,
+    },
 }
 
 /// Control bits of one instruction (bits 105..125 of the encoding).

@@ -41,6 +41,7 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
             | Opcode::Brev
             | Opcode::Atoms { .. }
             | Opcode::Atomg { .. }
+            | Opcode::Atom { .. }
             | Opcode::Red { .. }
             | Opcode::I2fRp { .. }
             | Opcode::MufuRcp
@@ -90,6 +91,7 @@ pub fn reads_late(op: &Opcode) -> bool {
             | Opcode::St { .. }
             | Opcode::Atoms { .. }
             | Opcode::Atomg { .. }
+            | Opcode::Atom { .. }
             | Opcode::Red { .. }
             | Opcode::I2fRp { .. }
             | Opcode::Ldgsts { .. }
@@ -126,7 +128,7 @@ pub fn fixed_latency(producer: &Instr, file: RegFile) -> u32 {
         RegFile::UGpr if producer.op == Opcode::R2ur => UNIFORM_LATENCY.max(13),
         RegFile::UGpr => UNIFORM_LATENCY,
         RegFile::Gpr => match producer.op {
-            Opcode::Imad { .. } => IMAD_LATENCY,
+            Opcode::Imad { .. } | Opcode::Idp { .. } => IMAD_LATENCY,
             Opcode::Mma(m) => m.fixed_latency(),
             Opcode::Imma { .. } | Opcode::Bmma { .. } => {
                 crate::imma::matrix_fixed_latency(&producer.op).unwrap_or(GPR_LATENCY)

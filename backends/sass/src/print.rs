@@ -523,12 +523,14 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         | Opcode::Bmsk { .. }
         | Opcode::Atoms { .. }
         | Opcode::Atomg { .. }
+        | Opcode::Atom { .. }
         | Opcode::Red { .. } => print_atom::print_atom_or_bits(sm, i).unwrap_or_default(),
         Opcode::Warp(op) => print_warp::print_warp(sm, i, op),
         Opcode::Mufu { .. } | Opcode::FmulRound { .. } | Opcode::FrndF64 { .. } => {
             print_mufu::print_mufu_family(i)
         }
         Opcode::Mma(op) => print_mma::print_mma(i, &op),
+        Opcode::Sgxt { .. } | Opcode::Idp { .. } => crate::print_int::print_int(i),
     }
 }
 

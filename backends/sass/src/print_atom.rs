@@ -121,6 +121,33 @@ pub(super) fn print_atom_or_bits(sm: Sm, i: &Instr) -> Option<String> {
             global_addr(sm, a, c, offset),
             src(b)
         ),
+        Opcode::Atom {
+            op: AtomOp::Cas,
+            ty,
+            scope,
+            offset,
+        } => format!(
+            "ATOM.E.CAS{}{} PT, {d0}, [{}{}], {}{}",
+            type_suffix(ty),
+            scope_suffix(sm, scope),
+            src(a),
+            offset_suffix(offset),
+            src(b),
+            cas_new_value(AtomOp::Cas, ty, b)
+        ),
+        Opcode::Atom {
+            op,
+            ty,
+            scope,
+            offset,
+        } => format!(
+            "ATOM.E.{}{}{} PT, {d0}, {}, {}",
+            op_name(op),
+            type_suffix(ty),
+            scope_suffix(sm, scope),
+            global_addr(sm, a, c, offset),
+            src(b)
+        ),
         Opcode::Red {
             op,
             ty,

@@ -47,6 +47,124 @@ fn mufu_family_forms() -> Vec<Instr> {
     v
 }
 
+/// SGXT[.U32] with a register or immediate bit count; IDP.4A / IDP.2A.{LO,HI} with every
+/// signedness pair on registers (IDP has no immediate form: nvdisasm rejects one; ptxas puts an
+/// immediate B in the constant bank) (sm_75..sm_90 alike).
+fn sgxt_idp_forms() -> Vec<Instr> {
+    let mut v = Vec::new();
+    for signed in [false, true] {
+        v.push(Instr::new(Opcode::Sgxt { signed }, &[d(5)], &[r(6), r(7)]));
+        v.push(Instr::new(
+            Opcode::Sgxt { signed },
+            &[d(5)],
+            &[r(6), Src::imm(0x11)],
+        ));
+    }
+    // IADD3.X taking a carry in and writing one out (PTX's addc.cc), B a register or immediate.
+    for b in [r(7), Src::imm(7)] {
+        v.push(Instr::new(
+            Opcode::Iadd3 { x: true },
+            &[d(3), pd(1)],
+            &[r(5), b, Src::ZERO, p(1), Src::FALSE],
+        ));
+    }
+    for (pairs, hi) in [(false, false), (true, false), (true, true)] {
+        for a_signed in [false, true] {
+            for b_signed in [false, true] {
+                let op = Opcode::Idp {
+                    pairs,
+                    hi,
+                    a_signed,
+                    b_signed,
+                };
+                v.push(Instr::new(op, &[d(8)], &[r(4), r(5), r(6)]));
+            }
+        }
+    }
+    v
+}
+
+/// ATOMG/RED .ADD.F32.FTZ.RN in each scope (sm_90: opcodes 0x9a3/0x9a6, REDG).
+fn f32_atomic_forms() -> Vec<Instr> {
+    let mut v = Vec::new();
+    for scope in [MemScope::Cta, MemScope::Gpu, MemScope::Sys] {
+        let (op, ty) = (AtomOp::Add, AtomType::F32);
+        v.push(Instr::new(
+            Opcode::Atomg {
+                op,
+                ty,
+                scope,
+                offset: 0x14,
+            },
+            &[d(9)],
+            &[Src::reg(Reg::gpr64(4)), r(7), ur(4)],
+        ));
+        v.push(Instr::new(
+            Opcode::Red {
+                op,
+                ty,
+                scope,
+                offset: -8,
+            },
+            &[],
+            &[Src::reg(Reg::gpr64(4)), r(7), ur(4)],
+        ));
+    }
+    v
+}
+
+/// Generic-space ATOM.E: integer operations and types in each scope, and CAS on 32 and 64 bits.
+fn generic_atom_forms() -> Vec<Instr> {
+    let mut v = Vec::new();
+    let pair = |i: u32| Src::reg(Reg::gpr64(i));
+    for (op, ty, scope) in [
+        (AtomOp::Add, AtomType::U32, MemScope::Gpu),
+        (AtomOp::Max, AtomType::S32, MemScope::Cta),
+        (AtomOp::Or, AtomType::U32, MemScope::Sys),
+        (AtomOp::Exch, AtomType::U64, MemScope::Gpu),
+        (AtomOp::Min, AtomType::S64, MemScope::Gpu),
+        (AtomOp::Inc, AtomType::U32, MemScope::Gpu),
+    ] {
+        let d0 = if ty.is_wide() {
+            Dst::Reg(Reg::gpr64(10))
+        } else {
+            d(9)
+        };
+        let data = if ty.is_wide() { pair(6) } else { r(7) };
+        let atom = Opcode::Atom {
+            op,
+            ty,
+            scope,
+            offset: 0x10,
+        };
+        v.push(Instr::new(atom, &[d0], &[pair(4), data, ur(4)]));
+        v.push(Instr::new(atom, &[Dst::None], &[pair(4), data, ur(4)]));
+    }
+    let group = |idx: u32, comps: u8| {
+        Src::reg(Reg {
+            comps,
+            ..Reg::gpr(idx)
+        })
+    };
+    for (ty, comps, d0) in [
+        (AtomType::U32, 2, d(3)),
+        (AtomType::U64, 4, Dst::Reg(Reg::gpr64(6))),
+    ] {
+        let cas = Opcode::Atom {
+            op: AtomOp::Cas,
+            ty,
+            scope: MemScope::Gpu,
+            offset: 0xc,
+        };
+        v.push(Instr::new(
+            cas,
+            &[d0],
+            &[pair(2), group(8, comps), Src::ZERO],
+        ));
+    }
+    v
+}
+
 /// ATOMG.CAS and ATOMS.CAS, 32- and 64-bit: the compare and new values in one group (a pair or
 /// a quad), the new value's register printed and encoded after the compare value's.
 fn cas_forms() -> Vec<Instr> {
@@ -600,6 +718,9 @@ fn forms(sm: Sm) -> Vec<Instr> {
         ));
     }
     v.extend(cas_forms());
+    v.extend(sgxt_idp_forms());
+    v.extend(f32_atomic_forms());
+    v.extend(generic_atom_forms());
     v.extend(mufu_family_forms());
     if sm.num < 90 {
         v.push(Instr::new(

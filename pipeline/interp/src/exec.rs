@@ -490,7 +490,8 @@ impl Cta<'_, '_> {
             Some("infinite") => x.is_infinite(),
             Some("number") => !x.is_nan(),
             Some("notanumber") => x.is_nan(),
-            Some("normal") => x.is_finite() && x != 0.0 && !sub,
+            // PTX: positive and negative zero count as normal (ptxas: `|a| == 0 ||` the range).
+            Some("normal") => x.is_finite() && !sub,
             Some("subnormal") => sub,
             _ => return Err(unsupported(ins, "test")),
         };

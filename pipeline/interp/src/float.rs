@@ -507,7 +507,7 @@ fn mask_fmt(f: Fmt) -> u64 {
     (f.sign() << 1) - 1
 }
 
-/// `atom.add` on floats: round to nearest, no flush.
+/// `atom.add` on floats: round to nearest, no flush (global f32 adds flush: `memops.rs`).
 pub fn atomic_add(old: u64, b: u64, ty: Type) -> Option<u64> {
     Some(match ty {
         Type::F64 => (f64::from_bits(old) + f64::from_bits(b)).to_bits(),

@@ -245,8 +245,15 @@ impl Cta<'_, '_> {
         let mut raw = [0u8; 8];
         raw[..size as usize].copy_from_slice(bytes);
         let old = u64::from_le_bytes(raw);
-        let new =
-            atomic_result(&op, old, b, c, ty).ok_or_else(|| unsupported(ins, "atomic type"))?;
+        // An f32 add on global memory flushes subnormal operands and results to zero of their
+        // sign (ATOMG/RED .ADD.F32.FTZ.RN); on shared memory it keeps them.
+        let ftz = op == "add" && ty == Type::F32 && region == Region::Global;
+        let new = if ftz {
+            atomic_result(&op, flush_f32(old), flush_f32(b), c, ty).map(flush_f32)
+        } else {
+            atomic_result(&op, old, b, c, ty)
+        }
+        .ok_or_else(|| unsupported(ins, "atomic type"))?;
         bytes.copy_from_slice(&new.to_le_bytes()[..size as usize]);
         if !is_red {
             self.write(t, operand(ins, 0)?, extend(old, ty), ty)?;
@@ -333,6 +340,15 @@ impl Cta<'_, '_> {
 }
 
 /// The new memory value of an atomic `op` on `old` with operands `b` (and `c` for `cas`).
+/// An f32's bits with a subnormal value replaced by zero of its sign.
+fn flush_f32(bits: u64) -> u64 {
+    if bits & 0x7f80_0000 == 0 {
+        bits & 0x8000_0000
+    } else {
+        bits
+    }
+}
+
 fn atomic_result(op: &str, old: u64, b: u64, c: u64, ty: Type) -> Option<u64> {
     let w = width(ty);
     let m = crate::exec::mask(w);

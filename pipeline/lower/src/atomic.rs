@@ -1,10 +1,15 @@
 //! Atomics and reductions: `atom` and `red` on global memory (ATOMG, or RED when the old value is
-//! unused) and on shared memory (ATOMS), with `.cta/.gpu/.sys` scopes and relaxed ordering.
+//! unused), on shared memory (ATOMS) and on generic addresses (ATOM), with `.cta/.gpu/.sys` scopes; `.relaxed` is the plain
+//! access, `.release`/`.acq_rel` put ptxas's releasing fence before it and `.acquire`/`.acq_rel`
+//! its acquiring L1 invalidation after it (`ordered.rs`).
 
 use ptxforge_ptx::ast::{AddrBase, Instruction, Operand, Type};
 use ptxforge_sass::ir::*;
 
+use ptxforge_sass::warp::Scope;
+
 use crate::ctx::{Ctx, LResult};
+use crate::ordered::Ordering;
 
 fn unsupported(i: &Instruction) -> String {
     format!(
@@ -58,10 +63,36 @@ fn scope(i: &Instruction) -> Option<MemScope> {
     }
 }
 
+/// An `atom`/`red` without a state space: a generic address (ATOM.E), global or shared.
+pub(crate) fn is_generic(i: &Instruction) -> bool {
+    matches!(i.opcode(), "atom" | "red")
+        && !["global", "shared", "shared::cta", "shared::cluster"]
+            .iter()
+            .any(|s| i.has_mod(s))
+}
+
+/// (release, acquire): the fences an atomic's memory order asks for (`.relaxed` or none: neither).
+fn memory_order(i: &Instruction) -> (bool, bool) {
+    let acq_rel = i.has_mod("acq_rel");
+    (
+        acq_rel || i.has_mod("release"),
+        acq_rel || i.has_mod("acquire"),
+    )
+}
+
+/// The fence scope of an atomic's `.STRONG` scope.
+fn fence_scope(scope: MemScope) -> Scope {
+    match scope {
+        MemScope::Cta => Scope::Cta,
+        MemScope::Gpu => Scope::Gpu,
+        MemScope::Sys => Scope::Sys,
+    }
+}
+
 /// Whether the hardware has this operation on this type, in shared (`shared`) or global memory.
-fn native(op: AtomOp, ty: AtomType, shared: bool, sm: u32) -> bool {
+fn native(op: AtomOp, ty: AtomType, shared: bool) -> bool {
     match ty {
-        AtomType::F32 => op == AtomOp::Add && !shared && sm < 90,
+        AtomType::F32 => op == AtomOp::Add && !shared,
         AtomType::U64 | AtomType::S64 if shared => matches!(op, AtomOp::Exch | AtomOp::Cas),
         AtomType::U64 => !matches!(op, AtomOp::Inc | AtomOp::Dec),
         AtomType::S64 => matches!(op, AtomOp::Min | AtomOp::Max | AtomOp::Add),
@@ -74,20 +105,20 @@ impl Ctx<'_> {
     /// `atom` and `red`.
     pub fn lower_atomic(&mut self, i: &Instruction) -> LResult<()> {
         let red = i.opcode() == "red";
-        let ordered = ["acquire", "release", "acq_rel", "sc"]
-            .iter()
-            .any(|m| i.has_mod(m));
+        let ordered = i.has_mod("sc");
         let cache_hint = i.mods().iter().any(|m| m.starts_with("L2"));
         let (Some(op), Some(ty), Some(scope)) = (atom_op(i), i.ty().and_then(atom_type), scope(i))
         else {
             return Err(unsupported(i));
         };
         let shared = i.has_mod("shared") || i.has_mod("shared::cta");
+        let generic = is_generic(i);
         if ordered
             || cache_hint
             || (red && op == AtomOp::Cas)
-            || !(shared || i.has_mod("global"))
-            || !native(op, ty, shared, self.sm.num)
+            || !(shared || generic || i.has_mod("global"))
+            || (generic && ty == AtomType::F32)
+            || !native(op, ty, shared)
         {
             return Err(unsupported(i));
         }
@@ -97,6 +128,11 @@ impl Ctx<'_> {
             (false, _) => 3,
         };
         crate::ctx::operands_exactly(i, want)?;
+        let (release, acquire) = memory_order(i);
+        let fence_scope = fence_scope(scope);
+        if release {
+            self.ordering_prologue(Some(Ordering::Release(fence_scope)));
+        }
         let (addr, data) = if red {
             (&i.operands[0], &i.operands[1])
         } else {
@@ -115,6 +151,19 @@ impl Ctx<'_> {
         if shared {
             let (base, offset) = self.shared_atomic_address(addr)?;
             self.emit(Opcode::Atoms { op, ty, offset }, &[old], &[base, data]);
+        } else if generic {
+            let (base, offset) = self.global_atomic_address(addr)?;
+            let desc = match op {
+                AtomOp::Cas => Src::ZERO,
+                _ => self.desc.map_or(Src::ZERO, Src::reg),
+            };
+            let atom = Opcode::Atom {
+                op,
+                ty,
+                scope,
+                offset,
+            };
+            self.emit(atom, &[old], &[base, data, desc]);
         } else {
             let (base, offset) = self.global_atomic_address(addr)?;
             let desc = match op {
@@ -143,6 +192,9 @@ impl Ctx<'_> {
                     &[base, data, desc],
                 ),
             }
+        }
+        if acquire {
+            self.ordering_epilogue(Some(Ordering::Acquire(fence_scope)));
         }
         Ok(())
     }
@@ -236,7 +288,7 @@ pub fn demote_unused_atomics(f: &mut Function) {
             continue;
         }
         match i.op {
-            Opcode::Atoms { .. } => i.dsts[0] = Dst::None,
+            Opcode::Atoms { .. } | Opcode::Atom { .. } => i.dsts[0] = Dst::None,
             Opcode::Atomg {
                 op: AtomOp::Cas, ..
             } => i.dsts[0] = Dst::None,

@@ -11,6 +11,9 @@ const LUT_MASK_SELECTS_C: u8 = 0xb8;
 impl Ctx<'_> {
     pub fn lower_float(&mut self, i: &Instruction) -> LResult<()> {
         let ty = i.types().last().copied().ok_or("missing type")?;
+        if i.opcode() == "testp" {
+            return self.lower_testp(i, ty);
+        }
         if i.opcode() == "copysign" && matches!(ty, Type::F32 | Type::F64) {
             return self.copysign(i, ty);
         }

@@ -26,6 +26,9 @@ impl Ctx<'_> {
         let ty = i.ty().ok_or_else(|| unsupported(i))?;
         let wide = ty.size_bytes() == 8;
         match (i.opcode(), wide) {
+            _ if crate::intops::uses_carry(i) => self.lower_carry(i, ty),
+            ("bfe", _) => self.lower_bfe(i, ty),
+            ("dp4a" | "dp2a", _) => self.lower_dot(i),
             ("mov", _) => self.lower_mov(i, ty),
             ("add", false) => self.add32(i, false),
             ("sub", false) => self.add32(i, true),

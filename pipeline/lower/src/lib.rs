@@ -20,7 +20,9 @@
 //! correction, the slow path inline and selected), `local.rs` (`.local` variables in the stack
 //! frame in ptxas's order, the R1 prologue, local symbol addresses, `ld/st.local` as LDL/STL,
 //! `cvta.local`/`cvta.to.local` through the window base at `c[0x0][0x20]`), `atomic.rs` (atom/red,
-//! CAS with its compare and new values in one register group), `bits.rs`
+//! CAS with its compare and new values in one register group; generic ATOM; memory orders),
+//! `intops.rs` (bfe, the add/sub/mad carry chains through a carry predicate, dp4a/dp2a as IDP),
+//! `testp.rs` (testp as integer compares), `bits.rs`
 //! (clz/popc/brev/bfind/bmsk/bfi/lop3/prmt in every mode), `divide.rs` (integer div/rem),
 //! `async_copy.rs` (sm_80 `cp.async.{ca,cg}` as LDGSTS, with ptxas's zero-fill form for a src-size:
 //! the address moved on by `(size - n) % size` and the fill predicate `n != 0`;
@@ -50,6 +52,7 @@ mod half;
 mod hopper_sync;
 mod ieee_div;
 mod int;
+mod intops;
 mod local;
 mod mem;
 mod mma;
@@ -67,6 +70,7 @@ mod shared_window;
 mod special_regs;
 mod sqrt;
 mod sqrt64;
+mod testp;
 mod warp;
 
 pub use consts::{const_offsets, const_variable_decls, module_consts};

@@ -54,7 +54,8 @@ pub(crate) fn cta_shared(i: &Instruction) -> bool {
 /// Whether the instruction reads or writes global memory through a 64-bit address (and so needs
 /// the sm_80+ memory descriptor).
 pub fn needs_descriptor(i: &Instruction) -> bool {
-    (i.opcode() == "cp" && i.has_mod("async") && !i.has_mod("bulk") && i.has_mod("global"))
+    crate::atomic::is_generic(i)
+        || (i.opcode() == "cp" && i.has_mod("async") && !i.has_mod("bulk") && i.has_mod("global"))
         || matches!(i.opcode(), "ld" | "st" | "ldu")
             && (i.has_mod("global")
                 || ![

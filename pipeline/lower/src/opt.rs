@@ -131,6 +131,7 @@ fn is_dead(i: &Instr, used: &[bool]) -> bool {
             | Opcode::Nop
             | Opcode::Atoms { .. }
             | Opcode::Atomg { .. }
+            | Opcode::Atom { .. }
             | Opcode::Red { .. }
             | Opcode::Ldgsts { .. }
             | Opcode::Ldgdepbar

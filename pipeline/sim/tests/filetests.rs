@@ -70,6 +70,7 @@ const CASES: &[Case] = &[
     // One thread: every thread of this kernel reads and writes the same words.
     case("handwritten_cvt_float.ptx", "k", 1, 1, &[]),
     case("handwritten_atomics.ptx", "atomics", 1, 64, &[]),
+    case("handwritten_intops.ptx", "intops", 1, 64, &[]),
     case("handwritten_bits.ptx", "bits", 1, 64, &["7", "13"]),
     case("handwritten_mul16.ptx", "mul16", 1, 64, &[]),
     case("handwritten_divide.ptx", "divide", 1, 64, &[]),

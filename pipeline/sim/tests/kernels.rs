@@ -36,6 +36,18 @@ const fn kernel(file: &'static str, entry: &'static str, block: u32) -> Kernel {
 /// Every kernel, launched so that its accesses stay inside the 4 KiB buffers.
 const KERNELS: &[Kernel] = &[
     kernel("prmt.ptx", "prmt_modes", 64),
+    // bfe, carry chains (and nvcc's __int128), dp4a/dp2a.
+    kernel("intops.ptx", "bfe_forms", 64),
+    kernel("intops.ptx", "carry_chains", 64),
+    kernel("intops.ptx", "int128_math", 64),
+    kernel("intops.ptx", "dot_products", 64),
+    // testp on f32 and f64, every class of value.
+    kernel("testp.ptx", "testp_forms", 64),
+    // cuda::atomic_ref with memory orders: generic atom.*.{relaxed,acquire,release,acq_rel}.
+    Kernel {
+        grid: 2,
+        ..kernel("atomic_order.ptx", "atomic_orders", 64)
+    },
     kernel("bitfield.ptx", "bitfield", 64),
     kernel("bitfield.ptx", "bitcount", 64),
     kernel("intmul.ptx", "mul_hi", 64),
@@ -240,7 +252,6 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     ),
     ("shfl_vote", &[80, 86, 89], "R2UR (opcode 0x3c2) unknown"),
     ("shfl_vote", &[90], "WARPSYNC.EXCLUSIVE (opcode 0x348) unknown"),
-    ("atomics_contended", &[80, 86, 89, 90], "UFLO.U32 (opcode 0x2bd) unknown"),
     // Past ATOMS.CAS (runs now): o[2] differs; it adds sh[t & 7], left by four warps' mixed
     // add/max/min/xor atomics, whose order the interpreter and the emulator need not share (the
     // likely cause, not yet confirmed).
@@ -251,6 +262,7 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     ("mma_fp8", &[90], "ptxas's HMMA-then-FADD rewrite of fp8 mma rounds the sum twice: word 0x2c of thread 0 is 0xbec73b97 for the interpreter's 0xbec63b97"),
     ("diverge_reconverge", &[75], "CS2R (opcode 0x805) unknown"),
     ("ordered_mem", &[75], "LD.E.STRONG.GPU (opcode 0x980) with a uniform-register address (sm_75)"),
+    ("atomic_orders", &[75], "LD.E.STRONG.GPU (opcode 0x980) with a uniform-register address (sm_75)"),
 ];
 
 /// Kernel/architecture pairs where our cubin is not run (ptxas's still is), with the reason.

@@ -370,6 +370,31 @@ pub const CASES: &[Case] = &[
         setup: i2i_sat,
     },
     Case {
+        file: "kernels/intops.ptx",
+        kernel: "intops",
+        setup: super::intops_cases::intops,
+    },
+    Case {
+        file: "kernels/intops.ptx",
+        kernel: "f32_atomics",
+        setup: super::intops_cases::f32_atomics,
+    },
+    Case {
+        file: "kernels/intops.ptx",
+        kernel: "generic_atomics",
+        setup: super::intops_cases::generic_atomics,
+    },
+    Case {
+        file: "kernels/intops.ptx",
+        kernel: "contended_max",
+        setup: super::intops_cases::contended_max,
+    },
+    Case {
+        file: "kernels/intops.ptx",
+        kernel: "cas_loop",
+        setup: super::intops_cases::cas_loop,
+    },
+    Case {
         file: "kernels/sad.ptx",
         kernel: "sad",
         setup: sad,

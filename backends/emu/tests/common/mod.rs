@@ -4,6 +4,7 @@
 
 pub mod cases;
 pub mod fp8_cases;
+pub mod intops_cases;
 pub mod mma_cases;
 pub mod mma_int_cases;
 pub mod special_cases;
