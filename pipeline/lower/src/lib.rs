@@ -34,6 +34,8 @@
 mod async_copy;
 mod atomic;
 mod bits;
+mod call_params;
+mod calls;
 mod convert;
 mod ctx;
 mod divergence;
@@ -82,6 +84,8 @@ pub fn lower_function(
             message: "device functions (.func) are not supported yet".into(),
         }]);
     }
+    let inlined = calls::inline_calls(module, func)?;
+    let func = inlined.as_ref().unwrap_or(func);
     let mut cx = ctx::Ctx::new(module, func, sm);
     cx.lower_body();
     let mut kernel = cx.finish()?;

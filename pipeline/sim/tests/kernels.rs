@@ -177,6 +177,9 @@ const KERNELS: &[Kernel] = &[
     kernel("hw_stress.ptx", "barrier_rounds", 128),
     kernel("ordered_mem.ptx", "ordered_mem", 64),
     kernel("special_regs.ptx", "special_regs", 64),
+    // Device functions (.func): ptxas keeps them as CALL.REL.NOINC subroutines, we inline them.
+    kernel("device_calls.ptx", "calls_basic", 64),
+    kernel("device_calls.ptx", "calls_loop", 64),
     // The cluster registers need sm_90.
     Kernel {
         grid: 3,
