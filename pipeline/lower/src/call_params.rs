@@ -1,8 +1,9 @@
 //! The `.param` buffers of inlined calls (nvcc's `param0`, `retval0`, which `calls.rs` made the
-//! callee's parameters too): each buffer whose accesses are whole registers at fixed, disjoint
-//! slots becomes one register per slot (`st.param` and `ld.param` become `mov`s, which copy
-//! propagation then removes); any other buffer (bytes, overlapping accesses) becomes a `.local`
-//! variable of the frame, its accesses `st.local`/`ld.local`.
+//! callee's parameters too): each slot of a buffer that is only ever accessed whole, as a
+//! register (or immediate) of 2, 4 or 8 bytes, becomes a register (its `st.param` and `ld.param`
+//! become `mov`s, which copy propagation then removes); the rest of the buffer (bytes, slots
+//! read at another width or overlapping) becomes a `.local` variable of the frame, its accesses
+//! `st.local`/`ld.local`.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -48,15 +49,15 @@ pub fn lower_param_buffers(f: &mut ast::Function) -> Result<(), Vec<LowerError>>
         return Err(errors);
     }
     let table = RegTable::new(&f.regs);
-    let mut slots: HashMap<String, BTreeMap<i64, u32>> = buffers
-        .keys()
-        .filter(|n| !accesses.contains_key(n.as_str()))
-        .map(|n| (n.clone(), BTreeMap::new()))
-        .collect();
-    for (name, list) in &accesses {
-        if let Some(s) = register_slots(list, &table) {
-            slots.insert(name.to_string(), s);
+    let mut slots: HashMap<String, BTreeMap<i64, u32>> = HashMap::new();
+    let mut in_memory: Vec<&String> = Vec::new();
+    for name in buffers.keys() {
+        let list = accesses.get(name.as_str()).map_or(&[][..], |l| &l[..]);
+        let s = register_slots(list, &table);
+        if list.iter().any(|a| !promoted(a, &s)) {
+            in_memory.push(name);
         }
+        slots.insert(name.clone(), s);
     }
     let mut new_regs = Vec::new();
     for (name, s) in &slots {
@@ -85,7 +86,7 @@ pub fn lower_param_buffers(f: &mut ast::Function) -> Result<(), Vec<LowerError>>
             continue;
         };
         match buffer_access(i, &buffers) {
-            Some((name, a)) if slots.contains_key(name) => {
+            Some((name, a)) if promoted(&a, &slots[name]) => {
                 let name = name.to_string();
                 slot_moves(i, &name, &a, &mut f.body)
             }
@@ -94,12 +95,9 @@ pub fn lower_param_buffers(f: &mut ast::Function) -> Result<(), Vec<LowerError>>
         }
     }
     f.vars.retain(|v| v.space != StateSpace::Param);
-    let mut locals: Vec<(&String, &(u64, u32))> = buffers
-        .iter()
-        .filter(|(n, _)| !slots.contains_key(*n))
-        .collect();
-    locals.sort();
-    for (name, &(size, align)) in locals {
+    in_memory.sort();
+    for name in in_memory {
+        let (size, align) = buffers[name];
         f.vars.push(local_buffer(name, size, align));
     }
     Ok(())
@@ -177,42 +175,70 @@ fn named_buffer<'b>(i: &Instruction, buffers: &'b HashMap<String, (u64, u32)>) -
     all.find_map(|n| buffers.get_key_value(n).map(|(k, _)| k.as_str()))
 }
 
-/// The slots (offset → size) of a buffer whose every access is whole registers of 2, 4 or 8
-/// bytes at slots that never partly overlap; `None` otherwise.
-fn register_slots(list: &[Access], table: &RegTable) -> Option<BTreeMap<i64, u32>> {
-    let mut slots: BTreeMap<i64, u32> = BTreeMap::new();
+/// The slots (offset → size) of a buffer that become registers: those whose every access is a
+/// whole register (or immediate) of 2, 4 or 8 bytes at exactly that slot, no other access
+/// overlapping it, and whose accesses touch no slot kept in memory (a vector access is moved
+/// whole or not at all). The rest of the buffer stays in memory.
+fn register_slots(list: &[Access], table: &RegTable) -> BTreeMap<i64, u32> {
+    // Every element's interval, and whether a register move can carry it.
+    let mut intervals: BTreeMap<(i64, u32), bool> = BTreeMap::new();
     for a in list {
-        if !matches!(a.elem, 2 | 4 | 8) {
-            return None;
-        }
         for (k, v) in a.values.iter().enumerate() {
-            let fits = match v {
-                Operand::Reg(r) => table
-                    .lookup(r)
-                    .is_some_and(|t| t != Type::Pred && t.size_bytes() == a.elem),
-                Operand::Imm(_) | Operand::F32(_) | Operand::F64(_) | Operand::Sink => true,
-                _ => false,
-            };
-            if !fits {
-                return None;
-            }
-            let at = a.offset + (k as u32 * a.elem) as i64;
-            match slots.get(&at) {
-                Some(&size) if size != a.elem => return None,
-                _ => {
-                    slots.insert(at, a.elem);
+            let fits = matches!(a.elem, 2 | 4 | 8)
+                && match v {
+                    Operand::Reg(r) => table
+                        .lookup(r)
+                        .is_some_and(|t| t != Type::Pred && t.size_bytes() == a.elem),
+                    Operand::Imm(_) | Operand::F32(_) | Operand::F64(_) | Operand::Sink => true,
+                    _ => false,
+                };
+            let e = intervals.entry((element_at(a, k), a.elem)).or_insert(true);
+            *e &= fits;
+        }
+    }
+    // Intervals that overlap another stay in memory.
+    let keys: Vec<(i64, u32)> = intervals.keys().copied().collect();
+    for (n, &(at, size)) in keys.iter().enumerate() {
+        let overlaps = keys[n + 1..]
+            .iter()
+            .take_while(|(b, _)| *b < at + size as i64)
+            .count()
+            > 0;
+        let overlapped = keys[..n].iter().any(|&(b, s)| b + s as i64 > at);
+        if overlaps || overlapped {
+            intervals.insert((at, size), false);
+        }
+    }
+    // An access with one element in memory keeps all of them there.
+    loop {
+        let mut changed = false;
+        for a in list {
+            let slots = (0..a.values.len()).map(|k| (element_at(a, k), a.elem));
+            if slots.clone().any(|s| !intervals[&s]) {
+                for s in slots {
+                    changed |= std::mem::replace(intervals.get_mut(&s).unwrap(), false);
                 }
             }
         }
-    }
-    let mut end = i64::MIN;
-    for (&at, &size) in &slots {
-        if at < end {
-            return None;
+        if !changed {
+            break;
         }
-        end = at + size as i64;
     }
-    Some(slots)
+    intervals
+        .into_iter()
+        .filter(|(_, promoted)| *promoted)
+        .map(|((at, size), _)| (at, size))
+        .collect()
+}
+
+/// Where element `k` of an access lies in its buffer.
+fn element_at(a: &Access, k: usize) -> i64 {
+    a.offset + (k as u32 * a.elem) as i64
+}
+
+/// Whether every element of `a` lies in a promoted slot.
+fn promoted(a: &Access, slots: &BTreeMap<i64, u32>) -> bool {
+    (0..a.values.len()).all(|k| slots.get(&element_at(a, k)) == Some(&a.elem))
 }
 
 fn slot_reg(buffer: &str, offset: i64) -> String {
@@ -228,7 +254,7 @@ fn slot_moves(i: &Instruction, buffer: &str, a: &Access, out: &mut Vec<Statement
         if matches!(v, Operand::Sink) {
             continue;
         }
-        let at = a.offset + (k as u32 * a.elem) as i64;
+        let at = element_at(a, k);
         let slot = Operand::Reg(Name::new(&slot_reg(buffer, at)));
         let ops = if load {
             vec![v.clone(), slot]

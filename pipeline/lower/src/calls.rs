@@ -44,23 +44,24 @@ pub fn inline_calls(
     {
         return Ok(None);
     }
+    let (body, vars) = scoped_params(func);
     let mut inliner = Inliner {
         module,
         sites: 0,
         regs: func.regs.clone(),
-        vars: func.vars.clone(),
+        vars,
         stack: vec![func.name.clone()],
         errors: Vec::new(),
     };
-    let mut body = Vec::with_capacity(func.body.len());
-    inliner.expand(&func.body, &mut body);
+    let mut out_body = Vec::with_capacity(body.len());
+    inliner.expand(&body, &mut out_body);
     if !inliner.errors.is_empty() {
         return Err(inliner.errors);
     }
     let mut out = ast::Function {
         regs: inliner.regs,
         vars: inliner.vars,
-        body,
+        body: out_body,
         ..func.clone()
     };
     crate::call_params::lower_param_buffers(&mut out)?;
@@ -174,7 +175,8 @@ impl<'m> Inliner<'m> {
         for (decl, ret) in callee.ret_params.iter().zip(site.rets) {
             names.bind(decl, ret, line, &mut after, false)?;
         }
-        for v in &callee.vars {
+        let (callee_body, callee_vars) = scoped_params(callee);
+        for v in &callee_vars {
             if !matches!(v.space, StateSpace::Local | StateSpace::Param) {
                 return Err(format!(
                     "'call' of '{}', which declares the {} variable '{}', is not supported yet",
@@ -189,7 +191,7 @@ impl<'m> Inliner<'m> {
                 ..v.clone()
             });
         }
-        for s in &callee.body {
+        for s in &callee_body {
             if let Statement::Label { name, .. } = s {
                 names.local(name);
             }
@@ -212,7 +214,7 @@ impl<'m> Inliner<'m> {
             copy.push(branch(Some(g.clone()), &end, line));
         }
         copy.extend(before);
-        let body = &callee.body;
+        let body = &callee_body;
         for (k, s) in body.iter().enumerate() {
             copy.push(match s {
                 Statement::Label { name, line, span } => Statement::Label {
@@ -404,5 +406,91 @@ pub(crate) fn mov_type(t: Type) -> &'static str {
         2 => "b16",
         8 => "b64",
         _ => "b32",
+    }
+}
+
+/// `f`'s body and variables with each `.param` variable declared in the body given a name of its
+/// own declaration (`param0` → `param0__d3`): the tree keeps no `{ }` scopes and nvcc declares
+/// `param0` in every call's block, so each use names the latest declaration before it (by
+/// position in the text), as the block it lies in does. Distinct buffers per call keep the
+/// registers they become written once, which copy propagation then removes.
+fn scoped_params(f: &ast::Function) -> (Vec<Statement>, Vec<ast::VarDecl>) {
+    let mut decls: HashMap<&str, Vec<(u32, String)>> = HashMap::new();
+    let mut vars = f.vars.clone();
+    for (k, v) in vars.iter_mut().enumerate() {
+        if v.space == StateSpace::Param {
+            let renamed = format!("{}__d{k}", v.name);
+            let list = decls.entry(f.vars[k].name.as_str()).or_default();
+            list.push((v.span.start, renamed.clone()));
+            v.name = renamed;
+        }
+    }
+    if decls.is_empty() {
+        return (f.body.clone(), vars);
+    }
+    let latest = |name: &str, at: u32| -> Option<String> {
+        let list = decls.get(name)?;
+        let before = list.iter().rev().find(|(start, _)| *start <= at);
+        Some(before.unwrap_or(&list[0]).1.clone())
+    };
+    let body = f
+        .body
+        .iter()
+        .map(|s| match s {
+            Statement::Instr(i) if i.operands.iter().any(|o| names_symbol(o)) => {
+                let at = i.span.start;
+                let ops = i
+                    .operands
+                    .iter()
+                    .map(|o| rename_symbols(o, &|n| latest(n, at)))
+                    .collect();
+                let guard = i.guard().map(|(neg, p)| (neg, p.clone()));
+                Statement::Instr(Instruction {
+                    form: i.form.clone(),
+                    operands: Operands::new(guard, ops),
+                    line: i.line,
+                    span: i.span,
+                })
+            }
+            s => s.clone(),
+        })
+        .collect();
+    (body, vars)
+}
+
+fn names_symbol(o: &Operand) -> bool {
+    match o {
+        Operand::Symbol(_)
+        | Operand::Addr {
+            base: AddrBase::Symbol(_),
+            ..
+        } => true,
+        Operand::Vector(v) => v.iter().any(names_symbol),
+        _ => false,
+    }
+}
+
+/// `o` with each symbol whose base `rename` maps renamed (its `+offset` kept).
+fn rename_symbols(o: &Operand, rename: &dyn Fn(&str) -> Option<String>) -> Operand {
+    let new = |n: &Name| {
+        let base = ast::symbol_base(n);
+        rename(base).map_or_else(
+            || n.clone(),
+            |r| Name::new(&format!("{r}{}", &n[base.len()..])),
+        )
+    };
+    match o {
+        Operand::Symbol(n) => Operand::Symbol(new(n)),
+        Operand::Addr {
+            base: AddrBase::Symbol(n),
+            offset,
+        } => Operand::Addr {
+            base: AddrBase::Symbol(new(n)),
+            offset: *offset,
+        },
+        Operand::Vector(v) => {
+            Operand::Vector(v.iter().map(|x| rename_symbols(x, rename)).collect())
+        }
+        other => other.clone(),
     }
 }

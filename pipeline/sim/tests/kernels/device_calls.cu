@@ -50,3 +50,20 @@ extern "C" __global__ void calls_loop(unsigned *out, const unsigned *in, const d
   out[i] = s + m.i + m.c;
   ((double *)out)[64 + i] = m.d;
 }
+
+__device__ __noinline__ Vec3 step(Vec3 v, int k) {
+  Vec3 s = scale(0.25f * k, v);        // three levels: step -> scale, step -> nested -> poly
+  s.tag += nested(k + v.tag);
+  return s;
+}
+
+extern "C" __global__ void calls_deep(float *out, const int *in) {
+  int i = threadIdx.x;
+  Vec3 v = {(float)in[i] * 1e-6f, 0.5f, -1.0f, i};
+  for (int k = 0; k < (i & 3) + 1; ++k) {  // calls in a loop whose trip count varies by lane
+    v = step(v, k);
+    if (v.tag & 4) break;
+  }
+  out[i] = v.x + v.y * v.z;
+  ((int *)out)[64 + i] = v.tag;
+}
