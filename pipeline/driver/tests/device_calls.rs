@@ -1,7 +1,7 @@
 //! Calls of device functions that the back end does not compile yet (recursion, a call through
-//! a register, an external function such as `vprintf`, a parameter's address taken): each gets
-//! ptxas's "not supported yet" error at its line, no cubin and no panic. (Direct calls are
-//! inlined: `filetests/device_func.ptx` and the sim kernels `device_calls.ptx` show them.)
+//! a register, an external function such as `vprintf`, a parameter's address taken, `.reg`
+//! parameters): each gets ptxas's "not supported yet" error at its line, no cubin and no panic.
+//! (Direct calls are inlined: `filetests/device_func.ptx` and the sim kernels `device_calls.ptx` show them.)
 
 use ptxforge_pipeline::{compile_module, CompileOptions};
 use ptxforge_sass::arch::Sm;
@@ -55,4 +55,9 @@ fn external_function_is_refused() {
 #[test]
 fn address_of_a_parameter_is_refused() {
     assert_refused("param_address.ptx", 9, "address of the call parameter");
+}
+
+#[test]
+fn register_parameters_are_refused() {
+    assert_refused("reg_params.ptx", 20, "'%a' (.reg parameter");
 }

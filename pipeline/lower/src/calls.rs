@@ -167,13 +167,13 @@ impl<'m> Inliner<'m> {
         self.sites += 1;
         let mut names = Renaming::new(n);
         let line = ins.line;
-        let mut before = Vec::new();
-        let mut after = Vec::new();
-        for (decl, arg) in callee.params.iter().zip(site.args) {
-            names.bind(decl, arg, line, &mut before, true)?;
-        }
-        for (decl, ret) in callee.ret_params.iter().zip(site.rets) {
-            names.bind(decl, ret, line, &mut after, false)?;
+        for (decl, arg) in callee
+            .params
+            .iter()
+            .zip(site.args)
+            .chain(callee.ret_params.iter().zip(site.rets))
+        {
+            names.bind(decl, arg)?;
         }
         let (callee_body, callee_vars) = scoped_params(callee);
         for v in &callee_vars {
@@ -202,18 +202,12 @@ impl<'m> Inliner<'m> {
                 ..r.clone()
             });
         }
-        for p in callee.params.iter().chain(&callee.ret_params) {
-            if p.space == StateSpace::Reg {
-                self.regs.push(reg_param_decl(p, names.reg(&p.name)));
-            }
-        }
         let end = Name::new(&format!("$L__inl{n}_return"));
         let skip = ins.guard().map(|(negated, p)| (!negated, p.clone()));
         let mut copy = Vec::with_capacity(callee.body.len() + 4);
         if let Some(g) = &skip {
             copy.push(branch(Some(g.clone()), &end, line));
         }
-        copy.extend(before);
         let body = &callee_body;
         for (k, s) in body.iter().enumerate() {
             copy.push(match s {
@@ -237,7 +231,6 @@ impl<'m> Inliner<'m> {
             line,
             span: ins.span,
         });
-        copy.extend(after);
         self.stack.push(site.target.to_string());
         self.expand(&copy, out);
         self.stack.pop();
@@ -253,19 +246,6 @@ fn space_name(s: StateSpace) -> &'static str {
         StateSpace::Local => ".local",
         StateSpace::Param => ".param",
         StateSpace::Reg => ".reg",
-    }
-}
-
-/// The register a `.reg` parameter of a callee becomes at one call site.
-fn reg_param_decl(p: &ast::VarDecl, name: String) -> ast::RegDecl {
-    ast::RegDecl {
-        name,
-        ty: p.ty,
-        vector: p.vector,
-        count: None,
-        line: p.line,
-        span: ast::Span::default(),
-        scoped: true,
     }
 }
 
@@ -326,36 +306,19 @@ impl Renaming {
         renamed
     }
 
-    /// Passes `arg` to the parameter `decl` (a result when `!is_arg`): a `.param` parameter
-    /// becomes the caller's buffer, a `.reg` one a register set by a `mov` (in `moves`).
-    fn bind(
-        &mut self,
-        decl: &ast::VarDecl,
-        arg: &Operand,
-        line: u32,
-        moves: &mut Vec<Statement>,
-        is_arg: bool,
-    ) -> Result<(), String> {
+    /// Passes `arg` to the parameter (or result) `decl`: a `.param` parameter becomes the
+    /// caller's buffer. (`.reg` parameters, which the interpreter does not run yet, are refused.)
+    fn bind(&mut self, decl: &ast::VarDecl, arg: &Operand) -> Result<(), String> {
         match (decl.space, arg) {
             (StateSpace::Param, Operand::Symbol(buffer)) => {
                 self.symbols
                     .insert(decl.name.clone(), buffer.as_str().to_string());
                 Ok(())
             }
-            (StateSpace::Reg, _) if decl.vector == 1 && decl.ty != Type::Pred => {
-                let param = Operand::Reg(Name::new(&self.reg(&decl.name)));
-                let ty = mov_type(decl.ty);
-                let ops = if is_arg {
-                    vec![param, arg.clone()]
-                } else {
-                    vec![arg.clone(), param]
-                };
-                moves.push(Statement::Instr(instruction("mov", &[ty], None, ops, line)));
-                Ok(())
-            }
             _ => Err(format!(
-                "passing '{}' of this form in a 'call' is not supported yet",
-                decl.name
+                "passing '{}' ({} parameter, argument not a .param variable) in a 'call' is not supported yet",
+                decl.name,
+                space_name(decl.space)
             )),
         }
     }

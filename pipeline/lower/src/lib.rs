@@ -28,6 +28,8 @@
 //! LDSM), `warp.rs` (shfl/vote/redux/activemask, barriers with ids and counts, membar/fence,
 //! nanosleep, griddepcontrol, and the convergence pass that puts WARPSYNC before a collective that
 //! follows divergent code); `divergence.rs` (thread-varying values, for EIATTR_CRS_STACK_SIZE);
+//! `calls.rs` (each direct `call` of a `.func` inlined before selection, ptxas's subroutines
+//! described there) and `call_params.rs` (the calls' `.param` buffers as registers or frame slots);
 //! `opt.rs` (copy propagation, dead code) and `fold.rs` (constant-bank operands, as ptxas reads
 //! parameters).
 
