@@ -181,6 +181,7 @@ const KERNELS: &[Kernel] = &[
     kernel("device_calls.ptx", "calls_basic", 64),
     kernel("device_calls.ptx", "calls_loop", 64),
     kernel("device_calls.ptx", "calls_deep", 64),
+    kernel("device_calls.ptx", "calls_local", 64),
     // The cluster registers need sm_90.
     Kernel {
         grid: 3,

@@ -67,3 +67,20 @@ extern "C" __global__ void calls_deep(float *out, const int *in) {
   out[i] = v.x + v.y * v.z;
   ((int *)out)[64 + i] = v.tag;
 }
+
+struct Big { int v[6]; };
+
+__device__ __noinline__ int pick(Big b, unsigned k, const int *p) {
+  int local[8];                        // a local array indexed by a lane value: a frame per copy
+  for (int j = 0; j < 8; ++j) local[j] = p[j] ^ b.v[j % 6];
+  return local[k & 7] + b.v[(k >> 3) % 6];
+}
+
+extern "C" __global__ void calls_local(int *out, const int *in) {
+  int i = threadIdx.x;
+  Big b;
+  for (int j = 0; j < 6; ++j) b.v[j] = in[i + j] * (j + 1);
+  int r = pick(b, in[i], in + (i & 15));
+  if (i & 2) r += pick(b, i, in + 32);
+  out[i] = r;
+}
