@@ -37,6 +37,7 @@ fn assert_refused(name: &str, line: u32, what: &str) {
     );
 }
 
+/// Once, though the entry calls `down` from two sites.
 #[test]
 fn recursion_is_refused_at_the_recursive_call() {
     assert_refused("recursive.ptx", 18, "recursive 'call' of 'down'");

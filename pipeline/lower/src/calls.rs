@@ -56,7 +56,11 @@ pub fn inline_calls(
     let mut out_body = Vec::with_capacity(body.len());
     inliner.expand(&body, &mut out_body);
     if !inliner.errors.is_empty() {
-        return Err(inliner.errors);
+        // A callee's error once, not once per site that inlines it.
+        let mut seen = std::collections::HashSet::new();
+        let mut errors = inliner.errors;
+        errors.retain(|e| seen.insert((e.line, e.message.clone())));
+        return Err(errors);
     }
     let mut out = ast::Function {
         regs: inliner.regs,
