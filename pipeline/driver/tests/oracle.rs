@@ -218,6 +218,16 @@ fn section_names(text: &str) -> BTreeSet<String> {
         .collect()
 }
 
+/// Filetests with `.func` calls, which ptxas keeps as subroutines (CALL.REL.NOINC) and we inline.
+const CALLS_INLINED: &[&str] = &["device_func"];
+
+/// What only ptxas's subroutine calls bring: EIATTR_CRS_STACK_SIZE (the call-return stack, 0
+/// here) and, on sm_90, an empty `.rela.text.<entry>`. Our inlined code makes no call.
+fn forgive_subroutine_records(sections: &mut BTreeSet<String>, attrs: &mut BTreeSet<String>) {
+    attrs.remove("EIATTR_CRS_STACK_SIZE");
+    sections.retain(|s| !s.starts_with(".rela.text."));
+}
+
 #[test]
 fn cuobjdump_accepts_our_cubins_like_ptxas() {
     let (Some(cuobjdump), Some(ptxas), Some(nvdisasm)) = (
@@ -249,7 +259,10 @@ fn cuobjdump_accepts_our_cubins_like_ptxas() {
             assert!(st.success(), "ptxas failed on {name} {sm}");
             let (our_secs, our_attrs) = cuobjdump_summary(&cuobjdump, &ours)
                 .unwrap_or_else(|e| panic!("{name} {sm}: cuobjdump rejected ours: {e}"));
-            let (ref_secs, ref_attrs) = cuobjdump_summary(&cuobjdump, &theirs).unwrap();
+            let (mut ref_secs, mut ref_attrs) = cuobjdump_summary(&cuobjdump, &theirs).unwrap();
+            if CALLS_INLINED.contains(&name.as_str()) {
+                forgive_subroutine_records(&mut ref_secs, &mut ref_attrs);
+            }
             if our_secs != ref_secs {
                 failures.push(format!(
                     "{name} {sm}: section names differ: ours {our_secs:?} ptxas {ref_secs:?}"

@@ -227,6 +227,25 @@ fn align_up(x: u64, a: u64) -> u64 {
 }
 
 /// Lays out `vars` one after another from `start`, each at its alignment; returns offsets and the end.
+/// One declaration per name, the largest (then the most aligned) of those of that name, in the
+/// order the names first appear: the tree keeps no `{ }` scopes, and nvcc declares `param0`,
+/// `retval0` in every call's block with that call's size (a `.b32`, then a `.b8 [16]`), so the
+/// name's one frame slot must hold the largest.
+fn widest_per_name<'a>(vars: impl Iterator<Item = &'a VarDecl>) -> Vec<&'a VarDecl> {
+    let mut out: Vec<&VarDecl> = Vec::new();
+    for v in vars {
+        match out.iter_mut().find(|w| w.name == v.name) {
+            Some(w) => {
+                if (var_bytes(v), var_align(v)) > (var_bytes(w), var_align(w)) {
+                    *w = v;
+                }
+            }
+            None => out.push(v),
+        }
+    }
+    out
+}
+
 fn layout(vars: &[&VarDecl], start: u64) -> (Vec<u64>, u64) {
     let mut at = start;
     let mut offs = Vec::new();
@@ -608,11 +627,7 @@ fn prepare_function(
     for (v, o) in local_vars.iter().zip(loffs) {
         syms.insert(v.name.clone(), Loc::Local(o));
     }
-    let frame_params: Vec<&VarDecl> = f
-        .vars
-        .iter()
-        .filter(|v| v.space == StateSpace::Param)
-        .collect();
+    let frame_params = widest_per_name(f.vars.iter().filter(|v| v.space == StateSpace::Param));
     let param_size = if f.is_entry {
         let (offs, _) = layout(&f.params.iter().collect::<Vec<_>>(), 0);
         for (v, o) in f.params.iter().zip(offs) {

@@ -31,12 +31,16 @@
 //! nanosleep, griddepcontrol, and the convergence pass that puts WARPSYNC before a collective that
 //! follows divergent code); `hopper_sync.rs` (sm_90 `elect.sync`, `mbarrier.*` as SYNCS.*,
 //! `fence.proxy.async`, `fence.mbarrier_init`, cluster-scope fences); `divergence.rs` (thread-varying values, for EIATTR_CRS_STACK_SIZE);
+//! `calls.rs` (each direct `call` of a `.func` inlined before selection, ptxas's subroutines
+//! described there) and `call_params.rs` (the calls' `.param` buffers as registers or frame slots);
 //! `opt.rs` (copy propagation, dead code) and `fold.rs` (constant-bank operands, as ptxas reads
 //! parameters).
 
 mod async_copy;
 mod atomic;
 mod bits;
+mod call_params;
+mod calls;
 mod consts;
 mod convert;
 mod ctx;
@@ -93,6 +97,8 @@ pub fn lower_function(
             message: "device functions (.func) are not supported yet".into(),
         }]);
     }
+    let inlined = calls::inline_calls(module, func)?;
+    let func = inlined.as_ref().unwrap_or(func);
     let mut cx = ctx::Ctx::new(module, func, sm);
     cx.lower_body();
     let mut kernel = cx.finish()?;

@@ -216,6 +216,11 @@ const KERNELS: &[Kernel] = &[
             128,
         )
     },
+    // Device functions (.func): ptxas keeps them as CALL.REL.NOINC subroutines, we inline them.
+    kernel("device_calls.ptx", "calls_basic", 64),
+    kernel("device_calls.ptx", "calls_loop", 64),
+    kernel("device_calls.ptx", "calls_deep", 64),
+    kernel("device_calls.ptx", "calls_local", 64),
     // The cluster registers need sm_90.
     Kernel {
         grid: 3,
