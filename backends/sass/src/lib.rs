@@ -28,6 +28,7 @@ mod encode_imma;
 mod encode_mem;
 mod encode_pack;
 mod encode_sync;
+pub mod fast_hash;
 pub mod frame;
 pub mod hazard;
 pub mod imma;

@@ -43,6 +43,18 @@ pub fn fit_predicates(f: &mut Function) {
     }
 }
 
+/// Whether the predicate values of `f` fit the predicate file as they are (`lr`: live ranges of at
+/// least the predicate values, `files`: every value's file), so that [`fit_predicates`] would
+/// leave `f` alone.
+pub fn predicates_fit(f: &Function, lr: &LiveRanges, files: &[RegFile]) -> bool {
+    if !files.contains(&RegFile::Pred) {
+        return true;
+    }
+    let mut scan = FileScan::new(PREDICATES, &[]);
+    let mut assign = vec![0u32; f.vreg_comps.len()];
+    scan_file(f, lr, files, RegFile::Pred, &mut scan, &mut assign).is_ok()
+}
+
 /// Sweeps the slots in order and, wherever more than `limit` movable ranges are live, moves out
 /// the live ones that span the most slots until `limit` are left.
 fn values_to_move(
