@@ -185,7 +185,7 @@ pub fn allocate_registers(f: &mut Function, sm: Sm, max_regs: u32) -> Result<(),
     let ranges = if crate::pred_pressure::predicates_fit(f, &lr, &files) {
         Some((files, lr))
     } else {
-        crate::pred_pressure::fit_predicates(f);
+        crate::pred_pressure::fit_predicates_with(f, Some((files, lr)));
         None
     };
     let assign = fit(f, sm, max_regs, ranges).map_err(|file| {
