@@ -27,7 +27,9 @@ pub fn read_all(files: &[String], strings: &[String]) -> Result<Vec<Input>, Vec<
                 };
                 inputs.push(Input {
                     name: shown,
-                    text: String::from_utf8_lossy(&bytes).into_owned(),
+                    // Valid UTF-8 (every real module) is taken as it is, without a copy.
+                    text: String::from_utf8(bytes)
+                        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
                 });
             }
             Err(_) => missing.push(format!("Input file '{name}' could not be opened")),

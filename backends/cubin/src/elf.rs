@@ -20,7 +20,14 @@ pub fn write(sm: Sm, layout: &Layout) -> Vec<u8> {
     secs[3].data = symtab_bytes(layout, &sym_offs);
     secs[3].info = layout.symtab_info;
 
-    let mut out = vec![0u8; 64];
+    // Sized once for the sections, their alignment and the headers: growing by doubling copied a
+    // large cubin several times over into fresh pages (the ELF stage runs alone, after all kernels).
+    let data_bytes: usize = secs
+        .iter()
+        .map(|s| s.data.len() + s.align.max(1) as usize)
+        .sum();
+    let mut out = Vec::with_capacity(64 + data_bytes + 64 * secs.len() + 56 * 8);
+    out.resize(64, 0u8);
     let mut offsets = vec![0u64; secs.len()];
     for (i, s) in secs.iter().enumerate().skip(1) {
         align_to(&mut out, s.align.max(1) as usize);

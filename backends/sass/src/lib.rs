@@ -29,6 +29,7 @@ mod encode_int;
 mod encode_mem;
 mod encode_pack;
 mod encode_sync;
+pub mod fast_hash;
 pub mod fp8;
 pub mod frame;
 pub mod hazard;

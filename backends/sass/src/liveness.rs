@@ -50,21 +50,9 @@ impl BitSet {
         }
         changed
     }
-    /// `self = gen | (self_out & !kill) & keep`, the transfer of one block; whether it changed.
-    fn assign_transfer(
-        &mut self,
-        gen: &BitSet,
-        out: &BitSet,
-        kill: &BitSet,
-        keep: &BitSet,
-    ) -> bool {
-        let mut changed = false;
-        for i in 0..self.words.len() {
-            let n = (gen.words[i] | (out.words[i] & !kill.words[i])) & keep.words[i];
-            changed |= n != self.words[i];
-            self.words[i] = n;
-        }
-        changed
+    /// Takes the bits of `words` (a set of the same size).
+    pub fn copy_from_words(&mut self, words: &[u64]) {
+        self.words.copy_from_slice(words);
     }
     pub fn clear(&mut self) {
         self.words.iter_mut().for_each(|w| *w = 0);
@@ -139,12 +127,51 @@ fn kills(i: &Instr) -> bool {
     i.guard == Src::TRUE
 }
 
+/// One bit set of `stride` words per block, in one allocation.
+pub struct BitRows {
+    words: Vec<u64>,
+    stride: usize,
+}
+
+impl BitRows {
+    fn new(rows: usize, bits: usize) -> BitRows {
+        let stride = bits.div_ceil(64);
+        BitRows {
+            words: vec![0; rows * stride],
+            stride,
+        }
+    }
+    pub fn row(&self, r: usize) -> &[u64] {
+        &self.words[r * self.stride..(r + 1) * self.stride]
+    }
+    fn row_mut(&mut self, r: usize) -> &mut [u64] {
+        &mut self.words[r * self.stride..(r + 1) * self.stride]
+    }
+    fn insert(&mut self, r: usize, i: usize) {
+        self.words[r * self.stride + i / 64] |= 1u64 << (i % 64);
+    }
+    fn get(&self, r: usize, i: usize) -> bool {
+        self.words[r * self.stride + i / 64] >> (i % 64) & 1 != 0
+    }
+}
+
+/// `a |= b`; whether `a` changed.
+fn union_words(a: &mut [u64], b: &[u64]) -> bool {
+    let mut changed = false;
+    for (a, b) in a.iter_mut().zip(b) {
+        let n = *a | b;
+        changed |= n != *a;
+        *a = n;
+    }
+    changed
+}
+
 /// Per-block live-out sets of parts, restricted to parts some definition may reach.
 pub struct Liveness {
     pub parts: Parts,
-    pub live_out: Vec<BitSet>,
+    pub live_out: BitRows,
     /// Parts some write may have defined on a path to the block's start.
-    pub defined_in: Vec<BitSet>,
+    pub defined_in: BitRows,
 }
 
 /// Computes [`Liveness`]: backward dataflow of upward-exposed reads and unguarded writes, and
@@ -152,16 +179,16 @@ pub struct Liveness {
 pub fn liveness(f: &Function, parts: Parts) -> Liveness {
     let n = parts.count();
     let nb = f.blocks.len();
-    let mut gen = vec![BitSet::new(n); nb];
-    let mut kill = vec![BitSet::new(n); nb];
-    let mut writes = vec![BitSet::new(n); nb];
+    let mut gen = BitRows::new(nb, n);
+    let mut kill = BitRows::new(nb, n);
+    let mut writes = BitRows::new(nb, n);
     for (b, block) in f.blocks.iter().enumerate() {
         for i in &block.instrs {
             i.visit_regs(|r, a| {
                 if a == Access::Read {
                     for u in parts.of(r) {
-                        if !kill[b].get(u) {
-                            gen[b].insert(u);
+                        if !kill.get(b, u) {
+                            gen.insert(b, u);
                         }
                     }
                 }
@@ -169,9 +196,9 @@ pub fn liveness(f: &Function, parts: Parts) -> Liveness {
             i.visit_regs(|r, a| {
                 if a == Access::Write {
                     for u in parts.of(r) {
-                        writes[b].insert(u);
+                        writes.insert(b, u);
                         if kills(i) {
-                            kill[b].insert(u);
+                            kill.insert(b, u);
                         }
                     }
                 }
@@ -180,21 +207,34 @@ pub fn liveness(f: &Function, parts: Parts) -> Liveness {
     }
     let succs: Vec<Vec<usize>> = (0..nb).map(|b| successors(f, b)).collect();
     let defined_in = defined_at_entry(&succs, &writes, n);
-    let mut defined_out = defined_in.clone();
-    for (d, w) in defined_out.iter_mut().zip(&writes) {
-        d.union_with(w);
+    let mut defined_out = BitRows {
+        words: defined_in.words.clone(),
+        stride: defined_in.stride,
+    };
+    for (d, w) in defined_out.words.iter_mut().zip(&writes.words) {
+        *d |= w;
     }
-    let mut live_in = vec![BitSet::new(n); nb];
-    let mut live_out = vec![BitSet::new(n); nb];
+    let mut live_in = BitRows::new(nb, n);
+    let mut live_out = BitRows::new(nb, n);
+    let stride = live_in.stride;
     let mut changed = true;
     while changed {
         changed = false;
         for b in (0..nb).rev() {
+            let out = live_out.row_mut(b);
             for &s in &succs[b] {
-                live_out[b].union_with(&live_in[s]);
+                union_words(out, &live_in.words[s * stride..(s + 1) * stride]);
             }
-            live_out[b].intersect_with(&defined_out[b]);
-            changed |= live_in[b].assign_transfer(&gen[b], &live_out[b], &kill[b], &defined_in[b]);
+            for (o, d) in out.iter_mut().zip(defined_out.row(b)) {
+                *o &= d;
+            }
+            let (g, k, keep) = (gen.row(b), kill.row(b), defined_in.row(b));
+            let live = live_in.row_mut(b);
+            for w in 0..stride {
+                let next = (g[w] | (out[w] & !k[w])) & keep[w];
+                changed |= next != live[w];
+                live[w] = next;
+            }
         }
     }
     Liveness {
@@ -205,17 +245,18 @@ pub fn liveness(f: &Function, parts: Parts) -> Liveness {
 }
 
 /// Forward may-be-written dataflow: the parts written on some path to each block's start.
-fn defined_at_entry(succs: &[Vec<usize>], writes: &[BitSet], n: usize) -> Vec<BitSet> {
+fn defined_at_entry(succs: &[Vec<usize>], writes: &BitRows, n: usize) -> BitRows {
     let nb = succs.len();
-    let mut def_in = vec![BitSet::new(n); nb];
+    let mut def_in = BitRows::new(nb, n);
+    let mut out = vec![0u64; def_in.stride];
     let mut changed = true;
     while changed {
         changed = false;
         for b in 0..nb {
-            let mut out = def_in[b].clone();
-            out.union_with(&writes[b]);
+            out.copy_from_slice(def_in.row(b));
+            union_words(&mut out, writes.row(b));
             for &s in &succs[b] {
-                changed |= def_in[s].union_with(&out);
+                changed |= union_words(def_in.row_mut(s), &out);
             }
         }
     }
@@ -312,7 +353,7 @@ impl BlockWalk {
     ) {
         let block = &f.blocks[b];
         // First write of each part in the block, for reads of parts no earlier write defines.
-        self.defined.clone_from(&lv.defined_in[b]);
+        self.defined.copy_from_words(lv.defined_in.row(b));
         let mut first_write: Vec<(usize, u32)> = Vec::new();
         for (k, i) in block.instrs.iter().enumerate() {
             i.visit_regs(|r, a| {
@@ -325,7 +366,7 @@ impl BlockWalk {
                 }
             });
         }
-        self.live.clone_from(&lv.live_out[b]);
+        self.live.copy_from_words(lv.live_out.row(b));
         for u in self.live.iter() {
             let v = parts.owner[u] as usize;
             if self.live_parts[v] == 0 {

@@ -22,13 +22,25 @@ const ROUNDS: usize = 4;
 /// Moves predicate values into GPRs until the predicate file's ranges fit in its seven registers
 /// (left as it is when it fits already, or when no round helps: assignment then reports it).
 pub fn fit_predicates(f: &mut Function) {
+    fit_predicates_with(f, None);
+}
+
+/// [`fit_predicates`], given for its first round the register files and live ranges (of at least
+/// the predicate values) of `f` as it is, when the caller has them.
+pub fn fit_predicates_with(f: &mut Function, mut ranges: Option<(Vec<RegFile>, LiveRanges)>) {
     let fresh_from = f.num_vregs;
     for round in 0..ROUNDS {
-        let files = vreg_files(f);
+        let (files, lr) = match ranges.take() {
+            Some(given) => given,
+            None => {
+                let files = vreg_files(f);
+                let lr = live_ranges_in(f, &files, |file| file == RegFile::Pred);
+                (files, lr)
+            }
+        };
         if !files.contains(&RegFile::Pred) {
             return;
         }
-        let lr = live_ranges_in(f, &files, |file| file == RegFile::Pred);
         let mut scan = FileScan::new(PREDICATES, &[]);
         let mut assign = vec![0u32; f.vreg_comps.len()];
         if scan_file(f, &lr, &files, RegFile::Pred, &mut scan, &mut assign).is_ok() {
@@ -41,6 +53,18 @@ pub fn fit_predicates(f: &mut Function) {
         }
         move_to_gprs(f, &out);
     }
+}
+
+/// Whether the predicate values of `f` fit the predicate file as they are (`lr`: live ranges of at
+/// least the predicate values, `files`: every value's file), so that [`fit_predicates`] would
+/// leave `f` alone.
+pub fn predicates_fit(f: &Function, lr: &LiveRanges, files: &[RegFile]) -> bool {
+    if !files.contains(&RegFile::Pred) {
+        return true;
+    }
+    let mut scan = FileScan::new(PREDICATES, &[]);
+    let mut assign = vec![0u32; f.vreg_comps.len()];
+    scan_file(f, lr, files, RegFile::Pred, &mut scan, &mut assign).is_ok()
 }
 
 /// Sweeps the slots in order and, wherever more than `limit` movable ranges are live, moves out

@@ -177,8 +177,18 @@ fn meets(a: &[(u32, u32)], b: &[(u32, u32)]) -> bool {
 /// [`fit_predicates`]: crate::pred_pressure::fit_predicates
 /// [`spill_round`]: crate::spill::spill_round
 pub fn allocate_registers(f: &mut Function, sm: Sm, max_regs: u32) -> Result<(), RegAllocError> {
-    crate::pred_pressure::fit_predicates(f);
-    let assign = fit(f, sm, max_regs).map_err(|file| {
+    // A value's live range depends on its own operands only, so the ranges of every file give the
+    // predicates' too: where the predicates fit already (the common case) `fit_predicates` would
+    // change nothing, and its liveness need not be computed apart.
+    let files = vreg_files(f);
+    let lr = crate::liveness::live_ranges_in(f, &files, |_| true);
+    let ranges = if crate::pred_pressure::predicates_fit(f, &lr, &files) {
+        Some((files, lr))
+    } else {
+        crate::pred_pressure::fit_predicates_with(f, Some((files, lr)));
+        None
+    };
+    let assign = fit(f, sm, max_regs, ranges).map_err(|file| {
         RegAllocError(format!(
             "out of {file:?} registers (spilling is not supported yet)"
         ))
@@ -190,7 +200,7 @@ pub fn allocate_registers(f: &mut Function, sm: Sm, max_regs: u32) -> Result<(),
 /// Spills GPR values to the stack frame until the function's registers fit `max_regs` (nothing
 /// when they fit already); the allocation verifier's tests call it to see the spilled code.
 pub fn fit_gprs(f: &mut Function, sm: Sm, max_regs: u32) -> Result<(), RegFile> {
-    fit(f, sm, max_regs).map(|_| ())
+    fit(f, sm, max_regs, None).map(|_| ())
 }
 
 /// Registers a budget of `max_regs` (as `-v` counts them) leaves the scan: ptxas counts two
@@ -200,14 +210,23 @@ fn gpr_limit(max_regs: u32) -> usize {
 }
 
 /// The assignment of every file, spilling GPRs in rounds where they do not fit; `Err` names the
-/// file that did not fit.
-fn fit(f: &mut Function, sm: Sm, max_regs: u32) -> Result<Vec<u32>, RegFile> {
+/// file that did not fit. `ranges`: the register files and live ranges of `f` as it is, when the
+/// caller has them.
+fn fit(
+    f: &mut Function,
+    sm: Sm,
+    max_regs: u32,
+    mut ranges: Option<(Vec<RegFile>, LiveRanges)>,
+) -> Result<Vec<u32>, RegFile> {
     let limit = gpr_limit(max_regs);
     let fresh_from = f.num_vregs;
     let mut round = 0;
     loop {
-        let files = vreg_files(f);
-        let lr = crate::liveness::live_ranges_in(f, &files, |_| true);
+        let (files, lr) = ranges.take().unwrap_or_else(|| {
+            let files = vreg_files(f);
+            let lr = crate::liveness::live_ranges_in(f, &files, |_| true);
+            (files, lr)
+        });
         match assign_files(f, &lr, &files, limit) {
             Ok(assign) => return Ok(assign),
             Err(RegFile::Gpr) if round < crate::spill::ROUNDS => {

@@ -7,7 +7,7 @@
 //! are made clean: the last instruction of a block stalls until its fixed results are ready, and the
 //! first instruction of every block waits on all scoreboards (free when they are idle).
 
-use std::collections::HashMap;
+use crate::fast_hash::FastMap as HashMap;
 
 use crate::arch::Sm;
 use crate::ir::*;

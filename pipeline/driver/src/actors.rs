@@ -48,9 +48,10 @@ pub fn run_kernel_pipeline(
         pipeline = pipeline.actor(opts.mailbox_capacity, actor);
     }
     let section_count = sections.len();
+    let (sections, positions) = largest_first(sections);
     let (envelopes, stage_stats) = pipeline.run(exec, sections);
     let mut results = Vec::with_capacity(names.len());
-    for env in envelopes {
+    for env in in_definition_order(envelopes, &positions) {
         for kernel in env.value {
             let timings = timeline::kernel_timings(&kernel.stamps, &env.timings, epoch);
             let wall = timeline::kernel_wall(&timings);
@@ -200,6 +201,35 @@ fn cut_sections(jobs: Vec<KernelInFlight>, min: usize) -> Vec<Section> {
     sections
 }
 
+/// The sections, largest (in PTX instructions) first, ties in definition order, with each one's
+/// position in definition order. Dispatching the long kernels first keeps every worker busy to the
+/// end (a long kernel taken last runs alone while the others idle); the ELF stage still writes
+/// kernels in definition order, so the cubin does not change.
+fn largest_first(sections: Vec<Section>) -> (Vec<Section>, Vec<usize>) {
+    let size = |s: &Section| -> usize {
+        s.iter()
+            .map(|t| t.result.as_ref().map_or(0, |k| k.ptx_instructions()))
+            .sum()
+    };
+    let mut sized: Vec<(usize, usize, Section)> = sections
+        .into_iter()
+        .enumerate()
+        .map(|(pos, s)| (size(&s), pos, s))
+        .collect();
+    sized.sort_by_key(|&(size, pos, _)| (std::cmp::Reverse(size), pos));
+    let positions = sized.iter().map(|&(_, pos, _)| pos).collect();
+    (sized.into_iter().map(|(_, _, s)| s).collect(), positions)
+}
+
+/// Envelopes of sections dispatched as [`largest_first`] ordered them, back in definition order.
+fn in_definition_order<T>(envelopes: Vec<T>, positions: &[usize]) -> Vec<T> {
+    let mut slots: Vec<Option<T>> = (0..envelopes.len()).map(|_| None).collect();
+    for (env, &pos) in envelopes.into_iter().zip(positions) {
+        slots[pos] = Some(env);
+    }
+    slots.into_iter().flatten().collect()
+}
+
 fn lost(name: &str) -> KernelError {
     KernelError {
         kernel: name.to_string(),
@@ -255,8 +285,10 @@ fn finish(
         Ok(k) => {
             if let Some(l) = &k.lowered {
                 o.regs = l.func.reg_usage.gprs;
-                o.barriers =
-                    ptxforge_sass::warp::barriers_used(&l.func).max(u32::from(l.uses_barrier));
+                // `encode` counted them before freeing the instructions.
+                o.barriers = k.barriers.max(
+                    ptxforge_sass::warp::barriers_used(&l.func).max(u32::from(l.uses_barrier)),
+                );
                 o.shared_bytes = l.shared_bytes;
                 o.stack_frame = l.func.frame.size();
                 o.spill_stores = l.func.frame.spill_store_bytes;

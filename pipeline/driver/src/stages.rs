@@ -28,6 +28,8 @@ pub struct KernelInFlight {
     pub sass_text: Option<String>,
     /// What the ELF stage needs, filled by [`encode`].
     pub image: Option<KernelImage>,
+    /// Named barriers the code uses (`-v`), counted by [`encode`] before it frees the machine IR.
+    pub barriers: u32,
 }
 
 /// A kernel that could not be compiled: the stage and ptxas-style messages (without prefix).
@@ -161,6 +163,13 @@ pub fn encode(mut k: KernelInFlight) -> StageResult {
     k.code = code;
     k.sass_text = text;
     k.image = Some(kernel_image(&k));
+    // Past encoding only the image and the figures `-v` reports are read: the machine IR's
+    // instructions are freed now rather than when the last kernel of the module is done, so that
+    // memory does not grow with every kernel compiled.
+    if let Some(l) = k.lowered.as_mut() {
+        k.barriers = ptxforge_sass::warp::barriers_used(&l.func).max(u32::from(l.uses_barrier));
+        l.func.blocks = Vec::new();
+    }
     Ok(k)
 }
 

@@ -3,7 +3,7 @@
 //! (`IADD3 R6, P0, R10, c[0x0][0x170], RZ`). Commutative operations swap operands to reach that
 //! slot. The MOVs left unused are then removed by dead-code elimination.
 
-use std::collections::HashMap;
+use ptxforge_sass::fast_hash::FastMap as HashMap;
 
 use ptxforge_sass::ir::*;
 
@@ -31,7 +31,7 @@ pub fn fold_constant_bank(f: &mut Function) {
 
 /// `(vreg, part) -> c[bank][offset]` for parts written exactly once, by an unguarded MOV from a cbuf.
 fn constant_loads(f: &Function) -> HashMap<(u32, u8), (u8, u16)> {
-    let mut writes: HashMap<(u32, u8), u32> = HashMap::new();
+    let mut writes: HashMap<(u32, u8), u32> = HashMap::default();
     for i in f.instrs() {
         i.visit_regs(|r, a| {
             if a == Access::Write {
@@ -41,7 +41,7 @@ fn constant_loads(f: &Function) -> HashMap<(u32, u8), (u8, u16)> {
             }
         });
     }
-    let mut consts = HashMap::new();
+    let mut consts = HashMap::default();
     for i in f.instrs() {
         if let (Opcode::Mov, Dst::Reg(d), SrcVal::CBuf { bank, offset }) =
             (i.op, i.dsts[0], i.srcs[0].val)

@@ -397,11 +397,16 @@ impl Ctx<'_> {
 /// a single-definition constant, then makes every warp collective run converged (see the module
 /// documentation).
 pub fn converge_warp_collectives(f: &mut Function, sm: Sm) {
+    // Only warp operations are folded, synced or dropped: a function without any is left as it is.
+    let has_warp_op = |b: &Block| b.instrs.iter().any(|i| matches!(i.op, Opcode::Warp(_)));
+    if !f.blocks.iter().any(has_warp_op) {
+        return;
+    }
     let consts = single_def_constants(f);
     let constant = |s: &Src| -> Option<u32> {
         match s.val {
             SrcVal::Imm(v) => Some(v),
-            SrcVal::Reg(r) if r.comps == 1 => consts.get(&(r.idx, r.comp)).copied(),
+            SrcVal::Reg(r) if r.comps == 1 => consts.get(r.idx, r.comp),
             _ => None,
         }
     };
@@ -412,6 +417,9 @@ pub fn converge_warp_collectives(f: &mut Function, sm: Sm) {
     }
     let converged_in = converged_at_entry(f);
     for (b, block) in f.blocks.iter_mut().enumerate() {
+        if !has_warp_op(block) {
+            continue;
+        }
         let mut converged = converged_in[b];
         let mut out = Vec::with_capacity(block.instrs.len());
         for mut i in block.instrs.drain(..) {
@@ -481,33 +489,55 @@ fn masks_in_registers(f: &mut Function, needs_register: impl Fn(u32) -> bool) {
     }
 }
 
+/// The 32-bit parts written exactly once, by an unguarded `MOV r, imm`, with their values: a table
+/// indexed by `vreg * width + part`.
+struct SingleDefConstants {
+    width: usize,
+    value: Vec<Option<u32>>,
+}
+
+impl SingleDefConstants {
+    fn get(&self, idx: u32, comp: u8) -> Option<u32> {
+        let k = idx as usize * self.width + comp as usize;
+        self.value.get(k).copied().flatten()
+    }
+}
+
 /// `(vreg, part) -> value` for 32-bit parts written exactly once, by an unguarded `MOV r, imm`.
-fn single_def_constants(f: &Function) -> std::collections::HashMap<(u32, u8), u32> {
-    let mut writes: std::collections::HashMap<(u32, u8), u32> = std::collections::HashMap::new();
+fn single_def_constants(f: &Function) -> SingleDefConstants {
+    let (mut regs, mut width) = (0usize, 1usize);
+    for i in f.instrs() {
+        i.visit_regs(|r, _| {
+            regs = regs.max(r.idx as usize + 1);
+            width = width.max(r.comp as usize + r.comps as usize);
+        });
+    }
+    // Writes per part, saturating at 2 (only "exactly once" matters).
+    let mut writes = vec![0u8; regs * width];
     for i in f.instrs() {
         i.visit_regs(|r, a| {
             if a == Access::Write {
                 for c in r.comp..r.comp + r.comps {
-                    *writes.entry((r.idx, c)).or_default() += 1;
+                    let n = &mut writes[r.idx as usize * width + c as usize];
+                    *n = (*n + 1).min(2);
                 }
             }
         });
     }
-    f.instrs()
-        .filter_map(|i| match (i.op, i.dsts[0], i.srcs[0].val) {
-            (Opcode::Mov, Dst::Reg(d), SrcVal::Imm(v))
-                if i.guard == Src::TRUE && d.comps == 1 && d.file == RegFile::Gpr =>
-            {
-                (writes.get(&(d.idx, d.comp)) == Some(&1)).then_some(((d.idx, d.comp), v))
-            }
-            (Opcode::Mov, Dst::Reg(d), SrcVal::Zero)
-                if i.guard == Src::TRUE && d.comps == 1 && d.file == RegFile::Gpr =>
-            {
-                (writes.get(&(d.idx, d.comp)) == Some(&1)).then_some(((d.idx, d.comp), 0))
-            }
-            _ => None,
-        })
-        .collect()
+    let mut value = vec![None; regs * width];
+    for i in f.instrs() {
+        let v = match (i.op, i.dsts[0], i.srcs[0].val) {
+            (Opcode::Mov, Dst::Reg(d), SrcVal::Imm(v)) => (d, v),
+            (Opcode::Mov, Dst::Reg(d), SrcVal::Zero) => (d, 0),
+            _ => continue,
+        };
+        let (d, v) = v;
+        let k = d.idx as usize * width + d.comp as usize;
+        if i.guard == Src::TRUE && d.comps == 1 && d.file == RegFile::Gpr && writes[k] == 1 {
+            value[k] = Some(v);
+        }
+    }
+    SingleDefConstants { width, value }
 }
 
 /// SHFL lane and clamp, NANOSLEEP's time and BAR's id and count as immediates where known.
