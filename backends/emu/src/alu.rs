@@ -450,8 +450,12 @@ fn imad(i: &Inst, x: &impl Operands, a: u32, b: u32) -> Result<AluOut, String> {
         }
         // IMAD.HI adds a 64-bit C (a register pair) to the 64-bit product: ptxas writes
         // `mad.hi.u32` as IMAD.HI Rd, Ra, Rb, R4 with R4 = 0 and the addend in R5.
+        // The 64-bit sum's carry goes to the predicate at 81..83 (`IMAD.HI.U32 R12, P1, ...` in
+        // ptxas's 64-bit division), as IMAD.WIDE's does.
         Op::ImadHi if !neg_c => {
-            out.r[0] = Some(hi(prod.wrapping_add(x.val64(i.c)).wrapping_add(cin)))
+            let sum = prod as u128 + x.val64(i.c) as u128 + cin as u128;
+            out.r[0] = Some(hi(sum as u64));
+            out.p[0] = Some(sum >> 64 != 0);
         }
         _ => {
             let c = x.val(i.c);

@@ -476,7 +476,10 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             if matches!(i.op, Iadd3 | Uiadd3) {
                 add_write(i, pfile, i.f(81, 3) as u8, 1);
                 add_write(i, pfile, i.f(84, 3) as u8, 1);
-            } else if matches!(i.op, Lea | Ulea | Lop3 | Ulop3 | ImadWide | UimadWide) {
+            } else if matches!(
+                i.op,
+                Lea | Ulea | Lop3 | Ulop3 | ImadWide | UimadWide | ImadHi
+            ) {
                 add_write(i, pfile, i.f(81, 3) as u8, 1);
             }
         }

@@ -375,6 +375,11 @@ pub const CASES: &[Case] = &[
         setup: f64_integral,
     },
     Case {
+        file: "kernels/div64.ptx",
+        kernel: "div64",
+        setup: super::int64_div_cases::div64,
+    },
+    Case {
         file: "kernels/fdiv.ptx",
         kernel: "f32_divide",
         setup: f32_divide,

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod cases;
+pub mod int64_div_cases;
 pub mod mma_cases;
 pub mod mma_int_cases;
 pub mod special_cases;
