@@ -79,7 +79,11 @@ pub fn main(argv: &[String]) -> ExitCode {
     let mut stops: Vec<(&String, &u64)> = t.ptxas_stops.iter().collect();
     stops.sort_by(|a, b| b.1.cmp(a.1));
     for (why, n) in stops.iter().take(6) {
-        println!("  two-way {n}: the emulator stopped on ptxas's cubin: {why}");
+        if why.as_str() == ptxforge_sim::random::driver::PTXAS_NAN_FOLD {
+            println!("  two-way {n}: {why}");
+        } else {
+            println!("  two-way {n}: the emulator stopped on ptxas's cubin: {why}");
+        }
     }
     println!(
         "({} body instructions; {} of the agreements two-way; {} skipped; {:.1} s)",

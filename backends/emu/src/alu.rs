@@ -711,9 +711,28 @@ fn bmsk(start: u32, width: u32, wrap: bool) -> u32 {
     ((((1u64 << w) - 1) << s) & 0xffff_ffff) as u32
 }
 
-/// The f64 NaN the emulator returns for a NaN result of FP64 arithmetic: the one the PTX
-/// interpreter uses (NVIDIA documents 0x7fffffff only for f32 results).
+/// The f64 NaN the emulator returns for an invalid FP64 operation (no NaN operand): the one the
+/// PTX interpreter uses (NVIDIA documents 0x7fffffff only for f32 results).
 const CANONICAL_NAN64: u64 = 0x7fff_ffff_ffff_ffff;
+
+/// The first NaN among an FP64 op's register or immediate sources (A, B, C as the op reads them,
+/// without their neg/abs modifiers), quieted: double precision keeps NaN payloads, unlike f32 (the
+/// PTX interpreter's rule; not yet confirmed on a GPU).
+fn propagated_nan64(i: &Inst, x: &impl Operands) -> Option<u64> {
+    let raw = |o: Operand| match o {
+        Operand::Imm(high) => (high as u64) << 32,
+        o => x.val64(o),
+    };
+    let mut srcs = vec![x.val64(i.a)];
+    match i.op {
+        Op::Dadd => srcs.push(raw(i.c)),
+        Op::Dmul => srcs.push(raw(i.b)),
+        _ => srcs.extend([raw(i.b), raw(i.c)]),
+    }
+    srcs.into_iter()
+        .find(|v| f64::from_bits(*v).is_nan())
+        .map(|v| v | 1 << 51)
+}
 
 /// An f64 source with neg/abs modifier bits.
 fn dmods(v: u64, neg: bool, abs: bool) -> f64 {
@@ -753,7 +772,7 @@ fn dop(i: &Inst, x: &impl Operands) -> Result<u64, String> {
         _ => crate::round64::round_op(None, a, dsrc(i, x, false), Some(dsrc(i, x, true)), rm),
     };
     Ok(if r.is_nan() {
-        CANONICAL_NAN64
+        propagated_nan64(i, x).unwrap_or(CANONICAL_NAN64)
     } else {
         r.to_bits()
     })

@@ -10,7 +10,8 @@
 //! - NaN results of f32/f16/bf16 arithmetic are canonical (`0x7fffffff`, `0x7fff`): single precision
 //!   has no NaN payloads on NVIDIA GPUs. f64 arithmetic propagates the first NaN operand (quieted)
 //!   and gives `0x7fffffffffffffff` for invalid operations (`abs`, `neg`, `copysign`, `mov` and
-//!   memory keep bits). The f64 payload rule is an assumption the differential check should confirm.
+//!   memory keep bits). The f64 payload rule is an assumption (the emulator's DADD/DMUL/DFMA follow
+//!   it too) that a run on a GPU should confirm.
 //! - `.approx` functions (`rcp`, `sqrt`, `rsqrt`, `ex2`, `lg2`, `sin`, `cos`, `tanh`, `div.approx`,
 //!   `div.full`) are computed in f64 and rounded to nearest once; hardware results differ by up to
 //!   the PTX ISA's stated error ([`APPROX_TOLERANCE`]). f64 `rcp.approx`/`rsqrt.approx` likewise.

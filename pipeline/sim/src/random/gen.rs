@@ -556,8 +556,12 @@ impl Gen<'_> {
         use Kind::*;
         match self.below(6) {
             0 | 1 => {
+                // Always `.rn`: without a rounding modifier PTX lets the code generator contract
+                // mul and add into an fma (ptxas does on sm_90), which the interpreter cannot know.
                 let op = *self.one(&["add", "sub", "mul"]);
-                let rnd = *self.one(&["", ".rn"]);
+                // (The draw is kept so that every seed still makes the kernel it made before.)
+                let _ = self.below(2);
+                let rnd = ".rn";
                 let ftz = if self.chance(20) { ".ftz" } else { "" };
                 self.binary_vars(&format!("{op}{rnd}{ftz}.f16"), H, H, H)
             }
