@@ -795,7 +795,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_write(i, File::R, dst, 1);
             add_write(i, File::P, i.f(81, 3) as u8, 1);
         }
-        Nop => {}
+        Nop | Yield => {}
         I2ip => {
             // Saturating: bit 74 set on sm_90, clear before (nvdisasm: no .SAT otherwise).
             if i.bit(74) != (sm >= 90) {

@@ -90,6 +90,8 @@ struct PendingRead {
     queue: Queue,
     seq: u64,
     lanes: u32,
+    /// The reading op (loads read their addresses in issue order).
+    op: Op,
 }
 
 #[derive(Copy, Clone)]
@@ -182,10 +184,11 @@ fn hazard(i: &Inst, s: usize, kind: HazardKind, detail: String) -> EmuError {
 
 /// Cycles after issue at which `i` reads register `idx` of `file`, when later than at issue: on
 /// sm_90 IMAD.WIDE reads the high word of its 64-bit addend 2 cycles late (ptxas's code writes it
-/// with an IMAD.U32 2 cycles before).
+/// with an IMAD.U32 2 cycles before), and so does IMAD.HI (ptxas's sm_90 64-bit division writes
+/// it with an IMAD.MOV 2 cycles before).
 fn read_delay(sm: u32, i: &Inst, file: File, idx: u8) -> u64 {
     match (i.op, i.c) {
-        (Op::ImadWide, crate::decode::Operand::R(c))
+        (Op::ImadWide | Op::ImadHi, crate::decode::Operand::R(c))
             if sm >= 90 && file == File::R && idx == c.wrapping_add(1) =>
         {
             2
@@ -342,9 +345,13 @@ impl HazardModel {
                 // Likewise an LDL writes after an earlier global or local memory op read its
                 // sources (ptxas's sm_90 spill code overwrites an LDG's address with an LDL.LU
                 // before waiting on the LDG's read scoreboard; it does wait before an LDG does).
-                let same_queue = |q: Queue| {
-                    (q == Queue::Shared && i.op.timing() == Timing::Var { queue: q })
-                        || (q == Queue::Unordered && i.op == Op::Ldl)
+                // And on sm_90 an LDG writes after an earlier global or local load read its
+                // address (ptxas's code: LDG.E.64 R10, [R8.64+0x98] then LDG.E.64 R8,
+                // [R8.64+0xa0] with no wait on the first one's read scoreboard).
+                let same_queue = |p: &PendingRead| {
+                    (p.queue == Queue::Shared && i.op.timing() == Timing::Var { queue: p.queue })
+                        || (p.queue == Queue::Unordered && i.op == Op::Ldl)
+                        || (self.sm >= 90 && i.op == Op::Ldg && is_load(p.op))
                 };
                 let lands = self.t
                     + if matches!(i.op.timing(), Timing::Var { .. }) {
@@ -352,9 +359,7 @@ impl HazardModel {
                     } else {
                         0
                     };
-                match self.pending_read[s]
-                    .filter(|p| !same_queue(p.queue) && p.lanes & self.lanes != 0)
-                {
+                match self.pending_read[s].filter(|p| !same_queue(p) && p.lanes & self.lanes != 0) {
                     Some(PendingRead {
                         rd_sb: Some(sb),
                         pc,
@@ -414,6 +419,7 @@ impl HazardModel {
                         queue: Queue::Unordered,
                         seq: self.seq,
                         lanes: self.lanes_of(s),
+                        op: i.op,
                     });
                 }
             }
@@ -496,6 +502,7 @@ impl HazardModel {
                                 queue,
                                 seq: self.seq,
                                 lanes: self.lanes_of(s),
+                                op: i.op,
                             });
                         }
                     }
@@ -529,4 +536,9 @@ impl HazardModel {
             }
         }
     }
+}
+
+/// Global, generic and local loads, which read only their address registers, in issue order.
+fn is_load(op: Op) -> bool {
+    matches!(op, Op::Ldg | Op::Ld | Op::Ldl)
 }

@@ -118,6 +118,8 @@ pub enum Op {
     Bmma,
     Dmma,
     I2ip,
+    /// YIELD: a scheduling hint in loops (ptxas puts one before a loop's back edge); a no-op here.
+    Yield,
 }
 
 /// How an op's results arrive, for the hazard model.
@@ -161,7 +163,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 113] = [
+    pub const ALL: [Op; 114] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -275,6 +277,7 @@ impl Op {
         Op::Bmma,
         Op::Dmma,
         Op::I2ip,
+        Op::Yield,
     ];
 
     /// The mnemonic as nvdisasm prints its base name.
@@ -394,6 +397,7 @@ impl Op {
             Bmma => "BMMA",
             Dmma => "DMMA",
             I2ip => "I2IP",
+            Yield => "YIELD",
         }
     }
 
@@ -437,7 +441,7 @@ impl Op {
             },
             Bra | Call | Ret | Exit | Bar | Nop | Bssy | Bsync | Break | Bmov | Warpsync
             | Acqbulk | Preexit | Membar | Depbar => Timing::Control,
-            Nanosleep | Errbar | Cgaerrbar | Cctl => Timing::Control,
+            Nanosleep | Errbar | Cgaerrbar | Cctl | Yield => Timing::Control,
             B2r => Timing::Var {
                 queue: Queue::Unordered,
             },
@@ -675,6 +679,8 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
     // handwritten_pred_pressure).
     t.push((P2r, 0x003, true));
     if sm < 90 {
+        // YIELD in a loop around a global atomic (kernels/yield.ptx); ptxas 13.5 writes none on sm_90.
+        t.push((Yield, 0x946, false));
         t.push((Imnmx, 0x017, true));
         // ptxas packs byte parameters with UPRMT on sm_75..89 too (filetest handwritten_params).
         t.push((Uprmt, 0x096, true));

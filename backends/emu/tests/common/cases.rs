@@ -380,6 +380,11 @@ pub const CASES: &[Case] = &[
         setup: super::int64_div_cases::div64,
     },
     Case {
+        file: "kernels/yield.ptx",
+        kernel: "yield_loop",
+        setup: super::yield_cases::yield_loop,
+    },
+    Case {
         file: "kernels/fdiv.ptx",
         kernel: "f32_divide",
         setup: f32_divide,

@@ -7,6 +7,7 @@ pub mod int64_div_cases;
 pub mod mma_cases;
 pub mod mma_int_cases;
 pub mod special_cases;
+pub mod yield_cases;
 
 use std::path::{Path, PathBuf};
 
