@@ -38,7 +38,7 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         // `POPC R, ~R2` / `FLO.U32 R, ~R2`: the B operand's negation bit is a bitwise not.
         Popc => inverted_b(i, b).count_ones(),
         Brev => b.reverse_bits(),
-        Flo => {
+        Flo | Uflo => {
             if i.bit(73) {
                 return Err("signed FLO".into());
             }

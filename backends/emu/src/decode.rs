@@ -366,7 +366,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_read(i, i.b, 1);
             add_write(i, File::R, dst, 1);
         }
-        Umov => {
+        Umov | Uflo => {
             i.b = alu_b2(i, true);
             add_read(i, i.b, 1);
             add_write(i, File::Ur, dst, 1);

@@ -120,6 +120,8 @@ pub enum Op {
     I2ip,
     /// YIELD: a scheduling hint in loops (ptxas puts one before a loop's back edge); a no-op here.
     Yield,
+    /// UFLO: FLO on the uniform datapath (ptxas elects a leader lane for warp-aggregated atomics).
+    Uflo,
 }
 
 /// How an op's results arrive, for the hazard model.
@@ -163,7 +165,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 114] = [
+    pub const ALL: [Op; 115] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -278,6 +280,7 @@ impl Op {
         Op::Dmma,
         Op::I2ip,
         Op::Yield,
+        Op::Uflo,
     ];
 
     /// The mnemonic as nvdisasm prints its base name.
@@ -398,6 +401,7 @@ impl Op {
             Dmma => "DMMA",
             I2ip => "I2IP",
             Yield => "YIELD",
+            Uflo => "UFLO",
         }
     }
 
@@ -408,7 +412,7 @@ impl Op {
                 Timing::Fma
             }
             Umov | Usel | Uisetp | Uiadd3 | Ulea | Uimad | UimadWide | Uldc | Voteu | Ulop3
-            | Ushf | Ubmsk | Uprmt | Usgxt => Timing::Uniform,
+            | Ushf | Ubmsk | Uprmt | Usgxt | Uflo => Timing::Uniform,
             I2f | F2i | I2f64 | F2i64 | F2f | Frnd => Timing::Var {
                 queue: Queue::Conversion,
             },
@@ -566,6 +570,8 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Mufu, 0x108, true),
         (Fchk, 0x302, false),
         (I2f, 0x306, false),
+        // I2F.U32.RP R, imm: ptxas's division by a constant it does not fold (kernels/i2f_imm.ptx).
+        (I2f, 0x906, false),
         (I2f64, 0x312, false),
         (F2i64, 0x311, false),
         (F2f, 0x310, false),
@@ -658,6 +664,10 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
     t.push((Hmma, 0x23c, false));
     if sm == 89 {
         t.push((Qmma, 0x27a, false));
+    }
+    if sm >= 80 {
+        // Warp-aggregated atomics elect their leader lane with UFLO (kernels/uflo.ptx).
+        t.push((Uflo, 0x0bd, true));
     }
     if sm >= 80 {
         // Asynchronous copies (cp.async) and matrix loads (ldmatrix).

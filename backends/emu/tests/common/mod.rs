@@ -3,10 +3,12 @@
 #![allow(dead_code)]
 
 pub mod cases;
+pub mod i2f_imm_cases;
 pub mod int64_div_cases;
 pub mod mma_cases;
 pub mod mma_int_cases;
 pub mod special_cases;
+pub mod uflo_cases;
 pub mod yield_cases;
 
 use std::path::{Path, PathBuf};
