@@ -192,7 +192,8 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
             )
         }
         I2fp => i2f(i, b)?,
-        Mufu => mufu(i.f(74, 4), b)?,
+        // `MUFU.RCP R5, |R0|` (ptxas's rcp.rn.f32 of an abs.f32): B's abs (62) and neg (63) bits.
+        Mufu => mufu(i.f(74, 4), signed_b(i, b))?,
         I2i => i2i_sat(i, b)?,
         I2ip => i2ip(i, a, b, c)?,
         I2f | I2f64 => return crate::convert::i2f(i, x),
@@ -293,6 +294,21 @@ fn iadd3(i: &Inst, x: &impl Operands, a: u32, b: u32, c: u32) -> AluOut {
 }
 
 /// B, bitwise inverted when its negation bit is set (POPC and FLO write it as `~R`).
+/// Operand B's bits with its abs and neg modifiers applied to the sign bit (bit 31).
+fn signed_b(i: &Inst, b: u32) -> u32 {
+    match mod_bits(i, false) {
+        Some((neg, abs)) => {
+            let b = if i.bit(abs) { b & !(1 << 31) } else { b };
+            if i.bit(neg) {
+                b ^ 1 << 31
+            } else {
+                b
+            }
+        }
+        None => b,
+    }
+}
+
 fn inverted_b(i: &Inst, b: u32) -> u32 {
     match mod_bits(i, false) {
         Some((neg, _)) if i.bit(neg) => !b,
