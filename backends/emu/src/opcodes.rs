@@ -573,6 +573,8 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         // I2F.U32.RP R, imm: ptxas's division by a constant it does not fold (kernels/i2f_imm.ptx).
         (I2f, 0x906, false),
         (I2f64, 0x312, false),
+        // I2F.U64.RP R, c[0x0][..]: a 64-bit divisor straight from a parameter (kernels/div64.ptx).
+        (I2f64, 0xb12, false),
         (F2i64, 0x311, false),
         (F2f, 0x310, false),
         (F2f, 0x304, false),
@@ -645,6 +647,8 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Uprmt, 0x096, true),
             (UimadWide, 0x0a5, true),
             (R2ur, 0x2ca, false),
+            // I2F.U64.RP R, UR6: a 64-bit divisor from a parameter (kernels/div64.ptx).
+            (I2f64, 0xd12, false),
         ]),
         _ => t.extend([
             (Redux, 0x3c4, false),

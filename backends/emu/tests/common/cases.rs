@@ -380,6 +380,11 @@ pub const CASES: &[Case] = &[
         setup: super::int64_div_cases::div64,
     },
     Case {
+        file: "kernels/div64.ptx",
+        kernel: "div64_param",
+        setup: super::int64_div_cases::div64_param,
+    },
+    Case {
         file: "kernels/i2f_imm.ptx",
         kernel: "i2f_imm",
         setup: super::i2f_imm_cases::i2f_imm,

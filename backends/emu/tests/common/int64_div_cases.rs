@@ -103,3 +103,32 @@ pub fn div64(r: &mut Rng) -> Setup {
         unordered: vec![],
     }
 }
+
+/// `div64_param`: 64 dividends (edges, then random) over one divisor passed as a parameter
+/// (0, 1, u64::MAX, a 32-bit, or a random 64-bit one, by seed).
+pub fn div64_param(r: &mut Rng) -> Setup {
+    let n = 64;
+    let d = match r.u32() % 5 {
+        0 => 0,
+        1 => 1,
+        2 => u64::MAX,
+        3 => (r.u32() | 1) as u64,
+        _ => r.next() >> (r.u32() % 32),
+    };
+    let mut a: Vec<u64> = EDGES.to_vec();
+    while a.len() < n {
+        a.push(r.next());
+    }
+    let q: Vec<u64> = a.iter().map(|&x| expected(x, d)[2]).collect();
+    Setup {
+        launch: Launch {
+            grid: [1, 1, 1],
+            block: [n as u32, 1, 1],
+        },
+        params: Params::default().u64(addr(0)).u64(d).u64(addr(1)).0,
+        buffers: vec![buf_u64(0, &a), buf_u64(1, &vec![0; n])],
+        expected: vec![buf_u64(0, &a), buf_u64(1, &q)],
+        f32_ulps: 0,
+        unordered: vec![],
+    }
+}
