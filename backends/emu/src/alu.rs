@@ -100,10 +100,13 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
             } else {
                 a < b
             };
-            if less == min {
-                a
+            let r = if less == min { a } else { b };
+            // VIMNMX.RELU (bit 76, sm_90): a negative result becomes 0 (ptxas folds
+            // max.s32(max.s32(a, b), 0) into one).
+            if i.op == Vimnmx && i.bit(76) && (r as i32) < 0 {
+                0
             } else {
-                b
+                r
             }
         }
         Viadd => a.wrapping_add(b),
