@@ -165,7 +165,9 @@ fn stop_kind(why: &str) -> String {
             .and_then(|p| p.split(')').next())
             .map(str::to_string)
     };
-    if why.contains("hazard") {
+    if why == ptxforge_sim::random::driver::PTXAS_NAN_FOLD {
+        why.to_string()
+    } else if why.contains("hazard") {
         let at = why.find("hazard").unwrap_or(0);
         format!("hazard ({})", paren(&why[at..]).unwrap_or_default())
     } else if let Some(at) = why.find("(opcode") {

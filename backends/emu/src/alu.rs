@@ -109,7 +109,11 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
                 r
             }
         }
-        Viadd => a.wrapping_add(b),
+        // `VIADD R8, R0, -UR4` (ptxas's sm_90 unrolled loops): B's negation bit.
+        Viadd => {
+            let neg = mod_bits(i, false).is_some_and(|(n, _)| i.bit(n));
+            a.wrapping_add(if neg { b.wrapping_neg() } else { b })
+        }
         // VIADDMNMX: min (predicate 87..90 true) or max of A + B (B negated at its modifier bit)
         // and C, signed at bit 72.
         Viaddmnmx => {
