@@ -101,6 +101,8 @@ struct Pending {
     queue: Queue,
     pc: u32,
     lanes: u32,
+    /// The producing op (FP64 results land in issue order).
+    op: Op,
 }
 
 const SLOTS: usize = 4 * 256;
@@ -380,10 +382,14 @@ impl HazardModel {
                     _ => {}
                 }
                 // A later op of the same in-order queue writes after the pending one: no hazard.
-                let same_queue =
-                    |q: Queue| q != Queue::Unordered && i.op.timing() == Timing::Var { queue: q };
-                if let Some(p) = self.pending_write[s]
-                    .filter(|p| !same_queue(p.queue) && p.lanes & self.lanes != 0)
+                // So does a later FP64 op after an FP64 one (ptxas's sm_80 code writes P2 with
+                // two DSETPs in a row, the second without waiting on the first).
+                let same_queue = |p: &Pending| {
+                    (p.queue != Queue::Unordered && i.op.timing() == Timing::Var { queue: p.queue })
+                        || (p.op.is_fp64() && i.op.is_fp64())
+                };
+                if let Some(p) =
+                    self.pending_write[s].filter(|p| !same_queue(p) && p.lanes & self.lanes != 0)
                 {
                     let why = format!(
                         "pending result of /*{:04x}*/ may land after this write",
@@ -442,6 +448,7 @@ impl HazardModel {
                         queue,
                         pc: i.pc,
                         lanes: self.lanes_of(s),
+                        op: i.op,
                     });
                 }
             }
