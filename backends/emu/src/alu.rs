@@ -475,8 +475,16 @@ fn imad(i: &Inst, x: &impl Operands, a: u32, b: u32) -> Result<AluOut, String> {
         // `mad.hi.u32` as IMAD.HI Rd, Ra, Rb, R4 with R4 = 0 and the addend in R5.
         // The 64-bit sum's carry goes to the predicate at 81..83 (`IMAD.HI.U32 R12, P1, ...` in
         // ptxas's 64-bit division), as IMAD.WIDE's does.
-        Op::ImadHi if !neg_c => {
-            let sum = prod as u128 + x.val64(i.c) as u128 + cin as u128;
+        // A negated C is negated as the 64-bit pair (`IMAD.HI R5, R9, R0, -R4`: ptxas's sm_90
+        // mad.hi.s32 with a constant addend -1 in R5).
+        Op::ImadHi => {
+            let c = x.val64(i.c);
+            let c = match (neg_c, xmode) {
+                (false, _) => c,
+                (true, true) => !c,
+                (true, false) => c.wrapping_neg(),
+            };
+            let sum = prod as u128 + c as u128 + cin as u128;
             out.r[0] = Some(hi(sum as u64));
             out.p[0] = Some(sum >> 64 != 0);
         }
@@ -489,12 +497,7 @@ fn imad(i: &Inst, x: &impl Operands, a: u32, b: u32) -> Result<AluOut, String> {
             } else {
                 c.wrapping_neg()
             };
-            let base = if i.op == Op::ImadHi {
-                hi(prod)
-            } else {
-                lo(prod)
-            };
-            out.r[0] = Some(base.wrapping_add(c).wrapping_add(cin as u32));
+            out.r[0] = Some(lo(prod).wrapping_add(c).wrapping_add(cin as u32));
         }
     }
     Ok(out)
