@@ -79,7 +79,11 @@ pub fn main(argv: &[String]) -> ExitCode {
     let mut stops: Vec<(&String, &u64)> = t.ptxas_stops.iter().collect();
     stops.sort_by(|a, b| b.1.cmp(a.1));
     for (why, n) in stops.iter().take(6) {
-        println!("  two-way {n}: the emulator stopped on ptxas's cubin: {why}");
+        if why.as_str() == ptxforge_sim::random::driver::PTXAS_NAN_FOLD {
+            println!("  two-way {n}: {why}");
+        } else {
+            println!("  two-way {n}: the emulator stopped on ptxas's cubin: {why}");
+        }
     }
     println!(
         "({} body instructions; {} of the agreements two-way; {} skipped; {:.1} s)",
@@ -161,7 +165,9 @@ fn stop_kind(why: &str) -> String {
             .and_then(|p| p.split(')').next())
             .map(str::to_string)
     };
-    if why.contains("hazard") {
+    if why == ptxforge_sim::random::driver::PTXAS_NAN_FOLD {
+        why.to_string()
+    } else if why.contains("hazard") {
         let at = why.find("hazard").unwrap_or(0);
         format!("hazard ({})", paren(&why[at..]).unwrap_or_default())
     } else if let Some(at) = why.find("(opcode") {

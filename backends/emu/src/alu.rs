@@ -100,13 +100,20 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
             } else {
                 a < b
             };
-            if less == min {
-                a
+            let r = if less == min { a } else { b };
+            // VIMNMX.RELU (bit 76, sm_90): a negative result becomes 0 (ptxas folds
+            // max.s32(max.s32(a, b), 0) into one).
+            if i.op == Vimnmx && i.bit(76) && (r as i32) < 0 {
+                0
             } else {
-                b
+                r
             }
         }
-        Viadd => a.wrapping_add(b),
+        // `VIADD R8, R0, -UR4` (ptxas's sm_90 unrolled loops): B's negation bit.
+        Viadd => {
+            let neg = mod_bits(i, false).is_some_and(|(n, _)| i.bit(n));
+            a.wrapping_add(if neg { b.wrapping_neg() } else { b })
+        }
         // VIADDMNMX: min (predicate 87..90 true) or max of A + B (B negated at its modifier bit)
         // and C, signed at bit 72.
         Viaddmnmx => {
@@ -192,7 +199,8 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
             )
         }
         I2fp => i2f(i, b)?,
-        Mufu => mufu(i.f(74, 4), b)?,
+        // `MUFU.RCP R5, |R0|` (ptxas's rcp.rn.f32 of an abs.f32): B's abs (62) and neg (63) bits.
+        Mufu => mufu(i.f(74, 4), signed_b(i, b))?,
         I2i => i2i_sat(i, b)?,
         I2ip => i2ip(i, a, b, c)?,
         Idp => idp(i, a, b, c),
@@ -294,6 +302,21 @@ fn iadd3(i: &Inst, x: &impl Operands, a: u32, b: u32, c: u32) -> AluOut {
 }
 
 /// B, bitwise inverted when its negation bit is set (POPC and FLO write it as `~R`).
+/// Operand B's bits with its abs and neg modifiers applied to the sign bit (bit 31).
+fn signed_b(i: &Inst, b: u32) -> u32 {
+    match mod_bits(i, false) {
+        Some((neg, abs)) => {
+            let b = if i.bit(abs) { b & !(1 << 31) } else { b };
+            if i.bit(neg) {
+                b ^ 1 << 31
+            } else {
+                b
+            }
+        }
+        None => b,
+    }
+}
+
 fn inverted_b(i: &Inst, b: u32) -> u32 {
     match mod_bits(i, false) {
         Some((neg, _)) if i.bit(neg) => !b,
@@ -450,11 +473,19 @@ fn imad(i: &Inst, x: &impl Operands, a: u32, b: u32) -> Result<AluOut, String> {
             out.p[0] = Some(sum >> 64 != 0);
         }
         // IMAD.HI adds a 64-bit C (a register pair) to the 64-bit product: ptxas writes
-        // `mad.hi.u32` as IMAD.HI Rd, Ra, Rb, R4 with R4 = 0 and the addend in R5. The sum's
-        // carry out of bit 63 goes to the predicate at 81..83 (`IMAD.HI.U32 R4, P0, ...`, ptxas's
-        // `mad.hi.cc`).
-        Op::ImadHi if !neg_c => {
-            let sum = prod as u128 + x.val64(i.c) as u128 + cin as u128;
+        // `mad.hi.u32` as IMAD.HI Rd, Ra, Rb, R4 with R4 = 0 and the addend in R5.
+        // The 64-bit sum's carry goes to the predicate at 81..83 (`IMAD.HI.U32 R12, P1, ...` in
+        // ptxas's 64-bit division), as IMAD.WIDE's does.
+        // A negated C is negated as the 64-bit pair (`IMAD.HI R5, R9, R0, -R4`: ptxas's sm_90
+        // mad.hi.s32 with a constant addend -1 in R5).
+        Op::ImadHi => {
+            let c = x.val64(i.c);
+            let c = match (neg_c, xmode) {
+                (false, _) => c,
+                (true, true) => !c,
+                (true, false) => c.wrapping_neg(),
+            };
+            let sum = prod as u128 + c as u128 + cin as u128;
             out.r[0] = Some(hi(sum as u64));
             out.p[0] = Some(sum >> 64 != 0);
         }
@@ -467,12 +498,7 @@ fn imad(i: &Inst, x: &impl Operands, a: u32, b: u32) -> Result<AluOut, String> {
             } else {
                 c.wrapping_neg()
             };
-            let base = if i.op == Op::ImadHi {
-                hi(prod)
-            } else {
-                lo(prod)
-            };
-            out.r[0] = Some(base.wrapping_add(c).wrapping_add(cin as u32));
+            out.r[0] = Some(lo(prod).wrapping_add(c).wrapping_add(cin as u32));
         }
     }
     Ok(out)
@@ -712,9 +738,28 @@ fn bmsk(start: u32, width: u32, wrap: bool) -> u32 {
     ((((1u64 << w) - 1) << s) & 0xffff_ffff) as u32
 }
 
-/// The f64 NaN the emulator returns for a NaN result of FP64 arithmetic: the one the PTX
-/// interpreter uses (NVIDIA documents 0x7fffffff only for f32 results).
+/// The f64 NaN the emulator returns for an invalid FP64 operation (no NaN operand): the one the
+/// PTX interpreter uses (NVIDIA documents 0x7fffffff only for f32 results).
 const CANONICAL_NAN64: u64 = 0x7fff_ffff_ffff_ffff;
+
+/// The first NaN among an FP64 op's register or immediate sources (A, B, C as the op reads them,
+/// without their neg/abs modifiers), quieted: double precision keeps NaN payloads, unlike f32 (the
+/// PTX interpreter's rule; not yet confirmed on a GPU).
+fn propagated_nan64(i: &Inst, x: &impl Operands) -> Option<u64> {
+    let raw = |o: Operand| match o {
+        Operand::Imm(high) => (high as u64) << 32,
+        o => x.val64(o),
+    };
+    let mut srcs = vec![x.val64(i.a)];
+    match i.op {
+        Op::Dadd => srcs.push(raw(i.c)),
+        Op::Dmul => srcs.push(raw(i.b)),
+        _ => srcs.extend([raw(i.b), raw(i.c)]),
+    }
+    srcs.into_iter()
+        .find(|v| f64::from_bits(*v).is_nan())
+        .map(|v| v | 1 << 51)
+}
 
 /// An f64 source with neg/abs modifier bits.
 fn dmods(v: u64, neg: bool, abs: bool) -> f64 {
@@ -754,7 +799,7 @@ fn dop(i: &Inst, x: &impl Operands) -> Result<u64, String> {
         _ => crate::round64::round_op(None, a, dsrc(i, x, false), Some(dsrc(i, x, true)), rm),
     };
     Ok(if r.is_nan() {
-        CANONICAL_NAN64
+        propagated_nan64(i, x).unwrap_or(CANONICAL_NAN64)
     } else {
         r.to_bits()
     })

@@ -90,6 +90,8 @@ struct PendingRead {
     queue: Queue,
     seq: u64,
     lanes: u32,
+    /// The reading op (loads read their addresses in issue order).
+    op: Op,
 }
 
 #[derive(Copy, Clone)]
@@ -99,6 +101,8 @@ struct Pending {
     queue: Queue,
     pc: u32,
     lanes: u32,
+    /// The producing op (FP64 results land in issue order).
+    op: Op,
 }
 
 const SLOTS: usize = 4 * 256;
@@ -182,10 +186,11 @@ fn hazard(i: &Inst, s: usize, kind: HazardKind, detail: String) -> EmuError {
 
 /// Cycles after issue at which `i` reads register `idx` of `file`, when later than at issue: on
 /// sm_90 IMAD.WIDE reads the high word of its 64-bit addend 2 cycles late (ptxas's code writes it
-/// with an IMAD.U32 2 cycles before).
+/// with an IMAD.U32 2 cycles before), and so does IMAD.HI (ptxas's sm_90 64-bit division writes
+/// it with an IMAD.MOV 2 cycles before).
 fn read_delay(sm: u32, i: &Inst, file: File, idx: u8) -> u64 {
     match (i.op, i.c) {
-        (Op::ImadWide, crate::decode::Operand::R(c))
+        (Op::ImadWide | Op::ImadHi, crate::decode::Operand::R(c))
             if sm >= 90 && file == File::R && idx == c.wrapping_add(1) =>
         {
             2
@@ -344,9 +349,13 @@ impl HazardModel {
                 // Likewise an LDL writes after an earlier global or local memory op read its
                 // sources (ptxas's sm_90 spill code overwrites an LDG's address with an LDL.LU
                 // before waiting on the LDG's read scoreboard; it does wait before an LDG does).
-                let same_queue = |q: Queue| {
-                    (q == Queue::Shared && i.op.timing() == Timing::Var { queue: q })
-                        || (q == Queue::Unordered && i.op == Op::Ldl)
+                // And on sm_90 an LDG writes after an earlier global or local load read its
+                // address (ptxas's code: LDG.E.64 R10, [R8.64+0x98] then LDG.E.64 R8,
+                // [R8.64+0xa0] with no wait on the first one's read scoreboard).
+                let same_queue = |p: &PendingRead| {
+                    (p.queue == Queue::Shared && i.op.timing() == Timing::Var { queue: p.queue })
+                        || (p.queue == Queue::Unordered && i.op == Op::Ldl)
+                        || (self.sm >= 90 && i.op == Op::Ldg && is_load(p.op))
                 };
                 let lands = self.t
                     + if matches!(i.op.timing(), Timing::Var { .. }) {
@@ -354,9 +363,7 @@ impl HazardModel {
                     } else {
                         0
                     };
-                match self.pending_read[s]
-                    .filter(|p| !same_queue(p.queue) && p.lanes & self.lanes != 0)
-                {
+                match self.pending_read[s].filter(|p| !same_queue(p) && p.lanes & self.lanes != 0) {
                     Some(PendingRead {
                         rd_sb: Some(sb),
                         pc,
@@ -377,10 +384,14 @@ impl HazardModel {
                     _ => {}
                 }
                 // A later op of the same in-order queue writes after the pending one: no hazard.
-                let same_queue =
-                    |q: Queue| q != Queue::Unordered && i.op.timing() == Timing::Var { queue: q };
-                if let Some(p) = self.pending_write[s]
-                    .filter(|p| !same_queue(p.queue) && p.lanes & self.lanes != 0)
+                // So does a later FP64 op after an FP64 one (ptxas's sm_80 code writes P2 with
+                // two DSETPs in a row, the second without waiting on the first).
+                let same_queue = |p: &Pending| {
+                    (p.queue != Queue::Unordered && i.op.timing() == Timing::Var { queue: p.queue })
+                        || (p.op.is_fp64() && i.op.is_fp64())
+                };
+                if let Some(p) =
+                    self.pending_write[s].filter(|p| !same_queue(p) && p.lanes & self.lanes != 0)
                 {
                     let why = format!(
                         "pending result of /*{:04x}*/ may land after this write",
@@ -416,6 +427,7 @@ impl HazardModel {
                         queue: Queue::Unordered,
                         seq: self.seq,
                         lanes: self.lanes_of(s),
+                        op: i.op,
                     });
                 }
             }
@@ -438,6 +450,7 @@ impl HazardModel {
                         queue,
                         pc: i.pc,
                         lanes: self.lanes_of(s),
+                        op: i.op,
                     });
                 }
             }
@@ -498,6 +511,7 @@ impl HazardModel {
                                 queue,
                                 seq: self.seq,
                                 lanes: self.lanes_of(s),
+                                op: i.op,
                             });
                         }
                     }
@@ -531,4 +545,9 @@ impl HazardModel {
             }
         }
     }
+}
+
+/// Global, generic and local loads, which read only their address registers, in issue order.
+fn is_load(op: Op) -> bool {
+    matches!(op, Op::Ldg | Op::Ld | Op::Ldl)
 }

@@ -563,7 +563,7 @@ impl Run<'_> {
                 }
             }
             // NANOSLEEP only delays; error barriers and L1 invalidation order nothing more here.
-            Op::Nanosleep | Op::Errbar | Op::Cgaerrbar | Op::Cctl => {}
+            Op::Nanosleep | Op::Errbar | Op::Cgaerrbar | Op::Cctl | Op::Yield => {}
             Op::Bssy => w.bar[i.f(16, 4) as usize] = exec,
             Op::Break => w.bar[i.f(16, 4) as usize] &= !exec,
             Op::Bmov => {

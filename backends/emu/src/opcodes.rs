@@ -605,7 +605,11 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Mufu, 0x108, true),
         (Fchk, 0x302, false),
         (I2f, 0x306, false),
+        // I2F.U32.RP R, imm: ptxas's division by a constant it does not fold (kernels/i2f_imm.ptx).
+        (I2f, 0x906, false),
         (I2f64, 0x312, false),
+        // I2F.U64.RP R, c[0x0][..]: a 64-bit divisor straight from a parameter (kernels/div64.ptx).
+        (I2f64, 0xb12, false),
         (F2i64, 0x311, false),
         (F2f, 0x310, false),
         (F2f, 0x304, false),
@@ -694,6 +698,8 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             // f32 adds: ATOMG.E.ADD.F32.FTZ.RN and REDG.E.ADD.F32.FTZ.RN.
             (Atomg, 0x9a3, false),
             (Red, 0x9a6, false),
+            // I2F.U64.RP R, UR6: a 64-bit divisor from a parameter (kernels/div64.ptx).
+            (I2f64, 0xd12, false),
         ]),
         _ => t.extend([
             (Redux, 0x3c4, false),
@@ -703,8 +709,10 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         ]),
     }
     // Generic-space atomics (ATOM.E; sm_75's register form is 0x38a, above).
-    // UFLO.U32: sm_80+ (ptxas's sm_75 code elects a warp-aggregated atomic's leader otherwise).
-    // YIELD: in ptxas's CAS loops and in front of a try_wait retry loop.
+    // UFLO.U32: sm_80+, warp-aggregated atomics elect their leader lane with it (kernels/uflo.ptx;
+    // ptxas's sm_75 code elects it otherwise).
+    // YIELD: in ptxas's CAS loops, loops around global atomics (kernels/yield.ptx) and in front of
+    // a try_wait retry loop.
     t.push((Yield, 0x946, false));
     if sm >= 80 {
         t.push((Atom, 0x98a, false));

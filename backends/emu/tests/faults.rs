@@ -473,7 +473,14 @@ fn removed_read_scoreboard_wait_is_a_hazard_at_the_overwriter() {
                             .iter()
                             .any(|x| x.file == f && (x.idx..x.idx + x.n).contains(&r))
                     }) {
-                        return (w.ctrl.wait & (1 << sb) != 0 && w.ctrl.wait & wr == 0)
+                        // (On sm_90 an LDG may overwrite an earlier load's address without
+                        // the wait: ptxas's code does; the model accepts it.)
+                        let load_after_load = sm >= 90
+                            && w.op == Op::Ldg
+                            && matches!(p.insts[k].op, Op::Ldg | Op::Ld | Op::Ldl);
+                        return (w.ctrl.wait & (1 << sb) != 0
+                            && w.ctrl.wait & wr == 0
+                            && !load_after_load)
                             .then_some((j, sb));
                     }
                     // A later late reader of the same source takes over the pending read (its

@@ -420,6 +420,9 @@ fn f64_op(ins: &Ins, s: &[u64]) -> Result<u64, SimError> {
         // ptxas's sqrt.rn.f64 writes 0xfff80000_00000000 for a negative input (not -0 or NaN).
         "sqrt" if a < 0.0 => return Ok(0xfff8_0000_0000_0000),
         "sqrt" => float::sqrt64(a, rnd),
+        // ptxas and ptxforge write abs/neg.f64 as DADD -RZ, |x| / -x (sm_75..sm_90): a NaN
+        // propagates like any f64 NaN operand (quieted, its sign kept).
+        "abs" | "neg" if a.is_nan() => return Ok(s[0] | 1 << 51),
         "abs" => return Ok(s[0] & !(1 << 63)),
         "neg" => return Ok(s[0] ^ (1 << 63)),
         "copysign" => return Ok((arg(ins, s, 1)? & !(1 << 63)) | (s[0] & (1 << 63))),
@@ -461,10 +464,10 @@ fn narrow_op(ins: &Ins, f: Fmt, s: &[u64]) -> Result<u64, SimError> {
         "div" => float::div_in(a, x(1)?, if approx { Rnd::Rn } else { rnd }, f),
         "rcp" => float::div_in(1.0, a, if approx { Rnd::Rn } else { rnd }, f),
         "sqrt" => float::sqrt_in(a, if approx { Rnd::Rn } else { rnd }, f),
-        // f32 abs and neg run as FADD, f16/bf16 abs as HADD2/HMNMX2 (ptxas and ptxforge alike):
-        // a NaN comes out canonical. (ptxas flips neg.f16's sign bit, keeping the payload.)
-        "abs" if a.is_nan() => f.nan(),
-        "neg" if f == float::F32 && a.is_nan() => f.nan(),
+        // f32 abs and neg run as FADD, f16/bf16 ones as HADD2/HFMA2 (ptxas 13.5 and ptxforge
+        // alike, sm_75..sm_90): a NaN comes out canonical. (ptxas folds neg(neg x) into x,
+        // keeping the payload; the random driver accepts that difference in ptxas's cubin.)
+        "abs" | "neg" if a.is_nan() => f.nan(),
         "abs" => return Ok(bits(0)? & !sign),
         "neg" => return Ok(bits(0)? ^ sign),
         "copysign" => return Ok((bits(1)? & !sign) | (bits(0)? & sign)),

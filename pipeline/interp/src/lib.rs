@@ -9,8 +9,9 @@
 //!   select `~0` for a zero divisor on sm_75..sm_90); `MIN / -1 == MIN`, `MIN % -1 == 0`.
 //! - NaN results of f32/f16/bf16 arithmetic are canonical (`0x7fffffff`, `0x7fff`): single precision
 //!   has no NaN payloads on NVIDIA GPUs. f64 arithmetic propagates the first NaN operand (quieted)
-//!   and gives `0x7fffffffffffffff` for invalid operations (`abs`, `neg`, `copysign`, `mov` and
-//!   memory keep bits). The f64 payload rule is an assumption the differential check should confirm.
+//!   and gives `0x7fffffffffffffff` for invalid operations (`copysign`, `mov` and memory keep
+//!   bits; `abs` and `neg` of a NaN propagate it as their DADD does). The f64 payload rule is an
+//!   assumption (the emulator's DADD/DMUL/DFMA follow it too) that a run on a GPU should confirm.
 //! - `.approx` functions (`rcp`, `sqrt`, `rsqrt`, `ex2`, `lg2`, `sin`, `cos`, `tanh`, `div.approx`,
 //!   `div.full`) are computed in f64 and rounded to nearest once; hardware results differ by up to
 //!   the PTX ISA's stated error ([`APPROX_TOLERANCE`]). f64 `rcp.approx`/`rsqrt.approx` likewise.

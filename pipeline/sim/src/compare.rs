@@ -19,6 +19,9 @@ pub struct Mismatch {
     pub actual: u32,
     /// The thread whose store the interpreter last made to this word (filled in by the caller).
     pub writer: Option<String>,
+    /// Whether every differing word of every buffer differs only in which NaN it holds (see
+    /// [`crate::nan_payload::same_but_nan_payloads`]).
+    pub nan_payloads_only: bool,
 }
 
 impl std::fmt::Display for Mismatch {
@@ -56,6 +59,7 @@ pub fn first_mismatch(
                     expected: we,
                     actual: wa,
                     writer: None,
+                    nan_payloads_only: crate::nan_payload::same_but_nan_payloads(expected, actual),
                 });
             }
         }

@@ -17,6 +17,7 @@
 //! histogram of why the others were not compared.
 
 pub mod compare;
+pub mod nan_payload;
 pub mod ours;
 pub mod params;
 pub mod random;

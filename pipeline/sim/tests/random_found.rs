@@ -2,6 +2,11 @@
 //! with. `fixed_*.ptx`: bugs fixed since; the interpreter, our cubin and (with ptxas) ptxas's cubin
 //! must agree. `open_*.ptx`: bugs not fixed yet (the file's header says which runner is at fault);
 //! their verdict is printed, not asserted, so that a fix shows up as "now agrees".
+//! `ptxasfold_*.ptx`: ptxas folds an instruction away and keeps a NaN payload the instruction
+//! would make canonical; our cubin must agree with the interpreter and ptxas's differ from it in
+//! NaN payloads only (what the random driver accepts).
+//! `ptxasbug_*.ptx`: ptxas miscompiles the kernel (the header says why); our cubin must agree with
+//! the interpreter; ptxas's verdict is printed, so that a ptxas that fixes it shows up.
 
 use std::path::{Path, PathBuf};
 
@@ -93,6 +98,48 @@ fn open_kernels_still_run() {
             Ok(Verdict::Agree) => println!("{name}: now agrees (move it to fixed_)"),
             Ok(v) => println!("{name}: {v}"),
             Err(e) => println!("{name}: {e}"),
+        }
+    }
+}
+
+#[test]
+fn ptxas_folds_differ_in_nan_payloads_only() {
+    let files = found("ptxasfold_");
+    assert!(!files.is_empty());
+    for f in files {
+        let req = request(&f);
+        let ours = compile_ours(&req).unwrap();
+        let v = check_cubins(&req, &[("ptxforge cubin", &ours)]);
+        assert_eq!(v, Ok(Verdict::Agree), "{}", f.display());
+        let Some(tool) = nvtools::tool("ptxas") else {
+            continue;
+        };
+        let theirs = ptxas_cubin(&tool, &req.ptx, req.sm).unwrap();
+        match check_cubins(&req, &[("ptxas cubin", &theirs)]) {
+            Ok(Verdict::Differ { mismatch, .. }) => {
+                assert!(mismatch.nan_payloads_only, "{}: {mismatch}", f.display())
+            }
+            other => panic!("{}: ptxas's cubin: {other:?}", f.display()),
+        }
+    }
+}
+
+#[test]
+fn ptxas_bugs_leave_ours_agreeing() {
+    let files = found("ptxasbug_");
+    assert!(!files.is_empty());
+    for f in files {
+        let req = request(&f);
+        let ours = compile_ours(&req).unwrap();
+        let v = check_cubins(&req, &[("ptxforge cubin", &ours)]);
+        assert_eq!(v, Ok(Verdict::Agree), "{}", f.display());
+        if let Some(tool) = nvtools::tool("ptxas") {
+            let theirs = ptxas_cubin(&tool, &req.ptx, req.sm).unwrap();
+            let name = f.file_name().unwrap().to_string_lossy().into_owned();
+            match check_cubins(&req, &[("ptxas cubin", &theirs)]) {
+                Ok(Verdict::Agree) => println!("{name}: ptxas's cubin agrees now"),
+                other => println!("{name}: ptxas's cubin: {other:?}"),
+            }
         }
     }
 }

@@ -420,6 +420,31 @@ pub const CASES: &[Case] = &[
         setup: f64_integral,
     },
     Case {
+        file: "kernels/div64.ptx",
+        kernel: "div64",
+        setup: super::int64_div_cases::div64,
+    },
+    Case {
+        file: "kernels/div64.ptx",
+        kernel: "div64_param",
+        setup: super::int64_div_cases::div64_param,
+    },
+    Case {
+        file: "kernels/i2f_imm.ptx",
+        kernel: "i2f_imm",
+        setup: super::i2f_imm_cases::i2f_imm,
+    },
+    Case {
+        file: "kernels/uflo.ptx",
+        kernel: "uflo_red",
+        setup: super::uflo_cases::uflo_red,
+    },
+    Case {
+        file: "kernels/yield.ptx",
+        kernel: "yield_loop",
+        setup: super::yield_cases::yield_loop,
+    },
+    Case {
         file: "kernels/fdiv.ptx",
         kernel: "f32_divide",
         setup: f32_divide,

@@ -4,11 +4,15 @@
 
 pub mod cases;
 pub mod fp8_cases;
+pub mod i2f_imm_cases;
+pub mod int64_div_cases;
 pub mod intops_cases;
 pub mod mma_cases;
 pub mod mma_int_cases;
 pub mod special_cases;
 pub mod sync_cases;
+pub mod uflo_cases;
+pub mod yield_cases;
 
 use std::path::{Path, PathBuf};
 

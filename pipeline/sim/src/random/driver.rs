@@ -147,6 +147,11 @@ pub fn run(program: &Program, seed: u64, ptxas: Option<&Path>) -> Outcome {
     }
 }
 
+/// Why a kernel whose ptxas cubin differs from the interpreter only in NaN payloads counts as a
+/// two-way agreement.
+pub const PTXAS_NAN_FOLD: &str =
+    "ptxas's cubin differs in NaN payloads only (ptxas folds neg(neg x), max(x, x) into x)";
+
 fn classify(verdicts: &[(String, Verdict)]) -> Outcome {
     let of = |name: &str| verdicts.iter().find(|(r, _)| r == name).map(|(_, v)| v);
     let ours = of("ptxforge cubin").expect("ours always runs");
@@ -172,6 +177,14 @@ fn classify(verdicts: &[(String, Verdict)]) -> Outcome {
         },
         (None, v) => disagree(Culprit::Unconfirmed, v),
         (Some(Verdict::Agree), v) => disagree(Culprit::Ptxforge, v),
+        // ptxas folds neg(neg x) and max(x, x) into x, keeping a NaN payload the instruction
+        // would make canonical: not a bug of ours, of the emulator or of the interpreter.
+        (Some(Verdict::Differ { mismatch, .. }), Verdict::Agree) if mismatch.nan_payloads_only => {
+            Outcome::Agree {
+                two_way: true,
+                ptxas_stop: Some(PTXAS_NAN_FOLD.into()),
+            }
+        }
         (Some(t), Verdict::Agree) => disagree(Culprit::PtxasCubin, t),
         (Some(_), v @ Verdict::Differ { .. }) => disagree(Culprit::Interpreter, v),
         (Some(_), v) => disagree(Culprit::Ptxforge, v),

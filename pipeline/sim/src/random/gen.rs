@@ -488,7 +488,8 @@ impl Gen<'_> {
             4 | 5 => self.ternary(&format!("fma.rn{ftz}.f32"), F, F, F, F),
             6 => {
                 let op = *self.one(&["min", "max"]);
-                self.binary(&format!("{op}{ftz}.f32"), F, F, F)
+                let o = self.binary(&format!("{op}{ftz}.f32"), F, F, F);
+                self.distinct_sources(o, F)
             }
             7 => {
                 let op = *self.one(&["abs", "neg"]);
@@ -527,7 +528,8 @@ impl Gen<'_> {
             }
             4 => {
                 let op = *self.one(&["min", "max"]);
-                self.binary(&format!("{op}.f64"), Fd, Fd, Fd)
+                let o = self.binary(&format!("{op}.f64"), Fd, Fd, Fd);
+                self.distinct_sources(o, Fd)
             }
             5 => {
                 let op = *self.one(&["abs", "neg"]);
@@ -556,8 +558,12 @@ impl Gen<'_> {
         use Kind::*;
         match self.below(6) {
             0 | 1 => {
+                // Always `.rn`: without a rounding modifier PTX lets the code generator contract
+                // mul and add into an fma (ptxas does on sm_90), which the interpreter cannot know.
                 let op = *self.one(&["add", "sub", "mul"]);
-                let rnd = *self.one(&["", ".rn"]);
+                // (The draw is kept so that every seed still makes the kernel it made before.)
+                let _ = self.below(2);
+                let rnd = ".rn";
                 let ftz = if self.chance(20) { ".ftz" } else { "" };
                 self.binary_vars(&format!("{op}{rnd}{ftz}.f16"), H, H, H)
             }
@@ -568,7 +574,8 @@ impl Gen<'_> {
             }
             4 if self.cfg.sm >= 80 => {
                 let op = *self.one(&["min.f16", "max.f16"]);
-                self.binary_vars(op, H, H, H)
+                let o = self.binary_vars(op, H, H, H);
+                self.distinct_sources(o, H)
             }
             _ => {
                 let p = self.var(P);
@@ -586,7 +593,8 @@ impl Gen<'_> {
             0 => self.ternary_vars("fma.rn.bf16", H, H, H, H),
             1 => {
                 let op = *self.one(&["min.bf16", "max.bf16"]);
-                self.binary_vars(op, H, H, H)
+                let o = self.binary_vars(op, H, H, H);
+                self.distinct_sources(o, H)
             }
             2 => {
                 let op = *self.one(&["neg.bf16", "abs.bf16"]);
@@ -598,6 +606,19 @@ impl Gen<'_> {
             }
             _ => self.ternary_vars("fma.rn.bf16", H, H, H, H),
         }
+    }
+
+    /// A float min/max reads two different registers where it can: ptxas folds `max x, x` into
+    /// `x`, keeping a NaN the instruction would make canonical, and the generator shares `.b16`
+    /// registers between f16 and bf16, so the kept NaN can read as a number afterwards.
+    fn distinct_sources(&mut self, mut op: Op, kind: Kind) -> Op {
+        for _ in 0..4 {
+            if op.srcs[0] != op.srcs[1] {
+                break;
+            }
+            op.srcs[1] = self.v(kind);
+        }
+        op
     }
 
     fn binary_vars(&mut self, text: &str, d: Kind, a: Kind, b: Kind) -> Op {
