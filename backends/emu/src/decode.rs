@@ -832,7 +832,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             }
             add_write(i, File::R, dst, 1);
         }
-        Elect | SyncsExch | SyncsArrive | SyncsPhasechk | SyncsCctl | FenceViewAsync | Yield => {
+        Elect | SyncsExch | SyncsArrive | SyncsPhasechk | SyncsCctl | FenceViewAsync => {
             syncs_decode::operands(i)?
         }
         Imma | Bmma | Dmma => {

@@ -563,7 +563,7 @@ impl Run<'_> {
                 }
             }
             // NANOSLEEP only delays; error barriers and L1 invalidation order nothing more here.
-            Op::Nanosleep | Op::Errbar | Op::Cgaerrbar | Op::Cctl | Op::Yield => {}
+            Op::Nanosleep | Op::Errbar | Op::Cgaerrbar | Op::Cctl => {}
             Op::Bssy => w.bar[i.f(16, 4) as usize] = exec,
             Op::Break => w.bar[i.f(16, 4) as usize] &= !exec,
             Op::Bmov => {
@@ -608,7 +608,7 @@ impl Run<'_> {
             Op::Ldgdepbar | Op::Depbar => {}
             // FENCE.VIEW.ASYNC: every access completes at once here, so it orders nothing more.
             // YIELD only lets other warps run, which the round-robin schedule does anyway.
-            Op::FenceViewAsync | Op::Yield => {}
+            Op::FenceViewAsync => {}
             Op::Elect => self.elect(w, i, exec)?,
             Op::SyncsExch | Op::SyncsArrive | Op::SyncsPhasechk | Op::SyncsCctl => {
                 self.syncs(w, i, exec)?
