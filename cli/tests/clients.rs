@@ -51,6 +51,7 @@ const SIM: &[(&str, &str, &str, &str, &str, &str, &str)] = &[
     ("argmax", "4", "100", "4096", "64", "random", "0"),
     ("dropout", "3", "700,0.25,42", "4096", "0", "random", "2"),
     ("gelu_libdevice", "3", "700", "4096", "0", "random", "0"),
+    ("noinline_call", "3", "1.5", "1024", "0", "random", "0"),
     ("cumsum", "4", "", "4096", "1024", "random", "0"),
     ("atomic_hist", "3", "300,16", "4096", "0", "small", "0"),
     ("atomic_sum_f32", "3", "700", "4096", "64", "small", "0"),
