@@ -101,8 +101,18 @@ pub fn lower(mut k: KernelInFlight) -> StageResult {
 
 /// Machine-independent clean-ups on the virtual-register IR.
 pub fn optimize(mut k: KernelInFlight) -> StageResult {
+    let config = match ptxforge_lower::PassConfig::from_env(k.opts.opt_level) {
+        Ok(c) => c,
+        Err(name) => {
+            let msg = format!(
+                "unknown pass '{name}' in {}",
+                ptxforge_lower::PASSES_OFF_VAR
+            );
+            return Err(KernelError::new(&k, "optimize", 0, msg));
+        }
+    };
     let l = k.lowered_mut("optimize")?;
-    ptxforge_lower::optimize(&mut l.func);
+    ptxforge_lower::optimize_with(&mut l.func, &config);
     Ok(k)
 }
 

@@ -29,7 +29,10 @@
 //! nanosleep, griddepcontrol, and the convergence pass that puts WARPSYNC before a collective that
 //! follows divergent code); `divergence.rs` (thread-varying values, for EIATTR_CRS_STACK_SIZE);
 //! `opt.rs` (copy propagation, dead code) and `fold.rs` (constant-bank operands, as ptxas reads
-//! parameters).
+//! parameters); `imm_fold.rs` (constants as immediate operands, zeros as RZ), `local_cse.rs`
+//! (local value numbering), `wide_add_fold.rs` (IMAD.WIDE + 64-bit add as one IMAD.WIDE), `licm.rs`
+//! (loop-invariant code motion);
+//! `passes.rs` (the passes by name, `-O0`, `PTXFORGE_PASSES_OFF`).
 
 mod async_copy;
 mod atomic;
@@ -44,8 +47,11 @@ mod fold;
 mod globals;
 mod half;
 mod ieee_div;
+mod imm_fold;
 mod int;
+mod licm;
 mod local;
+mod local_cse;
 mod mem;
 mod mma;
 mod mma_int;
@@ -55,6 +61,7 @@ mod opt;
 mod ordered;
 mod pack;
 mod param_addr;
+mod passes;
 mod planted;
 mod shared_layout;
 mod shared_window;
@@ -62,10 +69,12 @@ mod special_regs;
 mod sqrt;
 mod sqrt64;
 mod warp;
+mod wide_add_fold;
 
 pub use ctx::{LowerError, LoweredKernel, ParamLayout};
 pub use globals::{global_variables as global_variable_decls, module_globals, ModuleGlobal};
 pub use opt::optimize;
+pub use passes::{optimize_with, PassConfig, PASSES, PASSES_OFF_VAR};
 
 use ptxforge_ptx::ast;
 use ptxforge_sass::arch::Sm;
