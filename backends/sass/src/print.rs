@@ -128,6 +128,24 @@ pub(crate) fn src(s: &Src) -> String {
     }
 }
 
+/// Float sources: an immediate as nvdisasm prints it (`2`, `-0.5`, `1.5`), for the immediates
+/// the optimizer folds (multiples of 1/16 below 2^20 in magnitude; others print in hex).
+fn fsrc(s: &Src) -> String {
+    match s.val {
+        SrcVal::Imm(v) if !s.neg && !s.abs && simple_f32_immediate(v) => {
+            format!("{}", f32::from_bits(v) as f64)
+        }
+        _ => src(s),
+    }
+}
+
+/// A non-zero f32 that is a multiple of 1/16 below 2^20 in magnitude: nvdisasm prints it as
+/// its short decimal (`1.5`), which [`fsrc`] reproduces.
+pub fn simple_f32_immediate(bits: u32) -> bool {
+    let x = f32::from_bits(bits) as f64;
+    x != 0.0 && x.is_finite() && x.abs() < 1048576.0 && (x * 16.0).fract() == 0.0
+}
+
 /// Integer sources whose immediates nvdisasm prints as signed 32-bit values (`-0x7`).
 fn isrc(s: &Src) -> String {
     match s.val {
@@ -204,14 +222,18 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             crate::print_double::round_suffix(rnd),
             join(&[d0, src(a), src(b)])
         ),
-        Opcode::Fmul { ftz } => format!("FMUL{} {}", ftz_s(ftz), join(&[d0, src(a), src(b)])),
+        Opcode::Fmul { ftz } => format!("FMUL{} {}", ftz_s(ftz), join(&[d0, src(a), fsrc(b)])),
         Opcode::Ffma { ftz } => {
-            format!("FFMA{} {}", ftz_s(ftz), join(&[d0, src(a), src(b), src(c)]))
+            format!(
+                "FFMA{} {}",
+                ftz_s(ftz),
+                join(&[d0, src(a), fsrc(b), fsrc(c)])
+            )
         }
         Opcode::Fmnmx { ftz } => format!(
             "FMNMX{} {}",
             ftz_s(ftz),
-            join(&[d0, src(a), src(b), pred(c)])
+            join(&[d0, src(a), fsrc(b), pred(c)])
         ),
         Opcode::Isetp {
             cmp,
@@ -237,7 +259,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             float_cmp_name(cmp),
             ftz_s(ftz),
             bool_op_name(combine),
-            join(&[pdst(&i.dsts[0]), pdst(&i.dsts[1]), src(a), src(b), pred(c)])
+            join(&[pdst(&i.dsts[0]), pdst(&i.dsts[1]), src(a), fsrc(b), pred(c)])
         ),
         Opcode::Dadd { .. } | Opcode::Dmul { .. } | Opcode::Dfma { .. } | Opcode::Dsetp { .. } => {
             crate::print_double::double_body(i)

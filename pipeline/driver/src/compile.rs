@@ -186,6 +186,7 @@ fn kernel_jobs(module: &Arc<ast::Module>, opts: &Arc<CompileOptions>) -> Vec<Ker
             code: Vec::new(),
             sass_text: None,
             image: None,
+            unoptimized: None,
         })
         .collect()
 }

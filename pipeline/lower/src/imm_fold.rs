@@ -202,6 +202,10 @@ fn fold_into(i: &mut Instr, n: usize, sl: &Slots, known: &impl Fn(&Src) -> Optio
         if s.neg {
             v ^= 0x8000_0000;
         }
+        // Only immediates whose nvdisasm text the printer reproduces.
+        if !ptxforge_sass::print::simple_f32_immediate(v) {
+            return;
+        }
     } else if s.abs {
         return;
     } else if s.neg {

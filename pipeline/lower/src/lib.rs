@@ -74,7 +74,7 @@ mod wide_add_fold;
 pub use ctx::{LowerError, LoweredKernel, ParamLayout};
 pub use globals::{global_variables as global_variable_decls, module_globals, ModuleGlobal};
 pub use opt::optimize;
-pub use passes::{optimize_with, PassConfig, PASSES, PASSES_OFF_VAR};
+pub use passes::{optimize_with, PassConfig, PASSES, PASSES_OFF_VAR, PASSES_ON_VAR};
 
 use ptxforge_ptx::ast;
 use ptxforge_sass::arch::Sm;
