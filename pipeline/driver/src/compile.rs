@@ -187,6 +187,7 @@ fn kernel_jobs(module: &Arc<ast::Module>, opts: &Arc<CompileOptions>) -> Vec<Ker
             sass_text: None,
             image: None,
             barriers: 0,
+            unoptimized: None,
         })
         .collect()
 }

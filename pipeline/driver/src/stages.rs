@@ -30,6 +30,10 @@ pub struct KernelInFlight {
     pub image: Option<KernelImage>,
     /// Named barriers the code uses (`-v`), counted by [`encode`] before it frees the machine IR.
     pub barriers: u32,
+    /// The lowered function before the passes that lengthen live ranges ran, kept by
+    /// [`optimize`] for [`regalloc`] to fall back on when the fully optimized one runs out of
+    /// registers; dropped once registers are allocated.
+    pub unoptimized: Option<ptxforge_sass::ir::Function>,
 }
 
 /// A kernel that could not be compiled: the stage and ptxas-style messages (without prefix).
@@ -103,9 +107,27 @@ pub fn lower(mut k: KernelInFlight) -> StageResult {
 
 /// Machine-independent clean-ups on the virtual-register IR.
 pub fn optimize(mut k: KernelInFlight) -> StageResult {
+    let config = match ptxforge_lower::PassConfig::from_env(k.opts.opt_level) {
+        Ok(c) => c,
+        Err(name) => {
+            let msg = format!(
+                "unknown pass '{name}' in {} or {}",
+                ptxforge_lower::PASSES_ON_VAR,
+                ptxforge_lower::PASSES_OFF_VAR
+            );
+            return Err(KernelError::new(&k, "optimize", 0, msg));
+        }
+    };
+    let keep = config.fallback().is_some();
     let l = k.lowered_mut("optimize")?;
-    ptxforge_lower::optimize(&mut l.func);
+    let unoptimized = keep.then(|| l.func.clone());
+    ptxforge_lower::optimize_with(&mut l.func, &config);
+    k.unoptimized = unoptimized;
     Ok(k)
+}
+
+fn pass_config(k: &KernelInFlight) -> Option<ptxforge_lower::PassConfig> {
+    ptxforge_lower::PassConfig::from_env(k.opts.opt_level).ok()
 }
 
 /// Virtual → physical registers.
@@ -114,8 +136,17 @@ pub fn regalloc(mut k: KernelInFlight) -> StageResult {
     use ptxforge_sass::reg_budget::{register_budget, Directives};
     let directives = Directives::from_list(&k.module.functions[k.func_index].directives);
     let max = register_budget(sm, directives, k.opts.max_regs);
+    let fallback = k.unoptimized.take();
+    let fallback_config = pass_config(&k).and_then(|c| c.fallback());
     let l = k.lowered_mut("regalloc")?;
-    if let Err(e) = ptxforge_sass::regalloc::allocate_registers(&mut l.func, sm, max) {
+    let mut result = ptxforge_sass::regalloc::allocate_registers(&mut l.func, sm, max);
+    // Out of registers with every pass: the passes that lengthen live ranges are left out.
+    if let (Err(_), Some(mut f), Some(config)) = (&result, fallback, fallback_config) {
+        ptxforge_lower::optimize_with(&mut f, &config);
+        result = ptxforge_sass::regalloc::allocate_registers(&mut f, sm, max);
+        l.func = f;
+    }
+    if let Err(e) = result {
         let msg = e.to_string();
         return Err(KernelError::new(&k, "regalloc", 0, msg));
     }

@@ -34,7 +34,10 @@
 //! `calls.rs` (each direct `call` of a `.func` inlined before selection, ptxas's subroutines
 //! described there) and `call_params.rs` (the calls' `.param` buffers as registers or frame slots);
 //! `opt.rs` (copy propagation, dead code) and `fold.rs` (constant-bank operands, as ptxas reads
-//! parameters).
+//! parameters); `imm_fold.rs` (constants as immediate operands, zeros as RZ), `local_cse.rs`
+//! (local value numbering), `wide_add_fold.rs` (IMAD.WIDE + 64-bit add as one IMAD.WIDE), `licm.rs`
+//! (loop-invariant code motion);
+//! `passes.rs` (the passes by name, `-O0`, `PTXFORGE_PASSES_OFF`).
 
 mod async_copy;
 mod atomic;
@@ -55,9 +58,12 @@ mod globals;
 mod half;
 mod hopper_sync;
 mod ieee_div;
+mod imm_fold;
 mod int;
 mod intops;
+mod licm;
 mod local;
+mod local_cse;
 mod mem;
 mod mma;
 mod mma_fp8;
@@ -68,6 +74,7 @@ mod opt;
 mod ordered;
 mod pack;
 mod param_addr;
+mod passes;
 mod planted;
 mod shared_layout;
 mod shared_window;
@@ -76,11 +83,13 @@ mod sqrt;
 mod sqrt64;
 mod testp;
 mod warp;
+mod wide_add_fold;
 
 pub use consts::{const_offsets, const_variable_decls, module_consts};
 pub use ctx::{LowerError, LoweredKernel, ParamLayout};
 pub use globals::{global_variables as global_variable_decls, module_globals, ModuleGlobal};
 pub use opt::optimize;
+pub use passes::{optimize_with, PassConfig, PASSES, PASSES_OFF_VAR, PASSES_ON_VAR};
 
 use ptxforge_ptx::ast;
 use ptxforge_sass::arch::Sm;

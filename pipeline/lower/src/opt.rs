@@ -2,12 +2,10 @@
 
 use ptxforge_sass::ir::*;
 
-/// Runs copy propagation, constant-bank folding, then removes pure instructions nobody reads.
+/// Runs every pass of [`crate::passes::PASSES`]: copy propagation, constant-bank and immediate
+/// folding, local CSE, then removes pure instructions nobody reads.
 pub fn optimize(f: &mut Function) {
-    propagate_copies(f);
-    crate::fold::fold_constant_bank(f);
-    eliminate_dead_code(f);
-    crate::atomic::demote_unused_atomics(f);
+    crate::passes::optimize_with(f, &crate::passes::PassConfig::default());
 }
 
 /// Per vreg and 32-bit part: how many instructions write that part.
@@ -41,7 +39,7 @@ fn copy_source(i: &Instr, defs: &[[u32; 4]]) -> Option<(Reg, Reg)> {
 }
 
 /// Replaces reads of copied values (whole registers or single parts) by the copied sources.
-fn propagate_copies(f: &mut Function) {
+pub(crate) fn propagate_copies(f: &mut Function) {
     let defs = part_defs(f);
     let mut part_src: std::collections::HashMap<(u32, u8), Reg> = std::collections::HashMap::new();
     for i in f.instrs() {
@@ -92,7 +90,7 @@ fn propagate_copies(f: &mut Function) {
 }
 
 /// Removes instructions whose only effect is a register result nobody reads, to a fixed point.
-fn eliminate_dead_code(f: &mut Function) {
+pub(crate) fn eliminate_dead_code(f: &mut Function) {
     loop {
         let used = used_vregs(f);
         let before = f.num_instrs();

@@ -75,6 +75,9 @@ const CASES: &[Case] = &[
     case("handwritten_intops.ptx", "intops", 1, 64, &[]),
     case("handwritten_bits.ptx", "bits", 1, 64, &["7", "13"]),
     case("handwritten_mul16.ptx", "mul16", 1, 64, &[]),
+    case("handwritten_opt_passes.ptx", "imm_fold", 1, 64, &[]),
+    case("handwritten_opt_passes.ptx", "local_cse", 1, 64, &[]),
+    case("handwritten_opt_passes.ptx", "wide_add", 1, 64, &["256"]),
     case("handwritten_divide.ptx", "divide", 1, 64, &[]),
     case(
         "handwritten_int64.ptx",
