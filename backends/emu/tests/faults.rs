@@ -478,9 +478,19 @@ fn removed_read_scoreboard_wait_is_a_hazard_at_the_overwriter() {
                         let load_after_load = sm >= 90
                             && w.op == Op::Ldg
                             && matches!(p.insts[k].op, Op::Ldg | Op::Ld | Op::Ldl);
+                        // A wait on a scoreboard that a later op (issued after k, same unit
+                        // order) set also orders k's read before j: then removing SBsb proves
+                        // nothing, so such a pair is not tested.
+                        let later: u8 = p.insts[k + 1..j]
+                            .iter()
+                            .flat_map(|x| [x.ctrl.rd_sb, x.ctrl.wr_sb])
+                            .flatten()
+                            .fold(0, |m, s| m | 1 << s);
+                        let ordered_otherwise = w.ctrl.wait & !(1 << sb) & later != 0;
                         return (w.ctrl.wait & (1 << sb) != 0
                             && w.ctrl.wait & wr == 0
-                            && !load_after_load)
+                            && !load_after_load
+                            && !ordered_otherwise)
                             .then_some((j, sb));
                     }
                     // A later late reader of the same source takes over the pending read (its

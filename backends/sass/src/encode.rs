@@ -341,6 +341,7 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             set_pred(w, 87, c)?;
         }
         Opcode::Fadd { ftz, rnd } => {
+            let b = &float_imm(b);
             set_alu_ab(w, 0x021, a, b)?;
             // FADD's immediate and constant-bank second operands use the C forms (ptxas:
             // `FADD R5, R4, -24` is 0x...7421, `FADD R5, R0, c[0x0][0x168]` 0x...7621).
@@ -354,19 +355,31 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             w.set(78, 2, crate::encode_double::round_code(rnd));
         }
         Opcode::Fmul { ftz } => {
+            let b = &float_imm(b);
             set_alu_ab(w, 0x020, a, b)?;
             set_float_mods(w, a, b);
             w.set(80, 1, ftz as u64);
             w.set(84, 3, 4);
         }
         Opcode::Ffma { ftz } => {
+            let (a, b, c) = (&float_imm(a), &float_imm(b), &float_imm(c));
             set_alu_abc(w, 0x023, a, b, c)?;
-            set_float_mods(w, a, b);
-            w.set(75, 1, c.neg as u64);
-            w.set(74, 1, c.abs as u64);
+            if matches!(c.val, SrcVal::Imm(_) | SrcVal::CBuf { .. }) {
+                // C forms: the register B sits in the C slot (64..71) with C's modifier bits, and
+                // 32..63 hold the immediate (whose sign is its own) or the bank address.
+                w.set(72, 1, a.neg as u64);
+                w.set(73, 1, a.abs as u64);
+                w.set(75, 1, b.neg as u64);
+                w.set(74, 1, b.abs as u64);
+            } else {
+                set_float_mods(w, a, b);
+                w.set(75, 1, c.neg as u64);
+                w.set(74, 1, c.abs as u64);
+            }
             w.set(80, 1, ftz as u64);
         }
         Opcode::Fmnmx { ftz } => {
+            let b = &float_imm(b);
             set_alu_ab(w, 0x009, a, b)?;
             set_float_mods(w, a, b);
             w.set(80, 1, ftz as u64);
@@ -388,6 +401,7 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             set_pred(w, 68, &carry)?;
         }
         Opcode::Fsetp { cmp, combine, ftz } => {
+            let b = &float_imm(b);
             set_alu_ab(w, 0x00b, a, b)?;
             set_float_mods(w, a, b);
             w.set(74, 2, bool_op_code(combine));
@@ -637,6 +651,18 @@ fn udst(i: &Instr) -> EResult<u64> {
     match i.dsts[0] {
         Dst::Reg(r) => ureg(&r),
         Dst::None => Ok(63),
+    }
+}
+
+/// An f32 immediate with its neg/abs folded into the bits (the encoding has no modifier bits for
+/// an immediate: they would overlap its sign); other operands unchanged.
+fn float_imm(s: &Src) -> Src {
+    match s.val {
+        SrcVal::Imm(v) => {
+            let v = if s.abs { v & 0x7fff_ffff } else { v };
+            Src::imm(if s.neg { v ^ 0x8000_0000 } else { v })
+        }
+        _ => *s,
     }
 }
 

@@ -206,7 +206,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             };
             let u = if signed { "" } else { ".U32" };
             let xs = if x { ".X" } else { "" };
-            let mut parts = vec![d0, src(a), isrc(b), src(c)];
+            let mut parts = vec![d0, src(a), isrc(b), isrc(c)];
             if x {
                 parts.push(pred(d));
             }

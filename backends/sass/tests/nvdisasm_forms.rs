@@ -186,6 +186,43 @@ fn forms(sm: Sm) -> Vec<Instr> {
         Instr::new(imad_lo(true), &[d(6)], &[r(2), Src::imm(1), r(4)]),
         Instr::new(imad_lo(false), &[d(6)], &[r(2), Src::imm(8), Src::ZERO]),
         Instr::new(imad_lo(true), &[d(6)], &[r(2), Src::imm(6), Src::ZERO]),
+        // f32 immediates with their sign (an immediate has no modifier bits), and FFMA's C forms
+        // with a negated register B (it moves to the C slot and takes C's modifier bits).
+        Instr::new(
+            Ffma { ftz: false },
+            &[d(9)],
+            &[r(2), r(5), Src::imm(0xbf00_0000)],
+        ),
+        Instr::new(
+            Ffma { ftz: false },
+            &[d(9)],
+            &[r(2), r(5).negated(), Src::imm(0x3f00_0000)],
+        ),
+        Instr::new(
+            Ffma { ftz: false },
+            &[d(9)],
+            &[r(2), r(5), Src::imm(0x3f00_0000).negated()],
+        ),
+        Instr::new(Ffma { ftz: false }, &[d(9)], &[r(2), r(5).negated(), cb]),
+        Instr::new(
+            Ffma { ftz: false },
+            &[d(9)],
+            &[r(2).negated(), Src::imm(0xc000_0000), r(7).absolute()],
+        ),
+        Instr::new(
+            Fmul { ftz: false },
+            &[d(9)],
+            &[r(2), Src::imm(0x4000_0000).negated()],
+        ),
+        Instr::new(
+            Imad {
+                mode: ImadMode::Lo,
+                signed: true,
+                x: false,
+            },
+            &[d(0)],
+            &[r(9), r(0), Src::imm(0xffff_ffff)],
+        ),
         // FADD's immediate and constant-bank forms (the second operand's C forms).
         Instr::new(
             Fadd {
