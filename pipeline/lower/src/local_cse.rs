@@ -4,8 +4,7 @@
 //! operand redefined in between never matches; both results must be written only once in the
 //! function, so the earlier one holds its value wherever the later one was read.
 
-use std::collections::HashMap;
-
+use ptxforge_sass::fast_hash::FastMap as HashMap;
 use ptxforge_sass::ir::*;
 
 /// Removes repeated pure computations within each block.
@@ -16,11 +15,12 @@ pub fn eliminate_local_redundancy(f: &mut Function) {
             && f.vreg_comps.get(r.idx as usize) == Some(&r.comps)
             && defs.get(r.idx as usize) == Some(&(r.comps as u32))
     };
-    let mut rename: HashMap<u32, u32> = HashMap::new();
-    let mut dead: Vec<(usize, usize)> = Vec::new();
-    for (bi, b) in f.blocks.iter_mut().enumerate() {
-        let mut version: HashMap<u32, u32> = HashMap::new();
-        let mut seen: HashMap<Key, [Dst; 2]> = HashMap::new();
+    let mut rename: HashMap<u32, u32> = HashMap::default();
+    let mut removed = 0;
+    for b in f.blocks.iter_mut() {
+        let mut version: HashMap<u32, u32> = HashMap::default();
+        let mut seen: HashMap<Key, [Dst; 2]> = HashMap::default();
+        let mut dead = vec![false; b.instrs.len()];
         for (ii, i) in b.instrs.iter_mut().enumerate() {
             apply_rename(i, &rename);
             if let Some(key) = key_of(i, &version, &whole_once) {
@@ -31,7 +31,8 @@ pub fn eliminate_local_redundancy(f: &mut Function) {
                                 rename.insert(d.idx, e.idx);
                             }
                         }
-                        dead.push((bi, ii));
+                        dead[ii] = true;
+                        removed += 1;
                         continue;
                     }
                     None => {
@@ -45,12 +46,14 @@ pub fn eliminate_local_redundancy(f: &mut Function) {
                 }
             });
         }
+        let mut n = 0;
+        b.instrs.retain(|_| {
+            n += 1;
+            !dead[n - 1]
+        });
     }
-    if dead.is_empty() {
+    if removed == 0 {
         return;
-    }
-    for (bi, ii) in dead.into_iter().rev() {
-        f.blocks[bi].instrs.remove(ii);
     }
     for b in &mut f.blocks {
         for i in &mut b.instrs {
