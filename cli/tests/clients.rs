@@ -4,6 +4,9 @@
 //! `ptxforge sim` three ways; nvcc 13.5 with ptxforge as its ptxas in each mode; and the README's
 //! client table, which this test writes (PTXFORGE_BLESS=1) and checks.
 
+mod common;
+
+use common::clients::{check_decodes, compile_verdict, nv_tool, readme_table, sim_three_way};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -11,17 +14,8 @@ fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clients/triton")
 }
 
-fn nv_tool(name: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(std::env::var_os("PTXFORGE_NV")?)
-        .join("bin")
-        .join(name);
-    p.exists().then_some(p)
-}
-
 fn scratch() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ptxforge-clients-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::clients::scratch("clients")
 }
 
 /// (kernel, grid, scalar args, buffer bytes, dynamic shared bytes, fill, f32 ulps) for
@@ -63,21 +57,16 @@ const SIM: &[(&str, &str, &str, &str, &str, &str, &str)] = &[
 /// Runs `program` with Triton's ptxas arguments on `ptx`; (success, first error line with the
 /// file name as FILE).
 fn triton_compile(program: &Path, ptx: &Path, sm: &str, out: &Path) -> (bool, String) {
-    let o = Command::new(program)
-        .args(["-lineinfo", "-v", "--regAllocOptLevel=2"])
-        .arg(format!("--gpu-name={sm}"))
-        .arg(ptx)
-        .arg("-o")
-        .arg(out)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr).replace(ptx.to_str().unwrap(), "FILE");
-    let first = err
-        .lines()
-        .find(|l| l.contains("error"))
-        .unwrap_or("")
-        .trim();
-    (o.status.success(), first.to_string())
+    let args = [
+        "-lineinfo".to_string(),
+        "-v".into(),
+        "--regAllocOptLevel=2".into(),
+        format!("--gpu-name={sm}"),
+        ptx.to_str().unwrap().into(),
+        "-o".into(),
+        out.to_str().unwrap().into(),
+    ];
+    compile_verdict(program, &args, ptx)
 }
 
 struct Row {
@@ -132,63 +121,26 @@ fn triton_rows() -> Vec<Row> {
 
 /// nvdisasm and cuobjdump read our cubin; `ptxforge sim` agrees three ways. Returns the sim column.
 fn check_cubin(kernel: &str, sm: &str, cubin: &Path, ptx: &Path) -> String {
-    if let Some(nvdisasm) = nv_tool("nvdisasm") {
-        let o = Command::new(nvdisasm).arg(cubin).output().unwrap();
-        let text = String::from_utf8_lossy(&o.stdout);
-        assert!(
-            o.status.success() && text.contains(kernel),
-            "{kernel} {sm}: nvdisasm: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-    }
-    if let Some(cuobjdump) = nv_tool("cuobjdump") {
-        let o = Command::new(cuobjdump)
-            .arg("-sass")
-            .arg(cubin)
-            .output()
-            .unwrap();
-        assert!(
-            o.status.success()
-                && String::from_utf8_lossy(&o.stdout).contains(&format!("Function : {kernel}")),
-            "{kernel} {sm}: cuobjdump"
-        );
-    }
+    check_decodes(kernel, &format!("{kernel} {sm}"), cubin);
     let &(_, grid, args, bytes, dynamic, fill, ulps) = SIM
         .iter()
         .find(|s| s.0 == kernel)
         .unwrap_or_else(|| panic!("{kernel} compiles: give it a SIM row"));
-    if nv_tool("ptxas").is_none() {
-        return "not run (no PTXFORGE_NV ptxas)".into();
-    }
-    let o = Command::new(env!("CARGO_BIN_EXE_ptxforge"))
-        .arg("sim")
-        .arg(ptx)
-        .args([
-            "-arch", sm, "--entry", kernel, "--grid", grid, "--block", "128", "--args", args,
-        ])
-        .args([
-            "--buffer-bytes",
-            bytes,
-            "--dynamic-shared",
-            dynamic,
-            "--fill",
-            fill,
-            "--ulps",
-            ulps,
-        ])
-        .output()
-        .unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert_eq!(
-        out.trim(),
-        "agree",
-        "{kernel} {sm}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    match ulps {
-        "0" => "agree (3-way)".into(),
-        _ => format!("agree (3-way, {ulps} ulps)"),
-    }
+    let launch = [
+        "--grid",
+        grid,
+        "--block",
+        "128",
+        "--args",
+        args,
+        "--buffer-bytes",
+        bytes,
+        "--dynamic-shared",
+        dynamic,
+        "--fill",
+        fill,
+    ];
+    sim_three_way(ptx, sm, kernel, &launch, ulps)
 }
 
 /// nvcc 13.5 with ptxforge as its ptxas: a copy of nvcc's bin folder (links) whose `ptxas` is
@@ -297,42 +249,7 @@ fn triton_and_nvcc_clients_and_the_readme_table() {
     for (mode, status) in &nvcc {
         table += &format!("| nvcc 13.5 | `{mode}` | sm_80 | {status} | - |\n");
     }
-    let readme_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md");
-    let readme = std::fs::read_to_string(&readme_path).unwrap();
-    let (Some(b), Some(e)) = (readme.find(BEGIN), readme.find(END)) else {
-        panic!("README.md lacks the clients table markers")
-    };
-    let current = &readme[b + BEGIN.len()..e];
-    let wanted = format!("\n{table}");
-    if std::env::var_os("PTXFORGE_BLESS").is_some() {
-        std::fs::write(
-            &readme_path,
-            format!("{}{wanted}{}", &readme[..b + BEGIN.len()], &readme[e..]),
-        )
-        .unwrap();
-    } else if nvcc.is_empty() {
-        let triton_part = wanted
-            .lines()
-            .filter(|l| !l.starts_with("| nvcc"))
-            .collect::<Vec<_>>()
-            .join("\n");
-        let current_part = current
-            .lines()
-            .filter(|l| !l.starts_with("| nvcc"))
-            .collect::<Vec<_>>()
-            .join("\n");
-        let current_part = current_part.replace("agree (3-way, 2 ulps)", "agree (3-way)");
-        assert_eq!(
-            current_part.replace("agree (3-way)", "not run (no PTXFORGE_NV ptxas)"),
-            triton_part,
-            "README clients table is stale"
-        );
-    } else {
-        assert_eq!(
-            current, wanted,
-            "README clients table is stale: rerun with PTXFORGE_BLESS=1"
-        );
-    }
+    readme_table(BEGIN, END, &table, Some("| nvcc"));
 }
 
 /// Triton's reductions keep their scratch in `.extern .shared`: without `--dynamic-shared` the

@@ -151,7 +151,7 @@ fn llvm_nvptx_client_and_the_readme_table() {
         String::from("| client | kernel / mode | target | status | sim |\n|---|---|---|---|---|\n");
     kernel_rows(&mut table);
     mode_rows(&mut table);
-    readme_table(BEGIN, END, &table);
+    readme_table(BEGIN, END, &table, None);
 }
 
 /// The kept PTX is what llc 14 writes for the kept IR (so that a reader can trust its origin).

@@ -85,9 +85,10 @@ pub fn sim_three_way(ptx: &Path, sm: &str, kernel: &str, args: &[&str], ulps: &s
 }
 
 /// The text between `begin` and `end` in README.md must be `table` (after a newline); with
-/// PTXFORGE_BLESS set it is written instead. Without ptxas the sim column reads "not run", so the
-/// comparison maps the recorded "agree" cells to that first.
-pub fn readme_table(begin: &str, end: &str, table: &str) {
+/// PTXFORGE_BLESS set it is written instead. Without the reference tools the sim column reads "not
+/// run" and rows that need a tool (starting with `tool_rows`, e.g. `| nvcc`) are absent, so the
+/// comparison maps the recorded text the same way first.
+pub fn readme_table(begin: &str, end: &str, table: &str, tool_rows: Option<&str>) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md");
     let readme = std::fs::read_to_string(&path).unwrap();
     let (Some(b), Some(e)) = (readme.find(begin), readme.find(end)) else {
@@ -99,7 +100,10 @@ pub fn readme_table(begin: &str, end: &str, table: &str) {
         let text = format!("{}{wanted}{}", &readme[..b + begin.len()], &readme[e..]);
         std::fs::write(&path, text).unwrap();
     } else if nv_tool("ptxas").is_none() {
-        let mut recorded = current.to_string();
+        let mut recorded: String = current
+            .split_inclusive('\n')
+            .filter(|l| tool_rows.is_none_or(|p| !l.starts_with(p)))
+            .collect();
         for agree in ["agree (3-way, 2 ulps)", "agree (3-way)"] {
             recorded = recorded.replace(agree, "not run (no PTXFORGE_NV ptxas)");
         }

@@ -1,5 +1,7 @@
 //! Test support shared by the CLI's test files: ptxas 13.5's `--compiler-stats` output, recorded
 //! once (shared/docs/cli.md).
+// Each test file uses a part of this support.
+#![allow(dead_code)]
 
 /// ptxas 13.5's `--compiler-stats=t,m,p,d` (time, memory, phase-wise, detailed), first compile
 /// unit.
@@ -29,5 +31,4 @@ Compile-unit with entry vadd
 /// ptxas 13.5's `--compiler-stats=time`.
 pub const PTXAS_STATS_TIME: &str = "ptxas info    : STAT: CompileTime = 45.613998 ms\n";
 
-#[allow(dead_code)]
 pub mod clients;
