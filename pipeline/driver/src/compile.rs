@@ -224,27 +224,12 @@ fn module_globals(module: &ast::Module, sources: &[Source]) -> Vec<ptxforge_cubi
     ptxforge_lower::module_globals(module)
         .into_iter()
         .zip(decls)
-        .map(|(g, v)| {
-            let visible = sources.iter().any(|s| {
-                let named = s
-                    .text
-                    .get(v.name_at as usize..)
-                    .is_some_and(|t| t.starts_with(v.name.as_str()));
-                let head = s.text.get(v.span.start as usize..v.name_at as usize);
-                named
-                    && head.is_some_and(|h| {
-                        h.split_whitespace()
-                            .take_while(|w| *w != ".global")
-                            .any(|w| matches!(w, ".visible" | ".weak" | ".common"))
-                    })
-            });
-            ptxforge_cubin::GlobalVar {
-                name: g.name,
-                size: g.size,
-                align: g.align,
-                init: g.init,
-                visible,
-            }
+        .map(|(g, v)| ptxforge_cubin::GlobalVar {
+            visible: declared_visible(v, sources, ".global"),
+            name: g.name,
+            size: g.size,
+            align: g.align,
+            init: g.init,
         })
         .collect()
 }

@@ -22,7 +22,9 @@
 //! `cvta.local`/`cvta.to.local` through the window base at `c[0x0][0x20]`), `atomic.rs` (atom/red,
 //! CAS with its compare and new values in one register group; generic ATOM; memory orders),
 //! `intops.rs` (bfe, the add/sub/mad carry chains through a carry predicate, dp4a/dp2a as IDP),
-//! `testp.rs` (testp as integer compares), `bits.rs`
+//! `testp.rs` (testp as integer compares), `fp8_cvt.rs` (fp8 conversions as F2FP), `mma_fp8.rs`
+//! (sm_90's fp8 mma as F2FP unpacks and two HMMAs), `consts.rs` (`.const` variables in bank 3),
+//! `global_sym.rs` (module variables named as memory operands), `bits.rs`
 //! (clz/popc/brev/bfind/bmsk/bfi/lop3/prmt in every mode), `divide.rs` (integer div/rem),
 //! `async_copy.rs` (sm_80 `cp.async.{ca,cg}` as LDGSTS, with ptxas's zero-fill form for a src-size:
 //! the address moved on by `(size - n) % size` and the fill predicate `n != 0`;

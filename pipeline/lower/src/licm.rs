@@ -55,7 +55,7 @@ fn entered_only_at_top(f: &Function, h: usize, j: usize) -> bool {
 }
 
 fn hoist_from(f: &mut Function, h: usize, j: usize) {
-    let writes = write_counts(f);
+    let writes = crate::local_cse::write_counts(f);
     let mut written_in_loop = vec![false; f.num_vregs as usize];
     for b in &f.blocks[h..=j] {
         for i in &b.instrs {
@@ -129,17 +129,4 @@ fn movable(op: &Opcode) -> bool {
             | Opcode::Fmul { .. }
             | Opcode::Ffma { .. }
     )
-}
-
-/// Per vreg: 32-bit parts written in the whole function, summed over writes.
-fn write_counts(f: &Function) -> Vec<u32> {
-    let mut n = vec![0u32; f.num_vregs as usize];
-    for i in f.instrs() {
-        i.visit_regs(|r, a| {
-            if a == Access::Write {
-                n[r.idx as usize] += r.comps as u32;
-            }
-        });
-    }
-    n
 }

@@ -152,8 +152,9 @@ fn apply_rename(i: &mut Instr, rename: &HashMap<u32, u32>) {
     });
 }
 
-/// Per vreg: how many 32-bit parts are written in the whole function, summed over writes.
-fn write_counts(f: &Function) -> Vec<u32> {
+/// Per vreg: how many 32-bit parts are written in the whole function, summed over writes (also
+/// licm's test for registers written once).
+pub(crate) fn write_counts(f: &Function) -> Vec<u32> {
     let mut n = vec![0u32; f.num_vregs as usize];
     for i in f.instrs() {
         i.visit_regs(|r, a| {
