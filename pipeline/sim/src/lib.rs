@@ -283,12 +283,7 @@ pub fn compare_runner(
 /// Compiles `req.entry` of the PTX with ptxforge for `req.sm` (the module's other entries are
 /// left out, so that one ptxforge cannot compile yet does not stop the check).
 pub fn compile_ours(req: &SimRequest) -> Result<Vec<u8>, String> {
-    let opts = CompileOptions {
-        sm: Sm::new(req.sm),
-        entries: vec![req.entry.clone()],
-        ..CompileOptions::default()
-    };
-    let out = compile_module(&req.ptx, &req.file_name, &opts);
+    let out = compile_module(&req.ptx, &req.file_name, &entry_options(req));
     out.cubin.ok_or_else(|| {
         let msgs: Vec<String> = out.diagnostics.iter().map(|d| d.to_string()).collect();
         format!(
@@ -297,6 +292,23 @@ pub fn compile_ours(req: &SimRequest) -> Result<Vec<u8>, String> {
             msgs.join("; ")
         )
     })
+}
+
+/// [`compile_ours`]'s compile with each kernel's printed SASS kept (for the nvdisasm check).
+pub fn compile_with_text(req: &SimRequest) -> ptxforge_pipeline::CompileOutput {
+    let opts = CompileOptions {
+        keep_sass_text: true,
+        ..entry_options(req)
+    };
+    compile_module(&req.ptx, &req.file_name, &opts)
+}
+
+fn entry_options(req: &SimRequest) -> CompileOptions {
+    CompileOptions {
+        sm: Sm::new(req.sm),
+        entries: vec![req.entry.clone()],
+        ..CompileOptions::default()
+    }
 }
 
 /// Why a runner stopped before its buffers could be compared.

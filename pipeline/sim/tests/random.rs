@@ -1,6 +1,6 @@
 //! Random programs against the whole compiler: fixed seeds on sm_75, sm_80, sm_89 and sm_90, each
 //! kernel compiled by ptxforge and ptxas and run on the interpreter and the emulator (both
-//! cubins); no run may disagree, and ptxas must accept every kernel (a rejection is a generator
+//! cubins), and nvdisasm must decode our code to our printer's text; no run may disagree, and ptxas must accept every kernel (a rejection is a generator
 //! bug); 64-bit div/rem are left out (the emulator's gap on ptxas's code for them). Also, without ptxas: the generator is deterministic and its kernels parse and run on the
 //! interpreter. Prints `skipped: ...` for the three-way part when ptxas is absent.
 

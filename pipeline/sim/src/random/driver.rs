@@ -7,7 +7,7 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::program::{Program, ENTRY};
-use crate::{check_each, compile_ours, Fill, Runs, SimRequest, Verdict};
+use crate::{check_each, compile_ours, compile_with_text, Fill, Runs, SimRequest, Verdict};
 
 /// Which runner stands apart in a disagreement.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -22,6 +22,9 @@ pub enum Culprit {
     /// Our cubin differs where the emulator could not run ptxas's (or there is no ptxas): a
     /// ptxforge bug or an emulator one.
     Unconfirmed,
+    /// nvdisasm reads our machine code as something other than what our printer says we meant:
+    /// an encoding bug, whatever the emulator (which shares our decoder's view) makes of it.
+    Encoding,
 }
 
 impl std::fmt::Display for Culprit {
@@ -31,6 +34,7 @@ impl std::fmt::Display for Culprit {
             Culprit::PtxasCubin => "ptxas cubin differs",
             Culprit::Interpreter => "interpreter differs from both cubins",
             Culprit::Unconfirmed => "ptxforge cubin differs; ptxas's cubin did not run",
+            Culprit::Encoding => "nvdisasm reads our code differently from our printer",
         })
     }
 }
@@ -117,12 +121,17 @@ pub fn request(program: &Program, seed: u64) -> SimRequest {
     }
 }
 
-/// Compiles and runs `program` three ways (two without `ptxas`).
+/// Compiles and runs `program` three ways (two without `ptxas`). With `ptxas` (the reference
+/// tools are there), nvdisasm must also decode our code to exactly our printer's text.
 pub fn run(program: &Program, seed: u64, ptxas: Option<&Path>) -> Outcome {
     let req = request(program, seed);
-    let ours = match compile_ours(&req) {
+    let ours = match ptxas {
+        Some(_) => compile_checked_by_nvdisasm(&req),
+        None => compile_ours(&req).map_err(Outcome::PtxforgeError),
+    };
+    let ours = match ours {
         Ok(c) => c,
-        Err(e) => return Outcome::PtxforgeError(e),
+        Err(outcome) => return outcome,
     };
     let reference = match ptxas {
         Some(tool) => match ptxas_cubin(tool, &req.ptx, req.sm) {
@@ -145,6 +154,64 @@ pub fn run(program: &Program, seed: u64, ptxas: Option<&Path>) -> Outcome {
         Ok(Runs::InterpreterStopped(v)) => Outcome::Skipped(v.to_string()),
         Ok(Runs::Compared(verdicts)) => classify(&verdicts),
     }
+}
+
+/// Compiles `req` keeping the printed SASS, and decodes the code with nvdisasm (when present):
+/// a difference is an [`Culprit::Encoding`] disagreement.
+fn compile_checked_by_nvdisasm(req: &SimRequest) -> Result<Vec<u8>, Outcome> {
+    let out = compile_with_text(req);
+    let Some(cubin) = out.cubin else {
+        let msgs: Vec<String> = out.diagnostics.iter().map(|d| d.to_string()).collect();
+        return Err(Outcome::PtxforgeError(format!(
+            "ptxforge could not compile {}: {}",
+            req.file_name,
+            msgs.join("; ")
+        )));
+    };
+    let sm = ptxforge_sass::arch::Sm::new(req.sm);
+    for k in &out.kernels {
+        let (Some(image), Some(text)) = (&k.image, &k.sass_text) else {
+            continue;
+        };
+        let printed: Vec<String> = text
+            .lines()
+            .filter_map(ptxforge_sass::oracle::normalise)
+            .collect();
+        let detail = match ptxforge_sass::oracle::nvdisasm_raw(sm, &image.code) {
+            None => continue,
+            Some(Err(e)) => format!("nvdisasm rejects our code: {}", e.trim()),
+            Some(Ok(decoded)) => match first_text_difference(&printed, &decoded) {
+                None => continue,
+                Some(d) => d,
+            },
+        };
+        return Err(Outcome::Disagree {
+            culprit: Culprit::Encoding,
+            detail,
+        });
+    }
+    Ok(cubin)
+}
+
+/// Where nvdisasm's instruction texts first differ from ours.
+fn first_text_difference(ours: &[String], decoded: &[String]) -> Option<String> {
+    if let Some((i, (a, b))) = ours
+        .iter()
+        .zip(decoded)
+        .enumerate()
+        .find(|(_, (a, b))| a != b)
+    {
+        return Some(format!(
+            "instruction {i}: we print `{a}`, nvdisasm reads `{b}`"
+        ));
+    }
+    (ours.len() != decoded.len()).then(|| {
+        format!(
+            "{} instructions printed, {} decoded",
+            ours.len(),
+            decoded.len()
+        )
+    })
 }
 
 /// Why a kernel whose ptxas cubin differs from the interpreter only in NaN payloads counts as a
@@ -217,4 +284,26 @@ pub fn ptxas_cubin(tool: &Path, ptx: &str, sm: u32) -> Result<Vec<u8>, String> {
 /// ptxas as the tests find it: `$PTXFORGE_NV`, then the fetch script's cache.
 pub fn default_ptxas() -> Option<PathBuf> {
     ptxforge_sass::nvtools::tool("ptxas")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_text_difference;
+
+    fn texts(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn text_difference_names_the_first_differing_instruction() {
+        let ours = texts(&["MOV R1, c[0x0][0x28]", "FADD R2, R3, 2", "EXIT"]);
+        let same = ours.clone();
+        assert_eq!(first_text_difference(&ours, &same), None);
+        let decoded = texts(&["MOV R1, c[0x0][0x28]", "FADD R2, R3, -2", "EXIT"]);
+        let d = first_text_difference(&ours, &decoded).unwrap();
+        assert!(d.starts_with("instruction 1:"), "{d}");
+        let shorter = texts(&["MOV R1, c[0x0][0x28]"]);
+        let d = first_text_difference(&ours, &shorter).unwrap();
+        assert!(d.contains("3 instructions printed, 1 decoded"), "{d}");
+    }
 }
