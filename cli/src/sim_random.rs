@@ -2,13 +2,15 @@
 //!
 //! ```text
 //! ptxforge sim --random COUNT [--seed S] -arch sm_XX[,sm_YY...] [--ptxas PATH] [--out DIR]
-//!              [--for SECONDS] [--size N] [--vars N] [--pending] [--nan] [--no-reduce]
+//!              [--for SECONDS] [--size N] [--vars N] [--pending] [--weight FEATURE=W]... [--nan] [--no-reduce]
 //! ```
 //! Each seed S, S+1, ... makes one kernel per architecture; each is compiled with ptxforge and
 //! ptxas and run on the interpreter and the emulator (both cubins). A disagreement is reduced and
 //! written to DIR (default `random-found`). The last line reads
 //! `random: N kernels, A agree, D disagree, E ptxforge errors, R ptxas rejects`; the exit status
 //! is 1 when D > 0. `--for` stops after that many seconds (COUNT 0: no count limit).
+//! `--weight bits=200` sets a generator feature's weight (0 leaves it out; names as in
+//! `ptxforge_sim::random::Feature`, any case).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,7 +20,7 @@ use ptxforge_sim::random::{default_ptxas, run_seed, Config, Feature, Outcome};
 
 const USAGE: &str =
     "usage: ptxforge sim --random COUNT [--seed S] -arch sm_XX[,sm_YY...] [--ptxas PATH] \
-[--out DIR] [--for SECONDS] [--size N] [--vars N] [--pending] [--nan] [--no-reduce]";
+[--out DIR] [--for SECONDS] [--size N] [--vars N] [--pending] [--weight FEATURE=W]... [--nan] [--no-reduce]";
 
 struct Options {
     count: u64,
@@ -30,6 +32,7 @@ struct Options {
     size: Option<usize>,
     vars: Option<usize>,
     pending: bool,
+    weights: Vec<(Feature, u32)>,
     nan: bool,
     reduce: bool,
 }
@@ -115,6 +118,9 @@ fn one_kernel(opts: &Options, sm: u32, seed: u64, t: &mut Tally) {
     if opts.pending {
         config.set_weight(Feature::Pending, 60);
     }
+    for &(f, w) in &opts.weights {
+        config.set_weight(f, w);
+    }
     let budget = if opts.reduce { 5000 } else { 0 };
     let (outcome, size, reduced) = run_seed(&config, seed, opts.ptxas.as_deref(), budget);
     t.kernels += 1;
@@ -188,6 +194,7 @@ fn parse(argv: &[String]) -> Result<Options, String> {
         size: None,
         vars: None,
         pending: false,
+        weights: Vec::new(),
         nan: false,
         reduce: true,
     };
@@ -221,6 +228,7 @@ fn parse(argv: &[String]) -> Result<Options, String> {
             "--size" => o.size = Some(number(&value()?)? as usize),
             "--vars" => o.vars = Some((number(&value()?)? as usize).clamp(1, 16)),
             "--pending" => o.pending = true,
+            "--weight" => o.weights.push(feature_weight(&value()?)?),
             "--nan" => o.nan = true,
             "--no-reduce" => o.reduce = false,
             _ => return Err(format!("unknown option '{name}' with --random")),
@@ -233,6 +241,15 @@ fn parse(argv: &[String]) -> Result<Options, String> {
         return Err("--random needs a count above 0, or --for SECONDS".into());
     }
     Ok(o)
+}
+
+/// `NAME=W`: a generator feature and its weight.
+fn feature_weight(v: &str) -> Result<(Feature, u32), String> {
+    let (name, w) = v
+        .split_once('=')
+        .ok_or(format!("'{v}': expected FEATURE=WEIGHT"))?;
+    let f = Feature::from_name(name).ok_or(format!("'{name}': no such generator feature"))?;
+    Ok((f, number(w)? as u32))
 }
 
 fn number(v: &str) -> Result<u64, String> {

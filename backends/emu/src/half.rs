@@ -357,12 +357,20 @@ pub fn f2fp(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
     if crate::fp8::is_fp8(i) {
         return crate::fp8::f2fp8(i, x);
     }
-    if i.f(72, 4) != 0 || i.f(77, 2) != 0 || i.f(81, 10) != 0 || i.f(9, 3) != 1 {
+    if i.f(72, 3) != 0 || i.f(77, 2) != 0 || i.f(81, 10) != 0 || i.f(9, 3) != 1 {
         return Err("F2FP other than PACK_AB of registers".into());
     }
     let f = if i.bit(76) { BF16 } else { F16 };
     let rm = i.f(79, 2);
-    let half = |v: u32| round_half(f32::from_bits(v) as f64, 0.0, f, rm) as u32;
+    // .RELU (bit 75): a negative value (-0 included) becomes +0; a NaN stays the canonical NaN.
+    let relu = i.bit(75);
+    let half = |v: u32| {
+        let x = f32::from_bits(v) as f64;
+        match relu && x.is_sign_negative() && !x.is_nan() {
+            true => 0,
+            false => round_half(x, 0.0, f, rm) as u32,
+        }
+    };
     let mut out = AluOut::default();
     out.r[0] = Some(half(x.val(i.a)) << 16 | half(x.val(i.b)));
     Ok(out)

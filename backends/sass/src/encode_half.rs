@@ -80,9 +80,10 @@ pub(crate) fn encode_half(i: &Instr, w: &mut Word) -> EResult<()> {
             w.set(85, 1, bf16 as u64);
             set_pred(w, 87, c)?;
         }
-        Opcode::F2fp { bf16, rnd } => {
+        Opcode::F2fp { bf16, rnd, relu } => {
             set_regs(w, 0x03e, a, b, &Src::ZERO)?;
             w.set(64, 8, 0xff);
+            w.set(75, 1, relu as u64);
             w.set(76, 1, bf16 as u64);
             w.set(79, 2, round_code(rnd));
         }

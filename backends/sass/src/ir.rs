@@ -608,9 +608,9 @@ pub enum Opcode {
         nan: bool,
         swz: [HalfSwizzle; 2],
     },
-    /// `F2FP[.BF16].PACK_AB[.RZ] d0, s0, s1` (sm_80+): two f32 rounded to f16 (or bf16), s0 into
-    /// the high half and s1 into the low half.
-    F2fp { bf16: bool, rnd: Round },
+    /// `F2FP[.RELU][.BF16].PACK_AB[.RZ] d0, s0, s1` (sm_80+): two f32 rounded to f16 (or bf16),
+    /// s0 into the high half and s1 into the low half; `.RELU` makes negatives 0 (bit 75).
+    F2fp { bf16: bool, rnd: Round, relu: bool },
     /// `F2FP.SATFINITE[.RELU].E4M3.F32.PACK_AB_MERGE_C d0, s0, s1, s2` and the other FP8 forms
     /// (sm_89+; `crate::fp8`): s0 (f32 packs only) into the high byte, s1 the low, s2 is RZ;
     /// `h1`: an unpack reads s1's upper half (`R7.H1`).

@@ -73,7 +73,7 @@ pub(crate) fn half_body(sm: Sm, i: &Instr) -> String {
             flag(nan, ".NAN"),
             join(&[d0, hsrc(a, swz[0]), hsrc(b, swz[1]), pred(c)])
         ),
-        Opcode::F2fp { bf16, rnd } => {
+        Opcode::F2fp { bf16, rnd, relu } => {
             let ty = match (bf16, sm.num >= 89) {
                 (false, false) => "",
                 (true, false) => ".BF16",
@@ -81,7 +81,8 @@ pub(crate) fn half_body(sm: Sm, i: &Instr) -> String {
                 (true, true) => ".BF16.F32",
             };
             format!(
-                "F2FP{ty}.PACK_AB{} {}",
+                "F2FP{}{ty}.PACK_AB{} {}",
+                flag(relu, ".RELU"),
                 round_suffix(rnd),
                 join(&[d0, src(a), src(b)])
             )

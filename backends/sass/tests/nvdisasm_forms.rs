@@ -1150,7 +1150,13 @@ fn half_forms(sm: Sm, v: &mut Vec<Instr>) {
             &[r(4), r(5), r(6)],
         ));
         for (bf16, rnd) in [(false, Round::Rn), (true, Round::Rn), (false, Round::Rz)] {
-            v.push(Instr::new(F2fp { bf16, rnd }, &[d(3)], &[Src::ZERO, r(7)]));
+            for relu in [false, true] {
+                v.push(Instr::new(
+                    F2fp { bf16, rnd, relu },
+                    &[d(3)],
+                    &[Src::ZERO, r(7)],
+                ));
+            }
         }
     }
     v.push(Instr::new(

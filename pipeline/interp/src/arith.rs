@@ -105,10 +105,17 @@ fn int_op(ins: &Ins, ty: Type, s: &[u64], carry: &mut bool) -> Result<(u64, Type
                 };
                 sat32(r)
             } else {
-                let (x, y) = ((a & m) as i128, (b()? & m) as i128);
-                let r = if is_sub { x - y - cin } else { x + y + cin };
+                // As the hardware does it (and ptxas relies on, also in chains that mix add and
+                // sub): a - b is a + !b + 1, sub.cc's flag is that sum's carry (set when nothing
+                // is borrowed), and subc adds the flag in place of the 1.
+                let x = (a & m) as i128;
+                let (y, cin) = match (is_sub, op.ends_with('c')) {
+                    (false, _) => ((b()? & m) as i128, cin),
+                    (true, with_carry) => ((!b()? & m) as i128, if with_carry { cin } else { 1 }),
+                };
+                let r = x + y + cin;
                 if cc {
-                    *carry = if is_sub { r < 0 } else { r >> w != 0 };
+                    *carry = r >> w != 0;
                 }
                 r as u64
             }
@@ -504,7 +511,12 @@ fn finish(ins: &Ins, mut r: u64, f: Fmt) -> u64 {
         }
     }
     if ins.has("relu") && (v.is_nan() || v < 0.0) {
-        r = 0;
+        // fma's (and cvt's) .relu keeps a NaN, made canonical; a negative result becomes 0.
+        r = if v.is_nan() && ins.op == "fma" {
+            f.nan()
+        } else {
+            0
+        };
     }
     r
 }

@@ -190,6 +190,12 @@ fn cvt_value(ins: &Ins, dty: Type, sty: Type, a: u64) -> Result<u64, SimError> {
             v = (v & (1u64 << (f.ebits + f.mbits))) | max_finite;
         }
     }
+    if ins.has("relu") && f.is_some_and(|f| float::decode(v, f).is_sign_negative()) {
+        // .relu: a negative result (-0 included) is +0; a NaN stays NaN.
+        if !f.is_some_and(|f| float::decode(v, f).is_nan()) {
+            v = 0;
+        }
+    }
     if sat {
         let x = match f {
             Some(f) => float::decode(v, f),

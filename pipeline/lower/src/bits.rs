@@ -19,6 +19,16 @@ fn unsupported(i: &Instruction) -> String {
     )
 }
 
+/// SHF.L.U32: a 32-bit shift left (by 32 or more: 0).
+fn shl_u32() -> Opcode {
+    Opcode::Shf {
+        right: false,
+        signed: false,
+        wide: false,
+        hi: false,
+    }
+}
+
 /// An immediate operand's value.
 fn imm(op: &Operand) -> Option<i128> {
     match op {
@@ -173,22 +183,25 @@ impl Ctx<'_> {
                 Src::imm(((((1u64 << end) - 1) >> pos) << pos) as u32)
             }
             _ => {
-                let pos = self.reg_src32(&o[3])?;
-                let len = self.src32(&o[4])?;
+                // Only the fields' low bytes count (pos 0x105 is 5): as bfe, through PRMT.
+                let pos = self.field_byte(&o[3], 0x4)?;
+                let pos = self.in_reg(pos);
+                let len = self.field_byte(&o[4], 0x4)?;
                 let m = self.temp();
                 self.emit(Opcode::Bmsk { wrap: false }, &[Dst::Reg(m)], &[pos, len]);
-                Src::reg(m)
+                let shifted = self.temp();
+                self.emit(shl_u32(), &[Dst::Reg(shifted)], &[a, pos, Src::ZERO]);
+                self.emit(
+                    Opcode::Lop3 { lut: LUT_INSERT },
+                    &[Dst::Reg(d), Dst::None],
+                    &[Src::reg(shifted), Src::reg(m), b, Src::FALSE],
+                );
+                return Ok(());
             }
         };
         let pos = self.src32(&o[3])?;
         let shifted = self.temp();
-        let shl = Opcode::Shf {
-            right: false,
-            signed: false,
-            wide: false,
-            hi: false,
-        };
-        self.emit(shl, &[Dst::Reg(shifted)], &[a, pos, Src::ZERO]);
+        self.emit(shl_u32(), &[Dst::Reg(shifted)], &[a, pos, Src::ZERO]);
         self.emit(
             Opcode::Lop3 { lut: LUT_INSERT },
             &[Dst::Reg(d), Dst::None],

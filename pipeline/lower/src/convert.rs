@@ -126,6 +126,7 @@ impl Ctx<'_> {
                     Opcode::F2fp {
                         bf16: dst == Bf16,
                         rnd,
+                        relu: false,
                     },
                     &[Dst::Reg(d)],
                     &[Src::ZERO, a],
@@ -138,12 +139,12 @@ impl Ctx<'_> {
         Ok(())
     }
 
-    /// `cvt.rnd.f16x2.f32 d, a, b` (and bf16x2): a into the high half, b into the low half.
+    /// `cvt.rnd{.relu}.f16x2.f32 d, a, b` (and bf16x2): a into the high half, b into the low half.
     fn cvt_pack_pair(&mut self, i: &Instruction, dt: Type, st: Type) -> LResult<()> {
         let extra = i
             .mods()
             .iter()
-            .any(|m| matches!(m.as_str(), "relu" | "satfinite" | "sat" | "ftz"));
+            .any(|m| matches!(m.as_str(), "satfinite" | "sat" | "ftz"));
         if st != Type::F32 || i.operands.len() != 3 || extra || self.sm.num < 80 {
             return Err(unsupported(i));
         }
@@ -158,6 +159,7 @@ impl Ctx<'_> {
             Opcode::F2fp {
                 bf16: dt == Type::BF16x2,
                 rnd,
+                relu: i.has_mod("relu"),
             },
             &[Dst::Reg(d)],
             &[a, b],

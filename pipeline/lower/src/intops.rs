@@ -76,8 +76,8 @@ impl Ctx<'_> {
         Ok(())
     }
 
-    /// A position or length operand's low byte (what `bfe` reads): an immediate's, or PRMT's.
-    fn field_byte(&mut self, op: &Operand, selector: u32) -> LResult<Src> {
+    /// A position or length operand's low byte (what `bfe` and `bfi` read): an immediate's, or PRMT's.
+    pub(crate) fn field_byte(&mut self, op: &Operand, selector: u32) -> LResult<Src> {
         if let Some(v) = imm(op) {
             return Ok(Src::imm(v & 0xff));
         }

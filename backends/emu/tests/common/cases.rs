@@ -2398,16 +2398,18 @@ fn half_exact(_r: &mut Rng) -> Setup {
 
 fn half_exact80(_r: &mut Rng) -> Setup {
     let (x, y, input) = half_inputs();
-    let mut e = Vec::with_capacity(2 * 64);
+    let mut e = Vec::with_capacity(3 * 64);
     for t in 0..64 {
         let (a, b) = (x[t], y[t]);
         e.push(f16_of(a[0].min(b[0]) as f32) | f16_of(a[1].min(b[1]) as f32) << 16);
         e.push(f16_of(t as f32) << 16 | f16_of(-(t as f32)));
+        // .relu: -(t + 1) in the high half becomes 0.
+        e.push(f16_of(t as f32));
     }
     Setup {
         launch: grid(1, 64),
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
-        buffers: vec![buf_u32(0, &input), buf_u32(1, &[0; 2 * 64])],
+        buffers: vec![buf_u32(0, &input), buf_u32(1, &[0; 3 * 64])],
         expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
         f32_ulps: 0,
         unordered: vec![],

@@ -34,10 +34,35 @@ pub enum Feature {
     Loop,
     /// An `@p` guard on an instruction.
     Guard,
+    /// bfe/bfi with register fields, prmt modes, bmsk, brev.b64, copysign, testp.
+    Bits,
+    /// f16x2/bf16x2 arithmetic and packing conversions.
+    Packed,
+    /// add.cc/addc, sub.cc/subc, mad.cc/madc chains.
+    Carry,
+    /// dp4a, dp2a.
+    Dot,
     /// Forms ptxforge's back end does not compile yet (bfe, fma/mul.f32 rounding other than .rn,
     /// mad.lo.s64, match.any, atom.add.f32, bfind.s32) and the math ones being added (div.rn,
     /// sqrt.rn, rcp.rn): each is a ptxforge error for now, so they are rare by default.
     Pending,
+}
+
+impl Feature {
+    pub const ALL: [Feature; 23] = {
+        use Feature::*;
+        [
+            Int32, Int64, Divide64, Float32, Float64, Half, Bf16, Convert, Pred, Global, Shared,
+            Local, Atomic, Warp, Exchange, Branch, Loop, Guard, Bits, Packed, Carry, Dot, Pending,
+        ]
+    };
+
+    /// The feature named `name` (its variant's name in any case: `bits`, `Float32`).
+    pub fn from_name(name: &str) -> Option<Feature> {
+        Feature::ALL
+            .into_iter()
+            .find(|f| format!("{f:?}").eq_ignore_ascii_case(name))
+    }
 }
 
 /// The generator's knobs.
@@ -79,6 +104,10 @@ impl Config {
             (Branch, 60),
             (Loop, 40),
             (Guard, 60),
+            (Bits, 60),
+            (Packed, 50),
+            (Carry, 30),
+            (Dot, 20),
             // About one kernel in twenty meets one of these.
             (Pending, 2),
         ];
@@ -124,9 +153,9 @@ pub fn generate(config: &Config, seed: u64) -> Program {
     program
 }
 
-struct Gen<'c> {
+pub(super) struct Gen<'c> {
     rng: SplitMix64,
-    cfg: &'c Config,
+    pub(super) cfg: &'c Config,
     budget: usize,
 }
 
@@ -166,24 +195,24 @@ const INT_CONSTS: &[i64] = &[
 ];
 
 impl Gen<'_> {
-    fn below(&mut self, n: usize) -> usize {
+    pub(super) fn below(&mut self, n: usize) -> usize {
         (self.rng.next_u64() % n as u64) as usize
     }
 
-    fn chance(&mut self, percent: u64) -> bool {
+    pub(super) fn chance(&mut self, percent: u64) -> bool {
         self.rng.next_u64() % 100 < percent
     }
 
-    fn one<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+    pub(super) fn one<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
         &xs[self.below(xs.len())]
     }
 
-    fn var(&mut self, kind: Kind) -> Var {
+    pub(super) fn var(&mut self, kind: Kind) -> Var {
         let n = self.below(self.cfg.vars_per_kind.clamp(1, MAX_VARS)) as u8;
         Var { kind, n }
     }
 
-    fn v(&mut self, kind: Kind) -> Src {
+    pub(super) fn v(&mut self, kind: Kind) -> Src {
         Src::Var(self.var(kind))
     }
 
@@ -303,6 +332,10 @@ impl Gen<'_> {
             Feature::Warp => self.warp(),
             Feature::Exchange => self.exchange(),
             Feature::Pending => self.pending(),
+            Feature::Bits => self.bits(),
+            Feature::Packed => self.packed(),
+            Feature::Carry => self.carry(),
+            Feature::Dot => self.dot(),
             Feature::Branch | Feature::Loop | Feature::Guard => self.int32(),
         }
     }
@@ -313,7 +346,7 @@ impl Gen<'_> {
         Op::new(format!("{text} {{d}}, {{0}}, {{1}};"), Some(dst), srcs)
     }
 
-    fn unary(&mut self, text: &str, d: Kind, a: Kind) -> Op {
+    pub(super) fn unary(&mut self, text: &str, d: Kind, a: Kind) -> Op {
         let srcs = vec![self.v(a)];
         let dst = self.var(d);
         Op::new(format!("{text} {{d}}, {{0}};"), Some(dst), srcs)
@@ -611,7 +644,7 @@ impl Gen<'_> {
     /// A float min/max reads two different registers where it can: ptxas folds `max x, x` into
     /// `x`, keeping a NaN the instruction would make canonical, and the generator shares `.b16`
     /// registers between f16 and bf16, so the kept NaN can read as a number afterwards.
-    fn distinct_sources(&mut self, mut op: Op, kind: Kind) -> Op {
+    pub(super) fn distinct_sources(&mut self, mut op: Op, kind: Kind) -> Op {
         for _ in 0..4 {
             if op.srcs[0] != op.srcs[1] {
                 break;
@@ -621,13 +654,13 @@ impl Gen<'_> {
         op
     }
 
-    fn binary_vars(&mut self, text: &str, d: Kind, a: Kind, b: Kind) -> Op {
+    pub(super) fn binary_vars(&mut self, text: &str, d: Kind, a: Kind, b: Kind) -> Op {
         let srcs = vec![self.v(a), self.v(b)];
         let dst = self.var(d);
         Op::new(format!("{text} {{d}}, {{0}}, {{1}};"), Some(dst), srcs)
     }
 
-    fn ternary_vars(&mut self, text: &str, d: Kind, a: Kind, b: Kind, c: Kind) -> Op {
+    pub(super) fn ternary_vars(&mut self, text: &str, d: Kind, a: Kind, b: Kind, c: Kind) -> Op {
         let srcs = vec![self.v(a), self.v(b), self.v(c)];
         let dst = self.var(d);
         Op::new(

@@ -5,6 +5,7 @@
 
 pub mod driver;
 pub mod gen;
+mod gen_more;
 pub mod program;
 pub mod reduce;
 
