@@ -104,7 +104,7 @@ impl Ctx<'_> {
     }
 
     /// Writes the two halves of the 64-bit register `d`.
-    fn set_pair(&mut self, d: Reg, lo: Src, hi: Src) {
+    pub(crate) fn set_pair(&mut self, d: Reg, lo: Src, hi: Src) {
         self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[lo]);
         self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[hi]);
     }
@@ -904,7 +904,7 @@ impl Ctx<'_> {
             return self.cvt_float(i, dt, st);
         }
         if i.has_mod("sat") {
-            return Err(unsupported(i));
+            return self.cvt_int_sat(i, dt, st);
         }
         let o = ops(i, 2)?;
         let d = self.dst(&o[0])?;
@@ -976,7 +976,7 @@ impl Ctx<'_> {
     }
 
     /// The low `bytes` of `v`, sign- or zero-extended to 32 bits.
-    fn extend32(&mut self, v: Src, bytes: u32, signed: bool) -> Src {
+    pub(crate) fn extend32(&mut self, v: Src, bytes: u32, signed: bool) -> Src {
         if bytes >= 4 {
             return v;
         }

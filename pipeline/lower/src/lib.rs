@@ -49,6 +49,7 @@ mod calls;
 mod consts;
 mod convert;
 mod ctx;
+mod cvt_sat;
 mod divergence;
 mod divide;
 mod double;

@@ -489,6 +489,9 @@ fn check_misplaced_modifiers(i: &Instruction, types: &[Type], out: &mut Findings
     for message in crate::checks::mods::misplaced_modifiers(i, types.first().copied()) {
         out.now(i.line, message);
     }
+    if let Some(message) = crate::checks::mods::sat_that_cannot_clamp(i, types) {
+        out.now(i.line, message);
+    }
 }
 
 /// The plans of one module's instructions, by opcode and modifiers (`.target` and `.version` are

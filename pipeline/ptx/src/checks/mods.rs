@@ -297,3 +297,24 @@ fn repeated_modifiers(i: &Instruction, extra: &[&str]) -> Vec<String> {
     }
     said
 }
+
+/// `cvt.sat` between integer types whose destination holds every source value (`cvt.sat.u64.u32`,
+/// `cvt.sat.s32.s16`): ptxas refuses the `.sat` that could never clamp.
+pub(crate) fn sat_that_cannot_clamp(i: &Instruction, types: &[Type]) -> Option<String> {
+    let [dt, st] = types[..] else {
+        return None;
+    };
+    let ints = crate::checks::typing::is_int(dt) && crate::checks::typing::is_int(st);
+    if i.opcode() != "cvt" || !i.has_mod("sat") || !ints {
+        return None;
+    }
+    let range = |t: Type| {
+        let bits = 8 * t.size_bytes() as i32;
+        match t.is_signed() {
+            true => (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1),
+            false => (0, (1i128 << bits) - 1),
+        }
+    };
+    let ((dlo, dhi), (slo, shi)) = (range(dt), range(st));
+    (dlo <= slo && dhi >= shi).then(|| "Illegal modifier '.sat' for instruction 'cvt'".into())
+}
