@@ -58,7 +58,18 @@ fn check_with_ptxas(families: &[Family]) -> usize {
     let mut bad = 0;
     for f in families {
         for &t in &TARGETS {
-            let file = dir.join(format!("{}.{t}.ptx", f.name.replace(['{', '}', '@'], "_")));
+            let stem: String = f
+                .name
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '.' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            let file = dir.join(format!("{stem}.{t}.ptx"));
             std::fs::write(&file, wrap_snippet(f, t)).unwrap();
             let out = Command::new(&ptxas)
                 .arg(format!("-arch={t}"))
