@@ -2,6 +2,7 @@
 // CUTLASS 2.x on Turing: implicit-GEMM conv2d fprop (f16, m16n8k8; s8 interleaved NC32HW32,
 // m8n8k16) and a SIMT f32 conv, at the Turing target.
 #include <cutlass/conv/kernel/default_conv2d_fprop.h>
+#include <cutlass/conv/device/implicit_gemm_convolution.h>
 #include <cutlass/epilogue/thread/linear_combination_clamp.h>
 
 using namespace cutlass;

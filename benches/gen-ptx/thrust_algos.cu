@@ -1,6 +1,10 @@
 // archs: sm_80
 // Thrust algorithms (CUDA back end) on types and functors the corpus's Thrust module lacks.
 #include <thrust/device_ptr.h>
+#include <thrust/tuple.h>
+#include <thrust/transform.h>
+#include <thrust/count.h>
+#include <thrust/extrema.h>
 #include <thrust/sort.h>
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
