@@ -1,4 +1,4 @@
-// archs: sm_80 sm_89
+// archs: sm_75 sm_80 sm_89 sm_90
 // CUB device algorithms with key/value types and operators the corpus's CCCL module lacks.
 #include <cub/cub.cuh>
 #include <cuda/functional>

@@ -1,4 +1,4 @@
-// archs: sm_75 sm_80 sm_89 sm_90
+// archs: sm_75 sm_80 sm_86 sm_89 sm_90
 // The WMMA API (nvcuda::wmma) for every element type the target has: f16, bf16, tf32, f64, s8/u8, s4, b1.
 #include <mma.h>
 using namespace nvcuda;

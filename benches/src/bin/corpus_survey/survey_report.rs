@@ -181,3 +181,81 @@ fn cell(s: &str, max: usize) -> String {
     let s: String = s.chars().take(max).collect();
     s.replace('|', "\\|").replace('\n', " ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(
+        module: &str,
+        kernel: &str,
+        error: Option<&str>,
+        count: usize,
+        front_end: bool,
+    ) -> KernelRow {
+        KernelRow {
+            module: module.into(),
+            kernel: kernel.into(),
+            error: error.map(String::from),
+            count,
+            front_end,
+        }
+    }
+
+    #[test]
+    fn the_summary_counts_kernels_by_where_they_failed() {
+        let report = Report {
+            pairs: vec![
+                ("a.sm_80.ptx".into(), "sm_80".into(), "ok".into()),
+                ("a.sm_80.ptx".into(), "sm_90".into(), "FAIL x".into()),
+                (
+                    "b.sm_75.ptx".into(),
+                    "sm_75".into(),
+                    "FAIL ptxas b, line 3; error : y".into(),
+                ),
+                ("c.sm_90.ptx".into(), "sm_90".into(), "FAIL z | w".into()),
+            ],
+            kernels: vec![
+                row("a.sm_80.ptx", "k1", None, 1, false),
+                row("a.sm_80.ptx", "k2", None, 1, false),
+                row(
+                    "b.sm_75.ptx",
+                    "k3",
+                    Some("'bfe' is not supported yet"),
+                    1,
+                    false,
+                ),
+                row("c.sm_90.ptx", "(all 5)", Some("z | w"), 5, true),
+            ],
+            reasons: vec![("'bfe' is not supported yet".into(), 1)],
+            nvcc_failures: vec![],
+        };
+        let md = report.markdown();
+        assert!(md.contains("| modules | 3 |"), "{md}");
+        assert!(
+            md.contains("| modules compiled whole at their own target | 1 |"),
+            "{md}"
+        );
+        assert!(md.contains("| 1 of 4 |"), "{md}");
+        assert!(
+            md.contains("| kernels at their own target: compiled | 2 |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| kernels at their own target: failed in the back end | 1 |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| kernels in modules the front end rejects (at their own target) | 5 |"),
+            "{md}"
+        );
+        assert!(md.contains("| c.sm_90.ptx | 5 | 0 | 5 | z \\| w |"), "{md}");
+    }
+
+    #[test]
+    fn generated_module_names_carry_their_target() {
+        assert_eq!(own_target("cub_algorithms.sm_80.ptx"), Some("sm_80"));
+        assert_eq!(own_target("cutlass/x__y.sm_90a.ptx"), Some("sm_90a"));
+        assert_eq!(cell("a|b\nc", 4), "a\\|b ");
+    }
+}
