@@ -7,11 +7,14 @@
 //! writes BENCHMARKS.md), `code_quality` (registers, SASS instructions and local bytes per kernel
 //! against ptxas), `runtime_bench` (task overhead, 1→2 worker scaling, static vs dynamic),
 //! `corpus_survey` (which corpus modules compile, per architecture), `parse_bench` (lex + parse +
-//! validate MB/s over the corpus and a generated 100 MB module, against ptxas); `measure.rs`
+//! validate MB/s over the corpus and a generated 100 MB module, against ptxas), `isa_family_table`
+//! (the PTX ISA's instruction families per architecture, `isa_families.rs`, written to
+//! `ISA_FAMILIES.md`); `measure.rs`
 //! (child processes measured by `wait4`), `synth.rs` (synthetic modules).
 
 use std::path::{Path, PathBuf};
 
+pub mod isa_families;
 pub mod measure;
 pub mod synth;
 
