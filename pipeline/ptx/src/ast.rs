@@ -688,6 +688,12 @@ impl Operands {
         }
     }
 
+    /// Where pending operands (the guard included) lie in the block to be made.
+    pub(crate) fn pending_range(&self) -> std::ops::Range<usize> {
+        let first = self.start as usize - usize::from(self.is_guarded());
+        first..self.start as usize + self.count()
+    }
+
     /// Points pending operands into `block`, the function's operands now in place.
     pub(crate) fn place_in(&mut self, block: &Arc<[Operand]>) {
         assert!(

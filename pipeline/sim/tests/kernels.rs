@@ -43,6 +43,8 @@ const KERNELS: &[Kernel] = &[
     kernel("intops.ptx", "dot_products", 64),
     // Integer cvt.sat, 32- and 64-bit sources.
     kernel("cvt_sat_int.ptx", "cvt_sat_int", 32),
+    // Nested { } scopes: sibling and shadowing declarations.
+    kernel("scopes.ptx", "scopes", 64),
     // testp on f32 and f64, every class of value.
     kernel("testp.ptx", "testp_forms", 64),
     // cuda::atomic_ref with memory orders: generic atom.*.{relaxed,acquire,release,acq_rel}.

@@ -9,6 +9,7 @@ pub(crate) mod mods;
 pub mod module;
 pub mod order;
 pub mod resolve;
+pub mod scopes;
 pub mod typing;
 pub mod validate;
 pub(crate) mod vectors;

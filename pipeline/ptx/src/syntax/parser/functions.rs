@@ -308,6 +308,12 @@ impl Blocks {
         }
     }
 
+    /// The body's nested blocks that declare something, from `{` to `}`; `None` when there are
+    /// none or they are not all known.
+    pub(crate) fn declaring_blocks(&self) -> Option<&[Span]> {
+        (!self.closed.is_empty() && !self.lost).then_some(&self.closed[..])
+    }
+
     /// What [`Function::declared_late`] holds for the body read.
     fn declared_late(&self) -> Option<Box<[Span]>> {
         (self.declared_late && !self.lost).then(|| self.closed.clone().into_boxed_slice())

@@ -85,6 +85,14 @@ impl<'s> Parser<'s> {
     /// of exactly their count (a quarter of the tree's memory otherwise goes to spare capacity).
     pub(super) fn take_body(&mut self, f: &mut Function) {
         self.close_loc();
+        if let Some(blocks) = self.blocks.declaring_blocks() {
+            crate::checks::scopes::scope_registers(
+                &mut f.regs,
+                &self.body_buf,
+                &mut self.operands_buf,
+                blocks,
+            );
+        }
         crate::checks::resolve::register_symbols(&f.regs, &mut self.operands_buf);
         if std::mem::take(&mut self.zero_padded_reg) {
             crate::checks::resolve::unpad_register_numbers(&f.regs, &mut self.operands_buf);
