@@ -557,12 +557,7 @@ fn fop(i: &Inst, a: u32, b: u32, c: u32) -> Result<u32, String> {
     let (sum, err) = match i.op {
         Op::Fadd => two_sum(fa, fb),
         Op::Fmul => (fa * fb, 0.0),
-        Op::Ffma => {
-            if i.bit(77) {
-                return Err("FFMA.SAT".into());
-            }
-            two_sum(fa * fb, flush(fsrc(i, c, true), ftz) as f64)
-        }
+        Op::Ffma => two_sum(fa * fb, flush(fsrc(i, c, true), ftz) as f64),
         _ => return Err("not a float op".into()),
     };
     let rm = i.f(78, 2);
@@ -581,6 +576,14 @@ fn fop(i: &Inst, a: u32, b: u32, c: u32) -> Result<u32, String> {
         if !(x.to_bits() == 0 && y.to_bits() == 0) {
             r = -0.0;
         }
+    }
+    // .SAT (bit 77): the rounded result clamped to [+0, 1], a NaN to +0.
+    if i.bit(77) {
+        r = match r {
+            r if r.is_nan() || r <= 0.0 => 0.0,
+            r if r > 1.0 => 1.0,
+            r => r,
+        };
     }
     // The hardware returns the quiet NaN 0x7fffffff for any f32 result that is NaN (CUDA
     // programming guide, "Floating-Point Standard"); input payloads are not propagated.

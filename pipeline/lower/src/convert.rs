@@ -77,10 +77,16 @@ impl Ctx<'_> {
         a: Src,
     ) -> LResult<()> {
         use NumFormat::*;
-        if (dst, src) == (F32, F32) && !i.has_mod("sat") {
-            let rnd = integral_rounding(i)?;
+        if (dst, src) == (F32, F32) {
             let ftz = i.has_mod("ftz");
-            self.emit(Opcode::Frnd { ftz, rnd }, &[Dst::Reg(d)], &[a]);
+            match integral_rounding(i) {
+                Ok(rnd) => self.emit(Opcode::Frnd { ftz, rnd }, &[Dst::Reg(d)], &[a]),
+                Err(_) if i.has_mod("sat") => self.emit(Opcode::Mov, &[Dst::Reg(d)], &[a]),
+                Err(e) => return Err(e),
+            }
+            if i.has_mod("sat") {
+                self.saturate_f32(d, ftz);
+            }
             return Ok(());
         }
         if (dst, src) == (F64, F64) && !i.has_mod("sat") {

@@ -1,4 +1,5 @@
-//! f32 arithmetic and comparisons: FADD, FMUL, FFMA, FMNMX, FSETP. Float immediates go through MOV.
+//! f32 arithmetic and comparisons: FADD, FMUL, FFMA, FMNMX, FSETP (`.sat` as an FMNMX clamp).
+//! Float immediates go through MOV.
 
 use ptxforge_ptx::ast::{Instruction, Operand, Type};
 use ptxforge_sass::ir::*;
@@ -33,17 +34,44 @@ impl Ctx<'_> {
                 i.mods().join(".")
             ));
         }
+        if i.has_mod("sat") && matches!(i.opcode(), "add" | "sub" | "mul" | "fma" | "mad") {
+            self.lower_f32(i, false)?;
+            let d = self.dst(&i.operands[0])?;
+            self.saturate_f32(d, i.has_mod("ftz"));
+            return Ok(());
+        }
+        self.lower_f32(i, i.has_mod("sat"))
+    }
+
+    /// `.sat` on an f32 result: clamped to [+0, 1] in place, a NaN to +0 (FMNMX keeps the
+    /// number), as FADD.SAT would leave it.
+    pub(crate) fn saturate_f32(&mut self, d: Reg, ftz: bool) {
+        let one = self.in_reg(Src::imm(0x3f80_0000));
+        self.emit(
+            Opcode::Fmnmx { ftz },
+            &[Dst::Reg(d)],
+            &[Src::reg(d), Src::ZERO, Src::FALSE],
+        );
+        self.emit(
+            Opcode::Fmnmx { ftz },
+            &[Dst::Reg(d)],
+            &[Src::reg(d), one, Src::TRUE],
+        );
+    }
+
+    /// The f32 ops (`sat`: a `.sat` not handled by the caller).
+    fn lower_f32(&mut self, i: &Instruction, sat: bool) -> LResult<()> {
         let ftz = i.has_mod("ftz");
         if i.opcode() == "sqrt" && i.has_mod("rn") && !ftz {
             return self.sqrt_rn_f32(i);
         }
-        if matches!(i.opcode(), "add" | "sub" | "mul") && !i.has_mod("sat") {
+        if matches!(i.opcode(), "add" | "sub" | "mul") && !sat {
             let rnd = crate::double::rounding(i)?;
             if rnd != Round::Rn {
                 return self.fbinary(i, ftz, rnd);
             }
         }
-        if i.has_mod("sat")
+        if sat
             || i.mods()
                 .iter()
                 .any(|m| matches!(m.as_str(), "rz" | "rm" | "rp" | "approx" | "full"))

@@ -45,6 +45,8 @@ const KERNELS: &[Kernel] = &[
     kernel("cvt_sat_int.ptx", "cvt_sat_int", 32),
     // Nested { } scopes: sibling and shadowing declarations.
     kernel("scopes.ptx", "scopes", 64),
+    // f32 .sat (add, sub, mul, fma, cvt.sat.f32.f32 as expf writes it).
+    kernel("sat_f32.ptx", "sat_f32", 64),
     // testp on f32 and f64, every class of value.
     kernel("testp.ptx", "testp_forms", 64),
     // cuda::atomic_ref with memory orders: generic atom.*.{relaxed,acquire,release,acq_rel}.
