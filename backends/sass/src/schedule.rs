@@ -223,7 +223,9 @@ fn schedule_block(b: &mut Block, async_groups: bool) {
     let mut out: Vec<Instr> = Vec::with_capacity(n);
     for (k, mut i) in input.into_iter().enumerate() {
         let mut wait = st.waits_for(&i);
-        if k == 0 {
+        // WARPGROUP.ARRIVE makes every register written before it visible to the warpgroup
+        // MMAs after it, which read their sources late: nothing may be in flight (as ptxas).
+        if k == 0 || i.op == Opcode::WarpgroupArrive {
             wait = all_sbs;
         }
         st.clear_waited(wait);
