@@ -129,8 +129,10 @@ fn check_block(b: &Block, code: &[u8], first: usize, st: &mut State, out: &mut V
         let Some(c) = ctrl(code, n) else { return };
         st.pending_write.retain(|_, sb| c.wait & (1 << *sb) == 0);
         st.pending_read.retain(|_, sb| c.wait & (1 << *sb) == 0);
-        check_operands(i, n, t, st, out);
-        record(i, &c, t, st);
+        if !i.op.names_registers_only() {
+            check_operands(i, n, t, st, out);
+            record(i, &c, t, st);
+        }
         t += c.stall.max(1);
     }
     if let Some(late) = st

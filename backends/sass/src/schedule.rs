@@ -222,7 +222,10 @@ fn schedule_block(b: &mut Block, async_groups: bool) {
     let n = input.len();
     let mut out: Vec<Instr> = Vec::with_capacity(n);
     for (k, mut i) in input.into_iter().enumerate() {
-        let mut wait = st.waits_for(&i);
+        // WARPGROUP.DEPBAR's operands name the accumulators in flight (for liveness): it reads
+        // and writes no register itself, so nothing orders it but the stall before it.
+        let fictional = i.op.names_registers_only();
+        let mut wait = if fictional { 0 } else { st.waits_for(&i) };
         // WARPGROUP.ARRIVE makes every register written before it visible to the warpgroup
         // MMAs after it, which read their sources late: nothing may be in flight (as ptxas).
         if k == 0 || i.op == Opcode::WarpgroupArrive {
@@ -231,7 +234,8 @@ fn schedule_block(b: &mut Block, async_groups: bool) {
         st.clear_waited(wait);
         if let Some(prev) = out.last() {
             let floor = min_stall_after(prev);
-            let mut need = st.earliest(&i).saturating_sub(t).max(floor).max(1);
+            let earliest = if fictional { 0 } else { st.earliest(&i) };
+            let mut need = earliest.saturating_sub(t).max(floor).max(1);
             if k == n - 1 && i.is_terminator() {
                 // Nothing can follow a branch or EXIT in the block: results still in flight
                 // must land within its own stall.
@@ -247,7 +251,9 @@ fn schedule_block(b: &mut Block, async_groups: bool) {
             wait,
             reuse: 0,
         };
-        st.record(&mut i, t);
+        if !fictional {
+            st.record(&mut i, t);
+        }
         out.push(i);
     }
     if let Some(last) = out.last() {

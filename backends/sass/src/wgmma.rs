@@ -154,3 +154,11 @@ impl WgmmaOp {
     /// 32-bit registers of a register A fragment per thread (64 x 32 bytes over 128 threads).
     pub const A_REGS: u8 = 4;
 }
+
+impl crate::ir::Opcode {
+    /// Whether the instruction's register operands only name values for liveness (the
+    /// accumulators a WARPGROUP.DEPBAR waits for) and are neither read nor written by it.
+    pub fn names_registers_only(&self) -> bool {
+        matches!(self, crate::ir::Opcode::WarpgroupDepbar { .. })
+    }
+}
