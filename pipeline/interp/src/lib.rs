@@ -48,6 +48,7 @@ mod memops;
 pub mod memory;
 mod mma;
 mod prep;
+mod wgmma;
 
 pub use error::{SimError, Space, ThreadId};
 pub use memory::{

@@ -5,6 +5,11 @@ use ptxforge_emu::Launch;
 
 pub const CASES: &[Case] = &[
     Case {
+        file: "kernels/wgmma.ptx",
+        kernel: "wgmma_f16",
+        setup: super::wgmma_cases::wgmma_f16,
+    },
+    Case {
         file: "kernels/mbarrier.ptx",
         kernel: "elect",
         setup: super::sync_cases::elect,
