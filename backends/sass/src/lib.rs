@@ -34,6 +34,7 @@ pub mod fast_hash;
 pub mod fp8;
 pub mod frame;
 pub mod hazard;
+mod hazard_wgmma;
 pub mod imma;
 pub mod ir;
 pub mod latency;

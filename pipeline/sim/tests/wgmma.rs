@@ -16,6 +16,7 @@ fn ours(ptx: &str, entry: &str) -> Vec<u8> {
     let opts = CompileOptions {
         sm: Sm::accelerated(90),
         entries: vec![entry.to_string()],
+        check_hazards: true,
         ..CompileOptions::default()
     };
     let out = compile_module(ptx, FILE, &opts);
