@@ -718,6 +718,8 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (I2f64, 0xd12, false),
             // Warpgroup MMAs with A and B in shared memory, and their barriers (kernels/wgmma.ptx).
             (Hgmma, 0x9f0, false),
+            (Igmma, 0x9f1, false),
+            (Qgmma, 0x9f3, false),
             (Warpgroup, 0x9c5, false),
         ]),
         _ => t.extend([

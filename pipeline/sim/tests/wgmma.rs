@@ -10,7 +10,12 @@ use ptxforge_sass::nvtools;
 use ptxforge_sim::{check_cubins, SimRequest, Verdict};
 
 const FILE: &str = "wgmma.ptx";
-const ENTRIES: &[&str] = &["wgmma_f16_n16", "wgmma_f16_acc16"];
+const ENTRIES: &[&str] = &[
+    "wgmma_f16_n16",
+    "wgmma_f16_acc16",
+    "wgmma_bf16_n16",
+    "wgmma_tf32_n16",
+];
 
 fn ours(ptx: &str, entry: &str) -> Vec<u8> {
     let opts = CompileOptions {
