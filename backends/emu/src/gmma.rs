@@ -85,6 +85,9 @@ fn form(i: &Inst) -> Result<Form, String> {
     if i.f(0, 12) & 0x400 != 0 {
         return Err("A in registers".into());
     }
+    if i.bit(73) {
+        return Err("sparse form".into());
+    }
     let shape = i.f(53, 6) as usize;
     let f32_acc = i.bit(75);
     let acc = if f32_acc { Elem::F32 } else { Elem::F16 };

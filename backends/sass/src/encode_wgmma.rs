@@ -3,7 +3,7 @@
 //! Fields learned from ptxas 13.5's sm_90a output and nvdisasm's decoding of varied words:
 //! HGMMA 0x9f0, IGMMA 0x9f1, QGMMA 0x9f3 (0xdf0/0xdf1/0xdf3 with A in registers). D 16..23; the
 //! descriptor group's uniform register 24..29 (register A: A 24..31, descriptors 32..37); shape
-//! 53..58 (`shape_field`); tnspA 61, tnspB 62, negB 63; C 64..71;
+//! 53..59 (`shape_field`); sparse forms: .SP 73, metadata register 40..47, selector 48..49; tnspA 61, tnspB 62, negB 63; C 64..71;
 //! negA 72; F32 accumulator 75 (`.SAT` on IGMMA); A's type 76..77 (HGMMA: 0 f16, 1 bf16, 2 tf32;
 //! QGMMA bit 76 A e5m2, 77 B e5m2; IGMMA bit 76 A signed), IGMMA bit 82 B signed; the group
 //! scoreboard 84..86 (0 = gsb0, 7 = none); the scale-d uniform predicate 87..89 stored as
@@ -74,14 +74,24 @@ fn type_bits(w: &mut Word, op: &WgmmaOp) {
     }
 }
 
-/// The shape field (53..58): N/8 - 1 on HGMMA and QGMMA (plus 32 for tf32's k8 shapes); on
-/// IGMMA three times the index of N among 8, 16, 24, 32, 48, 64, ..., 256.
+/// The shape field (53..59): N/8 - 1 on HGMMA and QGMMA (plus 32 for tf32's dense k8 shapes and
+/// QGMMA's sparse ones, 64 for the sparse f16/bf16 ones); on IGMMA three times the index of N among
+/// 8, 16, 24, 32, 48, 64, ..., 256, plus one for the sparse forms.
 fn shape_field(op: &WgmmaOp) -> u64 {
     let n = op.n as u64;
+    let sparse = op.sparse.is_some() as u64;
     match op.unit() {
-        GmmaUnit::I if n <= 32 => 3 * (n / 8 - 1),
-        GmmaUnit::I => 3 * (n / 16 + 1),
-        _ => (n / 8 - 1) + if op.a == GmmaElem::Tf32 { 32 } else { 0 },
+        GmmaUnit::I => 3 * if n <= 32 { n / 8 - 1 } else { n / 16 + 1 } + sparse,
+        GmmaUnit::Q => (n / 8 - 1) + 32 * sparse,
+        // Dense tf32 (k8) at 32, sparse f16/bf16 (k32) at 64; dense f16 and sparse tf32 (k16) at 0.
+        GmmaUnit::H => {
+            (n / 8 - 1)
+                + match (op.a == GmmaElem::Tf32, op.sparse.is_some()) {
+                    (true, false) => 32,
+                    (false, true) => 64,
+                    _ => 0,
+                }
+        }
     }
 }
 
@@ -104,7 +114,12 @@ pub(crate) fn encode_wgmma(w: &mut Word, i: &Instr, op: WgmmaOp) -> EResult<()> 
         w.set(24, 6, desc_group(&i.srcs[0])?);
     }
     let shape = shape_field(&op);
-    w.set(53, 6, shape);
+    w.set(53, 7, shape);
+    if let Some(sel) = op.sparse {
+        w.set(73, 1, 1);
+        w.set(40, 8, src_gpr(&i.srcs[4])?);
+        w.set(48, 2, sel as u64);
+    }
     w.set(61, 1, op.tnsp_a as u64);
     w.set(62, 1, op.tnsp_b as u64);
     w.set(63, 1, op.neg_b as u64);

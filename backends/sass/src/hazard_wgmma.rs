@@ -1,8 +1,8 @@
 //! The hazard checker's rule for the asynchronous warpgroup MMAs: from an HGMMA/IGMMA/QGMMA until
 //! the WARPGROUP.DEPBAR that retires its group (a group ends at an MMA with `gsb0`;
 //! `WARPGROUP.DEPBAR.LE gsb0, n` leaves the newest n closed groups in flight), no other
-//! instruction may read or write its accumulator, and none may write its register A fragment
-//! (both are read and written by the tensor unit at its own pace). MMAs chained on the same
+//! instruction may read or write its accumulator, and none may write its register A fragment or
+//! sparse metadata register (read and written by the tensor unit at its own pace). MMAs chained on the same
 //! accumulator are allowed, as the hardware orders them. The DEPBAR's own operands only name the
 //! accumulators (`Opcode::names_registers_only`). Each block is checked from an empty state;
 //! MMAs still in flight at a block's end are reported only where a later instruction of the same
@@ -51,6 +51,9 @@ fn check_one(i: &Instr, index: usize, st: &mut InFlight, out: &mut Vec<Hazard>) 
             if let Some(a) = i.srcs[0].as_reg().filter(|_| op.reg_a) {
                 st.open.push((a.idx, a.comps as u32, true));
             }
+            if let Some(m) = i.srcs[4].as_reg().filter(|_| op.sparse.is_some()) {
+                st.open.push((m.idx, 1, true));
+            }
             if op.closes_group {
                 let group = std::mem::take(&mut st.open);
                 st.closed.push(group);
@@ -96,6 +99,7 @@ mod tests {
             sat: false,
             reg_a: false,
             closes_group,
+            sparse: None,
         };
         let d = Reg {
             comps: 4,

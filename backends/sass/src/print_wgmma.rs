@@ -68,10 +68,22 @@ pub(crate) fn print_wgmma(i: &Instr, op: WgmmaOp) -> String {
     if !(p.val == SrcVal::True && !p.neg) {
         ops.push(upred(p));
     }
+    if let Some(sel) = op.sparse {
+        ops.push(src(&i.srcs[4]));
+        if op.a.bits() > 8 {
+            ops.push(format!("{sel:#x}"));
+        }
+    }
     if op.closes_group {
         ops.push("gsb0".into());
     }
-    format!("{name}.64x{}x{}{types} {}", op.n, op.k(), ops.join(", "))
+    let sp = if op.sparse.is_some() { ".SP" } else { "" };
+    format!(
+        "{name}{sp}.64x{}x{}{types} {}",
+        op.n,
+        op.k(),
+        ops.join(", ")
+    )
 }
 
 /// `VOTEU.ANY UP0, P0`.

@@ -103,6 +103,8 @@ pub struct WgmmaOp {
     pub reg_a: bool,
     /// The last op of a commit group (`gsb0`): `WARPGROUP.DEPBAR` counts groups closed so.
     pub closes_group: bool,
+    /// The sparse form (`.sp`, `.SP`) with its sparsity selector; its metadata register is s4.
+    pub sparse: Option<u8>,
 }
 
 impl WgmmaOp {
@@ -114,14 +116,20 @@ impl WgmmaOp {
         }
     }
 
+    /// K: 32 bytes per row, twice that for the sparse forms.
     pub fn k(&self) -> u32 {
-        self.a.k()
+        self.a.k() * if self.sparse.is_some() { 2 } else { 1 }
     }
 
     /// Whether the shape and types are a form PTX defines: N a multiple of 8 up to 256 (of 16
     /// for the integer forms, and 24 too), A and B of one family, accumulators that family takes.
     pub fn is_valid(&self) -> bool {
-        let n_ok = self.n >= 8 && self.n <= 256 && self.n.is_multiple_of(8);
+        // Sparse forms: shared-memory A only here; the selector is 0 for 8-bit types.
+        let sparse_ok = match self.sparse {
+            None => true,
+            Some(sel) => !self.reg_a && sel < if self.a.bits() == 8 { 1 } else { 2 },
+        };
+        let n_ok = sparse_ok && self.n >= 8 && self.n <= 256 && self.n.is_multiple_of(8);
         let int_n_ok = matches!(self.n, 8 | 16 | 24) || self.n.is_multiple_of(16);
         match self.unit() {
             GmmaUnit::H => {

@@ -826,6 +826,7 @@ fn wgmma_forms() -> Vec<Instr> {
         sat: false,
         reg_a: false,
         closes_group: true,
+        sparse: None,
     };
     let upred = |i: u32| {
         Src::reg(Reg {
@@ -894,6 +895,26 @@ fn wgmma_forms() -> Vec<Instr> {
         closes_group: false,
         ..base
     });
+    // Sparse forms: every unit, N extremes, both selectors of the 16/32-bit types.
+    for (a, b, acc, sel) in [
+        (F16, F16, GmmaAcc::F32, 0),
+        (Bf16, Bf16, GmmaAcc::F32, 1),
+        (Tf32, Tf32, GmmaAcc::F32, 1),
+        (E4m3, E5m2, GmmaAcc::F16, 0),
+        (S8, U8, GmmaAcc::S32, 0),
+    ] {
+        for n in [8, 256] {
+            ops.push(WgmmaOp {
+                a,
+                b,
+                acc,
+                n,
+                sparse: Some(sel),
+                tnsp_a: sel == 1,
+                ..base
+            });
+        }
+    }
     let mut v = Vec::new();
     let preds = [
         Src::TRUE,
@@ -916,7 +937,13 @@ fn wgmma_forms() -> Vec<Instr> {
                 preds[k % 5],
             ]
         } else {
-            vec![group(4 * (1 + k as u32 % 14)), Src::NONE, c, preds[k % 5]]
+            vec![
+                group(4 * (1 + k as u32 % 14)),
+                Src::NONE,
+                c,
+                preds[k % 5],
+                r(k as u32 % 200),
+            ]
         };
         v.push(Instr::new(Opcode::Wgmma(*op), &[Dst::Reg(d)], &srcs));
     }

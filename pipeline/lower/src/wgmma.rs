@@ -32,8 +32,8 @@ fn parse_shape(m: &str) -> Option<(u16, u32)> {
     Some((n.parse().ok()?, k.parse().ok()?))
 }
 
-/// The machine op of a `wgmma.mma_async` (transposes and negations unset), `None` for forms
-/// not lowered (sparse `.sp`, b1, other modifiers).
+/// The machine op of a `wgmma.mma_async` (transposes, negations and the sparsity selector
+/// unset), `None` for forms not lowered (b1, other modifiers).
 pub fn wgmma_op(i: &Instruction) -> Option<WgmmaOp> {
     if i.opcode() != "wgmma" || !i.has_mod("mma_async") {
         return None;
@@ -41,9 +41,11 @@ pub fn wgmma_op(i: &Instruction) -> Option<WgmmaOp> {
     let mut shape = None;
     let mut types = Vec::new();
     let mut sat = false;
+    let mut sparse = false;
     for m in i.mods() {
         match &**m {
             "sync" | "aligned" | "mma_async" => {}
+            "sp" => sparse = true,
             "satfinite" => sat = true,
             m if parse_shape(m).is_some() => shape = parse_shape(m),
             "f32" => types.push(None),
@@ -73,6 +75,7 @@ pub fn wgmma_op(i: &Instruction) -> Option<WgmmaOp> {
         sat,
         reg_a: matches!(i.operands.get(1), Some(Operand::Vector(_))),
         closes_group: false,
+        sparse: sparse.then_some(0),
     };
     (op.is_valid() && op.k() == k).then_some(op)
 }
@@ -177,12 +180,22 @@ impl Ctx<'_> {
         Ok(())
     }
 
-    /// The accumulator groups and register-A groups of every `wgmma.mma_async` of the function
-    /// (whole groups, each once).
+    /// The accumulator groups and register-A groups (and sparse metadata registers) of every
+    /// `wgmma.mma_async` of the function (whole groups, each once).
     fn wgmma_groups(&self) -> (Vec<Reg>, Vec<Reg>) {
         let (mut accs, mut a_groups): (Vec<Reg>, Vec<Reg>) = (Vec::new(), Vec::new());
         for s in &self.ptx_function().body {
             let Statement::Instr(i) = s else { continue };
+            // A sparse form's metadata register is kept as register A is.
+            let meta = wgmma_op(i).filter(|op| op.sparse.is_some()).and_then(|_| {
+                match i.operands.get(3) {
+                    Some(Operand::Reg(n)) => self.bound_vreg(n),
+                    _ => None,
+                }
+            });
+            if let Some(m) = meta.filter(|m| m.file == RegFile::Gpr && !a_groups.contains(m)) {
+                a_groups.push(m);
+            }
             for (k, (op, regs)) in wgmma_fragments(i).into_iter().enumerate() {
                 let Some(r) = self.bound_fragment(op, regs) else {
                     continue;
@@ -205,18 +218,27 @@ impl Ctx<'_> {
     fn lower_wgmma_mma(&mut self, i: &Instruction) -> LResult<()> {
         let mut op = wgmma_op(i).ok_or_else(|| unsupported(i))?;
         let ops = &i.operands;
+        // The sparse forms take the metadata register and the selector after B's descriptor.
+        let extra = 2 * op.sparse.is_some() as usize;
         // Immediates after scale-d: imm-scale-a/b (not for the integer forms), then the
         // transposes of A (shared-memory A only) and B (f16/bf16 only).
         let scales = op.acc != GmmaAcc::S32;
         let transposes = matches!(op.a, GmmaElem::F16 | GmmaElem::Bf16);
-        let want = 4 + 2 * scales as usize + transposes as usize * (1 + !op.reg_a as usize);
+        let want = 4 + extra + 2 * scales as usize + transposes as usize * (1 + !op.reg_a as usize);
         if ops.len() != want {
             return Err(format!(
                 "Arguments mismatch for instruction '{}'",
                 i.opcode()
             ));
         }
-        let mut rest = ops[4..].iter().map(|o| imm(Some(o)));
+        if op.sparse.is_some() {
+            let sel = imm(ops.get(4)).filter(|s| (0..4).contains(s));
+            op.sparse = Some(sel.ok_or_else(|| unsupported(i))? as u8);
+            if !op.is_valid() {
+                return Err(unsupported(i));
+            }
+        }
+        let mut rest = ops[4 + extra..].iter().map(|o| imm(Some(o)));
         if scales {
             op.neg_a = rest.next().flatten() == Some(-1);
             op.neg_b = rest.next().flatten() == Some(-1);
@@ -250,7 +272,11 @@ impl Ctx<'_> {
             Src::reg(descs)
         };
         self.descriptor_to_uniform(&ops[2], descs, 2)?;
-        let (c, scale_d) = match &ops[3] {
+        let meta = match op.sparse {
+            Some(_) => self.reg_src32(&ops[3])?,
+            None => Src::NONE,
+        };
+        let (c, scale_d) = match &ops[3 + extra] {
             Operand::Imm(0) => (Src::ZERO, Src::FALSE),
             Operand::Imm(_) => (Src::reg(d), Src::TRUE),
             p => {
@@ -261,9 +287,9 @@ impl Ctx<'_> {
             }
         };
         let srcs = if op.reg_a {
-            [a, Src::reg(descs), c, scale_d]
+            [a, Src::reg(descs), c, scale_d, meta]
         } else {
-            [a, Src::NONE, c, scale_d]
+            [a, Src::NONE, c, scale_d, meta]
         };
         self.emit(Opcode::Wgmma(op), &[Dst::Reg(d)], &srcs);
         Ok(())
