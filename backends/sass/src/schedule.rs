@@ -218,18 +218,24 @@ fn schedule_block(b: &mut Block, async_groups: bool) {
         ALL_SBS
     };
     let mut t = 0u32;
+    let mut wait_all_next = false;
     let input = std::mem::take(&mut b.instrs);
     let n = input.len();
     let mut out: Vec<Instr> = Vec::with_capacity(n);
     for (k, mut i) in input.into_iter().enumerate() {
         // WARPGROUP.DEPBAR's operands name the accumulators in flight (for liveness): it reads
         // and writes no register itself, so nothing orders it but the stall before it.
+        // (It cannot wait on scoreboards either: nvdisasm rejects WARPGROUP.DEPBAR with wait bits,
+        // so a block's wait for everything moves to the next instruction.)
         let fictional = i.op.names_registers_only();
         let mut wait = if fictional { 0 } else { st.waits_for(&i) };
         // WARPGROUP.ARRIVE makes every register written before it visible to the warpgroup
         // MMAs after it, which read their sources late: nothing may be in flight (as ptxas).
-        if k == 0 || i.op == Opcode::WarpgroupArrive {
+        if fictional {
+            wait_all_next |= k == 0;
+        } else if k == 0 || wait_all_next || i.op == Opcode::WarpgroupArrive {
             wait = all_sbs;
+            wait_all_next = false;
         }
         st.clear_waited(wait);
         if let Some(prev) = out.last() {

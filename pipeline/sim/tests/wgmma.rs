@@ -15,6 +15,7 @@ const ENTRIES: &[&str] = &[
     "wgmma_f16_acc16",
     "wgmma_bf16_n16",
     "wgmma_tf32_n16",
+    "wgmma_loop",
 ];
 
 fn ours(ptx: &str, entry: &str) -> Vec<u8> {
@@ -57,6 +58,7 @@ fn warpgroup_mma_kernels_agree_three_ways() {
                 sm: 90,
                 grid: [1, 1, 1],
                 block: [128, 1, 1],
+                buffer_bytes: 16384,
                 seed,
                 ..SimRequest::default()
             };
