@@ -601,6 +601,19 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
                 return Err("DEPBAR other than .LE SB0 or .LE SBn, 0x0".into());
             }
         }
+        Hgmma | Igmma | Qgmma => {
+            let (reads, (p, neg)) = crate::machine::gmma_operands(i)?;
+            i.reads.extend(reads);
+            add_pred_read(
+                i,
+                PredSrc {
+                    idx: p,
+                    neg,
+                    uniform: true,
+                },
+            );
+        }
+        Warpgroup => {}
         Hmma | Qmma => {
             let f = crate::mma::Form::decode(i.w, i.op == Qmma)?;
             i.a = a;

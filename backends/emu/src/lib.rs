@@ -266,5 +266,13 @@ pub fn opcode_table_markdown() -> String {
         }
         s.push('\n');
     }
+    s.push_str(LIMITS);
     s
 }
+
+/// What the table's opcodes do not cover yet, appended to `OPCODES.md`.
+const LIMITS: &str = "\n## Limits\n\n\
+- HGMMA, IGMMA and QGMMA (sm_90a warpgroup MMAs) run with A and B in shared memory in the \
+K-major no-swizzle (interleave) layout only. Swizzled layouts (32/64/128-byte), transposed \
+(MN-major) operands, a matrix base offset, register A, and the sparse form are reported as \
+unsupported instructions (the compiler still compiles them).\n";

@@ -3,10 +3,13 @@
 
 #[path = "async_copy.rs"]
 mod async_copy;
+#[path = "gmma.rs"]
+mod gmma;
 #[path = "imma.rs"]
 mod imma;
 #[path = "syncs.rs"]
 mod syncs;
+pub(crate) use gmma::operands as gmma_operands;
 pub(crate) use imma::geometry as matrix_geometry;
 
 use crate::alu::{exec_alu, AluOut, Operands};
@@ -77,6 +80,10 @@ struct Warp {
     /// the warp's other ready groups, so a split warp whose lanes wait on an mbarrier another of
     /// its groups must arrive on makes progress (as independent thread scheduling guarantees).
     spinning: Option<u32>,
+    /// The warp's index in its CTA (its warpgroup is `index / 4`).
+    index: u32,
+    /// Warpgroup MMA accumulators in flight (`gmma.rs`).
+    gmma: gmma::InFlight,
 }
 
 impl Warp {
@@ -100,6 +107,8 @@ impl Warp {
             local: vec![0; WARP * stack as usize],
             stack,
             spinning: None,
+            index: first_thread / WARP as u32,
+            gmma: gmma::InFlight::default(),
         };
         for l in 0..WARP {
             let t = first_thread + l as u32;
@@ -474,6 +483,7 @@ impl Run<'_> {
             }
         };
         check_converged(w, &inst, ready, group, self.cta)?;
+        gmma::check_in_flight(w, &inst)?;
         if self.opts.check_hazards {
             w.hz.issue(&inst, group)?;
         } else {
@@ -605,6 +615,8 @@ impl Run<'_> {
             Op::Ldsm => self.ldsm(w, i, exec)?,
             Op::Imma | Op::Bmma | Op::Dmma => imma::matrix(w, i, exec)?,
             Op::Hmma | Op::Qmma => mma(w, i, exec)?,
+            Op::Hgmma | Op::Igmma | Op::Qgmma => self.gmma(w, i, exec)?,
+            Op::Warpgroup => {}
             Op::Ldgdepbar | Op::Depbar => {}
             // FENCE.VIEW.ASYNC: every access completes at once here, so it orders nothing more.
             // YIELD only lets other warps run, which the round-robin schedule does anyway.

@@ -44,7 +44,7 @@ impl Elem {
     }
 
     /// The value of an element's bits.
-    fn value(self, raw: u32) -> f64 {
+    pub(crate) fn value(self, raw: u32) -> f64 {
         match self {
             Elem::F16 => decode_half(raw as u16, F16, false),
             Elem::Bf16 => decode_half(raw as u16, BF16, false),
@@ -239,7 +239,7 @@ pub fn multiply(f: &Form, a: &[Vec<u32>], b: &[Vec<u32>], c: &[Vec<u32>]) -> Vec
 }
 
 /// `s` rounded to nearest into the accumulator type.
-fn round_acc(s: f64, acc: Elem) -> u32 {
+pub(crate) fn round_acc(s: f64, acc: Elem) -> u32 {
     match acc {
         Elem::F16 => round_half(s, 0.0, F16, 0) as u32,
         _ if s.is_nan() => 0x7fff_ffff,

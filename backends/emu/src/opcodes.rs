@@ -132,6 +132,12 @@ pub enum Op {
     Uflo,
     /// YIELD: a scheduling hint in spin loops (ptxas's CAS loops); no effect on state.
     Yield,
+    /// Warpgroup MMAs (sm_90a, `gmma.rs`).
+    Hgmma,
+    Igmma,
+    Qgmma,
+    /// WARPGROUP.ARRIVE and WARPGROUP.DEPBAR.LE gsb0.
+    Warpgroup,
 }
 
 /// How an op's results arrive, for the hazard model.
@@ -175,7 +181,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 123] = [
+    pub const ALL: [Op; 127] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -299,6 +305,10 @@ impl Op {
         Op::Atom,
         Op::Uflo,
         Op::Yield,
+        Op::Hgmma,
+        Op::Igmma,
+        Op::Qgmma,
+        Op::Warpgroup,
     ];
 
     /// The mnemonic as nvdisasm prints its base name.
@@ -428,6 +438,10 @@ impl Op {
             Atom => "ATOM",
             Uflo => "UFLO",
             Yield => "YIELD",
+            Hgmma => "HGMMA",
+            Igmma => "IGMMA",
+            Qgmma => "QGMMA",
+            Warpgroup => "WARPGROUP",
         }
     }
 
@@ -475,6 +489,8 @@ impl Op {
             Nanosleep | Errbar | Cgaerrbar | Cctl | FenceViewAsync | SyncsCctl | Yield => {
                 Timing::Control
             }
+            // Their accumulators land at WARPGROUP.DEPBAR (checked by `gmma.rs`, not by latency).
+            Hgmma | Igmma | Qgmma | Warpgroup => Timing::Control,
             // The mbarrier unit (sm_90): results under a write scoreboard.
             SyncsExch | SyncsArrive | SyncsPhasechk => Timing::Var {
                 queue: Queue::Unordered,
@@ -700,6 +716,11 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Red, 0x9a6, false),
             // I2F.U64.RP R, UR6: a 64-bit divisor from a parameter (kernels/div64.ptx).
             (I2f64, 0xd12, false),
+            // Warpgroup MMAs with A and B in shared memory, and their barriers (kernels/wgmma.ptx).
+            (Hgmma, 0x9f0, false),
+            (Igmma, 0x9f1, false),
+            (Qgmma, 0x9f3, false),
+            (Warpgroup, 0x9c5, false),
         ]),
         _ => t.extend([
             (Redux, 0x3c4, false),

@@ -485,6 +485,15 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
         Opcode::DepbarLe { pending } => return encode_async::encode_depbar_le(w, pending),
         Opcode::Syncs(op) => return crate::encode_sync::encode_syncs(w, i, op),
         Opcode::R2ur => return crate::encode_sync::encode_r2ur(sm, w, i),
+        Opcode::Wgmma(op) => return crate::encode_wgmma::encode_wgmma(w, i, op),
+        Opcode::WarpgroupArrive => {
+            crate::encode_wgmma::encode_warpgroup_arrive(w);
+            return Ok(());
+        }
+        Opcode::WarpgroupDepbar { pending } => {
+            return crate::encode_wgmma::encode_warpgroup_depbar(w, pending)
+        }
+        Opcode::VoteuAny => return crate::encode_wgmma::encode_voteu_any(w, i),
         Opcode::Ldsm {
             count,
             trans,

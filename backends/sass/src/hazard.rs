@@ -5,7 +5,8 @@
 //!
 //! Blocks are checked one by one. At a block boundary the checker demands that every fixed-latency
 //! result is complete, and it carries into every block the scoreboards left pending at the end of
-//! any block (a sound over-approximation of all predecessors).
+//! any block (a sound over-approximation of all predecessors). The asynchronous warpgroup MMAs'
+//! rule (no use of their registers until the wait that retires them) is `hazard_wgmma.rs`'s.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -91,6 +92,7 @@ pub fn check_hazards(_sm: Sm, f: &Function, code: &[u8]) -> Result<(), Vec<Hazar
         });
         return Err(hazards);
     }
+    hazards.extend(crate::hazard_wgmma::check_warpgroup_mmas(f));
     let carried = pending_at_block_ends(f, code);
     let mut index = 0;
     for b in &f.blocks {
@@ -129,8 +131,10 @@ fn check_block(b: &Block, code: &[u8], first: usize, st: &mut State, out: &mut V
         let Some(c) = ctrl(code, n) else { return };
         st.pending_write.retain(|_, sb| c.wait & (1 << *sb) == 0);
         st.pending_read.retain(|_, sb| c.wait & (1 << *sb) == 0);
-        check_operands(i, n, t, st, out);
-        record(i, &c, t, st);
+        if !i.op.names_registers_only() {
+            check_operands(i, n, t, st, out);
+            record(i, &c, t, st);
+        }
         t += c.stall.max(1);
     }
     if let Some(late) = st

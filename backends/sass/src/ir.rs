@@ -821,6 +821,20 @@ pub enum Opcode {
         a_signed: bool,
         b_signed: bool,
     },
+    /// Warpgroup tensor-core op (HGMMA, IGMMA, QGMMA; `wgmma.mma_async`); slot conventions on
+    /// [`crate::wgmma::WgmmaOp`] (`wgmma.rs`).
+    Wgmma(crate::wgmma::WgmmaOp),
+    /// `WARPGROUP.ARRIVE` (`wgmma.fence`): registers written before it are visible to the
+    /// warpgroup MMAs after it.
+    WarpgroupArrive,
+    /// `WARPGROUP.DEPBAR.LE gsb0, pending` (`wgmma.wait_group`): waits until at most `pending`
+    /// groups of warpgroup MMAs are in flight. Its sources and destinations name the
+    /// accumulator groups that may be in flight (read and written here: kept live and in place
+    /// until here, read after it), encoded nowhere.
+    WarpgroupDepbar { pending: u8 },
+    /// `VOTEU.ANY d0(UP), s0(P)`: whether the predicate holds on any active lane, into a uniform
+    /// predicate (the scale-d operand of `wgmma`).
+    VoteuAny,
 }
 
 /// Control bits of one instruction (bits 105..125 of the encoding).

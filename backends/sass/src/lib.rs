@@ -17,7 +17,9 @@
 //! offsets below R1 for `.local` variables and, later, spills; the prologue `MOV R1, c[0x0][0x28];
 //! IADD3 R1, R1, -size`, `resize_prologue` after adding slots; its size feeds
 //! EIATTR_FRAME_SIZE/MIN_STACK_SIZE and `-v`), `schedule.rs` (control bits, trailer), `hazard.rs`
-//! (checks decoded control bits), `oracle.rs` + `nvtools.rs` (nvdisasm as oracle).
+//! (checks decoded control bits; the warpgroup MMAs' asynchronous registers: `hazard_wgmma.rs`),
+//! `wgmma.rs` (sm_90a's warpgroup MMAs as data, encoded in `encode_wgmma.rs`, printed by
+//! `print_wgmma.rs`), `oracle.rs` + `nvtools.rs` (nvdisasm as oracle).
 
 pub mod arch;
 pub mod encode;
@@ -29,10 +31,12 @@ mod encode_int;
 mod encode_mem;
 mod encode_pack;
 mod encode_sync;
+mod encode_wgmma;
 pub mod fast_hash;
 pub mod fp8;
 pub mod frame;
 pub mod hazard;
+mod hazard_wgmma;
 pub mod imma;
 pub mod ir;
 pub mod latency;
@@ -50,9 +54,11 @@ mod print_imma;
 mod print_int;
 mod print_pack;
 mod print_sync;
+mod print_wgmma;
 pub mod reg_budget;
 pub mod regalloc;
 pub mod schedule;
 pub mod spill;
 pub mod syncs;
 pub mod warp;
+pub mod wgmma;

@@ -39,12 +39,17 @@ pub fn tool(name: &str) -> Option<PathBuf> {
 /// Compiles the PTX file `ptx` with the reference ptxas for `sm_<sm>` and returns the cubin: None
 /// when ptxas is not installed, `Some(Err(stderr))` when it rejects the input.
 pub fn ptxas_cubin(ptx: &Path, sm: u32) -> Option<Result<Vec<u8>, String>> {
+    ptxas_cubin_for(ptx, &format!("sm_{sm}"))
+}
+
+/// As [`ptxas_cubin`], for an architecture named in full (`sm_90a`).
+pub fn ptxas_cubin_for(ptx: &Path, arch: &str) -> Option<Result<Vec<u8>, String>> {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let ptxas = tool("ptxas")?;
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
     let out = std::env::temp_dir().join(format!("ptxforge-ptxas-{}-{n}.cubin", std::process::id()));
     let run = Command::new(ptxas)
-        .arg(format!("-arch=sm_{sm}"))
+        .arg(format!("-arch={arch}"))
         .arg(ptx)
         .arg("-o")
         .arg(&out)

@@ -399,6 +399,10 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         Opcode::Ldgdepbar => "LDGDEPBAR".into(),
         Opcode::DepbarLe { pending } => format!("DEPBAR.LE SB0, {pending:#x}"),
         Opcode::Syncs(op) => crate::print_sync::print_syncs(i, op),
+        Opcode::Wgmma(op) => crate::print_wgmma::print_wgmma(i, op),
+        Opcode::WarpgroupArrive => "WARPGROUP.ARRIVE".into(),
+        Opcode::WarpgroupDepbar { pending } => format!("WARPGROUP.DEPBAR.LE gsb0, {pending:#x}"),
+        Opcode::VoteuAny => crate::print_wgmma::print_voteu_any(i),
         Opcode::R2ur => format!(
             "R2UR {}, {}",
             crate::print_sync::udst(&i.dsts[0]),

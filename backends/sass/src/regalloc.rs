@@ -127,7 +127,9 @@ impl FileScan {
                 }
             }
         }
-        let align = comps.next_power_of_two();
+        // Groups beyond eight registers (warpgroup MMA accumulators) are 8-aligned, as ptxas
+        // places them (R24 for 4 to 128 registers).
+        let align = comps.next_power_of_two().min(8);
         let n = self.usable.len();
         (0..n).step_by(align).find(|&s| {
             s + comps <= n

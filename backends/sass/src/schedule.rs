@@ -218,18 +218,30 @@ fn schedule_block(b: &mut Block, async_groups: bool) {
         ALL_SBS
     };
     let mut t = 0u32;
+    let mut wait_all_next = false;
     let input = std::mem::take(&mut b.instrs);
     let n = input.len();
     let mut out: Vec<Instr> = Vec::with_capacity(n);
     for (k, mut i) in input.into_iter().enumerate() {
-        let mut wait = st.waits_for(&i);
-        if k == 0 {
+        // WARPGROUP.DEPBAR's operands name the accumulators in flight (for liveness): it reads
+        // and writes no register itself, so nothing orders it but the stall before it.
+        // (It cannot wait on scoreboards either: nvdisasm rejects WARPGROUP.DEPBAR with wait bits,
+        // so a block's wait for everything moves to the next instruction.)
+        let fictional = i.op.names_registers_only();
+        let mut wait = if fictional { 0 } else { st.waits_for(&i) };
+        // WARPGROUP.ARRIVE makes every register written before it visible to the warpgroup
+        // MMAs after it, which read their sources late: nothing may be in flight (as ptxas).
+        if fictional {
+            wait_all_next |= k == 0;
+        } else if k == 0 || wait_all_next || i.op == Opcode::WarpgroupArrive {
             wait = all_sbs;
+            wait_all_next = false;
         }
         st.clear_waited(wait);
         if let Some(prev) = out.last() {
             let floor = min_stall_after(prev);
-            let mut need = st.earliest(&i).saturating_sub(t).max(floor).max(1);
+            let earliest = if fictional { 0 } else { st.earliest(&i) };
+            let mut need = earliest.saturating_sub(t).max(floor).max(1);
             if k == n - 1 && i.is_terminator() {
                 // Nothing can follow a branch or EXIT in the block: results still in flight
                 // must land within its own stall.
@@ -245,7 +257,9 @@ fn schedule_block(b: &mut Block, async_groups: bool) {
             wait,
             reuse: 0,
         };
-        st.record(&mut i, t);
+        if !fictional {
+            st.record(&mut i, t);
+        }
         out.push(i);
     }
     if let Some(last) = out.last() {

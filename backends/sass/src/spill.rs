@@ -122,12 +122,15 @@ fn spill_costs(
         let w = 8f64.powi(depth[b].min(6) as i32);
         for i in &block.instrs {
             let no_store_after = i.is_terminator() || writes_guard(i);
+            // The warpgroup MMAs' registers (accumulators, register A, sparse metadata) stay in
+            // place from the MMA to its wait: never spilled.
+            let in_place = matches!(i.op, Opcode::Wgmma(_) | Opcode::WarpgroupDepbar { .. });
             let mut seen: Vec<u32> = Vec::new();
             i.visit_regs(|r, a| {
                 if r.file != RegFile::Gpr {
                     return;
                 }
-                if a == Access::Write && no_store_after {
+                if a == Access::Write && no_store_after || in_place {
                     spillable[r.idx as usize] = false;
                 }
                 if !seen.contains(&r.idx) {

@@ -197,6 +197,7 @@ impl Cta<'_, '_> {
             Kind::Barrier => self.barrier(t, ins),
             Kind::Warp => self.warp_wait(t, ins),
             Kind::Arith => self.arith(t, ins),
+            Kind::Wgmma => self.wgmma(t, ins),
             Kind::Unknown => Err(unsupported(ins, "")),
         }
     }

@@ -16,7 +16,8 @@
 //!   `div.full`) are computed in f64 and rounded to nearest once; hardware results differ by up to
 //!   the PTX ISA's stated error ([`APPROX_TOLERANCE`]). f64 `rcp.approx`/`rsqrt.approx` likewise.
 //! - `mma` products are exact and each output sums in f64 before one rounding (see `mma.rs`);
-//!   hardware f16/bf16/tf32 accumulation differs in the last bits.
+//!   hardware f16/bf16/tf32 accumulation differs in the last bits. `wgmma.mma_async` likewise
+//!   (`wgmma.rs`), with A and B in shared memory in the K-major no-swizzle layout only.
 //! - generic addresses: shared, local, const and param memory appear at the `*_WINDOW` addresses;
 //!   module `.global` variables live at `GLOBAL_VARS_BASE`; buffers must lie elsewhere.
 //! - `%clock`, `%clock64`, `%globaltimer` read 0; `%smid`, `%gridid` read 0; `%nsmid` reads 1.
@@ -48,6 +49,7 @@ mod memops;
 pub mod memory;
 mod mma;
 mod prep;
+mod wgmma;
 
 pub use error::{SimError, Space, ThreadId};
 pub use memory::{

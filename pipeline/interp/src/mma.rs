@@ -23,7 +23,7 @@ use crate::prep::{Ins, Opnd};
 
 /// Element kinds of mma operands.
 #[derive(Copy, Clone, PartialEq, Debug)]
-enum Elem {
+pub(crate) enum Elem {
     F16,
     BF16,
     Tf32,
@@ -40,7 +40,7 @@ enum Elem {
 }
 
 impl Elem {
-    fn parse(m: &str) -> Option<Elem> {
+    pub(crate) fn parse(m: &str) -> Option<Elem> {
         Some(match m {
             "f16" => Elem::F16,
             "bf16" => Elem::BF16,
@@ -58,7 +58,7 @@ impl Elem {
             _ => return None,
         })
     }
-    fn bits(self) -> u32 {
+    pub(crate) fn bits(self) -> u32 {
         match self {
             Elem::F16 | Elem::BF16 => 16,
             Elem::Tf32 | Elem::F32 | Elem::S32 => 32,
@@ -76,13 +76,13 @@ impl Elem {
             (32 / self.bits()) as usize
         }
     }
-    fn is_int(self) -> bool {
+    pub(crate) fn is_int(self) -> bool {
         matches!(
             self,
             Elem::S8 | Elem::U8 | Elem::S4 | Elem::U4 | Elem::B1 | Elem::S32
         )
     }
-    fn decode(self, raw: u64) -> f64 {
+    pub(crate) fn decode(self, raw: u64) -> f64 {
         match self {
             Elem::F16 => float::decode(raw, float::F16),
             Elem::BF16 => float::decode(raw, float::BF16),

@@ -106,6 +106,8 @@ pub(crate) enum Kind {
     Barrier,
     Warp,
     Arith,
+    /// `wgmma.*` (`wgmma.rs`).
+    Wgmma,
     Unknown,
 }
 
@@ -135,6 +137,7 @@ fn kind_of(op: &str, mods: &[String]) -> Kind {
         "slct" => Kind::Slct,
         "testp" => Kind::Testp,
         "bar" | "barrier" => Kind::Barrier,
+        "wgmma" => Kind::Wgmma,
         "shfl" | "vote" | "match" | "redux" | "activemask" | "elect" | "mma" | "ldmatrix"
         | "stmatrix" => Kind::Warp,
         _ if crate::arith::ARITH_OPS.contains(&op) => Kind::Arith,

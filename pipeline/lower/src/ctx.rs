@@ -538,6 +538,9 @@ impl<'a> Ctx<'a> {
         if let Some(r) = self.lower_hopper_sync(i) {
             return r;
         }
+        if let Some(r) = self.lower_wgmma(i) {
+            return r;
+        }
         if let Some(r) = self.lower_warp(i) {
             return r;
         }

@@ -32,7 +32,8 @@
 //! LDSM), `warp.rs` (shfl/vote/redux/activemask, barriers with ids and counts, membar/fence,
 //! nanosleep, griddepcontrol, and the convergence pass that puts WARPSYNC before a collective that
 //! follows divergent code); `hopper_sync.rs` (sm_90 `elect.sync`, `mbarrier.*` as SYNCS.*,
-//! `fence.proxy.async`, `fence.mbarrier_init`, cluster-scope fences); `divergence.rs` (thread-varying values, for EIATTR_CRS_STACK_SIZE);
+//! `fence.proxy.async`, `fence.mbarrier_init`, cluster-scope fences); `wgmma.rs` (sm_90a's
+//! `wgmma.*` as HGMMA/IGMMA/QGMMA between WARPGROUP.ARRIVE and WARPGROUP.DEPBAR); `divergence.rs` (thread-varying values, for EIATTR_CRS_STACK_SIZE);
 //! `calls.rs` (each direct `call` of a `.func` inlined before selection, ptxas's subroutines
 //! described there) and `call_params.rs` (the calls' `.param` buffers as registers or frame slots);
 //! `opt.rs` (copy propagation, dead code) and `fold.rs` (constant-bank operands, as ptxas reads
@@ -86,6 +87,7 @@ mod sqrt;
 mod sqrt64;
 mod testp;
 mod warp;
+mod wgmma;
 mod wide_add_fold;
 
 pub use consts::{const_offsets, const_variable_decls, module_consts};

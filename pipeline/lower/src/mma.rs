@@ -83,6 +83,7 @@ fn fragment_operands(i: &Instruction, sm: ptxforge_sass::arch::Sm) -> Vec<(&Oper
             }
             _ => Vec::new(),
         },
+        "wgmma" => crate::wgmma::wgmma_fragments(i),
         "ldmatrix" => {
             let count = [4, 2, 1]
                 .into_iter()

@@ -398,7 +398,11 @@ impl Ctx<'_> {
 /// documentation).
 pub fn converge_warp_collectives(f: &mut Function, sm: Sm) {
     // Only warp operations are folded, synced or dropped: a function without any is left as it is.
-    let has_warp_op = |b: &Block| b.instrs.iter().any(|i| matches!(i.op, Opcode::Warp(_)));
+    let has_warp_op = |b: &Block| {
+        b.instrs
+            .iter()
+            .any(|i| matches!(i.op, Opcode::Warp(_) | Opcode::WarpgroupArrive))
+    };
     if !f.blocks.iter().any(has_warp_op) {
         return;
     }
@@ -439,6 +443,16 @@ pub fn converge_warp_collectives(f: &mut Function, sm: Sm) {
                     }
                     converged |= mask == Some(FULL_MASK);
                     continue;
+                }
+                // The warpgroup MMAs after WARPGROUP.ARRIVE (`wgmma.*.sync.aligned`) run with the
+                // whole warp.
+                Opcode::WarpgroupArrive if !converged => {
+                    out.push(Instr::new(
+                        Opcode::Warp(WarpOp::Warpsync),
+                        &[],
+                        &[Src::imm(FULL_MASK)],
+                    ));
+                    converged = true;
                 }
                 Opcode::Warp(op) if op.is_collective() => {
                     if !converged {

@@ -5,6 +5,21 @@ use ptxforge_emu::Launch;
 
 pub const CASES: &[Case] = &[
     Case {
+        file: "kernels/wgmma.ptx",
+        kernel: "wgmma_f16",
+        setup: super::wgmma_cases::wgmma_f16,
+    },
+    Case {
+        file: "kernels/wgmma.ptx",
+        kernel: "wgmma_s8",
+        setup: super::wgmma_cases::wgmma_s8,
+    },
+    Case {
+        file: "kernels/wgmma.ptx",
+        kernel: "wgmma_e4m3",
+        setup: super::wgmma_cases::wgmma_e4m3,
+    },
+    Case {
         file: "kernels/mbarrier.ptx",
         kernel: "elect",
         setup: super::sync_cases::elect,

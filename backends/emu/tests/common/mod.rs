@@ -12,6 +12,7 @@ pub mod mma_int_cases;
 pub mod special_cases;
 pub mod sync_cases;
 pub mod uflo_cases;
+pub mod wgmma_cases;
 pub mod yield_cases;
 
 use std::path::{Path, PathBuf};
@@ -50,16 +51,33 @@ pub fn target_sm(file: &str) -> u32 {
         .unwrap_or(0)
 }
 
+/// Whether `file` targets an architecture-specific `a` target (`.target sm_90a`: wgmma), which
+/// it is compiled for at its own architecture.
+pub fn accelerated(file: &str) -> bool {
+    read_ptx(file)
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(".target sm_"))
+        .is_some_and(|t| {
+            t.trim_start_matches(|c: char| c.is_ascii_digit())
+                .starts_with('a')
+        })
+}
+
 /// Compiles `file` with NVIDIA's ptxas for `sm_<sm>`; None when ptxas is not installed.
 pub fn ptxas_cubin(file: &str, sm: u32) -> Option<Vec<u8>> {
-    let cubin = ptxforge_sass::nvtools::ptxas_cubin(&ptx_path(file), sm)?;
+    let arch = format!("sm_{sm}{}", if accelerated(file) { "a" } else { "" });
+    let cubin = ptxforge_sass::nvtools::ptxas_cubin_for(&ptx_path(file), &arch)?;
     Some(cubin.unwrap_or_else(|e| panic!("ptxas failed on {file} for sm_{sm}: {e}")))
 }
 
 /// Compiles `file` with ptxforge; Err carries the diagnostics.
 pub fn our_cubin(file: &str, sm: u32) -> Result<Vec<u8>, String> {
     let opts = ptxforge_pipeline::CompileOptions {
-        sm: ptxforge_sass::arch::Sm::new(sm),
+        sm: if accelerated(file) {
+            ptxforge_sass::arch::Sm::accelerated(sm)
+        } else {
+            ptxforge_sass::arch::Sm::new(sm)
+        },
         ..Default::default()
     };
     let out = ptxforge_pipeline::compile_module(&read_ptx(file), file, &opts);

@@ -1335,7 +1335,8 @@ fn check_wgmma(i: &Instruction, s: &Scope, out: &mut Findings) {
     }
     let d_count = if types[0] == "f16" { n / 4 } else { n / 2 };
     let register_a = matches!(i.operands.get(1), Some(Operand::Vector(_)));
-    let wanted = 1 + row.operands - usize::from(register_a);
+    // A in registers drops trans-a, which only the f16/bf16 forms (seven operands) have.
+    let wanted = 1 + row.operands - usize::from(register_a && row.operands == 7);
     let descriptors_fit = matches!(i.operands.get(2), Some(Operand::Reg(r)) if s.regs.lookup(r).is_none_or(|t| t.size_bytes() == 8))
         && (register_a
             || matches!(i.operands.get(1), Some(Operand::Reg(r)) if s.regs.lookup(r).is_none_or(|t| t.size_bytes() == 8)));
