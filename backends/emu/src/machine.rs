@@ -30,6 +30,9 @@ pub const LOCAL_WINDOW: u64 = 0x0000_7100_0000_0000;
 /// SR_SWINHI gives its high word on sm_90 (where shared addresses start at the reserved 0x400).
 pub const SHARED_WINDOW: u64 = 0x0000_7000_0000_0000;
 const CBANK_SHARED_WINDOW: usize = 0x18;
+/// Generic address of parameter-block offset 0 (sm_90 `cvta.param`), as the PTX interpreter
+/// places it; generic loads there read constant bank 0 from the kernel's parameter offset.
+pub const PARAM_WINDOW: u64 = 0x0000_7300_0000_0000;
 /// Where constant bank 0 holds the local window base (64-bit) and the initial stack pointer.
 const CBANK_LOCAL_WINDOW: usize = 0x20;
 const CBANK_STACK_TOP: usize = 0x28;
@@ -982,6 +985,9 @@ impl Run<'_> {
                 if (SHARED_WINDOW..SHARED_WINDOW + (1 << 32)).contains(&addr) {
                     return ("shared", addr - SHARED_WINDOW);
                 }
+                if i.op == Op::Ld && (PARAM_WINDOW..PARAM_WINDOW + (1 << 32)).contains(&addr) {
+                    return ("param", addr - PARAM_WINDOW);
+                }
             }
             return ("global", addr);
         }
@@ -1048,6 +1054,9 @@ impl Run<'_> {
         let mut out = [0u8; 16];
         let src = if space == "shared" {
             self.shared.get(addr as usize..addr as usize + bytes)
+        } else if space == "param" {
+            let at = self.k.param_offset as usize + addr as usize;
+            self.cbank.get(at..at + bytes)
         } else if space == "local" {
             w.local_range(l, addr, bytes).map(|r| &w.local[r])
         } else {

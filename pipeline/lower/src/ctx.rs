@@ -72,7 +72,7 @@ pub struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     pub fn new(module: &'a ast::Module, func: &'a ast::Function, sm: Sm) -> Ctx<'a> {
-        let (param_list, _) = layout_params(&func.params);
+        let (param_list, _) = layout_params(&func.params, sm.param_base());
         let params = param_list
             .iter()
             .map(|p| (p.name.clone(), p.clone()))
@@ -407,6 +407,11 @@ impl<'a> Ctx<'a> {
             Operand::Symbol(s) if self.const_offset(s).is_some() => {
                 Ok((Src::imm(self.const_offset(s).unwrap_or(0)), Src::ZERO))
             }
+            // A kernel parameter's address (`mov.b64 %rd, k_param_0`) that escapes the
+            // `ld.param`-only analysis: its offset in the parameter block (`param_window.rs`).
+            Operand::Symbol(s) if self.params.contains_key(s.as_str()) => {
+                self.param_space_address(s)
+            }
             Operand::Symbol(s) => match self.global_slot(s) {
                 Some(slot) => self.global_address(slot),
                 None => Err(format!("unsupported 64-bit operand {op:?}")),
@@ -628,12 +633,14 @@ fn is_float_op(i: &ast::Instruction) -> bool {
 }
 
 /// Parameter offsets: each aligned to its size (or `.align`), in declaration order.
-fn layout_params(params: &[ast::VarDecl]) -> (Vec<ParamLayout>, u32) {
+/// Lays the parameters out as ptxas does: each one aligned in constant bank 0 itself (its offset
+/// plus `base`), so that a `.align 128` parameter's generic address is 128-byte aligned too.
+fn layout_params(params: &[ast::VarDecl], base: u32) -> (Vec<ParamLayout>, u32) {
     let mut off = 0u32;
     let mut v = Vec::new();
     for p in params {
         let align = p.alignment().max(1);
-        off = off.div_ceil(align) * align;
+        off = (base + off).div_ceil(align) * align - base;
         let size = p.size_bytes() as u32;
         v.push(ParamLayout {
             name: p.name.clone(),

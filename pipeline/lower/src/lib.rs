@@ -12,7 +12,8 @@
 //! integer width, f16, bf16, f32 and f64), `mem.rs` (scalar and vector loads/stores in every space,
 //! parameters incl. narrow ones), `param_addr.rs` (parameters reached through registers: a register
 //! only ever holding a parameter's address is a fixed offset, its loads read `c[0x0][..]`, or a
-//! 32-bit offset register read by `LDC c[0x0][Rn+imm]`), `globals.rs` (module `.global` variables:
+//! 32-bit offset register read by `LDC c[0x0][Rn+imm]`), `param_window.rs` (a parameter's address
+//! that escapes, sm_90: its offset in the block, `cvta.param` adding the base at `c[0x0][0x198]`), `globals.rs` (module `.global` variables:
 //! the address of each is a `.nv.constant4` slot, `c[0x4][8*slot]`, that the cubin relocates),
 //! `pack.rs` (`mov` with vector operands), `shared_layout.rs` (`.shared` placement as ptxas),
 //! `shared_window.rs` (`cvta.shared`/`cvta.to.shared`: the window base at `c[0x0][0x18]` before
@@ -76,6 +77,7 @@ mod opt;
 mod ordered;
 mod pack;
 mod param_addr;
+mod param_window;
 mod passes;
 mod planted;
 mod shared_layout;

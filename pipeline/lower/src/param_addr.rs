@@ -360,6 +360,9 @@ impl Ctx<'_> {
             (AddrBase::Reg(r), off) => match self.param_regs.get(r.as_str()).copied() {
                 Some(ParamAddr::Fixed(o)) => (o + off, None),
                 Some(ParamAddr::Indexed) => (off, Some(self.param_index_reg(r))),
+                // A parameter-space address held as an ordinary 64-bit value (it also escapes to
+                // `cvta.param` or elsewhere): its low word indexes the parameter block.
+                None if self.sm.num >= 90 => (off, Some(self.param_space_index(r)?)),
                 None => return Err("ld.param needs a parameter name".into()),
             },
             _ => return Err("ld.param needs a parameter name".into()),

@@ -227,6 +227,11 @@ const KERNELS: &[Kernel] = &[
         min_sm: 90,
         ..kernel("cluster_regs.ptx", "cluster_regs", 32)
     },
+    // A parameter read through its generic address (`cvta.param`) needs sm_90.
+    Kernel {
+        min_sm: 90,
+        ..kernel("param_window.ptx", "param_window", 64)
+    },
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on
