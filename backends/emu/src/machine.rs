@@ -616,6 +616,16 @@ impl Run<'_> {
             Op::SyncsExch | Op::SyncsArrive | Op::SyncsPhasechk | Op::SyncsCctl => {
                 self.syncs(w, i, exec)?
             }
+            // Clusters of one CTA (`cluster_decode.rs`): the wait is the CTA's barrier.
+            Op::Ucgabar if crate::decode::is_barrier_wait(i) => {
+                lanes.for_each(|l| w.lane[l] = Lane::AtBarrier)
+            }
+            Op::Ucgabar | Op::Utmacctl | Op::Utmacmdflush => {}
+            Op::Usetmaxreg => {
+                if exec != 0 && i.f(81, 3) != 7 {
+                    w.up[i.f(81, 3) as usize] = true;
+                }
+            }
             Op::S2ur => {
                 if exec != 0 {
                     let v = self.special(i, w, exec.trailing_zeros() as usize)?;

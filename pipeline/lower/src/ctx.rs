@@ -57,6 +57,8 @@ pub struct Ctx<'a> {
     pub param_regs: HashMap<String, crate::param_addr::ParamAddr>,
     /// The 32-bit offset registers of the indexed ones.
     pub param_index: HashMap<String, Reg>,
+    /// Escaping parameter-address registers of a known offset (`param_addr::fixed_address_regs`).
+    pub param_fixed: HashMap<String, i64>,
     shared_bytes: u32,
     shared_align: u32,
     labels: HashMap<String, u32>,
@@ -88,6 +90,12 @@ impl<'a> Ctx<'a> {
                 .find(|p| p.name.as_str() == name)
                 .map(|p| p.offset)
         });
+        let param_fixed = crate::param_addr::fixed_address_regs(func, |name| {
+            param_list
+                .iter()
+                .find(|p| p.name.as_str() == name)
+                .map(|p| p.offset)
+        });
         let mut f = Function {
             name: func.name.clone(),
             ..Function::default()
@@ -108,6 +116,7 @@ impl<'a> Ctx<'a> {
             shared_align,
             param_regs,
             param_index: HashMap::new(),
+            param_fixed,
             labels: HashMap::new(),
             desc: None,
             shared_base: None,
@@ -125,7 +134,8 @@ impl<'a> Ctx<'a> {
         self.load_shared_base();
         self.bind_fragments();
         let mut after_branch = false;
-        for s in &self.func.body {
+        let loop_starts = loop_block_starts(&self.func.body);
+        for (n, s) in self.func.body.iter().enumerate() {
             match s {
                 Statement::Label { name, .. } => {
                     let b = self.labels[name.as_str()];
@@ -133,7 +143,7 @@ impl<'a> Ctx<'a> {
                     after_branch = false;
                 }
                 Statement::Instr(i) => {
-                    if after_branch {
+                    if after_branch || loop_starts[n] {
                         self.new_block();
                     }
                     if let Err(message) = self.lower_instr(i) {
@@ -183,7 +193,8 @@ impl<'a> Ctx<'a> {
         let mut block = 0u32;
         let mut block_empty = true;
         let mut after_branch = false;
-        for s in &self.func.body {
+        let loop_starts = loop_block_starts(&self.func.body);
+        for (n, s) in self.func.body.iter().enumerate() {
             match s {
                 Statement::Label { name, .. } => {
                     if !block_empty || after_branch {
@@ -194,7 +205,7 @@ impl<'a> Ctx<'a> {
                     after_branch = false;
                 }
                 Statement::Instr(i) => {
-                    if after_branch {
+                    if after_branch || loop_starts[n] {
                         block += 1;
                     }
                     block_empty = false;
@@ -540,6 +551,9 @@ impl<'a> Ctx<'a> {
             }
             None => Src::TRUE,
         };
+        if let Some(r) = self.lower_cluster(i) {
+            return r;
+        }
         if let Some(r) = self.lower_hopper_sync(i) {
             return r;
         }
@@ -623,7 +637,40 @@ fn without_one_element_vectors(i: &ast::Instruction) -> Option<ast::Instruction>
 
 /// Whether the instruction ends a basic block.
 fn ends_block(i: &ast::Instruction) -> bool {
-    matches!(i.opcode(), "bra" | "ret" | "exit")
+    matches!(i.opcode(), "bra" | "ret" | "exit") || starts_block(i)
+}
+
+/// `setmaxnreg.inc` is a retry loop of its own (`cluster.rs`): a block that branches to itself.
+fn starts_block(i: &ast::Instruction) -> bool {
+    i.opcode() == "setmaxnreg" && i.has_mod("inc")
+}
+
+/// For each statement, whether it opens a block of its own as [`starts_block`] asks: where its
+/// block already holds instructions, or is the entry block (which holds the prologue).
+fn loop_block_starts(body: &[Statement]) -> Vec<bool> {
+    let mut out = vec![false; body.len()];
+    let (mut block_empty, mut entry, mut after_branch) = (true, true, false);
+    for (n, s) in body.iter().enumerate() {
+        match s {
+            Statement::Label { .. } => {
+                entry &= block_empty && !after_branch;
+                block_empty = true;
+                after_branch = false;
+            }
+            Statement::Instr(i) => {
+                if after_branch {
+                    (entry, block_empty) = (false, true);
+                }
+                if starts_block(i) && (!block_empty || entry) {
+                    out[n] = true;
+                    entry = false;
+                }
+                block_empty = false;
+                after_branch = ends_block(i);
+            }
+        }
+    }
+    out
 }
 
 fn is_float_op(i: &ast::Instruction) -> bool {
@@ -632,8 +679,7 @@ fn is_float_op(i: &ast::Instruction) -> bool {
         || (i.opcode() == "setp" && i.types().last().is_some_and(|t| t.is_float()))
 }
 
-/// Parameter offsets: each aligned to its size (or `.align`), in declaration order.
-/// Lays the parameters out as ptxas does: each one aligned in constant bank 0 itself (its offset
+/// Parameter offsets, in declaration order. Lays the parameters out as ptxas does: each one aligned in constant bank 0 itself (its offset
 /// plus `base`), so that a `.align 128` parameter's generic address is 128-byte aligned too.
 fn layout_params(params: &[ast::VarDecl], base: u32) -> (Vec<ParamLayout>, u32) {
     let mut off = 0u32;

@@ -30,7 +30,8 @@
 //! `async_copy.rs` (sm_80 `cp.async.{ca,cg}` as LDGSTS, with ptxas's zero-fill form for a src-size:
 //! the address moved on by `(size - n) % size` and the fill predicate `n != 0`;
 //! `commit_group`/`wait_group`/`wait_all` as LDGDEPBAR and DEPBAR.LE SB0; `ldmatrix` m8n8 b16 as
-//! LDSM), `warp.rs` (shfl/vote/redux/activemask, barriers with ids and counts, membar/fence,
+//! LDSM), `cluster.rs` (sm_90 `barrier.cluster`, `mapa`, `prefetch.tensormap`, `fence.proxy.tensormap`,
+//! `setmaxnreg` and the register budget it sets), `warp.rs` (shfl/vote/redux/activemask, barriers with ids and counts, membar/fence,
 //! nanosleep, griddepcontrol, and the convergence pass that puts WARPSYNC before a collective that
 //! follows divergent code); `hopper_sync.rs` (sm_90 `elect.sync`, `mbarrier.*` as SYNCS.*,
 //! `fence.proxy.async`, `fence.mbarrier_init`, cluster-scope fences); `divergence.rs` (thread-varying values, for EIATTR_CRS_STACK_SIZE);
@@ -47,6 +48,7 @@ mod atomic;
 mod bits;
 mod call_params;
 mod calls;
+mod cluster;
 mod consts;
 mod convert;
 mod ctx;
@@ -89,6 +91,7 @@ mod testp;
 mod warp;
 mod wide_add_fold;
 
+pub use cluster::setmaxnreg_budget;
 pub use consts::{const_offsets, const_variable_decls, module_consts};
 pub use ctx::{LowerError, LoweredKernel, ParamLayout};
 pub use globals::{global_variables as global_variable_decls, module_globals, ModuleGlobal};
