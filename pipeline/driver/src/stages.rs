@@ -272,5 +272,8 @@ pub fn kernel_image(k: &KernelInFlight) -> KernelImage {
         divergent_loop: l.divergent_loop,
         frame_size: l.func.frame.size(),
         spill_offsets: ptxforge_sass::spill::spill_access_offsets(&l.func),
+        cluster: ptxforge_cubin::ClusterDirectives::from_list(
+            &k.module.functions[k.func_index].directives,
+        ),
     }
 }
