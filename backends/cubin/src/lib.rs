@@ -78,6 +78,34 @@ pub struct KernelImage {
     /// Offsets of the register allocator's spill stores and reloads (EIATTR_ANNOTATIONS'
     /// SpillRefill entries).
     pub spill_offsets: Vec<u32>,
+    /// The kernel's cluster directives (EIATTR_CTA_PER_CLUSTER, _MAX_CLUSTER_RANK,
+    /// _EXPLICIT_CLUSTER).
+    pub cluster: ClusterDirectives,
+}
+
+/// `.reqnctapercluster x[,y[,z]]`, `.maxclusterrank n` and `.explicitcluster` of a kernel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClusterDirectives {
+    pub cta_per_cluster: Option<[u32; 3]>,
+    pub max_cluster_rank: Option<u32>,
+    pub explicit: bool,
+}
+
+impl ClusterDirectives {
+    /// Reads them from a PTX function's directives (`(name, values)` as the parser keeps them).
+    pub fn from_list(list: &[(String, Vec<u64>)]) -> ClusterDirectives {
+        let mut c = ClusterDirectives::default();
+        for (name, vals) in list {
+            let v = |n: usize| vals.get(n).map_or(1, |&x| x.min(u32::MAX as u64) as u32);
+            match name.as_str() {
+                "reqnctapercluster" => c.cta_per_cluster = Some([v(0), v(1), v(2)]),
+                "maxclusterrank" => c.max_cluster_rank = Some(v(0)),
+                "explicitcluster" => c.explicit = true,
+                _ => {}
+            }
+        }
+        c
+    }
 }
 
 /// A module-scope `.global` variable: its bytes live in `.nv.global.init` (initialized) or

@@ -33,6 +33,9 @@ const NVSAL_SW_WAR: u8 = 0x6b;
 const PREEXIT_USED: u8 = 0x6d;
 const COOP_GROUP_INSTR_OFFSETS: u8 = 0x28;
 const COOP_GROUP_MASK_REGIDS: u8 = 0x29;
+const CTA_PER_CLUSTER: u8 = 0x3d;
+const EXPLICIT_CLUSTER: u8 = 0x3e;
+const MAX_CLUSTER_RANK: u8 = 0x3f;
 
 /// Appends EIATTR records.
 #[derive(Default)]
@@ -138,6 +141,7 @@ fn kernel_info_new(sm: Sm, k: &KernelImage, const_sym: u32) -> Vec<u8> {
     r.words(LANGUAGE, &[3]);
     r.words(CUDA_API_VERSION, &[0x87]);
     kparams(&mut r, k);
+    cluster_records(&mut r, k);
     r.hval(SPARSE_MMA_MASK, 0);
     r.hval(MAXREG_COUNT, 0xff);
     spill_annotations(&mut r, k);
@@ -158,6 +162,20 @@ fn kernel_info_new(sm: Sm, k: &KernelImage, const_sym: u32) -> Vec<u8> {
     r.hval(NVSAL_SW_WAR, 1);
     r.bval(PREEXIT_USED, k.preexit_used as u8);
     r.0
+}
+
+/// The cluster directives' records, after KPARAM_INFO and in ptxas's order (0x3f, 0x3e, 0x3d).
+fn cluster_records(r: &mut Records, k: &KernelImage) {
+    let c = &k.cluster;
+    if let Some(n) = c.max_cluster_rank {
+        r.words(MAX_CLUSTER_RANK, &[n]);
+    }
+    if c.explicit {
+        r.nval(EXPLICIT_CLUSTER);
+    }
+    if let Some(dims) = c.cta_per_cluster {
+        r.words(CTA_PER_CLUSTER, &dims);
+    }
 }
 
 /// Warp-synchronous instructions with their member-mask registers (0xffffffff: an immediate).

@@ -5,8 +5,11 @@
 //! 0..11 (ALU base 0..8, operand form 9..11), guard 12..15, dst 16..23, A 24..31, B 32..39 / imm
 //! 32..63 / cbuf 38..58, C 64..71, modifiers 72..90, uniform 91, control bits 105..125.
 
+#[path = "cluster_decode.rs"]
+mod cluster_decode;
 #[path = "syncs_decode.rs"]
 mod syncs_decode;
+pub(crate) use cluster_decode::is_barrier_wait;
 
 use crate::opcodes::opcode_table;
 pub use crate::opcodes::{supported_names, Op, Queue, Timing};
@@ -597,8 +600,9 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
         // DEPBAR.LE SBn, count: SB0 with any count (cp.async groups), other scoreboards with 0
         // (a plain wait for them, as ptxas waits for S2UR's clock reads).
         Depbar => {
-            if !i.bit(47) || (i.f(44, 3) != 0 && i.f(38, 6) != 0) {
-                return Err("DEPBAR other than .LE SB0 or .LE SBn, 0x0".into());
+            let mask_form = !i.bit(47) && i.f(38, 9) == 0;
+            if !mask_form && (!i.bit(47) || (i.f(44, 3) != 0 && i.f(38, 6) != 0)) {
+                return Err("DEPBAR other than .LE SB0, .LE SBn, 0x0 or {mask}".into());
             }
         }
         Hgmma | Igmma | Qgmma => {
@@ -848,6 +852,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
         Elect | SyncsExch | SyncsArrive | SyncsPhasechk | SyncsCctl | FenceViewAsync => {
             syncs_decode::operands(i)?
         }
+        Ucgabar | Utmacctl | Utmacmdflush | Usetmaxreg => cluster_decode::operands(i)?,
         Imma | Bmma | Dmma => {
             let [na, nb, nc] = crate::machine::matrix_geometry(i)?.regs;
             let (b, c) = (gpr(i.f(32, 8) as u8), gpr(i.f(64, 8) as u8));

@@ -231,7 +231,10 @@ impl HazardModel {
     pub fn issue(&mut self, i: &Inst, lanes: u32) -> Result<(), EmuError> {
         self.lanes = lanes;
         self.wait(i.ctrl.wait);
-        if i.op == Op::Depbar && i.f(38, 6) == 0 {
+        if i.op == Op::Depbar && !i.bit(47) {
+            // DEPBAR {5,4,3,2,1,0}: waits for every scoreboard of the mask (bits 32..37).
+            self.wait(i.f(32, 6) as u8);
+        } else if i.op == Op::Depbar && i.f(38, 6) == 0 {
             // DEPBAR.LE SBn, 0x0 waits for everything on SBn.
             self.wait(1 << i.f(44, 3));
         }

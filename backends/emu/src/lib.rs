@@ -267,6 +267,10 @@ pub fn opcode_table_markdown() -> String {
         s.push('\n');
     }
     s.push_str(LIMITS);
+    s.push_str("\n## Encoded by the back end, not run on ptxas's code yet\n\n");
+    for (op, why) in opcodes::NOT_EMULATED {
+        s.push_str(&format!("- {op}: {why}\n"));
+    }
     s
 }
 

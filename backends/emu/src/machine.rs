@@ -33,6 +33,9 @@ pub const LOCAL_WINDOW: u64 = 0x0000_7100_0000_0000;
 /// SR_SWINHI gives its high word on sm_90 (where shared addresses start at the reserved 0x400).
 pub const SHARED_WINDOW: u64 = 0x0000_7000_0000_0000;
 const CBANK_SHARED_WINDOW: usize = 0x18;
+/// Generic address of parameter-block offset 0 (sm_90 `cvta.param`), as the PTX interpreter
+/// places it; generic loads there read constant bank 0 from the kernel's parameter offset.
+pub const PARAM_WINDOW: u64 = 0x0000_7300_0000_0000;
 /// Where constant bank 0 holds the local window base (64-bit) and the initial stack pointer.
 const CBANK_LOCAL_WINDOW: usize = 0x20;
 const CBANK_STACK_TOP: usize = 0x28;
@@ -625,6 +628,16 @@ impl Run<'_> {
             Op::SyncsExch | Op::SyncsArrive | Op::SyncsPhasechk | Op::SyncsCctl => {
                 self.syncs(w, i, exec)?
             }
+            // Clusters of one CTA (`cluster_decode.rs`): the wait is the CTA's barrier.
+            Op::Ucgabar if crate::decode::is_barrier_wait(i) => {
+                lanes.for_each(|l| w.lane[l] = Lane::AtBarrier)
+            }
+            Op::Ucgabar | Op::Utmacctl | Op::Utmacmdflush => {}
+            Op::Usetmaxreg => {
+                if exec != 0 && i.f(81, 3) != 7 {
+                    w.up[i.f(81, 3) as usize] = true;
+                }
+            }
             Op::S2ur => {
                 if exec != 0 {
                     let v = self.special(i, w, exec.trailing_zeros() as usize)?;
@@ -994,6 +1007,9 @@ impl Run<'_> {
                 if (SHARED_WINDOW..SHARED_WINDOW + (1 << 32)).contains(&addr) {
                     return ("shared", addr - SHARED_WINDOW);
                 }
+                if i.op == Op::Ld && (PARAM_WINDOW..PARAM_WINDOW + (1 << 32)).contains(&addr) {
+                    return ("param", addr - PARAM_WINDOW);
+                }
             }
             return ("global", addr);
         }
@@ -1060,6 +1076,9 @@ impl Run<'_> {
         let mut out = [0u8; 16];
         let src = if space == "shared" {
             self.shared.get(addr as usize..addr as usize + bytes)
+        } else if space == "param" {
+            let at = self.k.param_offset as usize + addr as usize;
+            self.cbank.get(at..at + bytes)
         } else if space == "local" {
             w.local_range(l, addr, bytes).map(|r| &w.local[r])
         } else {

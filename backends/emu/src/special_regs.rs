@@ -2,7 +2,7 @@
 //! one SM (SR_VIRTUALSMID 0, `%nsmid` = 1 at `c[0x0][0x10c]`), the warp's slot in SR_VIRTID and the
 //! SM's warp count in SR_VIRTCFG (bits 8 up), SR_SMEMSZ as the kernel's shared bytes plus the
 //! reserved `c[0x0][0x114]`, clusters of one CTA (`c[0x0][0x144..]` = 1, `%nclusterid` the grid,
-//! SR_CgaCtaId 0), no dynamic shared memory (`c[0x0][0x2c]` = 0), and the clocks: SR_CLOCKLO/HI
+//! SR_CgaCtaId 0, a cluster launch: `c[0x0][0x140]` = 1), the parameter block's generic base (`c[0x0][0x198]`, sm_90), no dynamic shared memory (`c[0x0][0x2c]` = 0), and the clocks: SR_CLOCKLO/HI
 //! count the warp instructions issued so far in the launch, SR_GLOBALTIMERLO/HI 32 ns each, so
 //! both only ever grow within a thread.
 
@@ -14,6 +14,10 @@ const CBANK_CLUSTER_NCTAID: usize = 0x144;
 const CBANK_CLUSTER_RCP: usize = 0x150;
 const CBANK_NCLUSTERID: usize = 0x15c;
 const CBANK_CLUSTER_NCTARANK: usize = 0x188;
+/// 1 in a cluster launch (ptxas's `barrier.cluster` code then uses UCGABAR, else BAR.SYNC).
+const CBANK_CLUSTER_LAUNCH: usize = 0x140;
+/// sm_90: the generic address of the parameter block (64-bit), which `cvta.param` adds.
+const CBANK_PARAM_WINDOW: usize = 0x198;
 
 /// The shared memory an SM keeps for itself from sm_80 on (SR_SMEMSZ counts it).
 fn reserved_smem(sm: u32) -> u32 {
@@ -51,6 +55,10 @@ pub(crate) fn fill_cbank(cbank: &mut [u8], sm: u32, grid: [u32; 3]) {
         put(cbank, CBANK_NCLUSTERID + 4 * k, *n);
     }
     put(cbank, CBANK_CLUSTER_NCTARANK, 1);
+    put(cbank, CBANK_CLUSTER_LAUNCH, 1);
+    let window = crate::machine::PARAM_WINDOW;
+    put(cbank, CBANK_PARAM_WINDOW, window as u32);
+    put(cbank, CBANK_PARAM_WINDOW + 4, (window >> 32) as u32);
 }
 
 /// What a thread's read of a special register depends on.

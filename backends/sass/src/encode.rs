@@ -123,7 +123,11 @@ fn pred_src(s: &Src) -> EResult<(u64, bool)> {
 }
 
 fn set_guard(w: &mut Word, g: &Src) -> EResult<()> {
-    let (p, n) = pred_src(g)?;
+    // A uniform instruction's guard is a uniform predicate (`@UP0 UCGABAR_ARV`), same field.
+    let (p, n) = match g.val {
+        SrcVal::Reg(r) if r.file == RegFile::UPred && r.idx < 7 => (r.idx as u64, g.neg),
+        _ => pred_src(g)?,
+    };
     w.set(12, 3, p);
     w.set(15, 1, n as u64);
     Ok(())
@@ -484,6 +488,7 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
         }
         Opcode::DepbarLe { pending } => return encode_async::encode_depbar_le(w, pending),
         Opcode::Syncs(op) => return crate::encode_sync::encode_syncs(w, i, op),
+        Opcode::Cluster(op) => return crate::encode_cluster::encode_cluster(w, i, op),
         Opcode::R2ur => return crate::encode_sync::encode_r2ur(sm, w, i),
         Opcode::Wgmma(op) => return crate::encode_wgmma::encode_wgmma(w, i, op),
         Opcode::WarpgroupArrive => {

@@ -705,6 +705,8 @@ pub enum Opcode {
     DepbarLe { pending: u8 },
     /// The sm_90 mbarrier (SYNCS.*) and asynchronous-proxy fence instructions (`syncs.rs`).
     Syncs(crate::syncs::SyncsOp),
+    /// sm_90 cluster barrier, tensor-map control and register reconfiguration (`cluster.rs`).
+    Cluster(crate::cluster::ClusterOp),
     /// `R2UR d0(UR), s0(R)` (sm_90, 0x2ca): the lowest executing lane's register into a uniform
     /// register (`mbarrier.init`'s count; encoding in `encode_sync.rs`).
     R2ur,

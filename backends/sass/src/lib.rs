@@ -22,7 +22,9 @@
 //! `print_wgmma.rs`), `oracle.rs` + `nvtools.rs` (nvdisasm as oracle).
 
 pub mod arch;
+pub mod cluster;
 pub mod encode;
+mod encode_cluster;
 mod encode_convert;
 mod encode_double;
 mod encode_half;
@@ -46,6 +48,7 @@ pub mod nvtools;
 pub mod oracle;
 pub mod pred_pressure;
 pub mod print;
+mod print_cluster;
 mod print_convert;
 mod print_double;
 mod print_float;

@@ -78,6 +78,7 @@ fn guard(g: &Src) -> Option<String> {
 
 pub(crate) fn pred(s: &Src) -> String {
     let name = match s.val {
+        SrcVal::Reg(r) if r.file == RegFile::UPred => format!("UP{}", r.idx),
         SrcVal::Reg(r) => format!("P{}", r.idx),
         _ => "PT".to_string(),
     };
@@ -403,6 +404,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         Opcode::WarpgroupArrive => "WARPGROUP.ARRIVE".into(),
         Opcode::WarpgroupDepbar { pending } => format!("WARPGROUP.DEPBAR.LE gsb0, {pending:#x}"),
         Opcode::VoteuAny => crate::print_wgmma::print_voteu_any(i),
+        Opcode::Cluster(op) => crate::print_cluster::print_cluster(i, op),
         Opcode::R2ur => format!(
             "R2UR {}, {}",
             crate::print_sync::udst(&i.dsts[0]),

@@ -26,6 +26,8 @@ fn ur(i: u32) -> Src {
 #[path = "nvdisasm_forms/families.rs"]
 mod families;
 use families::*;
+#[path = "nvdisasm_forms/cluster.rs"]
+mod cluster;
 
 fn forms(sm: Sm) -> Vec<Instr> {
     use Opcode::*;
@@ -725,6 +727,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
     if sm.num >= 90 {
         v.extend(syncs_forms());
         v.extend(wgmma_forms());
+        cluster::cluster_forms(&mut v);
     }
     if sm.num >= 80 {
         async_forms(&mut v);

@@ -135,7 +135,11 @@ pub fn regalloc(mut k: KernelInFlight) -> StageResult {
     let sm = k.sm();
     use ptxforge_sass::reg_budget::{register_budget, Directives};
     let directives = Directives::from_list(&k.module.functions[k.func_index].directives);
-    let max = register_budget(sm, directives, k.opts.max_regs);
+    let entry = register_budget(sm, directives, k.opts.max_regs);
+    // setmaxnreg: every part of the kernel within the smallest count it asks for; the kernel
+    // still reports its entry budget, which the counts move from (as ptxas).
+    let setmaxnreg = ptxforge_lower::setmaxnreg_budget(&k.module.functions[k.func_index]);
+    let max = setmaxnreg.map_or(entry, |n| n.min(entry));
     let fallback = k.unoptimized.take();
     let fallback_config = pass_config(&k).and_then(|c| c.fallback());
     let l = k.lowered_mut("regalloc")?;
@@ -149,6 +153,9 @@ pub fn regalloc(mut k: KernelInFlight) -> StageResult {
     if let Err(e) = result {
         let msg = e.to_string();
         return Err(KernelError::new(&k, "regalloc", 0, msg));
+    }
+    if setmaxnreg.is_some() {
+        l.func.reg_usage.gprs = entry;
     }
     Ok(k)
 }
@@ -265,5 +272,8 @@ pub fn kernel_image(k: &KernelInFlight) -> KernelImage {
         divergent_loop: l.divergent_loop,
         frame_size: l.func.frame.size(),
         spill_offsets: ptxforge_sass::spill::spill_access_offsets(&l.func),
+        cluster: ptxforge_cubin::ClusterDirectives::from_list(
+            &k.module.functions[k.func_index].directives,
+        ),
     }
 }

@@ -38,8 +38,27 @@ fn sm90_filetests_match_expected_sass() {
     check_folder("sm90", 90);
 }
 
+/// `filetests/sm90a/*.ptx`: sm_90a-only instructions (setmaxnreg), compiled for sm_90a.
+#[test]
+fn sm90a_filetests_match_expected_sass() {
+    check_expected(
+        &folder_inputs("sm90a"),
+        &[ptxforge_sass::arch::Sm::accelerated(90)],
+    );
+}
+
 /// Checks the filetests of `filetests/<folder>` on the architectures from `sm_<from>` on.
 fn check_folder(folder: &str, from: u32) {
+    let inputs = folder_inputs(folder);
+    let sms: Vec<_> = SUPPORTED_SMS
+        .into_iter()
+        .filter(|sm| sm.num >= from)
+        .collect();
+    check_expected(&inputs, &sms);
+}
+
+/// The `(name, text)` of every filetest in `filetests/<folder>`, by name.
+fn folder_inputs(folder: &str) -> Vec<(String, String)> {
     let dir = PathBuf::from(FILETEST_DIR).join(folder);
     let mut inputs: Vec<(String, String)> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("filetests/{folder}: {e}"))
@@ -52,11 +71,7 @@ fn check_folder(folder: &str, from: u32) {
         .collect();
     inputs.sort();
     assert!(!inputs.is_empty(), "no {folder} filetests");
-    let sms: Vec<_> = SUPPORTED_SMS
-        .into_iter()
-        .filter(|sm| sm.num >= from)
-        .collect();
-    check_expected(&inputs, &sms);
+    inputs
 }
 
 /// Compiles every input for every architecture of `sms` and compares (or, with PTXFORGE_BLESS,

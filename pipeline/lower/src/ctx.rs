@@ -57,6 +57,8 @@ pub struct Ctx<'a> {
     pub param_regs: HashMap<String, crate::param_addr::ParamAddr>,
     /// The 32-bit offset registers of the indexed ones.
     pub param_index: HashMap<String, Reg>,
+    /// Escaping parameter-address registers of a known offset (`param_addr::fixed_address_regs`).
+    pub param_fixed: HashMap<String, i64>,
     shared_bytes: u32,
     shared_align: u32,
     labels: HashMap<String, u32>,
@@ -72,7 +74,7 @@ pub struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     pub fn new(module: &'a ast::Module, func: &'a ast::Function, sm: Sm) -> Ctx<'a> {
-        let (param_list, _) = layout_params(&func.params);
+        let (param_list, _) = layout_params(&func.params, sm.param_base());
         let params = param_list
             .iter()
             .map(|p| (p.name.clone(), p.clone()))
@@ -83,6 +85,12 @@ impl<'a> Ctx<'a> {
             align: shared_align,
         } = crate::shared_layout::layout(module, func);
         let param_regs = crate::param_addr::param_address_regs(func, |name| {
+            param_list
+                .iter()
+                .find(|p| p.name.as_str() == name)
+                .map(|p| p.offset)
+        });
+        let param_fixed = crate::param_addr::fixed_address_regs(func, |name| {
             param_list
                 .iter()
                 .find(|p| p.name.as_str() == name)
@@ -108,6 +116,7 @@ impl<'a> Ctx<'a> {
             shared_align,
             param_regs,
             param_index: HashMap::new(),
+            param_fixed,
             labels: HashMap::new(),
             desc: None,
             shared_base: None,
@@ -125,7 +134,8 @@ impl<'a> Ctx<'a> {
         self.load_shared_base();
         self.bind_fragments();
         let mut after_branch = false;
-        for s in &self.func.body {
+        let loop_starts = loop_block_starts(&self.func.body);
+        for (n, s) in self.func.body.iter().enumerate() {
             match s {
                 Statement::Label { name, .. } => {
                     let b = self.labels[name.as_str()];
@@ -133,7 +143,7 @@ impl<'a> Ctx<'a> {
                     after_branch = false;
                 }
                 Statement::Instr(i) => {
-                    if after_branch {
+                    if after_branch || loop_starts[n] {
                         self.new_block();
                     }
                     if let Err(message) = self.lower_instr(i) {
@@ -183,7 +193,8 @@ impl<'a> Ctx<'a> {
         let mut block = 0u32;
         let mut block_empty = true;
         let mut after_branch = false;
-        for s in &self.func.body {
+        let loop_starts = loop_block_starts(&self.func.body);
+        for (n, s) in self.func.body.iter().enumerate() {
             match s {
                 Statement::Label { name, .. } => {
                     if !block_empty || after_branch {
@@ -194,7 +205,7 @@ impl<'a> Ctx<'a> {
                     after_branch = false;
                 }
                 Statement::Instr(i) => {
-                    if after_branch {
+                    if after_branch || loop_starts[n] {
                         block += 1;
                     }
                     block_empty = false;
@@ -407,6 +418,11 @@ impl<'a> Ctx<'a> {
             Operand::Symbol(s) if self.const_offset(s).is_some() => {
                 Ok((Src::imm(self.const_offset(s).unwrap_or(0)), Src::ZERO))
             }
+            // A kernel parameter's address (`mov.b64 %rd, k_param_0`) that escapes the
+            // `ld.param`-only analysis: its offset in the parameter block (`param_window.rs`).
+            Operand::Symbol(s) if self.params.contains_key(s.as_str()) => {
+                self.param_space_address(s)
+            }
             Operand::Symbol(s) => match self.global_slot(s) {
                 Some(slot) => self.global_address(slot),
                 None => Err(format!("unsupported 64-bit operand {op:?}")),
@@ -535,6 +551,9 @@ impl<'a> Ctx<'a> {
             }
             None => Src::TRUE,
         };
+        if let Some(r) = self.lower_cluster(i) {
+            return r;
+        }
         if let Some(r) = self.lower_hopper_sync(i) {
             return r;
         }
@@ -621,7 +640,40 @@ fn without_one_element_vectors(i: &ast::Instruction) -> Option<ast::Instruction>
 
 /// Whether the instruction ends a basic block.
 fn ends_block(i: &ast::Instruction) -> bool {
-    matches!(i.opcode(), "bra" | "ret" | "exit")
+    matches!(i.opcode(), "bra" | "ret" | "exit") || starts_block(i)
+}
+
+/// `setmaxnreg.inc` is a retry loop of its own (`cluster.rs`): a block that branches to itself.
+fn starts_block(i: &ast::Instruction) -> bool {
+    i.opcode() == "setmaxnreg" && i.has_mod("inc")
+}
+
+/// For each statement, whether it opens a block of its own as [`starts_block`] asks: where its
+/// block already holds instructions, or is the entry block (which holds the prologue).
+fn loop_block_starts(body: &[Statement]) -> Vec<bool> {
+    let mut out = vec![false; body.len()];
+    let (mut block_empty, mut entry, mut after_branch) = (true, true, false);
+    for (n, s) in body.iter().enumerate() {
+        match s {
+            Statement::Label { .. } => {
+                entry &= block_empty && !after_branch;
+                block_empty = true;
+                after_branch = false;
+            }
+            Statement::Instr(i) => {
+                if after_branch {
+                    (entry, block_empty) = (false, true);
+                }
+                if starts_block(i) && (!block_empty || entry) {
+                    out[n] = true;
+                    entry = false;
+                }
+                block_empty = false;
+                after_branch = ends_block(i);
+            }
+        }
+    }
+    out
 }
 
 fn is_float_op(i: &ast::Instruction) -> bool {
@@ -630,13 +682,14 @@ fn is_float_op(i: &ast::Instruction) -> bool {
         || (i.opcode() == "setp" && i.types().last().is_some_and(|t| t.is_float()))
 }
 
-/// Parameter offsets: each aligned to its size (or `.align`), in declaration order.
-fn layout_params(params: &[ast::VarDecl]) -> (Vec<ParamLayout>, u32) {
+/// Parameter offsets, in declaration order. Lays the parameters out as ptxas does: each one aligned in constant bank 0 itself (its offset
+/// plus `base`), so that a `.align 128` parameter's generic address is 128-byte aligned too.
+fn layout_params(params: &[ast::VarDecl], base: u32) -> (Vec<ParamLayout>, u32) {
     let mut off = 0u32;
     let mut v = Vec::new();
     for p in params {
         let align = p.alignment().max(1);
-        off = off.div_ceil(align) * align;
+        off = (base + off).div_ceil(align) * align - base;
         let size = p.size_bytes() as u32;
         v.push(ParamLayout {
             name: p.name.clone(),

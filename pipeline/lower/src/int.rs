@@ -886,6 +886,10 @@ impl Ctx<'_> {
             let d = self.dst(&o[0])?;
             return self.cvta_shared(i, d, &o[1]);
         }
+        if i.has_mod("param") {
+            let d = self.dst(&o[0])?;
+            return self.cvta_param(i, d, &o[1]);
+        }
         // A global address is its generic address too (`cvta.global` and `cvta.to.global`).
         if !i.has_mod("global") {
             return Err(unsupported(i));

@@ -12,7 +12,8 @@
 //! integer width, f16, bf16, f32 and f64), `mem.rs` (scalar and vector loads/stores in every space,
 //! parameters incl. narrow ones), `param_addr.rs` (parameters reached through registers: a register
 //! only ever holding a parameter's address is a fixed offset, its loads read `c[0x0][..]`, or a
-//! 32-bit offset register read by `LDC c[0x0][Rn+imm]`), `globals.rs` (module `.global` variables:
+//! 32-bit offset register read by `LDC c[0x0][Rn+imm]`), `param_window.rs` (a parameter's address
+//! that escapes, sm_90: its offset in the block, `cvta.param` adding the base at `c[0x0][0x198]`), `globals.rs` (module `.global` variables:
 //! the address of each is a `.nv.constant4` slot, `c[0x4][8*slot]`, that the cubin relocates),
 //! `pack.rs` (`mov` with vector operands), `shared_layout.rs` (`.shared` placement as ptxas),
 //! `shared_window.rs` (`cvta.shared`/`cvta.to.shared`: the window base at `c[0x0][0x18]` before
@@ -29,7 +30,8 @@
 //! `async_copy.rs` (sm_80 `cp.async.{ca,cg}` as LDGSTS, with ptxas's zero-fill form for a src-size:
 //! the address moved on by `(size - n) % size` and the fill predicate `n != 0`;
 //! `commit_group`/`wait_group`/`wait_all` as LDGDEPBAR and DEPBAR.LE SB0; `ldmatrix` m8n8 b16 as
-//! LDSM), `warp.rs` (shfl/vote/redux/activemask, barriers with ids and counts, membar/fence,
+//! LDSM), `cluster.rs` (sm_90 `barrier.cluster`, `mapa`, `prefetch.tensormap`, `fence.proxy.tensormap`,
+//! `setmaxnreg` and the register budget it sets), `warp.rs` (shfl/vote/redux/activemask, barriers with ids and counts, membar/fence,
 //! nanosleep, griddepcontrol, and the convergence pass that puts WARPSYNC before a collective that
 //! follows divergent code); `hopper_sync.rs` (sm_90 `elect.sync`, `mbarrier.*` as SYNCS.*,
 //! `fence.proxy.async`, `fence.mbarrier_init`, cluster-scope fences); `wgmma.rs` (sm_90a's
@@ -47,6 +49,7 @@ mod atomic;
 mod bits;
 mod call_params;
 mod calls;
+mod cluster;
 mod consts;
 mod convert;
 mod ctx;
@@ -78,6 +81,7 @@ mod opt;
 mod ordered;
 mod pack;
 mod param_addr;
+mod param_window;
 mod passes;
 mod planted;
 mod shared_layout;
@@ -90,6 +94,7 @@ mod warp;
 mod wgmma;
 mod wide_add_fold;
 
+pub use cluster::setmaxnreg_budget;
 pub use consts::{const_offsets, const_variable_decls, module_consts};
 pub use ctx::{LowerError, LoweredKernel, ParamLayout};
 pub use globals::{global_variables as global_variable_decls, module_globals, ModuleGlobal};

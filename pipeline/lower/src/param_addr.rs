@@ -129,6 +129,45 @@ pub fn param_address_regs(
         .collect()
 }
 
+/// Registers outside the `ld.param`-only set (their value escapes: `cvta.param`, a store) whose
+/// every definition is an address definition giving the same offset: an `ld.param` through one
+/// reads a fixed constant-bank slot (`[%rd2+-636]` after `add.s64 %rd2, %rd1, 640`, as ptxas
+/// folds it).
+pub fn fixed_address_regs(
+    func: &ast::Function,
+    offset_of: impl Fn(&str) -> Option<u32>,
+) -> HashMap<String, i64> {
+    let is_param = |s: &str| offset_of(s).is_some();
+    let defs: Vec<(&str, AddrDef)> = instructions(func)
+        .filter_map(|i| addr_def(i, &is_param))
+        .collect();
+    let mut set = grow_candidates(&defs);
+    // Anything else that writes (or may write) a candidate takes it out.
+    for i in instructions(func).filter(|i| addr_def(i, &is_param).is_none()) {
+        if let Some(Operand::Reg(d)) = i.operands.first() {
+            set.remove(d.as_str());
+        }
+    }
+    loop {
+        let before = set.len();
+        for &(d, def) in &defs {
+            if set.contains(d) && addr_source(def, &set).is_none() {
+                set.remove(d);
+            }
+        }
+        if set.len() == before {
+            break;
+        }
+    }
+    offsets(&defs, &set, &offset_of)
+        .into_iter()
+        .filter_map(|(r, v)| match v {
+            ParamAddr::Fixed(o) => Some((r.to_string(), o)),
+            ParamAddr::Indexed => None,
+        })
+        .collect()
+}
+
 /// Registers that some definition derives from a parameter's address (the widest candidate set).
 fn grow_candidates<'i>(defs: &[(&'i str, AddrDef<'i>)]) -> HashSet<&'i str> {
     let mut set: HashSet<&str> = HashSet::new();
@@ -360,6 +399,12 @@ impl Ctx<'_> {
             (AddrBase::Reg(r), off) => match self.param_regs.get(r.as_str()).copied() {
                 Some(ParamAddr::Fixed(o)) => (o + off, None),
                 Some(ParamAddr::Indexed) => (off, Some(self.param_index_reg(r))),
+                // A parameter-space address held as an ordinary 64-bit value (it also escapes to
+                // `cvta.param` or elsewhere): its low word indexes the parameter block.
+                None if self.sm.num >= 90 => match self.param_fixed.get(r.as_str()) {
+                    Some(&o) => (o + off, None),
+                    None => (off, Some(self.param_space_index(r)?)),
+                },
                 None => return Err("ld.param needs a parameter name".into()),
             },
             _ => return Err("ld.param needs a parameter name".into()),

@@ -233,6 +233,16 @@ const KERNELS: &[Kernel] = &[
         min_sm: 90,
         ..kernel("cluster_regs.ptx", "cluster_regs", 32)
     },
+    // A parameter read through its generic address (`cvta.param`) needs sm_90.
+    Kernel {
+        min_sm: 90,
+        ..kernel("param_window.ptx", "param_window", 64)
+    },
+    // The cluster barrier, mapa and tensor-map cache control need sm_90.
+    Kernel {
+        min_sm: 90,
+        ..kernel("cluster_sync.ptx", "cluster_sync", 128)
+    },
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on

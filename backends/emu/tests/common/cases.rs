@@ -330,6 +330,11 @@ pub const CASES: &[Case] = &[
         setup: f64_round,
     },
     Case {
+        file: "kernels/cluster.ptx",
+        kernel: "cluster_sync",
+        setup: super::special_cases::cluster_sync,
+    },
+    Case {
         file: "kernels/sm90.ptx",
         kernel: "dep_copy",
         setup: dep_copy,

@@ -27,3 +27,20 @@ pub fn special_regs(r: &mut Rng) -> Setup {
         unordered: vec![],
     }
 }
+
+/// `kernels/cluster.ptx`: out[t] = in[t ^ 127] across the cluster barrier.
+pub fn cluster_sync(r: &mut Rng) -> Setup {
+    let a: Vec<u32> = (0..128).map(|_| r.u32()).collect();
+    let e: Vec<u32> = (0..128).map(|t| a[t ^ 127]).collect();
+    Setup {
+        launch: Launch {
+            grid: [1, 1, 1],
+            block: [128, 1, 1],
+        },
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
+        buffers: vec![buf_u32(0, &a), buf_u32(1, &[0; 128])],
+        expected: vec![buf_u32(0, &a), buf_u32(1, &e)],
+        f32_ulps: 0,
+        unordered: vec![],
+    }
+}
