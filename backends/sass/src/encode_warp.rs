@@ -145,7 +145,22 @@ fn encode_bar(w: &mut Word, i: &Instr, mode: BarMode, defer: bool) -> EResult<()
             w.set(0, 12, 0x51d);
             w.set(32, 8, src_gpr(a)?);
         }
-        _ => return err(i, "BAR id and count forms other than imm/imm, imm, reg"),
+        (SrcVal::Reg(_), SrcVal::Imm(count)) => {
+            w.set(0, 12, 0x51d);
+            w.set(32, 8, src_gpr(a)?);
+            w.set(42, 12, count as u64);
+        }
+        (SrcVal::Imm(id), SrcVal::Reg(_)) => {
+            w.set(0, 12, 0x91d);
+            w.set(54, 4, id as u64);
+            w.set(32, 8, src_gpr(b)?);
+        }
+        _ => {
+            return err(
+                i,
+                "BAR id and count forms other than imm/imm, imm, reg, reg/imm, imm/reg",
+            )
+        }
     }
     let (m, red) = match mode {
         BarMode::Sync => (0, 0),

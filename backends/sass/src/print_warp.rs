@@ -54,7 +54,7 @@ pub(super) fn print_warp(sm: Sm, i: &Instr, op: WarpOp) -> String {
                 BarMode::RedOr => "RED.OR",
             };
             let mut parts = vec![src(a)];
-            if let SrcVal::Imm(_) = b.val {
+            if b.val != SrcVal::Zero {
                 parts.push(src(b));
             }
             if matches!(mode, BarMode::RedPopc | BarMode::RedAnd | BarMode::RedOr) {

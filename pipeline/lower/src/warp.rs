@@ -250,12 +250,9 @@ impl Ctx<'_> {
             Some(p) => self.pred_src(p)?,
             None => Src::TRUE,
         };
-        if matches!(
-            (id.val, count.val),
-            (SrcVal::Reg(_), SrcVal::Reg(_) | SrcVal::Imm(_))
-        ) {
+        if matches!((id.val, count.val), (SrcVal::Reg(_), SrcVal::Reg(_))) {
             return Err(format!(
-                "'{}' with a register barrier id and a thread count is not supported yet",
+                "'{}' with a register barrier id and a register thread count is not supported yet",
                 i.opcode()
             ));
         }
@@ -281,11 +278,11 @@ impl Ctx<'_> {
         Ok(())
     }
 
-    /// BAR encodes a count only as an immediate (with an immediate id).
+    /// BAR's count: an immediate below 4096, or a register (with an immediate id).
     fn in_reg_unless_imm_or_zero(&mut self, s: Src) -> LResult<Src> {
         match s.val {
             SrcVal::Imm(v) if v < 4096 => Ok(s),
-            SrcVal::Zero => Ok(s),
+            SrcVal::Zero | SrcVal::Reg(_) => Ok(s),
             _ => Err(
                 "barrier thread counts other than immediates below 4096 are not supported yet"
                     .into(),
