@@ -55,6 +55,7 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
         || matches!(op, Opcode::Warp(w) if w.is_variable_latency())
         || matches!(op, Opcode::Mma(m) if m.scoreboarded)
         || matches!(op, Opcode::Syncs(s) if s.is_memory_op())
+        || matches!(op, Opcode::Matrix(_))
 }
 
 /// The FP64 unit's instructions and the conversions with a 64-bit side: scoreboarded results,
@@ -101,6 +102,7 @@ pub fn reads_late(op: &Opcode) -> bool {
         || is_matrix(op)
         || matches!(op, Opcode::Warp(w) if w.reads_late())
         || matches!(op, Opcode::Syncs(s) if s.is_memory_op())
+        || matches!(op, Opcode::Matrix(_))
 }
 
 /// The integer, single-bit and f64 tensor-core ops under a scoreboard (DMMA everywhere, IMMA and

@@ -26,6 +26,8 @@ fn ur(i: u32) -> Src {
 #[path = "nvdisasm_forms/families.rs"]
 mod families;
 use families::*;
+#[path = "nvdisasm_forms/matrix_move.rs"]
+mod matrix_move;
 
 fn forms(sm: Sm) -> Vec<Instr> {
     use Opcode::*;
@@ -721,6 +723,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
     fp8_forms(sm, &mut v);
     imad_zero_factor_forms(&mut v);
     mma_forms(sm, &mut v);
+    v.extend(matrix_move::matrix_move_forms(sm));
     convert_forms(&mut v);
     if sm.num >= 90 {
         v.extend(syncs_forms());

@@ -47,6 +47,7 @@ mod mbarrier;
 mod memops;
 pub mod memory;
 mod mma;
+mod mma_volta;
 mod prep;
 
 pub use error::{SimError, Space, ThreadId};

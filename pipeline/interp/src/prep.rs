@@ -136,7 +136,7 @@ fn kind_of(op: &str, mods: &[String]) -> Kind {
         "testp" => Kind::Testp,
         "bar" | "barrier" => Kind::Barrier,
         "shfl" | "vote" | "match" | "redux" | "activemask" | "elect" | "mma" | "ldmatrix"
-        | "stmatrix" => Kind::Warp,
+        | "stmatrix" | "movmatrix" => Kind::Warp,
         _ if crate::arith::ARITH_OPS.contains(&op) => Kind::Arith,
         _ => Kind::Unknown,
     }
