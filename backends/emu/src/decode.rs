@@ -633,6 +633,26 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_read(i, a, 1);
             add_write(i, File::R, dst, 1 << i.f(72, 2));
         }
+        Stsm => {
+            i.a = a;
+            i.b = gpr(i.f(32, 8) as u8);
+            add_read(i, a, 1);
+            add_read(i, i.b, 1 << i.f(72, 2));
+        }
+        Movm => {
+            i.a = a;
+            add_read(i, a, 1);
+            add_write(i, File::R, dst, 1);
+        }
+        Hmma884 => {
+            i.a = a;
+            i.b = gpr(i.f(32, 8) as u8);
+            i.c = gpr(i.f(64, 8) as u8);
+            add_read(i, i.a, 2);
+            add_read(i, i.b, 2);
+            add_read(i, i.c, 2);
+            add_write(i, File::R, dst, 2);
+        }
         Lds => {
             i.a = a;
             i.c = Operand::Ur(i.f(32, 6) as u8);

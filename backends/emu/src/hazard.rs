@@ -439,6 +439,15 @@ impl HazardModel {
 
     fn record(&mut self, i: &Inst) {
         self.seq += 1;
+        // sm_75's HMMA.884 steps issue in pairs: ptxas puts the write scoreboard on the odd step
+        // only, and it covers the even step's results too.
+        if let (Op::Hmma884, Some(sb)) = (i.op, i.ctrl.wr_sb) {
+            for p in self.pending_write.iter_mut().flatten() {
+                if p.op == Op::Hmma884 && p.sb.is_none() {
+                    p.sb = Some(sb);
+                }
+            }
+        }
         let pipe = i.op.timing();
         let fixed_fp64 =
             (i.op.is_fp64() || i.op.is_mma() || i.op.is_matrix()) && i.ctrl.wr_sb.is_none();

@@ -7,6 +7,8 @@ mod async_copy;
 mod gmma;
 #[path = "imma.rs"]
 mod imma;
+#[path = "matrix_move.rs"]
+mod matrix_move;
 #[path = "syncs.rs"]
 mod syncs;
 pub(crate) use gmma::operands as gmma_operands;
@@ -616,6 +618,9 @@ impl Run<'_> {
             Op::Redux => self.redux(w, i, exec)?,
             Op::Shfl => shfl(w, i, exec)?,
             Op::Ldsm => self.ldsm(w, i, exec)?,
+            Op::Stsm => self.stsm(w, i, exec)?,
+            Op::Movm => matrix_move::movm(w, i, exec)?,
+            Op::Hmma884 => matrix_move::hmma884(w, i, exec)?,
             Op::Imma | Op::Bmma | Op::Dmma => imma::matrix(w, i, exec)?,
             Op::Hmma | Op::Qmma => mma(w, i, exec)?,
             Op::Hgmma | Op::Igmma | Op::Qgmma => self.gmma(w, i, exec)?,
@@ -1147,6 +1152,7 @@ fn check_converged(
 ) -> Result<(), EmuError> {
     let collective = match i.op {
         Op::Shfl | Op::Redux | Op::Elect | Op::Imma | Op::Bmma | Op::Dmma => true,
+        Op::Movm | Op::Stsm | Op::Hmma884 => true,
         Op::Vote => i.f(87, 4) != PT as u32,
         _ => false,
     };

@@ -43,6 +43,9 @@ pub enum Op {
     Ldgdepbar,
     Depbar,
     Ldsm,
+    Stsm,
+    Movm,
+    Hmma884,
     Ldl,
     Stl,
     Bra,
@@ -188,7 +191,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 131] = [
+    pub const ALL: [Op; 134] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -228,6 +231,9 @@ impl Op {
         Op::Ldgdepbar,
         Op::Depbar,
         Op::Ldsm,
+        Op::Stsm,
+        Op::Movm,
+        Op::Hmma884,
         Op::Ldl,
         Op::Stl,
         Op::Bra,
@@ -364,6 +370,9 @@ impl Op {
             Ldgdepbar => "LDGDEPBAR",
             Depbar => "DEPBAR",
             Ldsm => "LDSM",
+            Stsm => "STSM",
+            Movm => "MOVM",
+            Hmma884 => "HMMA.884",
             Sts => "STS",
             Ldl => "LDL",
             Stl => "STL",
@@ -470,7 +479,7 @@ impl Op {
             I2f | F2i | I2f64 | F2i64 | F2f | Frnd => Timing::Var {
                 queue: Queue::Conversion,
             },
-            Lds | Sts | Atoms | Ldsm | Ldgsts | Ldgdepbar => Timing::Var {
+            Lds | Sts | Atoms | Ldsm | Ldgsts | Ldgdepbar | Stsm | Movm => Timing::Var {
                 queue: Queue::Shared,
             },
             Popc | Flo | Brev => Timing::Var {
@@ -522,6 +531,11 @@ impl Op {
             Hmma | Qmma => Timing::Var {
                 queue: Queue::Unordered,
             },
+            // sm_75's HMMA.884 steps: each odd step under a write scoreboard in ptxas's code; the
+            // sources are read at issue (ptxas overwrites a step's C with the next step's D).
+            Hmma884 => Timing::Var {
+                queue: Queue::Unordered,
+            },
             _ => Timing::Alu,
         }
     }
@@ -538,6 +552,8 @@ impl Op {
                 | Op::Sts
                 | Op::Ldgsts
                 | Op::Ldsm
+                | Op::Stsm
+                | Op::Movm
                 | Op::Ldl
                 | Op::Stl
                 | Op::I2f
@@ -785,6 +801,15 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
     }
     // Tensor cores: HMMA everywhere, QMMA (fp8) on sm_89.
     t.push((Hmma, 0x23c, false));
+    // movmatrix (MOVM) from sm_75; Volta's m8n8k4 f16 mma natively on sm_75 only (HMMA.884).
+    t.push((Movm, 0x23a, false));
+    if sm == 75 {
+        t.push((Hmma884, 0x236, false));
+    }
+    // stmatrix (STSM) on sm_90.
+    if sm >= 90 {
+        t.push((Stsm, 0x844, false));
+    }
     if sm == 89 {
         t.push((Qmma, 0x27a, false));
     }

@@ -6,6 +6,7 @@ mod common;
 use common::cases::CASES;
 use common::*;
 use ptxforge_emu::decode::{decode, File, Inst, Op, Timing};
+use ptxforge_emu::opcodes::Queue;
 use ptxforge_emu::{run_kernel, EmuError, EmuOptions, HazardKind};
 
 /// A cubin with its kernel's code located, so words can be rewritten in place.
@@ -487,7 +488,12 @@ fn removed_read_scoreboard_wait_is_a_hazard_at_the_overwriter() {
                             .flatten()
                             .fold(0, |m, s| m | 1 << s);
                         let ordered_otherwise = w.ctrl.wait & !(1 << sb) & later != 0;
+                        // A writer in the same in-order queue (a SHFL overwriting an earlier
+                        // SHFL's lane register) reads after k anyway: nothing to prove either.
+                        let same_queue = w.op.timing() == p.insts[k].op.timing()
+                            && matches!(w.op.timing(), Timing::Var { queue } if queue != Queue::Unordered);
                         return (w.ctrl.wait & (1 << sb) != 0
+                            && !same_queue
                             && w.ctrl.wait & wr == 0
                             && !load_after_load
                             && !ordered_otherwise)

@@ -627,6 +627,7 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
         } => encode_atom::encode_red(sm, w, i, op, ty, scope, offset)?,
         Opcode::Warp(op) => return encode_warp::encode_warp(sm, w, i, op),
         Opcode::Mma(op) => return encode_mma::encode_mma(sm, w, i, &op),
+        Opcode::Matrix(op) => return crate::matrix_move::encode_matrix_move(w, i, op),
         Opcode::Sgxt { .. } | Opcode::Idp { .. } => crate::encode_int::encode_int(w, i)?,
     }
     if !matches!(i.op, Opcode::Uldc { .. }) {

@@ -810,6 +810,8 @@ pub enum Opcode {
     I2ip { signed: bool },
     /// Tensor-core multiply-accumulate (HMMA, QMMA, ...); slot conventions on [`MmaOp`] (`mma.rs`).
     Mma(MmaOp),
+    /// MOVM, STSM and sm_75's HMMA.884 steps; slot conventions on [`crate::matrix_move::MatrixOp`].
+    Matrix(crate::matrix_move::MatrixOp),
     /// `SGXT[.U32] d0, s0, s1(bit count: reg or imm)`: s0's low `n = min(s1, 32)` bits,
     /// sign-extended from bit n-1 unless `.U32` (n = 0 gives 0). PTX `bfe`'s last step.
     Sgxt { signed: bool },

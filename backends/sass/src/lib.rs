@@ -43,6 +43,7 @@ pub mod imma;
 pub mod ir;
 pub mod latency;
 pub mod liveness;
+pub mod matrix_move;
 pub mod mma;
 pub mod nvtools;
 pub mod oracle;

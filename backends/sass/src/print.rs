@@ -536,6 +536,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             print_mufu::print_mufu_family(i)
         }
         Opcode::Mma(op) => print_mma::print_mma(i, &op),
+        Opcode::Matrix(op) => crate::matrix_move::matrix_move_body(i, op),
         Opcode::Sgxt { .. } | Opcode::Idp { .. } => crate::print_int::print_int(i),
     }
 }

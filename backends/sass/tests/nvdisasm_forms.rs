@@ -28,6 +28,8 @@ mod families;
 use families::*;
 #[path = "nvdisasm_forms/cluster.rs"]
 mod cluster;
+#[path = "nvdisasm_forms/matrix_move.rs"]
+mod matrix_move;
 
 fn forms(sm: Sm) -> Vec<Instr> {
     use Opcode::*;
@@ -723,6 +725,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
     fp8_forms(sm, &mut v);
     imad_zero_factor_forms(&mut v);
     mma_forms(sm, &mut v);
+    v.extend(matrix_move::matrix_move_forms(sm));
     convert_forms(&mut v);
     if sm.num >= 90 {
         v.extend(syncs_forms());

@@ -98,7 +98,11 @@ impl<'p> Cta<'p, '_> {
             "shfl" => self.shfl(group)?,
             "match" => self.match_sync(group, gmask)?,
             "redux" => self.redux(group)?,
+            "mma" if Self::is_volta_mma(self.current(group[0])) => {
+                self.mma_volta(group, self.current(group[0]))?
+            }
             "mma" => self.mma(group, self.current(group[0]))?,
+            "movmatrix" => self.movmatrix(group, self.current(group[0]))?,
             "ldmatrix" => self.ldmatrix(group, self.current(group[0]), false)?,
             "stmatrix" => self.ldmatrix(group, self.current(group[0]), true)?,
             _ => return Err(unsupported(self.current(group[0]), "warp collective")),

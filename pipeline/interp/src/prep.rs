@@ -139,7 +139,7 @@ fn kind_of(op: &str, mods: &[String]) -> Kind {
         "bar" | "barrier" => Kind::Barrier,
         "wgmma" => Kind::Wgmma,
         "shfl" | "vote" | "match" | "redux" | "activemask" | "elect" | "mma" | "ldmatrix"
-        | "stmatrix" => Kind::Warp,
+        | "stmatrix" | "movmatrix" => Kind::Warp,
         _ if crate::arith::ARITH_OPS.contains(&op) => Kind::Arith,
         _ => Kind::Unknown,
     }

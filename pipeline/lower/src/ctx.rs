@@ -566,10 +566,14 @@ impl<'a> Ctx<'a> {
         if let Some(r) = self.lower_async(i) {
             return r;
         }
+        if let Some(r) = self.lower_matrix_move(i) {
+            return r;
+        }
         match i.opcode() {
             "ld" | "st" | "ldu" => self.lower_mem(i),
             "atom" | "red" => self.lower_atomic(i),
             "mma" if crate::mma_int::is_int_form(i) => self.lower_mma_int(i),
+            "mma" if crate::mma_volta::is_volta_form(i) => self.lower_mma_volta(i),
             "cvt" if i.has_mod("pack") => self.lower_cvt_pack(i),
             "cvt" if crate::fp8_cvt::is_fp8_cvt(i) => self.lower_cvt_fp8(i),
             "mma" => self.lower_mma(i),

@@ -24,7 +24,9 @@
 //! CAS with its compare and new values in one register group; generic ATOM; memory orders),
 //! `intops.rs` (bfe, the add/sub/mad carry chains through a carry predicate, dp4a/dp2a as IDP),
 //! `testp.rs` (testp as integer compares), `fp8_cvt.rs` (fp8 conversions as F2FP), `mma_fp8.rs`
-//! (sm_90's fp8 mma as F2FP unpacks and two HMMAs), `consts.rs` (`.const` variables in bank 3),
+//! (sm_90's fp8 mma as F2FP unpacks and two HMMAs), `mma_volta.rs` (m8n8k4 f16 mma: HMMA.884
+//! steps on sm_75, shuffles and an FFMA chain from sm_80 on), `matrix_move.rs` (movmatrix as
+//! MOVM, stmatrix as STSM), `consts.rs` (`.const` variables in bank 3),
 //! `global_sym.rs` (module variables named as memory operands), `bits.rs`
 //! (clz/popc/brev/bfind/bmsk/bfi/lop3/prmt in every mode), `divide.rs` (integer div/rem),
 //! `async_copy.rs` (sm_80 `cp.async.{ca,cg}` as LDGSTS, with ptxas's zero-fill form for a src-size:
@@ -71,11 +73,13 @@ mod intops;
 mod licm;
 mod local;
 mod local_cse;
+mod matrix_move;
 mod mem;
 mod mma;
 mod mma_fp8;
 mod mma_int;
 mod mma_int4;
+mod mma_volta;
 mod mufu;
 mod opt;
 mod ordered;

@@ -74,6 +74,8 @@ const CASES: &[Case] = &[
     case("handwritten_atomics.ptx", "atomics", 1, 64, &[]),
     case("handwritten_intops.ptx", "intops", 1, 64, &[]),
     case("handwritten_bits.ptx", "bits", 1, 64, &["7", "13"]),
+    // m8n8k4 f16 mma and movmatrix, one warp (random halves: both compilers' sums agree here).
+    case("handwritten_volta_mma.ptx", "volta_mma", 1, 32, &[]),
     case("handwritten_mul16.ptx", "mul16", 1, 64, &[]),
     case("handwritten_opt_passes.ptx", "imm_fold", 1, 64, &[]),
     case("handwritten_opt_passes.ptx", "local_cse", 1, 64, &[]),

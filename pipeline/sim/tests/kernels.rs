@@ -189,6 +189,15 @@ const KERNELS: &[Kernel] = &[
         min_sm: 89,
         ..kernel("mma_fp8.ptx", "mma_fp8", 32)
     },
+    // Volta's quad-pair m8n8k4 f16 mma: HMMA.884 on sm_75, shuffles and FFMAs from sm_80 on.
+    kernel("mma_m8n8k4.ptx", "mma_m8n8k4_f32", 32),
+    kernel("mma_m8n8k4.ptx", "mma_m8n8k4_f16", 32),
+    // movmatrix (MOVM) from sm_75; stmatrix (STSM) on sm_90.
+    kernel("movmatrix.ptx", "movmatrix", 32),
+    Kernel {
+        min_sm: 90,
+        ..kernel("stmatrix.ptx", "stmatrix", 32)
+    },
     // FP8 conversions (cuda_fp8.h) need sm_89.
     Kernel {
         min_sm: 89,

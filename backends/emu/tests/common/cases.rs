@@ -115,6 +115,16 @@ pub const CASES: &[Case] = &[
         setup: super::mma_cases::mma75,
     },
     Case {
+        file: "kernels/volta75.ptx",
+        kernel: "volta75",
+        setup: super::volta_cases::volta75,
+    },
+    Case {
+        file: "kernels/stsm90.ptx",
+        kernel: "stsm90",
+        setup: super::volta_cases::stsm90,
+    },
+    Case {
         file: "kernels/mma80.ptx",
         kernel: "mma80",
         setup: super::mma_cases::mma80,

@@ -171,6 +171,7 @@ pub const REQUIREMENTS: &[Requirement] = &[
     ),
     target_first(feat("stmatrix", "", "Feature 'stmatrix'", 90, (7, 8))),
     feat("ldmatrix", "", "Feature 'ldmatrix'", 75, (6, 5)),
+    feat("movmatrix", "", "Feature 'movmatrix'", 75, (7, 8)),
     // The target of these: `ARCH_SPECIFIC`.
     modifier(
         "ldmatrix",
