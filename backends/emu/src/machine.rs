@@ -1216,6 +1216,15 @@ fn atomic(i: &Inst, ty: crate::decode::AtomicOperand, old: u64, v: u64) -> Resul
         }
         _ => i.f(87, 4),
     };
+    if ty.float && ty.bytes == 8 {
+        // f64 add rounded to nearest; a NaN's bits are not known, so it is not claimed.
+        let sum = f64::from_bits(old) + f64::from_bits(v);
+        return match op {
+            0 if !sum.is_nan() => Ok(sum.to_bits()),
+            0 => Err("f64 atomic add giving NaN".into()),
+            _ => Err("f64 atomic operation".into()),
+        };
+    }
     if ty.float {
         return match op {
             0 => Ok(f32_add_ftz(old as u32, v as u32) as u64),

@@ -27,6 +27,9 @@ fn ur(i: u32) -> Src {
 mod families;
 use families::*;
 
+#[path = "nvdisasm_forms/scalar.rs"]
+mod scalar;
+
 fn forms(sm: Sm) -> Vec<Instr> {
     use Opcode::*;
     let cb = Src::cbuf(0, 0x160);
@@ -583,6 +586,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
     v.extend(f32_atomic_forms());
     v.extend(generic_atom_forms());
     v.extend(mufu_family_forms());
+    v.extend(scalar::scalar_forms());
     if sm.num < 90 {
         v.push(Instr::new(
             Imnmx { signed: true },

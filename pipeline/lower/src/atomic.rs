@@ -46,6 +46,7 @@ fn atom_type(ty: Type) -> Option<AtomType> {
         Type::U64 | Type::B64 => AtomType::U64,
         Type::S64 => AtomType::S64,
         Type::F32 => AtomType::F32,
+        Type::F64 => AtomType::F64,
         _ => return None,
     })
 }
@@ -92,7 +93,7 @@ fn fence_scope(scope: MemScope) -> Scope {
 /// Whether the hardware has this operation on this type, in shared (`shared`) or global memory.
 fn native(op: AtomOp, ty: AtomType, shared: bool) -> bool {
     match ty {
-        AtomType::F32 => op == AtomOp::Add && !shared,
+        AtomType::F32 | AtomType::F64 => op == AtomOp::Add && !shared,
         AtomType::U64 | AtomType::S64 if shared => matches!(op, AtomOp::Exch | AtomOp::Cas),
         AtomType::U64 => !matches!(op, AtomOp::Inc | AtomOp::Dec),
         AtomType::S64 => matches!(op, AtomOp::Min | AtomOp::Max | AtomOp::Add),
@@ -117,7 +118,7 @@ impl Ctx<'_> {
             || cache_hint
             || (red && op == AtomOp::Cas)
             || !(shared || generic || i.has_mod("global"))
-            || (generic && ty == AtomType::F32)
+            || (generic && ty.is_float())
             || !native(op, ty, shared)
         {
             return Err(unsupported(i));

@@ -43,6 +43,15 @@ impl Ctx<'_> {
                 return self.fbinary(i, ftz, rnd);
             }
         }
+        if i.opcode() == "fma" && !i.has_mod("sat") {
+            let rnd = crate::double::rounding(i)?;
+            if rnd != Round::Rn {
+                let [d, a, b, c] = self.fregs::<4>(i)?;
+                let d = [Dst::Reg(d.as_reg().unwrap())];
+                self.emit(Opcode::FfmaRound { ftz, rnd }, &d, &[a, b, c]);
+                return Ok(());
+            }
+        }
         if i.has_mod("sat")
             || i.mods()
                 .iter()

@@ -22,10 +22,12 @@
 //! `cvta.local`/`cvta.to.local` through the window base at `c[0x0][0x20]`), `atomic.rs` (atom/red,
 //! CAS with its compare and new values in one register group; generic ATOM; memory orders),
 //! `intops.rs` (bfe, the add/sub/mad carry chains through a carry predicate, dp4a/dp2a as IDP),
+//! `mad64.rs` (64-bit mad.lo/.hi and its carry forms),
 //! `testp.rs` (testp as integer compares), `fp8_cvt.rs` (fp8 conversions as F2FP), `mma_fp8.rs`
 //! (sm_90's fp8 mma as F2FP unpacks and two HMMAs), `consts.rs` (`.const` variables in bank 3),
 //! `global_sym.rs` (module variables named as memory operands), `bits.rs`
-//! (clz/popc/brev/bfind/bmsk/bfi/lop3/prmt in every mode), `divide.rs` (integer div/rem),
+//! (clz/popc/brev/bfind/bmsk/bfi/lop3/prmt in every mode; `bits64.rs`: bfind in every form,
+//! bfi.b64 with register fields), `funnel.rs` (shf in every mode), `fns.rs` (fns by POPC search), `divide.rs` (integer div/rem),
 //! `async_copy.rs` (sm_80 `cp.async.{ca,cg}` as LDGSTS, with ptxas's zero-fill form for a src-size:
 //! the address moved on by `(size - n) % size` and the fill predicate `n != 0`;
 //! `commit_group`/`wait_group`/`wait_all` as LDGDEPBAR and DEPBAR.LE SB0; `ldmatrix` m8n8 b16 as
@@ -44,6 +46,7 @@
 mod async_copy;
 mod atomic;
 mod bits;
+mod bits64;
 mod call_params;
 mod calls;
 mod consts;
@@ -53,8 +56,10 @@ mod divergence;
 mod divide;
 mod double;
 mod float;
+mod fns;
 mod fold;
 mod fp8_cvt;
+mod funnel;
 mod global_sym;
 mod globals;
 mod half;
@@ -66,6 +71,7 @@ mod intops;
 mod licm;
 mod local;
 mod local_cse;
+mod mad64;
 mod mem;
 mod mma;
 mod mma_fp8;
