@@ -721,6 +721,8 @@ impl Run<'_> {
                 let bytes = self.load(space, addr, n, i, w, l)?;
                 let old = bytes.iter().rev().fold(0u64, |acc, &b| acc << 8 | b as u64);
                 let v = lane_value(w, l, i.f(32, 8) as u8, n);
+                // ATOMS.CAST.SPIN (CAS with 3 at 87..88): stores as CAS, returns 1 when it stored.
+                let spin = i.op == Op::Atoms && crate::decode::is_cas(i) && i.f(87, 2) == 3;
                 let new = if crate::decode::is_cas(i) {
                     let swap = lane_value(w, l, i.f(64, 8) as u8, n);
                     if old == v {
@@ -732,6 +734,7 @@ impl Run<'_> {
                     atomic(i, ty, old, v).map_err(|what| unsupported(i, what))?
                 };
                 self.store(space, addr, &new.to_le_bytes()[..n], i, w, l)?;
+                let old = if spin { (old == v) as u64 } else { old };
                 if i.op != Op::Red {
                     w.set_reg(d, l, old as u32);
                     if n == 8 && d != RZ {

@@ -105,6 +105,9 @@ fn native(op: AtomOp, ty: AtomType, shared: bool) -> bool {
 impl Ctx<'_> {
     /// `atom` and `red`.
     pub fn lower_atomic(&mut self, i: &Instruction) -> LResult<()> {
+        if crate::atomic_loop::is_shared_float_add(i) {
+            return self.shared_float_add(i);
+        }
         let red = i.opcode() == "red";
         let ordered = i.has_mod("sc");
         let cache_hint = i.mods().iter().any(|m| m.starts_with("L2"));
@@ -251,7 +254,7 @@ impl Ctx<'_> {
     }
 
     /// `[reg + offset]`, `[var + offset]` or `[imm]` of a shared atomic.
-    fn shared_atomic_address(&mut self, addr: &Operand) -> LResult<(Src, i32)> {
+    pub(crate) fn shared_atomic_address(&mut self, addr: &Operand) -> LResult<(Src, i32)> {
         let (base, offset) = self.address(addr)?;
         Ok(match base {
             AddrBase::Reg(r) => {

@@ -20,7 +20,8 @@
 //! correction, the slow path inline and selected), `local.rs` (`.local` variables in the stack
 //! frame in ptxas's order, the R1 prologue, local symbol addresses, `ld/st.local` as LDL/STL,
 //! `cvta.local`/`cvta.to.local` through the window base at `c[0x0][0x20]`), `atomic.rs` (atom/red,
-//! CAS with its compare and new values in one register group; generic ATOM; memory orders),
+//! CAS with its compare and new values in one register group; generic ATOM; memory orders;
+//! `atomic_loop.rs`: shared f32/f64 adds as a compare-and-store loop),
 //! `intops.rs` (bfe, the add/sub/mad carry chains through a carry predicate, dp4a/dp2a as IDP),
 //! `mad64.rs` (64-bit mad.lo/.hi and its carry forms),
 //! `testp.rs` (testp as integer compares), `fp8_cvt.rs` (fp8 conversions as F2FP), `mma_fp8.rs`
@@ -45,6 +46,7 @@
 
 mod async_copy;
 mod atomic;
+mod atomic_loop;
 mod bits;
 mod bits64;
 mod call_params;

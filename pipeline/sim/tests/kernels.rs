@@ -118,8 +118,9 @@ const KERNELS: &[Kernel] = &[
     kernel("scalar_forms.ptx", "mad64_forms", 32),
     kernel("scalar_forms.ptx", "ffma_round", 64),
     kernel("scalar_forms.ptx", "fns_forms", 64),
-    // atom/red.global.add.f64 (ATOMG/RED .F64.RN).
+    // atom/red.global.add.f64 (ATOMG/RED .F64.RN); shared f32/f64 adds (CAS loops).
     kernel("float_atomics.ptx", "atomics_f64", 64),
+    kernel("float_atomics.ptx", "atomics_shared_float", 64),
     kernel("frnd.ptx", "frnd_modes", 64),
     // sin/cos are stored plus 2: ptxas's x * 1/(2 pi) with FMUL.RZ moves the angle by up to
     // |x| * 2^-23 (x within 4), up to 2 ulps of a value near 2, plus the roundings.

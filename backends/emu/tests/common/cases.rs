@@ -445,6 +445,11 @@ pub const CASES: &[Case] = &[
         setup: super::scalar_cases::atomic_f64,
     },
     Case {
+        file: "kernels/atomic_f64.ptx",
+        kernel: "shared_fadd",
+        setup: super::scalar_cases::shared_fadd,
+    },
+    Case {
         file: "kernels/uflo.ptx",
         kernel: "uflo_red",
         setup: super::uflo_cases::uflo_red,

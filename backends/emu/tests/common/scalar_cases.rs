@@ -109,3 +109,33 @@ pub fn atomic_f64(r: &mut Rng) -> Setup {
         f32_ulps: 0,
     }
 }
+
+/// `kernels/atomic_f64.ptx` `shared_fadd`: shared f64 and f32 adds (ptxas's CAS loop).
+pub fn shared_fadd(r: &mut Rng) -> Setup {
+    let n = 64;
+    let a: Vec<f64> = (0..n).map(|_| f64_moderate(r)).collect();
+    let b: Vec<f64> = (0..n).map(|_| f64_moderate(r)).collect();
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<u64>>();
+    let mut out = Vec::with_capacity(3 * n);
+    for (x, y) in a.iter().zip(&b) {
+        let (fx, fy) = (*x as f32, *y as f32);
+        let f32_pair = (fx.to_bits() as u64) | ((fx + fy).to_bits() as u64) << 32;
+        out.extend([x.to_bits(), (x + y).to_bits(), f32_pair]);
+    }
+    Setup {
+        launch: launch1(n as u32),
+        params: Params::default().u64(addr(0)).u64(addr(1)).u64(addr(2)).0,
+        buffers: vec![
+            buf_u64(0, &bits(&a)),
+            buf_u64(1, &bits(&b)),
+            buf_u64(2, &vec![0; 3 * n]),
+        ],
+        expected: vec![
+            buf_u64(0, &bits(&a)),
+            buf_u64(1, &bits(&b)),
+            buf_u64(2, &out),
+        ],
+        unordered: vec![],
+        f32_ulps: 0,
+    }
+}
