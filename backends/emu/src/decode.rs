@@ -149,6 +149,9 @@ pub struct AtomicOperand {
     pub signed: bool,
     /// ATOMG/RED `.F32.FTZ.RN` (type 3 before sm_90) or `.F64.RN` (type 6; 8 bytes): a float add.
     pub float: bool,
+    /// ATOMG/RED `.F16x2.RN` (type 4 before sm_90; `Some(false)`) or `.BF16x2.RN` (`Some(true)`):
+    /// a packed half-pair add.
+    pub half2_bf16: Option<bool>,
 }
 
 /// The operand type field (73..75): ATOMS U32/S32/64; ATOMG and RED U32, S32, U64, then S64 (5,
@@ -163,6 +166,22 @@ pub fn atomic_operand(sm: u32, i: &Inst) -> Option<AtomicOperand> {
             bytes: 8,
             signed: false,
             float: true,
+            half2_bf16: None,
+        });
+    }
+    // Packed half pairs: type 4 before sm_90; 4-bit type 0 (F16x2) or 3 (BF16x2) on sm_90.
+    let half2 = match (float_sm90, i.f(73, 4), i.f(73, 3)) {
+        (true, 0, _) => Some(false),
+        (true, 3, _) => Some(true),
+        (false, _, 4) if global && sm < 90 => Some(false),
+        _ => None,
+    };
+    if half2.is_some() {
+        return Some(AtomicOperand {
+            bytes: 4,
+            signed: false,
+            float: true,
+            half2_bf16: half2,
         });
     }
     let f32_sm90 = float_sm90 && i.f(73, 3) == 1;
@@ -171,6 +190,7 @@ pub fn atomic_operand(sm: u32, i: &Inst) -> Option<AtomicOperand> {
             bytes: 4,
             signed: false,
             float: true,
+            half2_bf16: None,
         });
     }
     let (bytes, signed) = match (i.op, i.f(73, 3)) {
@@ -185,6 +205,7 @@ pub fn atomic_operand(sm: u32, i: &Inst) -> Option<AtomicOperand> {
         bytes,
         signed,
         float: false,
+        half2_bf16: None,
     })
 }
 

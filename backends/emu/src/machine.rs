@@ -1219,6 +1219,12 @@ fn atomic(i: &Inst, ty: crate::decode::AtomicOperand, old: u64, v: u64) -> Resul
         }
         _ => i.f(87, 4),
     };
+    if let Some(bf16) = ty.half2_bf16 {
+        return match op {
+            0 => crate::half::add_pair_rn(old as u32, v as u32, bf16).map(u64::from),
+            _ => Err("packed half atomic operation".into()),
+        };
+    }
     if ty.float && ty.bytes == 8 {
         // f64 add rounded to nearest; a NaN's bits are not known, so it is not claimed.
         let sum = f64::from_bits(old) + f64::from_bits(v);

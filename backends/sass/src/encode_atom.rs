@@ -92,13 +92,15 @@ fn global_type_code(sm: Sm, ty: AtomType) -> u64 {
         AtomType::U64 => 2,
         AtomType::F32 => 3,
         AtomType::F64 => 6,
+        AtomType::F16x2 | AtomType::Bf16x2 => 4,
         AtomType::S64 if sm.num >= 90 => 3,
         AtomType::S64 => 5,
     }
 }
 
-/// sm_90's float adds (ATOMG 0x9a3, REDG 0x9a6): type 1 (f32) or 7 (f64) and the scope code
-/// plus one, as ptxas 13.5 writes `ATOMG.E.ADD.F32.FTZ.RN` / `REDG.E.ADD.F64.RN` there.
+/// sm_90's float adds (ATOMG 0x9a3, REDG 0x9a6) with a 4-bit type at 73..76 (over the scope's
+/// low bit): F16x2 0, BF16x2 3, F32 9, F64 15, as ptxas 13.5 writes `ATOMG.E.ADD.F32.FTZ.RN`,
+/// `REDG.E.ADD.F64.RN`, `ATOMG.E.ADD.BF16x2.RN` there.
 fn f32_add_sm90(sm: Sm, ty: AtomType) -> bool {
     ty.is_float() && sm.num >= 90
 }
@@ -106,8 +108,14 @@ fn f32_add_sm90(sm: Sm, ty: AtomType) -> bool {
 /// The type (73..75) and scope (76..80) fields of ATOMG/RED.
 fn set_type_and_scope(sm: Sm, w: &mut Word, ty: AtomType, scope: MemScope) {
     if f32_add_sm90(sm, ty) {
-        w.set(73, 3, if ty == AtomType::F64 { 7 } else { 1 });
-        w.set(76, 5, scope_code(sm, scope) | 1);
+        let code = match ty {
+            AtomType::F16x2 => 0,
+            AtomType::Bf16x2 => 3,
+            AtomType::F64 => 15,
+            _ => 9,
+        };
+        w.set(76, 5, scope_code(sm, scope));
+        w.set(73, 4, code);
     } else {
         w.set(73, 3, global_type_code(sm, ty));
         w.set(76, 5, scope_code(sm, scope));

@@ -421,6 +421,10 @@ pub enum AtomType {
     F32,
     /// f64 add, rounding to nearest (`.F64.RN`; global memory only).
     F64,
+    /// Packed f16 pair add, each half rounded to nearest (`.F16x2.RN`; global memory only).
+    F16x2,
+    /// Packed bf16 pair add (`.BF16x2.RN`; global memory, sm_90).
+    Bf16x2,
 }
 
 impl AtomType {
@@ -430,7 +434,10 @@ impl AtomType {
 
     /// The float adds (`.F32.FTZ.RN`, `.F64.RN`).
     pub fn is_float(self) -> bool {
-        matches!(self, AtomType::F32 | AtomType::F64)
+        matches!(
+            self,
+            AtomType::F32 | AtomType::F64 | AtomType::F16x2 | AtomType::Bf16x2
+        )
     }
 
     /// 32-bit registers one value takes: 2 for 64-bit types (CAS's new value sits this many

@@ -28,6 +28,8 @@ fn type_suffix(ty: AtomType) -> &'static str {
         AtomType::S64 => ".S64",
         AtomType::F32 => ".F32.FTZ.RN",
         AtomType::F64 => ".F64.RN",
+        AtomType::F16x2 => ".F16x2.RN",
+        AtomType::Bf16x2 => ".BF16x2.RN",
     }
 }
 

@@ -587,6 +587,9 @@ fn forms(sm: Sm) -> Vec<Instr> {
     v.extend(generic_atom_forms());
     v.extend(mufu_family_forms());
     v.extend(scalar::scalar_forms());
+    if sm.num >= 90 {
+        v.extend(scalar::bf16x2_atomic_forms());
+    }
     if sm.num < 90 {
         v.push(Instr::new(
             Imnmx { signed: true },

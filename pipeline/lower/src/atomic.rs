@@ -47,6 +47,8 @@ fn atom_type(ty: Type) -> Option<AtomType> {
         Type::S64 => AtomType::S64,
         Type::F32 => AtomType::F32,
         Type::F64 => AtomType::F64,
+        Type::F16x2 => AtomType::F16x2,
+        Type::BF16x2 => AtomType::Bf16x2,
         _ => return None,
     })
 }
@@ -93,7 +95,9 @@ fn fence_scope(scope: MemScope) -> Scope {
 /// Whether the hardware has this operation on this type, in shared (`shared`) or global memory.
 fn native(op: AtomOp, ty: AtomType, shared: bool) -> bool {
     match ty {
-        AtomType::F32 | AtomType::F64 => op == AtomOp::Add && !shared,
+        AtomType::F32 | AtomType::F64 | AtomType::F16x2 | AtomType::Bf16x2 => {
+            op == AtomOp::Add && !shared
+        }
         AtomType::U64 | AtomType::S64 if shared => matches!(op, AtomOp::Exch | AtomOp::Cas),
         AtomType::U64 => !matches!(op, AtomOp::Inc | AtomOp::Dec),
         AtomType::S64 => matches!(op, AtomOp::Min | AtomOp::Max | AtomOp::Add),

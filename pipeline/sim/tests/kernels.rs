@@ -121,6 +121,12 @@ const KERNELS: &[Kernel] = &[
     // atom/red.global.add.f64 (ATOMG/RED .F64.RN); shared f32/f64 adds (CAS loops).
     kernel("float_atomics.ptx", "atomics_f64", 64),
     kernel("float_atomics.ptx", "atomics_shared_float", 64),
+    // atom/red.global.add.noftz.f16x2 (ATOMG/RED .F16x2.RN); bf16x2 needs sm_90.
+    kernel("float_atomics.ptx", "atomics_f16x2", 64),
+    Kernel {
+        min_sm: 90,
+        ..kernel("float_atomics90.ptx", "atomics_bf16x2", 64)
+    },
     kernel("frnd.ptx", "frnd_modes", 64),
     // sin/cos are stored plus 2: ptxas's x * 1/(2 pi) with FMUL.RZ moves the angle by up to
     // |x| * 2^-23 (x within 4), up to 2 ulps of a value near 2, plus the roundings.
