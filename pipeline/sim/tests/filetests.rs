@@ -74,6 +74,8 @@ const CASES: &[Case] = &[
     case("handwritten_atomics.ptx", "atomics", 1, 64, &[]),
     case("handwritten_intops.ptx", "intops", 1, 64, &[]),
     case("handwritten_bits.ptx", "bits", 1, 64, &["7", "13"]),
+    // 48 threads: 80 bytes each stay inside the 4 KiB output.
+    case("handwritten_scalar.ptx", "scalar", 1, 48, &[]),
     case("handwritten_mul16.ptx", "mul16", 1, 64, &[]),
     case("handwritten_opt_passes.ptx", "imm_fold", 1, 64, &[]),
     case("handwritten_opt_passes.ptx", "local_cse", 1, 64, &[]),
