@@ -39,10 +39,9 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         Popc => inverted_b(i, b).count_ones(),
         Brev => b.reverse_bits(),
         Flo | Uflo => {
-            if i.bit(73) {
-                return Err("signed FLO".into());
-            }
             let b = inverted_b(i, b);
+            // Signed (bit 73 set): the highest bit that differs from the sign bit.
+            let b = if i.bit(73) && (b as i32) < 0 { !b } else { b };
             match (b, i.bit(74)) {
                 (0, _) => u32::MAX,
                 (_, true) => b.leading_zeros(),

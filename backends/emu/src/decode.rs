@@ -150,20 +150,50 @@ pub fn is_cas(i: &Inst) -> bool {
 pub struct AtomicOperand {
     pub bytes: u8,
     pub signed: bool,
-    /// ATOMG/RED `.F32.FTZ.RN` (type 3 before sm_90): an f32 add.
+    /// ATOMG/RED `.F32.FTZ.RN` (type 3 before sm_90) or `.F64.RN` (type 6; 8 bytes): a float add.
     pub float: bool,
+    /// ATOMG/RED `.F16x2.RN` (type 4 before sm_90; `Some(false)`) or `.BF16x2.RN` (`Some(true)`):
+    /// a packed half-pair add.
+    pub half2_bf16: Option<bool>,
 }
 
 /// The operand type field (73..75): ATOMS U32/S32/64; ATOMG and RED U32, S32, U64, then S64 (5,
 /// or 3 on sm_90 where 3 is F32 before); F32 adds are `float` (type 3 before sm_90; on sm_90
 /// their own opcodes, ATOMG 0x9a3 and REDG 0x9a6, with type 1).
 pub fn atomic_operand(sm: u32, i: &Inst) -> Option<AtomicOperand> {
-    let f32_sm90 = matches!(i.f(0, 12), 0x9a3 | 0x9a6) && i.f(73, 3) == 1;
+    let float_sm90 = matches!(i.f(0, 12), 0x9a3 | 0x9a6);
+    // f64 adds: type 6 before sm_90, 7 with sm_90's float-add opcodes.
+    let global = matches!(i.op, Op::Atomg | Op::Red);
+    if (float_sm90 && i.f(73, 3) == 7) || (global && i.f(73, 3) == 6 && sm < 90) {
+        return Some(AtomicOperand {
+            bytes: 8,
+            signed: false,
+            float: true,
+            half2_bf16: None,
+        });
+    }
+    // Packed half pairs: type 4 before sm_90; 4-bit type 0 (F16x2) or 3 (BF16x2) on sm_90.
+    let half2 = match (float_sm90, i.f(73, 4), i.f(73, 3)) {
+        (true, 0, _) => Some(false),
+        (true, 3, _) => Some(true),
+        (false, _, 4) if global && sm < 90 => Some(false),
+        _ => None,
+    };
+    if half2.is_some() {
+        return Some(AtomicOperand {
+            bytes: 4,
+            signed: false,
+            float: true,
+            half2_bf16: half2,
+        });
+    }
+    let f32_sm90 = float_sm90 && i.f(73, 3) == 1;
     if f32_sm90 || matches!(i.op, Op::Atomg | Op::Red) && i.f(73, 3) == 3 && sm < 90 {
         return Some(AtomicOperand {
             bytes: 4,
             signed: false,
             float: true,
+            half2_bf16: None,
         });
     }
     let (bytes, signed) = match (i.op, i.f(73, 3)) {
@@ -178,6 +208,7 @@ pub fn atomic_operand(sm: u32, i: &Inst) -> Option<AtomicOperand> {
         bytes,
         signed,
         float: false,
+        half2_bf16: None,
     })
 }
 

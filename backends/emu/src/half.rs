@@ -290,6 +290,23 @@ pub fn arith(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
     Ok(out)
 }
 
+/// A packed f16 (or bf16) pair add, each half rounded to nearest, subnormals kept (ATOMG/RED
+/// `.F16x2.RN` / `.BF16x2.RN`); a NaN half is not claimed (its bits are not known).
+pub(crate) fn add_pair_rn(a: u32, b: u32, bf16: bool) -> Result<u32, String> {
+    let f = if bf16 { BF16 } else { F16 };
+    let mut r = 0u32;
+    for s in [0, 16] {
+        let x = decode_half((a >> s) as u16, f, false);
+        let y = decode_half((b >> s) as u16, f, false);
+        let (sum, tail) = two_sum(x, y);
+        if sum.is_nan() {
+            return Err("packed half atomic add giving NaN".into());
+        }
+        r |= (round_half(sum, tail, f, 0) as u32) << s;
+    }
+    Ok(r)
+}
+
 fn two_sum(a: f64, b: f64) -> (f64, f64) {
     let s = a + b;
     let bb = s - a;

@@ -751,6 +751,8 @@ impl Run<'_> {
                 let bytes = self.load(space, addr, n, i, w, l)?;
                 let old = bytes.iter().rev().fold(0u64, |acc, &b| acc << 8 | b as u64);
                 let v = lane_value(w, l, i.f(32, 8) as u8, n);
+                // ATOMS.CAST.SPIN (CAS with 3 at 87..88): stores as CAS, returns 1 when it stored.
+                let spin = i.op == Op::Atoms && crate::decode::is_cas(i) && i.f(87, 2) == 3;
                 let new = if crate::decode::is_cas(i) {
                     let swap = lane_value(w, l, i.f(64, 8) as u8, n);
                     if old == v {
@@ -762,6 +764,7 @@ impl Run<'_> {
                     atomic(i, ty, old, v).map_err(|what| unsupported(i, what))?
                 };
                 self.store(space, addr, &new.to_le_bytes()[..n], i, w, l)?;
+                let old = if spin { (old == v) as u64 } else { old };
                 if i.op != Op::Red {
                     w.set_reg(d, l, old as u32);
                     if n == 8 && d != RZ {
@@ -1253,6 +1256,21 @@ fn atomic(i: &Inst, ty: crate::decode::AtomicOperand, old: u64, v: u64) -> Resul
         }
         _ => i.f(87, 4),
     };
+    if let Some(bf16) = ty.half2_bf16 {
+        return match op {
+            0 => crate::half::add_pair_rn(old as u32, v as u32, bf16).map(u64::from),
+            _ => Err("packed half atomic operation".into()),
+        };
+    }
+    if ty.float && ty.bytes == 8 {
+        // f64 add rounded to nearest; a NaN's bits are not known, so it is not claimed.
+        let sum = f64::from_bits(old) + f64::from_bits(v);
+        return match op {
+            0 if !sum.is_nan() => Ok(sum.to_bits()),
+            0 => Err("f64 atomic add giving NaN".into()),
+            _ => Err("f64 atomic operation".into()),
+        };
+    }
     if ty.float {
         return match op {
             0 => Ok(f32_add_ftz(old as u32, v as u32) as u64),

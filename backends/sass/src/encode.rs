@@ -25,6 +25,9 @@ mod encode_async;
 #[path = "encode_mma.rs"]
 mod encode_mma;
 
+#[path = "encode_scalar.rs"]
+mod encode_scalar;
+
 /// Why an instruction could not be encoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EncodeError(pub String);
@@ -597,13 +600,16 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             w.set(80, 1, (sm.num >= 80) as u64);
         }
         Opcode::Nop => w.set(0, 12, 0x918),
-        Opcode::Flo | Opcode::Popc | Opcode::Brev => encode_atom::encode_bit_unary(w, i)?,
+        Opcode::Flo { .. } | Opcode::Popc | Opcode::Brev => encode_atom::encode_bit_unary(w, i)?,
         Opcode::I2fRp { signed } => encode_atom::encode_i2f_rp(w, i, signed)?,
         Opcode::MufuRcp => encode_atom::encode_mufu(w, i, encode_atom::MUFU_RCP)?,
         Opcode::MufuRsq => encode_atom::encode_mufu(w, i, encode_atom::MUFU_RSQ)?,
         Opcode::Frnd { ftz, rnd } => encode_atom::encode_frnd(w, i, ftz, rnd)?,
         Opcode::Mufu { .. } | Opcode::FmulRound { .. } | Opcode::FrndF64 { .. } => {
             encode_mufu::encode_mufu_family(w, i)?
+        }
+        Opcode::FfmaRound { .. } | Opcode::ShfWrap { .. } => {
+            encode_scalar::encode_scalar(sm, i, pc, offsets, w)?
         }
         Opcode::Bmsk { wrap } => encode_atom::encode_bmsk(w, i, wrap)?,
         Opcode::Atoms { op, ty, offset } => encode_atom::encode_atoms(sm, w, i, op, ty, offset)?,

@@ -9,17 +9,20 @@ use super::{dst_gpr, err, set_alu_ab, src_gpr, ureg, EResult, Word, PT, RZ};
 use crate::arch::Sm;
 use crate::ir::*;
 
-/// FLO.U32 / POPC / BREV: one source in the B slot, variable latency.
+/// FLO[.U32][.SH] / POPC / BREV: one source in the B slot, variable latency.
 pub(super) fn encode_bit_unary(w: &mut Word, i: &Instr) -> EResult<()> {
     let opcode = match i.op {
-        Opcode::Flo => 0x300,
+        Opcode::Flo { .. } => 0x300,
         Opcode::Popc => 0x309,
         Opcode::Brev => 0x301,
         _ => return err(i, "not a unary bit op"),
     };
     w.set(0, 12, opcode);
     w.set(32, 8, src_gpr(&i.srcs[0])?);
-    if i.op == Opcode::Flo {
+    if let Opcode::Flo { signed, sh } = i.op {
+        // ptxas: FLO.U32 0x000, FLO 0x200, FLO.U32.SH 0x400, FLO.SH 0x600 at bit 64.
+        w.set(73, 1, signed as u64);
+        w.set(74, 1, sh as u64);
         w.set(81, 3, PT);
     }
     Ok(())
@@ -88,22 +91,31 @@ fn global_type_code(sm: Sm, ty: AtomType) -> u64 {
         AtomType::S32 => 1,
         AtomType::U64 => 2,
         AtomType::F32 => 3,
+        AtomType::F64 => 6,
+        AtomType::F16x2 | AtomType::Bf16x2 => 4,
         AtomType::S64 if sm.num >= 90 => 3,
         AtomType::S64 => 5,
     }
 }
 
-/// sm_90's f32 add (ATOMG 0x9a3, REDG 0x9a6): type 1 and the scope code plus one, as ptxas
-/// 13.5 writes `ATOMG.E.ADD.F32.FTZ.RN` / `REDG.E.ADD.F32.FTZ.RN` there.
+/// sm_90's float adds (ATOMG 0x9a3, REDG 0x9a6) with a 4-bit type at 73..76 (over the scope's
+/// low bit): F16x2 0, BF16x2 3, F32 9, F64 15, as ptxas 13.5 writes `ATOMG.E.ADD.F32.FTZ.RN`,
+/// `REDG.E.ADD.F64.RN`, `ATOMG.E.ADD.BF16x2.RN` there.
 fn f32_add_sm90(sm: Sm, ty: AtomType) -> bool {
-    ty == AtomType::F32 && sm.num >= 90
+    ty.is_float() && sm.num >= 90
 }
 
 /// The type (73..75) and scope (76..80) fields of ATOMG/RED.
 fn set_type_and_scope(sm: Sm, w: &mut Word, ty: AtomType, scope: MemScope) {
     if f32_add_sm90(sm, ty) {
-        w.set(73, 3, 1);
-        w.set(76, 5, scope_code(sm, scope) | 1);
+        let code = match ty {
+            AtomType::F16x2 => 0,
+            AtomType::Bf16x2 => 3,
+            AtomType::F64 => 15,
+            _ => 9,
+        };
+        w.set(76, 5, scope_code(sm, scope));
+        w.set(73, 4, code);
     } else {
         w.set(73, 3, global_type_code(sm, ty));
         w.set(76, 5, scope_code(sm, scope));
@@ -144,7 +156,7 @@ pub(super) fn encode_atoms(
     ty: AtomType,
     offset: i32,
 ) -> EResult<()> {
-    if ty == AtomType::F32 || (ty.is_wide() && !matches!(op, AtomOp::Exch | AtomOp::Cas)) {
+    if ty.is_float() || (ty.is_wide() && !matches!(op, AtomOp::Exch | AtomOp::Cas)) {
         return err(i, "ATOMS form not supported");
     }
     w.set(0, 12, if op == AtomOp::Cas { 0x38d } else { 0x38c });
@@ -190,7 +202,7 @@ pub(super) fn encode_atomg(
     offset: i32,
 ) -> EResult<()> {
     let cas = op == AtomOp::Cas;
-    if ty == AtomType::F32 && op != AtomOp::Add {
+    if ty.is_float() && op != AtomOp::Add {
         return err(i, "ATOMG form not supported");
     }
     w.set(
@@ -235,8 +247,8 @@ pub(super) fn encode_atom_generic(
     scope: MemScope,
     offset: i32,
 ) -> EResult<()> {
-    if ty == AtomType::F32 {
-        return err(i, "generic f32 ATOM not supported");
+    if ty.is_float() {
+        return err(i, "generic float ATOM not supported");
     }
     encode_atomg(sm, w, i, op, ty, scope, offset)?;
     let opcode = match (op, sm.num >= 80) {
@@ -258,7 +270,7 @@ pub(super) fn encode_red(
     scope: MemScope,
     offset: i32,
 ) -> EResult<()> {
-    if matches!(op, AtomOp::Cas | AtomOp::Exch) || (ty == AtomType::F32 && op != AtomOp::Add) {
+    if matches!(op, AtomOp::Cas | AtomOp::Exch) || (ty.is_float() && op != AtomOp::Add) {
         return err(i, "RED form not supported");
     }
     w.set(0, 12, if f32_add_sm90(sm, ty) { 0x9a6 } else { 0x98e });

@@ -419,11 +419,25 @@ pub enum AtomType {
     S64,
     /// f32 add, flushing denormals and rounding to nearest (`.F32.FTZ.RN`).
     F32,
+    /// f64 add, rounding to nearest (`.F64.RN`; global memory only).
+    F64,
+    /// Packed f16 pair add, each half rounded to nearest (`.F16x2.RN`; global memory only).
+    F16x2,
+    /// Packed bf16 pair add (`.BF16x2.RN`; global memory, sm_90).
+    Bf16x2,
 }
 
 impl AtomType {
     pub fn is_wide(self) -> bool {
-        matches!(self, AtomType::U64 | AtomType::S64)
+        matches!(self, AtomType::U64 | AtomType::S64 | AtomType::F64)
+    }
+
+    /// The float adds (`.F32.FTZ.RN`, `.F64.RN`).
+    pub fn is_float(self) -> bool {
+        matches!(
+            self,
+            AtomType::F32 | AtomType::F64 | AtomType::F16x2 | AtomType::Bf16x2
+        )
     }
 
     /// 32-bit registers one value takes: 2 for 64-bit types (CAS's new value sits this many
@@ -714,8 +728,10 @@ pub enum Opcode {
     /// (`ldmatrix...m8n8...b16`): `count` 8x8 b16 matrices, rows addressed by lanes 8j..8j+7,
     /// `trans` transposed. Variable latency.
     Ldsm { count: u8, trans: bool, offset: i32 },
-    /// `FLO.U32 d0, s0`: index of the highest set bit, 0xffffffff for 0 (variable latency).
-    Flo,
+    /// `FLO[.U32][.SH] d0, s0`: index of the highest set bit (signed: of the highest bit that
+    /// differs from the sign), 0xffffffff when there is none; `.SH` gives 31 - index instead
+    /// (PTX `bfind.shiftamt`). Variable latency.
+    Flo { signed: bool, sh: bool },
     /// `I2F[.U32].RP d0, s0`: 32-bit integer to f32 rounded up (integer division's reciprocal
     /// seed; variable latency, sources read late).
     I2fRp { signed: bool },
@@ -731,6 +747,12 @@ pub enum Opcode {
     Mufu { func: MufuFunc },
     /// `FMUL[.FTZ].rnd d0, s0, s1`: FMUL in a rounding mode (sin/cos's `x * 1/(2 pi)` is `.RZ`).
     FmulRound { ftz: bool, rnd: Round },
+    /// `FFMA[.FTZ].rnd d0, s0, s1, s2`: FFMA in a directed rounding mode (`fma.{rz,rm,rp}.f32`;
+    /// slots as `Ffma`, register sources).
+    FfmaRound { ftz: bool, rnd: Round },
+    /// `SHF.{L,R}.W.U32[.HI] d0, s0(lo), s1(shift), s2(hi)`: the 32-bit funnel shift with the
+    /// amount taken modulo 32 (`shf.{l,r}.wrap.b32`).
+    ShfWrap { right: bool, hi: bool },
     /// `FRND.F64[.TRUNC|.FLOOR|.CEIL] d0(pair), s0(pair)`: an f64 rounded to an integral f64;
     /// variable latency, on the FP64 path.
     FrndF64 { rnd: Round },

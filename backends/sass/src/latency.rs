@@ -36,7 +36,7 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
             | Opcode::Sts { .. }
             | Opcode::Ld { .. }
             | Opcode::St { .. }
-            | Opcode::Flo
+            | Opcode::Flo { .. }
             | Opcode::Popc
             | Opcode::Brev
             | Opcode::Atoms { .. }

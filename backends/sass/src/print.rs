@@ -19,6 +19,9 @@ mod print_warp;
 #[path = "print_mma.rs"]
 mod print_mma;
 
+#[path = "print_scalar.rs"]
+mod print_scalar;
+
 /// The listing of a whole function: one `/*addr*/ text ;` line per instruction.
 pub fn print_function(sm: Sm, f: &Function) -> String {
     let offsets = block_offsets(f);
@@ -519,7 +522,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             }
         }
         Opcode::Nop => "NOP".into(),
-        Opcode::Flo
+        Opcode::Flo { .. }
         | Opcode::Popc
         | Opcode::Brev
         | Opcode::I2fRp { .. }
@@ -535,6 +538,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         Opcode::Mufu { .. } | Opcode::FmulRound { .. } | Opcode::FrndF64 { .. } => {
             print_mufu::print_mufu_family(i)
         }
+        Opcode::FfmaRound { .. } | Opcode::ShfWrap { .. } => print_scalar::print_scalar(i),
         Opcode::Mma(op) => print_mma::print_mma(i, &op),
         Opcode::Matrix(op) => crate::matrix_move::matrix_move_body(i, op),
         Opcode::Sgxt { .. } | Opcode::Idp { .. } => crate::print_int::print_int(i),

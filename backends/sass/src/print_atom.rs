@@ -27,6 +27,9 @@ fn type_suffix(ty: AtomType) -> &'static str {
         AtomType::U64 => ".64",
         AtomType::S64 => ".S64",
         AtomType::F32 => ".F32.FTZ.RN",
+        AtomType::F64 => ".F64.RN",
+        AtomType::F16x2 => ".F16x2.RN",
+        AtomType::Bf16x2 => ".BF16x2.RN",
     }
 }
 
@@ -53,7 +56,12 @@ pub(super) fn print_atom_or_bits(sm: Sm, i: &Instr) -> Option<String> {
     let [a, b, c, ..] = &i.srcs;
     let d0 = dst(&i.dsts[0]);
     Some(match i.op {
-        Opcode::Flo => format!("FLO.U32 {d0}, {}", src(a)),
+        Opcode::Flo { signed, sh } => format!(
+            "FLO{}{} {d0}, {}",
+            if signed { "" } else { ".U32" },
+            if sh { ".SH" } else { "" },
+            src(a)
+        ),
         Opcode::Popc => format!("POPC {d0}, {}", src(a)),
         Opcode::Brev => format!("BREV {d0}, {}", src(a)),
         Opcode::I2fRp { signed } => format!(

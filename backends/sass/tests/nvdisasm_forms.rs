@@ -31,6 +31,9 @@ mod cluster;
 #[path = "nvdisasm_forms/matrix_move.rs"]
 mod matrix_move;
 
+#[path = "nvdisasm_forms/scalar.rs"]
+mod scalar;
+
 fn forms(sm: Sm) -> Vec<Instr> {
     use Opcode::*;
     let cb = Src::cbuf(0, 0x160);
@@ -587,6 +590,10 @@ fn forms(sm: Sm) -> Vec<Instr> {
     v.extend(f32_atomic_forms());
     v.extend(generic_atom_forms());
     v.extend(mufu_family_forms());
+    v.extend(scalar::scalar_forms());
+    if sm.num >= 90 {
+        v.extend(scalar::bf16x2_atomic_forms());
+    }
     if sm.num < 90 {
         v.push(Instr::new(
             Imnmx { signed: true },

@@ -40,8 +40,8 @@ impl Cta<'_, '_> {
 pub(crate) const ARITH_OPS: &[&str] = &[
     "add", "addc", "sub", "subc", "mul", "mad", "madc", "mul24", "mad24", "sad", "div", "rem",
     "abs", "neg", "min", "max", "popc", "clz", "bfind", "brev", "bfe", "bfi", "prmt", "shf", "shl",
-    "shr", "and", "or", "xor", "not", "cnot", "lop3", "dp4a", "dp2a", "bmsk", "fma", "rcp", "sqrt",
-    "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "copysign",
+    "shr", "and", "or", "xor", "not", "cnot", "lop3", "dp4a", "dp2a", "bmsk", "fns", "fma", "rcp",
+    "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "copysign",
 ];
 
 fn arg(ins: &Ins, s: &[u64], i: usize) -> Result<u64, SimError> {
@@ -196,6 +196,7 @@ fn int_op(ins: &Ins, ty: Type, s: &[u64], carry: &mut bool) -> Result<(u64, Type
         "bfind" => return Ok((bfind(a, ty, ins.has("shiftamt")), Type::U32)),
         "brev" => (a & m).reverse_bits() >> (64 - w),
         "bfe" => bfe(a, b()?, c()?, ty),
+        "fns" => fns(a as u32, b()? as u32, c()? as u32 as i32) as u64,
         "bfi" => bfi(a, b()?, c()?, arg(ins, s, 3)?, w),
         "prmt" => prmt(ins, a as u32, b()? as u32, c()? as u32)? as u64,
         "shf" => shf(ins, a as u32, b()? as u32, c()? as u32) as u64,
@@ -279,6 +280,34 @@ fn bfind(a: u64, ty: Type, shiftamt: bool) -> u64 {
     } else {
         idx
     }
+}
+
+/// `fns.b32`: the position of the `|offset|`-th set bit of `mask` counting from `base` upwards
+/// (offset > 0) or downwards (offset < 0); with offset 0, `base` when that bit is set; 0xffffffff
+/// when there is none (the PTX ISA's definition; `base` past 31 finds nothing).
+fn fns(mask: u32, base: u32, offset: i32) -> u32 {
+    if base > 31 {
+        return u32::MAX;
+    }
+    if offset == 0 {
+        return if mask >> base & 1 == 1 {
+            base
+        } else {
+            u32::MAX
+        };
+    }
+    let mut count = offset.unsigned_abs() - 1;
+    let mut pos = base as i64;
+    while (0..32).contains(&pos) {
+        if mask >> pos & 1 == 1 {
+            if count == 0 {
+                return pos as u32;
+            }
+            count -= 1;
+        }
+        pos += offset.signum() as i64;
+    }
+    u32::MAX
 }
 
 fn bfe(a: u64, b: u64, c: u64, ty: Type) -> u64 {

@@ -46,6 +46,9 @@ fn atom_type(ty: Type) -> Option<AtomType> {
         Type::U64 | Type::B64 => AtomType::U64,
         Type::S64 => AtomType::S64,
         Type::F32 => AtomType::F32,
+        Type::F64 => AtomType::F64,
+        Type::F16x2 => AtomType::F16x2,
+        Type::BF16x2 => AtomType::Bf16x2,
         _ => return None,
     })
 }
@@ -92,7 +95,9 @@ fn fence_scope(scope: MemScope) -> Scope {
 /// Whether the hardware has this operation on this type, in shared (`shared`) or global memory.
 fn native(op: AtomOp, ty: AtomType, shared: bool) -> bool {
     match ty {
-        AtomType::F32 => op == AtomOp::Add && !shared,
+        AtomType::F32 | AtomType::F64 | AtomType::F16x2 | AtomType::Bf16x2 => {
+            op == AtomOp::Add && !shared
+        }
         AtomType::U64 | AtomType::S64 if shared => matches!(op, AtomOp::Exch | AtomOp::Cas),
         AtomType::U64 => !matches!(op, AtomOp::Inc | AtomOp::Dec),
         AtomType::S64 => matches!(op, AtomOp::Min | AtomOp::Max | AtomOp::Add),
@@ -104,6 +109,9 @@ fn native(op: AtomOp, ty: AtomType, shared: bool) -> bool {
 impl Ctx<'_> {
     /// `atom` and `red`.
     pub fn lower_atomic(&mut self, i: &Instruction) -> LResult<()> {
+        if crate::atomic_loop::is_shared_float_add(i) {
+            return self.shared_float_add(i);
+        }
         let red = i.opcode() == "red";
         let ordered = i.has_mod("sc");
         let cache_hint = i.mods().iter().any(|m| m.starts_with("L2"));
@@ -117,7 +125,7 @@ impl Ctx<'_> {
             || cache_hint
             || (red && op == AtomOp::Cas)
             || !(shared || generic || i.has_mod("global"))
-            || (generic && ty == AtomType::F32)
+            || (generic && ty.is_float())
             || !native(op, ty, shared)
         {
             return Err(unsupported(i));
@@ -250,7 +258,7 @@ impl Ctx<'_> {
     }
 
     /// `[reg + offset]`, `[var + offset]` or `[imm]` of a shared atomic.
-    fn shared_atomic_address(&mut self, addr: &Operand) -> LResult<(Src, i32)> {
+    pub(crate) fn shared_atomic_address(&mut self, addr: &Operand) -> LResult<(Src, i32)> {
         let (base, offset) = self.address(addr)?;
         Ok(match base {
             AddrBase::Reg(r) => {

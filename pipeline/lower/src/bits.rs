@@ -1,4 +1,4 @@
-//! Integer bit operations: `clz`, `popc`, `brev`, `bfind.u32`, `bmsk`, `bfi`, `lop3`, `prmt`
+//! Integer bit operations: `clz`, `popc`, `brev`, `bfind` (`bits64.rs`), `bmsk`, `bfi`, `lop3`, `prmt`
 //! (every mode), as ptxas selects them (FLO, POPC, BREV, BMSK, SHF + LOP3).
 
 use ptxforge_ptx::ast::{Instruction, Operand};
@@ -37,6 +37,14 @@ fn imm(op: &Operand) -> Option<i128> {
     }
 }
 
+/// Whether `bfi`'s position and length are both immediates.
+fn immediate_fields(i: &Instruction) -> bool {
+    matches!(
+        (i.operands.get(3), i.operands.get(4)),
+        (Some(Operand::Imm(_)), Some(Operand::Imm(_)))
+    )
+}
+
 impl Ctx<'_> {
     /// Dispatches the bit operations; `wide` when the type is 64-bit.
     pub fn lower_bits(&mut self, i: &Instruction, wide: bool) -> LResult<()> {
@@ -45,16 +53,11 @@ impl Ctx<'_> {
             ("clz", true) => self.clz64(i),
             ("popc", _) => self.popc(i, wide),
             ("brev", _) => self.brev(i, wide),
-            ("bfind", false)
-                if !i.has_mod("shiftamt") && !i.types().iter().any(|t| t.is_signed()) =>
-            {
-                let o = operands(i, 2)?;
-                let (d, a) = (self.dst(&o[0])?, self.reg_src32(&o[1])?);
-                self.emit(Opcode::Flo, &[Dst::Reg(d)], &[a]);
-                Ok(())
-            }
+            ("bfind", false) => self.bfind32(i),
+            ("bfind", true) => self.bfind64(i),
             ("bmsk", false) => self.bmsk(i),
             ("bfi", false) => self.bfi32(i),
+            ("bfi", true) if !immediate_fields(i) => self.bfi64_fields(i),
             ("bfi", true) => self.bfi64(i),
             ("lop3", false) => self.lop3(i),
             ("prmt", false) => self.prmt(i),
@@ -67,7 +70,14 @@ impl Ctx<'_> {
         let o = operands(i, 2)?;
         let (d, a) = (self.dst(&o[0])?, self.reg_src32(&o[1])?);
         let t = self.temp();
-        self.emit(Opcode::Flo, &[Dst::Reg(t)], &[a]);
+        self.emit(
+            Opcode::Flo {
+                signed: false,
+                sh: false,
+            },
+            &[Dst::Reg(t)],
+            &[a],
+        );
         self.emit(
             Opcode::Iadd3 { x: false },
             &[Dst::Reg(d), Dst::None],
@@ -83,8 +93,22 @@ impl Ctx<'_> {
         let (lo, hi) = self.src64(&o[1])?;
         let (lo, hi) = (self.in_reg(lo), self.in_reg(hi));
         let (fh, fl, ch, cl) = (self.temp(), self.temp(), self.temp(), self.temp());
-        self.emit(Opcode::Flo, &[Dst::Reg(fh)], &[hi]);
-        self.emit(Opcode::Flo, &[Dst::Reg(fl)], &[lo]);
+        self.emit(
+            Opcode::Flo {
+                signed: false,
+                sh: false,
+            },
+            &[Dst::Reg(fh)],
+            &[hi],
+        );
+        self.emit(
+            Opcode::Flo {
+                signed: false,
+                sh: false,
+            },
+            &[Dst::Reg(fl)],
+            &[lo],
+        );
         let p = self.temp_pred();
         let ne = Opcode::Isetp {
             cmp: IntCmp::Ne,

@@ -208,6 +208,9 @@ impl<'a> Ctx<'a> {
                     if after_branch || loop_starts[n] {
                         block += 1;
                     }
+                    if crate::atomic_loop::is_shared_float_add(i) {
+                        block += crate::atomic_loop::LOOP_BLOCKS;
+                    }
                     block_empty = false;
                     after_branch = ends_block(i);
                 }

@@ -71,6 +71,15 @@ impl Ctx<'_> {
                 return self.fbinary(i, ftz, rnd);
             }
         }
+        if i.opcode() == "fma" && !sat {
+            let rnd = crate::double::rounding(i)?;
+            if rnd != Round::Rn {
+                let [d, a, b, c] = self.fregs::<4>(i)?;
+                let d = [Dst::Reg(d.as_reg().unwrap())];
+                self.emit(Opcode::FfmaRound { ftz, rnd }, &d, &[a, b, c]);
+                return Ok(());
+            }
+        }
         if sat
             || i.mods()
                 .iter()

@@ -28,6 +28,8 @@ impl Ctx<'_> {
         match (i.opcode(), wide) {
             _ if crate::intops::uses_carry(i) => self.lower_carry(i, ty),
             ("bfe", _) => self.lower_bfe(i, ty),
+            ("shf", false) => self.lower_shf(i),
+            ("fns", false) => self.lower_fns(i),
             ("dp4a" | "dp2a", _) => self.lower_dot(i),
             ("mov", _) => self.lower_mov(i, ty),
             ("add", false) => self.add32(i, false),
@@ -37,6 +39,7 @@ impl Ctx<'_> {
             ("neg", true) => self.neg64(i),
             ("min", true) | ("max", true) => self.minmax64(i, ty),
             ("mul", false) | ("mad", false) => self.mul32(i, ty),
+            ("mad", true) => self.mad64(i, ty),
             ("mul", true) if i.has_mod("lo") => self.mul_lo64(i),
             ("mul", true) if i.has_mod("hi") => self.mul_hi64(i, ty.is_signed()),
             ("neg", false) => {
@@ -423,6 +426,12 @@ impl Ctx<'_> {
         let d = self.dst(&o[0])?;
         let (al, ah) = self.src64(&o[1])?;
         let (bl, bh) = self.src64(&o[2])?;
+        self.mul_lo64_parts(d, [al, ah], [bl, bh]);
+        Ok(())
+    }
+
+    /// `d = (a * b) mod 2^64` from the halves of `a` and `b`.
+    pub(crate) fn mul_lo64_parts(&mut self, d: Reg, [al, ah]: [Src; 2], [bl, bh]: [Src; 2]) {
         let (al, ah, bl, bh) = (
             self.in_reg(al),
             self.in_reg(ah),
@@ -452,7 +461,6 @@ impl Ctx<'_> {
             &[Src::reg(w.part(1)), Src::reg(t), Src::ZERO],
         );
         self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[Src::reg(w.part(0))]);
-        Ok(())
     }
 
     /// `mul.hi.{u64,s64}`: the high half of the 128-bit product from 32-bit limbs, each step an
@@ -463,6 +471,18 @@ impl Ctx<'_> {
         let d = self.dst(&o[0])?;
         let (al, ah) = self.src64(&o[1])?;
         let (bl, bh) = self.src64(&o[2])?;
+        self.mul_hi64_parts(d, [al, ah], [bl, bh], signed);
+        Ok(())
+    }
+
+    /// `d = (a * b) >> 64` from the halves of `a` and `b`, signed or not.
+    pub(crate) fn mul_hi64_parts(
+        &mut self,
+        d: Reg,
+        [al, ah]: [Src; 2],
+        [bl, bh]: [Src; 2],
+        signed: bool,
+    ) {
         let [al, ah, bl, bh] = [al, ah, bl, bh].map(|s| self.in_reg(s));
         let low = self.mul_wide_u32(al, bl, Src::ZERO);
         let mid_a = self.mul_wide_u32(ah, bl, Src::reg(low.part(1)));
@@ -491,7 +511,6 @@ impl Ctx<'_> {
             self.sub_where_negative(fixed, unsigned, ah, [bl, bh]);
             self.sub_where_negative(d, fixed, bh, [al, ah]);
         }
-        Ok(())
     }
 
     /// `a * b + c` as IMAD.WIDE.U32 into a fresh pair; `c` is a 32-bit addend (its pair's high

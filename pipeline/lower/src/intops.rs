@@ -273,7 +273,7 @@ impl Ctx<'_> {
     }
 
     /// The carry flag's predicate register.
-    fn carry_flag(&mut self) -> Reg {
+    pub(crate) fn carry_flag(&mut self) -> Reg {
         if let Some(r) = self.bound_vreg(CARRY) {
             return r;
         }
@@ -316,7 +316,8 @@ impl Ctx<'_> {
                 }
                 Ok(())
             }
-            "mad" | "madc" if !wide && !i.has_mod("wide") => {
+            "mad" | "madc" if wide => self.mad64(i, ty),
+            "mad" | "madc" if !i.has_mod("wide") => {
                 let o = operands(i, 4)?;
                 let d = self.dst(&o[0])?;
                 let a = self.reg_src32(&o[1])?;
@@ -343,7 +344,7 @@ impl Ctx<'_> {
 
     /// One 32-bit word: `d = a + b` (IADD3) or, with a carry in, `a + b + carry` (IADD3.X);
     /// `sub` subtracts (`a - b`, with a carry in `a + ~b + carry`); the carry out into `out`.
-    fn add_word(&mut self, d: Reg, (a, b): (Src, Src), sub: bool, carry: Src, out: Dst) {
+    pub(crate) fn add_word(&mut self, d: Reg, (a, b): (Src, Src), sub: bool, carry: Src, out: Dst) {
         let a = self.in_reg(a);
         let with_carry = carry != Src::FALSE;
         let b = match (sub, with_carry) {

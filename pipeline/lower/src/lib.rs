@@ -21,14 +21,17 @@
 //! correction, the slow path inline and selected), `local.rs` (`.local` variables in the stack
 //! frame in ptxas's order, the R1 prologue, local symbol addresses, `ld/st.local` as LDL/STL,
 //! `cvta.local`/`cvta.to.local` through the window base at `c[0x0][0x20]`), `atomic.rs` (atom/red,
-//! CAS with its compare and new values in one register group; generic ATOM; memory orders),
+//! CAS with its compare and new values in one register group; generic ATOM; memory orders;
+//! `atomic_loop.rs`: shared f32/f64 adds as a compare-and-store loop),
 //! `intops.rs` (bfe, the add/sub/mad carry chains through a carry predicate, dp4a/dp2a as IDP),
+//! `mad64.rs` (64-bit mad.lo/.hi and its carry forms),
 //! `testp.rs` (testp as integer compares), `fp8_cvt.rs` (fp8 conversions as F2FP), `mma_fp8.rs`
 //! (sm_90's fp8 mma as F2FP unpacks and two HMMAs), `mma_volta.rs` (m8n8k4 f16 mma: HMMA.884
 //! steps on sm_75, shuffles and an FFMA chain from sm_80 on), `matrix_move.rs` (movmatrix as
 //! MOVM, stmatrix as STSM), `consts.rs` (`.const` variables in bank 3),
 //! `global_sym.rs` (module variables named as memory operands), `bits.rs`
-//! (clz/popc/brev/bfind/bmsk/bfi/lop3/prmt in every mode), `divide.rs` (integer div/rem),
+//! (clz/popc/brev/bfind/bmsk/bfi/lop3/prmt in every mode; `bits64.rs`: bfind in every form,
+//! bfi.b64 with register fields), `funnel.rs` (shf in every mode), `fns.rs` (fns by POPC search), `divide.rs` (integer div/rem),
 //! `async_copy.rs` (sm_80 `cp.async.{ca,cg}` as LDGSTS, with ptxas's zero-fill form for a src-size:
 //! the address moved on by `(size - n) % size` and the fill predicate `n != 0`;
 //! `commit_group`/`wait_group`/`wait_all` as LDGDEPBAR and DEPBAR.LE SB0; `ldmatrix` m8n8 b16 as
@@ -48,7 +51,9 @@
 
 mod async_copy;
 mod atomic;
+mod atomic_loop;
 mod bits;
+mod bits64;
 mod call_params;
 mod calls;
 mod cluster;
@@ -60,8 +65,10 @@ mod divergence;
 mod divide;
 mod double;
 mod float;
+mod fns;
 mod fold;
 mod fp8_cvt;
+mod funnel;
 mod global_sym;
 mod globals;
 mod half;
@@ -73,6 +80,7 @@ mod intops;
 mod licm;
 mod local;
 mod local_cse;
+mod mad64;
 mod matrix_move;
 mod mem;
 mod mma;

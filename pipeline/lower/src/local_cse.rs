@@ -123,7 +123,7 @@ fn is_pure(op: &Opcode) -> bool {
             | Opcode::Vabsdiff { .. }
             | Opcode::Bmsk { .. }
             | Opcode::I2fp { .. }
-            | Opcode::Flo
+            | Opcode::Flo { .. }
             | Opcode::Popc
             | Opcode::Brev
             | Opcode::Uldc { .. }

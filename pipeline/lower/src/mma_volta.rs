@@ -201,6 +201,7 @@ impl Ctx<'_> {
                 let pack = Opcode::F2fp {
                     bf16: false,
                     rnd: Round::Rn,
+                    relu: false,
                 };
                 self.emit(pack, &[Dst::Reg(t)], &[p[1], p[0]]);
                 Src::reg(t)

@@ -76,6 +76,8 @@ const CASES: &[Case] = &[
     case("handwritten_bits.ptx", "bits", 1, 64, &["7", "13"]),
     // m8n8k4 f16 mma and movmatrix, one warp (random halves: both compilers' sums agree here).
     case("handwritten_volta_mma.ptx", "volta_mma", 1, 32, &[]),
+    // 48 threads: 80 bytes each stay inside the 4 KiB output.
+    case("handwritten_scalar.ptx", "scalar", 1, 48, &[]),
     case("handwritten_mul16.ptx", "mul16", 1, 64, &[]),
     case("handwritten_opt_passes.ptx", "imm_fold", 1, 64, &[]),
     case("handwritten_opt_passes.ptx", "local_cse", 1, 64, &[]),

@@ -116,6 +116,23 @@ const KERNELS: &[Kernel] = &[
     kernel("shared_generic.ptx", "shared_generic", 64),
     kernel("sqrt_rn.ptx", "sqrt_rn", 64),
     kernel("fadd_round.ptx", "fadd_round", 64),
+    // bfind in every form, shf in every mode, bfi.b64 with register fields, 64-bit mad and its
+    // carry chain, fma.{rz,rm,rp}.f32, fns.
+    kernel("scalar_forms.ptx", "bfind_forms", 64),
+    kernel("scalar_forms.ptx", "shf_forms", 64),
+    kernel("scalar_forms.ptx", "bfi64_fields", 64),
+    kernel("scalar_forms.ptx", "mad64_forms", 32),
+    kernel("scalar_forms.ptx", "ffma_round", 64),
+    kernel("scalar_forms.ptx", "fns_forms", 64),
+    // atom/red.global.add.f64 (ATOMG/RED .F64.RN); shared f32/f64 adds (CAS loops).
+    kernel("float_atomics.ptx", "atomics_f64", 64),
+    kernel("float_atomics.ptx", "atomics_shared_float", 64),
+    // atom/red.global.add.noftz.f16x2 (ATOMG/RED .F16x2.RN); bf16x2 needs sm_90.
+    kernel("float_atomics.ptx", "atomics_f16x2", 64),
+    Kernel {
+        min_sm: 90,
+        ..kernel("float_atomics90.ptx", "atomics_bf16x2", 64)
+    },
     kernel("frnd.ptx", "frnd_modes", 64),
     // sin/cos are stored plus 2: ptxas's x * 1/(2 pi) with FMUL.RZ moves the angle by up to
     // |x| * 2^-23 (x within 4), up to 2 ulps of a value near 2, plus the roundings.
@@ -261,8 +278,6 @@ const KERNELS: &[Kernel] = &[
 /// Each names the first gap the run meets (the instruction at fault in ptxas's SASS); runs past it
 /// may meet more. A "false hazard" is one the emulator reports on ptxas's own scheduling.
 const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
-    ("bitfield", &[75, 80, 86, 89], "SGXT.U32 (opcode 0x21a) unknown"),
-    ("bitfield", &[90], "FLO R27, R27 (opcode 0x300): signed FLO unsupported"),
     // Past it: ptxas writes mad.hi.u32 as IMAD.HI.U32 Rd, Ra, Rb, R4 with R4 = 0 and c in R5 (C is a
     // 64-bit register pair); the emulator reads C as 32 bits.
     ("mul_hi", &[75, 80, 86, 89, 90], "PLOP3.LUT (opcode 0x21f) unknown; then IMAD.HI's 64-bit C operand"),

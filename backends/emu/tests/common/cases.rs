@@ -465,6 +465,21 @@ pub const CASES: &[Case] = &[
         setup: super::i2f_imm_cases::i2f_imm,
     },
     Case {
+        file: "kernels/bfind.ptx",
+        kernel: "bfind_shf",
+        setup: super::scalar_cases::bfind_shf,
+    },
+    Case {
+        file: "kernels/atomic_f64.ptx",
+        kernel: "atomic_f64",
+        setup: super::scalar_cases::atomic_f64,
+    },
+    Case {
+        file: "kernels/atomic_f64.ptx",
+        kernel: "shared_fadd",
+        setup: super::scalar_cases::shared_fadd,
+    },
+    Case {
         file: "kernels/uflo.ptx",
         kernel: "uflo_red",
         setup: super::uflo_cases::uflo_red,
