@@ -273,7 +273,7 @@ pub fn build(m: &CubinModule) -> Layout {
     if let Some(c) = compat {
         secs[c].data = nvinfo::compat_sm90(m.sm);
     }
-    secs[info].data = nvinfo::global_info(m, &func_sym);
+    secs[info].data = nvinfo::global_info(m, &func_sym, &symbols);
     for (n, k) in proc.iter().enumerate() {
         secs[info_f[n]].info = idx.text[n] as u32;
         secs[info_f[n]].data = nvinfo::kernel_info(m.sm, k, const_sym[n]);
@@ -364,6 +364,16 @@ fn build_symbols(
     }
     for n in 0..proc.len() {
         syms.push(section_symbol(secs, idx.text[n]));
+        for sub in &proc[n].subroutines {
+            syms.push(Symbol {
+                name: format!("${}${}", proc[n].name, sub.name),
+                info: 0x02,
+                shndx: idx.text[n] as u16,
+                value: sub.offset as u64,
+                size: sub.size as u64,
+                ..Symbol::default()
+            });
+        }
         // An empty shared section (a module with `.extern .shared`) has no section symbol.
         if let Some(s) = idx.shared[n].filter(|_| proc[n].shared_bytes > 0) {
             syms.push(section_symbol(secs, s));

@@ -54,5 +54,6 @@ pub mod reg_budget;
 pub mod regalloc;
 pub mod schedule;
 pub mod spill;
+pub mod subroutine;
 pub mod syncs;
 pub mod warp;

@@ -83,6 +83,7 @@ mod shared_window;
 mod special_regs;
 mod sqrt;
 mod sqrt64;
+mod subroutine;
 mod testp;
 mod warp;
 mod wide_add_fold;
