@@ -43,6 +43,8 @@ pub struct SubroutineImage {
     pub offset: u32,
     pub size: u32,
     pub frame_size: u32,
+    /// Bytes of the registers it saves (and restores): `-v`'s spill stores and loads.
+    pub saved_bytes: u32,
 }
 
 /// Everything the writer needs to know about one compiled kernel.

@@ -33,6 +33,8 @@ pub struct Subroutine {
     pub block: u32,
     /// Bytes its prologue takes off R1 (the registers it saves), set by [`finish_subroutines`].
     pub frame_size: u32,
+    /// Bytes of the registers it saves.
+    pub saved_bytes: u32,
 }
 
 /// The first argument and result register.
@@ -292,7 +294,9 @@ pub fn finish_subroutines(f: &mut Function, sm: Sm) -> Result<(), String> {
     for k in 0..f.subroutines.len() {
         let lo = f.subroutines[k].block as usize;
         let hi = bounds[bounds.iter().position(|&b| b == lo).expect("its own") + 1];
-        f.subroutines[k].frame_size = add_frame(f, lo, hi);
+        let (frame, saved) = add_frame(f, lo, hi);
+        f.subroutines[k].frame_size = frame;
+        f.subroutines[k].saved_bytes = saved;
     }
     if f.frame.stack_ptr.is_none() {
         let load = if sm.num >= 90 {
@@ -307,8 +311,8 @@ pub fn finish_subroutines(f: &mut Function, sm: Sm) -> Result<(), String> {
 }
 
 /// Saves the GPRs blocks `lo..hi` write (results and R1 aside) at their start and restores them
-/// before each RET; the frame's size.
-fn add_frame(f: &mut Function, lo: usize, hi: usize) -> u32 {
+/// before each RET; the frame's size and the bytes saved.
+fn add_frame(f: &mut Function, lo: usize, hi: usize) -> (u32, u32) {
     let sp = Reg::gpr(crate::frame::STACK_PTR_PHYS);
     let mut results = BTreeSet::new();
     let mut written = BTreeSet::new();
@@ -379,12 +383,12 @@ fn add_frame(f: &mut Function, lo: usize, hi: usize) -> u32 {
         block.instrs[at].srcs[0] = Src::reg(Reg::gpr64(RET_ADDR_REG));
         block.instrs.splice(at..at, epilogue);
     }
-    size
+    (size, saved.len() as u32 * 4)
 }
 
-/// Each subroutine's `(name, code offset, code size, frame size)`, from the encoded layout
-/// (`code_len`: the function's bytes, trailer included).
-pub fn subroutine_layout(f: &Function, code_len: u32) -> Vec<(String, u32, u32, u32)> {
+/// Each subroutine's `(name, code offset, code size, frame size, bytes saved)`, from the encoded
+/// layout (`code_len`: the function's bytes, trailer included).
+pub fn subroutine_layout(f: &Function, code_len: u32) -> Vec<(String, u32, u32, u32, u32)> {
     let offsets = crate::encode::block_offsets(f);
     let mut starts: Vec<u32> = f
         .subroutines
@@ -402,7 +406,7 @@ pub fn subroutine_layout(f: &Function, code_len: u32) -> Vec<(String, u32, u32, 
                 .copied()
                 .find(|&x| x > at)
                 .unwrap_or_else(|| last_ret_end(f, &offsets).unwrap_or(code_len));
-            (s.name.clone(), at, end - at, s.frame_size)
+            (s.name.clone(), at, end - at, s.frame_size, s.saved_bytes)
         })
         .collect()
 }

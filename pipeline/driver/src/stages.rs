@@ -267,11 +267,12 @@ pub fn kernel_image(k: &KernelInFlight) -> KernelImage {
         subroutines: ptxforge_sass::subroutine::subroutine_layout(&l.func, k.code.len() as u32)
             .into_iter()
             .map(
-                |(name, offset, size, frame_size)| ptxforge_cubin::SubroutineImage {
+                |(name, offset, size, frame_size, saved_bytes)| ptxforge_cubin::SubroutineImage {
                     name,
                     offset,
                     size,
                     frame_size,
+                    saved_bytes,
                 },
             )
             .collect(),

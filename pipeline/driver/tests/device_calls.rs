@@ -1,7 +1,9 @@
-//! Calls of device functions that the back end does not compile yet (recursion, a call through
-//! a register, an external function such as `vprintf`, a parameter's address taken, `.reg`
-//! parameters): each gets ptxas's "not supported yet" error at its line, no cubin and no panic.
-//! (Direct calls are inlined: `filetests/device_func.ptx` and the sim kernels `device_calls.ptx` show them.)
+//! Calls of device functions that the back end does not compile yet (a call through a register,
+//! an external function such as `vprintf`, a parameter's address taken, `.reg` parameters, a
+//! recursive function with local memory or an array parameter): each gets ptxas's "not
+//! supported yet" error at its line, no cubin and no panic. Recursion compiles to a subroutine.
+//! (Direct calls are inlined: `filetests/device_func.ptx` and the sim kernels `device_calls.ptx`
+//! show them; recursion's results: the sim kernels `recursion.ptx`.)
 
 use ptxforge_pipeline::{compile_module, CompileOptions};
 use ptxforge_sass::arch::Sm;
@@ -37,10 +39,45 @@ fn assert_refused(name: &str, line: u32, what: &str) {
     );
 }
 
-/// Once, though the entry calls `down` from two sites.
+/// The entry calls `down` from two sites, `down` itself once (returning early from a guarded
+/// `ret`): one subroutine, called three times, returning once.
 #[test]
-fn recursion_is_refused_at_the_recursive_call() {
-    assert_refused("recursive.ptx", 18, "recursive 'call' of 'down'");
+fn recursion_compiles_to_one_subroutine() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/calls/recursive.ptx");
+    let ptx = std::fs::read_to_string(&path).expect("recursive.ptx");
+    let opts = CompileOptions {
+        sm: Sm::new(80),
+        keep_sass_text: true,
+        ..Default::default()
+    };
+    let out = compile_module(&ptx, "recursive.ptx", &opts);
+    let cubin = out.cubin.as_ref().expect("a cubin");
+    let text = out.kernels[0].sass_text.as_deref().expect("SASS text");
+    let count = |what: &str| text.lines().filter(|l| l.contains(what)).count();
+    assert_eq!(count("CALL.REL.NOINC"), 3, "{text}");
+    assert_eq!(count("RET.REL.NODEC R20"), 1, "{text}");
+    assert_eq!(count("EXIT"), 1, "{text}");
+    let image = out.kernels[0].image.as_ref().expect("an image");
+    assert_eq!(image.subroutines.len(), 1);
+    assert_eq!(image.subroutines[0].name, "down");
+    let symbol = b"$recursive$down\0";
+    assert!(cubin.windows(symbol.len()).any(|w| w == symbol));
+}
+
+/// Once, though the entry calls `down` and `down` calls itself: at the function.
+#[test]
+fn recursion_with_local_memory_is_refused() {
+    assert_refused("recursive_local.ptx", 5, "the .local variable 'depot'");
+}
+
+/// At the recursive call; the entry's call (inlined) takes the array as it is.
+#[test]
+fn recursion_with_an_array_parameter_is_refused() {
+    assert_refused(
+        "recursive_struct.ptx",
+        19,
+        "the parameter 'v' of the recursive function 'down' (an array or vector)",
+    );
 }
 
 #[test]

@@ -32,16 +32,14 @@ fn scalar_bits(func: &str, decl: &ast::VarDecl) -> Result<u32, String> {
     {
         return Ok(bytes * 8);
     }
+    let what = if decl.is_array || decl.vector > 1 {
+        "an array or vector".to_string()
+    } else {
+        format!("{bytes} bytes")
+    };
     Err(format!(
-        "the parameter '{}' of the recursive function '{func}' ({} {}-byte{}) is not supported yet",
-        decl.name,
-        space_name(decl.space),
-        bytes,
-        if decl.is_array || decl.vector > 1 {
-            " elements"
-        } else {
-            ""
-        }
+        "the parameter '{}' of the recursive function '{func}' ({what}) is not supported yet",
+        decl.name
     ))
 }
 
@@ -111,7 +109,6 @@ impl<'m> Inliner<'m> {
                 callee.ret_params.len()
             ));
         }
-        let k = self.subroutine_number(site.target);
         let n = self.sites;
         self.sites += 1;
         let line = ins.line;
@@ -138,6 +135,7 @@ impl<'m> Inliner<'m> {
         };
         let args = moved(&callee.params, site.args, "a")?;
         let rets = moved(&callee.ret_params, site.rets, "r")?;
+        let k = self.subroutine_number(site.target);
         for (reg, bits, buffer) in &args {
             out.push(param_move(true, *bits, reg, buffer, line));
         }
@@ -370,6 +368,7 @@ impl Ctx<'_> {
                         name: name.to_string(),
                         block,
                         frame_size: 0,
+                        saved_bytes: 0,
                     });
                 let ins = list_regs(self, i.operands.get(1))?;
                 for pair in ins.chunks(2) {
