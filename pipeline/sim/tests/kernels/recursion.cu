@@ -1,7 +1,7 @@
 // Recursive device functions (direct and mutual), which ptxforge keeps as CALL.REL.NOINC
 // subroutines: fib with two calls per level (divergent depths across lanes), mutual recursion,
 // 64-bit and several arguments, a recursive walk over global memory, a call under a branch.
-// PTX: nvcc -ptx -arch=sm_75 recursion.cu -o recursion.ptx
+// PTX: nvcc -ptx -arch=sm_80 recursion.cu -o recursion.ptx
 __device__ int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
 
 __device__ bool is_odd(unsigned n);
