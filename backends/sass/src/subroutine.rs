@@ -503,6 +503,7 @@ mod tests {
     fn abi_registers_follow_ptxas() {
         assert_eq!(abi_regs(&[1, 1]), Some(vec![4, 5]));
         assert_eq!(abi_regs(&[1, 2, 1]), Some(vec![4, 6, 8]));
-        assert_eq!(abi_regs(&[2; 8]), None);
+        assert_eq!(abi_regs(&[2; 8]).map(|r| r[7]), Some(18));
+        assert_eq!(abi_regs(&[2; 9]), None);
     }
 }
