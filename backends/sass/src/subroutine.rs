@@ -89,6 +89,7 @@ pub fn expand_calls(f: &mut Function) -> Result<(), String> {
     {
         return Ok(());
     }
+    calls_end_blocks(f)?;
     for b in 0..f.blocks.len() {
         let old = std::mem::take(&mut f.blocks[b].instrs);
         let mut out = Vec::with_capacity(old.len() + 8);
@@ -183,6 +184,32 @@ pub fn expand_calls(f: &mut Function) -> Result<(), String> {
         f.blocks[b].instrs = out;
     }
     check_live_across_calls(f)
+}
+
+/// Makes each `Call` its block's last instruction again: a pass may have put instructions after
+/// it (loop-invariant code hoisted to the end of the block before a loop), which the return,
+/// to the next block, would skip. They move to the start of the next block; a loop header there
+/// runs them again on every trip, which computes the same pure values.
+fn calls_end_blocks(f: &mut Function) -> Result<(), String> {
+    for b in 0..f.blocks.len() {
+        let Some(at) = f.blocks[b]
+            .instrs
+            .iter()
+            .position(|i| matches!(i.op, Opcode::Call { .. }))
+        else {
+            continue;
+        };
+        let rest: Vec<Instr> = f.blocks[b].instrs.drain(at + 1..).collect();
+        if rest.is_empty() {
+            continue;
+        }
+        let next = f
+            .blocks
+            .get_mut(b + 1)
+            .ok_or("a call at the end of the code")?;
+        next.instrs.splice(0..0, rest);
+    }
+    Ok(())
 }
 
 /// The first block of the subroutines' code (all blocks from there on are theirs).
