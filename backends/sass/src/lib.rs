@@ -16,7 +16,9 @@
 //! before the scan, taking frame slots), `frame.rs` (the per-function stack frame: slots at aligned
 //! offsets below R1 for `.local` variables and, later, spills; the prologue `MOV R1, c[0x0][0x28];
 //! IADD3 R1, R1, -size`, `resize_prologue` after adding slots; its size feeds
-//! EIATTR_FRAME_SIZE/MIN_STACK_SIZE and `-v`), `schedule.rs` (control bits, trailer), `hazard.rs`
+//! EIATTR_FRAME_SIZE/MIN_STACK_SIZE and `-v`), `subroutine.rs` (subroutine calls: arguments,
+//! results and the return address through ptxas's ABI registers bound before the scan, each
+//! subroutine's save/restore frame after it), `schedule.rs` (control bits, trailer), `hazard.rs`
 //! (checks decoded control bits), `oracle.rs` + `nvtools.rs` (nvdisasm as oracle).
 
 pub mod arch;
