@@ -125,7 +125,9 @@ pub fn build(m: &CubinModule) -> Layout {
     let rela_text: Vec<Option<usize>> = proc
         .iter()
         .map(|k| {
-            (new_family && (k.shared_bytes > 0 || k.uses_shared)).then(|| {
+            // Empty, as ptxas writes it for a kernel that uses shared memory or makes calls.
+            let calls = !k.subroutines.is_empty();
+            (new_family && (k.shared_bytes > 0 || k.uses_shared || calls)).then(|| {
                 push(Section {
                     link: 3,
                     entsize: 24,
