@@ -177,11 +177,18 @@ fn meets(a: &[(u32, u32)], b: &[(u32, u32)]) -> bool {
 /// [`fit_predicates`]: crate::pred_pressure::fit_predicates
 /// [`spill_round`]: crate::spill::spill_round
 pub fn allocate_registers(f: &mut Function, sm: Sm, max_regs: u32) -> Result<(), RegAllocError> {
+    let unsupported = |e: String| RegAllocError(format!("{e} is not supported yet"));
+    crate::subroutine::expand_calls(f).map_err(unsupported)?;
+    assign_registers(f, sm, max_regs)?;
+    crate::subroutine::finish_subroutines(f, sm).map_err(unsupported)
+}
+
+/// [`allocate_registers`] without the subroutine steps around it (`subroutine.rs`): the
+/// instruction sequence stays the same, which [`verify_allocation`] compares.
+pub fn assign_registers(f: &mut Function, sm: Sm, max_regs: u32) -> Result<(), RegAllocError> {
     // A value's live range depends on its own operands only, so the ranges of every file give the
     // predicates' too: where the predicates fit already (the common case) `fit_predicates` would
     // change nothing, and its liveness need not be computed apart.
-    crate::subroutine::expand_calls(f)
-        .map_err(|e| RegAllocError(format!("{e} is not supported yet")))?;
     let files = vreg_files(f);
     let lr = crate::liveness::live_ranges_in(f, &files, |_| true);
     let ranges = if crate::pred_pressure::predicates_fit(f, &lr, &files) {
@@ -196,8 +203,7 @@ pub fn allocate_registers(f: &mut Function, sm: Sm, max_regs: u32) -> Result<(),
         ))
     })?;
     rewrite(f, &assign);
-    crate::subroutine::finish_subroutines(f, sm)
-        .map_err(|e| RegAllocError(format!("{e} is not supported yet")))
+    Ok(())
 }
 
 /// Spills GPR values to the stack frame until the function's registers fit `max_regs` (nothing

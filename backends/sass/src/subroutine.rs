@@ -83,9 +83,11 @@ fn moves(to: Reg, from: Reg, out: &mut Vec<Instr>) {
 /// results through their ABI registers; checks that no predicate or uniform value lives across
 /// a call. Nothing to do in a function that makes no call.
 pub fn expand_calls(f: &mut Function) -> Result<(), String> {
-    if !f
-        .instrs()
-        .any(|i| matches!(i.op, Opcode::Call { .. } | Opcode::SubArgs))
+    // Expanded already (registers bound), or nothing to expand.
+    if !f.fixed.is_empty()
+        || !f
+            .instrs()
+            .any(|i| matches!(i.op, Opcode::Call { .. } | Opcode::SubArgs))
     {
         return Ok(());
     }
