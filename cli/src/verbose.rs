@@ -61,6 +61,15 @@ pub fn resource_lines(opts: &CompileOptions, out: &CompileOutput, level: u8) -> 
             "ptxas info    : Compile time = {:.3} ms",
             k.compile_time().as_secs_f64() * 1e3
         );
+        // The kernel's subroutines: the registers each saves are its spill stores and loads.
+        for sub in k.image.iter().flat_map(|i| &i.subroutines) {
+            let _ = writeln!(s, "ptxas info    : Function properties for {}", sub.name);
+            let _ = writeln!(
+                s,
+                "    {} bytes stack frame, {} bytes spill stores, {} bytes spill loads",
+                sub.frame_size, sub.saved_bytes, sub.saved_bytes
+            );
+        }
     }
     s
 }

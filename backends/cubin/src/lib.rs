@@ -36,6 +36,17 @@ pub struct ParamInfo {
     pub pointee_log_align: u32,
 }
 
+/// A subroutine's place in its kernel's code.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SubroutineImage {
+    pub name: String,
+    pub offset: u32,
+    pub size: u32,
+    pub frame_size: u32,
+    /// Bytes of the registers it saves (and restores): `-v`'s spill stores and loads.
+    pub saved_bytes: u32,
+}
+
 /// Everything the writer needs to know about one compiled kernel.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct KernelImage {
@@ -75,6 +86,10 @@ pub struct KernelImage {
     /// Bytes of the kernel's stack frame (EIATTR_FRAME_SIZE; with no calls also its
     /// EIATTR_MIN_STACK_SIZE, the cumulative stack size).
     pub frame_size: u32,
+    /// The subroutines laid out after the kernel's code in its `.text` (recursive device
+    /// functions): each gets a LOCAL FUNC symbol `$<kernel>$<name>` and a FRAME_SIZE record, and
+    /// the kernel's stack size cannot be known (MIN_STACK_SIZE and CRS_STACK_SIZE 0xffffffff).
+    pub subroutines: Vec<SubroutineImage>,
     /// Offsets of the register allocator's spill stores and reloads (EIATTR_ANNOTATIONS'
     /// SpillRefill entries).
     pub spill_offsets: Vec<u32>,

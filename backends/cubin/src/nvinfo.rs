@@ -66,18 +66,40 @@ impl Records {
 
 /// The module-wide `.nv.info`: REGCOUNT and FRAME_SIZE per kernel in PTX order, then MIN_STACK_SIZE
 /// per kernel in processing (reverse) order. `func_sym` is indexed in processing order.
-pub fn global_info(m: &CubinModule, func_sym: &[u32]) -> Vec<u8> {
+/// A kernel's subroutines (`symbols` to find theirs) get FRAME_SIZE records before the kernel's
+/// own, and a kernel with subroutines (recursion) an unknown stack size, as ptxas writes them.
+pub fn global_info(
+    m: &CubinModule,
+    func_sym: &[u32],
+    symbols: &[crate::sections::Symbol],
+) -> Vec<u8> {
     let n = m.kernels.len();
     let mut r = Records::default();
     for (k, image) in m.kernels.iter().enumerate() {
         let sym = func_sym[n - 1 - k];
         r.words(REGCOUNT, &[sym, image.num_gprs]);
+        for sub in &image.subroutines {
+            let name = format!("${}${}", image.name, sub.name);
+            if let Some(s) = symbols.iter().position(|s| s.name == name) {
+                r.words(FRAME_SIZE, &[s as u32, sub.frame_size]);
+            }
+        }
         r.words(FRAME_SIZE, &[sym, image.frame_size]);
     }
     for (p, sym) in func_sym.iter().enumerate() {
-        r.words(MIN_STACK_SIZE, &[*sym, m.kernels[n - 1 - p].frame_size]);
+        let image = &m.kernels[n - 1 - p];
+        r.words(MIN_STACK_SIZE, &[*sym, stack_size(image)]);
     }
     r.0
+}
+
+/// EIATTR_MIN_STACK_SIZE: the frame, or "cannot be statically determined" with recursion.
+fn stack_size(k: &KernelImage) -> u32 {
+    if k.subroutines.is_empty() {
+        k.frame_size
+    } else {
+        u32::MAX
+    }
 }
 
 /// The per-kernel `.nv.info.<kernel>` in the order of the architecture's writer family.
@@ -130,7 +152,9 @@ fn kernel_info_legacy(sm: Sm, k: &KernelImage, const_sym: u32) -> Vec<u8> {
     if k.uses_ctaid_z {
         r.nval(CTAIDZ_USED);
     }
-    if k.divergent_loop {
+    if !k.subroutines.is_empty() {
+        r.words(CRS_STACK_SIZE, &[u32::MAX]);
+    } else if k.divergent_loop {
         r.words(CRS_STACK_SIZE, &[0]);
     }
     r.0
@@ -151,7 +175,9 @@ fn kernel_info_new(sm: Sm, k: &KernelImage, const_sym: u32) -> Vec<u8> {
     r.hval(MERCURY_ISA_VERSION, 0x0101);
     coop_groups(&mut r, k);
     r.words(EXIT_INSTR_OFFSETS, &k.exit_offsets);
-    if k.divergent_loop {
+    if !k.subroutines.is_empty() {
+        r.words(CRS_STACK_SIZE, &[u32::MAX]);
+    } else if k.divergent_loop {
         r.words(CRS_STACK_SIZE, &[0]);
     }
     if !k.params.is_empty() {

@@ -125,7 +125,9 @@ pub fn build(m: &CubinModule) -> Layout {
     let rela_text: Vec<Option<usize>> = proc
         .iter()
         .map(|k| {
-            (new_family && (k.shared_bytes > 0 || k.uses_shared)).then(|| {
+            // Empty, as ptxas writes it for a kernel that uses shared memory or makes calls.
+            let calls = !k.subroutines.is_empty();
+            (new_family && (k.shared_bytes > 0 || k.uses_shared || calls)).then(|| {
                 push(Section {
                     link: 3,
                     entsize: 24,
@@ -273,7 +275,7 @@ pub fn build(m: &CubinModule) -> Layout {
     if let Some(c) = compat {
         secs[c].data = nvinfo::compat_sm90(m.sm);
     }
-    secs[info].data = nvinfo::global_info(m, &func_sym);
+    secs[info].data = nvinfo::global_info(m, &func_sym, &symbols);
     for (n, k) in proc.iter().enumerate() {
         secs[info_f[n]].info = idx.text[n] as u32;
         secs[info_f[n]].data = nvinfo::kernel_info(m.sm, k, const_sym[n]);
@@ -364,6 +366,16 @@ fn build_symbols(
     }
     for n in 0..proc.len() {
         syms.push(section_symbol(secs, idx.text[n]));
+        for sub in &proc[n].subroutines {
+            syms.push(Symbol {
+                name: format!("${}${}", proc[n].name, sub.name),
+                info: 0x02,
+                shndx: idx.text[n] as u16,
+                value: sub.offset as u64,
+                size: sub.size as u64,
+                ..Symbol::default()
+            });
+        }
         // An empty shared section (a module with `.extern .shared`) has no section symbol.
         if let Some(s) = idx.shared[n].filter(|_| proc[n].shared_bytes > 0) {
             syms.push(section_symbol(secs, s));

@@ -97,7 +97,11 @@ pub fn load_kernel(cubin: &[u8], entry: &str) -> Result<KernelImage, EmuError> {
     }
     .unwrap_or((default_base, cbank0_size.saturating_sub(default_base)));
     let stack_size = match (data(".nv.info".into())?, symbol_index(&elf, cubin, entry)) {
-        (Some(info), Some(sym)) => min_stack_size(info, sym)?.unwrap_or(0),
+        // "Cannot be statically determined" (recursion): the driver's default stack size.
+        (Some(info), Some(sym)) => match min_stack_size(info, sym)?.unwrap_or(0) {
+            u32::MAX => DEFAULT_STACK_SIZE,
+            n => n,
+        },
         _ => 0,
     };
     let (module_vars, bases) = module_variables(&elf, cubin)?;
@@ -215,6 +219,10 @@ fn symbol_index(elf: &Elf, file: &[u8], name: &str) -> Option<u32> {
         })
         .map(|n| n as u32)
 }
+
+/// The stack a launch gets per thread where the cubin cannot say (CUDA's default
+/// `cudaLimitStackSize`).
+const DEFAULT_STACK_SIZE: u32 = 1024;
 
 /// The stack size `.nv.info` records for symbol `sym`.
 fn min_stack_size(data: &[u8], sym: u32) -> Result<Option<u32>, EmuError> {

@@ -828,7 +828,13 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_read(i, i.b, 1);
         }
         Warpsync if sm >= 90 => i.b = Operand::Imm(u32::MAX),
-        Bssy | Bsync | Break | Bmov | Warpsync | Acqbulk | Preexit | Membar => {}
+        // BMOV.32[.CLEAR] Rd, Bn (0x355: the barrier's mask into Rd) and BMOV.32 Bn, Rb (0x356).
+        Bmov if i.f(0, 12) == 0x356 => {
+            i.b = Operand::R(i.f(32, 8) as u8);
+            add_read(i, i.b, 1);
+        }
+        Bmov => add_write(i, File::R, i.dst(), 1),
+        Bssy | Bsync | Break | Warpsync | Acqbulk | Preexit | Membar => {}
         // BRA's predicate input (87..90): the executing lanes whose predicate holds take it.
         // BRA.DIV URa (bit 91): branches while the lanes of the mask in URa are not converged.
         Bra => {

@@ -581,12 +581,21 @@ impl Run<'_> {
             Op::Nanosleep | Op::Errbar | Op::Cgaerrbar | Op::Cctl => {}
             Op::Bssy => w.bar[i.f(16, 4) as usize] = exec,
             Op::Break => w.bar[i.f(16, 4) as usize] &= !exec,
-            Op::Bmov => {
-                if i.dst() != RZ || !i.bit(84) {
-                    return Err(unsupported(i, "BMOV other than .CLEAR into RZ".into()));
+            // BMOV.32 Bn, Rb: the barrier's mask from the register (the same in every lane that
+            // saved it); BMOV.32[.CLEAR] Rd, Bn: the mask into Rd, the barrier cleared.
+            Op::Bmov if i.f(0, 12) == 0x356 => {
+                if let Some(l) = lanes.clone().next() {
+                    w.bar[i.f(16, 4) as usize] = w.reg(i.f(32, 8) as u8, l);
                 }
-                if exec != 0 {
-                    w.bar[i.f(24, 4) as usize] = 0;
+            }
+            Op::Bmov => {
+                let b = i.f(24, 4) as usize;
+                let mask = w.bar[b];
+                for l in lanes {
+                    w.set_reg(i.dst(), l, mask);
+                }
+                if exec != 0 && i.bit(84) {
+                    w.bar[b] = 0;
                 }
             }
             Op::Bsync => {
@@ -802,7 +811,14 @@ impl Run<'_> {
     }
 
     fn check_written(&self, w: &Warp, i: &Inst, exec: u32) -> Result<(), EmuError> {
-        for r in i.reads.iter().filter(|r| r.file == crate::decode::File::R) {
+        // `STL [R1+x], Rn`: a subroutine saving a register it restores before returning, which
+        // its caller may never have written.
+        let save = i.op == Op::Stl && i.a == Operand::R(1);
+        for r in i
+            .reads
+            .iter()
+            .filter(|r| r.file == crate::decode::File::R && !(save && r.idx != 1))
+        {
             for k in 0..r.n {
                 let idx = r.idx.saturating_add(k);
                 let missing = exec & !w.written[idx as usize];

@@ -508,8 +508,12 @@ impl Op {
             Imma | Bmma | Dmma => Timing::Var {
                 queue: Queue::Unordered,
             },
-            Bra | Call | Ret | Exit | Bar | Nop | Bssy | Bsync | Break | Bmov | Warpsync
-            | Acqbulk | Preexit | Membar | Depbar => Timing::Control,
+            Bra | Call | Ret | Exit | Bar | Nop | Bssy | Bsync | Break | Warpsync | Acqbulk
+            | Preexit | Membar | Depbar => Timing::Control,
+            // BMOV.32.CLEAR Rd, Bn gives its register under a write scoreboard (as B2R).
+            Bmov => Timing::Var {
+                queue: Queue::Unordered,
+            },
             Nanosleep | Errbar | Cgaerrbar | Cctl | FenceViewAsync | SyncsCctl | Yield => {
                 Timing::Control
             }
@@ -698,6 +702,10 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Red, 0x98e, false),
         (Bssy, 0x945, false),
         (Bsync, 0x941, false),
+        // BMOV.32[.CLEAR] Rd, Bn and BMOV.32 Bn, Rb: ptxas's subroutines save and restore the
+        // convergence barrier they use around their body (kernels/recursion.ptx).
+        (Bmov, 0x355, false),
+        (Bmov, 0x356, false),
         (Break, 0x942, false),
         (Membar, 0x992, false),
         (Nanosleep, 0x95d, false),

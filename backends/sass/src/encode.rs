@@ -239,7 +239,7 @@ fn set_alu_ab(w: &mut Word, base: u64, a: &Src, b: &Src) -> EResult<()> {
     Ok(())
 }
 
-fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResult<()> {
+pub(crate) fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResult<()> {
     let [a, b, c, d, _] = &i.srcs;
     match i.op {
         Opcode::Mov => {
@@ -594,6 +594,9 @@ fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Word) -> EResu
             w.set(0, 12, 0x94d);
             w.set(87, 3, PT);
         }
+        Opcode::Call { .. } | Opcode::Ret | Opcode::RetAddr { .. } | Opcode::SubArgs => {
+            return crate::subroutine::encode_call_family(sm, w, i, pc, offsets);
+        }
         Opcode::BarSync { id } => {
             w.set(0, 12, 0xb1d);
             w.set(54, 4, id as u64);
@@ -660,6 +663,8 @@ fn set_dst(w: &mut Word, i: &Instr) -> EResult<()> {
             | Opcode::Exit
             | Opcode::BarSync { .. }
             | Opcode::Nop
+            | Opcode::Call { .. }
+            | Opcode::Ret
     );
     if has_gpr_dst {
         w.set(16, 8, dst_gpr(&i.dsts[0])?);
@@ -744,7 +749,7 @@ fn encode_iadd3(w: &mut Word, i: &Instr, x: bool) -> EResult<()> {
     Ok(())
 }
 
-fn set_branch_offset(sm: Sm, w: &mut Word, rel: i64) {
+pub(crate) fn set_branch_offset(sm: Sm, w: &mut Word, rel: i64) {
     let words = rel / 4;
     if sm.split_branch_offset() {
         w.set(16, 8, (words & 0xff) as u64);

@@ -802,6 +802,20 @@ pub enum Opcode {
     Bra { target: u32 },
     /// `EXIT`.
     Exit,
+    /// `CALL.REL.NOINC target` (`subroutine.rs`): a call of the subroutine whose code starts at
+    /// block `target`; control comes back to the next instruction. Reads s0..s4 (the arguments in
+    /// the ABI registers, then the return address pair), writes d0, d1 (the results). Ends its
+    /// block; before `expand_calls` its slots hold the arguments' and results' own values.
+    Call { target: u32 },
+    /// `RET.REL.NODEC s0(pair)`: returns to the address in s0 (an offset from the code's start);
+    /// s1..s4 are the results handed back (read to keep them live, not encoded).
+    Ret,
+    /// `MOV d0, <offset of block>`: the return address of a call (the block after its CALL),
+    /// which the encoder knows once the code is laid out.
+    RetAddr { block: u32 },
+    /// No code: the subroutine's arguments arrive in d0, d1 here (`subroutine.rs` removes it after
+    /// register allocation).
+    SubArgs,
     /// `BAR.SYNC.DEFER_BLOCKING id`.
     BarSync { id: u32 },
     /// `NOP`.
@@ -969,7 +983,7 @@ impl Instr {
 
     /// Whether control leaves the straight line here (branch or exit).
     pub fn is_terminator(&self) -> bool {
-        matches!(self.op, Opcode::Bra { .. } | Opcode::Exit)
+        matches!(self.op, Opcode::Bra { .. } | Opcode::Exit | Opcode::Ret)
     }
 }
 
@@ -1003,6 +1017,11 @@ pub struct Function {
     pub reg_usage: RegUsage,
     /// The stack frame (local variables, spill slots) and the stack pointer's register.
     pub frame: crate::frame::Frame,
+    /// Virtual registers bound to fixed physical GPRs, the call convention's (`subroutine.rs`):
+    /// `(vreg, phys)`.
+    pub fixed: Vec<(u32, u32)>,
+    /// The subroutines laid out after the entry's code (`subroutine.rs`).
+    pub subroutines: Vec<crate::subroutine::Subroutine>,
 }
 
 impl Function {

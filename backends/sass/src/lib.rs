@@ -16,7 +16,9 @@
 //! before the scan, taking frame slots), `frame.rs` (the per-function stack frame: slots at aligned
 //! offsets below R1 for `.local` variables and, later, spills; the prologue `MOV R1, c[0x0][0x28];
 //! IADD3 R1, R1, -size`, `resize_prologue` after adding slots; its size feeds
-//! EIATTR_FRAME_SIZE/MIN_STACK_SIZE and `-v`), `schedule.rs` (control bits, trailer), `hazard.rs`
+//! EIATTR_FRAME_SIZE/MIN_STACK_SIZE and `-v`), `subroutine.rs` (subroutine calls: arguments,
+//! results and the return address through ptxas's ABI registers bound before the scan, each
+//! subroutine's save/restore frame after it), `schedule.rs` (control bits, trailer), `hazard.rs`
 //! (checks decoded control bits; the warpgroup MMAs' asynchronous registers: `hazard_wgmma.rs`),
 //! `wgmma.rs` (sm_90a's warpgroup MMAs as data, encoded in `encode_wgmma.rs`, printed by
 //! `print_wgmma.rs`), `oracle.rs` + `nvtools.rs` (nvdisasm as oracle).
@@ -63,6 +65,7 @@ pub mod reg_budget;
 pub mod regalloc;
 pub mod schedule;
 pub mod spill;
+pub mod subroutine;
 pub mod syncs;
 pub mod warp;
 pub mod wgmma;

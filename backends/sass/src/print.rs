@@ -514,6 +514,9 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             )
         }
         Opcode::Exit => "EXIT".into(),
+        Opcode::Call { .. } | Opcode::Ret | Opcode::RetAddr { .. } | Opcode::SubArgs => {
+            crate::subroutine::print_call_family(i, offsets)
+        }
         Opcode::BarSync { id } => {
             if sm.num >= 80 {
                 format!("BAR.SYNC.DEFER_BLOCKING {id:#x}")

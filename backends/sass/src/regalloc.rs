@@ -179,6 +179,15 @@ fn meets(a: &[(u32, u32)], b: &[(u32, u32)]) -> bool {
 /// [`fit_predicates`]: crate::pred_pressure::fit_predicates
 /// [`spill_round`]: crate::spill::spill_round
 pub fn allocate_registers(f: &mut Function, sm: Sm, max_regs: u32) -> Result<(), RegAllocError> {
+    let unsupported = |e: String| RegAllocError(format!("{e} is not supported yet"));
+    crate::subroutine::expand_calls(f).map_err(unsupported)?;
+    assign_registers(f, sm, max_regs)?;
+    crate::subroutine::finish_subroutines(f, sm).map_err(unsupported)
+}
+
+/// [`allocate_registers`] without the subroutine steps around it (`subroutine.rs`): the
+/// instruction sequence stays the same, which [`verify_allocation`] compares.
+pub fn assign_registers(f: &mut Function, sm: Sm, max_regs: u32) -> Result<(), RegAllocError> {
     // A value's live range depends on its own operands only, so the ranges of every file give the
     // predicates' too: where the predicates fit already (the common case) `fit_predicates` would
     // change nothing, and its liveness need not be computed apart.
@@ -231,7 +240,8 @@ fn fit(
         });
         match assign_files(f, &lr, &files, limit) {
             Ok(assign) => return Ok(assign),
-            Err(RegFile::Gpr) if round < crate::spill::ROUNDS => {
+            // Registers bound to the call convention's are not spilled.
+            Err(RegFile::Gpr) if round < crate::spill::ROUNDS && f.fixed.is_empty() => {
                 // R1 is the stack pointer's once there is a frame.
                 let usable = limit - 1;
                 // Nothing over this round's limit: the scan failed on fragmentation (aligned
@@ -258,12 +268,27 @@ fn assign_files(
     if let Some((v, phys)) = f.frame.pinned() {
         assign[v as usize] = phys;
     }
+    for &(v, phys) in &f.fixed {
+        if phys as usize + f.vreg_comps[v as usize] as usize > gpr_limit {
+            return Err(RegFile::Gpr);
+        }
+        assign[v as usize] = phys;
+    }
     for file in [RegFile::Gpr, RegFile::Pred, RegFile::UGpr, RegFile::UPred] {
         let mut scan = match file {
             RegFile::Gpr => FileScan::new(gpr_limit, &[1]),
             RegFile::Pred | RegFile::UPred => FileScan::new(7, &[]),
             RegFile::UGpr => FileScan::new(63, &[0, 1, 2, 3]),
         };
+        if file == RegFile::Gpr {
+            // Registers bound to fixed ones hold them wherever they are live.
+            scan.inactive.extend(
+                f.fixed
+                    .iter()
+                    .filter(|(v, _)| !lr.of(*v as usize).is_empty())
+                    .map(|&(v, _)| (v, 0)),
+            );
+        }
         if scan_file(f, lr, files, file, &mut scan, &mut assign).is_err() {
             return Err(file);
         }
@@ -286,6 +311,7 @@ pub(crate) fn scan_file(
             files[v as usize] == file
                 && !lr.of(v as usize).is_empty()
                 && f.frame.pinned().map(|(p, _)| p) != Some(v)
+                && !f.fixed.iter().any(|&(p, _)| p == v)
         })
         .collect();
     order.sort_unstable_by_key(|&v| (lr.of(v as usize)[0].0, v));

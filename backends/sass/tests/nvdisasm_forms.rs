@@ -556,6 +556,12 @@ fn forms(sm: Sm) -> Vec<Instr> {
         Instr::new(Exit, &[], &[]),
         Instr::new(Bra { target: 0 }, &[], &[]),
         Instr::new(Bra { target: 1 }, &[], &[]).guarded(p(1).negated()),
+        // Subroutine calls (recursion): forward and backward, the return and its address.
+        Instr::new(Call { target: 1 }, &[], &[]),
+        Instr::new(Call { target: 0 }, &[], &[]),
+        Instr::new(Ret, &[], &[Src::reg(Reg::gpr64(20))]),
+        Instr::new(Ret, &[], &[Src::reg(Reg::gpr64(6))]),
+        Instr::new(RetAddr { block: 1 }, &[d(20)], &[]),
         Instr::new(Nop, &[], &[]),
     ];
     for signed in [true, false] {

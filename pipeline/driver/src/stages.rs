@@ -271,6 +271,18 @@ pub fn kernel_image(k: &KernelInFlight) -> KernelImage {
             .any(|i| i.op == Opcode::S2r(SpecialReg::CtaIdZ)),
         divergent_loop: l.divergent_loop,
         frame_size: l.func.frame.size(),
+        subroutines: ptxforge_sass::subroutine::subroutine_layout(&l.func, k.code.len() as u32)
+            .into_iter()
+            .map(
+                |(name, offset, size, frame_size, saved_bytes)| ptxforge_cubin::SubroutineImage {
+                    name,
+                    offset,
+                    size,
+                    frame_size,
+                    saved_bytes,
+                },
+            )
+            .collect(),
         spill_offsets: ptxforge_sass::spill::spill_access_offsets(&l.func),
         cluster: ptxforge_cubin::ClusterDirectives::from_list(
             &k.module.functions[k.func_index].directives,

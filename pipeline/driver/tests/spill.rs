@@ -7,7 +7,7 @@ mod common;
 use common::{compile_for, filetest_inputs};
 use ptxforge_pipeline::{compile_module, CompileOptions};
 use ptxforge_sass::arch::{Sm, SUPPORTED_SMS};
-use ptxforge_sass::regalloc::{allocate_registers, fit_gprs, verify_allocation};
+use ptxforge_sass::regalloc::{assign_registers, fit_gprs, verify_allocation};
 
 /// Spills `f` to fit `budget`, then allocates and verifies; whether anything was spilled, or why
 /// it did not fit.
@@ -20,18 +20,22 @@ fn spill_and_verify(
     let mut k = ptxforge_lower::lower_function(module, f, sm).map_err(|e| format!("{e:?}"))?;
     ptxforge_lower::optimize(&mut k.func);
     ptxforge_sass::pred_pressure::fit_predicates(&mut k.func);
+    // Calls of subroutines (recursion) through the convention's registers first: such code is
+    // not spilled (`fit_gprs` fails where it does not fit).
+    ptxforge_sass::subroutine::expand_calls(&mut k.func)?;
     let n = k.func.num_instrs();
     fit_gprs(&mut k.func, sm, budget).map_err(|file| format!("{file:?} did not fit"))?;
     let spilled = k.func.num_instrs() > n;
     assert_eq!(spilled, k.func.frame.spill_store_bytes > 0);
     let before = k.func.clone();
-    allocate_registers(&mut k.func, sm, budget).map_err(|e| e.to_string())?;
+    assign_registers(&mut k.func, sm, budget).map_err(|e| e.to_string())?;
     assert_eq!(
         before.num_instrs(),
         k.func.num_instrs(),
         "allocation after fit_gprs spilled again"
     );
     verify_allocation(&before, &k.func).map_err(|e| format!("verifier: {e}"))?;
+    ptxforge_sass::subroutine::finish_subroutines(&mut k.func, sm)?;
     assert!(
         k.func.reg_usage.gprs <= budget,
         "{} registers over a budget of {budget}",

@@ -18,9 +18,10 @@
 //!   "Function properties for <func>" with its stack frame and spills after the entry's lines.
 //!
 //! ## What we do instead
-//! Every call is inlined: the code computes the same values, but is larger where a function is
-//! called from many sites and the cubin has none of the records above (nor `-v` lines for the
-//! functions). Recursion, indirect calls (through a register and a prototype) and calls to
+//! Every call is inlined but recursive ones: the code computes the same values, but is larger
+//! where a function is called from many sites. A call of a function already being inlined
+//! (recursion) calls a subroutine, the function's code kept once after the entry's
+//! (`subroutine.rs`). Indirect calls (through a register and a prototype) and calls to
 //! functions without a body (`vprintf`, `malloc`, ...) are "not supported yet" at the call's line.
 
 use std::collections::HashMap;
@@ -52,9 +53,11 @@ pub fn inline_calls(
         vars,
         stack: vec![func.name.clone()],
         errors: Vec::new(),
+        subroutines: Vec::new(),
     };
     let mut out_body = Vec::with_capacity(body.len());
     inliner.expand(&body, &mut out_body);
+    inliner.append_subroutines(&mut out_body);
     if !inliner.errors.is_empty() {
         // A callee's error once, not once per site that inlines it.
         let mut seen = std::collections::HashSet::new();
@@ -69,28 +72,32 @@ pub fn inline_calls(
         ..func.clone()
     };
     crate::call_params::lower_param_buffers(&mut out)?;
+    crate::subroutine::check_subroutine_locals(&out)?;
     Ok(Some(out))
 }
 
-struct Inliner<'m> {
-    module: &'m ast::Module,
+pub(crate) struct Inliner<'m> {
+    pub(crate) module: &'m ast::Module,
     /// Call sites inlined so far: the number that makes each copy's names its own.
-    sites: u32,
-    regs: Vec<ast::RegDecl>,
-    vars: Vec<ast::VarDecl>,
+    pub(crate) sites: u32,
+    pub(crate) regs: Vec<ast::RegDecl>,
+    pub(crate) vars: Vec<ast::VarDecl>,
     /// The functions being inlined, outermost first (a callee already here is recursion).
-    stack: Vec<String>,
-    errors: Vec<LowerError>,
+    pub(crate) stack: Vec<String>,
+    pub(crate) errors: Vec<LowerError>,
+    /// The recursive functions kept as subroutines (`subroutine.rs`), in order of first call,
+    /// and how many of them have their code emitted.
+    pub(crate) subroutines: Vec<String>,
 }
 
 /// A call's parts: results, target, arguments.
-struct CallSite<'a> {
-    rets: &'a [Operand],
-    target: &'a str,
-    args: &'a [Operand],
+pub(crate) struct CallSite<'a> {
+    pub(crate) rets: &'a [Operand],
+    pub(crate) target: &'a str,
+    pub(crate) args: &'a [Operand],
 }
 
-fn call_site(ins: &Instruction) -> Result<CallSite<'_>, String> {
+pub(crate) fn call_site(ins: &Instruction) -> Result<CallSite<'_>, String> {
     let ops = &ins.operands[..];
     let fpos = ops
         .iter()
@@ -114,7 +121,7 @@ fn call_site(ins: &Instruction) -> Result<CallSite<'_>, String> {
 }
 
 impl<'m> Inliner<'m> {
-    fn expand(&mut self, body: &[Statement], out: &mut Vec<Statement>) {
+    pub(crate) fn expand(&mut self, body: &[Statement], out: &mut Vec<Statement>) {
         for s in body {
             match s.as_instr() {
                 Some(ins) if ins.opcode() == "call" => {
@@ -130,7 +137,7 @@ impl<'m> Inliner<'m> {
         }
     }
 
-    fn callee(&self, name: &str) -> Result<&'m ast::Function, String> {
+    pub(crate) fn callee(&self, name: &str) -> Result<&'m ast::Function, String> {
         let mut found = self.module.functions.iter().filter(|f| f.name == name);
         if let Some(f) = found.clone().find(|f| f.has_body) {
             if f.is_entry {
@@ -152,10 +159,8 @@ impl<'m> Inliner<'m> {
         let site = call_site(ins)?;
         let callee = self.callee(site.target)?;
         if self.stack.iter().any(|f| f == site.target) {
-            return Err(format!(
-                "recursive 'call' of '{}' is not supported yet",
-                site.target
-            ));
+            // Recursion: a call of the function's own code.
+            return self.subroutine_call(ins, &site, callee, out);
         }
         if site.args.len() != callee.params.len() || site.rets.len() != callee.ret_params.len() {
             return Err(format!(
@@ -242,7 +247,7 @@ impl<'m> Inliner<'m> {
     }
 }
 
-fn space_name(s: StateSpace) -> &'static str {
+pub(crate) fn space_name(s: StateSpace) -> &'static str {
     match s {
         StateSpace::Shared => ".shared",
         StateSpace::Const => ".const",
@@ -254,7 +259,7 @@ fn space_name(s: StateSpace) -> &'static str {
 }
 
 /// `[@g] bra target;`
-fn branch(guard: Option<(bool, Name)>, target: &Name, line: u32) -> Statement {
+pub(crate) fn branch(guard: Option<(bool, Name)>, target: &Name, line: u32) -> Statement {
     Statement::Instr(instruction(
         "bra",
         &[],
@@ -286,25 +291,25 @@ pub(crate) fn instruction(
 /// The names of one inlined copy: registers get a prefix of their own (`%r5` → `%__inl3_r5`, so
 /// that `%r<9>` ranges stay ranges), labels and variables a suffix; the callee's `.param`
 /// parameters become the caller's argument buffers.
-struct Renaming {
+pub(crate) struct Renaming {
     site: u32,
-    symbols: HashMap<String, String>,
+    pub(crate) symbols: HashMap<String, String>,
 }
 
 impl Renaming {
-    fn new(site: u32) -> Renaming {
+    pub(crate) fn new(site: u32) -> Renaming {
         Renaming {
             site,
             symbols: HashMap::new(),
         }
     }
 
-    fn reg(&self, name: &str) -> String {
+    pub(crate) fn reg(&self, name: &str) -> String {
         format!("%__inl{}_{}", self.site, name.trim_start_matches('%'))
     }
 
     /// Gives the callee's label or variable `name` a name of this copy's own.
-    fn local(&mut self, name: &str) -> String {
+    pub(crate) fn local(&mut self, name: &str) -> String {
         let renamed = format!("{name}__inl{}", self.site);
         self.symbols.insert(name.to_string(), renamed.clone());
         renamed
@@ -327,7 +332,7 @@ impl Renaming {
         }
     }
 
-    fn symbol(&self, name: &str) -> String {
+    pub(crate) fn symbol(&self, name: &str) -> String {
         let base = ast::symbol_base(name);
         match self.symbols.get(base) {
             Some(new) => format!("{new}{}", &name[base.len()..]),
@@ -335,7 +340,7 @@ impl Renaming {
         }
     }
 
-    fn instruction(&self, i: &Instruction) -> Instruction {
+    pub(crate) fn instruction(&self, i: &Instruction) -> Instruction {
         let guard = i.guard().map(|(neg, p)| (neg, Name::new(&self.reg(p))));
         let ops = i.operands.iter().map(|o| self.operand(o)).collect();
         Instruction {
@@ -381,7 +386,7 @@ pub(crate) fn mov_type(t: Type) -> &'static str {
 /// `param0` in every call's block, so each use names the latest declaration before it (by
 /// position in the text), as the block it lies in does. Distinct buffers per call keep the
 /// registers they become written once, which copy propagation then removes.
-fn scoped_params(f: &ast::Function) -> (Vec<Statement>, Vec<ast::VarDecl>) {
+pub(crate) fn scoped_params(f: &ast::Function) -> (Vec<Statement>, Vec<ast::VarDecl>) {
     let mut decls: HashMap<&str, Vec<(u32, String)>> = HashMap::new();
     let mut vars = f.vars.clone();
     for (k, v) in vars.iter_mut().enumerate() {

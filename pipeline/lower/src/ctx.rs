@@ -251,6 +251,16 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// At a subroutine's start: the descriptor and shared window again, its own (`subroutine.rs`).
+    pub(crate) fn reload_function_constants(&mut self) {
+        if self.desc.take().is_some() {
+            self.load_descriptor();
+        }
+        if self.shared_base.take().is_some() {
+            self.load_shared_base();
+        }
+    }
+
     /// On sm_90 shared addresses live in the cluster's window: compute this CTA's base once.
     fn load_shared_base(&mut self) {
         let uses_shared = self.func.body.iter().any(|s| {
@@ -591,6 +601,7 @@ impl<'a> Ctx<'a> {
                 self.emit(Opcode::Bra { target }, &[], &[]);
                 Ok(())
             }
+            "__subentry" | "__subcall" | "__subret" => self.lower_subroutine_op(i),
             "ret" | "exit" => {
                 self.emit(Opcode::Exit, &[], &[]);
                 Ok(())
@@ -647,7 +658,10 @@ fn without_one_element_vectors(i: &ast::Instruction) -> Option<ast::Instruction>
 
 /// Whether the instruction ends a basic block.
 fn ends_block(i: &ast::Instruction) -> bool {
-    matches!(i.opcode(), "bra" | "ret" | "exit") || starts_block(i)
+    matches!(
+        i.opcode(),
+        "bra" | "ret" | "exit" | "__subcall" | "__subret"
+    ) || starts_block(i)
 }
 
 /// `setmaxnreg.inc` is a retry loop of its own (`cluster.rs`): a block that branches to itself.

@@ -42,7 +42,9 @@
 //! `fence.proxy.async`, `fence.mbarrier_init`, cluster-scope fences); `wgmma.rs` (sm_90a's
 //! `wgmma.*` as HGMMA/IGMMA/QGMMA between WARPGROUP.ARRIVE and WARPGROUP.DEPBAR); `divergence.rs` (thread-varying values, for EIATTR_CRS_STACK_SIZE);
 //! `calls.rs` (each direct `call` of a `.func` inlined before selection, ptxas's subroutines
-//! described there) and `call_params.rs` (the calls' `.param` buffers as registers or frame slots);
+//! described there), `subroutine.rs` (recursive calls: the function's code kept once after the
+//! entry's, called through `__subcall`/`__subentry`/`__subret`, lowered to CALL/RET) and
+//! `call_params.rs` (the calls' `.param` buffers as registers or frame slots);
 //! `opt.rs` (copy propagation, dead code) and `fold.rs` (constant-bank operands, as ptxas reads
 //! parameters); `imm_fold.rs` (constants as immediate operands, zeros as RZ), `local_cse.rs`
 //! (local value numbering), `wide_add_fold.rs` (IMAD.WIDE + 64-bit add as one IMAD.WIDE), `licm.rs`
@@ -101,6 +103,7 @@ mod shared_window;
 mod special_regs;
 mod sqrt;
 mod sqrt64;
+mod subroutine;
 mod testp;
 mod warp;
 mod wgmma;

@@ -135,6 +135,9 @@ fn is_dead(i: &Instr, used: &[bool]) -> bool {
             | Opcode::Ldgdepbar
             | Opcode::DepbarLe { .. }
             | Opcode::Syncs(_)
+            | Opcode::Call { .. }
+            | Opcode::Ret
+            | Opcode::SubArgs
     );
     let mut any_dst = false;
     let mut all_unused = true;

@@ -102,6 +102,8 @@ const CASES: &[Case] = &[
     // 16 bytes per thread (local_arrays: 8): 64 threads stay inside the 4 KiB buffer.
     case("handwritten_local.ptx", "local_depot", 1, 64, &[]),
     case("handwritten_local.ptx", "local_arrays", 1, 64, &[]),
+    // Recursion (subroutines): out[0..64) and 8 words per thread from out + 256.
+    case("handwritten_recursion.ptx", "recursion", 1, 64, &[]),
     case("if_else.ptx", "clamp_or_scale", 3, 64, &["0.25", "150"]),
     Case {
         file: "index3d.ptx",

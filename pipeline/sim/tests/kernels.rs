@@ -253,6 +253,12 @@ const KERNELS: &[Kernel] = &[
     kernel("device_calls.ptx", "calls_loop", 64),
     kernel("device_calls.ptx", "calls_deep", 64),
     kernel("device_calls.ptx", "calls_local", 64),
+    // Recursion (direct, mutual, 64-bit and several arguments, float): ptxas and we keep the
+    // functions as CALL.REL.NOINC subroutines.
+    kernel("recursion.ptx", "rec_fib", 64),
+    kernel("recursion.ptx", "rec_mutual", 64),
+    kernel("recursion.ptx", "rec_wide", 64),
+    kernel("recursion.ptx", "rec_float", 64),
     // The cluster registers need sm_90.
     Kernel {
         grid: 3,

@@ -375,6 +375,11 @@ pub const CASES: &[Case] = &[
         setup: calls,
     },
     Case {
+        file: "kernels/control.ptx",
+        kernel: "fib_calls",
+        setup: fib_calls,
+    },
+    Case {
         file: "kernels/approx.ptx",
         kernel: "mufu_approx",
         setup: mufu_approx,
@@ -1882,6 +1887,27 @@ fn calls(r: &mut Rng) -> Setup {
             mix(a, input[t as usize + 64]).wrapping_add(a)
         })
         .collect();
+    Setup {
+        launch: grid(1, 64),
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
+        buffers: vec![buf_u32(0, &input), buf_u32(1, &[0; 64])],
+        expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
+        f32_ulps: 0,
+        unordered: vec![],
+    }
+}
+
+/// Recursion: `out[t] = fib(in[t] & 7)`, the depth differing lane by lane.
+fn fib_calls(r: &mut Rng) -> Setup {
+    let input = words(r, 64);
+    fn fib(n: u32) -> u32 {
+        if n < 2 {
+            n
+        } else {
+            fib(n - 1) + fib(n - 2)
+        }
+    }
+    let e: Vec<u32> = input.iter().map(|&x| fib(x & 7)).collect();
     Setup {
         launch: grid(1, 64),
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
