@@ -68,8 +68,10 @@ fn a_planted_bug_exits_one_and_writes_its_reduced_kernel() {
     let dir = out_dir("planted");
     let out = sim_random(
         &[
+            // Seeds 1..8: seed 6's kernel observes a 32-bit sub (the mix of seeds 1..3 no
+            // longer does since the generator gained features).
             "--random",
-            "3",
+            "8",
             "--seed",
             "1",
             "-arch",

@@ -283,7 +283,7 @@ fn module_memory_line(cubin: &[u8], arch: &str) -> String {
 
 /// Checks one `-v` report line by line; returns how many kernels it described.
 fn check_report(stderr: &str, ptx: &str, cubin: &[u8], arch: &str) -> usize {
-    let usage = Regex::new(r"^ptxas info    : Used [0-9]+ registers, used [01] barriers(, ([0-9]+) bytes cumulative stack size)?(, ([0-9]+) bytes smem)?(, ([0-9]+) bytes cmem\[0\])?$").unwrap();
+    let usage = Regex::new(r"^ptxas info    : Used [0-9]+ registers, used [0-9]+ barriers(, ([0-9]+) bytes cumulative stack size)?(, ([0-9]+) bytes smem)?(, ([0-9]+) bytes cmem\[0\])?$").unwrap();
     let frame = Regex::new(
         r"^    ([0-9]+) bytes stack frame, ([0-9]+) bytes spill stores, ([0-9]+) bytes spill loads$",
     )
