@@ -37,10 +37,12 @@
 //! described there) and `call_params.rs` (the calls' `.param` buffers as registers or frame slots);
 //! `opt.rs` (copy propagation, dead code) and `fold.rs` (constant-bank operands, as ptxas reads
 //! parameters); `imm_fold.rs` (constants as immediate operands, zeros as RZ), `local_cse.rs`
-//! (local value numbering), `wide_add_fold.rs` (IMAD.WIDE + 64-bit add as one IMAD.WIDE), `licm.rs`
+//! (local value numbering), `wide_add_fold.rs` (IMAD.WIDE + 64-bit add as one IMAD.WIDE),
+//! `addr_fold.rs` (constant adds into loads' and stores' `[R+imm]` offsets), `licm.rs`
 //! (loop-invariant code motion);
 //! `passes.rs` (the passes by name, `-O0`, `PTXFORGE_PASSES_OFF`).
 
+mod addr_fold;
 mod async_copy;
 mod atomic;
 mod bits;

@@ -28,6 +28,10 @@ pub const PASSES: &[(&str, &str)] = &[
         "repeated pure computations within a block are removed",
     ),
     (
+        "addr-fold",
+        "constant adds read only as load/store addresses fold into their [R+imm] offsets",
+    ),
+    (
         "licm",
         "pure loop-invariant instructions move to the block before the loop",
     ),
@@ -147,6 +151,7 @@ pub fn optimize_with(f: &mut Function, config: &PassConfig) {
             "imm-fold" => crate::imm_fold::fold_immediates(f),
             "wide-add-fold" => crate::wide_add_fold::fuse_wide_adds(f),
             "local-cse" => crate::local_cse::eliminate_local_redundancy(f),
+            "addr-fold" => crate::addr_fold::fold_address_offsets(f),
             "licm" => crate::licm::hoist_loop_invariants(f),
             "dce" => crate::opt::eliminate_dead_code(f),
             "atomic-to-red" => crate::atomic::demote_unused_atomics(f),

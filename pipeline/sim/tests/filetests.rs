@@ -76,6 +76,8 @@ const CASES: &[Case] = &[
     case("handwritten_bits.ptx", "bits", 1, 64, &["7", "13"]),
     case("handwritten_mul16.ptx", "mul16", 1, 64, &[]),
     case("handwritten_opt_passes.ptx", "imm_fold", 1, 64, &[]),
+    // Reads bytes up to in + 4 * tid + 20, writes up to out + 1024 + 8 * tid + 8: 64 threads fit.
+    case("handwritten_addr_fold.ptx", "addr_fold", 1, 64, &[]),
     case("handwritten_opt_passes.ptx", "local_cse", 1, 64, &[]),
     case("handwritten_opt_passes.ptx", "wide_add", 1, 64, &["256"]),
     case("handwritten_divide.ptx", "divide", 1, 64, &[]),
