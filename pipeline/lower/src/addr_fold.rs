@@ -15,6 +15,8 @@ const OFFSET_RANGE: std::ops::Range<i64> = -(1 << 23)..(1 << 23);
 
 /// Folds constant additions into the offsets of the loads and stores that read their results.
 pub fn fold_address_offsets(f: &mut Function) {
+    // Copies that copy propagation left unread would count as reads of the addresses.
+    crate::opt::eliminate_dead_code(f);
     let counts = Counts::of(f);
     for bi in 0..f.blocks.len() {
         let folds = block_folds(f, bi, &counts);

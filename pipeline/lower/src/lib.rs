@@ -38,7 +38,8 @@
 //! `opt.rs` (copy propagation, dead code) and `fold.rs` (constant-bank operands, as ptxas reads
 //! parameters); `imm_fold.rs` (constants as immediate operands, zeros as RZ), `local_cse.rs`
 //! (local value numbering), `wide_add_fold.rs` (IMAD.WIDE + 64-bit add as one IMAD.WIDE),
-//! `addr_fold.rs` (constant adds into loads' and stores' `[R+imm]` offsets), `licm.rs`
+//! `lea_fold.rs` (constant left shift + add as LEA / LEA.HI.X), `addr_fold.rs` (constant adds
+//! into loads' and stores' `[R+imm]` offsets), `licm.rs`
 //! (loop-invariant code motion);
 //! `passes.rs` (the passes by name, `-O0`, `PTXFORGE_PASSES_OFF`).
 
@@ -65,6 +66,7 @@ mod ieee_div;
 mod imm_fold;
 mod int;
 mod intops;
+mod lea_fold;
 mod licm;
 mod local;
 mod local_cse;
