@@ -39,10 +39,12 @@
 //! parameters); `imm_fold.rs` (constants as immediate operands, zeros as RZ), `local_cse.rs`
 //! (local value numbering), `wide_add_fold.rs` (IMAD.WIDE + 64-bit add as one IMAD.WIDE),
 //! `lea_fold.rs` (constant left shift + add as LEA / LEA.HI.X), `addr_fold.rs` (constant adds
-//! into loads' and stores' `[R+imm]` offsets), `licm.rs`
+//! into loads' and stores' `[R+imm]` offsets), `add_fuse.rs` (zero adds as copies, two adds as
+//! one three-operand IADD3), `licm.rs`
 //! (loop-invariant code motion);
 //! `passes.rs` (the passes by name, `-O0`, `PTXFORGE_PASSES_OFF`).
 
+mod add_fuse;
 mod addr_fold;
 mod async_copy;
 mod atomic;

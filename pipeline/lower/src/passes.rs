@@ -36,6 +36,10 @@ pub const PASSES: &[(&str, &str)] = &[
         "constant adds read only as load/store addresses fold into their [R+imm] offsets",
     ),
     (
+        "add-fuse",
+        "adds of a register and zeros are copies; two single-use adds become one three-operand IADD3",
+    ),
+    (
         "licm",
         "pure loop-invariant instructions move to the block before the loop",
     ),
@@ -157,6 +161,7 @@ pub fn optimize_with(f: &mut Function, config: &PassConfig) {
             "lea-fold" => crate::lea_fold::fuse_shift_adds(f),
             "local-cse" => crate::local_cse::eliminate_local_redundancy(f),
             "addr-fold" => crate::addr_fold::fold_address_offsets(f),
+            "add-fuse" => crate::add_fuse::fuse_adds(f),
             "licm" => crate::licm::hoist_loop_invariants(f),
             "dce" => crate::opt::eliminate_dead_code(f),
             "atomic-to-red" => crate::atomic::demote_unused_atomics(f),
