@@ -143,7 +143,7 @@ pub(crate) fn set_pred(w: &mut Word, pos: u32, s: &Src) -> EResult<()> {
     Ok(())
 }
 
-fn pred_dst(d: &Dst) -> EResult<u64> {
+pub(crate) fn pred_dst(d: &Dst) -> EResult<u64> {
     match d {
         Dst::None => Ok(PT),
         Dst::Reg(r) if r.file == RegFile::Pred && r.idx < 7 => Ok(r.idx as u64),
@@ -296,6 +296,7 @@ pub(crate) fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Wor
             w.set(80, 1, wide as u64);
         }
         Opcode::Iadd3 { x } => encode_iadd3(w, i, x)?,
+        Opcode::Lea { hi, shift } => crate::encode_lea::encode_lea(w, i, hi, shift)?,
         Opcode::Imad { mode, signed, x } => {
             let base = match mode {
                 ImadMode::Lo => 0x024,

@@ -518,6 +518,10 @@ pub enum Opcode {
     Umov,
     /// `ULEA d0(UR), s0(UR), s1(UR), shift`: d = (s0 << shift) + s1.
     Ulea { shift: u8 },
+    /// `LEA d0, d1(carry-out P, None=PT), s0, s1, shift`: d = (s0 << shift) + s1, the low word of
+    /// a 64-bit address. With `hi`, `LEA.HI.X d0, s0, s1, s2, shift, s3(carry-in P)`: d = the high
+    /// word of (s2:s0 << shift) + s1 + carry. s1 may be a cbuf; s2 a register or RZ.
+    Lea { hi: bool, shift: u8 },
     /// `IADD3[.X] d0, d1(carry-out P, None=PT), s0, s1, s2, s3(carry-in P), s4(carry-in P)`.
     /// s0..s2 may be negated (`-R`); s1 may be imm/cbuf. With `x`, s3/s4 are the carry inputs.
     Iadd3 { x: bool },

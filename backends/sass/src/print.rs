@@ -198,6 +198,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         Opcode::Umov => format!("UMOV {d0}, {}", src(a)),
         Opcode::Ulea { shift } => format!("ULEA {d0}, {}, {}, {shift:#x}", src(a), src(b)),
         Opcode::Iadd3 { x } => print_iadd3(i, x),
+        Opcode::Lea { hi, shift } => crate::print_lea::print_lea(i, hi, shift),
         Opcode::Imad { mode, signed, x } => {
             let m = match mode {
                 ImadMode::Lo => "",

@@ -71,6 +71,36 @@ fn forms(sm: Sm) -> Vec<Instr> {
             &[d(3), Dst::None],
             &[r(5), r(7), Src::ZERO, p(0), Src::FALSE],
         ),
+        // LEA / LEA.HI.X: shl.b64 + add.s64 of an address (lea_fold).
+        Instr::new(
+            Lea {
+                hi: false,
+                shift: 2,
+            },
+            &[d(6), pd(1)],
+            &[r(13), r(2)],
+        ),
+        Instr::new(
+            Lea {
+                hi: false,
+                shift: 3,
+            },
+            &[d(6), Dst::None],
+            &[r(13), cb],
+        ),
+        Instr::new(
+            Lea { hi: true, shift: 2 },
+            &[d(7)],
+            &[r(13), r(3), Src::ZERO, p(1)],
+        ),
+        Instr::new(
+            Lea {
+                hi: true,
+                shift: 31,
+            },
+            &[d(7)],
+            &[r(13), Src::cbuf(0, 0x164), r(9), p(0)],
+        ),
         Instr::new(
             Imad {
                 mode: ImadMode::Lo,

@@ -47,10 +47,15 @@
 //! `call_params.rs` (the calls' `.param` buffers as registers or frame slots);
 //! `opt.rs` (copy propagation, dead code) and `fold.rs` (constant-bank operands, as ptxas reads
 //! parameters); `imm_fold.rs` (constants as immediate operands, zeros as RZ), `local_cse.rs`
-//! (local value numbering), `wide_add_fold.rs` (IMAD.WIDE + 64-bit add as one IMAD.WIDE), `licm.rs`
+//! (local value numbering), `wide_add_fold.rs` (IMAD.WIDE + 64-bit add as one IMAD.WIDE),
+//! `lea_fold.rs` (constant left shift + add as LEA / LEA.HI.X), `addr_fold.rs` (constant adds
+//! into loads' and stores' `[R+imm]` offsets), `add_fuse.rs` (zero adds as copies, two adds as
+//! one three-operand IADD3), `licm.rs`
 //! (loop-invariant code motion);
 //! `passes.rs` (the passes by name, `-O0`, `PTXFORGE_PASSES_OFF`).
 
+mod add_fuse;
+mod addr_fold;
 mod async_copy;
 mod atomic;
 mod atomic_loop;
@@ -79,6 +84,7 @@ mod ieee_div;
 mod imm_fold;
 mod int;
 mod intops;
+mod lea_fold;
 mod licm;
 mod local;
 mod local_cse;

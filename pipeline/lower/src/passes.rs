@@ -24,8 +24,20 @@ pub const PASSES: &[(&str, &str)] = &[
         "a 64-bit add of an IMAD.WIDE product and a base becomes IMAD.WIDE with the base as C",
     ),
     (
+        "lea-fold",
+        "an add of a single-use constant left shift becomes LEA (LEA.HI.X for the high word)",
+    ),
+    (
         "local-cse",
         "repeated pure computations within a block are removed",
+    ),
+    (
+        "addr-fold",
+        "constant adds read only as load/store addresses fold into their [R+imm] offsets",
+    ),
+    (
+        "add-fuse",
+        "adds of a register and zeros are copies; two single-use adds become one three-operand IADD3",
     ),
     (
         "licm",
@@ -146,7 +158,10 @@ pub fn optimize_with(f: &mut Function, config: &PassConfig) {
             "cbank-fold" => crate::fold::fold_constant_bank(f),
             "imm-fold" => crate::imm_fold::fold_immediates(f),
             "wide-add-fold" => crate::wide_add_fold::fuse_wide_adds(f),
+            "lea-fold" => crate::lea_fold::fuse_shift_adds(f),
             "local-cse" => crate::local_cse::eliminate_local_redundancy(f),
+            "addr-fold" => crate::addr_fold::fold_address_offsets(f),
+            "add-fuse" => crate::add_fuse::fuse_adds(f),
             "licm" => crate::licm::hoist_loop_invariants(f),
             "dce" => crate::opt::eliminate_dead_code(f),
             "atomic-to-red" => crate::atomic::demote_unused_atomics(f),

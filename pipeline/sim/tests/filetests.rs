@@ -80,6 +80,12 @@ const CASES: &[Case] = &[
     case("handwritten_scalar.ptx", "scalar", 1, 48, &[]),
     case("handwritten_mul16.ptx", "mul16", 1, 64, &[]),
     case("handwritten_opt_passes.ptx", "imm_fold", 1, 64, &[]),
+    // Reads bytes up to in + 4 * tid + 20, writes up to out + 1024 + 8 * tid + 8: 64 threads fit.
+    case("handwritten_addr_fold.ptx", "addr_fold", 1, 64, &[]),
+    // Indexes tid + 3: at most out + 1024 + 8 * 66 + 8.
+    case("handwritten_lea_fold.ptx", "lea_fold", 1, 64, &["3"]),
+    // 16 bytes per thread: 64 threads fit.
+    case("handwritten_add_fuse.ptx", "add_fuse", 2, 64, &["5"]),
     case("handwritten_opt_passes.ptx", "local_cse", 1, 64, &[]),
     case("handwritten_opt_passes.ptx", "wide_add", 1, 64, &["256"]),
     case("handwritten_divide.ptx", "divide", 1, 64, &[]),
