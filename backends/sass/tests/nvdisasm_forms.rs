@@ -779,6 +779,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
         async_forms(&mut v);
     }
     matrix_int_forms(sm, &mut v);
+    named_barrier_forms(&mut v);
     v.push(Instr::new(CctlPf2 { offset: 0x200 }, &[], &[r(2)]));
     v.push(Instr::new(CctlPf2 { offset: -0x10 }, &[], &[r(2)]));
     for size in [MemSize::U8, MemSize::S8, MemSize::U16, MemSize::S16] {
@@ -834,6 +835,25 @@ fn forms(sm: Sm) -> Vec<Instr> {
 
 /// S2R of the SM, warp and shared-size registers, CS2R (.32 and the pair) of the clocks and
 /// global timers (`%smid`, `%warpid`, `%nwarpid`, `%total_smem_size`, `%clock`, `%clock64`, ...).
+/// BAR with a barrier id or thread count in a register (named barriers of warp-specialized
+/// kernels): register id with immediate count, immediate id with register count, ARV and SYNC.
+fn named_barrier_forms(v: &mut Vec<Instr>) {
+    for (mode, defer) in [
+        (BarMode::Sync, true),
+        (BarMode::Sync, false),
+        (BarMode::Arrive, false),
+    ] {
+        let bar = Opcode::Warp(WarpOp::Bar {
+            mode,
+            defer,
+            aligned: true,
+        });
+        v.push(Instr::new(bar, &[], &[r(4), Src::imm(0x100), Src::TRUE]));
+        v.push(Instr::new(bar, &[], &[Src::imm(1), r(5), Src::TRUE]));
+        v.push(Instr::new(bar, &[], &[Src::imm(15), r(9), Src::TRUE]));
+    }
+}
+
 fn special_reg_forms(sm: Sm, v: &mut Vec<Instr>) {
     use SpecialReg::*;
     for sr in [VirtCfg, VirtId, SmemSz, VirtualSmId] {
