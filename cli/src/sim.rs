@@ -73,7 +73,11 @@ fn parse(argv: &[String]) -> Result<SimRequest, String> {
                 .ok_or(format!("'{name}' needs a value"))
         };
         match name {
-            "-arch" | "--gpu-name" => req.sm = arch_number(&value()?)?,
+            "-arch" | "--gpu-name" => {
+                let arch = value()?;
+                req.sm = arch_number(&arch)?;
+                req.accel = arch.ends_with('a');
+            }
             "--entry" | "-e" => req.entry = value()?,
             "--grid" => req.grid = ptxforge_sim::parse_dims(&value()?)?,
             "--block" => req.block = ptxforge_sim::parse_dims(&value()?)?,
@@ -109,7 +113,8 @@ fn parse(argv: &[String]) -> Result<SimRequest, String> {
     Ok(req)
 }
 
-/// `sm_XX`, or `sm_90a`: an architecture-specific target runs as its base (its SASS is the base's).
+/// `sm_XX`, or `sm_90a`: an architecture-specific target runs as its base (its SASS is the base's;
+/// the request's `accel` keeps its instructions).
 fn arch_number(arch: &str) -> Result<u32, String> {
     arch.strip_prefix("sm_")
         .map(|n| n.strip_suffix('a').unwrap_or(n))

@@ -26,6 +26,8 @@ fn ur(i: u32) -> Src {
 #[path = "nvdisasm_forms/families.rs"]
 mod families;
 use families::*;
+#[path = "nvdisasm_forms/barriers_sregs.rs"]
+mod barriers_sregs;
 #[path = "nvdisasm_forms/cluster.rs"]
 mod cluster;
 #[path = "nvdisasm_forms/matrix_move.rs"]
@@ -779,7 +781,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
         async_forms(&mut v);
     }
     matrix_int_forms(sm, &mut v);
-    named_barrier_forms(&mut v);
+    barriers_sregs::named_barrier_forms(&mut v);
     v.push(Instr::new(CctlPf2 { offset: 0x200 }, &[], &[r(2)]));
     v.push(Instr::new(CctlPf2 { offset: -0x10 }, &[], &[r(2)]));
     for size in [MemSize::U8, MemSize::S8, MemSize::U16, MemSize::S16] {
@@ -829,54 +831,8 @@ fn forms(sm: Sm) -> Vec<Instr> {
             &[r(2), r(4), ur(4)],
         ));
     }
-    special_reg_forms(sm, &mut v);
+    barriers_sregs::special_reg_forms(sm, &mut v);
     v
-}
-
-/// S2R of the SM, warp and shared-size registers, CS2R (.32 and the pair) of the clocks and
-/// global timers (`%smid`, `%warpid`, `%nwarpid`, `%total_smem_size`, `%clock`, `%clock64`, ...).
-/// BAR with a barrier id or thread count in a register (named barriers of warp-specialized
-/// kernels): register id with immediate count, immediate id with register count, ARV and SYNC.
-fn named_barrier_forms(v: &mut Vec<Instr>) {
-    for (mode, defer) in [
-        (BarMode::Sync, true),
-        (BarMode::Sync, false),
-        (BarMode::Arrive, false),
-    ] {
-        let bar = Opcode::Warp(WarpOp::Bar {
-            mode,
-            defer,
-            aligned: true,
-        });
-        v.push(Instr::new(bar, &[], &[r(4), Src::imm(0x100), Src::TRUE]));
-        v.push(Instr::new(bar, &[], &[Src::imm(1), r(5), Src::TRUE]));
-        v.push(Instr::new(bar, &[], &[Src::imm(15), r(9), Src::TRUE]));
-    }
-}
-
-fn special_reg_forms(sm: Sm, v: &mut Vec<Instr>) {
-    use SpecialReg::*;
-    for sr in [VirtCfg, VirtId, SmemSz, VirtualSmId] {
-        v.push(Instr::new(Opcode::S2r(sr), &[d(7)], &[]));
-    }
-    if sm.num >= 90 {
-        v.push(Instr::new(Opcode::S2r(CgaCtaId), &[d(7)], &[]));
-    }
-    for sr in [ClockLo, ClockHi, GlobalTimerLo, GlobalTimerHi] {
-        v.push(Instr::new(Opcode::Cs2r { sr, wide: false }, &[d(9)], &[]));
-    }
-    for sr in [ClockLo, GlobalTimerLo] {
-        v.push(Instr::new(
-            Opcode::Cs2r { sr, wide: true },
-            &[Dst::Reg(Reg::gpr64(4))],
-            &[],
-        ));
-    }
-    v.push(Instr::new(
-        Opcode::S2ur(SmemSz),
-        &[Dst::Reg(Reg::ugpr(4, 1))],
-        &[],
-    ));
 }
 
 /// The warpgroup MMAs (HGMMA, IGMMA, QGMMA) in every type family, shape extremes, negations,

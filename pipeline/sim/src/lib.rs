@@ -38,6 +38,9 @@ pub struct SimRequest {
     pub file_name: String,
     pub entry: String,
     pub sm: u32,
+    /// The architecture-specific target (`sm_90a`): compiled with its instructions (wgmma,
+    /// setmaxnreg), run as its base `sm`.
+    pub accel: bool,
     pub grid: [u32; 3],
     pub block: [u32; 3],
     /// Values of the non-pointer parameters, in order: integers (decimal, `0x` hex, negative) or
@@ -72,6 +75,7 @@ impl Default for SimRequest {
             file_name: String::new(),
             entry: String::new(),
             sm: 80,
+            accel: false,
             grid: [1, 1, 1],
             block: [32, 1, 1],
             scalar_args: Vec::new(),
@@ -305,7 +309,10 @@ pub fn compile_with_text(req: &SimRequest) -> ptxforge_pipeline::CompileOutput {
 
 fn entry_options(req: &SimRequest) -> CompileOptions {
     CompileOptions {
-        sm: Sm::new(req.sm),
+        sm: match req.accel {
+            true => Sm::accelerated(req.sm),
+            false => Sm::new(req.sm),
+        },
         entries: vec![req.entry.clone()],
         ..CompileOptions::default()
     }
