@@ -26,22 +26,10 @@ pub fn fuse_adds(f: &mut Function) {
         crate::opt::propagate_copies(f);
     }
     crate::opt::eliminate_dead_code(f);
-    let (writes, reads) = counts(f);
+    let (writes, reads) = crate::opt::access_counts(f);
     for b in &mut f.blocks {
         fuse_block(&mut b.instrs, &writes, &reads);
     }
-}
-
-fn counts(f: &Function) -> (Vec<u32>, Vec<u32>) {
-    let mut writes = vec![0; f.num_vregs as usize];
-    let mut reads = vec![0; f.num_vregs as usize];
-    for i in f.instrs() {
-        i.visit_regs(|r, a| match a {
-            Access::Write => writes[r.idx as usize] += 1,
-            Access::Read => reads[r.idx as usize] += 1,
-        });
-    }
-    (writes, reads)
 }
 
 /// A 32-bit add without carries: `IADD3 d, a, b, c` unguarded.

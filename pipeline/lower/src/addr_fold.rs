@@ -10,6 +10,8 @@
 use ptxforge_sass::fast_hash::FastMap as HashMap;
 use ptxforge_sass::ir::*;
 
+use crate::opt::PartCounts;
+
 /// The offset field of every folded form: signed 24 bits.
 const OFFSET_RANGE: std::ops::Range<i64> = -(1 << 23)..(1 << 23);
 
@@ -17,7 +19,7 @@ const OFFSET_RANGE: std::ops::Range<i64> = -(1 << 23)..(1 << 23);
 pub fn fold_address_offsets(f: &mut Function) {
     // Copies that copy propagation left unread would count as reads of the addresses.
     crate::opt::eliminate_dead_code(f);
-    let counts = Counts::of(f);
+    let counts = PartCounts::of(f);
     for bi in 0..f.blocks.len() {
         let folds = block_folds(f, bi, &counts);
         let instrs = &mut f.blocks[bi].instrs;
@@ -27,32 +29,6 @@ pub fn fold_address_offsets(f: &mut Function) {
             let off = offset_mut(&mut i.op).expect("a folded use is a memory access");
             *off = (*off as i64 + add) as i32;
         }
-    }
-}
-
-/// Writes per (vreg, part) and reads per vreg.
-struct Counts {
-    writes: Vec<[u32; 4]>,
-    reads: Vec<u32>,
-}
-
-impl Counts {
-    fn of(f: &Function) -> Counts {
-        let mut c = Counts {
-            writes: vec![[0; 4]; f.num_vregs as usize],
-            reads: vec![0; f.num_vregs as usize],
-        };
-        for i in f.instrs() {
-            i.visit_regs(|r, a| match a {
-                Access::Write => {
-                    for p in r.comp..(r.comp + r.comps).min(4) {
-                        c.writes[r.idx as usize][p as usize] += 1;
-                    }
-                }
-                Access::Read => c.reads[r.idx as usize] += 1,
-            });
-        }
-        c
     }
 }
 
@@ -77,7 +53,7 @@ struct LowHalf {
 }
 
 /// The folds of block `bi`: (instruction index, new base, addend to its offset).
-fn block_folds(f: &Function, bi: usize, c: &Counts) -> Vec<(usize, Reg, i64)> {
+fn block_folds(f: &Function, bi: usize, c: &PartCounts) -> Vec<(usize, Reg, i64)> {
     let instrs = &f.blocks[bi].instrs;
     let mut cands: HashMap<u32, Candidate> = HashMap::default();
     let mut lows: HashMap<u32, LowHalf> = HashMap::default();
@@ -182,7 +158,7 @@ fn plain(s: &Src) -> bool {
 }
 
 /// A register's one and only value is written here: each of its parts is written once.
-fn written_once(c: &Counts, r: Reg, parts: u8) -> bool {
+fn written_once(c: &PartCounts, r: Reg, parts: u8) -> bool {
     c.writes[r.idx as usize][..parts as usize]
         .iter()
         .all(|&w| w == 1)
@@ -201,7 +177,7 @@ fn reg_and_imm(i: &Instr) -> Option<(Reg, u32)> {
 }
 
 /// `IADD3 d.lo, P, base.lo, imm, RZ` of a 64-bit address: (d, base pair, imm, P).
-fn low_half(f: &Function, i: &Instr, c: &Counts) -> Option<(u32, Reg, u32, Reg)> {
+fn low_half(f: &Function, i: &Instr, c: &PartCounts) -> Option<(u32, Reg, u32, Reg)> {
     let (Opcode::Iadd3 { x: false }, Dst::Reg(d), Dst::Reg(p)) = (i.op, i.dsts[0], i.dsts[1])
     else {
         return None;
@@ -222,7 +198,7 @@ fn low_half(f: &Function, i: &Instr, c: &Counts) -> Option<(u32, Reg, u32, Reg)>
 
 /// `IADD3.X d.hi, base.hi, hi, RZ, P, !PT` completing a low half in `lows`: (d, hi constant),
 /// the constant 0 (RZ or 0x0) or -1 (the sign extension of a negative low constant).
-fn high_half(i: &Instr, lows: &HashMap<u32, LowHalf>, c: &Counts) -> Option<(u32, u32)> {
+fn high_half(i: &Instr, lows: &HashMap<u32, LowHalf>, c: &PartCounts) -> Option<(u32, u32)> {
     let (Opcode::Iadd3 { x: true }, Dst::Reg(d), Dst::None) = (i.op, i.dsts[0], i.dsts[1]) else {
         return None;
     };
@@ -252,7 +228,7 @@ fn high_half(i: &Instr, lows: &HashMap<u32, LowHalf>, c: &Counts) -> Option<(u32
 }
 
 /// `IADD3 d, base, imm, RZ` of a 32-bit address: (d, base, imm sign-extended).
-fn add32(f: &Function, i: &Instr, c: &Counts) -> Option<(u32, Reg, i64)> {
+fn add32(f: &Function, i: &Instr, c: &PartCounts) -> Option<(u32, Reg, i64)> {
     let (Opcode::Iadd3 { x: false }, Dst::Reg(d), Dst::None) = (i.op, i.dsts[0], i.dsts[1]) else {
         return None;
     };

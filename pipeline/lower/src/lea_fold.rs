@@ -13,23 +13,10 @@ use ptxforge_sass::ir::*;
 pub fn fuse_shift_adds(f: &mut Function) {
     // Copies that copy propagation left unread would count as reads of the shifts.
     crate::opt::eliminate_dead_code(f);
-    let (writes, reads) = counts(f);
+    let (writes, reads) = crate::opt::access_counts(f);
     for b in &mut f.blocks {
         fuse_block(&mut b.instrs, &writes, &reads);
     }
-}
-
-/// Writes and reads per vreg.
-fn counts(f: &Function) -> (Vec<u32>, Vec<u32>) {
-    let mut writes = vec![0; f.num_vregs as usize];
-    let mut reads = vec![0; f.num_vregs as usize];
-    for i in f.instrs() {
-        i.visit_regs(|r, a| match a {
-            Access::Write => writes[r.idx as usize] += 1,
-            Access::Read => reads[r.idx as usize] += 1,
-        });
-    }
-    (writes, reads)
 }
 
 /// A constant left shift whose result an add may absorb: the shifted source (and for the high

@@ -149,3 +149,50 @@ fn is_dead(i: &Instr, used: &[bool]) -> bool {
     }
     pure && any_dst && all_unused
 }
+
+/// Writes and reads per vreg over the whole function.
+pub(crate) fn access_counts(f: &Function) -> (Vec<u32>, Vec<u32>) {
+    let mut writes = vec![0; f.num_vregs as usize];
+    let mut reads = vec![0; f.num_vregs as usize];
+    for i in f.instrs() {
+        i.visit_regs(|r, a| match a {
+            Access::Write => writes[r.idx as usize] += 1,
+            Access::Read => reads[r.idx as usize] += 1,
+        });
+    }
+    (writes, reads)
+}
+
+/// Writes per (vreg, 32-bit part) and reads per vreg over the whole function.
+pub(crate) struct PartCounts {
+    pub writes: Vec<[u32; 4]>,
+    pub reads: Vec<u32>,
+}
+
+impl PartCounts {
+    pub fn of(f: &Function) -> PartCounts {
+        let mut c = PartCounts {
+            writes: vec![[0; 4]; f.num_vregs as usize],
+            reads: vec![0; f.num_vregs as usize],
+        };
+        for i in f.instrs() {
+            i.visit_regs(|r, a| match a {
+                Access::Write => {
+                    for p in r.comp..(r.comp + r.comps).min(4) {
+                        c.writes[r.idx as usize][p as usize] += 1;
+                    }
+                }
+                Access::Read => c.reads[r.idx as usize] += 1,
+            });
+        }
+        c
+    }
+
+    /// Every part of the register is written exactly once (it holds one value wherever read).
+    pub fn single(&self, r: Reg, comps: &[u8]) -> bool {
+        let n = comps[r.idx as usize] as usize;
+        self.writes[r.idx as usize][..n.min(4)]
+            .iter()
+            .all(|&w| w == 1)
+    }
+}

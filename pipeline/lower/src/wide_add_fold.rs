@@ -6,9 +6,11 @@
 
 use ptxforge_sass::ir::*;
 
+use crate::opt::PartCounts;
+
 /// Fuses 64-bit adds of single-definition IMAD.WIDE results into the multiply.
 pub fn fuse_wide_adds(f: &mut Function) {
-    let info = Counts::of(f);
+    let info = PartCounts::of(f);
     let wides = wide_products(f, &info);
     if wides.is_empty() {
         return;
@@ -34,46 +36,12 @@ pub fn fuse_wide_adds(f: &mut Function) {
     }
 }
 
-/// Writes per (vreg, part) and reads per vreg.
-struct Counts {
-    writes: Vec<[u32; 4]>,
-    reads: Vec<u32>,
-}
-
-impl Counts {
-    fn of(f: &Function) -> Counts {
-        let mut c = Counts {
-            writes: vec![[0; 4]; f.num_vregs as usize],
-            reads: vec![0; f.num_vregs as usize],
-        };
-        for i in f.instrs() {
-            i.visit_regs(|r, a| match a {
-                Access::Write => {
-                    for p in r.comp..(r.comp + r.comps).min(4) {
-                        c.writes[r.idx as usize][p as usize] += 1;
-                    }
-                }
-                Access::Read => c.reads[r.idx as usize] += 1,
-            });
-        }
-        c
-    }
-
-    /// Every part of the register is written exactly once (it holds one value wherever read).
-    fn single(&self, r: Reg, comps: &[u8]) -> bool {
-        let n = comps[r.idx as usize] as usize;
-        self.writes[r.idx as usize][..n.min(4)]
-            .iter()
-            .all(|&w| w == 1)
-    }
-}
-
 /// A product `IMAD.WIDE a, b, RZ` by its result's vreg: (opcode, a, b, whether `a` and `b` hold
 /// one value everywhere; if not, the add must follow the multiply in its block with neither
 /// rewritten in between).
 type Product = (Opcode, Src, Src, bool);
 
-fn wide_products(f: &Function, c: &Counts) -> std::collections::HashMap<u32, Product> {
+fn wide_products(f: &Function, c: &PartCounts) -> std::collections::HashMap<u32, Product> {
     let stable = |s: &Src| match s.as_reg() {
         Some(r) => c.single(r, &f.vreg_comps) && r.file == RegFile::Gpr,
         None => true,
@@ -114,7 +82,7 @@ struct Fused {
 }
 
 /// The 64-bit base of an add: a whole register pair or a constant-bank pair.
-fn base_of(lo: Src, f: &Function, c: &Counts) -> Option<(Src, Src)> {
+fn base_of(lo: Src, f: &Function, c: &PartCounts) -> Option<(Src, Src)> {
     match lo.val {
         SrcVal::CBuf { bank, offset } if offset % 8 == 0 => {
             Some((Src::cbuf(bank, offset), Src::cbuf(bank, offset + 4)))
@@ -135,7 +103,7 @@ fn fusion_at(
     f: &Function,
     bi: usize,
     ii: usize,
-    c: &Counts,
+    c: &PartCounts,
     wides: &std::collections::HashMap<u32, Product>,
 ) -> Option<Fused> {
     let instrs = &f.blocks[bi].instrs;
