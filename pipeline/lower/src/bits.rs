@@ -21,12 +21,7 @@ fn unsupported(i: &Instruction) -> String {
 
 /// SHF.L.U32: a 32-bit shift left (by 32 or more: 0).
 fn shl_u32() -> Opcode {
-    Opcode::Shf {
-        right: false,
-        signed: false,
-        wide: false,
-        hi: false,
-    }
+    crate::intops::shf(false, false, false, false)
 }
 
 /// An immediate operand's value.

@@ -171,40 +171,13 @@ impl Ctx<'_> {
         Ok(())
     }
 
-    /// The halves of `(1 << len) - 1` for `bfi.b64` (all ones for `len >= 64`).
+    /// The halves of `(1 << len) - 1` for `bfi.b64` (all ones for `len >= 64`): `bfe`'s mask of
+    /// the field's low byte.
     fn bfi64_mask(&mut self, len: &Operand) -> LResult<(Src, Src)> {
-        if let Operand::Imm(v) = len {
-            let n = (*v & 0xff) as u32;
-            let m = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
-            return Ok((Src::imm(m as u32), Src::imm((m >> 32) as u32)));
-        }
-        let len = self.reg_src32(len)?;
-        let one = self.temp();
-        self.emit(Opcode::Mov, &[Dst::Reg(one)], &[Src::imm(1)]);
-        let [pl, ph, ml, mh] = [(); 4].map(|_| self.temp());
-        self.emit(shl32(), &[Dst::Reg(pl)], &[Src::reg(one), len, Src::ZERO]);
-        self.emit(
-            shl64_hi(),
-            &[Dst::Reg(ph)],
-            &[Src::reg(one), len, Src::ZERO],
-        );
-        let borrow = self.temp_pred();
-        self.emit(
-            Opcode::Iadd3 { x: false },
-            &[Dst::Reg(ml), Dst::Reg(borrow)],
-            &[Src::reg(pl), Src::imm(u32::MAX), Src::ZERO],
-        );
-        self.emit(
-            Opcode::Iadd3 { x: true },
-            &[Dst::Reg(mh), Dst::None],
-            &[
-                Src::reg(ph),
-                Src::imm(u32::MAX),
-                Src::ZERO,
-                Src::reg(borrow),
-                Src::FALSE,
-            ],
-        );
-        Ok((Src::reg(ml), Src::reg(mh)))
+        let len = match len {
+            Operand::Imm(v) => Src::imm((*v & 0xff) as u32),
+            _ => self.reg_src32(len)?,
+        };
+        Ok(self.low_mask64(len))
     }
 }

@@ -35,7 +35,7 @@ fn imm(op: &Operand) -> Option<u32> {
     }
 }
 
-fn shf(right: bool, signed: bool, wide: bool, hi: bool) -> Opcode {
+pub(crate) fn shf(right: bool, signed: bool, wide: bool, hi: bool) -> Opcode {
     Opcode::Shf {
         right,
         signed,
@@ -213,7 +213,7 @@ impl Ctx<'_> {
     }
 
     /// (1 << len) - 1 as a pair (all ones from 64 on): immediates for an immediate length.
-    fn low_mask64(&mut self, len: Src) -> (Src, Src) {
+    pub(crate) fn low_mask64(&mut self, len: Src) -> (Src, Src) {
         if let SrcVal::Imm(n) = len.val {
             let m = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
             return (Src::imm(m as u32), Src::imm((m >> 32) as u32));
