@@ -50,8 +50,13 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         }
         Iabs => (b as i32).wrapping_abs() as u32,
         Bmsk | Ubmsk => bmsk(a, b, i.bit(75)),
-        // SGXT[.U32] d, a, n: a's low n bits, sign-extended unless .U32 (bit 73 clear).
-        Sgxt | Usgxt => sgxt(a, b, i.bit(73)),
+        // SGXT[.W][.U32] d, a, n: a's low n bits (n mod 32 with .W, bit 75), sign-extended
+        // unless .U32 (bit 73 clear).
+        Sgxt | Usgxt => sgxt(
+            a,
+            if i.op == Sgxt && i.bit(75) { b & 31 } else { b },
+            i.bit(73),
+        ),
         // P2R: the predicate bits P0..P6 (PT as bit 7) under mask B, A's bits elsewhere.
         P2r => {
             let pr = (0..8u8).fold(0u32, |m, p| {

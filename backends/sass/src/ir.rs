@@ -852,9 +852,10 @@ pub enum Opcode {
     Mma(MmaOp),
     /// MOVM, STSM and sm_75's HMMA.884 steps; slot conventions on [`crate::matrix_move::MatrixOp`].
     Matrix(crate::matrix_move::MatrixOp),
-    /// `SGXT[.U32] d0, s0, s1(bit count: reg or imm)`: s0's low `n = min(s1, 32)` bits,
-    /// sign-extended from bit n-1 unless `.U32` (n = 0 gives 0). PTX `bfe`'s last step.
-    Sgxt { signed: bool },
+    /// `SGXT[.W][.U32] d0, s0, s1(bit count: reg or imm)`: s0's low `n = min(s1, 32)` bits
+    /// (`n = s1 mod 32` with `.W`), sign-extended from bit n-1 unless `.U32` (n = 0 gives 0).
+    /// PTX `bfe`'s last step and `szext`.
+    Sgxt { signed: bool, wrap: bool },
     /// `IDP.4A.{S8,U8}.{S8,U8} d0, s0, s1, s2` (`dp4a`): s2 + the four byte products of s0 and
     /// s1; `IDP.2A.{LO,HI}.{S16,U16}.{S8,U8}` (`dp2a`, `pairs`): s2 + s0's two halves times s1's
     /// bytes 0-1 (`.LO`) or 2-3 (`.HI`). `a_signed`/`b_signed`: s0's and s1's elements signed.

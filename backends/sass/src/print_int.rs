@@ -7,8 +7,9 @@ pub(crate) fn print_int(i: &Instr) -> String {
     let [a, b, c, ..] = &i.srcs;
     let d = dst(&i.dsts[0]);
     match i.op {
-        Opcode::Sgxt { signed } => format!(
-            "SGXT{} {}",
+        Opcode::Sgxt { signed, wrap } => format!(
+            "SGXT{}{} {}",
+            if wrap { ".W" } else { "" },
             if signed { "" } else { ".U32" },
             join(&[d, src(a), src(b)])
         ),

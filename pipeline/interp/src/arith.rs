@@ -41,7 +41,7 @@ pub(crate) const ARITH_OPS: &[&str] = &[
     "add", "addc", "sub", "subc", "mul", "mad", "madc", "mul24", "mad24", "sad", "div", "rem",
     "abs", "neg", "min", "max", "popc", "clz", "bfind", "brev", "bfe", "bfi", "prmt", "shf", "shl",
     "shr", "and", "or", "xor", "not", "cnot", "lop3", "dp4a", "dp2a", "bmsk", "fns", "fma", "rcp",
-    "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "copysign",
+    "szext", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "copysign",
 ];
 
 fn arg(ins: &Ins, s: &[u64], i: usize) -> Result<u64, SimError> {
@@ -225,6 +225,16 @@ fn int_op(ins: &Ins, ty: Type, s: &[u64], carry: &mut bool) -> Result<(u64, Type
                 (a.min(32), b()?.min(32))
             };
             (mask(len as u32) << pos) & 0xffff_ffff
+        }
+        "szext" => {
+            let n = b()? & 0xffff_ffff;
+            let n = if ins.has("wrap") { n & 31 } else { n.min(32) };
+            match n {
+                0 => 0,
+                32 => a & 0xffff_ffff,
+                n if signed => sext(a, n as u32) as u64 & 0xffff_ffff,
+                n => a & mask(n as u32),
+            }
         }
         "and" => a & b()?,
         "or" => a | b()?,

@@ -582,6 +582,9 @@ impl<'a> Ctx<'a> {
         if let Some(r) = self.lower_matrix_move(i) {
             return r;
         }
+        if let Some(r) = self.lower_legacy_int(i) {
+            return r;
+        }
         match i.opcode() {
             "ld" | "st" | "ldu" => self.lower_mem(i),
             "atom" | "red" => self.lower_atomic(i),

@@ -413,7 +413,7 @@ impl Ctx<'_> {
         Ok(())
     }
 
-    fn in_reg_unless_imm(&mut self, s: Src) -> Src {
+    pub(crate) fn in_reg_unless_imm(&mut self, s: Src) -> Src {
         match s.val {
             SrcVal::Imm(_) => s,
             _ => self.in_reg(s),

@@ -70,7 +70,14 @@ impl Ctx<'_> {
                     &[Dst::Reg(t)],
                     &[Src::ZERO, pos, a],
                 );
-                self.emit(Opcode::Sgxt { signed }, &[Dst::Reg(d)], &[Src::reg(t), len]);
+                self.emit(
+                    Opcode::Sgxt {
+                        signed,
+                        wrap: false,
+                    },
+                    &[Dst::Reg(d)],
+                    &[Src::reg(t), len],
+                );
             }
         }
         Ok(())
@@ -118,7 +125,10 @@ impl Ctx<'_> {
             Src::reg(t)
         };
         self.emit(
-            Opcode::Sgxt { signed },
+            Opcode::Sgxt {
+                signed,
+                wrap: false,
+            },
             &[Dst::Reg(d)],
             &[shifted, Src::imm(len)],
         );

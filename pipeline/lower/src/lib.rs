@@ -83,6 +83,7 @@ mod hopper_sync;
 mod ieee_div;
 mod imm_fold;
 mod int;
+mod int_legacy;
 mod intops;
 mod lea_fold;
 mod licm;

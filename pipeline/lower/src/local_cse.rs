@@ -122,6 +122,8 @@ fn is_pure(op: &Opcode) -> bool {
             | Opcode::Prmt { .. }
             | Opcode::Vabsdiff { .. }
             | Opcode::Bmsk { .. }
+            | Opcode::Sgxt { .. }
+            | Opcode::Idp { .. }
             | Opcode::I2fp { .. }
             | Opcode::Flo { .. }
             | Opcode::Popc

@@ -124,6 +124,8 @@ const KERNELS: &[Kernel] = &[
     kernel("scalar_forms.ptx", "mad64_forms", 32),
     kernel("scalar_forms.ptx", "ffma_round", 64),
     kernel("scalar_forms.ptx", "fns_forms", 64),
+    // mul24/mad24, slct, cnot, szext (SGXT.W).
+    kernel("legacy_int.ptx", "legacy_int", 32),
     // atom/red.global.add.f64 (ATOMG/RED .F64.RN); shared f32/f64 adds (CAS loops).
     kernel("float_atomics.ptx", "atomics_f64", 64),
     kernel("float_atomics.ptx", "atomics_shared_float", 64),

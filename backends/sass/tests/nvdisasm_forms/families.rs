@@ -27,18 +27,15 @@ pub(super) fn mufu_family_forms() -> Vec<Instr> {
     v
 }
 
-/// SGXT[.U32] with a register or immediate bit count; IDP.4A / IDP.2A.{LO,HI} with every
+/// SGXT[.W][.U32] with a register or immediate bit count; IDP.4A / IDP.2A.{LO,HI} with every
 /// signedness pair on registers (IDP has no immediate form: nvdisasm rejects one; ptxas puts an
 /// immediate B in the constant bank) (sm_75..sm_90 alike).
 pub(super) fn sgxt_idp_forms() -> Vec<Instr> {
     let mut v = Vec::new();
-    for signed in [false, true] {
-        v.push(Instr::new(Opcode::Sgxt { signed }, &[d(5)], &[r(6), r(7)]));
-        v.push(Instr::new(
-            Opcode::Sgxt { signed },
-            &[d(5)],
-            &[r(6), Src::imm(0x11)],
-        ));
+    for (signed, wrap) in [(false, false), (true, false), (false, true), (true, true)] {
+        let sgxt = Opcode::Sgxt { signed, wrap };
+        v.push(Instr::new(sgxt, &[d(5)], &[r(6), r(7)]));
+        v.push(Instr::new(sgxt, &[d(5)], &[r(6), Src::imm(0x11)]));
     }
     // IADD3.X taking a carry in and writing one out (PTX's addc.cc), B a register or immediate.
     for b in [r(7), Src::imm(7)] {
