@@ -181,6 +181,11 @@ pub enum EmuError {
     StepLimit {
         steps: u64,
     },
+    /// A warp ran BPT.TRAP (PTX `trap`).
+    Trap {
+        pc: u32,
+        cta: [u32; 3],
+    },
     BadCubin(String),
     BadLaunch(String),
 }
@@ -204,6 +209,7 @@ impl fmt::Display for EmuError {
                 f,
                 "warp collective at /*{pc:04x}*/ issued by lanes {issuing:#010x} while lanes {split:#010x} wait at it apart (warp not converged, CTA {cta:?})"
             ),
+            EmuError::Trap { pc, cta } => write!(f, "trap at /*{pc:04x}*/ in CTA {cta:?}"),
             EmuError::StepLimit { steps } => write!(f, "step limit reached after {steps} warp instructions"),
             EmuError::BadCubin(m) => write!(f, "bad cubin: {m}"),
             EmuError::BadLaunch(m) => write!(f, "bad launch: {m}"),

@@ -558,6 +558,12 @@ impl Run<'_> {
                 }
             }
             Op::Exit => lanes.for_each(|l| w.lane[l] = Lane::Exited),
+            Op::Bpt => {
+                return Err(EmuError::Trap {
+                    pc: i.pc,
+                    cta: self.cta,
+                })
+            }
             Op::Bar => {
                 if i.f(77, 2) == 2 {
                     // BAR.RED: remember the predicates of the arriving lanes.

@@ -104,6 +104,7 @@ pub enum Op {
     Call,
     Ret,
     Nanosleep,
+    Bpt,
     B2r,
     Errbar,
     Cgaerrbar,
@@ -191,7 +192,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 134] = [
+    pub const ALL: [Op; 135] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -291,6 +292,7 @@ impl Op {
         Op::Call,
         Op::Ret,
         Op::Nanosleep,
+        Op::Bpt,
         Op::B2r,
         Op::Errbar,
         Op::Cgaerrbar,
@@ -434,6 +436,7 @@ impl Op {
             R2ur => "R2UR",
             Vabsdiff => "VABSDIFF",
             Nanosleep => "NANOSLEEP",
+            Bpt => "BPT",
             B2r => "B2R",
             Errbar => "ERRBAR",
             Cgaerrbar => "CGAERRBAR",
@@ -514,7 +517,7 @@ impl Op {
             Bmov => Timing::Var {
                 queue: Queue::Unordered,
             },
-            Nanosleep | Errbar | Cgaerrbar | Cctl | FenceViewAsync | SyncsCctl | Yield => {
+            Nanosleep | Bpt | Errbar | Cgaerrbar | Cctl | FenceViewAsync | SyncsCctl | Yield => {
                 Timing::Control
             }
             // Their accumulators land at WARPGROUP.DEPBAR (checked by `gmma.rs`, not by latency).
@@ -709,6 +712,7 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Break, 0x942, false),
         (Membar, 0x992, false),
         (Nanosleep, 0x95d, false),
+        (Bpt, 0x95c, false),
         (Nanosleep, 0x35d, false),
         (Nanosleep, 0xb5d, false),
         (B2r, 0x31c, false),

@@ -59,6 +59,12 @@ pub(super) fn encode_warp(sm: Sm, w: &mut Word, i: &Instr, op: WarpOp) -> EResul
             w.set(78, 2, if sc { 0 } else { 2 });
         }
         WarpOp::Errbar => w.set(0, 12, 0x9ab),
+        // BPT 0x95c: the code 0x1 at 34..53, the mode (3 = TRAP) at 84..86.
+        WarpOp::BptTrap => {
+            w.set(0, 12, 0x95c);
+            w.set(34, 20, 1);
+            w.set(84, 3, 3);
+        }
         WarpOp::Cgaerrbar => w.set(0, 12, 0x5ab),
         WarpOp::CctlIvall => {
             w.set(0, 12, 0x98f);

@@ -82,6 +82,7 @@ pub(super) fn print_warp(sm: Sm, i: &Instr, op: WarpOp) -> String {
             format!("MEMBAR.{}.{s}", if sc { "SC" } else { "ALL" })
         }
         WarpOp::Errbar => "ERRBAR".into(),
+        WarpOp::BptTrap => "BPT.TRAP 0x1".into(),
         WarpOp::Cgaerrbar => "CGAERRBAR".into(),
         WarpOp::CctlIvall => "CCTL.IVALL".into(),
         WarpOp::Nanosleep => format!(

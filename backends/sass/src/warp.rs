@@ -94,6 +94,9 @@ pub enum WarpOp {
     /// `elect.sync`): d0 true in the lowest executing lane, d1 that lane's index. s4: member mask,
     /// as for SHFL. Fixed latency (encoding and text in `encode_sync.rs`/`print_sync.rs`).
     Elect,
+    /// `BPT.TRAP 0x1`: stops the grid with an error (PTX `trap` and `brkpt`, as ptxas 13.5 writes
+    /// both; ptxas never predicates it, so the lowering only takes an unguarded one).
+    BptTrap,
 }
 
 impl WarpOp {

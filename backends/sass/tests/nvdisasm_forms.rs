@@ -782,6 +782,8 @@ fn forms(sm: Sm) -> Vec<Instr> {
     }
     matrix_int_forms(sm, &mut v);
     barriers_sregs::named_barrier_forms(&mut v);
+    // PTX trap and brkpt.
+    v.push(Instr::new(Opcode::Warp(WarpOp::BptTrap), &[], &[]));
     v.push(Instr::new(CctlPf2 { offset: 0x200 }, &[], &[r(2)]));
     v.push(Instr::new(CctlPf2 { offset: -0x10 }, &[], &[r(2)]));
     for size in [MemSize::U8, MemSize::S8, MemSize::U16, MemSize::S16] {

@@ -609,6 +609,15 @@ impl<'a> Ctx<'a> {
                 self.emit(Opcode::Exit, &[], &[]);
                 Ok(())
             }
+            // ptxas branches around a trap rather than predicate BPT; nvcc and LLVM write it
+            // unguarded in a block of its own.
+            "trap" | "brkpt" if i.guard().is_some() => {
+                Err(format!("a guarded '{}' is not supported yet", i.opcode()))
+            }
+            "trap" | "brkpt" => {
+                self.emit(Opcode::Warp(WarpOp::BptTrap), &[], &[]);
+                Ok(())
+            }
             _ if is_float_op(i) => self.lower_float(i),
             _ => self.lower_int(i),
         }

@@ -126,6 +126,7 @@ const KERNELS: &[Kernel] = &[
     kernel("scalar_forms.ptx", "fns_forms", 64),
     // mul24/mad24, slct, cnot, szext (SGXT.W).
     kernel("legacy_int.ptx", "legacy_int", 32),
+    kernel("trap.ptx", "trap_skipped", 64),
     // atom/red.global.add.f64 (ATOMG/RED .F64.RN); shared f32/f64 adds (CAS loops).
     kernel("float_atomics.ptx", "atomics_f64", 64),
     kernel("float_atomics.ptx", "atomics_shared_float", 64),
