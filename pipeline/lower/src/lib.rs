@@ -18,7 +18,9 @@
 //! `pack.rs` (`mov` with vector operands), `shared_layout.rs` (`.shared` placement as ptxas),
 //! `shared_window.rs` (`cvta.shared`/`cvta.to.shared`: the window base at `c[0x0][0x18]` before
 //! sm_90, `{shared address, SR_SWINHI}` on sm_90), `sqrt.rs` (`sqrt.rn.f32`: MUFU.RSQ and a Newton
-//! correction, the slow path inline and selected), `local.rs` (`.local` variables in the stack
+//! correction, the slow path inline and selected), `div_directed.rs` (`div/rcp.rz/.rm/.rp.f32`: an f64
+//! quotient narrowed by a directed F2F), `rsqrt64.rs` (`rsqrt.approx.f64`: MUFU.RSQ64H and a Newton
+//! step, the slow path inline and selected), `local.rs` (`.local` variables in the stack
 //! frame in ptxas's order, the R1 prologue, local symbol addresses, `ld/st.local` as LDL/STL,
 //! `cvta.local`/`cvta.to.local` through the window base at `c[0x0][0x20]`), `atomic.rs` (atom/red,
 //! CAS with its compare and new values in one register group; generic ATOM; memory orders;
@@ -68,6 +70,7 @@ mod consts;
 mod convert;
 mod ctx;
 mod cvt_sat;
+mod div_directed;
 mod divergence;
 mod divide;
 mod double;
@@ -104,6 +107,7 @@ mod param_addr;
 mod param_window;
 mod passes;
 mod planted;
+mod rsqrt64;
 mod shared_layout;
 mod shared_window;
 mod special_regs;
