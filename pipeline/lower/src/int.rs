@@ -815,6 +815,14 @@ impl Ctx<'_> {
         let &[dtype, stype] = i.types().as_slice() else {
             return Err("set needs a result type and a source type".into());
         };
+        if crate::half::is_half(stype) {
+            return self.half_set(i, dtype, stype);
+        }
+        // A half-precision result of a wider compare: ptxas converts its all-ones (HSET2/SEL then
+        // I2F), not lowered here.
+        if crate::half::is_half(dtype) {
+            return Err(unsupported(i));
+        }
         let p = self.temp_pred();
         let dsts = (Dst::Reg(p), Dst::None);
         match stype.size_bytes() {

@@ -8,7 +8,7 @@
 //!
 //! instruction selection: `ctx.rs` (blocks, register mapping, operands, dispatch), `int.rs` (incl.
 //! `set` as a setp compare plus SEL, `sad` as VABSDIFF), `half.rs` (f16/f16x2/bf16/bf16x2
-//! arithmetic and compares), `float.rs`, `double.rs` (FP64 unit), `cvt_sat.rs` (integer cvt.sat clamps), `convert.rs` (cvt between every
+//! arithmetic and compares), `half_set.rs` (`set` on half sources as HSET2), `float.rs`, `double.rs` (FP64 unit), `cvt_sat.rs` (integer cvt.sat clamps), `convert.rs` (cvt between every
 //! integer width, f16, bf16, f32 and f64), `mem.rs` (scalar and vector loads/stores in every space,
 //! parameters incl. narrow ones), `param_addr.rs` (parameters reached through registers: a register
 //! only ever holding a parameter's address is a fixed offset, its loads read `c[0x0][..]`, or a
@@ -82,6 +82,7 @@ mod funnel;
 mod global_sym;
 mod globals;
 mod half;
+mod half_set;
 mod hopper_sync;
 mod ieee_div;
 mod imm_fold;

@@ -162,6 +162,12 @@ const KERNELS: &[Kernel] = &[
         ..kernel("rsqrt64_abs64.ptx", "rsqrt_f64", 64)
     },
     kernel("rsqrt64_abs64.ptx", "abs_s64", 64),
+    // set on f16/f16x2 sources (HSET2); bf16/bf16x2 need sm_90.
+    kernel("half_set.ptx", "half_set", 64),
+    Kernel {
+        min_sm: 90,
+        ..kernel("half_set_bf16.ptx", "half_set_bf16", 64)
+    },
     // Integer, b1 and f64 mma.sync, one warp of 128-byte rows (m16n8kK and f64 need sm_80; f64
     // m16n8kK sm_90).
     kernel("mma_int.ptx", "imma_m8_s8", 32),
