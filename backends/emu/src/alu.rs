@@ -215,6 +215,7 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         Hadd2 | Hmul2 | Hfma2 => return crate::half::arith(i, x),
         Hsetp2 => return crate::half::setp(i, x),
         Hmnmx2 => return crate::half::minmax(i, x),
+        Hset2 => return crate::half::set(i, x),
         F2fp => return crate::half::f2fp(i, x),
         _ => return Err("not an ALU op".into()),
     };

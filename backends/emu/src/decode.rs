@@ -441,12 +441,12 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             }
             add_write(i, rfile, dst, 1);
         }
-        Hadd2 | Hmul2 | Hmnmx2 | F2fp => {
+        Hadd2 | Hmul2 | Hmnmx2 | Hset2 | F2fp => {
             i.a = a;
             i.b = alu_b2(i, false);
             add_read(i, i.a, 1);
             add_read(i, i.b, 1);
-            if i.op == Hmnmx2 {
+            if matches!(i.op, Hmnmx2 | Hset2) {
                 let p = i.pred(87);
                 add_pred_read(i, p);
             }

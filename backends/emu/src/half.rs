@@ -1,5 +1,5 @@
 //! Half-precision ALU ops: HADD2 (0x030), HFMA2 (0x031, and HFMA2.MMA 0x035), HMUL2 (0x032),
-//! HSETP2 (0x034), HMNMX2 (0x040) and F2FP.PACK_AB (0x03e), lane by lane on two f16 or bf16
+//! HSETP2 (0x034), HSET2 (0x033), HMNMX2 (0x040) and F2FP.PACK_AB (0x03e), lane by lane on two f16 or bf16
 //! values, rounded to nearest exactly (sums through TwoSum, products exact in f64); and the
 //! rounding of an exact value to f16/bf16 in any mode, shared with the conversions.
 //!
@@ -159,7 +159,7 @@ fn encode_finite(v: f64, f: HalfFmt) -> u16 {
 }
 
 fn fmt_of(i: &Inst) -> HalfFmt {
-    let bf16 = if i.op == Op::Hsetp2 {
+    let bf16 = if matches!(i.op, Op::Hsetp2 | Op::Hset2) {
         i.bit(65)
     } else {
         i.bit(85)
@@ -334,6 +334,36 @@ pub fn setp(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
     for k in 0..2 {
         out.p[k] = Some(combine(fcmp_code(i.f(76, 4), a[k].partial_cmp(&b[k]))));
     }
+    Ok(out)
+}
+
+/// HSET2: each lane of the result all ones where its comparison (76..79, as HSETP2's), combined
+/// (69..70) with the accumulator at 87..90, holds, else 0; `.BF` (71) writes 1.0 of the lane's
+/// format instead of all ones.
+pub fn set(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
+    check_form(i)?;
+    let f = fmt_of(i);
+    let ftz = i.bit(80);
+    let (a, b) = (a_lanes(i, x, f, ftz), b_lanes(i, x, f, ftz));
+    let acc = x.pred(i.pred(87));
+    let combine = |r: bool| match i.f(69, 2) {
+        0 => r && acc,
+        1 => r || acc,
+        _ => r ^ acc,
+    };
+    let truth = match (i.bit(71), i.bit(65)) {
+        (false, _) => 0xffff,
+        (true, false) => 0x3c00,
+        (true, true) => 0x3f80,
+    };
+    let mut word = 0u32;
+    for k in 0..2 {
+        if combine(fcmp_code(i.f(76, 4), a[k].partial_cmp(&b[k]))) {
+            word |= truth << (16 * k);
+        }
+    }
+    let mut out = AluOut::default();
+    out.r[0] = Some(word);
     Ok(out)
 }
 

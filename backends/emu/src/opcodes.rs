@@ -115,6 +115,7 @@ pub enum Op {
     Hfma2,
     Hmul2,
     Hsetp2,
+    Hset2,
     Hmnmx2,
     F2fp,
     Frnd,
@@ -192,7 +193,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 135] = [
+    pub const ALL: [Op; 136] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -303,6 +304,7 @@ impl Op {
         Op::Hfma2,
         Op::Hmul2,
         Op::Hsetp2,
+        Op::Hset2,
         Op::Hmnmx2,
         Op::F2fp,
         Op::Frnd,
@@ -445,6 +447,7 @@ impl Op {
             Hfma2 => "HFMA2",
             Hmul2 => "HMUL2",
             Hsetp2 => "HSETP2",
+            Hset2 => "HSET2",
             Hmnmx2 => "HMNMX2",
             F2fp => "F2FP",
             Imma => "IMMA",
@@ -690,6 +693,7 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Hfma2, 0x031, true),
         (Hmul2, 0x032, true),
         (Hsetp2, 0x034, true),
+        (Hset2, 0x033, true),
         (I2i, 0x038, true),
         (Vote, 0x806, false),
         (Voteu, 0x886, false),

@@ -425,6 +425,7 @@ pub(crate) fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Wor
         }
         Opcode::Half2 { .. }
         | Opcode::Hsetp2 { .. }
+        | Opcode::Hset2 { .. }
         | Opcode::Hmnmx2 { .. }
         | Opcode::F2fp { .. } => crate::encode_half::encode_half(i, w)?,
         Opcode::F2fp8 { .. } => crate::fp8::encode_f2fp8(i, w)?,

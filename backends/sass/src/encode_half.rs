@@ -1,11 +1,12 @@
-//! Encodings of the half-precision ALU ops: HADD2 (0x030), HFMA2 (0x031), HMUL2 (0x032), HSETP2
-//! (0x034), HMNMX2 (0x040) and F2FP.PACK_AB (0x03e).
+//! Encodings of the half-precision ALU ops: HADD2 (0x030), HFMA2 (0x031), HMUL2 (0x032), HSET2
+//! (0x033), HSETP2 (0x034), HMNMX2 (0x040) and F2FP.PACK_AB (0x03e).
 //!
 //! Fields, as ptxas 13.5 writes them on sm_75..sm_90: A's negation 72, absolute value 73 and
 //! swizzle 74..75; B's swizzle 60..61, absolute value 62, negation 63; HFMA2's C swizzle 81..82,
 //! absolute value 83, negation 84; `.SAT` 77, `.F32` result 78, `.RELU` 79 (with 87..89 all ones),
 //! `.FTZ` 80, `.BF16_V2` 85 (HSETP2's at 65). HSETP2: combine 69..70, comparison 76..79,
-//! predicates as FSETP. HMNMX2: `.NAN` 81, the min/max predicate 87..90. F2FP: C is RZ, `.BF16`
+//! predicates as FSETP. HSET2: as HSETP2 with a register result, `.BF` 71, the accumulator
+//! 87..90. HMNMX2: `.NAN` 81, the min/max predicate 87..90. F2FP: C is RZ, `.BF16`
 //! 76, rounding 79..80.
 
 use crate::encode::{bool_op_code, float_cmp_code, FORM_RRR};
@@ -65,6 +66,24 @@ pub(crate) fn encode_half(i: &Instr, w: &mut Word) -> EResult<()> {
             w.set(76, 4, float_cmp_code(cmp));
             w.set(80, 1, ftz as u64);
             set_setp_preds(w, i)?;
+        }
+        Opcode::Hset2 {
+            cmp,
+            combine,
+            ftz,
+            bf16,
+            bool_float,
+            swz,
+        } => {
+            set_regs(w, 0x033, a, b, &Src::ZERO)?;
+            w.set(64, 8, 0);
+            set_a_b_mods(w, a, b, swz[0], swz[1]);
+            w.set(65, 1, bf16 as u64);
+            w.set(69, 2, bool_op_code(combine));
+            w.set(71, 1, bool_float as u64);
+            w.set(76, 4, float_cmp_code(cmp));
+            w.set(80, 1, ftz as u64);
+            set_pred(w, 87, c)?;
         }
         Opcode::Hmnmx2 {
             bf16,

@@ -619,6 +619,17 @@ pub enum Opcode {
         bf16: bool,
         swz: [HalfSwizzle; 2],
     },
+    /// `HSET2[.BF16_V2][.BF].cmp[.FTZ].combine d0, s0, s1, s2(accumulator P)`: each lane of d0
+    /// all ones (`.BF`: 1.0 of the lane's format) where its comparison, combined with s2, holds,
+    /// else 0.
+    Hset2 {
+        cmp: FloatCmp,
+        combine: BoolOp,
+        ftz: bool,
+        bf16: bool,
+        bool_float: bool,
+        swz: [HalfSwizzle; 2],
+    },
     /// `HMNMX2[.BF16_V2][.FTZ][.NAN] d0, s0, s1, s2(P: PT = min, !PT = max)`, lane by lane.
     Hmnmx2 {
         bf16: bool,

@@ -298,6 +298,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         }
         Opcode::Half2 { .. }
         | Opcode::Hsetp2 { .. }
+        | Opcode::Hset2 { .. }
         | Opcode::Hmnmx2 { .. }
         | Opcode::F2fp { .. } => crate::print_half::half_body(sm, i),
         Opcode::F2fp8 { .. } => crate::fp8::f2fp8_body(i),

@@ -61,6 +61,22 @@ pub(crate) fn half_body(sm: Sm, i: &Instr) -> String {
                 pred(c)
             ])
         ),
+        Opcode::Hset2 {
+            cmp,
+            combine,
+            ftz,
+            bf16,
+            bool_float,
+            swz,
+        } => format!(
+            "HSET2{}{}.{}{}.{} {}",
+            flag(bf16, ".BF16_V2"),
+            flag(bool_float, ".BF"),
+            float_cmp_name(cmp),
+            flag(ftz, ".FTZ"),
+            bool_op_name(combine),
+            join(&[d0, hsrc(a, swz[0]), hsrc(b, swz[1]), pred(c)])
+        ),
         Opcode::Hmnmx2 {
             bf16,
             ftz,

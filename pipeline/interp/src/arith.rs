@@ -466,6 +466,8 @@ fn f64_op(ins: &Ins, s: &[u64]) -> Result<u64, SimError> {
         // ptxas's sqrt.rn.f64 writes 0xfff80000_00000000 for a negative input (not -0 or NaN).
         "sqrt" if a < 0.0 => return Ok(0xfff8_0000_0000_0000),
         "sqrt" => float::sqrt64(a, rnd),
+        // ptxas's rsqrt.approx.f64 (not .ftz) writes 0xfff80000_00000000 for a negative input.
+        "rsqrt" if a < 0.0 && !ins.has("ftz") => return Ok(0xfff8_0000_0000_0000),
         // ptxas and ptxforge write abs/neg.f64 as DADD -RZ, |x| / -x (sm_75..sm_90): a NaN
         // propagates like any f64 NaN operand (quieted, its sign kept).
         "abs" | "neg" if a.is_nan() => return Ok(s[0] | 1 << 51),

@@ -425,6 +425,9 @@ impl Cta<'_, '_> {
         let cmp = ins.mods.first().map(String::as_str).unwrap_or("");
         let a = self.read(t, operand(ins, 1)?, sty)?;
         let b = self.read(t, operand(ins, 2)?, sty)?;
+        if matches!(sty, Type::F16 | Type::BF16 | Type::F16x2 | Type::BF16x2) {
+            return self.set_half(t, ins, (dty, sty), (a, b), cmp);
+        }
         let r = compare(cmp, a, b, sty, ins.has("ftz"))
             .ok_or_else(|| unsupported(ins, "comparison"))?;
         let (r, _) = self.combine(t, ins, r, 3)?;
@@ -444,6 +447,43 @@ impl Cta<'_, '_> {
                 }
             }
         };
+        self.write(t, operand(ins, 0)?, v, dty)?;
+        Ok(Flow::Next)
+    }
+
+    /// `set` on f16/bf16 sources, lane by lane for the x2 types: each lane's result is 1.0 of
+    /// the format for a half result, all ones (of the lane, or of the whole integer result for a
+    /// scalar source) otherwise.
+    fn set_half(
+        &mut self,
+        t: usize,
+        ins: &Ins,
+        (dty, sty): (Type, Type),
+        (a, b): (u64, u64),
+        cmp: &str,
+    ) -> Result<Flow, SimError> {
+        let bf16 = matches!(sty, Type::BF16 | Type::BF16x2);
+        let lane_ty = if bf16 { Type::BF16 } else { Type::F16 };
+        let lanes = if matches!(sty, Type::F16x2 | Type::BF16x2) {
+            2
+        } else {
+            1
+        };
+        let truth = match dty {
+            Type::F16 | Type::F16x2 => 0x3c00,
+            Type::BF16 | Type::BF16x2 => 0x3f80,
+            _ if lanes == 2 => 0xffff,
+            _ => mask(width(dty)),
+        };
+        let mut v = 0;
+        for k in 0..lanes {
+            let lane = |x: u64| (x >> (16 * k)) & 0xffff;
+            let r = compare(cmp, lane(a), lane(b), lane_ty, ins.has("ftz"))
+                .ok_or_else(|| unsupported(ins, "comparison"))?;
+            if self.combine(t, ins, r, 3)?.0 {
+                v |= truth << (16 * k);
+            }
+        }
         self.write(t, operand(ins, 0)?, v, dty)?;
         Ok(Flow::Next)
     }

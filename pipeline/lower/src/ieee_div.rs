@@ -88,7 +88,7 @@ impl Ctx<'_> {
     }
 
     /// `a` or `b` is a zero, an infinity or a NaN.
-    fn div_special(&mut self, a: Src, b: Src) -> Src {
+    pub(crate) fn div_special(&mut self, a: Src, b: Src) -> Src {
         let ea = self.exponent_field(a);
         let eb = self.exponent_field(b);
         let ma = self.div_lop(LUT_AND, a, Src::imm(MAGNITUDE));
@@ -102,7 +102,7 @@ impl Ctx<'_> {
     /// `a * rcp(b * s)`: the IEEE answer where `a` or `b` is a zero, an infinity or a NaN; `s`
     /// (2^24 for a denormal `b`, 2^-24 from 2^126 up, else 1) keeps rcp finite and nonzero for a
     /// finite nonzero `b`.
-    fn div_special_quotient(&mut self, a: Src, b: Src) -> Src {
+    pub(crate) fn div_special_quotient(&mut self, a: Src, b: Src) -> Src {
         let eb = self.exponent_field(b);
         let denormal = self.isetp_acc(IntCmp::Eq, eb, Src::ZERO, Src::TRUE);
         let huge = self.isetp_acc(IntCmp::Ge, eb, Src::imm(253), Src::TRUE);
@@ -147,7 +147,7 @@ impl Ctx<'_> {
     }
 
     /// 1 / B for a positive finite nonzero f64 B: MUFU.RCP64H and three Newton steps.
-    fn rcp_f64(&mut self, big_b: Src) -> Src {
+    pub(crate) fn rcp_f64(&mut self, big_b: Src) -> Src {
         let seed_hi = self.div_temp();
         self.emit(
             Opcode::Mufu {
@@ -253,13 +253,13 @@ impl Ctx<'_> {
         Src::reg(d)
     }
 
-    fn dmul(&mut self, a: Src, b: Src) -> Src {
+    pub(crate) fn dmul(&mut self, a: Src, b: Src) -> Src {
         let d = self.temp64();
         self.emit(Opcode::Dmul { rnd: Round::Rn }, &[Dst::Reg(d)], &[a, b]);
         Src::reg(d)
     }
 
-    fn dfma_rnd(&mut self, rnd: Round, a: Src, b: Src, c: Src) -> Src {
+    pub(crate) fn dfma_rnd(&mut self, rnd: Round, a: Src, b: Src, c: Src) -> Src {
         let d = self.temp64();
         self.emit(Opcode::Dfma { rnd }, &[Dst::Reg(d)], &[a, b, c]);
         Src::reg(d)

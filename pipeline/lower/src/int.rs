@@ -37,6 +37,7 @@ impl Ctx<'_> {
             ("add", true) => self.add64(i),
             ("sub", true) => self.sub64(i),
             ("neg", true) => self.neg64(i),
+            ("abs", true) => self.abs64(i),
             ("min", true) | ("max", true) => self.minmax64(i, ty),
             ("mul", false) | ("mad", false) => self.mul32(i, ty),
             ("mad", true) => self.mad64(i, ty),
@@ -244,6 +245,36 @@ impl Ctx<'_> {
         let d = self.dst(&o[0])?;
         let (bl, bh) = self.src64(&o[1])?;
         self.sub64_parts(d, Src::ZERO, Src::ZERO, bl, bh);
+        Ok(())
+    }
+
+    /// `abs.s64`: the negation (IADD3 + IADD3.X) selected where the high word is negative, as
+    /// ptxas writes it (the most negative value stays itself).
+    fn abs64(&mut self, i: &Instruction) -> LResult<()> {
+        let o = ops(i, 2)?;
+        let d = self.dst(&o[0])?;
+        let (al, ah) = self.src64(&o[1])?;
+        let (al, ah) = (self.in_reg(al), self.in_reg(ah));
+        let neg = self.temp64();
+        self.sub64_parts(neg, Src::ZERO, Src::ZERO, al, ah);
+        let negative = self.temp_pred();
+        self.emit(
+            Opcode::Isetp {
+                cmp: IntCmp::Lt,
+                signed: true,
+                combine: BoolOp::And,
+                ex: false,
+            },
+            &[Dst::Reg(negative), Dst::None],
+            &[ah, Src::ZERO, Src::TRUE],
+        );
+        for (half, word) in [(0, al), (1, ah)] {
+            self.emit(
+                Opcode::Sel,
+                &[Dst::Reg(d.part(half))],
+                &[Src::reg(neg.part(half)), word, Src::reg(negative)],
+            );
+        }
         Ok(())
     }
 
@@ -784,6 +815,14 @@ impl Ctx<'_> {
         let &[dtype, stype] = i.types().as_slice() else {
             return Err("set needs a result type and a source type".into());
         };
+        if crate::half::is_half(stype) {
+            return self.half_set(i, dtype, stype);
+        }
+        // A half-precision result of a wider compare: ptxas converts its all-ones (HSET2/SEL then
+        // I2F), not lowered here.
+        if crate::half::is_half(dtype) {
+            return Err(unsupported(i));
+        }
         let p = self.temp_pred();
         let dsts = (Dst::Reg(p), Dst::None);
         match stype.size_bytes() {

@@ -8,7 +8,7 @@
 //!
 //! instruction selection: `ctx.rs` (blocks, register mapping, operands, dispatch), `int.rs` (incl.
 //! `set` as a setp compare plus SEL, `sad` as VABSDIFF), `half.rs` (f16/f16x2/bf16/bf16x2
-//! arithmetic and compares), `float.rs`, `double.rs` (FP64 unit), `cvt_sat.rs` (integer cvt.sat clamps), `convert.rs` (cvt between every
+//! arithmetic and compares), `half_set.rs` (`set` on half sources as HSET2), `float.rs`, `double.rs` (FP64 unit), `cvt_sat.rs` (integer cvt.sat clamps), `convert.rs` (cvt between every
 //! integer width, f16, bf16, f32 and f64), `mem.rs` (scalar and vector loads/stores in every space,
 //! parameters incl. narrow ones), `param_addr.rs` (parameters reached through registers: a register
 //! only ever holding a parameter's address is a fixed offset, its loads read `c[0x0][..]`, or a
@@ -18,7 +18,9 @@
 //! `pack.rs` (`mov` with vector operands), `shared_layout.rs` (`.shared` placement as ptxas),
 //! `shared_window.rs` (`cvta.shared`/`cvta.to.shared`: the window base at `c[0x0][0x18]` before
 //! sm_90, `{shared address, SR_SWINHI}` on sm_90), `sqrt.rs` (`sqrt.rn.f32`: MUFU.RSQ and a Newton
-//! correction, the slow path inline and selected), `local.rs` (`.local` variables in the stack
+//! correction, the slow path inline and selected), `div_directed.rs` (`div/rcp.rz/.rm/.rp.f32`: an f64
+//! quotient narrowed by a directed F2F), `rsqrt64.rs` (`rsqrt.approx.f64`: MUFU.RSQ64H and a Newton
+//! step, the slow path inline and selected), `local.rs` (`.local` variables in the stack
 //! frame in ptxas's order, the R1 prologue, local symbol addresses, `ld/st.local` as LDL/STL,
 //! `cvta.local`/`cvta.to.local` through the window base at `c[0x0][0x20]`), `atomic.rs` (atom/red,
 //! CAS with its compare and new values in one register group; generic ATOM; memory orders;
@@ -68,6 +70,7 @@ mod consts;
 mod convert;
 mod ctx;
 mod cvt_sat;
+mod div_directed;
 mod divergence;
 mod divide;
 mod double;
@@ -79,6 +82,7 @@ mod funnel;
 mod global_sym;
 mod globals;
 mod half;
+mod half_set;
 mod hopper_sync;
 mod ieee_div;
 mod imm_fold;
@@ -105,6 +109,7 @@ mod param_addr;
 mod param_window;
 mod passes;
 mod planted;
+mod rsqrt64;
 mod shared_layout;
 mod shared_window;
 mod special_regs;

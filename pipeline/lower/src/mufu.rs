@@ -36,6 +36,9 @@ impl Ctx<'_> {
             "div" | "rcp" if ty == Type::F32 && i.has_mod("rn") && !ftz => {
                 return Some(self.div_rn_f32(i));
             }
+            "div" | "rcp" if ty == Type::F32 && !ftz && directed(i).is_some() => {
+                return Some(self.div_directed_f32(i, directed(i)?));
+            }
             "sin" => MufuFunc::Sin,
             "cos" => MufuFunc::Cos,
             "ex2" => MufuFunc::Ex2,
@@ -59,6 +62,7 @@ impl Ctx<'_> {
             (Type::F32, _) => Some(self.mufu_f32(i, func, ftz)),
             (Type::F64, MufuFunc::Rcp) if ftz => Some(self.mufu_f64(i, MufuFunc::Rcp64h)),
             (Type::F64, MufuFunc::Rsq) if ftz => Some(self.mufu_f64(i, MufuFunc::Rsq64h)),
+            (Type::F64, MufuFunc::Rsq) => Some(self.rsqrt_approx_f64(i)),
             _ => None,
         }
     }
@@ -244,4 +248,14 @@ impl Ctx<'_> {
         self.emit(op, &[Dst::Reg(r)], &[x, Src::imm(k)]);
         Src::reg(r)
     }
+}
+
+/// The directed IEEE rounding modifier of an instruction (`.rz`, `.rm`, `.rp`), if it has one.
+fn directed(i: &Instruction) -> Option<Round> {
+    i.mods().iter().find_map(|m| match m.as_str() {
+        "rz" => Some(Round::Rz),
+        "rm" => Some(Round::Rm),
+        "rp" => Some(Round::Rp),
+        _ => None,
+    })
 }

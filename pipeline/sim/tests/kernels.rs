@@ -156,6 +156,21 @@ const KERNELS: &[Kernel] = &[
     kernel("mufu.ptx", "frnd_f64", 64),
     kernel("sqrt_rn64.ptx", "sqrt_rn64", 64),
     kernel("div_rn.ptx", "div_rn", 64),
+    // div/rcp.rz/.rm/.rp.f32; rsqrt.approx.f64 (high words, within 2 units) and abs.s64.
+    kernel("div_directed.ptx", "div_rz", 64),
+    kernel("div_directed.ptx", "div_rm", 64),
+    kernel("div_directed.ptx", "div_rp", 64),
+    Kernel {
+        ulps: 2,
+        ..kernel("rsqrt64_abs64.ptx", "rsqrt_f64", 64)
+    },
+    kernel("rsqrt64_abs64.ptx", "abs_s64", 64),
+    // set on f16/f16x2 sources (HSET2); bf16/bf16x2 need sm_90.
+    kernel("half_set.ptx", "half_set", 64),
+    Kernel {
+        min_sm: 90,
+        ..kernel("half_set_bf16.ptx", "half_set_bf16", 64)
+    },
     // Integer, b1 and f64 mma.sync, one warp of 128-byte rows (m16n8kK and f64 need sm_80; f64
     // m16n8kK sm_90).
     kernel("mma_int.ptx", "imma_m8_s8", 32),
