@@ -103,8 +103,8 @@ pub struct EmuStats {
     /// variable-latency op completing as early as possible: a lower bound, not a timing.
     pub cycles: u64,
     pub ctas: u64,
-    /// Bit `op as usize` is set when some thread ran `decode::Op::ALL[op]`.
-    pub opcodes_run: u128,
+    /// The opcodes some thread ran.
+    pub opcodes_run: opcodes::OpSet,
 }
 
 impl EmuStats {
@@ -112,7 +112,7 @@ impl EmuStats {
     pub fn opcodes(&self) -> Vec<&'static str> {
         decode::Op::ALL
             .iter()
-            .filter(|&&op| self.opcodes_run >> op as usize & 1 == 1)
+            .filter(|&&op| self.opcodes_run.contains(op))
             .map(|op| op.name())
             .collect()
     }

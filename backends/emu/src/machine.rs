@@ -517,7 +517,7 @@ impl Run<'_> {
         }
         self.stats.thread_instructions += exec.count_ones() as u64;
         if exec != 0 {
-            self.stats.opcodes_run |= 1u128 << inst.op as usize;
+            self.stats.opcodes_run.insert(inst.op);
         }
         for l in (0..WARP).filter(|&l| group >> l & 1 == 1) {
             w.pc[l] = pc + 16;

@@ -1,6 +1,30 @@
 //! The opcodes the emulator runs: the `Op` enum with each op's mnemonic, timing class and queue, and
 //! the per-architecture table of encodings that ran correctly on ptxas's code (`OPCODES.md`).
 
+/// A set of [`Op`]s, one bit each (room for 256: `Op::ALL` outgrew a `u128`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct OpSet([u64; 4]);
+
+const _: () = assert!(Op::ALL.len() <= 256, "OpSet holds 256 opcodes");
+
+impl OpSet {
+    pub fn insert(&mut self, op: Op) {
+        self.0[op as usize / 64] |= 1 << (op as usize % 64);
+    }
+
+    pub fn contains(&self, op: Op) -> bool {
+        self.0[op as usize / 64] >> (op as usize % 64) & 1 == 1
+    }
+}
+
+impl std::ops::BitOrAssign for OpSet {
+    fn bitor_assign(&mut self, other: OpSet) {
+        for (word, o) in self.0.iter_mut().zip(other.0) {
+            *word |= o;
+        }
+    }
+}
+
 /// The opcodes the emulator executes. Each was first run on ptxas's code.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Op {

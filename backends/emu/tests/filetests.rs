@@ -5,10 +5,11 @@ mod common;
 
 use common::cases::CASES;
 use common::*;
+use ptxforge_emu::opcodes::OpSet;
 use ptxforge_emu::{run_kernel, EmuOptions};
 
 /// Runs one case on one cubin; Err describes the failure.
-fn run_case(case: &Case, cubin: &[u8], seed: u64) -> Result<u128, String> {
+fn run_case(case: &Case, cubin: &[u8], seed: u64) -> Result<OpSet, String> {
     let mut rng = Rng::new(seed);
     let mut s = (case.setup)(&mut rng);
     let stats = run_kernel(
@@ -32,12 +33,12 @@ fn run_case(case: &Case, cubin: &[u8], seed: u64) -> Result<u128, String> {
 fn run_all(
     which: &str,
     cubin_of: impl Fn(&str, u32) -> Option<Result<Vec<u8>, String>>,
-) -> (usize, Vec<String>, Vec<(u32, u128)>) {
+) -> (usize, Vec<String>, Vec<(u32, OpSet)>) {
     let mut ran = 0;
     let mut failures = Vec::new();
     let mut executed = Vec::new();
     for sm in SMS {
-        let mut ops = 0u128;
+        let mut ops = OpSet::default();
         // One compile per file (several cases share one).
         let mut compiled: std::collections::HashMap<&str, Option<Result<Vec<u8>, String>>> =
             std::collections::HashMap::new();
