@@ -8,16 +8,9 @@ use ptxforge_sass::ir::*;
 
 use ptxforge_sass::warp::Scope;
 
+use crate::ctx::unsupported;
 use crate::ctx::{Ctx, LResult};
 use crate::ordered::Ordering;
-
-fn unsupported(i: &Instruction) -> String {
-    format!(
-        "'{}.{}' is not supported yet",
-        i.opcode(),
-        i.mods().join(".")
-    )
-}
 
 /// The operation named by the instruction's modifiers.
 fn atom_op(i: &Instruction) -> Option<AtomOp> {

@@ -10,14 +10,7 @@ use crate::ctx::{Ctx, LResult};
 const LUT_INSERT: u8 = 0xe2;
 
 use crate::ctx::operands_exactly as operands;
-
-fn unsupported(i: &Instruction) -> String {
-    format!(
-        "'{}.{}' is not supported yet",
-        i.opcode(),
-        i.mods().join(".")
-    )
-}
+use crate::ctx::unsupported;
 
 /// SHF.L.U32: a 32-bit shift left (by 32 or more: 0).
 fn shl_u32() -> Opcode {

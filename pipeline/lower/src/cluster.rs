@@ -20,18 +20,11 @@ use ptxforge_sass::ir::*;
 use ptxforge_sass::reg_budget::Directives;
 use ptxforge_sass::warp::{Scope, WarpOp};
 
+use crate::ctx::unsupported;
 use crate::ctx::{Ctx, LResult};
 
 /// Constant bank 0's word that is 1 in a cluster launch (sm_90).
 const CLUSTER_LAUNCH_CBUF: u16 = 0x140;
-
-fn unsupported(i: &Instruction) -> String {
-    format!(
-        "'{}.{}' is not supported yet",
-        i.opcode(),
-        i.mods().join(".")
-    )
-}
 
 /// Whether the kernel's directives fix its register count at entry (`.maxnreg`, or `.maxntid` /
 /// `.reqntid` with `.minnctapersm`): ptxas ignores `setmaxnreg` otherwise.

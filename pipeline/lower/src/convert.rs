@@ -6,6 +6,7 @@
 use ptxforge_ptx::ast::{Instruction, Type};
 use ptxforge_sass::ir::*;
 
+use crate::ctx::unsupported;
 use crate::ctx::{Ctx, LResult};
 
 impl Ctx<'_> {
@@ -213,12 +214,4 @@ fn rounding_of(i: &Instruction, names: [&str; 4]) -> LResult<Round> {
         [r] => Ok(r),
         _ => Err(unsupported(i)),
     }
-}
-
-fn unsupported(i: &Instruction) -> String {
-    format!(
-        "'{}.{}' is not supported yet",
-        i.opcode(),
-        i.mods().join(".")
-    )
 }

@@ -634,6 +634,17 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// The message for an instruction form the back end does not lower yet: `'opcode.mods' is not
+/// supported yet`, as ptxforge reports it in ptxas's diagnostic format.
+pub(crate) fn unsupported(i: &ast::Instruction) -> String {
+    format!(
+        "'{}{}{}' is not supported yet",
+        i.opcode(),
+        if i.mods().is_empty() { "" } else { "." },
+        i.mods().join(".")
+    )
+}
+
 /// `i`'s operands when there are exactly `n`; otherwise ptxas's "Arguments mismatch" message.
 pub(crate) fn operands_exactly(i: &ast::Instruction, n: usize) -> LResult<&[Operand]> {
     if i.operands.len() == n {

@@ -4,6 +4,7 @@
 use ptxforge_ptx::ast::{Instruction, Operand};
 use ptxforge_sass::ir::*;
 
+use crate::ctx::unsupported;
 use crate::ctx::{Ctx, LResult};
 
 /// The quiet bit of an f64 NaN, in the high word.
@@ -179,12 +180,4 @@ pub fn rounding(i: &Instruction) -> LResult<Round> {
         return Err(unsupported(i));
     }
     Ok(r)
-}
-
-fn unsupported(i: &Instruction) -> String {
-    format!(
-        "'{}.{}' is not supported yet",
-        i.opcode(),
-        i.mods().join(".")
-    )
 }

@@ -5,6 +5,7 @@
 use ptxforge_ptx::ast::{Instruction, Type};
 use ptxforge_sass::ir::*;
 
+use crate::ctx::unsupported;
 use crate::ctx::{Ctx, LResult};
 use crate::float::float_cmp;
 
@@ -194,12 +195,4 @@ impl Ctx<'_> {
         );
         Ok(())
     }
-}
-
-fn unsupported(i: &Instruction) -> String {
-    format!(
-        "'{}.{}' is not supported yet",
-        i.opcode(),
-        i.mods().join(".")
-    )
 }

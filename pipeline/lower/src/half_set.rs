@@ -6,6 +6,7 @@
 use ptxforge_ptx::ast::{Instruction, Type};
 use ptxforge_sass::ir::*;
 
+use crate::ctx::unsupported;
 use crate::ctx::{Ctx, LResult};
 
 impl Ctx<'_> {
@@ -50,12 +51,4 @@ impl Ctx<'_> {
         );
         Ok(())
     }
-}
-
-fn unsupported(i: &Instruction) -> String {
-    format!(
-        "'{}.{}' is not supported yet",
-        i.opcode(),
-        i.mods().join(".")
-    )
 }

@@ -18,16 +18,8 @@ use ptxforge_ptx::ast::{AddrBase, Instruction, Operand, Statement};
 use ptxforge_sass::ir::*;
 use ptxforge_sass::syncs::{ArriveMode, SyncsOp};
 
+use crate::ctx::unsupported;
 use crate::ctx::{Ctx, LResult};
-
-fn unsupported(i: &Instruction) -> String {
-    format!(
-        "'{}{}{}' is not supported yet",
-        i.opcode(),
-        if i.mods().is_empty() { "" } else { "." },
-        i.mods().join(".")
-    )
-}
 
 /// The scope an mbarrier operation's memory semantics reach (`.cta` unless `.cluster`).
 fn cluster_scope(i: &Instruction) -> bool {

@@ -11,15 +11,7 @@ const LUT_XOR: u8 = 0x3c;
 const LUT_NOT_A: u8 = 0x0f;
 
 use crate::ctx::operands_exactly as ops;
-
-fn unsupported(i: &Instruction) -> String {
-    format!(
-        "'{}{}{}' is not supported yet",
-        i.opcode(),
-        if i.mods().is_empty() { "" } else { "." },
-        i.mods().join(".")
-    )
-}
+use crate::ctx::unsupported;
 
 impl Ctx<'_> {
     pub fn lower_int(&mut self, i: &Instruction) -> LResult<()> {

@@ -5,15 +5,8 @@
 use ptxforge_ptx::ast::{Instruction, Type};
 use ptxforge_sass::ir::*;
 
+use crate::ctx::unsupported;
 use crate::ctx::{operands_exactly, Ctx, LResult};
-
-fn unsupported(i: &Instruction) -> String {
-    format!(
-        "'{}.{}' is not supported yet",
-        i.opcode(),
-        i.mods().join(".")
-    )
-}
 
 impl Ctx<'_> {
     /// Lowers `i` when it is one of this file's forms; `None` leaves it to the other lowerings.

@@ -10,6 +10,7 @@ use ptxforge_ptx::ast::{Instruction, Operand, Type};
 use ptxforge_sass::ir::*;
 
 use crate::ctx::operands_exactly as operands;
+use crate::ctx::unsupported;
 use crate::ctx::{Ctx, LResult};
 
 /// The name the carry flag's predicate is bound to (no PTX register can be called so).
@@ -19,14 +20,6 @@ const LUT_AND: u8 = 0xc0;
 const LUT_NOT_A: u8 = 0x0f;
 /// `a | (~b & c)`: a negative field's ones (c) above its length (outside the mask b).
 const LUT_OR_ABOVE: u8 = 0xf2;
-
-fn unsupported(i: &Instruction) -> String {
-    format!(
-        "'{}.{}' is not supported yet",
-        i.opcode(),
-        i.mods().join(".")
-    )
-}
 
 fn imm(op: &Operand) -> Option<u32> {
     match op {

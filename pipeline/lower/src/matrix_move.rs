@@ -6,16 +6,9 @@ use ptxforge_ptx::ast::Instruction;
 use ptxforge_sass::ir::*;
 use ptxforge_sass::matrix_move::MatrixOp;
 
+use crate::ctx::unsupported;
 use crate::ctx::{operands_exactly, Ctx, LResult};
 use crate::mem::Space;
-
-fn unsupported(i: &Instruction) -> String {
-    format!(
-        "'{}.{}' is not supported yet",
-        i.opcode(),
-        i.mods().join(".")
-    )
-}
 
 impl Ctx<'_> {
     /// `movmatrix` and `stmatrix`; `None` for other instructions.

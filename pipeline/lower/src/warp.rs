@@ -23,16 +23,8 @@ const FULL_MASK: u32 = u32::MAX;
 /// Slot of a collective's member mask until the warp pass has used it.
 const MASK_SLOT: usize = 4;
 
-fn unsupported(i: &Instruction) -> String {
-    format!(
-        "'{}{}{}' is not supported yet",
-        i.opcode(),
-        if i.mods().is_empty() { "" } else { "." },
-        i.mods().join(".")
-    )
-}
-
 use crate::ctx::operands_exactly as operands;
+use crate::ctx::unsupported;
 
 impl Ctx<'_> {
     /// Dispatches the warp-level and synchronisation opcodes; `None` for other opcodes.

@@ -15,15 +15,8 @@ use ptxforge_ptx::ast::{Instruction, Operand, Statement};
 use ptxforge_sass::ir::*;
 use ptxforge_sass::wgmma::{GmmaAcc, GmmaElem, WgmmaOp};
 
+use crate::ctx::unsupported;
 use crate::ctx::{Ctx, LResult};
-
-fn unsupported(i: &Instruction) -> String {
-    format!(
-        "'{}.{}' is not supported yet",
-        i.opcode(),
-        i.mods().join(".")
-    )
-}
 
 /// `m64n128k16` as N and K.
 fn parse_shape(m: &str) -> Option<(u16, u32)> {
