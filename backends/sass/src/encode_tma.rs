@@ -4,7 +4,7 @@
 //! dimension count minus one in 79..81, the multicast mask's UR in 64..69 with bit 75, the cache
 //! hint's pair in 40..45 with bit 76. UBLKCP 0x3ba: destination 32..37, source 24..29, size UR
 //! 64..69, direction 73..74 (1 S.G, 2 G.S, 3 S.S), bit 75 .MULTICAST, hint as above; UBLKPF.L2
-//! 0x3bc: source 24..29, size 64..69. All set bit 91. ELECT 0x82f (`encode_sync.rs`); VOTE 0x806
+//! 0x3bc: source 24..29, size 64..69. All set bit 91. UTMACMDFLUSH 0x9b7. ELECT 0x82f (`encode_sync.rs`); VOTE 0x806
 //! with the mode (1: ANY) in 72..73, the predicate destination in 81..83 and source in 87..90.
 
 use crate::encode::{pred_dst, EResult, EncodeError, Word};
@@ -74,6 +74,10 @@ pub(crate) fn encode_tma(w: &mut Word, i: &Instr, op: TmaOp) -> EResult<()> {
             w.set(24, 6, ur(&i.srcs[1], "UBLKPF source")?);
             w.set(64, 6, ur(&i.srcs[2], "UBLKPF size")?);
             set_hint(w, i, "UBLKPF")?;
+        }
+        TmaOp::BulkCommit => {
+            w.set(0, 12, 0x9b7);
+            return Ok(());
         }
         TmaOp::Elect => {
             let e = Instr::new(

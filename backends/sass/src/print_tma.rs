@@ -58,6 +58,7 @@ pub(crate) fn print_tma(i: &Instr, op: TmaOp) -> String {
             ur(&i.srcs[2]),
             hint(i)
         ),
+        TmaOp::BulkCommit => "UTMACMDFLUSH".into(),
         TmaOp::Elect => format!("ELECT {}, URZ, PT", pdst(&i.dsts[0])),
         TmaOp::AnyLane => format!("VOTE.ANY {}, {}", pdst(&i.dsts[0]), pred(&i.srcs[0])),
     }

@@ -122,6 +122,10 @@ pub enum TmaOp {
     /// `ELECT d0(P), URZ, PT`, the lane loop's choice: one lane of those that execute it (the
     /// guard) gets true. Not a PTX collective: the warp pass leaves it alone.
     Elect,
+    /// `UTMACMDFLUSH` of `cp.async.bulk.commit_group`: closes the bulk group of the stores and
+    /// reductions issued since the last one; the group counts on SB0 (read scoreboard, as ptxas
+    /// sets it) until their sources are read, and DEPBAR.LE SB0 waits for it.
+    BulkCommit,
     /// `VOTE.ANY d0(P), s0(P)` (no ballot: RZ, which nvdisasm leaves out): whether s0 holds on any executing lane (the loop's test).
     AnyLane,
 }
@@ -129,7 +133,7 @@ pub enum TmaOp {
 impl TmaOp {
     /// The copies and prefetches read their uniform registers after issue.
     pub fn reads_late(self) -> bool {
-        !matches!(self, TmaOp::Elect | TmaOp::AnyLane)
+        !matches!(self, TmaOp::Elect | TmaOp::AnyLane | TmaOp::BulkCommit)
     }
 
     /// ELECT and VOTE write their predicates late (as the warp ops).
@@ -139,6 +143,15 @@ impl TmaOp {
 
     /// Every instruction but the loop's ELECT and VOTE has an effect beyond its registers.
     pub fn has_side_effect(self) -> bool {
-        self.reads_late()
+        !matches!(self, TmaOp::Elect | TmaOp::AnyLane)
     }
+}
+
+/// Whether the op counts an asynchronous copy group on SB0 (LDGDEPBAR, the bulk UTMACMDFLUSH),
+/// which DEPBAR.LE SB0 waits for.
+pub fn counts_async_group(op: &crate::ir::Opcode) -> bool {
+    matches!(
+        op,
+        crate::ir::Opcode::Ldgdepbar | crate::ir::Opcode::Tma(TmaOp::BulkCommit)
+    )
 }

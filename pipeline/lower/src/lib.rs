@@ -111,6 +111,7 @@ mod sqrt;
 mod sqrt64;
 mod subroutine;
 mod testp;
+mod tma;
 mod warp;
 mod wgmma;
 mod wide_add_fold;

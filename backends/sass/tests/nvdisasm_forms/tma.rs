@@ -65,6 +65,7 @@ pub fn tma_forms(v: &mut Vec<Instr>) {
     ));
     let p = |i| Src::reg(Reg::pred(i));
     let pd = |i| Dst::Reg(Reg::pred(i));
+    v.push(Instr::new(Tma(BulkCommit), &[], &[]));
     v.push(Instr::new(Tma(Elect), &[pd(1)], &[]).guarded(p(0)));
     v.push(Instr::new(Tma(AnyLane), &[pd(2)], &[p(0)]));
     v.push(Instr::new(Tma(AnyLane), &[pd(0)], &[p(3).negated()]));
