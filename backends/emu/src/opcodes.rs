@@ -134,6 +134,11 @@ pub enum Op {
     Utmacmdflush,
     /// USETMAXREG: register reconfiguration (`setmaxnreg`).
     Usetmaxreg,
+    Utmaldg,
+    Utmastg,
+    Utmapf,
+    Ublkcp,
+    Ublkpf,
     /// IDP.4A / IDP.2A: integer dot products (`dp4a`, `dp2a`).
     Idp,
     /// ATOM.E: a generic-space atomic (global or shared by its address).
@@ -191,7 +196,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 134] = [
+    pub const ALL: [Op; 139] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -318,6 +323,11 @@ impl Op {
         Op::Utmacctl,
         Op::Utmacmdflush,
         Op::Usetmaxreg,
+        Op::Utmaldg,
+        Op::Utmastg,
+        Op::Utmapf,
+        Op::Ublkcp,
+        Op::Ublkpf,
         Op::Idp,
         Op::Atom,
         Op::Uflo,
@@ -458,6 +468,11 @@ impl Op {
             Utmacctl => "UTMACCTL",
             Utmacmdflush => "UTMACMDFLUSH",
             Usetmaxreg => "USETMAXREG",
+            Utmaldg => "UTMALDG",
+            Utmastg => "UTMASTG",
+            Utmapf => "UTMAPF",
+            Ublkcp => "UBLKCP",
+            Ublkpf => "UBLKPF",
             Idp => "IDP",
             Atom => "ATOM",
             Uflo => "UFLO",
@@ -520,6 +535,11 @@ impl Op {
             // Their accumulators land at WARPGROUP.DEPBAR (checked by `gmma.rs`, not by latency).
             Hgmma | Igmma | Qgmma | Warpgroup => Timing::Control,
             Ucgabar | Utmacctl | Utmacmdflush => Timing::Control,
+            // The copies read their uniform registers late (read scoreboard); their data lands
+            // at once here (`tma.rs`).
+            Utmaldg | Utmastg | Utmapf | Ublkcp | Ublkpf => Timing::Var {
+                queue: Queue::Unordered,
+            },
             Usetmaxreg => Timing::Var {
                 queue: Queue::Unordered,
             },
@@ -772,6 +792,10 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Ucgabar, 0xdc7, false),
             (Utmacctl, 0x9b9, false),
             (Utmacmdflush, 0x9b7, false),
+            // TMA tile loads and stores, bulk copies (kernels/tma.ptx).
+            (Utmaldg, 0x5b4, false),
+            (Utmastg, 0x3b5, false),
+            (Ublkcp, 0x3ba, false),
             // f32 adds: ATOMG.E.ADD.F32.FTZ.RN and REDG.E.ADD.F32.FTZ.RN.
             (Atomg, 0x9a3, false),
             (Red, 0x9a6, false),

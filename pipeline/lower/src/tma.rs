@@ -8,10 +8,13 @@
 //! `.read` also CCTL.IVALL).
 //!
 //! Each lane that executes a PTX copy issues its own, so the copy is a loop over the lanes, as in
-//! ptxas's code: ELECT picks one of the lanes still waiting, R2UR moves that lane's operands into
-//! the instruction's uniform registers, the copy issues once, the lane drops out, and the warp
-//! branches back while any lane waits (VOTE.ANY, so that the warp branches together; ptxas writes
-//! BRA.U.ANY). A UBLKCP size is in 16-byte units in the low half of its register, the multicast
+//! ptxas's code: one of the lanes still waiting is picked (the one whose lane id R2UR of the
+//! waiting lanes returns; ptxas uses ELECT), R2UR moves that lane's operands into the
+//! instruction's uniform registers, the copy issues once, the lane drops out, and the warp
+//! branches back while any lane waits. The test is R2UR of the waiting lanes into a uniform
+//! register set to 0 before, so every lane of the warp sees the same answer and the warp
+//! branches together (ptxas writes BRA.U.ANY), with no warp collective that would need the
+//! lanes converged. A UBLKCP size is in 16-byte units in the low half of its register, the multicast
 //! mask in the high half. Guarded copies and im2col mode are not supported yet.
 
 use ptxforge_ptx::ast::{AddrBase, Instruction, Operand};
@@ -402,39 +405,55 @@ impl Ctx<'_> {
 
     /// The loop that issues `op` once for each executing lane (module docs).
     fn lane_loop(&mut self, op: TmaOp, w: Words) {
-        let set = |on: bool| Opcode::Isetp {
-            cmp: if on { IntCmp::Eq } else { IntCmp::Ne },
+        let cmp = |cmp| Opcode::Isetp {
+            cmp,
             signed: false,
             combine: BoolOp::And,
             ex: false,
         };
-        let (waiting, elected, again) = (self.temp_pred(), self.temp_pred(), self.temp_pred());
-        let cmp = [Src::ZERO, Src::ZERO, Src::TRUE];
-        self.emit(set(true), &[Dst::Reg(waiting), Dst::None], &cmp);
+        let (waiting, chosen, again) = (self.temp_pred(), self.temp_pred(), self.temp_pred());
+        let lane = self.temp();
+        self.emit(Opcode::S2r(SpecialReg::LaneId), &[Dst::Reg(lane)], &[]);
+        let one = self.in_reg(Src::imm(1));
+        let always = [Src::ZERO, Src::ZERO, Src::TRUE];
+        self.emit(cmp(IntCmp::Eq), &[Dst::Reg(waiting), Dst::None], &always);
         let loop_block = self.f.blocks.len() as u32;
         self.f.blocks.push(Block::default());
-        self.emit(set(false), &[Dst::Reg(elected), Dst::None], &cmp);
-        self.guard = Src::reg(waiting);
-        self.emit(Opcode::Tma(TmaOp::Elect), &[Dst::Reg(elected)], &[]);
-        self.guard = Src::reg(elected);
-        self.emit(set(false), &[Dst::Reg(waiting), Dst::None], &cmp);
+        // The lane: the one whose id R2UR of the waiting lanes' ids gives.
+        let picked = self.to_uniform(&[Src::reg(lane)], waiting);
+        let picked_r = self.temp();
+        self.emit(Opcode::Mov, &[Dst::Reg(picked_r)], &[Src::reg(picked)]);
+        self.emit(
+            cmp(IntCmp::Eq),
+            &[Dst::Reg(chosen), Dst::None],
+            &[Src::reg(lane), Src::reg(picked_r), Src::reg(waiting)],
+        );
+        self.guard = Src::reg(chosen);
+        self.emit(cmp(IntCmp::Ne), &[Dst::Reg(waiting), Dst::None], &always);
         self.guard = Src::TRUE;
         let mut srcs = [Src::NONE; 4];
         if !w.group.is_empty() {
-            srcs[0] = Src::reg(self.to_uniform(&w.group, elected));
+            srcs[0] = Src::reg(self.to_uniform(&w.group, chosen));
         }
-        srcs[1] = Src::reg(self.to_uniform(&w.second, elected));
+        srcs[1] = Src::reg(self.to_uniform(&w.second, chosen));
         if let Some(t) = w.third {
-            srcs[2] = Src::reg(self.to_uniform(&[t], elected));
+            srcs[2] = Src::reg(self.to_uniform(&[t], chosen));
         }
         if let Some(h) = w.hint {
-            srcs[3] = Src::reg(self.to_uniform(&h, elected));
+            srcs[3] = Src::reg(self.to_uniform(&h, chosen));
         }
         self.emit(Opcode::Tma(op), &[], &srcs);
+        // Again while any lane waits: 1 from R2UR of the waiting lanes, else 0.
+        let left = self.f.new_vreg(RegFile::UGpr, 1);
+        self.emit(Opcode::Umov, &[Dst::Reg(left)], &[Src::imm(0)]);
+        let i = Instr::new(Opcode::R2ur, &[Dst::Reg(left)], &[one]).guarded(Src::reg(waiting));
+        self.f.blocks.last_mut().unwrap().instrs.push(i);
+        let left_r = self.temp();
+        self.emit(Opcode::Mov, &[Dst::Reg(left_r)], &[Src::reg(left)]);
         self.emit(
-            Opcode::Tma(TmaOp::AnyLane),
-            &[Dst::Reg(again)],
-            &[Src::reg(waiting)],
+            cmp(IntCmp::Ne),
+            &[Dst::Reg(again), Dst::None],
+            &[Src::reg(left_r), Src::ZERO, Src::TRUE],
         );
         self.guard = Src::reg(again);
         self.emit(Opcode::Bra { target: loop_block }, &[], &[]);
