@@ -573,6 +573,9 @@ impl<'a> Ctx<'a> {
         if let Some(r) = self.lower_tma(i) {
             return r;
         }
+        if let Some(r) = self.lower_tensormap(i) {
+            return r;
+        }
         if let Some(r) = self.lower_hopper_sync(i) {
             return r;
         }

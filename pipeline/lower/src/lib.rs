@@ -110,6 +110,7 @@ mod special_regs;
 mod sqrt;
 mod sqrt64;
 mod subroutine;
+mod tensormap;
 mod testp;
 mod tma;
 mod warp;
