@@ -4,15 +4,11 @@
 //! dimension count minus one in 79..81, the multicast mask's UR in 64..69 with bit 75, the cache
 //! hint's pair in 40..45 with bit 76. UBLKCP 0x3ba: destination 32..37, source 24..29, size UR
 //! 64..69, direction 73..74 (1 S.G, 2 G.S, 3 S.S), bit 75 .MULTICAST, hint as above; UBLKPF.L2
-//! 0x3bc: source 24..29, size 64..69. All set bit 91. UTMACMDFLUSH 0x9b7. ELECT 0x82f (`encode_sync.rs`); VOTE 0x806
-//! with the mode (1: ANY) in 72..73, the predicate destination in 81..83 and source in 87..90.
+//! 0x3bc: source 24..29, size 64..69. All set bit 91. UTMACMDFLUSH 0x9b7.
 
-use crate::encode::{pred_dst, EResult, EncodeError, Word};
+use crate::encode::{EResult, EncodeError, Word};
 use crate::ir::*;
 use crate::tma::{TensorAccess, TmaOp};
-
-const RZ: u64 = 255;
-const PT: u64 = 7;
 
 fn ur(s: &Src, what: &str) -> EResult<u64> {
     match s.val {
@@ -77,30 +73,6 @@ pub(crate) fn encode_tma(w: &mut Word, i: &Instr, op: TmaOp) -> EResult<()> {
         }
         TmaOp::BulkCommit => {
             w.set(0, 12, 0x9b7);
-            return Ok(());
-        }
-        TmaOp::Elect => {
-            let e = Instr::new(
-                Opcode::Warp(crate::warp::WarpOp::Elect),
-                &[i.dsts[0], Dst::None],
-                &[Src::TRUE],
-            );
-            return crate::encode_sync::encode_elect(w, &e);
-        }
-        TmaOp::AnyLane => {
-            w.set(0, 12, 0x806);
-            w.set(16, 8, RZ);
-            w.set(72, 2, 1);
-            w.set(81, 3, pred_dst(&i.dsts[0])?);
-            let (p, neg) = match i.srcs[0].val {
-                SrcVal::True => (PT, false),
-                SrcVal::Reg(r) if r.file == RegFile::Pred && r.idx < 7 => {
-                    (r.idx as u64, i.srcs[0].neg)
-                }
-                _ => return Err(EncodeError(format!("VOTE: source {:?}", i.srcs[0]))),
-            };
-            w.set(87, 3, p);
-            w.set(90, 1, neg as u64);
             return Ok(());
         }
     }

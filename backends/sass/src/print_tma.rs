@@ -1,7 +1,6 @@
 //! nvdisasm's text for `tma.rs`'s instructions.
 
 use crate::ir::*;
-use crate::print::{pdst, pred};
 use crate::tma::{TensorAccess, TmaOp};
 
 fn ur(s: &Src) -> String {
@@ -59,7 +58,5 @@ pub(crate) fn print_tma(i: &Instr, op: TmaOp) -> String {
             hint(i)
         ),
         TmaOp::BulkCommit => "UTMACMDFLUSH".into(),
-        TmaOp::Elect => format!("ELECT {}, URZ, PT", pdst(&i.dsts[0])),
-        TmaOp::AnyLane => format!("VOTE.ANY {}, {}", pdst(&i.dsts[0]), pred(&i.srcs[0])),
     }
 }

@@ -1,10 +1,9 @@
 //! sm_90's tensor-memory-accelerator and bulk-copy instructions as ptxas 13.5 writes them:
 //! UTMALDG / UTMASTG / UTMAREDG / UTMAPF (`cp.async.bulk.tensor` tile mode, `cp.reduce.async.bulk
 //! .tensor`, `cp.async.bulk.prefetch.tensor`), UBLKCP / UBLKPF (`cp.async.bulk`,
-//! `cp.async.bulk.prefetch`), and the lane loop around them: every lane that executes a PTX copy
-//! issues its own, one lane per turn, the chosen lane's operands moved into uniform registers by
-//! R2UR (ELECT picks the lane; the loop repeats while any lane is left). Encodings in
-//! `encode_tma.rs`, text in `print_tma.rs`.
+//! `cp.async.bulk.prefetch`) and UTMACMDFLUSH closing a bulk group. Lowering issues each in a
+//! loop over the lanes (`ptxforge-lower`'s `tma.rs`). Encodings in `encode_tma.rs`, text in
+//! `print_tma.rs`.
 
 /// The reduction of UTMAREDG (bits 87..89).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -119,31 +118,21 @@ pub enum TmaOp {
     Bulk { dir: BulkDir, multicast: bool },
     /// `UBLKPF.L2 [s1], s2[, desc[s3]]`: a global range (s2 in 16-byte units) into L2.
     BulkPrefetch,
-    /// `ELECT d0(P), URZ, PT`, the lane loop's choice: one lane of those that execute it (the
-    /// guard) gets true. Not a PTX collective: the warp pass leaves it alone.
-    Elect,
     /// `UTMACMDFLUSH` of `cp.async.bulk.commit_group`: closes the bulk group of the stores and
     /// reductions issued since the last one; the group counts on SB0 (read scoreboard, as ptxas
     /// sets it) until their sources are read, and DEPBAR.LE SB0 waits for it.
     BulkCommit,
-    /// `VOTE.ANY d0(P), s0(P)` (no ballot: RZ, which nvdisasm leaves out): whether s0 holds on any executing lane (the loop's test).
-    AnyLane,
 }
 
 impl TmaOp {
     /// The copies and prefetches read their uniform registers after issue.
     pub fn reads_late(self) -> bool {
-        !matches!(self, TmaOp::Elect | TmaOp::AnyLane | TmaOp::BulkCommit)
+        self != TmaOp::BulkCommit
     }
 
-    /// ELECT and VOTE write their predicates late (as the warp ops).
+    /// The copies take a read scoreboard (they have no results).
     pub fn is_variable_latency(self) -> bool {
         self.reads_late()
-    }
-
-    /// Every instruction but the loop's ELECT and VOTE has an effect beyond its registers.
-    pub fn has_side_effect(self) -> bool {
-        !matches!(self, TmaOp::Elect | TmaOp::AnyLane)
     }
 }
 

@@ -1,5 +1,5 @@
 //! The sm_90 TMA and bulk-copy forms (`tma.rs`): every dimension count and access, multicast,
-//! cache hints, every bulk direction, and the lane loop's ELECT and VOTE.ANY.
+//! cache hints, every bulk direction, and the bulk group's UTMACMDFLUSH.
 
 use ptxforge_sass::ir::*;
 use ptxforge_sass::tma::{BulkDir, BulkRed, TensorAccess, TmaOp::*};
@@ -63,10 +63,5 @@ pub fn tma_forms(v: &mut Vec<Instr>) {
         &[],
         &[none, ur(4, 2), ur(6, 1), ur(22, 2)],
     ));
-    let p = |i| Src::reg(Reg::pred(i));
-    let pd = |i| Dst::Reg(Reg::pred(i));
     v.push(Instr::new(Tma(BulkCommit), &[], &[]));
-    v.push(Instr::new(Tma(Elect), &[pd(1)], &[]).guarded(p(0)));
-    v.push(Instr::new(Tma(AnyLane), &[pd(2)], &[p(0)]));
-    v.push(Instr::new(Tma(AnyLane), &[pd(0)], &[p(3).negated()]));
 }
