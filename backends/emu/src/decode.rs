@@ -9,6 +9,8 @@
 mod cluster_decode;
 #[path = "syncs_decode.rs"]
 mod syncs_decode;
+#[path = "tma_decode.rs"]
+pub(crate) mod tma_decode;
 pub(crate) use cluster_decode::is_barrier_wait;
 
 use crate::opcodes::opcode_table;
@@ -556,13 +558,23 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
         }
         S2ur => add_write(i, File::Ur, dst, 1),
         // R2UR URd, Ra: a lane's register into a uniform one (the predicate form is not run yet).
+        // R2UR [.OR] [Pd,] URd, Ra: Pd (81..83) is whether the lane's Ra differs from the value
+        // taken; with .OR (bit 84) it is or-ed into Pd (ptxas's loops over distinct values).
         R2ur => {
-            if i.f(81, 3) != PT as u32 {
-                return Err("predicate result".into());
-            }
             i.a = a;
             add_read(i, a, 1);
             add_write(i, File::Ur, i.f(16, 6) as u8, 1);
+            if i.f(81, 3) != PT as u32 {
+                if i.bit(84) {
+                    let p = PredSrc {
+                        idx: i.f(81, 3) as u8,
+                        neg: false,
+                        uniform: false,
+                    };
+                    add_pred_read(i, p);
+                }
+                add_write(i, File::P, i.f(81, 3) as u8, 1);
+            }
         }
         Uldc | Ldc => {
             i.b = Operand::Cb {
@@ -913,6 +925,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             syncs_decode::operands(i)?
         }
         Ucgabar | Utmacctl | Utmacmdflush | Usetmaxreg => cluster_decode::operands(i)?,
+        Utmaldg | Utmastg | Utmapf | Ublkcp | Ublkpf => tma_decode::operands(i)?,
         Imma | Bmma | Dmma => {
             let [na, nb, nc] = crate::machine::matrix_geometry(i)?.regs;
             let (b, c) = (gpr(i.f(32, 8) as u8), gpr(i.f(64, 8) as u8));

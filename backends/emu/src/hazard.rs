@@ -187,7 +187,7 @@ fn hazard(i: &Inst, s: usize, kind: HazardKind, detail: String) -> EmuError {
 /// Cycles after issue at which `i` reads register `idx` of `file`, when later than at issue: on
 /// sm_90 IMAD.WIDE reads the high word of its 64-bit addend 2 cycles late (ptxas's code writes it
 /// with an IMAD.U32 2 cycles before), and so does IMAD.HI (ptxas's sm_90 64-bit division writes
-/// it with an IMAD.MOV 2 cycles before).
+/// it with an IMAD.MOV 2 cycles before); R2UR.OR's predicate as below.
 fn read_delay(sm: u32, i: &Inst, file: File, idx: u8) -> u64 {
     match (i.op, i.c) {
         (Op::ImadWide | Op::ImadHi, crate::decode::Operand::R(c))
@@ -195,6 +195,9 @@ fn read_delay(sm: u32, i: &Inst, file: File, idx: u8) -> u64 {
         {
             2
         }
+        // R2UR.OR reads the predicate it ors into 2 cycles late: ptxas's sm_90 TMA store loops
+        // write it with PLOP3 2 cycles before.
+        (Op::R2ur, _) if file == File::P => 2,
         _ => 0,
     }
 }

@@ -11,6 +11,8 @@ mod imma;
 mod matrix_move;
 #[path = "syncs.rs"]
 mod syncs;
+#[path = "tma.rs"]
+mod tma;
 pub(crate) use gmma::operands as gmma_operands;
 pub(crate) use imma::geometry as matrix_geometry;
 
@@ -511,6 +513,10 @@ impl Run<'_> {
                 // BRA.CONV (sm_75): taken only while every live lane of the warp issues together.
                 exec = 0;
             }
+            // BRA.U.ANY (bit 84): the whole group branches when any of its lanes would.
+            if inst.bit(84) && exec != 0 {
+                exec = group;
+            }
         }
         if self.opts.check_uninit {
             self.check_written(w, &inst, exec)?;
@@ -653,6 +659,9 @@ impl Run<'_> {
                 lanes.for_each(|l| w.lane[l] = Lane::AtBarrier)
             }
             Op::Ucgabar | Op::Utmacctl | Op::Utmacmdflush => {}
+            Op::Utmaldg | Op::Utmastg | Op::Utmapf | Op::Ublkcp | Op::Ublkpf => {
+                self.tma(w, i, exec)?
+            }
             Op::Usetmaxreg => {
                 if exec != 0 && i.f(81, 3) != 7 {
                     w.up[i.f(81, 3) as usize] = true;
@@ -687,6 +696,22 @@ impl Run<'_> {
                 if exec != 0 {
                     let v = w.reg(i.f(24, 8) as u8, exec.trailing_zeros() as usize);
                     set_ureg(w, i.f(16, 6) as u8, v);
+                    let pd = i.f(81, 3) as u8;
+                    if pd != PT {
+                        for l in lanes {
+                            let differs = w.reg(i.f(24, 8) as u8, l) != v;
+                            let or = i.bit(84)
+                                && w.pred(
+                                    PredSrc {
+                                        idx: pd,
+                                        neg: false,
+                                        uniform: false,
+                                    },
+                                    l,
+                                );
+                            w.set_pred(pd, l, differs || or);
+                        }
+                    }
                 }
             }
             op if op.is_uniform() => {

@@ -189,3 +189,21 @@ impl Run<'_> {
         Ok(())
     }
 }
+
+impl Run<'_> {
+    /// Completes `bytes` transaction bytes on the mbarrier at shared address `addr` (a TMA or
+    /// bulk copy's `.mbarrier::complete_tx::bytes`), as SYNCS.ARRIVE.TRANS64.A0TX does.
+    pub(crate) fn complete_tx_bytes(
+        &mut self,
+        addr: u64,
+        bytes: u64,
+        i: &Inst,
+        w: &mut Warp,
+        l: usize,
+    ) -> Result<(), EmuError> {
+        let mut bar = Barrier::decode(self.barrier_word(addr, i, w, l)?);
+        bar.tx -= bytes as i64;
+        bar.settle();
+        self.store("shared", addr, &bar.encode().to_le_bytes(), i, w, l)
+    }
+}

@@ -880,6 +880,9 @@ pub enum Opcode {
     /// Warpgroup tensor-core op (HGMMA, IGMMA, QGMMA; `wgmma.mma_async`); slot conventions on
     /// [`crate::wgmma::WgmmaOp`] (`wgmma.rs`).
     Wgmma(crate::wgmma::WgmmaOp),
+    /// sm_90's TMA and bulk copies and their lane loop's ELECT and VOTE ([`crate::tma::TmaOp`],
+    /// `tma.rs`).
+    Tma(crate::tma::TmaOp),
     /// `WARPGROUP.ARRIVE` (`wgmma.fence`): registers written before it are visible to the
     /// warpgroup MMAs after it.
     WarpgroupArrive,

@@ -56,6 +56,7 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
         || matches!(op, Opcode::Mma(m) if m.scoreboarded)
         || matches!(op, Opcode::Syncs(s) if s.is_memory_op())
         || matches!(op, Opcode::Cluster(c) if c.is_variable_latency())
+        || matches!(op, Opcode::Tma(t) if t.is_variable_latency())
         || matches!(op, Opcode::Matrix(_))
 }
 
@@ -103,6 +104,7 @@ pub fn reads_late(op: &Opcode) -> bool {
         || is_matrix(op)
         || matches!(op, Opcode::Warp(w) if w.reads_late())
         || matches!(op, Opcode::Cluster(c) if c.reads_late())
+        || matches!(op, Opcode::Tma(t) if t.reads_late())
         || matches!(op, Opcode::Syncs(s) if s.is_memory_op())
         || matches!(op, Opcode::Matrix(_))
 }

@@ -410,6 +410,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         Opcode::WarpgroupDepbar { pending } => format!("WARPGROUP.DEPBAR.LE gsb0, {pending:#x}"),
         Opcode::VoteuAny => crate::print_wgmma::print_voteu_any(i),
         Opcode::Cluster(op) => crate::print_cluster::print_cluster(i, op),
+        Opcode::Tma(op) => crate::print_tma::print_tma(i, op),
         Opcode::R2ur => format!(
             "R2UR {}, {}",
             crate::print_sync::udst(&i.dsts[0]),

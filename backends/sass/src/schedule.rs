@@ -108,6 +108,10 @@ impl BlockState {
             i.deps.wr_sb = Some(ASYNC_GROUP_SB);
             return;
         }
+        if crate::tma::counts_async_group(&i.op) {
+            i.deps.rd_sb = Some(ASYNC_GROUP_SB);
+            return;
+        }
         if is_variable_latency(&i.op) {
             if i.dsts.iter().any(|d| d.as_reg().is_some()) {
                 let sb = self.next_sb.max(self.first_sb);
@@ -149,7 +153,7 @@ impl BlockState {
 /// Sets the control bits of every instruction of an allocated function.
 pub fn schedule(f: &mut Function, _sm: Sm) {
     pad_async_copies(f);
-    let async_groups = f.instrs().any(|i| i.op == Opcode::Ldgdepbar);
+    let async_groups = f.instrs().any(|i| crate::tma::counts_async_group(&i.op));
     for b in &mut f.blocks {
         schedule_block(b, async_groups);
     }

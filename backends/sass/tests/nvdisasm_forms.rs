@@ -32,6 +32,8 @@ mod barriers_sregs;
 mod cluster;
 #[path = "nvdisasm_forms/matrix_move.rs"]
 mod matrix_move;
+#[path = "nvdisasm_forms/tma.rs"]
+mod tma;
 
 #[path = "nvdisasm_forms/scalar.rs"]
 mod scalar;
@@ -776,6 +778,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
         v.extend(syncs_forms());
         v.extend(wgmma_forms());
         cluster::cluster_forms(&mut v);
+        tma::tma_forms(&mut v);
     }
     if sm.num >= 80 {
         async_forms(&mut v);

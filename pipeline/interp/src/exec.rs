@@ -186,6 +186,7 @@ impl Cta<'_, '_> {
             Kind::Cvta => self.cvta(t, ins),
             Kind::Mapa => self.mapa(t, ins),
             Kind::Mbarrier => self.mbarrier(t, ins),
+            Kind::CpAsync if ins.has("bulk") => self.cp_bulk(t, ins),
             Kind::CpAsync => self.cp_async(t, ins),
             Kind::Isspacep => self.isspacep(t, ins),
             Kind::Cvt => self.convert(t, ins),

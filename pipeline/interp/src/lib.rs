@@ -50,6 +50,7 @@ pub mod memory;
 mod mma;
 mod mma_volta;
 mod prep;
+mod tma;
 mod wgmma;
 
 pub use error::{SimError, Space, ThreadId};

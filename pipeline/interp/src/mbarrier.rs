@@ -172,3 +172,22 @@ impl Cta<'_, '_> {
         Ok(Flow::Next)
     }
 }
+
+impl Cta<'_, '_> {
+    /// Completes `bytes` transaction bytes on the mbarrier at `addr` (a bulk copy's
+    /// `.mbarrier::complete_tx::bytes`), as `mbarrier.complete_tx` does.
+    pub(crate) fn mbar_complete_tx(
+        &mut self,
+        t: usize,
+        ins: &Ins,
+        region: crate::memory::Region,
+        addr: u64,
+        bytes: u64,
+    ) -> Result<(), SimError> {
+        let w = self.mem_access(t, ins, region, addr, 8)?;
+        let mut s = State::decode(u64::from_le_bytes(w[..8].try_into().expect("8 bytes")));
+        s.tx -= bytes as i64;
+        s.settle();
+        self.mbar_store(t, ins, region, addr, s)
+    }
+}

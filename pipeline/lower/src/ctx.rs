@@ -211,6 +211,9 @@ impl<'a> Ctx<'a> {
                     if crate::atomic_loop::is_shared_float_add(i) {
                         block += crate::atomic_loop::LOOP_BLOCKS;
                     }
+                    if crate::tma::is_lane_loop(i) {
+                        block += crate::tma::LOOP_BLOCKS;
+                    }
                     block_empty = false;
                     after_branch = ends_block(i);
                 }
@@ -565,6 +568,12 @@ impl<'a> Ctx<'a> {
             None => Src::TRUE,
         };
         if let Some(r) = self.lower_cluster(i) {
+            return r;
+        }
+        if let Some(r) = self.lower_tma(i) {
+            return r;
+        }
+        if let Some(r) = self.lower_tensormap(i) {
             return r;
         }
         if let Some(r) = self.lower_hopper_sync(i) {

@@ -41,7 +41,11 @@
 //! `setmaxnreg` and the register budget it sets), `warp.rs` (shfl/vote/redux/activemask, barriers with ids and counts, membar/fence,
 //! nanosleep, griddepcontrol, and the convergence pass that puts WARPSYNC before a collective that
 //! follows divergent code); `hopper_sync.rs` (sm_90 `elect.sync`, `mbarrier.*` as SYNCS.*,
-//! `fence.proxy.async`, `fence.mbarrier_init`, cluster-scope fences); `wgmma.rs` (sm_90a's
+//! `fence.proxy.async`, `fence.mbarrier_init`, cluster-scope fences); `tma.rs` (sm_90's
+//! `cp.async.bulk[.tensor]`, `cp.reduce.async.bulk.tensor` and the bulk prefetches as UTMALDG,
+//! UTMASTG, UTMAREDG, UTMAPF, UBLKCP, UBLKPF in a loop over the issuing lanes, `commit_group` /
+//! `wait_group`); `tensormap.rs` (`tensormap.replace` as word inserts, `tensormap.cp_fenceproxy`);
+//! `wgmma.rs` (sm_90a's
 //! `wgmma.*` as HGMMA/IGMMA/QGMMA between WARPGROUP.ARRIVE and WARPGROUP.DEPBAR); `divergence.rs` (thread-varying values, for EIATTR_CRS_STACK_SIZE);
 //! `calls.rs` (each direct `call` of a `.func` inlined before selection, ptxas's subroutines
 //! described there), `subroutine.rs` (recursive calls: the function's code kept once after the
@@ -116,7 +120,9 @@ mod special_regs;
 mod sqrt;
 mod sqrt64;
 mod subroutine;
+mod tensormap;
 mod testp;
+mod tma;
 mod warp;
 mod wgmma;
 mod wide_add_fold;

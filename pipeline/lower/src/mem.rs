@@ -55,6 +55,7 @@ pub(crate) fn cta_shared(i: &Instruction) -> bool {
 /// the sm_80+ memory descriptor).
 pub fn needs_descriptor(i: &Instruction) -> bool {
     crate::atomic::is_generic(i)
+        || crate::tensormap::needs_descriptor(i)
         || (i.opcode() == "cp" && i.has_mod("async") && !i.has_mod("bulk") && i.has_mod("global"))
         || matches!(i.opcode(), "ld" | "st" | "ldu")
             && (i.has_mod("global")

@@ -293,6 +293,11 @@ const KERNELS: &[Kernel] = &[
         min_sm: 90,
         ..kernel("cluster_sync.ptx", "cluster_sync", 128)
     },
+    // TMA tile loads and stores and bulk copies completing on an mbarrier need sm_90.
+    Kernel {
+        min_sm: 90,
+        ..kernel("tma_tile.ptx", "tma_tile", 32)
+    },
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on

@@ -340,6 +340,11 @@ pub const CASES: &[Case] = &[
         setup: f64_round,
     },
     Case {
+        file: "kernels/tma.ptx",
+        kernel: "tma_tile",
+        setup: super::tma_cases::tma_tile,
+    },
+    Case {
         file: "kernels/cluster.ptx",
         kernel: "cluster_sync",
         setup: super::special_cases::cluster_sync,

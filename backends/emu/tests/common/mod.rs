@@ -12,6 +12,7 @@ pub mod mma_int_cases;
 pub mod scalar_cases;
 pub mod special_cases;
 pub mod sync_cases;
+pub mod tma_cases;
 pub mod uflo_cases;
 pub mod volta_cases;
 pub mod wgmma_cases;
@@ -209,7 +210,7 @@ pub struct Case {
     pub setup: fn(&mut Rng) -> Setup,
 }
 
-fn launch1(block: u32) -> Launch {
+pub(crate) fn launch1(block: u32) -> Launch {
     Launch {
         grid: [1, 1, 1],
         block: [block, 1, 1],
