@@ -367,6 +367,25 @@ impl Ctx<'_> {
             _ => return Err("wmma access of an odd size".into()),
         };
         let (addr, off) = at(self, 0);
+        // Registers bound to a group (`mma.rs`'s bind_fragments), or a single one, in place.
+        let regs = &frag[a.first..a.first + a.regs];
+        let in_place = match regs {
+            [e] if *e != Operand::Sink => {
+                let r = self.dst(e)?;
+                (r.comps as usize == words).then_some(r)
+            }
+            _ if words == 1 => self.bound_fragment(&Operand::Vector(regs.to_vec()), a.regs as u8),
+            _ => None,
+        };
+        if let Some(r) = in_place {
+            let (load, data) = if store {
+                (None, Src::reg(r))
+            } else {
+                (Some(r), Src::ZERO)
+            };
+            self.emit_access(space, None, size, addr, off, load, data);
+            return Ok(());
+        }
         let group = self.f.new_vreg(RegFile::Gpr, n_words as u8);
         if store {
             for r in 0..a.regs {

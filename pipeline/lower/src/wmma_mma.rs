@@ -260,3 +260,56 @@ impl Ctx<'_> {
         Ok(())
     }
 }
+
+/// The fragment tuples of a wmma instruction that `mma.rs`'s `bind_fragments` gives register
+/// groups: each operand's distinct registers (an f16 A or B fragment's copies keep registers of
+/// their own, which dead-code elimination drops when nothing reads them), so that the `mma`
+/// tiles read aligned slices of them in place and loads write them in place.
+pub(crate) fn wmma_fragment_slices(i: &Instruction, sm: u32) -> Vec<(&[Operand], u8)> {
+    if i.opcode() != "wmma" {
+        return Vec::new();
+    }
+    let mods: Vec<&str> = i.mods().iter().map(Name::as_str).collect();
+    let Some(shape) = mods
+        .iter()
+        .copied()
+        .find(|m| ptxforge_ptx::isa::wmma_dims(m).is_some())
+    else {
+        return Vec::new();
+    };
+    let distinct = |m, t: &str| wmma_fragment(m, shape, t, sm).map(|l| l.distinct());
+    let sizes: Vec<(usize, Option<usize>)> = match mods.first().copied() {
+        Some("load") => {
+            let m = match mods.get(1) {
+                Some(&"a") => WmmaMatrix::A,
+                Some(&"b") => WmmaMatrix::B,
+                _ => WmmaMatrix::C,
+            };
+            vec![(0, mods.last().and_then(|t| distinct(m, t)))]
+        }
+        Some("store") => vec![(1, mods.last().and_then(|t| distinct(WmmaMatrix::C, t)))],
+        Some("mma") => {
+            let types: Vec<&str> = mods.iter().copied().filter(|m| is_type(m)).collect();
+            let [d, a, b, c] = match types[..] {
+                [d, c] => [d, "f16", "f16", c],
+                [d, a, b, c] => [d, a, b, c],
+                _ => return Vec::new(),
+            };
+            vec![
+                (0, distinct(WmmaMatrix::C, d)),
+                (1, distinct(WmmaMatrix::A, a)),
+                (2, distinct(WmmaMatrix::B, b)),
+                (3, distinct(WmmaMatrix::C, c)),
+            ]
+        }
+        _ => return Vec::new(),
+    };
+    sizes
+        .into_iter()
+        .filter_map(|(at, n)| {
+            let elems = Ctx::fragment_elems(i.operands.get(at)?);
+            let n = n?;
+            (n > 1 && elems.len() >= n).then(|| (&elems[..n], n as u8))
+        })
+        .collect()
+}

@@ -222,6 +222,8 @@ const KERNELS: &[Kernel] = &[
         min_sm: 80,
         ..kernel("wmma80.ptx", "wmma_f64_b1", 32)
     },
+    // wmma forms the API does not write: a stride in a register, no stride, .shared::cta, generic.
+    kernel("wmma_forms.ptx", "wmma_strides", 32),
     // movmatrix (MOVM) from sm_75; stmatrix (STSM) on sm_90.
     kernel("movmatrix.ptx", "movmatrix", 32),
     Kernel {
