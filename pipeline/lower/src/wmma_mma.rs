@@ -176,7 +176,10 @@ impl Ctx<'_> {
         let sat_ok = !i.has_mod("satfinite") || matches!(kind, Kind::Int8 | Kind::Int4);
         let rn_ok = !i.has_mod("rn") || kind == Kind::F64;
         let op_ok = (kind == Kind::B1) == i.has_mod("popc");
-        if !known || !sat_ok || !rn_ok || !op_ok || d_t != c_t || kind_of(b_t) != Some(kind) {
+        // D and C may differ only as f16 and f32 (C is converted into D first).
+        let mixed = d_t != c_t;
+        let types_ok = !mixed || (kind == Kind::Half && a_t == "f16");
+        if !known || !sat_ok || !rn_ok || !op_ok || !types_ok || kind_of(b_t) != Some(kind) {
             return Err(unsupported());
         }
         let sm = self.sm.num;
@@ -192,7 +195,7 @@ impl Ctx<'_> {
         let [d, a, b, c] = &elems[..] else {
             return Err(unsupported());
         };
-        if a.len() != la.regs || b.len() != lb.regs || c.len() != lc.regs || d.len() != lc.regs {
+        if a.len() != la.regs || b.len() != lb.regs || c.len() != lc.regs {
             return Err(format!(
                 "wmma fragments of {}, {}, {} and {} elements, expected {}, {}, {} and {}",
                 d.len(),
@@ -219,7 +222,14 @@ impl Ctx<'_> {
         if clobbers || (tiles.iter().any(|t| !t.from_c) && d.contains(&Operand::Sink)) {
             return Err(unsupported());
         }
-        let per_tile = lc.regs / tiles.iter().map(|t| t.acc + 1).max().unwrap_or(1);
+        let ld = layout(WmmaMatrix::C, d_t)?;
+        if d.len() != ld.regs || (mixed && d.contains(&Operand::Sink)) {
+            return Err(unsupported());
+        }
+        if mixed {
+            self.wmma_convert_accumulator(c, d, d_t == "f32")?;
+        }
+        let per_tile = ld.regs / tiles.iter().map(|t| t.acc + 1).max().unwrap_or(1);
         for t in &tiles {
             let (a_src, b_src, at, bt) = if t.swap {
                 (b, a, b_t, a_t)
@@ -230,12 +240,12 @@ impl Ctx<'_> {
                 Operand::Vector(idx.iter().map(|&k| from[k].clone()).collect())
             };
             let slice: Vec<usize> = (t.acc * per_tile..(t.acc + 1) * per_tile).collect();
-            let acc_in = if t.from_c { c } else { d };
+            let acc_in = if t.from_c && !mixed { c } else { d };
             let mut sub_mods = vec!["sync", "aligned", t.shape, "row", "col"];
             if kind == Kind::B1 {
                 sub_mods.extend([if i.has_mod("and") { "and" } else { "xor" }, "popc"]);
             }
-            sub_mods.extend([d_t, at, bt, c_t]);
+            sub_mods.extend([d_t, at, bt, d_t]);
             if int && i.has_mod("satfinite") {
                 sub_mods.push("satfinite");
             }
@@ -255,6 +265,73 @@ impl Ctx<'_> {
                 self.lower_mma_int(&sub)?;
             } else {
                 self.lower_mma(&sub)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Ctx<'_> {
+    /// C of one float type written into D of the other (f16 register `q` holds the f32 elements
+    /// `2q` and `2q + 1`, in every shape), so that the tiles accumulate onto D.
+    fn wmma_convert_accumulator(
+        &mut self,
+        c: &[Operand],
+        d: &[Operand],
+        to_f32: bool,
+    ) -> LResult<()> {
+        use ptxforge_sass::ir::*;
+        if to_f32 {
+            for (q, word) in c.iter().enumerate() {
+                let w = self.src32(word)?;
+                let w = self.in_reg(w);
+                for (e, swz) in [HalfSwizzle::H0H0, HalfSwizzle::H1H1]
+                    .into_iter()
+                    .enumerate()
+                {
+                    let dst = self.dst(d.get(2 * q + e).ok_or("wmma fragment size")?)?;
+                    let op = Opcode::Half2 {
+                        op: HalfOp::Add,
+                        bf16: false,
+                        ftz: false,
+                        sat: false,
+                        relu: false,
+                        f32_out: true,
+                        swz: [swz, HalfSwizzle::H0H0, HalfSwizzle::H0H0],
+                    };
+                    self.emit(op, &[Dst::Reg(dst)], &[w, Src::ZERO.negated()]);
+                }
+            }
+            return Ok(());
+        }
+        for (q, word) in d.iter().enumerate() {
+            let lo = self.src32(c.get(2 * q).ok_or("wmma fragment size")?)?;
+            let hi = self.src32(c.get(2 * q + 1).ok_or("wmma fragment size")?)?;
+            let (lo, hi) = (self.in_reg(lo), self.in_reg(hi));
+            let dst = self.dst(word)?;
+            if self.sm.num >= 80 {
+                let op = Opcode::F2fp {
+                    bf16: false,
+                    rnd: Round::Rn,
+                    relu: false,
+                };
+                self.emit(op, &[Dst::Reg(dst)], &[hi, lo]);
+            } else {
+                let half = |ctx: &mut Self, x: Src| {
+                    let t = ctx.temp();
+                    let op = Opcode::F2f {
+                        dst: NumFormat::F16,
+                        src: NumFormat::F32,
+                        rnd: Round::Rn,
+                    };
+                    ctx.emit(op, &[Dst::Reg(t)], &[x]);
+                    Src::reg(t)
+                };
+                let (l, h) = (half(self, lo), half(self, hi));
+                let op = Opcode::Prmt {
+                    mode: PrmtMode::Index,
+                };
+                self.emit(op, &[Dst::Reg(dst)], &[l, Src::imm(0x5410), h]);
             }
         }
         Ok(())

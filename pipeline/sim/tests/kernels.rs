@@ -214,6 +214,7 @@ const KERNELS: &[Kernel] = &[
     kernel("wmma.ptx", "wmma_f16", 32),
     kernel("wmma.ptx", "wmma_int8", 32),
     kernel("wmma.ptx", "wmma_subbyte", 32),
+    kernel("wmma.ptx", "wmma_mixed", 32),
     Kernel {
         min_sm: 80,
         ..kernel("wmma80.ptx", "wmma_bf16_tf32", 32)

@@ -3,6 +3,7 @@
 // layouts, strides wider than the tile, fragments from shared, global and generic memory, and
 // fragment elements changed one by one (acc.x[i] += i: only agrees where the interpreter's
 // fragment layout is ptxas's). f16 inputs are small integers, so every sum is exact.
+// wmma_mixed: accumulators of two types (f16 C with f32 D and f32 C with f16 D).
 // PTX: nvcc -ptx -arch=sm_80 wmma.cu -o wmma.ptx
 #include <mma.h>
 using namespace nvcuda;
@@ -142,4 +143,36 @@ extern "C" __global__ void wmma_subbyte(const void *a, const int *c, int *out) {
     wmma::bmma_sync(bc, ba, bb, bc);
     for (int i = 0; i < bc.num_elements; i++) bc.x[i] += i;
     wmma::store_matrix_sync(out + 128, bc, 8, wmma::mem_row_major);
+}
+
+// Accumulators of two types: an f16 C into an f32 D, an f32 C into an f16 D.
+extern "C" __global__ void wmma_mixed(const unsigned *in, half *hs, float *fs, float *out, half *hout) {
+    unsigned t = threadIdx.x;
+    for (int i = t; i < 1024; i += 32) {
+        hs[i] = small_half(in[i]);
+        hs[1024 + i] = small_half(in[i] >> 8);
+        fs[i] = (float)((int)(in[i] >> 24) - 128);
+    }
+    __syncwarp();
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> b;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, half> ch;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> cf;
+    wmma::load_matrix_sync(a, hs, 16);
+    wmma::load_matrix_sync(b, hs + 256, 16);
+    wmma::load_matrix_sync(ch, hs + 1024, 16, wmma::mem_row_major);
+    wmma::mma_sync(cf, a, b, ch);
+    wmma::store_matrix_sync(out, cf, 16, wmma::mem_row_major);
+    wmma::load_matrix_sync(cf, fs, 16, wmma::mem_col_major);
+    wmma::mma_sync(ch, a, b, cf);
+    wmma::store_matrix_sync(hout, ch, 16, wmma::mem_row_major);
+    wmma::fragment<wmma::matrix_a, 8, 32, 16, half, wmma::row_major> a2;
+    wmma::fragment<wmma::matrix_b, 8, 32, 16, half, wmma::row_major> b2;
+    wmma::fragment<wmma::accumulator, 8, 32, 16, half> ch2;
+    wmma::fragment<wmma::accumulator, 8, 32, 16, float> cf2;
+    wmma::load_matrix_sync(a2, hs + 512, 16);
+    wmma::load_matrix_sync(b2, hs + 1536, 32);
+    wmma::load_matrix_sync(ch2, hs + 1024, 32, wmma::mem_col_major);
+    wmma::mma_sync(cf2, a2, b2, ch2);
+    wmma::store_matrix_sync(out + 256, cf2, 32, wmma::mem_row_major);
 }
