@@ -899,9 +899,10 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Ldgsts, 0xfae, false),
             (Ldgdepbar, 0x9af, false),
             (Depbar, 0x91a, false),
-            (Ldsm, 0x83b, false),
         ]);
     }
+    // Matrix loads (ldmatrix, and ptxas's wmma.load from shared memory) from sm_75 on.
+    t.push((Ldsm, 0x83b, false));
     if sm >= 80 {
         // Generic LD/ST (sm_75: other opcodes, rewritten by sm75_generic_to_common_layout).
         t.extend([(Cs2r, 0x805, false), (Ld, 0x980, false), (St, 0x985, false)]);

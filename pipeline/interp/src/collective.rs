@@ -105,6 +105,7 @@ impl<'p> Cta<'p, '_> {
             "movmatrix" => self.movmatrix(group, self.current(group[0]))?,
             "ldmatrix" => self.ldmatrix(group, self.current(group[0]), false)?,
             "stmatrix" => self.ldmatrix(group, self.current(group[0]), true)?,
+            "wmma" => self.wmma(group, self.current(group[0]))?,
             _ => return Err(unsupported(self.current(group[0]), "warp collective")),
         }
         for &t in group {

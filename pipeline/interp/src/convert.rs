@@ -17,6 +17,15 @@ impl Cta<'_, '_> {
         if ins.has("pack") {
             return self.convert_pack(t, ins);
         }
+        if ins.mods == ["rna", "tf32", "f32"] {
+            // As ptxas computes it: 0x1000 added to a finite value's bits (ties away at tf32's
+            // last mantissa bit), the 13 bits below left as the add leaves them.
+            let x = self.read(t, operand(ins, 1)?, Type::B32)? as u32;
+            let finite = x & 0x7f80_0000 != 0x7f80_0000;
+            let v = if finite { x.wrapping_add(0x1000) } else { x };
+            self.write(t, operand(ins, 0)?, v as u64, Type::B32)?;
+            return Ok(Flow::Next);
+        }
         let (dty, sty) = two_types(ins)?;
         if width(dty) > 64 || width(sty) > 64 {
             return Err(unsupported(ins, "128-bit conversion"));

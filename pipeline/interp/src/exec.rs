@@ -545,7 +545,7 @@ impl Cta<'_, '_> {
     fn warp_wait(&mut self, t: usize, ins: &Ins) -> Result<Flow, SimError> {
         let kind = ins.op.clone();
         let mask = match kind.as_str() {
-            "activemask" | "mma" | "ldmatrix" | "stmatrix" | "movmatrix" => u32::MAX,
+            "activemask" | "mma" | "ldmatrix" | "stmatrix" | "movmatrix" | "wmma" => u32::MAX,
             _ if ins.has("sync") || kind == "elect" => {
                 let last = ins
                     .ops

@@ -18,6 +18,8 @@
 //! - `mma` products are exact and each output sums in f64 before one rounding (see `mma.rs`);
 //!   hardware f16/bf16/tf32 accumulation differs in the last bits. `wgmma.mma_async` likewise
 //!   (`wgmma.rs`), with A and B in shared memory in the K-major no-swizzle layout only.
+//!   `wmma.mma` likewise (`wmma.rs`), its fragments laid out as ptxas lays them out for the
+//!   module's `.target` (the PTX ISA leaves that layout unspecified).
 //! - generic addresses: shared, local, const and param memory appear at the `*_WINDOW` addresses;
 //!   module `.global` variables live at `GLOBAL_VARS_BASE`; buffers must lie elsewhere.
 //! - `%clock`, `%clock64`, `%globaltimer` read 0; `%smid`, `%gridid` read 0; `%nsmid` reads 1.
@@ -34,7 +36,7 @@
 //! detection), `exec.rs` (dispatch), `arith.rs`, `float.rs` (exact directed rounding),
 //! `convert.rs`, `fp8.rs`, `memops.rs` + `memory.rs` (global buffers, module variables,
 //! shared/local/const/param windows, generic addressing, atomics), `collective.rs`, `mbarrier.rs`,
-//! `mma.rs`. Choices where PTX leaves behaviour open are documented in `lib.rs`.
+//! `mma.rs`, `wmma.rs`. Choices where PTX leaves behaviour open are documented in `lib.rs`.
 
 mod arith;
 mod collective;
@@ -52,6 +54,7 @@ mod mma_volta;
 mod prep;
 mod tma;
 mod wgmma;
+mod wmma;
 
 pub use error::{SimError, Space, ThreadId};
 pub use memory::{

@@ -139,7 +139,7 @@ fn kind_of(op: &str, mods: &[String]) -> Kind {
         "bar" | "barrier" => Kind::Barrier,
         "wgmma" => Kind::Wgmma,
         "shfl" | "vote" | "match" | "redux" | "activemask" | "elect" | "mma" | "ldmatrix"
-        | "stmatrix" | "movmatrix" => Kind::Warp,
+        | "stmatrix" | "movmatrix" | "wmma" => Kind::Warp,
         _ if crate::arith::ARITH_OPS.contains(&op) => Kind::Arith,
         _ => Kind::Unknown,
     }
@@ -192,6 +192,9 @@ pub(crate) struct Program {
     pub static_shared: u64,
     pub const_bank: Vec<u8>,
     pub global_vars: Vec<u8>,
+    /// The module's `.target` architecture (80 for `sm_80`, 90 for `sm_90a`; 0 when unreadable),
+    /// for the WMMA fragment layouts that differ between architectures (`wmma.rs`).
+    pub sm: u32,
 }
 
 /// A parameter of an entry in the parameter buffer.
@@ -449,7 +452,18 @@ pub(crate) fn prepare(module: &Module, entry: &str) -> Result<Program, SimError>
         static_shared: dyn_base,
         const_bank: ms.const_bank,
         global_vars: ms.global_vars,
+        sm: target_sm(&module.target),
     })
+}
+
+/// The architecture number of a `.target` (`sm_80` → 80, `sm_90a` → 90).
+fn target_sm(target: &str) -> u32 {
+    let digits: String = target
+        .trim_start_matches("sm_")
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().unwrap_or(0)
 }
 
 fn fix_dynamic(o: &mut Opnd, base: u64) {

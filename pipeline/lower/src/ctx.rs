@@ -267,7 +267,7 @@ impl<'a> Ctx<'a> {
     /// On sm_90 shared addresses live in the cluster's window: compute this CTA's base once.
     fn load_shared_base(&mut self) {
         let uses_shared = self.func.body.iter().any(|s| {
-            matches!(s, Statement::Instr(i) if matches!(i.opcode(), "ld" | "st" | "atom" | "red") && crate::mem::cta_shared(i))
+            matches!(s, Statement::Instr(i) if matches!(i.opcode(), "ld" | "st" | "atom" | "red" | "wmma") && crate::mem::cta_shared(i))
         }) || !self.shared.is_empty();
         if self.sm.num < 90 || !uses_shared {
             return;
@@ -601,7 +601,9 @@ impl<'a> Ctx<'a> {
             "mma" if crate::mma_volta::is_volta_form(i) => self.lower_mma_volta(i),
             "cvt" if i.has_mod("pack") => self.lower_cvt_pack(i),
             "cvt" if crate::fp8_cvt::is_fp8_cvt(i) => self.lower_cvt_fp8(i),
+            "cvt" if crate::tf32_cvt::is_tf32_cvt(i) => self.lower_cvt_tf32(i),
             "mma" => self.lower_mma(i),
+            "wmma" => self.lower_wmma(i),
             _ if self.is_param_address_def(i) => self.lower_param_address_def(i),
             "prefetch" => self.lower_prefetch(i),
             _ if crate::pack::is_vector_mov(i) => self.lower_vector_mov(i),

@@ -27,10 +27,11 @@
 //! `atomic_loop.rs`: shared f32/f64 adds as a compare-and-store loop),
 //! `intops.rs` (bfe, the add/sub/mad carry chains through a carry predicate, dp4a/dp2a as IDP),
 //! `mad64.rs` (64-bit mad.lo/.hi and its carry forms),
-//! `testp.rs` (testp as integer compares), `fp8_cvt.rs` (fp8 conversions as F2FP), `mma_fp8.rs`
+//! `testp.rs` (testp as integer compares), `tf32_cvt.rs` (cvt.rna.tf32.f32 as ptxas rounds it), `fp8_cvt.rs` (fp8 conversions as F2FP), `mma_fp8.rs`
 //! (sm_90's fp8 mma as F2FP unpacks and two HMMAs), `mma_volta.rs` (m8n8k4 f16 mma: HMMA.884
 //! steps on sm_75, shuffles and an FFMA chain from sm_80 on), `matrix_move.rs` (movmatrix as
-//! MOVM, stmatrix as STSM), `consts.rs` (`.const` variables in bank 3),
+//! MOVM, stmatrix as STSM), `wmma.rs` (wmma.load/wmma.store as per-lane loads and stores of
+//! ptxas's fragment layout; `wmma_mma.rs`: wmma.mma as the mma.sync tiles ptxas runs it as), `consts.rs` (`.const` variables in bank 3),
 //! `global_sym.rs` (module variables named as memory operands), `bits.rs`
 //! (clz/popc/brev/bfind/bmsk/bfi/lop3/prmt in every mode; `bits64.rs`: bfind in every form,
 //! bfi.b64 with register fields), `funnel.rs` (shf in every mode), `fns.rs` (fns by POPC search), `divide.rs` (integer div/rem),
@@ -122,10 +123,13 @@ mod sqrt64;
 mod subroutine;
 mod tensormap;
 mod testp;
+mod tf32_cvt;
 mod tma;
 mod warp;
 mod wgmma;
 mod wide_add_fold;
+mod wmma;
+mod wmma_mma;
 
 pub use cluster::setmaxnreg_budget;
 pub use consts::{const_offsets, const_variable_decls, module_consts};

@@ -56,6 +56,7 @@ pub(crate) fn cta_shared(i: &Instruction) -> bool {
 pub fn needs_descriptor(i: &Instruction) -> bool {
     crate::atomic::is_generic(i)
         || crate::tensormap::needs_descriptor(i)
+        || (i.opcode() == "wmma" && !i.has_mod("mma") && !cta_shared(i))
         || (i.opcode() == "cp" && i.has_mod("async") && !i.has_mod("bulk") && i.has_mod("global"))
         || matches!(i.opcode(), "ld" | "st" | "ldu")
             && (i.has_mod("global")
@@ -288,7 +289,7 @@ impl Ctx<'_> {
     }
 
     /// Emits the load or store of `size` at `[base + offset]` in `space`.
-    fn emit_access(
+    pub(crate) fn emit_access(
         &mut self,
         space: Space,
         scope: Option<MemScope>,

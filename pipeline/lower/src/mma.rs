@@ -106,8 +106,11 @@ impl Ctx<'_> {
         let mut poisoned: Vec<&str> = Vec::new();
         for s in &func.body {
             let Statement::Instr(i) = s else { continue };
-            for (op, n) in fragment_operands(i, self.sm) {
-                let elems = Self::fragment_elems(op);
+            let fragments = fragment_operands(i, self.sm)
+                .into_iter()
+                .map(|(op, n)| (Self::fragment_elems(op), n))
+                .chain(crate::wmma_mma::wmma_fragment_slices(i, self.sm.num));
+            for (elems, n) in fragments {
                 let names: Vec<&str> = elems
                     .iter()
                     .filter_map(|e| match e {

@@ -222,7 +222,15 @@ fn mark_uses(
     }
     let memory = matches!(
         op,
-        "ld" | "ldu" | "st" | "atom" | "red" | "prefetch" | "prefetchu" | "cp" | "multimem"
+        "ld" | "ldu"
+            | "st"
+            | "atom"
+            | "red"
+            | "prefetch"
+            | "prefetchu"
+            | "cp"
+            | "multimem"
+            | "wmma"
     );
     let global = i.has_mod("global") || !OTHER_SPACES.iter().any(|s| i.has_mod(s));
     for o in &i.operands {

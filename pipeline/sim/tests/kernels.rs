@@ -227,6 +227,22 @@ const KERNELS: &[Kernel] = &[
     // Volta's quad-pair m8n8k4 f16 mma: HMMA.884 on sm_75, shuffles and FFMAs from sm_80 on.
     kernel("mma_m8n8k4.ptx", "mma_m8n8k4_f32", 32),
     kernel("mma_m8n8k4.ptx", "mma_m8n8k4_f16", 32),
+    // The WMMA API: f16, s8/u8, s4/u4 and b1 .xor tiles from sm_75; bf16, tf32, f64 and b1 .and
+    // from sm_80 (wmma.load/store/mma, fragment elements changed one by one).
+    kernel("wmma.ptx", "wmma_f16", 32),
+    kernel("wmma.ptx", "wmma_int8", 32),
+    kernel("wmma.ptx", "wmma_subbyte", 32),
+    kernel("wmma.ptx", "wmma_mixed", 32),
+    Kernel {
+        min_sm: 80,
+        ..kernel("wmma80.ptx", "wmma_bf16_tf32", 32)
+    },
+    Kernel {
+        min_sm: 80,
+        ..kernel("wmma80.ptx", "wmma_f64_b1", 32)
+    },
+    // wmma forms the API does not write: a stride in a register, no stride, .shared::cta, generic.
+    kernel("wmma_forms.ptx", "wmma_strides", 32),
     // movmatrix (MOVM) from sm_75; stmatrix (STSM) on sm_90.
     kernel("movmatrix.ptx", "movmatrix", 32),
     Kernel {

@@ -145,6 +145,11 @@ pub const CASES: &[Case] = &[
         setup: async_copy,
     },
     Case {
+        file: "kernels/ldsm75.ptx",
+        kernel: "ldsm75",
+        setup: ldsm75,
+    },
+    Case {
         file: "vadd.ptx",
         kernel: "vadd",
         setup: vadd,
@@ -595,6 +600,32 @@ fn async_copy(r: &mut Rng) -> Setup {
             out[8 * l + 4 + j] = fragment(rows(512 + 128 * j), l, true);
         }
         out[8 * l + 6] = fragment(rows(768), l, false);
+    }
+    Setup {
+        launch: grid(1, 32),
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
+        buffers: vec![buf_u32(0, &[0; 256]), buf_u32(1, &input)],
+        expected: vec![buf_u32(0, &out), buf_u32(1, &input)],
+        f32_ulps: 0,
+        unordered: vec![],
+    }
+}
+
+/// `kernels/ldsm75.ptx`: row t of shared memory is in[4t..4t+4]; ldmatrix x4 reads matrix j from
+/// rows 8j..8j+7, x2.trans matrices 0 and 1 transposed (lane l: row l/4, columns 2(l%4) and
+/// 2(l%4)+1 of its matrix).
+fn ldsm75(r: &mut Rng) -> Setup {
+    let input: Vec<u32> = (0..128).map(|_| r.u32()).collect();
+    let half = |row: usize, col: usize| (input[4 * row + col / 2] >> (16 * (col % 2))) & 0xffff;
+    let mut out = vec![0u32; 256];
+    for l in 0..32 {
+        let (row, col) = (l / 4, 2 * (l % 4));
+        for j in 0..4 {
+            out[8 * l + j] = half(8 * j + row, col) | half(8 * j + row, col + 1) << 16;
+        }
+        for j in 0..2 {
+            out[8 * l + 4 + j] = half(8 * j + col, row) | half(8 * j + col + 1, row) << 16;
+        }
     }
     Setup {
         launch: grid(1, 32),

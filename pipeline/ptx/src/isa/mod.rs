@@ -7,7 +7,8 @@
 //! - `modifiers.rs`: rounding modifiers, the known modifier words, state spaces;
 //! - `forms.rs`: the families that come in forms (`FORMS`, `ARCH_SPECIFIC`, `FORM_MODIFIERS`);
 //! - `mma.rs`: the `mma` and `wgmma` rows;
-//! - `compound.rs`: opcodes read with their first modifiers as one token.
+//! - `compound.rs`: opcodes read with their first modifiers as one token;
+//! - `wmma.rs`: the register fragments of `wmma` (which lane holds which matrix element).
 
 mod compound;
 mod forms;
@@ -15,6 +16,7 @@ mod mma;
 mod modifiers;
 mod ops;
 mod requirements;
+mod wmma;
 
 pub use compound::*;
 pub use forms::*;
@@ -22,3 +24,4 @@ pub use mma::*;
 pub use modifiers::*;
 pub use ops::*;
 pub use requirements::*;
+pub use wmma::*;
