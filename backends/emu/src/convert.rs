@@ -112,6 +112,9 @@ const CANONICAL_NAN64: u64 = 0x7fff_ffff_ffff_ffff;
 /// type by 78..79 (`.FTZ` flushes an f32 source); a NaN gives the canonical NaN of the type.
 /// f16 forms are not run yet.
 pub fn frnd(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
+    if let Some(f) = frnd_half_format(i) {
+        return frnd_half(i, x, f);
+    }
     let wide = match (source_size(i), result_size(i)) {
         (2, 2) => false,
         (3, 3) => true,
@@ -183,4 +186,41 @@ pub fn f2f(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         _ => return Err("F2F to an 8-bit result".into()),
     };
     Ok(result(i, r))
+}
+
+/// FRND.F16 (sizes 1) or FRND.BF16 (sizes 0 with bits 77 and 86): the half format rounded.
+fn frnd_half_format(i: &Inst) -> Option<crate::half::HalfFmt> {
+    match (source_size(i), result_size(i), i.bit(77), i.bit(86)) {
+        (1, 1, false, false) => Some(crate::half::F16),
+        (0, 0, true, true) => Some(crate::half::BF16),
+        _ => None,
+    }
+}
+
+/// FRND.F16/.BF16: the low half of the source rounded by 78..79 to an integral value of its
+/// format (exact, -0 kept), a NaN to the canonical half NaN; the high half of the result is 0.
+fn frnd_half(i: &Inst, x: &impl Operands, f: crate::half::HalfFmt) -> Result<AluOut, String> {
+    // Both formats read 16 bits (the half at 60 selecting the upper one), as size 1 does.
+    let raw = (x.val(i.b) >> (16 * i.f(60, 1))) as u16;
+    let v = crate::half::decode_half(raw, f, false);
+    let v = match crate::alu::mod_bits(i, false) {
+        Some((neg, abs)) => {
+            let v = if i.bit(abs) { v.abs() } else { v };
+            if i.bit(neg) {
+                -v
+            } else {
+                v
+            }
+        }
+        None => v,
+    };
+    let r = match i.f(78, 2) {
+        0 => v.round_ties_even(),
+        1 => v.floor(),
+        2 => v.ceil(),
+        _ => v.trunc(),
+    };
+    let mut out = AluOut::default();
+    out.r[0] = Some(crate::half::round_half(r, 0.0, f, 0) as u32);
+    Ok(out)
 }

@@ -1243,7 +1243,7 @@ fn mma_forms(sm: Sm, v: &mut Vec<Instr>) {
     }
 }
 
-/// HADD2/HMUL2/HFMA2/HSETP2/HSET2/HMNMX2 with every modifier and swizzle, F2FP on sm_80+.
+/// HADD2/HMUL2/HFMA2/HSETP2/HSET2/HMNMX2/FRND.F16 (.BF16) with every modifier and swizzle, F2FP on sm_80+.
 fn half_forms(sm: Sm, v: &mut Vec<Instr>) {
     use HalfSwizzle::*;
     use Opcode::*;
@@ -1326,6 +1326,9 @@ fn half_forms(sm: Sm, v: &mut Vec<Instr>) {
                 &[d(2)],
                 &[r(4).negated(), r(5).absolute(), accum],
             ));
+        }
+        for rnd in [Round::Rn, Round::Rz, Round::Rm, Round::Rp] {
+            v.push(Instr::new(FrndHalf { rnd, bf16 }, &[d(3)], &[r(6)]));
         }
         if sm.num < 80 {
             continue;

@@ -92,6 +92,13 @@ impl Ctx<'_> {
         if (dst, src) == (F64, F64) && !i.has_mod("sat") {
             return self.frnd_f64(d, a, integral_rounding(i)?);
         }
+        if matches!((dst, src), (F16, F16) | (Bf16, Bf16)) && !i.has_mod("sat") && !i.has_mod("ftz")
+        {
+            let (rnd, bf16) = (integral_rounding(i)?, dst == Bf16);
+            let a = self.in_reg(a);
+            self.emit(Opcode::FrndHalf { rnd, bf16 }, &[Dst::Reg(d)], &[a]);
+            return Ok(());
+        }
         if dst == src || i.has_mod("sat") {
             return Err(unsupported(i));
         }
