@@ -9,7 +9,7 @@
 
 use crate::alu::{flush, hi, lo, round_f32, AluOut, Operands, CANONICAL_NAN};
 use crate::decode::Inst;
-use crate::half::{decode_half, round_half, F16};
+use crate::half::{decode_half, round_half, BF16, F16};
 
 fn result_size(i: &Inst) -> u32 {
     i.f(75, 2)
@@ -168,14 +168,19 @@ pub fn f2i(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
     ))
 }
 
-/// F2F between f16, f32 and f64: widening is exact, narrowing rounds by 78..79; a NaN gives the
-/// canonical NaN of a narrower format, or the quiet f64 NaN of its sign.
+/// F2F between f16, f32 and f64, and from f32 or f64 to bf16 (bit 77 with result size 0):
+/// widening is exact, narrowing rounds by 78..79; a NaN gives the canonical NaN of a narrower
+/// format, or the quiet f64 NaN of its sign.
 pub fn f2f(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
-    if i.bit(77) {
-        return Err("F2F with a bf16 side".into());
+    let to_bf16 = i.bit(77) && result_size(i) == 0 && source_size(i) >= 2;
+    if i.bit(77) && !to_bf16 {
+        return Err("F2F from bf16".into());
     }
     let v = float_source(i, x)?;
     let rm = i.f(78, 2);
+    if to_bf16 {
+        return Ok(result(i, round_half(v, 0.0, BF16, rm) as u64));
+    }
     let r = match result_size(i) {
         1 => round_half(v, 0.0, F16, rm) as u64,
         2 if v.is_nan() => CANONICAL_NAN as u64,

@@ -1380,6 +1380,27 @@ fn half_forms(sm: Sm, v: &mut Vec<Instr>) {
                 ));
             }
         }
+        // F2F to bf16: from f32 rounded down or up (sm_80+), from f64 (sm_90).
+        let mut to_bf16 = vec![(NumFormat::F32, Round::Rm), (NumFormat::F32, Round::Rp)];
+        if sm.num >= 90 {
+            to_bf16.extend([(NumFormat::F64, Round::Rn), (NumFormat::F64, Round::Rz)]);
+        }
+        for (src, rnd) in to_bf16 {
+            let s0 = if src.is_wide() {
+                Reg::gpr64(4)
+            } else {
+                Reg::gpr(4)
+            };
+            v.push(Instr::new(
+                F2f {
+                    dst: NumFormat::Bf16,
+                    src,
+                    rnd,
+                },
+                &[d(3)],
+                &[Src::reg(s0)],
+            ));
+        }
     }
     v.push(Instr::new(
         Half2 {

@@ -144,7 +144,11 @@ impl Ctx<'_> {
                     &[Dst::Reg(d)],
                     &[Src::ZERO, a],
                 ),
-            (F16, F32) | (F16, F64) | (F64, F16) | (F32, F64) | (F64, F32) => {
+            (F16, F32) | (F16, F64) | (F64, F16) | (F32, F64) | (F64, F32) | (Bf16, F64) => {
+                self.emit(Opcode::F2f { dst, src, rnd }, &[Dst::Reg(d)], &[a])
+            }
+            // bf16 from f32 rounded down or up: F2F.BF16.F32.RM/.RP (sm_80+).
+            (Bf16, F32) if self.sm.num >= 80 => {
                 self.emit(Opcode::F2f { dst, src, rnd }, &[Dst::Reg(d)], &[a])
             }
             _ => return Err(unsupported(i)),

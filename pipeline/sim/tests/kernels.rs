@@ -172,6 +172,15 @@ const KERNELS: &[Kernel] = &[
         min_sm: 90,
         ..kernel("half_set_bf16.ptx", "frnd_bf16", 64)
     },
+    Kernel {
+        min_sm: 90,
+        ..kernel("half_set_bf16.ptx", "cvt_bf16_f64", 64)
+    },
+    // cvt.rm/.rp.bf16.f32 (F2F.BF16.F32.RM/.RP) need sm_80.
+    Kernel {
+        min_sm: 80,
+        ..kernel("cvt_bf16_round.ptx", "cvt_bf16_round", 64)
+    },
     // Integer, b1 and f64 mma.sync, one warp of 128-byte rows (m16n8kK and f64 need sm_80; f64
     // m16n8kK sm_90).
     kernel("mma_int.ptx", "imma_m8_s8", 32),
