@@ -82,10 +82,12 @@ fn next_toward(v: f64, s: i32) -> f64 {
     f64::from_bits(if (v > 0.0) == (s > 0) { b + 1 } else { b - 1 })
 }
 
-/// A float source as f64: f16, f32 (flushed under `.FTZ`, bit 80) or f64.
+/// A float source as f64: f16, bf16 (F2I), f32 (flushed under `.FTZ`, bit 80) or f64.
 fn float_source(i: &Inst, x: &impl Operands) -> Result<f64, String> {
     let raw = source_bits(i, x);
     let v = match source_size(i) {
+        // A bf16 source (F2I.*.BF16): size 0 with bit 86, 16 bits as size 1 reads them.
+        0 if i.bit(86) => decode_half((x.val(i.b) >> (16 * i.f(60, 1))) as u16, BF16, false),
         1 => decode_half(raw as u16, F16, false),
         2 => flush(f32::from_bits(raw as u32), i.bit(80)) as f64,
         3 => f64::from_bits(raw),
@@ -141,7 +143,7 @@ pub fn frnd(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
     Ok(result(i, (r as f32).to_bits() as u64))
 }
 
-/// F2I: f16, f32 or f64 to an integer of any width, rounded by 78..79, saturating, NaN to 0.
+/// F2I: f16, bf16, f32 or f64 to an integer of any width, rounded by 78..79, saturating, NaN to 0.
 pub fn f2i(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
     let f = float_source(i, x)?;
     let r = match i.f(78, 2) {

@@ -1384,6 +1384,23 @@ fn half_forms(sm: Sm, v: &mut Vec<Instr>) {
         let mut to_bf16 = vec![(NumFormat::F32, Round::Rm), (NumFormat::F32, Round::Rp)];
         if sm.num >= 90 {
             to_bf16.extend([(NumFormat::F64, Round::Rn), (NumFormat::F64, Round::Rz)]);
+            // F2I from bf16 (sm_90).
+            for (dst, rnd, d0) in [
+                (NumFormat::S32, Round::Rn, Reg::gpr(3)),
+                (NumFormat::U16, Round::Rz, Reg::gpr(3)),
+                (NumFormat::S64, Round::Rm, Reg::gpr64(2)),
+                (NumFormat::U32, Round::Rp, Reg::gpr(3)),
+            ] {
+                v.push(Instr::new(
+                    F2iWide {
+                        dst,
+                        src: NumFormat::Bf16,
+                        rnd,
+                    },
+                    &[Dst::Reg(d0)],
+                    &[r(4)],
+                ));
+            }
         }
         for (src, rnd) in to_bf16 {
             let s0 = if src.is_wide() {

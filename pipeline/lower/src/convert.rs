@@ -45,7 +45,8 @@ impl Ctx<'_> {
                 rnd: float_rounding(i)?,
             },
             // F2I saturates to the result type, so `.sat` changes nothing.
-            (false, true) if src != NumFormat::Bf16 => Opcode::F2iWide {
+            // From bf16 only on sm_90 (F2I.*.BF16), as the front end requires.
+            (false, true) if src != NumFormat::Bf16 || self.sm.num >= 90 => Opcode::F2iWide {
                 dst,
                 src,
                 rnd: integral_rounding(i)?,

@@ -176,6 +176,10 @@ const KERNELS: &[Kernel] = &[
         min_sm: 90,
         ..kernel("half_set_bf16.ptx", "cvt_bf16_f64", 64)
     },
+    Kernel {
+        min_sm: 90,
+        ..kernel("half_set_bf16.ptx", "cvt_int_bf16", 64)
+    },
     // cvt.rm/.rp.bf16.f32 (F2F.BF16.F32.RM/.RP) need sm_80.
     Kernel {
         min_sm: 80,
