@@ -162,6 +162,7 @@ const KERNELS: &[Kernel] = &[
         ..kernel("rsqrt64_abs64.ptx", "rsqrt_f64", 64)
     },
     kernel("rsqrt64_abs64.ptx", "abs_s64", 64),
+    kernel("envreg.ptx", "envreg", 64),
     // set on f16/f16x2 sources (HSET2); bf16/bf16x2 need sm_90.
     kernel("half_set.ptx", "half_set", 64),
     Kernel {
