@@ -33,6 +33,8 @@ mod cluster;
 #[path = "nvdisasm_forms/matrix_move.rs"]
 mod matrix_move;
 
+#[path = "nvdisasm_forms/half_rest.rs"]
+mod half_rest;
 #[path = "nvdisasm_forms/scalar.rs"]
 mod scalar;
 
@@ -629,6 +631,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
     v.extend(generic_atom_forms());
     v.extend(mufu_family_forms());
     v.extend(scalar::scalar_forms());
+    v.extend(half_rest::half_rest_forms(sm));
     if sm.num >= 90 {
         v.extend(scalar::bf16x2_atomic_forms());
     }
@@ -1243,7 +1246,7 @@ fn mma_forms(sm: Sm, v: &mut Vec<Instr>) {
     }
 }
 
-/// HADD2/HMUL2/HFMA2/HSETP2/HSET2/HMNMX2/FRND.F16 (.BF16) with every modifier and swizzle, F2FP on sm_80+.
+/// HADD2/HMUL2/HFMA2/HSETP2/HMNMX2 with every modifier and swizzle, F2FP on sm_80+.
 fn half_forms(sm: Sm, v: &mut Vec<Instr>) {
     use HalfSwizzle::*;
     use Opcode::*;
@@ -1287,49 +1290,6 @@ fn half_forms(sm: Sm, v: &mut Vec<Instr>) {
             &[pd(0), pd(2)],
             &[r(4).absolute(), r(5), p(1)],
         ));
-        for (cmp, combine, ftz, bool_float, swz, accum) in [
-            (
-                FloatCmp::Eq,
-                BoolOp::And,
-                false,
-                true,
-                [H1H0, H1H0],
-                Src::TRUE,
-            ),
-            (
-                FloatCmp::Ltu,
-                BoolOp::And,
-                true,
-                false,
-                [H0H0, H0H0],
-                Src::TRUE,
-            ),
-            (FloatCmp::Nan, BoolOp::Or, false, true, [H1H0, H1H1], p(0)),
-            (
-                FloatCmp::Neu,
-                BoolOp::Xor,
-                !bf16,
-                false,
-                [H1H1, H0H0],
-                p(3).negated(),
-            ),
-        ] {
-            v.push(Instr::new(
-                Hset2 {
-                    cmp,
-                    combine,
-                    ftz,
-                    bf16,
-                    bool_float,
-                    swz,
-                },
-                &[d(2)],
-                &[r(4).negated(), r(5).absolute(), accum],
-            ));
-        }
-        for rnd in [Round::Rn, Round::Rz, Round::Rm, Round::Rp] {
-            v.push(Instr::new(FrndHalf { rnd, bf16 }, &[d(3)], &[r(6)]));
-        }
         if sm.num < 80 {
             continue;
         }
@@ -1379,44 +1339,6 @@ fn half_forms(sm: Sm, v: &mut Vec<Instr>) {
                     &[Src::ZERO, r(7)],
                 ));
             }
-        }
-        // F2F to bf16: from f32 rounded down or up (sm_80+), from f64 (sm_90).
-        let mut to_bf16 = vec![(NumFormat::F32, Round::Rm), (NumFormat::F32, Round::Rp)];
-        if sm.num >= 90 {
-            to_bf16.extend([(NumFormat::F64, Round::Rn), (NumFormat::F64, Round::Rz)]);
-            // F2I from bf16 (sm_90).
-            for (dst, rnd, d0) in [
-                (NumFormat::S32, Round::Rn, Reg::gpr(3)),
-                (NumFormat::U16, Round::Rz, Reg::gpr(3)),
-                (NumFormat::S64, Round::Rm, Reg::gpr64(2)),
-                (NumFormat::U32, Round::Rp, Reg::gpr(3)),
-            ] {
-                v.push(Instr::new(
-                    F2iWide {
-                        dst,
-                        src: NumFormat::Bf16,
-                        rnd,
-                    },
-                    &[Dst::Reg(d0)],
-                    &[r(4)],
-                ));
-            }
-        }
-        for (src, rnd) in to_bf16 {
-            let s0 = if src.is_wide() {
-                Reg::gpr64(4)
-            } else {
-                Reg::gpr(4)
-            };
-            v.push(Instr::new(
-                F2f {
-                    dst: NumFormat::Bf16,
-                    src,
-                    rnd,
-                },
-                &[d(3)],
-                &[Src::reg(s0)],
-            ));
         }
     }
     v.push(Instr::new(
