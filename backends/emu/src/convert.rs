@@ -9,7 +9,7 @@
 
 use crate::alu::{flush, hi, lo, round_f32, AluOut, Operands, CANONICAL_NAN};
 use crate::decode::Inst;
-use crate::half::{decode_half, round_half, F16};
+use crate::half::{decode_half, round_half, BF16, F16};
 
 fn result_size(i: &Inst) -> u32 {
     i.f(75, 2)
@@ -82,10 +82,12 @@ fn next_toward(v: f64, s: i32) -> f64 {
     f64::from_bits(if (v > 0.0) == (s > 0) { b + 1 } else { b - 1 })
 }
 
-/// A float source as f64: f16, f32 (flushed under `.FTZ`, bit 80) or f64.
+/// A float source as f64: f16, bf16 (F2I), f32 (flushed under `.FTZ`, bit 80) or f64.
 fn float_source(i: &Inst, x: &impl Operands) -> Result<f64, String> {
     let raw = source_bits(i, x);
     let v = match source_size(i) {
+        // A bf16 source (F2I.*.BF16): size 0 with bit 86, 16 bits as size 1 reads them.
+        0 if i.bit(86) => decode_half((x.val(i.b) >> (16 * i.f(60, 1))) as u16, BF16, false),
         1 => decode_half(raw as u16, F16, false),
         2 => flush(f32::from_bits(raw as u32), i.bit(80)) as f64,
         3 => f64::from_bits(raw),
@@ -112,6 +114,9 @@ const CANONICAL_NAN64: u64 = 0x7fff_ffff_ffff_ffff;
 /// type by 78..79 (`.FTZ` flushes an f32 source); a NaN gives the canonical NaN of the type.
 /// f16 forms are not run yet.
 pub fn frnd(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
+    if let Some(f) = frnd_half_format(i) {
+        return frnd_half(i, x, f);
+    }
     let wide = match (source_size(i), result_size(i)) {
         (2, 2) => false,
         (3, 3) => true,
@@ -138,7 +143,7 @@ pub fn frnd(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
     Ok(result(i, (r as f32).to_bits() as u64))
 }
 
-/// F2I: f16, f32 or f64 to an integer of any width, rounded by 78..79, saturating, NaN to 0.
+/// F2I: f16, bf16, f32 or f64 to an integer of any width, rounded by 78..79, saturating, NaN to 0.
 pub fn f2i(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
     let f = float_source(i, x)?;
     let r = match i.f(78, 2) {
@@ -165,14 +170,19 @@ pub fn f2i(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
     ))
 }
 
-/// F2F between f16, f32 and f64: widening is exact, narrowing rounds by 78..79; a NaN gives the
-/// canonical NaN of a narrower format, or the quiet f64 NaN of its sign.
+/// F2F between f16, f32 and f64, and from f32 or f64 to bf16 (bit 77 with result size 0):
+/// widening is exact, narrowing rounds by 78..79; a NaN gives the canonical NaN of a narrower
+/// format, or the quiet f64 NaN of its sign.
 pub fn f2f(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
-    if i.bit(77) {
-        return Err("F2F with a bf16 side".into());
+    let to_bf16 = i.bit(77) && result_size(i) == 0 && source_size(i) >= 2;
+    if i.bit(77) && !to_bf16 {
+        return Err("F2F from bf16".into());
     }
     let v = float_source(i, x)?;
     let rm = i.f(78, 2);
+    if to_bf16 {
+        return Ok(result(i, round_half(v, 0.0, BF16, rm) as u64));
+    }
     let r = match result_size(i) {
         1 => round_half(v, 0.0, F16, rm) as u64,
         2 if v.is_nan() => CANONICAL_NAN as u64,
@@ -183,4 +193,41 @@ pub fn f2f(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
         _ => return Err("F2F to an 8-bit result".into()),
     };
     Ok(result(i, r))
+}
+
+/// FRND.F16 (sizes 1) or FRND.BF16 (sizes 0 with bits 77 and 86): the half format rounded.
+fn frnd_half_format(i: &Inst) -> Option<crate::half::HalfFmt> {
+    match (source_size(i), result_size(i), i.bit(77), i.bit(86)) {
+        (1, 1, false, false) => Some(crate::half::F16),
+        (0, 0, true, true) => Some(crate::half::BF16),
+        _ => None,
+    }
+}
+
+/// FRND.F16/.BF16: the low half of the source rounded by 78..79 to an integral value of its
+/// format (exact, -0 kept), a NaN to the canonical half NaN; the high half of the result is 0.
+fn frnd_half(i: &Inst, x: &impl Operands, f: crate::half::HalfFmt) -> Result<AluOut, String> {
+    // Both formats read 16 bits (the half at 60 selecting the upper one), as size 1 does.
+    let raw = (x.val(i.b) >> (16 * i.f(60, 1))) as u16;
+    let v = crate::half::decode_half(raw, f, false);
+    let v = match crate::alu::mod_bits(i, false) {
+        Some((neg, abs)) => {
+            let v = if i.bit(abs) { v.abs() } else { v };
+            if i.bit(neg) {
+                -v
+            } else {
+                v
+            }
+        }
+        None => v,
+    };
+    let r = match i.f(78, 2) {
+        0 => v.round_ties_even(),
+        1 => v.floor(),
+        2 => v.ceil(),
+        _ => v.trunc(),
+    };
+    let mut out = AluOut::default();
+    out.r[0] = Some(crate::half::round_half(r, 0.0, f, 0) as u32);
+    Ok(out)
 }

@@ -62,6 +62,20 @@ pub(super) fn encode_frnd(w: &mut Word, i: &Instr, ftz: bool, rnd: Round) -> ERe
     Ok(())
 }
 
+/// FRND.F16 (sizes 1 at 75..76 and 84..85) or FRND.BF16 (sizes 0, bits 77 and 86), rounding at
+/// 78..79.
+pub(super) fn encode_frnd_half(w: &mut Word, i: &Instr, rnd: Round, bf16: bool) -> EResult<()> {
+    w.set(0, 12, 0x307);
+    w.set(32, 8, src_gpr(&i.srcs[0])?);
+    let size = if bf16 { 0 } else { 1 };
+    w.set(75, 2, size);
+    w.set(84, 2, size);
+    w.set(77, 1, bf16 as u64);
+    w.set(86, 1, bf16 as u64);
+    w.set(78, 2, crate::encode_double::round_code(rnd));
+    Ok(())
+}
+
 /// BMSK[.W] d, start, width.
 pub(super) fn encode_bmsk(w: &mut Word, i: &Instr, wrap: bool) -> EResult<()> {
     set_alu_ab(w, 0x01b, &i.srcs[0], &i.srcs[1])?;

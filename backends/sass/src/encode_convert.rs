@@ -30,5 +30,15 @@ pub(crate) fn encode_convert(i: &Instr, w: &mut Word) -> EResult<()> {
     if opcode == 0x305 && !wide {
         w.set(77, 1, 1);
     }
+    // F2I from bf16: source size 0 with the bf16 bit.
+    if opcode == 0x305 && src == NumFormat::Bf16 {
+        w.set(84, 2, 0);
+        w.set(86, 1, 1);
+    }
+    // F2F to bf16: result size 0 with the bf16 bit.
+    if opcode == 0x304 && dst == NumFormat::Bf16 {
+        w.set(75, 2, 0);
+        w.set(77, 1, 1);
+    }
     Ok(())
 }

@@ -768,6 +768,9 @@ pub enum Opcode {
     /// `SHF.{L,R}.W.U32[.HI] d0, s0(lo), s1(shift), s2(hi)`: the 32-bit funnel shift with the
     /// amount taken modulo 32 (`shf.{l,r}.wrap.b32`).
     ShfWrap { right: bool, hi: bool },
+    /// `FRND.F16|.BF16[.TRUNC|.FLOOR|.CEIL] d0, s0`: the f16 (bf16: sm_90) in the low half of s0
+    /// rounded to an integral value of its format; variable latency like FRND.
+    FrndHalf { rnd: Round, bf16: bool },
     /// `FRND.F64[.TRUNC|.FLOOR|.CEIL] d0(pair), s0(pair)`: an f64 rounded to an integral f64;
     /// variable latency, on the FP64 path.
     FrndF64 { rnd: Round },

@@ -49,6 +49,7 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
             | Opcode::Ldsm { .. }
             | Opcode::MufuRsq
             | Opcode::Frnd { .. }
+            | Opcode::FrndHalf { .. }
             | Opcode::Mufu { .. }
     ) || is_fp64(op)
         || is_matrix(op)
@@ -100,6 +101,7 @@ pub fn reads_late(op: &Opcode) -> bool {
             | Opcode::Ldgsts { .. }
             | Opcode::Ldsm { .. }
             | Opcode::Frnd { .. }
+            | Opcode::FrndHalf { .. }
     ) || is_fp64(op)
         || is_matrix(op)
         || matches!(op, Opcode::Warp(w) if w.reads_late())

@@ -535,6 +535,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         | Opcode::MufuRcp
         | Opcode::MufuRsq
         | Opcode::Frnd { .. }
+        | Opcode::FrndHalf { .. }
         | Opcode::Bmsk { .. }
         | Opcode::Atoms { .. }
         | Opcode::Atomg { .. }

@@ -82,6 +82,17 @@ pub(super) fn print_atom_or_bits(sm: Sm, i: &Instr) -> Option<String> {
             },
             src(a)
         ),
+        Opcode::FrndHalf { rnd, bf16 } => format!(
+            "FRND{}{} {d0}, {}",
+            if bf16 { ".BF16" } else { ".F16" },
+            match rnd {
+                Round::Rn => "",
+                Round::Rz => ".TRUNC",
+                Round::Rm => ".FLOOR",
+                Round::Rp => ".CEIL",
+            },
+            src(a)
+        ),
         Opcode::Bmsk { wrap } => format!(
             "BMSK{} {d0}, {}, {}",
             if wrap { ".W" } else { "" },

@@ -35,6 +35,8 @@ mod matrix_move;
 #[path = "nvdisasm_forms/tma.rs"]
 mod tma;
 
+#[path = "nvdisasm_forms/half_rest.rs"]
+mod half_rest;
 #[path = "nvdisasm_forms/scalar.rs"]
 mod scalar;
 
@@ -631,6 +633,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
     v.extend(generic_atom_forms());
     v.extend(mufu_family_forms());
     v.extend(scalar::scalar_forms());
+    v.extend(half_rest::half_rest_forms(sm));
     if sm.num >= 90 {
         v.extend(scalar::bf16x2_atomic_forms());
     }
@@ -1248,7 +1251,7 @@ fn mma_forms(sm: Sm, v: &mut Vec<Instr>) {
     }
 }
 
-/// HADD2/HMUL2/HFMA2/HSETP2/HSET2/HMNMX2 with every modifier and swizzle, F2FP on sm_80+.
+/// HADD2/HMUL2/HFMA2/HSETP2/HMNMX2 with every modifier and swizzle, F2FP on sm_80+.
 fn half_forms(sm: Sm, v: &mut Vec<Instr>) {
     use HalfSwizzle::*;
     use Opcode::*;
@@ -1292,46 +1295,6 @@ fn half_forms(sm: Sm, v: &mut Vec<Instr>) {
             &[pd(0), pd(2)],
             &[r(4).absolute(), r(5), p(1)],
         ));
-        for (cmp, combine, ftz, bool_float, swz, accum) in [
-            (
-                FloatCmp::Eq,
-                BoolOp::And,
-                false,
-                true,
-                [H1H0, H1H0],
-                Src::TRUE,
-            ),
-            (
-                FloatCmp::Ltu,
-                BoolOp::And,
-                true,
-                false,
-                [H0H0, H0H0],
-                Src::TRUE,
-            ),
-            (FloatCmp::Nan, BoolOp::Or, false, true, [H1H0, H1H1], p(0)),
-            (
-                FloatCmp::Neu,
-                BoolOp::Xor,
-                !bf16,
-                false,
-                [H1H1, H0H0],
-                p(3).negated(),
-            ),
-        ] {
-            v.push(Instr::new(
-                Hset2 {
-                    cmp,
-                    combine,
-                    ftz,
-                    bf16,
-                    bool_float,
-                    swz,
-                },
-                &[d(2)],
-                &[r(4).negated(), r(5).absolute(), accum],
-            ));
-        }
         if sm.num < 80 {
             continue;
         }

@@ -46,7 +46,8 @@ impl Ctx<'_> {
                 rnd: float_rounding(i)?,
             },
             // F2I saturates to the result type, so `.sat` changes nothing.
-            (false, true) if src != NumFormat::Bf16 => Opcode::F2iWide {
+            // From bf16 only on sm_90 (F2I.*.BF16), as the front end requires.
+            (false, true) if src != NumFormat::Bf16 || self.sm.num >= 90 => Opcode::F2iWide {
                 dst,
                 src,
                 rnd: integral_rounding(i)?,
@@ -93,6 +94,13 @@ impl Ctx<'_> {
         if (dst, src) == (F64, F64) && !i.has_mod("sat") {
             return self.frnd_f64(d, a, integral_rounding(i)?);
         }
+        if matches!((dst, src), (F16, F16) | (Bf16, Bf16)) && !i.has_mod("sat") && !i.has_mod("ftz")
+        {
+            let (rnd, bf16) = (integral_rounding(i)?, dst == Bf16);
+            let a = self.in_reg(a);
+            self.emit(Opcode::FrndHalf { rnd, bf16 }, &[Dst::Reg(d)], &[a]);
+            return Ok(());
+        }
         if dst == src || i.has_mod("sat") {
             return Err(unsupported(i));
         }
@@ -138,7 +146,11 @@ impl Ctx<'_> {
                     &[Dst::Reg(d)],
                     &[Src::ZERO, a],
                 ),
-            (F16, F32) | (F16, F64) | (F64, F16) | (F32, F64) | (F64, F32) => {
+            (F16, F32) | (F16, F64) | (F64, F16) | (F32, F64) | (F64, F32) | (Bf16, F64) => {
+                self.emit(Opcode::F2f { dst, src, rnd }, &[Dst::Reg(d)], &[a])
+            }
+            // bf16 from f32 rounded down or up: F2F.BF16.F32.RM/.RP (sm_80+).
+            (Bf16, F32) if self.sm.num >= 80 => {
                 self.emit(Opcode::F2f { dst, src, rnd }, &[Dst::Reg(d)], &[a])
             }
             _ => return Err(unsupported(i)),

@@ -2,7 +2,7 @@
 //! on each architecture: the clocks and global timer by CS2R (`.32` for one half, the pair for the
 //! 64-bit forms), `%smid` by S2R SR_VIRTUALSMID, `%warpid` and sm_90's `%nwarpid` from the fields at
 //! bit 8 of SR_VIRTID / SR_VIRTCFG, the SM count, shared sizes and cluster shape from constant bank
-//! 0, `%total_smem_size` as SR_SMEMSZ less the reserved `c[0x0][0x114]`, and on sm_90 the cluster
+//! 0 (`%envreg0..31` too, at 0x88 before sm_90 and 0x40 on it), `%total_smem_size` as SR_SMEMSZ less the reserved `c[0x0][0x114]`, and on sm_90 the cluster
 //! registers: `%cluster_ctarank` is SR_CgaCtaId, `%cluster_ctaid`/`%clusterid` the remainder and
 //! quotient of `%ctaid` by the cluster's CTA counts.
 
@@ -24,6 +24,19 @@ mod cbank {
     pub const NCLUSTERID: u32 = 0x15c;
     /// `%cluster_nctarank`.
     pub const CLUSTER_NCTARANK: u32 = 0x188;
+    /// `%envreg0` (`%envregN` is 4 N bytes on), sm_75..sm_89 and sm_90.
+    pub const ENVREG: u32 = 0x88;
+    pub const ENVREG_SM90: u32 = 0x40;
+}
+
+/// Where constant bank 0 holds `%envreg<n>` (n in 0..32) on `sm`.
+fn envreg_offset(sm: u32, n: u32) -> u32 {
+    let base = if sm >= 90 {
+        cbank::ENVREG_SM90
+    } else {
+        cbank::ENVREG
+    };
+    base + 4 * n
 }
 
 /// `%nwarpid` before sm_90, where ptxas writes it as a constant: the most warps an SM holds.
@@ -83,6 +96,10 @@ impl Ctx<'_> {
             "%nclusterid" => self.load_const(t, cbank::NCLUSTERID + 4 * axis),
             "%cluster_ctaid" => return Ok(self.ctaid_by_cluster(axis, true)),
             "%clusterid" => return Ok(self.ctaid_by_cluster(axis, false)),
+            _ if envreg_index(name).is_some() => {
+                let n = envreg_index(name).unwrap_or(0);
+                self.load_const(t, envreg_offset(self.sm.num, n));
+            }
             _ => {
                 return Err(format!(
                     "special register '{}' is not supported yet",
@@ -160,4 +177,12 @@ impl Ctx<'_> {
         self.load_const(n, cbank::CLUSTER_NCTAID + 4 * axis);
         self.divide32(Src::reg(ctaid), Src::reg(n), false, rem)
     }
+}
+
+/// `n` of `%envreg<n>` (0..31).
+fn envreg_index(name: &str) -> Option<u32> {
+    name.strip_prefix("%envreg")?
+        .parse()
+        .ok()
+        .filter(|&n| n < 32)
 }

@@ -165,11 +165,29 @@ const KERNELS: &[Kernel] = &[
         ..kernel("rsqrt64_abs64.ptx", "rsqrt_f64", 64)
     },
     kernel("rsqrt64_abs64.ptx", "abs_s64", 64),
+    kernel("envreg.ptx", "envreg", 64),
     // set on f16/f16x2 sources (HSET2); bf16/bf16x2 need sm_90.
     kernel("half_set.ptx", "half_set", 64),
     Kernel {
         min_sm: 90,
         ..kernel("half_set_bf16.ptx", "half_set_bf16", 64)
+    },
+    Kernel {
+        min_sm: 90,
+        ..kernel("half_set_bf16.ptx", "frnd_bf16", 64)
+    },
+    Kernel {
+        min_sm: 90,
+        ..kernel("half_set_bf16.ptx", "cvt_bf16_f64", 64)
+    },
+    Kernel {
+        min_sm: 90,
+        ..kernel("half_set_bf16.ptx", "cvt_int_bf16", 64)
+    },
+    // cvt.rm/.rp.bf16.f32 (F2F.BF16.F32.RM/.RP) need sm_80.
+    Kernel {
+        min_sm: 80,
+        ..kernel("cvt_bf16_round.ptx", "cvt_bf16_round", 64)
     },
     // Integer, b1 and f64 mma.sync, one warp of 128-byte rows (m16n8kK and f64 need sm_80; f64
     // m16n8kK sm_90).
@@ -329,7 +347,6 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     ("divrem", &[75], "CS2R (opcode 0x805) unknown"),
     ("param_struct_loop", &[75], "CS2R (opcode 0x805) unknown"),
     ("divrem", &[80, 86, 89, 90], "past the RET of ptxas's 64-bit division subroutine (its 4-cycle IMAD.MOV -> RET is modelled now): word 0x48 of thread 1 differs (0x80000001 for 0x80000000); not yet investigated"),
-    ("cvt_half", &[75, 80, 86, 89, 90], "FRND.F16 / FRND.F16.TRUNC (opcode 0x307): the emulator runs FRND on f32 only"),
     ("cvt_bf16", &[80, 86, 89], "F2F.BF16.F32.RM (opcode 0x304): the emulator runs F2F between f16, f32 and f64 only"),
     ("cvt_bf16", &[90], "F2F.BF16.F32.RM (opcode 0x304): the emulator runs F2F between f16, f32 and f64 only"),
     ("f64_ops", &[86], "past f64 division's subroutine (runs now): one word differs, the emulator giving NaN where the interpreter has a finite quotient; not yet investigated"),

@@ -405,6 +405,11 @@ pub const CASES: &[Case] = &[
         setup: half_exact80,
     },
     Case {
+        file: "kernels/half_set_frnd.ptx",
+        kernel: "half_set_frnd",
+        setup: half_set_frnd,
+    },
+    Case {
         file: "kernels/cvt_round.ptx",
         kernel: "cvt_round",
         setup: cvt_round,
@@ -2518,6 +2523,69 @@ fn half_exact80(_r: &mut Rng) -> Setup {
         params: Params::default().u64(addr(0)).u64(addr(1)).0,
         buffers: vec![buf_u32(0, &input), buf_u32(1, &[0; 3 * 64])],
         expected: vec![buf_u32(0, &input), buf_u32(1, &e)],
+        f32_ulps: 0,
+        unordered: vec![],
+    }
+}
+
+/// f16 edge values for `half_set_frnd`: (bits, value).
+const F16_EDGES: [(u32, f32); 16] = [
+    (0x0000, 0.0),
+    (0x8000, -0.0),
+    (0x3e00, 1.5),
+    (0xbe00, -1.5),
+    (0x4100, 2.5),
+    (0xc100, -2.5),
+    (0x3400, 0.25),
+    (0xba00, -0.75),
+    (0x5ffe, 511.5),
+    (0xb800, -0.5),
+    (0x7c00, f32::INFINITY),
+    (0xfc00, f32::NEG_INFINITY),
+    (0x7e00, f32::NAN),
+    (0x4200, 3.0),
+    (0x7bff, 65504.0),
+    (0x0001, 5.960_464_5e-8),
+];
+
+/// The f16 bits of an integral value (or infinity, NaN as the canonical 0x7fff).
+fn f16_integral(v: f32) -> u32 {
+    let sign = (v.is_sign_negative() as u32) << 15;
+    match v {
+        _ if v.is_nan() => 0x7fff,
+        _ if v.is_infinite() => sign | 0x7c00,
+        _ if v.abs() == 65504.0 => sign | 0x7bff,
+        _ => f16_of(v),
+    }
+}
+
+fn half_set_frnd(_r: &mut Rng) -> Setup {
+    let n = 64;
+    let pairs: Vec<(usize, usize)> = (0..n)
+        .map(|t| (t % 16, (t * 7 + 3 + t / 16) % 16))
+        .collect();
+    let w: Vec<u32> = pairs
+        .iter()
+        .map(|&(a, b)| F16_EDGES[a].0 | F16_EDGES[b].0 << 16)
+        .collect();
+    let mut e = Vec::with_capacity(4 * n);
+    for &(ia, ib) in &pairs {
+        let (a, b) = (F16_EDGES[ia].1, F16_EDGES[ib].1);
+        let lanes = |f: &dyn Fn(f32, f32) -> bool, truth: u32| {
+            (f(a, b) as u32 * truth) | (f(b, a) as u32 * truth) << 16
+        };
+        e.push(lanes(&|p, q| p < q, 0x3c00));
+        e.push(lanes(&|p, q| !(p < q), 0xffff));
+        e.push(f16_integral(a.floor()) | f16_integral(a.ceil()) << 16);
+        e.push(f16_integral(a.trunc()) | f16_integral(a.round_ties_even()) << 16);
+    }
+    let buffers = vec![buf_u32(0, &w), buf_u32(1, &vec![0; 4 * n])];
+    let expected = vec![buf_u32(0, &w), buf_u32(1, &e)];
+    Setup {
+        launch: grid(1, n as u32),
+        params: Params::default().u64(addr(0)).u64(addr(1)).0,
+        buffers,
+        expected,
         f32_ulps: 0,
         unordered: vec![],
     }
