@@ -33,8 +33,12 @@ mod cluster;
 #[path = "nvdisasm_forms/matrix_move.rs"]
 mod matrix_move;
 
+#[path = "nvdisasm_forms/atomic_float.rs"]
+mod atomic_float;
 #[path = "nvdisasm_forms/scalar.rs"]
 mod scalar;
+#[path = "nvdisasm_forms/warp_match.rs"]
+mod warp_match;
 
 fn forms(sm: Sm) -> Vec<Instr> {
     use Opcode::*;
@@ -832,6 +836,8 @@ fn forms(sm: Sm) -> Vec<Instr> {
         ));
     }
     barriers_sregs::special_reg_forms(sm, &mut v);
+    warp_match::match_forms(sm, &mut v);
+    atomic_float::generic_float_add_forms(sm, &mut v);
     v
 }
 

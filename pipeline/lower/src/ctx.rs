@@ -211,6 +211,8 @@ impl<'a> Ctx<'a> {
                     if crate::atomic_loop::is_shared_float_add(i) {
                         block += crate::atomic_loop::LOOP_BLOCKS;
                     }
+                    block += crate::atomic_float::extra_blocks(i);
+                    block += crate::atomic_cas16::extra_blocks(i);
                     block_empty = false;
                     after_branch = ends_block(i);
                 }
