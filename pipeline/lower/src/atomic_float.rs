@@ -208,10 +208,10 @@ impl Ctx<'_> {
         };
         self.cas_loop(old, wide, cas, base, |cx, old| {
             let sum = if wide { cx.temp64() } else { cx.temp() };
-            let srcs = if wide {
-                vec![Src::reg(old), v]
-            } else {
-                vec![Src::reg(old), v, Src::ZERO]
+            // HADD2's third source is its (unused) C; FADD and DADD take two.
+            let srcs = match add {
+                Opcode::Half2 { .. } => vec![Src::reg(old), v, Src::ZERO],
+                _ => vec![Src::reg(old), v],
             };
             cx.emit(add, &[Dst::Reg(sum)], &srcs);
             sum
@@ -268,7 +268,7 @@ impl Ctx<'_> {
 
     /// A scalar f16/bf16 add: the word `w = a & ~3`, its half at bit `s = (a & 2) * 8`;
     /// `old = load w; loop: sum = HADD2(old, v.H0_H0); new = PRMT(old, keep, sum);
-    /// found = CAS [w], old, new; ...; d = old >> s`.
+    /// found = CAS [w], old, new; ...; d = the half of old` (a PRMT with zero bytes above).
     fn half_add(&mut self, i: &Instruction) -> LResult<()> {
         let ty = i.ty().ok_or("atom without a type")?;
         let (_, add) = add_of(ty).ok_or("no float add for this type")?;
