@@ -163,9 +163,11 @@ pub struct AtomicOperand {
 /// or 3 on sm_90 where 3 is F32 before); F32 adds are `float` (type 3 before sm_90; on sm_90
 /// their own opcodes, ATOMG 0x9a3 and REDG 0x9a6, with type 1).
 pub fn atomic_operand(sm: u32, i: &Inst) -> Option<AtomicOperand> {
-    let float_sm90 = matches!(i.f(0, 12), 0x9a3 | 0x9a6);
-    // f64 adds: type 6 before sm_90, 7 with sm_90's float-add opcodes.
-    let global = matches!(i.op, Op::Atomg | Op::Red);
+    // sm_90's generic float add ATOM.E.ADD.<float> is 0x9a2, laid out as ATOMG's 0x9a3.
+    let float_sm90 = matches!(i.f(0, 12), 0x9a3 | 0x9a6 | 0x9a2);
+    // f64 adds: type 6 before sm_90, 7 with sm_90's float-add opcodes. Generic ATOM.E (not CAS)
+    // has ATOMG's float types.
+    let global = matches!(i.op, Op::Atomg | Op::Red) || (i.op == Op::Atom && !is_cas(i));
     if (float_sm90 && i.f(73, 3) == 7) || (global && i.f(73, 3) == 6 && sm < 90) {
         return Some(AtomicOperand {
             bytes: 8,
@@ -190,7 +192,7 @@ pub fn atomic_operand(sm: u32, i: &Inst) -> Option<AtomicOperand> {
         });
     }
     let f32_sm90 = float_sm90 && i.f(73, 3) == 1;
-    if f32_sm90 || matches!(i.op, Op::Atomg | Op::Red) && i.f(73, 3) == 3 && sm < 90 {
+    if f32_sm90 || global && i.f(73, 3) == 3 && sm < 90 {
         return Some(AtomicOperand {
             bytes: 4,
             signed: false,
@@ -741,6 +743,20 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
                 add_write(i, File::Up, i.f(81, 3) as u8, 1);
             }
         }
+        Match => {
+            i.a = a;
+            add_read(i, a, if i.bit(73) { 2 } else { 1 });
+            add_write(i, File::R, i.dst(), 1);
+            add_write(i, File::P, i.f(81, 3) as u8, 1);
+        }
+        Qspc => {
+            i.a = a;
+            add_read(i, a, 2);
+            if i.f(0, 12) == 0x9aa {
+                add_read(i, Operand::Ur(i.f(32, 6) as u8), 2);
+            }
+            add_write(i, File::P, i.f(81, 3) as u8, 1);
+        }
         Redux => {
             i.a = a;
             add_read(i, a, 1);
@@ -805,6 +821,10 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_read(i, i.b, data);
             if matches!(i.op, Atomg | Atom) {
                 add_write(i, File::R, dst, data);
+            }
+            if i.op == Atom {
+                // Whether a generic float add was done (its address global); PT elsewhere.
+                add_write(i, File::P, i.f(81, 3) as u8, 1);
             }
         }
         Dadd | Dmul | Dfma => {

@@ -206,10 +206,12 @@ fn b_lanes(i: &Inst, x: &impl Operands, f: HalfFmt, ftz: bool) -> [f64; 2] {
     }
 }
 
-/// Operand forms whose modifier fields are known: registers (1) and an immediate B (4).
+/// Operand forms whose modifier fields are known: registers (1) and an immediate B (4; HADD2's
+/// and HMUL2's 2, as ptxas's scalar f16 atomic add writes `HADD2 R16, R7, 1, 1`).
 fn check_form(i: &Inst) -> Result<(), String> {
     match i.f(9, 3) {
         1 | 4 => Ok(()),
+        2 if matches!(i.op, Op::Hadd2 | Op::Hmul2) => Ok(()),
         form => Err(format!("operand form {form}")),
     }
 }

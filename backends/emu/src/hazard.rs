@@ -97,6 +97,10 @@ struct PendingRead {
 #[derive(Copy, Clone)]
 struct Pending {
     sb: Option<u8>,
+    /// Another scoreboard whose wait also delivers the result: ATOM.E's predicate (whether a
+    /// generic float add found a global address) comes back with its read scoreboard (ptxas's
+    /// sm_90 code branches on it after waiting on that one only).
+    early_sb: Option<u8>,
     seq: u64,
     queue: Queue,
     pc: u32,
@@ -285,7 +289,8 @@ impl HazardModel {
                     .any(|&(q, c)| q == queue && c.is_some_and(|c| seq <= c))
             };
             for p in self.pending_write.iter_mut() {
-                if matches!(p, Some(q) if q.sb == Some(sb) || covers(q.queue, q.seq)) {
+                if matches!(p, Some(q) if q.sb == Some(sb) || q.early_sb == Some(sb) || covers(q.queue, q.seq))
+                {
                     *p = None;
                 }
             }
@@ -459,8 +464,10 @@ impl HazardModel {
                 for k in 0..r.n {
                     let s = slot(r.file, r.idx.wrapping_add(k));
                     self.fixed[s] = None;
+                    let early = i.op == Op::Atom && r.file == File::P;
                     self.pending_write[s] = Some(Pending {
                         sb: i.ctrl.wr_sb,
+                        early_sb: i.ctrl.rd_sb.filter(|&sb| early && sb < 6),
                         seq: self.seq,
                         queue,
                         pc: i.pc,

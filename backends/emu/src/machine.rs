@@ -9,10 +9,14 @@ mod gmma;
 mod imma;
 #[path = "matrix_move.rs"]
 mod matrix_move;
+#[path = "qspc.rs"]
+mod qspc;
 #[path = "syncs.rs"]
 mod syncs;
 #[path = "tma.rs"]
 mod tma;
+#[path = "warp_match.rs"]
+mod warp_match;
 pub(crate) use gmma::operands as gmma_operands;
 pub(crate) use imma::geometry as matrix_geometry;
 
@@ -637,6 +641,8 @@ impl Run<'_> {
             }
             Op::Vote | Op::Voteu => self.vote(w, i, exec)?,
             Op::Redux => self.redux(w, i, exec)?,
+            Op::Match => warp_match::match_lanes(w, i, exec, self.k.sm)?,
+            Op::Qspc => qspc::qspc(w, i, exec)?,
             Op::Shfl => shfl(w, i, exec)?,
             Op::Ldsm => self.ldsm(w, i, exec)?,
             Op::Stsm => self.stsm(w, i, exec)?,
@@ -788,6 +794,14 @@ impl Run<'_> {
                     .ok_or_else(|| unsupported(i, "atomic type".into()))?;
                 let n = ty.bytes as usize;
                 let (space, addr) = self.address(i, w, l);
+                // A generic float add works on global memory only; its predicate says whether
+                // it did (ptxas's code then loops on shared memory itself).
+                if i.op == Op::Atom && ty.float {
+                    w.set_pred(i.f(81, 3) as u8, l, space == "global");
+                    if space != "global" {
+                        return Ok(());
+                    }
+                }
                 let bytes = self.load(space, addr, n, i, w, l)?;
                 let old = bytes.iter().rev().fold(0u64, |acc, &b| acc << 8 | b as u64);
                 let v = lane_value(w, l, i.f(32, 8) as u8, n);

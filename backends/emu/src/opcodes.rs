@@ -89,6 +89,8 @@ pub enum Op {
     Vote,
     Voteu,
     Redux,
+    Match,
+    Qspc,
     Shfl,
     Atoms,
     Atomg,
@@ -222,7 +224,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 141] = [
+    pub const ALL: [Op; 143] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -284,6 +286,8 @@ impl Op {
         Op::Vote,
         Op::Voteu,
         Op::Redux,
+        Op::Match,
+        Op::Qspc,
         Op::Shfl,
         Op::Atoms,
         Op::Atomg,
@@ -431,6 +435,8 @@ impl Op {
             Vote => "VOTE",
             Voteu => "VOTEU",
             Redux => "REDUX",
+            Match => "MATCH",
+            Qspc => "QSPC",
             Shfl => "SHFL",
             Atoms => "ATOMS",
             Atomg => "ATOMG",
@@ -539,11 +545,10 @@ impl Op {
             Mufu | Fchk => Timing::Var {
                 queue: Queue::Transcendental,
             },
-            S2r | Ldc | Ldg | Stg | Ld | St | Ldl | Stl | Redux | Atomg | Red | Atom => {
-                Timing::Var {
-                    queue: Queue::Unordered,
-                }
-            }
+            S2r | Ldc | Ldg | Stg | Ld | St | Ldl | Stl | Redux | Match | Qspc | Atomg | Red
+            | Atom => Timing::Var {
+                queue: Queue::Unordered,
+            },
             // FP64 ops take a write scoreboard when ptxas gives them one; without one the model
             // treats the result as fixed-latency (`HazardModel::record`).
             Dadd | Dmul | Dfma | Dsetp => Timing::Var {
@@ -622,6 +627,7 @@ impl Op {
                 | Op::Atom
                 | Op::Red
                 | Op::Redux
+                | Op::Match
         ) || self.is_fp64()
     }
 
@@ -756,6 +762,11 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Hset2, 0x033, true),
         (I2i, 0x038, true),
         (Vote, 0x806, false),
+        // MATCH.ANY/ALL[.U64] (kernels/match.ptx; sm_75's ptxas code has only MATCH.ANY).
+        (Match, 0x3a1, false),
+        // QSPC.E.S/.D: ptxas's generic float atomics ask whether the address is shared
+        // (kernels/atomic_generic.ptx).
+        (Qspc, 0x3aa, false),
         (Voteu, 0x886, false),
         (Shfl, 0x389, false),
         (Shfl, 0x589, false),
@@ -800,6 +811,8 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Atomg, 0x3a8, false),
             (Atom, 0x38a, false),
             (Atom, 0x98a, false),
+            // QSPC.E.S P, RZ, [UR]: the uniform-address form (kernels/atomic_generic.ptx).
+            (Qspc, 0x9aa, false),
         ]),
         80 => t.extend([
             (Hfma2Mma, 0x035, true),
@@ -844,8 +857,10 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Utmaldg, 0x5b4, false),
             (Utmastg, 0x3b5, false),
             (Ublkcp, 0x3ba, false),
-            // f32 adds: ATOMG.E.ADD.F32.FTZ.RN and REDG.E.ADD.F32.FTZ.RN.
+            // f32 adds: ATOMG.E.ADD.F32.FTZ.RN and REDG.E.ADD.F32.FTZ.RN; the generic
+            // ATOM.E.ADD.<float> (kernels/atomic_generic.ptx).
             (Atomg, 0x9a3, false),
+            (Atom, 0x9a2, false),
             (Red, 0x9a6, false),
             // I2F.U64.RP R, UR6: a 64-bit divisor from a parameter (kernels/div64.ptx).
             (I2f64, 0xd12, false),
@@ -869,6 +884,9 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
     // a try_wait retry loop.
     t.push((Yield, 0x946, false));
     if sm >= 80 {
+        // LDG.E without a descriptor (`LDG.E R16, [R6]`): the word load of ptxas's 16-bit CAS
+        // loop (kernels/atomic_generic.ptx).
+        t.push((Ldg, 0x381, false));
         t.push((Atom, 0x98a, false));
         t.push((Uflo, 0x0bd, true));
     }

@@ -249,9 +249,10 @@ pub(super) fn encode_atomg(
     Ok(())
 }
 
-/// ATOM.E.op[.type].STRONG.scope PT, d, [a.64 + offset], b: the generic-space atomic, laid out as
-/// ATOMG with its own opcodes (0x98a, 0x38a on sm_75; CAS 0x38b). No f32 form (ptxas's generic
-/// f32 add falls back to a shared-memory CAS loop).
+/// ATOM.E.op[.type].STRONG.scope P, d, [a.64 + offset], b: the generic-space atomic, laid out as
+/// ATOMG with its own opcodes (0x98a, 0x38a on sm_75; CAS 0x38b). Float adds (0x98a with the
+/// ATOMG type codes; sm_90: 0x9a2 with the 4-bit float type) work on global memory only and set
+/// the predicate d1 (81..83) when they did; PT elsewhere.
 pub(super) fn encode_atom_generic(
     sm: Sm,
     w: &mut Word,
@@ -261,16 +262,18 @@ pub(super) fn encode_atom_generic(
     scope: MemScope,
     offset: i32,
 ) -> EResult<()> {
-    if ty.is_float() {
-        return err(i, "generic float ATOM not supported");
+    if ty.is_float() && op != AtomOp::Add {
+        return err(i, "generic float ATOM other than ADD not supported");
     }
     encode_atomg(sm, w, i, op, ty, scope, offset)?;
     let opcode = match (op, sm.num >= 80) {
         (AtomOp::Cas, _) => 0x38b,
+        _ if f32_add_sm90(sm, ty) => 0x9a2,
         (_, true) => 0x98a,
         (_, false) => 0x38a,
     };
     w.set(0, 12, opcode);
+    w.set(81, 3, super::pred_dst(&i.dsts[1])?);
     Ok(())
 }
 

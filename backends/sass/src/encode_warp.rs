@@ -92,6 +92,7 @@ pub(super) fn encode_warp(sm: Sm, w: &mut Word, i: &Instr, op: WarpOp) -> EResul
         WarpOp::Acqbulk => w.set(0, 12, 0x82e),
         WarpOp::Preexit => w.set(0, 12, 0x82d),
         WarpOp::Elect => crate::encode_sync::encode_elect(w, i)?,
+        WarpOp::Match { all, wide } => encode_match(w, i, all, wide)?,
     }
     let _ = (b, c);
     Ok(())
@@ -130,6 +131,20 @@ fn encode_shfl(w: &mut Word, i: &Instr, mode: ShflMode) -> EResult<()> {
     w.set(24, 8, src_gpr(a)?);
     w.set(58, 2, shfl_mode_code(mode));
     w.set(81, 3, pred_dst(&i.dsts[1])?);
+    Ok(())
+}
+
+/// MATCH: 0x3a1 on sm_75..sm_90; destination 16..23, value (or the low register of a pair)
+/// 24..31, .U64 at bit 73, ANY at bit 79 (ALL without it), ALL's predicate result 81..83 (PT for
+/// ANY).
+fn encode_match(w: &mut Word, i: &Instr, all: bool, wide: bool) -> EResult<()> {
+    w.set(0, 12, 0x3a1);
+    w.set(16, 8, gpr_dst(i)?);
+    w.set(24, 8, src_gpr(&i.srcs[0])?);
+    w.set(73, 1, wide as u64);
+    w.set(79, 1, !all as u64);
+    let p = if all { pred_dst(&i.dsts[1])? } else { PT };
+    w.set(81, 3, p);
     Ok(())
 }
 

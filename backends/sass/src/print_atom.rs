@@ -1,7 +1,7 @@
 //! nvdisasm's text for the atomics (ATOMS, ATOMG, RED), the bit ops (FLO, POPC, BREV, BMSK) and
 //! integer division's reciprocal seed (I2F.RP, MUFU.RCP).
 
-use super::{dst, global_addr, offset_suffix, shared_addr, src};
+use super::{dst, global_addr, offset_suffix, pdst, shared_addr, src};
 use crate::arch::Sm;
 use crate::ir::*;
 
@@ -160,10 +160,11 @@ pub(super) fn print_atom_or_bits(sm: Sm, i: &Instr) -> Option<String> {
             scope,
             offset,
         } => format!(
-            "ATOM.E.{}{}{} PT, {d0}, {}, {}",
+            "ATOM.E.{}{}{} {}, {d0}, {}, {}",
             op_name(op),
             type_suffix(ty),
             scope_suffix(sm, scope),
+            pdst(&i.dsts[1]),
             global_addr(sm, a, c, offset),
             src(b)
         ),

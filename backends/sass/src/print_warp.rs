@@ -22,6 +22,14 @@ pub(super) fn print_warp(sm: Sm, i: &Instr, op: WarpOp) -> String {
             parts.extend([pdst(&i.dsts[1]), pred(a)]);
             format!("VOTE.{} {}", vote_name(mode), join(&parts))
         }
+        WarpOp::Match { all, wide } => {
+            let u64 = if wide { ".U64" } else { "" };
+            if all {
+                format!("MATCH.ALL{u64} {}", join(&[pdst(&i.dsts[1]), d0, src(a)]))
+            } else {
+                format!("MATCH.ANY{u64} {}", join(&[d0, src(a)]))
+            }
+        }
         WarpOp::Redux { op, signed } => {
             let o = match op {
                 ReduxOp::And => "",

@@ -97,6 +97,11 @@ pub enum WarpOp {
     /// `BPT.TRAP 0x1`: stops the grid with an error (PTX `trap` and `brkpt`, as ptxas 13.5 writes
     /// both; ptxas never predicates it, so the lowering only takes an unguarded one).
     BptTrap,
+    /// `MATCH.ANY[.U64] d0(R), s0(R, or a pair for .U64)` and `MATCH.ALL[.U64] d1(P, None=PT),
+    /// d0(R), s0`: the lanes whose value equals this lane's (ANY), or every executing lane when
+    /// all values agree and 0 otherwise (ALL, with the agreement in d1). s4: member mask, as for
+    /// SHFL.
+    Match { all: bool, wide: bool },
 }
 
 impl WarpOp {
@@ -104,13 +109,16 @@ impl WarpOp {
     pub fn is_variable_latency(self) -> bool {
         matches!(
             self,
-            WarpOp::Shfl(_) | WarpOp::Redux { .. } | WarpOp::B2rResult
+            WarpOp::Shfl(_) | WarpOp::Redux { .. } | WarpOp::B2rResult | WarpOp::Match { .. }
         )
     }
 
     /// Sources are read after issue (an overwriter waits on the read scoreboard).
     pub fn reads_late(self) -> bool {
-        matches!(self, WarpOp::Shfl(_) | WarpOp::Redux { .. })
+        matches!(
+            self,
+            WarpOp::Shfl(_) | WarpOp::Redux { .. } | WarpOp::Match { .. }
+        )
     }
 
     /// Cycles the next instruction waits after this one regardless of dependences (ptxas: 6 after
@@ -127,7 +135,11 @@ impl WarpOp {
     pub fn is_collective(self) -> bool {
         matches!(
             self,
-            WarpOp::Shfl(_) | WarpOp::Vote(_) | WarpOp::Redux { .. } | WarpOp::Elect
+            WarpOp::Shfl(_)
+                | WarpOp::Vote(_)
+                | WarpOp::Redux { .. }
+                | WarpOp::Elect
+                | WarpOp::Match { .. }
         )
     }
 
@@ -140,6 +152,7 @@ impl WarpOp {
                 | WarpOp::Redux { .. }
                 | WarpOp::B2rResult
                 | WarpOp::Elect
+                | WarpOp::Match { .. }
         )
     }
 }
@@ -161,12 +174,12 @@ pub fn barriers_used(f: &Function) -> u32 {
 }
 
 /// Byte offsets of the warp-synchronous instructions (EIATTR_COOP_GROUP_INSTR_OFFSETS): SHFL,
-/// VOTE (not the active-mask form, whose predicate is PT), REDUX and non-aligned barriers.
+/// VOTE (not the active-mask form, whose predicate is PT), REDUX, MATCH and non-aligned barriers.
 pub fn coop_group_offsets(f: &Function) -> Vec<u32> {
     f.instrs()
         .enumerate()
         .filter(|(_, i)| match i.op {
-            Opcode::Warp(WarpOp::Shfl(_) | WarpOp::Redux { .. }) => true,
+            Opcode::Warp(WarpOp::Shfl(_) | WarpOp::Redux { .. } | WarpOp::Match { .. }) => true,
             Opcode::Warp(WarpOp::Vote(_)) => i.srcs[0].val != SrcVal::True || i.srcs[0].neg,
             Opcode::Warp(WarpOp::Bar { aligned, .. }) => !aligned,
             _ => false,

@@ -35,10 +35,14 @@ mod matrix_move;
 #[path = "nvdisasm_forms/tma.rs"]
 mod tma;
 
+#[path = "nvdisasm_forms/atomic_float.rs"]
+mod atomic_float;
 #[path = "nvdisasm_forms/half_rest.rs"]
 mod half_rest;
 #[path = "nvdisasm_forms/scalar.rs"]
 mod scalar;
+#[path = "nvdisasm_forms/warp_match.rs"]
+mod warp_match;
 
 fn forms(sm: Sm) -> Vec<Instr> {
     use Opcode::*;
@@ -840,6 +844,8 @@ fn forms(sm: Sm) -> Vec<Instr> {
         ));
     }
     barriers_sregs::special_reg_forms(sm, &mut v);
+    warp_match::match_forms(sm, &mut v);
+    atomic_float::generic_float_add_forms(sm, &mut v);
     v
 }
 

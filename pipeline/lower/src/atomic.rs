@@ -105,6 +105,12 @@ impl Ctx<'_> {
         if crate::atomic_loop::is_shared_float_add(i) {
             return self.shared_float_add(i);
         }
+        if let Some(done) = self.lower_float_loop_atomic(i) {
+            return done;
+        }
+        if crate::atomic_cas16::is_cas16(i) {
+            return self.lower_cas16(i);
+        }
         let red = i.opcode() == "red";
         let ordered = i.has_mod("sc");
         let cache_hint = i.mods().iter().any(|m| m.starts_with("L2"));
@@ -221,7 +227,7 @@ impl Ctx<'_> {
     }
 
     /// The data operand in a register (a pair for 64-bit types; immediates are moved in).
-    fn atomic_data(&mut self, op: &Operand, ty: AtomType) -> LResult<Src> {
+    pub(crate) fn atomic_data(&mut self, op: &Operand, ty: AtomType) -> LResult<Src> {
         if !ty.is_wide() {
             return self.reg_src32(op);
         }
@@ -239,7 +245,7 @@ impl Ctx<'_> {
     }
 
     /// `[reg64 + offset]` of a global atomic.
-    fn global_atomic_address(&mut self, addr: &Operand) -> LResult<(Src, i32)> {
+    pub(crate) fn global_atomic_address(&mut self, addr: &Operand) -> LResult<(Src, i32)> {
         let (AddrBase::Reg(base), offset) = self.address(addr)? else {
             return Err("global atomics need a 64-bit register address".into());
         };

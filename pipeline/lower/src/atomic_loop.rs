@@ -107,7 +107,7 @@ impl Ctx<'_> {
     }
 
     /// The predicate `found != old` (both words for f64).
-    fn differs(&mut self, found: Reg, old: Reg, wide: bool) -> Src {
+    pub(crate) fn differs(&mut self, found: Reg, old: Reg, wide: bool) -> Src {
         let ne = |combine| Opcode::Isetp {
             cmp: IntCmp::Ne,
             signed: false,

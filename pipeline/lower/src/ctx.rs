@@ -214,6 +214,8 @@ impl<'a> Ctx<'a> {
                     if crate::tma::is_lane_loop(i) {
                         block += crate::tma::LOOP_BLOCKS;
                     }
+                    block += crate::atomic_float::extra_blocks(i);
+                    block += crate::atomic_cas16::extra_blocks(i);
                     block_empty = false;
                     after_branch = ends_block(i);
                 }

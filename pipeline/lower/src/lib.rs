@@ -24,7 +24,7 @@
 //! frame in ptxas's order, the R1 prologue, local symbol addresses, `ld/st.local` as LDL/STL,
 //! `cvta.local`/`cvta.to.local` through the window base at `c[0x0][0x20]`), `atomic.rs` (atom/red,
 //! CAS with its compare and new values in one register group; generic ATOM; memory orders;
-//! `atomic_loop.rs`: shared f32/f64 adds as a compare-and-store loop),
+//! `atomic_loop.rs`: shared f32/f64 adds as a compare-and-store loop; `atomic_float.rs`: generic-address float adds and scalar f16/bf16 adds with their compare-and-swap loops; `atomic_cas16.rs`: 16-bit CAS on the containing word),
 //! `intops.rs` (bfe, the add/sub/mad carry chains through a carry predicate, dp4a/dp2a as IDP),
 //! `mad64.rs` (64-bit mad.lo/.hi and its carry forms),
 //! `testp.rs` (testp as integer compares), `tf32_cvt.rs` (cvt.rna.tf32.f32 as ptxas rounds it), `fp8_cvt.rs` (fp8 conversions as F2FP), `mma_fp8.rs`
@@ -39,7 +39,7 @@
 //! the address moved on by `(size - n) % size` and the fill predicate `n != 0`;
 //! `commit_group`/`wait_group`/`wait_all` as LDGDEPBAR and DEPBAR.LE SB0; `ldmatrix` m8n8 b16 as
 //! LDSM), `cluster.rs` (sm_90 `barrier.cluster`, `mapa`, `prefetch.tensormap`, `fence.proxy.tensormap`,
-//! `setmaxnreg` and the register budget it sets), `warp.rs` (shfl/vote/redux/activemask, barriers with ids and counts, membar/fence,
+//! `setmaxnreg` and the register budget it sets), `warp.rs` (shfl/vote/redux/activemask; match.any/match.all in `warp_match.rs`; barriers with ids and counts, membar/fence,
 //! nanosleep, griddepcontrol, and the convergence pass that puts WARPSYNC before a collective that
 //! follows divergent code); `hopper_sync.rs` (sm_90 `elect.sync`, `mbarrier.*` as SYNCS.*,
 //! `fence.proxy.async`, `fence.mbarrier_init`, cluster-scope fences); `tma.rs` (sm_90's
@@ -65,6 +65,8 @@ mod add_fuse;
 mod addr_fold;
 mod async_copy;
 mod atomic;
+mod atomic_cas16;
+mod atomic_float;
 mod atomic_loop;
 mod bits;
 mod bits64;
@@ -126,6 +128,7 @@ mod testp;
 mod tf32_cvt;
 mod tma;
 mod warp;
+mod warp_match;
 mod wgmma;
 mod wide_add_fold;
 mod wmma;

@@ -33,6 +33,7 @@ impl Ctx<'_> {
             "shfl" => self.lower_shfl(i),
             "vote" => self.lower_vote(i),
             "redux" => self.lower_redux(i),
+            "match" => self.lower_match(i),
             "activemask" => self.lower_activemask(i),
             "bar" if i.has_mod("warp") => self.lower_warp_sync(i),
             "bar" | "barrier" => self.lower_bar(i),
@@ -121,7 +122,9 @@ impl Ctx<'_> {
     }
 
     /// `redux.sync.{add,min,max,and,or,xor}.type d, a, membermask` → REDUX into a uniform register
-    /// and a MOV back (sm_80+). Only the full mask: REDUX reduces over every active lane.
+    /// and a MOV back (sm_80+). REDUX reduces over the executing lanes: with any member mask, as
+    /// ptxas 13.5 does (it drops the mask), since a well-defined program runs it with exactly the
+    /// mask's lanes; the warp pass puts `WARPSYNC mask` before it where the warp may have diverged.
     fn lower_redux(&mut self, i: &Instruction) -> LResult<()> {
         let ty = i.ty().ok_or_else(|| unsupported(i))?;
         if !i.has_mod("sync") || ty.is_float() || ty.size_bytes() != 4 {
@@ -140,12 +143,6 @@ impl Ctx<'_> {
         .map(|(_, op)| op)
         .ok_or_else(|| unsupported(i))?;
         let o = operands(i, 3)?;
-        if self.constant_of(&o[2]) != Some(FULL_MASK) {
-            return Err(format!(
-                "'{}' with a member mask other than 0xffffffff is not supported yet",
-                i.opcode()
-            ));
-        }
         let d = self.dst(&o[0])?;
         let a = self.reg_src32(&o[1])?;
         let mask = self.src32(&o[2])?;
@@ -443,7 +440,8 @@ pub fn converge_warp_collectives(f: &mut Function, sm: Sm) {
                     ));
                     converged = true;
                 }
-                Opcode::Warp(op) if op.is_collective() => {
+                // activemask's VOTE (no member mask) reads which lanes run: nothing to sync.
+                Opcode::Warp(op) if op.is_collective() && i.srcs[MASK_SLOT] != Src::NONE => {
                     if !converged {
                         // WARPSYNC takes the mask as an immediate when it is known, else from its
                         // register (each lane waits for the lanes of its own mask).

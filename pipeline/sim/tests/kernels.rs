@@ -89,6 +89,13 @@ const KERNELS: &[Kernel] = &[
     },
     kernel("shfl_vote.ptx", "shfl_vote", 64),
     kernel("shfl_vote.ptx", "vote_uni", 64),
+    // match.any/match.all (b32, b64) over the warp and over a branch's lanes.
+    kernel("warp_match.ptx", "warp_match", 64),
+    // redux.sync with member masks from a ballot, its complement and a half warp (sm_80+).
+    Kernel {
+        min_sm: 80,
+        ..kernel("redux_mask.ptx", "redux_mask", 64)
+    },
     kernel("atomics.ptx", "atomics_contended", 128),
     kernel("atomics.ptx", "atomics_private", 128),
     kernel("atomics.ptx", "atomics_shared", 128),
@@ -129,6 +136,9 @@ const KERNELS: &[Kernel] = &[
     kernel("trap.ptx", "trap_skipped", 64),
     // atom/red.global.add.f64 (ATOMG/RED .F64.RN); shared f32/f64 adds (CAS loops).
     kernel("float_atomics.ptx", "atomics_f64", 64),
+    // Generic-address float adds, global in some lanes and shared in others; scalar f16 adds.
+    kernel("atomic_generic.ptx", "atomic_generic_lanes", 64),
+    kernel("atomic_generic.ptx", "cas16", 64),
     kernel("float_atomics.ptx", "atomics_shared_float", 64),
     // atom/red.global.add.noftz.f16x2 (ATOMG/RED .F16x2.RN); bf16x2 needs sm_90.
     kernel("float_atomics.ptx", "atomics_f16x2", 64),
@@ -359,6 +369,8 @@ const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
     ),
     ("shfl_vote", &[80, 86, 89], "R2UR (opcode 0x3c2) unknown"),
     ("shfl_vote", &[90], "WARPSYNC.EXCLUSIVE (opcode 0x348) unknown"),
+    // ptxas's code branches on BRA.DIV/BRA.CONV with the member mask moved to a uniform register.
+    ("redux_mask", &[80, 86, 89], "R2UR (opcode 0x3c2) unknown"),
     // Past ATOMS.CAS (runs now): o[2] differs; it adds sh[t & 7], left by four warps' mixed
     // add/max/min/xor atomics, whose order the interpreter and the emulator need not share (the
     // likely cause, not yet confirmed).

@@ -5,6 +5,21 @@ use ptxforge_emu::Launch;
 
 pub const CASES: &[Case] = &[
     Case {
+        file: "kernels/atomic_generic.ptx",
+        kernel: "atomic_generic",
+        setup: super::atomic_generic_cases::atomic_generic,
+    },
+    Case {
+        file: "kernels/atomic_generic.ptx",
+        kernel: "cas16",
+        setup: super::atomic_generic_cases::cas16,
+    },
+    Case {
+        file: "kernels/match.ptx",
+        kernel: "match_ops",
+        setup: super::warp_match_cases::match_ops,
+    },
+    Case {
         file: "kernels/wgmma.ptx",
         kernel: "wgmma_f16",
         setup: super::wgmma_cases::wgmma_f16,

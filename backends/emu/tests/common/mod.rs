@@ -2,6 +2,7 @@
 //! parameter buffers, deterministic inputs, and the per-kernel cases with their reference results.
 #![allow(dead_code)]
 
+pub mod atomic_generic_cases;
 pub mod cases;
 pub mod fp8_cases;
 pub mod i2f_imm_cases;
@@ -15,6 +16,7 @@ pub mod sync_cases;
 pub mod tma_cases;
 pub mod uflo_cases;
 pub mod volta_cases;
+pub mod warp_match_cases;
 pub mod wgmma_cases;
 pub mod yield_cases;
 
