@@ -25,6 +25,7 @@
 
 pub mod arch;
 pub mod cluster;
+pub mod coalesce;
 pub mod encode;
 mod encode_cluster;
 mod encode_convert;
