@@ -7,10 +7,13 @@
 //! function per field group) with `encode_{mem,atom,double,convert,warp,async}.rs` per family,
 //! `print.rs` (nvdisasm's text) with `print_{atom,double,convert,warp}.rs`, `latency.rs` (the one
 //! latency model), `liveness.rs` (liveness per 32-bit half as bitsets: an unguarded write ends a
-//! value, a guarded one neither ends nor starts it, a value is live only where some write may have
-//! reached it; live ranges keep their holes), `pred_pressure.rs` (`fit_predicates`: when more than
-//! 7 predicates would be live, the longest-lived are kept in GPRs, written through `SEL g, RZ, 1,
-//! !p` and read back through `ISETP.NE`), `regalloc.rs` (a linear scan over the live ranges that
+//! value, a guarded one neither ends nor starts it unless every read below it is under the same
+//! guard and covered by it, a value is live only where some write may have reached it; live
+//! ranges keep their holes), `coalesce.rs` (copies whose two ends never hold different live
+//! values share a register, scalars placed in groups), `pred_pressure.rs` (`fit_predicates`:
+//! when more than 7 predicates would be live, the longest-lived are kept in GPRs, written through
+//! `SEL g, RZ, 1, !p` and read back through `ISETP.NE`), `regalloc.rs` (a linear scan over the
+//! live ranges that
 //! gives each the lowest free aligned group nothing live overlaps, now or later; the frame's stack
 //! pointer pinned to R1; `verify_allocation`; GPR spilling would be a pass like `fit_predicates`
 //! before the scan, taking frame slots), `frame.rs` (the per-function stack frame: slots at aligned
@@ -25,6 +28,7 @@
 
 pub mod arch;
 pub mod cluster;
+pub mod coalesce;
 pub mod encode;
 mod encode_cluster;
 mod encode_convert;

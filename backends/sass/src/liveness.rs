@@ -103,7 +103,7 @@ impl Parts {
         self.owner.len()
     }
     /// The parts an operand names.
-    fn of(&self, r: Reg) -> std::ops::Range<usize> {
+    pub fn of(&self, r: Reg) -> std::ops::Range<usize> {
         let v = r.idx as usize;
         if self.len[v] == 0 {
             return 0..0;
@@ -125,6 +125,56 @@ pub fn vreg_files(f: &Function) -> Vec<RegFile> {
 /// Whether a write kills the old contents of the parts it names (an unguarded write).
 fn kills(i: &Instr) -> bool {
     i.guard == Src::TRUE
+}
+
+/// Reads under a guard `@P` of parts that an earlier `@P` write in the same block wrote, with no
+/// write of `P` between: `(position, part)`. Such a read sees that write's value (where `P` is
+/// false it does not happen), so the part is not live above the write for its sake (the
+/// predicated vector loads of CUTLASS, copied out under the same guard).
+fn covered_reads(f: &Function, parts: &Parts) -> std::collections::HashSet<(u32, u32)> {
+    let mut covered = std::collections::HashSet::new();
+    let mut writer: std::collections::HashMap<u32, Src> = std::collections::HashMap::new();
+    let mut pos = 0u32;
+    for block in &f.blocks {
+        writer.clear();
+        for i in &block.instrs {
+            let guard_reg = i.guard.as_reg();
+            if i.guard != Src::TRUE {
+                i.visit_regs(|r, a| {
+                    // The guard itself is read whatever its value.
+                    let is_guard = guard_reg.is_some_and(|g| g.file == r.file && g.idx == r.idx);
+                    if a == Access::Read && !is_guard {
+                        for u in parts.of(r) {
+                            if writer.get(&(u as u32)) == Some(&i.guard) {
+                                covered.insert((pos, u as u32));
+                            }
+                        }
+                    }
+                });
+            }
+            i.visit_regs(|r, a| {
+                if a == Access::Write {
+                    for u in parts.of(r) {
+                        if i.guard == Src::TRUE {
+                            writer.remove(&(u as u32));
+                        } else {
+                            writer.insert(u as u32, i.guard);
+                        }
+                    }
+                }
+            });
+            // After the parts: a write of its own guard leaves nothing covered by it.
+            i.visit_regs(|r, a| {
+                if a == Access::Write && matches!(r.file, RegFile::Pred | RegFile::UPred) {
+                    writer.retain(|_, g| {
+                        !matches!(g.val, SrcVal::Reg(p) if p.file == r.file && p.idx == r.idx)
+                    });
+                }
+            });
+            pos += 1;
+        }
+    }
+    covered
 }
 
 /// One bit set of `stride` words per block, in one allocation.
@@ -172,6 +222,8 @@ pub struct Liveness {
     pub live_out: BitRows,
     /// Parts some write may have defined on a path to the block's start.
     pub defined_in: BitRows,
+    /// Guarded reads that a same-guard write in their block covers ([`covered_reads`]).
+    covered: std::collections::HashSet<(u32, u32)>,
 }
 
 /// Computes [`Liveness`]: backward dataflow of upward-exposed reads and unguarded writes, and
@@ -182,12 +234,16 @@ pub fn liveness(f: &Function, parts: Parts) -> Liveness {
     let mut gen = BitRows::new(nb, n);
     let mut kill = BitRows::new(nb, n);
     let mut writes = BitRows::new(nb, n);
+    let covered = covered_reads(f, &parts);
+    let mut pos = 0u32;
     for (b, block) in f.blocks.iter().enumerate() {
         for i in &block.instrs {
+            let p = pos;
+            pos += 1;
             i.visit_regs(|r, a| {
                 if a == Access::Read {
                     for u in parts.of(r) {
-                        if !kill.get(b, u) {
+                        if !kill.get(b, u) && !covered.contains(&(p, u as u32)) {
                             gen.insert(b, u);
                         }
                     }
@@ -241,6 +297,7 @@ pub fn liveness(f: &Function, parts: Parts) -> Liveness {
         parts,
         live_out,
         defined_in,
+        covered,
     }
 }
 
@@ -289,9 +346,28 @@ pub fn live_ranges_in(
     keep: impl Fn(RegFile) -> bool,
 ) -> LiveRanges {
     let lv = liveness(f, Parts::new(f, files, keep));
+    let unit = lv.parts.owner.clone();
+    ranges_of_units(f, &lv, unit, f.vreg_comps.len())
+}
+
+/// The live range of every 32-bit part of the vregs of the files `keep` selects, indexed by part
+/// number (`Parts::base[v] + k` for part `k` of vreg `v`), with that numbering.
+pub fn part_live_ranges(
+    f: &Function,
+    files: &[RegFile],
+    keep: impl Fn(RegFile) -> bool,
+) -> (LiveRanges, Parts) {
+    let lv = liveness(f, Parts::new(f, files, keep));
+    let n = lv.parts.count();
+    let lr = ranges_of_units(f, &lv, (0..n as u32).collect(), n);
+    (lr, lv.parts)
+}
+
+/// Live ranges of `units` units, where part `u` belongs to unit `unit[u]` (its vreg, or itself):
+/// a unit is live where any of its parts is.
+fn ranges_of_units(f: &Function, lv: &Liveness, unit: Vec<u32>, units: usize) -> LiveRanges {
     let parts = &lv.parts;
-    let nv = f.vreg_comps.len();
-    let mut per_vreg: Vec<Vec<(u32, u32)>> = vec![Vec::new(); nv];
+    let mut per_unit: Vec<Vec<(u32, u32)>> = vec![Vec::new(); units];
     let mut starts = Vec::with_capacity(f.blocks.len() + 1);
     let mut pos = 0u32;
     for b in &f.blocks {
@@ -301,17 +377,19 @@ pub fn live_ranges_in(
     starts.push(pos);
     let mut walk = BlockWalk {
         live: BitSet::new(parts.count()),
-        live_parts: vec![0u8; nv],
-        open_end: vec![u32::MAX; nv],
+        live_parts: vec![0u8; units],
+        open_end: vec![u32::MAX; units],
         open: Vec::new(),
         defined: BitSet::new(parts.count()),
+        unit,
+        cover: vec![None; parts.count()],
     };
     for b in (0..f.blocks.len()).rev() {
-        walk.run(f, parts, &lv, b, starts[b], starts[b + 1], &mut per_vreg);
+        walk.run(f, parts, lv, b, starts[b], starts[b + 1], &mut per_unit);
     }
     let mut segs: Vec<(u32, u32)> = Vec::new();
-    let mut first = Vec::with_capacity(nv + 1);
-    for list in &mut per_vreg {
+    let mut first = Vec::with_capacity(units + 1);
+    for list in &mut per_unit {
         let own = segs.len();
         first.push(own as u32);
         list.sort_unstable();
@@ -337,6 +415,11 @@ struct BlockWalk {
     open: Vec<u32>,
     /// Parts defined before the current instruction (a forward pre-pass over the block).
     defined: BitSet,
+    /// The unit (vreg, or the part itself) whose range each part extends.
+    unit: Vec<u32>,
+    /// For a live part: `Some(P)` where every read of it below (up to a kill) is an `@P` read
+    /// that an `@P` write covers, so that the next `@P` write up kills it; `None` otherwise.
+    cover: Vec<Option<Src>>,
 }
 
 impl BlockWalk {
@@ -368,7 +451,8 @@ impl BlockWalk {
         }
         self.live.copy_from_words(lv.live_out.row(b));
         for u in self.live.iter() {
-            let v = parts.owner[u] as usize;
+            self.cover[u] = None;
+            let v = self.unit[u] as usize;
             if self.live_parts[v] == 0 {
                 self.open_end[v] = 2 * end;
                 self.open.push(v as u32);
@@ -389,9 +473,9 @@ impl BlockWalk {
                 newly.push(u);
                 first_write.pop();
             }
-            self.step(i, p, parts, out);
+            self.step(i, p, parts, &lv.covered, out);
             for &u in &newly {
-                let v = parts.owner[u] as usize;
+                let v = self.unit[u] as usize;
                 if self.live.remove(u) {
                     self.live_parts[v] -= 1;
                     if self.live_parts[v] == 0 {
@@ -413,48 +497,81 @@ impl BlockWalk {
     }
 
     /// One instruction, backward: writes end (or make) segments, reads start them.
-    fn step(&mut self, i: &Instr, p: u32, parts: &Parts, out: &mut [Vec<(u32, u32)>]) {
-        let kill = kills(i);
+    fn step(
+        &mut self,
+        i: &Instr,
+        p: u32,
+        parts: &Parts,
+        covered: &std::collections::HashSet<(u32, u32)>,
+        out: &mut [Vec<(u32, u32)>],
+    ) {
         i.visit_regs(|r, a| {
             if a != Access::Write {
                 return;
             }
-            let v = r.idx as usize;
-            if parts.len[v] == 0 {
-                return;
-            }
-            if self.open_end[v] == u32::MAX {
-                out[v].push((2 * p + 1, 2 * p + 2));
-                return;
-            }
-            if kill {
-                for u in parts.of(r) {
-                    if self.live.remove(u) {
-                        self.live_parts[v] -= 1;
-                    }
+            let mut last = u32::MAX;
+            for u in parts.of(r) {
+                let v = self.unit[u];
+                if v == last {
+                    continue;
                 }
-                if self.live_parts[v] == 0 {
-                    out[v].push((2 * p + 1, self.open_end[v]));
-                    self.open_end[v] = u32::MAX;
-                }
+                last = v;
+                self.write_unit(v as usize, r, p, i.guard, parts, out);
             }
         });
         i.visit_regs(|r, a| {
             if a != Access::Read {
                 return;
             }
-            let v = r.idx as usize;
             for u in parts.of(r) {
+                let v = self.unit[u] as usize;
+                let cover =
+                    (i.guard != Src::TRUE && covered.contains(&(p, u as u32))).then_some(i.guard);
                 // `defined` holds parts defined before this instruction (it was rolled back past
                 // writes at this instruction), which is what a read here sees.
-                if self.defined.get(u) && self.live.insert(u) {
+                if !self.defined.get(u) {
+                    continue;
+                }
+                if self.live.insert(u) {
+                    self.cover[u] = cover;
                     if self.live_parts[v] == 0 {
                         self.open_end[v] = 2 * p + 1;
                         self.open.push(v as u32);
                     }
                     self.live_parts[v] += 1;
+                } else if self.cover[u] != cover {
+                    self.cover[u] = None;
                 }
             }
         });
+    }
+
+    /// A write at `p` under `guard` of the parts of unit `v` that operand `r` names: it kills
+    /// those parts where unguarded, or where every read below is covered by this guard.
+    fn write_unit(
+        &mut self,
+        v: usize,
+        r: Reg,
+        p: u32,
+        guard: Src,
+        parts: &Parts,
+        out: &mut [Vec<(u32, u32)>],
+    ) {
+        if self.open_end[v] == u32::MAX {
+            out[v].push((2 * p + 1, 2 * p + 2));
+            return;
+        }
+        let mut removed = false;
+        for u in parts.of(r) {
+            let kills = guard == Src::TRUE || self.cover[u] == Some(guard);
+            if self.unit[u] as usize == v && kills && self.live.remove(u) {
+                self.live_parts[v] -= 1;
+                removed = true;
+            }
+        }
+        if removed && self.live_parts[v] == 0 {
+            out[v].push((2 * p + 1, self.open_end[v]));
+            self.open_end[v] = u32::MAX;
+        }
     }
 }

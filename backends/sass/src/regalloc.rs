@@ -238,7 +238,7 @@ fn fit(
             let lr = crate::liveness::live_ranges_in(f, &files, |_| true);
             (files, lr)
         });
-        match assign_files(f, &lr, &files, limit) {
+        match assign_coalesced(f, &lr, &files, limit) {
             Ok(assign) => return Ok(assign),
             // Registers bound to the call convention's are not spilled.
             Err(RegFile::Gpr) if round < crate::spill::ROUNDS && f.fixed.is_empty() => {
@@ -254,6 +254,26 @@ fn fit(
             Err(file) => return Err(file),
         }
     }
+}
+
+/// [`assign_files`] with the copies coalesced (`coalesce.rs`) where that fits, else without.
+fn assign_coalesced(
+    f: &Function,
+    lr: &LiveRanges,
+    files: &[RegFile],
+    gpr_limit: usize,
+) -> Result<Vec<u32>, RegFile> {
+    if let Some(c) = crate::coalesce::coalesce(f, files, lr) {
+        if let Ok(mut assign) = assign_files(f, &c.ranges, files, gpr_limit) {
+            for (v, &(root, off)) in c.root.iter().enumerate() {
+                if root as usize != v {
+                    assign[v] = assign[root as usize] + off as u32;
+                }
+            }
+            return Ok(assign);
+        }
+    }
+    assign_files(f, lr, files, gpr_limit)
 }
 
 /// One scan per register file over the ranges `lr`.

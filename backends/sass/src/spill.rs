@@ -46,7 +46,13 @@ pub fn spill_round(
     round: usize,
     fresh_from: u32,
 ) -> bool {
-    let limit = usable.saturating_sub(headroom(round)).max(4);
+    // The last round spills every value that may be spilled: each then lives in a register only
+    // for the instruction that reads or writes it, which fits wherever anything can.
+    let limit = if round + 1 >= ROUNDS {
+        0
+    } else {
+        usable.saturating_sub(headroom(round)).max(4)
+    };
     let costs = spill_costs(f, lr, files, fresh_from);
     let out = choose(f, lr, files, &costs, limit);
     if !out.iter().any(|&o| o) {
@@ -149,7 +155,7 @@ fn spill_costs(
 }
 
 /// How many loops (back edges in layout order) enclose each block.
-fn loop_depths(f: &Function) -> Vec<u32> {
+pub(crate) fn loop_depths(f: &Function) -> Vec<u32> {
     let mut depth = vec![0u32; f.blocks.len()];
     for b in 0..f.blocks.len() {
         for s in successors(f, b) {

@@ -154,6 +154,8 @@ pub fn regalloc(mut k: KernelInFlight) -> StageResult {
         let msg = e.to_string();
         return Err(KernelError::new(&k, "regalloc", 0, msg));
     }
+    // Copies whose ends coalesced into one register.
+    ptxforge_sass::coalesce::remove_self_copies(&mut l.func);
     if setmaxnreg.is_some() {
         l.func.reg_usage.gprs = entry;
     }

@@ -155,3 +155,68 @@ fn directives_set_the_budget() {
             .all(|k| k.error.is_none() && k.regs <= 32 && k.spill_stores > 0));
     }
 }
+
+/// The generated CUTLASS GEMMs (`benches/gen-ptx`, compiled by `scripts/gen-ptx.sh` into
+/// `~/.cache/ptxforge/gen-ptx`) whose spill rounds once ran out: compiled for sm_90 under the
+/// default budget every entry fits (spilling where it must), and the allocation verifies.
+#[test]
+fn generated_cutlass_gemms_always_fit() {
+    let dir = std::path::PathBuf::from(std::env::var("HOME").unwrap_or_default())
+        .join(".cache/ptxforge/gen-ptx");
+    let path = dir.join("cutlass2_gemm_sm80.sm_80.ptx");
+    let Ok(src) = std::fs::read_to_string(&path) else {
+        println!("skipped: no {}", path.display());
+        return;
+    };
+    let module = ptxforge_ptx::parse_module(&src, "cutlass2_gemm_sm80").unwrap();
+    let sm = Sm::new(90);
+    let mut entries = 0;
+    for f in module.functions.iter().filter(|f| f.is_entry) {
+        entries += 1;
+        spill_and_verify(&module, f, sm, 255).unwrap_or_else(|e| panic!("{}: {e}", f.name));
+    }
+    assert!(entries > 0);
+}
+
+/// The last spill round spills every value it may: what is left fits the least budget (24
+/// registers) at once, and the allocation of the spilled code verifies.
+#[test]
+fn the_last_round_spills_everything_and_fits() {
+    let (name, src) = filetest_inputs()
+        .into_iter()
+        .find(|(n, _)| n == "handwritten_spill")
+        .unwrap();
+    let module = ptxforge_ptx::parse_module(&src, &name).unwrap();
+    let f = module.functions.iter().find(|f| f.is_entry).unwrap();
+    for sm in SUPPORTED_SMS {
+        let mut k = ptxforge_lower::lower_function(&module, f, sm).unwrap();
+        ptxforge_lower::optimize(&mut k.func);
+        ptxforge_sass::pred_pressure::fit_predicates(&mut k.func);
+        let files = ptxforge_sass::liveness::vreg_files(&k.func);
+        let lr = ptxforge_sass::liveness::live_ranges(&k.func);
+        let fresh = k.func.num_vregs;
+        let last = ptxforge_sass::spill::ROUNDS - 1;
+        assert!(ptxforge_sass::spill::spill_round(
+            &mut k.func,
+            sm,
+            &lr,
+            &files,
+            21,
+            last,
+            fresh
+        ));
+        let before = k.func.clone();
+        assign_registers(&mut k.func, sm, 24).unwrap_or_else(|e| panic!("{sm}: {e}"));
+        assert_eq!(
+            before.num_instrs(),
+            k.func.num_instrs(),
+            "{sm}: spilled again"
+        );
+        verify_allocation(&before, &k.func).unwrap_or_else(|e| panic!("{sm}: verifier: {e}"));
+        assert!(
+            k.func.reg_usage.gprs <= 24,
+            "{sm}: {}",
+            k.func.reg_usage.gprs
+        );
+    }
+}

@@ -285,6 +285,7 @@ const KERNELS: &[Kernel] = &[
     // Both compilers spill: budgets of 32 registers from .maxnreg, 64 from .maxntid/.minnctapersm.
     kernel("spill_pressure.ptx", "spill_maxnreg", 16),
     kernel("spill_pressure.ptx", "spill_occupancy", 16),
+    kernel("spill_pressure.ptx", "spill_tight", 16),
     // The hardware check's stress kernels (see hw_stress.cu).
     kernel("hw_stress.ptx", "dep_chain", 128),
     kernel("hw_stress.ptx", "load_use", 128),
