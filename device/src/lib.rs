@@ -17,3 +17,4 @@ pub struct Launch {
     pub grid: [u32; 3],
     pub block: [u32; 3],
 }
+pub mod syscall;

@@ -229,6 +229,20 @@ pub fn run_kernel(
     machine::run(&image, launch, params, buffers, opts)
 }
 
+/// [`run_kernel`], also giving the records of the calls of `vprintf` and `__assertfail`
+/// (`ptxforge_device::syscall::records_buffer`) when the kernel calls undefined functions.
+pub fn run_kernel_recording(
+    cubin: &[u8],
+    entry: &str,
+    launch: &Launch,
+    params: &[u8],
+    buffers: &mut [Buffer],
+    opts: &EmuOptions,
+) -> Result<(EmuStats, Option<Vec<u8>>), EmuError> {
+    let image = cubin::load_kernel(cubin, entry)?;
+    machine::run_recording(&image, launch, params, buffers, opts)
+}
+
 /// The SASS mnemonics (base names) the emulator executes for `sm` (75, 80, 86, 89, 90).
 pub fn supported_opcodes(sm: u32) -> Vec<&'static str> {
     decode::supported_names(sm)

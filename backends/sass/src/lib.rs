@@ -37,6 +37,7 @@ mod encode_mem;
 mod encode_pack;
 mod encode_sync;
 mod encode_wgmma;
+pub mod extern_call;
 pub mod fast_hash;
 pub mod fp8;
 pub mod frame;

@@ -287,5 +287,30 @@ pub fn kernel_image(k: &KernelInFlight) -> KernelImage {
         cluster: ptxforge_cubin::ClusterDirectives::from_list(
             &k.module.functions[k.func_index].directives,
         ),
+        externs: extern_calls(&l.func, &k.module),
+        syscall_offsets: l
+            .func
+            .instrs()
+            .enumerate()
+            .filter(|(_, i)| matches!(i.op, Opcode::CallAbs { .. }))
+            .map(|(n, _)| (n * 16) as u32)
+            .collect(),
     }
+}
+
+/// The external functions `func` calls, in order of first call.
+fn extern_calls(
+    func: &ptxforge_sass::ir::Function,
+    module: &ptxforge_ptx::ast::Module,
+) -> Vec<String> {
+    let names = ptxforge_lower::extern_functions(module);
+    let mut out: Vec<String> = Vec::new();
+    for i in func.instrs() {
+        if let Opcode::CallAbs { ext, .. } = i.op {
+            if let Some(n) = names.get(ext as usize).filter(|n| !out.contains(n)) {
+                out.push(n.clone());
+            }
+        }
+    }
+    out
 }

@@ -50,6 +50,7 @@ pub mod memory;
 mod mma;
 mod mma_volta;
 mod prep;
+mod syscall;
 mod wgmma;
 
 pub use error::{SimError, Space, ThreadId};
@@ -134,6 +135,9 @@ pub struct RunStats {
     pub instructions: u64,
     /// The thread whose store (or atomic) last covered [`Limits::watch_global`].
     pub last_writer: Option<ThreadId>,
+    /// The records of the calls of `vprintf` and `__assertfail`
+    /// (`ptxforge_device::syscall::records_buffer`), when the module declares either.
+    pub syscalls: Option<Vec<u8>>,
 }
 
 /// Runs `entry` of `module` for `launch`. `params` is the kernel's parameter buffer laid out as
@@ -188,12 +192,14 @@ pub fn run_kernel(
         shared: Vec::new(),
         watch: limits.watch_global,
         last_writer: None,
+        syscalls: Vec::new(),
     };
     let mut stats = RunStats {
         ctas,
         threads: threads * ctas,
         instructions: 0,
         last_writer: None,
+        syscalls: None,
     };
     for z in 0..launch.grid[2] {
         for y in 0..launch.grid[1] {
@@ -206,6 +212,9 @@ pub fn run_kernel(
         }
     }
     stats.last_writer = mem.last_writer;
+    if syscall::calls_modelled(module) {
+        stats.syscalls = Some(ptxforge_device::syscall::records_buffer(&mem.syscalls));
+    }
     Ok(stats)
 }
 

@@ -157,6 +157,9 @@ impl<'m> Inliner<'m> {
 
     fn inline_site(&mut self, ins: &Instruction, out: &mut Vec<Statement>) -> Result<(), String> {
         let site = call_site(ins)?;
+        if let Some(decl) = crate::syscall::extern_decl(self.module, site.target) {
+            return self.extern_call(ins, &site, decl, out);
+        }
         let callee = self.callee(site.target)?;
         if self.stack.iter().any(|f| f == site.target) {
             // Recursion: a call of the function's own code.

@@ -110,6 +110,7 @@ mod special_regs;
 mod sqrt;
 mod sqrt64;
 mod subroutine;
+mod syscall;
 mod testp;
 mod warp;
 mod wgmma;
@@ -121,6 +122,7 @@ pub use ctx::{LowerError, LoweredKernel, ParamLayout};
 pub use globals::{global_variables as global_variable_decls, module_globals, ModuleGlobal};
 pub use opt::optimize;
 pub use passes::{optimize_with, PassConfig, PASSES, PASSES_OFF_VAR, PASSES_ON_VAR};
+pub use syscall::{extern_functions, SYSCALLS};
 
 use ptxforge_ptx::ast;
 use ptxforge_sass::arch::Sm;
