@@ -37,7 +37,7 @@ pub struct KernelImage {
 
 /// Where the loader places the undefined functions the code calls (no code lives there: the
 /// emulator runs a model of each, `syscalls.rs`).
-pub const EXTERN_FUNCS_BASE: u64 = 0x7f00_0000_0000;
+pub const EXTERN_FUNCS_BASE: u64 = 0x7ffe_0000_0000;
 
 /// Where the loader places module variables' sections (away from the launch's buffers).
 pub const MODULE_VARS_BASE: u64 = 0x7e00_0000_0000;

@@ -76,6 +76,36 @@ pub(crate) fn expand(
     Ok(back)
 }
 
+/// Keeps the predicates live across a call of an external function in GPRs (the callee may
+/// overwrite every predicate): `pred_pressure`'s mirrors, written and read back around their
+/// uses. Before register allocation.
+pub(crate) fn predicates_across_calls_to_gprs(f: &mut Function) {
+    let files = crate::liveness::vreg_files(f);
+    let lr = crate::liveness::live_ranges_in(f, &files, |file| file == RegFile::Pred);
+    let calls: Vec<u32> = f
+        .instrs()
+        .enumerate()
+        .filter(|(_, i)| matches!(i.op, Opcode::CallAbs { .. }))
+        .map(|(p, _)| p as u32)
+        .collect();
+    let mut out = vec![false; f.num_vregs as usize];
+    let mut any = false;
+    for (v, o) in out.iter_mut().enumerate() {
+        if files[v] == RegFile::Pred
+            && lr
+                .of(v)
+                .iter()
+                .any(|&(s, e)| calls.iter().any(|&c| s <= 2 * c && e >= 2 * c + 2))
+        {
+            *o = true;
+            any = true;
+        }
+    }
+    if any {
+        crate::pred_pressure::move_to_gprs(f, &out);
+    }
+}
+
 /// The GPRs (bit per register) live at the end of each block, after register allocation.
 fn live_out(f: &Function) -> Vec<[u64; 4]> {
     let n = f.blocks.len();
@@ -235,7 +265,14 @@ pub fn finish_extern_calls(f: &mut Function, sm: Sm) -> Result<(), String> {
                     ],
                 ));
             }
-            i.srcs = [Src::reg(target), Src::NONE, Src::NONE, Src::NONE, Src::NONE];
+            // s1: the return address, read by the callee (the CALL waits for it to land).
+            i.srcs = [
+                Src::reg(target),
+                Src::reg(ra),
+                Src::NONE,
+                Src::NONE,
+                Src::NONE,
+            ];
             out.push(i);
             out.append(&mut restores);
         }

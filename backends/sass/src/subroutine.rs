@@ -95,6 +95,7 @@ pub fn expand_calls(f: &mut Function) -> Result<(), String> {
         return Ok(());
     }
     calls_end_blocks(f)?;
+    crate::extern_call::predicates_across_calls_to_gprs(f);
     for b in 0..f.blocks.len() {
         let old = std::mem::take(&mut f.blocks[b].instrs);
         let mut out = Vec::with_capacity(old.len() + 8);
@@ -293,7 +294,7 @@ fn check_live_across_calls(f: &Function) -> Result<(), String> {
             continue;
         }
         return Err(format!(
-            "a {} value live across a call of a subroutine",
+            "a {} value live across a call of a subroutine or an external function",
             match file {
                 RegFile::Pred => "predicate",
                 _ => "uniform",

@@ -5,6 +5,16 @@ use ptxforge_emu::Launch;
 
 pub const CASES: &[Case] = &[
     Case {
+        file: "kernels/syscalls.ptx",
+        kernel: "printf_calls",
+        setup: super::syscall_cases::printf_calls,
+    },
+    Case {
+        file: "kernels/syscalls.ptx",
+        kernel: "assert_calls",
+        setup: super::syscall_cases::assert_calls,
+    },
+    Case {
         file: "kernels/wgmma.ptx",
         kernel: "wgmma_f16",
         setup: super::wgmma_cases::wgmma_f16,
