@@ -9,7 +9,9 @@
 //!
 //! `sections.rs` (section and symbol lists in ptxas's order for both writer families, notes,
 //! `.debug_frame`, module variables in `.nv.global.init`/`.nv.global` with their addresses in
-//! `.nv.constant4` and its R_CUDA_64 relocations), `nvinfo.rs` (EIATTR records, `.nv.compat`),
+//! `.nv.constant4` and its R_CUDA_64 relocations), `extern_calls.rs` (what calls of `vprintf` and
+//! `__assertfail` add: undefined FUNC symbols, their slots, EIATTR_EXTERNS and _SYSCALL_OFFSETS,
+//! `.nv.callgraph` edges), `nvinfo.rs` (EIATTR records, `.nv.compat`),
 //! `elf.rs` (layout, string tables, program headers).
 
 mod elf;

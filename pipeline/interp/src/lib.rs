@@ -33,7 +33,8 @@
 //! barrier or warp collective, which completes when every participant has arrived; deadlock
 //! detection), `exec.rs` (dispatch), `arith.rs`, `float.rs` (exact directed rounding),
 //! `convert.rs`, `fp8.rs`, `memops.rs` + `memory.rs` (global buffers, module variables,
-//! shared/local/const/param windows, generic addressing, atomics), `collective.rs`, `mbarrier.rs`,
+//! shared/local/const/param windows, generic addressing, atomics), `syscall.rs` (`vprintf` and
+//! `__assertfail` record their calls, `ptxforge_device::syscall`), `collective.rs`, `mbarrier.rs`,
 //! `mma.rs`. Choices where PTX leaves behaviour open are documented in `lib.rs`.
 
 mod arith;

@@ -43,7 +43,9 @@
 //! `wgmma.*` as HGMMA/IGMMA/QGMMA between WARPGROUP.ARRIVE and WARPGROUP.DEPBAR); `divergence.rs` (thread-varying values, for EIATTR_CRS_STACK_SIZE);
 //! `calls.rs` (each direct `call` of a `.func` inlined before selection, ptxas's subroutines
 //! described there), `subroutine.rs` (recursive calls: the function's code kept once after the
-//! entry's, called through `__subcall`/`__subentry`/`__subret`, lowered to CALL/RET) and
+//! entry's, called through `__subcall`/`__subentry`/`__subret`, lowered to CALL/RET),
+//! `syscall.rs` (`vprintf` and `__assertfail` called through their `.nv.constant4` slots:
+//! `__extcall`, lowered to CALL.ABS) and
 //! `call_params.rs` (the calls' `.param` buffers as registers or frame slots);
 //! `opt.rs` (copy propagation, dead code) and `fold.rs` (constant-bank operands, as ptxas reads
 //! parameters); `imm_fold.rs` (constants as immediate operands, zeros as RZ), `local_cse.rs`
