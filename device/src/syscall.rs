@@ -209,6 +209,8 @@ mod tests {
         want.push(b'f');
         want.extend_from_slice(&1.5f64.to_le_bytes());
         assert_eq!(bytes, want);
-        assert!(vprintf_record(&mut read, 0x2ff, 0x200).is_err());
+        // A format string out of bounds, an argument buffer out of bounds.
+        assert!(vprintf_record(&mut read, 0x400, 0x200).is_err());
+        assert!(vprintf_record(&mut read, 0x100, 0x2fc).is_err());
     }
 }

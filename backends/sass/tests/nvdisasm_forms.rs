@@ -605,7 +605,6 @@ fn forms(sm: Sm) -> Vec<Instr> {
                 Src::NONE
             }],
         ),
-        Instr::new(CallAbs { slot: 0, ext: 0 }, &[], &[Src::reg(Reg::gpr64(2))]),
         Instr::new(CallAbs { slot: 1, ext: 0 }, &[], &[Src::reg(Reg::gpr64(8))]),
     ];
     for signed in [true, false] {

@@ -1,7 +1,8 @@
 //! Calls of `vprintf` and `__assertfail` (`ptxforge_sass::extern_call`): the code (LEPC, CALL.ABS)
 //! and the cubin's layout against ptxas's, as `cuobjdump -elf` shows them: the same sections
 //! (name, type, flags, entry size, alignment), symbols (name, type, binding, visibility, other,
-//! section) and relocations (section, symbol, type), offsets and sizes aside. The layout test
+//! section), relocations (section, symbol, type), the `.nv.info` records' attributes (and the
+//! functions EIATTR_EXTERNS names) and `.nv.callgraph`'s edges, offsets and sizes aside. The layout test
 //! needs the reference tools and prints `skipped: ...` without them.
 
 use std::collections::BTreeSet;
@@ -53,6 +54,11 @@ struct Layout {
     sections: BTreeSet<String>,
     symbols: BTreeSet<String>,
     relocations: Vec<String>,
+    /// Per `.nv.info*` section, its records' attributes in order (EIATTR_EXTERNS with the
+    /// functions it names).
+    info: Vec<String>,
+    /// `.nv.callgraph`'s pairs, symbols by name.
+    callgraph: Vec<String>,
 }
 
 fn layout(cubin: &[u8], tag: &str) -> Option<Layout> {
@@ -73,8 +79,42 @@ fn layout(cubin: &[u8], tag: &str) -> Option<Layout> {
     let mut names = std::collections::HashMap::new();
     let mut part = "";
     let mut rel_section = String::new();
+    let mut symbol_names = std::collections::HashMap::new();
+    let mut callgraph_pairs = Vec::new();
     for line in text.lines() {
         let f: Vec<&str> = line.split_whitespace().collect();
+        if line.starts_with(".nv.info") || line == ".nv.callgraph" {
+            part = if line == ".nv.callgraph" {
+                "callgraph"
+            } else {
+                "info"
+            };
+            l.info.push(format!("section {line}"));
+            continue;
+        }
+        if part == "info" {
+            if let Some(attr) = line.trim().strip_prefix("Attribute:") {
+                l.info.push(attr.trim().to_string());
+            } else if let Some(names) = line.trim().strip_prefix("Value:\texterns:") {
+                let names: Vec<&str> = names
+                    .split_whitespace()
+                    .map(|n| n.split('(').next().unwrap_or(n))
+                    .collect();
+                l.info.push(format!("externs {}", names.join(" ")));
+            }
+            continue;
+        }
+        if part == "callgraph" {
+            if let Some(pair) = line
+                .trim()
+                .strip_prefix('<')
+                .and_then(|p| p.strip_suffix('>'))
+            {
+                callgraph_pairs.push(pair.to_string());
+                continue;
+            }
+            part = "";
+        }
         if line.starts_with("Sections:") {
             part = "sections";
             continue;
@@ -102,6 +142,8 @@ fn layout(cubin: &[u8], tag: &str) -> Option<Layout> {
             "symbols" if f.len() == 9 && f[0] != "Num" => {
                 let ndx = f[7].trim_start_matches("0x");
                 let section = names.get(ndx).cloned().unwrap_or_else(|| f[7].to_string());
+                let num = u32::from_str_radix(f[0].trim_start_matches("0x"), 16).unwrap_or(0);
+                symbol_names.insert(num, f[8].to_string());
                 l.symbols.insert(format!(
                     "{} {} {} {} {} in {section}",
                     f[8], f[3], f[4], f[5], f[6]
@@ -118,6 +160,19 @@ fn layout(cubin: &[u8], tag: &str) -> Option<Layout> {
         }
     }
     l.relocations.sort();
+    for pair in callgraph_pairs {
+        let named: Vec<String> = pair
+            .split(',')
+            .map(|x| {
+                let n: i64 = x.trim().parse().unwrap_or(0);
+                match u32::try_from(n).ok().and_then(|n| symbol_names.get(&n)) {
+                    Some(name) if n > 0 => name.clone(),
+                    _ => n.to_string(),
+                }
+            })
+            .collect();
+        l.callgraph.push(named.join(","));
+    }
     Some(l)
 }
 
@@ -150,6 +205,13 @@ fn cubin_layout_matches_ptxas() {
             assert_eq!(a.sections, b.sections, "{rel} sm_{sm}: sections");
             assert_eq!(a.symbols, b.symbols, "{rel} sm_{sm}: symbols");
             assert_eq!(a.relocations, b.relocations, "{rel} sm_{sm}: relocations");
+            assert!(
+                b.info.iter().any(|r| r.starts_with("externs ")),
+                "{rel} sm_{sm}: no EIATTR_EXTERNS read"
+            );
+            assert_eq!(a.info, b.info, "{rel} sm_{sm}: .nv.info records");
+            assert!(b.callgraph.len() > 4, "{rel} sm_{sm}: no call edges read");
+            assert_eq!(a.callgraph, b.callgraph, "{rel} sm_{sm}: .nv.callgraph");
         }
     }
 }
