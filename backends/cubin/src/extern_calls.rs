@@ -68,7 +68,7 @@ pub(crate) fn syscall_record(out: &mut Vec<u8>, k: &KernelImage) {
 }
 
 /// `.nv.callgraph`: the four list markers, the direct edges `(kernel, callee)` after the first
-/// (kernels in processing order).
+/// (kernels in processing order, each kernel's callees in reverse order of first call).
 pub(crate) fn callgraph(proc: &[&KernelImage], func_sym: &[u32], symbols: &[Symbol]) -> Vec<u8> {
     let mut v = Vec::new();
     let mut pair = |a: u32, b: i32| {
@@ -77,7 +77,8 @@ pub(crate) fn callgraph(proc: &[&KernelImage], func_sym: &[u32], symbols: &[Symb
     };
     pair(0, -1);
     for (n, k) in proc.iter().enumerate() {
-        for name in &k.externs {
+        // A kernel's edges last callee first, as ptxas lists them.
+        for name in k.externs.iter().rev() {
             if let Some(s) = symbol_index(symbols, name) {
                 pair(func_sym[n], s as i32);
             }

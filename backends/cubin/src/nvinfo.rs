@@ -166,7 +166,7 @@ fn kernel_info_legacy(
     }
     if !k.subroutines.is_empty() {
         r.words(CRS_STACK_SIZE, &[u32::MAX]);
-    } else if k.divergent_loop || !k.syscall_offsets.is_empty() {
+    } else if k.divergent_loop {
         r.words(CRS_STACK_SIZE, &[0]);
     }
     r.0
@@ -196,7 +196,7 @@ fn kernel_info_new(
     r.words(EXIT_INSTR_OFFSETS, &k.exit_offsets);
     if !k.subroutines.is_empty() {
         r.words(CRS_STACK_SIZE, &[u32::MAX]);
-    } else if k.divergent_loop || !k.syscall_offsets.is_empty() {
+    } else if k.divergent_loop {
         r.words(CRS_STACK_SIZE, &[0]);
     }
     if !k.params.is_empty() {

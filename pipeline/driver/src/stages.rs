@@ -269,7 +269,7 @@ pub fn kernel_image(k: &KernelInFlight) -> KernelImage {
             .func
             .instrs()
             .any(|i| i.op == Opcode::S2r(SpecialReg::CtaIdZ)),
-        divergent_loop: l.divergent_loop,
+        divergent_loop: l.divergent_loop || call_under_branch(&l.func),
         frame_size: l.func.frame.size(),
         subroutines: ptxforge_sass::subroutine::subroutine_layout(&l.func, k.code.len() as u32)
             .into_iter()
@@ -313,4 +313,17 @@ fn extern_calls(
         }
     }
     out
+}
+
+/// Whether `func` calls an external function and branches conditionally: ptxas then keeps the
+/// call in a convergence region (BSSY/BSYNC) and writes EIATTR_CRS_STACK_SIZE 0, as for a
+/// divergent loop.
+fn call_under_branch(func: &ptxforge_sass::ir::Function) -> bool {
+    let calls = func
+        .instrs()
+        .any(|i| matches!(i.op, Opcode::CallAbs { .. }));
+    calls
+        && func
+            .instrs()
+            .any(|i| matches!(i.op, Opcode::Bra { .. }) && i.guard != ptxforge_sass::ir::Src::TRUE)
 }
