@@ -2,6 +2,9 @@
 //! (`ptxforge-interp`) and the SASS emulator (`ptxforge-emu`), which both re-export it: global
 //! memory as buffers at fixed device addresses, and the grid and block shape.
 //!
+//! `syscall.rs`: the records both make of calls of `vprintf` and `__assertfail`, which neither can
+//! run.
+//!
 //! Knows nothing of PTX, SASS or how either runs a kernel.
 
 /// A device allocation in global memory at a fixed address.
@@ -17,3 +20,4 @@ pub struct Launch {
     pub grid: [u32; 3],
     pub block: [u32; 3],
 }
+pub mod syscall;

@@ -9,10 +9,13 @@
 //!
 //! `sections.rs` (section and symbol lists in ptxas's order for both writer families, notes,
 //! `.debug_frame`, module variables in `.nv.global.init`/`.nv.global` with their addresses in
-//! `.nv.constant4` and its R_CUDA_64 relocations), `nvinfo.rs` (EIATTR records, `.nv.compat`),
+//! `.nv.constant4` and its R_CUDA_64 relocations), `extern_calls.rs` (what calls of `vprintf` and
+//! `__assertfail` add: undefined FUNC symbols, their slots, EIATTR_EXTERNS and _SYSCALL_OFFSETS,
+//! `.nv.callgraph` edges), `nvinfo.rs` (EIATTR records, `.nv.compat`),
 //! `elf.rs` (layout, string tables, program headers).
 
 mod elf;
+mod extern_calls;
 mod nvinfo;
 mod sections;
 
@@ -96,6 +99,11 @@ pub struct KernelImage {
     /// The kernel's cluster directives (EIATTR_CTA_PER_CLUSTER, _MAX_CLUSTER_RANK,
     /// _EXPLICIT_CLUSTER).
     pub cluster: ClusterDirectives,
+    /// The external functions it calls (`vprintf`, ...; names of [`CubinModule::extern_funcs`]) in
+    /// order of first call: EIATTR_EXTERNS and `.nv.callgraph` edges.
+    pub externs: Vec<String>,
+    /// Offsets of its `CALL.ABS` instructions (EIATTR_SYSCALL_OFFSETS).
+    pub syscall_offsets: Vec<u32>,
 }
 
 /// `.reqnctapercluster x[,y[,z]]`, `.maxclusterrank n` and `.explicitcluster` of a kernel.
@@ -178,6 +186,9 @@ pub struct CubinModule {
     /// Module `.const` variables in declaration order, laid out in `.nv.constant3` by
     /// [`const_layout`].
     pub consts: Vec<GlobalVar>,
+    /// External functions the code calls (undefined FUNC symbols), their addresses in the
+    /// `.nv.constant4` slots after the globals' (`extern_calls.rs`).
+    pub extern_funcs: Vec<String>,
 }
 
 /// Each `.const` variable's offset in `.nv.constant3` (declaration order, each at its

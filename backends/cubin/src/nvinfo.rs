@@ -103,11 +103,16 @@ fn stack_size(k: &KernelImage) -> u32 {
 }
 
 /// The per-kernel `.nv.info.<kernel>` in the order of the architecture's writer family.
-pub fn kernel_info(sm: Sm, k: &KernelImage, const_sym: u32) -> Vec<u8> {
+pub fn kernel_info(
+    sm: Sm,
+    k: &KernelImage,
+    const_sym: u32,
+    symbols: &[crate::sections::Symbol],
+) -> Vec<u8> {
     if sm.new_elf_family() {
-        kernel_info_new(sm, k, const_sym)
+        kernel_info_new(sm, k, const_sym, symbols)
     } else {
-        kernel_info_legacy(sm, k, const_sym)
+        kernel_info_legacy(sm, k, const_sym, symbols)
     }
 }
 
@@ -126,7 +131,12 @@ fn spill_annotations(r: &mut Records, k: &KernelImage) {
     r.sval(ANNOTATIONS, &payload);
 }
 
-fn kernel_info_legacy(sm: Sm, k: &KernelImage, const_sym: u32) -> Vec<u8> {
+fn kernel_info_legacy(
+    sm: Sm,
+    k: &KernelImage,
+    const_sym: u32,
+    symbols: &[crate::sections::Symbol],
+) -> Vec<u8> {
     let mut r = Records::default();
     r.words(LANGUAGE, &[3]);
     if sm.num == 75 {
@@ -146,8 +156,10 @@ fn kernel_info_legacy(sm: Sm, k: &KernelImage, const_sym: u32) -> Vec<u8> {
     if k.uses_barrier {
         r.bval(NUM_BARRIERS, k.num_barriers.clamp(1, 16) as u8);
     }
+    crate::extern_calls::externs_record(&mut r.0, k, symbols);
     r.hval(MERCURY_ISA_VERSION, 0);
     coop_groups(&mut r, k);
+    crate::extern_calls::syscall_record(&mut r.0, k);
     r.words(EXIT_INSTR_OFFSETS, &k.exit_offsets);
     if k.uses_ctaid_z {
         r.nval(CTAIDZ_USED);
@@ -160,7 +172,12 @@ fn kernel_info_legacy(sm: Sm, k: &KernelImage, const_sym: u32) -> Vec<u8> {
     r.0
 }
 
-fn kernel_info_new(sm: Sm, k: &KernelImage, const_sym: u32) -> Vec<u8> {
+fn kernel_info_new(
+    sm: Sm,
+    k: &KernelImage,
+    const_sym: u32,
+    symbols: &[crate::sections::Symbol],
+) -> Vec<u8> {
     let mut r = Records::default();
     r.words(LANGUAGE, &[3]);
     r.words(CUDA_API_VERSION, &[0x87]);
@@ -172,8 +189,10 @@ fn kernel_info_new(sm: Sm, k: &KernelImage, const_sym: u32) -> Vec<u8> {
     if k.uses_barrier {
         r.bval(NUM_BARRIERS, k.num_barriers.clamp(1, 16) as u8);
     }
+    crate::extern_calls::externs_record(&mut r.0, k, symbols);
     r.hval(MERCURY_ISA_VERSION, 0x0101);
     coop_groups(&mut r, k);
+    crate::extern_calls::syscall_record(&mut r.0, k);
     r.words(EXIT_INSTR_OFFSETS, &k.exit_offsets);
     if !k.subroutines.is_empty() {
         r.words(CRS_STACK_SIZE, &[u32::MAX]);
@@ -241,14 +260,4 @@ pub fn compat_sm90(sm: Sm) -> Vec<u8> {
     r.words(0x0b, &[0, 0]);
     r.hval(0x0e, 0x0440);
     r.0
-}
-
-/// A call graph with no edges: the four list markers.
-pub fn empty_callgraph() -> Vec<u8> {
-    let mut v = Vec::new();
-    for marker in [-1i32, -2, -3, -4] {
-        v.extend_from_slice(&0u32.to_le_bytes());
-        v.extend_from_slice(&marker.to_le_bytes());
-    }
-    v
 }

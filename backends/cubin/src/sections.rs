@@ -136,7 +136,7 @@ pub fn build(m: &CubinModule) -> Layout {
             })
         })
         .collect();
-    let has_globals = !m.globals.is_empty();
+    let has_globals = !m.globals.is_empty() || !m.extern_funcs.is_empty();
     let rel_constant4 = has_globals.then(|| {
         let (name, kind, entsize) = if new_family {
             (".rela.nv.constant4", SHT_RELA, 24)
@@ -266,9 +266,11 @@ pub fn build(m: &CubinModule) -> Layout {
         reserved,
         &var_offsets,
     );
+    let ext_sym = crate::extern_calls::extern_symbols(m, &symbols);
     if let (Some(r), Some(c4)) = (rel_constant4, constant4) {
         secs[r].info = c4 as u32;
-        secs[r].data = constant4_relocations(&var_sym, new_family);
+        let slots: Vec<u32> = var_sym.iter().chain(&ext_sym).copied().collect();
+        secs[r].data = constant4_relocations(&slots, new_family);
     }
 
     fill_notes(&mut secs, &idx, m);
@@ -278,7 +280,7 @@ pub fn build(m: &CubinModule) -> Layout {
     secs[info].data = nvinfo::global_info(m, &func_sym, &symbols);
     for (n, k) in proc.iter().enumerate() {
         secs[info_f[n]].info = idx.text[n] as u32;
-        secs[info_f[n]].data = nvinfo::kernel_info(m.sm, k, const_sym[n]);
+        secs[info_f[n]].data = nvinfo::kernel_info(m.sm, k, const_sym[n], &symbols);
         let t = &mut secs[idx.text[n]];
         t.data = k.code.clone();
         t.info = if new_family {
@@ -303,7 +305,7 @@ pub fn build(m: &CubinModule) -> Layout {
             secs[r].info = idx.text[n] as u32;
         }
     }
-    secs[callgraph].data = nvinfo::empty_callgraph();
+    secs[callgraph].data = crate::extern_calls::callgraph(&proc, &func_sym, &symbols);
     if let Some(r) = rel_action {
         secs[r].data = vec![
             0x73, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 0x25, 0, 0x05, 0x36,
@@ -406,6 +408,7 @@ fn build_symbols(
             size: k.code.len() as u64,
             ..Symbol::default()
         });
+        crate::extern_calls::push_extern_symbols(k, &mut syms);
         if n == 0 {
             if let Some(r) = reserved {
                 syms.push(Symbol {
@@ -545,7 +548,7 @@ fn fill_globals(secs: &mut [Section], idx: &Indices, m: &CubinModule) -> Vec<(us
         secs[s].nobits_size = ends[1];
     }
     if let Some(c4) = g.constant4 {
-        secs[c4].data = vec![0; 8 * m.globals.len()];
+        secs[c4].data = vec![0; 8 * (m.globals.len() + m.extern_funcs.len())];
     }
     placed
 }

@@ -50,6 +50,7 @@ fn module(sm: Sm, shared_bytes: u32) -> CubinModule {
         kernels: vec![kernel],
         globals: Vec::new(),
         consts: Vec::new(),
+        extern_funcs: Vec::new(),
     }
 }
 

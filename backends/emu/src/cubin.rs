@@ -30,7 +30,14 @@ pub struct KernelImage {
     /// The module's variables: `.nv.global.init` and `.nv.global`, each placed at its own address
     /// ([`MODULE_VARS_BASE`] on), as a loader would.
     pub module_vars: Vec<crate::Buffer>,
+    /// The undefined functions bank 4 holds addresses of (`vprintf`, `__assertfail`): the
+    /// address the loader gave each ([`EXTERN_FUNCS_BASE`] on) and its name.
+    pub externs: Vec<(u64, String)>,
 }
+
+/// Where the loader places the undefined functions the code calls (no code lives there: the
+/// emulator runs a model of each, `syscalls.rs`).
+pub const EXTERN_FUNCS_BASE: u64 = 0x7ffe_0000_0000;
 
 /// Where the loader places module variables' sections (away from the launch's buffers).
 pub const MODULE_VARS_BASE: u64 = 0x7e00_0000_0000;
@@ -105,7 +112,8 @@ pub fn load_kernel(cubin: &[u8], entry: &str) -> Result<KernelImage, EmuError> {
         _ => 0,
     };
     let (module_vars, bases) = module_variables(&elf, cubin)?;
-    let cbank4 = relocated_bank4(&elf, cubin, &bases)?;
+    let mut externs = Vec::new();
+    let cbank4 = relocated_bank4(&elf, cubin, &bases, &mut externs)?;
     Ok(KernelImage {
         sm,
         code,
@@ -118,6 +126,7 @@ pub fn load_kernel(cubin: &[u8], entry: &str) -> Result<KernelImage, EmuError> {
         cbank3,
         cbank4,
         module_vars,
+        externs,
     })
 }
 
@@ -150,7 +159,12 @@ const R_CUDA_64: u64 = 2;
 
 /// `.nv.constant4` with each R_CUDA_64 of `.rel(a).nv.constant4` written in: the symbol's section
 /// base plus its value (plus the addend).
-fn relocated_bank4(elf: &Elf, file: &[u8], bases: &[u64]) -> Result<Vec<u8>, EmuError> {
+fn relocated_bank4(
+    elf: &Elf,
+    file: &[u8],
+    bases: &[u64],
+    externs: &mut Vec<(u64, String)>,
+) -> Result<Vec<u8>, EmuError> {
     let Some(bank) = elf.section(".nv.constant4") else {
         return Ok(Vec::new());
     };
@@ -193,7 +207,10 @@ fn relocated_bank4(elf: &Elf, file: &[u8], bases: &[u64]) -> Result<Vec<u8>, Emu
                 le(symtab, sym + 8, 8).ok_or_else(|| bad("symbol index".into()))?,
             );
             let base = bases.get(shndx).copied().unwrap_or(0);
-            let addr = base.wrapping_add(value).wrapping_add(addend);
+            let mut addr = base.wrapping_add(value).wrapping_add(addend);
+            if shndx == 0 {
+                addr = extern_address(elf, file, symtab, sym, externs);
+            }
             bytes
                 .get_mut(at..at + 8)
                 .ok_or_else(|| bad(format!("{} writes past .nv.constant4", rel.name)))?
@@ -361,4 +378,31 @@ impl Elf {
     fn section(&self, name: &str) -> Option<&Section> {
         self.sections.iter().find(|s| s.name == name)
     }
+}
+
+/// The address of the undefined function whose symbol starts at `sym` in `symtab`, placed at
+/// the next free address when it is new.
+fn extern_address(
+    elf: &Elf,
+    file: &[u8],
+    symtab: &[u8],
+    sym: usize,
+    externs: &mut Vec<(u64, String)>,
+) -> u64 {
+    let strtab = elf
+        .section(".strtab")
+        .and_then(|s| s.data(file))
+        .unwrap_or(&[]);
+    let at = le(symtab, sym, 4).unwrap_or(0) as usize;
+    let name = strtab
+        .get(at..)
+        .and_then(|s| s.split(|&c| c == 0).next())
+        .map(|s| String::from_utf8_lossy(s).into_owned())
+        .unwrap_or_default();
+    if let Some((addr, _)) = externs.iter().find(|(_, n)| *n == name) {
+        return *addr;
+    }
+    let addr = EXTERN_FUNCS_BASE + 16 * externs.len() as u64;
+    externs.push((addr, name));
+    addr
 }

@@ -877,6 +877,15 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
                 add_read(i, i.a, 1);
             }
         }
+        // CALL.ABS.NOINC Ra: calls the address in Ra (and Ra+1).
+        CallAbs => {
+            i.a = a;
+            add_read(i, a, 2);
+            if i.f(87, 3) != PT as u32 || i.bit(90) {
+                return Err("predicate input other than PT".into());
+            }
+        }
+        Lepc => add_write(i, File::R, i.dst(), 2),
         // RET.REL.NODEC Ra: returns to the address in Ra (and Ra+1), relative to its target field.
         Ret | Call | Exit => {
             if i.op == Ret {

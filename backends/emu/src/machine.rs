@@ -13,6 +13,8 @@ mod matrix_move;
 mod qspc;
 #[path = "syncs.rs"]
 mod syncs;
+#[path = "syscalls.rs"]
+mod syscalls;
 #[path = "tma.rs"]
 mod tma;
 #[path = "warp_match.rs"]
@@ -314,6 +316,11 @@ struct Run<'a> {
     stats: EmuStats,
     cta: [u32; 3],
     shared: Vec<u8>,
+    /// The launch's shape (the order of the calls' records).
+    grid: [u32; 3],
+    block: [u32; 3],
+    /// The calls of undefined functions made so far (`syscalls.rs`).
+    syscalls: Vec<ptxforge_device::syscall::SysCallRecord>,
 }
 
 /// Runs the whole grid.
@@ -324,6 +331,18 @@ pub fn run(
     buffers: &mut [Buffer],
     opts: &EmuOptions,
 ) -> Result<EmuStats, EmuError> {
+    run_recording(k, launch, params, buffers, opts).map(|(stats, _)| stats)
+}
+
+/// [`run`], also giving the records of the calls of undefined functions
+/// (`ptxforge_device::syscall::records_buffer`) when the kernel can make any.
+pub fn run_recording(
+    k: &KernelImage,
+    launch: &Launch,
+    params: &[u8],
+    buffers: &mut [Buffer],
+    opts: &EmuOptions,
+) -> Result<(EmuStats, Option<Vec<u8>>), EmuError> {
     let threads = launch.block.iter().map(|&d| d as u64).product::<u64>();
     if threads == 0 || threads > 1024 || launch.grid.contains(&0) {
         return Err(EmuError::BadLaunch(format!(
@@ -372,6 +391,9 @@ pub fn run(
         stats: EmuStats::default(),
         cta: [0; 3],
         shared: Vec::new(),
+        grid: launch.grid,
+        block: launch.block,
+        syscalls: Vec::new(),
     };
     for z in 0..launch.grid[2] {
         for y in 0..launch.grid[1] {
@@ -381,7 +403,9 @@ pub fn run(
             }
         }
     }
-    Ok(run.stats)
+    let records =
+        (!k.externs.is_empty()).then(|| ptxforge_device::syscall::records_buffer(&run.syscalls));
+    Ok((run.stats, records))
 }
 
 /// Shared memory bytes of one CTA: the static bytes, then the launch's dynamic bytes after them
@@ -561,6 +585,8 @@ impl Run<'_> {
                 let target = branch_target(self.k.sm, i);
                 lanes.for_each(|l| w.pc[l] = target);
             }
+            Op::CallAbs => self.call_abs(w, i, exec)?,
+            Op::Lepc => self.lepc(w, i, exec),
             Op::Ret => {
                 let base = branch_target(self.k.sm, i);
                 for l in lanes {

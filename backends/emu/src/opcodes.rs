@@ -129,6 +129,9 @@ pub enum Op {
     I2i,
     Call,
     Ret,
+    /// CALL.ABS.NOINC: a call of an undefined function, run as its model (`syscalls.rs`).
+    CallAbs,
+    Lepc,
     Nanosleep,
     Bpt,
     B2r,
@@ -224,7 +227,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 143] = [
+    pub const ALL: [Op; 145] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -325,6 +328,8 @@ impl Op {
         Op::I2i,
         Op::Call,
         Op::Ret,
+        Op::CallAbs,
+        Op::Lepc,
         Op::Nanosleep,
         Op::Bpt,
         Op::B2r,
@@ -475,6 +480,8 @@ impl Op {
             I2i => "I2I",
             Call => "CALL.REL.NOINC",
             Ret => "RET.REL.NODEC",
+            CallAbs => "CALL.ABS.NOINC",
+            Lepc => "LEPC",
             R2ur => "R2UR",
             Vabsdiff => "VABSDIFF",
             Nanosleep => "NANOSLEEP",
@@ -559,7 +566,7 @@ impl Op {
                 queue: Queue::Unordered,
             },
             Bra | Call | Ret | Exit | Bar | Nop | Bssy | Bsync | Break | Warpsync | Acqbulk
-            | Preexit | Membar | Depbar => Timing::Control,
+            | Preexit | Membar | Depbar | CallAbs => Timing::Control,
             // BMOV.32.CLEAR Rd, Bn gives its register under a write scoreboard (as B2R).
             Bmov => Timing::Var {
                 queue: Queue::Unordered,
@@ -733,6 +740,7 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Bra, 0x947, false),
         (Call, 0x944, false),
         (Ret, 0x950, false),
+        (CallAbs, 0x343, false),
         (Exit, 0x94d, false),
         (Bar, 0xb1d, false),
         (Nop, 0x918, false),
@@ -964,6 +972,8 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
     if (80..90).contains(&sm) {
         t.extend([(Umov, 0x082, true), (UimadWide, 0x0a5, true)]);
     }
+    // LEPC: the PC alone before sm_90, the address of a later instruction from sm_90 on.
+    t.push((Lepc, if sm >= 90 { 0x94e } else { 0x34e }, false));
     t
 }
 

@@ -600,6 +600,9 @@ pub(crate) fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Wor
         Opcode::Call { .. } | Opcode::Ret | Opcode::RetAddr { .. } | Opcode::SubArgs => {
             return crate::subroutine::encode_call_family(sm, w, i, pc, offsets);
         }
+        Opcode::CallAbs { .. } | Opcode::Lepc => {
+            return crate::extern_call::encode_extern_call(sm, w, i);
+        }
         Opcode::BarSync { id } => {
             w.set(0, 12, 0xb1d);
             w.set(54, 4, id as u64);

@@ -834,6 +834,15 @@ pub enum Opcode {
     /// No code: the subroutine's arguments arrive in d0, d1 here (`subroutine.rs` removes it after
     /// register allocation).
     SubArgs,
+    /// `CALL.ABS.NOINC s0(pair)` (`extern_call.rs`): a call of an external function (`vprintf`,
+    /// `__assertfail`) whose address is in `.nv.constant4` slot `slot` (the module's extern number
+    /// `ext`). Before `finish_extern_calls` s0..s4 hold the arguments (in the ABI registers after
+    /// `expand_calls`) and d0, d1 the results; after it s0 is the address pair, s1 the return
+    /// address R20:R21 (read by the callee). Does not end its
+    /// block: control comes back to the next instruction.
+    CallAbs { slot: u16, ext: u16 },
+    /// `LEPC d0(pair)`: the address of this instruction.
+    Lepc,
     /// `BAR.SYNC.DEFER_BLOCKING id`.
     BarSync { id: u32 },
     /// `NOP`.

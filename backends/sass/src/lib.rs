@@ -19,7 +19,9 @@
 //! before the scan, taking frame slots), `frame.rs` (the per-function stack frame: slots at aligned
 //! offsets below R1 for `.local` variables and, later, spills; the prologue `MOV R1, c[0x0][0x28];
 //! IADD3 R1, R1, -size`, `resize_prologue` after adding slots; its size feeds
-//! EIATTR_FRAME_SIZE/MIN_STACK_SIZE and `-v`), `subroutine.rs` (subroutine calls: arguments,
+//! EIATTR_FRAME_SIZE/MIN_STACK_SIZE and `-v`), `extern_call.rs` (calls of `vprintf` and
+//! `__assertfail`: CALL.ABS.NOINC through a `.nv.constant4` slot, LEPC for the return address,
+//! the caller-saved GPRs live across saved in frame slots), `subroutine.rs` (subroutine calls: arguments,
 //! results and the return address through ptxas's ABI registers bound before the scan, each
 //! subroutine's save/restore frame after it), `schedule.rs` (control bits, trailer), `hazard.rs`
 //! (checks decoded control bits; the warpgroup MMAs' asynchronous registers: `hazard_wgmma.rs`),
@@ -42,6 +44,7 @@ mod encode_pack;
 mod encode_sync;
 mod encode_tma;
 mod encode_wgmma;
+pub mod extern_call;
 pub mod fast_hash;
 pub mod fp8;
 pub mod frame;

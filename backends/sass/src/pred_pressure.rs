@@ -113,7 +113,7 @@ fn values_to_move(
 }
 
 /// Rewrites every read and write of the predicates `out` selects through GPR mirrors.
-fn move_to_gprs(f: &mut Function, out: &[bool]) {
+pub(crate) fn move_to_gprs(f: &mut Function, out: &[bool]) {
     let mut mirror: Vec<Option<Reg>> = vec![None; out.len()];
     for (v, &o) in out.iter().enumerate() {
         if o {

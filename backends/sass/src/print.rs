@@ -65,7 +65,10 @@ pub fn control_string(d: &Deps) -> String {
 
 /// One instruction's text (normalised nvdisasm form, without `;`).
 pub fn print_instr(sm: Sm, i: &Instr, _pc: u32, offsets: &[u32]) -> String {
-    let body = body(sm, i, offsets);
+    let body = match i.op {
+        Opcode::CallAbs { .. } | Opcode::Lepc => crate::extern_call::print_extern_call(i, _pc),
+        _ => body(sm, i, offsets),
+    };
     match guard(&i.guard) {
         Some(g) => format!("{g} {body}"),
         None => body,
@@ -520,6 +523,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         Opcode::Call { .. } | Opcode::Ret | Opcode::RetAddr { .. } | Opcode::SubArgs => {
             crate::subroutine::print_call_family(i, offsets)
         }
+        Opcode::CallAbs { .. } | Opcode::Lepc => crate::extern_call::print_extern_call(i, 0),
         Opcode::BarSync { id } => {
             if sm.num >= 80 {
                 format!("BAR.SYNC.DEFER_BLOCKING {id:#x}")

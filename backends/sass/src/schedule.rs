@@ -237,7 +237,11 @@ fn schedule_block(b: &mut Block, async_groups: bool) {
         // MMAs after it, which read their sources late: nothing may be in flight (as ptxas).
         if fictional {
             wait_all_next |= k == 0;
-        } else if k == 0 || wait_all_next || i.op == Opcode::WarpgroupArrive {
+        } else if k == 0
+            || wait_all_next
+            || i.op == Opcode::WarpgroupArrive
+            || matches!(i.op, Opcode::CallAbs { .. })
+        {
             wait = all_sbs;
             wait_all_next = false;
         }

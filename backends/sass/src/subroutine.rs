@@ -45,7 +45,7 @@ pub const RET_ADDR_REG: u32 = 20;
 const ARG_REGS_END: u32 = RET_ADDR_REG;
 
 /// The ABI register of each value of `comps` registers, in order.
-fn abi_regs(comps: &[u8]) -> Option<Vec<u32>> {
+pub(crate) fn abi_regs(comps: &[u8]) -> Option<Vec<u32>> {
     let mut next = FIRST_ARG_REG;
     let mut out = Vec::with_capacity(comps.len());
     for &c in comps {
@@ -58,18 +58,18 @@ fn abi_regs(comps: &[u8]) -> Option<Vec<u32>> {
 }
 
 /// The registers in the value slots of `slots`.
-fn slot_regs(slots: &[Src]) -> Vec<Reg> {
+pub(crate) fn slot_regs(slots: &[Src]) -> Vec<Reg> {
     slots.iter().filter_map(|s| s.as_reg()).collect()
 }
 
 /// A fresh register of `comps` bound to `phys`, and the moves `to <- from` part by part.
-fn bound(f: &mut Function, comps: u8, phys: u32) -> Reg {
+pub(crate) fn bound(f: &mut Function, comps: u8, phys: u32) -> Reg {
     let r = f.new_vreg(RegFile::Gpr, comps);
     f.fixed.push((r.idx, phys));
     r
 }
 
-fn moves(to: Reg, from: Reg, out: &mut Vec<Instr>) {
+pub(crate) fn moves(to: Reg, from: Reg, out: &mut Vec<Instr>) {
     for k in 0..to.comps {
         out.push(Instr::new(
             Opcode::Mov,
@@ -85,13 +85,17 @@ fn moves(to: Reg, from: Reg, out: &mut Vec<Instr>) {
 pub fn expand_calls(f: &mut Function) -> Result<(), String> {
     // Expanded already (registers bound), or nothing to expand.
     if !f.fixed.is_empty()
-        || !f
-            .instrs()
-            .any(|i| matches!(i.op, Opcode::Call { .. } | Opcode::SubArgs))
+        || !f.instrs().any(|i| {
+            matches!(
+                i.op,
+                Opcode::Call { .. } | Opcode::CallAbs { .. } | Opcode::SubArgs
+            )
+        })
     {
         return Ok(());
     }
     calls_end_blocks(f)?;
+    crate::extern_call::predicates_across_calls_to_gprs(f);
     for b in 0..f.blocks.len() {
         let old = std::mem::take(&mut f.blocks[b].instrs);
         let mut out = Vec::with_capacity(old.len() + 8);
@@ -102,6 +106,11 @@ pub fn expand_calls(f: &mut Function) -> Result<(), String> {
                 out.append(&mut after_args);
             }
             match i.op {
+                Opcode::CallAbs { .. } => {
+                    let mut back = crate::extern_call::expand(f, &mut i, &mut out)?;
+                    out.push(i);
+                    out.append(&mut back);
+                }
                 Opcode::SubArgs => {
                     for d in 0..2 {
                         let Dst::Reg(v) = i.dsts[d] else { continue };
@@ -232,11 +241,16 @@ fn check_live_across_calls(f: &Function) -> Result<(), String> {
     let mut defs: Vec<Option<(Opcode, Src)>> = vec![None; f.num_vregs as usize];
     let mut sub_uniform_writes = BTreeSet::new();
     let mut calls = Vec::new();
+    let mut extern_calls = Vec::new();
     let mut p = 0u32;
     for (b, block) in f.blocks.iter().enumerate() {
         for i in &block.instrs {
             if let Opcode::Call { .. } = i.op {
                 calls.push(p);
+            }
+            if let Opcode::CallAbs { .. } = i.op {
+                calls.push(p);
+                extern_calls.push(p);
             }
             for d in &i.dsts {
                 let Dst::Reg(r) = d else { continue };
@@ -272,11 +286,15 @@ fn check_live_across_calls(f: &Function) -> Result<(), String> {
         if !across {
             continue;
         }
-        if file == RegFile::UGpr && same_everywhere(v) {
+        let across_extern = lr
+            .of(v)
+            .iter()
+            .any(|&(s, e)| extern_calls.iter().any(|&c| s <= 2 * c && e >= 2 * c + 2));
+        if file == RegFile::UGpr && same_everywhere(v) && !across_extern {
             continue;
         }
         return Err(format!(
-            "a {} value live across a call of a subroutine",
+            "a {} value live across a call of a subroutine or an external function",
             match file {
                 RegFile::Pred => "predicate",
                 _ => "uniform",
@@ -303,6 +321,7 @@ pub fn finish_subroutines(f: &mut Function, sm: Sm) -> Result<(), String> {
         b.instrs
             .retain(|i| i.op != Opcode::SubArgs && !self_move(i));
     }
+    crate::extern_call::finish_extern_calls(f, sm)?;
     if f.subroutines.is_empty() {
         return Ok(());
     }

@@ -603,6 +603,17 @@ fn forms(sm: Sm) -> Vec<Instr> {
         Instr::new(Ret, &[], &[Src::reg(Reg::gpr64(6))]),
         Instr::new(RetAddr { block: 1 }, &[d(20)], &[]),
         Instr::new(Nop, &[], &[]),
+        // Calls of external functions (vprintf): the return address, the call.
+        Instr::new(
+            Lepc,
+            &[Dst::Reg(Reg::gpr64(20))],
+            &[if sm.num >= 90 {
+                Src::imm(0x20)
+            } else {
+                Src::NONE
+            }],
+        ),
+        Instr::new(CallAbs { slot: 1, ext: 0 }, &[], &[Src::reg(Reg::gpr64(8))]),
     ];
     for signed in [true, false] {
         v.push(Instr::new(

@@ -293,6 +293,7 @@ fn assemble(
         kernels: images,
         globals: module_globals(module, sources),
         consts: module_consts(module, sources),
+        extern_funcs: ptxforge_lower::extern_functions(module),
     };
     let handler = |m: ElfMsg| match m {
         ElfMsg::Module(c) => ElfMsg::Done(write_cubin(&c).map_err(|e| e.to_string())),

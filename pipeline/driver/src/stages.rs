@@ -271,7 +271,7 @@ pub fn kernel_image(k: &KernelInFlight) -> KernelImage {
             .func
             .instrs()
             .any(|i| i.op == Opcode::S2r(SpecialReg::CtaIdZ)),
-        divergent_loop: l.divergent_loop,
+        divergent_loop: l.divergent_loop || call_under_branch(&l.func),
         frame_size: l.func.frame.size(),
         subroutines: ptxforge_sass::subroutine::subroutine_layout(&l.func, k.code.len() as u32)
             .into_iter()
@@ -289,5 +289,43 @@ pub fn kernel_image(k: &KernelInFlight) -> KernelImage {
         cluster: ptxforge_cubin::ClusterDirectives::from_list(
             &k.module.functions[k.func_index].directives,
         ),
+        externs: extern_calls(&l.func, &k.module),
+        syscall_offsets: l
+            .func
+            .instrs()
+            .enumerate()
+            .filter(|(_, i)| matches!(i.op, Opcode::CallAbs { .. }))
+            .map(|(n, _)| (n * 16) as u32)
+            .collect(),
     }
+}
+
+/// The external functions `func` calls, in order of first call.
+fn extern_calls(
+    func: &ptxforge_sass::ir::Function,
+    module: &ptxforge_ptx::ast::Module,
+) -> Vec<String> {
+    let names = ptxforge_lower::extern_functions(module);
+    let mut out: Vec<String> = Vec::new();
+    for i in func.instrs() {
+        if let Opcode::CallAbs { ext, .. } = i.op {
+            if let Some(n) = names.get(ext as usize).filter(|n| !out.contains(n)) {
+                out.push(n.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Whether `func` calls an external function and branches conditionally: ptxas then keeps the
+/// call in a convergence region (BSSY/BSYNC) and writes EIATTR_CRS_STACK_SIZE 0, as for a
+/// divergent loop.
+fn call_under_branch(func: &ptxforge_sass::ir::Function) -> bool {
+    let calls = func
+        .instrs()
+        .any(|i| matches!(i.op, Opcode::CallAbs { .. }));
+    calls
+        && func
+            .instrs()
+            .any(|i| matches!(i.op, Opcode::Bra { .. }) && i.guard != ptxforge_sass::ir::Src::TRUE)
 }

@@ -291,7 +291,7 @@ impl Cta<'_, '_> {
             }
         }
         if f.external {
-            return self.call_external(t, ins, &f.name, &ret_to);
+            return self.call_external(t, ins, &f.name, &ret_to, &arg_bytes);
         }
         let th = &mut self.threads[t];
         let param_base = th.fparam.len().div_ceil(16) as u64 * 16;
@@ -326,15 +326,22 @@ impl Cta<'_, '_> {
         ins: &Ins,
         name: &str,
         ret_to: &[(u64, u64)],
+        args: &[Vec<u8>],
     ) -> Result<Flow, SimError> {
-        if name != "vprintf" {
+        if !crate::syscall::MODELLED.contains(&name) {
             return Err(unsupported(
                 ins,
                 &format!("call to external function '{name}'"),
             ));
         }
+        let result = self
+            .syscall(t, name, args)
+            .map_err(|e| crate::syscall::model_error(ins.line, name, e))?;
         for &(at, size) in ret_to {
-            self.threads[t].fparam[at as usize..(at + size) as usize].fill(0);
+            let slot = &mut self.threads[t].fparam[at as usize..(at + size) as usize];
+            slot.fill(0);
+            let n = slot.len().min(4);
+            slot[..n].copy_from_slice(&result.to_le_bytes()[..n]);
         }
         Ok(Flow::Next)
     }

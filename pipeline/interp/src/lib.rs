@@ -35,7 +35,8 @@
 //! barrier or warp collective, which completes when every participant has arrived; deadlock
 //! detection), `exec.rs` (dispatch), `arith.rs`, `float.rs` (exact directed rounding),
 //! `convert.rs`, `fp8.rs`, `memops.rs` + `memory.rs` (global buffers, module variables,
-//! shared/local/const/param windows, generic addressing, atomics), `collective.rs`, `mbarrier.rs`,
+//! shared/local/const/param windows, generic addressing, atomics), `syscall.rs` (`vprintf` and
+//! `__assertfail` record their calls, `ptxforge_device::syscall`), `collective.rs`, `mbarrier.rs`,
 //! `mma.rs`, `wmma.rs`. Choices where PTX leaves behaviour open are documented in `lib.rs`.
 
 mod arith;
@@ -52,6 +53,7 @@ pub mod memory;
 mod mma;
 mod mma_volta;
 mod prep;
+mod syscall;
 mod tma;
 mod wgmma;
 mod wmma;
@@ -138,6 +140,9 @@ pub struct RunStats {
     pub instructions: u64,
     /// The thread whose store (or atomic) last covered [`Limits::watch_global`].
     pub last_writer: Option<ThreadId>,
+    /// The records of the calls of `vprintf` and `__assertfail`
+    /// (`ptxforge_device::syscall::records_buffer`), when the module declares either.
+    pub syscalls: Option<Vec<u8>>,
 }
 
 /// Runs `entry` of `module` for `launch`. `params` is the kernel's parameter buffer laid out as
@@ -192,12 +197,14 @@ pub fn run_kernel(
         shared: Vec::new(),
         watch: limits.watch_global,
         last_writer: None,
+        syscalls: Vec::new(),
     };
     let mut stats = RunStats {
         ctas,
         threads: threads * ctas,
         instructions: 0,
         last_writer: None,
+        syscalls: None,
     };
     for z in 0..launch.grid[2] {
         for y in 0..launch.grid[1] {
@@ -210,6 +217,9 @@ pub fn run_kernel(
         }
     }
     stats.last_writer = mem.last_writer;
+    if syscall::calls_modelled(module) {
+        stats.syscalls = Some(ptxforge_device::syscall::records_buffer(&mem.syscalls));
+    }
     Ok(stats)
 }
 

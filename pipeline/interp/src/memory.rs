@@ -79,6 +79,8 @@ pub(crate) struct Memory<'a> {
     /// A global address whose last writer the caller wants to know ([`crate::Limits::watch_global`]).
     pub watch: Option<u64>,
     pub last_writer: Option<crate::ThreadId>,
+    /// The calls of `vprintf` and `__assertfail` made so far (`syscall.rs`).
+    pub syscalls: Vec<ptxforge_device::syscall::SysCallRecord>,
 }
 
 fn window(bytes: &mut [u8], addr: u64, size: u64) -> Option<&mut [u8]> {

@@ -21,8 +21,10 @@
 //! Every call is inlined but recursive ones: the code computes the same values, but is larger
 //! where a function is called from many sites. A call of a function already being inlined
 //! (recursion) calls a subroutine, the function's code kept once after the entry's
-//! (`subroutine.rs`). Indirect calls (through a register and a prototype) and calls to
-//! functions without a body (`vprintf`, `malloc`, ...) are "not supported yet" at the call's line.
+//! (`subroutine.rs`). Calls of `vprintf` and `__assertfail` (declared without a body) call the
+//! runtime's function through its `.nv.constant4` slot (`syscall.rs`). Indirect calls (through a
+//! register and a prototype) and calls of other functions without a body (`malloc`, ...) are "not
+//! supported yet" at the call's line.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -157,6 +159,9 @@ impl<'m> Inliner<'m> {
 
     fn inline_site(&mut self, ins: &Instruction, out: &mut Vec<Statement>) -> Result<(), String> {
         let site = call_site(ins)?;
+        if let Some(decl) = crate::syscall::extern_decl(self.module, site.target) {
+            return self.extern_call(ins, &site, decl, out);
+        }
         let callee = self.callee(site.target)?;
         if self.stack.iter().any(|f| f == site.target) {
             // Recursion: a call of the function's own code.

@@ -618,6 +618,7 @@ impl<'a> Ctx<'a> {
                 Ok(())
             }
             "__subentry" | "__subcall" | "__subret" => self.lower_subroutine_op(i),
+            "__extcall" => self.lower_extern_call(i),
             "ret" | "exit" => {
                 self.emit(Opcode::Exit, &[], &[]);
                 Ok(())

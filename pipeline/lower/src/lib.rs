@@ -50,7 +50,9 @@
 //! `wgmma.*` as HGMMA/IGMMA/QGMMA between WARPGROUP.ARRIVE and WARPGROUP.DEPBAR); `divergence.rs` (thread-varying values, for EIATTR_CRS_STACK_SIZE);
 //! `calls.rs` (each direct `call` of a `.func` inlined before selection, ptxas's subroutines
 //! described there), `subroutine.rs` (recursive calls: the function's code kept once after the
-//! entry's, called through `__subcall`/`__subentry`/`__subret`, lowered to CALL/RET) and
+//! entry's, called through `__subcall`/`__subentry`/`__subret`, lowered to CALL/RET),
+//! `syscall.rs` (`vprintf` and `__assertfail` called through their `.nv.constant4` slots:
+//! `__extcall`, lowered to CALL.ABS) and
 //! `call_params.rs` (the calls' `.param` buffers as registers or frame slots);
 //! `opt.rs` (copy propagation, dead code) and `fold.rs` (constant-bank operands, as ptxas reads
 //! parameters); `imm_fold.rs` (constants as immediate operands, zeros as RZ), `local_cse.rs`
@@ -123,6 +125,7 @@ mod special_regs;
 mod sqrt;
 mod sqrt64;
 mod subroutine;
+mod syscall;
 mod tensormap;
 mod testp;
 mod tf32_cvt;
@@ -140,6 +143,7 @@ pub use ctx::{LowerError, LoweredKernel, ParamLayout};
 pub use globals::{global_variables as global_variable_decls, module_globals, ModuleGlobal};
 pub use opt::optimize;
 pub use passes::{optimize_with, PassConfig, PASSES, PASSES_OFF_VAR, PASSES_ON_VAR};
+pub use syscall::{extern_functions, SYSCALLS};
 
 use ptxforge_ptx::ast;
 use ptxforge_sass::arch::Sm;

@@ -136,6 +136,7 @@ fn is_dead(i: &Instr, used: &[bool]) -> bool {
             | Opcode::DepbarLe { .. }
             | Opcode::Syncs(_)
             | Opcode::Call { .. }
+            | Opcode::CallAbs { .. }
             | Opcode::Ret
             | Opcode::SubArgs
     );

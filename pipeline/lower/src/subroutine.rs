@@ -23,7 +23,7 @@ fn entry_label(k: usize) -> String {
 }
 
 /// The width in bits of a parameter passed in registers, or why it cannot be.
-fn scalar_bits(func: &str, decl: &ast::VarDecl) -> Result<u32, String> {
+pub(crate) fn scalar_bits(func: &str, decl: &ast::VarDecl) -> Result<u32, String> {
     let bytes = decl.ty.size_bytes();
     if decl.space == StateSpace::Param
         && !decl.is_array
@@ -43,7 +43,7 @@ fn scalar_bits(func: &str, decl: &ast::VarDecl) -> Result<u32, String> {
     ))
 }
 
-fn reg_decl(name: &str, bits: u32) -> ast::RegDecl {
+pub(crate) fn reg_decl(name: &str, bits: u32) -> ast::RegDecl {
     ast::RegDecl {
         name: name.to_string(),
         ty: if bits == 64 { Type::B64 } else { Type::B32 },
@@ -56,7 +56,7 @@ fn reg_decl(name: &str, bits: u32) -> ast::RegDecl {
 }
 
 /// `ld.param.bN reg, [buffer]` or `st.param.bN [buffer], reg`.
-fn param_move(load: bool, bits: u32, reg: &str, buffer: &str, line: u32) -> Statement {
+pub(crate) fn param_move(load: bool, bits: u32, reg: &str, buffer: &str, line: u32) -> Statement {
     let ty = if bits == 64 { "b64" } else { "b32" };
     let addr = Operand::Addr {
         base: AddrBase::Symbol(Name::new(buffer)),
@@ -71,11 +71,11 @@ fn param_move(load: bool, bits: u32, reg: &str, buffer: &str, line: u32) -> Stat
     Statement::Instr(instruction(op, &["param", ty], None, ops, line))
 }
 
-fn regs_operand(names: &[String]) -> Operand {
+pub(crate) fn regs_operand(names: &[String]) -> Operand {
     Operand::Vector(names.iter().map(|n| Operand::Reg(Name::new(n))).collect())
 }
 
-fn pseudo(opcode: &str, operands: Vec<Operand>, line: u32) -> Statement {
+pub(crate) fn pseudo(opcode: &str, operands: Vec<Operand>, line: u32) -> Statement {
     Statement::Instr(instruction(opcode, &[], None, operands, line))
 }
 
@@ -338,7 +338,7 @@ pub(crate) fn check_subroutine_locals(f: &ast::Function) -> Result<(), Vec<Lower
 
 /// The registers a pseudo instruction's list operand names (one-element lists arrive as the
 /// register itself).
-fn list_regs(cx: &mut Ctx, o: Option<&Operand>) -> LResult<Vec<ptxforge_sass::ir::Reg>> {
+pub(crate) fn list_regs(cx: &mut Ctx, o: Option<&Operand>) -> LResult<Vec<ptxforge_sass::ir::Reg>> {
     let items: Vec<&Operand> = match o {
         Some(Operand::Vector(v)) => v.iter().collect(),
         Some(r @ Operand::Reg(_)) => vec![r],

@@ -404,10 +404,19 @@ fn interpret(
         unsupported: matches!(e, interp::SimError::Unsupported { .. }),
         error: e.to_string(),
     })?;
-    Ok((
-        inputs.with_contents(buffers.into_iter().map(|b| b.bytes)),
-        stats,
-    ))
+    let mut out = inputs.with_contents(buffers.into_iter().map(|b| b.bytes));
+    out.extend(stats.syscalls.clone().map(syscall_buffer));
+    Ok((out, stats))
+}
+
+/// The records of the calls of `vprintf` and `__assertfail` a runner made, compared as one more
+/// buffer (`ptxforge_device::syscall::records_buffer`).
+fn syscall_buffer(bytes: Vec<u8>) -> DeviceBuffer {
+    DeviceBuffer {
+        param: "(printf and assert records)".into(),
+        addr: 0,
+        bytes,
+    }
 }
 
 fn run_emulator(
@@ -433,7 +442,7 @@ fn run_emulator(
         dynamic_shared_bytes: req.dynamic_shared_bytes,
         ..emu::EmuOptions::default()
     };
-    emu::run_kernel(
+    let (_, records) = emu::run_kernel_recording(
         cubin,
         &req.entry,
         &launch,
@@ -445,5 +454,7 @@ fn run_emulator(
         unsupported: matches!(e, emu::EmuError::Unsupported { .. }),
         error: e.to_string(),
     })?;
-    Ok(inputs.with_contents(buffers.into_iter().map(|b| b.bytes)))
+    let mut out = inputs.with_contents(buffers.into_iter().map(|b| b.bytes));
+    out.extend(records.map(syscall_buffer));
+    Ok(out)
 }

@@ -110,6 +110,8 @@ const CASES: &[Case] = &[
     case("handwritten_local.ptx", "local_arrays", 1, 64, &[]),
     // Recursion (subroutines): out[0..64) and 8 words per thread from out + 256.
     case("handwritten_recursion.ptx", "recursion", 1, 64, &[]),
+    // printf and assert (vprintf, __assertfail): their records compared; in and out 64 words.
+    case("syscalls.ptx", "printf_assert", 1, 32, &["32"]),
     case("if_else.ptx", "clamp_or_scale", 3, 64, &["0.25", "150"]),
     Case {
         file: "index3d.ptx",

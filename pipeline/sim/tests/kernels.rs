@@ -78,6 +78,11 @@ const KERNELS: &[Kernel] = &[
     kernel("global_sym.ptx", "global_sym", 64),
     // __constant__ tables (constant bank 3).
     kernel("const_table.ptx", "const_table", 64),
+    // printf and assert: vprintf and __assertfail through CALL.ABS, their records compared.
+    kernel("printf_assert.ptx", "printf_args", 64),
+    kernel("printf_assert.ptx", "printf_loop", 64),
+    kernel("printf_assert.ptx", "printf_double", 64),
+    kernel("printf_assert.ptx", "assert_args", 64),
     kernel("f32_ieee.ptx", "f32_ieee", 64),
     Kernel {
         ulps: 4,

@@ -20,6 +20,16 @@ pub const CASES: &[Case] = &[
         setup: super::warp_match_cases::match_ops,
     },
     Case {
+        file: "kernels/syscalls.ptx",
+        kernel: "printf_calls",
+        setup: super::syscall_cases::printf_calls,
+    },
+    Case {
+        file: "kernels/syscalls.ptx",
+        kernel: "assert_calls",
+        setup: super::syscall_cases::assert_calls,
+    },
+    Case {
         file: "kernels/wgmma.ptx",
         kernel: "wgmma_f16",
         setup: super::wgmma_cases::wgmma_f16,

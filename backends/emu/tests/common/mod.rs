@@ -13,6 +13,7 @@ pub mod mma_int_cases;
 pub mod scalar_cases;
 pub mod special_cases;
 pub mod sync_cases;
+pub mod syscall_cases;
 pub mod tma_cases;
 pub mod uflo_cases;
 pub mod volta_cases;
