@@ -555,14 +555,13 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             add_write(i, File::R, dst, if i.bit(80) { 2 } else { 1 });
         }
         S2ur => add_write(i, File::Ur, dst, 1),
-        // R2UR URd, Ra: a lane's register into a uniform one (the predicate form is not run yet).
+        // R2UR [Pd,] URd, Ra: a lane's register into a uniform one; Pd (81..83) is set in the
+        // lanes whose register differs (ptxas's uniform-address loop, machine.rs).
         R2ur => {
-            if i.f(81, 3) != PT as u32 {
-                return Err("predicate result".into());
-            }
             i.a = a;
             add_read(i, a, 1);
             add_write(i, File::Ur, i.f(16, 6) as u8, 1);
+            add_write(i, File::P, i.f(81, 3) as u8, 1);
         }
         Uldc | Ldc => {
             i.b = Operand::Cb {
@@ -758,7 +757,9 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             // ATOMS.POPC.INC (0xf8c, 88..90 = 5) has no data operand: bits 32..39 are not a source
             // (ptxas's sm_90 code overwrites R0, named there, under the op's read scoreboard).
             let popc_inc = i.f(0, 12) == 0xf8c && i.f(88, 3) == 5;
-            i.b = gpr(if popc_inc { RZ } else { i.f(32, 8) as u8 });
+            // ATOMS.ARRIVE.64 (88..90 = 4, sm_80..89's mbarrier.arrive: barrier80.rs) neither.
+            let arrive = i.f(0, 12) == 0xf8c && i.f(88, 3) == 4;
+            i.b = gpr(if popc_inc || arrive { RZ } else { i.f(32, 8) as u8 });
             i.c = if i.f(0, 12) == 0xf8c {
                 Operand::Ur(i.f(64, 6) as u8)
             } else if is_cas(i) {
@@ -906,7 +907,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             }
             add_write(i, File::R, dst, 1);
         }
-        Elect | SyncsExch | SyncsArrive | SyncsPhasechk | SyncsCctl | FenceViewAsync => {
+        Elect | SyncsExch | SyncsArrive | SyncsPhasechk | SyncsCctl | FenceViewAsync | Arrives => {
             syncs_decode::operands(i)?
         }
         Ucgabar | Utmacctl | Utmacmdflush | Usetmaxreg => cluster_decode::operands(i)?,

@@ -50,6 +50,7 @@
 
 mod alu;
 mod atomic_ops;
+mod barrier80;
 mod convert;
 pub mod cubin;
 pub mod decode;

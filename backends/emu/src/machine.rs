@@ -11,6 +11,8 @@ mod imma;
 mod matrix_move;
 #[path = "syncs.rs"]
 mod syncs;
+#[path = "arrives.rs"]
+mod arrives;
 pub(crate) use gmma::operands as gmma_operands;
 pub(crate) use imma::geometry as matrix_geometry;
 
@@ -502,6 +504,11 @@ impl Run<'_> {
             exec &= (0..WARP)
                 .filter(|&l| w.pred(inst.pred(87), l))
                 .fold(0u32, |m, l| m | 1 << l);
+            // BRA.U.ANY (bit 84, ptxas's uniform-address loops): the whole issuing group branches
+            // when the guard holds in any of its lanes.
+            if inst.bit(84) && exec != 0 {
+                exec = group;
+            }
             // BRA.DIV: taken only when a live lane of the mask is outside the issuing group.
             if let (true, Operand::Ur(u)) = (inst.bit(91), inst.a) {
                 if w.ureg(u) & !w.mask(Lane::Exited) & !group == 0 {
@@ -642,6 +649,7 @@ impl Run<'_> {
             Op::SyncsExch | Op::SyncsArrive | Op::SyncsPhasechk | Op::SyncsCctl => {
                 self.syncs(w, i, exec)?
             }
+            Op::Arrives => self.arrives(w, i, exec)?,
             // Clusters of one CTA (`cluster_decode.rs`): the wait is the CTA's barrier.
             Op::Ucgabar if crate::decode::is_barrier_wait(i) => {
                 lanes.for_each(|l| w.lane[l] = Lane::AtBarrier)
@@ -679,8 +687,14 @@ impl Run<'_> {
             // The lowest executing lane's value (ptxas moves only warp-uniform values).
             Op::R2ur => {
                 if exec != 0 {
-                    let v = w.reg(i.f(24, 8) as u8, exec.trailing_zeros() as usize);
+                    let a = i.f(24, 8) as u8;
+                    let v = w.reg(a, exec.trailing_zeros() as usize);
                     set_ureg(w, i.f(16, 6) as u8, v);
+                    // The predicate form: set where the lane's register differs from the value.
+                    let pd = i.f(81, 3) as u8;
+                    for l in (0..WARP).filter(|&l| exec >> l & 1 == 1) {
+                        w.set_pred(pd, l, w.reg(a, l) != v);
+                    }
                 }
             }
             op if op.is_uniform() => {
@@ -1037,8 +1051,10 @@ impl Run<'_> {
             }
             return ("global", addr);
         }
-        // ATOMS scales its register address like LDS/STS (`[R2.X4]`) in its 0x38c and CAS (0x38d) forms only.
-        let scale = if i.op == Op::Atoms && !matches!(i.f(0, 12), 0x38c | 0x38d) {
+        // ATOMS scales its register address like LDS/STS (`[R2.X4]`) in its 0x38c and CAS (0x38d)
+        // forms and in ATOMS.ARRIVE.64 (0xf8c, 88..90 = 4: `[R10.X8+URZ+0x8]`) only.
+        let arrive = i.f(0, 12) == 0xf8c && i.f(88, 3) == 4;
+        let scale = if i.op == Op::Atoms && !matches!(i.f(0, 12), 0x38c | 0x38d) && !arrive {
             1
         } else {
             [1u64, 4, 8, 16][i.f(78, 2) as usize]

@@ -126,6 +126,7 @@ pub enum Op {
     SyncsArrive,
     SyncsPhasechk,
     SyncsCctl,
+    Arrives,
     FenceViewAsync,
     /// UCGABAR_ARV / UCGABAR_WAIT: the cluster barrier (`cluster.rs`).
     Ucgabar,
@@ -191,7 +192,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 134] = [
+    pub const ALL: [Op; 135] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -313,6 +314,7 @@ impl Op {
         Op::SyncsArrive,
         Op::SyncsPhasechk,
         Op::SyncsCctl,
+        Op::Arrives,
         Op::FenceViewAsync,
         Op::Ucgabar,
         Op::Utmacctl,
@@ -453,6 +455,7 @@ impl Op {
             SyncsArrive => "SYNCS.ARRIVE.TRANS64",
             SyncsPhasechk => "SYNCS.PHASECHK.TRANS64",
             SyncsCctl => "SYNCS.CCTL.IV",
+            Arrives => "ARRIVES.LDGSTSBAR.64",
             FenceViewAsync => "FENCE.VIEW.ASYNC",
             Ucgabar => "UCGABAR",
             Utmacctl => "UTMACCTL",
@@ -514,7 +517,7 @@ impl Op {
             Bmov => Timing::Var {
                 queue: Queue::Unordered,
             },
-            Nanosleep | Errbar | Cgaerrbar | Cctl | FenceViewAsync | SyncsCctl | Yield => {
+            Nanosleep | Errbar | Cgaerrbar | Cctl | FenceViewAsync | SyncsCctl | Yield | Arrives => {
                 Timing::Control
             }
             // Their accumulators land at WARPGROUP.DEPBAR (checked by `gmma.rs`, not by latency).
@@ -528,6 +531,11 @@ impl Op {
                 queue: Queue::Unordered,
             },
             B2r => Timing::Var {
+                queue: Queue::Unordered,
+            },
+            // R2UR: scoreboarded in ptxas's sm_80 code (its predicate form), fixed-latency where it
+            // has no write scoreboard (`HazardModel::record`).
+            R2ur => Timing::Var {
                 queue: Queue::Unordered,
             },
             // Tensor ops take a write scoreboard on sm_75; without one (sm_80+) the model treats
@@ -829,6 +837,12 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Depbar, 0x91a, false),
             (Ldsm, 0x83b, false),
         ]);
+        // cp.async.mbarrier.arrive (arrives.rs), and R2UR's sm_80..89 opcode in the loop ptxas
+        // puts around it for a register address.
+        t.push((Arrives, 0x9b0, false));
+        if sm < 90 {
+            t.push((R2ur, 0x3c2, false));
+        }
     }
     if sm >= 80 {
         // Generic LD/ST (sm_75: other opcodes, rewritten by sm75_generic_to_common_layout).

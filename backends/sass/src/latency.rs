@@ -50,6 +50,7 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
             | Opcode::MufuRsq
             | Opcode::Frnd { .. }
             | Opcode::Mufu { .. }
+            | Opcode::R2urPred
     ) || is_fp64(op)
         || is_matrix(op)
         || matches!(op, Opcode::Warp(w) if w.is_variable_latency())

@@ -409,8 +409,12 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         Opcode::WarpgroupDepbar { pending } => format!("WARPGROUP.DEPBAR.LE gsb0, {pending:#x}"),
         Opcode::VoteuAny => crate::print_wgmma::print_voteu_any(i),
         Opcode::Cluster(op) => crate::print_cluster::print_cluster(i, op),
-        Opcode::R2ur => format!(
-            "R2UR {}, {}",
+        Opcode::R2ur | Opcode::R2urPred => format!(
+            "R2UR {}{}, {}",
+            match i.dsts[1] {
+                Dst::Reg(p) => format!("P{}, ", p.idx),
+                Dst::None => String::new(),
+            },
             crate::print_sync::udst(&i.dsts[0]),
             src(&i.srcs[0])
         ),

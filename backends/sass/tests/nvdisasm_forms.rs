@@ -28,6 +28,8 @@ mod families;
 use families::*;
 #[path = "nvdisasm_forms/barriers_sregs.rs"]
 mod barriers_sregs;
+#[path = "nvdisasm_forms/arrives.rs"]
+mod arrives;
 #[path = "nvdisasm_forms/cluster.rs"]
 mod cluster;
 #[path = "nvdisasm_forms/matrix_move.rs"]
@@ -779,6 +781,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
     }
     if sm.num >= 80 {
         async_forms(&mut v);
+        arrives::arrives_forms(sm, &mut v);
     }
     matrix_int_forms(sm, &mut v);
     barriers_sregs::named_barrier_forms(&mut v);

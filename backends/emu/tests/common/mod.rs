@@ -2,6 +2,7 @@
 //! parameter buffers, deterministic inputs, and the per-kernel cases with their reference results.
 #![allow(dead_code)]
 
+pub mod arrive_cases;
 pub mod cases;
 pub mod fp8_cases;
 pub mod i2f_imm_cases;
