@@ -22,7 +22,7 @@ pub(crate) fn atomic(
                 Ok(crate::barrier80::arrive(old))
             } else {
                 Err("ATOMS operation".into())
-            }
+            };
         }
         _ => i.f(87, 4),
     };

@@ -759,7 +759,11 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             let popc_inc = i.f(0, 12) == 0xf8c && i.f(88, 3) == 5;
             // ATOMS.ARRIVE.64 (88..90 = 4, sm_80..89's mbarrier.arrive: barrier80.rs) neither.
             let arrive = i.f(0, 12) == 0xf8c && i.f(88, 3) == 4;
-            i.b = gpr(if popc_inc || arrive { RZ } else { i.f(32, 8) as u8 });
+            i.b = gpr(if popc_inc || arrive {
+                RZ
+            } else {
+                i.f(32, 8) as u8
+            });
             i.c = if i.f(0, 12) == 0xf8c {
                 Operand::Ur(i.f(64, 6) as u8)
             } else if is_cas(i) {

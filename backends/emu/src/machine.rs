@@ -1,6 +1,8 @@
 //! The machine: CTAs of warps, lockstep execution with per-thread PCs, barriers, and the memory
 //! spaces (global buffers, per-CTA shared memory, constant bank 0).
 
+#[path = "arrives.rs"]
+mod arrives;
 #[path = "async_copy.rs"]
 mod async_copy;
 #[path = "gmma.rs"]
@@ -11,8 +13,6 @@ mod imma;
 mod matrix_move;
 #[path = "syncs.rs"]
 mod syncs;
-#[path = "arrives.rs"]
-mod arrives;
 pub(crate) use gmma::operands as gmma_operands;
 pub(crate) use imma::geometry as matrix_geometry;
 

@@ -106,7 +106,13 @@ impl Run<'_> {
         Ok(addr as u64)
     }
 
-    pub(super) fn barrier_word(&mut self, addr: u64, i: &Inst, w: &Warp, l: usize) -> Result<u64, EmuError> {
+    pub(super) fn barrier_word(
+        &mut self,
+        addr: u64,
+        i: &Inst,
+        w: &Warp,
+        l: usize,
+    ) -> Result<u64, EmuError> {
         let b = self.load("shared", addr, 8, i, w, l)?;
         Ok(u64::from_le_bytes(b[..8].try_into().expect("8 bytes")))
     }

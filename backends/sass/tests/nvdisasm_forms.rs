@@ -26,10 +26,10 @@ fn ur(i: u32) -> Src {
 #[path = "nvdisasm_forms/families.rs"]
 mod families;
 use families::*;
-#[path = "nvdisasm_forms/barriers_sregs.rs"]
-mod barriers_sregs;
 #[path = "nvdisasm_forms/arrives.rs"]
 mod arrives;
+#[path = "nvdisasm_forms/barriers_sregs.rs"]
+mod barriers_sregs;
 #[path = "nvdisasm_forms/cluster.rs"]
 mod cluster;
 #[path = "nvdisasm_forms/matrix_move.rs"]

@@ -211,6 +211,9 @@ impl<'a> Ctx<'a> {
                     if crate::atomic_loop::is_shared_float_add(i) {
                         block += crate::atomic_loop::LOOP_BLOCKS;
                     }
+                    if crate::cp_async_arrive::opens_loop(i) {
+                        block += crate::cp_async_arrive::LOOP_BLOCKS;
+                    }
                     block_empty = false;
                     after_branch = ends_block(i);
                 }
@@ -574,6 +577,9 @@ impl<'a> Ctx<'a> {
             return r;
         }
         if let Some(r) = self.lower_warp(i) {
+            return r;
+        }
+        if let Some(r) = self.lower_cp_async_arrive(i) {
             return r;
         }
         if let Some(r) = self.lower_async(i) {

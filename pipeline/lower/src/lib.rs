@@ -66,6 +66,7 @@ mod calls;
 mod cluster;
 mod consts;
 mod convert;
+mod cp_async_arrive;
 mod ctx;
 mod cvt_sat;
 mod divergence;

@@ -1,4 +1,4 @@
-//! Cases of `kernels/async_arrive.ptx` (sm_80 on): cp.async.mbarrier.arrive[.noinc] and the
+//! Cases of `kernels/async_arrive.ptx` (sm_90): cp.async.mbarrier.arrive[.noinc] and the
 //! mbarrier family, with results computed here from the PTX ISA's description.
 
 use super::*;

@@ -30,10 +30,7 @@ pub fn arrives_forms(sm: Sm, v: &mut Vec<Instr>) {
     for (p, u, r) in [(1, 4, 0), (0, 5, 12), (6, 62, 254)] {
         v.push(Instr::new(
             Opcode::R2urPred,
-            &[
-                Dst::Reg(Reg::ugpr(u, 1)),
-                Dst::Reg(Reg::pred(p)),
-            ],
+            &[Dst::Reg(Reg::ugpr(u, 1)), Dst::Reg(Reg::pred(p))],
             &[Src::reg(Reg::gpr(r))],
         ));
     }
