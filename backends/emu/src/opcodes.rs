@@ -836,11 +836,11 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Depbar, 0x91a, false),
             (Ldsm, 0x83b, false),
         ]);
-        // cp.async.mbarrier.arrive (arrives.rs; kernels/async_arrive.ptx). On sm_80..89 ptxas's
-        // code for that kernel does not finish in the emulator yet, so ARRIVES and R2UR's 0x3c2
-        // opcode are claimed on sm_90 only.
-        if sm >= 90 {
-            t.push((Arrives, 0x9b0, false));
+        // cp.async.mbarrier.arrive (arrives.rs; kernels/async_arrive.ptx), and R2UR's sm_80..89
+        // opcode in the loop ptxas puts around it for a register address.
+        t.push((Arrives, 0x9b0, false));
+        if sm < 90 {
+            t.push((R2ur, 0x3c2, false));
         }
     }
     if sm >= 80 {

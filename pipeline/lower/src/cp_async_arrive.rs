@@ -4,10 +4,10 @@
 //!
 //! ARRIVES takes its address in a uniform register, so, as ptxas does for a register address,
 //! the address goes through a loop that serves one address per round: R2UR takes one lane's
-//! address and sets P in the lanes whose address differs; the others arrive; the loop runs again
-//! while any lane is left. ptxas ends its loop with `BRA.U.ANY` (sm_90) or a divergent branch
-//! (sm_80); here a VOTE.ANY of the lanes left and a branch on it, taken by the whole warp, so the
-//! warp leaves the loop together. Every address takes this loop (a uniform one runs it once).
+//! address and sets P in the lanes whose address differs; the others arrive and leave the loop;
+//! the lanes left branch back (ptxas's sm_80 shape without its BSSY/BSYNC: the lanes served go on
+//! ahead, as after any divergent branch here; ptxas's sm_90 code keeps the warp together with
+//! `BRA.U.ANY`). Every address takes this loop (a uniform one runs it once).
 //! Without `.noinc` the arrival must not count against the phase: ptxas's sm_90 code adds one
 //! expected transaction first (SYNCS.ARRIVE.TRANS64.RED.A0T1) that ARRIVES' `.TRANSCNT`
 //! completes; its sm_80 code adds the arrivals back to the pending count with ATOMS.ADD on the
@@ -18,13 +18,17 @@ use ptxforge_ptx::ast::{AddrBase, Instruction};
 use ptxforge_sass::arrives::ArrivesCount;
 use ptxforge_sass::ir::*;
 use ptxforge_sass::syncs::{ArriveMode, SyncsOp};
-use ptxforge_sass::warp::VoteMode;
 
 use crate::ctx::{Ctx, LResult};
 
-/// Whether the loop is used: not yet. On sm_90 the three-way run of the kernel in
-/// `backends/emu/tests/kernels/async_arrive.ptx` finds the loop's VOTE issued by a warp split by
-/// the code before it (the emulator's convergence check), so the instruction is still refused.
+/// Whether the loop is used: not yet. The uniform register it fills is the warp's, shared by
+/// every group of its lanes: where the warp is split (this back end does not reconverge after a
+/// divergent branch; ptxas's code does, with BSSY/BSYNC), another group's R2UR can overwrite it
+/// between this group's R2UR and ARRIVES. The emulator shows exactly that on
+/// `pipeline/sim/tests/kernels/cp_async_arrive.ptx`, where thread 0 alone initialises the
+/// barriers: lane 0 arrives on an odd lane's barrier and the kernel never finishes. With a
+/// converged warp the loop agrees three ways (rounds 1 and 2 of that kernel). Until the loop is
+/// kept to converged code, the instruction is refused.
 const LOOP_CHECKED: bool = false;
 
 /// Blocks the loop opens after the current one: the loop and the code after it.
@@ -112,22 +116,10 @@ impl Ctx<'_> {
 
     /// The loop of the module comment around the arrive on the address in `addr`.
     fn uniform_address_loop(&mut self, addr: Reg, noinc: bool) {
-        let (left, differs, again) = (self.temp_pred(), self.temp_pred(), self.temp_pred());
+        let differs = self.temp_pred();
         let ur = self.f.new_vreg(RegFile::UGpr, 1);
-        // The lanes that enter together: the loop's VOTE waits for them alone where the warp
-        // is not known to be converged (the warp pass's WARPSYNC with this mask).
-        let active = self.temp();
-        self.emit(
-            Opcode::Warp(WarpOp::Vote(VoteMode::Any)),
-            &[Dst::Reg(active), Dst::None],
-            &[Src::TRUE],
-        );
-        self.pred_copy(left, Src::TRUE);
         let loop_block = self.f.blocks.len() as u32;
         self.f.blocks.push(Block::default());
-        // Lanes already served skip this round's arrive.
-        self.pred_copy(differs, Src::reg(left).negated());
-        self.guard = Src::reg(left);
         // ptxas's sm_90 code reads R2UR's results after fixed stalls; its sm_80 code scoreboards it.
         let r2ur = if self.sm.num >= 90 {
             Opcode::R2ur
@@ -135,7 +127,6 @@ impl Ctx<'_> {
             Opcode::R2urPred
         };
         self.emit(r2ur, &[Dst::Reg(ur), Dst::Reg(differs)], &[Src::reg(addr)]);
-        self.pred_copy(left, Src::reg(differs));
         self.guard = Src::reg(differs).negated();
         let count = match (self.sm.num >= 90, noinc) {
             (false, _) => ArrivesCount::Plain,
@@ -159,19 +150,7 @@ impl Ctx<'_> {
             &[],
             &[Src::reg(ur), Src::NONE, Src::NONE],
         );
-        self.guard = Src::TRUE;
-        self.emit(
-            Opcode::Warp(WarpOp::Vote(VoteMode::Any)),
-            &[Dst::None, Dst::Reg(again)],
-            &[
-                Src::reg(left),
-                Src::NONE,
-                Src::NONE,
-                Src::NONE,
-                Src::reg(active),
-            ],
-        );
-        self.guard = Src::reg(again);
+        self.guard = Src::reg(differs);
         self.emit(Opcode::Bra { target: loop_block }, &[], &[]);
         self.guard = Src::TRUE;
         self.f.blocks.push(Block::default());

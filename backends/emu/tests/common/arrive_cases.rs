@@ -1,18 +1,18 @@
-//! Cases of `kernels/async_arrive.ptx` (sm_90): cp.async.mbarrier.arrive[.noinc] and the
+//! Cases of `kernels/async_arrive.ptx` (sm_80 on): cp.async.mbarrier.arrive[.noinc] and the
 //! mbarrier family, with results computed here from the PTX ISA's description.
 
 use super::*;
 
-/// The three rounds of the kernel's comment: copies seen through the barriers, then thread 0's
+/// The four rounds of the kernel's comment: copies seen through the barriers, then thread 0's
 /// pending counts and waits.
 pub fn async_arrive(r: &mut Rng) -> Setup {
     let input: Vec<u32> = (0..1024).map(|_| r.u32()).collect();
     let mut e = vec![0u32; 1024];
     for t in 0..32 {
-        let next = (t + 1) % 32;
-        e[4 * t..4 * t + 4].copy_from_slice(&input[4 * next..4 * next + 4]);
-        let pair = t ^ 2;
-        e[256 + 4 * t..260 + 4 * t].copy_from_slice(&input[256 + 4 * pair..260 + 4 * pair]);
+        for (round, from) in [(0, (t + 1) % 32), (1, t ^ 2), (2, t ^ 4)] {
+            let (d, s) = (128 * round + 4 * t, 128 * round + 4 * from);
+            e[d..d + 4].copy_from_slice(&input[s..s + 4]);
+        }
     }
     e[512..517].copy_from_slice(&[3, 2, 0, 1, 2]);
     Setup {
