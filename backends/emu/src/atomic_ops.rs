@@ -12,13 +12,17 @@ pub(crate) fn atomic(
 ) -> Result<u64, String> {
     let op = match i.op {
         Op::Red => i.f(87, 3),
-        // POPC.INC (88..90 = 5): each lane adds one (bit 87 differs between sm_80 and sm_90 code).
+        // POPC.INC (88..90 = 5): each lane adds one (bit 87 differs between sm_80 and sm_90 code);
+        // ARRIVE.64 (4): an mbarrier arrival.
         Op::Atoms if i.f(0, 12) == 0xf8c => {
             return if i.f(88, 3) == 5 {
                 Ok((old as u32).wrapping_add(1) as u64)
+            } else if i.f(88, 3) == 4 && ty.bytes == 8 {
+                // ATOMS.ARRIVE.64: one arrival on the sm_80 barrier word.
+                Ok(crate::barrier80::arrive(old))
             } else {
                 Err("ATOMS operation".into())
-            }
+            };
         }
         _ => i.f(87, 4),
     };

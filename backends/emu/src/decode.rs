@@ -786,7 +786,13 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             // ATOMS.POPC.INC (0xf8c, 88..90 = 5) has no data operand: bits 32..39 are not a source
             // (ptxas's sm_90 code overwrites R0, named there, under the op's read scoreboard).
             let popc_inc = i.f(0, 12) == 0xf8c && i.f(88, 3) == 5;
-            i.b = gpr(if popc_inc { RZ } else { i.f(32, 8) as u8 });
+            // ATOMS.ARRIVE.64 (88..90 = 4, sm_80..89's mbarrier.arrive: barrier80.rs) neither.
+            let arrive = i.f(0, 12) == 0xf8c && i.f(88, 3) == 4;
+            i.b = gpr(if popc_inc || arrive {
+                RZ
+            } else {
+                i.f(32, 8) as u8
+            });
             i.c = if i.f(0, 12) == 0xf8c {
                 Operand::Ur(i.f(64, 6) as u8)
             } else if is_cas(i) {
@@ -950,7 +956,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             }
             add_write(i, File::R, dst, 1);
         }
-        Elect | SyncsExch | SyncsArrive | SyncsPhasechk | SyncsCctl | FenceViewAsync => {
+        Elect | SyncsExch | SyncsArrive | SyncsPhasechk | SyncsCctl | FenceViewAsync | Arrives => {
             syncs_decode::operands(i)?
         }
         Ucgabar | Utmacctl | Utmacmdflush | Usetmaxreg => cluster_decode::operands(i)?,

@@ -457,8 +457,8 @@ impl HazardModel {
             }
         }
         let pipe = i.op.timing();
-        let fixed_fp64 =
-            (i.op.is_fp64() || i.op.is_mma() || i.op.is_matrix()) && i.ctrl.wr_sb.is_none();
+        let fixed_fp64 = (i.op.is_fp64() || i.op.is_mma() || i.op.is_matrix() || i.op == Op::R2ur)
+            && i.ctrl.wr_sb.is_none();
         if let (Timing::Var { queue }, false) = (pipe, fixed_fp64) {
             for r in &i.writes {
                 for k in 0..r.n {

@@ -35,7 +35,8 @@
 //! literals), bank 4 with its relocations applied and the module variables' sections placed at
 //! their own addresses, shared size from the ELF), `decode.rs` (128-bit words to opcode, operands,
 //! guard, control bits), `async_copy.rs` (LDGSTS copied at issue, so LDGDEPBAR/DEPBAR have nothing
-//! left to wait for; LDSM's 8x8 b16 matrices over the warp), `matrix_move.rs` (MOVM, STSM and
+//! left to wait for; LDSM's 8x8 b16 matrices over the warp), `arrives.rs` (ARRIVES.LDGSTSBAR.64, fired at issue), `barrier80.rs`
+//! (the mbarrier word of ptxas's sm_80..89 code: ATOMS.ARRIVE.64 and the plain ARRIVES), `matrix_move.rs` (MOVM, STSM and
 //! sm_75's HMMA.884 quad-pair steps), `machine.rs` (CTAs of 32-thread warps
 //! in lockstep, per-thread PCs, BSSY/BSYNC reconvergence, BRA.DIV, relative calls, barriers, memory
 //! with bounds checks; per-thread local memory exactly as large as the cubin's
@@ -51,6 +52,7 @@
 
 mod alu;
 mod atomic_ops;
+mod barrier80;
 mod convert;
 pub mod cubin;
 pub mod decode;

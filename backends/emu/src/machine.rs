@@ -1,6 +1,8 @@
 //! The machine: CTAs of warps, lockstep execution with per-thread PCs, barriers, and the memory
 //! spaces (global buffers, per-CTA shared memory, constant bank 0).
 
+#[path = "arrives.rs"]
+mod arrives;
 #[path = "async_copy.rs"]
 mod async_copy;
 #[path = "gmma.rs"]
@@ -532,6 +534,11 @@ impl Run<'_> {
             exec &= (0..WARP)
                 .filter(|&l| w.pred(inst.pred(87), l))
                 .fold(0u32, |m, l| m | 1 << l);
+            // BRA.U.ANY (bit 84, ptxas's uniform-address loops): the whole issuing group branches
+            // when the guard holds in any of its lanes.
+            if inst.bit(84) && exec != 0 {
+                exec = group;
+            }
             // BRA.DIV: taken only when a live lane of the mask is outside the issuing group.
             if let (true, Operand::Ur(u)) = (inst.bit(91), inst.a) {
                 if w.ureg(u) & !w.mask(Lane::Exited) & !group == 0 {
@@ -686,6 +693,7 @@ impl Run<'_> {
             Op::SyncsExch | Op::SyncsArrive | Op::SyncsPhasechk | Op::SyncsCctl => {
                 self.syncs(w, i, exec)?
             }
+            Op::Arrives => self.arrives(w, i, exec)?,
             // Clusters of one CTA (`cluster_decode.rs`): the wait is the CTA's barrier.
             Op::Ucgabar if crate::decode::is_barrier_wait(i) => {
                 lanes.for_each(|l| w.lane[l] = Lane::AtBarrier)
@@ -726,7 +734,8 @@ impl Run<'_> {
             // The lowest executing lane's value (ptxas moves only warp-uniform values).
             Op::R2ur => {
                 if exec != 0 {
-                    let v = w.reg(i.f(24, 8) as u8, exec.trailing_zeros() as usize);
+                    let a = i.f(24, 8) as u8;
+                    let v = w.reg(a, exec.trailing_zeros() as usize);
                     set_ureg(w, i.f(16, 6) as u8, v);
                     let pd = i.f(81, 3) as u8;
                     if pd != PT {
@@ -1108,8 +1117,10 @@ impl Run<'_> {
             }
             return ("global", addr);
         }
-        // ATOMS scales its register address like LDS/STS (`[R2.X4]`) in its 0x38c and CAS (0x38d) forms only.
-        let scale = if i.op == Op::Atoms && !matches!(i.f(0, 12), 0x38c | 0x38d) {
+        // ATOMS scales its register address like LDS/STS (`[R2.X4]`) in its 0x38c and CAS (0x38d)
+        // forms and in ATOMS.ARRIVE.64 (0xf8c, 88..90 = 4: `[R10.X8+URZ+0x8]`) only.
+        let arrive = i.f(0, 12) == 0xf8c && i.f(88, 3) == 4;
+        let scale = if i.op == Op::Atoms && !matches!(i.f(0, 12), 0x38c | 0x38d) && !arrive {
             1
         } else {
             [1u64, 4, 8, 16][i.f(78, 2) as usize]

@@ -157,6 +157,7 @@ pub enum Op {
     SyncsArrive,
     SyncsPhasechk,
     SyncsCctl,
+    Arrives,
     FenceViewAsync,
     /// UCGABAR_ARV / UCGABAR_WAIT: the cluster barrier (`cluster.rs`).
     Ucgabar,
@@ -227,7 +228,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 145] = [
+    pub const ALL: [Op; 146] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -355,6 +356,7 @@ impl Op {
         Op::SyncsArrive,
         Op::SyncsPhasechk,
         Op::SyncsCctl,
+        Op::Arrives,
         Op::FenceViewAsync,
         Op::Ucgabar,
         Op::Utmacctl,
@@ -506,6 +508,7 @@ impl Op {
             SyncsArrive => "SYNCS.ARRIVE.TRANS64",
             SyncsPhasechk => "SYNCS.PHASECHK.TRANS64",
             SyncsCctl => "SYNCS.CCTL.IV",
+            Arrives => "ARRIVES.LDGSTSBAR.64",
             FenceViewAsync => "FENCE.VIEW.ASYNC",
             Ucgabar => "UCGABAR",
             Utmacctl => "UTMACCTL",
@@ -571,9 +574,8 @@ impl Op {
             Bmov => Timing::Var {
                 queue: Queue::Unordered,
             },
-            Nanosleep | Bpt | Errbar | Cgaerrbar | Cctl | FenceViewAsync | SyncsCctl | Yield => {
-                Timing::Control
-            }
+            Nanosleep | Bpt | Errbar | Cgaerrbar | Cctl | FenceViewAsync | SyncsCctl | Yield
+            | Arrives => Timing::Control,
             // Their accumulators land at WARPGROUP.DEPBAR (checked by `gmma.rs`, not by latency).
             Hgmma | Igmma | Qgmma | Warpgroup => Timing::Control,
             Ucgabar | Utmacctl | Utmacmdflush => Timing::Control,
@@ -590,6 +592,11 @@ impl Op {
                 queue: Queue::Unordered,
             },
             B2r => Timing::Var {
+                queue: Queue::Unordered,
+            },
+            // R2UR: scoreboarded in ptxas's sm_80 code (its predicate form), fixed-latency where it
+            // has no write scoreboard (`HazardModel::record`).
+            R2ur => Timing::Var {
                 queue: Queue::Unordered,
             },
             // Tensor ops take a write scoreboard on sm_75; without one (sm_80+) the model treats
@@ -926,6 +933,12 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Ldgdepbar, 0x9af, false),
             (Depbar, 0x91a, false),
         ]);
+        // cp.async.mbarrier.arrive (arrives.rs; kernels/async_arrive.ptx), and R2UR's sm_80..89
+        // opcode in the loop ptxas puts around it for a register address.
+        t.push((Arrives, 0x9b0, false));
+        if sm < 90 {
+            t.push((R2ur, 0x3c2, false));
+        }
     }
     // Matrix loads (ldmatrix, and ptxas's wmma.load from shared memory) from sm_75 on.
     t.push((Ldsm, 0x83b, false));

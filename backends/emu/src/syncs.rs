@@ -88,7 +88,7 @@ impl Run<'_> {
     /// The shared-memory byte address `[Ra+URc+offset]` of lane `l` (the offset signed in
     /// 40..63, `[R12+URZ+0x8]`): the CTA-rank bits above bit 24 must name this CTA (rank 0:
     /// clusters are not modelled).
-    fn barrier_address(&self, w: &Warp, i: &Inst, l: usize) -> Result<u64, EmuError> {
+    pub(super) fn barrier_address(&self, w: &Warp, i: &Inst, l: usize) -> Result<u64, EmuError> {
         let ur = match i.c {
             Operand::Ur(u) => w.ureg(u),
             _ => 0,
@@ -106,7 +106,13 @@ impl Run<'_> {
         Ok(addr as u64)
     }
 
-    fn barrier_word(&mut self, addr: u64, i: &Inst, w: &Warp, l: usize) -> Result<u64, EmuError> {
+    pub(super) fn barrier_word(
+        &mut self,
+        addr: u64,
+        i: &Inst,
+        w: &Warp,
+        l: usize,
+    ) -> Result<u64, EmuError> {
         let b = self.load("shared", addr, 8, i, w, l)?;
         Ok(u64::from_le_bytes(b[..8].try_into().expect("8 bytes")))
     }
@@ -155,7 +161,7 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// One lane's SYNCS.ARRIVE.TRANS64: mode 84..86 (A1TR 0, A1T0 1, A0TR 3, A0TX 4, ART0 5),
+    /// One lane's SYNCS.ARRIVE.TRANS64: mode 84..86 (A1TR 0, A1T0 1, A0T1 2, A0TR 3, A0TX 4, ART0 5),
     /// `.OPTOUT` (75) also drops the arrivals from later phases; Rd gets the state before.
     fn arrive(&mut self, w: &mut Warp, i: &Inst, l: usize, addr: u64) -> Result<(), EmuError> {
         let old = self.barrier_word(addr, i, w, l)?;
@@ -167,6 +173,8 @@ impl Run<'_> {
         let (arrivals, tx) = match i.f(84, 3) {
             0 => (1, n as i64),
             1 => (1, 0),
+            // A0T1 (cp.async.mbarrier.arrive, arrives.rs): one more expected transaction.
+            2 => (0, 1),
             3 => (0, n as i64),
             4 => (0, -(n as i64)),
             _ => (n, 0),
@@ -176,8 +184,8 @@ impl Run<'_> {
         }
         bar.pending = bar.pending.saturating_sub(arrivals);
         bar.tx += tx;
-        // expect_tx alone (A0TR) completes nothing.
-        if i.f(84, 3) != 3 {
+        // expect_tx alone (A0TR, A0T1) completes nothing.
+        if !matches!(i.f(84, 3), 2 | 3) {
             bar.settle();
         }
         self.store("shared", addr, &bar.encode().to_le_bytes(), i, w, l)?;
@@ -206,4 +214,14 @@ impl Run<'_> {
         bar.settle();
         self.store("shared", addr, &bar.encode().to_le_bytes(), i, w, l)
     }
+}
+
+/// An sm_90 barrier word after `arrivals` arrivals and `tx` more expected transactions (negative:
+/// completed ones), the phase completing when nothing is pending (ARRIVES, `arrives.rs`).
+pub(super) fn arrive_on(word: u64, arrivals: u64, tx: i64) -> u64 {
+    let mut bar = Barrier::decode(word);
+    bar.pending = bar.pending.saturating_sub(arrivals);
+    bar.tx += tx;
+    bar.settle();
+    bar.encode()
 }

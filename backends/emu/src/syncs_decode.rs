@@ -35,7 +35,7 @@ pub(super) fn operands(i: &mut Inst) -> Result<(), String> {
         }
         // SYNCS.ARRIVE.TRANS64[.RED][.OPTOUT].mode Rd(pair), [Ra+URc], Rb.
         Op::SyncsArrive => {
-            if !matches!(i.f(84, 3), 0 | 1 | 3 | 4 | 5) {
+            if !matches!(i.f(84, 3), 0..=5) {
                 return Err(format!("SYNCS.ARRIVE mode {}", i.f(84, 3)));
             }
             address(i);
@@ -51,6 +51,13 @@ pub(super) fn operands(i: &mut Inst) -> Result<(), String> {
             add_write(i, File::P, i.f(81, 3) as u8, 1);
         }
         Op::SyncsCctl => address(i),
+        // ARRIVES.LDGSTSBAR.64[.ARVCNT|.TRANSCNT] [Ra+URc+offset] (count 70..71; 3 is not known).
+        Op::Arrives => {
+            if i.f(70, 2) == 3 {
+                return Err("ARRIVES count 3".into());
+            }
+            address(i)
+        }
         Op::FenceViewAsync | Op::Yield => {}
         _ => unreachable!("not an ELECT or SYNCS op"),
     }

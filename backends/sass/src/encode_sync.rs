@@ -9,8 +9,8 @@
 //! CGAERRBAR (0x5ab). The address offset (`[R12+URZ+0x8]`) is bits 40..63. ARRIVE.TRANS64.OPTOUT (`mbarrier.arrive_drop`): bit 75. The address of
 //! ARRIVE, PHASECHK and CCTL.IV is `[R+UR]`: ptxas writes `[R11+URZ]` for a barrier whose address
 //! is in a register, `[UR6]` (RZ) for one in a uniform register.
-//! R2UR (0x2ca on sm_90): UR destination 16..21, register 24..31, predicate destination 81..83
-//! (PT). ELECT (0x82f, `elect.sync`): UR destination 16..21, predicate destination 81..83, source
+//! R2UR (0x2ca on sm_90, 0x3c2 on sm_80..89): UR destination 16..21, register 24..31, predicate
+//! destination 81..83 (PT unless the uniform-address loop of `arrives.rs` reads it). ELECT (0x82f, `elect.sync`): UR destination 16..21, predicate destination 81..83, source
 //! predicate 87..89 (negation 90).
 
 use crate::encode::{src_gpr, EResult, EncodeError, Word};
@@ -116,6 +116,7 @@ pub(crate) fn encode_syncs(w: &mut Word, i: &Instr, op: SyncsOp) -> EResult<()> 
             w.set(72, 1, global as u64);
         }
         SyncsOp::CgaErrbar => w.set(0, 12, 0x5ab),
+        SyncsOp::Arrives(count) => crate::arrives::encode_arrives(w, i, count)?,
     }
     Ok(())
 }
@@ -140,14 +141,16 @@ pub(crate) fn encode_elect(w: &mut Word, i: &Instr) -> EResult<()> {
     Ok(())
 }
 
-/// Encodes `R2UR d0(UR), s0(R)` (sm_90 only: sm_80..89 have another opcode).
+/// Encodes `R2UR [d1(P),] d0(UR), s0(R)` (0x2ca on sm_90, 0x3c2 on sm_80..89; fields alike). With
+/// a predicate destination (ptxas's uniform-address loops) the predicate is set in the lanes whose
+/// register differs from the value taken.
 pub(crate) fn encode_r2ur(sm: crate::arch::Sm, w: &mut Word, i: &Instr) -> EResult<()> {
-    if sm.num < 90 {
-        return Err(EncodeError("R2UR before sm_90".into()));
+    if sm.num < 80 {
+        return Err(EncodeError("R2UR before sm_80".into()));
     }
-    w.set(0, 12, 0x2ca);
+    w.set(0, 12, if sm.num >= 90 { 0x2ca } else { 0x3c2 });
     w.set(16, 6, ur_dst(&i.dsts[0])?);
     w.set(24, 8, src_gpr(&i.srcs[0])?);
-    w.set(81, 3, PT);
+    w.set(81, 3, pred_dst(&i.dsts[1])?);
     Ok(())
 }

@@ -736,9 +736,14 @@ pub enum Opcode {
     Syncs(crate::syncs::SyncsOp),
     /// sm_90 cluster barrier, tensor-map control and register reconfiguration (`cluster.rs`).
     Cluster(crate::cluster::ClusterOp),
-    /// `R2UR d0(UR), s0(R)` (sm_90, 0x2ca): the lowest executing lane's register into a uniform
-    /// register (`mbarrier.init`'s count; encoding in `encode_sync.rs`).
+    /// `R2UR [d1(P),] d0(UR), s0(R)` (sm_90 0x2ca, sm_80..89 0x3c2): the lowest executing lane's
+    /// register into a uniform register (`mbarrier.init`'s count; encoding in `encode_sync.rs`);
+    /// d1, where present, is set in the lanes whose s0 differs (`arrives.rs`' loop).
     R2ur,
+    /// `R2UR d1(P), d0(UR), s0(R)`: R2UR with its predicate result, under a write scoreboard
+    /// (ptxas's sm_80 code scoreboards it): the loop that makes a thread-varying address uniform
+    /// one value at a time (`cp.async.mbarrier.arrive`, `pipeline/lower/src/cp_async_arrive.rs`).
+    R2urPred,
     /// `LDSM.16.{M88,MT88}[.2|.4] d0(group of `count` regs), [s0(shared addr or Zero) + offset]`
     /// (`ldmatrix...m8n8...b16`): `count` 8x8 b16 matrices, rows addressed by lanes 8j..8j+7,
     /// `trans` transposed. Variable latency.

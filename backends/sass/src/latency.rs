@@ -51,6 +51,7 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
             | Opcode::Frnd { .. }
             | Opcode::FrndHalf { .. }
             | Opcode::Mufu { .. }
+            | Opcode::R2urPred
     ) || is_fp64(op)
         || is_matrix(op)
         || matches!(op, Opcode::Warp(w) if w.is_variable_latency())

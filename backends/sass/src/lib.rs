@@ -29,6 +29,7 @@
 //! `print_wgmma.rs`), `oracle.rs` + `nvtools.rs` (nvdisasm as oracle).
 
 pub mod arch;
+pub mod arrives;
 pub mod cluster;
 pub mod coalesce;
 pub mod encode;

@@ -414,8 +414,12 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         Opcode::VoteuAny => crate::print_wgmma::print_voteu_any(i),
         Opcode::Cluster(op) => crate::print_cluster::print_cluster(i, op),
         Opcode::Tma(op) => crate::print_tma::print_tma(i, op),
-        Opcode::R2ur => format!(
-            "R2UR {}, {}",
+        Opcode::R2ur | Opcode::R2urPred => format!(
+            "R2UR {}{}, {}",
+            match i.dsts[1] {
+                Dst::Reg(p) => format!("P{}, ", p.idx),
+                Dst::None => String::new(),
+            },
             crate::print_sync::udst(&i.dsts[0]),
             src(&i.srcs[0])
         ),

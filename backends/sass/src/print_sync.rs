@@ -64,6 +64,7 @@ pub(crate) fn print_syncs(i: &Instr, op: SyncsOp) -> String {
             format!("FENCE.VIEW.ASYNC.{}", if global { "G" } else { "S" })
         }
         SyncsOp::CgaErrbar => "CGAERRBAR".into(),
+        SyncsOp::Arrives(count) => crate::arrives::print_arrives(i, count),
     }
 }
 

@@ -17,6 +17,9 @@ pub enum ArriveMode {
     A0Tx,
     /// `mbarrier.arrive` with a count: s2 arrivals, no transaction bytes.
     ArT0,
+    /// `cp.async.mbarrier.arrive` (with `.RED`, before ARRIVES.LDGSTSBAR.64.TRANSCNT): no
+    /// arrival, one more expected transaction per thread (`arrives.rs`).
+    A0T1,
 }
 
 impl ArriveMode {
@@ -27,6 +30,7 @@ impl ArriveMode {
             ArriveMode::A0Tr => 3,
             ArriveMode::A0Tx => 4,
             ArriveMode::ArT0 => 5,
+            ArriveMode::A0T1 => 2,
         }
     }
     pub fn suffix(self) -> &'static str {
@@ -36,6 +40,7 @@ impl ArriveMode {
             ArriveMode::A0Tr => ".A0TR",
             ArriveMode::A0Tx => ".A0TX",
             ArriveMode::ArT0 => ".ART0",
+            ArriveMode::A0T1 => ".A0T1",
         }
     }
 }
@@ -67,6 +72,10 @@ pub enum SyncsOp {
     FenceViewAsync { global: bool },
     /// `CGAERRBAR`: the cluster-scope error barrier ptxas puts after cluster-scope fences.
     CgaErrbar,
+    /// `ARRIVES.LDGSTSBAR.64[count] [s0(UR or Zero)+s2(offset)]`: an arrive that fires when the
+    /// thread's earlier LDGSTS copies have landed (`cp.async.mbarrier.arrive`; sm_80 on, the
+    /// count forms sm_90: `arrives.rs`).
+    Arrives(crate::arrives::ArrivesCount),
 }
 
 impl SyncsOp {
@@ -75,7 +84,11 @@ impl SyncsOp {
     pub fn is_memory_op(self) -> bool {
         matches!(
             self,
-            SyncsOp::Exch64 | SyncsOp::Arrive { .. } | SyncsOp::PhaseChk { .. } | SyncsOp::CctlIv
+            SyncsOp::Exch64
+                | SyncsOp::Arrive { .. }
+                | SyncsOp::PhaseChk { .. }
+                | SyncsOp::CctlIv
+                | SyncsOp::Arrives(_)
         )
     }
 }

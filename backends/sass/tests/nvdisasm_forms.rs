@@ -26,6 +26,8 @@ fn ur(i: u32) -> Src {
 #[path = "nvdisasm_forms/families.rs"]
 mod families;
 use families::*;
+#[path = "nvdisasm_forms/arrives.rs"]
+mod arrives;
 #[path = "nvdisasm_forms/barriers_sregs.rs"]
 mod barriers_sregs;
 #[path = "nvdisasm_forms/cluster.rs"]
@@ -800,6 +802,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
     }
     if sm.num >= 80 {
         async_forms(&mut v);
+        arrives::arrives_forms(sm, &mut v);
     }
     matrix_int_forms(sm, &mut v);
     barriers_sregs::named_barrier_forms(&mut v);

@@ -160,13 +160,80 @@ fn syncs_words_match_ptxas() {
 }
 
 /// R2UR as ptxas 13.5 writes it on sm_90 for `mbarrier.init` with a count in a register
-/// (`R2UR UR4, R4`).
+/// (`R2UR UR4, R4`), and its predicate form in the uniform-address loop around
+/// `cp.async.mbarrier.arrive` (sm_90 `R2UR P1, UR4, R0`, sm_80 `R2UR P1, UR4, R5` with opcode
+/// 0x3c2); there is none before sm_80.
 #[test]
 fn r2ur_word_matches_ptxas() {
     let i = Instr::new(Opcode::R2ur, &[Dst::Reg(Reg::ugpr(4, 1))], &[r(4)]);
     let [lo, hi] = encode_instr(Sm::accelerated(90), &i, 0, &[]).unwrap();
     assert_eq!([lo, hi & CONTROL_MASK], [0x00000000040472ca, 0x000e0000]);
-    assert!(encode_instr(Sm::new(80), &i, 0, &[]).is_err());
+    assert!(encode_instr(Sm::new(75), &i, 0, &[]).is_err());
+    let pred = |src| {
+        Instr::new(
+            Opcode::R2urPred,
+            &[Dst::Reg(Reg::ugpr(4, 1)), Dst::Reg(Reg::pred(1))],
+            &[r(src)],
+        )
+        .guarded(Src::reg(Reg::pred(0)))
+    };
+    let [lo, hi] = encode_instr(Sm::new(90), &pred(0), 0, &[]).unwrap();
+    assert_eq!([lo, hi & CONTROL_MASK], [0x00000000000402ca, 0x00020000]);
+    let [lo, hi] = encode_instr(Sm::new(80), &pred(5), 0, &[]).unwrap();
+    assert_eq!([lo, hi & CONTROL_MASK], [0x00000000050403c2, 0x00020000]);
+}
+
+/// ARRIVES.LDGSTSBAR.64 as ptxas 13.5 writes it for `cp.async.mbarrier.arrive[.noinc]`: sm_80
+/// `[URZ+0x8]`, `@!P1 [UR4]`; sm_90 `.TRANSCNT [UR4]`, `.ARVCNT [UR4+0x8]`, and the
+/// `SYNCS.ARRIVE.TRANS64.RED.A0T1 RZ, [UR4], RZ` before `.TRANSCNT`.
+#[test]
+fn arrives_words_match_ptxas() {
+    use ptxforge_sass::arrives::ArrivesCount::*;
+    let arrives = |count, base: Src, off: Src| {
+        Instr::new(
+            Opcode::Syncs(SyncsOp::Arrives(count)),
+            &[],
+            &[base, Src::NONE, off],
+        )
+    };
+    let ur4 = Src::reg(Reg::ugpr(4, 1));
+    let cases = [
+        (
+            80,
+            arrives(Plain, Src::ZERO, Src::imm(8)),
+            [0x00000800ff0079b0, 0x08000a3f],
+        ),
+        (
+            80,
+            arrives(Plain, ur4, Src::NONE).guarded(Src::reg(Reg::pred(1)).negated()),
+            [0x00000000ff0099b0, 0x08000a04],
+        ),
+        (
+            90,
+            arrives(TransCnt, ur4, Src::NONE),
+            [0x00000000ff0079b0, 0x08000a84],
+        ),
+        (
+            90,
+            arrives(ArvCnt, ur4, Src::imm(8)),
+            [0x00000800ff0079b0, 0x08000a44],
+        ),
+    ];
+    for (sm, i, want) in cases {
+        let [lo, hi] = encode_instr(Sm::new(sm), &i, 0, &[]).unwrap();
+        assert_eq!([lo, hi & CONTROL_MASK], want, "sm_{sm} {i:?}");
+    }
+    let a0t1 = Instr::new(
+        Opcode::Syncs(SyncsOp::Arrive {
+            mode: ArriveMode::A0T1,
+            red: true,
+            optout: false,
+        }),
+        &[Dst::None],
+        &[ur4, Src::ZERO, Src::NONE],
+    );
+    let [lo, hi] = encode_instr(Sm::new(90), &a0t1, 0, &[]).unwrap();
+    assert_eq!([lo, hi & CONTROL_MASK], [0x000000ffffff79a7, 0x08200404]);
 }
 
 /// ELECT as ptxas 13.5 writes it for `elect.sync` on sm_90 (`ELECT P1, URZ, PT`,

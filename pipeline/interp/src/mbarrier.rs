@@ -1,5 +1,6 @@
 //! `mbarrier` objects in shared memory: init, arrive (with drop and expect_tx), expect_tx,
-//! complete_tx, test_wait/try_wait (phase token or parity), pending_count, inval.
+//! complete_tx, test_wait/try_wait (phase token or parity), pending_count, inval, and
+//! `cp.async.mbarrier.arrive[.noinc]`.
 //!
 //! The 8-byte object holds: bits 0..20 pending arrivals, 20..40 expected arrivals, 40..63 the
 //! pending transaction bytes (23-bit two's complement), bit 63 the current phase. A wait that
@@ -189,5 +190,22 @@ impl Cta<'_, '_> {
         s.tx -= bytes as i64;
         s.settle();
         self.mbar_store(t, ins, region, addr, s)
+    }
+
+    /// `cp.async.mbarrier.arrive[.noinc].shared{::cta}.b64 [addr]`: an arrival when the thread's
+    /// earlier `cp.async` copies are done, which here they are (they copy at once). Without
+    /// `.noinc` the pending count is raised by one first, so the phase's count is unchanged.
+    pub(crate) fn cp_async_arrive(&mut self, t: usize, ins: &Ins) -> Result<Flow, SimError> {
+        if !ins.has("arrive") {
+            return Err(unsupported(ins, "cp.async.mbarrier operation"));
+        }
+        if !ins.has("noinc") {
+            return Ok(Flow::Next);
+        }
+        let (region, addr, mut s) = self.mbar_word(t, ins, operand(ins, 0)?)?;
+        s.pending = s.pending.saturating_sub(1);
+        s.settle();
+        self.mbar_store(t, ins, region, addr, s)?;
+        Ok(Flow::Next)
     }
 }

@@ -267,6 +267,9 @@ impl Cta<'_, '_> {
         if ins.has("commit_group") || ins.has("wait_group") || ins.has("wait_all") {
             return Ok(Flow::Next);
         }
+        if ins.has("mbarrier") {
+            return self.cp_async_arrive(t, ins);
+        }
         if !(ins.has("shared") && ins.has("global")) || ins.has("bulk") {
             return Err(unsupported(ins, "only cp.async.{ca,cg}.shared.global"));
         }

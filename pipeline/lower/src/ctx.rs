@@ -216,6 +216,9 @@ impl<'a> Ctx<'a> {
                     }
                     block += crate::atomic_float::extra_blocks(i);
                     block += crate::atomic_cas16::extra_blocks(i);
+                    if crate::cp_async_arrive::opens_loop(i) {
+                        block += crate::cp_async_arrive::LOOP_BLOCKS;
+                    }
                     block_empty = false;
                     after_branch = ends_block(i);
                 }
@@ -585,6 +588,9 @@ impl<'a> Ctx<'a> {
             return r;
         }
         if let Some(r) = self.lower_warp(i) {
+            return r;
+        }
+        if let Some(r) = self.lower_cp_async_arrive(i) {
             return r;
         }
         if let Some(r) = self.lower_async(i) {

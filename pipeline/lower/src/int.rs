@@ -106,7 +106,7 @@ impl Ctx<'_> {
     }
 
     /// `d = s` for predicates: ISETP.EQ.U32.AND d, PT, RZ, RZ, s.
-    fn pred_copy(&mut self, d: Reg, s: Src) {
+    pub(crate) fn pred_copy(&mut self, d: Reg, s: Src) {
         let op = Opcode::Isetp {
             cmp: IntCmp::Eq,
             signed: false,

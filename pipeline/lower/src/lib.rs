@@ -38,7 +38,8 @@
 //! `async_copy.rs` (sm_80 `cp.async.{ca,cg}` as LDGSTS, with ptxas's zero-fill form for a src-size:
 //! the address moved on by `(size - n) % size` and the fill predicate `n != 0`;
 //! `commit_group`/`wait_group`/`wait_all` as LDGDEPBAR and DEPBAR.LE SB0; `ldmatrix` m8n8 b16 as
-//! LDSM), `cluster.rs` (sm_90 `barrier.cluster`, `mapa`, `prefetch.tensormap`, `fence.proxy.tensormap`,
+//! LDSM), `cp_async_arrive.rs` (`cp.async.mbarrier.arrive[.noinc]` as ARRIVES.LDGSTSBAR.64 in a
+//! uniform-address loop; refused until the loop is kept to converged code), `cluster.rs` (sm_90 `barrier.cluster`, `mapa`, `prefetch.tensormap`, `fence.proxy.tensormap`,
 //! `setmaxnreg` and the register budget it sets), `warp.rs` (shfl/vote/redux/activemask; match.any/match.all in `warp_match.rs`; barriers with ids and counts, membar/fence,
 //! nanosleep, griddepcontrol, and the convergence pass that puts WARPSYNC before a collective that
 //! follows divergent code); `hopper_sync.rs` (sm_90 `elect.sync`, `mbarrier.*` as SYNCS.*,
@@ -77,6 +78,7 @@ mod calls;
 mod cluster;
 mod consts;
 mod convert;
+mod cp_async_arrive;
 mod ctx;
 mod cvt_sat;
 mod div_directed;

@@ -45,6 +45,11 @@ pub const CASES: &[Case] = &[
         setup: super::wgmma_cases::wgmma_e4m3,
     },
     Case {
+        file: "kernels/async_arrive.ptx",
+        kernel: "async_arrive",
+        setup: super::arrive_cases::async_arrive,
+    },
+    Case {
         file: "kernels/mbarrier.ptx",
         kernel: "elect",
         setup: super::sync_cases::elect,

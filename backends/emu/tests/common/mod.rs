@@ -2,6 +2,7 @@
 //! parameter buffers, deterministic inputs, and the per-kernel cases with their reference results.
 #![allow(dead_code)]
 
+pub mod arrive_cases;
 pub mod atomic_generic_cases;
 pub mod cases;
 pub mod fp8_cases;
