@@ -63,7 +63,7 @@ fn make_j2_limits_concurrency_and_gets_its_tokens_back() {
     // A failing compile under make: make itself counts its tokens at exit and complains if any is lost.
     let bad = dir.join("bad.ptx");
     let mut src = std::fs::read_to_string(&ptx).unwrap();
-    src.push_str(".visible .entry broken()\n{\n.reg .f64 %fd<3>;\nbrkpt;\nret;\n}\n");
+    src.push_str(".visible .entry broken()\n{\n.reg .b64 %rd<3>;\nstacksave.u64 %rd1;\nret;\n}\n");
     std::fs::write(&bad, src).unwrap();
     let makefile = format!(
         "all: a b\na:\n\t+{exe} --jobserver --split-compile 4 -arch=sm_80 {bad} -o {out}a\nb:\n\t+{exe} --jobserver --split-compile 4 -arch=sm_80 {ptx} -o {out}b\n",
@@ -121,7 +121,7 @@ fn fifo_tokens_all_return_after_success_and_after_an_error() {
 
     let bad = dir.join("bad.ptx");
     let mut src = std::fs::read_to_string(&ptx).unwrap();
-    src.push_str(".visible .entry broken()\n{\n.reg .f64 %fd<3>;\nbrkpt;\nret;\n}\n");
+    src.push_str(".visible .entry broken()\n{\n.reg .b64 %rd<3>;\nstacksave.u64 %rd1;\nret;\n}\n");
     std::fs::write(&bad, src).unwrap();
     let (fifo, _held_open) = fifo_with_tokens(&dir, 2);
     let (ok, stderr) = run_with_fifo(&fifo, &bad, &dir);

@@ -162,12 +162,14 @@ pub fn global_layout(globals: &[GlobalVar]) -> (Vec<u64>, [u64; 2]) {
 }
 
 /// `-v`'s module line as ptxas prints it: "N bytes gmem" (both sections' sizes), then before
-/// sm_90 ", M bytes cmem[4]" for the address slots when there are any.
-pub fn module_memory_line(sm: Sm, globals: &[GlobalVar]) -> String {
+/// sm_90 ", M bytes cmem[4]" for the address slots when there are any: one per global variable
+/// and one per external function called (`extern_funcs`).
+pub fn module_memory_line(sm: Sm, globals: &[GlobalVar], extern_funcs: usize) -> String {
     let (_, ends) = global_layout(globals);
     let mut line = format!("{} bytes gmem", ends[0] + ends[1]);
-    if !globals.is_empty() && sm.num < 90 {
-        line.push_str(&format!(", {} bytes cmem[4]", 8 * globals.len()));
+    let slots = globals.len() + extern_funcs;
+    if slots > 0 && sm.num < 90 {
+        line.push_str(&format!(", {} bytes cmem[4]", 8 * slots));
     }
     line
 }

@@ -1,5 +1,5 @@
 //! f32 immediates as nvdisasm prints them: `-24`, `0.5`, `0.10000000149011611938`,
-//! `9.9999997473787516356e-05`, `1.00000000000000000000e+09`, `+INF`, `+QNAN`.
+//! `9.9999997473787516356e-05`, `1.00000000000000000000e+09`, `+INF ` (with its space), `+QNAN`.
 
 /// nvdisasm's text for the f32 with these bits: C's `%.20g` below 1e9 in magnitude, `%.20e` from
 /// there on, and `+INF`/`-INF`/`+QNAN`-style names for the special values (learnt by decoding
@@ -8,7 +8,8 @@ pub fn f32_literal(bits: u32) -> String {
     let v = f32::from_bits(bits);
     let sign = if v.is_sign_negative() { "-" } else { "+" };
     if v.is_infinite() {
-        return format!("{sign}INF");
+        // nvdisasm follows an infinity with a space: `FSETP.GEU.AND P0, PT, |R2|, +INF , PT`.
+        return format!("{sign}INF ");
     }
     if v.is_nan() {
         let quiet = bits & 0x0040_0000 != 0;
@@ -79,8 +80,8 @@ mod tests {
             (1.0000001, "1.0000001192092895508"),
             (f32::from_bits(1), "1.4012984643248170709e-45"),
             (f32::MIN_POSITIVE, "1.175494350822287508e-38"),
-            (f32::INFINITY, "+INF"),
-            (f32::NEG_INFINITY, "-INF"),
+            (f32::INFINITY, "+INF "),
+            (f32::NEG_INFINITY, "-INF "),
             (f32::from_bits(0x7fc0_0000), "+QNAN"),
         ];
         for &(v, text) in cases {

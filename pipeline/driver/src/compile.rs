@@ -139,8 +139,11 @@ pub fn compile_sources(sources: &[Source], opts: &CompileOptions) -> CompileOutp
         out.total_time = start.elapsed();
         return out;
     }
-    out.module_memory =
-        ptxforge_cubin::module_memory_line(opts.sm, &module_globals(&module, sources));
+    out.module_memory = ptxforge_cubin::module_memory_line(
+        opts.sm,
+        &module_globals(&module, sources),
+        ptxforge_lower::extern_functions(&module).len(),
+    );
     let opts = Arc::new(opts.clone());
     let jobs = kernel_jobs(&module, &opts);
     let job_files: Vec<String> = jobs.iter().map(|j| files[j.func_index].clone()).collect();

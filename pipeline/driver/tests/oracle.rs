@@ -219,8 +219,13 @@ fn section_names(text: &str) -> BTreeSet<String> {
 }
 
 /// Filetests with `.func` calls, which ptxas keeps as subroutines (CALL.REL.NOINC) and we inline.
-/// (`handwritten_volta_mma`: ptxas calls its m8n8k4 subroutine from sm_80 on; ours is inline.)
-const CALLS_INLINED: &[&str] = &["device_func", "handwritten_volta_mma"];
+/// (`handwritten_volta_mma`: ptxas calls its m8n8k4 subroutine from sm_80 on; ours is inline.
+/// `handwritten_scalar_rest`: ptxas calls a subroutine for `div.rz.f32`; ours computes inline.)
+const CALLS_INLINED: &[&str] = &[
+    "device_func",
+    "handwritten_volta_mma",
+    "handwritten_scalar_rest",
+];
 
 /// Filetests where ptxas branches inside an instruction's sequence (64-bit `bfind`, `fns`: BSSY
 /// convergence regions, hence EIATTR_CRS_STACK_SIZE) and our selection is branch-free.

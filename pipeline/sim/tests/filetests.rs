@@ -193,6 +193,13 @@ const CASES: &[Case] = &[
     case("handwritten_scalar_rest.ptx", "abs_s64_envreg", 1, 1, &[]),
     case("handwritten_scalar_rest.ptx", "half_set_frnd", 1, 1, &[]),
     case("handwritten_scalar_rest.ptx", "div_rz_rsqrt64", 1, 1, &[]),
+    case(
+        "handwritten_match_atomic_loops.ptx",
+        "match_atomic_loops",
+        1,
+        32,
+        &[],
+    ),
     case("handwritten_frnd.ptx", "frnd_modes", 1, 64, &[]),
     case("handwritten_spill.ptx", "spill_maxnreg", 1, 16, &[]),
 ];
