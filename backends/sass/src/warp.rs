@@ -97,6 +97,9 @@ pub enum WarpOp {
     /// `BPT.TRAP 0x1`: stops the grid with an error (PTX `trap` and `brkpt`, as ptxas 13.5 writes
     /// both; ptxas never predicates it, so the lowering only takes an unguarded one).
     BptTrap,
+    /// `PMTRIG s0(imm mask)`: raises the performance-monitor events of the mask (PTX `pmevent`;
+    /// `pmevent n` is the mask `1 << n`).
+    Pmtrig,
 }
 
 impl WarpOp {
