@@ -925,7 +925,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
         Errbar | Cgaerrbar => {}
         // BPT.TRAP (mode 3 at 84..86) only.
         Bpt if i.f(84, 3) != 3 => return Err("BPT other than .TRAP".into()),
-        Bpt => {}
+        Bpt | Pmtrig => {}
         // CCTL.IVALL, and CCTL.E.PF2 [Ra] (a prefetch into L2: it only reads its address).
         Cctl => {
             let prefetch = i.f(87, 4) == 1;

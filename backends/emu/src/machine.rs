@@ -580,7 +580,8 @@ impl Run<'_> {
         match i.op {
             // Grid dependency control (griddepcontrol.wait / .launch_dependents): one grid runs at a time.
             // MEMBAR: every access completes at once here, so fences order nothing more.
-            Op::Nop | Op::Acqbulk | Op::Preexit | Op::Membar | Op::Yield => {}
+            // PMTRIG: performance-monitor events have no effect on a program's state.
+            Op::Nop | Op::Pmtrig | Op::Acqbulk | Op::Preexit | Op::Membar | Op::Yield => {}
             Op::Bra => {
                 let target = branch_target(self.k.sm, i);
                 for l in lanes {

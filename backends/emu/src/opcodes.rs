@@ -134,6 +134,7 @@ pub enum Op {
     Lepc,
     Nanosleep,
     Bpt,
+    Pmtrig,
     B2r,
     Errbar,
     Cgaerrbar,
@@ -228,7 +229,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 146] = [
+    pub const ALL: [Op; 147] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -333,6 +334,7 @@ impl Op {
         Op::Lepc,
         Op::Nanosleep,
         Op::Bpt,
+        Op::Pmtrig,
         Op::B2r,
         Op::Errbar,
         Op::Cgaerrbar,
@@ -488,6 +490,7 @@ impl Op {
             Vabsdiff => "VABSDIFF",
             Nanosleep => "NANOSLEEP",
             Bpt => "BPT",
+            Pmtrig => "PMTRIG",
             B2r => "B2R",
             Errbar => "ERRBAR",
             Cgaerrbar => "CGAERRBAR",
@@ -574,8 +577,8 @@ impl Op {
             Bmov => Timing::Var {
                 queue: Queue::Unordered,
             },
-            Nanosleep | Bpt | Errbar | Cgaerrbar | Cctl | FenceViewAsync | SyncsCctl | Yield
-            | Arrives => Timing::Control,
+            Nanosleep | Bpt | Pmtrig | Errbar | Cgaerrbar | Cctl | FenceViewAsync | SyncsCctl
+            | Yield | Arrives => Timing::Control,
             // Their accumulators land at WARPGROUP.DEPBAR (checked by `gmma.rs`, not by latency).
             Hgmma | Igmma | Qgmma | Warpgroup => Timing::Control,
             Ucgabar | Utmacctl | Utmacmdflush => Timing::Control,
@@ -803,6 +806,7 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Membar, 0x992, false),
         (Nanosleep, 0x95d, false),
         (Bpt, 0x95c, false),
+        (Pmtrig, 0x801, false),
         (Nanosleep, 0x35d, false),
         (Nanosleep, 0xb5d, false),
         (B2r, 0x31c, false),

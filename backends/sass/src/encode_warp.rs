@@ -60,6 +60,17 @@ pub(super) fn encode_warp(sm: Sm, w: &mut Word, i: &Instr, op: WarpOp) -> EResul
         }
         WarpOp::Errbar => w.set(0, 12, 0x9ab),
         // BPT 0x95c: the code 0x1 at 34..53, the mode (3 = TRAP) at 84..86.
+        // PMTRIG 0x801: the event mask at 32..63, PT in the predicate field at 87..89.
+        WarpOp::Pmtrig => {
+            let SrcVal::Imm(mask) = a.val else {
+                return Err(crate::encode::EncodeError(
+                    "PMTRIG takes an immediate mask".into(),
+                ));
+            };
+            w.set(0, 12, 0x801);
+            w.set(32, 32, mask as u64);
+            w.set(87, 3, 7);
+        }
         WarpOp::BptTrap => {
             w.set(0, 12, 0x95c);
             w.set(34, 20, 1);

@@ -91,6 +91,7 @@ pub(super) fn print_warp(sm: Sm, i: &Instr, op: WarpOp) -> String {
         }
         WarpOp::Errbar => "ERRBAR".into(),
         WarpOp::BptTrap => "BPT.TRAP 0x1".into(),
+        WarpOp::Pmtrig => format!("PMTRIG {}", isrc(a)),
         WarpOp::Cgaerrbar => "CGAERRBAR".into(),
         WarpOp::CctlIvall => "CCTL.IVALL".into(),
         WarpOp::Nanosleep => format!(

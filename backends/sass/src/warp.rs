@@ -102,6 +102,9 @@ pub enum WarpOp {
     /// all values agree and 0 otherwise (ALL, with the agreement in d1). s4: member mask, as for
     /// SHFL.
     Match { all: bool, wide: bool },
+    /// `PMTRIG s0(imm mask)`: raises the performance-monitor events of the mask (PTX `pmevent`;
+    /// `pmevent n` is the mask `1 << n`).
+    Pmtrig,
 }
 
 impl WarpOp {

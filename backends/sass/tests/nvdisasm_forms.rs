@@ -810,6 +810,14 @@ fn forms(sm: Sm) -> Vec<Instr> {
     barriers_sregs::named_barrier_forms(&mut v);
     // PTX trap and brkpt.
     v.push(Instr::new(Opcode::Warp(WarpOp::BptTrap), &[], &[]));
+    // PTX pmevent.
+    for mask in [0x1, 0x8, 0x30, 0xffff] {
+        v.push(Instr::new(
+            Opcode::Warp(WarpOp::Pmtrig),
+            &[],
+            &[Src::imm(mask)],
+        ));
+    }
     v.push(Instr::new(CctlPf2 { offset: 0x200 }, &[], &[r(2)]));
     v.push(Instr::new(CctlPf2 { offset: -0x10 }, &[], &[r(2)]));
     for size in [MemSize::U8, MemSize::S8, MemSize::U16, MemSize::S16] {

@@ -638,6 +638,18 @@ impl<'a> Ctx<'a> {
                 self.emit(Opcode::Warp(WarpOp::BptTrap), &[], &[]);
                 Ok(())
             }
+            "pmevent" => match i.operands.first() {
+                Some(Operand::Imm(n)) => {
+                    let mask = if i.has_mod("mask") {
+                        *n
+                    } else {
+                        1 << (*n & 15)
+                    };
+                    self.emit(Opcode::Warp(WarpOp::Pmtrig), &[], &[Src::imm(mask as u32)]);
+                    Ok(())
+                }
+                _ => Err(unsupported(i)),
+            },
             _ if is_float_op(i) => self.lower_float(i),
             _ => self.lower_int(i),
         }

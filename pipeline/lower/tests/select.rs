@@ -102,7 +102,7 @@ fn parameters_and_descriptor_per_architecture() {
 
 #[test]
 fn unsupported_instruction_names_its_line() {
-    let src = ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n.reg .f64 %fd<3>;\npmevent 1;\nret;\n}\n";
+    let src = ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n.reg .b64 %rd<3>;\nstacksave.u64 %rd1;\nret;\n}\n";
     let m = parse_module(src, "t.ptx").unwrap();
     let errs = lower_function(&m, &m.functions[0], Sm::new(80)).unwrap_err();
     assert_eq!(errs[0].line, 7);

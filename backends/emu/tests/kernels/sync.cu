@@ -1,4 +1,4 @@
-// Kernels that make ptxas emit synchronisation SASS: NANOSLEEP, BAR.RED with B2R.RESULT, MEMBAR
+// Kernels that make ptxas emit synchronisation SASS: NANOSLEEP, PMTRIG (pmevent), BAR.RED with B2R.RESULT, MEMBAR
 // with ERRBAR/CGAERRBAR and CCTL.IVALL, S2R of the lane masks, VOTE.EQ.
 // sync.ptx is generated from this file: nvcc -ptx -arch=compute_75 sync.cu -o sync.ptx
 extern "C" __global__ void sync_ops(const unsigned* a, unsigned* out) {
@@ -6,6 +6,7 @@ extern "C" __global__ void sync_ops(const unsigned* a, unsigned* out) {
   unsigned x = a[t];
   __nanosleep(x & 7);
   __nanosleep(100);
+  __prof_trigger(3);
   unsigned any = __syncthreads_or(x & 1);
   unsigned all = __syncthreads_and(x != 0);
   unsigned cnt = __syncthreads_count(x & 2);
