@@ -48,6 +48,7 @@ mod mbarrier;
 mod memops;
 pub mod memory;
 mod mma;
+mod mma_sparse;
 mod mma_volta;
 mod prep;
 mod wgmma;
