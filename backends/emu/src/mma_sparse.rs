@@ -287,7 +287,10 @@ pub(crate) fn multiply(
 /// Runs a sparse HMMA/QMMA/IMMA for the whole warp.
 pub(crate) fn run(w: &mut Warp, i: &Inst, exec: u32, f: &SparseForm) -> Result<(), EmuError> {
     if exec != u32::MAX {
-        return Err(unsupported(i, "sparse tensor op with a partial warp".into()));
+        return Err(unsupported(
+            i,
+            "sparse tensor op with a partial warp".into(),
+        ));
     }
     let frag = |w: &Warp, base: u32, n: usize| -> Vec<Vec<u32>> {
         (0..WARP)
