@@ -663,6 +663,18 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
             );
         }
         Warpgroup => {}
+        Hmma | Qmma | Imma if crate::machine::sparse_form(i).is_some() => {
+            let f = crate::machine::sparse_form(i).unwrap_or(Err(String::new()))?;
+            let [na, nb, nc, _] = crate::machine::sparse_operand_regs(&f);
+            i.a = a;
+            i.b = gpr(i.f(32, 8) as u8);
+            i.c = gpr(i.f(64, 8) as u8);
+            add_read(i, i.a, na);
+            add_read(i, i.b, nb);
+            add_read(i, i.c, nc);
+            add_read(i, gpr(i.f(40, 8) as u8), 1);
+            add_write(i, File::R, dst, nc);
+        }
         Hmma | Qmma => {
             let f = crate::mma::Form::decode(i.w, i.op == Qmma)?;
             i.a = a;

@@ -549,7 +549,11 @@ impl HazardModel {
         if let Some(f) = form {
             self.hold_mma_sources(i, f.source_hold());
         }
-        if i.op.is_matrix() {
+        if let Some(Ok(f)) = crate::machine::sparse_form(i) {
+            latency = Some(f.fixed_latency());
+            self.hold_mma_sources(i, f.source_hold());
+        }
+        if i.op.is_matrix() && crate::machine::sparse_form(i).is_none() {
             // IMMA/BMMA: the largest forms collect their sources twice, as HMMA.16816 does.
             let l = matrix_latency(i);
             latency = Some(l);

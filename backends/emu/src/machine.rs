@@ -11,6 +11,8 @@ mod gmma;
 mod imma;
 #[path = "matrix_move.rs"]
 mod matrix_move;
+#[path = "mma_sparse.rs"]
+mod mma_sparse;
 #[path = "qspc.rs"]
 mod qspc;
 #[path = "syncs.rs"]
@@ -23,6 +25,7 @@ mod tma;
 mod warp_match;
 pub(crate) use gmma::operands as gmma_operands;
 pub(crate) use imma::geometry as matrix_geometry;
+pub(crate) use mma_sparse::{operand_regs as sparse_operand_regs, sparse_form};
 
 use crate::alu::{exec_alu, AluOut, Operands};
 use crate::cubin::KernelImage;
@@ -682,6 +685,12 @@ impl Run<'_> {
             Op::Stsm => self.stsm(w, i, exec)?,
             Op::Movm => matrix_move::movm(w, i, exec)?,
             Op::Hmma884 => matrix_move::hmma884(w, i, exec)?,
+            Op::Hmma | Op::Qmma | Op::Imma if sparse_form(i).is_some() => {
+                let f = sparse_form(i)
+                    .and_then(Result::ok)
+                    .ok_or_else(|| unsupported(i, "sparse tensor-op form".into()))?;
+                mma_sparse::run(w, i, exec, &f)?
+            }
             Op::Imma | Op::Bmma | Op::Dmma => imma::matrix(w, i, exec)?,
             Op::Hmma | Op::Qmma => mma(w, i, exec)?,
             Op::Hgmma | Op::Igmma | Op::Qgmma => self.gmma(w, i, exec)?,

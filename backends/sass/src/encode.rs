@@ -643,6 +643,7 @@ pub(crate) fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Wor
         } => encode_atom::encode_red(sm, w, i, op, ty, scope, offset)?,
         Opcode::Warp(op) => return encode_warp::encode_warp(sm, w, i, op),
         Opcode::Mma(op) => return encode_mma::encode_mma(sm, w, i, &op),
+        Opcode::MmaSp(op) => return crate::mma_sparse::encode_mma_sparse(sm, w, i, &op),
         Opcode::Matrix(op) => return crate::matrix_move::encode_matrix_move(w, i, op),
         Opcode::Sgxt { .. } | Opcode::Idp { .. } => crate::encode_int::encode_int(w, i)?,
     }

@@ -194,7 +194,12 @@ fn check_operands(i: &Instr, n: usize, t: u32, st: &State, out: &mut Vec<Hazard>
 }
 
 fn record(i: &Instr, c: &Ctrl, t: u32, st: &mut State) {
-    if let Opcode::Mma(m) = i.op {
+    let hold = match i.op {
+        Opcode::Mma(m) => Some(m.source_hold()),
+        Opcode::MmaSp(m) => Some(m.source_hold()),
+        _ => None,
+    };
+    if let Some(hold) = hold {
         let own: Vec<PhysReg> = i
             .dsts
             .iter()
@@ -203,7 +208,7 @@ fn record(i: &Instr, c: &Ctrl, t: u32, st: &mut State) {
             .collect();
         for r in i.srcs.iter().filter_map(Src::as_reg) {
             for p in regs_of(r).filter(|p| !own.contains(p)) {
-                st.held.insert(p, t + m.source_hold());
+                st.held.insert(p, t + hold);
             }
         }
     }

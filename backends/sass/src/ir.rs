@@ -878,6 +878,9 @@ pub enum Opcode {
     I2ip { signed: bool },
     /// Tensor-core multiply-accumulate (HMMA, QMMA, ...); slot conventions on [`MmaOp`] (`mma.rs`).
     Mma(MmaOp),
+    /// Sparse tensor-core multiply-accumulate (HMMA.SP, IMMA.SP, QMMA.SP); slots on
+    /// [`crate::mma_sparse::SparseMma`].
+    MmaSp(crate::mma_sparse::SparseMma),
     /// MOVM, STSM and sm_75's HMMA.884 steps; slot conventions on [`crate::matrix_move::MatrixOp`].
     Matrix(crate::matrix_move::MatrixOp),
     /// `SGXT[.W][.U32] d0, s0, s1(bit count: reg or imm)`: s0's low `n = min(s1, 32)` bits

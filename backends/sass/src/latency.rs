@@ -139,6 +139,7 @@ pub fn fixed_latency(producer: &Instr, file: RegFile) -> u32 {
         RegFile::Gpr => match producer.op {
             Opcode::Imad { .. } | Opcode::Idp { .. } => IMAD_LATENCY,
             Opcode::Mma(m) => m.fixed_latency(),
+            Opcode::MmaSp(m) => m.fixed_latency(),
             Opcode::Imma { .. } | Opcode::Bmma { .. } => {
                 crate::imma::matrix_fixed_latency(&producer.op).unwrap_or(GPR_LATENCY)
             }

@@ -57,6 +57,7 @@ pub mod latency;
 pub mod liveness;
 pub mod matrix_move;
 pub mod mma;
+pub mod mma_sparse;
 pub mod nvtools;
 pub mod oracle;
 pub mod pred_pressure;

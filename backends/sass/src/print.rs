@@ -555,6 +555,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         }
         Opcode::FfmaRound { .. } | Opcode::ShfWrap { .. } => print_scalar::print_scalar(i),
         Opcode::Mma(op) => print_mma::print_mma(i, &op),
+        Opcode::MmaSp(op) => crate::mma_sparse::print_mma_sparse(i, &op),
         Opcode::Matrix(op) => crate::matrix_move::matrix_move_body(i, op),
         Opcode::Sgxt { .. } | Opcode::Idp { .. } => crate::print_int::print_int(i),
     }

@@ -94,6 +94,7 @@ impl BlockState {
         }
         let hold = match i.op {
             Opcode::Mma(m) => Some(m.source_hold()),
+            Opcode::MmaSp(m) => Some(m.source_hold()),
             _ => crate::imma::matrix_source_hold(&i.op),
         };
         if let Some(hold) = hold {

@@ -34,6 +34,8 @@ mod barriers_sregs;
 mod cluster;
 #[path = "nvdisasm_forms/matrix_move.rs"]
 mod matrix_move;
+#[path = "nvdisasm_forms/mma_sparse.rs"]
+mod mma_sparse;
 #[path = "nvdisasm_forms/tma.rs"]
 mod tma;
 
@@ -795,6 +797,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
     imad_zero_factor_forms(&mut v);
     mma_forms(sm, &mut v);
     v.extend(matrix_move::matrix_move_forms(sm));
+    v.extend(mma_sparse::mma_sparse_forms(sm));
     convert_forms(&mut v);
     if sm.num >= 90 {
         v.extend(syncs_forms());

@@ -51,6 +51,7 @@ mod mbarrier;
 mod memops;
 pub mod memory;
 mod mma;
+mod mma_sparse;
 mod mma_volta;
 mod prep;
 mod syscall;

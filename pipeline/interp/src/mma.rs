@@ -99,13 +99,13 @@ impl Elem {
 }
 
 /// Element `i` of a fragment held in `regs`.
-fn element(regs: &[u64], e: Elem, i: usize) -> u64 {
+pub(crate) fn element(regs: &[u64], e: Elem, i: usize) -> u64 {
     let per = e.per_reg();
     let r = regs.get(i / per).copied().unwrap_or(0);
     (r >> ((i % per) as u32 * e.bits())) & mask(e.bits())
 }
 
-fn items(o: &Opnd) -> &[Opnd] {
+pub(crate) fn items(o: &Opnd) -> &[Opnd] {
     match o {
         Opnd::Vec(v) => v,
         _ => std::slice::from_ref(o),
@@ -123,6 +123,9 @@ impl Cta<'_, '_> {
     pub(crate) fn mma(&mut self, group: &[usize], ins: &Ins) -> Result<(), SimError> {
         if group.len() != 32 {
             return Err(unsupported(ins, "mma needs a full warp"));
+        }
+        if ins.mods.iter().any(|m| m == "sp" || m.starts_with("sp::")) {
+            return self.mma_sparse(group, ins);
         }
         let shape = ins
             .mods

@@ -605,6 +605,7 @@ impl<'a> Ctx<'a> {
         match i.opcode() {
             "ld" | "st" | "ldu" => self.lower_mem(i),
             "atom" | "red" => self.lower_atomic(i),
+            "mma" if crate::mma_sparse::is_sparse(i) => self.lower_mma_sparse(i),
             "mma" if crate::mma_int::is_int_form(i) => self.lower_mma_int(i),
             "mma" if crate::mma_volta::is_volta_form(i) => self.lower_mma_volta(i),
             "cvt" if i.has_mod("pack") => self.lower_cvt_pack(i),

@@ -111,6 +111,7 @@ mod mma;
 mod mma_fp8;
 mod mma_int;
 mod mma_int4;
+mod mma_sparse;
 mod mma_volta;
 mod mufu;
 mod opt;

@@ -66,6 +66,12 @@ pub fn mma_op(i: &Instruction, sm: ptxforge_sass::arch::Sm) -> Option<MmaOp> {
 /// module lowers, or an `ldmatrix` destination.
 fn fragment_operands(i: &Instruction, sm: ptxforge_sass::arch::Sm) -> Vec<(&Operand, u8)> {
     match i.opcode() {
+        "mma" if crate::mma_sparse::is_sparse(i) => {
+            match crate::mma_sparse::fragment_sizes(i, sm) {
+                Some(n) => i.operands.iter().zip(n).collect(),
+                None => Vec::new(),
+            }
+        }
         "mma" => match mma_op(i, sm)
             .filter(|op| op.is_native(sm) || crate::mma_fp8::is_emulated(op, sm))
         {

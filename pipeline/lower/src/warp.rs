@@ -621,7 +621,7 @@ fn varying_vregs(f: &Function) -> Vec<bool> {
         | Opcode::F2i { .. } => false,
         Opcode::Warp(WarpOp::Redux { .. } | WarpOp::B2rResult | WarpOp::Vote(_)) => false,
         // Each lane receives its own elements of the product.
-        Opcode::Mma(_) => true,
+        Opcode::Mma(_) | Opcode::MmaSp(_) => true,
         Opcode::Imma { .. } | Opcode::Bmma { .. } | Opcode::Dmma { .. } => true,
         // Loads, atomics, shuffles: every other result of variable latency may differ per lane.
         op => is_variable_latency(&op),

@@ -304,8 +304,15 @@ fn check_steps(i: &Instruction, f: &Form, out: &mut Findings) {
 }
 
 /// ptxas's advisories about valid forms: `.multicast::cluster` bulk copies outside the targets
-/// they were made for.
+/// they were made for, and `mma.sp` without `::ordered_metadata`, in line order.
 pub fn advisories(m: &Module) -> Vec<(u32, String)> {
+    let mut out = multicast_advisories(m);
+    out.extend(crate::checks::sparse_advisory::advisories(m));
+    out.sort_by_key(|(line, _)| *line);
+    out
+}
+
+fn multicast_advisories(m: &Module) -> Vec<(u32, String)> {
     const MULTICAST_TARGETS: &str =
         "sm_90a/sm_100a/sm_100f/sm_103a/sm_103f/sm_107a/sm_107f/sm_110a/sm_110f";
     let target = m.target.as_str();

@@ -10,6 +10,7 @@ pub mod module;
 pub mod order;
 pub mod resolve;
 pub mod scopes;
+pub mod sparse_advisory;
 pub mod typing;
 pub mod validate;
 pub(crate) mod vectors;
