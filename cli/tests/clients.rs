@@ -24,7 +24,8 @@ fn scratch() -> PathBuf {
 /// `.extern .shared` array. dropout's `div.full.f32` is approximate (2 ulps in PTX's words): our
 /// cubin's quotient is 1 ulp from ptxas's on some inputs, so its row allows 2 ulps. The matmuls
 /// take Triton's dynamic shared staging; atomic_sum_f32's small fill gives subnormal sums, which
-/// the global f32 atomic add flushes to zero.
+/// the global f32 atomic add flushes to zero. device_print's `vprintf` calls are compared as the
+/// records both runners keep of them (format and arguments).
 const SIM: &[(&str, &str, &str, &str, &str, &str, &str)] = &[
     ("add", "2", "1500", "8192", "0", "random", "0"),
     ("fma_where", "3", "700", "4096", "0", "small", "0"),
@@ -52,6 +53,7 @@ const SIM: &[(&str, &str, &str, &str, &str, &str, &str)] = &[
     ("matmul_f32", "1", "32", "4096", "8192", "small", "0"),
     ("matmul_f16", "1", "64", "4096", "16384", "small", "0"),
     ("matmul_wgmma", "1", "32", "8192", "32768", "small", "0"),
+    ("device_print", "1", "", "4096", "0", "random", "0"),
 ];
 
 /// Runs `program` with Triton's ptxas arguments on `ptx`; (success, first error line with the
