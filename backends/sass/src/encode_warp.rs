@@ -59,7 +59,6 @@ pub(super) fn encode_warp(sm: Sm, w: &mut Word, i: &Instr, op: WarpOp) -> EResul
             w.set(78, 2, if sc { 0 } else { 2 });
         }
         WarpOp::Errbar => w.set(0, 12, 0x9ab),
-        // BPT 0x95c: the code 0x1 at 34..53, the mode (3 = TRAP) at 84..86.
         // PMTRIG 0x801: the event mask at 32..63, PT in the predicate field at 87..89.
         WarpOp::Pmtrig => {
             let SrcVal::Imm(mask) = a.val else {
@@ -71,6 +70,7 @@ pub(super) fn encode_warp(sm: Sm, w: &mut Word, i: &Instr, op: WarpOp) -> EResul
             w.set(32, 32, mask as u64);
             w.set(87, 3, 7);
         }
+        // BPT 0x95c: the code 0x1 at 34..53, the mode (3 = TRAP) at 84..86.
         WarpOp::BptTrap => {
             w.set(0, 12, 0x95c);
             w.set(34, 20, 1);
@@ -187,10 +187,15 @@ fn encode_bar(w: &mut Word, i: &Instr, mode: BarMode, defer: bool) -> EResult<()
             w.set(54, 4, id as u64);
             w.set(32, 8, src_gpr(b)?);
         }
+        // A register id and count packed in one register (count at 16..27), read at 32..39.
+        (SrcVal::Reg(ra), SrcVal::Reg(rb)) if ra == rb => {
+            w.set(0, 12, 0x31d);
+            w.set(32, 8, src_gpr(a)?);
+        }
         _ => {
             return err(
                 i,
-                "BAR id and count forms other than imm/imm, imm, reg, reg/imm, imm/reg",
+                "BAR id and count forms other than imm/imm, imm, reg, reg/imm, imm/reg, packed reg",
             )
         }
     }

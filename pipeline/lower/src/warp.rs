@@ -239,13 +239,10 @@ impl Ctx<'_> {
             Some(p) => self.pred_src(p)?,
             None => Src::TRUE,
         };
-        if matches!((id.val, count.val), (SrcVal::Reg(_), SrcVal::Reg(_))) {
-            return Err(format!(
-                "'{}' with a register barrier id and a register thread count is not supported yet",
-                i.opcode()
-            ));
-        }
-        let count = self.in_reg_unless_imm_or_zero(count)?;
+        let (id, count) = match (id.val, count.val) {
+            (SrcVal::Reg(_), SrcVal::Reg(_)) => self.packed_barrier(id, count),
+            _ => (id, self.in_reg_unless_imm_or_zero(count)?),
+        };
         self.emit(
             Opcode::Warp(WarpOp::Bar {
                 mode,
@@ -265,6 +262,21 @@ impl Ctx<'_> {
             self.emit(Opcode::Warp(WarpOp::B2rResult), &dsts, &[]);
         }
         Ok(())
+    }
+
+    /// A register id and a register count in the one register BAR reads for both, as ptxas
+    /// packs them: the count's low 12 bits at 16..27, the id's other bits kept
+    /// (`LOP3.LUT R, count << 16, 0xfff0000, id, 0xe2`); both operands name it.
+    fn packed_barrier(&mut self, id: Src, count: Src) -> (Src, Src) {
+        let (shifted, packed) = (self.temp(), self.temp());
+        let shl = crate::intops::shf(false, false, false, false);
+        self.emit(shl, &[Dst::Reg(shifted)], &[count, Src::imm(16), Src::ZERO]);
+        self.emit(
+            Opcode::Lop3 { lut: 0xe2 },
+            &[Dst::Reg(packed), Dst::None],
+            &[Src::reg(shifted), Src::imm(0x0fff_0000), id, Src::FALSE],
+        );
+        (Src::reg(packed), Src::reg(packed))
     }
 
     /// BAR's count: an immediate below 4096, or a register (with an immediate id).

@@ -132,3 +132,25 @@ fn wrong_operand_counts_are_errors_not_panics() {
         assert!(first.starts_with("Arguments mismatch"), "{body}: {first}");
     }
 }
+
+#[test]
+fn register_barrier_id_and_count_share_one_packed_register() {
+    let v = lower(
+        "ld.param.u32 %r1, [n];\nadd.s32 %r2, %r1, 32;\nbar.sync %r1, %r2;",
+        80,
+    );
+    let lop = v
+        .iter()
+        .find(|i| i.op == Opcode::Lop3 { lut: 0xe2 })
+        .expect("the id and count merged by LOP3 0xe2");
+    assert_eq!(lop.srcs[1], Src::imm(0x0fff_0000));
+    let bar = v
+        .iter()
+        .find(|i| matches!(i.op, Opcode::Warp(WarpOp::Bar { .. })))
+        .expect("a BAR");
+    let Dst::Reg(packed) = lop.dsts[0] else {
+        panic!("LOP3 writes a register")
+    };
+    assert_eq!(bar.srcs[0], Src::reg(packed));
+    assert_eq!(bar.srcs[1], Src::reg(packed));
+}

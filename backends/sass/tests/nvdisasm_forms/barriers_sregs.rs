@@ -32,6 +32,9 @@ pub fn named_barrier_forms(v: &mut Vec<Instr>) {
             &[],
             &[Src::imm(15), Src::reg(Reg::gpr(9)), Src::TRUE],
         ));
+        // A register id and count packed in one register.
+        let packed = Src::reg(Reg::gpr(6));
+        v.push(Instr::new(bar, &[], &[packed, packed, Src::TRUE]));
     }
 }
 
