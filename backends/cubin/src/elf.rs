@@ -36,6 +36,9 @@ pub fn write(sm: Sm, layout: &Layout) -> Vec<u8> {
             out.extend_from_slice(&s.data);
         }
     }
+    // The header tables are 8-byte aligned, as ptxas writes them (and as ELF readers such as
+    // `object` require), also after sections of odd length (`.nv.global.init` of 90 bytes).
+    align_to(&mut out, 8);
     let shoff = out.len() as u64;
     for (i, s) in secs.iter().enumerate() {
         section_header(
