@@ -193,11 +193,12 @@ const CASES: &[Case] = &[
     case("handwritten_scalar_rest.ptx", "abs_s64_envreg", 1, 1, &[]),
     case("handwritten_scalar_rest.ptx", "half_set_frnd", 1, 1, &[]),
     case("handwritten_scalar_rest.ptx", "div_rz_rsqrt64", 1, 1, &[]),
+    // One thread: each thread stores 24 bytes, so a second one's vector store is misaligned.
     case(
         "handwritten_match_atomic_loops.ptx",
         "match_atomic_loops",
         1,
-        32,
+        1,
         &[],
     ),
     case("handwritten_frnd.ptx", "frnd_modes", 1, 64, &[]),

@@ -303,13 +303,11 @@ fn check_steps(i: &Instruction, f: &Form, out: &mut Findings) {
     out.now(i.line, msg);
 }
 
-/// ptxas's advisories about valid forms: `.multicast::cluster` bulk copies outside the targets
-/// they were made for, and `mma.sp` without `::ordered_metadata`, in line order.
+/// ptxas's advisory warnings about valid forms: `.multicast::cluster` bulk copies outside the
+/// targets they were made for, in line order. (Its `mma.sp` advisory is an info:
+/// `sparse_advisory.rs`.)
 pub fn advisories(m: &Module) -> Vec<(u32, String)> {
-    let mut out = multicast_advisories(m);
-    out.extend(crate::checks::sparse_advisory::advisories(m));
-    out.sort_by_key(|(line, _)| *line);
-    out
+    multicast_advisories(m)
 }
 
 fn multicast_advisories(m: &Module) -> Vec<(u32, String)> {

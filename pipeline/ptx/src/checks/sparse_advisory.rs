@@ -1,5 +1,5 @@
-//! ptxas's advisory on `mma.sp` written without `::ordered_metadata` (ptxas 13.5 prints it on
-//! every target; both variants compile to the same instruction).
+//! ptxas's advisory on `mma.sp` written without `::ordered_metadata` (ptxas 13.5 prints it as an
+//! `info` on every target; both variants compile to the same instruction).
 
 use crate::ast::{Instruction, Module, Statement};
 

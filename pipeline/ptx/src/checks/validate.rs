@@ -184,6 +184,11 @@ pub fn module_warnings(src: &str, m: &Module, file: &str) -> Vec<Diagnostic> {
         .chain(crate::checks::forms::advisories(m))
         .chain(crate::checks::instructions::sync_less_warnings(m))
         .map(|(line, message)| Diagnostic::warning(file, line, message))
+        .chain(
+            crate::checks::sparse_advisory::advisories(m)
+                .into_iter()
+                .map(|(line, message)| Diagnostic::info(file, line, message)),
+        )
         .collect()
 }
 
