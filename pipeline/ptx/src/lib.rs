@@ -196,6 +196,16 @@ pub fn finish_module_with(
         module.warnings = warnings;
         return Ok(module);
     }
+    // ptxas matches operands and types before it advises: an instruction that fails there gets
+    // no info (the `mma.sp` advisory); one rejected later (shape, layout, vector size) keeps it.
+    let early = |d: &Diagnostic| {
+        d.is_error()
+            && (d.message.starts_with("Arguments mismatch")
+                || d.message.starts_with("Unexpected instruction types"))
+    };
+    warnings.retain(|w| {
+        w.severity != Severity::Info || !diags.iter().any(|d| early(d) && d.line == w.line)
+    });
     Err(place_warnings(diags, warnings))
 }
 

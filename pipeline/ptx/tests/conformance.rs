@@ -292,9 +292,11 @@ fn ptxas_warning(l: &str) -> Option<Outcome> {
     })
 }
 
-/// The infos of ptxas's front end that this suite checks (others, like its advisories on `mma`
-/// modifiers, are not made yet).
-const FRONT_END_INFOS: &[&str] = &["Potential out of bound access"];
+/// The infos of ptxas's front end that this suite checks.
+const FRONT_END_INFOS: &[&str] = &[
+    "Potential out of bound access",
+    "Advisory: Modifier '.sp::ordered_metadata' should be used",
+];
 
 /// `ptxas <file>, line <N>; info    : <text>`, for one of [`FRONT_END_INFOS`].
 fn ptxas_info(l: &str) -> Option<Outcome> {
