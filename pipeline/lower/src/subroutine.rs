@@ -99,16 +99,7 @@ impl<'m> Inliner<'m> {
         callee: &ast::Function,
         out: &mut Vec<Statement>,
     ) -> Result<(), String> {
-        if site.args.len() != callee.params.len() || site.rets.len() != callee.ret_params.len() {
-            return Err(format!(
-                "'call' of '{}' with {} arguments and {} results for its {} and {} is not supported yet",
-                site.target,
-                site.args.len(),
-                site.rets.len(),
-                callee.params.len(),
-                callee.ret_params.len()
-            ));
-        }
+        check_arity(site, callee)?;
         let n = self.sites;
         self.sites += 1;
         let line = ins.line;
@@ -411,4 +402,20 @@ impl Ctx<'_> {
             }
         }
     }
+}
+
+/// A call site's arguments and results against its callee's parameters: a mismatch is reported
+/// as not supported (ptxas's own checks have passed by then). Shared by subroutine and extern calls.
+pub(crate) fn check_arity(site: &CallSite, callee: &ast::Function) -> Result<(), String> {
+    if site.args.len() != callee.params.len() || site.rets.len() != callee.ret_params.len() {
+        return Err(format!(
+            "'call' of '{}' with {} arguments and {} results for its {} and {} is not supported yet",
+            site.target,
+            site.args.len(),
+            site.rets.len(),
+            callee.params.len(),
+            callee.ret_params.len()
+        ));
+    }
+    Ok(())
 }

@@ -7,6 +7,7 @@
 //! whose operands are registers, as `subroutine.rs` does for recursive calls: the `.param`
 //! buffers are moved to and from them with `ld.param`/`st.param` of the parameter's width.
 
+use crate::subroutine::check_arity;
 use ptxforge_ptx::ast::{self, Instruction, Name, Operand, Statement};
 use ptxforge_sass::ir::{Dst, Opcode, Src};
 
@@ -67,16 +68,7 @@ impl<'m> Inliner<'m> {
         callee: &ast::Function,
         out: &mut Vec<Statement>,
     ) -> Result<(), String> {
-        if site.args.len() != callee.params.len() || site.rets.len() != callee.ret_params.len() {
-            return Err(format!(
-                "'call' of '{}' with {} arguments and {} results for its {} and {} is not supported yet",
-                site.target,
-                site.args.len(),
-                site.rets.len(),
-                callee.params.len(),
-                callee.ret_params.len()
-            ));
-        }
+        check_arity(site, callee)?;
         let n = self.sites;
         self.sites += 1;
         let line = ins.line;
