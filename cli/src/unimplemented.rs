@@ -4,6 +4,7 @@
 //! come out in ptxas's order through [`Ignored::notes_before_fast_compile`] and friends.
 
 use crate::args::{boolean, not_defined, number, signed_number, OptionNote};
+use ptxforge_pipeline::{CacheOp, CachePolicy};
 
 /// Flags with no effect on ptxforge's output: it never uses an optimizer constant bank, never
 /// relaxes float atomics, merges no blocks and moves no returns a debugger would notice, has no
@@ -39,6 +40,9 @@ pub struct Ignored {
     /// ptxas's errors for `-dlcm` / `-flcm` / `-dscm` / `-fscm` modifiers it does not know:
     /// `(load or store, message)`.
     cache_errors: Vec<(&'static str, String)>,
+    /// `--def-load-cache` / `--force-load-cache` / `--def-store-cache` / `--force-store-cache`
+    /// (implemented: they reach lowering through `CompileOptions`).
+    pub cache_policy: CachePolicy,
     func_max_regs: bool,
     /// How many values `--maxntid` had.
     maxntid: Option<usize>,
@@ -79,12 +83,8 @@ impl Ignored {
             "legacy-bar-warp-wide-behavior" => self.legacy_bar = true,
             // ptxas ignores it (without looking at the value) unless compiling with -c.
             "device-function-maxrregcount" => self.func_max_regs = true,
-            "def-load-cache" | "force-load-cache" => {
-                self.cache_modifier(long, v, "load", &["ca", "cg", "cs", "cv", "lu"])
-            }
-            "def-store-cache" | "force-store-cache" => {
-                self.cache_modifier(long, v, "store", &["cg", "cs", "wb", "wt"])
-            }
+            "def-load-cache" | "force-load-cache" => self.cache_modifier(long, v, "load"),
+            "def-store-cache" | "force-store-cache" => self.cache_modifier(long, v, "store"),
             "maxntid" => self.maxntid = Some(v.split(',').count()),
             "minnctapersm" => {
                 number(v)?;
@@ -95,10 +95,17 @@ impl Ignored {
         Ok(())
     }
 
-    /// A cache modifier: ptxas's error when it does not know it, else ptxforge's warning.
-    fn cache_modifier(&mut self, long: &str, v: &str, kind: &'static str, known: &[&str]) {
-        if known.contains(&v) {
-            self.not_implemented.push(not_implemented(long));
+    /// A cache modifier: ptxas's error when it does not know it, else recorded in the policy.
+    fn cache_modifier(&mut self, long: &str, v: &str, kind: &'static str) {
+        let store = kind == "store";
+        if let Some(op) = CacheOp::parse(v, store) {
+            let slot = match (long.starts_with("force"), store) {
+                (false, false) => &mut self.cache_policy.default_load,
+                (true, false) => &mut self.cache_policy.force_load,
+                (false, true) => &mut self.cache_policy.default_store,
+                (true, true) => &mut self.cache_policy.force_store,
+            };
+            *slot = Some(op);
         } else {
             self.cache_errors.push((
                 kind,
@@ -169,7 +176,8 @@ impl Ignored {
         notes
     }
 
-    /// ptxas's errors for cache modifiers it does not know: loads first, then stores.
+    /// ptxas's errors for cache modifiers it does not know (loads first, then stores), then its
+    /// warnings for a default and a forced modifier of the same kind.
     pub fn cache_notes(&self) -> Vec<OptionNote> {
         let of_kind = |kind| {
             self.cache_errors
@@ -177,7 +185,21 @@ impl Ignored {
                 .filter(move |(k, _)| *k == kind)
                 .map(|(_, m)| OptionNote::Error(m.clone()))
         };
-        of_kind("load").chain(of_kind("store")).collect()
+        let p = &self.cache_policy;
+        let conflicts = [
+            ("load", p.default_load.is_some() && p.force_load.is_some()),
+            (
+                "store",
+                p.default_store.is_some() && p.force_store.is_some(),
+            ),
+        ];
+        let conflicts = conflicts.into_iter().filter(|c| c.1).map(|(kind, _)| {
+            warning(&format!("Conflicting options force-{kind}-cache and def-{kind}-cache specified, ignoring def-{kind}-cache option"))
+        });
+        of_kind("load")
+            .chain(of_kind("store"))
+            .chain(conflicts)
+            .collect()
     }
 
     /// ptxas's warnings after the register limit, then ptxforge's own for what it does not implement.

@@ -106,6 +106,9 @@ const CASES: &[(&str, Agree)] = &[
     ("-arch=sm_80 -pic=true -suppress-position-independent-code-warning v.ptx", Stderr),
     ("-arch=sm_80 -dlcm=zz v.ptx", Errors),
     ("-arch=sm_80 -fscm=cv v.ptx", Errors),
+    // Cache modifiers: a default beside a forced one warns; errors come first.
+    ("-arch=sm_80 -dlcm=ca -flcm=cg -dscm=wb -fscm=wt v.ptx", Stderr),
+    ("-arch=sm_80 -dlcm=ca -flcm=cg -dscm=xx v.ptx", Stderr),
     ("-arch=sm_80 -regUsageLevel=11 v.ptx", Stderr),
     ("-arch=sm_80 -func-maxrregcount=40 v.ptx", Stderr),
     ("-arch=sm_80 -enable-func-clone-sc=true v.ptx", Stderr),

@@ -538,8 +538,6 @@ fn unimplemented_options_warn_by_name() {
         ("-ewp", "extensible-whole-program"),
         ("-annotate", "compiler-annotations"),
         ("-preserve-relocs", "preserve-relocs"),
-        ("-dlcm=cg", "def-load-cache"),
-        ("-fscm=wt", "force-store-cache"),
         ("-sanitize=memcheck", "sanitize"),
         ("-maxntid=128,1,1", "maxntid"),
         ("-minnctapersm=2", "minnctapersm"),

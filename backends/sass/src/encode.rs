@@ -482,8 +482,18 @@ pub(crate) fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Wor
             size,
             constant,
             scope,
+            hint,
             offset,
-        } => encode_load(sm, w, i, false, size, Order::of(constant, scope), offset)?,
+        } => encode_load(
+            sm,
+            w,
+            i,
+            false,
+            size,
+            Order::of(constant, scope),
+            hint,
+            offset,
+        )?,
         Opcode::UldcNarrow { size } => return crate::encode_mem::encode_uldc_narrow(w, i, size),
         Opcode::CctlPf2 { offset } => return crate::encode_mem::encode_prefetch_l2(w, i, offset),
         Opcode::Ldgsts { .. } => return encode_async::encode_ldgsts(w, i),
@@ -513,18 +523,21 @@ pub(crate) fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Wor
         Opcode::Ld {
             size,
             scope,
+            hint,
             offset,
-        } => encode_load(sm, w, i, true, size, Order::of(false, scope), offset)?,
+        } => encode_load(sm, w, i, true, size, Order::of(false, scope), hint, offset)?,
         Opcode::Stg {
             size,
             scope,
+            hint,
             offset,
-        } => encode_store(sm, w, i, false, size, Order::of(false, scope), offset)?,
+        } => encode_store(sm, w, i, false, size, Order::of(false, scope), hint, offset)?,
         Opcode::St {
             size,
             scope,
+            hint,
             offset,
-        } => encode_store(sm, w, i, true, size, Order::of(false, scope), offset)?,
+        } => encode_store(sm, w, i, true, size, Order::of(false, scope), hint, offset)?,
         Opcode::Lds { size, offset } => {
             w.set(0, 12, 0x984);
             w.set(24, 8, src_gpr(a)?);

@@ -2,9 +2,11 @@
 //!
 //! Fields learned from ptxas 13.5's output for the same PTX (nvdisasm -hex): address register
 //! 24..31, offset 40..63 (sm_75's generic LD/ST: 32..55), wide address bit 72, size 73..75, and
-//! the ordering field: on sm_75 scope 77..78 (3 = SYS/none, 2 = GPU, 1 = SM) with strength 79..80
+//! the ordering field: on sm_75 scope 77..78 (3 = SYS/none, 2 = GPU, 1 = SM, 0 = CTA, which ptxas
+//! uses for `.cta`) with strength 79..80
 //! (0 = CONSTANT, 1 = weak, 2 = STRONG); on sm_80+ one field 77..80 (0 weak, 4 CONSTANT, 7
-//! STRONG.GPU, 10 STRONG.SYS, 5 STRONG.SM) with bit 76 set.
+//! STRONG.GPU, 10 STRONG.SYS, 5 STRONG.SM) with bit 76 set; the cache hints in 84..86 (eviction)
+//! and 68..69 (L2 prefetch).
 
 use crate::arch::Sm;
 use crate::encode::{mem_size_code, src_gpr, EResult, EncodeError, Word};
@@ -43,7 +45,7 @@ impl Order {
         match self {
             Order::Weak => (3, 1),
             Order::Constant => (3, 0),
-            Order::Strong(MemScope::Cta) => (1, 2),
+            Order::Strong(MemScope::Cta) => (0, 2),
             Order::Strong(MemScope::Gpu) => (2, 2),
             Order::Strong(MemScope::Sys) => (3, 2),
         }
@@ -68,6 +70,20 @@ fn set_order(sm: Sm, w: &mut Word, order: Order) {
     }
 }
 
+/// The cache hints: eviction priority 84..86, L2 prefetch size 68..69 (1 = 64B, 2 = 128B, 3 = 256B).
+fn set_hint(w: &mut Word, hint: CacheHint) -> EResult<()> {
+    w.set(84, 3, hint.evict as u64);
+    let ltc = match hint.l2_prefetch {
+        0 => 0,
+        64 => 1,
+        128 => 2,
+        256 => 3,
+        n => return Err(EncodeError(format!("no L2 prefetch of {n} bytes"))),
+    };
+    w.set(68, 2, ltc);
+    Ok(())
+}
+
 /// LDG (`generic == false`) or LD: d0 = [s0 + offset], descriptor s1 on sm_80+.
 pub(crate) fn encode_load(
     sm: Sm,
@@ -76,13 +92,14 @@ pub(crate) fn encode_load(
     generic: bool,
     size: MemSize,
     order: Order,
+    hint: CacheHint,
     offset: i32,
 ) -> EResult<()> {
     w.set(24, 8, src_gpr(&i.srcs[0])?);
     w.set(72, 1, 1);
     w.set(73, 3, mem_size_code(size));
     w.set(81, 3, if generic { 0 } else { 7 });
-    w.set(84, 1, 1);
+    set_hint(w, hint)?;
     set_order(sm, w, order);
     match (sm.num, generic) {
         (75, false) => {
@@ -111,13 +128,14 @@ pub(crate) fn encode_store(
     generic: bool,
     size: MemSize,
     order: Order,
+    hint: CacheHint,
     offset: i32,
 ) -> EResult<()> {
     let data = src_gpr(&i.srcs[1])?;
     w.set(24, 8, src_gpr(&i.srcs[0])?);
     w.set(72, 1, 1);
     w.set(73, 3, mem_size_code(size));
-    w.set(84, 1, 1);
+    set_hint(w, hint)?;
     set_order(sm, w, order);
     match (sm.num, generic) {
         (75, false) => {

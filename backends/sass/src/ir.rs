@@ -451,6 +451,35 @@ impl AtomType {
     }
 }
 
+/// The L1 eviction priority of a global or generic access (`.EF`, `.EL`, `.LU`, `.EU`, `.NA`;
+/// `Normal` prints nothing). The discriminant is the encoding's field value (bits 84..86).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Evict {
+    First = 0,
+    #[default]
+    Normal = 1,
+    Last = 2,
+    LastUse = 3,
+    Unchanged = 4,
+    NoAllocate = 5,
+}
+
+/// A global or generic access's cache hints: the L1 eviction priority and the L2 prefetch size
+/// in bytes (`.LTC64B`/`.LTC128B`/`.LTC256B`; 0: none). Hints never change what a program computes.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CacheHint {
+    pub evict: Evict,
+    pub l2_prefetch: u16,
+}
+
+impl CacheHint {
+    /// No hint: what an access without cache operators gets.
+    pub const NONE: CacheHint = CacheHint {
+        evict: Evict::Normal,
+        l2_prefetch: 0,
+    };
+}
+
 /// The scope of a global atomic (`.STRONG.SM` for `.cta`, `.STRONG.GPU`, `.STRONG.SYS`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MemScope {
@@ -665,30 +694,35 @@ pub enum Opcode {
     Vabsdiff { signed: bool },
     /// `PRMT[.mode] d0, s0, s1(selector), s2`.
     Prmt { mode: PrmtMode },
-    /// `LDG.E[.size][.CONSTANT] d0, [s0(addr pair) + offset]`; s1 = descriptor UR pair (sm_80+).
+    /// `LDG.E[.evict][.LTCnB][.size][.CONSTANT] d0, [s0(addr pair) + offset]`; s1 = descriptor UR
+    /// pair (sm_80+).
     /// `scope`: `.STRONG.{SM,GPU,SYS}` for `.relaxed`/`.volatile` accesses (None: weak).
     Ldg {
         size: MemSize,
         constant: bool,
         scope: Option<MemScope>,
+        hint: CacheHint,
         offset: i32,
     },
-    /// `STG.E[.size] [s0(addr pair) + offset], s1(data)`; s2 = descriptor UR pair (sm_80+).
+    /// `STG.E[.evict][.size] [s0(addr pair) + offset], s1(data)`; s2 = descriptor UR pair (sm_80+).
     Stg {
         size: MemSize,
         scope: Option<MemScope>,
+        hint: CacheHint,
         offset: i32,
     },
-    /// `LD.E[.size][.STRONG.scope] d0, [s0(addr pair) + offset]`: a generic-space load, slots as LDG.
+    /// `LD.E[.evict][.LTCnB][.size][.STRONG.scope] d0, [s0(addr pair) + offset]`: a generic-space load, slots as LDG.
     Ld {
         size: MemSize,
         scope: Option<MemScope>,
+        hint: CacheHint,
         offset: i32,
     },
-    /// `ST.E[.size][.STRONG.scope] [s0(addr pair) + offset], s1(data)`: a generic-space store, slots as STG.
+    /// `ST.E[.evict][.size][.STRONG.scope] [s0(addr pair) + offset], s1(data)`: a generic-space store, slots as STG.
     St {
         size: MemSize,
         scope: Option<MemScope>,
+        hint: CacheHint,
         offset: i32,
     },
     /// `LDS[.size] d0, [s0(addr or Zero) + offset]`.

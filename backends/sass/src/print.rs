@@ -366,11 +366,13 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             size,
             constant,
             scope,
+            hint,
             offset,
         } => {
             let c = if constant { ".CONSTANT" } else { "" };
             format!(
-                "LDG.E{}{c}{} {d0}, {}",
+                "LDG.E{}{}{c}{} {d0}, {}",
+                hint_suffix(hint),
                 size_suffix(size),
                 order_suffix(sm, scope),
                 global_addr(sm, a, b, offset)
@@ -441,10 +443,12 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         Opcode::Ld {
             size,
             scope,
+            hint,
             offset,
         } => {
             format!(
-                "LD.E{}{} {d0}, {}",
+                "LD.E{}{}{} {d0}, {}",
+                hint_suffix(hint),
                 size_suffix(size),
                 order_suffix(sm, scope),
                 global_addr(sm, a, b, offset)
@@ -453,10 +457,12 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         Opcode::Stg {
             size,
             scope,
+            hint,
             offset,
         } => {
             format!(
-                "STG.E{}{} {}, {}",
+                "STG.E{}{}{} {}, {}",
+                hint_suffix(hint),
                 size_suffix(size),
                 order_suffix(sm, scope),
                 global_addr(sm, a, c, offset),
@@ -466,10 +472,12 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         Opcode::St {
             size,
             scope,
+            hint,
             offset,
         } => {
             format!(
-                "ST.E{}{} {}, {}",
+                "ST.E{}{}{} {}, {}",
+                hint_suffix(hint),
                 size_suffix(size),
                 order_suffix(sm, scope),
                 global_addr(sm, a, c, offset),
@@ -588,9 +596,27 @@ fn ftz_s(ftz: bool) -> &'static str {
     }
 }
 
-/// `.STRONG.<scope>` of an ordered global/generic access; weak ones print `.SYS` on sm_75.
+/// The cache hints of a global/generic access: eviction priority, then L2 prefetch size.
+fn hint_suffix(h: CacheHint) -> String {
+    let evict = match h.evict {
+        Evict::First => ".EF",
+        Evict::Normal => "",
+        Evict::Last => ".EL",
+        Evict::LastUse => ".LU",
+        Evict::Unchanged => ".EU",
+        Evict::NoAllocate => ".NA",
+    };
+    match h.l2_prefetch {
+        0 => evict.to_string(),
+        n => format!("{evict}.LTC{n}B"),
+    }
+}
+
+/// `.STRONG.<scope>` of an ordered global/generic access (sm_75 calls SM CTA); weak ones print
+/// `.SYS` on sm_75.
 fn order_suffix(sm: Sm, scope: Option<MemScope>) -> &'static str {
     match scope {
+        Some(MemScope::Cta) if sm.num == 75 => ".STRONG.CTA",
         Some(MemScope::Cta) => ".STRONG.SM",
         Some(MemScope::Gpu) => ".STRONG.GPU",
         Some(MemScope::Sys) => ".STRONG.SYS",

@@ -41,6 +41,8 @@ mod tma;
 
 #[path = "nvdisasm_forms/atomic_float.rs"]
 mod atomic_float;
+#[path = "nvdisasm_forms/cache_hints.rs"]
+mod cache_hints;
 #[path = "nvdisasm_forms/half_rest.rs"]
 mod half_rest;
 #[path = "nvdisasm_forms/scalar.rs"]
@@ -730,6 +732,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
                 size,
                 constant: false,
                 scope: None,
+                hint: CacheHint::NONE,
                 offset: 0,
             },
             &[d(4)],
@@ -739,6 +742,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
             Stg {
                 size,
                 scope: None,
+                hint: CacheHint::NONE,
                 offset: 0,
             },
             &[],
@@ -748,6 +752,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
             Ld {
                 size,
                 scope: None,
+                hint: CacheHint::NONE,
                 offset: 0x10,
             },
             &[d(4)],
@@ -757,6 +762,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
             St {
                 size,
                 scope: None,
+                hint: CacheHint::NONE,
                 offset: 0x10,
             },
             &[],
@@ -768,6 +774,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
             size: MemSize::B32,
             constant: true,
             scope: None,
+            hint: CacheHint::NONE,
             offset: 0x80,
         },
         &[d(4)],
@@ -777,6 +784,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
         Stg {
             size: MemSize::B32,
             scope: None,
+            hint: CacheHint::NONE,
             offset: 4,
         },
         &[],
@@ -787,6 +795,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
             size: MemSize::B32,
             constant: false,
             scope: None,
+            hint: CacheHint::NONE,
             offset: -8,
         },
         &[d(4)],
@@ -797,6 +806,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
     imad_zero_factor_forms(&mut v);
     mma_forms(sm, &mut v);
     v.extend(matrix_move::matrix_move_forms(sm));
+    v.extend(cache_hints::cache_hint_forms(sm));
     v.extend(mma_sparse::mma_sparse_forms(sm));
     convert_forms(&mut v);
     if sm.num >= 90 {
@@ -837,6 +847,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
                 size,
                 constant: false,
                 scope: s,
+                hint: CacheHint::NONE,
                 offset: 0x20,
             },
             &[d(4)],
@@ -846,6 +857,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
             Stg {
                 size,
                 scope: s,
+                hint: CacheHint::NONE,
                 offset: 0x20,
             },
             &[],
@@ -855,6 +867,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
             Ld {
                 size,
                 scope: s,
+                hint: CacheHint::NONE,
                 offset: -0x20,
             },
             &[d(4)],
@@ -864,6 +877,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
             St {
                 size,
                 scope: s,
+                hint: CacheHint::NONE,
                 offset: 0x30,
             },
             &[],

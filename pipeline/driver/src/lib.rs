@@ -24,3 +24,4 @@ pub mod timeline;
 
 pub use compile::{compile_module, CompileOutput, KernelOutcome};
 pub use options::{CompileOptions, JobserverHandle};
+pub use ptxforge_lower::{CacheOp, CachePolicy};

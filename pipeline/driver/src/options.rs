@@ -48,6 +48,8 @@ pub struct CompileOptions {
     pub entries: Vec<String>,
     /// `--warn-on-double-precision-use`: warn at every `.f64` instruction.
     pub warn_double_precision: bool,
+    /// `--def-load-cache` and friends: the cache operators of global and generic accesses.
+    pub cache_policy: ptxforge_lower::CachePolicy,
     /// Test hook: make stage `.1` panic on kernel `.0`, to check that faults stay contained.
     pub fault_injection: Option<(String, String)>,
 }
@@ -70,6 +72,7 @@ impl Default for CompileOptions {
             fault_injection: None,
             entries: Vec::new(),
             warn_double_precision: false,
+            cache_policy: Default::default(),
         }
     }
 }

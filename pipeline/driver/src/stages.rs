@@ -92,7 +92,8 @@ impl KernelInFlight {
 
 /// PTX function → machine IR with virtual registers.
 pub fn lower(mut k: KernelInFlight) -> StageResult {
-    match ptxforge_lower::lower_function(&k.module, k.func(), k.sm()) {
+    let cache_policy = k.opts.cache_policy;
+    match ptxforge_lower::lower_function_with(&k.module, k.func(), k.sm(), cache_policy) {
         Ok(l) => {
             k.lowered = Some(l);
             Ok(k)

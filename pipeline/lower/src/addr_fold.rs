@@ -249,6 +249,7 @@ mod tests {
             size: MemSize::B32,
             constant: false,
             scope: None,
+            hint: CacheHint::NONE,
             offset,
         };
         Instr::new(op, &[Dst::Reg(d)], &[Src::reg(a)])
@@ -330,6 +331,7 @@ mod tests {
         let stg = Opcode::Stg {
             size: MemSize::B64,
             scope: None,
+            hint: CacheHint::NONE,
             offset: 0,
         };
         let r = f.new_vreg(RegFile::Gpr, 1);

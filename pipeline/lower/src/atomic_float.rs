@@ -196,6 +196,7 @@ impl Ctx<'_> {
         let load = Opcode::Ld {
             size,
             scope: None,
+            hint: CacheHint::NONE,
             offset,
         };
         self.emit(load, &[Dst::Reg(old)], &[base, desc]);
@@ -378,6 +379,7 @@ impl Ctx<'_> {
                     size,
                     constant: false,
                     scope: None,
+                    hint: CacheHint::NONE,
                     offset,
                 },
                 Opcode::Atomg {
@@ -391,6 +393,7 @@ impl Ctx<'_> {
                 Opcode::Ld {
                     size,
                     scope: None,
+                    hint: CacheHint::NONE,
                     offset,
                 },
                 Opcode::Atom {

@@ -69,6 +69,8 @@ pub struct Ctx<'a> {
     /// Guard of the PTX instruction being lowered; applied to every instruction emitted for it.
     pub guard: Src,
     pub uses_barrier: bool,
+    /// The command line's cache operators (`--def-load-cache` and friends).
+    pub cache_policy: crate::cache_ops::CachePolicy,
     errors: Vec<LowerError>,
 }
 
@@ -122,6 +124,7 @@ impl<'a> Ctx<'a> {
             shared_base: None,
             guard: Src::TRUE,
             uses_barrier: false,
+            cache_policy: Default::default(),
             errors: Vec::new(),
         }
     }

@@ -204,6 +204,7 @@ mod tests {
                 Opcode::Stg {
                     size: MemSize::B64,
                     scope: None,
+                    hint: CacheHint::NONE,
                     offset: 0,
                 },
                 &[],

@@ -73,6 +73,7 @@ mod atomic_float;
 mod atomic_loop;
 mod bits;
 mod bits64;
+mod cache_ops;
 mod call_params;
 mod calls;
 mod cluster;
@@ -140,6 +141,7 @@ mod wide_add_fold;
 mod wmma;
 mod wmma_mma;
 
+pub use cache_ops::{CacheOp, CachePolicy};
 pub use cluster::setmaxnreg_budget;
 pub use consts::{const_offsets, const_variable_decls, module_consts};
 pub use ctx::{LowerError, LoweredKernel, ParamLayout};
@@ -157,6 +159,16 @@ pub fn lower_function(
     func: &ast::Function,
     sm: Sm,
 ) -> Result<LoweredKernel, Vec<LowerError>> {
+    lower_function_with(module, func, sm, CachePolicy::default())
+}
+
+/// [`lower_function`] with the command line's cache operators.
+pub fn lower_function_with(
+    module: &ast::Module,
+    func: &ast::Function,
+    sm: Sm,
+    cache_policy: CachePolicy,
+) -> Result<LoweredKernel, Vec<LowerError>> {
     if !func.is_entry {
         return Err(vec![LowerError {
             line: func.line,
@@ -166,6 +178,7 @@ pub fn lower_function(
     let inlined = calls::inline_calls(module, func)?;
     let func = inlined.as_ref().unwrap_or(func);
     let mut cx = ctx::Ctx::new(module, func, sm);
+    cx.cache_policy = cache_policy;
     cx.lower_body();
     let mut kernel = cx.finish()?;
     warp::converge_warp_collectives(&mut kernel.func, sm);

@@ -9,6 +9,7 @@
 use ptxforge_ptx::ast::{AddrBase, Instruction, Operand, Type};
 use ptxforge_sass::ir::*;
 
+use crate::cache_ops::AccessOrder;
 use crate::ctx::{Ctx, LResult};
 use crate::param_addr::ParamSlot;
 
@@ -188,11 +189,15 @@ impl Ctx<'_> {
         } else {
             Space::Generic
         };
-        let scope = order_scope(i, space)?;
+        let order = AccessOrder {
+            scope: order_scope(i, space)?,
+            hint: CacheHint::NONE,
+        };
+        let order = self.cache_policy.apply(i, space, order)?;
         let ordering = crate::ordered::ordering(i)?;
         let (base, offset) = self.mem_address(space, addr)?;
         self.ordering_prologue(ordering);
-        self.lower_access(i, space, scope, base, offset, &elems, ty)?;
+        self.lower_access(i, space, order, base, offset, &elems, ty)?;
         self.ordering_epilogue(ordering);
         Ok(())
     }
@@ -203,7 +208,7 @@ impl Ctx<'_> {
         &mut self,
         i: &Instruction,
         space: Space,
-        scope: Option<MemScope>,
+        order: AccessOrder,
         base: Src,
         offset: i32,
         elems: &[&Operand],
@@ -215,9 +220,9 @@ impl Ctx<'_> {
         if width > 1 && (elem_regs == 1 || elem_regs == 2) && width as u32 * elem_regs <= 4 {
             let regs = (width as u32 * elem_regs) as u8;
             return if load {
-                self.load_vector(space, scope, base, offset, elems, ty, regs)
+                self.load_vector(space, order, base, offset, elems, ty, regs)
             } else {
-                self.store_vector(space, scope, base, offset, elems, ty, regs)
+                self.store_vector(space, order, base, offset, elems, ty, regs)
             };
         }
         if width > 1 && ty.size_bytes() > 2 {
@@ -230,9 +235,9 @@ impl Ctx<'_> {
         for (k, e) in elems.iter().enumerate() {
             let off = offset + k as i32 * ty.size_bytes() as i32;
             if load {
-                self.load_scalar(space, scope, base, off, e, ty)?;
+                self.load_scalar(space, order, base, off, e, ty)?;
             } else {
-                self.store_scalar(space, scope, base, off, e, ty)?;
+                self.store_scalar(space, order, base, off, e, ty)?;
             }
         }
         Ok(())
@@ -292,7 +297,7 @@ impl Ctx<'_> {
     pub(crate) fn emit_access(
         &mut self,
         space: Space,
-        scope: Option<MemScope>,
+        order: AccessOrder,
         size: MemSize,
         base: Src,
         offset: i32,
@@ -305,7 +310,8 @@ impl Ctx<'_> {
                 Opcode::Ldg {
                     size,
                     constant: nc,
-                    scope,
+                    scope: order.scope,
+                    hint: order.hint,
                     offset,
                 },
                 &[Dst::Reg(d)],
@@ -314,7 +320,8 @@ impl Ctx<'_> {
             (Space::Generic, Some(d)) => self.emit(
                 Opcode::Ld {
                     size,
-                    scope,
+                    scope: order.scope,
+                    hint: order.hint,
                     offset,
                 },
                 &[Dst::Reg(d)],
@@ -326,7 +333,8 @@ impl Ctx<'_> {
             (Space::Global { .. }, None) => self.emit(
                 Opcode::Stg {
                     size,
-                    scope,
+                    scope: order.scope,
+                    hint: order.hint,
                     offset,
                 },
                 &[],
@@ -335,7 +343,8 @@ impl Ctx<'_> {
             (Space::Generic, None) => self.emit(
                 Opcode::St {
                     size,
-                    scope,
+                    scope: order.scope,
+                    hint: order.hint,
                     offset,
                 },
                 &[],
@@ -352,7 +361,7 @@ impl Ctx<'_> {
     fn load_scalar(
         &mut self,
         space: Space,
-        scope: Option<MemScope>,
+        order: AccessOrder,
         base: Src,
         offset: i32,
         val: &Operand,
@@ -364,7 +373,7 @@ impl Ctx<'_> {
         let d = self.dst(val)?;
         let size = mem_size(ty);
         let narrow = self.narrow_target(d, size);
-        self.emit_access(space, scope, size, base, offset, Some(narrow), Src::NONE);
+        self.emit_access(space, order, size, base, offset, Some(narrow), Src::NONE);
         self.widen_loaded(d, narrow, ty);
         Ok(())
     }
@@ -372,7 +381,7 @@ impl Ctx<'_> {
     fn store_scalar(
         &mut self,
         space: Space,
-        scope: Option<MemScope>,
+        order: AccessOrder,
         base: Src,
         offset: i32,
         val: &Operand,
@@ -380,7 +389,7 @@ impl Ctx<'_> {
     ) -> LResult<()> {
         let size = mem_size(ty);
         let data = self.store_data(val, size)?;
-        self.emit_access(space, scope, size, base, offset, None, data);
+        self.emit_access(space, order, size, base, offset, None, data);
         Ok(())
     }
 
@@ -389,7 +398,7 @@ impl Ctx<'_> {
     fn load_vector(
         &mut self,
         space: Space,
-        scope: Option<MemScope>,
+        order: AccessOrder,
         base: Src,
         offset: i32,
         elems: &[&Operand],
@@ -399,7 +408,7 @@ impl Ctx<'_> {
         let group = self.f.new_vreg(RegFile::Gpr, regs);
         self.emit_access(
             space,
-            scope,
+            order,
             group_size(regs),
             base,
             offset,
@@ -445,7 +454,7 @@ impl Ctx<'_> {
     fn store_vector(
         &mut self,
         space: Space,
-        scope: Option<MemScope>,
+        order: AccessOrder,
         base: Src,
         offset: i32,
         elems: &[&Operand],
@@ -468,7 +477,7 @@ impl Ctx<'_> {
         }
         self.emit_access(
             space,
-            scope,
+            order,
             group_size(regs),
             base,
             offset,

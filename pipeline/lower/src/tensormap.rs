@@ -93,6 +93,7 @@ impl Ctx<'_> {
                     size: MemSize::B32,
                     constant: false,
                     scope: None,
+                    hint: CacheHint::NONE,
                     offset: off as i32,
                 };
                 self.emit(op, &[Dst::Reg(d)], &[Src::reg(r), desc]);
@@ -116,6 +117,7 @@ impl Ctx<'_> {
                 let op = Opcode::Stg {
                     size: MemSize::B32,
                     scope: None,
+                    hint: CacheHint::NONE,
                     offset: off as i32,
                 };
                 self.emit(op, &[], &[Src::reg(r), v, desc]);

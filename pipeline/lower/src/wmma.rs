@@ -20,6 +20,7 @@
 //! `mma` each. sm_75 has neither HMMA.16816 nor IMMA.16816: f16 tiles are two m16n8k8 k-steps
 //! and s8/u8 tiles m8n8k16 ones (m8n32k16's s32 C is then four m8n8 tiles side by side).
 
+use crate::cache_ops::AccessOrder;
 use ptxforge_ptx::ast::{Instruction, Name, Operand};
 use ptxforge_ptx::isa::{wmma_dims, wmma_fragment, FragmentLayout, WmmaMatrix};
 use ptxforge_sass::ir::*;
@@ -345,10 +346,26 @@ impl Ctx<'_> {
                         &[Dst::Reg(v)],
                         &[Src::ZERO, Src::imm(e * l.elem_bits), w],
                     );
-                    self.emit_access(space, None, e_size, addr, off, None, Src::reg(v));
+                    self.emit_access(
+                        space,
+                        AccessOrder::WEAK,
+                        e_size,
+                        addr,
+                        off,
+                        None,
+                        Src::reg(v),
+                    );
                 } else {
                     let v = self.temp();
-                    self.emit_access(space, None, e_size, addr, off, Some(v), Src::ZERO);
+                    self.emit_access(
+                        space,
+                        AccessOrder::WEAK,
+                        e_size,
+                        addr,
+                        off,
+                        Some(v),
+                        Src::ZERO,
+                    );
                     parts.push(Src::reg(v));
                 }
             }
@@ -383,7 +400,7 @@ impl Ctx<'_> {
             } else {
                 (Some(r), Src::ZERO)
             };
-            self.emit_access(space, None, size, addr, off, load, data);
+            self.emit_access(space, AccessOrder::WEAK, size, addr, off, load, data);
             return Ok(());
         }
         let group = self.f.new_vreg(RegFile::Gpr, n_words as u8);
@@ -401,10 +418,26 @@ impl Ctx<'_> {
                     self.emit(Opcode::Mov, &[Dst::Reg(part)], &[s]);
                 }
             }
-            self.emit_access(space, None, size, addr, off, None, Src::reg(group));
+            self.emit_access(
+                space,
+                AccessOrder::WEAK,
+                size,
+                addr,
+                off,
+                None,
+                Src::reg(group),
+            );
             return Ok(());
         }
-        self.emit_access(space, None, size, addr, off, Some(group), Src::ZERO);
+        self.emit_access(
+            space,
+            AccessOrder::WEAK,
+            size,
+            addr,
+            off,
+            Some(group),
+            Src::ZERO,
+        );
         for r in 0..a.regs {
             let e = &frag[a.first + r];
             if *e == Operand::Sink {

@@ -181,6 +181,8 @@ const KERNELS: &[Kernel] = &[
     },
     kernel("rsqrt64_abs64.ptx", "abs_s64", 64),
     kernel("envreg.ptx", "envreg", 64),
+    // Cache operators, eviction priorities and L2 prefetch sizes on loads and stores.
+    kernel("cache_ops.ptx", "cache_ops", 64),
     // set on f16/f16x2 sources (HSET2); bf16/bf16x2 need sm_90.
     kernel("half_set.ptx", "half_set", 64),
     Kernel {
