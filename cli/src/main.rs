@@ -273,6 +273,9 @@ fn compile_options(args: &args::Args) -> CompileOptions {
         entries: args.entries.clone(),
         warn_double_precision: args.warn_double,
         cache_policy: args.ignored.cache_policy,
+        launch_defaults: args
+            .ignored
+            .launch_defaults(args.max_regs_request.is_some()),
         ..CompileOptions::default()
     }
 }

@@ -4,7 +4,7 @@
 //! come out in ptxas's order through [`Ignored::notes_before_fast_compile`] and friends.
 
 use crate::args::{boolean, not_defined, number, signed_number, OptionNote};
-use ptxforge_pipeline::{CacheOp, CachePolicy};
+use ptxforge_pipeline::{CacheOp, CachePolicy, LaunchDefaults};
 
 /// Flags with no effect on ptxforge's output: it never uses an optimizer constant bank, never
 /// relaxes float atomics, merges no blocks and moves no returns a debugger would notice, has no
@@ -44,9 +44,12 @@ pub struct Ignored {
     /// (implemented: they reach lowering through `CompileOptions`).
     pub cache_policy: CachePolicy,
     func_max_regs: bool,
-    /// How many values `--maxntid` had.
-    maxntid: Option<usize>,
-    minnctapersm: bool,
+    /// `--maxntid`'s values as written.
+    maxntid: Option<String>,
+    /// `--minnctapersm N`.
+    minnctapersm: Option<u64>,
+    /// `--override-directive-values`.
+    override_directives: bool,
     legacy_bar: bool,
     /// Options that only warn that ptxforge does not implement them, in command-line order.
     not_implemented: Vec<String>,
@@ -85,11 +88,9 @@ impl Ignored {
             "device-function-maxrregcount" => self.func_max_regs = true,
             "def-load-cache" | "force-load-cache" => self.cache_modifier(long, v, "load"),
             "def-store-cache" | "force-store-cache" => self.cache_modifier(long, v, "store"),
-            "maxntid" => self.maxntid = Some(v.split(',').count()),
-            "minnctapersm" => {
-                number(v)?;
-                self.minnctapersm = true;
-            }
+            "maxntid" => self.maxntid = Some(v.to_string()),
+            "minnctapersm" => self.minnctapersm = Some(number(v)?),
+            "override-directive-values" => self.override_directives = true,
             _ => return self.record_not_implemented(long, v),
         }
         Ok(())
@@ -202,6 +203,24 @@ impl Ignored {
             .collect()
     }
 
+    /// `--maxntid` and `--minnctapersm` as compiling uses them: ptxas ignores both beside
+    /// `--maxrregcount`, a `--maxntid` with more than three values, one that is not numbers, and
+    /// one or a `--minnctapersm` whose (first) value is 0.
+    pub fn launch_defaults(&self, max_regs_given: bool) -> LaunchDefaults {
+        if max_regs_given {
+            return LaunchDefaults::default();
+        }
+        let maxntid = self.maxntid.as_ref().and_then(|v| {
+            let dims: Option<Vec<u64>> = v.split(',').map(|d| d.trim().parse().ok()).collect();
+            dims.filter(|d| d.len() <= 3 && d[0] != 0)
+        });
+        LaunchDefaults {
+            maxntid,
+            minnctapersm: self.minnctapersm.filter(|&n| n != 0),
+            override_directives: self.override_directives,
+        }
+    }
+
     /// ptxas's warnings after the register limit, then ptxforge's own for what it does not implement.
     pub fn notes_after_max_regs(&self, max_regs_given: bool) -> Vec<OptionNote> {
         let mut notes = Vec::new();
@@ -209,7 +228,7 @@ impl Ignored {
             notes.push(warning("Command line option 'device-function-maxrregcount' not supported for 'whole program compilation', will be ignored"));
         }
         for (given, name) in [
-            (self.minnctapersm, "minnctapersm"),
+            (self.minnctapersm.is_some(), "minnctapersm"),
             (self.maxntid.is_some(), "maxntid"),
         ] {
             if given && max_regs_given {
@@ -218,17 +237,15 @@ impl Ignored {
                 )));
             }
         }
-        match self.maxntid {
-            Some(n) if n > 3 && !max_regs_given => notes.push(warning(
+        if self
+            .maxntid
+            .as_ref()
+            .is_some_and(|v| v.split(',').count() > 3)
+            && !max_regs_given
+        {
+            notes.push(warning(
                 "Too many values specified for option '-maxntid', option will be ignored",
-            )),
-            Some(_) if !max_regs_given => {
-                notes.push(OptionNote::Warning(not_implemented("maxntid")))
-            }
-            _ => {}
-        }
-        if self.minnctapersm && !max_regs_given {
-            notes.push(OptionNote::Warning(not_implemented("minnctapersm")));
+            ));
         }
         if self.suppress_debug_info && !self.device_debug && !self.line_info {
             notes.push(warning("Option suppress-debug-info requires option device-debug or lineinfo; ignoring since latter is not specified"));

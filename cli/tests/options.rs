@@ -539,9 +539,6 @@ fn unimplemented_options_warn_by_name() {
         ("-annotate", "compiler-annotations"),
         ("-preserve-relocs", "preserve-relocs"),
         ("-sanitize=memcheck", "sanitize"),
-        ("-maxntid=128,1,1", "maxntid"),
-        ("-minnctapersm=2", "minnctapersm"),
-        ("-override-directive-values", "override-directive-values"),
         (
             "-make-errors-visible-at-exit",
             "make-errors-visible-at-exit",

@@ -99,11 +99,46 @@ pub struct KernelImage {
     /// The kernel's cluster directives (EIATTR_CTA_PER_CLUSTER, _MAX_CLUSTER_RANK,
     /// _EXPLICIT_CLUSTER).
     pub cluster: ClusterDirectives,
+    /// Its thread-count directives and register budget (EIATTR_MAX_THREADS, _REQNTID,
+    /// _MAXREG_COUNT).
+    pub launch: LaunchBounds,
     /// The external functions it calls (`vprintf`, ...; names of [`CubinModule::extern_funcs`]) in
     /// order of first call: EIATTR_EXTERNS and `.nv.callgraph` edges.
     pub externs: Vec<String>,
     /// Offsets of its `CALL.ABS` instructions (EIATTR_SYSCALL_OFFSETS).
     pub syscall_offsets: Vec<u32>,
+}
+
+/// `.maxntid` and `.reqntid` of a kernel (as given, or from `--maxntid`), and the register budget
+/// that those, `.maxnreg`, `.minnctapersm` and `--maxrregcount` give (None: no limit, 0xff).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LaunchBounds {
+    pub max_threads: Option<[u32; 3]>,
+    pub req_threads: Option<[u32; 3]>,
+    pub max_regs: Option<u32>,
+}
+
+impl LaunchBounds {
+    /// The thread-count directives of a PTX function's list (`(name, values)` as the parser keeps
+    /// them), missing dimensions 1; `max_regs` is the caller's.
+    pub fn from_list(list: &[(String, Vec<u64>)], max_regs: Option<u32>) -> LaunchBounds {
+        let dims = |vals: &[u64]| {
+            let v = |n: usize| vals.get(n).map_or(1, |&x| x.min(u32::MAX as u64) as u32);
+            [v(0), v(1), v(2)]
+        };
+        let mut b = LaunchBounds {
+            max_regs,
+            ..LaunchBounds::default()
+        };
+        for (name, vals) in list {
+            match name.as_str() {
+                "maxntid" => b.max_threads = Some(dims(vals)),
+                "reqntid" => b.req_threads = Some(dims(vals)),
+                _ => {}
+            }
+        }
+        b
+    }
 }
 
 /// `.reqnctapercluster x[,y[,z]]`, `.maxclusterrank n` and `.explicitcluster` of a kernel.

@@ -10,6 +10,8 @@ const EIFMT_HVAL: u8 = 3;
 const EIFMT_SVAL: u8 = 4;
 
 const CTAIDZ_USED: u8 = 0x04;
+const MAX_THREADS: u8 = 0x05;
+const REQNTID: u8 = 0x10;
 const CRS_STACK_SIZE: u8 = 0x1e;
 const PARAM_CBANK: u8 = 0x0a;
 const FRAME_SIZE: u8 = 0x11;
@@ -151,7 +153,10 @@ fn kernel_info_legacy(
         r.hval(CBANK_PARAM_SIZE, k.param_bytes as u16);
         kparams(&mut r, k);
     }
-    r.hval(MAXREG_COUNT, 0xff);
+    r.hval(
+        MAXREG_COUNT,
+        k.launch.max_regs.map_or(0xff, |n| n.min(0xff)) as u16,
+    );
     spill_annotations(&mut r, k);
     if k.uses_barrier {
         r.bval(NUM_BARRIERS, k.num_barriers.clamp(1, 16) as u8);
@@ -164,6 +169,7 @@ fn kernel_info_legacy(
     if k.uses_ctaid_z {
         r.nval(CTAIDZ_USED);
     }
+    thread_counts(&mut r, k);
     if !k.subroutines.is_empty() {
         r.words(CRS_STACK_SIZE, &[u32::MAX]);
     } else if k.divergent_loop {
@@ -184,7 +190,10 @@ fn kernel_info_new(
     kparams(&mut r, k);
     cluster_records(&mut r, k);
     r.hval(SPARSE_MMA_MASK, 0);
-    r.hval(MAXREG_COUNT, 0xff);
+    r.hval(
+        MAXREG_COUNT,
+        k.launch.max_regs.map_or(0xff, |n| n.min(0xff)) as u16,
+    );
     spill_annotations(&mut r, k);
     if k.uses_barrier {
         r.bval(NUM_BARRIERS, k.num_barriers.clamp(1, 16) as u8);
@@ -194,6 +203,7 @@ fn kernel_info_new(
     coop_groups(&mut r, k);
     crate::extern_calls::syscall_record(&mut r.0, k);
     r.words(EXIT_INSTR_OFFSETS, &k.exit_offsets);
+    thread_counts(&mut r, k);
     if !k.subroutines.is_empty() {
         r.words(CRS_STACK_SIZE, &[u32::MAX]);
     } else if k.divergent_loop {
@@ -207,6 +217,16 @@ fn kernel_info_new(
     r.hval(NVSAL_SW_WAR, 1);
     r.bval(PREEXIT_USED, k.preexit_used as u8);
     r.0
+}
+
+/// `.maxntid` and `.reqntid` (x, y, z), after EXIT_INSTR_OFFSETS and CTAIDZ_USED.
+fn thread_counts(r: &mut Records, k: &KernelImage) {
+    if let Some(dims) = k.launch.max_threads {
+        r.words(MAX_THREADS, &dims);
+    }
+    if let Some(dims) = k.launch.req_threads {
+        r.words(REQNTID, &dims);
+    }
 }
 
 /// The cluster directives' records, after KPARAM_INFO and in ptxas's order (0x3f, 0x3e, 0x3d).

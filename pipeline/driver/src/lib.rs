@@ -23,5 +23,5 @@ pub mod stages;
 pub mod timeline;
 
 pub use compile::{compile_module, CompileOutput, KernelOutcome};
-pub use options::{CompileOptions, JobserverHandle};
+pub use options::{CompileOptions, JobserverHandle, LaunchDefaults};
 pub use ptxforge_lower::{CacheOp, CachePolicy};

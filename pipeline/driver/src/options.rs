@@ -1,5 +1,6 @@
 //! Options that steer one compile, independent of how the command line spelled them.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
@@ -50,6 +51,8 @@ pub struct CompileOptions {
     pub warn_double_precision: bool,
     /// `--def-load-cache` and friends: the cache operators of global and generic accesses.
     pub cache_policy: ptxforge_lower::CachePolicy,
+    /// `--maxntid`, `--minnctapersm` and `--override-directive-values`.
+    pub launch_defaults: LaunchDefaults,
     /// Test hook: make stage `.1` panic on kernel `.0`, to check that faults stay contained.
     pub fault_injection: Option<(String, String)>,
 }
@@ -73,6 +76,7 @@ impl Default for CompileOptions {
             entries: Vec::new(),
             warn_double_precision: false,
             cache_policy: Default::default(),
+            launch_defaults: LaunchDefaults::default(),
         }
     }
 }
@@ -81,5 +85,55 @@ impl CompileOptions {
     /// Whether `--entry` selects the entry function `name`.
     pub fn compiles_entry(&self, name: &str) -> bool {
         self.entries.is_empty() || self.entries.iter().any(|e| e == name)
+    }
+}
+
+/// The command line's `--maxntid` and `--minnctapersm`: they stand for the directives of kernels
+/// that have none (`.maxntid`/`.reqntid`, `.minnctapersm`), or replace them with
+/// `--override-directive-values`. ptxas ignores both beside `--maxrregcount`; the command line
+/// leaves them out then.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LaunchDefaults {
+    pub maxntid: Option<Vec<u64>>,
+    pub minnctapersm: Option<u64>,
+    pub override_directives: bool,
+}
+
+impl LaunchDefaults {
+    /// The directives the register budget follows: a kernel's `.maxnreg` is final, so the
+    /// options' thread counts do not lower it (as ptxas).
+    pub fn apply_for_budget<'a>(
+        &self,
+        directives: &'a [(String, Vec<u64>)],
+    ) -> Cow<'a, [(String, Vec<u64>)]> {
+        if directives.iter().any(|(n, _)| n == "maxnreg") {
+            return Cow::Borrowed(directives);
+        }
+        self.apply(directives)
+    }
+
+    /// `directives` (`(name, values)` as the parser keeps them) with these applied; a kernel's
+    /// `.maxntid` or `.reqntid` keeps `--maxntid` out unless overridden (and then a `.reqntid`
+    /// stays beside the new `.maxntid`, as ptxas writes both).
+    pub fn apply<'a>(&self, directives: &'a [(String, Vec<u64>)]) -> Cow<'a, [(String, Vec<u64>)]> {
+        if self.maxntid.is_none() && self.minnctapersm.is_none() {
+            return Cow::Borrowed(directives);
+        }
+        let has = |names: &[&str]| directives.iter().any(|(n, _)| names.contains(&n.as_str()));
+        let mut out = directives.to_vec();
+        let mut set = |name: &str, vals: Vec<u64>, present: bool| {
+            if present && !self.override_directives {
+                return;
+            }
+            out.retain(|(n, _)| n != name);
+            out.push((name.to_string(), vals));
+        };
+        if let Some(dims) = &self.maxntid {
+            set("maxntid", dims.clone(), has(&["maxntid", "reqntid"]));
+        }
+        if let Some(n) = self.minnctapersm {
+            set("minnctapersm", vec![n], has(&["minnctapersm"]));
+        }
+        Cow::Owned(out)
     }
 }

@@ -66,6 +66,21 @@ impl KernelInFlight {
         &self.module.functions[self.func_index]
     }
 
+    /// The kernel's performance directives with `--maxntid`/`--minnctapersm` applied.
+    fn directives(&self) -> std::borrow::Cow<'_, [(String, Vec<u64>)]> {
+        self.opts.launch_defaults.apply(&self.func().directives)
+    }
+
+    /// The registers it may use: `--maxrregcount` and its directives, by ptxas's rules.
+    fn register_budget(&self) -> u32 {
+        use ptxforge_sass::reg_budget::{register_budget, Directives};
+        let list = self
+            .opts
+            .launch_defaults
+            .apply_for_budget(&self.func().directives);
+        register_budget(self.sm(), Directives::from_list(&list), self.opts.max_regs)
+    }
+
     /// Size of the kernel in PTX instructions (the unit of `--threads-min-section-size`).
     pub fn ptx_instructions(&self) -> usize {
         self.func()
@@ -134,9 +149,7 @@ fn pass_config(k: &KernelInFlight) -> Option<ptxforge_lower::PassConfig> {
 /// Virtual → physical registers.
 pub fn regalloc(mut k: KernelInFlight) -> StageResult {
     let sm = k.sm();
-    use ptxforge_sass::reg_budget::{register_budget, Directives};
-    let directives = Directives::from_list(&k.module.functions[k.func_index].directives);
-    let entry = register_budget(sm, directives, k.opts.max_regs);
+    let entry = k.register_budget();
     // setmaxnreg: every part of the kernel within the smallest count it asks for; the kernel
     // still reports its entry budget, which the counts move from (as ptxas).
     let setmaxnreg = ptxforge_lower::setmaxnreg_budget(&k.module.functions[k.func_index]);
@@ -168,8 +181,16 @@ pub fn regalloc(mut k: KernelInFlight) -> StageResult {
 /// [`budget_note`]: ptxforge_sass::reg_budget::budget_note
 pub fn register_note(k: &KernelInFlight) -> Option<String> {
     use ptxforge_sass::reg_budget::{budget_note, Directives};
-    let directives = Directives::from_list(&k.module.functions[k.func_index].directives);
-    budget_note(k.sm(), directives, k.opts.max_regs, &k.name)
+    let list = k
+        .opts
+        .launch_defaults
+        .apply_for_budget(&k.func().directives);
+    budget_note(
+        k.sm(),
+        Directives::from_list(&list),
+        k.opts.max_regs,
+        &k.name,
+    )
 }
 
 /// Control bits (stalls, scoreboards), then the trailing self-branch and padding.
@@ -290,6 +311,7 @@ pub fn kernel_image(k: &KernelInFlight) -> KernelImage {
         cluster: ptxforge_cubin::ClusterDirectives::from_list(
             &k.module.functions[k.func_index].directives,
         ),
+        launch: ptxforge_cubin::LaunchBounds::from_list(&k.directives(), Some(k.register_budget())),
         externs: extern_calls(&l.func, &k.module),
         syscall_offsets: l
             .func
