@@ -153,28 +153,7 @@ fn kernel_info_legacy(
         r.hval(CBANK_PARAM_SIZE, k.param_bytes as u16);
         kparams(&mut r, k);
     }
-    r.hval(
-        MAXREG_COUNT,
-        k.launch.max_regs.map_or(0xff, |n| n.min(0xff)) as u16,
-    );
-    spill_annotations(&mut r, k);
-    if k.uses_barrier {
-        r.bval(NUM_BARRIERS, k.num_barriers.clamp(1, 16) as u8);
-    }
-    crate::extern_calls::externs_record(&mut r.0, k, symbols);
-    r.hval(MERCURY_ISA_VERSION, 0);
-    coop_groups(&mut r, k);
-    crate::extern_calls::syscall_record(&mut r.0, k);
-    r.words(EXIT_INSTR_OFFSETS, &k.exit_offsets);
-    if k.uses_ctaid_z {
-        r.nval(CTAIDZ_USED);
-    }
-    thread_counts(&mut r, k);
-    if !k.subroutines.is_empty() {
-        r.words(CRS_STACK_SIZE, &[u32::MAX]);
-    } else if k.divergent_loop {
-        r.words(CRS_STACK_SIZE, &[0]);
-    }
+    code_records(&mut r, k, symbols, 0, k.uses_ctaid_z);
     r.0
 }
 
@@ -190,25 +169,7 @@ fn kernel_info_new(
     kparams(&mut r, k);
     cluster_records(&mut r, k);
     r.hval(SPARSE_MMA_MASK, 0);
-    r.hval(
-        MAXREG_COUNT,
-        k.launch.max_regs.map_or(0xff, |n| n.min(0xff)) as u16,
-    );
-    spill_annotations(&mut r, k);
-    if k.uses_barrier {
-        r.bval(NUM_BARRIERS, k.num_barriers.clamp(1, 16) as u8);
-    }
-    crate::extern_calls::externs_record(&mut r.0, k, symbols);
-    r.hval(MERCURY_ISA_VERSION, 0x0101);
-    coop_groups(&mut r, k);
-    crate::extern_calls::syscall_record(&mut r.0, k);
-    r.words(EXIT_INSTR_OFFSETS, &k.exit_offsets);
-    thread_counts(&mut r, k);
-    if !k.subroutines.is_empty() {
-        r.words(CRS_STACK_SIZE, &[u32::MAX]);
-    } else if k.divergent_loop {
-        r.words(CRS_STACK_SIZE, &[0]);
-    }
+    code_records(&mut r, k, symbols, 0x0101, false);
     if !k.params.is_empty() {
         r.hval(CBANK_PARAM_SIZE, k.param_bytes as u16);
         param_cbank(&mut r, sm, k, const_sym);
@@ -219,13 +180,42 @@ fn kernel_info_new(
     r.0
 }
 
-/// `.maxntid` and `.reqntid` (x, y, z), after EXIT_INSTR_OFFSETS and CTAIDZ_USED.
-fn thread_counts(r: &mut Records, k: &KernelImage) {
+/// The records both families write in the same order, from MAXREG_COUNT to CRS_STACK_SIZE:
+/// the register budget, spills, barriers, calls, the ISA version (`mercury`), exits, CTAIDZ_USED
+/// (`ctaid_z`, the legacy family only) and `.maxntid`/`.reqntid` (x, y, z).
+fn code_records(
+    r: &mut Records,
+    k: &KernelImage,
+    symbols: &[crate::sections::Symbol],
+    mercury: u16,
+    ctaid_z: bool,
+) {
+    r.hval(
+        MAXREG_COUNT,
+        k.launch.max_regs.map_or(0xff, |n| n.min(0xff)) as u16,
+    );
+    spill_annotations(r, k);
+    if k.uses_barrier {
+        r.bval(NUM_BARRIERS, k.num_barriers.clamp(1, 16) as u8);
+    }
+    crate::extern_calls::externs_record(&mut r.0, k, symbols);
+    r.hval(MERCURY_ISA_VERSION, mercury);
+    coop_groups(r, k);
+    crate::extern_calls::syscall_record(&mut r.0, k);
+    r.words(EXIT_INSTR_OFFSETS, &k.exit_offsets);
+    if ctaid_z {
+        r.nval(CTAIDZ_USED);
+    }
     if let Some(dims) = k.launch.max_threads {
         r.words(MAX_THREADS, &dims);
     }
     if let Some(dims) = k.launch.req_threads {
         r.words(REQNTID, &dims);
+    }
+    if !k.subroutines.is_empty() {
+        r.words(CRS_STACK_SIZE, &[u32::MAX]);
+    } else if k.divergent_loop {
+        r.words(CRS_STACK_SIZE, &[0]);
     }
 }
 
