@@ -36,7 +36,7 @@ const HELP: &[(&str, &str, &str)] = &[
     ("list-arch", "", "Print the architectures ptxforge generates code for."),
     ("list-version", "", "Print the PTX ISA versions ptxforge reads."),
     ("machine", "<bits>", "Host address size; only 64.\nDefault value:  64."),
-    ("make-errors-visible-at-exit", "", "Make memory faults visible at exit. Not implemented: warns."),
+    ("make-errors-visible-at-exit", "", "Make memory faults visible at exit (ERRBAR before every EXIT)."),
     ("maxntid", "<N>,...", "Maximum threads per CTA, for kernels without .maxntid/.reqntid."),
     ("maxrregcount", "<archmax/archmin/N>", "Maximum registers per thread (raised to 24, ignored above 255, as by ptxas)."),
     ("minnctapersm", "<N>", "Minimum CTAs per multiprocessor, for kernels without .minnctapersm."),

@@ -276,6 +276,7 @@ fn compile_options(args: &args::Args) -> CompileOptions {
         launch_defaults: args
             .ignored
             .launch_defaults(args.max_regs_request.is_some()),
+        errors_visible_at_exit: args.ignored.errors_visible_at_exit,
         ..CompileOptions::default()
     }
 }

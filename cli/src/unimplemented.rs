@@ -50,6 +50,8 @@ pub struct Ignored {
     minnctapersm: Option<u64>,
     /// `--override-directive-values`.
     override_directives: bool,
+    /// `--make-errors-visible-at-exit` (implemented: error barriers before every EXIT).
+    pub errors_visible_at_exit: bool,
     legacy_bar: bool,
     /// Options that only warn that ptxforge does not implement them, in command-line order.
     not_implemented: Vec<String>,
@@ -91,6 +93,7 @@ impl Ignored {
             "maxntid" => self.maxntid = Some(v.to_string()),
             "minnctapersm" => self.minnctapersm = Some(number(v)?),
             "override-directive-values" => self.override_directives = true,
+            "make-errors-visible-at-exit" => self.errors_visible_at_exit = true,
             _ => return self.record_not_implemented(long, v),
         }
         Ok(())

@@ -539,10 +539,6 @@ fn unimplemented_options_warn_by_name() {
         ("-annotate", "compiler-annotations"),
         ("-preserve-relocs", "preserve-relocs"),
         ("-sanitize=memcheck", "sanitize"),
-        (
-            "-make-errors-visible-at-exit",
-            "make-errors-visible-at-exit",
-        ),
         ("-astoolspatch", "compile-as-tools-patch"),
         ("-device-stack-protector=true", "device-stack-protector"),
     ] {

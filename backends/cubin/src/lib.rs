@@ -99,6 +99,8 @@ pub struct KernelImage {
     /// The kernel's cluster directives (EIATTR_CTA_PER_CLUSTER, _MAX_CLUSTER_RANK,
     /// _EXPLICIT_CLUSTER).
     pub cluster: ClusterDirectives,
+    /// `--make-errors-visible-at-exit`: its EXITs have error barriers (EIATTR_GEN_ERRBAR_AT_EXIT).
+    pub errbar_at_exit: bool,
     /// Its thread-count directives and register budget (EIATTR_MAX_THREADS, _REQNTID,
     /// _MAXREG_COUNT).
     pub launch: LaunchBounds,

@@ -11,6 +11,7 @@ const EIFMT_SVAL: u8 = 4;
 
 const CTAIDZ_USED: u8 = 0x04;
 const MAX_THREADS: u8 = 0x05;
+const GEN_ERRBAR_AT_EXIT: u8 = 0x53;
 const REQNTID: u8 = 0x10;
 const CRS_STACK_SIZE: u8 = 0x1e;
 const PARAM_CBANK: u8 = 0x0a;
@@ -66,7 +67,8 @@ impl Records {
     }
 }
 
-/// The module-wide `.nv.info`: REGCOUNT and FRAME_SIZE per kernel in PTX order, then MIN_STACK_SIZE
+/// The module-wide `.nv.info`: REGCOUNT and FRAME_SIZE (and GEN_ERRBAR_AT_EXIT under
+/// `--make-errors-visible-at-exit`) per kernel in PTX order, then MIN_STACK_SIZE
 /// per kernel in processing (reverse) order. `func_sym` is indexed in processing order.
 /// A kernel's subroutines (`symbols` to find theirs) get FRAME_SIZE records before the kernel's
 /// own, and a kernel with subroutines (recursion) an unknown stack size, as ptxas writes them.
@@ -87,6 +89,9 @@ pub fn global_info(
             }
         }
         r.words(FRAME_SIZE, &[sym, image.frame_size]);
+        if image.errbar_at_exit {
+            r.nval(GEN_ERRBAR_AT_EXIT);
+        }
     }
     for (p, sym) in func_sym.iter().enumerate() {
         let image = &m.kernels[n - 1 - p];

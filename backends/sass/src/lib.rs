@@ -45,6 +45,7 @@ mod encode_pack;
 mod encode_sync;
 mod encode_tma;
 mod encode_wgmma;
+pub mod exit_barriers;
 pub mod extern_call;
 pub mod fast_hash;
 pub mod fp8;

@@ -51,6 +51,8 @@ pub struct CompileOptions {
     pub warn_double_precision: bool,
     /// `--def-load-cache` and friends: the cache operators of global and generic accesses.
     pub cache_policy: ptxforge_lower::CachePolicy,
+    /// `--make-errors-visible-at-exit`: error barriers before every EXIT.
+    pub errors_visible_at_exit: bool,
     /// `--maxntid`, `--minnctapersm` and `--override-directive-values`.
     pub launch_defaults: LaunchDefaults,
     /// Test hook: make stage `.1` panic on kernel `.0`, to check that faults stay contained.
@@ -77,6 +79,7 @@ impl Default for CompileOptions {
             warn_double_precision: false,
             cache_policy: Default::default(),
             launch_defaults: LaunchDefaults::default(),
+            errors_visible_at_exit: false,
         }
     }
 }

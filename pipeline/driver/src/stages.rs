@@ -196,7 +196,11 @@ pub fn register_note(k: &KernelInFlight) -> Option<String> {
 /// Control bits (stalls, scoreboards), then the trailing self-branch and padding.
 pub fn schedule(mut k: KernelInFlight) -> StageResult {
     let sm = k.sm();
+    let errbar = k.opts.errors_visible_at_exit;
     let l = k.lowered_mut("schedule")?;
+    if errbar {
+        ptxforge_sass::exit_barriers::add_error_barriers(&mut l.func, sm);
+    }
     ptxforge_sass::schedule::schedule(&mut l.func, sm);
     ptxforge_sass::schedule::append_trailer(&mut l.func);
     Ok(k)
@@ -311,6 +315,7 @@ pub fn kernel_image(k: &KernelInFlight) -> KernelImage {
         cluster: ptxforge_cubin::ClusterDirectives::from_list(
             &k.module.functions[k.func_index].directives,
         ),
+        errbar_at_exit: k.opts.errors_visible_at_exit,
         launch: ptxforge_cubin::LaunchBounds::from_list(&k.directives(), Some(k.register_budget())),
         externs: extern_calls(&l.func, &k.module),
         syscall_offsets: l
