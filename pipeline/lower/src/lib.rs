@@ -10,7 +10,8 @@
 //! `set` as a setp compare plus SEL, `sad` as VABSDIFF), `half.rs` (f16/f16x2/bf16/bf16x2
 //! arithmetic and compares), `half_set.rs` (`set` on half sources as HSET2), `float.rs`, `double.rs` (FP64 unit), `cvt_sat.rs` (integer cvt.sat clamps), `convert.rs` (cvt between every
 //! integer width, f16, bf16, f32 and f64), `mem.rs` (scalar and vector loads/stores in every space,
-//! parameters incl. narrow ones), `param_addr.rs` (parameters reached through registers: a register
+//! parameters incl. narrow ones; their cache operators and hints, and the `--def-load-cache`
+//! family, in `cache_ops.rs`), `param_addr.rs` (parameters reached through registers: a register
 //! only ever holding a parameter's address is a fixed offset, its loads read `c[0x0][..]`, or a
 //! 32-bit offset register read by `LDC c[0x0][Rn+imm]`), `param_window.rs` (a parameter's address
 //! that escapes, sm_90: its offset in the block, `cvta.param` adding the base at `c[0x0][0x198]`), `globals.rs` (module `.global` variables:
