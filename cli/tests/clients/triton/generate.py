@@ -5,7 +5,8 @@ ptxas for sm_90a there) with ptxforge as Triton's ptxas, through a wrapper that 
 command line Triton passed. Writes NAME.sm_80.ptx / NAME.sm_90a.ptx, command_line.txt and
 triton_results.txt (what Triton saw: ok, or ptxforge's first error line).
 
-usage: generate.py PTXFORGE_BINARY   (run inside a venv with the triton wheel installed)
+usage: generate.py PTXFORGE_BINARY [OUT_DIR]   (run inside a venv with the triton wheel installed;
+       OUT_DIR, default this folder, takes the files: the live client test writes to a scratch one)
 """
 import importlib.util
 import os
@@ -41,6 +42,8 @@ def load(path):
 
 def main():
     ptxforge = pathlib.Path(sys.argv[1]).resolve()
+    out = pathlib.Path(sys.argv[2]).resolve() if len(sys.argv) > 2 else HERE
+    out.mkdir(parents=True, exist_ok=True)
     capture = pathlib.Path(tempfile.mkdtemp(prefix="triton-capture-"))
     ptxas = wrapper(ptxforge, capture)
     os.environ["TRITON_PTXAS_PATH"] = str(ptxas)
@@ -68,7 +71,7 @@ def main():
                 lines = [l for l in str(e).splitlines() if "error" in l and "ptxas" in l and "failed with" not in l]
                 verdict = lines[0].strip() if lines else type(e).__name__ + ": " + str(e).splitlines()[0]
             if (capture / "last.ptx").exists():
-                shutil.copy(capture / "last.ptx", HERE / f"{source.stem}.{sm}.ptx")
+                shutil.copy(capture / "last.ptx", out / f"{source.stem}.{sm}.ptx")
                 args = (capture / "last.args").read_text().strip().split()
                 command_lines.append(" ".join(a if not a.endswith((".ptx", ".o")) else "FILE" for a in args))
             else:
@@ -76,9 +79,9 @@ def main():
             verdict = re.sub(r"/tmp/[\w.-]+[.]ptx", "FILE", verdict)
             results.append(f"{source.stem}\t{sm}\t{verdict}")
             print(results[-1], flush=True)
-    (HERE / "triton_results.txt").write_text(
+    (out / "triton_results.txt").write_text(
         f"# Triton {triton.__version__} with ptxforge as its ptxas (generate.py)\n" + "\n".join(results) + "\n")
-    (HERE / "command_line.txt").write_text("\n".join(sorted(set(command_lines))) + "\n")
+    (out / "command_line.txt").write_text("\n".join(sorted(set(command_lines))) + "\n")
 
 
 if __name__ == "__main__":
