@@ -3,7 +3,7 @@
 //! memory as buffers at fixed device addresses, and the grid and block shape.
 //!
 //! `syscall.rs`: the records both make of calls of `vprintf` and `__assertfail`, which neither can
-//! run.
+//! run. `tensor_map.rs`: the CUtensorMap that TMA copies read, decoded for both.
 //!
 //! Knows nothing of PTX, SASS or how either runs a kernel.
 
@@ -21,3 +21,4 @@ pub struct Launch {
     pub block: [u32; 3],
 }
 pub mod syscall;
+pub mod tensor_map;

@@ -4,72 +4,15 @@
 //! once for the warp with the uniform registers' values.
 //!
 //! The tensor map is the 128-byte object at the generic address in the map's register pair, read
-//! from global memory, with the fields where ptxas 13.5's `tensormap.replace` code writes them:
-//! the global address (bytes 0..7); word 0x08: element type 7..10 (CUtensorMapDataType order),
-//! interleave 11..12, swizzle 13..14, fill mode 15; word 0x0c + 4k: the low 32 bits of (stride of
-//! dimension k+1) >> 4, whose bits 32..35 are the nibble k of word 0x1c; word 0x20 + 4k: global
-//! dimension k minus one; word 0x34: element strides minus one (3 bits each) and box dimension 0
-//! minus one (bits 24..31); bytes 0x38..0x3b: box dimensions 1..4 minus one. Only what the tile
-//! mode without interleave, swizzle or element strides needs is modelled; anything else is
-//! reported as unsupported. Out-of-bounds elements load as zero and are not stored. Clusters are
-//! of one CTA: a multicast mask must name only CTA 0.
+//! from global memory and decoded by `ptxforge_device::tensor_map` (its layout, and what is
+//! modelled: anything else is reported as unsupported). Out-of-bounds elements load as zero and
+//! are not stored. Clusters are of one CTA: a multicast mask must name only CTA 0.
 
 use super::{unsupported, Run, Warp, WARP};
 use crate::decode::tma_decode::{dims, group_len};
 use crate::decode::{Inst, Op, Operand};
 use crate::EmuError;
-
-/// Element sizes of CUtensorMapDataType 0..12.
-const ELEMENT_BYTES: [u64; 13] = [1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4];
-
-/// The fields of a tensor map that the tile mode uses.
-struct TensorMap {
-    base: u64,
-    esize: u64,
-    dims: [u64; 5],
-    /// Byte strides of dimensions 0..4 (dimension 0: the element size).
-    strides: [u64; 5],
-    boxes: [u64; 5],
-}
-
-fn word(m: &[u8; 128], off: usize) -> u32 {
-    u32::from_le_bytes(m[off..off + 4].try_into().expect("4 bytes"))
-}
-
-impl TensorMap {
-    fn parse(m: &[u8; 128], rank: usize) -> Result<TensorMap, String> {
-        let flags = word(m, 8);
-        let ty = (flags >> 7 & 0xf) as usize;
-        let esize = *ELEMENT_BYTES
-            .get(ty)
-            .ok_or_else(|| format!("element type {ty}"))?;
-        if flags >> 11 & 0xf != 0 {
-            return Err("interleaved or swizzled tensor maps".into());
-        }
-        let es = word(m, 0x34);
-        if es & 0x7fff != 0 {
-            return Err("element strides other than 1".into());
-        }
-        let mut t = TensorMap {
-            base: u64::from_le_bytes(m[..8].try_into().expect("8 bytes")),
-            esize,
-            dims: [1; 5],
-            strides: [esize; 5],
-            boxes: [1; 5],
-        };
-        let nibbles = word(m, 0x1c);
-        for k in 0..rank {
-            t.dims[k] = word(m, 0x20 + 4 * k) as u64 + 1;
-            t.boxes[k] = m[0x37 + k] as u64 + 1;
-            if k > 0 {
-                let units = word(m, 0x0c + 4 * (k - 1)) as u64
-                    | ((nibbles >> (4 * (k - 1)) & 0xf) as u64) << 32;
-                t.strides[k] = units << 4;
-            }
-        }
-        Ok(t)
-    }
-}
+use ptxforge_device::tensor_map::TensorMap;
 
 impl Run<'_> {
     /// A shared address from a uniform register: its CTA-rank bits (24 and up) must name CTA 0.

@@ -4,14 +4,10 @@
 //! prefetches (no effect) and `commit_group` / `wait_group` (no-ops: every copy is complete
 //! before them). Clusters are of one CTA: a multicast mask must name only CTA 0.
 //!
-//! A tensor map is the 128-byte CUtensorMap in global memory, read with the field layout that
-//! ptxas's `tensormap.replace` code writes: the global address (bytes 0..7); word 0x08 element
-//! type 7..10, interleave 11..12, swizzle 13..14; word 0x0c + 4k the low 32 bits of (stride of
-//! dimension k+1) >> 4 and nibble k of word 0x1c its bits 32..35; word 0x20 + 4k global dimension
-//! k minus one; word 0x34 element strides minus one (3 bits each); bytes 0x37 + k box dimension k
-//! minus one. Tile mode without interleave, swizzle or element strides is modelled; elements out
-//! of the tensor load as zero and are not stored.
+//! The tensor map is decoded by `ptxforge_device::tensor_map` (the layout and what is modelled);
+//! elements out of the tensor load as zero and are not stored.
 
+use ptxforge_device::tensor_map::TensorMap;
 use ptxforge_ptx::ast::Type;
 
 use crate::error::SimError;
@@ -19,52 +15,6 @@ use crate::exec::{operand, unsupported};
 use crate::machine::{Cta, Flow};
 use crate::memory::{resolve_generic, Region};
 use crate::prep::{Ins, MemBase, Opnd};
-
-/// Element sizes of CUtensorMapDataType 0..12.
-const ELEMENT_BYTES: [u64; 13] = [1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4];
-
-struct TensorMap {
-    base: u64,
-    esize: u64,
-    dims: [u64; 5],
-    strides: [u64; 5],
-    boxes: [u64; 5],
-}
-
-fn word(m: &[u8], off: usize) -> u32 {
-    u32::from_le_bytes(m[off..off + 4].try_into().expect("4 bytes"))
-}
-
-fn parse_map(m: &[u8], rank: usize) -> Result<TensorMap, &'static str> {
-    let flags = word(m, 8);
-    let esize = *ELEMENT_BYTES
-        .get((flags >> 7 & 0xf) as usize)
-        .ok_or("tensor map element type")?;
-    if flags >> 11 & 0xf != 0 {
-        return Err("interleaved or swizzled tensor maps");
-    }
-    if word(m, 0x34) & 0x7fff != 0 {
-        return Err("element strides other than 1");
-    }
-    let mut t = TensorMap {
-        base: u64::from_le_bytes(m[..8].try_into().expect("8 bytes")),
-        esize,
-        dims: [1; 5],
-        strides: [esize; 5],
-        boxes: [1; 5],
-    };
-    let nibbles = word(m, 0x1c);
-    for k in 0..rank {
-        t.dims[k] = word(m, 0x20 + 4 * k) as u64 + 1;
-        t.boxes[k] = m[0x37 + k] as u64 + 1;
-        if k > 0 {
-            let units =
-                word(m, 0x08 + 4 * k) as u64 | ((nibbles >> (4 * (k - 1)) & 0xf) as u64) << 32;
-            t.strides[k] = units << 4;
-        }
-    }
-    Ok(t)
-}
 
 impl Cta<'_, '_> {
     /// The value of a memory operand's base plus its offset.
@@ -178,7 +128,7 @@ impl Cta<'_, '_> {
         for (k, b) in m.iter_mut().enumerate() {
             *b = self.mem_access(t, ins, map_at.0, map_at.1 + k as u64, 1)?[0];
         }
-        let tm = parse_map(&m, rank).map_err(|what| unsupported(ins, what))?;
+        let tm = TensorMap::parse(&m, rank).map_err(|what| unsupported(ins, &what))?;
         let smem = self.shared_operand(t, ins, operand(ins, if load { 0 } else { 1 })?)?;
         let n: u64 = tm.boxes[..rank].iter().product();
         for e in 0..n {
