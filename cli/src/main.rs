@@ -272,6 +272,7 @@ fn compile_options(args: &args::Args) -> CompileOptions {
         keep_sass_text: args.dump_sass,
         entries: args.entries.clone(),
         warn_double_precision: args.warn_double,
+        line_info: args.ignored.line_tables(),
         ..CompileOptions::default()
     }
 }

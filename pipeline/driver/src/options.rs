@@ -50,6 +50,8 @@ pub struct CompileOptions {
     pub warn_double_precision: bool,
     /// Test hook: make stage `.1` panic on kernel `.0`, to check that faults stay contained.
     pub fault_injection: Option<(String, String)>,
+    /// `-lineinfo`: line tables from the PTX's `.file`/`.loc` directives (`lineinfo.rs`).
+    pub line_info: bool,
 }
 
 impl Default for CompileOptions {
@@ -70,6 +72,7 @@ impl Default for CompileOptions {
             fault_injection: None,
             entries: Vec::new(),
             warn_double_precision: false,
+            line_info: false,
         }
     }
 }
