@@ -1,6 +1,6 @@
 //! `-lineinfo` (issues 22 and 25): for PTX with `.file`/`.loc` directives (nvcc -lineinfo's in
-//! `tests/lineinfo/`, Triton's in `tests/clients/triton/`, the corpus's when `../shared/corpus`
-//! is there), `nvdisasm -g` must print at our instructions the source lines the `.loc`
+//! `tests/lineinfo/`, Triton's in `tests/clients/triton/`, and nvcc -lineinfo's of the CUDA C in
+//! `benches/gen-ptx/` when nvcc is here; the corpus has no `.loc`), `nvdisasm -g` must print at our instructions the source lines the `.loc`
 //! directives name, the same lines as at ptxas's instructions where the two codes match (aligned
 //! by mnemonic), and `.nv_debug_ptx_txt` must equal ptxas's. The cubins are deterministic: the
 //! same bytes at any thread count and from any folder or file name, and without `-lineinfo`
@@ -41,34 +41,28 @@ fn inputs() -> Vec<(PathBuf, String)> {
     v
 }
 
-/// Corpus modules with `.loc` directives, when the corpus is beside the repository.
-fn corpus_inputs() -> Vec<(PathBuf, String)> {
-    let root = manifest().join("../../shared/corpus");
-    let mut v = Vec::new();
-    let Ok(dirs) = std::fs::read_dir(&root) else {
-        return v;
+/// CUDA C of the generated-PTX survey (`benches/gen-ptx/`) through `nvcc -lineinfo -ptx`, when
+/// nvcc is here: kernels nobody wrote for this test.
+fn nvcc_inputs(dir: &Path) -> Vec<(PathBuf, String)> {
+    let Some(nvcc) = nv_tool("nvcc") else {
+        println!("nvcc not found: only the PTX kept in the repository");
+        return Vec::new();
     };
-    let mut files: Vec<PathBuf> = dirs
-        .flatten()
-        .filter(|d| d.path().is_dir())
-        .flat_map(|d| std::fs::read_dir(d.path()).into_iter().flatten().flatten())
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ptx"))
-        .collect();
-    files.sort();
-    for p in files {
-        let text = std::fs::read_to_string(&p).unwrap_or_default();
-        let sm = p
-            .to_str()
+    let mut v = Vec::new();
+    for name in ["user_kernels", "half_bf16", "atomics_warp", "wmma_api"] {
+        let cu = manifest().join(format!("../benches/gen-ptx/{name}.cu"));
+        let ptx = dir.join(format!("{name}.sm_80.ptx"));
+        let ok = Command::new(&nvcc)
+            .args(["-lineinfo", "-ptx", "-arch=sm_80"])
+            .arg(&cu)
+            .arg("-o")
+            .arg(&ptx)
+            .output()
             .unwrap()
-            .rsplit('.')
-            .nth(1)
-            .unwrap_or("")
-            .to_string();
-        if text.contains("\t.loc\t") && matches!(sm.as_str(), "sm_75" | "sm_80" | "sm_86" | "sm_89")
-        {
-            v.push((p, sm));
-        }
+            .status
+            .success();
+        assert!(ok, "nvcc -lineinfo -ptx {name}.cu failed");
+        v.push((ptx, "sm_80".to_string()));
     }
     v
 }
@@ -186,6 +180,27 @@ fn aligned(a: &[Annotated], b: &[Annotated]) -> Vec<(usize, usize)> {
     pairs
 }
 
+/// The shortest run of consecutive aligned instructions counted as the same code.
+const MIN_RUN: usize = 4;
+
+/// The pairs of `pairs` in runs of at least `min` consecutive instructions on both sides (an
+/// instruction aligned alone is most often another instance of its mnemonic).
+fn in_runs(pairs: &[(usize, usize)], min: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for k in 1..=pairs.len() {
+        let continues =
+            k < pairs.len() && pairs[k].0 == pairs[k - 1].0 + 1 && pairs[k].1 == pairs[k - 1].1 + 1;
+        if !continues {
+            if k - start >= min {
+                out.extend_from_slice(&pairs[start..k]);
+            }
+            start = k;
+        }
+    }
+    out
+}
+
 /// `(file name, line)` of every `.loc` of `ptx` (own and `inlined_at` positions).
 fn loc_lines(ptx: &str) -> BTreeSet<(String, u32)> {
     let mut files = std::collections::HashMap::new();
@@ -234,8 +249,9 @@ fn nvdisasm_prints_the_loc_lines_at_our_instructions() {
     };
     let dir = scratch("lineinfo");
     let mut all = inputs();
-    all.extend(corpus_inputs());
+    all.extend(nvcc_inputs(&dir));
     let (mut modules, mut matched, mut same, mut ours_total, mut ours_lined) = (0, 0, 0, 0, 0);
+    let mut same_code = (0, 0);
     for (n, (ptx, sm)) in all.iter().enumerate() {
         let ours = dir.join(format!("{n}.ours.cubin"));
         let theirs = dir.join(format!("{n}.ptxas.cubin"));
@@ -296,18 +312,28 @@ fn nvdisasm_prints_the_loc_lines_at_our_instructions() {
                 continue;
             };
             let their = body(their);
-            for (i, j) in aligned(our, their) {
-                m_matched += 1;
-                m_same += usize::from(our[i].line == their[j].line);
+            let identical = our.len() == their.len()
+                && our.iter().zip(their).all(|(a, b)| a.mnemonic == b.mnemonic);
+            let pairs = in_runs(&aligned(our, their), MIN_RUN);
+            let same_here = pairs
+                .iter()
+                .filter(|&&(i, j)| our[i].line == their[j].line)
+                .count();
+            if identical {
+                same_code.0 += same_here;
+                same_code.1 += pairs.len();
             }
+            m_matched += pairs.len();
+            m_same += same_here;
         }
         println!("{name}: {m_same} of {m_matched} aligned instructions on ptxas's line");
         matched += m_matched;
         same += m_same;
     }
     println!(
-        "{modules} modules: {same} of {matched} aligned instructions on ptxas's line; \
-         {ours_lined} of {ours_total} of ours under a line"
+        "{modules} modules: {same} of {matched} aligned instructions on ptxas's line \
+         ({} of {} in kernels whose code is ptxas's); {ours_lined} of {ours_total} of ours under a line",
+        same_code.0, same_code.1
     );
     assert!(modules >= 10, "only {modules} modules compiled");
     assert_eq!(

@@ -50,13 +50,13 @@ pub struct SourceLine {
 }
 
 /// `.nv_debug_ptx_txt`'s contents: each line of the PTX, NUL-terminated, without the white space
-/// around it, and empty for a line that is only a comment and for the directives that only carry
+/// before it (what follows it stays), and empty for a line that is only a comment and for the directives that only carry
 /// debug data (`.loc`, `.file`, a `.section`'s `.b8`... data lines): line N of it is PTX line N.
 /// A comment after code stays, as ptxas keeps it.
 pub fn ptx_text_section(ptx: &str) -> Vec<u8> {
     let mut out = Vec::with_capacity(ptx.len());
     for line in ptx.lines() {
-        let kept = line.trim();
+        let kept = line.trim_start();
         if !kept.starts_with("//") && !carries_only_debug_data(kept) {
             out.extend_from_slice(kept.as_bytes());
         }

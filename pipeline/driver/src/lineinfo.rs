@@ -3,8 +3,8 @@
 //!
 //! An instruction's source line is that of the last `.loc` before its PTX line in the same
 //! function; instructions no PTX line asked for (the prologue, the trailer) keep the row before
-//! them, and a kernel's first row, at its first instruction, is its function's first `.loc`, as
-//! ptxas writes it. The prologue's PTX line is the line of the body's `{`, as ptxas has it.
+//! them, as do those under a `.loc` of line 0 (LLVM's mark for code of no line), and a kernel's
+//! first row, at its first instruction, is its function's first `.loc`, as ptxas writes it. The prologue's PTX line is the line of the body's `{`, as ptxas has it.
 
 use ptxforge_cubin::{KernelImage, KernelLines, LineTables, SourceLine};
 use ptxforge_ptx::ast;
@@ -66,6 +66,9 @@ fn kernel_lines(
         *l = brace.unwrap_or(func_line);
     }
     let source_of = |loc: &ast::LocDirective| -> Option<SourceLine> {
+        if loc.at[1] == 0 {
+            return None;
+        }
         let file = module.files.iter().position(|f| f.index == loc.at[0])?;
         (file < files.len()).then_some(SourceLine {
             file: file as u32,
