@@ -25,7 +25,7 @@ const HELP: &[(&str, &str, &str)] = &[
     ("force-load-cache", "<ca|cg|cs|cv|lu>", "Force a cache modifier on global/generic loads."),
     ("force-store-cache", "<cg|cs|wb|wt>", "Force a cache modifier on global/generic stores."),
     ("g-tensor-memory-access-check", "", "Tensor memory access checks (sm_100 and later). No effect in ptxforge."),
-    ("generate-line-info", "", "Generate line-number information. Not implemented: warns."),
+    ("generate-line-info", "", "Generate line-number information for device code."),
     ("gno-fabric-access-check", "", "Disable fabric access checks (sm_100 and later). No effect in ptxforge."),
     ("gno-tensor-memory-access-check", "", "Disable tensor memory access checks (sm_100 and later). No effect in ptxforge."),
     ("gpu-name", "<gpu name>", "Architecture to generate code for: sm_75, sm_80, sm_86, sm_89, sm_90. Every name ptxas\naccepts is recognised; compute_XX only parses and validates the input.\nDefault value:  'sm_75'."),

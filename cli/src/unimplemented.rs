@@ -67,6 +67,12 @@ pub fn not_implemented(long: &str) -> String {
 }
 
 impl Ignored {
+    /// Whether `-lineinfo`'s line tables are written: not with `-g` (which ptxas says overrides
+    /// it) nor with `--suppress-debug-info`.
+    pub fn line_tables(&self) -> bool {
+        self.line_info && !self.device_debug && !self.suppress_debug_info
+    }
+
     /// Records one option that ptxforge does not implement, after checking its value.
     pub fn record(&mut self, long: &str, v: &str) -> Result<(), String> {
         if NO_EFFECT.contains(&long) {
@@ -125,7 +131,10 @@ impl Ignored {
             // wrong program (nvcc -dlink takes it): refuse rather than warn.
             "compile-only" => return Err(COMPILE_ONLY_UNSUPPORTED.into()),
             "device-debug" => self.device_debug = true,
-            "generate-line-info" => self.line_info = true,
+            "generate-line-info" => {
+                self.line_info = true;
+                return Ok(());
+            }
             "device-stack-protector" if !boolean(v)? => return Ok(()),
             "sanitize" if !matches!(v, "memcheck" | "threadsteer") => {
                 return Err(not_defined(v, long))

@@ -534,7 +534,6 @@ fn unimplemented_options_warn_by_name() {
     let dir = workdir("unimplemented");
     for (opt, long) in [
         ("-g", "device-debug"),
-        ("-lineinfo", "generate-line-info"),
         ("-ewp", "extensible-whole-program"),
         ("-annotate", "compiler-annotations"),
         ("-preserve-relocs", "preserve-relocs"),
@@ -623,7 +622,6 @@ fn option_messages_come_in_ptxas_order() {
         "ptxas warning : Conflicting options --device-debug and --generate-line-info specified, ignoring --generate-line-info option",
         "ptxas warning : Conflicting options '--device-debug' and '--Ofast-compile=<min,mid,max>' specified, ignoring '--Ofast-compile=<min,mid,max>' option",
         "ptxas warning : Option '--device-debug' is not implemented by ptxforge and is ignored",
-        "ptxas warning : Option '--generate-line-info' is not implemented by ptxforge and is ignored",
     ]);
 }
 

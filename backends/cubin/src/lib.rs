@@ -12,13 +12,16 @@
 //! `.nv.constant4` and its R_CUDA_64 relocations), `extern_calls.rs` (what calls of `vprintf` and
 //! `__assertfail` add: undefined FUNC symbols, their slots, EIATTR_EXTERNS and _SYSCALL_OFFSETS,
 //! `.nv.callgraph` edges), `nvinfo.rs` (EIATTR records, `.nv.compat`),
-//! `elf.rs` (layout, string tables, program headers).
+//! `elf.rs` (layout, string tables, program headers), `debug_line.rs` (`-lineinfo`'s
+//! `.debug_line`, `.nv_debug_line_sass`, `.nv_debug_ptx_txt`, written with `gimli::write`).
 
+mod debug_line;
 mod elf;
 mod extern_calls;
 mod nvinfo;
 mod sections;
 
+pub use debug_line::{ptx_text_section, KernelLines, LineTables, SourceLine};
 pub use sections::R_CUDA_64;
 
 use std::fmt;
@@ -109,6 +112,8 @@ pub struct KernelImage {
     pub externs: Vec<String>,
     /// Offsets of its `CALL.ABS` instructions (EIATTR_SYSCALL_OFFSETS).
     pub syscall_offsets: Vec<u32>,
+    /// The PTX line of each instruction (0: none), kept for `-lineinfo` only (else empty).
+    pub ptx_lines: Vec<u32>,
 }
 
 /// `.maxntid` and `.reqntid` of a kernel (as given, or from `--maxntid`), and the register budget
@@ -266,5 +271,21 @@ pub fn write_cubin(module: &CubinModule) -> Result<Vec<u8>, CubinError> {
         return Err(CubinError(".address_size 32 is not supported".into()));
     }
     let layout = sections::build(module);
+    Ok(elf::write(module.sm, &layout))
+}
+
+/// [`write_cubin`] with `-lineinfo`'s line tables (`debug_line.rs`) when `lines` is given.
+pub fn write_cubin_with_lines(
+    module: &CubinModule,
+    lines: Option<&LineTables>,
+) -> Result<Vec<u8>, CubinError> {
+    let Some(lines) = lines else {
+        return write_cubin(module);
+    };
+    if !module.sm.is_supported() || module.address_size != 64 {
+        return write_cubin(module);
+    }
+    let mut layout = sections::build(module);
+    debug_line::add_sections(&mut layout, lines)?;
     Ok(elf::write(module.sm, &layout))
 }

@@ -990,6 +990,8 @@ pub struct Instr {
     /// Guard predicate: `Src::TRUE` for unpredicated, a predicate register, optionally negated.
     pub guard: Src,
     pub deps: Deps,
+    /// The PTX line it was lowered from (`-lineinfo`); equal to every other location.
+    pub loc: crate::srcloc::SrcLoc,
 }
 
 /// How an instruction touches a register.
@@ -1012,6 +1014,7 @@ impl Instr {
             srcs: s,
             guard: Src::TRUE,
             deps: Deps::default(),
+            loc: crate::srcloc::SrcLoc::NONE,
         }
     }
 

@@ -79,6 +79,7 @@ pub mod reg_budget;
 pub mod regalloc;
 pub mod schedule;
 pub mod spill;
+pub mod srcloc;
 pub mod subroutine;
 pub mod syncs;
 pub mod tma;

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ptxforge_cubin::{write_cubin, CubinModule};
+use ptxforge_cubin::CubinModule;
 use ptxforge_ptx::ast;
 use ptxforge_runtime::Executor;
 
@@ -298,8 +298,14 @@ fn assemble(
         consts: module_consts(module, sources),
         extern_funcs: ptxforge_lower::extern_functions(module),
     };
-    let handler = |m: ElfMsg| match m {
-        ElfMsg::Module(c) => ElfMsg::Done(write_cubin(&c).map_err(|e| e.to_string())),
+    let lines = match (opts.line_info, sources) {
+        (true, [source]) => crate::lineinfo::line_tables(module, source.text, &cubin.kernels),
+        _ => None,
+    };
+    let handler = move |m: ElfMsg| match m {
+        ElfMsg::Module(c) => ElfMsg::Done(
+            ptxforge_cubin::write_cubin_with_lines(&c, lines.as_ref()).map_err(|e| e.to_string()),
+        ),
         done => done,
     };
     let (done, runs) = crate::actors::run_on_actor_timed(

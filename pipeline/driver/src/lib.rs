@@ -9,7 +9,8 @@
 //! `compile_module`: the stages as plain functions (`stages.rs`), wrapped in `StageActor`s with
 //! sections and jobserver tokens (`actors.rs`), ELF assembly in order (`compile.rs`), diagnostics
 //! (`report.rs`), `timeline.rs` (per-kernel, per-stage spans stamped by the stage actors: start,
-//! end, worker, channel wait). `compile_sources` takes several inputs (ptxas joins them into one
+//! end, worker, channel wait), `lineinfo.rs` (`-lineinfo`'s line tables from `.file`/`.loc` and
+//! each instruction's PTX line). `compile_sources` takes several inputs (ptxas joins them into one
 //! cubin), and checks the last input's `.target` against `-arch` (`CompileOptions::arch`, set by
 //! the CLI: a higher SM, an `a` target on another architecture, an `f` target outside its family
 //! are ptxas's fatals, with no output file). Filetests, determinism, oracle, allocation-verifier
@@ -17,6 +18,7 @@
 
 pub mod actors;
 pub mod compile;
+pub mod lineinfo;
 pub mod options;
 pub mod report;
 pub mod stages;

@@ -57,6 +57,8 @@ pub struct CompileOptions {
     pub launch_defaults: LaunchDefaults,
     /// Test hook: make stage `.1` panic on kernel `.0`, to check that faults stay contained.
     pub fault_injection: Option<(String, String)>,
+    /// `-lineinfo`: line tables from the PTX's `.file`/`.loc` directives (`lineinfo.rs`).
+    pub line_info: bool,
 }
 
 impl Default for CompileOptions {
@@ -80,6 +82,7 @@ impl Default for CompileOptions {
             cache_policy: Default::default(),
             launch_defaults: LaunchDefaults::default(),
             errors_visible_at_exit: false,
+            line_info: false,
         }
     }
 }

@@ -325,6 +325,10 @@ pub fn kernel_image(k: &KernelInFlight) -> KernelImage {
             .filter(|(_, i)| matches!(i.op, Opcode::CallAbs { .. }))
             .map(|(n, _)| (n * 16) as u32)
             .collect(),
+        ptx_lines: match k.opts.line_info {
+            true => ptxforge_sass::srcloc::ptx_lines(&l.func),
+            false => Vec::new(),
+        },
     }
 }
 

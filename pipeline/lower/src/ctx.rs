@@ -149,12 +149,14 @@ impl<'a> Ctx<'a> {
                     if after_branch || loop_starts[n] {
                         self.new_block();
                     }
+                    let from = crate::srcloc::position(&self.f);
                     if let Err(message) = self.lower_instr(i) {
                         self.errors.push(LowerError {
                             line: i.line,
                             message,
                         });
                     }
+                    crate::srcloc::stamp_since(&mut self.f, from, i.line);
                     after_branch = ends_block(i);
                 }
             }

@@ -138,6 +138,7 @@ fn lea_for(
         Instr::new(op, &i.dsts, &[sh.lo_src, other])
     };
     lea.deps = i.deps;
+    lea.loc = i.loc;
     Some(lea)
 }
 

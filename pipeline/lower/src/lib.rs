@@ -129,6 +129,7 @@ mod shared_window;
 mod special_regs;
 mod sqrt;
 mod sqrt64;
+mod srcloc;
 mod subroutine;
 mod syscall;
 mod tensormap;

@@ -22,11 +22,15 @@ pub fn fuse_wide_adds(f: &mut Function) {
                 let Fused { hi_at, mov, wide } = fused;
                 let instrs = &mut f.blocks[bi].instrs;
                 instrs.remove(hi_at);
-                instrs[ii] = wide;
+                let loc = instrs[ii].loc;
+                instrs[ii] = Instr { loc, ..wide };
                 if let Some(v) = mov {
                     let t = f.new_vreg(RegFile::Gpr, 1);
                     f.blocks[bi].instrs[ii].srcs[1] = Src::reg(t);
-                    let m = Instr::new(Opcode::Mov, &[Dst::Reg(t)], &[Src::imm(v)]);
+                    let m = Instr {
+                        loc,
+                        ..Instr::new(Opcode::Mov, &[Dst::Reg(t)], &[Src::imm(v)])
+                    };
                     f.blocks[bi].instrs.insert(ii, m);
                     ii += 1;
                 }

@@ -45,6 +45,8 @@ pub struct Module {
 pub struct FileDirective {
     pub index: u64,
     pub line: u32,
+    /// The file's name as the directive writes it, without the quotes (`-lineinfo`'s file table).
+    pub name: String,
 }
 
 /// `.loc 1 12 5[, function_name $L, inlined_at 1 40 3]`: a source location (file, line, column),
@@ -58,6 +60,9 @@ pub struct LocDirective {
     /// Whether an instruction follows before the next `.loc` or the function's end (a `.loc`
     /// that none follows describes nothing).
     pub describes_instruction: bool,
+    /// The PTX line of the directive: it describes the instructions of its function on the lines
+    /// after it, up to the next `.loc` (`-lineinfo`'s line tables).
+    pub line: u32,
 }
 
 /// `.alias fAlias, fAliasee;`: a declared function that names another function's body.

@@ -683,6 +683,7 @@ impl<'s> Parser<'s> {
     fn file_directive(&mut self, m: &mut Module) -> PResult<()> {
         self.advance();
         let index = u64::try_from(self.unsigned_integer()?).unwrap_or(u64::MAX);
+        let name = self.text().trim_matches('"').to_string();
         self.expect(Tok::Str)?;
         let (mut numbers, mut size_line) = (0, 0);
         while numbers < 2 && self.eat(Tok::Comma) {
@@ -695,7 +696,7 @@ impl<'s> Parser<'s> {
         } else {
             self.line_of_next_token()
         };
-        m.files.push(FileDirective { index, line });
+        m.files.push(FileDirective { index, line, name });
         Ok(())
     }
 
@@ -710,6 +711,7 @@ impl<'s> Parser<'s> {
     /// `.loc <file> <line> <column>[, function_name <label>[+<n>], inlined_at <file> <line> <column>]`
     /// (in a function only), as ptxas reads it.
     fn loc_directive(&mut self) -> PResult<()> {
+        let directive_line = self.line();
         self.advance();
         let (at, _) = self.source_location()?;
         let (mut function_name, mut inlined_at) = (None, None);
@@ -733,6 +735,7 @@ impl<'s> Parser<'s> {
             function_name,
             inlined_at,
             describes_instruction: false,
+            line: directive_line,
         });
         Ok(())
     }
