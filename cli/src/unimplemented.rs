@@ -67,10 +67,10 @@ pub fn not_implemented(long: &str) -> String {
 }
 
 impl Ignored {
-    /// Whether `-lineinfo`'s line tables are written: not with `-g` (which ptxas says overrides
-    /// it) nor with `--suppress-debug-info`.
+    /// Whether line tables are written for PTX that carries `.loc` directives: as ptxas, with or
+    /// without `-lineinfo` (and with `-g`), unless `--suppress-debug-info`.
     pub fn line_tables(&self) -> bool {
-        self.line_info && !self.device_debug && !self.suppress_debug_info
+        !self.suppress_debug_info
     }
 
     /// Records one option that ptxforge does not implement, after checking its value.
