@@ -136,10 +136,10 @@ pub fn regalloc(mut k: KernelInFlight) -> StageResult {
     use ptxforge_sass::reg_budget::{register_budget, Directives};
     let directives = Directives::from_list(&k.module.functions[k.func_index].directives);
     let entry = register_budget(sm, directives, k.opts.max_regs);
-    // setmaxnreg: every part of the kernel within the smallest count it asks for; the kernel
-    // still reports its entry budget, which the counts move from (as ptxas).
+    // setmaxnreg: each region within the count it sets (`reg_regions.rs`); the kernel reports
+    // its entry budget, which the counts move from (as ptxas).
     let setmaxnreg = ptxforge_lower::setmaxnreg_budget(&k.module.functions[k.func_index]);
-    let max = setmaxnreg.map_or(entry, |n| n.min(entry));
+    let max = entry;
     let fallback = k.unoptimized.take();
     let fallback_config = pass_config(&k).and_then(|c| c.fallback());
     let l = k.lowered_mut("regalloc")?;
