@@ -12,7 +12,9 @@
 //! ranges keep their holes), `coalesce.rs` (copies whose two ends never hold different live
 //! values share a register, scalars placed in groups), `pred_pressure.rs` (`fit_predicates`:
 //! when more than 7 predicates would be live, the longest-lived are kept in GPRs, written through
-//! `SEL g, RZ, 1, !p` and read back through `ISETP.NE`), `regalloc.rs` (a linear scan over the
+//! `SEL g, RZ, 1, !p` and read back through `ISETP.NE`), `reg_regions.rs` (the GPR budget per program point: `setmaxnreg` regions of
+//! their own counts), `regalloc_failure.rs` (what an allocation failure tells the user),
+//! `regalloc.rs` (a linear scan over the
 //! live ranges that
 //! gives each the lowest free aligned group nothing live overlaps, now or later; the frame's stack
 //! pointer pinned to R1; `verify_allocation`; GPR spilling would be a pass like `fit_predicates`
@@ -85,3 +87,4 @@ pub mod syncs;
 pub mod tma;
 pub mod warp;
 pub mod wgmma;
+pub mod zero_pairs;

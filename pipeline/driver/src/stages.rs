@@ -156,6 +156,8 @@ pub fn regalloc(mut k: KernelInFlight) -> StageResult {
     }
     // Copies whose ends coalesced into one register.
     ptxforge_sass::coalesce::remove_self_copies(&mut l.func);
+    // Pairs zeroed by two moves: one CS2R, as ptxas.
+    ptxforge_sass::zero_pairs::merge_zero_pairs(&mut l.func);
     if setmaxnreg.is_some() {
         l.func.reg_usage.gprs = entry;
     }
