@@ -678,12 +678,6 @@ impl Op {
 /// OPCODES.md; their encodings are checked against nvdisasm in `ptxforge-sass`'s tests).
 pub const NOT_EMULATED: &[(&str, &str)] = &[
     (
-        "USETMAXREG (setmaxnreg)",
-        "sm_90a only, and the emulator tests compile ptxas's code for sm_90: its operands and a \
-         granted TRY_ALLOC are modelled, but it is not in the opcode table until it has run on \
-         ptxas's code",
-    ),
-    (
         "UTMAREDG (cp.reduce.async.bulk.tensor)",
         "the reductions into global memory are not modelled yet",
     ),
@@ -872,6 +866,8 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Ucgabar, 0xdc7, false),
             (Utmacctl, 0x9b9, false),
             (Utmacmdflush, 0x9b7, false),
+            // USETMAXREG.{TRY_ALLOC,DEALLOC}.CTAPOOL (pipeline/sim's kernels/setmaxnreg_pressure.ptx).
+            (Usetmaxreg, 0x9c8, false),
             // TMA tile loads and stores, bulk copies (kernels/tma.ptx).
             (Utmaldg, 0x5b4, false),
             (Utmastg, 0x3b5, false),

@@ -816,6 +816,7 @@ fn special_reg_code(sr: SpecialReg) -> u64 {
         SpecialReg::ClockHi => 0x51,
         SpecialReg::GlobalTimerLo => 0x52,
         SpecialReg::GlobalTimerHi => 0x53,
+        SpecialReg::Zero => 0xff,
     }
 }
 

@@ -199,6 +199,8 @@ pub enum SpecialReg {
     /// `%globaltimer`, `_lo`, `_hi` (CS2R SR_GLOBALTIMERLO/HI).
     GlobalTimerLo,
     GlobalTimerHi,
+    /// SRZ, reads as zero: `CS2R d, SRZ` zeroes a register pair (`zero_pairs.rs`).
+    Zero,
 }
 
 /// Integer comparisons (ISETP).

@@ -12,8 +12,10 @@
 //! ranges keep their holes), `coalesce.rs` (copies whose two ends never hold different live
 //! values share a register, scalars placed in groups), `pred_pressure.rs` (`fit_predicates`:
 //! when more than 7 predicates would be live, the longest-lived are kept in GPRs, written through
-//! `SEL g, RZ, 1, !p` and read back through `ISETP.NE`), `regalloc.rs` (a linear scan over the
-//! live ranges that
+//! `SEL g, RZ, 1, !p` and read back through `ISETP.NE`), `reg_regions.rs` (the GPR budget per
+//! program point: `setmaxnreg` regions have their own counts), `regalloc_failure.rs` (what an
+//! allocation failure tells the user), `zero_pairs.rs` (`CS2R Ra, SRZ` for a pair zeroed by two
+//! moves, after allocation), `regalloc.rs` (a linear scan over the live ranges that
 //! gives each the lowest free aligned group nothing live overlaps, now or later; the frame's stack
 //! pointer pinned to R1; `verify_allocation`; GPR spilling would be a pass like `fit_predicates`
 //! before the scan, taking frame slots), `frame.rs` (the per-function stack frame: slots at aligned
@@ -76,7 +78,9 @@ mod print_sync;
 mod print_tma;
 mod print_wgmma;
 pub mod reg_budget;
+pub mod reg_regions;
 pub mod regalloc;
+mod regalloc_failure;
 pub mod schedule;
 pub mod spill;
 pub mod srcloc;
@@ -85,3 +89,4 @@ pub mod syncs;
 pub mod tma;
 pub mod warp;
 pub mod wgmma;
+pub mod zero_pairs;

@@ -687,6 +687,7 @@ fn special_reg_name(sr: SpecialReg) -> &'static str {
         SpecialReg::ClockHi => "SR_CLOCKHI",
         SpecialReg::GlobalTimerLo => "SR_GLOBALTIMERLO",
         SpecialReg::GlobalTimerHi => "SR_GLOBALTIMERHI",
+        SpecialReg::Zero => "SRZ",
     }
 }
 

@@ -150,10 +150,10 @@ fn pass_config(k: &KernelInFlight) -> Option<ptxforge_lower::PassConfig> {
 pub fn regalloc(mut k: KernelInFlight) -> StageResult {
     let sm = k.sm();
     let entry = k.register_budget();
-    // setmaxnreg: every part of the kernel within the smallest count it asks for; the kernel
-    // still reports its entry budget, which the counts move from (as ptxas).
+    // setmaxnreg: each region within the count it sets (`reg_regions.rs`); the kernel reports
+    // its entry budget, which the counts move from (as ptxas).
     let setmaxnreg = ptxforge_lower::setmaxnreg_budget(&k.module.functions[k.func_index]);
-    let max = setmaxnreg.map_or(entry, |n| n.min(entry));
+    let max = entry;
     let fallback = k.unoptimized.take();
     let fallback_config = pass_config(&k).and_then(|c| c.fallback());
     let l = k.lowered_mut("regalloc")?;
@@ -170,6 +170,8 @@ pub fn regalloc(mut k: KernelInFlight) -> StageResult {
     }
     // Copies whose ends coalesced into one register.
     ptxforge_sass::coalesce::remove_self_copies(&mut l.func);
+    // Pairs zeroed by two moves: one CS2R, as ptxas.
+    ptxforge_sass::zero_pairs::merge_zero_pairs(&mut l.func);
     if setmaxnreg.is_some() {
         l.func.reg_usage.gprs = entry;
     }
