@@ -38,10 +38,54 @@ impl Cta<'_, '_> {
 
 /// The opcodes `arith` implements (everything else is reported unsupported before operands are read).
 pub(crate) const ARITH_OPS: &[&str] = &[
-    "add", "addc", "sub", "subc", "mul", "mad", "madc", "mul24", "mad24", "sad", "div", "rem",
-    "abs", "neg", "min", "max", "popc", "clz", "bfind", "brev", "bfe", "bfi", "prmt", "shf", "shl",
-    "shr", "and", "or", "xor", "not", "cnot", "lop3", "dp4a", "dp2a", "bmsk", "fns", "fma", "rcp",
-    "szext", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "copysign",
+    "add",
+    "addc",
+    "sub",
+    "subc",
+    "mul",
+    "mad",
+    "madc",
+    "mul24",
+    "mad24",
+    "sad",
+    "div",
+    "rem",
+    "abs",
+    "neg",
+    "min",
+    "max",
+    "popc",
+    "clz",
+    "bfind",
+    "brev",
+    "bfe",
+    "bfi",
+    "prmt",
+    "shf",
+    "shl",
+    "shr",
+    "and",
+    "or",
+    "xor",
+    "not",
+    "cnot",
+    "lop3",
+    "dp4a",
+    "dp2a",
+    "bmsk",
+    "fns",
+    "fma",
+    "rcp",
+    "szext",
+    "sqrt",
+    "rsqrt",
+    "ex2",
+    "lg2",
+    "sin",
+    "cos",
+    "tanh",
+    "copysign",
+    "vabsdiff4",
 ];
 
 fn arg(ins: &Ins, s: &[u64], i: usize) -> Result<u64, SimError> {
@@ -180,6 +224,7 @@ fn int_op(ins: &Ins, ty: Type, s: &[u64], carry: &mut bool) -> Result<(u64, Type
             }
         }
         "sad" => ((sv(a) - sv(b()?)).unsigned_abs() as u64).wrapping_add(c()?),
+        "vabsdiff4" => crate::video::vabsdiff4(ins, a, b()?, c()?)?,
         "div" | "rem" => div_rem(op == "div", a, b()?, ty),
         "abs" => sv(a).unsigned_abs() as u64,
         "neg" => (a as i64).wrapping_neg() as u64,
@@ -461,6 +506,10 @@ fn f64_op(ins: &Ins, s: &[u64]) -> Result<u64, SimError> {
         "sub" => float::add64(a, -x(1)?, rnd),
         "mul" => float::mul64(a, x(1)?, rnd),
         "fma" | "mad" => float::fma64(a, x(1)?, x(2)?, rnd),
+        // ptxas's div.f64 writes 0xfff80000_00000000 for 0 / 0 and inf / inf.
+        "div" if (a == 0.0 && x(1)? == 0.0) || (a.is_infinite() && x(1)?.is_infinite()) => {
+            return Ok(0xfff8_0000_0000_0000)
+        }
         "div" => float::div64(a, x(1)?, rnd),
         "rcp" => float::div64(1.0, a, rnd),
         // ptxas's sqrt.rn.f64 writes 0xfff80000_00000000 for a negative input (not -0 or NaN).

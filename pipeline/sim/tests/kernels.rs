@@ -171,6 +171,13 @@ const KERNELS: &[Kernel] = &[
     kernel("mufu.ptx", "frnd_f64", 64),
     kernel("sqrt_rn64.ptx", "sqrt_rn64", 64),
     kernel("div_rn.ptx", "div_rn", 64),
+    // div/rcp.rn/.rz/.rm/.rp.f64: edge tables, denormal quotients and ties, overflow.
+    kernel("div64.ptx", "div64_rn", 64),
+    kernel("div64.ptx", "div64_rz", 64),
+    kernel("div64.ptx", "div64_rm", 64),
+    kernel("div64.ptx", "div64_rp", 64),
+    // vabsdiff4.u32 with and without .add (VABSDIFF4.U8[.ACC]).
+    kernel("video.ptx", "vabsdiff4_u8", 64),
     // div/rcp.rz/.rm/.rp.f32; rsqrt.approx.f64 (high words, within 2 units) and abs.s64.
     kernel("div_directed.ptx", "div_rz", 64),
     kernel("div_directed.ptx", "div_rm", 64),
