@@ -57,8 +57,9 @@ impl Ctx<'_> {
             _ => return None,
         };
         if !approx {
-            if (ty, func) == (Type::F64, MufuFunc::Sqrt) && i.has_mod("rn") {
-                return Some(self.sqrt_rn_f64(i));
+            if (ty, func) == (Type::F64, MufuFunc::Sqrt) {
+                let rnd = directed(i).or(i.has_mod("rn").then_some(Round::Rn))?;
+                return Some(self.sqrt_rn_f64(i, rnd));
             }
             return None;
         }

@@ -176,6 +176,10 @@ const KERNELS: &[Kernel] = &[
     kernel("div64.ptx", "div64_rz", 64),
     kernel("div64.ptx", "div64_rm", 64),
     kernel("div64.ptx", "div64_rp", 64),
+    // sqrt.rz/.rm/.rp.f64: edges, denormals, exact and near squares, around powers of four.
+    kernel("sqrt64_directed.ptx", "sqrt64_rz", 64),
+    kernel("sqrt64_directed.ptx", "sqrt64_rm", 64),
+    kernel("sqrt64_directed.ptx", "sqrt64_rp", 64),
     // vabsdiff4.u32 with and without .add (VABSDIFF4.U8[.ACC]).
     kernel("video.ptx", "vabsdiff4_u8", 64),
     // div/rcp.rz/.rm/.rp.f32; rsqrt.approx.f64 (high words, within 2 units) and abs.s64.
