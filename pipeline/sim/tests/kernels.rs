@@ -180,8 +180,9 @@ const KERNELS: &[Kernel] = &[
     kernel("sqrt64_directed.ptx", "sqrt64_rz", 64),
     kernel("sqrt64_directed.ptx", "sqrt64_rm", 64),
     kernel("sqrt64_directed.ptx", "sqrt64_rp", 64),
-    // vabsdiff4.u32 with and without .add (VABSDIFF4.U8[.ACC]).
+    // vabsdiff4.u32 with and without .add (VABSDIFF4.U8[.ACC]); vabsdiff2.u32/.s32 (integer code).
     kernel("video.ptx", "vabsdiff4_u8", 64),
+    kernel("video.ptx", "vabsdiff2_forms", 64),
     // div/rcp.rz/.rm/.rp.f32; rsqrt.approx.f64 (high words, within 2 units) and abs.s64.
     kernel("div_directed.ptx", "div_rz", 64),
     kernel("div_directed.ptx", "div_rm", 64),
