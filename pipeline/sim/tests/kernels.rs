@@ -183,6 +183,10 @@ const KERNELS: &[Kernel] = &[
     // vabsdiff4.u32 with and without .add (VABSDIFF4.U8[.ACC]); vabsdiff2.u32/.s32 (integer code).
     kernel("video.ptx", "vabsdiff4_u8", 64),
     kernel("video.ptx", "vabsdiff2_forms", 64),
+    // Every SIMD video intrinsic and the __vi* DPX functions (as sm_80 PTX), 16 threads.
+    kernel("simd_video.ptx", "simd_halves", 16),
+    kernel("simd_video.ptx", "simd_bytes", 16),
+    kernel("simd_video.ptx", "dpx_minmax", 16),
     // div/rcp.rz/.rm/.rp.f32; rsqrt.approx.f64 (high words, within 2 units) and abs.s64.
     kernel("div_directed.ptx", "div_rz", 64),
     kernel("div_directed.ptx", "div_rm", 64),
