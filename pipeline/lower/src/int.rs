@@ -865,9 +865,12 @@ impl Ctx<'_> {
         } else {
             let a = self.reg_src32(&i.operands[1])?;
             let b = self.src32(&i.operands[2])?;
-            // A 16-bit register's upper half is not kept extended: compare the halves.
+            // The upper half of a 16-bit register is not always its value's extension (`mov.b32
+            // {lo, hi}` leaves it): compare the low halves, sign-extended for an ordered signed
+            // compare, else zero-extended.
+            let ordered = !matches!(cmp, IntCmp::Eq | IntCmp::Ne);
             let (a, b) = if ty.size_bytes() == 2 {
-                self.setp_extend16(a, b, ty.is_signed())
+                self.setp_extend16(a, b, ty.is_signed() && ordered)
             } else {
                 (a, b)
             };

@@ -183,6 +183,8 @@ const KERNELS: &[Kernel] = &[
     // vabsdiff4.u32 with and without .add (VABSDIFF4.U8[.ACC]); vabsdiff2.u32/.s32 (integer code).
     kernel("video.ptx", "vabsdiff4_u8", 64),
     kernel("video.ptx", "vabsdiff2_forms", 64),
+    // setp.s16/.u16 on halves whose upper bits are not their extension.
+    kernel("setp16.ptx", "setp16", 64),
     // Every SIMD video intrinsic and the __vi* DPX functions (as sm_80 PTX), 16 threads.
     kernel("simd_video.ptx", "simd_halves", 16),
     kernel("simd_video.ptx", "simd_bytes", 16),
