@@ -1,5 +1,6 @@
-//! `div.{rn,rz,rm,rp}.f64` and `rcp.{rz,rm,rp}.f64` (as `1 / b`): IEEE f64 division, correctly
-//! rounded, as ptxas 13.5 writes it on sm_75..sm_90. Every path is computed for every lane and
+//! `div.{rn,rz,rm,rp}.f64` and `rcp.{rz,rm,rp}.f64` (as `1 / b`; `rcp.rn.f64` has ptxas's own
+//! sequence, `div64/rcp.rs`): IEEE f64 division, correctly rounded, as ptxas 13.5 writes it on
+//! sm_75..sm_90. Every path is computed for every lane and
 //! selected (ptxas branches to a subroutine for the slow path):
 //! - the fast path (`.rn` only): `r` = MUFU.RCP64H of `b`'s high word (low word 1) refined by
 //!   [`Ctx::rcp64_refined`], `q = a r`, `q1 = q + r (a - b q)`; ptxas takes it when `a`'s high
@@ -78,7 +79,11 @@ impl Ctx<'_> {
             self.d64_operand(&i.operands[1])?
         };
         let b = self.d64_operand(&i.operands[i.operands.len() - 1])?;
-        let out = self.div64(a, b, rnd);
+        let out = if rcp && rnd == Round::Rn {
+            self.rcp64_rn(b)
+        } else {
+            self.div64(a, b, rnd)
+        };
         for half in 0..2 {
             self.emit(
                 Opcode::Mov,
@@ -301,3 +306,4 @@ impl Ctx<'_> {
 }
 
 mod helpers;
+mod rcp;

@@ -176,6 +176,7 @@ const KERNELS: &[Kernel] = &[
     kernel("div64.ptx", "div64_rz", 64),
     kernel("div64.ptx", "div64_rm", 64),
     kernel("div64.ptx", "div64_rp", 64),
+    kernel("div64.ptx", "rcp64_rn", 64),
     // sqrt.rz/.rm/.rp.f64: edges, denormals, exact and near squares, around powers of four.
     kernel("sqrt64_directed.ptx", "sqrt64_rz", 64),
     kernel("sqrt64_directed.ptx", "sqrt64_rm", 64),
