@@ -158,6 +158,18 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
             };
             diff.wrapping_add(c)
         }
+        // VABSDIFF4.U8: the four unsigned byte differences; .ACC (bit 75) their sum plus c.
+        Vabsdiff4 => {
+            let bytes = (0..4).map(|k| {
+                let (x, y) = ((a >> (8 * k)) as u8, (b >> (8 * k)) as u8);
+                (u32::from(x.abs_diff(y)), k)
+            });
+            if i.bit(75) {
+                bytes.fold(c, |sum, (d, _)| sum.wrapping_add(d))
+            } else {
+                bytes.fold(0, |word, (d, k)| word | d << (8 * k))
+            }
+        }
         Prmt | Uprmt => match i.f(72, 3) {
             0 => prmt(a, b, c),
             mode @ 1..=6 => prmt_mode(mode, a, b, c),

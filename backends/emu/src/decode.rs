@@ -503,7 +503,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
         }
         Iadd3 | Uiadd3 | Lea | Ulea | Lop3 | Ulop3 | Prmt | Uprmt | Shf | Ushf | Imad
         | ImadWide | ImadHi | Uimad | UimadWide | Ffma | Hfma2Mma | Hfma2 | Viaddmnmx
-        | Vabsdiff | Idp => {
+        | Vabsdiff | Vabsdiff4 | Idp => {
             i.a = a;
             let (b, c) = alu_bc(i, u);
             i.b = b;

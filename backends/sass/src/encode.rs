@@ -474,6 +474,11 @@ pub(crate) fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Wor
             w.set(73, 1, signed as u64);
             w.set(81, 3, PT);
         }
+        Opcode::Vabsdiff4 { acc } => {
+            set_alu_abc(w, 0x015, a, b, c)?;
+            w.set(75, 1, acc as u64);
+            w.set(81, 3, PT);
+        }
         Opcode::Prmt { mode } => {
             set_alu_abc(w, 0x016, a, b, c)?;
             w.set(72, 3, mode as u64);

@@ -694,6 +694,9 @@ pub enum Opcode {
     },
     /// `VABSDIFF[.U32] d0, s0, s1, s2`: |s0 - s1| + s2 (PTX `sad`), the difference signed or not.
     Vabsdiff { signed: bool },
+    /// `VABSDIFF4.U8[.ACC] d0, s0, s1, s2`: the four byte differences |s0.b - s1.b| (unsigned);
+    /// `.ACC` writes their sum plus s2, else the bytes themselves (s2 unused).
+    Vabsdiff4 { acc: bool },
     /// `PRMT[.mode] d0, s0, s1(selector), s2`.
     Prmt { mode: PrmtMode },
     /// `LDG.E[.evict][.LTCnB][.size][.CONSTANT] d0, [s0(addr pair) + offset]`; s1 = descriptor UR

@@ -357,6 +357,11 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             if signed { "" } else { ".U32" },
             join(&[d0, src(a), src(b), src(c)])
         ),
+        Opcode::Vabsdiff4 { acc } => format!(
+            "VABSDIFF4.U8{} {}",
+            if acc { ".ACC" } else { "" },
+            join(&[d0, src(a), src(b), src(c)])
+        ),
         Opcode::Prmt { mode } => format!(
             "PRMT{} {}",
             mode.suffix(),

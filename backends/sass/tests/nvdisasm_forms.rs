@@ -467,6 +467,8 @@ fn forms(sm: Sm) -> Vec<Instr> {
             &[r(0), Src::imm(0x9910), Src::ZERO],
         ),
         Instr::new(Vabsdiff { signed: true }, &[d(5)], &[r(0), r(6), r(7)]),
+        Instr::new(Vabsdiff4 { acc: false }, &[d(5)], &[r(0), r(6), r(7)]),
+        Instr::new(Vabsdiff4 { acc: true }, &[d(5)], &[r(0), r(6), r(7)]),
         Instr::new(
             Vabsdiff { signed: false },
             &[d(5)],

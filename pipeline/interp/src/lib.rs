@@ -56,6 +56,7 @@ mod mma_volta;
 mod prep;
 mod syscall;
 mod tma;
+mod video;
 mod wgmma;
 mod wmma;
 

@@ -20,7 +20,8 @@
 //! `shared_window.rs` (`cvta.shared`/`cvta.to.shared`: the window base at `c[0x0][0x18]` before
 //! sm_90, `{shared address, SR_SWINHI}` on sm_90), `sqrt.rs` (`sqrt.rn.f32`: MUFU.RSQ and a Newton
 //! correction, the slow path inline and selected), `div_directed.rs` (`div/rcp.rz/.rm/.rp.f32`: an f64
-//! quotient narrowed by a directed F2F), `rsqrt64.rs` (`rsqrt.approx.f64`: MUFU.RSQ64H and a Newton
+//! quotient narrowed by a directed F2F), `div64.rs` (`div.rn/.rz/.rm/.rp.f64`, `rcp.rz/.rm/.rp.f64`: MUFU.RCP64H and
+//! ptxas's refinement, the normalizing slow path inline and selected), `sqrt64_directed.rs` (`sqrt.rz/.rm/.rp.f64`: the round-to-nearest root rounded again by one DFMA), `video.rs` (`vabsdiff4.u32` as VABSDIFF4.U8[.ACC]), `rsqrt64.rs` (`rsqrt.approx.f64`: MUFU.RSQ64H and a Newton
 //! step, the slow path inline and selected), `local.rs` (`.local` variables in the stack
 //! frame in ptxas's order, the R1 prologue, local symbol addresses, `ld/st.local` as LDL/STL,
 //! `cvta.local`/`cvta.to.local` through the window base at `c[0x0][0x20]`), `atomic.rs` (atom/red,
@@ -83,6 +84,7 @@ mod convert;
 mod cp_async_arrive;
 mod ctx;
 mod cvt_sat;
+mod div64;
 mod div_directed;
 mod divergence;
 mod divide;
@@ -129,6 +131,7 @@ mod shared_window;
 mod special_regs;
 mod sqrt;
 mod sqrt64;
+mod sqrt64_directed;
 mod srcloc;
 mod subroutine;
 mod syscall;
@@ -136,6 +139,7 @@ mod tensormap;
 mod testp;
 mod tf32_cvt;
 mod tma;
+mod video;
 mod warp;
 mod warp_match;
 mod wgmma;

@@ -171,6 +171,25 @@ const KERNELS: &[Kernel] = &[
     kernel("mufu.ptx", "frnd_f64", 64),
     kernel("sqrt_rn64.ptx", "sqrt_rn64", 64),
     kernel("div_rn.ptx", "div_rn", 64),
+    // div/rcp.rn/.rz/.rm/.rp.f64: edge tables, denormal quotients and ties, overflow.
+    kernel("div64.ptx", "div64_rn", 64),
+    kernel("div64.ptx", "div64_rz", 64),
+    kernel("div64.ptx", "div64_rm", 64),
+    kernel("div64.ptx", "div64_rp", 64),
+    kernel("div64.ptx", "rcp64_rn", 64),
+    // sqrt.rz/.rm/.rp.f64: edges, denormals, exact and near squares, around powers of four.
+    kernel("sqrt64_directed.ptx", "sqrt64_rz", 64),
+    kernel("sqrt64_directed.ptx", "sqrt64_rm", 64),
+    kernel("sqrt64_directed.ptx", "sqrt64_rp", 64),
+    // vabsdiff4.u32 with and without .add (VABSDIFF4.U8[.ACC]); vabsdiff2.u32/.s32 (integer code).
+    kernel("video.ptx", "vabsdiff4_u8", 64),
+    kernel("video.ptx", "vabsdiff2_forms", 64),
+    // setp.s16/.u16 on halves whose upper bits are not their extension.
+    kernel("setp16.ptx", "setp16", 64),
+    // Every SIMD video intrinsic and the __vi* DPX functions (as sm_80 PTX), 16 threads.
+    kernel("simd_video.ptx", "simd_halves", 16),
+    kernel("simd_video.ptx", "simd_bytes", 16),
+    kernel("simd_video.ptx", "dpx_minmax", 16),
     // div/rcp.rz/.rm/.rp.f32; rsqrt.approx.f64 (high words, within 2 units) and abs.s64.
     kernel("div_directed.ptx", "div_rz", 64),
     kernel("div_directed.ptx", "div_rm", 64),
