@@ -41,6 +41,8 @@ const KERNELS: &[Kernel] = &[
     kernel("intops.ptx", "carry_chains", 64),
     kernel("intops.ptx", "int128_math", 64),
     kernel("intops.ptx", "dot_products", 64),
+    // lop3 with a predicate output (LOP3.LUT[.PAND] with predicate destination and input).
+    kernel("lop3_pred.ptx", "lop3_pred", 64),
     // Integer cvt.sat, 32- and 64-bit sources.
     kernel("cvt_sat_int.ptx", "cvt_sat_int", 32),
     // Nested { } scopes: sibling and shadowing declarations.
