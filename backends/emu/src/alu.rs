@@ -144,7 +144,14 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
             out.r = [Some(0), i.bit(80).then_some(0)];
             return Ok(out);
         }
-        Lop3 | Ulop3 => {
+        // LOP3's predicate: `r != 0` OR the predicate at 87..90 (AND with `.PAND`, bit 80).
+        Lop3 => {
+            let r = lut3(i.f(72, 8), a, b, c);
+            let q = x.pred(i.pred(87));
+            out.p[0] = Some(if i.bit(80) { r != 0 && q } else { r != 0 || q });
+            r
+        }
+        Ulop3 => {
             let r = lut3(i.f(72, 8), a, b, c);
             out.p[0] = Some(r != 0);
             r

@@ -437,9 +437,10 @@ pub(crate) fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Wor
             set_alu_ab(w, 0x007, a, b)?;
             set_pred(w, 87, c)?;
         }
-        Opcode::Lop3 { lut } => {
+        Opcode::Lop3 { lut } | Opcode::Lop3Pand { lut } => {
             set_alu_abc(w, 0x012, a, b, c)?;
             w.set(72, 8, lut as u64);
+            w.set(80, 1, matches!(i.op, Opcode::Lop3Pand { .. }) as u64);
             w.set(81, 3, pred_dst(&i.dsts[1])?);
             set_pred(
                 w,

@@ -683,6 +683,9 @@ pub enum Opcode {
     Sel,
     /// `LOP3.LUT d1(P), d0, s0, s1, s2, lut, s3(P)`; d1 and s3 are usually PT / !PT.
     Lop3 { lut: u8 },
+    /// `LOP3.LUT.PAND d1(P), d0, s0, s1, s2, lut, s3(P)`: as [`Opcode::Lop3`], but d1 is
+    /// `d0 != 0` AND s3 (Lop3's d1 is `d0 != 0` OR s3); `lop3.and.b32 d|p, ...` (bit 80).
+    Lop3Pand { lut: u8 },
     /// `PLOP3.LUT d0(P), d1(P), s0(P), s1(P), s2(P), lut`.
     Plop3 { lut: u8 },
     /// `SHF.{L,R}[.S32|.U32|.S64|.U64][.HI] d0, s0(lo), s1(shift), s2(hi)`.

@@ -28,7 +28,8 @@
 //! subroutine's save/restore frame after it), `schedule.rs` (control bits, trailer), `hazard.rs`
 //! (checks decoded control bits; the warpgroup MMAs' asynchronous registers: `hazard_wgmma.rs`),
 //! `wgmma.rs` (sm_90a's warpgroup MMAs as data, encoded in `encode_wgmma.rs`, printed by
-//! `print_wgmma.rs`), `oracle.rs` + `nvtools.rs` (nvdisasm as oracle).
+//! `print_wgmma.rs`), `mbarrier80.rs` (sm_80..89's mbarrier atomics ATOMS.ARRIVE.64 and
+//! ATOMS.POPC.INC.32, as `SyncsOp`s), `oracle.rs` + `nvtools.rs` (nvdisasm as oracle).
 
 pub mod arch;
 pub mod arrives;
@@ -59,6 +60,7 @@ pub mod ir;
 pub mod latency;
 pub mod liveness;
 pub mod matrix_move;
+pub mod mbarrier80;
 pub mod mma;
 pub mod mma_sparse;
 pub mod nvtools;

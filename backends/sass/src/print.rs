@@ -310,7 +310,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         }
         Opcode::I2ip { .. } => crate::print_pack::i2ip_body(i),
         Opcode::Sel => format!("SEL {}", join(&[d0, src(a), src(b), pred(c)])),
-        Opcode::Lop3 { lut } => {
+        Opcode::Lop3 { lut } | Opcode::Lop3Pand { lut } => {
             let p3 = if d.val == SrcVal::Zero {
                 Src::FALSE
             } else {
@@ -321,7 +321,12 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
                 parts.push(pdst(&i.dsts[1]));
             }
             parts.extend([d0, src(a), src(b), src(c), format!("{lut:#x}"), pred(&p3)]);
-            format!("LOP3.LUT {}", join(&parts))
+            let pand = matches!(i.op, Opcode::Lop3Pand { .. });
+            format!(
+                "LOP3.LUT{} {}",
+                if pand { ".PAND" } else { "" },
+                join(&parts)
+            )
         }
         Opcode::Plop3 { lut } => format!(
             "PLOP3.LUT {}, {lut:#x}",

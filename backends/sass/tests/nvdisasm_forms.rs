@@ -409,6 +409,27 @@ fn forms(sm: Sm) -> Vec<Instr> {
             &[d(0), Dst::None],
             &[r(5), Src::imm(0xff00), Src::ZERO, Src::FALSE],
         ),
+        // LOP3's predicate output with a predicate input (`lop3.{or,and}.b32 d|p, ...`).
+        Instr::new(
+            Lop3 { lut: 0x96 },
+            &[d(4), pd(1)],
+            &[r(10), r(0), r(5), p(1)],
+        ),
+        Instr::new(
+            Lop3Pand { lut: 0xe8 },
+            &[d(7), pd(0)],
+            &[r(10), r(0), r(5), p(1)],
+        ),
+        Instr::new(
+            Lop3Pand { lut: 0x80 },
+            &[d(6), pd(2)],
+            &[r(10), Src::imm(0x8000_0000), r(0), p(1).negated()],
+        ),
+        Instr::new(
+            Lop3 { lut: 0x12 },
+            &[Dst::None, pd(0)],
+            &[r(10), r(5), r(0), p(0)],
+        ),
         Instr::new(
             Shf {
                 right: false,

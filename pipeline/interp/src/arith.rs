@@ -6,7 +6,7 @@ use crate::error::SimError;
 use crate::exec::{extend, mask, sext, ty_of, unsupported, width};
 use crate::float::{self, Fmt, Rnd};
 use crate::machine::{Cta, Flow};
-use crate::prep::Ins;
+use crate::prep::{Ins, Opnd};
 
 impl Cta<'_, '_> {
     pub(crate) fn arith(&mut self, t: usize, ins: &Ins) -> Result<Flow, SimError> {
@@ -32,6 +32,17 @@ impl Cta<'_, '_> {
             r
         };
         self.write(t, &ins.ops[0], v, dty)?;
+        // `lop3.{or,and}.b32 d|p, a, b, c, lut, q`: p = (d != 0) OR / AND q.
+        if let (Opnd::Pair(_, p), Some(q), "lop3") = (&ins.ops[0], ins.ops.get(5), &*ins.op) {
+            let q = self.read(t, q, Type::Pred)? & 1 != 0;
+            let nonzero = v & 0xffff_ffff != 0;
+            let set = if ins.has("and") {
+                nonzero && q
+            } else {
+                nonzero || q
+            };
+            self.write(t, &Opnd::Reg(*p), set as u64, Type::Pred)?;
+        }
         Ok(Flow::Next)
     }
 }

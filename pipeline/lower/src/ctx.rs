@@ -224,6 +224,9 @@ impl<'a> Ctx<'a> {
                     if crate::cp_async_arrive::opens_loop(i) {
                         block += crate::cp_async_arrive::LOOP_BLOCKS;
                     }
+                    if crate::trap::is_guarded_trap(i) {
+                        block += crate::trap::TRAP_BLOCKS;
+                    }
                     block_empty = false;
                     after_branch = ends_block(i);
                 }
@@ -637,11 +640,8 @@ impl<'a> Ctx<'a> {
                 self.emit(Opcode::Exit, &[], &[]);
                 Ok(())
             }
-            // ptxas branches around a trap rather than predicate BPT; nvcc and LLVM write it
-            // unguarded in a block of its own.
-            "trap" | "brkpt" if i.guard().is_some() => {
-                Err(format!("a guarded '{}' is not supported yet", i.opcode()))
-            }
+            // ptxas branches around a trap rather than predicate BPT (`trap.rs`).
+            "trap" | "brkpt" if i.guard().is_some() => self.lower_guarded_trap(),
             "trap" | "brkpt" => {
                 self.emit(Opcode::Warp(WarpOp::BptTrap), &[], &[]);
                 Ok(())

@@ -45,7 +45,8 @@
 //! `setmaxnreg` and the register budget it sets), `warp.rs` (shfl/vote/redux/activemask; match.any/match.all in `warp_match.rs`; barriers with ids and counts, membar/fence,
 //! nanosleep, griddepcontrol, and the convergence pass that puts WARPSYNC before a collective that
 //! follows divergent code); `hopper_sync.rs` (sm_90 `elect.sync`, `mbarrier.*` as SYNCS.*,
-//! `fence.proxy.async`, `fence.mbarrier_init`, cluster-scope fences); `tma.rs` (sm_90's
+//! `fence.proxy.async`, `fence.mbarrier_init`, cluster-scope fences; sm_80..89's `mbarrier.*` as
+//! shared-memory atomics: `mbarrier80.rs`); `tma.rs` (sm_90's
 //! `cp.async.bulk[.tensor]`, `cp.reduce.async.bulk.tensor` and the bulk prefetches as UTMALDG,
 //! UTMASTG, UTMAREDG, UTMAPF, UBLKCP, UBLKPF in a loop over the issuing lanes, `commit_group` /
 //! `wait_group`); `tensormap.rs` (`tensormap.replace` as word inserts, `tensormap.cp_fenceproxy`);
@@ -55,7 +56,7 @@
 //! described there), `subroutine.rs` (recursive calls: the function's code kept once after the
 //! entry's, called through `__subcall`/`__subentry`/`__subret`, lowered to CALL/RET),
 //! `syscall.rs` (`vprintf` and `__assertfail` called through their `.nv.constant4` slots:
-//! `__extcall`, lowered to CALL.ABS) and
+//! `__extcall`, lowered to CALL.ABS), `trap.rs` (a guarded `trap`/`brkpt` branched around) and
 //! `call_params.rs` (the calls' `.param` buffers as registers or frame slots);
 //! `opt.rs` (copy propagation, dead code) and `fold.rs` (constant-bank operands, as ptxas reads
 //! parameters); `imm_fold.rs` (constants as immediate operands, zeros as RZ), `local_cse.rs`
@@ -110,6 +111,7 @@ mod local;
 mod local_cse;
 mod mad64;
 mod matrix_move;
+mod mbarrier80;
 mod mem;
 mod mma;
 mod mma_fp8;
@@ -139,6 +141,7 @@ mod tensormap;
 mod testp;
 mod tf32_cvt;
 mod tma;
+mod trap;
 mod video;
 mod warp;
 mod warp_match;

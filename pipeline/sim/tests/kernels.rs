@@ -41,6 +41,8 @@ const KERNELS: &[Kernel] = &[
     kernel("intops.ptx", "carry_chains", 64),
     kernel("intops.ptx", "int128_math", 64),
     kernel("intops.ptx", "dot_products", 64),
+    // lop3 with a predicate output (LOP3.LUT[.PAND] with predicate destination and input).
+    kernel("lop3_pred.ptx", "lop3_pred", 64),
     // Integer cvt.sat, 32- and 64-bit sources.
     kernel("cvt_sat_int.ptx", "cvt_sat_int", 32),
     // Nested { } scopes: sibling and shadowing declarations.
@@ -387,6 +389,20 @@ const KERNELS: &[Kernel] = &[
         min_sm: 90,
         ..kernel("tma_tile.ptx", "tma_tile", 32)
     },
+    // The mbarrier from sm_80 (shared-memory atomics before sm_90): the __mbarrier_* primitives,
+    // cuda::barrier, cuda::memcpy_async completing on a barrier.
+    Kernel {
+        min_sm: 80,
+        ..kernel("mbarrier80.ptx", "_Z15mbar_primitivesPKjPj", 64)
+    },
+    Kernel {
+        min_sm: 80,
+        ..kernel("mbarrier80.ptx", "_Z17mbar_cuda_barrierPKjPj", 128)
+    },
+    Kernel {
+        min_sm: 80,
+        ..kernel("mbarrier80.ptx", "_Z17mbar_memcpy_asyncPKjPj", 64)
+    },
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on
@@ -396,6 +412,7 @@ const KERNELS: &[Kernel] = &[
 /// Each names the first gap the run meets (the instruction at fault in ptxas's SASS); runs past it
 /// may meet more. A "false hazard" is one the emulator reports on ptxas's own scheduling.
 const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
+    ("_Z17mbar_memcpy_asyncPKjPj", &[90], "false hazard: VOTEU.ALL UP0, P0 then ISETP P0 (a read of P0 10 cycles after its producer, 13 asked) in ptxas's sm_90 code; our sm_90 cubin agrees with the interpreter (ptxforge sim)"),
     ("mma_sp_fp8", &[90], "ptxas's sm_90 rewrite of sparse fp8 mma (two HMMA.SP.16832 on the unpacked low and high halves of A) gives both HMMA.SP the same B (even lanes' low halves, odd lanes' high halves, chosen by SEL on the lane's parity), so half of B's 512 values never reach a product, and its metadata shuffle reads lanes 0 and 2 of each group only; the interpreter's result uses all of B and differs (a ptxas problem or an fp8 sparse layout unlike the PTX ISA's; not investigated further; ptxforge rejects this form on sm_90)"),
     // Past it: ptxas writes mad.hi.u32 as IMAD.HI.U32 Rd, Ra, Rb, R4 with R4 = 0 and c in R5 (C is a
     // 64-bit register pair); the emulator reads C as 32 bits.
