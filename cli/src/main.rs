@@ -272,6 +272,7 @@ fn compile_options(args: &args::Args) -> CompileOptions {
         keep_sass_text: args.dump_sass,
         entries: args.entries.clone(),
         warn_double_precision: args.warn_double,
+        compile_only: args.ignored.compile_only,
         ..CompileOptions::default()
     }
 }

@@ -17,7 +17,10 @@
 mod elf;
 mod extern_calls;
 mod nvinfo;
+mod relocatable;
 mod sections;
+
+pub use relocatable::write_relocatable;
 
 pub use sections::R_CUDA_64;
 
@@ -104,6 +107,13 @@ pub struct KernelImage {
     pub externs: Vec<String>,
     /// Offsets of its `CALL.ABS` instructions (EIATTR_SYSCALL_OFFSETS).
     pub syscall_offsets: Vec<u32>,
+    /// `-c`: a device function compiled on its own (its own `.text`, a GLOBAL FUNC symbol
+    /// without STO_CUDA_ENTRY, no parameters in constant bank 0; its frame is its one
+    /// subroutine's). Only [`write_relocatable`] takes such images.
+    pub device_function: bool,
+    /// `-c`: `(offset, callee)` of each `CALL.ABS.NOINC` whose address the linker writes
+    /// (R_CUDA_ABS47_34 against the undefined callee).
+    pub linked_calls: Vec<(u32, String)>,
 }
 
 /// `.reqnctapercluster x[,y[,z]]`, `.maxclusterrank n` and `.explicitcluster` of a kernel.

@@ -18,6 +18,7 @@
 pub mod actors;
 pub mod compile;
 pub mod options;
+mod relocatable;
 pub mod report;
 pub mod stages;
 pub mod timeline;

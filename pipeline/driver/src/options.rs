@@ -48,6 +48,9 @@ pub struct CompileOptions {
     pub entries: Vec<String>,
     /// `--warn-on-double-precision-use`: warn at every `.f64` instruction.
     pub warn_double_precision: bool,
+    /// `-c` (`--compile-only`): a relocatable object (ET_REL) with `.visible` device functions
+    /// of their own and calls of external functions left to the linker (`relocatable.rs`).
+    pub compile_only: bool,
     /// Test hook: make stage `.1` panic on kernel `.0`, to check that faults stay contained.
     pub fault_injection: Option<(String, String)>,
 }
@@ -70,6 +73,7 @@ impl Default for CompileOptions {
             fault_injection: None,
             entries: Vec::new(),
             warn_double_precision: false,
+            compile_only: false,
         }
     }
 }
