@@ -20,7 +20,10 @@ use crate::subroutine::list_regs;
 /// one of the runtime's (`syscall::SYSCALLS`): a call of it is left to the linker. (Without
 /// `-c` the front end has refused such a module: "Unresolved extern function".)
 pub(crate) fn linked_decl<'m>(module: &'m ast::Module, name: &str) -> Option<&'m ast::Function> {
+    // The runtime's functions: `malloc` and `free` are not compiled yet (no relocation of ours
+    // may name them in an executable cubin).
     if crate::syscall::SYSCALLS.contains(&name)
+        || matches!(name, "malloc" | "free")
         || module
             .functions
             .iter()
