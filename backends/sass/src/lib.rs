@@ -58,6 +58,7 @@ mod hazard_wgmma;
 pub mod imma;
 pub mod ir;
 pub mod latency;
+pub mod linked_call;
 pub mod liveness;
 pub mod matrix_move;
 pub mod mbarrier80;
