@@ -39,7 +39,7 @@ pub fn texture_forms(sm: Sm, v: &mut Vec<Instr>) {
         &[r(0), Src::ZERO, h],
     ));
     let pair = |i| Src::reg(g(i, 2));
-    for dim in [TexDim::D2, TexDim::D3] {
+    for dim in [TexDim::D2, TexDim::D3, TexDim::Array1, TexDim::Array2] {
         v.push(Instr::new(
             fetch(FetchKind::TexLl, dim, 0xf),
             &[d4, d6],
