@@ -511,6 +511,7 @@ pub(crate) fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Wor
         Opcode::Syncs(op) => return crate::encode_sync::encode_syncs(w, i, op),
         Opcode::Cluster(op) => return crate::encode_cluster::encode_cluster(w, i, op),
         Opcode::Tma(op) => return crate::encode_tma::encode_tma(w, i, op),
+        Opcode::Texture(op) => return crate::encode_texture::encode_texture(sm, w, i, op),
         Opcode::R2ur | Opcode::R2urPred => return crate::encode_sync::encode_r2ur(sm, w, i),
         Opcode::Wgmma(op) => return crate::encode_wgmma::encode_wgmma(w, i, op),
         Opcode::WarpgroupArrive => {

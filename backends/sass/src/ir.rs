@@ -945,6 +945,9 @@ pub enum Opcode {
     /// sm_90's TMA and bulk copies and their lane loop's ELECT and VOTE ([`crate::tma::TmaOp`],
     /// `tma.rs`).
     Tma(crate::tma::TmaOp),
+    /// Texture and surface instructions on object handles (TLD, TEX, TLD4, TXD, SULD, SUST);
+    /// slot conventions on [`crate::texture::TexOp`] (`texture.rs`).
+    Texture(crate::texture::TexOp),
     /// `WARPGROUP.ARRIVE` (`wgmma.fence`): registers written before it are visible to the
     /// warpgroup MMAs after it.
     WarpgroupArrive,

@@ -426,6 +426,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         Opcode::VoteuAny => crate::print_wgmma::print_voteu_any(i),
         Opcode::Cluster(op) => crate::print_cluster::print_cluster(i, op),
         Opcode::Tma(op) => crate::print_tma::print_tma(i, op),
+        Opcode::Texture(op) => crate::print_texture::print_texture(sm, i, op),
         Opcode::R2ur | Opcode::R2urPred => format!(
             "R2UR {}{}, {}",
             match i.dsts[1] {

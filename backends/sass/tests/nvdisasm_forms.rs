@@ -36,6 +36,8 @@ mod cluster;
 mod matrix_move;
 #[path = "nvdisasm_forms/mma_sparse.rs"]
 mod mma_sparse;
+#[path = "nvdisasm_forms/texture.rs"]
+mod texture;
 #[path = "nvdisasm_forms/tma.rs"]
 mod tma;
 
@@ -910,6 +912,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
     barriers_sregs::special_reg_forms(sm, &mut v);
     warp_match::match_forms(sm, &mut v);
     atomic_float::generic_float_add_forms(sm, &mut v);
+    texture::texture_forms(sm, &mut v);
     v
 }
 

@@ -607,6 +607,9 @@ impl<'a> Ctx<'a> {
         if let Some(r) = self.lower_matrix_move(i) {
             return r;
         }
+        if let Some(r) = self.lower_texture(i) {
+            return r;
+        }
         if let Some(r) = self.lower_legacy_int(i) {
             return r;
         }

@@ -140,6 +140,7 @@ mod subroutine;
 mod syscall;
 mod tensormap;
 mod testp;
+mod texture;
 mod tf32_cvt;
 mod tma;
 mod trap;
