@@ -23,7 +23,11 @@
 //! IADD3 R1, R1, -size`, `resize_prologue` after adding slots; its size feeds
 //! EIATTR_FRAME_SIZE/MIN_STACK_SIZE and `-v`), `extern_call.rs` (calls of `vprintf` and
 //! `__assertfail`: CALL.ABS.NOINC through a `.nv.constant4` slot, LEPC for the return address,
-//! the caller-saved GPRs live across saved in frame slots), `subroutine.rs` (subroutine calls: arguments,
+//! the caller-saved GPRs live across saved in frame slots), `linked_call.rs` (`-c`: calls of
+//! functions another object defines, relocated by the linker), `exit_barriers.rs` (ERRBAR before
+//! EXIT for `--make-errors-visible-at-exit`), `srcloc.rs` (each instruction's PTX line, for
+//! `-lineinfo`), `texture.rs` (TEX/TLD/TLD4/TXD/SULD/SUST as data, `encode_texture.rs`,
+//! `print_texture.rs`), `subroutine.rs` (subroutine calls: arguments,
 //! results and the return address through ptxas's ABI registers bound before the scan, each
 //! subroutine's save/restore frame after it), `schedule.rs` (control bits, trailer), `hazard.rs`
 //! (checks decoded control bits; the warpgroup MMAs' asynchronous registers: `hazard_wgmma.rs`),

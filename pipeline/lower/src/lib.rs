@@ -65,7 +65,11 @@
 //! into loads' and stores' `[R+imm]` offsets), `add_fuse.rs` (zero adds as copies, two adds as
 //! one three-operand IADD3), `licm.rs`
 //! (loop-invariant code motion);
-//! `passes.rs` (the passes by name, `-O0`, `PTXFORGE_PASSES_OFF`).
+//! `passes.rs` (the passes by name, `-O0`, `PTXFORGE_PASSES_OFF`). Also: `div64.rs` (+ `div64/`:
+//! f64 division and reciprocal in every rounding), `sqrt64_directed.rs`, `video.rs` (vabsdiff2/4),
+//! `texture.rs` (bindless tex/tld4/suld/sust), `mbarrier80.rs` (mbarrier on sm_80..89),
+//! `trap.rs` (guarded trap), `linkable.rs` (`-c`: `.visible .func` bodies and linked calls),
+//! `srcloc.rs` (PTX lines onto the instructions lowered from them).
 
 mod add_fuse;
 mod addr_fold;
