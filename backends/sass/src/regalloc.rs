@@ -256,10 +256,12 @@ fn fit(
             Err(RegFile::Gpr) if round < crate::spill::ROUNDS && f.fixed.is_empty() => {
                 // R1 is the stack pointer's once there is a frame.
                 let usable = budget.minus(1);
-                // Nothing over this round's limit: the scan failed on fragmentation (aligned
-                // groups, holes) below it, so the next round aims lower.
-                if crate::spill::spill_round_within(f, sm, &lr, &files, &usable, round, fresh_from)
-                {
+                // The values the scan left out go too: where no more registers are live than
+                // the budget, the ranges' holes and aligned groups can still keep a scan from
+                // fitting, and the next round also aims lower.
+                let unplaced = unplaced_gprs(f, &lr, &files, &budget);
+                let round_of = (round, fresh_from, &unplaced[..]);
+                if crate::spill::spill_round_within(f, sm, &lr, &files, &usable, round_of) {
                     crate::pred_pressure::fit_predicates(f);
                 }
                 round += 1;
@@ -360,6 +362,51 @@ pub(crate) fn scan_file(
     scan: &mut FileScan,
     assign: &mut [u32],
 ) -> Result<(), u32> {
+    let mut failed = None;
+    scan_file_with(f, lr, files, (file, scan), assign, |v| {
+        failed = Some(v);
+        false
+    });
+    failed.map_or(Ok(()), Err)
+}
+
+/// The GPR values a scan within `budget` finds no register for. The scan goes on past each
+/// (holding nothing for it), so one pass names every value that the ranges' holes and the
+/// groups' alignment leave out, even where no more registers are live than the budget.
+pub(crate) fn unplaced_gprs(
+    f: &Function,
+    lr: &LiveRanges,
+    files: &[RegFile],
+    budget: &GprBudget,
+) -> Vec<u32> {
+    let mut assign = vec![0u32; f.vreg_comps.len()];
+    if let Some((v, phys)) = f.frame.pinned() {
+        assign[v as usize] = phys;
+    }
+    let mut scan = FileScan::new(budget.highest(), &[1]);
+    if budget.varies() {
+        scan.caps = (0..f.vreg_comps.len())
+            .map(|v| budget.over(lr.of(v)) as u32)
+            .collect();
+    }
+    let mut unplaced = Vec::new();
+    scan_file_with(f, lr, files, (RegFile::Gpr, &mut scan), &mut assign, |v| {
+        unplaced.push(v);
+        true
+    });
+    unplaced
+}
+
+/// The scan of [`scan_file`]; `on_fail(v)` hears of each value that found no free group and
+/// says whether the scan goes on.
+fn scan_file_with(
+    f: &Function,
+    lr: &LiveRanges,
+    files: &[RegFile],
+    (file, scan): (RegFile, &mut FileScan),
+    assign: &mut [u32],
+    mut on_fail: impl FnMut(u32) -> bool,
+) {
     let mut order: Vec<u32> = (0..f.vreg_comps.len() as u32)
         .filter(|&v| {
             files[v as usize] == file
@@ -373,13 +420,15 @@ pub(crate) fn scan_file(
         let segs = lr.of(v as usize);
         scan.advance(segs[0].0, lr, assign, &f.vreg_comps);
         let comps = f.vreg_comps[v as usize] as usize;
-        let r = scan
-            .pick(v, segs, comps, lr, assign, &f.vreg_comps)
-            .ok_or(v)?;
-        assign[v as usize] = r as u32;
-        scan.hold(v, r, comps);
+        match scan.pick(v, segs, comps, lr, assign, &f.vreg_comps) {
+            Some(r) => {
+                assign[v as usize] = r as u32;
+                scan.hold(v, r, comps);
+            }
+            None if on_fail(v) => {}
+            None => return,
+        }
     }
-    Ok(())
 }
 
 /// Replaces virtual numbers by physical ones and records the register count.

@@ -48,20 +48,20 @@ pub fn spill_round(
     fresh_from: u32,
 ) -> bool {
     let budget = GprBudget::uniform(usable);
-    spill_round_within(f, sm, lr, files, &budget, round, fresh_from)
+    spill_round_within(f, sm, lr, files, &budget, (round, fresh_from, &[]))
 }
 
 /// [`spill_round`] where the usable registers differ between program points (`setmaxnreg`
 /// regions, `reg_regions.rs`): the values whose ranges reach a region of `n` registers use at
-/// most `n` less the round's headroom.
+/// most `n` less the round's headroom. `unplaced`: values a register scan found no room for,
+/// spilled too where they may be.
 pub fn spill_round_within(
     f: &mut Function,
     sm: Sm,
     lr: &LiveRanges,
     files: &[RegFile],
     usable: &GprBudget,
-    round: usize,
-    fresh_from: u32,
+    (round, fresh_from, unplaced): (usize, u32, &[u32]),
 ) -> bool {
     // The last round spills every value that may be spilled: each then lives in a register only
     // for the instruction that reads or writes it, which fits wherever anything can.
@@ -76,7 +76,21 @@ pub fn spill_round_within(
     let caps: Vec<usize> = (0..f.vreg_comps.len())
         .map(|v| usable.over(lr.of(v)))
         .collect();
-    let out = choose(f, lr, files, &costs, (&caps, &usable.levels()), limit);
+    let levels = (&caps[..], &usable.levels()[..]);
+    // Where no more registers are live than usable, the scan failed on the ranges' holes and the
+    // groups' alignment: the values it left out go, rather than a sweep to a lower limit.
+    let pressure_fits = !choose(f, lr, files, &costs, levels, |level| level)
+        .into_iter()
+        .any(|o| o);
+    let mut left_out = vec![false; costs.len()];
+    for &v in unplaced {
+        left_out[v as usize] = costs[v as usize].is_some();
+    }
+    let out = if pressure_fits && round + 1 < ROUNDS && left_out.contains(&true) {
+        left_out
+    } else {
+        choose(f, lr, files, &costs, levels, limit)
+    };
     if !out.iter().any(|&o| o) {
         return false;
     }
