@@ -40,6 +40,7 @@
 //! `mma.rs`, `wmma.rs`. Choices where PTX leaves behaviour open are documented in `lib.rs`.
 
 mod arith;
+mod cache_policy;
 mod collective;
 mod convert;
 pub mod error;

@@ -626,6 +626,7 @@ impl<'a> Ctx<'a> {
             "wmma" => self.lower_wmma(i),
             _ if self.is_param_address_def(i) => self.lower_param_address_def(i),
             "prefetch" => self.lower_prefetch(i),
+            "createpolicy" => self.lower_createpolicy(i),
             "vabsdiff4" if crate::video::is_vabsdiff4_u8(i) => self.lower_vabsdiff4(i),
             "vabsdiff2" if crate::video::is_vabsdiff2(i) => self.lower_vabsdiff2(i),
             _ if crate::pack::is_vector_mov(i) => self.lower_vector_mov(i),

@@ -197,7 +197,7 @@ impl Ctx<'_> {
     }
 
     /// `d = a - b` on 64 bits: low half with borrow as carry, high half adds `~b.hi` and the carry.
-    fn sub64_parts(&mut self, d: Reg, al: Src, ah: Src, bl: Src, bh: Src) {
+    pub(crate) fn sub64_parts(&mut self, d: Reg, al: Src, ah: Src, bl: Src, bh: Src) {
         let (al, ah, bl, bh) = (
             self.in_reg(al),
             self.in_reg(ah),

@@ -81,6 +81,7 @@ mod atomic_loop;
 mod bits;
 mod bits64;
 mod cache_ops;
+mod cache_policy;
 mod call_params;
 mod calls;
 mod cluster;

@@ -146,6 +146,11 @@ const KERNELS: &[Kernel] = &[
     // Generic-address float adds, global in some lanes and shared in others; scalar f16 adds.
     kernel("atomic_generic.ptx", "atomic_generic_lanes", 64),
     kernel("atomic_generic.ptx", "cas16", 64),
+    // createpolicy's fractional and range policies, stored as values (sm_80+).
+    Kernel {
+        min_sm: 80,
+        ..kernel("cache_policy.ptx", "cache_policy", 64)
+    },
     kernel("float_atomics.ptx", "atomics_shared_float", 64),
     // atom/red.global.add.noftz.f16x2 (ATOMG/RED .F16x2.RN); bf16x2 needs sm_90.
     kernel("float_atomics.ptx", "atomics_f16x2", 64),
