@@ -467,11 +467,14 @@ pub enum Evict {
 }
 
 /// A global or generic access's cache hints: the L1 eviction priority and the L2 prefetch size
-/// in bytes (`.LTC64B`/`.LTC128B`/`.LTC256B`; 0: none). Hints never change what a program computes.
+/// in bytes (`.LTC64B`/`.LTC128B`/`.LTC256B`; 0: none); `policy`: the descriptor operand is an
+/// L2 cache policy (`.L2::cache_hint`), which sm_80 to sm_89 mark (bit 101) and print as
+/// `desc[URn]`. Hints never change what a program computes.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct CacheHint {
     pub evict: Evict,
     pub l2_prefetch: u16,
+    pub policy: bool,
 }
 
 impl CacheHint {
@@ -479,6 +482,7 @@ impl CacheHint {
     pub const NONE: CacheHint = CacheHint {
         evict: Evict::Normal,
         l2_prefetch: 0,
+        policy: false,
     };
 }
 

@@ -385,7 +385,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
                 hint_suffix(hint),
                 size_suffix(size),
                 order_suffix(sm, scope),
-                global_addr(sm, a, b, offset)
+                access_addr(sm, a, b, offset, hint)
             )
         }
         Opcode::UldcNarrow { size } => format!("ULDC{} {d0}, {}", size_suffix(size), src(a)),
@@ -462,7 +462,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
                 hint_suffix(hint),
                 size_suffix(size),
                 order_suffix(sm, scope),
-                global_addr(sm, a, b, offset)
+                access_addr(sm, a, b, offset, hint)
             )
         }
         Opcode::Stg {
@@ -476,7 +476,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
                 hint_suffix(hint),
                 size_suffix(size),
                 order_suffix(sm, scope),
-                global_addr(sm, a, c, offset),
+                access_addr(sm, a, c, offset, hint),
                 src(b)
             )
         }
@@ -491,7 +491,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
                 hint_suffix(hint),
                 size_suffix(size),
                 order_suffix(sm, scope),
-                global_addr(sm, a, c, offset),
+                access_addr(sm, a, c, offset, hint),
                 src(b)
             )
         }
@@ -663,6 +663,21 @@ fn global_addr(sm: Sm, addr: &Src, desc: &Src, offset: i32) -> String {
         75 => format!("[{}{off}]", src(addr)),
         90.. => format!("desc[{}][{}.64{off}]", src(desc), src(addr)),
         _ => format!("[{}.64{off}]", src(addr)),
+    }
+}
+
+/// [`global_addr`] of a load or store, whose descriptor may be a cache policy (`desc[UR6]` from
+/// sm_80).
+fn access_addr(sm: Sm, addr: &Src, desc: &Src, offset: i32, hint: CacheHint) -> String {
+    if hint.policy && sm.num >= 80 {
+        format!(
+            "desc[{}][{}.64{}]",
+            src(desc),
+            src(addr),
+            offset_suffix(offset)
+        )
+    } else {
+        global_addr(sm, addr, desc, offset)
     }
 }
 

@@ -1,5 +1,5 @@
-//! `createpolicy`: the 64-bit L2 cache policies that `.L2::cache_hint` accesses take, built as
-//! ptxas builds them (learnt from its SASS). The low word is 0; the high word holds bit 28,
+//! `createpolicy`: the 64-bit L2 cache policies that `.L2::cache_hint` accesses take (as their
+//! memory descriptor), built as ptxas builds them (learnt from its SASS). The low word is 0; the high word holds bit 28,
 //! the primary priority at 25..26 (evict_unchanged 0, evict_first 1, evict_last 2,
 //! evict_normal 3), a secondary evict_first at bit 24, and then
 //! - `.fractional`: the fraction of lines at 20..23, `trunc(fraction * 15.99)`;
@@ -63,6 +63,18 @@ impl Ctx<'_> {
         self.emit(Opcode::Mov, &[Dst::Reg(d.part(0))], &[Src::ZERO]);
         self.emit(Opcode::Mov, &[Dst::Reg(d.part(1))], &[high]);
         Ok(())
+    }
+
+    /// The memory descriptor of an access with `.L2::cache_hint`: its 64-bit policy operand in a
+    /// uniform register pair, as ptxas passes it (`LDG.E R0, desc[UR6][R2.64]`).
+    pub(crate) fn policy_descriptor(&mut self, policy: &Operand) -> LResult<Reg> {
+        let (lo, hi) = self.src64(policy)?;
+        let u = self.f.new_vreg(RegFile::UGpr, 2);
+        for (half, v) in [lo, hi].into_iter().enumerate() {
+            let v = self.in_reg(v);
+            self.emit(Opcode::R2ur, &[Dst::Reg(u.part(half as u8))], &[v]);
+        }
+        Ok(u)
     }
 
     /// The high word of `createpolicy.fractional d[, fraction]` (a fraction of 1 by default).
