@@ -1,4 +1,4 @@
-// archs: sm_75 sm_80 sm_90
+// archs: sm_80 sm_90
 // Cooperative groups and libcu++ as user code writes them: tiled partitions and their collectives,
 // cuda::atomic_ref at every scope and order, cuda::barrier, cuda::pipeline copies, annotated_ptr
 // access properties, complex arithmetic.
