@@ -586,7 +586,13 @@ fn print_iadd3(i: &Instr, x: bool) -> String {
     if let Dst::Reg(_) = i.dsts[1] {
         parts.push(pdst(&i.dsts[1]));
     }
-    parts.extend([src(a), isrc(b), src(c)]);
+    // In .X form a negated operand is its bitwise NOT, which nvdisasm writes `~R`.
+    let not =
+        |s: &Src, print: fn(&Src) -> String| match x && s.neg && !matches!(s.val, SrcVal::Imm(_)) {
+            true => format!("~{}", print(&Src { neg: false, ..*s })),
+            false => print(s),
+        };
+    parts.extend([not(a, src), not(b, isrc), not(c, src)]);
     if x {
         let e = if e.val == SrcVal::Zero {
             Src::FALSE

@@ -126,6 +126,7 @@ mod mma_int4;
 mod mma_sparse;
 mod mma_volta;
 mod mufu;
+mod not_fold;
 mod opt;
 mod ordered;
 mod pack;

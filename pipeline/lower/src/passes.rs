@@ -40,6 +40,10 @@ pub const PASSES: &[(&str, &str)] = &[
         "adds of a register and zeros are copies; two single-use adds become one three-operand IADD3",
     ),
     (
+        "not-fold",
+        "a single-use NOT read by an IADD3.X becomes its ~R operand",
+    ),
+    (
         "licm",
         "pure loop-invariant instructions move to the block before the loop",
     ),
@@ -162,6 +166,7 @@ pub fn optimize_with(f: &mut Function, config: &PassConfig) {
             "local-cse" => crate::local_cse::eliminate_local_redundancy(f),
             "addr-fold" => crate::addr_fold::fold_address_offsets(f),
             "add-fuse" => crate::add_fuse::fuse_adds(f),
+            "not-fold" => crate::not_fold::fold_nots(f),
             "licm" => crate::licm::hoist_loop_invariants(f),
             "dce" => crate::opt::eliminate_dead_code(f),
             "atomic-to-red" => crate::atomic::demote_unused_atomics(f),
