@@ -37,7 +37,7 @@
 //! `convert.rs`, `fp8.rs`, `memops.rs` + `memory.rs` (global buffers, module variables,
 //! shared/local/const/param windows, generic addressing, atomics), `syscall.rs` (`vprintf` and
 //! `__assertfail` record their calls, `ptxforge_device::syscall`), `collective.rs`, `mbarrier.rs`,
-//! `mma.rs`, `wmma.rs`. Choices where PTX leaves behaviour open are documented in `lib.rs`.
+//! `mma.rs`, `wmma.rs`, `cache_policy.rs` (`createpolicy`'s values as ptxas computes them). Choices where PTX leaves behaviour open are documented in `lib.rs`.
 
 mod arith;
 mod cache_policy;

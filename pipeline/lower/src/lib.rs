@@ -69,7 +69,8 @@
 //! f64 division and reciprocal in every rounding), `sqrt64_directed.rs`, `video.rs` (vabsdiff2/4),
 //! `texture.rs` (bindless tex/tld4/suld/sust), `mbarrier80.rs` (mbarrier on sm_80..89),
 //! `trap.rs` (guarded trap), `linkable.rs` (`-c`: `.visible .func` bodies and linked calls),
-//! `srcloc.rs` (PTX lines onto the instructions lowered from them).
+//! `srcloc.rs` (PTX lines onto the instructions lowered from them), `cache_policy.rs` (`createpolicy`
+//! and `.L2::cache_hint` descriptors), `not_fold.rs` (the not-fold pass).
 
 mod add_fuse;
 mod addr_fold;

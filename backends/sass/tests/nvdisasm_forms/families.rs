@@ -49,7 +49,11 @@ pub(super) fn sgxt_idp_forms() -> Vec<Instr> {
     for k in 0..3 {
         let mut srcs = [r(5), r(7), r(9), p(1), Src::FALSE];
         srcs[k] = srcs[k].negated();
-        v.push(Instr::new(Opcode::Iadd3 { x: true }, &[d(3), Dst::None], &srcs));
+        v.push(Instr::new(
+            Opcode::Iadd3 { x: true },
+            &[d(3), Dst::None],
+            &srcs,
+        ));
     }
     for (pairs, hi) in [(false, false), (true, false), (true, true)] {
         for a_signed in [false, true] {
