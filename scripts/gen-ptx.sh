@@ -2,8 +2,8 @@
 # Builds the CUDA C sources in benches/gen-ptx/ into PTX with NVIDIA's nvcc, for the generated-PTX
 # survey (benches/GENERATED_SURVEY.md): each `X.cu` names its targets on a `// archs:` line (and
 # extra nvcc flags on an optional `// flags:` line) and becomes `X.sm_NN.ptx` in the cache folder.
-# The CUTLASS headers come from the nvidia-cutlass wheel of the Python package index, unpacked in
-# the cache; CCCL (CUB, Thrust, libcu++) comes with nvcc. Nothing is written into the repository.
+# The CUTLASS headers (and its examples and util headers, for sources that include CuTe's tutorials)
+# come from the nvidia-cutlass wheel of the Python package index, unpacked in the cache; CCCL (CUB, Thrust, libcu++) comes with nvcc. Nothing is written into the repository.
 #
 # Usage: scripts/gen-ptx.sh [OUT_DIR] [NAME...]   (default OUT_DIR: ~/.cache/ptxforge/gen-ptx)
 #   PTXFORGE_NV: NVIDIA's tools (see scripts/fetch-nvidia-tools.sh); JOBS: parallel nvcc runs (2).
@@ -55,7 +55,8 @@ build_one() {
   local start=$SECONDS
   # shellcheck disable=SC2086
   if "$nv/bin/nvcc" -ptx -arch="$arch" -std=c++17 --expt-relaxed-constexpr -w \
-      -I"$cutlass" $flags "$src" -o "$ptx.tmp" >"$err" 2>&1; then
+      -I"$cutlass" -I"$cutlass/../tools/util/include" -I"$cutlass/../examples" $flags "$src" \
+      -o "$ptx.tmp" >"$err" 2>&1; then
     mv "$ptx.tmp" "$ptx"
     rm -f "$err"
     echo "built  $name.$arch.ptx ($((SECONDS - start)) s)"
