@@ -115,7 +115,6 @@ pub(crate) fn encode_syncs(w: &mut Word, i: &Instr, op: SyncsOp) -> EResult<()> 
             w.set(0, 12, 0x3c6);
             w.set(72, 1, global as u64);
         }
-        SyncsOp::CgaErrbar => w.set(0, 12, 0x5ab),
         SyncsOp::Arrives(count) => crate::arrives::encode_arrives(w, i, count)?,
         SyncsOp::AtomsArrive | SyncsOp::AtomsPopcInc => {
             set_address(w, &i.srcs[0], &i.srcs[2])?;

@@ -63,7 +63,6 @@ pub(crate) fn print_syncs(i: &Instr, op: SyncsOp) -> String {
         SyncsOp::FenceViewAsync { global } => {
             format!("FENCE.VIEW.ASYNC.{}", if global { "G" } else { "S" })
         }
-        SyncsOp::CgaErrbar => "CGAERRBAR".into(),
         SyncsOp::Arrives(count) => crate::arrives::print_arrives(i, count),
         SyncsOp::AtomsArrive | SyncsOp::AtomsPopcInc => format!(
             "{} {}, [{}]",

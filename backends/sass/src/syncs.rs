@@ -70,8 +70,6 @@ pub enum SyncsOp {
     /// `FENCE.VIEW.ASYNC.{S,G}`: orders generic-proxy accesses to shared (S) or global (G)
     /// memory before later asynchronous-proxy ones (`fence.proxy.async[.shared::cta|.global]`).
     FenceViewAsync { global: bool },
-    /// `CGAERRBAR`: the cluster-scope error barrier ptxas puts after cluster-scope fences.
-    CgaErrbar,
     /// `ARRIVES.LDGSTSBAR.64[count] [s0(UR or Zero)+s2(offset)]`: an arrive that fires when the
     /// thread's earlier LDGSTS copies have landed (`cp.async.mbarrier.arrive`; sm_80 on, the
     /// count forms sm_90: `arrives.rs`).

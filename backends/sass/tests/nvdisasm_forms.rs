@@ -934,7 +934,11 @@ fn syncs_forms() -> Vec<Instr> {
         Instr::new(Syncs(CctlIv), &[], &[bar]),
         Instr::new(Syncs(FenceViewAsync { global: false }), &[], &[]),
         Instr::new(Syncs(FenceViewAsync { global: true }), &[], &[]),
-        Instr::new(Syncs(CgaErrbar), &[], &[]),
+        Instr::new(
+            Opcode::Warp(ptxforge_sass::warp::WarpOp::Cgaerrbar),
+            &[],
+            &[],
+        ),
     ];
     let modes = [
         (ArriveMode::A1Tr, false),

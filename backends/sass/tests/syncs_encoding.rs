@@ -112,7 +112,6 @@ fn syncs_words_match_ptxas() {
         &[],
         [0x00000000000073c6, 0x100],
     );
-    check(CgaErrbar, &[], &[], [0x00000000000075ab, 0]);
     // Addresses in a register (`[R11+URZ]`) and `.OPTOUT` (mbarrier.arrive_drop), from ptxas's
     // sm_90 code for mbarrier.* on `.shared` variables.
     check(
@@ -263,4 +262,16 @@ fn elect_words_match_ptxas() {
         let [lo, hi] = encode_instr(Sm::accelerated(90), &i, 0, &[]).unwrap();
         assert_eq!([lo, hi & CONTROL_MASK], want, "ours {lo:#018x} {hi:#018x}");
     }
+}
+
+/// CGAERRBAR (one opcode, `WarpOp::Cgaerrbar`, for cluster fences, ordering fences and exits).
+#[test]
+fn cgaerrbar_word_matches_ptxas() {
+    let i = Instr::new(
+        Opcode::Warp(ptxforge_sass::warp::WarpOp::Cgaerrbar),
+        &[],
+        &[],
+    );
+    let [lo, hi] = encode_instr(Sm::new(90), &i, 0, &[]).unwrap();
+    assert_eq!([lo, hi & CONTROL_MASK], [0x00000000000075ab, 0]);
 }
