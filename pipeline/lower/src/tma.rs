@@ -428,6 +428,8 @@ impl Ctx<'_> {
             &[Dst::Reg(chosen), Dst::None],
             &[Src::reg(lane), Src::reg(picked_r), Src::reg(waiting)],
         );
+        // The picked lane waits, so `chosen` holds in one lane: the operands' R2URs always write.
+        self.f.some_lane_guards.push(chosen.idx);
         self.guard = Src::reg(chosen);
         self.emit(cmp(IntCmp::Ne), &[Dst::Reg(waiting), Dst::None], &always);
         self.guard = Src::TRUE;
