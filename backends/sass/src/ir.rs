@@ -1109,10 +1109,11 @@ pub struct Function {
     pub fixed: Vec<(u32, u32)>,
     /// The subroutines laid out after the entry's code (`subroutine.rs`).
     pub subroutines: Vec<crate::subroutine::Subroutine>,
-    /// Virtual predicates true in at least one executing lane wherever they guard a write of a
-    /// uniform register (the lane loops' chosen lane, `pipeline/lower/src/tma.rs`): such a write
-    /// always happens, so it ends the old value's live range (`liveness.rs`).
-    pub some_lane_guards: Vec<u32>,
+    /// Virtual uniform registers whose guarded writes always happen: each write's guard holds in
+    /// at least one executing lane (the lane loops' picked lane, `pipeline/lower/src/tma.rs`), and
+    /// a uniform register is written when the guard holds in any lane. Such a write ends the old
+    /// value's live range (`liveness.rs`).
+    pub uniform_writes_happen: Vec<u32>,
 }
 
 impl Function {

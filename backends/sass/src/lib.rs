@@ -97,6 +97,7 @@ pub mod subroutine;
 pub mod syncs;
 pub mod texture;
 pub mod tma;
+pub mod uniform_remat;
 pub mod warp;
 pub mod wgmma;
 pub mod zero_pairs;

@@ -123,26 +123,21 @@ pub fn vreg_files(f: &Function) -> Vec<RegFile> {
 }
 
 /// Whether a write kills the old contents of the parts it names: an unguarded write, or a write
-/// of uniform registers only under a guard that holds in some executing lane
-/// (`Function::some_lane_guards`), which the warp makes whatever the other lanes' guards are.
+/// of uniform registers whose writes always happen (`Function::uniform_writes_happen`).
 fn kills(f: &Function, i: &Instr) -> bool {
     i.guard == Src::TRUE || always_writes_uniform(f, i)
 }
 
-/// A write of uniform registers only, under a guard of `Function::some_lane_guards`.
+/// Before register allocation: an instruction whose destinations are all uniform registers of
+/// `Function::uniform_writes_happen`.
 pub(crate) fn always_writes_uniform(f: &Function, i: &Instr) -> bool {
-    let SrcVal::Reg(g) = i.guard.val else {
-        return false;
-    };
-    let uniform_only = i.dsts.iter().all(|d| match d {
-        Dst::Reg(r) => matches!(r.file, RegFile::UGpr | RegFile::UPred),
-        _ => true,
-    });
+    let mut regs = i.dsts.iter().filter_map(Dst::as_reg).peekable();
     !f.allocated
-        && !i.guard.neg
-        && g.file == RegFile::Pred
-        && uniform_only
-        && f.some_lane_guards.contains(&g.idx)
+        && regs.peek().is_some()
+        && regs.all(|r| {
+            matches!(r.file, RegFile::UGpr | RegFile::UPred)
+                && f.uniform_writes_happen.contains(&r.idx)
+        })
 }
 
 /// Reads under a guard `@P` of parts that an earlier `@P` write in the same block wrote, with no
