@@ -185,7 +185,8 @@ pub fn choose(
 }
 
 /// Where the uniform registers did not fit: recomputes values so that at most
-/// `USABLE - 2 * round` are live anywhere. Returns whether anything changed.
+/// `USABLE - 2 * (round + 1)` are live anywhere (the registers left are for the recomputed
+/// values, live at the instructions that read them). Returns whether anything changed.
 pub fn relieve_pressure(
     f: &mut Function,
     lr: &LiveRanges,
@@ -194,7 +195,7 @@ pub fn relieve_pressure(
 ) -> bool {
     let defs = recomputable_defs(f);
     let costs = costs(f, lr, &defs);
-    let chosen = choose(f, lr, files, &costs, USABLE - 2 * round);
+    let chosen = choose(f, lr, files, &costs, USABLE - 2 * (round + 1));
     recompute(f, &defs, &chosen) > 0
 }
 
@@ -313,6 +314,26 @@ mod tests {
             }
         }
         drop(us);
+    }
+
+    #[test]
+    fn the_recomputed_code_allocates_and_every_read_finds_its_value() {
+        let (mut f, _) = many_uniforms_in_a_loop(70);
+        let files = crate::liveness::vreg_files(&f);
+        let lr = crate::liveness::live_ranges(&f);
+        assert!(relieve_pressure(&mut f, &lr, &files, 0));
+        let before = f.clone();
+        crate::regalloc::assign_registers(&mut f, Sm::new(90), 255).expect("fits");
+        // One round was enough: allocation kept the sequence (the verifier pairs instructions).
+        let ops = |f: &Function| f.instrs().map(|i| (i.op, i.srcs[0])).collect::<Vec<_>>();
+        let (ops_before, ops_after) = (ops(&before), ops(&f));
+        let same = ops_before.len() == ops_after.len()
+            && ops_before
+                .iter()
+                .zip(&ops_after)
+                .all(|(a, b)| a.0 == b.0 && (matches!(a.1.val, SrcVal::Reg(_)) || a.1 == b.1));
+        assert!(same, "allocation recomputed more values");
+        crate::regalloc::verify_allocation(&before, &f).unwrap();
     }
 
     #[test]
