@@ -1113,6 +1113,11 @@ pub struct Function {
     pub fixed: Vec<(u32, u32)>,
     /// The subroutines laid out after the entry's code (`subroutine.rs`).
     pub subroutines: Vec<crate::subroutine::Subroutine>,
+    /// Virtual uniform registers whose guarded writes always happen: each write's guard holds in
+    /// at least one executing lane (the lane loops' picked lane, `pipeline/lower/src/tma.rs`), and
+    /// a uniform register is written when the guard holds in any lane. Such a write ends the old
+    /// value's live range (`liveness.rs`).
+    pub uniform_writes_happen: Vec<u32>,
 }
 
 impl Function {

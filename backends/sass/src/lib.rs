@@ -14,7 +14,9 @@
 //! when more than 7 predicates would be live, the longest-lived are kept in GPRs, written through
 //! `SEL g, RZ, 1, !p` and read back through `ISETP.NE`), `reg_regions.rs` (the GPR budget per
 //! program point: `setmaxnreg` regions have their own counts), `regalloc_failure.rs` (what an
-//! allocation failure tells the user), `zero_pairs.rs` (`CS2R Ra, SRZ` for a pair zeroed by two
+//! allocation failure tells the user), `uniform_remat.rs` (uniform values that are constants
+//! (`ULDC`, `UMOV`, `S2UR` of a CTA's ids) loaded again where read, where more than 59 uniform
+//! registers would be live or where the value lives across a call), `zero_pairs.rs` (`CS2R Ra, SRZ` for a pair zeroed by two
 //! moves, after allocation), `regalloc.rs` (a linear scan over the live ranges that
 //! gives each the lowest free aligned group nothing live overlaps, now or later; the frame's stack
 //! pointer pinned to R1; `verify_allocation`; GPR spilling would be a pass like `fit_predicates`
@@ -97,6 +99,7 @@ pub mod subroutine;
 pub mod syncs;
 pub mod texture;
 pub mod tma;
+pub mod uniform_remat;
 pub mod warp;
 pub mod wgmma;
 pub mod zero_pairs;

@@ -122,9 +122,22 @@ pub fn vreg_files(f: &Function) -> Vec<RegFile> {
     files
 }
 
-/// Whether a write kills the old contents of the parts it names (an unguarded write).
-fn kills(i: &Instr) -> bool {
-    i.guard == Src::TRUE
+/// Whether a write kills the old contents of the parts it names: an unguarded write, or a write
+/// of uniform registers whose writes always happen (`Function::uniform_writes_happen`).
+fn kills(f: &Function, i: &Instr) -> bool {
+    i.guard == Src::TRUE || always_writes_uniform(f, i)
+}
+
+/// Before register allocation: an instruction whose destinations are all uniform registers of
+/// `Function::uniform_writes_happen`.
+pub(crate) fn always_writes_uniform(f: &Function, i: &Instr) -> bool {
+    let mut regs = i.dsts.iter().filter_map(Dst::as_reg).peekable();
+    !f.allocated
+        && regs.peek().is_some()
+        && regs.all(|r| {
+            matches!(r.file, RegFile::UGpr | RegFile::UPred)
+                && f.uniform_writes_happen.contains(&r.idx)
+        })
 }
 
 /// Reads under a guard `@P` of parts that an earlier `@P` write in the same block wrote, with no
@@ -253,7 +266,7 @@ pub fn liveness(f: &Function, parts: Parts) -> Liveness {
                 if a == Access::Write {
                     for u in parts.of(r) {
                         writes.insert(b, u);
-                        if kills(i) {
+                        if kills(f, i) {
                             kill.insert(b, u);
                         }
                     }
@@ -473,7 +486,7 @@ impl BlockWalk {
                 newly.push(u);
                 first_write.pop();
             }
-            self.step(i, p, parts, &lv.covered, out);
+            self.step(i, p, kills(f, i), parts, &lv.covered, out);
             for &u in &newly {
                 let v = self.unit[u] as usize;
                 if self.live.remove(u) {
@@ -501,6 +514,7 @@ impl BlockWalk {
         &mut self,
         i: &Instr,
         p: u32,
+        kills: bool,
         parts: &Parts,
         covered: &std::collections::HashSet<(u32, u32)>,
         out: &mut [Vec<(u32, u32)>],
@@ -516,7 +530,8 @@ impl BlockWalk {
                     continue;
                 }
                 last = v;
-                self.write_unit(v as usize, r, p, i.guard, parts, out);
+                let guard = if kills { Src::TRUE } else { i.guard };
+                self.write_unit(v as usize, r, p, guard, parts, out);
             }
         });
         i.visit_regs(|r, a| {

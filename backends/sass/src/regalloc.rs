@@ -241,7 +241,7 @@ fn fit(
     mut ranges: Option<(Vec<RegFile>, LiveRanges)>,
 ) -> Result<Vec<u32>, (RegFile, String)> {
     let fresh_from = f.num_vregs;
-    let mut round = 0;
+    let (mut round, mut uniform_round) = (0, 0);
     loop {
         let (files, lr) = ranges.take().unwrap_or_else(|| {
             let files = vreg_files(f);
@@ -265,6 +265,13 @@ fn fit(
                     crate::pred_pressure::fit_predicates(f);
                 }
                 round += 1;
+            }
+            // Uniform values that may be recomputed are, where too many are live.
+            Err(RegFile::UGpr)
+                if uniform_round < crate::uniform_remat::ROUNDS
+                    && crate::uniform_remat::relieve_pressure(f, &lr, &files, uniform_round) =>
+            {
+                uniform_round += 1;
             }
             Err(file) => {
                 let why = crate::regalloc_failure::explain(f, &lr, &files, file, &budget);

@@ -5,8 +5,8 @@
 //! GPRs fail only after the last spill round has moved every value it may to the stack: what is
 //! left are values that cannot be spilled (warpgroup MMA operands between the MMA and its wait,
 //! values a branch or a guard-writing instruction writes, spill temporaries) or register groups
-//! that do not fit side by side. Uniform registers and predicates beyond the seven are not
-//! spilled at all yet.
+//! that do not fit side by side. Uniform registers fail after the values that may be recomputed
+//! were (`uniform_remat.rs`); the others are not moved out of uniform registers yet.
 
 use crate::ir::*;
 use crate::liveness::LiveRanges;
@@ -85,9 +85,15 @@ pub(crate) fn explain(
         let place = at.map_or(String::new(), |(slot, n)| {
             format!(": {n} {what} are live at {}", instr_at(f, slot))
         });
-        return format!(
-            "out of {what} ({usable} usable){place}; spilling {what} is not supported yet"
-        );
+        return match file {
+            RegFile::UGpr => format!(
+                "out of {what} ({usable} usable){place} after loading constants again where \
+                 read; keeping other uniform values outside uniform registers is not supported yet"
+            ),
+            _ => format!(
+                "out of {what} ({usable} usable){place}; spilling {what} is not supported yet"
+            ),
+        };
     }
     if !f.fixed.is_empty() {
         return "out of registers where values are bound to a subroutine call's registers: \

@@ -233,8 +233,39 @@ fn subroutine_code_start(f: &Function) -> usize {
 }
 
 /// No predicate lives across a call, and no uniform value unless every uniform write in the
-/// subroutines loads that same constant (`ULDC` of one cbuf word) as the value.
-fn check_live_across_calls(f: &Function) -> Result<(), String> {
+/// subroutines loads that same constant (`ULDC` of one cbuf word) as the value. Where every
+/// uniform value that would may be recomputed, it is, after the calls (`uniform_remat.rs`).
+fn check_live_across_calls(f: &mut Function) -> Result<(), String> {
+    let across = values_live_across_calls(f);
+    let Some(&(_, file)) = across.first() else {
+        return Ok(());
+    };
+    let defs = crate::uniform_remat::recomputable_defs(f);
+    if across.iter().all(|&(v, _)| defs[v].is_some()) {
+        let mut chosen = vec![false; defs.len()];
+        across.iter().for_each(|&(v, _)| chosen[v] = true);
+        crate::uniform_remat::recompute(f, &defs, &chosen);
+        return match values_live_across_calls(f).first() {
+            None => Ok(()),
+            Some(&(_, file)) => Err(live_across_message(file)),
+        };
+    }
+    Err(live_across_message(file))
+}
+
+fn live_across_message(file: RegFile) -> String {
+    format!(
+        "a {} value live across a call of a subroutine or an external function",
+        match file {
+            RegFile::Pred => "predicate",
+            _ => "uniform",
+        }
+    )
+}
+
+/// The predicates and uniform values [`check_live_across_calls`] does not let live across a
+/// call, with their files.
+fn values_live_across_calls(f: &Function) -> Vec<(usize, RegFile)> {
     let files = crate::liveness::vreg_files(f);
     let lr = crate::liveness::live_ranges_in(f, &files, |file| file != RegFile::Gpr);
     let start = subroutine_code_start(f);
@@ -274,6 +305,7 @@ fn check_live_across_calls(f: &Function) -> Result<(), String> {
         }
         _ => false,
     };
+    let mut out = Vec::new();
     for v in 0..f.num_vregs as usize {
         let file = files[v];
         if file == RegFile::Gpr {
@@ -293,15 +325,9 @@ fn check_live_across_calls(f: &Function) -> Result<(), String> {
         if file == RegFile::UGpr && same_everywhere(v) && !across_extern {
             continue;
         }
-        return Err(format!(
-            "a {} value live across a call of a subroutine or an external function",
-            match file {
-                RegFile::Pred => "predicate",
-                _ => "uniform",
-            }
-        ));
+        out.push((v, file));
     }
-    Ok(())
+    out
 }
 
 /// After register allocation: removes `SubArgs`, sets up the entry's stack pointer, gives each

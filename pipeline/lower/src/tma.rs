@@ -420,7 +420,10 @@ impl Ctx<'_> {
         let loop_block = self.f.blocks.len() as u32;
         self.f.blocks.push(Block::default());
         // The lane: the one whose id R2UR of the waiting lanes' ids gives.
+        // Some lane waits on every trip, so `picked` is always written; `chosen` holds in the
+        // picked lane, so the operands' R2URs always write too.
         let picked = self.to_uniform(&[Src::reg(lane)], waiting);
+        self.f.uniform_writes_happen.push(picked.idx);
         let picked_r = self.temp();
         self.emit(Opcode::Mov, &[Dst::Reg(picked_r)], &[Src::reg(picked)]);
         self.emit(
@@ -441,6 +444,9 @@ impl Ctx<'_> {
         }
         if let Some(h) = w.hint {
             srcs[3] = Src::reg(self.to_uniform(&h, chosen));
+        }
+        for s in srcs.iter().filter_map(Src::as_reg) {
+            self.f.uniform_writes_happen.push(s.idx);
         }
         self.emit(Opcode::Tma(op), &[], &srcs);
         // Again while any lane waits: 1 from R2UR of the waiting lanes, else 0.
