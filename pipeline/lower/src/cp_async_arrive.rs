@@ -16,7 +16,8 @@
 //! A barrier at a known address the same in every thread (a shared variable plus a constant,
 //! directly or through registers written once) takes no loop: `ARRIVES [URZ+offset]` on
 //! sm_80..89, the window address in a uniform register (S2UR, ULEA) on sm_90, as ptxas writes it.
-//! Only a thread-varying address needs the loop, still refused (below).
+//! A thread-varying address does not take the loop yet (see `LOOP_CHECKED`): the thread waits
+//! for its copies and arrives itself (`arrive_after_copies_land`), which needs no uniform register.
 
 use ptxforge_ptx::ast::{AddrBase, Instruction};
 use ptxforge_sass::arrives::ArrivesCount;
@@ -32,7 +33,7 @@ use crate::ctx::{Ctx, LResult};
 /// `pipeline/sim/tests/kernels/cp_async_arrive.ptx`, where thread 0 alone initialises the
 /// barriers: lane 0 arrives on an odd lane's barrier and the kernel never finishes. With a
 /// converged warp the loop agrees three ways (rounds 1 and 2 of that kernel). Until the loop is
-/// kept to converged code, the instruction is refused.
+/// kept to converged code, a thread-varying address takes `arrive_after_copies_land` instead.
 const LOOP_CHECKED: bool = false;
 
 /// Blocks the loop opens after the current one: the loop and the code after it.
@@ -82,10 +83,11 @@ impl Ctx<'_> {
             return Ok(());
         }
         if !LOOP_CHECKED {
-            return Err(format!(
-                "{} with a thread-varying address",
-                unsupported(i).trim_end_matches(" is not supported yet")
-            ) + " is not supported yet");
+            self.arrive_after_copies_land(i, noinc)?;
+            for _ in 0..LOOP_BLOCKS {
+                self.f.blocks.push(Block::default());
+            }
+            return Ok(());
         }
         let addr = self.arrive_address(i)?;
         if !noinc && self.sm.num < 90 {
@@ -169,6 +171,50 @@ impl Ctx<'_> {
             &[],
             &[Src::reg(ur), Src::NONE, Src::NONE],
         );
+    }
+
+    /// The arrive on a thread-varying address without a uniform register: the thread waits
+    /// until its earlier `cp.async` copies have landed (`cp.async.wait_all`: LDGDEPBAR, DEPBAR.LE
+    /// SB0, 0x0), then, with `.noinc`, arrives as `mbarrier.arrive` does on a register address
+    /// (sm_80..89 `MEMBAR.ALL.CTA; ATOMS.ARRIVE.64 [R]`, sm_90 `SYNCS.ARRIVE.TRANS64.A1T0 [R]`);
+    /// without `.noinc` the pending count's increment and the asynchronous arrival cancel, so the
+    /// wait is all there is. The arrival happens earlier than the PTX asks (in program order, not
+    /// when the copies land), which is allowed, and every lane does its own, so a split warp is
+    /// safe; what is lost is the overlap of the copies with the code that follows (ptxas's
+    /// uniform-register loop, which needs a reconverged warp, keeps it).
+    fn arrive_after_copies_land(&mut self, i: &Instruction, noinc: bool) -> LResult<()> {
+        self.emit(Opcode::Ldgdepbar, &[], &[]);
+        self.emit(Opcode::DepbarLe { pending: 0 }, &[], &[]);
+        if !noinc {
+            return Ok(());
+        }
+        if self.sm.num < 90 {
+            let (base, off) = self.barrier80_address(i, 0)?;
+            let membar = WarpOp::Membar {
+                sc: false,
+                scope: Scope::Cta,
+            };
+            self.emit(Opcode::Warp(membar), &[], &[]);
+            let off = if off == 0 {
+                Src::NONE
+            } else {
+                Src::imm(off as u32)
+            };
+            self.emit(
+                Opcode::Syncs(SyncsOp::AtomsArrive),
+                &[Dst::None],
+                &[base, Src::NONE, off],
+            );
+            return Ok(());
+        }
+        let (addr, off) = self.barrier_address(i, 0)?;
+        let a1t0 = SyncsOp::Arrive {
+            mode: ArriveMode::A1T0,
+            red: false,
+            optout: false,
+        };
+        self.emit(Opcode::Syncs(a1t0), &[Dst::None], &[addr, Src::ZERO, off]);
+        Ok(())
     }
 
     /// The barrier's shared address in a register.

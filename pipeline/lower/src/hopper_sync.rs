@@ -120,7 +120,7 @@ impl Ctx<'_> {
 
     /// The barrier's shared address (operand `n`): a register and an immediate byte offset (the
     /// SYNCS offset field, `[R12+URZ+0x8]`, as ptxas folds it).
-    fn barrier_address(&mut self, i: &Instruction, n: usize) -> LResult<(Src, Src)> {
+    pub(crate) fn barrier_address(&mut self, i: &Instruction, n: usize) -> LResult<(Src, Src)> {
         let (base, offset) = self.address(&i.operands[n])?;
         let (src, off) = match base {
             AddrBase::Reg(r) => {

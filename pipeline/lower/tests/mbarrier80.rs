@@ -169,14 +169,46 @@ fn cp_async_arrive_on_a_known_address_takes_no_loop() {
         optout: false,
     };
     assert_eq!(count(&v, |o| *o == Opcode::Syncs(a0t1)), 1);
-    let varying = lower(
-        "mov.u32 %r1, %tid.x;\nshl.b32 %r1, %r1, 3;\ncp.async.mbarrier.arrive.shared.b64 [%r1];",
-        80,
-    );
-    assert_eq!(
-        varying.unwrap_err(),
-        "'cp.async.mbarrier.arrive.shared.b64' with a thread-varying address is not supported yet"
-    );
+    // A thread-varying address: the copies waited for, no uniform register, no ARRIVES; the
+    // .noinc form arrives itself (ATOMS.ARRIVE.64 on sm_80, SYNCS.ARRIVE.TRANS64.A1T0 on sm_90).
+    let varying = |verb: &str, sm| {
+        lower(
+            &format!("mov.u32 %r1, %tid.x;\nshl.b32 %r1, %r1, 3;\n{verb} [%r1];"),
+            sm,
+        )
+        .unwrap()
+    };
+    let a1t0 = SyncsOp::Arrive {
+        mode: ArriveMode::A1T0,
+        red: false,
+        optout: false,
+    };
+    for sm in [80, 90] {
+        for noinc in [false, true] {
+            let dot = if noinc { ".noinc" } else { "" };
+            let v = varying(&format!("cp.async.mbarrier.arrive{dot}.shared.b64"), sm);
+            assert_eq!(count(&v, |o| *o == Opcode::DepbarLe { pending: 0 }), 1);
+            assert_eq!(count(&v, |o| *o == Opcode::Ldgdepbar), 1);
+            assert_eq!(
+                count(&v, |o| matches!(o, Opcode::Syncs(SyncsOp::Arrives(_)))),
+                0
+            );
+            assert_eq!(
+                count(&v, |o| matches!(o, Opcode::R2ur | Opcode::R2urPred)),
+                0
+            );
+            let arrive = if sm < 90 {
+                Opcode::Syncs(SyncsOp::AtomsArrive)
+            } else {
+                Opcode::Syncs(a1t0)
+            };
+            assert_eq!(
+                count(&v, |o| *o == arrive),
+                noinc as usize,
+                "sm_{sm} noinc {noinc}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -411,6 +411,11 @@ const KERNELS: &[Kernel] = &[
         min_sm: 80,
         ..kernel("mbarrier80.ptx", "_Z17mbar_memcpy_asyncPKjPj", 64)
     },
+    // cp.async.mbarrier.arrive[.noinc] on a thread-varying address in split warps.
+    Kernel {
+        min_sm: 80,
+        ..kernel("cp_async_arrive_varying.ptx", "cp_async_arrive_varying", 64)
+    },
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on
