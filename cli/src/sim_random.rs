@@ -10,7 +10,8 @@
 //! `random: N kernels, A agree, D disagree, E ptxforge errors, R ptxas rejects`; the exit status
 //! is 1 when D > 0. `--for` stops after that many seconds (COUNT 0: no count limit).
 //! `--weight bits=200` sets a generator feature's weight (0 leaves it out; names as in
-//! `ptxforge_sim::random::Feature`, any case).
+//! `ptxforge_sim::random::Feature`, any case). `--pending` (an old name) is `--weight math=60`:
+//! the forms that were ptxforge errors once and compile now.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -116,7 +117,7 @@ fn one_kernel(opts: &Options, sm: u32, seed: u64, t: &mut Tally) {
     }
     config.nan_inputs = opts.nan;
     if opts.pending {
-        config.set_weight(Feature::Pending, 60);
+        config.set_weight(Feature::Math, 60);
     }
     for &(f, w) in &opts.weights {
         config.set_weight(f, w);

@@ -489,9 +489,12 @@ fn imad(i: &Inst, x: &impl Operands, a: u32, b: u32) -> Result<AluOut, String> {
         // The 64-bit sum's carry goes to the predicate at 81..83 (`IMAD.WIDE.U32 R2, P0, ...`),
         // which a `.X` form adds back in.
         Op::ImadWide | Op::UimadWide => {
+            // A negated C adds ~C + 1 as IADD3 does, so -0 carries out (ptxas writes
+            // `sub.cc.u64 a, 0` as `IMAD.WIDE RZ, P0, a, 0x1, -R4` with R4:R5 = 0 and reads
+            // P0 as "no borrow": random_found/fixed_imad_wide_neg_zero_carry_sm80.ptx).
             let c = x.val64(i.c);
-            let c = if neg_c { c.wrapping_neg() } else { c };
-            let sum = prod as u128 + c as u128 + cin as u128;
+            let c = if neg_c { (!c) as u128 + 1 } else { c as u128 };
+            let sum = prod as u128 + c + cin as u128;
             let r = sum as u64;
             out.r = [Some(lo(r)), Some(hi(r))];
             out.p[0] = Some(sum >> 64 != 0);
@@ -505,11 +508,11 @@ fn imad(i: &Inst, x: &impl Operands, a: u32, b: u32) -> Result<AluOut, String> {
         Op::ImadHi => {
             let c = x.val64(i.c);
             let c = match (neg_c, xmode) {
-                (false, _) => c,
-                (true, true) => !c,
-                (true, false) => c.wrapping_neg(),
+                (false, _) => c as u128,
+                (true, true) => (!c) as u128,
+                (true, false) => (!c) as u128 + 1,
             };
-            let sum = prod as u128 + c as u128 + cin as u128;
+            let sum = prod as u128 + c + cin as u128;
             out.r[0] = Some(hi(sum as u64));
             out.p[0] = Some(sum >> 64 != 0);
         }

@@ -732,7 +732,12 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
         }
         Ldl => {
             i.a = a;
+            // Bit 91: the address adds a uniform register (bits 32..37): `LDL.64 R14, [UR5]`.
+            if i.f(91, 1) == 1 {
+                i.c = Operand::Ur(i.f(32, 6) as u8);
+            }
             add_read(i, a, 1);
+            add_read(i, i.c, 1);
             add_write(i, File::R, dst, mem_words(i.f(73, 3)));
         }
         Stl => {

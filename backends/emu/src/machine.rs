@@ -1091,7 +1091,14 @@ impl Run<'_> {
         let a = i.f(24, 8) as u8;
         let off = sext(field(i.w, 40, 24), 24);
         if matches!(i.op, Op::Ldl | Op::Stl) {
-            let addr = (w.reg(a, l) as u64).wrapping_add(off as u64) & 0xffff_ffff;
+            let ur = match (i.op, i.c) {
+                (Op::Ldl, Operand::Ur(u)) if u < URZ => w.ureg(u) as u64,
+                _ => 0,
+            };
+            let addr = (w.reg(a, l) as u64)
+                .wrapping_add(ur)
+                .wrapping_add(off as u64)
+                & 0xffff_ffff;
             return ("local", addr);
         }
         // Generic LD/ST run on global addresses only (a shared-window address is out of bounds).

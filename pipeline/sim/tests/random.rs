@@ -77,11 +77,8 @@ fn random_kernels_agree_three_ways() {
         failures.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    // Pending forms are rare by default: most kernels compile.
-    assert!(
-        errors * 5 < kernels,
-        "{errors} of {kernels} kernels did not compile"
-    );
+    // The default mix holds only forms the back end compiles: an error is a ptxforge bug.
+    assert_eq!(errors, 0, "{errors} of {kernels} kernels did not compile");
     assert!(
         agree * 4 > kernels * 3,
         "only {agree} of {kernels} kernels agree"

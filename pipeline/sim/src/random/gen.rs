@@ -42,18 +42,24 @@ pub enum Feature {
     Carry,
     /// dp4a, dp2a.
     Dot,
-    /// Forms ptxforge's back end does not compile yet (bfe, fma/mul.f32 rounding other than .rn,
-    /// mad.lo.s64, match.any, atom.add.f32, bfind.s32) and the math ones being added (div.rn,
-    /// sqrt.rn, rcp.rn): each is a ptxforge error for now, so they are rare by default.
-    Pending,
+    /// MUFU `.approx` functions (ex2, lg2, rcp, rsqrt, sqrt, tanh, sin, cos) on inputs whose
+    /// results are exact.
+    Approx,
+    /// Warp-wide tensor-core `mma.sync` (f16, bf16, tf32 into f32) on exact values.
+    Mma,
+    /// Forms that were ptxforge errors when the generator was written and compile now: bfe with
+    /// immediate fields, fma/mul.f32 in .rz/.rm/.rp, mad.lo.s64, bfind.s32, div.rn.f32/f64,
+    /// sqrt.rn.f64, rcp.rn.f32 (`--pending`, the old name, raises its weight).
+    Math,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 23] = {
+    pub const ALL: [Feature; 25] = {
         use Feature::*;
         [
             Int32, Int64, Divide64, Float32, Float64, Half, Bf16, Convert, Pred, Global, Shared,
-            Local, Atomic, Warp, Exchange, Branch, Loop, Guard, Bits, Packed, Carry, Dot, Pending,
+            Local, Atomic, Warp, Exchange, Branch, Loop, Guard, Bits, Packed, Carry, Dot, Math,
+            Approx, Mma,
         ]
     };
 
@@ -83,7 +89,7 @@ pub struct Config {
 }
 
 impl Config {
-    /// The default mix for `sm`: only what ptxforge's back end compiles today, `Pending` rare.
+    /// The default mix for `sm`: what ptxforge's back end compiles today.
     pub fn for_arch(sm: u32) -> Config {
         use Feature::*;
         let mut features = vec![
@@ -108,8 +114,9 @@ impl Config {
             (Packed, 50),
             (Carry, 30),
             (Dot, 20),
-            // About one kernel in twenty meets one of these.
-            (Pending, 2),
+            (Approx, 30),
+            (Mma, 15),
+            (Math, 30),
         ];
         if sm >= 80 {
             features.push((Bf16, 40));
@@ -241,7 +248,7 @@ impl Gen<'_> {
             .filter(|(f, w)| {
                 *w > 0
                     && match f {
-                        Feature::Warp | Feature::Exchange => converged,
+                        Feature::Warp | Feature::Exchange | Feature::Mma => converged,
                         Feature::Branch | Feature::Loop => depth < self.cfg.max_depth,
                         _ => true,
                     }
@@ -331,11 +338,13 @@ impl Gen<'_> {
             Feature::Atomic => self.atomic(),
             Feature::Warp => self.warp(),
             Feature::Exchange => self.exchange(),
-            Feature::Pending => self.pending(),
+            Feature::Math => self.math(),
             Feature::Bits => self.bits(),
             Feature::Packed => self.packed(),
             Feature::Carry => self.carry(),
             Feature::Dot => self.dot(),
+            Feature::Approx => self.approx(),
+            Feature::Mma => self.mma(),
             Feature::Branch | Feature::Loop | Feature::Guard => self.int32(),
         }
     }
@@ -1040,7 +1049,7 @@ impl Gen<'_> {
         Op::new(format!("{lines}\n{fix}"), Some(dst), srcs)
     }
 
-    fn pending(&mut self) -> Op {
+    fn math(&mut self) -> Op {
         use Kind::*;
         let ty = *self.one(&["u32", "s32"]);
         match self.below(9) {

@@ -91,7 +91,15 @@ impl Gen<'_> {
             }
             4 => {
                 let op = *self.one(&["neg", "abs"]);
-                self.unary(&format!("{op}.{ty}"), R, R)
+                let mut o = self.unary(&format!("{op}.{ty}"), R, R);
+                // 32-bit variables hold any bits: PTX leaves the NaN a neg/abs of a NaN half
+                // makes unspecified, and ptxas folds neg(neg x) into x where we canonicalise, so
+                // a NaN half would reach integer code differently (found as
+                // open_sm90_seed5228_dp2a). Clearing each half's top exponent bit leaves none.
+                if !self.cfg.nan_inputs {
+                    o.template = format!("and.b32 %t1, {{0}}, -1073758209;\n{op}.{ty} {{d}}, %t1;");
+                }
+                o
             }
             5 if self.cfg.sm >= 80 => {
                 let to = *self.one(&["f16x2", "bf16x2"]);

@@ -6,6 +6,7 @@
 pub mod driver;
 pub mod gen;
 mod gen_more;
+mod gen_tensor;
 pub mod program;
 pub mod reduce;
 

@@ -281,6 +281,9 @@ impl Program {
             "\t.reg .b32 %t<8>;\n\t.reg .b64 %ta<6>;\n\t.reg .pred %tp<4>;\n\t.reg .b32 %lc<8>;\n\t.reg .b32 %lm<8>;\n\
              \t.reg .b32 %tx, %shb;\n\t.reg .b64 %inb, %in, %outb, %out, %loc;\n",
         );
+        if self.uses("%mr") || self.uses("%mf") {
+            out.push_str("\t.reg .b32 %mr<10>;\n\t.reg .f32 %mf<8>;\n");
+        }
         let shared = self.uses("%shb");
         let local = self.uses("%loc");
         if shared {
