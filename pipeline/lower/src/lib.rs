@@ -128,6 +128,7 @@ mod mufu;
 mod opt;
 mod ordered;
 mod pack;
+mod packed_i16;
 mod param_addr;
 mod param_window;
 mod passes;
