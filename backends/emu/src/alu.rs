@@ -96,6 +96,11 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
                 fb
             }
         }
+        // `.16x2` (bit 73, sm_90): two packed 16-bit halves (`packed_i16.rs`).
+        Vimnmx | Viadd if i.bit(73) => {
+            let min = i.op == Vimnmx && x.pred(i.pred(87));
+            crate::packed_i16::packed_i16(i, a, b, min)
+        }
         Imnmx | Vimnmx => {
             let signed = if i.op == Imnmx { i.bit(73) } else { i.bit(72) };
             let min = x.pred(i.pred(87));

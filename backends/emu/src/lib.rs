@@ -63,6 +63,7 @@ mod hazard;
 mod machine;
 mod mma;
 pub mod opcodes;
+mod packed_i16;
 mod round64;
 mod special_regs;
 

@@ -666,6 +666,9 @@ pub(crate) fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Wor
         Opcode::MmaSp(op) => return crate::mma_sparse::encode_mma_sparse(sm, w, i, &op),
         Opcode::Matrix(op) => return crate::matrix_move::encode_matrix_move(w, i, op),
         Opcode::Sgxt { .. } | Opcode::Idp { .. } => crate::encode_int::encode_int(w, i)?,
+        Opcode::Viadd16x2 | Opcode::Vimnmx16x2 { .. } => {
+            crate::packed_i16::encode_packed_i16(w, i)?
+        }
     }
     if !matches!(i.op, Opcode::Uldc { .. }) {
         set_dst(w, i)?;

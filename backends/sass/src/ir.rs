@@ -571,6 +571,10 @@ pub enum Opcode {
     Iabs,
     /// `IMNMX[.U32] d0, s0, s1, s2(P: PT = min, !PT = max)`.
     Imnmx { signed: bool },
+    /// `VIADD.16x2 d0, s0, s1` (sm_90): two packed 16-bit adds (`packed_i16.rs`).
+    Viadd16x2,
+    /// `VIMNMX.{S,U}16x2[.RELU] d0, s0, s1, s2(P: PT = min, !PT = max)` (sm_90).
+    Vimnmx16x2 { signed: bool, relu: bool },
     /// `FADD[.FTZ][.rnd] d0, s0, s1` (neg/abs on both).
     Fadd { ftz: bool, rnd: Round },
     /// `FMUL[.FTZ] d0, s0, s1`.

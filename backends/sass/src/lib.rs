@@ -73,6 +73,7 @@ pub mod mma;
 pub mod mma_sparse;
 pub mod nvtools;
 pub mod oracle;
+mod packed_i16;
 pub mod pred_pressure;
 pub mod print;
 mod print_cluster;

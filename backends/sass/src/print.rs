@@ -577,6 +577,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         Opcode::MmaSp(op) => crate::mma_sparse::print_mma_sparse(i, &op),
         Opcode::Matrix(op) => crate::matrix_move::matrix_move_body(i, op),
         Opcode::Sgxt { .. } | Opcode::Idp { .. } => crate::print_int::print_int(i),
+        Opcode::Viadd16x2 | Opcode::Vimnmx16x2 { .. } => crate::packed_i16::print_packed_i16(i),
     }
 }
 

@@ -47,6 +47,8 @@ mod atomic_float;
 mod cache_hints;
 #[path = "nvdisasm_forms/half_rest.rs"]
 mod half_rest;
+#[path = "nvdisasm_forms/packed_i16.rs"]
+mod packed_i16;
 #[path = "nvdisasm_forms/scalar.rs"]
 mod scalar;
 #[path = "nvdisasm_forms/warp_match.rs"]
@@ -684,6 +686,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
     v.extend(half_rest::half_rest_forms(sm));
     if sm.num >= 90 {
         v.extend(scalar::bf16x2_atomic_forms());
+        v.extend(packed_i16::packed_i16_forms());
     }
     if sm.num < 90 {
         v.push(Instr::new(

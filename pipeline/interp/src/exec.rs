@@ -197,6 +197,7 @@ impl Cta<'_, '_> {
             Kind::Testp => self.testp(t, ins),
             Kind::Barrier => self.barrier(t, ins),
             Kind::Warp => self.warp_wait(t, ins),
+            Kind::Arith if crate::packed_i16::is_packed_i16(ins) => self.packed_i16(t, ins),
             Kind::Arith => self.arith(t, ins),
             Kind::Wgmma => self.wgmma(t, ins),
             Kind::Unknown => Err(unsupported(ins, "")),

@@ -54,6 +54,7 @@ pub mod memory;
 mod mma;
 mod mma_sparse;
 mod mma_volta;
+mod packed_i16;
 mod prep;
 mod syscall;
 mod tma;

@@ -629,6 +629,7 @@ impl<'a> Ctx<'a> {
             "createpolicy" => self.lower_createpolicy(i),
             "vabsdiff4" if crate::video::is_vabsdiff4_u8(i) => self.lower_vabsdiff4(i),
             "vabsdiff2" if crate::video::is_vabsdiff2(i) => self.lower_vabsdiff2(i),
+            _ if crate::packed_i16::is_packed_i16(i) => self.lower_packed_i16(i),
             _ if crate::pack::is_vector_mov(i) => self.lower_vector_mov(i),
             "bra" => {
                 let target = match i.operands.first() {

@@ -131,6 +131,7 @@ mod not_fold;
 mod opt;
 mod ordered;
 mod pack;
+mod packed_i16;
 mod param_addr;
 mod param_window;
 mod passes;

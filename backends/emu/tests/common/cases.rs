@@ -395,6 +395,11 @@ pub const CASES: &[Case] = &[
         setup: add_minmax,
     },
     Case {
+        file: "kernels/packed_i16.ptx",
+        kernel: "packed_i16",
+        setup: super::packed_i16_cases::packed_i16,
+    },
+    Case {
         file: "kernels/sm90.ptx",
         kernel: "uniform_prmt",
         setup: uniform_prmt,

@@ -11,6 +11,7 @@ pub mod int64_div_cases;
 pub mod intops_cases;
 pub mod mma_cases;
 pub mod mma_int_cases;
+pub mod packed_i16_cases;
 pub mod scalar_cases;
 pub mod special_cases;
 pub mod sync_cases;

@@ -324,6 +324,8 @@ pub struct Plan {
     takes_address: bool,
     /// `.f32x2`: every operand a `.b64` register.
     packed_f32: bool,
+    /// `.s16x2`/`.u16x2`: every operand a `.b32` register.
+    packed_i16: bool,
     /// `min`/`max.f32` where a third input draws messages (before sm_100 or PTX ISA 8.8, or with
     /// `.xorsign`).
     three_inputs: bool,
@@ -351,8 +353,11 @@ impl Plan {
         let types = i.types();
         // Two packed `.f32` (`add.f32x2`, sm_100) take 64-bit registers.
         let packed_f32 = i.has_mod("f32x2");
+        let packed_i16 = is_packed_i16(i);
         let ty = if packed_f32 {
             Some(Type::B64)
+        } else if packed_i16 {
+            Some(Type::B32)
         } else {
             types.first().copied()
         };
@@ -384,7 +389,7 @@ impl Plan {
             fragments,
             barrier_at: barrier_operand(i),
             skip_operand_types: i.has_mod("pack")
-                || (has_untabled_type(i) && !packed_f32 && fragments.is_none())
+                || (has_untabled_type(i) && !packed_f32 && !packed_i16 && fragments.is_none())
                 || vector_atom,
             vector_atom,
             narrow_registers: if op == "cvt" {
@@ -397,6 +402,7 @@ impl Plan {
             is_mov: op == "mov",
             takes_address: matches!(op, "mov" | "getctarank") || (op == "cvta" && !i.has_mod("to")),
             packed_f32,
+            packed_i16,
             three_inputs: matches!(op, "min" | "max")
                 && ty == Some(Type::F32)
                 && (s.target_sm < 100 || s.version < (8, 8) || i.has_mod("xorsign")),
@@ -431,6 +437,9 @@ fn modifier_findings(i: &Instruction, route: Route, types: &[Type], s: &Scope) -
     modifier_requirements(i, s, out);
     if i.has_mod("f32x2") {
         check_packed_f32(i, out);
+    }
+    if is_packed_i16(i) {
+        check_packed_i16(i, s, out);
     }
     check_tensormap_prefetch(i, out);
     check_ue8m0_rounding(i, out);
@@ -877,6 +886,9 @@ fn check_read_instruction(i: &Instruction, s: &Scope, plans: &mut Plans, out: &m
         modifier_requirements(i, s, out);
         if i.has_mod("f32x2") {
             check_packed_f32(i, out);
+        }
+        if is_packed_i16(i) {
+            check_packed_i16(i, s, out);
         }
         check_tensormap_prefetch(i, out);
         check_ue8m0_rounding(i, out);

@@ -293,6 +293,21 @@ pub const REQUIREMENTS: &[Requirement] = &[
     feat("", "bf16", "Feature '.bf16'", 80, (7, 0)),
     feat("", "bf16x2", "Feature '.bf16x2'", 80, (7, 0)),
     feat("cvt", "ue8m0x2", "Feature 'cvt with .ue8m0x2'", 0, (8, 6)),
+    // Two packed 16-bit integers (sm_90, PTX ISA 8.0); `.relu` on their min/max (and `.s32`'s).
+    target_first(without(
+        feat("min", "relu", "Feature 'min.relu'", 90, (8, 0)),
+        &["f16", "f16x2", "bf16", "bf16x2"],
+    )),
+    target_first(without(
+        feat("max", "relu", "Feature 'max.relu'", 90, (8, 0)),
+        &["f16", "f16x2", "bf16", "bf16x2"],
+    )),
+    feat("add", "s16x2", "Feature 'add.s16x2'", 90, (8, 0)),
+    feat("add", "u16x2", "Feature 'add.u16x2'", 90, (8, 0)),
+    feat("min", "s16x2", "Feature 'min.s16x2'", 90, (8, 0)),
+    feat("min", "u16x2", "Feature 'min.u16x2'", 90, (8, 0)),
+    feat("max", "s16x2", "Feature 'max.s16x2'", 90, (8, 0)),
+    feat("max", "u16x2", "Feature 'max.u16x2'", 90, (8, 0)),
     target_first(feat("add", "f32x2", "Feature 'add.f32x2'", 100, (8, 6))),
     target_first(feat("sub", "f32x2", "Feature 'sub.f32x2'", 100, (8, 6))),
     target_first(feat("mul", "f32x2", "Feature 'mul.f32x2'", 100, (8, 6))),

@@ -69,6 +69,43 @@ pub(super) fn check_packed_f32(i: &Instruction, out: &mut Findings) {
     }
 }
 
+/// Two packed 16-bit integers (`.s16x2`/`.u16x2`, sm_90).
+pub(crate) fn is_packed_i16(i: &Instruction) -> bool {
+    i.has_mod("s16x2") || i.has_mod("u16x2")
+}
+
+/// `.s16x2`/`.u16x2`: only `add`/`min`/`max`; `.relu` not on `.u16x2`; no `.ftz`;
+/// `add.sat` is a PTX ISA 9.2 feature.
+pub(super) fn check_packed_i16(i: &Instruction, s: &Scope, out: &mut Findings) {
+    let op = i.opcode();
+    if !matches!(op, "add" | "min" | "max") {
+        out.now(
+            i.line,
+            format!("Unexpected instruction types specified for '{op}'"),
+        );
+        return;
+    }
+    // `add.relu` draws the general "Illegal modifier" message already.
+    if i.has_mod("relu") && op != "add" && i.has_mod("u16x2") {
+        out.now(
+            i.line,
+            format!("Illegal modifier '.relu' for instruction '{op}' with type '.u16x2'"),
+        );
+    }
+    if i.has_mod("ftz") {
+        out.now(
+            i.line,
+            format!("Illegal modifier '.ftz' for instruction '{op}'"),
+        );
+    }
+    if i.has_mod("sat") && op == "add" && s.version < (9, 2) {
+        out.now(
+            i.line,
+            "Feature 'add.sat' requires PTX ISA .version 9.2 or later".into(),
+        );
+    }
+}
+
 /// `div`/`sqrt`/`rcp`, `fma`/`mad` and `cvt` need rounding modifiers for some types.
 pub(super) fn check_rounding(i: &Instruction, types: &[Type], out: &mut Findings) {
     let has = |set: &[&str]| set.iter().any(|m| i.has_mod(m));

@@ -406,6 +406,9 @@ pub(super) fn operand_fits(
     if p.packed_f32 {
         return matches!(o, Operand::Reg(r) if s.regs.lookup(r).is_none_or(|t| t == Type::B64));
     }
+    if p.packed_i16 {
+        return matches!(o, Operand::Reg(r) if s.regs.lookup(r).is_none_or(|t| t == Type::B32));
+    }
     match kind {
         'd' | 'w' | 'U' => {
             let want = match kind {

@@ -12,7 +12,7 @@ pub(super) fn has_untabled_type(i: &Instruction) -> bool {
 pub(crate) fn is_untabled_type(m: &str) -> bool {
     const PREFIXES: &[&str] = &[
         "e4m3", "e5m2", "e2m1", "e2m3", "e3m2", "ue8m0", "tf32", "s2f6", "b4x", "b6x", "b8x",
-        "f32x2",
+        "f32x2", "s16x2", "u16x2",
     ];
     PREFIXES.iter().any(|p| m.starts_with(p))
 }
@@ -21,7 +21,7 @@ pub(crate) fn is_untabled_type(m: &str) -> bool {
 pub(crate) fn is_known_modifier(m: &str) -> bool {
     const PREFIXES: &[&str] = &[
         "L1::", "L2::", "level::", "e4m3", "e5m2", "e2m1", "e2m3", "e3m2", "ue8m0", "tf32", "s2f6",
-        "b4x", "b6x", "b8x", "f32x2",
+        "b4x", "b6x", "b8x", "f32x2", "s16x2", "u16x2",
     ];
     Type::from_mod(m).is_some()
         || isa::is_listed_modifier(m)
