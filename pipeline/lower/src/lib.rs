@@ -40,8 +40,9 @@
 //! `async_copy.rs` (sm_80 `cp.async.{ca,cg}` as LDGSTS, with ptxas's zero-fill form for a src-size:
 //! the address moved on by `(size - n) % size` and the fill predicate `n != 0`;
 //! `commit_group`/`wait_group`/`wait_all` as LDGDEPBAR and DEPBAR.LE SB0; `ldmatrix` m8n8 b16 as
-//! LDSM), `cp_async_arrive.rs` (`cp.async.mbarrier.arrive[.noinc]` as ARRIVES.LDGSTSBAR.64 in a
-//! uniform-address loop; refused until the loop is kept to converged code), `cluster.rs` (sm_90 `barrier.cluster`, `mapa`, `prefetch.tensormap`, `fence.proxy.tensormap`,
+//! LDSM), `cp_async_arrive.rs` (`cp.async.mbarrier.arrive[.noinc]` as ARRIVES.LDGSTSBAR.64 on a
+//! known uniform address; on a thread-varying one the thread waits for its copies and arrives
+//! itself, the uniform-address loop kept off until it is kept to converged code), `cluster.rs` (sm_90 `barrier.cluster`, `mapa`, `prefetch.tensormap`, `fence.proxy.tensormap`,
 //! `setmaxnreg` and the register budget it sets), `warp.rs` (shfl/vote/redux/activemask; match.any/match.all in `warp_match.rs`; barriers with ids and counts, membar/fence,
 //! nanosleep, griddepcontrol, and the convergence pass that puts WARPSYNC before a collective that
 //! follows divergent code); `hopper_sync.rs` (sm_90 `elect.sync`, `mbarrier.*` as SYNCS.*,
