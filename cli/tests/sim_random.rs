@@ -68,12 +68,12 @@ fn a_planted_bug_exits_one_and_writes_its_reduced_kernel() {
     let dir = out_dir("planted");
     let out = sim_random(
         &[
-            // Seeds 1..8: seed 6's kernel observes a 32-bit sub (the mix of seeds 1..3 no
-            // longer does since the generator gained features).
+            // Seeds 11..18: seeds 12, 14 and 17 observe a 32-bit sub (the mix moves as the
+            // generator gains features; seed 6 did before MUFU, mma and rounding conversions).
             "--random",
             "8",
             "--seed",
-            "1",
+            "11",
             "-arch",
             "sm_80",
             "--out",

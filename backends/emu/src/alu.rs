@@ -498,7 +498,14 @@ fn imad(i: &Inst, x: &impl Operands, a: u32, b: u32) -> Result<AluOut, String> {
             // `sub.cc.u64 a, 0` as `IMAD.WIDE RZ, P0, a, 0x1, -R4` with R4:R5 = 0 and reads
             // P0 as "no borrow": random_found/fixed_imad_wide_neg_zero_carry_sm80.ptx).
             let c = x.val64(i.c);
-            let c = if neg_c { (!c) as u128 + 1 } else { c as u128 };
+            // With .X the negation is a bitwise NOT and the carry-in completes it
+            // (`IMAD.WIDE.U32.X R6, R9, 0x1, ~R6, P0`: ptxas's subc.u64,
+            // random_found/fixed_imad_wide_x_not_c_sm80.ptx).
+            let c = match (neg_c, xmode) {
+                (false, _) => c as u128,
+                (true, true) => (!c) as u128,
+                (true, false) => (!c) as u128 + 1,
+            };
             let sum = prod as u128 + c + cin as u128;
             let r = sum as u64;
             out.r = [Some(lo(r)), Some(hi(r))];

@@ -47,6 +47,9 @@ pub enum Feature {
     Approx,
     /// Warp-wide tensor-core `mma.sync` (f16, bf16, tf32 into f32) on exact values.
     Mma,
+    /// Conversions in every rounding mode and with saturation (f16/bf16 from f32 and f64, f16
+    /// to and from integers, saturating integer narrowing).
+    Rounding,
     /// Forms that were ptxforge errors when the generator was written and compile now: bfe with
     /// immediate fields, fma/mul.f32 in .rz/.rm/.rp, mad.lo.s64, bfind.s32, div.rn.f32/f64,
     /// sqrt.rn.f64, rcp.rn.f32 (`--pending`, the old name, raises its weight).
@@ -54,12 +57,12 @@ pub enum Feature {
 }
 
 impl Feature {
-    pub const ALL: [Feature; 25] = {
+    pub const ALL: [Feature; 26] = {
         use Feature::*;
         [
             Int32, Int64, Divide64, Float32, Float64, Half, Bf16, Convert, Pred, Global, Shared,
             Local, Atomic, Warp, Exchange, Branch, Loop, Guard, Bits, Packed, Carry, Dot, Math,
-            Approx, Mma,
+            Approx, Mma, Rounding,
         ]
     };
 
@@ -116,6 +119,7 @@ impl Config {
             (Dot, 20),
             (Approx, 30),
             (Mma, 15),
+            (Rounding, 40),
             (Math, 30),
         ];
         if sm >= 80 {
@@ -345,6 +349,7 @@ impl Gen<'_> {
             Feature::Dot => self.dot(),
             Feature::Approx => self.approx(),
             Feature::Mma => self.mma(),
+            Feature::Rounding => self.rounding(),
             Feature::Branch | Feature::Loop | Feature::Guard => self.int32(),
         }
     }
@@ -986,6 +991,16 @@ impl Gen<'_> {
                 Op::new(
                     format!("vote.sync.{mode}.pred {{d}}, {{0}}, {full};"),
                     Some(self.var(P)),
+                    srcs,
+                )
+            }
+            5 if self.chance(25) => {
+                // match.sync on a few low bits (so that lanes do match).
+                let mode = *self.one(&["any", "all"]);
+                let srcs = vec![self.v(R)];
+                Op::new(
+                    format!("and.b32 %t0, {{0}}, 3;\nmatch.{mode}.sync.b32 {{d}}, %t0, {full};"),
+                    Some(self.var(R)),
                     srcs,
                 )
             }

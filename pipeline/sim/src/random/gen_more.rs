@@ -139,3 +139,53 @@ impl Gen<'_> {
         }
     }
 }
+
+impl Gen<'_> {
+    /// Conversions the plain mix lacks: f16 (and, on sm_80+, bf16) from f32 in every rounding
+    /// mode and from f64, saturating integer conversions, f16 to integers and f64, and
+    /// bf16 to f32.
+    pub(super) fn rounding(&mut self) -> Op {
+        use Kind::*;
+        let rnd = *self.one(&[".rn", ".rz", ".rm", ".rp"]);
+        let rndi = *self.one(&[".rni", ".rzi", ".rmi", ".rpi"]);
+        let bf16 = self.cfg.sm >= 80;
+        match self.below(10) {
+            0 | 1 => self.unary(&format!("cvt{rnd}.f16.f32"), H, F),
+            2 => self.unary("cvt.rn.f16.f64", H, Fd),
+            3 if bf16 => {
+                // sm_80 has bf16 from f32 in .rn only; sm_90 in .rz too (ptxas's rule).
+                let rnd = if self.cfg.sm >= 90 && self.chance(50) {
+                    ".rz"
+                } else {
+                    ".rn"
+                };
+                self.unary(&format!("cvt{rnd}.bf16.f32"), H, F)
+            }
+            4 if bf16 => self.unary("cvt.f32.bf16", F, H),
+            5 => {
+                let t = *self.one(&["s16", "u16", "s8", "u8"]);
+                let k = if t.ends_with('8') { R } else { H };
+                self.unary(&format!("cvt{rndi}.sat.{t}.f32"), k, F)
+            }
+            6 => {
+                let (to, from) =
+                    *self.one(&[("u8", "s32"), ("s8", "s32"), ("u16", "s32"), ("s16", "u32")]);
+                self.unary(&format!("cvt.sat.{to}.{from}"), R, R)
+            }
+            7 => {
+                let t = *self.one(&["s32", "u32"]);
+                self.unary(&format!("cvt{rndi}.sat.{t}.f64"), R, Fd)
+            }
+            8 => {
+                let t = *self.one(&["s32", "u32", "s16", "u16"]);
+                let k = if t.ends_with("16") { H } else { R };
+                if self.chance(50) {
+                    self.unary(&format!("cvt{rndi}.{t}.f16"), k, H)
+                } else {
+                    self.unary(&format!("cvt.rn.f16.{t}"), H, k)
+                }
+            }
+            _ => self.unary("cvt.f64.f16", Fd, H),
+        }
+    }
+}
