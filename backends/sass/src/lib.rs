@@ -23,7 +23,7 @@
 //! `__assertfail`: CALL.ABS.NOINC through a `.nv.constant4` slot, LEPC for the return address,
 //! the caller-saved GPRs live across saved in frame slots), `subroutine.rs` (subroutine calls: arguments,
 //! results and the return address through ptxas's ABI registers bound before the scan, each
-//! subroutine's save/restore frame after it), `schedule.rs` (control bits, trailer), `hazard.rs`
+//! subroutine's save/restore frame after it), `list_schedule.rs` (post-allocation list scheduling within blocks), `schedule.rs` (control bits, trailer), `hazard.rs`
 //! (checks decoded control bits; the warpgroup MMAs' asynchronous registers: `hazard_wgmma.rs`),
 //! `wgmma.rs` (sm_90a's warpgroup MMAs as data, encoded in `encode_wgmma.rs`, printed by
 //! `print_wgmma.rs`), `oracle.rs` + `nvtools.rs` (nvdisasm as oracle).
@@ -55,6 +55,7 @@ mod hazard_wgmma;
 pub mod imma;
 pub mod ir;
 pub mod latency;
+pub mod list_schedule;
 pub mod liveness;
 pub mod matrix_move;
 pub mod mma;

@@ -1,7 +1,7 @@
 //! Scheduling: sets every instruction's control bits (stalls, scoreboards, waits) so the code is
 //! hazard-free under the latency model, then appends ptxas's trailer (self-branch and NOP padding).
 //!
-//! Instructions keep their order. Within a block, a forward pass tracks when each fixed-latency
+//! `list_schedule.rs` first reorders each block's movable instructions; then, within a block, a forward pass tracks when each fixed-latency
 //! result is ready and which scoreboard guards each variable-latency result; the previous
 //! instruction's stall covers fixed latencies, and wait masks cover scoreboards. Block boundaries
 //! are made clean: the last instruction of a block stalls until its fixed results are ready, and the
@@ -153,6 +153,9 @@ impl BlockState {
 
 /// Sets the control bits of every instruction of an allocated function.
 pub fn schedule(f: &mut Function, _sm: Sm) {
+    f.blocks
+        .iter_mut()
+        .for_each(crate::list_schedule::reorder_block);
     pad_async_copies(f);
     let async_groups = f.instrs().any(|i| crate::tma::counts_async_group(&i.op));
     for b in &mut f.blocks {
