@@ -278,6 +278,7 @@ fn compile_options(args: &args::Args) -> CompileOptions {
             .launch_defaults(args.max_regs_request.is_some()),
         errors_visible_at_exit: args.ignored.errors_visible_at_exit,
         line_info: args.ignored.line_tables(),
+        compile_only: args.ignored.compile_only,
         ..CompileOptions::default()
     }
 }

@@ -11,7 +11,10 @@ use crate::warnings::WarningPolicy;
 /// Prints the warnings the options ask for.
 pub fn print(args: &Args, out: &CompileOutput, policy: &WarningPolicy) {
     for k in out.kernels.iter().rev().filter(|k| k.error.is_none()) {
-        let recursive = k.image.as_ref().is_some_and(|i| !i.subroutines.is_empty());
+        let recursive = k
+            .image
+            .as_ref()
+            .is_some_and(|i| !i.subroutines.is_empty() && !i.device_function);
         if recursive {
             policy.warning(&unknown_stack_warning(&k.name));
         }

@@ -28,7 +28,8 @@ const NO_EFFECT: [&str; 12] = [
 /// What the command line said about options ptxforge does not implement.
 #[derive(Clone, Debug, Default)]
 pub struct Ignored {
-    compile_only: bool,
+    /// `-c` (`--compile-only`): write a relocatable object.
+    pub compile_only: bool,
     func_clone: bool,
     pic: bool,
     suppress_pic_warning: bool,
@@ -57,20 +58,16 @@ pub struct Ignored {
     not_implemented: Vec<String>,
 }
 
-/// ptxforge's fatal for `-c`: it writes no relocatable objects yet (`nvcc -rdc=true` asks for one).
-pub const COMPILE_ONLY_UNSUPPORTED: &str = "ptxforge cannot write relocatable objects yet \
-     (--compile-only, as nvcc -rdc=true asks): device functions, calls and linking are not supported";
-
 /// The warning for an option ptxforge accepts but does not implement.
 pub fn not_implemented(long: &str) -> String {
     format!("Option '--{long}' is not implemented by ptxforge and is ignored")
 }
 
 impl Ignored {
-    /// Whether `-lineinfo`'s line tables are written: not with `-g` (which ptxas says overrides
-    /// it) nor with `--suppress-debug-info`.
+    /// Whether line tables are written for PTX that carries `.loc` directives: as ptxas, with or
+    /// without `-lineinfo` (and with `-g`), unless `--suppress-debug-info`.
     pub fn line_tables(&self) -> bool {
-        self.line_info && !self.device_debug && !self.suppress_debug_info
+        !self.suppress_debug_info
     }
 
     /// Records one option that ptxforge does not implement, after checking its value.
@@ -127,9 +124,11 @@ impl Ignored {
     /// Options ptxforge warns about by name (values checked first).
     fn record_not_implemented(&mut self, long: &str, v: &str) -> Result<(), String> {
         match long {
-            // An executable cubin where a relocatable object was asked for would link into a
-            // wrong program (nvcc -dlink takes it): refuse rather than warn.
-            "compile-only" => return Err(COMPILE_ONLY_UNSUPPORTED.into()),
+            // A relocatable object (`ptxforge_pipeline`'s `relocatable.rs`).
+            "compile-only" => {
+                self.compile_only = true;
+                return Ok(());
+            }
             "device-debug" => self.device_debug = true,
             "generate-line-info" => {
                 self.line_info = true;

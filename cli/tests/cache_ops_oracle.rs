@@ -4,10 +4,11 @@
 //! sm_75, sm_80 and sm_90. Each access stores to its own offset, so the two cubins' accesses pair
 //! up by offset whatever order the schedulers chose. Prints `skipped: ...` when ptxas is absent.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-use ptxforge_sass::nvtools;
+use std::path::Path;
+
+use common::oracle::{compile, ptxas_or_skip, ptxforge, scratch_dir, tool_output};
 
 /// A load of each form into its own register, summed, then a store of each form.
 fn module(sm: u32) -> String {
@@ -82,12 +83,7 @@ fn module(sm: u32) -> String {
 
 /// `(offset, mnemonic)` of every LDG/LD/STG/ST in the cubin, sorted by offset.
 fn accesses(cubin: &Path) -> Vec<(String, String)> {
-    let out = Command::new(nvtools::tool("cuobjdump").unwrap())
-        .arg("-sass")
-        .arg(cubin)
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = tool_output("cuobjdump", &["-sass"], cubin);
     let mut v: Vec<(String, String)> = text
         .lines()
         .filter_map(|l| {
@@ -105,27 +101,13 @@ fn accesses(cubin: &Path) -> Vec<(String, String)> {
     v
 }
 
-fn compile(tool: &Path, args: &str, ptx: &Path, out: &Path) {
-    let o = Command::new(tool)
-        .args(args.split_whitespace())
-        .arg(ptx)
-        .arg("-o")
-        .arg(out)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "{} {args}: {stderr}", tool.display());
-}
-
 #[test]
 fn cache_hints_and_scopes_match_ptxas() {
-    let Some(ptxas) = nvtools::tool("ptxas") else {
-        println!("skipped: ptxas not found (set PTXFORGE_NV or run scripts/fetch-nvidia-tools.sh)");
+    let Some(ptxas) = ptxas_or_skip() else {
         return;
     };
-    let ours = PathBuf::from(env!("CARGO_BIN_EXE_ptxforge"));
-    let dir = std::env::temp_dir().join(format!("ptxforge-cache-ops-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let ours = ptxforge();
+    let dir = scratch_dir("cache-ops");
     let option_sets = [
         "",
         "--def-load-cache=cs",

@@ -54,6 +54,18 @@ const SIM: &[(&str, &str, &str, &str, &str, &str, &str)] = &[
     ("matmul_f16", "1", "64", "4096", "16384", "small", "0"),
     ("matmul_wgmma", "1", "32", "8192", "32768", "small", "0"),
     ("device_print", "1", "", "4096", "0", "random", "0"),
+    ("attention", "1", "64,0.125", "8192", "32768", "small", "0"),
+    ("sort_rows", "1", "", "4096", "4096", "random", "0"),
+    (
+        "rms_norm_bf16",
+        "2",
+        "700,0.00001",
+        "4096",
+        "64",
+        "small",
+        "2",
+    ),
+    ("int8_quant", "3", "300", "4096", "64", "random", "0"),
 ];
 
 /// Runs `program` with Triton's ptxas arguments on `ptx`; (success, first error line with the
@@ -122,11 +134,18 @@ fn triton_rows() -> Vec<Row> {
 }
 
 /// Compiled rows the interpreter and emulator cannot run yet, and why (the sim column says so).
-const SIM_GAPS: &[(&str, &str, &str)] = &[(
-    "matmul_wgmma",
-    "sm_90a",
-    "not run: Triton's wgmma reads transposed, swizzled shared-memory operands, which the interpreter and emulator do not model yet",
-)];
+const SIM_GAPS: &[(&str, &str, &str)] = &[
+    (
+        "matmul_wgmma",
+        "sm_90a",
+        "not run: Triton's wgmma reads transposed, swizzled shared-memory operands, which the interpreter and emulator do not model yet",
+    ),
+    (
+        "attention",
+        "sm_90a",
+        "not run: Triton's wgmma reads swizzled shared-memory operands, which the interpreter and emulator do not model yet",
+    ),
+];
 
 /// nvdisasm and cuobjdump read our cubin; `ptxforge sim` agrees three ways. Returns the sim column.
 fn check_cubin(kernel: &str, sm: &str, cubin: &Path, ptx: &Path) -> String {

@@ -2,10 +2,11 @@
 //! EXIT, as ptxas does, and the module `.nv.info` lists EIATTR_GEN_ERRBAR_AT_EXIT where ptxas's
 //! does. Prints `skipped: ...` when ptxas is absent.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-use ptxforge_sass::nvtools;
+use std::path::Path;
+
+use common::oracle::{compile, ptxas_or_skip, ptxforge, scratch_dir, tool_output};
 
 /// Two kernels: one with a guarded early exit, one that only returns.
 fn module(sm: u32) -> String {
@@ -16,16 +17,6 @@ fn module(sm: u32) -> String {
          @%p1 bra DONE;\nst.global.u32 [%rd2], %r1;\nret;\nDONE:\nexit;\n}}\n\
          .visible .entry k2()\n{{\nret;\n}}\n"
     )
-}
-
-fn tool_output(name: &str, args: &[&str], file: &Path) -> String {
-    let out = Command::new(nvtools::tool(name).unwrap())
-        .args(args)
-        .arg(file)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{name} rejects {}", file.display());
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// The opcodes of every instruction, in order, with guards.
@@ -53,29 +44,18 @@ fn global_attributes(cubin: &Path) -> Vec<String> {
 
 #[test]
 fn error_barriers_precede_every_exit_as_ptxas_puts_them() {
-    let Some(ptxas) = nvtools::tool("ptxas") else {
-        println!("skipped: ptxas not found (set PTXFORGE_NV or run scripts/fetch-nvidia-tools.sh)");
+    let Some(ptxas) = ptxas_or_skip() else {
         return;
     };
-    let ours = PathBuf::from(env!("CARGO_BIN_EXE_ptxforge"));
-    let dir = std::env::temp_dir().join(format!("ptxforge-errbar-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let ours = ptxforge();
+    let dir = scratch_dir("errbar");
     for sm in [75, 80, 90] {
         let ptx = dir.join(format!("e{sm}.ptx"));
         std::fs::write(&ptx, module(sm)).unwrap();
         let (theirs, mine) = (dir.join("ptxas.cubin"), dir.join("ours.cubin"));
+        let args = format!("-arch=sm_{sm} --make-errors-visible-at-exit");
         for (tool, out) in [(&ptxas, &theirs), (&ours, &mine)] {
-            let o = Command::new(tool)
-                .args([
-                    &format!("-arch=sm_{sm}"),
-                    "--make-errors-visible-at-exit",
-                    "-o",
-                ])
-                .arg(out)
-                .arg(&ptx)
-                .output()
-                .unwrap();
-            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            compile(tool, &args, &ptx, out);
         }
         let attrs = global_attributes(&theirs);
         assert!(

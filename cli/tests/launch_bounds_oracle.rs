@@ -3,10 +3,11 @@
 //! `.minnctapersm`, under `--maxntid`, `--minnctapersm`, `--override-directive-values` and
 //! `--maxrregcount`, on sm_80 and sm_90. Prints `skipped: ...` when ptxas is absent.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-use ptxforge_sass::nvtools;
+use std::path::Path;
+
+use common::oracle::{compile, ptxas_or_skip, ptxforge, scratch_dir, tool_output};
 
 /// One kernel with `directives` after its parameter list.
 fn module(sm: u32, directives: &str) -> String {
@@ -19,12 +20,7 @@ fn module(sm: u32, directives: &str) -> String {
 
 /// The values cuobjdump prints for the three records, in file order.
 fn launch_records(cubin: &Path) -> Vec<String> {
-    let out = Command::new(nvtools::tool("cuobjdump").unwrap())
-        .arg("-elf")
-        .arg(cubin)
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let text = tool_output("cuobjdump", &["-elf"], cubin);
     let lines: Vec<&str> = text.lines().collect();
     let wanted = [
         "EIATTR_MAXREG_COUNT",
@@ -39,27 +35,13 @@ fn launch_records(cubin: &Path) -> Vec<String> {
         .collect()
 }
 
-fn compile(tool: &Path, args: &str, ptx: &Path, out: &Path) {
-    let o = Command::new(tool)
-        .args(args.split_whitespace())
-        .arg(ptx)
-        .arg("-o")
-        .arg(out)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "{} {args}: {stderr}", tool.display());
-}
-
 #[test]
 fn launch_bound_records_match_ptxas() {
-    let Some(ptxas) = nvtools::tool("ptxas") else {
-        println!("skipped: ptxas not found (set PTXFORGE_NV or run scripts/fetch-nvidia-tools.sh)");
+    let Some(ptxas) = ptxas_or_skip() else {
         return;
     };
-    let ours = PathBuf::from(env!("CARGO_BIN_EXE_ptxforge"));
-    let dir = std::env::temp_dir().join(format!("ptxforge-launch-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let ours = ptxforge();
+    let dir = scratch_dir("launch");
     let kernels = [
         "",
         ".maxntid 256",

@@ -3,8 +3,9 @@
 //! `benches/gen-ptx/` when nvcc is here; the corpus has no `.loc`), `nvdisasm -g` must print at our instructions the source lines the `.loc`
 //! directives name, the same lines as at ptxas's instructions where the two codes match (aligned
 //! by mnemonic), and `.nv_debug_ptx_txt` must equal ptxas's. The cubins are deterministic: the
-//! same bytes at any thread count and from any folder or file name, and without `-lineinfo`
-//! there are no line tables. Skipped (saying so) without NVIDIA's tools.
+//! same bytes at any thread count and from any folder or file name; as ptxas, the tables follow
+//! the `.loc` directives with or without `-lineinfo`, and `--suppress-debug-info` leaves them
+//! out. Skipped (saying so) without NVIDIA's tools.
 
 mod common;
 
@@ -365,7 +366,7 @@ fn nvdisasm_prints_the_loc_lines_at_our_instructions() {
 }
 
 #[test]
-fn line_tables_are_deterministic_and_only_with_lineinfo() {
+fn line_tables_are_deterministic_and_follow_the_loc_directives() {
     let ptx = manifest().join("tests/lineinfo/kernels.sm_80.ptx");
     let dir = scratch("lineinfo-det");
     let copy = dir.join("renamed input.ptx");
@@ -388,18 +389,30 @@ fn line_tables_are_deterministic_and_only_with_lineinfo() {
     for name in [".debug_line", ".nv_debug_line_sass", ".nv_debug_ptx_txt"] {
         assert!(section(&one, name).is_some(), "no {name}");
     }
-    let plain = dir.join("plain.cubin");
-    let r = ptxforge(&[
-        "-arch=sm_80",
-        ptx.to_str().unwrap(),
-        "-o",
-        plain.to_str().unwrap(),
-    ]);
-    assert!(r.status.success() && r.stderr.is_empty());
-    let plain = std::fs::read(plain).unwrap();
+    // ptxas writes the tables for PTX with `.loc` whether or not -lineinfo is given, and none
+    // with --suppress-debug-info.
+    let compile = |name: &str, extra: &[&str]| {
+        let o = dir.join(name);
+        let mut args = vec![
+            "-arch=sm_80",
+            ptx.to_str().unwrap(),
+            "-o",
+            o.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let r = ptxforge(&args);
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+        std::fs::read(o).unwrap()
+    };
+    assert_eq!(
+        compile("plain.cubin", &[]),
+        one,
+        "-lineinfo changes the cubin"
+    );
+    let suppressed = compile("suppressed.cubin", &["-lineinfo", "--suppress-debug-info"]);
     assert!(
-        section(&plain, ".debug_line").is_none(),
-        "line tables without -lineinfo"
+        section(&suppressed, ".debug_line").is_none(),
+        "line tables with --suppress-debug-info"
     );
     // Only the PTX's own paths: nothing of this machine's folders.
     let text = String::from_utf8_lossy(&one);

@@ -747,20 +747,13 @@ fn version_help_and_lists_on_stdout() {
 }
 
 #[test]
-fn compile_only_is_refused_without_an_output_file() {
-    // An executable cubin where nvcc -rdc=true asks for a relocatable object would link into a
-    // wrong program; ptxforge refuses until it writes ET_REL objects.
+fn compile_only_writes_a_relocatable_object() {
+    // `-c` (what nvcc -rdc=true asks for) writes an ET_REL object for nvlink.
     let dir = workdir("compile-only");
     for opt in ["-c", "--compile-only"] {
         let _ = std::fs::remove_file(dir.join("rel.o"));
-        rejects(
-            &dir,
-            &format!("-arch=sm_80 {opt} v.ptx -o rel.o"),
-            &["ptxas fatal   : ptxforge cannot write relocatable objects yet (--compile-only, as nvcc -rdc=true asks): device functions, calls and linking are not supported"],
-        );
-        assert!(
-            !dir.join("rel.o").exists(),
-            "{opt}: an output file was written"
-        );
+        accepts(&dir, &format!("-arch=sm_80 {opt} v.ptx -o rel.o"), &[]);
+        let bytes = std::fs::read(dir.join("rel.o")).expect("an object was written");
+        assert_eq!(&bytes[16..18], &[1, 0], "{opt}: e_type is not ET_REL");
     }
 }

@@ -2,29 +2,14 @@
 //! wording, under `-w` and `-Werror` too. Oracle: ptxas 13.5 (skipped without it); the figures
 //! of spilling kernels depend on the allocator and are masked, those of `.local` frames are not.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use std::path::PathBuf;
+use std::process::Output;
 
 use regex::Regex;
 
-use ptxforge_sass::nvtools;
-
-fn repo(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join(rel)
-}
-
-fn run(tool: &Path, options: &[&str], input: &Path, out: &Path) -> Output {
-    let _ = std::fs::remove_file(out);
-    Command::new(tool)
-        .args(options)
-        .arg(input)
-        .arg("-o")
-        .arg(out)
-        .output()
-        .unwrap()
-}
+use common::oracle::{ptxas_or_skip, ptxforge, repo, run, scratch_dir};
 
 /// Stderr with the figures of spill warnings masked (`mask_frames`: frame sizes too).
 fn masked(stderr: &[u8], mask_frames: bool) -> String {
@@ -42,13 +27,11 @@ fn masked(stderr: &[u8], mask_frames: bool) -> String {
 
 #[test]
 fn resource_warnings_are_ptxas_warnings() {
-    let Some(ptxas) = nvtools::tool("ptxas") else {
-        println!("skipped: ptxas not found (set PTXFORGE_NV)");
+    let Some(ptxas) = ptxas_or_skip() else {
         return;
     };
-    let ours = PathBuf::from(env!("CARGO_BIN_EXE_ptxforge"));
-    let dir = std::env::temp_dir().join(format!("ptxforge-reswarn-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let ours = ptxforge();
+    let dir = scratch_dir("reswarn");
     let spill = repo("pipeline/driver/tests/filetests/handwritten_spill.ptx");
     let local = repo("pipeline/driver/tests/filetests/handwritten_local.ptx");
     let vadd = repo("examples/vadd.ptx");

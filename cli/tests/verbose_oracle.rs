@@ -3,21 +3,16 @@
 //! without ptxas. Without ptxas: every line has ptxas's shape, kernels come in reverse definition
 //! order, and `cmem[0]` is the size of the kernel's constant bank 0 in our cubin (before sm_90).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use std::path::PathBuf;
 
 use object::{Object, ObjectSection};
 use regex::Regex;
 
-use ptxforge_sass::nvtools;
+use common::oracle::{ptxas_or_skip, ptxforge, repo, run, scratch_dir};
 
 const ARCHS: [&str; 3] = ["sm_75", "sm_80", "sm_90"];
-
-fn repo(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join(rel)
-}
 
 /// Every filetest, then examples/vadd.ptx.
 fn inputs() -> Vec<PathBuf> {
@@ -32,19 +27,7 @@ fn inputs() -> Vec<PathBuf> {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ptxforge-verbose-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
-fn run<S: AsRef<std::ffi::OsStr>>(tool: &Path, options: &[S], input: &Path, out: &Path) -> Output {
-    Command::new(tool)
-        .args(options)
-        .arg(input)
-        .arg("-o")
-        .arg(out)
-        .output()
-        .unwrap()
+    scratch_dir("verbose").join(name)
 }
 
 /// Stderr with the figures that depend on code quality or on the machine masked.
@@ -128,11 +111,10 @@ fn spill_figures(stderr: &[u8]) -> Vec<(u32, u32, u32)> {
 /// loads and a frame; the figures are printed for comparison (they depend on the allocator).
 #[test]
 fn spilling_kernels_report_spills_as_ptxas() {
-    let Some(ptxas) = nvtools::tool("ptxas") else {
-        println!("skipped: ptxas not found (set PTXFORGE_NV)");
+    let Some(ptxas) = ptxas_or_skip() else {
         return;
     };
-    let ours = PathBuf::from(env!("CARGO_BIN_EXE_ptxforge"));
+    let ours = ptxforge();
     let input = repo("pipeline/driver/tests/filetests/handwritten_spill.ptx");
     let free = std::fs::read_to_string(&input)
         .unwrap()
@@ -167,11 +149,10 @@ fn spilling_kernels_report_spills_as_ptxas() {
 
 #[test]
 fn verbose_lines_are_ptxas_lines() {
-    let Some(ptxas) = nvtools::tool("ptxas") else {
-        println!("skipped: ptxas not found (set PTXFORGE_NV)");
+    let Some(ptxas) = ptxas_or_skip() else {
         return;
     };
-    let ours = PathBuf::from(env!("CARGO_BIN_EXE_ptxforge"));
+    let ours = ptxforge();
     let multi = repo("pipeline/driver/tests/filetests/multi.ptx");
     let words = |options: &[&str]| options.iter().map(|o| o.to_string()).collect::<Vec<_>>();
     let mut cases: Vec<(Vec<String>, PathBuf)> = Vec::new();
@@ -367,7 +348,7 @@ fn check_report(stderr: &str, ptx: &str, cubin: &[u8], arch: &str) -> usize {
 
 #[test]
 fn verbose_lines_have_ptxas_shape_and_our_cubins_figures() {
-    let ours = PathBuf::from(env!("CARGO_BIN_EXE_ptxforge"));
+    let ours = ptxforge();
     let mut kernels = 0;
     for input in inputs() {
         let ptx = std::fs::read_to_string(&input).unwrap();
@@ -387,7 +368,7 @@ fn verbose_lines_have_ptxas_shape_and_our_cubins_figures() {
 
 #[test]
 fn verbose2_names_each_kernel_first_without_split_compile_only() {
-    let ours = PathBuf::from(env!("CARGO_BIN_EXE_ptxforge"));
+    let ours = ptxforge();
     let multi = repo("pipeline/driver/tests/filetests/multi.ptx");
     let processing = |options: &[&str]| -> Vec<String> {
         let o = run(&ours, options, &multi, &scratch("v2.cubin"));

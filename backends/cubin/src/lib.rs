@@ -19,9 +19,12 @@ mod debug_line;
 mod elf;
 mod extern_calls;
 mod nvinfo;
+mod relocatable;
 mod sections;
 
 pub use debug_line::{ptx_text_section, KernelLines, LineTables, SourceLine};
+pub use relocatable::write_relocatable;
+
 pub use sections::R_CUDA_64;
 
 use std::fmt;
@@ -114,6 +117,13 @@ pub struct KernelImage {
     pub syscall_offsets: Vec<u32>,
     /// The PTX line of each instruction (0: none), kept for `-lineinfo` only (else empty).
     pub ptx_lines: Vec<u32>,
+    /// `-c`: a device function compiled on its own (its own `.text`, a GLOBAL FUNC symbol
+    /// without STO_CUDA_ENTRY, no parameters in constant bank 0; its frame is its one
+    /// subroutine's). Only [`write_relocatable`] takes such images.
+    pub device_function: bool,
+    /// `-c`: `(offset, callee)` of each `CALL.ABS.NOINC` whose address the linker writes
+    /// (R_CUDA_ABS47_34 against the undefined callee).
+    pub linked_calls: Vec<(u32, String)>,
 }
 
 /// `.maxntid` and `.reqntid` of a kernel (as given, or from `--maxntid`), and the register budget

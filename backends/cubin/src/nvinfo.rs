@@ -40,6 +40,9 @@ const CTA_PER_CLUSTER: u8 = 0x3d;
 const EXPLICIT_CLUSTER: u8 = 0x3e;
 const MAX_CLUSTER_RANK: u8 = 0x3f;
 
+/// The most `(SpillRefill, offset)` pairs one 16-bit-sized ANNOTATIONS record holds.
+const MAX_SPILL_ANNOTATIONS: usize = (u16::MAX as usize) / 8;
+
 /// Appends EIATTR records.
 #[derive(Default)]
 struct Records(Vec<u8>);
@@ -56,6 +59,10 @@ impl Records {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
     fn sval(&mut self, attr: u8, payload: &[u8]) {
+        debug_assert!(
+            payload.len() <= usize::from(u16::MAX),
+            "EIATTR {attr:#x} too long"
+        );
         self.0.extend_from_slice(&[EIFMT_SVAL, attr]);
         self.0
             .extend_from_slice(&(payload.len() as u16).to_le_bytes());
@@ -124,7 +131,9 @@ pub fn kernel_info(
 }
 
 /// EIATTR_ANNOTATIONS: `(SpillRefill, offset)` words for every spill store and reload, as ptxas
-/// writes them right after MAXREG_COUNT (none when nothing spilled).
+/// writes them right after MAXREG_COUNT (none when nothing spilled). The record's size is 16
+/// bits and nvdisasm rejects a second ANNOTATIONS record, so past 8,191 accesses the list names
+/// the first 8,191 only (the annotations are hints for tools; nothing runs on them).
 fn spill_annotations(r: &mut Records, k: &KernelImage) {
     if k.spill_offsets.is_empty() {
         return;
@@ -132,6 +141,7 @@ fn spill_annotations(r: &mut Records, k: &KernelImage) {
     let payload: Vec<u8> = k
         .spill_offsets
         .iter()
+        .take(MAX_SPILL_ANNOTATIONS)
         .flat_map(|&o| [SPILL_REFILL, o])
         .flat_map(u32::to_le_bytes)
         .collect();

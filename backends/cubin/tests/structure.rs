@@ -167,3 +167,34 @@ fn deterministic_and_rejects_what_it_cannot_write() {
     m32.address_size = 32;
     assert!(write_cubin(&m32).is_err());
 }
+
+/// The EIATTR records of a `.nv.info` section, as (format, attribute, payload length).
+fn records(info: &[u8]) -> Vec<(u8, u8, usize)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < info.len() {
+        let (fmt, attr) = (info[at], info[at + 1]);
+        let len = match fmt {
+            4 => u16_at(info, at + 2) as usize,
+            _ => 2,
+        };
+        out.push((fmt, attr, len));
+        at += if fmt == 4 { 4 + len } else { 4 };
+    }
+    assert_eq!(at, info.len(), "records overrun the section");
+    out
+}
+
+#[test]
+fn many_spill_accesses_keep_the_annotations_record_well_formed() {
+    let mut m = module(Sm::new(80), 0);
+    // More accesses than one 16-bit-sized record holds (a kernel that spills heavily).
+    m.kernels[0].spill_offsets = (0..20_000).map(|n| 16 * n).collect();
+    let b = write_cubin(&m).expect("cubin");
+    let secs = sections(&b);
+    let (_, _, off, size, _) = secs.iter().find(|s| s.0 == ".nv.info.k").unwrap().clone();
+    let recs = records(&b[off as usize..(off + size) as usize]);
+    let annotations: Vec<_> = recs.iter().filter(|r| r.1 == 0x55).collect();
+    assert_eq!(annotations.len(), 1, "{recs:?}");
+    assert_eq!(annotations[0].2, 8 * ((u16::MAX as usize) / 8));
+}

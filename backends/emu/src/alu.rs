@@ -144,7 +144,14 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
             out.r = [Some(0), i.bit(80).then_some(0)];
             return Ok(out);
         }
-        Lop3 | Ulop3 => {
+        // LOP3's predicate: `r != 0` OR the predicate at 87..90 (AND with `.PAND`, bit 80).
+        Lop3 => {
+            let r = lut3(i.f(72, 8), a, b, c);
+            let q = x.pred(i.pred(87));
+            out.p[0] = Some(if i.bit(80) { r != 0 && q } else { r != 0 || q });
+            r
+        }
+        Ulop3 => {
             let r = lut3(i.f(72, 8), a, b, c);
             out.p[0] = Some(r != 0);
             r
@@ -157,6 +164,18 @@ pub fn exec_alu(i: &Inst, x: &impl Operands) -> Result<AluOut, String> {
                 a.abs_diff(b)
             };
             diff.wrapping_add(c)
+        }
+        // VABSDIFF4.U8: the four unsigned byte differences; .ACC (bit 75) their sum plus c.
+        Vabsdiff4 => {
+            let bytes = (0..4).map(|k| {
+                let (x, y) = ((a >> (8 * k)) as u8, (b >> (8 * k)) as u8);
+                (u32::from(x.abs_diff(y)), k)
+            });
+            if i.bit(75) {
+                bytes.fold(c, |sum, (d, _)| sum.wrapping_add(d))
+            } else {
+                bytes.fold(0, |word, (d, k)| word | d << (8 * k))
+            }
         }
         Prmt | Uprmt => match i.f(72, 3) {
             0 => prmt(a, b, c),

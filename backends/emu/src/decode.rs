@@ -503,7 +503,7 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
         }
         Iadd3 | Uiadd3 | Lea | Ulea | Lop3 | Ulop3 | Prmt | Uprmt | Shf | Ushf | Imad
         | ImadWide | ImadHi | Uimad | UimadWide | Ffma | Hfma2Mma | Hfma2 | Viaddmnmx
-        | Vabsdiff | Idp => {
+        | Vabsdiff | Vabsdiff4 | Idp => {
             i.a = a;
             let (b, c) = alu_bc(i, u);
             i.b = b;
@@ -524,7 +524,8 @@ fn operands(sm: u32, i: &mut Inst) -> Result<(), String> {
                 add_read(i, i.c, c_words);
             }
             carry_preds(i);
-            if i.op == Viaddmnmx {
+            // LOP3's predicate output combines `result != 0` with the predicate at 87..90.
+            if i.op == Viaddmnmx || i.op == Lop3 {
                 let p = i.pred(87);
                 add_pred_read(i, p);
             }

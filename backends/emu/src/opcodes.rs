@@ -141,6 +141,7 @@ pub enum Op {
     Cctl,
     R2ur,
     Vabsdiff,
+    Vabsdiff4,
     Hadd2,
     Hfma2,
     Hmul2,
@@ -229,7 +230,7 @@ pub enum Queue {
 
 impl Op {
     /// Every opcode, in declaration order (`op as usize` indexes it).
-    pub const ALL: [Op; 147] = [
+    pub const ALL: [Op; 148] = [
         Op::Mov,
         Op::Sel,
         Op::Fmnmx,
@@ -341,6 +342,7 @@ impl Op {
         Op::Cctl,
         Op::R2ur,
         Op::Vabsdiff,
+        Op::Vabsdiff4,
         Op::Hadd2,
         Op::Hfma2,
         Op::Hmul2,
@@ -488,6 +490,7 @@ impl Op {
             Lepc => "LEPC",
             R2ur => "R2UR",
             Vabsdiff => "VABSDIFF",
+            Vabsdiff4 => "VABSDIFF4",
             Nanosleep => "NANOSLEEP",
             Bpt => "BPT",
             Pmtrig => "PMTRIG",
@@ -678,12 +681,6 @@ impl Op {
 /// OPCODES.md; their encodings are checked against nvdisasm in `ptxforge-sass`'s tests).
 pub const NOT_EMULATED: &[(&str, &str)] = &[
     (
-        "USETMAXREG (setmaxnreg)",
-        "sm_90a only, and the emulator tests compile ptxas's code for sm_90: its operands and a \
-         granted TRY_ALLOC are modelled, but it is not in the opcode table until it has run on \
-         ptxas's code",
-    ),
-    (
         "UTMAREDG (cp.reduce.async.bulk.tensor)",
         "the reductions into global memory are not modelled yet",
     ),
@@ -715,6 +712,7 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
         (Iabs, 0x013, true),
         (Prmt, 0x016, true),
         (Vabsdiff, 0x014, true),
+        (Vabsdiff4, 0x015, true),
         (Shf, 0x019, true),
         (Plop3, 0x01c, true),
         (Plop3, 0x21f, false),
@@ -872,6 +870,8 @@ pub(crate) fn opcode_table(sm: u32) -> Vec<(Op, u32, bool)> {
             (Ucgabar, 0xdc7, false),
             (Utmacctl, 0x9b9, false),
             (Utmacmdflush, 0x9b7, false),
+            // USETMAXREG.{TRY_ALLOC,DEALLOC}.CTAPOOL (pipeline/sim's kernels/setmaxnreg_pressure.ptx).
+            (Usetmaxreg, 0x9c8, false),
             // TMA tile loads and stores, bulk copies (kernels/tma.ptx).
             (Utmaldg, 0x5b4, false),
             (Utmastg, 0x3b5, false),

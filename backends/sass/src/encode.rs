@@ -437,9 +437,10 @@ pub(crate) fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Wor
             set_alu_ab(w, 0x007, a, b)?;
             set_pred(w, 87, c)?;
         }
-        Opcode::Lop3 { lut } => {
+        Opcode::Lop3 { lut } | Opcode::Lop3Pand { lut } => {
             set_alu_abc(w, 0x012, a, b, c)?;
             w.set(72, 8, lut as u64);
+            w.set(80, 1, matches!(i.op, Opcode::Lop3Pand { .. }) as u64);
             w.set(81, 3, pred_dst(&i.dsts[1])?);
             set_pred(
                 w,
@@ -474,6 +475,11 @@ pub(crate) fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Wor
             w.set(73, 1, signed as u64);
             w.set(81, 3, PT);
         }
+        Opcode::Vabsdiff4 { acc } => {
+            set_alu_abc(w, 0x015, a, b, c)?;
+            w.set(75, 1, acc as u64);
+            w.set(81, 3, PT);
+        }
         Opcode::Prmt { mode } => {
             set_alu_abc(w, 0x016, a, b, c)?;
             w.set(72, 3, mode as u64);
@@ -505,6 +511,7 @@ pub(crate) fn encode_op(sm: Sm, i: &Instr, pc: u32, offsets: &[u32], w: &mut Wor
         Opcode::Syncs(op) => return crate::encode_sync::encode_syncs(w, i, op),
         Opcode::Cluster(op) => return crate::encode_cluster::encode_cluster(w, i, op),
         Opcode::Tma(op) => return crate::encode_tma::encode_tma(w, i, op),
+        Opcode::Texture(op) => return crate::encode_texture::encode_texture(sm, w, i, op),
         Opcode::R2ur | Opcode::R2urPred => return crate::encode_sync::encode_r2ur(sm, w, i),
         Opcode::Wgmma(op) => return crate::encode_wgmma::encode_wgmma(w, i, op),
         Opcode::WarpgroupArrive => {
@@ -816,6 +823,7 @@ fn special_reg_code(sr: SpecialReg) -> u64 {
         SpecialReg::ClockHi => 0x51,
         SpecialReg::GlobalTimerLo => 0x52,
         SpecialReg::GlobalTimerHi => 0x53,
+        SpecialReg::Zero => 0xff,
     }
 }
 

@@ -70,9 +70,13 @@ fn set_order(sm: Sm, w: &mut Word, order: Order) {
     }
 }
 
-/// The cache hints: eviction priority 84..86, L2 prefetch size 68..69 (1 = 64B, 2 = 128B, 3 = 256B).
-fn set_hint(w: &mut Word, hint: CacheHint) -> EResult<()> {
+/// The cache hints: eviction priority 84..86, L2 prefetch size 68..69 (1 = 64B, 2 = 128B, 3 = 256B),
+/// and before sm_90 bit 101 for a cache policy descriptor (sm_90 always names the descriptor).
+fn set_hint(sm: Sm, w: &mut Word, hint: CacheHint) -> EResult<()> {
     w.set(84, 3, hint.evict as u64);
+    if hint.policy && sm.num < 90 {
+        w.set(101, 1, 1);
+    }
     let ltc = match hint.l2_prefetch {
         0 => 0,
         64 => 1,
@@ -99,7 +103,7 @@ pub(crate) fn encode_load(
     w.set(72, 1, 1);
     w.set(73, 3, mem_size_code(size));
     w.set(81, 3, if generic { 0 } else { 7 });
-    set_hint(w, hint)?;
+    set_hint(sm, w, hint)?;
     set_order(sm, w, order);
     match (sm.num, generic) {
         (75, false) => {
@@ -135,7 +139,7 @@ pub(crate) fn encode_store(
     w.set(24, 8, src_gpr(&i.srcs[0])?);
     w.set(72, 1, 1);
     w.set(73, 3, mem_size_code(size));
-    set_hint(w, hint)?;
+    set_hint(sm, w, hint)?;
     set_order(sm, w, order);
     match (sm.num, generic) {
         (75, false) => {

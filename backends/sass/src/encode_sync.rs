@@ -117,6 +117,11 @@ pub(crate) fn encode_syncs(w: &mut Word, i: &Instr, op: SyncsOp) -> EResult<()> 
         }
         SyncsOp::CgaErrbar => w.set(0, 12, 0x5ab),
         SyncsOp::Arrives(count) => crate::arrives::encode_arrives(w, i, count)?,
+        SyncsOp::AtomsArrive | SyncsOp::AtomsPopcInc => {
+            set_address(w, &i.srcs[0], &i.srcs[2])?;
+            let popc_inc = op == SyncsOp::AtomsPopcInc;
+            crate::mbarrier80::encode_atoms_mbarrier(w, i, popc_inc)?;
+        }
     }
     Ok(())
 }

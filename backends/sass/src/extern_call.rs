@@ -235,12 +235,15 @@ pub fn finish_extern_calls(f: &mut Function, sm: Sm) -> Result<(), String> {
                 ));
             }
             let target = Reg::gpr64(TARGET_REG);
-            let offset = slot.checked_mul(8).ok_or("too many module variables")?;
-            out.push(Instr::new(
-                Opcode::Ldc { wide: true },
-                &[Dst::Reg(target)],
-                &[Src::cbuf(4, offset)],
-            ));
+            let linked = slot == crate::linked_call::LINKED_SLOT;
+            if !linked {
+                let offset = slot.checked_mul(8).ok_or("too many module variables")?;
+                out.push(Instr::new(
+                    Opcode::Ldc { wide: true },
+                    &[Dst::Reg(target)],
+                    &[Src::cbuf(4, offset)],
+                ));
+            }
             let ra = Reg::gpr64(RET_REG);
             // Physical registers: the pair's halves by number.
             let (lo, hi) = (Reg::gpr(RET_REG), Reg::gpr(RET_REG + 1));
@@ -267,7 +270,7 @@ pub fn finish_extern_calls(f: &mut Function, sm: Sm) -> Result<(), String> {
             }
             // s1: the return address, read by the callee (the CALL waits for it to land).
             i.srcs = [
-                Src::reg(target),
+                if linked { Src::NONE } else { Src::reg(target) },
                 Src::reg(ra),
                 Src::NONE,
                 Src::NONE,
@@ -314,6 +317,9 @@ fn set_up_stack(f: &mut Function, sm: Sm) {
 /// `CALL.ABS.NOINC s0` and `LEPC d0` (sm_90: with the return offset in s0).
 pub(crate) fn encode_extern_call(sm: Sm, w: &mut Word, i: &Instr) -> EResult<()> {
     match i.op {
+        Opcode::CallAbs { slot, .. } if slot == crate::linked_call::LINKED_SLOT => {
+            crate::linked_call::encode_linked_call(w);
+        }
         Opcode::CallAbs { .. } => {
             let Some(r) = i.srcs[0].as_reg() else {
                 return Err(EncodeError("CALL.ABS without its target register".into()));
@@ -344,6 +350,9 @@ pub(crate) fn encode_extern_call(sm: Sm, w: &mut Word, i: &Instr) -> EResult<()>
 /// As nvdisasm prints them (`pc`: the instruction's offset, for sm_90's LEPC target).
 pub(crate) fn print_extern_call(i: &Instr, pc: u32) -> String {
     match (i.op, i.dsts[0], i.srcs[0].val) {
+        (Opcode::CallAbs { slot, .. }, _, _) if slot == crate::linked_call::LINKED_SLOT => {
+            "CALL.ABS.NOINC 0x0".into()
+        }
         (Opcode::CallAbs { .. }, _, _) => {
             let r = i.srcs[0].as_reg().map_or(TARGET_REG, |r| r.idx);
             format!("CALL.ABS.NOINC R{r}")

@@ -199,6 +199,8 @@ pub enum SpecialReg {
     /// `%globaltimer`, `_lo`, `_hi` (CS2R SR_GLOBALTIMERLO/HI).
     GlobalTimerLo,
     GlobalTimerHi,
+    /// SRZ, reads as zero: `CS2R d, SRZ` zeroes a register pair (`zero_pairs.rs`).
+    Zero,
 }
 
 /// Integer comparisons (ISETP).
@@ -465,11 +467,14 @@ pub enum Evict {
 }
 
 /// A global or generic access's cache hints: the L1 eviction priority and the L2 prefetch size
-/// in bytes (`.LTC64B`/`.LTC128B`/`.LTC256B`; 0: none). Hints never change what a program computes.
+/// in bytes (`.LTC64B`/`.LTC128B`/`.LTC256B`; 0: none); `policy`: the descriptor operand is an
+/// L2 cache policy (`.L2::cache_hint`), which sm_80 to sm_89 mark (bit 101) and print as
+/// `desc[URn]`. Hints never change what a program computes.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct CacheHint {
     pub evict: Evict,
     pub l2_prefetch: u16,
+    pub policy: bool,
 }
 
 impl CacheHint {
@@ -477,6 +482,7 @@ impl CacheHint {
     pub const NONE: CacheHint = CacheHint {
         evict: Evict::Normal,
         l2_prefetch: 0,
+        policy: false,
     };
 }
 
@@ -681,6 +687,9 @@ pub enum Opcode {
     Sel,
     /// `LOP3.LUT d1(P), d0, s0, s1, s2, lut, s3(P)`; d1 and s3 are usually PT / !PT.
     Lop3 { lut: u8 },
+    /// `LOP3.LUT.PAND d1(P), d0, s0, s1, s2, lut, s3(P)`: as [`Opcode::Lop3`], but d1 is
+    /// `d0 != 0` AND s3 (Lop3's d1 is `d0 != 0` OR s3); `lop3.and.b32 d|p, ...` (bit 80).
+    Lop3Pand { lut: u8 },
     /// `PLOP3.LUT d0(P), d1(P), s0(P), s1(P), s2(P), lut`.
     Plop3 { lut: u8 },
     /// `SHF.{L,R}[.S32|.U32|.S64|.U64][.HI] d0, s0(lo), s1(shift), s2(hi)`.
@@ -692,6 +701,9 @@ pub enum Opcode {
     },
     /// `VABSDIFF[.U32] d0, s0, s1, s2`: |s0 - s1| + s2 (PTX `sad`), the difference signed or not.
     Vabsdiff { signed: bool },
+    /// `VABSDIFF4.U8[.ACC] d0, s0, s1, s2`: the four byte differences |s0.b - s1.b| (unsigned);
+    /// `.ACC` writes their sum plus s2, else the bytes themselves (s2 unused).
+    Vabsdiff4 { acc: bool },
     /// `PRMT[.mode] d0, s0, s1(selector), s2`.
     Prmt { mode: PrmtMode },
     /// `LDG.E[.evict][.LTCnB][.size][.CONSTANT] d0, [s0(addr pair) + offset]`; s1 = descriptor UR
@@ -937,6 +949,9 @@ pub enum Opcode {
     /// sm_90's TMA and bulk copies and their lane loop's ELECT and VOTE ([`crate::tma::TmaOp`],
     /// `tma.rs`).
     Tma(crate::tma::TmaOp),
+    /// Texture and surface instructions on object handles (TLD, TEX, TLD4, TXD, SULD, SUST);
+    /// slot conventions on [`crate::texture::TexOp`] (`texture.rs`).
+    Texture(crate::texture::TexOp),
     /// `WARPGROUP.ARRIVE` (`wgmma.fence`): registers written before it are visible to the
     /// warpgroup MMAs after it.
     WarpgroupArrive,

@@ -59,6 +59,7 @@ pub fn is_variable_latency(op: &Opcode) -> bool {
         || matches!(op, Opcode::Syncs(s) if s.is_memory_op())
         || matches!(op, Opcode::Cluster(c) if c.is_variable_latency())
         || matches!(op, Opcode::Tma(t) if t.is_variable_latency())
+        || matches!(op, Opcode::Texture(t) if t.is_variable_latency())
         || matches!(op, Opcode::Matrix(_))
 }
 
@@ -108,6 +109,7 @@ pub fn reads_late(op: &Opcode) -> bool {
         || matches!(op, Opcode::Warp(w) if w.reads_late())
         || matches!(op, Opcode::Cluster(c) if c.reads_late())
         || matches!(op, Opcode::Tma(t) if t.reads_late())
+        || matches!(op, Opcode::Texture(_))
         || matches!(op, Opcode::Syncs(s) if s.is_memory_op())
         || matches!(op, Opcode::Matrix(_))
 }

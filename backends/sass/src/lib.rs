@@ -12,8 +12,10 @@
 //! ranges keep their holes), `coalesce.rs` (copies whose two ends never hold different live
 //! values share a register, scalars placed in groups), `pred_pressure.rs` (`fit_predicates`:
 //! when more than 7 predicates would be live, the longest-lived are kept in GPRs, written through
-//! `SEL g, RZ, 1, !p` and read back through `ISETP.NE`), `regalloc.rs` (a linear scan over the
-//! live ranges that
+//! `SEL g, RZ, 1, !p` and read back through `ISETP.NE`), `reg_regions.rs` (the GPR budget per
+//! program point: `setmaxnreg` regions have their own counts), `regalloc_failure.rs` (what an
+//! allocation failure tells the user), `zero_pairs.rs` (`CS2R Ra, SRZ` for a pair zeroed by two
+//! moves, after allocation), `regalloc.rs` (a linear scan over the live ranges that
 //! gives each the lowest free aligned group nothing live overlaps, now or later; the frame's stack
 //! pointer pinned to R1; `verify_allocation`; GPR spilling would be a pass like `fit_predicates`
 //! before the scan, taking frame slots), `frame.rs` (the per-function stack frame: slots at aligned
@@ -21,12 +23,17 @@
 //! IADD3 R1, R1, -size`, `resize_prologue` after adding slots; its size feeds
 //! EIATTR_FRAME_SIZE/MIN_STACK_SIZE and `-v`), `extern_call.rs` (calls of `vprintf` and
 //! `__assertfail`: CALL.ABS.NOINC through a `.nv.constant4` slot, LEPC for the return address,
-//! the caller-saved GPRs live across saved in frame slots), `subroutine.rs` (subroutine calls: arguments,
+//! the caller-saved GPRs live across saved in frame slots), `linked_call.rs` (`-c`: calls of
+//! functions another object defines, relocated by the linker), `exit_barriers.rs` (ERRBAR before
+//! EXIT for `--make-errors-visible-at-exit`), `srcloc.rs` (each instruction's PTX line, for
+//! `-lineinfo`), `texture.rs` (TEX/TLD/TLD4/TXD/SULD/SUST as data, `encode_texture.rs`,
+//! `print_texture.rs`), `subroutine.rs` (subroutine calls: arguments,
 //! results and the return address through ptxas's ABI registers bound before the scan, each
 //! subroutine's save/restore frame after it), `list_schedule.rs` (post-allocation list scheduling within blocks), `schedule.rs` (control bits, trailer), `hazard.rs`
 //! (checks decoded control bits; the warpgroup MMAs' asynchronous registers: `hazard_wgmma.rs`),
 //! `wgmma.rs` (sm_90a's warpgroup MMAs as data, encoded in `encode_wgmma.rs`, printed by
-//! `print_wgmma.rs`), `oracle.rs` + `nvtools.rs` (nvdisasm as oracle).
+//! `print_wgmma.rs`), `mbarrier80.rs` (sm_80..89's mbarrier atomics ATOMS.ARRIVE.64 and
+//! ATOMS.POPC.INC.32, as `SyncsOp`s), `oracle.rs` + `nvtools.rs` (nvdisasm as oracle).
 
 pub mod arch;
 pub mod arrives;
@@ -43,6 +50,7 @@ mod encode_lea;
 mod encode_mem;
 mod encode_pack;
 mod encode_sync;
+mod encode_texture;
 mod encode_tma;
 mod encode_wgmma;
 pub mod exit_barriers;
@@ -55,9 +63,11 @@ mod hazard_wgmma;
 pub mod imma;
 pub mod ir;
 pub mod latency;
+pub mod linked_call;
 pub mod list_schedule;
 pub mod liveness;
 pub mod matrix_move;
+pub mod mbarrier80;
 pub mod mma;
 pub mod mma_sparse;
 pub mod nvtools;
@@ -74,15 +84,20 @@ mod print_int;
 mod print_lea;
 mod print_pack;
 mod print_sync;
+mod print_texture;
 mod print_tma;
 mod print_wgmma;
 pub mod reg_budget;
+pub mod reg_regions;
 pub mod regalloc;
+mod regalloc_failure;
 pub mod schedule;
 pub mod spill;
 pub mod srcloc;
 pub mod subroutine;
 pub mod syncs;
+pub mod texture;
 pub mod tma;
 pub mod warp;
 pub mod wgmma;
+pub mod zero_pairs;

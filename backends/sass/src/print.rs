@@ -310,7 +310,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         }
         Opcode::I2ip { .. } => crate::print_pack::i2ip_body(i),
         Opcode::Sel => format!("SEL {}", join(&[d0, src(a), src(b), pred(c)])),
-        Opcode::Lop3 { lut } => {
+        Opcode::Lop3 { lut } | Opcode::Lop3Pand { lut } => {
             let p3 = if d.val == SrcVal::Zero {
                 Src::FALSE
             } else {
@@ -321,7 +321,12 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
                 parts.push(pdst(&i.dsts[1]));
             }
             parts.extend([d0, src(a), src(b), src(c), format!("{lut:#x}"), pred(&p3)]);
-            format!("LOP3.LUT {}", join(&parts))
+            let pand = matches!(i.op, Opcode::Lop3Pand { .. });
+            format!(
+                "LOP3.LUT{} {}",
+                if pand { ".PAND" } else { "" },
+                join(&parts)
+            )
         }
         Opcode::Plop3 { lut } => format!(
             "PLOP3.LUT {}, {lut:#x}",
@@ -357,6 +362,11 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
             if signed { "" } else { ".U32" },
             join(&[d0, src(a), src(b), src(c)])
         ),
+        Opcode::Vabsdiff4 { acc } => format!(
+            "VABSDIFF4.U8{} {}",
+            if acc { ".ACC" } else { "" },
+            join(&[d0, src(a), src(b), src(c)])
+        ),
         Opcode::Prmt { mode } => format!(
             "PRMT{} {}",
             mode.suffix(),
@@ -375,7 +385,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
                 hint_suffix(hint),
                 size_suffix(size),
                 order_suffix(sm, scope),
-                global_addr(sm, a, b, offset)
+                access_addr(sm, a, b, offset, hint)
             )
         }
         Opcode::UldcNarrow { size } => format!("ULDC{} {d0}, {}", size_suffix(size), src(a)),
@@ -416,6 +426,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
         Opcode::VoteuAny => crate::print_wgmma::print_voteu_any(i),
         Opcode::Cluster(op) => crate::print_cluster::print_cluster(i, op),
         Opcode::Tma(op) => crate::print_tma::print_tma(i, op),
+        Opcode::Texture(op) => crate::print_texture::print_texture(sm, i, op),
         Opcode::R2ur | Opcode::R2urPred => format!(
             "R2UR {}{}, {}",
             match i.dsts[1] {
@@ -451,7 +462,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
                 hint_suffix(hint),
                 size_suffix(size),
                 order_suffix(sm, scope),
-                global_addr(sm, a, b, offset)
+                access_addr(sm, a, b, offset, hint)
             )
         }
         Opcode::Stg {
@@ -465,7 +476,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
                 hint_suffix(hint),
                 size_suffix(size),
                 order_suffix(sm, scope),
-                global_addr(sm, a, c, offset),
+                access_addr(sm, a, c, offset, hint),
                 src(b)
             )
         }
@@ -480,7 +491,7 @@ fn body(sm: Sm, i: &Instr, offsets: &[u32]) -> String {
                 hint_suffix(hint),
                 size_suffix(size),
                 order_suffix(sm, scope),
-                global_addr(sm, a, c, offset),
+                access_addr(sm, a, c, offset, hint),
                 src(b)
             )
         }
@@ -655,6 +666,21 @@ fn global_addr(sm: Sm, addr: &Src, desc: &Src, offset: i32) -> String {
     }
 }
 
+/// [`global_addr`] of a load or store, whose descriptor may be a cache policy (`desc[UR6]` from
+/// sm_80).
+fn access_addr(sm: Sm, addr: &Src, desc: &Src, offset: i32, hint: CacheHint) -> String {
+    if hint.policy && sm.num >= 80 {
+        format!(
+            "desc[{}][{}.64{}]",
+            src(desc),
+            src(addr),
+            offset_suffix(offset)
+        )
+    } else {
+        global_addr(sm, addr, desc, offset)
+    }
+}
+
 fn shared_addr(addr: &Src, offset: i32) -> String {
     match (addr.val, offset) {
         (SrcVal::Zero, 0) => "[RZ]".into(),
@@ -687,6 +713,7 @@ fn special_reg_name(sr: SpecialReg) -> &'static str {
         SpecialReg::ClockHi => "SR_CLOCKHI",
         SpecialReg::GlobalTimerLo => "SR_GLOBALTIMERLO",
         SpecialReg::GlobalTimerHi => "SR_GLOBALTIMERHI",
+        SpecialReg::Zero => "SRZ",
     }
 }
 

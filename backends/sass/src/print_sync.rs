@@ -65,6 +65,12 @@ pub(crate) fn print_syncs(i: &Instr, op: SyncsOp) -> String {
         }
         SyncsOp::CgaErrbar => "CGAERRBAR".into(),
         SyncsOp::Arrives(count) => crate::arrives::print_arrives(i, count),
+        SyncsOp::AtomsArrive | SyncsOp::AtomsPopcInc => format!(
+            "{} {}, [{}]",
+            crate::mbarrier80::mnemonic(op == SyncsOp::AtomsPopcInc),
+            dst(&i.dsts[0]),
+            address(a, &i.srcs[2])
+        ),
     }
 }
 

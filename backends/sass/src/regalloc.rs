@@ -8,6 +8,7 @@ use std::fmt;
 use crate::arch::Sm;
 use crate::ir::*;
 use crate::liveness::{vreg_files, LiveRanges};
+use crate::reg_regions::GprBudget;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RegAllocError(pub String);
@@ -50,6 +51,12 @@ pub(crate) struct FileScan {
     /// `blocked[r] == stamp`: an inactive range on `r` meets the range being assigned.
     blocked: Vec<u32>,
     stamp: u32,
+    /// Per virtual register, the registers its group must stay below (`setmaxnreg` regions,
+    /// `reg_regions.rs`); empty when every register may be used everywhere.
+    caps: Vec<u32>,
+    /// Groups allowed above this look there first, leaving the registers below it to the
+    /// values of the smallest `setmaxnreg` region (0: no such regions).
+    floor: usize,
 }
 
 impl FileScan {
@@ -65,6 +72,8 @@ impl FileScan {
             inactive: Vec::new(),
             blocked: vec![0; count],
             stamp: 0,
+            caps: Vec::new(),
+            floor: 0,
         }
     }
 
@@ -109,9 +118,10 @@ impl FileScan {
         }
     }
 
-    /// The lowest aligned group of `comps` registers free for the whole range `segs`.
+    /// The lowest aligned group of `comps` registers free for the whole range `segs` of `v`.
     fn pick(
         &mut self,
+        v: u32,
         segs: &[(u32, u32)],
         comps: usize,
         lr: &LiveRanges,
@@ -130,12 +140,20 @@ impl FileScan {
         // Groups beyond eight registers (warpgroup MMA accumulators) are 8-aligned, as ptxas
         // places them (R24 for 4 to 128 registers).
         let align = comps.next_power_of_two().min(8);
-        let n = self.usable.len();
-        (0..n).step_by(align).find(|&s| {
+        let n = (self.caps.get(v as usize).copied())
+            .map_or(self.usable.len(), |c| (c as usize).min(self.usable.len()));
+        let free = |s: &usize| {
             s + comps <= n
-                && (s..s + comps)
+                && (*s..s + comps)
                     .all(|r| self.usable[r] && !self.busy[r] && self.blocked[r] != self.stamp)
-        })
+        };
+        let floor = self.floor.next_multiple_of(align);
+        if floor > 0 && floor + comps <= n {
+            if let Some(s) = (floor..n).step_by(align).find(free) {
+                return Some(s);
+            }
+        }
+        (0..n).step_by(align).find(free)
     }
 
     fn hold(&mut self, v: u32, r: usize, comps: usize) {
@@ -199,11 +217,7 @@ pub fn assign_registers(f: &mut Function, sm: Sm, max_regs: u32) -> Result<(), R
         crate::pred_pressure::fit_predicates_with(f, Some((files, lr)));
         None
     };
-    let assign = fit(f, sm, max_regs, ranges).map_err(|file| {
-        RegAllocError(format!(
-            "out of {file:?} registers (spilling is not supported yet)"
-        ))
-    })?;
+    let assign = fit(f, sm, max_regs, ranges).map_err(|(_, why)| RegAllocError(why))?;
     rewrite(f, &assign);
     Ok(())
 }
@@ -211,25 +225,21 @@ pub fn assign_registers(f: &mut Function, sm: Sm, max_regs: u32) -> Result<(), R
 /// Spills GPR values to the stack frame until the function's registers fit `max_regs` (nothing
 /// when they fit already); the allocation verifier's tests call it to see the spilled code.
 pub fn fit_gprs(f: &mut Function, sm: Sm, max_regs: u32) -> Result<(), RegFile> {
-    fit(f, sm, max_regs, None).map(|_| ())
-}
-
-/// Registers a budget of `max_regs` (as `-v` counts them) leaves the scan: ptxas counts two
-/// beyond the highest register used.
-fn gpr_limit(max_regs: u32) -> usize {
-    (max_regs.clamp(16, 255) as usize).saturating_sub(2).max(8)
+    fit(f, sm, max_regs, None)
+        .map(|_| ())
+        .map_err(|(file, _)| file)
 }
 
 /// The assignment of every file, spilling GPRs in rounds where they do not fit; `Err` names the
-/// file that did not fit. `ranges`: the register files and live ranges of `f` as it is, when the
-/// caller has them.
+/// file that did not fit and says why (`regalloc_failure.rs`). `ranges`: the register files and
+/// live ranges of `f` as it is, when the caller has them. Each GPR range stays within the
+/// smallest budget over it (`reg_regions.rs`: `setmaxnreg` regions).
 fn fit(
     f: &mut Function,
     sm: Sm,
     max_regs: u32,
     mut ranges: Option<(Vec<RegFile>, LiveRanges)>,
-) -> Result<Vec<u32>, RegFile> {
-    let limit = gpr_limit(max_regs);
+) -> Result<Vec<u32>, (RegFile, String)> {
     let fresh_from = f.num_vregs;
     let mut round = 0;
     loop {
@@ -238,20 +248,28 @@ fn fit(
             let lr = crate::liveness::live_ranges_in(f, &files, |_| true);
             (files, lr)
         });
-        match assign_coalesced(f, &lr, &files, limit) {
+        // Per program point: `setmaxnreg` regions have budgets of their own.
+        let budget = GprBudget::of(f, max_regs);
+        match assign_coalesced(f, &lr, &files, &budget) {
             Ok(assign) => return Ok(assign),
             // Registers bound to the call convention's are not spilled.
             Err(RegFile::Gpr) if round < crate::spill::ROUNDS && f.fixed.is_empty() => {
                 // R1 is the stack pointer's once there is a frame.
-                let usable = limit - 1;
-                // Nothing over this round's limit: the scan failed on fragmentation (aligned
-                // groups, holes) below it, so the next round aims lower.
-                if crate::spill::spill_round(f, sm, &lr, &files, usable, round, fresh_from) {
+                let usable = budget.minus(1);
+                // The values the scan left out go too: where no more registers are live than
+                // the budget, the ranges' holes and aligned groups can still keep a scan from
+                // fitting, and the next round also aims lower.
+                let unplaced = unplaced_gprs(f, &lr, &files, &budget);
+                let round_of = (round, fresh_from, &unplaced[..]);
+                if crate::spill::spill_round_within(f, sm, &lr, &files, &usable, round_of) {
                     crate::pred_pressure::fit_predicates(f);
                 }
                 round += 1;
             }
-            Err(file) => return Err(file),
+            Err(file) => {
+                let why = crate::regalloc_failure::explain(f, &lr, &files, file, &budget);
+                return Err((file, why));
+            }
         }
     }
 }
@@ -261,10 +279,10 @@ fn assign_coalesced(
     f: &Function,
     lr: &LiveRanges,
     files: &[RegFile],
-    gpr_limit: usize,
+    budget: &GprBudget,
 ) -> Result<Vec<u32>, RegFile> {
     if let Some(c) = crate::coalesce::coalesce(f, files, lr) {
-        if let Ok(mut assign) = assign_files(f, &c.ranges, files, gpr_limit) {
+        if let Ok(mut assign) = assign_files(f, &c.ranges, files, budget) {
             for (v, &(root, off)) in c.root.iter().enumerate() {
                 if root as usize != v {
                     assign[v] = assign[root as usize] + off as u32;
@@ -273,15 +291,16 @@ fn assign_coalesced(
             return Ok(assign);
         }
     }
-    assign_files(f, lr, files, gpr_limit)
+    assign_files(f, lr, files, budget)
 }
 
-/// One scan per register file over the ranges `lr`.
+/// One scan per register file over the ranges `lr`; each GPR group stays below the smallest
+/// budget over its range.
 fn assign_files(
     f: &Function,
     lr: &LiveRanges,
     files: &[RegFile],
-    gpr_limit: usize,
+    budget: &GprBudget,
 ) -> Result<Vec<u32>, RegFile> {
     let mut assign = vec![0u32; f.vreg_comps.len()];
     // The stack pointer lives in R1 (reserved in the GPR scan), whatever else is live.
@@ -289,26 +308,43 @@ fn assign_files(
         assign[v as usize] = phys;
     }
     for &(v, phys) in &f.fixed {
-        if phys as usize + f.vreg_comps[v as usize] as usize > gpr_limit {
+        if phys as usize + f.vreg_comps[v as usize] as usize > budget.over(lr.of(v as usize)) {
             return Err(RegFile::Gpr);
         }
         assign[v as usize] = phys;
     }
-    for file in [RegFile::Gpr, RegFile::Pred, RegFile::UGpr, RegFile::UPred] {
-        let mut scan = match file {
-            RegFile::Gpr => FileScan::new(gpr_limit, &[1]),
-            RegFile::Pred | RegFile::UPred => FileScan::new(7, &[]),
-            RegFile::UGpr => FileScan::new(63, &[0, 1, 2, 3]),
-        };
-        if file == RegFile::Gpr {
-            // Registers bound to fixed ones hold them wherever they are live.
-            scan.inactive.extend(
-                f.fixed
-                    .iter()
-                    .filter(|(v, _)| !lr.of(*v as usize).is_empty())
-                    .map(|&(v, _)| (v, 0)),
-            );
+    // With `setmaxnreg` regions a second GPR scan keeps the registers below the smallest
+    // region's budget for the values that reach it, where the plain scan did not fit them.
+    let floors = if budget.varies() {
+        vec![0, budget.lowest()]
+    } else {
+        vec![0]
+    };
+    let gprs_fit = floors.into_iter().any(|floor| {
+        let mut scan = FileScan::new(budget.highest(), &[1]);
+        if budget.varies() {
+            scan.caps = (0..f.vreg_comps.len())
+                .map(|v| budget.over(lr.of(v)) as u32)
+                .collect();
+            scan.floor = floor;
         }
+        // Registers bound to fixed ones hold them wherever they are live.
+        scan.inactive.extend(
+            f.fixed
+                .iter()
+                .filter(|(v, _)| !lr.of(*v as usize).is_empty())
+                .map(|&(v, _)| (v, 0)),
+        );
+        scan_file(f, lr, files, RegFile::Gpr, &mut scan, &mut assign).is_ok()
+    });
+    if !gprs_fit {
+        return Err(RegFile::Gpr);
+    }
+    for file in [RegFile::Pred, RegFile::UGpr, RegFile::UPred] {
+        let mut scan = match file {
+            RegFile::Pred | RegFile::UPred => FileScan::new(7, &[]),
+            _ => FileScan::new(63, &[0, 1, 2, 3]),
+        };
         if scan_file(f, lr, files, file, &mut scan, &mut assign).is_err() {
             return Err(file);
         }
@@ -326,6 +362,51 @@ pub(crate) fn scan_file(
     scan: &mut FileScan,
     assign: &mut [u32],
 ) -> Result<(), u32> {
+    let mut failed = None;
+    scan_file_with(f, lr, files, (file, scan), assign, |v| {
+        failed = Some(v);
+        false
+    });
+    failed.map_or(Ok(()), Err)
+}
+
+/// The GPR values a scan within `budget` finds no register for. The scan goes on past each
+/// (holding nothing for it), so one pass names every value that the ranges' holes and the
+/// groups' alignment leave out, even where no more registers are live than the budget.
+pub(crate) fn unplaced_gprs(
+    f: &Function,
+    lr: &LiveRanges,
+    files: &[RegFile],
+    budget: &GprBudget,
+) -> Vec<u32> {
+    let mut assign = vec![0u32; f.vreg_comps.len()];
+    if let Some((v, phys)) = f.frame.pinned() {
+        assign[v as usize] = phys;
+    }
+    let mut scan = FileScan::new(budget.highest(), &[1]);
+    if budget.varies() {
+        scan.caps = (0..f.vreg_comps.len())
+            .map(|v| budget.over(lr.of(v)) as u32)
+            .collect();
+    }
+    let mut unplaced = Vec::new();
+    scan_file_with(f, lr, files, (RegFile::Gpr, &mut scan), &mut assign, |v| {
+        unplaced.push(v);
+        true
+    });
+    unplaced
+}
+
+/// The scan of [`scan_file`]; `on_fail(v)` hears of each value that found no free group and
+/// says whether the scan goes on.
+fn scan_file_with(
+    f: &Function,
+    lr: &LiveRanges,
+    files: &[RegFile],
+    (file, scan): (RegFile, &mut FileScan),
+    assign: &mut [u32],
+    mut on_fail: impl FnMut(u32) -> bool,
+) {
     let mut order: Vec<u32> = (0..f.vreg_comps.len() as u32)
         .filter(|&v| {
             files[v as usize] == file
@@ -339,11 +420,15 @@ pub(crate) fn scan_file(
         let segs = lr.of(v as usize);
         scan.advance(segs[0].0, lr, assign, &f.vreg_comps);
         let comps = f.vreg_comps[v as usize] as usize;
-        let r = scan.pick(segs, comps, lr, assign, &f.vreg_comps).ok_or(v)?;
-        assign[v as usize] = r as u32;
-        scan.hold(v, r, comps);
+        match scan.pick(v, segs, comps, lr, assign, &f.vreg_comps) {
+            Some(r) => {
+                assign[v as usize] = r as u32;
+                scan.hold(v, r, comps);
+            }
+            None if on_fail(v) => {}
+            None => return,
+        }
     }
-    Ok(())
 }
 
 /// Replaces virtual numbers by physical ones and records the register count.

@@ -16,6 +16,7 @@ use crate::arch::Sm;
 use crate::frame::{resize_prologue, SlotKind, STACK_TOP_CBUF};
 use crate::ir::*;
 use crate::liveness::LiveRanges;
+use crate::reg_regions::GprBudget;
 use crate::regalloc::successors;
 
 /// Rounds of spilling: each lowers the number of registers the sweep lets be live
@@ -46,15 +47,50 @@ pub fn spill_round(
     round: usize,
     fresh_from: u32,
 ) -> bool {
+    let budget = GprBudget::uniform(usable);
+    spill_round_within(f, sm, lr, files, &budget, (round, fresh_from, &[]))
+}
+
+/// [`spill_round`] where the usable registers differ between program points (`setmaxnreg`
+/// regions, `reg_regions.rs`): the values whose ranges reach a region of `n` registers use at
+/// most `n` less the round's headroom. `unplaced`: values a register scan found no room for,
+/// spilled too where they may be.
+pub fn spill_round_within(
+    f: &mut Function,
+    sm: Sm,
+    lr: &LiveRanges,
+    files: &[RegFile],
+    usable: &GprBudget,
+    (round, fresh_from, unplaced): (usize, u32, &[u32]),
+) -> bool {
     // The last round spills every value that may be spilled: each then lives in a register only
     // for the instruction that reads or writes it, which fits wherever anything can.
-    let limit = if round + 1 >= ROUNDS {
-        0
-    } else {
-        usable.saturating_sub(headroom(round)).max(4)
+    let limit = |level: usize| {
+        if round + 1 >= ROUNDS {
+            0
+        } else {
+            level.saturating_sub(headroom(round)).max(4)
+        }
     };
     let costs = spill_costs(f, lr, files, fresh_from);
-    let out = choose(f, lr, files, &costs, limit);
+    let caps: Vec<usize> = (0..f.vreg_comps.len())
+        .map(|v| usable.over(lr.of(v)))
+        .collect();
+    let levels = (&caps[..], &usable.levels()[..]);
+    // Where no more registers are live than usable, the scan failed on the ranges' holes and the
+    // groups' alignment: the values it left out go, rather than a sweep to a lower limit.
+    let pressure_fits = !choose(f, lr, files, &costs, levels, |level| level)
+        .into_iter()
+        .any(|o| o);
+    let mut left_out = vec![false; costs.len()];
+    for &v in unplaced {
+        left_out[v as usize] = costs[v as usize].is_some();
+    }
+    let out = if pressure_fits && round + 1 < ROUNDS && left_out.contains(&true) {
+        left_out
+    } else {
+        choose(f, lr, files, &costs, levels, limit)
+    };
     if !out.iter().any(|&o| o) {
         return false;
     }
@@ -167,14 +203,18 @@ pub(crate) fn loop_depths(f: &Function) -> Vec<u32> {
     depth
 }
 
-/// Sweeps the slots in order and, wherever more than `limit` GPRs are live, takes out the live
-/// spillable value of lowest cost until the rest fit (or nothing spillable is left there).
+/// Sweeps the slots in order and takes out live spillable values of lowest cost wherever too
+/// many GPRs are live (or until nothing spillable is left there). Each value may use the
+/// registers below its cap (`caps`; the smallest budget over its range), so the check is per
+/// budget level of `levels` (ascending): the live values capped at or below a level must fit
+/// `limit(level)`. With one level this is the plain count of live registers.
 fn choose(
     f: &Function,
     lr: &LiveRanges,
     files: &[RegFile],
     costs: &[Option<f64>],
-    limit: usize,
+    (caps, levels): (&[usize], &[usize]),
+    limit: impl Fn(usize) -> usize,
 ) -> Vec<bool> {
     let nv = f.vreg_comps.len();
     let pinned = f.frame.pinned().map(|(p, _)| p as usize);
@@ -187,33 +227,48 @@ fn choose(
     }
     // Ends before starts at the same slot: half-open segments that touch do not overlap.
     events.sort_unstable_by_key(|&(at, starts, v)| (at, starts, v));
+    // The first level at or above each value's cap: the value counts there and above.
+    let level_of: Vec<usize> = (0..nv)
+        .map(|v| {
+            (levels.iter())
+                .position(|&l| l >= caps[v])
+                .unwrap_or(levels.len() - 1)
+        })
+        .collect();
+    let limits: Vec<usize> = levels.iter().map(|&l| limit(l)).collect();
     let mut out = vec![false; nv];
     let mut live: Vec<u32> = Vec::new();
-    let mut pressure = 0usize;
-    for (_, starts, v) in events {
+    let mut pressure = vec![0usize; levels.len()];
+    let change = |pressure: &mut Vec<usize>, v: u32, add: bool| {
         let comps = f.vreg_comps[v as usize] as usize;
+        for p in &mut pressure[level_of[v as usize]..] {
+            *p = if add { *p + comps } else { *p - comps };
+        }
+    };
+    for (_, starts, v) in events {
         if out[v as usize] {
             continue;
         }
         if !starts {
             if let Some(k) = live.iter().position(|&x| x == v) {
                 live.swap_remove(k);
-                pressure -= comps;
+                change(&mut pressure, v, false);
             }
             continue;
         }
         live.push(v);
-        pressure += comps;
-        while pressure > limit {
+        change(&mut pressure, v, true);
+        while let Some(over) = (0..levels.len()).find(|&l| pressure[l] > limits[l]) {
             let cheapest = live
                 .iter()
                 .enumerate()
+                .filter(|&(_, &x)| level_of[x as usize] <= over)
                 .filter_map(|(k, &x)| costs[x as usize].map(|c| (k, x, c)))
                 .min_by(|a, b| a.2.total_cmp(&b.2).then(b.1.cmp(&a.1)));
             let Some((k, x, _)) = cheapest else { break };
             out[x as usize] = true;
             live.swap_remove(k);
-            pressure -= f.vreg_comps[x as usize] as usize;
+            change(&mut pressure, x, false);
         }
     }
     out

@@ -346,6 +346,12 @@ pub fn finish_subroutines(f: &mut Function, sm: Sm) -> Result<(), String> {
         f.subroutines[k].frame_size = frame;
         f.subroutines[k].saved_bytes = saved;
     }
+    // A device function compiled on its own (`-c`): its code is one subroutine from block 0,
+    // called from elsewhere with the caller's stack pointer, and it returns to an absolute address.
+    if crate::linked_call::standalone(f) {
+        crate::linked_call::finish_standalone(f)?;
+        return Ok(());
+    }
     if f.frame.stack_ptr.is_none() {
         let load = if sm.num >= 90 {
             Opcode::Ldc { wide: false }
@@ -382,9 +388,13 @@ fn add_frame(f: &mut Function, lo: usize, hi: usize) -> (u32, u32) {
             });
         }
     }
+    // A device function of its own need not keep what its callers may lose anyway
+    // (`linked_call.rs`), but for the return address, which allocation may have reused.
+    let standalone = crate::linked_call::standalone(f);
     let saved: Vec<u32> = written
         .into_iter()
         .filter(|r| *r != sp.idx && !results.contains(r))
+        .filter(|&r| !(standalone && crate::linked_call::callee_may_clobber(r)))
         .collect();
     let size = (saved.len() as u32 * 4).div_ceil(8) * 8;
     let slot = |n: usize| (n * 4) as i32;
@@ -500,7 +510,12 @@ pub(crate) fn encode_call_family(
             };
             w.set(0, 12, 0x950);
             w.set(24, 8, r.idx as u64);
-            crate::encode::set_branch_offset(sm, w, -(pc as i64 + 16));
+            if i.srcs[0].abs {
+                // RET.ABS.NODEC: the address is absolute, the offset field 0 (`linked_call.rs`).
+                w.set(85, 1, 1);
+            } else {
+                crate::encode::set_branch_offset(sm, w, -(pc as i64 + 16));
+            }
             w.set(86, 1, 1);
             w.set(87, 3, 7);
         }
@@ -530,7 +545,8 @@ pub(crate) fn print_call_family(i: &Instr, offsets: &[u32]) -> String {
         Opcode::Call { target } => format!("CALL.REL.NOINC {:#x}", at(target)),
         Opcode::Ret => {
             let r = i.srcs[0].as_reg().map_or(RET_ADDR_REG, |r| r.idx);
-            format!("RET.REL.NODEC R{r} 0x0")
+            let kind = if i.srcs[0].abs { "ABS" } else { "REL" };
+            format!("RET.{kind}.NODEC R{r} 0x0")
         }
         Opcode::RetAddr { block } => {
             let d = match i.dsts[0] {

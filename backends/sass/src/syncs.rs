@@ -76,6 +76,12 @@ pub enum SyncsOp {
     /// thread's earlier LDGSTS copies have landed (`cp.async.mbarrier.arrive`; sm_80 on, the
     /// count forms sm_90: `arrives.rs`).
     Arrives(crate::arrives::ArrivesCount),
+    /// `ATOMS.ARRIVE.64 d0(R pair or RZ: the word before), [s0(R or Zero)+URZ+s2(offset)]`: one
+    /// arrival on an sm_80..89 barrier word (`mbarrier80.rs`).
+    AtomsArrive,
+    /// `ATOMS.POPC.INC.32 RZ, [s0(R or Zero)+URZ+s2(offset)]`: one fewer expected arrival on an
+    /// sm_80..89 barrier word (`mbarrier.arrive_drop`, `mbarrier80.rs`).
+    AtomsPopcInc,
 }
 
 impl SyncsOp {
@@ -89,6 +95,8 @@ impl SyncsOp {
                 | SyncsOp::PhaseChk { .. }
                 | SyncsOp::CctlIv
                 | SyncsOp::Arrives(_)
+                | SyncsOp::AtomsArrive
+                | SyncsOp::AtomsPopcInc
         )
     }
 }

@@ -36,6 +36,8 @@ mod cluster;
 mod matrix_move;
 #[path = "nvdisasm_forms/mma_sparse.rs"]
 mod mma_sparse;
+#[path = "nvdisasm_forms/texture.rs"]
+mod texture;
 #[path = "nvdisasm_forms/tma.rs"]
 mod tma;
 
@@ -409,6 +411,27 @@ fn forms(sm: Sm) -> Vec<Instr> {
             &[d(0), Dst::None],
             &[r(5), Src::imm(0xff00), Src::ZERO, Src::FALSE],
         ),
+        // LOP3's predicate output with a predicate input (`lop3.{or,and}.b32 d|p, ...`).
+        Instr::new(
+            Lop3 { lut: 0x96 },
+            &[d(4), pd(1)],
+            &[r(10), r(0), r(5), p(1)],
+        ),
+        Instr::new(
+            Lop3Pand { lut: 0xe8 },
+            &[d(7), pd(0)],
+            &[r(10), r(0), r(5), p(1)],
+        ),
+        Instr::new(
+            Lop3Pand { lut: 0x80 },
+            &[d(6), pd(2)],
+            &[r(10), Src::imm(0x8000_0000), r(0), p(1).negated()],
+        ),
+        Instr::new(
+            Lop3 { lut: 0x12 },
+            &[Dst::None, pd(0)],
+            &[r(10), r(5), r(0), p(0)],
+        ),
         Instr::new(
             Shf {
                 right: false,
@@ -467,6 +490,8 @@ fn forms(sm: Sm) -> Vec<Instr> {
             &[r(0), Src::imm(0x9910), Src::ZERO],
         ),
         Instr::new(Vabsdiff { signed: true }, &[d(5)], &[r(0), r(6), r(7)]),
+        Instr::new(Vabsdiff4 { acc: false }, &[d(5)], &[r(0), r(6), r(7)]),
+        Instr::new(Vabsdiff4 { acc: true }, &[d(5)], &[r(0), r(6), r(7)]),
         Instr::new(
             Vabsdiff { signed: false },
             &[d(5)],
@@ -887,6 +912,7 @@ fn forms(sm: Sm) -> Vec<Instr> {
     barriers_sregs::special_reg_forms(sm, &mut v);
     warp_match::match_forms(sm, &mut v);
     atomic_float::generic_float_add_forms(sm, &mut v);
+    texture::texture_forms(sm, &mut v);
     v
 }
 

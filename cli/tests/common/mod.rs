@@ -32,3 +32,4 @@ Compile-unit with entry vadd
 pub const PTXAS_STATS_TIME: &str = "ptxas info    : STAT: CompileTime = 45.613998 ms\n";
 
 pub mod clients;
+pub mod oracle;

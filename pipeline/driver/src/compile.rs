@@ -101,6 +101,19 @@ pub fn compile_sources(sources: &[Source], opts: &CompileOptions) -> CompileOutp
     let mut runs = Vec::new();
     let parsed = parse_sources(&exec, sources, opts.min_section_size, &mut runs);
     out.module_spans = crate::timeline::message_spans(&runs, start);
+    let mut linking_warnings = Vec::new();
+    let parsed = match parsed {
+        Err((diags, target)) if opts.compile_only && !opts.parse_only => {
+            match crate::relocatable::module_for_linking(sources, &diags) {
+                Some((m, files, last_target, warnings)) => {
+                    linking_warnings = warnings;
+                    Ok((m, files, last_target))
+                }
+                None => Err((diags, target)),
+            }
+        }
+        other => other,
+    };
     let (module, files, last_target) = match parsed {
         Ok((m, files, last_target)) => (Arc::new(m), files, last_target),
         Err((diags, last_target)) => {
@@ -112,6 +125,7 @@ pub fn compile_sources(sources: &[Source], opts: &CompileOptions) -> CompileOutp
     };
     out.parse_time = start.elapsed();
     out.diagnostics = module.warnings.iter().map(front_end_diagnostic).collect();
+    out.diagnostics.append(&mut linking_warnings);
     out.diagnostics
         .extend(module_warnings(&module, &files, opts));
     if let Some(fatal) = opts
@@ -177,7 +191,7 @@ fn kernel_jobs(module: &Arc<ast::Module>, opts: &Arc<CompileOptions>) -> Vec<Ker
         .functions
         .iter()
         .enumerate()
-        .filter(|(_, f)| f.is_entry && opts.compiles_entry(&f.name))
+        .filter(|(_, f)| crate::relocatable::compiled_here(f, opts))
         .enumerate()
         .map(|(index, (func_index, f))| KernelInFlight {
             index,
@@ -298,13 +312,18 @@ fn assemble(
         consts: module_consts(module, sources),
         extern_funcs: ptxforge_lower::extern_functions(module),
     };
-    let lines = match (opts.line_info, sources) {
+    let lines = match (opts.line_info && !opts.compile_only, sources) {
         (true, [source]) => crate::lineinfo::line_tables(module, source.text, &cubin.kernels),
         _ => None,
     };
+    let compile_only = opts.compile_only;
     let handler = move |m: ElfMsg| match m {
         ElfMsg::Module(c) => ElfMsg::Done(
-            ptxforge_cubin::write_cubin_with_lines(&c, lines.as_ref()).map_err(|e| e.to_string()),
+            match compile_only {
+                true => ptxforge_cubin::write_relocatable(&c),
+                false => ptxforge_cubin::write_cubin_with_lines(&c, lines.as_ref()),
+            }
+            .map_err(|e| e.to_string()),
         ),
         done => done,
     };

@@ -20,6 +20,7 @@ pub mod actors;
 pub mod compile;
 pub mod lineinfo;
 pub mod options;
+mod relocatable;
 pub mod report;
 pub mod stages;
 pub mod timeline;

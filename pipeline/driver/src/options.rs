@@ -55,6 +55,9 @@ pub struct CompileOptions {
     pub errors_visible_at_exit: bool,
     /// `--maxntid`, `--minnctapersm` and `--override-directive-values`.
     pub launch_defaults: LaunchDefaults,
+    /// `-c` (`--compile-only`): a relocatable object (ET_REL) with `.visible` device functions
+    /// of their own and calls of external functions left to the linker (`relocatable.rs`).
+    pub compile_only: bool,
     /// Test hook: make stage `.1` panic on kernel `.0`, to check that faults stay contained.
     pub fault_injection: Option<(String, String)>,
     /// `-lineinfo`: line tables from the PTX's `.file`/`.loc` directives (`lineinfo.rs`).
@@ -83,6 +86,7 @@ impl Default for CompileOptions {
             launch_defaults: LaunchDefaults::default(),
             errors_visible_at_exit: false,
             line_info: false,
+            compile_only: false,
         }
     }
 }

@@ -11,6 +11,7 @@ use ptxforge_lower::LoweredKernel;
 use ptxforge_ptx::ast;
 use ptxforge_sass::arch::Sm;
 use ptxforge_sass::ir::{Opcode, SpecialReg};
+use ptxforge_sass::linked_call::LINKED_SLOT;
 
 use crate::options::CompileOptions;
 
@@ -107,8 +108,12 @@ impl KernelInFlight {
 
 /// PTX function → machine IR with virtual registers.
 pub fn lower(mut k: KernelInFlight) -> StageResult {
-    let cache_policy = k.opts.cache_policy;
-    match ptxforge_lower::lower_function_with(&k.module, k.func(), k.sm(), cache_policy) {
+    let lowered = if k.func().is_entry {
+        ptxforge_lower::lower_function_with(&k.module, k.func(), k.sm(), k.opts.cache_policy)
+    } else {
+        ptxforge_lower::lower_device_function(&k.module, k.func(), k.sm())
+    };
+    match lowered {
         Ok(l) => {
             k.lowered = Some(l);
             Ok(k)
@@ -150,10 +155,10 @@ fn pass_config(k: &KernelInFlight) -> Option<ptxforge_lower::PassConfig> {
 pub fn regalloc(mut k: KernelInFlight) -> StageResult {
     let sm = k.sm();
     let entry = k.register_budget();
-    // setmaxnreg: every part of the kernel within the smallest count it asks for; the kernel
-    // still reports its entry budget, which the counts move from (as ptxas).
+    // setmaxnreg: each region within the count it sets (`reg_regions.rs`); the kernel reports
+    // its entry budget, which the counts move from (as ptxas).
     let setmaxnreg = ptxforge_lower::setmaxnreg_budget(&k.module.functions[k.func_index]);
-    let max = setmaxnreg.map_or(entry, |n| n.min(entry));
+    let max = entry;
     let fallback = k.unoptimized.take();
     let fallback_config = pass_config(&k).and_then(|c| c.fallback());
     let l = k.lowered_mut("regalloc")?;
@@ -170,6 +175,8 @@ pub fn regalloc(mut k: KernelInFlight) -> StageResult {
     }
     // Copies whose ends coalesced into one register.
     ptxforge_sass::coalesce::remove_self_copies(&mut l.func);
+    // Pairs zeroed by two moves: one CS2R, as ptxas.
+    ptxforge_sass::zero_pairs::merge_zero_pairs(&mut l.func);
     if setmaxnreg.is_some() {
         l.func.reg_usage.gprs = entry;
     }
@@ -322,13 +329,14 @@ pub fn kernel_image(k: &KernelInFlight) -> KernelImage {
             .func
             .instrs()
             .enumerate()
-            .filter(|(_, i)| matches!(i.op, Opcode::CallAbs { .. }))
+            .filter(|(_, i)| matches!(i.op, Opcode::CallAbs { slot, .. } if slot != LINKED_SLOT))
             .map(|(n, _)| (n * 16) as u32)
             .collect(),
         ptx_lines: match k.opts.line_info {
             true => ptxforge_sass::srcloc::ptx_lines(&l.func),
             false => Vec::new(),
         },
+        ..crate::relocatable::linkable_image(k)
     }
 }
 
@@ -338,9 +346,11 @@ fn extern_calls(
     module: &ptxforge_ptx::ast::Module,
 ) -> Vec<String> {
     let names = ptxforge_lower::extern_functions(module);
+    let linked = ptxforge_lower::linked_functions(module);
     let mut out: Vec<String> = Vec::new();
     for i in func.instrs() {
-        if let Opcode::CallAbs { ext, .. } = i.op {
+        if let Opcode::CallAbs { ext, slot } = i.op {
+            let names = if slot == LINKED_SLOT { &linked } else { &names };
             if let Some(n) = names.get(ext as usize).filter(|n| !out.contains(n)) {
                 out.push(n.clone());
             }

@@ -111,3 +111,21 @@ fn fixed_corpus_modules_compile_and_decode() {
     // Each of the six modules that ran out of rounds has a kernel that spills.
     assert!(spilled >= 6, "only {spilled} kernels spilled");
 }
+
+/// A kernel whose pressure is just over the file (quaternion conv: 9,597 f32 values, ptxas uses
+/// 255 registers and a 32-byte frame) spills a few values, not all: the spill rounds once lowered
+/// their limit each time the scan failed on the ranges' holes, down to spilling every value (10
+/// registers, a 42,912-byte frame, and an ANNOTATIONS record too long for its 16-bit size).
+#[test]
+fn pressure_just_over_the_file_spills_a_few_values() {
+    let file = "22_quaternion_conv__quaternion_conv.sm_80.ptx";
+    let Ok(src) = std::fs::read_to_string(corpus_dir().join(file)) else {
+        println!("skipped: no corpus at {}", corpus_dir().display());
+        return;
+    };
+    let out = compile_for(&src, file, Sm::new(80));
+    assert!(!out.failed(), "{:?}", out.diagnostics);
+    let image = out.kernels[0].image.as_ref().expect("compiled");
+    assert!(image.num_gprs >= 200, "{} registers", image.num_gprs);
+    assert!(image.frame_size <= 2048, "{}-byte frame", image.frame_size);
+}

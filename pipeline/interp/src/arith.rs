@@ -6,7 +6,7 @@ use crate::error::SimError;
 use crate::exec::{extend, mask, sext, ty_of, unsupported, width};
 use crate::float::{self, Fmt, Rnd};
 use crate::machine::{Cta, Flow};
-use crate::prep::Ins;
+use crate::prep::{Ins, Opnd};
 
 impl Cta<'_, '_> {
     pub(crate) fn arith(&mut self, t: usize, ins: &Ins) -> Result<Flow, SimError> {
@@ -32,6 +32,17 @@ impl Cta<'_, '_> {
             r
         };
         self.write(t, &ins.ops[0], v, dty)?;
+        // `lop3.{or,and}.b32 d|p, a, b, c, lut, q`: p = (d != 0) OR / AND q.
+        if let (Opnd::Pair(_, p), Some(q), "lop3") = (&ins.ops[0], ins.ops.get(5), &*ins.op) {
+            let q = self.read(t, q, Type::Pred)? & 1 != 0;
+            let nonzero = v & 0xffff_ffff != 0;
+            let set = if ins.has("and") {
+                nonzero && q
+            } else {
+                nonzero || q
+            };
+            self.write(t, &Opnd::Reg(*p), set as u64, Type::Pred)?;
+        }
         Ok(Flow::Next)
     }
 }
@@ -180,6 +191,8 @@ fn int_op(ins: &Ins, ty: Type, s: &[u64], carry: &mut bool) -> Result<(u64, Type
             }
         }
         "sad" => ((sv(a) - sv(b()?)).unsigned_abs() as u64).wrapping_add(c()?),
+        "vabsdiff4" => crate::video::vabsdiff4(ins, a, b()?, c()?)?,
+        "vabsdiff2" => crate::video::vabsdiff2(ins, a, b()?, c()?)?,
         "div" | "rem" => div_rem(op == "div", a, b()?, ty),
         "abs" => sv(a).unsigned_abs() as u64,
         "neg" => (a as i64).wrapping_neg() as u64,
@@ -461,6 +474,10 @@ fn f64_op(ins: &Ins, s: &[u64]) -> Result<u64, SimError> {
         "sub" => float::add64(a, -x(1)?, rnd),
         "mul" => float::mul64(a, x(1)?, rnd),
         "fma" | "mad" => float::fma64(a, x(1)?, x(2)?, rnd),
+        // ptxas's div.f64 writes 0xfff80000_00000000 for 0 / 0 and inf / inf.
+        "div" if (a == 0.0 && x(1)? == 0.0) || (a.is_infinite() && x(1)?.is_infinite()) => {
+            return Ok(0xfff8_0000_0000_0000)
+        }
         "div" => float::div64(a, x(1)?, rnd),
         "rcp" => float::div64(1.0, a, rnd),
         // ptxas's sqrt.rn.f64 writes 0xfff80000_00000000 for a negative input (not -0 or NaN).

@@ -204,11 +204,8 @@ impl Cta<'_, '_> {
     }
 
     fn no_effect(&mut self, _t: usize, ins: &Ins) -> Result<Flow, SimError> {
-        // createpolicy writes a cache-policy register: give it a fixed value.
         if ins.op == "createpolicy" {
-            if let Some(d) = ins.ops.first() {
-                self.write(_t, d, 0, Type::B64)?;
-            }
+            return self.createpolicy(_t, ins);
         }
         Ok(Flow::Next)
     }

@@ -40,6 +40,7 @@
 //! `mma.rs`, `wmma.rs`. Choices where PTX leaves behaviour open are documented in `lib.rs`.
 
 mod arith;
+mod cache_policy;
 mod collective;
 mod convert;
 pub mod error;
@@ -56,6 +57,7 @@ mod mma_volta;
 mod prep;
 mod syscall;
 mod tma;
+mod video;
 mod wgmma;
 mod wmma;
 

@@ -5,7 +5,8 @@
 //! The 8-byte object holds: bits 0..20 pending arrivals, 20..40 expected arrivals, 40..63 the
 //! pending transaction bytes (23-bit two's complement), bit 63 the current phase. A wait that
 //! would fail yields (the thread retries after the others ran), so spin loops on `try_wait` cost
-//! one step per round instead of spinning to the step limit; a `test_wait` answers at once. An
+//! one step per round instead of spinning to the step limit; a `test_wait` answers at once (a
+//! failed one then yields, the answer kept). An
 //! arrive's state token holds the phase (bit 63) and the pending count before the arrival.
 
 use ptxforge_ptx::ast::Type;
@@ -163,6 +164,12 @@ impl Cta<'_, '_> {
                     return Ok(Flow::Block(Wait::Yield { retry: true }));
                 }
                 self.write(t, operand(ins, 0)?, done as u64, Type::Pred)?;
+                // A failed test_wait answers false and lets the other threads run before this
+                // one goes on (a spin loop on it, as the __mbarrier_test_wait primitives write,
+                // would otherwise never let the arrivals it waits for happen).
+                if !done {
+                    return Ok(Flow::Block(Wait::Yield { retry: false }));
+                }
             }
             "pending_count" => {
                 let token = self.read(t, operand(ins, 1)?, Type::B64)?;

@@ -141,6 +141,7 @@ fn kind_of(op: &str, mods: &[String]) -> Kind {
         "shfl" | "vote" | "match" | "redux" | "activemask" | "elect" | "mma" | "ldmatrix"
         | "stmatrix" | "movmatrix" | "wmma" => Kind::Warp,
         _ if crate::arith::ARITH_OPS.contains(&op) => Kind::Arith,
+        _ if crate::video::VIDEO_OPS.contains(&op) => Kind::Arith,
         _ => Kind::Unknown,
     }
 }

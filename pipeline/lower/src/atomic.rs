@@ -68,7 +68,7 @@ pub(crate) fn is_generic(i: &Instruction) -> bool {
 }
 
 /// (release, acquire): the fences an atomic's memory order asks for (`.relaxed` or none: neither).
-fn memory_order(i: &Instruction) -> (bool, bool) {
+pub(crate) fn memory_order(i: &Instruction) -> (bool, bool) {
     let acq_rel = i.has_mod("acq_rel");
     (
         acq_rel || i.has_mod("release"),
@@ -77,7 +77,7 @@ fn memory_order(i: &Instruction) -> (bool, bool) {
 }
 
 /// The fence scope of an atomic's `.STRONG` scope.
-fn fence_scope(scope: MemScope) -> Scope {
+pub(crate) fn fence_scope(scope: MemScope) -> Scope {
     match scope {
         MemScope::Cta => Scope::Cta,
         MemScope::Gpu => Scope::Gpu,

@@ -19,6 +19,7 @@ use ptxforge_ptx::ast::{Instruction, Operand, Type};
 use ptxforge_sass::ir::*;
 
 use crate::ctx::{Ctx, LResult};
+use crate::ordered::Ordering;
 
 /// The aligned 32-bit word a half add swaps: its address, and the global descriptor for loads
 /// of global and generic words (shared words have none).
@@ -66,18 +67,16 @@ pub(crate) fn space(i: &Instruction) -> Option<Space> {
     }
 }
 
-/// The loop `i` is lowered with, if any: an unguarded `atom`/`red` add without a memory order
-/// other than `.relaxed`, a cache hint or `.cluster` scope.
+/// The loop `i` is lowered with, if any: an unguarded `atom`/`red` add without a cache hint or
+/// `.cluster` scope (a memory order puts its fences around the loop).
 fn float_loop(i: &Instruction) -> Option<FloatLoop> {
     if !matches!(i.opcode(), "atom" | "red") || !i.has_mod("add") || i.guard().is_some() {
         return None;
     }
-    let plain = !i.mods().iter().any(|m| {
-        matches!(
-            m.as_str(),
-            "sc" | "acquire" | "release" | "acq_rel" | "cluster" | "shared::cluster"
-        ) || m.starts_with("L2")
-    });
+    let plain = !i
+        .mods()
+        .iter()
+        .any(|m| matches!(m.as_str(), "sc" | "cluster" | "shared::cluster") || m.starts_with("L2"));
     if !plain {
         return None;
     }
@@ -147,11 +146,23 @@ pub(crate) fn memory_scope(i: &Instruction) -> MemScope {
 
 impl Ctx<'_> {
     /// Lowers `i` when it needs a float-add loop; `None` otherwise.
+    /// `.release`/`.acq_rel` put ptxas's releasing fence before the loop, `.acquire`/`.acq_rel`
+    /// its L1 invalidation after the loop's join, as for the other atomics (`ordered.rs`).
     pub(crate) fn lower_float_loop_atomic(&mut self, i: &Instruction) -> Option<LResult<()>> {
-        Some(match float_loop(i)? {
+        let kind = float_loop(i)?;
+        let (release, acquire) = crate::atomic::memory_order(i);
+        let scope = crate::atomic::fence_scope(memory_scope(i));
+        if release {
+            self.ordering_prologue(Some(Ordering::Release(scope)));
+        }
+        let lowered = match kind {
             FloatLoop::Generic => self.generic_float_add(i),
             FloatLoop::Half => self.half_add(i),
-        })
+        };
+        if acquire && lowered.is_ok() {
+            self.ordering_epilogue(Some(Ordering::Acquire(scope)));
+        }
+        Some(lowered)
     }
 
     /// (destination, address, value) operands of `atom d, [a], v` / `red [a], v`.

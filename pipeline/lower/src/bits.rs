@@ -281,8 +281,12 @@ impl Ctx<'_> {
         Ok(())
     }
 
-    /// `lop3.b32 d, a, b, c, lut`.
+    /// `lop3.b32 d, a, b, c, lut`; `lop3.{or,and}.b32 d|p, a, b, c, lut, q` (p = `d != 0` OR /
+    /// AND q) as LOP3.LUT[.PAND] p, d, ..., q.
     fn lop3(&mut self, i: &Instruction) -> LResult<()> {
+        if i.operands.len() == 6 {
+            return self.lop3_pred(i);
+        }
         let o = operands(i, 5)?;
         let lut = imm(&o[4]).ok_or("lop3 needs an immediate table")? as u8;
         let d = self.dst(&o[0])?;
@@ -294,6 +298,33 @@ impl Ctx<'_> {
             &[Dst::Reg(d), Dst::None],
             &[a, b, c, Src::FALSE],
         );
+        Ok(())
+    }
+
+    fn lop3_pred(&mut self, i: &Instruction) -> LResult<()> {
+        let o = operands(i, 6)?;
+        let (Operand::PredPair(pair), Some(lut)) = (&o[0], imm(&o[4])) else {
+            return Err(unsupported(i));
+        };
+        let lut = lut as u8;
+        let op = match (i.has_mod("and"), i.has_mod("or")) {
+            (true, false) => Opcode::Lop3Pand { lut },
+            (false, true) => Opcode::Lop3 { lut },
+            _ => return Err(unsupported(i)),
+        };
+        let mut dst = |name: &str| -> LResult<Dst> {
+            Ok(if name == "_" {
+                Dst::None
+            } else {
+                Dst::Reg(self.vreg(name)?)
+            })
+        };
+        let (d, p) = (dst(&pair.0)?, dst(&pair.1)?);
+        let a = self.reg_src32(&o[1])?;
+        let b = self.src32(&o[2])?;
+        let c = self.reg_src32(&o[3])?;
+        let q = self.pred_src(&o[5])?;
+        self.emit(op, &[d, p], &[a, b, c, q]);
         Ok(())
     }
 

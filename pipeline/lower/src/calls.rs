@@ -162,6 +162,9 @@ impl<'m> Inliner<'m> {
         if let Some(decl) = crate::syscall::extern_decl(self.module, site.target) {
             return self.extern_call(ins, &site, decl, out);
         }
+        if let Some(decl) = crate::linkable::linked_decl(self.module, site.target) {
+            return self.extern_call(ins, &site, decl, out);
+        }
         let callee = self.callee(site.target)?;
         if self.stack.iter().any(|f| f == site.target) {
             // Recursion: a call of the function's own code.

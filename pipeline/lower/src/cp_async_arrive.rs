@@ -13,6 +13,10 @@
 //! completes; its sm_80 code adds the arrivals back to the pending count with ATOMS.ADD on the
 //! barrier's high word (here one per thread, before the loop; `.noinc` arrivals count, `.ARVCNT`
 //! on sm_90).
+//! A barrier at a known address the same in every thread (a shared variable plus a constant,
+//! directly or through registers written once) takes no loop: `ARRIVES [URZ+offset]` on
+//! sm_80..89, the window address in a uniform register (S2UR, ULEA) on sm_90, as ptxas writes it.
+//! Only a thread-varying address needs the loop, still refused (below).
 
 use ptxforge_ptx::ast::{AddrBase, Instruction};
 use ptxforge_sass::arrives::ArrivesCount;
@@ -65,11 +69,25 @@ impl Ctx<'_> {
             && i.mods().iter().all(|m| known(m))
             && i.operands.len() == 1
             && self.guard == Src::TRUE;
-        if !ok || !LOOP_CHECKED {
+        if !ok {
             return Err(unsupported(i));
         }
-        let addr = self.arrive_address(i)?;
         let noinc = i.has_mod("noinc");
+        if let Some(offset) = self.uniform_shared_offset(&i.operands[0]) {
+            self.arrive_at_known_address(offset, noinc);
+            // The blocks the label numbering reserved for the loop, left empty.
+            for _ in 0..LOOP_BLOCKS {
+                self.f.blocks.push(Block::default());
+            }
+            return Ok(());
+        }
+        if !LOOP_CHECKED {
+            return Err(format!(
+                "{} with a thread-varying address",
+                unsupported(i).trim_end_matches(" is not supported yet")
+            ) + " is not supported yet");
+        }
+        let addr = self.arrive_address(i)?;
         if !noinc && self.sm.num < 90 {
             // One more pending arrival per thread (the barrier's high word counts down).
             let minus_one = self.temp();
@@ -83,6 +101,74 @@ impl Ctx<'_> {
         }
         self.uniform_address_loop(addr, noinc);
         Ok(())
+    }
+
+    /// The arrive on a barrier whose address is the same in every thread and known (`offset` in
+    /// the shared window), without the loop, as ptxas writes it: on sm_80..89 `ARRIVES [URZ+offset]`
+    /// (before it, without `.noinc`, one more pending arrival per thread: ATOMS.ADD of -1 on the
+    /// barrier's high word); on sm_90 the barrier's window address built in a uniform register as
+    /// for `mbarrier.init` (S2UR, ULEA), then `ARRIVES.ARVCNT [UR]`, or without `.noinc`
+    /// `SYNCS.ARRIVE.TRANS64.RED.A0T1 [UR]` and `ARRIVES.TRANSCNT [UR]`.
+    fn arrive_at_known_address(&mut self, offset: u32, noinc: bool) {
+        if self.sm.num < 90 {
+            if !noinc {
+                let minus_one = self.temp();
+                self.emit(Opcode::Mov, &[Dst::Reg(minus_one)], &[Src::imm(u32::MAX)]);
+                let add = Opcode::Atoms {
+                    op: AtomOp::Add,
+                    ty: AtomType::S32,
+                    offset: offset as i32 + 4,
+                };
+                self.emit(add, &[Dst::None], &[Src::ZERO, Src::reg(minus_one)]);
+            }
+            let off = if offset == 0 {
+                Src::NONE
+            } else {
+                Src::imm(offset)
+            };
+            self.emit(
+                Opcode::Syncs(SyncsOp::Arrives(ArrivesCount::Plain)),
+                &[],
+                &[Src::ZERO, Src::NONE, off],
+            );
+            return;
+        }
+        let (rank, window, ur) = (
+            self.f.new_vreg(RegFile::UGpr, 1),
+            self.f.new_vreg(RegFile::UGpr, 1),
+            self.f.new_vreg(RegFile::UGpr, 1),
+        );
+        self.emit(Opcode::S2ur(SpecialReg::CgaCtaId), &[Dst::Reg(rank)], &[]);
+        self.emit(
+            Opcode::Umov,
+            &[Dst::Reg(window)],
+            &[Src::imm(0x400u32.wrapping_add(offset))],
+        );
+        self.emit(
+            Opcode::Ulea { shift: 0x18 },
+            &[Dst::Reg(ur)],
+            &[Src::reg(rank), Src::reg(window)],
+        );
+        let count = if noinc {
+            ArrivesCount::ArvCnt
+        } else {
+            let a0t1 = SyncsOp::Arrive {
+                mode: ArriveMode::A0T1,
+                red: true,
+                optout: false,
+            };
+            self.emit(
+                Opcode::Syncs(a0t1),
+                &[Dst::None],
+                &[Src::reg(ur), Src::ZERO, Src::NONE],
+            );
+            ArrivesCount::TransCnt
+        };
+        self.emit(
+            Opcode::Syncs(SyncsOp::Arrives(count)),
+            &[],
+            &[Src::reg(ur), Src::NONE, Src::NONE],
+        );
     }
 
     /// The barrier's shared address in a register.

@@ -224,6 +224,9 @@ impl<'a> Ctx<'a> {
                     if crate::cp_async_arrive::opens_loop(i) {
                         block += crate::cp_async_arrive::LOOP_BLOCKS;
                     }
+                    if crate::trap::is_guarded_trap(i) {
+                        block += crate::trap::TRAP_BLOCKS;
+                    }
                     block_empty = false;
                     after_branch = ends_block(i);
                 }
@@ -604,6 +607,9 @@ impl<'a> Ctx<'a> {
         if let Some(r) = self.lower_matrix_move(i) {
             return r;
         }
+        if let Some(r) = self.lower_texture(i) {
+            return r;
+        }
         if let Some(r) = self.lower_legacy_int(i) {
             return r;
         }
@@ -620,6 +626,9 @@ impl<'a> Ctx<'a> {
             "wmma" => self.lower_wmma(i),
             _ if self.is_param_address_def(i) => self.lower_param_address_def(i),
             "prefetch" => self.lower_prefetch(i),
+            "createpolicy" => self.lower_createpolicy(i),
+            "vabsdiff4" if crate::video::is_vabsdiff4_u8(i) => self.lower_vabsdiff4(i),
+            "vabsdiff2" if crate::video::is_vabsdiff2(i) => self.lower_vabsdiff2(i),
             _ if crate::pack::is_vector_mov(i) => self.lower_vector_mov(i),
             "bra" => {
                 let target = match i.operands.first() {
@@ -635,11 +644,8 @@ impl<'a> Ctx<'a> {
                 self.emit(Opcode::Exit, &[], &[]);
                 Ok(())
             }
-            // ptxas branches around a trap rather than predicate BPT; nvcc and LLVM write it
-            // unguarded in a block of its own.
-            "trap" | "brkpt" if i.guard().is_some() => {
-                Err(format!("a guarded '{}' is not supported yet", i.opcode()))
-            }
+            // ptxas branches around a trap rather than predicate BPT (`trap.rs`).
+            "trap" | "brkpt" if i.guard().is_some() => self.lower_guarded_trap(),
             "trap" | "brkpt" => {
                 self.emit(Opcode::Warp(WarpOp::BptTrap), &[], &[]);
                 Ok(())

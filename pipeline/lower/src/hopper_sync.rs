@@ -11,8 +11,8 @@
 //! the waits compare its bit 31 (the phase) or the parity shifted there. `mbarrier.init` needs
 //! the barrier's address in uniform registers: a shared variable plus a constant offset (directly
 //! or through registers written once by `mov`/`add`), as CUTLASS and nvcc write it; a
-//! thread-varying address (ptxas's R2UR loop) is not supported yet. sm_75..sm_89 (where ptxas
-//! builds mbarriers from shared-memory atomics) are not supported yet.
+//! thread-varying address (ptxas's R2UR loop) is not supported yet. sm_80..89 (where ptxas
+//! builds mbarriers from shared-memory atomics): `mbarrier80.rs`.
 
 use ptxforge_ptx::ast::{AddrBase, Instruction, Operand, Statement};
 use ptxforge_sass::ir::*;
@@ -43,6 +43,9 @@ impl Ctx<'_> {
         };
         if !ours {
             return None;
+        }
+        if self.sm.num < 90 && i.opcode() == "mbarrier" && self.sm.num >= 80 {
+            return Some(self.lower_mbarrier80(i));
         }
         if self.sm.num < 90 {
             return Some(Err(format!(
@@ -423,7 +426,7 @@ impl Ctx<'_> {
     /// The offset in the shared window of an address operand that is the same in every thread:
     /// `[var+k]`, `[k]`, or `[%r+k]` where `%r` is written once, by `mov %r, var` or by
     /// `add %r, %s, k'` of such a register.
-    fn uniform_shared_offset(&self, op: &Operand) -> Option<u32> {
+    pub(crate) fn uniform_shared_offset(&self, op: &Operand) -> Option<u32> {
         let (base, offset) = self.address(op).ok()?;
         let base_offset = match base {
             AddrBase::Symbol(s) => *self.shared.get(&**s)?,

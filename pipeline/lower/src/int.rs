@@ -197,7 +197,7 @@ impl Ctx<'_> {
     }
 
     /// `d = a - b` on 64 bits: low half with borrow as carry, high half adds `~b.hi` and the carry.
-    fn sub64_parts(&mut self, d: Reg, al: Src, ah: Src, bl: Src, bh: Src) {
+    pub(crate) fn sub64_parts(&mut self, d: Reg, al: Src, ah: Src, bl: Src, bh: Src) {
         let (al, ah, bl, bh) = (
             self.in_reg(al),
             self.in_reg(ah),
@@ -865,6 +865,15 @@ impl Ctx<'_> {
         } else {
             let a = self.reg_src32(&i.operands[1])?;
             let b = self.src32(&i.operands[2])?;
+            // The upper half of a 16-bit register is not always its value's extension (`mov.b32
+            // {lo, hi}` leaves it): compare the low halves, sign-extended for an ordered signed
+            // compare, else zero-extended.
+            let ordered = !matches!(cmp, IntCmp::Eq | IntCmp::Ne);
+            let (a, b) = if ty.size_bytes() == 2 {
+                self.setp_extend16(a, b, ty.is_signed() && ordered)
+            } else {
+                (a, b)
+            };
             let op = Opcode::Isetp {
                 cmp,
                 signed: ty.is_signed(),
@@ -874,6 +883,34 @@ impl Ctx<'_> {
             self.emit(op, &[d0, d1], &[a, b, accum]);
         }
         Ok(())
+    }
+
+    /// The low halves of `a` (a register) and `b` sign- or zero-extended to 32 bits (PRMT 0x9910
+    /// or LOP3 & 0xffff; an immediate `b` extended here).
+    fn setp_extend16(&mut self, a: Src, b: Src, signed: bool) -> (Src, Src) {
+        let mut extend = |x: Src| match x.val {
+            SrcVal::Imm(v) if signed => Src::imm(v as u16 as i16 as i32 as u32),
+            SrcVal::Imm(v) => Src::imm(v & 0xffff),
+            SrcVal::Reg(_) => {
+                let t = self.temp();
+                if signed {
+                    let op = Opcode::Prmt {
+                        mode: PrmtMode::Index,
+                    };
+                    self.emit(op, &[Dst::Reg(t)], &[x, Src::imm(0x9910), Src::ZERO]);
+                } else {
+                    self.emit(
+                        Opcode::Lop3 { lut: 0xc0 },
+                        &[Dst::Reg(t), Dst::None],
+                        &[x, Src::imm(0xffff), Src::ZERO, Src::FALSE],
+                    );
+                }
+                Src::reg(t)
+            }
+            _ => x,
+        };
+        let a = extend(a);
+        (a, extend(b))
     }
 
     pub fn setp_combine(&mut self, i: &Instruction) -> LResult<(BoolOp, Src)> {

@@ -20,7 +20,8 @@
 //! `shared_window.rs` (`cvta.shared`/`cvta.to.shared`: the window base at `c[0x0][0x18]` before
 //! sm_90, `{shared address, SR_SWINHI}` on sm_90), `sqrt.rs` (`sqrt.rn.f32`: MUFU.RSQ and a Newton
 //! correction, the slow path inline and selected), `div_directed.rs` (`div/rcp.rz/.rm/.rp.f32`: an f64
-//! quotient narrowed by a directed F2F), `rsqrt64.rs` (`rsqrt.approx.f64`: MUFU.RSQ64H and a Newton
+//! quotient narrowed by a directed F2F), `div64.rs` (`div.rn/.rz/.rm/.rp.f64`, `rcp.rz/.rm/.rp.f64`: MUFU.RCP64H and
+//! ptxas's refinement, the normalizing slow path inline and selected), `sqrt64_directed.rs` (`sqrt.rz/.rm/.rp.f64`: the round-to-nearest root rounded again by one DFMA), `video.rs` (`vabsdiff4.u32` as VABSDIFF4.U8[.ACC]), `rsqrt64.rs` (`rsqrt.approx.f64`: MUFU.RSQ64H and a Newton
 //! step, the slow path inline and selected), `local.rs` (`.local` variables in the stack
 //! frame in ptxas's order, the R1 prologue, local symbol addresses, `ld/st.local` as LDL/STL,
 //! `cvta.local`/`cvta.to.local` through the window base at `c[0x0][0x20]`), `atomic.rs` (atom/red,
@@ -44,7 +45,8 @@
 //! `setmaxnreg` and the register budget it sets), `warp.rs` (shfl/vote/redux/activemask; match.any/match.all in `warp_match.rs`; barriers with ids and counts, membar/fence,
 //! nanosleep, griddepcontrol, and the convergence pass that puts WARPSYNC before a collective that
 //! follows divergent code); `hopper_sync.rs` (sm_90 `elect.sync`, `mbarrier.*` as SYNCS.*,
-//! `fence.proxy.async`, `fence.mbarrier_init`, cluster-scope fences); `tma.rs` (sm_90's
+//! `fence.proxy.async`, `fence.mbarrier_init`, cluster-scope fences; sm_80..89's `mbarrier.*` as
+//! shared-memory atomics: `mbarrier80.rs`); `tma.rs` (sm_90's
 //! `cp.async.bulk[.tensor]`, `cp.reduce.async.bulk.tensor` and the bulk prefetches as UTMALDG,
 //! UTMASTG, UTMAREDG, UTMAPF, UBLKCP, UBLKPF in a loop over the issuing lanes, `commit_group` /
 //! `wait_group`); `tensormap.rs` (`tensormap.replace` as word inserts, `tensormap.cp_fenceproxy`);
@@ -54,7 +56,7 @@
 //! described there), `subroutine.rs` (recursive calls: the function's code kept once after the
 //! entry's, called through `__subcall`/`__subentry`/`__subret`, lowered to CALL/RET),
 //! `syscall.rs` (`vprintf` and `__assertfail` called through their `.nv.constant4` slots:
-//! `__extcall`, lowered to CALL.ABS) and
+//! `__extcall`, lowered to CALL.ABS), `trap.rs` (a guarded `trap`/`brkpt` branched around) and
 //! `call_params.rs` (the calls' `.param` buffers as registers or frame slots);
 //! `opt.rs` (copy propagation, dead code) and `fold.rs` (constant-bank operands, as ptxas reads
 //! parameters); `imm_fold.rs` (constants as immediate operands, zeros as RZ), `local_cse.rs`
@@ -63,7 +65,11 @@
 //! into loads' and stores' `[R+imm]` offsets), `add_fuse.rs` (zero adds as copies, two adds as
 //! one three-operand IADD3), `licm.rs`
 //! (loop-invariant code motion);
-//! `passes.rs` (the passes by name, `-O0`, `PTXFORGE_PASSES_OFF`).
+//! `passes.rs` (the passes by name, `-O0`, `PTXFORGE_PASSES_OFF`). Also: `div64.rs` (+ `div64/`:
+//! f64 division and reciprocal in every rounding), `sqrt64_directed.rs`, `video.rs` (vabsdiff2/4),
+//! `texture.rs` (bindless tex/tld4/suld/sust), `mbarrier80.rs` (mbarrier on sm_80..89),
+//! `trap.rs` (guarded trap), `linkable.rs` (`-c`: `.visible .func` bodies and linked calls),
+//! `srcloc.rs` (PTX lines onto the instructions lowered from them).
 
 mod add_fuse;
 mod addr_fold;
@@ -75,6 +81,7 @@ mod atomic_loop;
 mod bits;
 mod bits64;
 mod cache_ops;
+mod cache_policy;
 mod call_params;
 mod calls;
 mod cluster;
@@ -83,6 +90,7 @@ mod convert;
 mod cp_async_arrive;
 mod ctx;
 mod cvt_sat;
+mod div64;
 mod div_directed;
 mod divergence;
 mod divide;
@@ -104,10 +112,12 @@ mod int_legacy;
 mod intops;
 mod lea_fold;
 mod licm;
+mod linkable;
 mod local;
 mod local_cse;
 mod mad64;
 mod matrix_move;
+mod mbarrier80;
 mod mem;
 mod mma;
 mod mma_fp8;
@@ -129,13 +139,17 @@ mod shared_window;
 mod special_regs;
 mod sqrt;
 mod sqrt64;
+mod sqrt64_directed;
 mod srcloc;
 mod subroutine;
 mod syscall;
 mod tensormap;
 mod testp;
+mod texture;
 mod tf32_cvt;
 mod tma;
+mod trap;
+mod video;
 mod warp;
 mod warp_match;
 mod wgmma;
@@ -148,6 +162,7 @@ pub use cluster::setmaxnreg_budget;
 pub use consts::{const_offsets, const_variable_decls, module_consts};
 pub use ctx::{LowerError, LoweredKernel, ParamLayout};
 pub use globals::{global_variables as global_variable_decls, module_globals, ModuleGlobal};
+pub use linkable::{linked_functions, lower_device_function};
 pub use opt::optimize;
 pub use passes::{optimize_with, PassConfig, PASSES, PASSES_OFF_VAR, PASSES_ON_VAR};
 pub use syscall::{extern_functions, SYSCALLS};

@@ -135,7 +135,9 @@ impl Ctx<'_> {
     }
 
     pub fn lower_mem(&mut self, i: &Instruction) -> LResult<()> {
-        crate::ctx::operands_exactly(i, 2)?;
+        // `.L2::cache_hint` takes a cache policy operand after the others.
+        let hinted = i.has_mod("L2::cache_hint");
+        crate::ctx::operands_exactly(i, 2 + usize::from(hinted))?;
         let width = vector_width(i)?;
         let ty = i.ty().ok_or("ld/st needs a type")?;
         let load = i.opcode() != "st";
@@ -193,11 +195,21 @@ impl Ctx<'_> {
             scope: order_scope(i, space)?,
             hint: CacheHint::NONE,
         };
-        let order = self.cache_policy.apply(i, space, order)?;
+        let mut order = self.cache_policy.apply(i, space, order)?;
+        order.hint.policy = hinted;
         let ordering = crate::ordered::ordering(i)?;
         let (base, offset) = self.mem_address(space, addr)?;
+        let descriptor = self.desc;
+        if hinted {
+            if !matches!(space, Space::Global { .. } | Space::Generic) {
+                return Err(crate::ctx::unsupported(i));
+            }
+            self.desc = Some(self.policy_descriptor(&i.operands[2])?);
+        }
         self.ordering_prologue(ordering);
-        self.lower_access(i, space, order, base, offset, &elems, ty)?;
+        let lowered = self.lower_access(i, space, order, base, offset, &elems, ty);
+        self.desc = descriptor;
+        lowered?;
         self.ordering_epilogue(ordering);
         Ok(())
     }

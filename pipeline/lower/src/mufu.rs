@@ -39,6 +39,10 @@ impl Ctx<'_> {
             "div" | "rcp" if ty == Type::F32 && !ftz && directed(i).is_some() => {
                 return Some(self.div_directed_f32(i, directed(i)?));
             }
+            "div" | "rcp" if ty == Type::F64 && !approx => {
+                let rnd = directed(i).unwrap_or(Round::Rn);
+                return Some(self.div_f64(i, rnd));
+            }
             "sin" => MufuFunc::Sin,
             "cos" => MufuFunc::Cos,
             "ex2" => MufuFunc::Ex2,
@@ -53,8 +57,9 @@ impl Ctx<'_> {
             _ => return None,
         };
         if !approx {
-            if (ty, func) == (Type::F64, MufuFunc::Sqrt) && i.has_mod("rn") {
-                return Some(self.sqrt_rn_f64(i));
+            if (ty, func) == (Type::F64, MufuFunc::Sqrt) {
+                let rnd = directed(i).or(i.has_mod("rn").then_some(Round::Rn))?;
+                return Some(self.sqrt_rn_f64(i, rnd));
             }
             return None;
         }

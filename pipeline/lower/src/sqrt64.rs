@@ -29,8 +29,8 @@ const MAX_FINITE_HI: u32 = 0x7fef_ffff;
 const NEGATIVE_NAN_HI: u32 = 0xfff8_0000;
 
 impl Ctx<'_> {
-    /// `sqrt.rn.f64 d, a`.
-    pub fn sqrt_rn_f64(&mut self, i: &Instruction) -> LResult<()> {
+    /// `sqrt.rnd.f64 d, a` (`.rz/.rm/.rp`: the roots rounded again, `sqrt64_directed.rs`).
+    pub fn sqrt_rn_f64(&mut self, i: &Instruction, rnd: Round) -> LResult<()> {
         crate::ctx::operands_exactly(i, 2)?;
         let d = self.dst(&i.operands[0])?;
         if d.comps != 2 {
@@ -48,8 +48,10 @@ impl Ctx<'_> {
         };
         let slow = self.sqrt64_needs_slow_path(x);
         let fast = self.sqrt64_newton(x);
+        let fast = self.sqrt64_directed(x, fast, rnd);
         let scaled_x = self.dmul_const_hi(x, TWO_POW_106_HI);
         let scaled_root = self.sqrt64_newton(scaled_x);
+        let scaled_root = self.sqrt64_directed(scaled_x, scaled_root, rnd);
         let slow_root = self.temp64();
         self.emit(
             Opcode::Mov,

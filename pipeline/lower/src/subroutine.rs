@@ -81,7 +81,7 @@ pub(crate) fn pseudo(opcode: &str, operands: Vec<Operand>, line: u32) -> Stateme
 
 impl<'m> Inliner<'m> {
     /// The number of subroutine `name`, which is emitted later if it is new.
-    fn subroutine_number(&mut self, name: &str) -> usize {
+    pub(crate) fn subroutine_number(&mut self, name: &str) -> usize {
         match self.subroutines.iter().position(|s| s == name) {
             Some(k) => k,
             None => {
@@ -178,7 +178,7 @@ impl<'m> Inliner<'m> {
 
     /// The code of subroutine `k` (the function `name`): `__subentry`, its parameters stored to
     /// their buffers, its body (every `ret` a branch to the end), its results loaded, `__subret`.
-    fn emit_subroutine(
+    pub(crate) fn emit_subroutine(
         &mut self,
         k: usize,
         name: &str,

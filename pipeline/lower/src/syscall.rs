@@ -130,10 +130,9 @@ impl Ctx<'_> {
             return Err("__extcall needs a function".into());
         };
         let externs = extern_functions(self.module());
-        let ext = externs
-            .iter()
-            .position(|n| n == name.as_str())
-            .ok_or("an external function without a slot")?;
+        let Some(ext) = externs.iter().position(|n| n == name.as_str()) else {
+            return self.lower_linked_call(name.as_str(), i);
+        };
         let globals = crate::globals::global_variables(self.module()).len();
         let rets = list_regs(self, i.operands.get(1))?;
         let args = list_regs(self, i.operands.get(2))?;

@@ -83,11 +83,6 @@ fn unsupported_forms_say_so() {
         varying.unwrap_err(),
         "'mbarrier.init.shared.b64' with a thread-varying address is not supported yet"
     );
-    let sm80 = lower("mbarrier.init.shared.b64 [bar], 4;", 80);
-    assert_eq!(
-        sm80.unwrap_err(),
-        "'mbarrier.init.shared.b64' on sm_80 is not supported yet"
-    );
     let generic = lower("ld.param.u64 %rd1, [p];\nmbarrier.inval.b64 [%rd1];", 90);
     assert!(generic
         .unwrap_err()

@@ -304,3 +304,45 @@ fn file_indexes_are_checked_across_sections() {
         (11, "Duplicate file index #1")
     );
 }
+
+/// Labels repeated in sibling `{ }` blocks (CUTLASS's inline-asm mbarrier waits each declare
+/// `LAB_WAIT:` and `DONE:`) are distinct: each branch names the label of its own block, a branch
+/// outside them the function's label of that name.
+#[test]
+fn labels_repeated_in_nested_blocks_are_scoped() {
+    let src = ".version 8.3\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\
+        .reg .pred %p<2>;\n\
+        DONE:\n\
+        { .reg .pred P1;\n LAB_WAIT:\n setp.eq.u32 P1, 1, 1;\n @P1 bra DONE;\n bra LAB_WAIT;\n DONE:\n }\n\
+        { .reg .pred P1;\n LAB_WAIT:\n setp.eq.u32 P1, 1, 1;\n @P1 bra DONE;\n bra LAB_WAIT;\n DONE:\n }\n\
+        setp.eq.u32 %p1, 1, 1;\n @%p1 bra DONE;\n ret;\n}\n";
+    let m = parse_module(src, "labels.ptx").unwrap();
+    let body = &m.functions[0].body;
+    let labels: Vec<String> = body
+        .iter()
+        .filter_map(|s| match s {
+            Statement::Label { name, .. } => Some(name.to_string()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(labels.len(), 5);
+    let mut unique = labels.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), 5, "{labels:?}");
+    let targets: Vec<String> = body
+        .iter()
+        .filter_map(|s| match s {
+            Statement::Instr(i) if i.opcode() == "bra" => match i.operands.last() {
+                Some(Operand::Symbol(n)) => Some(n.to_string()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    // Block 1: DONE (its own, label 2), LAB_WAIT (label 1); block 2: labels 4 and 3; outside:
+    // the function's DONE (label 0).
+    let want = [&labels[2], &labels[1], &labels[4], &labels[3], &labels[0]];
+    assert_eq!(targets.iter().collect::<Vec<_>>(), want);
+    assert_eq!(labels[0], "DONE");
+}

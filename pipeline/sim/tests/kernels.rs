@@ -41,6 +41,8 @@ const KERNELS: &[Kernel] = &[
     kernel("intops.ptx", "carry_chains", 64),
     kernel("intops.ptx", "int128_math", 64),
     kernel("intops.ptx", "dot_products", 64),
+    // lop3 with a predicate output (LOP3.LUT[.PAND] with predicate destination and input).
+    kernel("lop3_pred.ptx", "lop3_pred", 64),
     // Integer cvt.sat, 32- and 64-bit sources.
     kernel("cvt_sat_int.ptx", "cvt_sat_int", 32),
     // Nested { } scopes: sibling and shadowing declarations.
@@ -144,6 +146,11 @@ const KERNELS: &[Kernel] = &[
     // Generic-address float adds, global in some lanes and shared in others; scalar f16 adds.
     kernel("atomic_generic.ptx", "atomic_generic_lanes", 64),
     kernel("atomic_generic.ptx", "cas16", 64),
+    // createpolicy's fractional and range policies, stored as values (sm_80+).
+    Kernel {
+        min_sm: 80,
+        ..kernel("cache_policy.ptx", "cache_policy", 64)
+    },
     kernel("float_atomics.ptx", "atomics_shared_float", 64),
     // atom/red.global.add.noftz.f16x2 (ATOMG/RED .F16x2.RN); bf16x2 needs sm_90.
     kernel("float_atomics.ptx", "atomics_f16x2", 64),
@@ -171,6 +178,25 @@ const KERNELS: &[Kernel] = &[
     kernel("mufu.ptx", "frnd_f64", 64),
     kernel("sqrt_rn64.ptx", "sqrt_rn64", 64),
     kernel("div_rn.ptx", "div_rn", 64),
+    // div/rcp.rn/.rz/.rm/.rp.f64: edge tables, denormal quotients and ties, overflow.
+    kernel("div64.ptx", "div64_rn", 64),
+    kernel("div64.ptx", "div64_rz", 64),
+    kernel("div64.ptx", "div64_rm", 64),
+    kernel("div64.ptx", "div64_rp", 64),
+    kernel("div64.ptx", "rcp64_rn", 64),
+    // sqrt.rz/.rm/.rp.f64: edges, denormals, exact and near squares, around powers of four.
+    kernel("sqrt64_directed.ptx", "sqrt64_rz", 64),
+    kernel("sqrt64_directed.ptx", "sqrt64_rm", 64),
+    kernel("sqrt64_directed.ptx", "sqrt64_rp", 64),
+    // vabsdiff4.u32 with and without .add (VABSDIFF4.U8[.ACC]); vabsdiff2.u32/.s32 (integer code).
+    kernel("video.ptx", "vabsdiff4_u8", 64),
+    kernel("video.ptx", "vabsdiff2_forms", 64),
+    // setp.s16/.u16 on halves whose upper bits are not their extension.
+    kernel("setp16.ptx", "setp16", 64),
+    // Every SIMD video intrinsic and the __vi* DPX functions (as sm_80 PTX), 16 threads.
+    kernel("simd_video.ptx", "simd_halves", 16),
+    kernel("simd_video.ptx", "simd_bytes", 16),
+    kernel("simd_video.ptx", "dpx_minmax", 16),
     // div/rcp.rz/.rm/.rp.f32; rsqrt.approx.f64 (high words, within 2 units) and abs.s64.
     kernel("div_directed.ptx", "div_rz", 64),
     kernel("div_directed.ptx", "div_rm", 64),
@@ -368,6 +394,20 @@ const KERNELS: &[Kernel] = &[
         min_sm: 90,
         ..kernel("tma_tile.ptx", "tma_tile", 32)
     },
+    // The mbarrier from sm_80 (shared-memory atomics before sm_90): the __mbarrier_* primitives,
+    // cuda::barrier, cuda::memcpy_async completing on a barrier.
+    Kernel {
+        min_sm: 80,
+        ..kernel("mbarrier80.ptx", "_Z15mbar_primitivesPKjPj", 64)
+    },
+    Kernel {
+        min_sm: 80,
+        ..kernel("mbarrier80.ptx", "_Z17mbar_cuda_barrierPKjPj", 128)
+    },
+    Kernel {
+        min_sm: 80,
+        ..kernel("mbarrier80.ptx", "_Z17mbar_memcpy_asyncPKjPj", 64)
+    },
 ];
 
 /// Kernel/architecture pairs left out of the asserted set, each with the emulator gap it meets on
@@ -377,6 +417,7 @@ const KERNELS: &[Kernel] = &[
 /// Each names the first gap the run meets (the instruction at fault in ptxas's SASS); runs past it
 /// may meet more. A "false hazard" is one the emulator reports on ptxas's own scheduling.
 const EMULATOR_GAPS: &[(&str, &[u32], &str)] = &[
+    ("_Z17mbar_memcpy_asyncPKjPj", &[90], "false hazard: VOTEU.ALL UP0, P0 then ISETP P0 (a read of P0 10 cycles after its producer, 13 asked) in ptxas's sm_90 code; our sm_90 cubin agrees with the interpreter (ptxforge sim)"),
     ("mma_sp_fp8", &[90], "ptxas's sm_90 rewrite of sparse fp8 mma (two HMMA.SP.16832 on the unpacked low and high halves of A) gives both HMMA.SP the same B (even lanes' low halves, odd lanes' high halves, chosen by SEL on the lane's parity), so half of B's 512 values never reach a product, and its metadata shuffle reads lanes 0 and 2 of each group only; the interpreter's result uses all of B and differs (a ptxas problem or an fp8 sparse layout unlike the PTX ISA's; not investigated further; ptxforge rejects this form on sm_90)"),
     // Past it: ptxas writes mad.hi.u32 as IMAD.HI.U32 Rd, Ra, Rb, R4 with R4 = 0 and c in R5 (C is a
     // 64-bit register pair); the emulator reads C as 32 bits.

@@ -480,6 +480,11 @@ pub const CASES: &[Case] = &[
         setup: sad,
     },
     Case {
+        file: "kernels/vabsdiff4.ptx",
+        kernel: "vabsdiff4",
+        setup: super::video_cases::vabsdiff4,
+    },
+    Case {
         file: "kernels/special_regs.ptx",
         kernel: "special_regs",
         setup: super::special_cases::special_regs,

@@ -17,6 +17,7 @@ pub mod sync_cases;
 pub mod syscall_cases;
 pub mod tma_cases;
 pub mod uflo_cases;
+pub mod video_cases;
 pub mod volta_cases;
 pub mod warp_match_cases;
 pub mod wgmma_cases;

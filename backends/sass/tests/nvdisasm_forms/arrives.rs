@@ -1,5 +1,6 @@
 //! ARRIVES.LDGSTSBAR.64 (`cp.async.mbarrier.arrive`), R2UR's predicate form and the A0T1 arrive
-//! that ptxas pairs with `.TRANSCNT` (`arrives.rs`): sm_80 on, the counted forms sm_90.
+//! that ptxas pairs with `.TRANSCNT` (`arrives.rs`): sm_80 on, the counted forms sm_90; the
+//! sm_80..89 mbarrier atomics ATOMS.ARRIVE.64 and ATOMS.POPC.INC.32 (`mbarrier80.rs`).
 
 use ptxforge_sass::arch::Sm;
 use ptxforge_sass::arrives::ArrivesCount;
@@ -34,6 +35,9 @@ pub fn arrives_forms(sm: Sm, v: &mut Vec<Instr>) {
             &[Src::reg(Reg::gpr(r))],
         ));
     }
+    if sm.num < 90 {
+        atoms_mbarrier_forms(v);
+    }
     if sm.num >= 90 {
         v.push(Instr::new(
             Opcode::Syncs(SyncsOp::Arrive {
@@ -43,6 +47,31 @@ pub fn arrives_forms(sm: Sm, v: &mut Vec<Instr>) {
             }),
             &[Dst::None],
             &[ur(4), Src::ZERO, Src::NONE],
+        ));
+    }
+}
+
+/// ATOMS.ARRIVE.64 (with and without the old word) and ATOMS.POPC.INC.32 on a register or a
+/// constant address, with and without an offset.
+fn atoms_mbarrier_forms(v: &mut Vec<Instr>) {
+    for op in [SyncsOp::AtomsArrive, SyncsOp::AtomsPopcInc] {
+        for (base, off) in [
+            (Src::reg(Reg::gpr(7)), Src::NONE),
+            (Src::reg(Reg::gpr(12)), Src::imm(0x8)),
+            (Src::ZERO, Src::imm(0x20)),
+            (Src::reg(Reg::gpr(3)), Src::imm((-8i32) as u32)),
+        ] {
+            let dsts: &[Dst] = match (op, base.val) {
+                (SyncsOp::AtomsArrive, SrcVal::Zero) => &[Dst::Reg(Reg::gpr64(4))],
+                (SyncsOp::AtomsArrive, _) => &[Dst::Reg(Reg::gpr64(10))],
+                _ => &[Dst::None],
+            };
+            v.push(Instr::new(Opcode::Syncs(op), dsts, &[base, Src::NONE, off]));
+        }
+        v.push(Instr::new(
+            Opcode::Syncs(op),
+            &[Dst::None],
+            &[Src::reg(Reg::gpr(5)), Src::NONE, Src::imm(0x7ffff8)],
         ));
     }
 }

@@ -39,7 +39,7 @@ pub fn named_barrier_forms(v: &mut Vec<Instr>) {
 }
 
 /// S2R of the SM, warp and shared-size registers, CS2R (.32 and the pair) of the clocks and
-/// global timers (`%smid`, `%warpid`, `%nwarpid`, `%total_smem_size`, `%clock`, `%clock64`, ...).
+/// global timers and the pair of SRZ (`%smid`, `%warpid`, `%nwarpid`, `%total_smem_size`, `%clock`, `%clock64`, ...).
 pub fn special_reg_forms(sm: Sm, v: &mut Vec<Instr>) {
     use SpecialReg::*;
     for sr in [VirtCfg, VirtId, SmemSz, VirtualSmId] {
@@ -59,7 +59,8 @@ pub fn special_reg_forms(sm: Sm, v: &mut Vec<Instr>) {
             &[],
         ));
     }
-    for sr in [ClockLo, GlobalTimerLo] {
+    // Zero (SRZ): `CS2R R4, SRZ` zeroes a pair (`zero_pairs.rs`).
+    for sr in [ClockLo, GlobalTimerLo, Zero] {
         v.push(Instr::new(
             Opcode::Cs2r { sr, wide: true },
             &[Dst::Reg(Reg::gpr64(4))],

@@ -19,10 +19,17 @@ pub(super) fn cache_hint_forms(sm: Sm) -> Vec<Instr> {
         let l2_prefetch = [0, 64, 128, 256][k % 4].min(if sm.num >= 80 { 256 } else { 128 });
         let scope = [None, Some(MemScope::Cta), Some(MemScope::Gpu)][k % 3];
         let size = [MemSize::B32, MemSize::B128, MemSize::U8][k % 3];
-        let load = CacheHint { evict, l2_prefetch };
+        // A cache policy descriptor on every other form (sm_80+).
+        let policy = sm.num >= 80 && k % 2 == 1;
+        let load = CacheHint {
+            evict,
+            l2_prefetch,
+            policy,
+        };
         let store = CacheHint {
             evict,
             l2_prefetch: 0,
+            policy,
         };
         for constant in [false, true] {
             let scope = if constant { None } else { scope };

@@ -149,3 +149,69 @@ impl Scope<'_> {
             .then_some((ds, member))
     }
 }
+
+/// Renames the labels declared more than once in a body (each inline-asm block of CUTLASS's
+/// mbarrier waits declares its own `LAB_WAIT:` and `DONE:`) when they stand in different nested
+/// blocks `blocks`: each gets a name of its own, `L$l<N>$`, and each branch target (a symbol
+/// operand) names the label it sees: the one in the innermost block around the branch that
+/// declares the name, else the function's. Labels repeated within one block are left for the
+/// duplicate check.
+pub fn scope_labels(body: &mut [Statement], operands: &mut [Operand], blocks: &[Span]) {
+    let mut by_name: FastMap<String, Vec<usize>> = FastMap::default();
+    for (n, s) in body.iter().enumerate() {
+        if let Statement::Label { name, .. } = s {
+            by_name.entry(name.to_string()).or_default().push(n);
+        }
+    }
+    by_name.retain(|_, ls| ls.len() > 1);
+    if by_name.is_empty() {
+        return;
+    }
+    let block_of = |at: u32| -> Option<Span> {
+        blocks
+            .iter()
+            .filter(|b| b.start <= at && at < b.end)
+            .min_by_key(|b| b.end - b.start)
+            .copied()
+    };
+    let label_block = |n: usize| match &body[n] {
+        Statement::Label { span, .. } => block_of(span.start),
+        Statement::Instr(_) => None,
+    };
+    // (statement index, its block, new name) of each label renamed, by old name.
+    let mut scoped: FastMap<String, Vec<(Option<Span>, Option<Name>)>> = FastMap::default();
+    for (name, ls) in &by_name {
+        let decls: Vec<Option<Span>> = ls.iter().map(|&n| label_block(n)).collect();
+        let list = (ls.iter().zip(&decls))
+            .map(|(&n, &b)| {
+                let alone = decls.iter().filter(|&&d| d == b).count() == 1;
+                let new = (b.is_some() && alone).then(|| Name::from(format!("{name}$l{n}$")));
+                (b, new)
+            })
+            .collect();
+        scoped.insert(name.clone(), list);
+    }
+    for s in body.iter() {
+        let Statement::Instr(i) = s else { continue };
+        let at = i.span.start;
+        for o in &mut operands[i.operands.pending_range()] {
+            let Operand::Symbol(n) = o else { continue };
+            let Some(decls) = scoped.get(n.as_str()) else {
+                continue;
+            };
+            let seen = (decls.iter())
+                .filter(|(b, _)| b.is_none_or(|b| b.start <= at && at < b.end))
+                .min_by_key(|(b, _)| b.map_or(u32::MAX, |b| b.end - b.start));
+            if let Some((_, Some(new))) = seen {
+                *n = new.clone();
+            }
+        }
+    }
+    for (name, ls) in &by_name {
+        for (&n, (_, new)) in ls.iter().zip(&scoped[name]) {
+            if let (Statement::Label { name, .. }, Some(new)) = (&mut body[n], new) {
+                *name = new.clone();
+            }
+        }
+    }
+}

@@ -550,6 +550,7 @@ impl<'s> Parser<'s> {
             start: start as u32,
             end: c.pos as u32,
         };
+        self.blocks.label();
         self.body_buf.push(Statement::Label {
             name: name_in(self.src, name),
             line,

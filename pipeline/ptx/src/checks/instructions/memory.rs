@@ -169,6 +169,13 @@ pub(super) fn check_atom_types(i: &Instruction, s: &Scope, out: &mut Findings) {
         );
         return;
     }
+    if cas && i.has_mod("L2::cache_hint") {
+        out.now(
+            i.line,
+            format!("Illegal modifier '.L2::cache_hint' for instruction '{opcode}'"),
+        );
+        return;
+    }
     if noftz && !vector_type {
         out.now(
             i.line,

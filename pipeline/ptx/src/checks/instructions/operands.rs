@@ -227,6 +227,15 @@ pub(super) fn check_operands(
     if i.operands.len() == 4 && matches!(i.opcode(), "min" | "max") && p.ty != Some(Type::F32) {
         return false;
     }
+    // A cache policy (`.L2::cache_hint`) follows the operands the shape describes: a 64-bit
+    // register or immediate.
+    let operands = match i.has_mod("L2::cache_hint") {
+        true => match i.operands.split_last() {
+            Some((policy, rest)) if policy_fits(policy, s) => rest,
+            _ => return false,
+        },
+        false => &i.operands[..],
+    };
     let mut ok = true;
     let mut optional = false;
     let mut idx = 0;
@@ -240,7 +249,7 @@ pub(super) fn check_operands(
             '*' => return ok,
             _ => {}
         }
-        let Some(o) = i.operands.get(idx) else {
+        let Some(o) = operands.get(idx) else {
             return ok && optional;
         };
         let t = if idx == 0 { p.ty } else { p.src_ty };
@@ -260,7 +269,16 @@ pub(super) fn check_operands(
         };
         idx += 1;
     }
-    ok && idx == i.operands.len()
+    ok && idx == operands.len()
+}
+
+/// A cache policy operand: a 64-bit register (undeclared ones are reported apart) or an immediate.
+fn policy_fits(o: &Operand, s: &Scope) -> bool {
+    match o {
+        Operand::Reg(r) => s.regs.lookup(r).is_none_or(|t| t.size_bytes() == 8),
+        Operand::Imm(_) => true,
+        _ => false,
+    }
 }
 
 pub(super) fn is_memory_access(i: &Instruction) -> bool {

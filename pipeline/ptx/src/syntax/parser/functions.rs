@@ -199,6 +199,7 @@ impl<'s> Parser<'s> {
             let name = Name::new(self.bump());
             self.advance();
             let span = self.span_from(start);
+            self.blocks.label();
             self.body_buf.push(Statement::Label { name, line, span });
             return Ok(());
         }
@@ -296,6 +297,13 @@ impl Blocks {
             self.untracked -= 1;
         } else if let Some((start, true)) = self.open.pop() {
             self.closed.push(Span { start, end: at });
+        }
+    }
+
+    /// A label is declared: its block is kept, as a declaring one's (labels are scoped too).
+    pub(crate) fn label(&mut self) {
+        if let Some(top) = self.open.last_mut() {
+            top.1 = true;
         }
     }
 

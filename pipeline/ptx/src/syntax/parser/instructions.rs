@@ -92,6 +92,7 @@ impl<'s> Parser<'s> {
                 &mut self.operands_buf,
                 blocks,
             );
+            crate::checks::scopes::scope_labels(&mut self.body_buf, &mut self.operands_buf, blocks);
         }
         crate::checks::resolve::register_symbols(&f.regs, &mut self.operands_buf);
         if std::mem::take(&mut self.zero_padded_reg) {
