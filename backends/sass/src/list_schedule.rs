@@ -24,6 +24,14 @@ use crate::latency::{fixed_latency, is_variable_latency};
 /// Whether blocks are reordered at all (off: instructions keep their lowering order).
 pub const ENABLED: bool = true;
 
+/// Whether this process reorders: [`ENABLED`], unless the environment sets
+/// `PTXFORGE_NO_LIST_SCHEDULE` (a switch for measuring the scheduler's effect, e.g. with the
+/// `sim_cycles` bench; read once).
+pub fn enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| ENABLED && std::env::var_os("PTXFORGE_NO_LIST_SCHEDULE").is_none())
+}
+
 /// Nominal latency of a variable-latency result, for priorities only (the numbers of the
 /// emulator's modelled cycles, `ptxforge_emu::modelled`: Mesa NAK's estimates).
 fn variable_latency(op: &Opcode) -> u32 {
@@ -265,7 +273,7 @@ fn list_order(instrs: &[Instr]) -> Vec<usize> {
 
 /// Reorders every stretch of movable instructions of a block (between fixed instructions).
 pub fn reorder_block(b: &mut Block) {
-    if !ENABLED {
+    if !enabled() {
         return;
     }
     let input = std::mem::take(&mut b.instrs);
