@@ -239,7 +239,7 @@ fn schedule_block(b: &mut Block, async_groups: bool) {
         let mut wait = if fictional { 0 } else { st.waits_for(&i) };
         // WARPGROUP.ARRIVE makes every register written before it visible to the warpgroup
         // MMAs after it, which read their sources late: nothing may be in flight (as ptxas).
-        if fictional {
+        if fictional || ((k == 0 || wait_all_next) && waits_for_nothing(&i)) {
             wait_all_next |= k == 0;
         } else if k == 0
             || wait_all_next
@@ -283,6 +283,18 @@ fn schedule_block(b: &mut Block, async_groups: bool) {
         }
     }
     b.instrs = out;
+}
+
+/// Instructions that need no scoreboard waited before them even at a block's start, where
+/// everything in flight is otherwise waited for: the error barriers (they read no register; ptxas
+/// gives `ERRBAR` and `CGAERRBAR` no wait) and an unguarded `EXIT` (nothing of the thread runs
+/// after it; ptxas's `EXIT` waits on nothing either). The block's wait for everything moves to
+/// the next instruction.
+fn waits_for_nothing(i: &Instr) -> bool {
+    matches!(
+        i.op,
+        Opcode::Warp(crate::warp::WarpOp::Errbar | crate::warp::WarpOp::Cgaerrbar)
+    ) || (i.op == Opcode::Exit && i.guard == Src::TRUE)
 }
 
 /// Gives the last instruction of `out` a stall of `need` cycles, appending NOPs that stall in turn
