@@ -16,6 +16,9 @@
 //! | off | 1212072 / 773323 | 1.567 | 1.851 | 12.69 divergent_reduce | 1.498 |
 //! | on | 1156097 / 773323 | 1.495 | 1.659 | 12.03 divergent_reduce | 1.498 |
 //!
+//! The scheduler leaves `code_quality` unchanged (off and on: static instructions 849902 / 734826
+//! = 1.16, registers 47084 / 41935 = 1.12, 168 of 671 kernels within 1.10x).
+//!
 //! divergent_reduce executes 7.1x ptxas's warp instructions (37998 / 5352): ours has no
 //! BSSY/BSYNC, so lanes that leave the per-lane loop apart stay apart, and each split group issues
 //! the rest of the kernel on its own; ptxas also unrolls that loop by 4. Code shape, not scheduling.
