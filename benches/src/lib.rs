@@ -5,7 +5,8 @@
 //!
 //! `throughput` (wall, CPU and peak-RSS ratios against ptxas, 1 and all threads, a load report;
 //! writes BENCHMARKS.md), `code_quality` (registers, SASS instructions and local bytes per kernel
-//! against ptxas), `runtime_bench` (task overhead, 1→2 worker scaling, static vs dynamic),
+//! against ptxas), `sim_cycles` (the emulator's modelled cycles and executed instructions of every
+//! sim kernel launch, our cubin against ptxas's), `runtime_bench` (task overhead, 1→2 worker scaling, static vs dynamic),
 //! `corpus_survey` (which corpus modules compile, per architecture), `parse_bench` (lex + parse +
 //! validate MB/s over the corpus and a generated 100 MB module, against ptxas), `isa_family_table`
 //! (the PTX ISA's instruction families per architecture, `isa_families.rs`, written to

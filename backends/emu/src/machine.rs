@@ -31,6 +31,7 @@ use crate::alu::{exec_alu, AluOut, Operands};
 use crate::cubin::KernelImage;
 use crate::decode::{decode, field, mem_words, sext, Inst, Op, Operand, PredSrc, PT, RZ, URZ};
 use crate::hazard::HazardModel;
+use crate::modelled::ModelledClock;
 use crate::{Buffer, EmuError, EmuOptions, EmuStats, Launch};
 
 const WARP: usize = 32;
@@ -85,6 +86,8 @@ struct Warp {
     next_group: u32,
     tid: [[u32; 3]; WARP],
     hz: HazardModel,
+    /// The modelled clock (`modelled.rs`): nominal latencies for scoreboarded results.
+    clock: ModelledClock,
     /// BAR.RED in progress: its operation (74..75), the lanes that arrived and their predicates.
     bar_red: Option<(u32, u32, u32)>,
     /// The result of the last BAR.RED, read by B2R.RESULT.
@@ -120,6 +123,7 @@ impl Warp {
             next_group: 1,
             tid: [[0; 3]; WARP],
             hz: HazardModel::new(sm),
+            clock: ModelledClock::default(),
             bar_red: None,
             b2r: 0,
             local: vec![0; WARP * stack as usize],
@@ -459,9 +463,11 @@ impl Run<'_> {
             if !ready && all_at_bar {
                 // Every live thread waits at the barrier: release them together.
                 let t = warps.iter().map(|w| w.hz.t).max().unwrap_or(0);
+                let modelled = warps.iter().map(|w| w.clock.t).max().unwrap_or(0);
                 complete_bar_red(&mut warps);
                 for w in warps.iter_mut() {
                     w.hz.t = t;
+                    w.clock.t = modelled;
                     for l in 0..WARP {
                         if w.lane[l] == Lane::AtBarrier {
                             w.lane[l] = Lane::Ready;
@@ -473,6 +479,7 @@ impl Run<'_> {
             }
         }
         self.stats.cycles += warps.iter().map(|w| w.hz.t).max().unwrap_or(0);
+        self.stats.modelled_cycles += warps.iter().map(|w| w.clock.t).max().unwrap_or(0);
         self.stats.ctas += 1;
         Ok(())
     }
@@ -529,6 +536,7 @@ impl Run<'_> {
         } else {
             w.hz.t += inst.ctrl.stall.max(1) as u64;
         }
+        w.clock.issue(&inst);
         let mut exec = (0..WARP)
             .filter(|&l| group >> l & 1 == 1 && w.pred(inst.guard, l))
             .fold(0u32, |m, l| m | 1 << l);

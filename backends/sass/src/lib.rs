@@ -31,7 +31,7 @@
 //! `-lineinfo`), `texture.rs` (TEX/TLD/TLD4/TXD/SULD/SUST as data, `encode_texture.rs`,
 //! `print_texture.rs`), `subroutine.rs` (subroutine calls: arguments,
 //! results and the return address through ptxas's ABI registers bound before the scan, each
-//! subroutine's save/restore frame after it), `schedule.rs` (control bits, trailer), `hazard.rs`
+//! subroutine's save/restore frame after it), `list_schedule.rs` (post-allocation list scheduling within blocks), `schedule.rs` (control bits, trailer), `hazard.rs`
 //! (checks decoded control bits; the warpgroup MMAs' asynchronous registers: `hazard_wgmma.rs`),
 //! `wgmma.rs` (sm_90a's warpgroup MMAs as data, encoded in `encode_wgmma.rs`, printed by
 //! `print_wgmma.rs`), `mbarrier80.rs` (sm_80..89's mbarrier atomics ATOMS.ARRIVE.64 and
@@ -66,6 +66,7 @@ pub mod imma;
 pub mod ir;
 pub mod latency;
 pub mod linked_call;
+pub mod list_schedule;
 pub mod liveness;
 pub mod matrix_move;
 pub mod mbarrier80;

@@ -1,7 +1,7 @@
 //! Scheduling: sets every instruction's control bits (stalls, scoreboards, waits) so the code is
 //! hazard-free under the latency model, then appends ptxas's trailer (self-branch and NOP padding).
 //!
-//! Instructions keep their order. Within a block, a forward pass tracks when each fixed-latency
+//! `list_schedule.rs` first reorders each block's movable instructions; then, within a block, a forward pass tracks when each fixed-latency
 //! result is ready and which scoreboard guards each variable-latency result; the previous
 //! instruction's stall covers fixed latencies, and wait masks cover scoreboards. Block boundaries
 //! are made clean: the last instruction of a block stalls until its fixed results are ready, and the
@@ -153,6 +153,9 @@ impl BlockState {
 
 /// Sets the control bits of every instruction of an allocated function.
 pub fn schedule(f: &mut Function, _sm: Sm) {
+    f.blocks
+        .iter_mut()
+        .for_each(crate::list_schedule::reorder_block);
     pad_async_copies(f);
     let async_groups = f.instrs().any(|i| crate::tma::counts_async_group(&i.op));
     for b in &mut f.blocks {
@@ -236,7 +239,7 @@ fn schedule_block(b: &mut Block, async_groups: bool) {
         let mut wait = if fictional { 0 } else { st.waits_for(&i) };
         // WARPGROUP.ARRIVE makes every register written before it visible to the warpgroup
         // MMAs after it, which read their sources late: nothing may be in flight (as ptxas).
-        if fictional {
+        if fictional || ((k == 0 || wait_all_next) && waits_for_nothing(&i)) {
             wait_all_next |= k == 0;
         } else if k == 0
             || wait_all_next
@@ -280,6 +283,18 @@ fn schedule_block(b: &mut Block, async_groups: bool) {
         }
     }
     b.instrs = out;
+}
+
+/// Instructions that need no scoreboard waited before them even at a block's start, where
+/// everything in flight is otherwise waited for: the error barriers (they read no register; ptxas
+/// gives `ERRBAR` and `CGAERRBAR` no wait) and an unguarded `EXIT` (nothing of the thread runs
+/// after it; ptxas's `EXIT` waits on nothing either). The block's wait for everything moves to
+/// the next instruction.
+fn waits_for_nothing(i: &Instr) -> bool {
+    matches!(
+        i.op,
+        Opcode::Warp(crate::warp::WarpOp::Errbar | crate::warp::WarpOp::Cgaerrbar)
+    ) || (i.op == Opcode::Exit && i.guard == Src::TRUE)
 }
 
 /// Gives the last instruction of `out` a stall of `need` cycles, appending NOPs that stall in turn

@@ -419,11 +419,30 @@ fn syscall_buffer(bytes: Vec<u8>) -> DeviceBuffer {
     }
 }
 
+/// [`emulated_buffers`], also giving the emulator's statistics (executed instructions, modelled
+/// cycles) of the run.
+pub fn emulated_run(
+    cubin: &[u8],
+    req: &SimRequest,
+    inputs: &setup::Inputs,
+    runner: &str,
+) -> Result<(Vec<DeviceBuffer>, ptxforge_emu::EmuStats), Verdict> {
+    run_emulator_stats(cubin, req, inputs).map_err(|stop| stop.verdict(runner))
+}
+
 fn run_emulator(
     cubin: &[u8],
     req: &SimRequest,
     inputs: &setup::Inputs,
 ) -> Result<Vec<DeviceBuffer>, Stop> {
+    run_emulator_stats(cubin, req, inputs).map(|(buffers, _)| buffers)
+}
+
+fn run_emulator_stats(
+    cubin: &[u8],
+    req: &SimRequest,
+    inputs: &setup::Inputs,
+) -> Result<(Vec<DeviceBuffer>, ptxforge_emu::EmuStats), Stop> {
     use ptxforge_emu as emu;
     let mut buffers: Vec<emu::Buffer> = inputs
         .buffers
@@ -442,7 +461,7 @@ fn run_emulator(
         dynamic_shared_bytes: req.dynamic_shared_bytes,
         ..emu::EmuOptions::default()
     };
-    let (_, records) = emu::run_kernel_recording(
+    let (stats, records) = emu::run_kernel_recording(
         cubin,
         &req.entry,
         &launch,
@@ -456,5 +475,5 @@ fn run_emulator(
     })?;
     let mut out = inputs.with_contents(buffers.into_iter().map(|b| b.bytes));
     out.extend(records.map(syscall_buffer));
-    Ok(out)
+    Ok((out, stats))
 }
