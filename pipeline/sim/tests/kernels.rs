@@ -374,8 +374,11 @@ const KERNELS: &[Kernel] = &[
     kernel("recursion.ptx", "rec_wide", 64),
     kernel("recursion.ptx", "rec_float", 64),
     // The global-memory descriptor live across calls of a recursive function that writes
-    // uniform registers of its own (redux.sync): loaded again after the calls.
-    kernel("uniform_calls.ptx", "uniform_across_calls", 64),
+    // uniform registers of its own (redux.sync, sm_80): loaded again after the calls.
+    Kernel {
+        min_sm: 80,
+        ..kernel("uniform_calls.ptx", "uniform_across_calls", 64)
+    },
     // The cluster registers need sm_90.
     Kernel {
         grid: 3,
