@@ -81,6 +81,24 @@ pub fn ptxas_cubin(file: &str, sm: u32) -> Option<Vec<u8>> {
 
 /// Compiles `file` with ptxforge; Err carries the diagnostics.
 pub fn our_cubin(file: &str, sm: u32) -> Result<Vec<u8>, String> {
+    // As ptxas (and our CLI) refuse a `.target` above the architecture compiled for.
+    let ptx = read_ptx(file);
+    let target = ptx.lines().find_map(|l| {
+        let t = l
+            .trim()
+            .strip_prefix(".target")?
+            .trim()
+            .strip_prefix("sm_")?;
+        t.trim_end_matches(|c: char| !c.is_ascii_digit())
+            .parse::<u32>()
+            .ok()
+    });
+    if target.is_some_and(|t| t > sm) {
+        return Err(format!(
+            "{file}: .target sm_{} is above sm_{sm}",
+            target.unwrap()
+        ));
+    }
     let opts = ptxforge_pipeline::CompileOptions {
         sm: if accelerated(file) {
             ptxforge_sass::arch::Sm::accelerated(sm)
@@ -89,7 +107,7 @@ pub fn our_cubin(file: &str, sm: u32) -> Result<Vec<u8>, String> {
         },
         ..Default::default()
     };
-    let out = ptxforge_pipeline::compile_module(&read_ptx(file), file, &opts);
+    let out = ptxforge_pipeline::compile_module(&ptx, file, &opts);
     out.cubin.ok_or_else(|| {
         out.diagnostics
             .iter()
