@@ -1008,3 +1008,14 @@ fn carry_preds(i: &mut Inst) {
         _ => {}
     }
 }
+
+/// Bytes of a memory access by its size field (U8/S8, U16/S16, 32, 64, 128).
+pub(crate) fn access_bytes(ty: u32) -> usize {
+    match ty {
+        0 | 1 => 1,
+        2 | 3 => 2,
+        5 => 8,
+        6 => 16,
+        _ => 4,
+    }
+}

@@ -29,7 +29,9 @@ pub(crate) use mma_sparse::{operand_regs as sparse_operand_regs, sparse_form};
 
 use crate::alu::{exec_alu, AluOut, Operands};
 use crate::cubin::KernelImage;
-use crate::decode::{decode, field, mem_words, sext, Inst, Op, Operand, PredSrc, PT, RZ, URZ};
+use crate::decode::{
+    access_bytes, decode, field, mem_words, sext, Inst, Op, Operand, PredSrc, PT, RZ, URZ,
+};
 use crate::hazard::HazardModel;
 use crate::modelled::ModelledClock;
 use crate::{Buffer, EmuError, EmuOptions, EmuStats, Launch};
@@ -1369,16 +1371,6 @@ fn find_buffer(buffers: &[Buffer], addr: u64, bytes: usize) -> Option<(usize, us
         let off = addr.checked_sub(b.addr)?;
         (off.checked_add(bytes as u64)? <= b.bytes.len() as u64).then_some((n, off as usize))
     })
-}
-
-fn access_bytes(ty: u32) -> usize {
-    match ty {
-        0 | 1 => 1,
-        2 | 3 => 2,
-        5 => 8,
-        6 => 16,
-        _ => 4,
-    }
 }
 
 fn unsupported(i: &Inst, what: String) -> EmuError {
