@@ -395,6 +395,11 @@ const KERNELS: &[Kernel] = &[
         min_sm: 90,
         ..kernel("cluster_sync.ptx", "cluster_sync", 128)
     },
+    // Two packed 16-bit integers (add/min/max .s16x2/.u16x2, .relu) need sm_90.
+    Kernel {
+        min_sm: 90,
+        ..kernel("packed_i16.ptx", "packed_i16", 32)
+    },
     // TMA tile loads and stores and bulk copies completing on an mbarrier need sm_90.
     Kernel {
         min_sm: 90,
