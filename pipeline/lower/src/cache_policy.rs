@@ -22,6 +22,8 @@ const EMPTY_RANGE: u32 = POLICY_VALID | POLICY_RANGE;
 const FRACTION_SCALE: f32 = 15.99;
 /// `(a & b) | c`.
 const LUT_AND_OR: u8 = 0xea;
+/// `a | b`.
+const LUT_OR: u8 = 0xfc;
 
 /// The priority bits of `i`'s `.L2::evict_*` modifiers (primary, then the optional secondary).
 fn priority_bits(i: &Instruction) -> Option<u32> {
@@ -69,12 +71,7 @@ impl Ctx<'_> {
     /// uniform register pair, as ptxas passes it (`LDG.E R0, desc[UR6][R2.64]`).
     pub(crate) fn policy_descriptor(&mut self, policy: &Operand) -> LResult<Reg> {
         let (lo, hi) = self.src64(policy)?;
-        let u = self.f.new_vreg(RegFile::UGpr, 2);
-        for (half, v) in [lo, hi].into_iter().enumerate() {
-            let v = self.in_reg(v);
-            self.emit(Opcode::R2ur, &[Dst::Reg(u.part(half as u8))], &[v]);
-        }
-        Ok(u)
+        Ok(self.uniform_pair(lo, hi))
     }
 
     /// The high word of `createpolicy.fractional d[, fraction]` (a fraction of 1 by default).
@@ -151,9 +148,11 @@ impl Ctx<'_> {
         let w = self.shl(first.0, 12);
         let w = self.and_or(w, 0x7_f000, bits);
         let f = self.shl(Src::reg(g12), 20);
-        let w = self.and_or(f, 0xf0_0000, 0).or(self, w);
+        let f = self.and_or(f, 0xf0_0000, 0);
+        let w = self.or(f, w);
         let c = self.shl(clamped, 5);
-        let w = self.and_or(c, 0xfe0, 0).or(self, w);
+        let c = self.and_or(c, 0xfe0, 0);
+        let w = self.or(c, w);
         // A total size of 0: the empty range's word.
         let nonzero = self.temp_pred();
         self.emit(
@@ -291,17 +290,6 @@ impl Ctx<'_> {
         Src::reg(out)
     }
 
-    /// `d = a + b` on 64 bits (the carry from the low words into the high).
-    fn add64_parts(&mut self, d: Reg, (al, ah): (Src, Src), (bl, bh): (Src, Src)) {
-        let (al, ah) = (self.in_reg(al), self.in_reg(ah));
-        let carry = self.temp_pred();
-        let lo = [Dst::Reg(d.part(0)), Dst::Reg(carry)];
-        self.emit(Opcode::Iadd3 { x: false }, &lo, &[al, bl, Src::ZERO]);
-        let hi = [Dst::Reg(d.part(1)), Dst::None];
-        let srcs = [ah, bh, Src::ZERO, Src::reg(carry), Src::FALSE];
-        self.emit(Opcode::Iadd3 { x: true }, &hi, &srcs);
-    }
-
     /// `a << n` (32 bits).
     fn shl(&mut self, a: Src, n: u32) -> Src {
         let d = self.temp();
@@ -316,6 +304,18 @@ impl Ctx<'_> {
         Src::reg(d)
     }
 
+    /// `a | b`.
+    fn or(&mut self, a: Src, b: Src) -> Src {
+        let d = self.temp();
+        let lop = Opcode::Lop3 { lut: LUT_OR };
+        self.emit(
+            lop,
+            &[Dst::Reg(d), Dst::None],
+            &[a, b, Src::ZERO, Src::FALSE],
+        );
+        Src::reg(d)
+    }
+
     /// `(a & mask) | or`.
     fn and_or(&mut self, a: Src, mask: u32, or: u32) -> Src {
         let d = self.temp();
@@ -325,24 +325,6 @@ impl Ctx<'_> {
             lop,
             &[Dst::Reg(d), Dst::None],
             &[a, Src::imm(mask), or, Src::FALSE],
-        );
-        Src::reg(d)
-    }
-}
-
-/// `a | b` on two words, for chaining the policy's fields.
-trait OrWith {
-    fn or(self, cx: &mut Ctx<'_>, b: Src) -> Src;
-}
-
-impl OrWith for Src {
-    fn or(self, cx: &mut Ctx<'_>, b: Src) -> Src {
-        let d = cx.temp();
-        let lop = Opcode::Lop3 { lut: 0xfc };
-        cx.emit(
-            lop,
-            &[Dst::Reg(d), Dst::None],
-            &[self, b, Src::ZERO, Src::FALSE],
         );
         Src::reg(d)
     }

@@ -237,12 +237,17 @@ impl Ctx<'_> {
             );
             (lo, hi) = (Src::reg(t.part(0)), Src::reg(t.part(1)));
         }
+        Ok(self.uniform_pair(lo, hi))
+    }
+
+    /// A 64-bit value's two words moved into a uniform register pair (R2UR each).
+    pub(crate) fn uniform_pair(&mut self, lo: Src, hi: Src) -> Reg {
         let u = self.f.new_vreg(RegFile::UGpr, 2);
         for (half, v) in [lo, hi].into_iter().enumerate() {
             let v = self.in_reg(v);
             self.emit(Opcode::R2ur, &[Dst::Reg(u.part(half as u8))], &[v]);
         }
-        Ok(u)
+        u
     }
 
     /// `prefetch.tensormap [a]` (generic address) as `UTMACCTL.PF [UR]`.

@@ -181,6 +181,12 @@ impl Ctx<'_> {
         let d = self.dst(&o[0])?;
         let (al, ah) = self.src64(&o[1])?;
         let (bl, bh) = self.src64(&o[2])?;
+        self.add64_parts(d, (al, ah), (bl, bh));
+        Ok(())
+    }
+
+    /// `d = a + b` on 64 bits: the low words' carry goes into the high words' IADD3.X.
+    pub(crate) fn add64_parts(&mut self, d: Reg, (al, ah): (Src, Src), (bl, bh): (Src, Src)) {
         let (al, ah) = (self.in_reg(al), self.in_reg(ah));
         let p = self.temp_pred();
         self.emit(
@@ -193,7 +199,6 @@ impl Ctx<'_> {
             &[Dst::Reg(d.part(1)), Dst::None],
             &[ah, bh, Src::ZERO, Src::reg(p), Src::FALSE],
         );
-        Ok(())
     }
 
     /// `d = a - b` on 64 bits: low half with borrow as carry, high half adds `~b.hi` and the carry.
